@@ -1,0 +1,45 @@
+/* The allocation step: which processors a job gets, kept apart from the policy that decides when it runs.
+ *
+ * Policies ask the allocator whether and where a job fits in a set of processors; contiguous (mesh) and SMP-aware
+ * placements are further allocators registered by name. */
+#pragma once
+
+#include "core/job.hpp"
+#include "core/machine.hpp"
+#include "core/registry.hpp"
+#include "core/resource_set.hpp"
+#include "policy/params.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace jobsched {
+
+class Allocator {
+public:
+  virtual ~Allocator() = default;
+  /* Processors for `job` taken from `available`, or nothing when it does not fit. Where the allocator has a choice it
+   * takes members of `preferred` first (EASY uses it to reserve processors that are busy now, leaving the idle ones
+   * to backfilling). */
+  virtual std::optional<ResourceSet> select(const Job& job, const ResourceSet& available,
+                                            const ResourceSet* preferred = nullptr) const = 0;
+  bool fits(const Job& job, const ResourceSet& available) const { return select(job, available).has_value(); }
+  /* True when any `size` idle processors will do, so that planning with processor counts is exact. */
+  virtual bool any_processors_will_do() const { return false; }
+};
+
+struct AllocatorInfo {
+  std::string name;
+  std::string description;
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<Allocator>(const Machine&, const Params&)> make;
+};
+
+Registry<AllocatorInfo>& allocator_registry();
+
+struct AllocatorRegistration {
+  explicit AllocatorRegistration(AllocatorInfo info) { allocator_registry().add(std::move(info)); }
+};
+
+} // namespace jobsched

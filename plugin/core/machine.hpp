@@ -1,0 +1,35 @@
+/* The machine as policies see it: hosts, their cores, and the flat numbering of processors.
+ *
+ * Processor (resource) r belongs to host `host_of(r)`; the processors of one host are numbered consecutively, so an SMP
+ * node of c cores owns c consecutive indices. Built from the SimGrid platform by the runtime, or by hand in tests. */
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace jobsched {
+
+class Machine {
+public:
+  Machine() = default;
+  /* One entry per compute host: its name, its number of cores and its speed in flop/s per core. */
+  void add_host(const std::string& name, int cores, double speed);
+  static Machine uniform(int hosts, int cores_per_host = 1, double speed = 1e9);
+
+  int host_count() const { return static_cast<int>(host_names_.size()); }
+  int resource_count() const { return static_cast<int>(resource_host_.size()); }
+  int host_of(int resource) const { return resource_host_[resource]; }
+  int first_resource(int host) const { return first_resource_[host]; }
+  int cores(int host) const { return cores_[host]; }
+  double speed(int host) const { return speeds_[host]; }
+  const std::string& host_name(int host) const { return host_names_[host]; }
+
+private:
+  std::vector<std::string> host_names_;
+  std::vector<int> cores_;
+  std::vector<double> speeds_;
+  std::vector<int> first_resource_;
+  std::vector<int> resource_host_;
+};
+
+} // namespace jobsched

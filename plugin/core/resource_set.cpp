@@ -1,0 +1,120 @@
+#include "core/resource_set.hpp"
+
+#include <algorithm>
+
+namespace jobsched {
+
+ResourceSet ResourceSet::all(int capacity)
+{
+  return range(capacity, 0, capacity);
+}
+
+ResourceSet ResourceSet::range(int capacity, int first, int count)
+{
+  ResourceSet s(capacity);
+  for (int i = first; i < first + count; i++)
+    s.set(i);
+  return s;
+}
+
+int ResourceSet::count() const
+{
+  int n = 0;
+  for (auto w : words_)
+    n += __builtin_popcountll(w);
+  return n;
+}
+
+bool ResourceSet::empty() const
+{
+  return std::all_of(words_.begin(), words_.end(), [](std::uint64_t w) { return w == 0; });
+}
+
+bool ResourceSet::contains(const ResourceSet& other) const
+{
+  for (size_t i = 0; i < words_.size(); i++)
+    if ((other.words_[i] & ~words_[i]) != 0)
+      return false;
+  return true;
+}
+
+bool ResourceSet::intersects(const ResourceSet& other) const
+{
+  for (size_t i = 0; i < words_.size(); i++)
+    if ((other.words_[i] & words_[i]) != 0)
+      return true;
+  return false;
+}
+
+ResourceSet& ResourceSet::operator|=(const ResourceSet& other)
+{
+  for (size_t i = 0; i < words_.size(); i++)
+    words_[i] |= other.words_[i];
+  return *this;
+}
+
+ResourceSet& ResourceSet::operator&=(const ResourceSet& other)
+{
+  for (size_t i = 0; i < words_.size(); i++)
+    words_[i] &= other.words_[i];
+  return *this;
+}
+
+ResourceSet& ResourceSet::operator-=(const ResourceSet& other)
+{
+  for (size_t i = 0; i < words_.size(); i++)
+    words_[i] &= ~other.words_[i];
+  return *this;
+}
+
+std::vector<int> ResourceSet::members() const
+{
+  std::vector<int> out;
+  for (size_t w = 0; w < words_.size(); w++) {
+    std::uint64_t bits = words_[w];
+    while (bits != 0) {
+      int b = __builtin_ctzll(bits);
+      out.push_back(static_cast<int>(w * 64 + b));
+      bits &= bits - 1;
+    }
+  }
+  return out;
+}
+
+ResourceSet ResourceSet::lowest(int n) const
+{
+  ResourceSet out(capacity_);
+  if (n <= 0)
+    return out;
+  int taken = 0;
+  for (size_t w = 0; w < words_.size() && taken < n; w++) {
+    std::uint64_t bits = words_[w];
+    while (bits != 0 && taken < n) {
+      int b = __builtin_ctzll(bits);
+      out.set(static_cast<int>(w * 64 + b));
+      bits &= bits - 1;
+      taken++;
+    }
+  }
+  return taken == n ? out : ResourceSet(capacity_);
+}
+
+std::string ResourceSet::to_string() const
+{
+  std::string out;
+  auto m = members();
+  for (size_t i = 0; i < m.size();) {
+    size_t j = i;
+    while (j + 1 < m.size() && m[j + 1] == m[j] + 1)
+      j++;
+    if (!out.empty())
+      out += ' ';
+    out += std::to_string(m[i]);
+    if (j > i)
+      out += '-' + std::to_string(m[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+} // namespace jobsched

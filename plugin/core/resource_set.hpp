@@ -1,0 +1,49 @@
+/* A set of processor (core) indices, 0..capacity-1.
+ *
+ * Policies reason on sets rather than counts so that allocation constraints (contiguity, SMP nodes) can be expressed
+ * by the allocator. A bit vector keeps the common operations (union, difference, count) cheap at cluster sizes. */
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace jobsched {
+
+class ResourceSet {
+public:
+  ResourceSet() = default;
+  explicit ResourceSet(int capacity) : capacity_(capacity), words_((capacity + 63) / 64, 0) {}
+  static ResourceSet all(int capacity);
+  static ResourceSet range(int capacity, int first, int count);
+
+  int capacity() const { return capacity_; }
+  bool test(int i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
+  void set(int i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  void reset(int i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  int count() const;
+  bool empty() const;
+  bool contains(const ResourceSet& other) const; // other is a subset of this
+  bool intersects(const ResourceSet& other) const;
+
+  ResourceSet& operator|=(const ResourceSet& other);
+  ResourceSet& operator&=(const ResourceSet& other);
+  ResourceSet& operator-=(const ResourceSet& other); // set difference
+  friend ResourceSet operator|(ResourceSet a, const ResourceSet& b) { return a |= b; }
+  friend ResourceSet operator&(ResourceSet a, const ResourceSet& b) { return a &= b; }
+  friend ResourceSet operator-(ResourceSet a, const ResourceSet& b) { return a -= b; }
+  bool operator==(const ResourceSet& other) const { return capacity_ == other.capacity_ && words_ == other.words_; }
+  bool operator!=(const ResourceSet& other) const { return !(*this == other); }
+
+  std::vector<int> members() const;
+  /* The `n` lowest members, or an empty set when there are fewer than n. */
+  ResourceSet lowest(int n) const;
+  /* Batsim's interval notation, e.g. "0-3 7 9-10". */
+  std::string to_string() const;
+
+private:
+  int capacity_ = 0;
+  std::vector<std::uint64_t> words_;
+};
+
+} // namespace jobsched

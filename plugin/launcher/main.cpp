@@ -1,0 +1,161 @@
+/* jobsched: the launcher. Reads a scenario, runs one simulation, writes its outputs. */
+#include "core/errors.hpp"
+#include "core/time_format.hpp"
+#include "policy/policy.hpp"
+#include "runtime/simulation.hpp"
+#include "scenario/scenario.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace jobsched;
+
+namespace {
+
+const char* const kUsage = R"(jobsched: simulate parallel job scheduling policies on SimGrid platforms.
+
+Usage:
+  jobsched run SCENARIO.yaml [options]   simulate one scenario
+  jobsched list-policies                 policies and allocators, with their parameters
+  jobsched --help | --version
+
+Run 'jobsched run --help' for the options of a run.
+)";
+
+const char* const kRunUsage = R"(Usage: jobsched run SCENARIO.yaml [options]
+
+Options:
+  --set KEY=VALUE   override a scenario value, e.g. --set policy.name=fcfs --set workload.max_jobs=500
+                    (KEY is a dotted path in the YAML; VALUE is read as YAML). Repeatable.
+  --out DIR         write outputs to DIR instead of the scenario's output.dir
+  --quiet           no progress line and no summary on the terminal
+  --cfg=NAME:VALUE  a SimGrid configuration option (see --cfg=help), passed through
+  --log=SPEC        a SimGrid logging option, e.g. --log=jobsched_scheduler.thres:debug, passed through
+
+Outputs (in the output folder): jobs.csv (one row per job, Batsim's columns first), summary.json
+(deterministic results), performance.json (the simulator's wall time and memory).
+Exit status: 0 success, 2 bad input (the message names the file, line or key), 3 internal error.
+)";
+
+[[noreturn]] void usage_error(const std::string& msg)
+{
+  std::fprintf(stderr, "jobsched: error: %s (see jobsched --help)\n", msg.c_str());
+  std::exit(2);
+}
+
+void print_params(const std::vector<ParamSpec>& params)
+{
+  for (const auto& p : params)
+    std::printf("      %s = %s\t%s\n", p.name.c_str(), p.default_value.c_str(), p.description.c_str());
+}
+
+int list_policies()
+{
+  std::printf("Policies (policy.name; parameters under policy.params, with defaults):\n");
+  for (const auto* p : policy_registry().all()) {
+    std::printf("  %-14s %s\n", p->name.c_str(), p->description.c_str());
+    print_params(p->params);
+  }
+  std::printf("\nAllocators (policy.allocation; parameters under policy.allocation_params):\n");
+  for (const auto* a : allocator_registry().all()) {
+    std::printf("  %-14s %s\n", a->name.c_str(), a->description.c_str());
+    print_params(a->params);
+  }
+  return 0;
+}
+
+int run(int argc, char** argv)
+{
+  std::string scenario_file;
+  std::vector<std::string> overrides;
+  std::string out_dir;
+  bool quiet = false;
+  RunOptions options;
+  for (int i = 0; i < argc; i++) {
+    std::string a = argv[i];
+    auto value    = [&](const char* name) -> std::string {
+      if (i + 1 >= argc)
+        usage_error(std::string(name) + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kRunUsage, stdout);
+      return 0;
+    } else if (a == "--set") {
+      overrides.push_back(value("--set"));
+    } else if (a.rfind("--set=", 0) == 0) {
+      overrides.push_back(a.substr(6));
+    } else if (a == "--out") {
+      out_dir = value("--out");
+    } else if (a.rfind("--out=", 0) == 0) {
+      out_dir = a.substr(6);
+    } else if (a == "--quiet" || a == "-q") {
+      quiet = true;
+    } else if (a.rfind("--cfg=", 0) == 0 || a.rfind("--log=", 0) == 0) {
+      options.simgrid_args.push_back(a);
+    } else if (a.rfind("-", 0) == 0) {
+      usage_error("unknown option '" + a + "'");
+    } else if (scenario_file.empty()) {
+      scenario_file = a;
+    } else {
+      usage_error("more than one scenario given ('" + scenario_file + "', '" + a + "')");
+    }
+  }
+  if (scenario_file.empty())
+    usage_error("no scenario given: jobsched run SCENARIO.yaml");
+  Scenario sc = load_scenario(scenario_file, overrides);
+  if (!out_dir.empty())
+    sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
+  options.progress = !quiet && isatty(STDERR_FILENO);
+  RunReport r      = run_scenario(sc, options);
+  if (!quiet) {
+    const RunMetrics& m = r.metrics;
+    std::printf("jobsched: %s: %zu jobs under %s\n", sc.name.c_str(), r.jobs, r.policy.c_str());
+    std::printf("  makespan %s s, utilization %s, mean wait %s s, median wait %s s\n",
+                format_number(m.makespan).c_str(), format_number(m.utilization).c_str(),
+                format_number(m.mean_wait).c_str(), format_number(m.median_wait).c_str());
+    std::printf("  mean slowdown %s, mean bounded slowdown %s (tau = 10 s)\n", format_number(m.mean_slowdown).c_str(),
+                format_number(m.mean_bounded_slowdown).c_str());
+    std::printf("  simulated in %.3f s (%.0f jobs/s), peak memory %.0f MiB\n", r.performance.simulation_seconds,
+                r.performance.simulation_seconds > 0 ? r.jobs / r.performance.simulation_seconds : 0.0,
+                r.performance.peak_memory_mb);
+    std::printf("  outputs: %s/{jobs.csv,summary.json,performance.json}\n", r.out_dir.string().c_str());
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  std::string cmd = argv[1];
+  try {
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (cmd == "--version") {
+      std::printf("jobsched %s\n", JOBSCHED_VERSION);
+      return 0;
+    }
+    if (cmd == "list-policies")
+      return list_policies();
+    if (cmd == "run")
+      return run(argc - 2, argv + 2);
+    usage_error("unknown command '" + cmd + "'");
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "jobsched: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "jobsched: internal error: %s\n", e.what());
+    return 3;
+  }
+}

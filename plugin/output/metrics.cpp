@@ -1,0 +1,89 @@
+#include "output/metrics.hpp"
+
+#include <algorithm>
+
+namespace jobsched {
+
+double bounded_slowdown(double turnaround, double execution_time, double tau)
+{
+  return std::max(1.0, turnaround / std::max(execution_time, tau));
+}
+
+const char* batsim_final_state(JobFate fate)
+{
+  switch (fate) {
+    case JobFate::completed:
+      return "COMPLETED_SUCCESSFULLY";
+    case JobFate::walltime_reached:
+      return "COMPLETED_WALLTIME_REACHED";
+    case JobFate::killed:
+      return "COMPLETED_KILLED";
+    case JobFate::failed:
+      return "COMPLETED_FAILED";
+    case JobFate::running:
+      return "NOT_FINISHED";
+  }
+  return "?";
+}
+
+RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_processors)
+{
+  RunMetrics m;
+  std::vector<double> waits;
+  double area = 0;
+  bool first  = true;
+  for (const auto& o : outcomes) {
+    if (first || o.job->submit_time < m.first_submission)
+      m.first_submission = o.job->submit_time;
+    first = false;
+    switch (o.fate) {
+      case JobFate::running:
+        m.jobs_unfinished++;
+        continue;
+      case JobFate::completed:
+        m.jobs_completed++;
+        break;
+      case JobFate::walltime_reached:
+        m.jobs_walltime_reached++;
+        break;
+      case JobFate::killed:
+        m.jobs_killed++;
+        break;
+      case JobFate::failed:
+        m.jobs_failed++;
+        break;
+    }
+    m.jobs_finished++;
+    if (o.start_time < 0) // killed before it ever started
+      continue;
+    double wait       = o.start_time - o.job->submit_time;
+    double turnaround = o.finish_time - o.job->submit_time;
+    double exec       = o.finish_time - o.start_time;
+    waits.push_back(wait);
+    m.mean_turnaround += turnaround;
+    m.mean_slowdown += exec > 0 ? turnaround / exec : 1.0;
+    m.mean_bounded_slowdown += bounded_slowdown(turnaround, exec);
+    area += o.job->size * exec;
+    m.last_finish = std::max(m.last_finish, o.finish_time);
+  }
+  auto n = static_cast<double>(waits.size());
+  if (n > 0) {
+    double sum = 0;
+    for (double w : waits)
+      sum += w;
+    m.mean_wait = sum / n;
+    m.mean_turnaround /= n;
+    m.mean_slowdown /= n;
+    m.mean_bounded_slowdown /= n;
+    std::sort(waits.begin(), waits.end());
+    size_t k      = waits.size();
+    m.median_wait = k % 2 == 1 ? waits[k / 2] : (waits[k / 2 - 1] + waits[k / 2]) / 2;
+    m.max_wait    = waits.back();
+  }
+  m.makespan = std::max(0.0, m.last_finish - m.first_submission);
+  if (m.makespan > 0 && machine_processors > 0)
+    m.utilization = area / (m.makespan * machine_processors);
+  return m;
+}
+
+} // namespace jobsched

@@ -1,0 +1,46 @@
+/* Per-job and whole-run metrics, in one place so that jobs.csv, summary.json and tests agree on definitions.
+ *
+ *   waiting time     = start - submission
+ *   turnaround       = finish - submission
+ *   execution time   = finish - start
+ *   slowdown         = turnaround / execution time (Batsim's "stretch")
+ *   bounded slowdown = max(1, turnaround / max(execution time, tau)), tau = 10 s (Feitelson et al. 1997)
+ *   utilization      = sum(processors x execution time) / (processors of the machine x makespan)
+ *   makespan         = last finish - first submission */
+#pragma once
+
+#include "runtime/outcome.hpp"
+
+#include <string>
+#include <vector>
+
+namespace jobsched {
+
+constexpr double kBoundedSlowdownTau = 10.0;
+
+double bounded_slowdown(double turnaround, double execution_time, double tau = kBoundedSlowdownTau);
+
+struct RunMetrics {
+  long jobs_finished = 0; // completed, walltime reached, killed or failed
+  long jobs_completed = 0;
+  long jobs_walltime_reached = 0;
+  long jobs_killed = 0;
+  long jobs_failed = 0;
+  long jobs_unfinished = 0;
+  double first_submission = 0;
+  double last_finish = 0;
+  double makespan = 0;
+  double utilization = 0;
+  double mean_wait = 0;
+  double median_wait = 0;
+  double max_wait = 0;
+  double mean_turnaround = 0;
+  double mean_slowdown = 0;
+  double mean_bounded_slowdown = 0;
+};
+
+RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_processors);
+
+const char* batsim_final_state(JobFate fate);
+
+} // namespace jobsched

@@ -1,0 +1,132 @@
+#include "output/reports.hpp"
+
+#include "core/time_format.hpp"
+
+#include <sstream>
+#include <sys/resource.h>
+
+namespace jobsched {
+
+namespace {
+std::string json_string(const std::string& s)
+{
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+std::string num(double v)
+{
+  return format_number(v);
+}
+} // namespace
+
+std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string& workload_name)
+{
+  std::ostringstream out;
+  out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+         "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
+         "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts\n";
+  for (const auto& o : outcomes) {
+    const Job& j = *o.job;
+    bool started = o.start_time >= 0;
+    bool ended   = o.fate != JobFate::running;
+    out << j.id << ',' << workload_name << ",rigid," << num(j.submit_time) << ',' << j.size << ','
+        << num(j.estimate) << ',' << (o.fate == JobFate::completed ? 1 : 0) << ',' << batsim_final_state(o.fate)
+        << ',';
+    if (started && ended) {
+      double exec       = o.finish_time - o.start_time;
+      double turnaround = o.finish_time - j.submit_time;
+      out << num(o.start_time) << ',' << num(exec) << ',' << num(o.finish_time) << ','
+          << num(o.start_time - j.submit_time) << ',' << num(turnaround) << ','
+          << num(exec > 0 ? turnaround / exec : 1.0) << ',' << o.resources.to_string() << ",-1,,"
+          << num(bounded_slowdown(turnaround, exec));
+    } else {
+      out << (started ? num(o.start_time) : "") << ",,,,,,,-1,,";
+    }
+    out << ',' << num(j.run_time) << ',' << o.restarts << '\n';
+  }
+  return out.str();
+}
+
+std::string summary_json(const RunDescription& run, const Workload& w, const RunMetrics& m)
+{
+  std::ostringstream out;
+  long skipped = 0;
+  for (const auto& [reason, n] : w.skipped)
+    skipped += n;
+  out << "{\n";
+  out << "  \"scenario\": " << json_string(run.scenario) << ",\n";
+  out << "  \"policy\": " << json_string(run.policy) << ",\n";
+  out << "  \"allocation\": " << json_string(run.allocation) << ",\n";
+  out << "  \"workload\": " << json_string(run.workload) << ",\n";
+  out << "  \"platform\": " << json_string(run.platform) << ",\n";
+  out << "  \"hosts\": " << run.hosts << ",\n";
+  out << "  \"processors\": " << run.processors << ",\n";
+  out << "  \"seed\": " << run.seed << ",\n";
+  out << "  \"records_read\": " << w.source_records << ",\n";
+  out << "  \"jobs_simulated\": " << w.jobs.size() << ",\n";
+  out << "  \"jobs_skipped\": " << skipped << ",\n";
+  out << "  \"jobs_skipped_by_reason\": {";
+  bool first = true;
+  for (const auto& [reason, n] : w.skipped) {
+    out << (first ? "" : ", ") << json_string(reason) << ": " << n;
+    first = false;
+  }
+  out << "},\n";
+  out << "  \"jobs_rejected\": 0,\n";
+  out << "  \"jobs_over_estimate\": " << w.overrun_jobs << ",\n";
+  out << "  \"jobs_completed\": " << m.jobs_completed << ",\n";
+  out << "  \"jobs_walltime_reached\": " << m.jobs_walltime_reached << ",\n";
+  out << "  \"jobs_killed\": " << m.jobs_killed << ",\n";
+  out << "  \"jobs_failed\": " << m.jobs_failed << ",\n";
+  out << "  \"jobs_unfinished\": " << m.jobs_unfinished << ",\n";
+  out << "  \"first_submission\": " << num(m.first_submission) << ",\n";
+  out << "  \"last_finish\": " << num(m.last_finish) << ",\n";
+  out << "  \"makespan\": " << num(m.makespan) << ",\n";
+  out << "  \"utilization\": " << num(m.utilization) << ",\n";
+  out << "  \"mean_waiting_time\": " << num(m.mean_wait) << ",\n";
+  out << "  \"median_waiting_time\": " << num(m.median_wait) << ",\n";
+  out << "  \"max_waiting_time\": " << num(m.max_wait) << ",\n";
+  out << "  \"mean_turnaround_time\": " << num(m.mean_turnaround) << ",\n";
+  out << "  \"mean_slowdown\": " << num(m.mean_slowdown) << ",\n";
+  out << "  \"mean_bounded_slowdown\": " << num(m.mean_bounded_slowdown) << ",\n";
+  out << "  \"bounded_slowdown_tau\": " << num(kBoundedSlowdownTau) << "\n";
+  out << "}\n";
+  return out.str();
+}
+
+std::string performance_json(const PerformanceFigures& p)
+{
+  std::ostringstream out;
+  out << "{\n";
+  out << "  \"wall_time_s\": " << num(p.wall_seconds) << ",\n";
+  out << "  \"simulation_wall_time_s\": " << num(p.simulation_seconds) << ",\n";
+  out << "  \"peak_memory_mb\": " << num(p.peak_memory_mb) << ",\n";
+  out << "  \"jobs\": " << p.jobs << ",\n";
+  out << "  \"decision_instants\": " << p.instants << ",\n";
+  out << "  \"decisions\": " << p.decisions << ",\n";
+  out << "  \"jobs_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.jobs / p.simulation_seconds : 0) << ",\n";
+  out << "  \"instants_per_wall_second\": "
+      << num(p.simulation_seconds > 0 ? p.instants / p.simulation_seconds : 0) << "\n";
+  out << "}\n";
+  return out.str();
+}
+
+double peak_memory_mb()
+{
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+} // namespace jobsched

@@ -1,0 +1,39 @@
+/* The text of the output files: jobs.csv (Batsim's columns first, so evalys and other Batsim tools read it, then
+ * ours), summary.json (deterministic results) and performance.json (the simulator's own wall time and memory). */
+#pragma once
+
+#include "output/metrics.hpp"
+#include "workload/workload.hpp"
+
+#include <map>
+#include <string>
+
+namespace jobsched {
+
+struct RunDescription {
+  std::string scenario;
+  std::string policy;
+  std::string allocation;
+  std::string workload;
+  std::string platform;
+  int processors = 0;
+  int hosts = 0;
+  std::uint64_t seed = 0;
+};
+
+std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string& workload_name);
+std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);
+
+struct PerformanceFigures {
+  double wall_seconds = 0;      // whole run: reading inputs, simulating, writing outputs
+  double simulation_seconds = 0; // the simulation alone
+  double peak_memory_mb = 0;
+  long instants = 0;
+  long decisions = 0;
+  long jobs = 0;
+};
+std::string performance_json(const PerformanceFigures& p);
+/* Peak resident memory of this process, in MiB. */
+double peak_memory_mb();
+
+} // namespace jobsched

@@ -1,0 +1,41 @@
+/* First-come first-served: jobs start in submission order; a job that does not fit blocks every job behind it.
+ *
+ * The baseline of every scheduling study, e.g. the FCFS rows of the SMP-cluster paper's Table 1
+ * (../shared/papers/smp-cluster-allocation-tight-level.txt). */
+#include "policies/waiting_queue.hpp"
+#include "policy/policy.hpp"
+
+namespace jobsched {
+namespace {
+
+class Fcfs : public Policy {
+public:
+  explicit Fcfs(const PolicyEnv& env) : allocator_(env.allocator) {}
+  void job_submitted(const Job& job, double) override { queue_.push(job); }
+  size_t waiting_count() const override { return queue_.size(); }
+
+  Decisions decide(const ClusterState& state) override
+  {
+    Decisions out;
+    ResourceSet idle = state.idle;
+    while (!queue_.empty()) {
+      auto chosen = allocator_.select(queue_[0], idle);
+      if (!chosen)
+        break;
+      idle -= *chosen;
+      out.push_back(Decision::start(queue_[0].id, std::move(*chosen)));
+      queue_.erase(0);
+    }
+    return out;
+  }
+
+private:
+  const Allocator& allocator_;
+  WaitingQueue queue_;
+};
+
+PolicyRegistration fcfs{{"fcfs", "first-come first-served, no backfilling", {},
+                         [](const PolicyEnv& env) { return std::make_unique<Fcfs>(env); }}};
+
+} // namespace
+} // namespace jobsched

@@ -1,0 +1,35 @@
+/* What the runtime tells a policy about the machine at a decision point.
+ *
+ * The runtime (SimGrid actor) or a test harness maintains it; the policy reads it and answers with Decisions. */
+#pragma once
+
+#include "core/job.hpp"
+#include "core/machine.hpp"
+#include "core/resource_set.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace jobsched {
+
+/* Two events closer than this (seconds) happen at the same instant; SimGrid's clock carries rounding of ~1e-10 s. */
+constexpr double kTimeEpsilon = 1e-6;
+
+struct RunningJob {
+  const Job* job = nullptr;
+  ResourceSet resources;
+  double start_time = 0;
+  bool suspended    = false;
+  /* When the policy should expect the job to end: its estimate after its start, never in the past. */
+  double expected_end(double now) const { return std::max(now, start_time + job->estimate); }
+};
+
+struct ClusterState {
+  double now = 0;
+  const Machine* machine = nullptr;
+  ResourceSet up;   // processors whose host is available (not failed, not reclaimed by its owner)
+  ResourceSet idle; // processors that are up and run no job
+  std::map<JobId, RunningJob> running;
+};
+
+} // namespace jobsched

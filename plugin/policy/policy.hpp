@@ -1,0 +1,64 @@
+/* The interface every scheduling policy implements: pure decision code, no SimGrid.
+ *
+ * The runtime calls the event hooks for everything that happened at one simulated instant (completions first, then
+ * host changes, then submissions), then calls decide() once. The same calls drive a policy in unit tests. */
+#pragma once
+
+#include "allocation/allocator.hpp"
+#include "core/registry.hpp"
+#include "policy/cluster_state.hpp"
+#include "policy/decision.hpp"
+#include "policy/params.hpp"
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace jobsched {
+
+enum class JobEnd { completed, killed, failed };
+
+struct HostChange {
+  int host     = 0;
+  bool up      = true; // false: failed, or reclaimed by its owner
+  double speed = 1.0;  // fraction of peak speed left to guest jobs
+};
+
+/* What a policy gets at construction. */
+struct PolicyEnv {
+  const Machine& machine;
+  const Allocator& allocator;
+  const Params& params;
+};
+
+class Policy {
+public:
+  virtual ~Policy() = default;
+  virtual void job_submitted(const Job& job, double now) = 0;
+  virtual void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) {}
+  virtual void host_changed(const HostChange& /*change*/, double /*now*/) {}
+  /* Called once per instant after the event hooks, and when the wake-up time asked for has come. */
+  virtual Decisions decide(const ClusterState& state) = 0;
+  /* The next instant at which the policy wants decide() called even if nothing happens. */
+  virtual double next_wakeup() const { return std::numeric_limits<double>::infinity(); }
+  /* Jobs submitted but not yet started (the runtime uses it to detect a policy that can never progress). */
+  virtual size_t waiting_count() const = 0;
+};
+
+struct PolicyInfo {
+  std::string name;
+  std::string description;
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<Policy>(const PolicyEnv&)> make;
+};
+
+Registry<PolicyInfo>& policy_registry();
+
+/* A policy file registers itself with a static PolicyRegistration: no central list to edit. */
+struct PolicyRegistration {
+  explicit PolicyRegistration(PolicyInfo info) { policy_registry().add(std::move(info)); }
+};
+
+} // namespace jobsched

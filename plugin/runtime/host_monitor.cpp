@@ -1,0 +1,44 @@
+#include "runtime/host_monitor.hpp"
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_monitor, "jobsched: host availability changes");
+
+namespace jobsched {
+
+HostMonitor::HostMonitor(const std::vector<sg4::Host*>& compute_hosts, sg4::Mailbox* mailbox) : mailbox_(mailbox)
+{
+  for (size_t i = 0; i < compute_hosts.size(); i++)
+    index_[compute_hosts[i]] = static_cast<int>(i);
+  auto cb = [this](const sg4::Host& h) { noticed(h); };
+  sg4::Host::on_state_change_cb(cb);
+  sg4::Host::on_speed_change_cb(cb);
+}
+
+void HostMonitor::noticed(const sg4::Host& host)
+{
+  auto it = index_.find(&host);
+  if (it == index_.end())
+    return;
+  queue_.push_back(it->second);
+  undelivered_++;
+  if (actor_ && actor_->is_suspended())
+    actor_->resume();
+}
+
+void HostMonitor::operator()()
+{
+  actor_ = sg4::Actor::self();
+  while (true) {
+    if (queue_.empty()) {
+      actor_->suspend();
+      continue;
+    }
+    auto* msg = new SchedulerMessage;
+    msg->kind = SchedulerMessage::Kind::host_change;
+    msg->host = queue_.front();
+    queue_.pop_front();
+    XBT_DEBUG("host %d changed", msg->host);
+    mailbox_->put(msg, 0);
+  }
+}
+
+} // namespace jobsched

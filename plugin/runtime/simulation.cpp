@@ -1,0 +1,228 @@
+#include "runtime/simulation.hpp"
+
+#include "core/errors.hpp"
+#include "runtime/scheduler_actor.hpp"
+#include "output/output_files.hpp"
+#include "workload/swf_reader.hpp"
+#include "workload/trace_search.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <set>
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_simulation, "jobsched: simulation set-up");
+
+namespace fs = std::filesystem;
+
+namespace jobsched {
+
+bool natural_less(const std::string& a, const std::string& b)
+{
+  size_t i = 0;
+  size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i;
+      size_t je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])))
+        ie++;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])))
+        je++;
+      std::string na = a.substr(i, ie - i);
+      std::string nb = b.substr(j, je - j);
+      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
+      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
+      if (na.size() != nb.size())
+        return na.size() < nb.size();
+      if (na != nb)
+        return na < nb;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j])
+        return a[i] < b[j];
+      i++;
+      j++;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+namespace {
+
+/* Everything the actors share; filled in before the engine runs. */
+struct Context {
+  std::unique_ptr<Submitter> submitter;
+  std::unique_ptr<HostMonitor> monitor;
+  std::unique_ptr<SchedulerActor> scheduler;
+  std::exception_ptr failure;
+  bool scheduler_deployed = false;
+  bool submitter_deployed = false;
+};
+
+/* An exception escaping an actor would abort SimGrid: keep it, stop every actor, rethrow after the run. */
+template <class F>
+void guarded(Context& ctx, F body)
+{
+  try {
+    body();
+  } catch (const simgrid::ForcefulKillException&) {
+    throw;
+  } catch (...) {
+    if (!ctx.failure)
+      ctx.failure = std::current_exception();
+    sg4::Actor::kill_all();
+  }
+}
+
+void require_file(const fs::path& p, const std::string& key)
+{
+  if (!fs::is_regular_file(p))
+    throw InputError(key + ": file '" + p.string() + "' does not exist");
+}
+
+Workload load_workload(const Scenario& sc, int processors)
+{
+  const WorkloadSpec& ws = sc.workload;
+  fs::path dir           = sc.file.has_parent_path() ? sc.file.parent_path() : fs::path(".");
+  if (ws.trace) {
+    fs::path path = find_trace(*ws.trace, dir, sc.file.string() + ": workload.trace");
+    SwfFile swf   = read_swf(path.string());
+    return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs);
+  }
+  return build_workload("generated-seed" + std::to_string(ws.generator->seed), generate_jobs(*ws.generator, processors),
+                        ws.filter, processors, 0);
+}
+
+} // namespace
+
+RunReport run_scenario(const Scenario& sc, const RunOptions& options)
+{
+  auto wall_start = std::chrono::steady_clock::now();
+  require_file(sc.platform, sc.file.string() + ": platform");
+  require_file(sc.deployment, sc.file.string() + ": deployment");
+
+  // SimGrid reads its own options from argv; quiet its configuration chatter unless the user asks otherwise.
+  std::vector<std::string> args{options.program, "--log=xbt_cfg.thres:warning", "--log=ker_lmm.thres:warning"};
+  args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  sg4::Engine engine(&argc, argv.data());
+  if (argc > 1)
+    throw InputError(std::string("unknown option '") + argv[1] + "' (SimGrid options are --cfg=... and --log=...)");
+  engine.set_config("host/model:" + sc.simulation.host_model);
+  try {
+    engine.load_platform(sc.platform.string());
+  } catch (const std::exception& e) {
+    throw InputError(sc.platform.string() + ": invalid platform: " + e.what());
+  }
+
+  Context ctx;
+  engine.register_function("jobsched_scheduler", [&ctx](std::vector<std::string>) {
+    guarded(ctx, [&ctx] {
+      sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [&ctx] { guarded(ctx, *ctx.monitor); })
+          ->daemonize();
+      (*ctx.scheduler)();
+    });
+  });
+  engine.register_function("jobsched_submitter",
+                           [&ctx](std::vector<std::string>) { guarded(ctx, [&ctx] { (*ctx.submitter)(); }); });
+  try {
+    engine.load_deployment(sc.deployment.string());
+  } catch (const std::exception& e) {
+    throw InputError(sc.deployment.string() + ": invalid deployment: " + e.what());
+  }
+
+  // Compute hosts: every host that runs no deployed actor (those are the front end), in natural name order.
+  std::set<sg4::Host*> front_end;
+  for (const auto& a : engine.get_all_actors()) {
+    front_end.insert(a->get_host());
+    ctx.scheduler_deployed |= a->get_name() == "jobsched_scheduler";
+    ctx.submitter_deployed |= a->get_name() == "jobsched_submitter";
+  }
+  if (!ctx.scheduler_deployed || !ctx.submitter_deployed)
+    throw InputError(sc.deployment.string() +
+                     ": must place one actor with function=\"jobsched_scheduler\" and one with "
+                     "function=\"jobsched_submitter\"");
+  std::vector<sg4::Host*> hosts;
+  for (auto* h : engine.get_all_hosts())
+    if (front_end.count(h) == 0)
+      hosts.push_back(h);
+  std::sort(hosts.begin(), hosts.end(),
+            [](sg4::Host* a, sg4::Host* b) { return natural_less(a->get_name(), b->get_name()); });
+  if (hosts.empty())
+    throw InputError(sc.platform.string() + ": no compute host (every host runs a deployed actor)");
+  Machine machine;
+  for (auto* h : hosts)
+    machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
+  double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
+
+  Workload workload = load_workload(sc, machine.resource_count());
+  if (workload.jobs.empty())
+    throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
+
+  const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
+  Params alloc_params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
+  auto allocator                  = alloc_info.make(machine, alloc_params);
+  const PolicyInfo& policy_info   = policy_registry().get(sc.policy.name);
+  Params policy_params(policy_info.params, sc.policy.params, "policy.params");
+  auto policy = policy_info.make(PolicyEnv{machine, *allocator, policy_params});
+
+  JobRuntime runtime(machine, hosts, reference_speed, sc.workload.communication);
+  sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
+  ctx.submitter         = std::make_unique<Submitter>(workload.jobs, mailbox);
+  ctx.monitor           = std::make_unique<HostMonitor>(hosts, mailbox);
+  const size_t total    = workload.jobs.size();
+  std::function<void(double, size_t)> progress;
+  auto sim_start = std::chrono::steady_clock::now();
+  if (options.progress)
+    progress = [total, sim_start](double now, size_t ended) {
+      double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - sim_start).count();
+      std::fprintf(stderr, "\r[jobsched] simulated %.0f s, %zu/%zu jobs done (%.0f%%), %.0f jobs/s   ", now, ended,
+                   total, 100.0 * ended / total, ended / std::max(wall, 1e-9));
+      std::fflush(stderr);
+    };
+  ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *policy, runtime, mailbox,
+                                                   *ctx.submitter, *ctx.monitor, progress);
+  engine.run();
+  if (options.progress)
+    std::fprintf(stderr, "\r%*s\r", 100, "");
+  if (ctx.failure)
+    std::rethrow_exception(ctx.failure);
+
+  RunReport report;
+  report.out_dir = sc.output_dir;
+  report.policy  = sc.policy.name;
+  report.jobs    = total;
+  report.metrics = compute_metrics(ctx.scheduler->outcomes(), machine.resource_count());
+
+  RunDescription run{sc.name,
+                     sc.policy.name,
+                     sc.policy.allocation,
+                     workload.name,
+                     sc.platform.filename().string(),
+                     machine.resource_count(),
+                     machine.host_count(),
+                     sc.simulation.seed};
+  PerformanceFigures& perf = report.performance;
+  perf.simulation_seconds  = ctx.scheduler->stats().wall_seconds;
+  perf.instants            = ctx.scheduler->stats().instants;
+  perf.decisions           = ctx.scheduler->stats().decisions;
+  perf.jobs                = static_cast<long>(total);
+  OutputFiles files(sc.output_dir);
+  files.add("jobs.csv", jobs_csv(ctx.scheduler->outcomes(), workload.name));
+  files.add("summary.json", summary_json(run, workload, report.metrics));
+  perf.peak_memory_mb = peak_memory_mb();
+  perf.wall_seconds   = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  files.add("performance.json", performance_json(perf));
+  files.commit();
+  return report;
+}
+
+} // namespace jobsched

@@ -1,0 +1,33 @@
+/* One simulation of one scenario, start to finish: platform and deployment into a SimGrid engine, workload, policy,
+ * the actors, the run, and the output files. SimGrid allows one engine per process, so one call per process. */
+#pragma once
+
+#include "output/reports.hpp"
+#include "scenario/scenario.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace jobsched {
+
+struct RunOptions {
+  std::string program = "jobsched";
+  std::vector<std::string> simgrid_args; // --cfg=... and --log=... passed through to SimGrid
+  bool progress = false;                 // a progress line on stderr
+};
+
+struct RunReport {
+  std::filesystem::path out_dir;
+  std::string policy;
+  size_t jobs = 0;
+  RunMetrics metrics;
+  PerformanceFigures performance;
+};
+
+RunReport run_scenario(const Scenario& scenario, const RunOptions& options);
+
+/* Host names in natural order ("node-2" before "node-10"): the order compute hosts are numbered in. */
+bool natural_less(const std::string& a, const std::string& b);
+
+} // namespace jobsched

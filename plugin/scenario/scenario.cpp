@@ -1,0 +1,272 @@
+#include "scenario/scenario.hpp"
+
+#include "core/errors.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <yaml-cpp/yaml.h>
+
+namespace fs = std::filesystem;
+
+namespace jobsched {
+
+const char* to_string(CommPattern p)
+{
+  switch (p) {
+    case CommPattern::none:
+      return "none";
+    case CommPattern::ring:
+      return "ring";
+    case CommPattern::neighbours:
+      return "neighbours";
+    case CommPattern::all_to_all:
+      return "all-to-all";
+  }
+  return "?";
+}
+
+namespace {
+
+/* Reads one YAML mapping, checking types and that every key present is known. */
+class Section {
+public:
+  Section(const YAML::Node& node, std::string key, std::string file, bool present = true)
+      : node_(node), key_(std::move(key)), file_(file), present_(present && node.IsDefined() && !node.IsNull())
+  {
+    if (present_ && !node_.IsMap())
+      fail(node_, "expected a mapping");
+  }
+  bool has(const std::string& k) const { return present_ && node_[k]; }
+  std::string key(const std::string& k) const { return key_.empty() ? k : key_ + "." + k; }
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& what, const std::string& k = "") const
+  {
+    std::string where = file_;
+    if (at && at.Mark().line >= 0)
+      where += ":" + std::to_string(at.Mark().line + 1);
+    std::string name = k.empty() ? key_ : key(k);
+    throw InputError(where + ": " + (name.empty() ? "" : name + ": ") + what);
+  }
+
+  template <class T>
+  T get(const std::string& k, T fallback, const char* type_name)
+  {
+    seen_.insert(k);
+    if (!has(k))
+      return fallback;
+    const YAML::Node n = node_[k];
+    if (!n.IsScalar())
+      fail(n, std::string("expected ") + type_name, k);
+    try {
+      return n.as<T>();
+    } catch (const YAML::Exception&) {
+      fail(n, std::string("expected ") + type_name + ", got '" + n.Scalar() + "'", k);
+    }
+  }
+  std::string str(const std::string& k, const std::string& fallback) { return get<std::string>(k, fallback, "text"); }
+  double num(const std::string& k, double fallback) { return get<double>(k, fallback, "a number"); }
+  long integer(const std::string& k, long fallback) { return get<long>(k, fallback, "an integer"); }
+  bool boolean(const std::string& k, bool fallback) { return get<bool>(k, fallback, "true or false"); }
+  std::string choice(const std::string& k, const std::string& fallback, const std::vector<std::string>& allowed)
+  {
+    std::string v = str(k, fallback);
+    for (const auto& a : allowed)
+      if (v == a)
+        return v;
+    std::string list;
+    for (const auto& a : allowed)
+      list += (list.empty() ? "" : ", ") + a;
+    fail(node_[k], "expected one of " + list + ", got '" + v + "'", k);
+  }
+  Section sub(const std::string& k)
+  {
+    seen_.insert(k);
+    return has(k) ? Section(node_[k], key(k), file_) : Section(YAML::Node(), key(k), file_, false);
+  }
+  /* A flat mapping of scalars, as text (policy parameters). */
+  std::map<std::string, std::string> scalars(const std::string& k)
+  {
+    seen_.insert(k);
+    std::map<std::string, std::string> out;
+    if (!has(k) || node_[k].IsNull())
+      return out;
+    const YAML::Node n = node_[k];
+    if (!n.IsMap())
+      fail(n, "expected a mapping", k);
+    for (const auto& kv : n) {
+      if (!kv.second.IsScalar())
+        fail(kv.second, "expected a single value", k + "." + kv.first.Scalar());
+      out[kv.first.Scalar()] = kv.second.Scalar();
+    }
+    return out;
+  }
+  /* Every key present must have been asked for. */
+  void finish() const
+  {
+    if (!present_)
+      return;
+    for (const auto& kv : node_) {
+      const std::string k = kv.first.Scalar();
+      if (seen_.count(k) == 0) {
+        std::string known;
+        for (const auto& s : seen_)
+          known += (known.empty() ? "" : ", ") + s;
+        fail(kv.first, "unknown key (known here: " + known + ")", k);
+      }
+    }
+  }
+  const YAML::Node& node() const { return node_; }
+
+private:
+  YAML::Node node_;
+  std::string key_;
+  std::string file_;
+  bool present_;
+  std::set<std::string> seen_;
+};
+
+void apply_override(YAML::Node& root, const std::string& assignment)
+{
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("--set " + assignment + ": expected KEY=VALUE, e.g. --set policy.name=fcfs");
+  std::string path = assignment.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(assignment.substr(eq + 1));
+  } catch (const YAML::Exception& e) {
+    throw InputError("--set " + path + ": value is not valid YAML (" + e.msg + ")");
+  }
+  std::vector<std::string> parts;
+  std::stringstream ss(path);
+  for (std::string p; std::getline(ss, p, '.');) {
+    if (p.empty())
+      throw InputError("--set " + path + ": empty key component");
+    parts.push_back(p);
+  }
+  // yaml-cpp nodes are handles: walk down by reassigning a copy of the handle with reset().
+  YAML::Node cur = root;
+  for (size_t i = 0; i + 1 < parts.size(); i++) {
+    if (cur[parts[i]] && !cur[parts[i]].IsMap() && !cur[parts[i]].IsNull())
+      throw InputError("--set " + path + ": '" + parts[i] + "' is not a mapping");
+    if (!cur[parts[i]] || cur[parts[i]].IsNull())
+      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    YAML::Node next = cur[parts[i]];
+    cur.reset(next);
+  }
+  cur[parts.back()] = value;
+}
+
+fs::path resolve(const fs::path& dir, const std::string& p)
+{
+  fs::path path(p);
+  return (path.is_absolute() ? path : dir / path).lexically_normal();
+}
+
+} // namespace
+
+Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, const std::vector<std::string>& overrides)
+{
+  const std::string fname = file.string();
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(fname + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+  }
+  if (root.IsNull())
+    root = YAML::Node(YAML::NodeType::Map);
+  for (const auto& o : overrides)
+    apply_override(root, o);
+
+  Scenario sc;
+  sc.file        = file;
+  fs::path dir   = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  Section top(root, "", fname);
+  sc.name = top.str("name", file.stem().string());
+  if (!top.has("platform"))
+    throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
+  sc.platform   = resolve(dir, top.str("platform", ""));
+  sc.deployment = resolve(dir, top.str("deployment", "../deployments/single-scheduler.xml"));
+
+  Section w = top.sub("workload");
+  if (w.has("trace") == w.has("generator"))
+    w.fail(w.node(), "give exactly one of 'trace' (an SWF file) or 'generator'");
+  if (w.has("trace"))
+    sc.workload.trace = w.str("trace", "");
+  Section g = w.sub("generator");
+  if (w.has("generator")) {
+    GeneratorSpec gs;
+    gs.jobs                  = g.integer("jobs", gs.jobs);
+    gs.mean_interarrival     = g.num("mean_interarrival", gs.mean_interarrival);
+    gs.max_size              = static_cast<int>(g.integer("max_size", gs.max_size));
+    gs.serial_fraction       = g.num("serial_fraction", gs.serial_fraction);
+    gs.power_of_two_fraction = g.num("power_of_two_fraction", gs.power_of_two_fraction);
+    gs.min_run_time          = g.num("min_run_time", gs.min_run_time);
+    gs.max_run_time          = g.num("max_run_time", gs.max_run_time);
+    gs.max_estimate_factor   = g.num("max_estimate_factor", gs.max_estimate_factor);
+    gs.time_resolution       = g.num("time_resolution", gs.time_resolution);
+    gs.seed                  = static_cast<std::uint64_t>(g.integer("seed", -1));
+    if (!g.has("seed"))
+      gs.seed = 0; // replaced by simulation.seed below
+    if (gs.jobs <= 0)
+      g.fail(g.node()["jobs"], "must be positive", "jobs");
+    g.finish();
+    sc.workload.generator = gs;
+  }
+  WorkloadFilter& f = sc.workload.filter;
+  f.max_jobs        = w.integer("max_jobs", 0);
+  f.start_time      = w.num("start_time", -1);
+  f.end_time        = w.num("end_time", -1);
+  f.max_size        = static_cast<int>(w.integer("max_size", 0));
+  f.reject_invalid  = w.choice("invalid_jobs", "skip", {"skip", "error"}) == "error";
+  f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";
+  f.overrun         = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
+  if (f.max_jobs < 0)
+    w.fail(w.node()["max_jobs"], "must be >= 0", "max_jobs");
+  Section c = w.sub("communication");
+  std::string pattern = c.choice("pattern", "none", {"none", "ring", "neighbours", "all-to-all"});
+  sc.workload.communication.pattern = pattern == "ring"         ? CommPattern::ring
+                                      : pattern == "neighbours" ? CommPattern::neighbours
+                                      : pattern == "all-to-all" ? CommPattern::all_to_all
+                                                                : CommPattern::none;
+  sc.workload.communication.bytes_per_flop = c.num("bytes_per_flop", 0);
+  if (sc.workload.communication.bytes_per_flop < 0)
+    c.fail(c.node()["bytes_per_flop"], "must be >= 0", "bytes_per_flop");
+  c.finish();
+  w.finish();
+
+  Section p              = top.sub("policy");
+  sc.policy.name         = p.str("name", sc.policy.name);
+  sc.policy.params       = p.scalars("params");
+  sc.policy.allocation   = p.str("allocation", sc.policy.allocation);
+  sc.policy.allocation_params = p.scalars("allocation_params");
+  p.finish();
+
+  Section s                      = top.sub("simulation");
+  sc.simulation.seed             = static_cast<std::uint64_t>(s.integer("seed", 1));
+  sc.simulation.host_model       = s.choice("host_model", "ptask_L07", {"ptask_L07"});
+  sc.simulation.reference_speed  = s.num("reference_speed", 0);
+  s.finish();
+  if (sc.workload.generator && sc.workload.generator->seed == 0)
+    sc.workload.generator->seed = sc.simulation.seed;
+
+  Section o     = top.sub("output");
+  sc.output_dir = resolve(fs::current_path(), o.str("dir", "results/" + sc.name));
+  o.finish();
+  top.finish();
+  return sc;
+}
+
+Scenario load_scenario(const fs::path& file, const std::vector<std::string>& overrides)
+{
+  std::ifstream in(file);
+  if (!in)
+    throw InputError(file.string() + ": cannot open scenario file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_scenario(ss.str(), file, overrides);
+}
+
+} // namespace jobsched

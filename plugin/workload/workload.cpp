@@ -1,0 +1,65 @@
+#include "workload/workload.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+
+namespace jobsched {
+
+Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
+                        int machine_size, int source_max_procs)
+{
+  Workload w;
+  w.name             = std::move(name);
+  w.source_max_procs = source_max_procs;
+  w.source_records   = static_cast<long>(records.size());
+  auto skip          = [&w](const char* reason) { w.skipped[reason]++; };
+  for (const auto& rec : records) {
+    Job job = rec.job;
+    if (filter.start_time >= 0 && job.submit_time < filter.start_time) {
+      skip("before_start_time");
+      continue;
+    }
+    if (filter.end_time >= 0 && job.submit_time >= filter.end_time) {
+      skip("after_end_time");
+      continue;
+    }
+    if (job.run_time <= 0 || job.size <= 0) {
+      if (filter.reject_invalid)
+        throw InputError(rec.origin + ": job " + std::to_string(job.id) +
+                         (job.size <= 0 ? " has no processor count" : " has no positive run time"));
+      skip(job.size <= 0 ? "no_size" : "no_run_time");
+      continue;
+    }
+    if (job.size > machine_size) {
+      if (filter.reject_oversize)
+        throw InputError(rec.origin + ": job " + std::to_string(job.id) + " asks for " + std::to_string(job.size) +
+                         " processors but the machine has " + std::to_string(machine_size));
+      skip("larger_than_machine");
+      continue;
+    }
+    if (filter.max_size > 0 && job.size > filter.max_size) {
+      skip("above_max_size");
+      continue;
+    }
+    if (filter.max_jobs > 0 && static_cast<long>(w.jobs.size()) >= filter.max_jobs) {
+      skip("beyond_max_jobs");
+      continue;
+    }
+    if (job.estimate <= 0)
+      job.estimate = job.run_time;
+    if (job.run_time > job.estimate) {
+      w.overrun_jobs++;
+      if (filter.overrun == Overrun::extend)
+        job.estimate = job.run_time;
+      else
+        job.kill_at_estimate = true;
+    }
+    w.jobs.push_back(job);
+  }
+  std::stable_sort(w.jobs.begin(), w.jobs.end(),
+                   [](const Job& a, const Job& b) { return a.submit_time < b.submit_time; });
+  return w;
+}
+
+} // namespace jobsched

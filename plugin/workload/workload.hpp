@@ -1,0 +1,47 @@
+/* A workload: the jobs to simulate, and what was left out of the source and why. */
+#pragma once
+
+#include "core/job.hpp"
+
+#include <map>
+#include <string>
+
+namespace jobsched {
+
+/* How a job whose run time exceeds its estimate is treated (SWF logs have such jobs: 475 in KTH SP2). */
+enum class Overrun {
+  extend, // the estimate is raised to the run time: the job runs to completion and policies plan with the truth
+  kill    // the job is killed when its execution time reaches the estimate (final state COMPLETED_WALLTIME_REACHED)
+};
+
+struct WorkloadFilter {
+  long max_jobs      = 0;  // keep the first N valid jobs (0: all)
+  double start_time  = -1; // keep jobs submitted at or after (negative: no bound)
+  double end_time    = -1; // keep jobs submitted before (negative: no bound)
+  int max_size       = 0;  // skip jobs asking for more processors (0: no cap)
+  bool reject_invalid = false; // records with no run time or no size: error instead of skip
+  bool reject_oversize = false; // jobs larger than the machine: error instead of skip
+  Overrun overrun    = Overrun::extend;
+};
+
+struct Workload {
+  std::string name;
+  JobList jobs;
+  int source_max_procs = 0;             // MaxProcs (or MaxNodes) from an SWF header, 0 if absent
+  long source_records  = 0;             // job records read
+  std::map<std::string, long> skipped;  // reason -> count
+  long overrun_jobs = 0;                // jobs whose run time exceeded their estimate
+};
+
+/* A job record before filtering (SWF or generated). */
+struct JobRecord {
+  Job job;
+  std::string origin; // "file:line" for error messages
+};
+
+/* Apply validity checks, the filter and the overrun rule; `machine_size` is the number of processors.
+ * Throws InputError naming the record's origin when the filter says to reject. */
+Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
+                        int machine_size, int source_max_procs);
+
+} // namespace jobsched
