@@ -5,8 +5,9 @@
  *
  * The SMP-cluster paper (../shared/papers/smp-cluster-allocation-tight-level.txt) compares it with FCFS on KTH SP2.
  * Reservations are computed with the allocator, so placement constraints carry over; with first-fit the processors
- * reserved for the head are taken from those released by running jobs first, which makes the rule identical to the
- * textbook count-based "extra processors" test. */
+ * reserved for the head are taken from those released by running jobs first, and a backfilled job that ends in time
+ * takes reserved processors first, which makes the rule identical to the textbook count-based "extra processors"
+ * test. */
 #include "policies/waiting_queue.hpp"
 #include "policy/policy.hpp"
 
@@ -67,7 +68,8 @@ public:
     for (size_t i = 1; i < queue_.size();) {
       const Job& job     = queue_[i];
       bool ends_in_time  = state.now + job.estimate <= shadow + kTimeEpsilon;
-      auto chosen        = allocator_.select(job, ends_in_time ? idle : idle - reserved);
+      // A job that ends in time takes reserved processors first, leaving the others to jobs that end later.
+      auto chosen = ends_in_time ? allocator_.select(job, idle, &reserved) : allocator_.select(job, idle - reserved);
       if (chosen)
         start(i, std::move(*chosen)); // erases job i: the next candidate is now at index i
       else

@@ -20,7 +20,7 @@ void HostMonitor::noticed(const sg4::Host& host)
     return;
   queue_.push_back(it->second);
   undelivered_++;
-  if (actor_ && actor_->is_suspended())
+  if (actor_)
     actor_->resume();
 }
 
@@ -29,7 +29,7 @@ void HostMonitor::operator()()
   actor_ = sg4::Actor::self();
   while (true) {
     if (queue_.empty()) {
-      actor_->suspend();
+      sg4::this_actor::suspend();
       continue;
     }
     auto* msg = new SchedulerMessage;

@@ -13,6 +13,8 @@ namespace jobsched {
 class HostMonitor {
 public:
   HostMonitor(const std::vector<sg4::Host*>& compute_hosts, sg4::Mailbox* mailbox);
+  HostMonitor(const HostMonitor&) = delete; // SimGrid's callbacks hold `this`
+  HostMonitor& operator=(const HostMonitor&) = delete;
   void operator()();
   /* Changes noticed but not yet handed to the scheduler. */
   bool pending() const { return undelivered_ > 0; }

@@ -224,6 +224,7 @@ void SchedulerActor::operator()()
     }
   }
   receive_->cancel();
+  finished_           = true;
   stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 }
 

@@ -35,6 +35,7 @@ public:
   const std::vector<JobOutcome>& outcomes() const { return outcomes_; }
   const SchedulerStats& stats() const { return stats_; }
   size_t ended_count() const { return ended_; }
+  bool finished() const { return finished_; }
 
 private:
   bool gather(bool woke_on_message);
@@ -59,7 +60,8 @@ private:
   SchedulerMessage* message_ = nullptr;
   sg4::CommPtr receive_;
   std::vector<SchedulerMessage*> inbox_;
-  size_t ended_ = 0;
+  size_t ended_  = 0;
+  bool finished_ = false;
   SchedulerStats stats_;
 };
 

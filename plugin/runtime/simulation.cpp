@@ -126,7 +126,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   Context ctx;
   engine.register_function("jobsched_scheduler", [&ctx](std::vector<std::string>) {
     guarded(ctx, [&ctx] {
-      sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [&ctx] { guarded(ctx, *ctx.monitor); })
+      sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [&ctx] { guarded(ctx, [&ctx] { (*ctx.monitor)(); }); })
           ->daemonize();
       (*ctx.scheduler)();
     });
@@ -163,7 +163,8 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
     machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
   double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
 
-  Workload workload = load_workload(sc, machine.resource_count());
+  auto workload_ptr  = std::make_shared<Workload>(load_workload(sc, machine.resource_count()));
+  Workload& workload = *workload_ptr;
   if (workload.jobs.empty())
     throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
 
@@ -195,9 +196,13 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
     std::fprintf(stderr, "\r%*s\r", 100, "");
   if (ctx.failure)
     std::rethrow_exception(ctx.failure);
+  if (!ctx.scheduler->finished())
+    throw PolicyError("the simulation stopped before the scheduler finished (SimGrid reported a deadlock above)");
 
   RunReport report;
-  report.out_dir = sc.output_dir;
+  report.out_dir  = sc.output_dir;
+  report.workload = workload_ptr;
+  report.outcomes = ctx.scheduler->outcomes();
   report.policy  = sc.policy.name;
   report.jobs    = total;
   report.metrics = compute_metrics(ctx.scheduler->outcomes(), machine.resource_count());

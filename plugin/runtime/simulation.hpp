@@ -5,7 +5,10 @@
 #include "output/reports.hpp"
 #include "scenario/scenario.hpp"
 
+#include "runtime/outcome.hpp"
+
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,8 @@ struct RunOptions {
 
 struct RunReport {
   std::filesystem::path out_dir;
+  std::shared_ptr<const Workload> workload; // owns the jobs the outcomes point to
+  std::vector<JobOutcome> outcomes;
   std::string policy;
   size_t jobs = 0;
   RunMetrics metrics;

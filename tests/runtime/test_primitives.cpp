@@ -1,0 +1,202 @@
+/* The runtime primitives on SimGrid with exact completion times, computed by hand from the platform's figures:
+ * hosts of 1 Gflop/s, one link of 100 MB/s with no latency. Jobs of run time R do R x 1e9 flops per process. */
+#include "runtime/job_runtime.hpp"
+#include "support/child_process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+using namespace jobsched;
+using jobsched::testing::in_child;
+namespace fs = std::filesystem;
+
+namespace {
+
+/* a1, a2 on one side, b1, b2 on the other; every a-b route crosses the one shared link `wire` (100 MB/s, shared
+ * by both directions). */
+const char* const kPlatform = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a1" speed="1Gf"/> <host id="a2" speed="1Gf"/> <host id="b1" speed="1Gf"/> <host id="b2" speed="1Gf"/>
+    <host id="ctl" speed="1Gf"/>
+    <link id="wire" bandwidth="100MBps" latency="0" sharing_policy="SHARED"/>
+    <route src="a1" dst="b1"><link_ctn id="wire"/></route>
+    <route src="a2" dst="b2"><link_ctn id="wire"/></route>
+    <route src="a1" dst="b2"><link_ctn id="wire"/></route>
+    <route src="a2" dst="b1"><link_ctn id="wire"/></route>
+  </zone>
+</platform>
+)";
+
+Job make_job(JobId id, int size, double run_time)
+{
+  Job j;
+  j.id       = id;
+  j.size     = size;
+  j.run_time = run_time;
+  j.estimate = run_time;
+  return j;
+}
+
+/* Builds an engine on kPlatform and runs `script` in an actor on host ctl, with a JobRuntime over a1, a2, b1, b2
+ * (processors 0..3 in that order). The script returns the numbers to check. */
+std::vector<double> simulate(CommSpec comm, std::function<std::vector<double>(JobRuntime&)> script)
+{
+  return in_child([&] {
+    fs::path dir = fs::temp_directory_path() / ("jobsched-rt-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "p.xml") << kPlatform;
+    int argc           = 2;
+    char arg0[]        = "test";
+    char arg1[]        = "--log=root.thres:critical";
+    char* argv[]       = {arg0, arg1, nullptr};
+    sg4::Engine engine(&argc, argv);
+    engine.set_config("host/model:ptask_L07");
+    engine.load_platform((dir / "p.xml").string());
+    std::vector<sg4::Host*> hosts;
+    Machine machine;
+    for (const char* name : {"a1", "a2", "b1", "b2"}) {
+      hosts.push_back(engine.host_by_name(name));
+      machine.add_host(name, 1, 1e9);
+    }
+    std::vector<double> result;
+    sg4::Actor::create("script", engine.host_by_name("ctl"), [&] {
+      JobRuntime runtime(machine, hosts, 1e9, comm);
+      result = script(runtime);
+    });
+    engine.run();
+    fs::remove_all(dir);
+    return result;
+  });
+}
+
+ResourceSet procs(std::initializer_list<int> members)
+{
+  ResourceSet r(4);
+  for (int m : members)
+    r.set(m);
+  return r;
+}
+
+/* Wait until every job has ended; return the end time of each, in the order they ended. */
+std::vector<double> wait_all(JobRuntime& rt)
+{
+  std::vector<double> ends;
+  while (rt.size() > 0) {
+    sg4::Activity::wait_any(rt.activities());
+    for (const auto& [id, fate] : rt.collect_ended()) {
+      ends.push_back(static_cast<double>(id));
+      ends.push_back(sg4::Engine::get_clock());
+    }
+  }
+  return ends;
+}
+
+TEST(Runtime, RigidJobLastsItsRunTime)
+{
+  Job j   = make_job(1, 2, 10);
+  auto r  = simulate({}, [&](JobRuntime& rt) {
+    rt.start(j, procs({0, 1}));
+    return wait_all(rt);
+  });
+  ASSERT_EQ(r.size(), 2U);
+  EXPECT_NEAR(r[1], 10.0, 1e-9);
+}
+
+TEST(Runtime, SuspendResumeShiftsTheEndByTheSuspendedTime)
+{
+  // 10 s of work; suspended from t=3 to t=8: ends at 15.
+  Job j  = make_job(1, 2, 10);
+  auto r = simulate({}, [&](JobRuntime& rt) {
+    rt.start(j, procs({0, 1}));
+    sg4::this_actor::sleep_until(3);
+    rt.suspend(1);
+    sg4::this_actor::sleep_until(8);
+    double left = rt.remaining_fraction(1);
+    rt.resume(1);
+    auto ends = wait_all(rt);
+    ends.push_back(left);
+    return ends;
+  });
+  ASSERT_EQ(r.size(), 3U);
+  EXPECT_NEAR(r[1], 15.0, 1e-6);
+  EXPECT_NEAR(r[2], 0.7, 1e-9); // 7 of 10 s left while suspended
+}
+
+TEST(Runtime, ResizeSharesTheRemainingWork)
+{
+  // 2 processes x 10 s. At t=4, 60% is left: 2 x 6e9 flops = 12e9 on 4 processors = 3 s: ends at 7.
+  Job j  = make_job(1, 2, 10);
+  auto r = simulate({}, [&](JobRuntime& rt) {
+    rt.start(j, procs({0, 1}));
+    sg4::this_actor::sleep_until(4);
+    rt.resize(1, procs({0, 1, 2, 3}));
+    return wait_all(rt);
+  });
+  ASSERT_EQ(r.size(), 2U);
+  EXPECT_NEAR(r[1], 7.0, 1e-6);
+}
+
+TEST(Runtime, MigrationPaysTheImageTransfer)
+{
+  // 1 process, 10 s, on a1. At t=2 it moves to b1 with a 100 MB image over the 100 MB/s wire: 1 s of transfer,
+  // then the 8 s left: ends at 11.
+  Job j  = make_job(1, 1, 10);
+  auto r = simulate({}, [&](JobRuntime& rt) {
+    rt.start(j, procs({0}));
+    sg4::this_actor::sleep_until(2);
+    rt.migrate(1, procs({2}), 1e8);
+    return wait_all(rt);
+  });
+  ASSERT_EQ(r.size(), 2U);
+  EXPECT_NEAR(r[1], 11.0, 1e-6);
+}
+
+TEST(Runtime, TwoJobsContendForOneLink)
+{
+  // Ring of 2 processes across the wire, 1 s of compute each, 0.5 byte/flop: each direction carries 5e8 bytes, 1e9
+  // in all on the shared wire: 10 s alone (L07: the slowest resource sets the pace). Two such jobs share the wire:
+  // 20 s each.
+  CommSpec ring{CommPattern::ring, 0.5};
+  Job x  = make_job(1, 2, 1);
+  Job y  = make_job(2, 2, 1);
+  auto alone = simulate(ring, [&](JobRuntime& rt) {
+    rt.start(x, procs({0, 2}));
+    return wait_all(rt);
+  });
+  auto both = simulate(ring, [&](JobRuntime& rt) {
+    rt.start(x, procs({0, 2}));
+    rt.start(y, procs({1, 3}));
+    return wait_all(rt);
+  });
+  ASSERT_EQ(alone.size(), 2U);
+  EXPECT_NEAR(alone[1], 10.0, 1e-6);
+  ASSERT_EQ(both.size(), 4U);
+  EXPECT_NEAR(both[1], 20.0, 1e-6);
+  EXPECT_NEAR(both[3], 20.0, 1e-6);
+}
+
+TEST(Runtime, KillStopsTheJobAndFreesItsProcessors)
+{
+  Job j  = make_job(1, 2, 10);
+  Job k  = make_job(2, 2, 4);
+  auto r = simulate({}, [&](JobRuntime& rt) {
+    rt.start(j, procs({0, 1}));
+    sg4::this_actor::sleep_until(5);
+    rt.kill(1);
+    std::vector<double> out{static_cast<double>(rt.size())};
+    rt.start(k, procs({0, 1}));
+    auto ends = wait_all(rt);
+    out.insert(out.end(), ends.begin(), ends.end());
+    return out;
+  });
+  ASSERT_EQ(r.size(), 3U);
+  EXPECT_EQ(r[0], 0.0);
+  EXPECT_NEAR(r[2], 9.0, 1e-6); // k runs [5, 9) on the freed processors
+}
+
+} // namespace

@@ -1,0 +1,193 @@
+/* The scheduler actor and the whole run, on tiny workloads whose outcome was computed by hand: the rule for
+ * simultaneous events, host failures and returns delivered to the policy, wall-time kills. Each simulation runs in
+ * its own child process. */
+#include "core/errors.hpp"
+#include "policies/waiting_queue.hpp"
+#include "policy/policy.hpp"
+#include "runtime/simulation.hpp"
+#include "support/child_process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace jobsched;
+using jobsched::testing::in_child;
+namespace fs = std::filesystem;
+
+namespace {
+
+/* FCFS that writes down every call it gets, as numbers: kind (1 ended, 2 submitted, 3 decide, 4 host change), job
+ * id or host, time. */
+std::vector<double> g_calls;
+
+class RecordingFcfs : public Policy {
+public:
+  explicit RecordingFcfs(const PolicyEnv& env) : allocator_(env.allocator) {}
+  void job_submitted(const Job& job, double now) override
+  {
+    g_calls.insert(g_calls.end(), {2, static_cast<double>(job.id), now});
+    queue_.push(job);
+  }
+  void job_ended(const Job& job, JobEnd, double now) override
+  {
+    g_calls.insert(g_calls.end(), {1, static_cast<double>(job.id), now});
+  }
+  void host_changed(const HostChange& c, double now) override
+  {
+    g_calls.insert(g_calls.end(), {4, static_cast<double>(c.host), now});
+  }
+  size_t waiting_count() const override { return queue_.size(); }
+  Decisions decide(const ClusterState& state) override
+  {
+    g_calls.insert(g_calls.end(), {3, 0, state.now});
+    Decisions out;
+    ResourceSet idle = state.idle;
+    while (!queue_.empty()) {
+      auto chosen = allocator_.select(queue_[0], idle);
+      if (!chosen)
+        break;
+      idle -= *chosen;
+      out.push_back(Decision::start(queue_[0].id, *chosen));
+      queue_.erase(0);
+    }
+    return out;
+  }
+
+private:
+  const Allocator& allocator_;
+  WaitingQueue queue_;
+};
+
+PolicyRegistration recording{{"test-recording-fcfs", "FCFS that records its calls (tests only)", {},
+                              [](const PolicyEnv& env) { return std::make_unique<RecordingFcfs>(env); }}};
+
+struct Folder {
+  fs::path dir = fs::temp_directory_path() / ("jobsched-sched-" + std::to_string(getpid()) + "-" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  Folder() { fs::create_directories(dir); }
+  ~Folder() { fs::remove_all(dir); }
+  fs::path write(const std::string& name, const std::string& text) const
+  {
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  }
+};
+
+std::string swf_line(int id, double submit, double run, int procs, double requested)
+{
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%d %g -1 %g %d -1 -1 %d %g -1 1 1 1 1 1 1 -1 -1\n", id, submit, run, procs, procs,
+                requested);
+  return buf;
+}
+
+/* Runs `scenario_yaml` (written into `f`) in a child; returns, per job in workload order: fate, start, finish;
+ * then the recorded policy calls. */
+std::vector<double> run(const Folder& f, const std::string& scenario_yaml)
+{
+  fs::path file = f.write("scenario.yaml", scenario_yaml);
+  return in_child([&] {
+    Scenario sc   = load_scenario(file);
+    sc.output_dir = f.dir / "out";
+    RunOptions opt;
+    opt.simgrid_args = {"--log=root.thres:critical"};
+    RunReport r      = run_scenario(sc, opt);
+    std::vector<double> out;
+    for (const auto& o : r.outcomes)
+      out.insert(out.end(), {static_cast<double>(o.fate), o.start_time, o.finish_time});
+    out.insert(out.end(), g_calls.begin(), g_calls.end());
+    return out;
+  });
+}
+
+const std::string kCluster16 = std::string(SOURCE_DIR) + "/platforms/cluster-16.xml";
+const std::string kDeploy    = std::string(SOURCE_DIR) + "/deployments/single-scheduler.xml";
+
+TEST(Scheduler, CompletionsThenSubmissionsThenOneDecisionPerInstant)
+{
+  // J1 fills the machine until 10; J2 (whole machine) is submitted at 10: the policy must see J1 end, then J2
+  // arrive, then decide once, and J2 starts at 10.
+  Folder f;
+  f.write("w.swf", swf_line(1, 0, 10, 16, 10) + swf_line(2, 10, 5, 16, 5));
+  auto r = run(f, "platform: " + kCluster16 + "\ndeployment: " + kDeploy +
+                      "\nworkload: {trace: w.swf}\npolicy: {name: test-recording-fcfs}\n");
+  ASSERT_GE(r.size(), 6U);
+  EXPECT_EQ(r[0], static_cast<double>(JobFate::completed));
+  EXPECT_NEAR(r[1], 0, 1e-9);
+  EXPECT_NEAR(r[2], 10, 1e-6);
+  EXPECT_NEAR(r[4], 10, 1e-6); // J2 starts at 10
+  EXPECT_NEAR(r[5], 15, 1e-6);
+  std::vector<double> calls(r.begin() + 6, r.end());
+  // t=0: submit 1, decide; t=10: end 1, submit 2, decide; t=15: end 2, decide.
+  std::vector<double> expected = {2, 1, 0, 3, 0, 0, 1, 1, 10, 2, 2, 10, 3, 0, 10, 1, 2, 15, 3, 0, 15};
+  ASSERT_EQ(calls.size(), expected.size());
+  for (size_t i = 0; i < calls.size(); i++)
+    EXPECT_NEAR(calls[i], expected[i], 1e-6) << "call element " << i;
+}
+
+TEST(Scheduler, HostFailureFailsItsJobAndTheReturnIsDelivered)
+{
+  // Host w1 goes down at 5 and comes back at 8 (state profile). J1 runs on w1 from 0: it fails at 5. J2 needs both
+  // hosts from 6: it waits for w1's return and starts at 8, ending at 11.
+  Folder f;
+  f.write("w1.state", "5 0\n8 1\n");
+  f.write("p.xml", R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="w1" speed="1Gf" state_file="w1.state"/>
+    <host id="w2" speed="1Gf"/>
+    <host id="frontend" speed="1Gf"/>
+  </zone>
+</platform>
+)");
+  f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3));
+  auto r = run(f, "platform: p.xml\ndeployment: " + kDeploy +
+                      "\nworkload: {trace: w.swf}\npolicy: {name: test-recording-fcfs}\n");
+  ASSERT_GE(r.size(), 6U);
+  EXPECT_EQ(r[0], static_cast<double>(JobFate::failed));
+  EXPECT_NEAR(r[2], 5, 1e-6);
+  EXPECT_EQ(r[3], static_cast<double>(JobFate::completed));
+  EXPECT_NEAR(r[4], 8, 1e-6);
+  EXPECT_NEAR(r[5], 11, 1e-6);
+  // The policy was told: host 0 changed at 5 and at 8.
+  std::vector<double> host_calls;
+  for (size_t i = 6; i + 2 < r.size(); i += 3)
+    if (r[i] == 4)
+      host_calls.insert(host_calls.end(), {r[i + 1], r[i + 2]});
+  ASSERT_EQ(host_calls.size(), 4U);
+  EXPECT_EQ(host_calls[0], 0);
+  EXPECT_NEAR(host_calls[1], 5, 1e-6);
+  EXPECT_EQ(host_calls[2], 0);
+  EXPECT_NEAR(host_calls[3], 8, 1e-6);
+}
+
+TEST(Scheduler, OverrunKillStopsTheJobAtItsEstimate)
+{
+  // J1 asks for 60 s and would run 100: with overrun=kill it ends at 60 (wall time reached); J2, blocked behind it
+  // on the full machine, starts at 60.
+  Folder f;
+  f.write("w.swf", swf_line(1, 0, 100, 16, 60) + swf_line(2, 1, 5, 16, 5));
+  auto r = run(f, "platform: " + kCluster16 + "\ndeployment: " + kDeploy +
+                      "\nworkload: {trace: w.swf, overrun: kill}\npolicy: {name: fcfs}\n");
+  ASSERT_EQ(r.size(), 6U);
+  EXPECT_EQ(r[0], static_cast<double>(JobFate::walltime_reached));
+  EXPECT_NEAR(r[2], 60, 1e-6);
+  EXPECT_NEAR(r[4], 60, 1e-6);
+}
+
+TEST(Scheduler, OverrunExtendRunsToCompletion)
+{
+  Folder f;
+  f.write("w.swf", swf_line(1, 0, 100, 16, 60) + swf_line(2, 1, 5, 16, 5));
+  auto r = run(f, "platform: " + kCluster16 + "\ndeployment: " + kDeploy +
+                      "\nworkload: {trace: w.swf, overrun: extend}\npolicy: {name: fcfs}\n");
+  ASSERT_EQ(r.size(), 6U);
+  EXPECT_EQ(r[0], static_cast<double>(JobFate::completed));
+  EXPECT_NEAR(r[2], 100, 1e-6);
+  EXPECT_NEAR(r[4], 100, 1e-6);
+}
+
+} // namespace

@@ -1,0 +1,99 @@
+/* Drives a policy through a workload without SimGrid: jobs last exactly their run time on dedicated processors.
+ *
+ * It follows the runtime's rule for one instant (completions, then submissions, then one decide()) so that hand-
+ * computed schedules can be checked against the policies' pure decision code. It accepts only start decisions. */
+#pragma once
+
+#include "policy/policy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+
+namespace jobsched::testing {
+
+struct DriveResult {
+  std::map<JobId, double> start;
+  std::map<JobId, ResourceSet> resources;
+  int decide_calls = 0;
+};
+
+struct PolicyUnderTest {
+  Machine machine;
+  std::unique_ptr<Allocator> allocator;
+  Params params;
+  std::unique_ptr<Policy> policy;
+
+  PolicyUnderTest(const std::string& name, int processors, const std::string& allocation = "first-fit")
+      : machine(Machine::uniform(processors))
+  {
+    allocator = allocator_registry().get(allocation).make(machine, Params());
+    params    = Params(policy_registry().get(name).params, {}, "policy.params");
+    policy    = policy_registry().get(name).make(PolicyEnv{machine, *allocator, params});
+  }
+};
+
+inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs)
+{
+  DriveResult out;
+  ClusterState state;
+  state.machine = &p.machine;
+  state.up      = ResourceSet::all(p.machine.resource_count());
+  state.idle    = state.up;
+  size_t next   = 0;
+  const double inf = std::numeric_limits<double>::infinity();
+  while (next < jobs.size() || !state.running.empty() || p.policy->waiting_count() > 0) {
+    double t = next < jobs.size() ? jobs[next].submit_time : inf;
+    for (const auto& [id, r] : state.running)
+      t = std::min(t, r.start_time + r.job->run_time);
+    if (std::isinf(t)) {
+      ADD_FAILURE() << "policy left " << p.policy->waiting_count() << " jobs waiting on an idle machine";
+      return out;
+    }
+    state.now = t;
+    for (auto it = state.running.begin(); it != state.running.end();) {
+      if (it->second.start_time + it->second.job->run_time <= t + kTimeEpsilon) {
+        state.idle |= it->second.resources;
+        p.policy->job_ended(*it->second.job, JobEnd::completed, t);
+        it = state.running.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    while (next < jobs.size() && jobs[next].submit_time <= t + kTimeEpsilon)
+      p.policy->job_submitted(jobs[next++], t);
+    out.decide_calls++;
+    for (const auto& d : p.policy->decide(state)) {
+      EXPECT_EQ(d.kind, Decision::Kind::start);
+      const Job* job = nullptr;
+      for (const auto& j : jobs)
+        if (j.id == d.job)
+          job = &j;
+      EXPECT_NE(job, nullptr);
+      EXPECT_EQ(d.resources.count(), job->size) << "job " << d.job;
+      EXPECT_TRUE(state.idle.contains(d.resources)) << "job " << d.job << " started on busy processors";
+      state.idle -= d.resources;
+      state.running[d.job]   = RunningJob{job, d.resources, t, false};
+      out.start[d.job]       = t;
+      out.resources[d.job]   = d.resources;
+    }
+  }
+  return out;
+}
+
+/* A job: id, submit time, size, run time, estimate (defaults to the run time). */
+inline Job job(JobId id, double submit, int size, double run_time, double estimate = -1)
+{
+  Job j;
+  j.id          = id;
+  j.submit_time = submit;
+  j.size        = size;
+  j.run_time    = run_time;
+  j.estimate    = estimate > 0 ? estimate : run_time;
+  return j;
+}
+
+} // namespace jobsched::testing

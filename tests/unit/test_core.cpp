@@ -1,0 +1,96 @@
+/* ResourceSet, AvailabilityProfile, first-fit allocation and the metric definitions, on hand-computed values. */
+#include "allocation/allocator.hpp"
+#include "core/time_format.hpp"
+#include "output/metrics.hpp"
+#include "policies/availability_profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace jobsched;
+
+TEST(ResourceSet, IntervalNotationAndSetAlgebra)
+{
+  ResourceSet s(130);
+  for (int i : {0, 1, 2, 3, 7, 64, 65, 129})
+    s.set(i);
+  EXPECT_EQ(s.to_string(), "0-3 7 64-65 129");
+  EXPECT_EQ(s.count(), 8);
+  EXPECT_EQ(s.lowest(5).to_string(), "0-3 7");
+  EXPECT_TRUE(s.lowest(9).empty());
+  ResourceSet r = ResourceSet::range(130, 2, 4); // 2-5
+  EXPECT_EQ((s & r).to_string(), "2-3");
+  EXPECT_EQ((s - r).to_string(), "0-1 7 64-65 129");
+  EXPECT_EQ((s | r).to_string(), "0-5 7 64-65 129");
+  EXPECT_TRUE(s.contains(s & r));
+  EXPECT_FALSE(r.contains(s));
+  EXPECT_EQ(s.members().back(), 129);
+}
+
+TEST(AvailabilityProfile, EarliestFitOnHandBuiltProfile)
+{
+  // 4 processors from t=0; [0,10) 1 free, [10,20) 2 free, [20,inf) 4 free.
+  AvailabilityProfile p(0, 4);
+  p.reserve(0, 10, 3);
+  p.reserve(10, 20, 2);
+  EXPECT_EQ(p.free_at(5), 1);
+  EXPECT_EQ(p.free_at(10), 2);
+  EXPECT_EQ(p.free_at(25), 4);
+  EXPECT_EQ(p.earliest_fit(0, 100, 1), 0);
+  EXPECT_EQ(p.earliest_fit(0, 5, 2), 10);
+  EXPECT_EQ(p.earliest_fit(0, 15, 2), 10);
+  EXPECT_EQ(p.earliest_fit(0, 5, 3), 20);
+  EXPECT_EQ(p.earliest_fit(12, 5, 2), 12);
+  EXPECT_TRUE(std::isinf(p.earliest_fit(0, 1, 5)));
+  p.release(0, 10, 3);
+  EXPECT_EQ(p.earliest_fit(0, 5, 3), 0);
+  EXPECT_EQ(p.earliest_fit(0, 15, 3), 20); // [10,20) has only 2 free
+}
+
+TEST(FirstFit, LowestIdleAndPreferredFirst)
+{
+  Machine m = Machine::uniform(8);
+  auto ff   = allocator_registry().get("first-fit").make(m, Params());
+  Job j;
+  j.size           = 3;
+  ResourceSet idle = ResourceSet::range(8, 2, 5); // 2-6
+  EXPECT_EQ(ff->select(j, idle)->to_string(), "2-4");
+  ResourceSet pref = ResourceSet::range(8, 5, 3); // 5-7
+  EXPECT_EQ(ff->select(j, idle, &pref)->to_string(), "2 5-6");
+  j.size = 6;
+  EXPECT_FALSE(ff->select(j, idle).has_value());
+}
+
+TEST(Metrics, DefinitionsOnTwoJobs)
+{
+  Job a;
+  a.id          = 1;
+  a.submit_time = 0;
+  a.size        = 2;
+  Job b;
+  b.id          = 2;
+  b.submit_time = 10;
+  b.size        = 4;
+  std::vector<JobOutcome> o(2);
+  o[0] = JobOutcome{&a, JobFate::completed, 5, 25, ResourceSet(4), 0};  // wait 5, exec 20, turnaround 25
+  o[1] = JobOutcome{&b, JobFate::completed, 25, 30, ResourceSet(4), 0}; // wait 15, exec 5, turnaround 20
+  RunMetrics m = compute_metrics(o, 4);
+  EXPECT_DOUBLE_EQ(m.mean_wait, 10);
+  EXPECT_DOUBLE_EQ(m.median_wait, 10);
+  EXPECT_DOUBLE_EQ(m.makespan, 30);
+  EXPECT_DOUBLE_EQ(m.utilization, (2 * 20 + 4 * 5) / (4.0 * 30));
+  EXPECT_DOUBLE_EQ(m.mean_slowdown, (25.0 / 20 + 20.0 / 5) / 2);
+  // bounded: job b's execution (5 s) is below tau = 10 s: 20 / 10 = 2.
+  EXPECT_DOUBLE_EQ(m.mean_bounded_slowdown, (25.0 / 20 + 2.0) / 2);
+}
+
+TEST(TimeFormat, ShortestStableText)
+{
+  EXPECT_EQ(format_number(1000), "1000");
+  EXPECT_EQ(format_number(999.99999999999989), "1000");
+  EXPECT_EQ(format_number(3.3), "3.3");
+  EXPECT_EQ(format_number(0.1234567), "0.123457");
+  EXPECT_EQ(format_number(-0.0000001), "0");
+}
