@@ -17,7 +17,7 @@
 namespace jobsched {
 
 class Allocator {
-public:
+ public:
   virtual ~Allocator() = default;
   /* Processors for `job` taken from `available`, or nothing when it does not fit. Where the allocator has a choice it
    * takes members of `preferred` first (EASY uses it to reserve processors that are busy now, leaving the idle ones

@@ -8,16 +8,14 @@ namespace jobsched {
 namespace {
 
 class FirstFit : public Allocator {
-public:
+ public:
   std::optional<ResourceSet> select(const Job& job, const ResourceSet& available,
                                     const ResourceSet* preferred) const override
   {
-    if (available.count() < job.size)
-      return std::nullopt;
-    if (preferred == nullptr)
-      return available.lowest(job.size);
+    if (available.count() < job.size) return std::nullopt;
+    if (preferred == nullptr) return available.lowest(job.size);
     ResourceSet first = available & *preferred;
-    int from_first    = std::min(first.count(), job.size);
+    int from_first = std::min(first.count(), job.size);
     ResourceSet chosen = first.lowest(from_first);
     chosen |= (available - first).lowest(job.size - from_first);
     return chosen;
@@ -25,8 +23,10 @@ public:
   bool any_processors_will_do() const override { return true; }
 };
 
-AllocatorRegistration first_fit{{"first-fit", "lowest-numbered idle processors, no placement constraint", {},
-                                 [](const Machine&, const Params&) { return std::make_unique<FirstFit>(); }}};
+AllocatorRegistration first_fit{
+    {"first-fit", "lowest-numbered idle processors, no placement constraint", {}, [](const Machine&, const Params&) {
+       return std::make_unique<FirstFit>();
+     }}};
 
 } // namespace
 } // namespace jobsched

@@ -10,13 +10,13 @@
 namespace jobsched {
 
 class InputError : public std::runtime_error {
-public:
+ public:
   explicit InputError(const std::string& what) : std::runtime_error(what) {}
 };
 
 /* A policy asked the runtime for something impossible (start a job on busy processors...): a bug, not bad input. */
 class PolicyError : public std::logic_error {
-public:
+ public:
   explicit PolicyError(const std::string& what) : std::logic_error(what) {}
 };
 

@@ -10,7 +10,7 @@
 namespace jobsched {
 
 class Machine {
-public:
+ public:
   Machine() = default;
   /* One entry per compute host: its name, its number of cores and its speed in flop/s per core. */
   void add_host(const std::string& name, int cores, double speed);
@@ -24,7 +24,7 @@ public:
   double speed(int host) const { return speeds_[host]; }
   const std::string& host_name(int host) const { return host_names_[host]; }
 
-private:
+ private:
   std::vector<std::string> host_names_;
   std::vector<int> cores_;
   std::vector<double> speeds_;

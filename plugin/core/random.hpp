@@ -12,7 +12,7 @@
 namespace jobsched {
 
 class RandomStream {
-public:
+ public:
   RandomStream(std::uint64_t seed, const std::string& name);
   double uniform(); // [0, 1)
   double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
@@ -20,7 +20,7 @@ public:
   double exponential(double mean);
   double log_uniform(double lo, double hi);
 
-private:
+ private:
   std::mt19937_64 engine_;
 };
 

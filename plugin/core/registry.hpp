@@ -13,20 +13,18 @@ namespace jobsched {
 /* Info must have `name`. `what` names the scenario key in errors, e.g. "policy.name". */
 template <class Info>
 class Registry {
-public:
+ public:
   explicit Registry(std::string what) : what_(std::move(what)) {}
   void add(Info info)
   {
     for (const auto& i : items_)
-      if (i.name == info.name)
-        throw PolicyError("two components registered under the name '" + info.name + "'");
+      if (i.name == info.name) throw PolicyError("two components registered under the name '" + info.name + "'");
     items_.push_back(std::move(info));
   }
   const Info& get(const std::string& name) const
   {
     for (const auto& i : items_)
-      if (i.name == name)
-        return i;
+      if (i.name == name) return i;
     std::string known;
     for (const auto* i : all())
       known += (known.empty() ? "" : ", ") + i->name;
@@ -41,7 +39,7 @@ public:
     return out;
   }
 
-private:
+ private:
   std::string what_;
   std::vector<Info> items_;
 };

@@ -33,16 +33,14 @@ bool ResourceSet::empty() const
 bool ResourceSet::contains(const ResourceSet& other) const
 {
   for (size_t i = 0; i < words_.size(); i++)
-    if ((other.words_[i] & ~words_[i]) != 0)
-      return false;
+    if ((other.words_[i] & ~words_[i]) != 0) return false;
   return true;
 }
 
 bool ResourceSet::intersects(const ResourceSet& other) const
 {
   for (size_t i = 0; i < words_.size(); i++)
-    if ((other.words_[i] & words_[i]) != 0)
-      return true;
+    if ((other.words_[i] & words_[i]) != 0) return true;
   return false;
 }
 
@@ -84,8 +82,7 @@ std::vector<int> ResourceSet::members() const
 ResourceSet ResourceSet::lowest(int n) const
 {
   ResourceSet out(capacity_);
-  if (n <= 0)
-    return out;
+  if (n <= 0) return out;
   int taken = 0;
   for (size_t w = 0; w < words_.size() && taken < n; w++) {
     std::uint64_t bits = words_[w];
@@ -107,11 +104,9 @@ std::string ResourceSet::to_string() const
     size_t j = i;
     while (j + 1 < m.size() && m[j + 1] == m[j] + 1)
       j++;
-    if (!out.empty())
-      out += ' ';
+    if (!out.empty()) out += ' ';
     out += std::to_string(m[i]);
-    if (j > i)
-      out += '-' + std::to_string(m[j]);
+    if (j > i) out += '-' + std::to_string(m[j]);
     i = j + 1;
   }
   return out;

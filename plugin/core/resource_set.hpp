@@ -11,7 +11,7 @@
 namespace jobsched {
 
 class ResourceSet {
-public:
+ public:
   ResourceSet() = default;
   explicit ResourceSet(int capacity) : capacity_(capacity), words_((capacity + 63) / 64, 0) {}
   static ResourceSet all(int capacity);
@@ -41,7 +41,7 @@ public:
   /* Batsim's interval notation, e.g. "0-3 7 9-10". */
   std::string to_string() const;
 
-private:
+ private:
   int capacity_ = 0;
   std::vector<std::uint64_t> words_;
 };

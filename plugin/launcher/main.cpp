@@ -77,9 +77,8 @@ int run(int argc, char** argv)
   RunOptions options;
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
-    auto value    = [&](const char* name) -> std::string {
-      if (i + 1 >= argc)
-        usage_error(std::string(name) + " needs a value");
+    auto value = [&](const char* name) -> std::string {
+      if (i + 1 >= argc) usage_error(std::string(name) + " needs a value");
       return argv[++i];
     };
     if (a == "--help" || a == "-h") {
@@ -105,13 +104,11 @@ int run(int argc, char** argv)
       usage_error("more than one scenario given ('" + scenario_file + "', '" + a + "')");
     }
   }
-  if (scenario_file.empty())
-    usage_error("no scenario given: jobsched run SCENARIO.yaml");
+  if (scenario_file.empty()) usage_error("no scenario given: jobsched run SCENARIO.yaml");
   Scenario sc = load_scenario(scenario_file, overrides);
-  if (!out_dir.empty())
-    sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
+  if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
-  RunReport r      = run_scenario(sc, options);
+  RunReport r = run_scenario(sc, options);
   if (!quiet) {
     const RunMetrics& m = r.metrics;
     std::printf("jobsched: %s: %zu jobs under %s\n", sc.name.c_str(), r.jobs, r.policy.c_str());
@@ -146,10 +143,8 @@ int main(int argc, char** argv)
       std::printf("jobsched %s\n", JOBSCHED_VERSION);
       return 0;
     }
-    if (cmd == "list-policies")
-      return list_policies();
-    if (cmd == "run")
-      return run(argc - 2, argv + 2);
+    if (cmd == "list-policies") return list_policies();
+    if (cmd == "run") return run(argc - 2, argv + 2);
     usage_error("unknown command '" + cmd + "'");
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());

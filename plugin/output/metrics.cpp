@@ -12,16 +12,16 @@ double bounded_slowdown(double turnaround, double execution_time, double tau)
 const char* batsim_final_state(JobFate fate)
 {
   switch (fate) {
-    case JobFate::completed:
-      return "COMPLETED_SUCCESSFULLY";
-    case JobFate::walltime_reached:
-      return "COMPLETED_WALLTIME_REACHED";
-    case JobFate::killed:
-      return "COMPLETED_KILLED";
-    case JobFate::failed:
-      return "COMPLETED_FAILED";
-    case JobFate::running:
-      return "NOT_FINISHED";
+  case JobFate::completed:
+    return "COMPLETED_SUCCESSFULLY";
+  case JobFate::walltime_reached:
+    return "COMPLETED_WALLTIME_REACHED";
+  case JobFate::killed:
+    return "COMPLETED_KILLED";
+  case JobFate::failed:
+    return "COMPLETED_FAILED";
+  case JobFate::running:
+    return "NOT_FINISHED";
   }
   return "?";
 }
@@ -31,34 +31,33 @@ RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_
   RunMetrics m;
   std::vector<double> waits;
   double area = 0;
-  bool first  = true;
+  bool first = true;
   for (const auto& o : outcomes) {
-    if (first || o.job->submit_time < m.first_submission)
-      m.first_submission = o.job->submit_time;
+    if (first || o.job->submit_time < m.first_submission) m.first_submission = o.job->submit_time;
     first = false;
     switch (o.fate) {
-      case JobFate::running:
-        m.jobs_unfinished++;
-        continue;
-      case JobFate::completed:
-        m.jobs_completed++;
-        break;
-      case JobFate::walltime_reached:
-        m.jobs_walltime_reached++;
-        break;
-      case JobFate::killed:
-        m.jobs_killed++;
-        break;
-      case JobFate::failed:
-        m.jobs_failed++;
-        break;
+    case JobFate::running:
+      m.jobs_unfinished++;
+      continue;
+    case JobFate::completed:
+      m.jobs_completed++;
+      break;
+    case JobFate::walltime_reached:
+      m.jobs_walltime_reached++;
+      break;
+    case JobFate::killed:
+      m.jobs_killed++;
+      break;
+    case JobFate::failed:
+      m.jobs_failed++;
+      break;
     }
     m.jobs_finished++;
     if (o.start_time < 0) // killed before it ever started
       continue;
-    double wait       = o.start_time - o.job->submit_time;
+    double wait = o.start_time - o.job->submit_time;
     double turnaround = o.finish_time - o.job->submit_time;
-    double exec       = o.finish_time - o.start_time;
+    double exec = o.finish_time - o.start_time;
     waits.push_back(wait);
     m.mean_turnaround += turnaround;
     m.mean_slowdown += exec > 0 ? turnaround / exec : 1.0;
@@ -76,13 +75,12 @@ RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_
     m.mean_slowdown /= n;
     m.mean_bounded_slowdown /= n;
     std::sort(waits.begin(), waits.end());
-    size_t k      = waits.size();
+    size_t k = waits.size();
     m.median_wait = k % 2 == 1 ? waits[k / 2] : (waits[k / 2 - 1] + waits[k / 2]) / 2;
-    m.max_wait    = waits.back();
+    m.max_wait = waits.back();
   }
   m.makespan = std::max(0.0, m.last_finish - m.first_submission);
-  if (m.makespan > 0 && machine_processors > 0)
-    m.utilization = area / (m.makespan * machine_processors);
+  if (m.makespan > 0 && machine_processors > 0) m.utilization = area / (m.makespan * machine_processors);
   return m;
 }
 

@@ -14,8 +14,7 @@ void OutputFiles::commit() const
 {
   std::error_code ec;
   fs::create_directories(dir_, ec);
-  if (ec)
-    throw InputError(dir_.string() + ": cannot create the output folder (" + ec.message() + ")");
+  if (ec) throw InputError(dir_.string() + ": cannot create the output folder (" + ec.message() + ")");
   std::vector<fs::path> temporaries;
   auto cleanup = [&temporaries] {
     for (const auto& t : temporaries)

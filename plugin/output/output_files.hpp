@@ -10,14 +10,14 @@
 namespace jobsched {
 
 class OutputFiles {
-public:
+ public:
   explicit OutputFiles(std::filesystem::path dir) : dir_(std::move(dir)) {}
   void add(const std::string& name, std::string content) { files_.emplace_back(name, std::move(content)); }
   /* Create the folder, write every file under a temporary name, then rename them all. InputError on failure. */
   void commit() const;
   const std::filesystem::path& dir() const { return dir_; }
 
-private:
+ private:
   std::filesystem::path dir_;
   std::vector<std::pair<std::string, std::string>> files_;
 };

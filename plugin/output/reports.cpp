@@ -12,8 +12,7 @@ std::string json_string(const std::string& s)
 {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
+    if (c == '"' || c == '\\') out += '\\';
     if (static_cast<unsigned char>(c) < 0x20) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
@@ -39,12 +38,11 @@ std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string&
   for (const auto& o : outcomes) {
     const Job& j = *o.job;
     bool started = o.start_time >= 0;
-    bool ended   = o.fate != JobFate::running;
-    out << j.id << ',' << workload_name << ",rigid," << num(j.submit_time) << ',' << j.size << ','
-        << num(j.estimate) << ',' << (o.fate == JobFate::completed ? 1 : 0) << ',' << batsim_final_state(o.fate)
-        << ',';
+    bool ended = o.fate != JobFate::running;
+    out << j.id << ',' << workload_name << ",rigid," << num(j.submit_time) << ',' << j.size << ',' << num(j.estimate)
+        << ',' << (o.fate == JobFate::completed ? 1 : 0) << ',' << batsim_final_state(o.fate) << ',';
     if (started && ended) {
-      double exec       = o.finish_time - o.start_time;
+      double exec = o.finish_time - o.start_time;
       double turnaround = o.finish_time - j.submit_time;
       out << num(o.start_time) << ',' << num(exec) << ',' << num(o.finish_time) << ','
           << num(o.start_time - j.submit_time) << ',' << num(turnaround) << ','
@@ -116,8 +114,8 @@ std::string performance_json(const PerformanceFigures& p)
   out << "  \"decision_instants\": " << p.instants << ",\n";
   out << "  \"decisions\": " << p.decisions << ",\n";
   out << "  \"jobs_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.jobs / p.simulation_seconds : 0) << ",\n";
-  out << "  \"instants_per_wall_second\": "
-      << num(p.simulation_seconds > 0 ? p.instants / p.simulation_seconds : 0) << "\n";
+  out << "  \"instants_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.instants / p.simulation_seconds : 0)
+      << "\n";
   out << "}\n";
   return out.str();
 }

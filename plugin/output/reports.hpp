@@ -25,7 +25,7 @@ std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string&
 std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);
 
 struct PerformanceFigures {
-  double wall_seconds = 0;      // whole run: reading inputs, simulating, writing outputs
+  double wall_seconds = 0;       // whole run: reading inputs, simulating, writing outputs
   double simulation_seconds = 0; // the simulation alone
   double peak_memory_mb = 0;
   long instants = 0;

@@ -6,7 +6,7 @@
 namespace jobsched {
 
 class AvailabilityProfile {
-public:
+ public:
   /* `capacity` processors free from `origin` on. */
   AvailabilityProfile(double origin, int capacity);
   void reserve(double start, double end, int processors) { add(start, end, -processors); }
@@ -16,7 +16,7 @@ public:
   /* The earliest instant >= from at which `processors` stay free for `duration` seconds. */
   double earliest_fit(double from, double duration, int processors) const;
 
-private:
+ private:
   void add(double start, double end, int delta);
   void split_at(double t);
   std::map<double, int> steps_; // free processors from each key until the next one

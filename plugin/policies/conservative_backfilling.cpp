@@ -17,7 +17,7 @@ namespace jobsched {
 namespace {
 
 class ConservativeBackfilling : public Policy {
-public:
+ public:
   explicit ConservativeBackfilling(const PolicyEnv& env) : allocator_(env.allocator)
   {
     if (!allocator_.any_processors_will_do())
@@ -33,8 +33,7 @@ public:
   {
     AvailabilityProfile profile(state.now, state.up.count());
     for (const auto& [id, r] : state.running)
-      if (!r.suspended)
-        profile.reserve(state.now, r.expected_end(state.now), r.resources.count());
+      if (!r.suspended) profile.reserve(state.now, r.expected_end(state.now), r.resources.count());
     // Keep the reservations that stay, place the others in submission order.
     for (size_t i = 0; i < queue_.size(); i++) {
       auto it = reservation_.find(queue_[i].id);
@@ -44,10 +43,9 @@ public:
     }
     for (size_t i = 0; i < queue_.size(); i++) {
       const Job& job = queue_[i];
-      auto it        = reservation_.find(job.id);
-      bool placed    = it != reservation_.end() && !replan_;
-      if (placed && !compress_)
-        continue;
+      auto it = reservation_.find(job.id);
+      bool placed = it != reservation_.end() && !replan_;
+      if (placed && !compress_) continue;
       if (placed) { // compression: take it out, put it back at its earliest fit (never later)
         double old = std::max(it->second, state.now);
         profile.release(old, old + job.estimate, job.size);
@@ -61,8 +59,7 @@ public:
     Decisions out;
     ResourceSet idle = state.idle;
     queue_.erase_if([&](const Job& job) {
-      if (reservation_[job.id] > state.now + kTimeEpsilon)
-        return false;
+      if (reservation_[job.id] > state.now + kTimeEpsilon) return false;
       auto chosen = allocator_.select(job, idle);
       if (!chosen) // a running job overran its estimate: the job waits for the next compression
         return false;
@@ -77,16 +74,18 @@ public:
   /* The reservation of a waiting job (for tests and traces). */
   double reservation_of(JobId id) const { return reservation_.at(id); }
 
-private:
+ private:
   const Allocator& allocator_;
   WaitingQueue queue_;
   std::unordered_map<JobId, double> reservation_;
   bool compress_ = false;
-  bool replan_   = false;
+  bool replan_ = false;
 };
 
 PolicyRegistration conservative{
-    {"conservative", "conservative backfilling: every waiting job holds a reservation no later job may delay", {},
+    {"conservative",
+     "conservative backfilling: every waiting job holds a reservation no later job may delay",
+     {},
      [](const PolicyEnv& env) { return std::make_unique<ConservativeBackfilling>(env); }}};
 
 } // namespace

@@ -18,7 +18,7 @@ namespace jobsched {
 namespace {
 
 class EasyBackfilling : public Policy {
-public:
+ public:
   explicit EasyBackfilling(const PolicyEnv& env) : allocator_(env.allocator) {}
   void job_submitted(const Job& job, double) override { queue_.push(job); }
   size_t waiting_count() const override { return queue_.size(); }
@@ -30,8 +30,7 @@ public:
     // Releases the head's reservation is computed from: running jobs, then the jobs this pass starts.
     std::vector<Release> releases;
     for (const auto& [id, r] : state.running)
-      if (!r.suspended)
-        releases.push_back({r.expected_end(state.now), id, r.resources});
+      if (!r.suspended) releases.push_back({r.expected_end(state.now), id, r.resources});
     auto start = [&](size_t i, ResourceSet chosen) {
       const Job& job = queue_[i];
       idle -= chosen;
@@ -42,32 +41,30 @@ public:
 
     while (!queue_.empty()) {
       auto chosen = allocator_.select(queue_[0], idle);
-      if (!chosen)
-        break;
+      if (!chosen) break;
       start(0, std::move(*chosen));
     }
-    if (queue_.empty())
-      return out;
+    if (queue_.empty()) return out;
 
     // The head's reservation: the earliest release after which it fits, on processors busy now where possible.
     std::sort(releases.begin(), releases.end());
     double shadow = std::numeric_limits<double>::infinity();
     ResourceSet reserved(idle.capacity());
-    ResourceSet future   = idle;
+    ResourceSet future = idle;
     ResourceSet released(idle.capacity());
     for (const auto& r : releases) {
       future |= r.resources;
       released |= r.resources;
       if (auto chosen = allocator_.select(queue_[0], future, &released)) {
-        shadow   = r.end;
+        shadow = r.end;
         reserved = *chosen;
         break;
       }
     }
 
     for (size_t i = 1; i < queue_.size();) {
-      const Job& job     = queue_[i];
-      bool ends_in_time  = state.now + job.estimate <= shadow + kTimeEpsilon;
+      const Job& job = queue_[i];
+      bool ends_in_time = state.now + job.estimate <= shadow + kTimeEpsilon;
       // A job that ends in time takes reserved processors first, leaving the others to jobs that end later.
       auto chosen = ends_in_time ? allocator_.select(job, idle, &reserved) : allocator_.select(job, idle - reserved);
       if (chosen)
@@ -78,7 +75,7 @@ public:
     return out;
   }
 
-private:
+ private:
   struct Release {
     double end;
     JobId id;
@@ -89,7 +86,9 @@ private:
   WaitingQueue queue_;
 };
 
-PolicyRegistration easy{{"easy", "EASY backfilling: the queue head holds a reservation, later jobs may jump ahead", {},
+PolicyRegistration easy{{"easy",
+                         "EASY backfilling: the queue head holds a reservation, later jobs may jump ahead",
+                         {},
                          [](const PolicyEnv& env) { return std::make_unique<EasyBackfilling>(env); }}};
 
 } // namespace

@@ -9,7 +9,7 @@ namespace jobsched {
 namespace {
 
 class Fcfs : public Policy {
-public:
+ public:
   explicit Fcfs(const PolicyEnv& env) : allocator_(env.allocator) {}
   void job_submitted(const Job& job, double) override { queue_.push(job); }
   size_t waiting_count() const override { return queue_.size(); }
@@ -20,8 +20,7 @@ public:
     ResourceSet idle = state.idle;
     while (!queue_.empty()) {
       auto chosen = allocator_.select(queue_[0], idle);
-      if (!chosen)
-        break;
+      if (!chosen) break;
       idle -= *chosen;
       out.push_back(Decision::start(queue_[0].id, std::move(*chosen)));
       queue_.erase(0);
@@ -29,13 +28,14 @@ public:
     return out;
   }
 
-private:
+ private:
   const Allocator& allocator_;
   WaitingQueue queue_;
 };
 
-PolicyRegistration fcfs{{"fcfs", "first-come first-served, no backfilling", {},
-                         [](const PolicyEnv& env) { return std::make_unique<Fcfs>(env); }}};
+PolicyRegistration fcfs{{"fcfs", "first-come first-served, no backfilling", {}, [](const PolicyEnv& env) {
+                           return std::make_unique<Fcfs>(env);
+                         }}};
 
 } // namespace
 } // namespace jobsched

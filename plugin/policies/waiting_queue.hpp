@@ -9,7 +9,7 @@
 namespace jobsched {
 
 class WaitingQueue {
-public:
+ public:
   void push(const Job& job) { jobs_.push_back(&job); }
   bool empty() const { return jobs_.empty(); }
   size_t size() const { return jobs_.size(); }
@@ -22,7 +22,7 @@ public:
     jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [&](const Job* j) { return started(*j); }), jobs_.end());
   }
 
-private:
+ private:
   std::vector<const Job*> jobs_;
 };
 

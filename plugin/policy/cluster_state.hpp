@@ -19,7 +19,7 @@ struct RunningJob {
   const Job* job = nullptr;
   ResourceSet resources;
   double start_time = 0;
-  bool suspended    = false;
+  bool suspended = false;
   /* When the policy should expect the job to end: its estimate after its start, never in the past. */
   double expected_end(double now) const { return std::max(now, start_time + job->estimate); }
 };

@@ -13,7 +13,7 @@ struct Decision {
   enum class Kind { start, kill, suspend, resume, resize, migrate };
   Kind kind = Kind::start;
   JobId job = 0;
-  ResourceSet resources; // start, resize, migrate: the new processors; resume: empty = the ones it had
+  ResourceSet resources;  // start, resize, migrate: the new processors; resume: empty = the ones it had
   double image_bytes = 0; // migrate: bytes transferred from the old hosts to the new ones before the job continues
 
   static Decision start(JobId j, ResourceSet r) { return {Kind::start, j, std::move(r), 0}; }

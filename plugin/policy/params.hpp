@@ -14,7 +14,7 @@ struct ParamSpec {
 };
 
 class Params {
-public:
+ public:
   Params() = default;
   /* `values` come from the scenario (text form); `where` names them in errors, e.g. "policy.params".
    * Unknown names and values of the wrong type are InputErrors naming `where.name`. */
@@ -25,7 +25,7 @@ public:
   long get_int(const std::string& name) const;
   bool get_bool(const std::string& name) const;
 
-private:
+ private:
   std::map<std::string, std::string> values_;
   std::string where_;
 };

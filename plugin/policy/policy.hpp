@@ -21,9 +21,9 @@ namespace jobsched {
 enum class JobEnd { completed, killed, failed };
 
 struct HostChange {
-  int host     = 0;
-  bool up      = true; // false: failed, or reclaimed by its owner
-  double speed = 1.0;  // fraction of peak speed left to guest jobs
+  int host = 0;
+  bool up = true;     // false: failed, or reclaimed by its owner
+  double speed = 1.0; // fraction of peak speed left to guest jobs
 };
 
 /* What a policy gets at construction. */
@@ -34,7 +34,7 @@ struct PolicyEnv {
 };
 
 class Policy {
-public:
+ public:
   virtual ~Policy() = default;
   virtual void job_submitted(const Job& job, double now) = 0;
   virtual void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) {}

@@ -11,18 +11,18 @@ Registry<PolicyInfo>& policy_registry()
 const char* to_string(Decision::Kind kind)
 {
   switch (kind) {
-    case Decision::Kind::start:
-      return "start";
-    case Decision::Kind::kill:
-      return "kill";
-    case Decision::Kind::suspend:
-      return "suspend";
-    case Decision::Kind::resume:
-      return "resume";
-    case Decision::Kind::resize:
-      return "resize";
-    case Decision::Kind::migrate:
-      return "migrate";
+  case Decision::Kind::start:
+    return "start";
+  case Decision::Kind::kill:
+    return "kill";
+  case Decision::Kind::suspend:
+    return "suspend";
+  case Decision::Kind::resume:
+    return "resume";
+  case Decision::Kind::resize:
+    return "resize";
+  case Decision::Kind::migrate:
+    return "migrate";
   }
   return "?";
 }

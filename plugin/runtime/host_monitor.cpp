@@ -16,12 +16,10 @@ HostMonitor::HostMonitor(const std::vector<sg4::Host*>& compute_hosts, sg4::Mail
 void HostMonitor::noticed(const sg4::Host& host)
 {
   auto it = index_.find(&host);
-  if (it == index_.end())
-    return;
+  if (it == index_.end()) return;
   queue_.push_back(it->second);
   undelivered_++;
-  if (actor_)
-    actor_->resume();
+  if (actor_) actor_->resume();
 }
 
 void HostMonitor::operator()()

@@ -11,7 +11,7 @@
 namespace jobsched {
 
 class HostMonitor {
-public:
+ public:
   HostMonitor(const std::vector<sg4::Host*>& compute_hosts, sg4::Mailbox* mailbox);
   HostMonitor(const HostMonitor&) = delete; // SimGrid's callbacks hold `this`
   HostMonitor& operator=(const HostMonitor&) = delete;
@@ -20,7 +20,7 @@ public:
   bool pending() const { return undelivered_ > 0; }
   void delivered() { undelivered_--; }
 
-private:
+ private:
   void noticed(const sg4::Host& host);
   std::map<const sg4::Host*, int> index_;
   sg4::Mailbox* mailbox_;

@@ -25,8 +25,7 @@ std::vector<sg4::Host*> JobRuntime::hosts_of(const ResourceSet& r) const
 JobRuntime::Execution& JobRuntime::get(JobId id)
 {
   auto it = jobs_.find(id);
-  if (it == jobs_.end())
-    throw PolicyError("job " + std::to_string(id) + " is not on the machine");
+  if (it == jobs_.end()) throw PolicyError("job " + std::to_string(id) + " is not on the machine");
   return it->second;
 }
 
@@ -40,10 +39,10 @@ double JobRuntime::remaining_fraction(JobId id) const
 
 void JobRuntime::launch(Execution& x)
 {
-  auto hosts                 = hosts_of(x.resources);
-  const size_t n             = hosts.size();
-  const double total_flops   = x.job->run_time * reference_speed_ * x.job->size;
-  const double flops_each    = total_flops * x.remaining / static_cast<double>(n);
+  auto hosts = hosts_of(x.resources);
+  const size_t n = hosts.size();
+  const double total_flops = x.job->run_time * reference_speed_ * x.job->size;
+  const double flops_each = total_flops * x.remaining / static_cast<double>(n);
   std::vector<double> flops(n, flops_each);
   std::vector<double> bytes;
   const double sent_each = comm_.bytes_per_flop * flops_each;
@@ -51,20 +50,19 @@ void JobRuntime::launch(Execution& x)
     bytes.assign(n * n, 0.0);
     for (size_t i = 0; i < n; i++) {
       switch (comm_.pattern) {
-        case CommPattern::ring:
-          bytes[i * n + (i + 1) % n] += sent_each;
-          break;
-        case CommPattern::neighbours:
-          bytes[i * n + (i + 1) % n] += sent_each / 2;
-          bytes[i * n + (i + n - 1) % n] += sent_each / 2;
-          break;
-        case CommPattern::all_to_all:
-          for (size_t j = 0; j < n; j++)
-            if (j != i)
-              bytes[i * n + j] = sent_each / static_cast<double>(n - 1);
-          break;
-        case CommPattern::none:
-          break;
+      case CommPattern::ring:
+        bytes[i * n + (i + 1) % n] += sent_each;
+        break;
+      case CommPattern::neighbours:
+        bytes[i * n + (i + 1) % n] += sent_each / 2;
+        bytes[i * n + (i + n - 1) % n] += sent_each / 2;
+        break;
+      case CommPattern::all_to_all:
+        for (size_t j = 0; j < n; j++)
+          if (j != i) bytes[i * n + j] = sent_each / static_cast<double>(n - 1);
+        break;
+      case CommPattern::none:
+        break;
       }
     }
   }
@@ -72,19 +70,17 @@ void JobRuntime::launch(Execution& x)
   x.exec->set_name("job-" + std::to_string(x.job->id));
   x.exec->start();
   x.segment_start = sg4::Engine::get_clock();
-  x.suspended     = false;
+  x.suspended = false;
   XBT_DEBUG("job %ld runs on %zu processors (%s), %.3g of its work left", static_cast<long>(x.job->id), n,
             x.resources.to_string().c_str(), x.remaining);
 }
 
 void JobRuntime::stop_exec(Execution& x)
 {
-  if (!x.exec)
-    return;
+  if (!x.exec) return;
   if (x.exec->get_state() == sg4::Activity::State::STARTED) {
     x.remaining *= x.exec->get_remaining_ratio();
-    if (!x.suspended)
-      x.used_time += sg4::Engine::get_clock() - x.segment_start;
+    if (!x.suspended) x.used_time += sg4::Engine::get_clock() - x.segment_start;
     x.exec->cancel();
   }
   x.exec = nullptr;
@@ -92,11 +88,10 @@ void JobRuntime::stop_exec(Execution& x)
 
 void JobRuntime::start(const Job& job, const ResourceSet& resources)
 {
-  if (jobs_.count(job.id) != 0)
-    throw PolicyError("job " + std::to_string(job.id) + " started twice");
+  if (jobs_.count(job.id) != 0) throw PolicyError("job " + std::to_string(job.id) + " started twice");
   Execution& x = jobs_[job.id];
-  x.job        = &job;
-  x.resources  = resources;
+  x.job = &job;
+  x.resources = resources;
   launch(x);
 }
 
@@ -122,18 +117,16 @@ void JobRuntime::suspend(JobId id)
 void JobRuntime::resume(JobId id)
 {
   Execution& x = get(id);
-  if (!x.suspended)
-    throw PolicyError("job " + std::to_string(id) + " cannot be resumed: it is not suspended");
+  if (!x.suspended) throw PolicyError("job " + std::to_string(id) + " cannot be resumed: it is not suspended");
   x.exec->resume();
   x.segment_start = sg4::Engine::get_clock();
-  x.suspended     = false;
+  x.suspended = false;
 }
 
 void JobRuntime::resize(JobId id, const ResourceSet& resources)
 {
   Execution& x = get(id);
-  if (!x.transfers.empty())
-    throw PolicyError("job " + std::to_string(id) + " cannot be resized while it migrates");
+  if (!x.transfers.empty()) throw PolicyError("job " + std::to_string(id) + " cannot be resized while it migrates");
   stop_exec(x);
   x.resources = resources;
   launch(x);
@@ -142,10 +135,9 @@ void JobRuntime::resize(JobId id, const ResourceSet& resources)
 void JobRuntime::migrate(JobId id, const ResourceSet& resources, double image_bytes)
 {
   Execution& x = get(id);
-  if (!x.transfers.empty())
-    throw PolicyError("job " + std::to_string(id) + " is already migrating");
+  if (!x.transfers.empty()) throw PolicyError("job " + std::to_string(id) + " is already migrating");
   auto from = hosts_of(x.resources);
-  auto to   = hosts_of(resources);
+  auto to = hosts_of(resources);
   stop_exec(x);
   x.resources = resources;
   // Each new process receives its share of the image from the old process of the same rank (wrapping around).
@@ -155,16 +147,14 @@ void JobRuntime::migrate(JobId id, const ResourceSet& resources, double image_by
       x.transfers.push_back(sg4::Comm::sendto_async(src, to[i], image_bytes / static_cast<double>(to.size())));
   }
   x.segment_start = sg4::Engine::get_clock();
-  if (x.transfers.empty())
-    launch(x);
+  if (x.transfers.empty()) launch(x);
 }
 
 std::vector<sg4::ActivityPtr> JobRuntime::activities() const
 {
   std::vector<sg4::ActivityPtr> out;
   for (const auto& [id, x] : jobs_) {
-    if (x.exec)
-      out.push_back(x.exec);
+    if (x.exec) out.push_back(x.exec);
     for (const auto& c : x.transfers)
       out.push_back(c);
   }
@@ -189,8 +179,8 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
     if (!x.transfers.empty()) {
       bool failed = std::any_of(x.transfers.begin(), x.transfers.end(),
                                 [](const sg4::CommPtr& c) { return c->get_state() == State::FAILED; });
-      bool done   = std::all_of(x.transfers.begin(), x.transfers.end(),
-                                [](const sg4::CommPtr& c) { return c->get_state() == State::FINISHED; });
+      bool done = std::all_of(x.transfers.begin(), x.transfers.end(),
+                              [](const sg4::CommPtr& c) { return c->get_state() == State::FINISHED; });
       if (failed) {
         ended.emplace_back(id, JobFate::failed);
       } else if (done) {
@@ -199,8 +189,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       }
       continue;
     }
-    if (!x.exec)
-      continue;
+    if (!x.exec) continue;
     State s = x.exec->get_state();
     if (s == State::FINISHED)
       ended.emplace_back(id, JobFate::completed);
@@ -215,8 +204,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
     if (fate != JobFate::completed) {
       stop_exec(x);
       for (auto& c : x.transfers)
-        if (c->get_state() == State::STARTED)
-          c->cancel();
+        if (c->get_state() == State::STARTED) c->cancel();
     }
     jobs_.erase(id);
   }

@@ -31,7 +31,7 @@ namespace sg4 = simgrid::s4u;
 enum class JobFate { running, completed, walltime_reached, killed, failed };
 
 class JobRuntime {
-public:
+ public:
   JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm);
 
   void start(const Job& job, const ResourceSet& resources);
@@ -56,14 +56,14 @@ public:
   /* Fraction of the job's work still to do (1 at start). */
   double remaining_fraction(JobId id) const;
 
-private:
+ private:
   struct Execution {
     const Job* job = nullptr;
     ResourceSet resources;
-    double remaining      = 1.0; // fraction of the job's total work left when `exec` started
-    double used_time      = 0;   // execution time accumulated before `segment_start` (wall time accounting)
-    double segment_start  = 0;
-    bool suspended        = false;
+    double remaining = 1.0; // fraction of the job's total work left when `exec` started
+    double used_time = 0;   // execution time accumulated before `segment_start` (wall time accounting)
+    double segment_start = 0;
+    bool suspended = false;
     sg4::ExecPtr exec;
     std::vector<sg4::CommPtr> transfers; // image transfers of a migration in progress
   };

@@ -10,12 +10,12 @@
 namespace jobsched {
 
 struct JobOutcome {
-  const Job* job      = nullptr;
-  JobFate fate        = JobFate::running; // running = never finished (the simulation stopped first)
-  double start_time   = -1;               // first start
-  double finish_time  = -1;
+  const Job* job = nullptr;
+  JobFate fate = JobFate::running; // running = never finished (the simulation stopped first)
+  double start_time = -1;          // first start
+  double finish_time = -1;
   ResourceSet resources; // the last allocation
-  int restarts        = 0; // resizes and migrations
+  int restarts = 0;      // resizes and migrations
 };
 
 } // namespace jobsched

@@ -12,24 +12,17 @@ namespace jobsched {
 SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> hosts, const JobList& jobs,
                                Policy& policy, JobRuntime& runtime, sg4::Mailbox* mailbox, Submitter& submitter,
                                HostMonitor& monitor, std::function<void(double, size_t)> progress)
-    : machine_(machine)
-    , hosts_(std::move(hosts))
-    , policy_(policy)
-    , runtime_(runtime)
-    , mailbox_(mailbox)
-    , submitter_(submitter)
-    , monitor_(monitor)
-    , progress_(std::move(progress))
+    : machine_(machine), hosts_(std::move(hosts)), policy_(policy), runtime_(runtime), mailbox_(mailbox),
+      submitter_(submitter), monitor_(monitor), progress_(std::move(progress))
 {
   outcomes_.reserve(jobs.size());
   for (const auto& j : jobs) {
-    if (index_.count(j.id) != 0)
-      throw InputError("workload: job number " + std::to_string(j.id) + " appears twice");
+    if (index_.count(j.id) != 0) throw InputError("workload: job number " + std::to_string(j.id) + " appears twice");
     index_[j.id] = outcomes_.size();
     outcomes_.push_back(JobOutcome{&j, JobFate::running, -1, -1, ResourceSet(machine.resource_count()), 0});
   }
   state_.machine = &machine_;
-  state_.up      = ResourceSet(machine.resource_count());
+  state_.up = ResourceSet(machine.resource_count());
   for (int h = 0; h < machine.host_count(); h++) {
     host_up_.push_back(hosts_[h]->is_on() && hosts_[h]->get_available_speed() > 0);
     if (host_up_.back())
@@ -49,24 +42,24 @@ JobOutcome& SchedulerActor::outcome(JobId id)
 void SchedulerActor::job_ended(JobId id, JobFate fate)
 {
   JobOutcome& o = outcome(id);
-  o.fate        = fate;
+  o.fate = fate;
   o.finish_time = sg4::Engine::get_clock();
-  auto it       = state_.running.find(id);
-  if (!it->second.suspended)
-    state_.idle |= it->second.resources & state_.up;
+  auto it = state_.running.find(id);
+  if (!it->second.suspended) state_.idle |= it->second.resources & state_.up;
   state_.running.erase(it);
   ended_++;
-  policy_.job_ended(*o.job, fate == JobFate::completed ? JobEnd::completed
-                            : fate == JobFate::failed  ? JobEnd::failed
-                                                       : JobEnd::killed,
+  policy_.job_ended(*o.job,
+                    fate == JobFate::completed ? JobEnd::completed
+                    : fate == JobFate::failed  ? JobEnd::failed
+                                               : JobEnd::killed,
                     state_.now);
 }
 
 void SchedulerActor::host_changed(int host)
 {
-  sg4::Host* h   = hosts_[host];
-  bool up        = h->is_on() && h->get_available_speed() > 0;
-  ResourceSet r  = ResourceSet::range(machine_.resource_count(), machine_.first_resource(host), machine_.cores(host));
+  sg4::Host* h = hosts_[host];
+  bool up = h->is_on() && h->get_available_speed() > 0;
+  ResourceSet r = ResourceSet::range(machine_.resource_count(), machine_.first_resource(host), machine_.cores(host));
   if (up && !host_up_[host]) {
     state_.up |= r;
     ResourceSet busy(machine_.resource_count());
@@ -83,8 +76,8 @@ void SchedulerActor::host_changed(int host)
 
 void SchedulerActor::apply(const Decision& d)
 {
-  JobOutcome& o   = outcome(d.job);
-  auto running    = state_.running.find(d.job);
+  JobOutcome& o = outcome(d.job);
+  auto running = state_.running.find(d.job);
   const char* what = to_string(d.kind);
   auto check_free = [&](const ResourceSet& r, const ResourceSet& also_ok) {
     if (r.capacity() != machine_.resource_count() || r.empty())
@@ -97,52 +90,52 @@ void SchedulerActor::apply(const Decision& d)
     throw PolicyError(std::string(what) + " of job " + std::to_string(d.job) + ", which is not running");
   stats_.decisions++;
   switch (d.kind) {
-    case Decision::Kind::start: {
-      if (running != state_.running.end() || o.fate != JobFate::running || o.start_time >= 0)
-        throw PolicyError("start of job " + std::to_string(d.job) + ", which already started");
-      if (d.resources.count() != o.job->size)
-        throw PolicyError("start of job " + std::to_string(d.job) + " on " + std::to_string(d.resources.count()) +
-                          " processors; it asked for " + std::to_string(o.job->size));
-      check_free(d.resources, ResourceSet(machine_.resource_count()));
-      runtime_.start(*o.job, d.resources);
-      state_.idle -= d.resources;
-      state_.running[d.job] = RunningJob{o.job, d.resources, state_.now, false};
-      o.start_time          = state_.now;
-      o.resources           = d.resources;
-      break;
-    }
-    case Decision::Kind::kill:
-      runtime_.kill(d.job);
-      job_ended(d.job, JobFate::killed);
-      break;
-    case Decision::Kind::suspend:
-      runtime_.suspend(d.job);
-      running->second.suspended = true;
-      state_.idle |= running->second.resources & state_.up;
-      break;
-    case Decision::Kind::resume: {
-      check_free(running->second.resources, ResourceSet(machine_.resource_count()));
-      runtime_.resume(d.job);
-      running->second.suspended = false;
-      state_.idle -= running->second.resources;
-      break;
-    }
-    case Decision::Kind::resize:
-    case Decision::Kind::migrate: {
-      ResourceSet old = running->second.suspended ? ResourceSet(machine_.resource_count()) : running->second.resources;
-      check_free(d.resources, old);
-      if (d.kind == Decision::Kind::resize)
-        runtime_.resize(d.job, d.resources);
-      else
-        runtime_.migrate(d.job, d.resources, d.image_bytes);
-      state_.idle |= old & state_.up;
-      state_.idle -= d.resources;
-      running->second.resources = d.resources;
-      running->second.suspended = false;
-      o.resources               = d.resources;
-      o.restarts++;
-      break;
-    }
+  case Decision::Kind::start: {
+    if (running != state_.running.end() || o.fate != JobFate::running || o.start_time >= 0)
+      throw PolicyError("start of job " + std::to_string(d.job) + ", which already started");
+    if (d.resources.count() != o.job->size)
+      throw PolicyError("start of job " + std::to_string(d.job) + " on " + std::to_string(d.resources.count()) +
+                        " processors; it asked for " + std::to_string(o.job->size));
+    check_free(d.resources, ResourceSet(machine_.resource_count()));
+    runtime_.start(*o.job, d.resources);
+    state_.idle -= d.resources;
+    state_.running[d.job] = RunningJob{o.job, d.resources, state_.now, false};
+    o.start_time = state_.now;
+    o.resources = d.resources;
+    break;
+  }
+  case Decision::Kind::kill:
+    runtime_.kill(d.job);
+    job_ended(d.job, JobFate::killed);
+    break;
+  case Decision::Kind::suspend:
+    runtime_.suspend(d.job);
+    running->second.suspended = true;
+    state_.idle |= running->second.resources & state_.up;
+    break;
+  case Decision::Kind::resume: {
+    check_free(running->second.resources, ResourceSet(machine_.resource_count()));
+    runtime_.resume(d.job);
+    running->second.suspended = false;
+    state_.idle -= running->second.resources;
+    break;
+  }
+  case Decision::Kind::resize:
+  case Decision::Kind::migrate: {
+    ResourceSet old = running->second.suspended ? ResourceSet(machine_.resource_count()) : running->second.resources;
+    check_free(d.resources, old);
+    if (d.kind == Decision::Kind::resize)
+      runtime_.resize(d.job, d.resources);
+    else
+      runtime_.migrate(d.job, d.resources, d.image_bytes);
+    state_.idle |= old & state_.up;
+    state_.idle -= d.resources;
+    running->second.resources = d.resources;
+    running->second.suspended = false;
+    o.resources = d.resources;
+    o.restarts++;
+    break;
+  }
   }
 }
 
@@ -150,15 +143,14 @@ void SchedulerActor::apply(const Decision& d)
 bool SchedulerActor::gather(bool woke_on_message)
 {
   const double now = sg4::Engine::get_clock();
-  bool happened    = false;
+  bool happened = false;
   for (const auto& [id, fate] : runtime_.collect_ended()) {
     job_ended(id, fate);
     happened = true;
   }
   // Messages of this instant: the one that woke us, and any the submitter or the monitor is still sending.
   while (woke_on_message || submitter_.pending_at(now) || monitor_.pending()) {
-    if (!woke_on_message)
-      receive_->wait();
+    if (!woke_on_message) receive_->wait();
     woke_on_message = false;
     inbox_.push_back(message_);
     receive_ = mailbox_->get_async<SchedulerMessage>(&message_);
@@ -187,7 +179,7 @@ void SchedulerActor::operator()()
 {
   auto wall_start = std::chrono::steady_clock::now();
   auto last_print = wall_start;
-  receive_        = mailbox_->get_async<SchedulerMessage>(&message_);
+  receive_ = mailbox_->get_async<SchedulerMessage>(&message_);
   while (!(submitter_.done() && runtime_.size() == 0 && policy_.waiting_count() == 0)) {
     double wake_at = std::min(policy_.next_wakeup(), runtime_.next_deadline());
     auto activities = runtime_.activities();
@@ -208,9 +200,8 @@ void SchedulerActor::operator()()
     }
     state_.now = sg4::Engine::get_clock();
     bool woke_on_message = woke == static_cast<ssize_t>(activities.size()) - 1;
-    bool happened        = gather(woke_on_message);
-    if (!happened && state_.now < policy_.next_wakeup() - kTimeEpsilon)
-      continue;
+    bool happened = gather(woke_on_message);
+    if (!happened && state_.now < policy_.next_wakeup() - kTimeEpsilon) continue;
     stats_.instants++;
     for (const auto& d : policy_.decide(state_))
       apply(d);
@@ -224,7 +215,7 @@ void SchedulerActor::operator()()
     }
   }
   receive_->cancel();
-  finished_           = true;
+  finished_ = true;
   stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 }
 

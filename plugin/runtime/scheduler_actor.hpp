@@ -19,13 +19,13 @@
 namespace jobsched {
 
 struct SchedulerStats {
-  long instants      = 0; // decision points
-  long decisions     = 0;
+  long instants = 0; // decision points
+  long decisions = 0;
   double wall_seconds = 0;
 };
 
 class SchedulerActor {
-public:
+ public:
   /* `progress` is called about once a wall-clock second with (simulated time, jobs ended). */
   SchedulerActor(const Machine& machine, std::vector<sg4::Host*> hosts, const JobList& jobs, Policy& policy,
                  JobRuntime& runtime, sg4::Mailbox* mailbox, Submitter& submitter, HostMonitor& monitor,
@@ -37,7 +37,7 @@ public:
   size_t ended_count() const { return ended_; }
   bool finished() const { return finished_; }
 
-private:
+ private:
   bool gather(bool woke_on_message);
   void job_ended(JobId id, JobFate fate);
   void apply(const Decision& d);
@@ -60,7 +60,7 @@ private:
   SchedulerMessage* message_ = nullptr;
   sg4::CommPtr receive_;
   std::vector<SchedulerMessage*> inbox_;
-  size_t ended_  = 0;
+  size_t ended_ = 0;
   bool finished_ = false;
   SchedulerStats stats_;
 };

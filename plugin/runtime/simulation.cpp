@@ -1,8 +1,8 @@
 #include "runtime/simulation.hpp"
 
 #include "core/errors.hpp"
-#include "runtime/scheduler_actor.hpp"
 #include "output/output_files.hpp"
+#include "runtime/scheduler_actor.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/trace_search.hpp"
 
@@ -35,15 +35,12 @@ bool natural_less(const std::string& a, const std::string& b)
       std::string nb = b.substr(j, je - j);
       na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
       nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
-      if (na.size() != nb.size())
-        return na.size() < nb.size();
-      if (na != nb)
-        return na < nb;
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
       i = ie;
       j = je;
     } else {
-      if (a[i] != b[j])
-        return a[i] < b[j];
+      if (a[i] != b[j]) return a[i] < b[j];
       i++;
       j++;
     }
@@ -72,25 +69,23 @@ void guarded(Context& ctx, F body)
   } catch (const simgrid::ForcefulKillException&) {
     throw;
   } catch (...) {
-    if (!ctx.failure)
-      ctx.failure = std::current_exception();
+    if (!ctx.failure) ctx.failure = std::current_exception();
     sg4::Actor::kill_all();
   }
 }
 
 void require_file(const fs::path& p, const std::string& key)
 {
-  if (!fs::is_regular_file(p))
-    throw InputError(key + ": file '" + p.string() + "' does not exist");
+  if (!fs::is_regular_file(p)) throw InputError(key + ": file '" + p.string() + "' does not exist");
 }
 
 Workload load_workload(const Scenario& sc, int processors)
 {
   const WorkloadSpec& ws = sc.workload;
-  fs::path dir           = sc.file.has_parent_path() ? sc.file.parent_path() : fs::path(".");
+  fs::path dir = sc.file.has_parent_path() ? sc.file.parent_path() : fs::path(".");
   if (ws.trace) {
     fs::path path = find_trace(*ws.trace, dir, sc.file.string() + ": workload.trace");
-    SwfFile swf   = read_swf(path.string());
+    SwfFile swf = read_swf(path.string());
     return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs);
   }
   return build_workload("generated-seed" + std::to_string(ws.generator->seed), generate_jobs(*ws.generator, processors),
@@ -126,8 +121,9 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   Context ctx;
   engine.register_function("jobsched_scheduler", [&ctx](std::vector<std::string>) {
     guarded(ctx, [&ctx] {
-      sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [&ctx] { guarded(ctx, [&ctx] { (*ctx.monitor)(); }); })
-          ->daemonize();
+      sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [&ctx] {
+        guarded(ctx, [&ctx] { (*ctx.monitor)(); });
+      })->daemonize();
       (*ctx.scheduler)();
     });
   });
@@ -152,34 +148,31 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
                      "function=\"jobsched_submitter\"");
   std::vector<sg4::Host*> hosts;
   for (auto* h : engine.get_all_hosts())
-    if (front_end.count(h) == 0)
-      hosts.push_back(h);
+    if (front_end.count(h) == 0) hosts.push_back(h);
   std::sort(hosts.begin(), hosts.end(),
             [](sg4::Host* a, sg4::Host* b) { return natural_less(a->get_name(), b->get_name()); });
-  if (hosts.empty())
-    throw InputError(sc.platform.string() + ": no compute host (every host runs a deployed actor)");
+  if (hosts.empty()) throw InputError(sc.platform.string() + ": no compute host (every host runs a deployed actor)");
   Machine machine;
   for (auto* h : hosts)
     machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
   double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
 
-  auto workload_ptr  = std::make_shared<Workload>(load_workload(sc, machine.resource_count()));
+  auto workload_ptr = std::make_shared<Workload>(load_workload(sc, machine.resource_count()));
   Workload& workload = *workload_ptr;
-  if (workload.jobs.empty())
-    throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
+  if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
 
   const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
   Params alloc_params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
-  auto allocator                  = alloc_info.make(machine, alloc_params);
-  const PolicyInfo& policy_info   = policy_registry().get(sc.policy.name);
+  auto allocator = alloc_info.make(machine, alloc_params);
+  const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
   Params policy_params(policy_info.params, sc.policy.params, "policy.params");
   auto policy = policy_info.make(PolicyEnv{machine, *allocator, policy_params});
 
   JobRuntime runtime(machine, hosts, reference_speed, sc.workload.communication);
   sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
-  ctx.submitter         = std::make_unique<Submitter>(workload.jobs, mailbox);
-  ctx.monitor           = std::make_unique<HostMonitor>(hosts, mailbox);
-  const size_t total    = workload.jobs.size();
+  ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox);
+  ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);
+  const size_t total = workload.jobs.size();
   std::function<void(double, size_t)> progress;
   auto sim_start = std::chrono::steady_clock::now();
   if (options.progress)
@@ -192,19 +185,17 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *policy, runtime, mailbox,
                                                    *ctx.submitter, *ctx.monitor, progress);
   engine.run();
-  if (options.progress)
-    std::fprintf(stderr, "\r%*s\r", 100, "");
-  if (ctx.failure)
-    std::rethrow_exception(ctx.failure);
+  if (options.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
+  if (ctx.failure) std::rethrow_exception(ctx.failure);
   if (!ctx.scheduler->finished())
     throw PolicyError("the simulation stopped before the scheduler finished (SimGrid reported a deadlock above)");
 
   RunReport report;
-  report.out_dir  = sc.output_dir;
+  report.out_dir = sc.output_dir;
   report.workload = workload_ptr;
   report.outcomes = ctx.scheduler->outcomes();
-  report.policy  = sc.policy.name;
-  report.jobs    = total;
+  report.policy = sc.policy.name;
+  report.jobs = total;
   report.metrics = compute_metrics(ctx.scheduler->outcomes(), machine.resource_count());
 
   RunDescription run{sc.name,
@@ -216,15 +207,15 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
                      machine.host_count(),
                      sc.simulation.seed};
   PerformanceFigures& perf = report.performance;
-  perf.simulation_seconds  = ctx.scheduler->stats().wall_seconds;
-  perf.instants            = ctx.scheduler->stats().instants;
-  perf.decisions           = ctx.scheduler->stats().decisions;
-  perf.jobs                = static_cast<long>(total);
+  perf.simulation_seconds = ctx.scheduler->stats().wall_seconds;
+  perf.instants = ctx.scheduler->stats().instants;
+  perf.decisions = ctx.scheduler->stats().decisions;
+  perf.jobs = static_cast<long>(total);
   OutputFiles files(sc.output_dir);
   files.add("jobs.csv", jobs_csv(ctx.scheduler->outcomes(), workload.name));
   files.add("summary.json", summary_json(run, workload, report.metrics));
   perf.peak_memory_mb = peak_memory_mb();
-  perf.wall_seconds   = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  perf.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   files.add("performance.json", performance_json(perf));
   files.commit();
   return report;

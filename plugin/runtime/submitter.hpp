@@ -21,7 +21,7 @@ struct SchedulerMessage {
 };
 
 class Submitter {
-public:
+ public:
   Submitter(const JobList& jobs, sg4::Mailbox* mailbox) : jobs_(jobs), mailbox_(mailbox) {}
   void operator()();
   /* True while a batch for an instant <= t has not reached the scheduler yet. */
@@ -29,10 +29,10 @@ public:
   bool done() const { return next_ >= jobs_.size() && !in_flight_; }
   void delivered() { in_flight_ = false; }
 
-private:
+ private:
   const JobList& jobs_;
   sg4::Mailbox* mailbox_;
-  size_t next_    = 0;
+  size_t next_ = 0;
   bool in_flight_ = false;
 };
 

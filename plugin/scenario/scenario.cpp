@@ -14,14 +14,14 @@ namespace jobsched {
 const char* to_string(CommPattern p)
 {
   switch (p) {
-    case CommPattern::none:
-      return "none";
-    case CommPattern::ring:
-      return "ring";
-    case CommPattern::neighbours:
-      return "neighbours";
-    case CommPattern::all_to_all:
-      return "all-to-all";
+  case CommPattern::none:
+    return "none";
+  case CommPattern::ring:
+    return "ring";
+  case CommPattern::neighbours:
+    return "neighbours";
+  case CommPattern::all_to_all:
+    return "all-to-all";
   }
   return "?";
 }
@@ -30,12 +30,11 @@ namespace {
 
 /* Reads one YAML mapping, checking types and that every key present is known. */
 class Section {
-public:
+ public:
   Section(const YAML::Node& node, std::string key, std::string file, bool present = true)
       : node_(node), key_(std::move(key)), file_(file), present_(present && node.IsDefined() && !node.IsNull())
   {
-    if (present_ && !node_.IsMap())
-      fail(node_, "expected a mapping");
+    if (present_ && !node_.IsMap()) fail(node_, "expected a mapping");
   }
   bool has(const std::string& k) const { return present_ && node_[k]; }
   std::string key(const std::string& k) const { return key_.empty() ? k : key_ + "." + k; }
@@ -43,8 +42,7 @@ public:
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what, const std::string& k = "") const
   {
     std::string where = file_;
-    if (at && at.Mark().line >= 0)
-      where += ":" + std::to_string(at.Mark().line + 1);
+    if (at && at.Mark().line >= 0) where += ":" + std::to_string(at.Mark().line + 1);
     std::string name = k.empty() ? key_ : key(k);
     throw InputError(where + ": " + (name.empty() ? "" : name + ": ") + what);
   }
@@ -53,11 +51,9 @@ public:
   T get(const std::string& k, T fallback, const char* type_name)
   {
     seen_.insert(k);
-    if (!has(k))
-      return fallback;
+    if (!has(k)) return fallback;
     const YAML::Node n = node_[k];
-    if (!n.IsScalar())
-      fail(n, std::string("expected ") + type_name, k);
+    if (!n.IsScalar()) fail(n, std::string("expected ") + type_name, k);
     try {
       return n.as<T>();
     } catch (const YAML::Exception&) {
@@ -72,8 +68,7 @@ public:
   {
     std::string v = str(k, fallback);
     for (const auto& a : allowed)
-      if (v == a)
-        return v;
+      if (v == a) return v;
     std::string list;
     for (const auto& a : allowed)
       list += (list.empty() ? "" : ", ") + a;
@@ -89,14 +84,11 @@ public:
   {
     seen_.insert(k);
     std::map<std::string, std::string> out;
-    if (!has(k) || node_[k].IsNull())
-      return out;
+    if (!has(k) || node_[k].IsNull()) return out;
     const YAML::Node n = node_[k];
-    if (!n.IsMap())
-      fail(n, "expected a mapping", k);
+    if (!n.IsMap()) fail(n, "expected a mapping", k);
     for (const auto& kv : n) {
-      if (!kv.second.IsScalar())
-        fail(kv.second, "expected a single value", k + "." + kv.first.Scalar());
+      if (!kv.second.IsScalar()) fail(kv.second, "expected a single value", k + "." + kv.first.Scalar());
       out[kv.first.Scalar()] = kv.second.Scalar();
     }
     return out;
@@ -104,8 +96,7 @@ public:
   /* Every key present must have been asked for. */
   void finish() const
   {
-    if (!present_)
-      return;
+    if (!present_) return;
     for (const auto& kv : node_) {
       const std::string k = kv.first.Scalar();
       if (seen_.count(k) == 0) {
@@ -118,7 +109,7 @@ public:
   }
   const YAML::Node& node() const { return node_; }
 
-private:
+ private:
   YAML::Node node_;
   std::string key_;
   std::string file_;
@@ -141,8 +132,7 @@ void apply_override(YAML::Node& root, const std::string& assignment)
   std::vector<std::string> parts;
   std::stringstream ss(path);
   for (std::string p; std::getline(ss, p, '.');) {
-    if (p.empty())
-      throw InputError("--set " + path + ": empty key component");
+    if (p.empty()) throw InputError("--set " + path + ": empty key component");
     parts.push_back(p);
   }
   // yaml-cpp nodes are handles: walk down by reassigning a copy of the handle with reset().
@@ -150,8 +140,7 @@ void apply_override(YAML::Node& root, const std::string& assignment)
   for (size_t i = 0; i + 1 < parts.size(); i++) {
     if (cur[parts[i]] && !cur[parts[i]].IsMap() && !cur[parts[i]].IsNull())
       throw InputError("--set " + path + ": '" + parts[i] + "' is not a mapping");
-    if (!cur[parts[i]] || cur[parts[i]].IsNull())
-      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    if (!cur[parts[i]] || cur[parts[i]].IsNull()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
     YAML::Node next = cur[parts[i]];
     cur.reset(next);
   }
@@ -175,56 +164,50 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   } catch (const YAML::ParserException& e) {
     throw InputError(fname + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   }
-  if (root.IsNull())
-    root = YAML::Node(YAML::NodeType::Map);
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   for (const auto& o : overrides)
     apply_override(root, o);
 
   Scenario sc;
-  sc.file        = file;
-  fs::path dir   = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  sc.file = file;
+  fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   Section top(root, "", fname);
   sc.name = top.str("name", file.stem().string());
-  if (!top.has("platform"))
-    throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
-  sc.platform   = resolve(dir, top.str("platform", ""));
+  if (!top.has("platform")) throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
+  sc.platform = resolve(dir, top.str("platform", ""));
   sc.deployment = resolve(dir, top.str("deployment", "../deployments/single-scheduler.xml"));
 
   Section w = top.sub("workload");
   if (w.has("trace") == w.has("generator"))
     w.fail(w.node(), "give exactly one of 'trace' (an SWF file) or 'generator'");
-  if (w.has("trace"))
-    sc.workload.trace = w.str("trace", "");
+  if (w.has("trace")) sc.workload.trace = w.str("trace", "");
   Section g = w.sub("generator");
   if (w.has("generator")) {
     GeneratorSpec gs;
-    gs.jobs                  = g.integer("jobs", gs.jobs);
-    gs.mean_interarrival     = g.num("mean_interarrival", gs.mean_interarrival);
-    gs.max_size              = static_cast<int>(g.integer("max_size", gs.max_size));
-    gs.serial_fraction       = g.num("serial_fraction", gs.serial_fraction);
+    gs.jobs = g.integer("jobs", gs.jobs);
+    gs.mean_interarrival = g.num("mean_interarrival", gs.mean_interarrival);
+    gs.max_size = static_cast<int>(g.integer("max_size", gs.max_size));
+    gs.serial_fraction = g.num("serial_fraction", gs.serial_fraction);
     gs.power_of_two_fraction = g.num("power_of_two_fraction", gs.power_of_two_fraction);
-    gs.min_run_time          = g.num("min_run_time", gs.min_run_time);
-    gs.max_run_time          = g.num("max_run_time", gs.max_run_time);
-    gs.max_estimate_factor   = g.num("max_estimate_factor", gs.max_estimate_factor);
-    gs.time_resolution       = g.num("time_resolution", gs.time_resolution);
-    gs.seed                  = static_cast<std::uint64_t>(g.integer("seed", -1));
-    if (!g.has("seed"))
-      gs.seed = 0; // replaced by simulation.seed below
-    if (gs.jobs <= 0)
-      g.fail(g.node()["jobs"], "must be positive", "jobs");
+    gs.min_run_time = g.num("min_run_time", gs.min_run_time);
+    gs.max_run_time = g.num("max_run_time", gs.max_run_time);
+    gs.max_estimate_factor = g.num("max_estimate_factor", gs.max_estimate_factor);
+    gs.time_resolution = g.num("time_resolution", gs.time_resolution);
+    gs.seed = static_cast<std::uint64_t>(g.integer("seed", -1));
+    if (!g.has("seed")) gs.seed = 0; // replaced by simulation.seed below
+    if (gs.jobs <= 0) g.fail(g.node()["jobs"], "must be positive", "jobs");
     g.finish();
     sc.workload.generator = gs;
   }
   WorkloadFilter& f = sc.workload.filter;
-  f.max_jobs        = w.integer("max_jobs", 0);
-  f.start_time      = w.num("start_time", -1);
-  f.end_time        = w.num("end_time", -1);
-  f.max_size        = static_cast<int>(w.integer("max_size", 0));
-  f.reject_invalid  = w.choice("invalid_jobs", "skip", {"skip", "error"}) == "error";
+  f.max_jobs = w.integer("max_jobs", 0);
+  f.start_time = w.num("start_time", -1);
+  f.end_time = w.num("end_time", -1);
+  f.max_size = static_cast<int>(w.integer("max_size", 0));
+  f.reject_invalid = w.choice("invalid_jobs", "skip", {"skip", "error"}) == "error";
   f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";
-  f.overrun         = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
-  if (f.max_jobs < 0)
-    w.fail(w.node()["max_jobs"], "must be >= 0", "max_jobs");
+  f.overrun = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
+  if (f.max_jobs < 0) w.fail(w.node()["max_jobs"], "must be >= 0", "max_jobs");
   Section c = w.sub("communication");
   std::string pattern = c.choice("pattern", "none", {"none", "ring", "neighbours", "all-to-all"});
   sc.workload.communication.pattern = pattern == "ring"         ? CommPattern::ring
@@ -237,22 +220,21 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   c.finish();
   w.finish();
 
-  Section p              = top.sub("policy");
-  sc.policy.name         = p.str("name", sc.policy.name);
-  sc.policy.params       = p.scalars("params");
-  sc.policy.allocation   = p.str("allocation", sc.policy.allocation);
+  Section p = top.sub("policy");
+  sc.policy.name = p.str("name", sc.policy.name);
+  sc.policy.params = p.scalars("params");
+  sc.policy.allocation = p.str("allocation", sc.policy.allocation);
   sc.policy.allocation_params = p.scalars("allocation_params");
   p.finish();
 
-  Section s                      = top.sub("simulation");
-  sc.simulation.seed             = static_cast<std::uint64_t>(s.integer("seed", 1));
-  sc.simulation.host_model       = s.choice("host_model", "ptask_L07", {"ptask_L07"});
-  sc.simulation.reference_speed  = s.num("reference_speed", 0);
+  Section s = top.sub("simulation");
+  sc.simulation.seed = static_cast<std::uint64_t>(s.integer("seed", 1));
+  sc.simulation.host_model = s.choice("host_model", "ptask_L07", {"ptask_L07"});
+  sc.simulation.reference_speed = s.num("reference_speed", 0);
   s.finish();
-  if (sc.workload.generator && sc.workload.generator->seed == 0)
-    sc.workload.generator->seed = sc.simulation.seed;
+  if (sc.workload.generator && sc.workload.generator->seed == 0) sc.workload.generator->seed = sc.simulation.seed;
 
-  Section o     = top.sub("output");
+  Section o = top.sub("output");
   sc.output_dir = resolve(fs::current_path(), o.str("dir", "results/" + sc.name));
   o.finish();
   top.finish();
@@ -262,8 +244,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& overrides)
 {
   std::ifstream in(file);
-  if (!in)
-    throw InputError(file.string() + ": cannot open scenario file");
+  if (!in) throw InputError(file.string() + ": cannot open scenario file");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_scenario(ss.str(), file, overrides);

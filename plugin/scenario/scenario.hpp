@@ -19,7 +19,7 @@ enum class CommPattern { none, ring, neighbours, all_to_all };
 const char* to_string(CommPattern p);
 
 struct CommSpec {
-  CommPattern pattern   = CommPattern::none;
+  CommPattern pattern = CommPattern::none;
   double bytes_per_flop = 0; // bytes each process sends in total per flop it computes
 };
 
@@ -38,7 +38,7 @@ struct PolicySpec {
 };
 
 struct SimulationSpec {
-  std::uint64_t seed     = 1;
+  std::uint64_t seed = 1;
   std::string host_model = "ptask_L07";
   double reference_speed = 0; // flop/s per core at which run times are measured; 0: the first compute host's speed
 };

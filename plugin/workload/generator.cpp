@@ -11,8 +11,7 @@ namespace jobsched {
 namespace {
 double quantize(double t, double resolution, double minimum)
 {
-  if (resolution <= 0)
-    return std::max(t, minimum);
+  if (resolution <= 0) return std::max(t, minimum);
   return std::max(std::round(t / resolution) * resolution, minimum);
 }
 } // namespace
@@ -35,12 +34,11 @@ std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size
   for (long i = 0; i < spec.jobs; i++) {
     JobRecord rec;
     rec.origin = "generator job " + std::to_string(i + 1);
-    Job& job   = rec.job;
-    job.id     = i + 1;
-    if (i > 0)
-      t += arrivals.exponential(spec.mean_interarrival);
+    Job& job = rec.job;
+    job.id = i + 1;
+    if (i > 0) t += arrivals.exponential(spec.mean_interarrival);
     job.submit_time = quantize(t, spec.time_resolution, 0);
-    double u        = sizes.uniform();
+    double u = sizes.uniform();
     if (u < spec.serial_fraction || max_size == 1)
       job.size = 1;
     else if (sizes.uniform() < spec.power_of_two_fraction && max_exponent >= 1)

@@ -14,16 +14,16 @@
 namespace jobsched {
 
 struct GeneratorSpec {
-  long jobs                  = 200;
-  std::uint64_t seed         = 1;
-  double mean_interarrival   = 60;   // seconds
-  int max_size               = 0;    // 0: the machine size
-  double serial_fraction     = 0.25;
+  long jobs = 200;
+  std::uint64_t seed = 1;
+  double mean_interarrival = 60; // seconds
+  int max_size = 0;              // 0: the machine size
+  double serial_fraction = 0.25;
   double power_of_two_fraction = 0.75;
-  double min_run_time        = 10;   // seconds
-  double max_run_time        = 7200; // seconds
+  double min_run_time = 10;   // seconds
+  double max_run_time = 7200; // seconds
   double max_estimate_factor = 3;
-  double time_resolution     = 1; // submit, run and estimate times are multiples of this (0: continuous)
+  double time_resolution = 1; // submit, run and estimate times are multiples of this (0: continuous)
 };
 
 std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size);

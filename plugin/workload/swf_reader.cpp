@@ -16,8 +16,7 @@ namespace {
 std::string read_whole_file(const std::string& path)
 {
   gzFile f = gzopen(path.c_str(), "rb"); // reads plain files too
-  if (f == nullptr)
-    throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
+  if (f == nullptr) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
   std::string text;
   char buf[1 << 16];
   int n;
@@ -36,25 +35,35 @@ void read_header(const std::string& line, int& max_procs, int& max_nodes)
 {
   auto value_of = [&line](const char* key) -> long {
     auto pos = line.find(key);
-    if (pos == std::string::npos)
-      return -1;
+    if (pos == std::string::npos) return -1;
     return std::strtol(line.c_str() + pos + std::strlen(key), nullptr, 10);
   };
-  if (long v = value_of("MaxProcs:"); v > 0)
-    max_procs = static_cast<int>(v);
-  if (long v = value_of("MaxNodes:"); v > 0)
-    max_nodes = static_cast<int>(v);
+  if (long v = value_of("MaxProcs:"); v > 0) max_procs = static_cast<int>(v);
+  if (long v = value_of("MaxNodes:"); v > 0) max_nodes = static_cast<int>(v);
 }
 
 } // namespace
 
 SwfFile parse_swf(const std::string& text, const std::string& origin)
 {
-  static const char* const field_names[18] = {
-      "job number",      "submit time",     "wait time",   "run time",        "allocated processors",
-      "average CPU time", "used memory",    "requested processors", "requested time", "requested memory",
-      "status",          "user id",         "group id",    "executable number", "queue number",
-      "partition number", "preceding job",  "think time"};
+  static const char* const field_names[18] = {"job number",
+                                              "submit time",
+                                              "wait time",
+                                              "run time",
+                                              "allocated processors",
+                                              "average CPU time",
+                                              "used memory",
+                                              "requested processors",
+                                              "requested time",
+                                              "requested memory",
+                                              "status",
+                                              "user id",
+                                              "group id",
+                                              "executable number",
+                                              "queue number",
+                                              "partition number",
+                                              "preceding job",
+                                              "think time"};
   SwfFile out;
   int max_procs = 0;
   int max_nodes = 0;
@@ -63,11 +72,9 @@ SwfFile parse_swf(const std::string& text, const std::string& origin)
   long line_no = 0;
   while (std::getline(in, line)) {
     line_no++;
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     size_t first = line.find_first_not_of(" \t");
-    if (first == std::string::npos)
-      continue;
+    if (first == std::string::npos) continue;
     if (line[first] == ';') {
       read_header(line, max_procs, max_nodes);
       continue;
@@ -75,17 +82,15 @@ SwfFile parse_swf(const std::string& text, const std::string& origin)
     std::string where = origin + ":" + std::to_string(line_no);
     double f[18];
     const char* p = line.c_str();
-    int count     = 0;
+    int count = 0;
     while (true) {
       while (*p == ' ' || *p == '\t')
         p++;
-      if (*p == '\0')
-        break;
-      if (count == 18)
-        throw InputError(where + ": more than 18 fields");
+      if (*p == '\0') break;
+      if (count == 18) throw InputError(where + ": more than 18 fields");
       char* end = nullptr;
-      errno     = 0;
-      double v  = std::strtod(p, &end);
+      errno = 0;
+      double v = std::strtod(p, &end);
       if (end == p || (*end != '\0' && *end != ' ' && *end != '\t') || errno == ERANGE || !std::isfinite(v)) {
         const char* stop = p;
         while (*stop != '\0' && *stop != ' ' && *stop != '\t')
@@ -94,22 +99,20 @@ SwfFile parse_swf(const std::string& text, const std::string& origin)
                          ") is not a number: '" + std::string(p, stop) + "'");
       }
       f[count++] = v;
-      p          = end;
+      p = end;
     }
-    if (count != 18)
-      throw InputError(where + ": expected 18 fields, found " + std::to_string(count));
+    if (count != 18) throw InputError(where + ": expected 18 fields, found " + std::to_string(count));
     JobRecord rec;
-    rec.origin          = where;
-    Job& job            = rec.job;
-    job.id              = static_cast<JobId>(f[0]);
-    job.submit_time     = f[1];
-    job.run_time        = f[3];
-    job.size            = static_cast<int>(f[7] > 0 ? f[7] : f[4]);
-    job.estimate        = f[8] > 0 ? f[8] : -1;
-    job.memory_kb       = f[6] > 0 ? f[6] : -1;
-    job.user            = static_cast<int>(f[11]);
-    if (job.submit_time < 0)
-      throw InputError(where + ": field 2 (submit time) is negative");
+    rec.origin = where;
+    Job& job = rec.job;
+    job.id = static_cast<JobId>(f[0]);
+    job.submit_time = f[1];
+    job.run_time = f[3];
+    job.size = static_cast<int>(f[7] > 0 ? f[7] : f[4]);
+    job.estimate = f[8] > 0 ? f[8] : -1;
+    job.memory_kb = f[6] > 0 ? f[6] : -1;
+    job.user = static_cast<int>(f[11]);
+    if (job.submit_time < 0) throw InputError(where + ": field 2 (submit time) is negative");
     out.records.push_back(std::move(rec));
   }
   out.max_procs = max_procs > 0 ? max_procs : max_nodes;

@@ -23,8 +23,7 @@ fs::path user_data_dir()
 std::vector<fs::path> trace_search_path(const fs::path& scenario_dir)
 {
   std::vector<fs::path> path{scenario_dir, fs::path(JOBSCHED_SOURCE_DIR).parent_path() / "shared" / "data" / "traces"};
-  if (const char* env = std::getenv("JOBSCHED_DATA"); env != nullptr && *env != '\0')
-    path.emplace_back(env);
+  if (const char* env = std::getenv("JOBSCHED_DATA"); env != nullptr && *env != '\0') path.emplace_back(env);
   path.push_back(user_data_dir());
   return path;
 }
@@ -33,15 +32,13 @@ fs::path find_trace(const std::string& name, const fs::path& scenario_dir, const
 {
   if (name.find('/') != std::string::npos) {
     fs::path p = fs::path(name).is_absolute() ? fs::path(name) : scenario_dir / name;
-    if (!fs::is_regular_file(p))
-      throw InputError(key + ": trace file '" + p.string() + "' does not exist");
+    if (!fs::is_regular_file(p)) throw InputError(key + ": trace file '" + p.string() + "' does not exist");
     return p.lexically_normal();
   }
   std::string looked;
   for (const auto& dir : trace_search_path(scenario_dir)) {
     fs::path p = dir / name;
-    if (fs::is_regular_file(p))
-      return p.lexically_normal();
+    if (fs::is_regular_file(p)) return p.lexically_normal();
     looked += (looked.empty() ? "" : ", ") + dir.lexically_normal().string();
   }
   throw InputError(key + ": trace '" + name + "' not found (looked in " + looked +

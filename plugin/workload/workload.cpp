@@ -10,10 +10,10 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
                         int machine_size, int source_max_procs)
 {
   Workload w;
-  w.name             = std::move(name);
+  w.name = std::move(name);
   w.source_max_procs = source_max_procs;
-  w.source_records   = static_cast<long>(records.size());
-  auto skip          = [&w](const char* reason) { w.skipped[reason]++; };
+  w.source_records = static_cast<long>(records.size());
+  auto skip = [&w](const char* reason) { w.skipped[reason]++; };
   for (const auto& rec : records) {
     Job job = rec.job;
     if (filter.start_time >= 0 && job.submit_time < filter.start_time) {
@@ -46,8 +46,7 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
       skip("beyond_max_jobs");
       continue;
     }
-    if (job.estimate <= 0)
-      job.estimate = job.run_time;
+    if (job.estimate <= 0) job.estimate = job.run_time;
     if (job.run_time > job.estimate) {
       w.overrun_jobs++;
       if (filter.overrun == Overrun::extend)

@@ -15,22 +15,22 @@ enum class Overrun {
 };
 
 struct WorkloadFilter {
-  long max_jobs      = 0;  // keep the first N valid jobs (0: all)
-  double start_time  = -1; // keep jobs submitted at or after (negative: no bound)
-  double end_time    = -1; // keep jobs submitted before (negative: no bound)
-  int max_size       = 0;  // skip jobs asking for more processors (0: no cap)
-  bool reject_invalid = false; // records with no run time or no size: error instead of skip
+  long max_jobs = 0;            // keep the first N valid jobs (0: all)
+  double start_time = -1;       // keep jobs submitted at or after (negative: no bound)
+  double end_time = -1;         // keep jobs submitted before (negative: no bound)
+  int max_size = 0;             // skip jobs asking for more processors (0: no cap)
+  bool reject_invalid = false;  // records with no run time or no size: error instead of skip
   bool reject_oversize = false; // jobs larger than the machine: error instead of skip
-  Overrun overrun    = Overrun::extend;
+  Overrun overrun = Overrun::extend;
 };
 
 struct Workload {
   std::string name;
   JobList jobs;
-  int source_max_procs = 0;             // MaxProcs (or MaxNodes) from an SWF header, 0 if absent
-  long source_records  = 0;             // job records read
-  std::map<std::string, long> skipped;  // reason -> count
-  long overrun_jobs = 0;                // jobs whose run time exceeded their estimate
+  int source_max_procs = 0;            // MaxProcs (or MaxNodes) from an SWF header, 0 if absent
+  long source_records = 0;             // job records read
+  std::map<std::string, long> skipped; // reason -> count
+  long overrun_jobs = 0;               // jobs whose run time exceeded their estimate
 };
 
 /* A job record before filtering (SWF or generated). */

@@ -35,8 +35,8 @@ const char* const kPlatform = R"(<?xml version='1.0'?>
 Job make_job(JobId id, int size, double run_time)
 {
   Job j;
-  j.id       = id;
-  j.size     = size;
+  j.id = id;
+  j.size = size;
   j.run_time = run_time;
   j.estimate = run_time;
   return j;
@@ -50,10 +50,10 @@ std::vector<double> simulate(CommSpec comm, std::function<std::vector<double>(Jo
     fs::path dir = fs::temp_directory_path() / ("jobsched-rt-" + std::to_string(getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "p.xml") << kPlatform;
-    int argc           = 2;
-    char arg0[]        = "test";
-    char arg1[]        = "--log=root.thres:critical";
-    char* argv[]       = {arg0, arg1, nullptr};
+    int argc = 2;
+    char arg0[] = "test";
+    char arg1[] = "--log=root.thres:critical";
+    char* argv[] = {arg0, arg1, nullptr};
     sg4::Engine engine(&argc, argv);
     engine.set_config("host/model:ptask_L07");
     engine.load_platform((dir / "p.xml").string());
@@ -98,8 +98,8 @@ std::vector<double> wait_all(JobRuntime& rt)
 
 TEST(Runtime, RigidJobLastsItsRunTime)
 {
-  Job j   = make_job(1, 2, 10);
-  auto r  = simulate({}, [&](JobRuntime& rt) {
+  Job j = make_job(1, 2, 10);
+  auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     return wait_all(rt);
   });
@@ -110,7 +110,7 @@ TEST(Runtime, RigidJobLastsItsRunTime)
 TEST(Runtime, SuspendResumeShiftsTheEndByTheSuspendedTime)
 {
   // 10 s of work; suspended from t=3 to t=8: ends at 15.
-  Job j  = make_job(1, 2, 10);
+  Job j = make_job(1, 2, 10);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(3);
@@ -130,7 +130,7 @@ TEST(Runtime, SuspendResumeShiftsTheEndByTheSuspendedTime)
 TEST(Runtime, ResizeSharesTheRemainingWork)
 {
   // 2 processes x 10 s. At t=4, 60% is left: 2 x 6e9 flops = 12e9 on 4 processors = 3 s: ends at 7.
-  Job j  = make_job(1, 2, 10);
+  Job j = make_job(1, 2, 10);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(4);
@@ -145,7 +145,7 @@ TEST(Runtime, MigrationPaysTheImageTransfer)
 {
   // 1 process, 10 s, on a1. At t=2 it moves to b1 with a 100 MB image over the 100 MB/s wire: 1 s of transfer,
   // then the 8 s left: ends at 11.
-  Job j  = make_job(1, 1, 10);
+  Job j = make_job(1, 1, 10);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0}));
     sg4::this_actor::sleep_until(2);
@@ -162,8 +162,8 @@ TEST(Runtime, TwoJobsContendForOneLink)
   // in all on the shared wire: 10 s alone (L07: the slowest resource sets the pace). Two such jobs share the wire:
   // 20 s each.
   CommSpec ring{CommPattern::ring, 0.5};
-  Job x  = make_job(1, 2, 1);
-  Job y  = make_job(2, 2, 1);
+  Job x = make_job(1, 2, 1);
+  Job y = make_job(2, 2, 1);
   auto alone = simulate(ring, [&](JobRuntime& rt) {
     rt.start(x, procs({0, 2}));
     return wait_all(rt);
@@ -182,8 +182,8 @@ TEST(Runtime, TwoJobsContendForOneLink)
 
 TEST(Runtime, KillStopsTheJobAndFreesItsProcessors)
 {
-  Job j  = make_job(1, 2, 10);
-  Job k  = make_job(2, 2, 4);
+  Job j = make_job(1, 2, 10);
+  Job k = make_job(2, 2, 4);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(5);

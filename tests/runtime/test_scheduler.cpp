@@ -23,7 +23,7 @@ namespace {
 std::vector<double> g_calls;
 
 class RecordingFcfs : public Policy {
-public:
+ public:
   explicit RecordingFcfs(const PolicyEnv& env) : allocator_(env.allocator) {}
   void job_submitted(const Job& job, double now) override
   {
@@ -46,8 +46,7 @@ public:
     ResourceSet idle = state.idle;
     while (!queue_.empty()) {
       auto chosen = allocator_.select(queue_[0], idle);
-      if (!chosen)
-        break;
+      if (!chosen) break;
       idle -= *chosen;
       out.push_back(Decision::start(queue_[0].id, *chosen));
       queue_.erase(0);
@@ -55,13 +54,15 @@ public:
     return out;
   }
 
-private:
+ private:
   const Allocator& allocator_;
   WaitingQueue queue_;
 };
 
-PolicyRegistration recording{{"test-recording-fcfs", "FCFS that records its calls (tests only)", {},
-                              [](const PolicyEnv& env) { return std::make_unique<RecordingFcfs>(env); }}};
+PolicyRegistration recording{
+    {"test-recording-fcfs", "FCFS that records its calls (tests only)", {}, [](const PolicyEnv& env) {
+       return std::make_unique<RecordingFcfs>(env);
+     }}};
 
 struct Folder {
   fs::path dir = fs::temp_directory_path() / ("jobsched-sched-" + std::to_string(getpid()) + "-" +
@@ -89,11 +90,11 @@ std::vector<double> run(const Folder& f, const std::string& scenario_yaml)
 {
   fs::path file = f.write("scenario.yaml", scenario_yaml);
   return in_child([&] {
-    Scenario sc   = load_scenario(file);
+    Scenario sc = load_scenario(file);
     sc.output_dir = f.dir / "out";
     RunOptions opt;
     opt.simgrid_args = {"--log=root.thres:critical"};
-    RunReport r      = run_scenario(sc, opt);
+    RunReport r = run_scenario(sc, opt);
     std::vector<double> out;
     for (const auto& o : r.outcomes)
       out.insert(out.end(), {static_cast<double>(o.fate), o.start_time, o.finish_time});
@@ -103,7 +104,7 @@ std::vector<double> run(const Folder& f, const std::string& scenario_yaml)
 }
 
 const std::string kCluster16 = std::string(SOURCE_DIR) + "/platforms/cluster-16.xml";
-const std::string kDeploy    = std::string(SOURCE_DIR) + "/deployments/single-scheduler.xml";
+const std::string kDeploy = std::string(SOURCE_DIR) + "/deployments/single-scheduler.xml";
 
 TEST(Scheduler, CompletionsThenSubmissionsThenOneDecisionPerInstant)
 {
@@ -155,8 +156,7 @@ TEST(Scheduler, HostFailureFailsItsJobAndTheReturnIsDelivered)
   // The policy was told: host 0 changed at 5 and at 8.
   std::vector<double> host_calls;
   for (size_t i = 6; i + 2 < r.size(); i += 3)
-    if (r[i] == 4)
-      host_calls.insert(host_calls.end(), {r[i + 1], r[i + 2]});
+    if (r[i] == 4) host_calls.insert(host_calls.end(), {r[i + 1], r[i + 2]});
   ASSERT_EQ(host_calls.size(), 4U);
   EXPECT_EQ(host_calls[0], 0);
   EXPECT_NEAR(host_calls[1], 5, 1e-6);

@@ -15,15 +15,14 @@ namespace jobsched::testing {
 inline std::vector<double> in_child(const std::function<std::vector<double>()>& body)
 {
   int fds[2];
-  if (pipe(fds) != 0)
-    throw std::runtime_error("pipe failed");
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
     int status = 0;
     try {
       auto values = body();
-      size_t n    = values.size();
+      size_t n = values.size();
       if (write(fds[1], &n, sizeof n) != sizeof n ||
           write(fds[1], values.data(), n * sizeof(double)) != static_cast<ssize_t>(n * sizeof(double)))
         status = 3;
@@ -42,8 +41,7 @@ inline std::vector<double> in_child(const std::function<std::vector<double>()>& 
     size_t got = 0;
     while (got < n * sizeof(double)) {
       ssize_t r = read(fds[0], reinterpret_cast<char*>(values.data()) + got, n * sizeof(double) - got);
-      if (r <= 0)
-        break;
+      if (r <= 0) break;
       got += static_cast<size_t>(r);
     }
   }

@@ -31,8 +31,8 @@ struct PolicyUnderTest {
       : machine(Machine::uniform(processors))
   {
     allocator = allocator_registry().get(allocation).make(machine, Params());
-    params    = Params(policy_registry().get(name).params, {}, "policy.params");
-    policy    = policy_registry().get(name).make(PolicyEnv{machine, *allocator, params});
+    params = Params(policy_registry().get(name).params, {}, "policy.params");
+    policy = policy_registry().get(name).make(PolicyEnv{machine, *allocator, params});
   }
 };
 
@@ -41,9 +41,9 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs)
   DriveResult out;
   ClusterState state;
   state.machine = &p.machine;
-  state.up      = ResourceSet::all(p.machine.resource_count());
-  state.idle    = state.up;
-  size_t next   = 0;
+  state.up = ResourceSet::all(p.machine.resource_count());
+  state.idle = state.up;
+  size_t next = 0;
   const double inf = std::numeric_limits<double>::infinity();
   while (next < jobs.size() || !state.running.empty() || p.policy->waiting_count() > 0) {
     double t = next < jobs.size() ? jobs[next].submit_time : inf;
@@ -70,15 +70,14 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs)
       EXPECT_EQ(d.kind, Decision::Kind::start);
       const Job* job = nullptr;
       for (const auto& j : jobs)
-        if (j.id == d.job)
-          job = &j;
+        if (j.id == d.job) job = &j;
       EXPECT_NE(job, nullptr);
       EXPECT_EQ(d.resources.count(), job->size) << "job " << d.job;
       EXPECT_TRUE(state.idle.contains(d.resources)) << "job " << d.job << " started on busy processors";
       state.idle -= d.resources;
-      state.running[d.job]   = RunningJob{job, d.resources, t, false};
-      out.start[d.job]       = t;
-      out.resources[d.job]   = d.resources;
+      state.running[d.job] = RunningJob{job, d.resources, t, false};
+      out.start[d.job] = t;
+      out.resources[d.job] = d.resources;
     }
   }
   return out;
@@ -88,11 +87,11 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs)
 inline Job job(JobId id, double submit, int size, double run_time, double estimate = -1)
 {
   Job j;
-  j.id          = id;
+  j.id = id;
   j.submit_time = submit;
-  j.size        = size;
-  j.run_time    = run_time;
-  j.estimate    = estimate > 0 ? estimate : run_time;
+  j.size = size;
+  j.run_time = run_time;
+  j.estimate = estimate > 0 ? estimate : run_time;
   return j;
 }
 

@@ -52,9 +52,9 @@ TEST(AvailabilityProfile, EarliestFitOnHandBuiltProfile)
 TEST(FirstFit, LowestIdleAndPreferredFirst)
 {
   Machine m = Machine::uniform(8);
-  auto ff   = allocator_registry().get("first-fit").make(m, Params());
+  auto ff = allocator_registry().get("first-fit").make(m, Params());
   Job j;
-  j.size           = 3;
+  j.size = 3;
   ResourceSet idle = ResourceSet::range(8, 2, 5); // 2-6
   EXPECT_EQ(ff->select(j, idle)->to_string(), "2-4");
   ResourceSet pref = ResourceSet::range(8, 5, 3); // 5-7
@@ -66,13 +66,13 @@ TEST(FirstFit, LowestIdleAndPreferredFirst)
 TEST(Metrics, DefinitionsOnTwoJobs)
 {
   Job a;
-  a.id          = 1;
+  a.id = 1;
   a.submit_time = 0;
-  a.size        = 2;
+  a.size = 2;
   Job b;
-  b.id          = 2;
+  b.id = 2;
   b.submit_time = 10;
-  b.size        = 4;
+  b.size = 4;
   std::vector<JobOutcome> o(2);
   o[0] = JobOutcome{&a, JobFate::completed, 5, 25, ResourceSet(4), 0};  // wait 5, exec 20, turnaround 25
   o[1] = JobOutcome{&b, JobFate::completed, 25, 30, ResourceSet(4), 0}; // wait 15, exec 5, turnaround 20
