@@ -59,9 +59,17 @@ std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string&
 std::string summary_json(const RunDescription& run, const Workload& w, const RunMetrics& m)
 {
   std::ostringstream out;
+  // Rejected: records the simulator cannot run. Skipped: jobs the scenario's filters left out.
   long skipped = 0;
-  for (const auto& [reason, n] : w.skipped)
-    skipped += n;
+  long rejected = 0;
+  std::string skipped_reasons;
+  std::string rejected_reasons;
+  for (const auto& [reason, n] : w.skipped) {
+    bool is_rejection = is_rejection_reason(reason);
+    (is_rejection ? rejected : skipped) += n;
+    std::string& list = is_rejection ? rejected_reasons : skipped_reasons;
+    list += (list.empty() ? "" : ", ") + json_string(reason) + ": " + std::to_string(n);
+  }
   out << "{\n";
   out << "  \"scenario\": " << json_string(run.scenario) << ",\n";
   out << "  \"policy\": " << json_string(run.policy) << ",\n";
@@ -74,14 +82,9 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   out << "  \"records_read\": " << w.source_records << ",\n";
   out << "  \"jobs_simulated\": " << w.jobs.size() << ",\n";
   out << "  \"jobs_skipped\": " << skipped << ",\n";
-  out << "  \"jobs_skipped_by_reason\": {";
-  bool first = true;
-  for (const auto& [reason, n] : w.skipped) {
-    out << (first ? "" : ", ") << json_string(reason) << ": " << n;
-    first = false;
-  }
-  out << "},\n";
-  out << "  \"jobs_rejected\": 0,\n";
+  out << "  \"jobs_skipped_by_reason\": {" << skipped_reasons << "},\n";
+  out << "  \"jobs_rejected\": " << rejected << ",\n";
+  out << "  \"jobs_rejected_by_reason\": {" << rejected_reasons << "},\n";
   out << "  \"jobs_over_estimate\": " << w.overrun_jobs << ",\n";
   out << "  \"jobs_completed\": " << m.jobs_completed << ",\n";
   out << "  \"jobs_walltime_reached\": " << m.jobs_walltime_reached << ",\n";

@@ -12,6 +12,7 @@
 #include "policy/policy.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace jobsched {
@@ -52,14 +53,17 @@ class EasyBackfilling : public Policy {
     ResourceSet reserved(idle.capacity());
     ResourceSet future = idle;
     ResourceSet released(idle.capacity());
-    for (const auto& r : releases) {
-      future |= r.resources;
-      released |= r.resources;
-      if (auto chosen = allocator_.select(queue_[0], future, &released)) {
-        shadow = r.end;
-        reserved = *chosen;
-        break;
+    for (size_t k = 0; k < releases.size() && std::isinf(shadow); k++) {
+      future |= releases[k].resources;
+      released |= releases[k].resources;
+      if (!allocator_.fits(queue_[0], future)) continue;
+      shadow = releases[k].end;
+      // Every job expected to end at the shadow time frees its processors then: all of them count as released.
+      for (size_t m = k + 1; m < releases.size() && releases[m].end <= shadow + kTimeEpsilon; m++) {
+        future |= releases[m].resources;
+        released |= releases[m].resources;
       }
+      reserved = *allocator_.select(queue_[0], future, &released);
     }
 
     for (size_t i = 1; i < queue_.size();) {

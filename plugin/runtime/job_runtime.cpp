@@ -175,6 +175,23 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
   using State = sg4::Activity::State;
   std::vector<std::pair<JobId, JobFate>> ended;
   const double now = sg4::Engine::get_clock();
+  // An s4u activity learns that it ended only when it is waited on or tested, and wait_any returned for one of them:
+  // test the others (test_any costs one call per ended activity) so that all those ending now are collected together.
+  std::vector<sg4::ActivityPtr> started;
+  for (const auto& a : activities())
+    if (a->get_state() == State::STARTED) started.push_back(a);
+  while (!started.empty()) {
+    ssize_t i = -1;
+    try {
+      i = sg4::Activity::test_any(started);
+    } catch (const simgrid::Exception&) {
+      // a lost host or link: that activity is now FAILED
+    }
+    auto still = std::remove_if(started.begin(), started.end(),
+                                [](const sg4::ActivityPtr& a) { return a->get_state() != State::STARTED; });
+    if (i < 0 && still == started.end()) break;
+    started.erase(still, started.end());
+  }
   for (auto& [id, x] : jobs_) {
     if (!x.transfers.empty()) {
       bool failed = std::any_of(x.transfers.begin(), x.transfers.end(),

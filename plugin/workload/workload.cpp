@@ -6,6 +6,11 @@
 
 namespace jobsched {
 
+bool is_rejection_reason(const std::string& reason)
+{
+  return reason == "no_run_time" || reason == "no_size" || reason == "larger_than_machine";
+}
+
 Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
                         int machine_size, int source_max_procs)
 {

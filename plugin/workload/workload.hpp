@@ -33,6 +33,10 @@ struct Workload {
   long overrun_jobs = 0;               // jobs whose run time exceeded their estimate
 };
 
+/* Reasons in Workload::skipped that are rejections (the simulator cannot run such a record) rather than the
+ * scenario's filters: no_run_time, no_size, larger_than_machine. */
+bool is_rejection_reason(const std::string& reason);
+
 /* A job record before filtering (SWF or generated). */
 struct JobRecord {
   Job job;
