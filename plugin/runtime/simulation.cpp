@@ -50,20 +50,28 @@ bool natural_less(const std::string& a, const std::string& b)
 
 namespace {
 
-/* Everything the actors share; filled in before the engine runs. */
+/* Everything the actors share; filled in after the deployment is loaded and before the engine runs. */
 struct Context {
+  std::vector<sg4::Host*> hosts;
+  Machine machine;
+  std::shared_ptr<Workload> workload;
+  Params allocator_params;
+  std::unique_ptr<Allocator> allocator;
+  Params policy_params;
+  std::unique_ptr<Policy> policy;
+  std::unique_ptr<JobRuntime> runtime;
   std::unique_ptr<Submitter> submitter;
   std::unique_ptr<HostMonitor> monitor;
   std::unique_ptr<SchedulerActor> scheduler;
   std::exception_ptr failure;
-  bool scheduler_deployed = false;
-  bool submitter_deployed = false;
+  bool setup_failed = false; // the deployed actors then return at once, so SimGrid shuts down quietly
 };
 
 /* An exception escaping an actor would abort SimGrid: keep it, stop every actor, rethrow after the run. */
 template <class F>
 void guarded(Context& ctx, F body)
 {
+  if (ctx.setup_failed) return;
   try {
     body();
   } catch (const simgrid::ForcefulKillException&) {
@@ -90,6 +98,66 @@ Workload load_workload(const Scenario& sc, int processors)
   }
   return build_workload("generated-seed" + std::to_string(ws.generator->seed), generate_jobs(*ws.generator, processors),
                         ws.filter, processors, 0);
+}
+
+/* Compute hosts, workload, allocator, policy and actors' state, once the deployment is loaded. */
+void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOptions& options)
+{
+  // Compute hosts: every host that runs no deployed actor (those are the front end), in natural name order.
+  std::set<sg4::Host*> front_end;
+  bool scheduler_deployed = false;
+  bool submitter_deployed = false;
+  for (const auto& a : engine.get_all_actors()) {
+    front_end.insert(a->get_host());
+    scheduler_deployed |= a->get_name() == "jobsched_scheduler";
+    submitter_deployed |= a->get_name() == "jobsched_submitter";
+  }
+  if (!scheduler_deployed || !submitter_deployed)
+    throw InputError(sc.deployment.string() +
+                     ": must place one actor with function=\"jobsched_scheduler\" and one with "
+                     "function=\"jobsched_submitter\"");
+  std::vector<sg4::Host*>& hosts = ctx.hosts;
+  for (auto* h : engine.get_all_hosts())
+    if (front_end.count(h) == 0) hosts.push_back(h);
+  std::sort(hosts.begin(), hosts.end(),
+            [](sg4::Host* a, sg4::Host* b) { return natural_less(a->get_name(), b->get_name()); });
+  if (hosts.empty()) throw InputError(sc.platform.string() + ": no compute host (every host runs a deployed actor)");
+  Machine& machine = ctx.machine;
+  for (auto* h : hosts)
+    machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
+  double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
+
+  ctx.workload = std::make_shared<Workload>(load_workload(sc, machine.resource_count()));
+  Workload& workload = *ctx.workload;
+  if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
+
+  try { // registry and parameter errors name a key: add the scenario file
+    const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
+    ctx.allocator_params = Params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
+    ctx.allocator = alloc_info.make(machine, ctx.allocator_params);
+    const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
+    ctx.policy_params = Params(policy_info.params, sc.policy.params, "policy.params");
+    ctx.policy = policy_info.make(PolicyEnv{machine, *ctx.allocator, ctx.policy_params});
+  } catch (const InputError& e) {
+    throw InputError(sc.file.string() + ": " + e.what());
+  }
+
+  ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication);
+  sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
+  ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox);
+  ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);
+  const size_t total = workload.jobs.size();
+  std::function<void(double, size_t)> progress;
+  auto sim_start = std::chrono::steady_clock::now();
+  if (options.progress)
+    progress = [total, sim_start](double now, size_t ended) {
+      double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - sim_start).count();
+      std::fprintf(stderr, "\r[jobsched] simulated %.0f s, %zu/%zu jobs done (%.0f%%), %.0f jobs/s   ", now, ended,
+                   total, 100.0 * ended / total, ended / std::max(wall, 1e-9));
+      std::fflush(stderr);
+    };
+  ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.policy, *ctx.runtime, mailbox,
+                                                   *ctx.submitter, *ctx.monitor, progress);
 }
 
 } // namespace
@@ -135,55 +203,14 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
     throw InputError(sc.deployment.string() + ": invalid deployment: " + e.what());
   }
 
-  // Compute hosts: every host that runs no deployed actor (those are the front end), in natural name order.
-  std::set<sg4::Host*> front_end;
-  for (const auto& a : engine.get_all_actors()) {
-    front_end.insert(a->get_host());
-    ctx.scheduler_deployed |= a->get_name() == "jobsched_scheduler";
-    ctx.submitter_deployed |= a->get_name() == "jobsched_submitter";
+  // Set-up errors from here on are raised only after the deployed actors have run (and returned at once): an engine
+  // destroyed with actors that never ran prints shutdown warnings around the one-line error.
+  try {
+    prepare(ctx, engine, sc, options);
+  } catch (...) {
+    ctx.failure = std::current_exception();
+    ctx.setup_failed = true;
   }
-  if (!ctx.scheduler_deployed || !ctx.submitter_deployed)
-    throw InputError(sc.deployment.string() +
-                     ": must place one actor with function=\"jobsched_scheduler\" and one with "
-                     "function=\"jobsched_submitter\"");
-  std::vector<sg4::Host*> hosts;
-  for (auto* h : engine.get_all_hosts())
-    if (front_end.count(h) == 0) hosts.push_back(h);
-  std::sort(hosts.begin(), hosts.end(),
-            [](sg4::Host* a, sg4::Host* b) { return natural_less(a->get_name(), b->get_name()); });
-  if (hosts.empty()) throw InputError(sc.platform.string() + ": no compute host (every host runs a deployed actor)");
-  Machine machine;
-  for (auto* h : hosts)
-    machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
-  double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
-
-  auto workload_ptr = std::make_shared<Workload>(load_workload(sc, machine.resource_count()));
-  Workload& workload = *workload_ptr;
-  if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
-
-  const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
-  Params alloc_params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
-  auto allocator = alloc_info.make(machine, alloc_params);
-  const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
-  Params policy_params(policy_info.params, sc.policy.params, "policy.params");
-  auto policy = policy_info.make(PolicyEnv{machine, *allocator, policy_params});
-
-  JobRuntime runtime(machine, hosts, reference_speed, sc.workload.communication);
-  sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
-  ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox);
-  ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);
-  const size_t total = workload.jobs.size();
-  std::function<void(double, size_t)> progress;
-  auto sim_start = std::chrono::steady_clock::now();
-  if (options.progress)
-    progress = [total, sim_start](double now, size_t ended) {
-      double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - sim_start).count();
-      std::fprintf(stderr, "\r[jobsched] simulated %.0f s, %zu/%zu jobs done (%.0f%%), %.0f jobs/s   ", now, ended,
-                   total, 100.0 * ended / total, ended / std::max(wall, 1e-9));
-      std::fflush(stderr);
-    };
-  ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *policy, runtime, mailbox,
-                                                   *ctx.submitter, *ctx.monitor, progress);
   engine.run();
   if (options.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
   if (ctx.failure) std::rethrow_exception(ctx.failure);
@@ -192,25 +219,26 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
 
   RunReport report;
   report.out_dir = sc.output_dir;
-  report.workload = workload_ptr;
+  report.workload = ctx.workload;
   report.outcomes = ctx.scheduler->outcomes();
   report.policy = sc.policy.name;
-  report.jobs = total;
-  report.metrics = compute_metrics(ctx.scheduler->outcomes(), machine.resource_count());
+  report.jobs = ctx.workload->jobs.size();
+  report.metrics = compute_metrics(ctx.scheduler->outcomes(), ctx.machine.resource_count());
+  const Workload& workload = *ctx.workload;
 
   RunDescription run{sc.name,
                      sc.policy.name,
                      sc.policy.allocation,
                      workload.name,
                      sc.platform.filename().string(),
-                     machine.resource_count(),
-                     machine.host_count(),
+                     ctx.machine.resource_count(),
+                     ctx.machine.host_count(),
                      sc.simulation.seed};
   PerformanceFigures& perf = report.performance;
   perf.simulation_seconds = ctx.scheduler->stats().wall_seconds;
   perf.instants = ctx.scheduler->stats().instants;
   perf.decisions = ctx.scheduler->stats().decisions;
-  perf.jobs = static_cast<long>(total);
+  perf.jobs = static_cast<long>(report.jobs);
   OutputFiles files(sc.output_dir);
   files.add("jobs.csv", jobs_csv(ctx.scheduler->outcomes(), workload.name));
   files.add("summary.json", summary_json(run, workload, report.metrics));

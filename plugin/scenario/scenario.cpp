@@ -31,19 +31,26 @@ namespace {
 /* Reads one YAML mapping, checking types and that every key present is known. */
 class Section {
  public:
-  Section(const YAML::Node& node, std::string key, std::string file, bool present = true)
-      : node_(node), key_(std::move(key)), file_(file), present_(present && node.IsDefined() && !node.IsNull())
+  /* `overridden`: the dotted keys set with --set; errors under them name --set instead of a line of the file. */
+  Section(const YAML::Node& node, std::string key, std::string file, const std::set<std::string>* overridden,
+          bool present = true)
+      : node_(node), key_(std::move(key)), file_(std::move(file)), overridden_(overridden),
+        present_(present && node.IsDefined() && !node.IsNull())
   {
     if (present_ && !node_.IsMap()) fail(node_, "expected a mapping");
+    if (present_) reject_duplicates(node_, "");
   }
   bool has(const std::string& k) const { return present_ && node_[k]; }
   std::string key(const std::string& k) const { return key_.empty() ? k : key_ + "." + k; }
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what, const std::string& k = "") const
   {
-    std::string where = file_;
-    if (at && at.Mark().line >= 0) where += ":" + std::to_string(at.Mark().line + 1);
     std::string name = k.empty() ? key_ : key(k);
+    std::string where = file_;
+    if (from_override(name))
+      where = "--set";
+    else if (at && at.Mark().line >= 0)
+      where += ":" + std::to_string(at.Mark().line + 1);
     throw InputError(where + ": " + (name.empty() ? "" : name + ": ") + what);
   }
 
@@ -77,7 +84,8 @@ class Section {
   Section sub(const std::string& k)
   {
     seen_.insert(k);
-    return has(k) ? Section(node_[k], key(k), file_) : Section(YAML::Node(), key(k), file_, false);
+    return has(k) ? Section(node_[k], key(k), file_, overridden_)
+                  : Section(YAML::Node(), key(k), file_, overridden_, false);
   }
   /* A flat mapping of scalars, as text (policy parameters). */
   std::map<std::string, std::string> scalars(const std::string& k)
@@ -87,6 +95,7 @@ class Section {
     if (!has(k) || node_[k].IsNull()) return out;
     const YAML::Node n = node_[k];
     if (!n.IsMap()) fail(n, "expected a mapping", k);
+    reject_duplicates(n, k + ".");
     for (const auto& kv : n) {
       if (!kv.second.IsScalar()) fail(kv.second, "expected a single value", k + "." + kv.first.Scalar());
       out[kv.first.Scalar()] = kv.second.Scalar();
@@ -110,9 +119,25 @@ class Section {
   const YAML::Node& node() const { return node_; }
 
  private:
+  bool from_override(const std::string& name) const
+  {
+    if (overridden_ == nullptr) return false;
+    for (const auto& o : *overridden_)
+      if (name == o || name.rfind(o + ".", 0) == 0) return true;
+    return false;
+  }
+  /* yaml-cpp keeps the first of two equal keys without a word: refuse them. `prefix` is relative to this section. */
+  void reject_duplicates(const YAML::Node& map, const std::string& prefix) const
+  {
+    std::set<std::string> keys;
+    for (const auto& kv : map)
+      if (!keys.insert(kv.first.Scalar()).second) fail(kv.first, "duplicate key", prefix + kv.first.Scalar());
+  }
+
   YAML::Node node_;
   std::string key_;
   std::string file_;
+  const std::set<std::string>* overridden_;
   bool present_;
   std::set<std::string> seen_;
 };
@@ -144,7 +169,10 @@ void apply_override(YAML::Node& root, const std::string& assignment)
     YAML::Node next = cur[parts[i]];
     cur.reset(next);
   }
-  cur[parts.back()] = value;
+  if (value.IsNull())
+    cur.remove(parts.back()); // --set KEY=null removes KEY, e.g. to swap workload.generator for workload.trace
+  else
+    cur[parts.back()] = value;
 }
 
 fs::path resolve(const fs::path& dir, const std::string& p)
@@ -171,7 +199,11 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   Scenario sc;
   sc.file = file;
   fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  Section top(root, "", fname);
+  std::set<std::string> overridden;
+  for (const auto& o : overrides)
+    overridden.insert(o.substr(0, o.find('=')));
+  bool generator_seed_given = false;
+  Section top(root, "", fname, &overridden);
   sc.name = top.str("name", file.stem().string());
   if (!top.has("platform")) throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
   sc.platform = resolve(dir, top.str("platform", ""));
@@ -193,8 +225,10 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     gs.max_run_time = g.num("max_run_time", gs.max_run_time);
     gs.max_estimate_factor = g.num("max_estimate_factor", gs.max_estimate_factor);
     gs.time_resolution = g.num("time_resolution", gs.time_resolution);
-    gs.seed = static_cast<std::uint64_t>(g.integer("seed", -1));
-    if (!g.has("seed")) gs.seed = 0; // replaced by simulation.seed below
+    long seed = g.integer("seed", 0);
+    if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
+    gs.seed = static_cast<std::uint64_t>(seed);
+    generator_seed_given = g.has("seed");
     if (gs.jobs <= 0) g.fail(g.node()["jobs"], "must be positive", "jobs");
     g.finish();
     sc.workload.generator = gs;
@@ -228,11 +262,13 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   p.finish();
 
   Section s = top.sub("simulation");
-  sc.simulation.seed = static_cast<std::uint64_t>(s.integer("seed", 1));
+  long seed = s.integer("seed", 1);
+  if (seed < 0) s.fail(s.node()["seed"], "must be >= 0", "seed");
+  sc.simulation.seed = static_cast<std::uint64_t>(seed);
   sc.simulation.host_model = s.choice("host_model", "ptask_L07", {"ptask_L07"});
   sc.simulation.reference_speed = s.num("reference_speed", 0);
   s.finish();
-  if (sc.workload.generator && sc.workload.generator->seed == 0) sc.workload.generator->seed = sc.simulation.seed;
+  if (sc.workload.generator && !generator_seed_given) sc.workload.generator->seed = sc.simulation.seed;
 
   Section o = top.sub("output");
   sc.output_dir = resolve(fs::current_path(), o.str("dir", "results/" + sc.name));

@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# The launcher's handling of bad input, as a user sees it, plus a successful run and a reproducibility check.
+#
+# Usage: error_cases.sh JOBSCHED_BINARY SOURCE_DIR
+#
+# Every bad input must give exit status 2, exactly one line on stderr that starts with "jobsched: error:" and names
+# the file, line or key at fault, and no output folder. Prints one line per case, then "N passed, M failed".
+set -u
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 JOBSCHED_BINARY SOURCE_DIR" >&2
+  exit 2
+fi
+if [ ! -x "$1" ] || [ ! -d "$2" ]; then
+  echo "error: $1 is not an executable or $2 is not a folder" >&2
+  exit 2
+fi
+# Absolute paths: the cases run inside a temporary folder.
+bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+src="$(cd "$2" && pwd)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/jobsched-cli-errors.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# The trace search path must not find anything a test does not put there.
+export XDG_DATA_HOME="$work/xdg"
+export JOBSCHED_DATA="$work/data"
+cd "$work" || exit 2
+
+platform="$src/platforms/cluster-16.xml"
+deployment="$src/deployments/single-scheduler.xml"
+passed=0
+failed=0
+
+report() { # NAME PROBLEMS
+  if [ -z "$2" ]; then
+    echo "PASS $1"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $1:$2"
+    failed=$((failed + 1))
+  fi
+}
+
+# expect_error NAME NFRAGMENTS FRAGMENT... -- ARG...
+# Runs "$bin ARG... --out DIR" with DIR a folder that does not exist, and checks the error contract. Every FRAGMENT
+# must appear (as a fixed string) in the one stderr line.
+expect_error() {
+  local name=$1 count=$2
+  shift 2
+  local fragments=()
+  while [ "$count" -gt 0 ]; do
+    fragments+=("$1")
+    shift
+    count=$((count - 1))
+  done
+  [ "$1" = "--" ] && shift
+  local out="$work/out-$name"
+  local errfile="$work/$name.stderr"
+  "$bin" "$@" --out "$out" >"$work/$name.stdout" 2>"$errfile"
+  local status=$?
+  local problems=""
+  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
+  local lines
+  lines=$(awk 'END { print NR }' "$errfile")
+  [ "$lines" -eq 1 ] || problems+=" $lines stderr lines (expected 1);"
+  local first
+  first=$(grep -m1 -F "jobsched: error:" "$errfile" || true)
+  case "$(head -n 1 "$errfile")" in
+    "jobsched: error:"*) ;;
+    *) problems+=" stderr does not start with 'jobsched: error:';" ;;
+  esac
+  local f
+  for f in "${fragments[@]}"; do
+    case "$first" in
+      *"$f"*) ;;
+      *) problems+=" message lacks '$f';" ;;
+    esac
+  done
+  [ ! -e "$out" ] || problems+=" output folder $out was created;"
+  if [ -n "$problems" ]; then
+    problems+=" stderr was: $(head -c 600 "$errfile" | tr '\n' '|')"
+  fi
+  report "$name" "$problems"
+}
+
+# A valid scenario header: platform and deployment by absolute path.
+scenario_head() {
+  printf 'name: %s\nplatform: %s\ndeployment: %s\n' "$1" "$platform" "$deployment"
+}
+
+# ---- Scenario files ----
+
+# Malformed YAML on line 6 ("policy: name: easy": a mapping value where a plain scalar goes on).
+{
+  scenario_head malformed  # lines 1-3
+  printf 'workload:\n'     # 4
+  printf '  generator: {jobs: 5}\n' # 5
+  printf 'policy: name: easy\n'     # 6
+} >"$work/malformed.yaml"
+expect_error malformed_yaml 2 "malformed.yaml:6:" "malformed YAML" -- run "$work/malformed.yaml"
+
+# Unknown nested key on line 6.
+{
+  scenario_head unknown_key
+  printf 'workload:\n'             # 4
+  printf '  generator: {jobs: 5}\n' # 5
+  printf '  max_jobz: 500\n'       # 6
+} >"$work/unknown-key.yaml"
+expect_error unknown_key 2 "unknown-key.yaml:6:" "workload.max_jobz: unknown key" -- run "$work/unknown-key.yaml"
+
+# A good generated scenario, used by several cases below.
+{
+  scenario_head good
+  printf 'workload:\n  generator:\n    jobs: 20\n'
+} >"$work/good.yaml"
+
+expect_error unknown_policy 2 "policy.name" "'nope'" -- run "$work/good.yaml" --set policy.name=nope
+expect_error unknown_policy_parameter 1 "policy.params.foo: unknown parameter" -- \
+  run "$work/good.yaml" --set policy.params.foo=1
+expect_error bad_set_syntax 2 "--set policy.name" "KEY=VALUE" -- run "$work/good.yaml" --set policy.name
+expect_error missing_scenario_file 2 "$work/none.yaml" "cannot open" -- run "$work/none.yaml"
+
+# ---- Traces ----
+
+# A 64-processor job (line 3) on a 16-processor machine, with oversize jobs made an error.
+cat >"$work/big.swf" <<'EOF'
+; MaxProcs: 64
+1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1
+2 10 0 100 64 -1 -1 64 200 -1 1 1 1 -1 -1 -1 -1 -1
+EOF
+{
+  scenario_head oversize
+  printf 'workload:\n  trace: ./big.swf\n'
+} >"$work/oversize.yaml"
+expect_error oversize_job 3 "big.swf:3:" "job 2" "64 processors" -- \
+  run "$work/oversize.yaml" --set workload.oversize_jobs=error
+
+{
+  scenario_head missing_trace
+  printf 'workload:\n  trace: no-such-trace-7f3a.swf.gz\n'
+} >"$work/missing-trace.yaml"
+expect_error missing_trace 3 "workload.trace" "no-such-trace-7f3a.swf.gz" "Parallel Workloads Archive" -- \
+  run "$work/missing-trace.yaml"
+
+# Line 4 has 17 fields (comment on line 1, blank line 2, a good job on line 3).
+cat >"$work/bad.swf" <<'EOF'
+; MaxProcs: 16
+
+1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1
+2 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1
+EOF
+{
+  scenario_head bad_swf
+  printf 'workload:\n  trace: ./bad.swf\n'
+} >"$work/bad-swf.yaml"
+expect_error malformed_swf_line 2 "bad.swf:4:" "18 fields" -- run "$work/bad-swf.yaml"
+
+# ---- Platform ----
+
+# A copy of cluster-16.xml whose line 11 closes the inner zone with a misspelt tag.
+sed '11s#</zone>#</zonx>#' "$platform" >"$work/broken-platform.xml"
+if cmp -s "$platform" "$work/broken-platform.xml"; then
+  report malformed_platform_xml " could not break line 11 of $platform (its layout changed?)"
+else
+  {
+    printf 'name: broken_platform\nplatform: broken-platform.xml\ndeployment: %s\n' "$deployment"
+    printf 'workload:\n  generator:\n    jobs: 5\n'
+  } >"$work/broken-platform.yaml"
+  expect_error malformed_platform_xml 2 "broken-platform.xml: invalid platform" "broken-platform.xml:11" -- \
+    run "$work/broken-platform.yaml"
+fi
+
+{
+  printf 'name: missing_platform\nplatform: missing-platform.xml\ndeployment: %s\n' "$deployment"
+  printf 'workload:\n  generator:\n    jobs: 5\n'
+} >"$work/missing-platform.yaml"
+expect_error missing_platform 2 "missing-platform.yaml: platform" "missing-platform.xml' does not exist" -- \
+  run "$work/missing-platform.yaml"
+
+# ---- Command line ----
+
+expect_error unknown_option 1 "unknown option '--bogus'" -- run "$work/good.yaml" --bogus
+expect_error no_scenario 1 "no scenario given" -- run
+
+# ---- A successful run ----
+
+out="$work/results/nested/ok"
+"$bin" run "$work/good.yaml" --out "$out" >"$work/ok.stdout" 2>"$work/ok.stderr"
+status=$?
+problems=""
+[ "$status" -eq 0 ] || problems+=" exit status $status;"
+[ ! -s "$work/ok.stderr" ] || problems+=" stderr not empty: $(head -c 300 "$work/ok.stderr" | tr '\n' '|');"
+listing=$(cd "$out" 2>/dev/null && ls -A | tr '\n' ' ')
+[ "$listing" = "jobs.csv performance.json summary.json " ] || problems+=" output folder holds '$listing';"
+if [ -f "$out/jobs.csv" ]; then
+  rows=$(awk 'END { print NR }' "$out/jobs.csv")
+  [ "$rows" -eq 21 ] || problems+=" jobs.csv has $rows lines (expected a header and 20 jobs);"
+  head -n 1 "$out/jobs.csv" | grep -q '^job_id,' || problems+=" jobs.csv header does not start with job_id;"
+fi
+if [ -f "$out/summary.json" ]; then
+  grep -q '"jobs_simulated": 20' "$out/summary.json" || problems+=" summary.json lacks \"jobs_simulated\": 20;"
+  if command -v python3 >/dev/null; then
+    python3 -m json.tool "$out/summary.json" >/dev/null 2>&1 || problems+=" summary.json is not valid JSON;"
+    python3 -m json.tool "$out/performance.json" >/dev/null 2>&1 || problems+=" performance.json is not valid JSON;"
+  fi
+fi
+grep -qF "$out" "$work/ok.stdout" || problems+=" stdout does not name the output folder;"
+report out_success "$problems"
+
+# --quiet prints nothing at all.
+"$bin" run "$work/good.yaml" --quiet --out "$work/quiet" >"$work/quiet.stdout" 2>"$work/quiet.stderr"
+status=$?
+problems=""
+[ "$status" -eq 0 ] || problems+=" exit status $status;"
+[ ! -s "$work/quiet.stdout" ] || problems+=" stdout not empty;"
+[ ! -s "$work/quiet.stderr" ] || problems+=" stderr not empty;"
+[ -f "$work/quiet/jobs.csv" ] || problems+=" no jobs.csv;"
+report quiet_success "$problems"
+
+# ---- Determinism: the quickstart twice gives byte-identical results (performance.json is wall time) ----
+
+problems=""
+for i in 1 2; do
+  "$bin" run "$src/scenarios/quickstart.yaml" --quiet --out "$work/quick$i" >/dev/null 2>"$work/quick$i.stderr"
+  status=$?
+  [ "$status" -eq 0 ] || problems+=" run $i exit status $status: $(head -c 300 "$work/quick$i.stderr" | tr '\n' '|');"
+  [ -f "$work/quick$i/performance.json" ] || problems+=" run $i wrote no performance.json;"
+done
+for f in jobs.csv summary.json; do
+  if [ -f "$work/quick1/$f" ] && [ -f "$work/quick2/$f" ]; then
+    cmp -s "$work/quick1/$f" "$work/quick2/$f" || problems+=" $f differs between the two runs;"
+  else
+    problems+=" $f missing;"
+  fi
+done
+if [ -f "$work/quick1/jobs.csv" ]; then
+  rows=$(awk 'END { print NR }' "$work/quick1/jobs.csv")
+  [ "$rows" -eq 501 ] || problems+=" quickstart jobs.csv has $rows lines (expected a header and 500 jobs);"
+fi
+report quickstart_deterministic "$problems"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

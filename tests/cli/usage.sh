@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The launcher's help, version and policy list.
+#
+# Usage: usage.sh JOBSCHED_BINARY SOURCE_DIR
+#
+# Prints one line per case, then "N passed, M failed"; exits non-zero if any case failed.
+set -u
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 JOBSCHED_BINARY SOURCE_DIR" >&2
+  exit 2
+fi
+bin=$1
+src=$2
+if [ ! -x "$bin" ]; then
+  echo "error: $bin is not an executable" >&2
+  exit 2
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/jobsched-cli-usage.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+report() { # NAME PROBLEMS
+  if [ -z "$2" ]; then
+    echo "PASS $1"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $1:$2"
+    failed=$((failed + 1))
+  fi
+}
+
+# run_case NAME EXPECTED_STATUS STREAM(stdout|stderr) NFRAGMENTS FRAGMENT... -- ARG...
+# Every FRAGMENT must be a line of STREAM, or appear in it if it starts with '~' (then the rest is searched for).
+# The other stream must be empty.
+run_case() {
+  local name=$1 expected=$2 stream=$3 count=$4
+  shift 4
+  local fragments=()
+  while [ "$count" -gt 0 ]; do
+    fragments+=("$1")
+    shift
+    count=$((count - 1))
+  done
+  [ "$1" = "--" ] && shift
+  "$bin" "$@" >"$work/$name.stdout" 2>"$work/$name.stderr"
+  local status=$?
+  local problems=""
+  [ "$status" -eq "$expected" ] || problems+=" exit status $status (expected $expected);"
+  local main="$work/$name.$stream" other
+  if [ "$stream" = stdout ]; then other="$work/$name.stderr"; else other="$work/$name.stdout"; fi
+  [ -s "$main" ] || problems+=" nothing on $stream;"
+  [ ! -s "$other" ] || problems+=" unexpected output on the other stream: $(head -c 200 "$other" | tr '\n' '|');"
+  local f
+  for f in "${fragments[@]}"; do
+    if [ "${f:0:1}" = "~" ]; then
+      grep -qF -- "${f:1}" "$main" || problems+=" $stream lacks '${f:1}';"
+    else
+      grep -qxF -- "$f" "$main" || problems+=" $stream has no line '$f';"
+    fi
+  done
+  report "$name" "$problems"
+}
+
+run_case help 0 stdout 4 "Usage:" "~jobsched run SCENARIO.yaml [options]" "~jobsched list-policies" \
+  "~jobsched --help | --version" -- --help
+run_case help_short 0 stdout 1 "Usage:" -- -h
+run_case run_help 0 stdout 6 "Usage: jobsched run SCENARIO.yaml [options]" "~--set KEY=VALUE" "~--out DIR" \
+  "~--quiet" "~jobs.csv" "~Exit status: 0 success, 2 bad input" -- run --help
+
+# Policies and allocators, each on its own line after two spaces of indent.
+run_case list_policies 0 stdout 5 "~Policies (policy.name" "~Allocators (policy.allocation" "~  fcfs " "~  easy " \
+  "~  conservative " -- list-policies
+problems=""
+for name in fcfs easy conservative first-fit; do
+  grep -qE "^  $name +[^ ]" "$work/list_policies.stdout" || problems+=" no line for $name;"
+done
+# Policies come before the allocators heading, the allocator after it.
+policies_end=$(grep -n '^Allocators' "$work/list_policies.stdout" | cut -d: -f1)
+first_fit_line=$(grep -nE '^  first-fit ' "$work/list_policies.stdout" | cut -d: -f1)
+fcfs_line=$(grep -nE '^  fcfs ' "$work/list_policies.stdout" | cut -d: -f1)
+if [ -n "$policies_end" ] && [ -n "$first_fit_line" ] && [ -n "$fcfs_line" ]; then
+  [ "$fcfs_line" -lt "$policies_end" ] || problems+=" fcfs listed under the allocators;"
+  [ "$first_fit_line" -gt "$policies_end" ] || problems+=" first-fit listed under the policies;"
+else
+  problems+=" could not find the headings and entries;"
+fi
+report list_policies_sections "$problems"
+
+# The version is the project's, as declared in the top CMakeLists.txt.
+version=$(sed -n 's/^project(jobsched VERSION \([0-9][0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+if [ -z "$version" ]; then
+  report version " could not read the project version from $src/CMakeLists.txt"
+else
+  run_case version 0 stdout 1 "jobsched $version" -- --version
+  lines=$(awk 'END { print NR }' "$work/version.stdout")
+  if [ "$lines" -eq 1 ]; then report version_one_line ""; else report version_one_line " $lines lines"; fi
+fi
+
+# No arguments: the usage on stderr, status 2.
+run_case no_arguments 2 stderr 2 "Usage:" "~jobsched run SCENARIO.yaml" --
+
+# An unknown command: one error line.
+run_case unknown_command 2 stderr 1 "~jobsched: error: unknown command 'frobnicate'" -- frobnicate
+lines=$(awk 'END { print NR }' "$work/unknown_command.stderr")
+if [ "$lines" -eq 1 ]; then report unknown_command_one_line ""; else report unknown_command_one_line " $lines lines"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
