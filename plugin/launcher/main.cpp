@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -45,6 +47,26 @@ Exit status: 0 success, 2 bad input (the message names the file, line or key), 3
 {
   std::fprintf(stderr, "jobsched: error: %s (see jobsched --help)\n", msg.c_str());
   std::exit(2);
+}
+
+/* SimGrid aborts the process on a malformed --log: check its shape first (CATEGORY.SETTING:VALUE, space separated;
+ * SETTING is thres(hold), fmt, app(ender) or add(itivity)). */
+void check_log_option(const std::string& option)
+{
+  std::istringstream items(option.substr(6));
+  std::string item;
+  bool any = false;
+  while (items >> item) {
+    any = true;
+    auto colon = item.find_first_of(":=");
+    auto dot = item.rfind('.', colon);
+    std::string setting =
+        (dot == std::string::npos || colon == std::string::npos) ? "" : item.substr(dot + 1, colon - dot - 1);
+    static const std::set<std::string> settings{"thres", "threshold", "fmt", "app", "appender", "add", "additivity"};
+    if (dot == 0 || settings.count(setting) == 0 || colon + 1 >= item.size())
+      usage_error("malformed " + option + ": expected --log=CATEGORY.thres:LEVEL (or .fmt:, .app:, .add:)");
+  }
+  if (!any) usage_error("empty --log=");
 }
 
 void print_params(const std::vector<ParamSpec>& params)
@@ -94,7 +116,10 @@ int run(int argc, char** argv)
       out_dir = a.substr(6);
     } else if (a == "--quiet" || a == "-q") {
       quiet = true;
-    } else if (a.rfind("--cfg=", 0) == 0 || a.rfind("--log=", 0) == 0) {
+    } else if (a.rfind("--cfg=", 0) == 0) {
+      options.simgrid_args.push_back(a);
+    } else if (a.rfind("--log=", 0) == 0) {
+      check_log_option(a);
       options.simgrid_args.push_back(a);
     } else if (a.rfind("-", 0) == 0) {
       usage_error("unknown option '" + a + "'");

@@ -42,6 +42,7 @@ JobOutcome& SchedulerActor::outcome(JobId id)
 void SchedulerActor::job_ended(JobId id, JobFate fate)
 {
   JobOutcome& o = outcome(id);
+  XBT_VERB("job %ld ended (%s)", static_cast<long>(id), fate == JobFate::completed ? "completed" : "did not complete");
   o.fate = fate;
   o.finish_time = sg4::Engine::get_clock();
   auto it = state_.running.find(id);
@@ -89,6 +90,8 @@ void SchedulerActor::apply(const Decision& d)
   if (d.kind != Decision::Kind::start && running == state_.running.end())
     throw PolicyError(std::string(what) + " of job " + std::to_string(d.job) + ", which is not running");
   stats_.decisions++;
+  XBT_VERB("%s job %ld%s%s", what, static_cast<long>(d.job), d.resources.empty() ? "" : " on processors ",
+           d.resources.to_string().c_str());
   switch (d.kind) {
   case Decision::Kind::start: {
     if (running != state_.running.end() || o.fate != JobFate::running || o.start_time >= 0)
@@ -166,8 +169,10 @@ bool SchedulerActor::gather(bool woke_on_message)
     if (m->kind == SchedulerMessage::Kind::host_change)
       host_changed(m->host);
     else
-      for (const Job* j : m->jobs)
+      for (const Job* j : m->jobs) {
+        XBT_VERB("job %ld submitted (%d processors, estimate %g s)", static_cast<long>(j->id), j->size, j->estimate);
         policy_.job_submitted(*j, now);
+      }
     delete m;
     happened = true;
   }

@@ -176,7 +176,15 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
     argv.push_back(a.data());
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
-  sg4::Engine engine(&argc, argv.data());
+  // SimGrid rejects a bad --cfg by throwing with its whole list of keys: keep the first line.
+  auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+  std::unique_ptr<sg4::Engine> engine_holder;
+  try {
+    engine_holder = std::make_unique<sg4::Engine>(&argc, argv.data());
+  } catch (const std::exception& e) {
+    throw InputError("--cfg: " + first_line(e.what()) + " (see --cfg=help)");
+  }
+  sg4::Engine& engine = *engine_holder;
   if (argc > 1)
     throw InputError(std::string("unknown option '") + argv[1] + "' (SimGrid options are --cfg=... and --log=...)");
   engine.set_config("host/model:" + sc.simulation.host_model);

@@ -118,6 +118,8 @@ expect_error unknown_policy 2 "policy.name" "'nope'" -- run "$work/good.yaml" --
 expect_error unknown_policy_parameter 1 "policy.params.foo: unknown parameter" -- \
   run "$work/good.yaml" --set policy.params.foo=1
 expect_error bad_set_syntax 2 "--set policy.name" "KEY=VALUE" -- run "$work/good.yaml" --set policy.name
+expect_error bad_simgrid_cfg 2 "--cfg:" "foo/bar" -- run "$work/good.yaml" --cfg=foo/bar:1
+expect_error malformed_simgrid_log 2 "malformed --log=badlog" "CATEGORY.thres" -- run "$work/good.yaml" --log=badlog
 expect_error missing_scenario_file 2 "$work/none.yaml" "cannot open" -- run "$work/none.yaml"
 
 # ---- Traces ----
