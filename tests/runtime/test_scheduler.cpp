@@ -190,4 +190,35 @@ TEST(Scheduler, OverrunExtendRunsToCompletion)
   EXPECT_NEAR(r[4], 100, 1e-6);
 }
 
+TEST(Scheduler, SmpNodesGiveEachProcessOneCore)
+{
+  // Two 4-core nodes = 8 processors, numbered node by node. J1 (6 processors) gets node 0's four cores and two of
+  // node 1's; J2 (2 processors) the other two. A core is a processor: both run at full speed and end at 10.
+  Folder f;
+  f.write("p.xml", R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="smp" prefix="n" suffix="" radical="0-1" speed="1Gf" core="4" bw="1GBps" lat="0"
+             loopback_bw="100GBps" loopback_lat="0"/>
+    <zone id="front" routing="Full"><host id="frontend" speed="1Gf"/></zone>
+  </zone>
+</platform>
+)");
+  f.write("w.swf", swf_line(1, 0, 10, 6, 10) + swf_line(2, 0, 10, 2, 10));
+  auto r = run(f, "platform: p.xml\ndeployment: " + kDeploy + "\nworkload: {trace: w.swf}\npolicy: {name: fcfs}\n");
+  ASSERT_EQ(r.size(), 6U);
+  EXPECT_NEAR(r[1], 0, 1e-9);
+  EXPECT_NEAR(r[2], 10, 1e-6);
+  EXPECT_NEAR(r[4], 0, 1e-9);
+  EXPECT_NEAR(r[5], 10, 1e-6);
+  std::ifstream csv(f.dir / "out" / "jobs.csv");
+  std::string header, j1, j2;
+  std::getline(csv, header);
+  std::getline(csv, j1);
+  std::getline(csv, j2);
+  EXPECT_NE(j1.find(",0-5,"), std::string::npos) << j1;
+  EXPECT_NE(j2.find(",6-7,"), std::string::npos) << j2;
+}
+
 } // namespace
