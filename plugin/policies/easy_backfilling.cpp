@@ -26,25 +26,15 @@ class EasyBackfilling : public Policy {
 
   Decisions decide(const ClusterState& state) override
   {
-    Decisions out;
     ResourceSet idle = state.idle;
     // Releases the head's reservation is computed from: running jobs, then the jobs this pass starts.
     std::vector<Release> releases;
     for (const auto& [id, r] : state.running)
       if (!r.suspended) releases.push_back({r.expected_end(state.now), id, r.resources});
-    auto start = [&](size_t i, ResourceSet chosen) {
-      const Job& job = queue_[i];
-      idle -= chosen;
+    auto started = [&](const Job& job, const ResourceSet& chosen) {
       releases.push_back({state.now + job.estimate, job.id, chosen});
-      out.push_back(Decision::start(job.id, std::move(chosen)));
-      queue_.erase(i);
     };
-
-    while (!queue_.empty()) {
-      auto chosen = allocator_.select(queue_[0], idle);
-      if (!chosen) break;
-      start(0, std::move(*chosen));
-    }
+    Decisions out = start_in_order(queue_, allocator_, idle, started);
     if (queue_.empty()) return out;
 
     // The head's reservation: the earliest release after which it fits, on processors busy now where possible.
@@ -71,10 +61,14 @@ class EasyBackfilling : public Policy {
       bool ends_in_time = state.now + job.estimate <= shadow + kTimeEpsilon;
       // A job that ends in time takes reserved processors first, leaving the others to jobs that end later.
       auto chosen = ends_in_time ? allocator_.select(job, idle, &reserved) : allocator_.select(job, idle - reserved);
-      if (chosen)
-        start(i, std::move(*chosen)); // erases job i: the next candidate is now at index i
-      else
+      if (chosen) { // the next candidate is then at index i
+        idle -= *chosen;
+        started(job, *chosen);
+        out.push_back(Decision::start(job.id, std::move(*chosen)));
+        queue_.erase(i);
+      } else {
         i++;
+      }
     }
     return out;
   }

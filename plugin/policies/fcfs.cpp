@@ -16,16 +16,8 @@ class Fcfs : public Policy {
 
   Decisions decide(const ClusterState& state) override
   {
-    Decisions out;
     ResourceSet idle = state.idle;
-    while (!queue_.empty()) {
-      auto chosen = allocator_.select(queue_[0], idle);
-      if (!chosen) break;
-      idle -= *chosen;
-      out.push_back(Decision::start(queue_[0].id, std::move(*chosen)));
-      queue_.erase(0);
-    }
-    return out;
+    return start_in_order(queue_, allocator_, idle);
   }
 
  private:

@@ -1,7 +1,9 @@
 /* The FIFO of submitted jobs that the queue-based policies (FCFS, EASY, conservative) share. */
 #pragma once
 
+#include "allocation/allocator.hpp"
 #include "core/job.hpp"
+#include "policy/decision.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -25,5 +27,27 @@ class WaitingQueue {
  private:
   std::vector<const Job*> jobs_;
 };
+
+/* First-come first-served: start jobs from the head of the queue while they fit in `idle` (which shrinks), telling
+ * `on_start(job, processors)` about each. */
+template <class OnStart>
+Decisions start_in_order(WaitingQueue& queue, const Allocator& allocator, ResourceSet& idle, OnStart on_start)
+{
+  Decisions out;
+  while (!queue.empty()) {
+    auto chosen = allocator.select(queue[0], idle);
+    if (!chosen) break;
+    idle -= *chosen;
+    on_start(queue[0], *chosen);
+    out.push_back(Decision::start(queue[0].id, std::move(*chosen)));
+    queue.erase(0);
+  }
+  return out;
+}
+
+inline Decisions start_in_order(WaitingQueue& queue, const Allocator& allocator, ResourceSet& idle)
+{
+  return start_in_order(queue, allocator, idle, [](const Job&, const ResourceSet&) {});
+}
 
 } // namespace jobsched

@@ -7,20 +7,7 @@
 # the file, line or key at fault, and no output folder. Prints one line per case, then "N passed, M failed".
 set -u
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 JOBSCHED_BINARY SOURCE_DIR" >&2
-  exit 2
-fi
-if [ ! -x "$1" ] || [ ! -d "$2" ]; then
-  echo "error: $1 is not an executable or $2 is not a folder" >&2
-  exit 2
-fi
-# Absolute paths: the cases run inside a temporary folder.
-bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-src="$(cd "$2" && pwd)"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/jobsched-cli-errors.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" errors "$@"
 # The trace search path must not find anything a test does not put there.
 export XDG_DATA_HOME="$work/xdg"
 export JOBSCHED_DATA="$work/data"
@@ -28,18 +15,6 @@ cd "$work" || exit 2
 
 platform="$src/platforms/cluster-16.xml"
 deployment="$src/deployments/single-scheduler.xml"
-passed=0
-failed=0
-
-report() { # NAME PROBLEMS
-  if [ -z "$2" ]; then
-    echo "PASS $1"
-    passed=$((passed + 1))
-  else
-    echo "FAIL $1:$2"
-    failed=$((failed + 1))
-  fi
-}
 
 # expect_error NAME NFRAGMENTS FRAGMENT... -- ARG...
 # Runs "$bin ARG... --out DIR" with DIR a folder that does not exist, and checks the error contract. Every FRAGMENT
@@ -241,5 +216,4 @@ if [ -f "$work/quick1/jobs.csv" ]; then
 fi
 report quickstart_deterministic "$problems"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

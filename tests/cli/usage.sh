@@ -6,31 +6,7 @@
 # Prints one line per case, then "N passed, M failed"; exits non-zero if any case failed.
 set -u
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 JOBSCHED_BINARY SOURCE_DIR" >&2
-  exit 2
-fi
-bin=$1
-src=$2
-if [ ! -x "$bin" ]; then
-  echo "error: $bin is not an executable" >&2
-  exit 2
-fi
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/jobsched-cli-usage.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-report() { # NAME PROBLEMS
-  if [ -z "$2" ]; then
-    echo "PASS $1"
-    passed=$((passed + 1))
-  else
-    echo "FAIL $1:$2"
-    failed=$((failed + 1))
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" usage "$@"
 
 # run_case NAME EXPECTED_STATUS STREAM(stdout|stderr) NFRAGMENTS FRAGMENT... -- ARG...
 # Every FRAGMENT must be a line of STREAM, or appear in it if it starts with '~' (then the rest is searched for).
@@ -107,5 +83,4 @@ run_case unknown_command 2 stderr 1 "~jobsched: error: unknown command 'frobnica
 lines=$(awk 'END { print NR }' "$work/unknown_command.stderr")
 if [ "$lines" -eq 1 ]; then report unknown_command_one_line ""; else report unknown_command_one_line " $lines lines"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

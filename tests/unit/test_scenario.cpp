@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "policy/params.hpp"
 #include "scenario/scenario.hpp"
+#include "support/input_error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,21 +24,7 @@ using jobsched::Scenario;
 namespace {
 
 const fs::path scenario_file = "/proj/scenarios/s.yaml";
-
-template <class F>
-std::string input_error_of(F f)
-{
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected InputError, got another exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected InputError, nothing was thrown";
-  return "";
-}
+using jobsched::testing::input_error_of;
 
 std::string parse_error(const std::string& yaml, const std::vector<std::string>& overrides = {})
 {

@@ -1,6 +1,7 @@
 /* The SWF reader on small texts written here (every expected value is read off the text by hand), on gzip files
  * this test writes with zlib, and on the real KTH SP2 log (facts from the traces README and from a plain zlib scan). */
 #include "core/errors.hpp"
+#include "support/input_error.hpp"
 #include "workload/swf_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -22,21 +23,7 @@ namespace {
 
 const std::string kth_path = SOURCE_DIR "/../shared/data/traces/KTH-SP2-1996-2.1-cln.swf.gz";
 
-/* The message of the InputError `f` throws; fails the test (and returns "") if it throws nothing or something else. */
-template <class F>
-std::string input_error_of(F f)
-{
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected InputError, got another exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected InputError, nothing was thrown";
-  return "";
-}
+using jobsched::testing::input_error_of;
 
 /* A fresh folder under the system temp folder, removed at the end of the test. */
 class TempDir {

@@ -2,6 +2,7 @@
  * (expected counts worked out by hand) and on the real KTH SP2 log (expected counts from the traces README and from
  * an independent scan of the file written here with plain zlib and istringstream). */
 #include "core/errors.hpp"
+#include "support/input_error.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/workload.hpp"
 
@@ -47,21 +48,7 @@ std::vector<long> ids(const Workload& w)
     out.push_back(static_cast<long>(j.id));
   return out;
 }
-
-template <class F>
-std::string input_error_of(F f)
-{
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected InputError, got another exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected InputError, nothing was thrown";
-  return "";
-}
+using jobsched::testing::input_error_of;
 
 using Skips = std::map<std::string, long>;
 
