@@ -1,6 +1,8 @@
 /* jobsched: the launcher. Reads a scenario, runs one simulation, writes its outputs. */
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
+#include "experiment/commands.hpp"
+#include "experiment/plot.hpp"
 #include "policy/policy.hpp"
 #include "runtime/simulation.hpp"
 #include "scenario/scenario.hpp"
@@ -22,7 +24,10 @@ const char* const kUsage = R"(jobsched: simulate parallel job scheduling policie
 
 Usage:
   jobsched run SCENARIO.yaml [options]   simulate one scenario
+  jobsched sweep SCENARIO.yaml [options] a grid of runs with replications, in parallel, resumable
+  jobsched collect SWEEP_DIR             results.csv and aggregate.csv from a (sharded) sweep's runs
   jobsched list-policies                 policies and allocators, with their parameters
+  jobsched plot PATH [options]           figures from a sweep or run folder (needs gnuplot)
   jobsched --help | --version
 
 Run 'jobsched run --help' for the options of a run.
@@ -170,6 +175,10 @@ int main(int argc, char** argv)
     }
     if (cmd == "list-policies") return list_policies();
     if (cmd == "run") return run(argc - 2, argv + 2);
+    if (cmd == "plot") return plot_main(std::vector<std::string>(argv + 2, argv + argc));
+    std::vector<std::string> rest(argv + 2, argv + argc);
+    if (cmd == "sweep") return sweep_main(rest);
+    if (cmd == "collect") return collect_main(rest);
     usage_error("unknown command '" + cmd + "'");
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());

@@ -1,6 +1,7 @@
 #include "scenario/scenario.hpp"
 
 #include "core/errors.hpp"
+#include "scenario/scenario_tree.hpp"
 
 #include <fstream>
 #include <set>
@@ -117,6 +118,7 @@ class Section {
     }
   }
   const YAML::Node& node() const { return node_; }
+  void ignore(const std::string& k) { seen_.insert(k); }
 
  private:
   bool from_override(const std::string& name) const
@@ -141,6 +143,14 @@ class Section {
   bool present_;
   std::set<std::string> seen_;
 };
+
+fs::path resolve(const fs::path& dir, const std::string& p)
+{
+  fs::path path(p);
+  return (path.is_absolute() ? path : dir / path).lexically_normal();
+}
+
+} // namespace
 
 void apply_override(YAML::Node& root, const std::string& assignment)
 {
@@ -175,24 +185,29 @@ void apply_override(YAML::Node& root, const std::string& assignment)
     cur[parts.back()] = value;
 }
 
-fs::path resolve(const fs::path& dir, const std::string& p)
+YAML::Node parse_yaml(const std::string& yaml_text, const std::string& file)
 {
-  fs::path path(p);
-  return (path.is_absolute() ? path : dir / path).lexically_normal();
+  try {
+    YAML::Node root = YAML::Load(yaml_text);
+    return root.IsNull() ? YAML::Node(YAML::NodeType::Map) : root;
+  } catch (const YAML::ParserException& e) {
+    throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+  }
 }
 
-} // namespace
+YAML::Node load_yaml_file(const fs::path& file)
+{
+  std::ifstream in(file);
+  if (!in) throw InputError(file.string() + ": cannot open scenario file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_yaml(ss.str(), file.string());
+}
 
 Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, const std::vector<std::string>& overrides)
 {
   const std::string fname = file.string();
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fname + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  }
-  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  YAML::Node root = parse_yaml(yaml_text, fname);
   for (const auto& o : overrides)
     apply_override(root, o);
 
@@ -273,6 +288,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   Section o = top.sub("output");
   sc.output_dir = resolve(fs::current_path(), o.str("dir", "results/" + sc.name));
   o.finish();
+  top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores them
+  top.ignore("replications");
   top.finish();
   return sc;
 }

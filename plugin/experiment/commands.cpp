@@ -1,0 +1,412 @@
+#include "experiment/commands.hpp"
+
+#include "core/errors.hpp"
+#include "experiment/statistics.hpp"
+#include "experiment/sweep_plan.hpp"
+#include "experiment/tables.hpp"
+#include "output/output_files.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <set>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace jobsched {
+
+const char* const kSweepUsage = R"(Usage: jobsched sweep SCENARIO.yaml [options]
+
+Runs every point of the scenario's `sweep:` grid times its `replications:`, each as its own `jobsched run` process,
+then writes results.csv (one row per run) and aggregate.csv (per point and metric: n, mean, std, 95% half-width).
+Finished runs are kept (runs/<hash>/) and not redone when the sweep is run again.
+
+Options:
+  --out DIR         the sweep's folder (default: the scenario's output.dir)
+  -j N, --jobs N    simulations at once (default: all cores)
+  --set KEY=VALUE   override a scenario value for every run (repeatable); the grid itself too:
+                    --set 'sweep={policy.name: [fcfs, easy]}' --set replications=10
+  --shard I/N       run only the I-th of N slices of the runs (1 <= I <= N), write no table: see collect
+  --slurm           write DIR/plan.csv and DIR/sweep.sbatch (a Slurm job array, one task per shard), run nothing
+  --shards N        with --slurm: number of array tasks (default: one per run, at most 1000)
+  --quiet           no progress and no summary on the terminal
+
+Then: jobsched collect DIR   merges the runs of all shards into results.csv and aggregate.csv.
+)";
+
+namespace {
+
+struct SweepOptions {
+  fs::path scenario;
+  std::vector<std::string> overrides;
+  fs::path out_dir;
+  int jobs = 0;
+  int shard_index = 0; // 1-based; 0: no sharding
+  int shard_count = 0;
+  bool slurm = false;
+  int slurm_shards = 0;
+  bool quiet = false;
+};
+
+long parse_count(const std::string& option, const std::string& text, long min)
+{
+  char* end = nullptr;
+  long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < min)
+    throw InputError(option + ": expected an integer >= " + std::to_string(min) + ", got '" + text + "'");
+  return v;
+}
+
+SweepOptions parse_options(const std::vector<std::string>& args)
+{
+  SweepOptions o;
+  for (size_t i = 0; i < args.size(); i++) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw InputError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--out")
+      o.out_dir = value();
+    else if (a == "-j" || a == "--jobs")
+      o.jobs = static_cast<int>(parse_count(a, value(), 1));
+    else if (a == "--set")
+      o.overrides.push_back(value());
+    else if (a == "--shard") {
+      std::string v = value();
+      auto slash = v.find('/');
+      if (slash == std::string::npos) throw InputError("--shard: expected I/N, got '" + v + "'");
+      o.shard_index = static_cast<int>(parse_count("--shard", v.substr(0, slash), 1));
+      o.shard_count = static_cast<int>(parse_count("--shard", v.substr(slash + 1), 1));
+      if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got '" + v + "'");
+    } else if (a == "--slurm")
+      o.slurm = true;
+    else if (a == "--shards")
+      o.slurm_shards = static_cast<int>(parse_count(a, value(), 1));
+    else if (a == "--quiet" || a == "-q")
+      o.quiet = true;
+    else if (!a.empty() && a[0] == '-')
+      throw InputError("unknown option '" + a + "' (see jobsched sweep --help)");
+    else if (o.scenario.empty())
+      o.scenario = a;
+    else
+      throw InputError("more than one scenario given ('" + o.scenario.string() + "', '" + a + "')");
+  }
+  if (o.scenario.empty()) throw InputError("no scenario given: jobsched sweep SCENARIO.yaml");
+  if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  return o;
+}
+
+std::string self_executable()
+{
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) throw std::runtime_error("cannot find the jobsched executable (/proc/self/exe)");
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+std::string shell_quote(const std::string& s)
+{
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string last_line(const fs::path& file)
+{
+  std::ifstream in(file);
+  std::string line;
+  std::string last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last;
+}
+
+void write_file(const fs::path& dir, const std::string& name, const std::string& text)
+{
+  OutputFiles files(dir);
+  files.add(name, text);
+  files.commit();
+}
+
+/* Runs simulations as child processes, at most `parallel` at once. */
+class RunPool {
+ public:
+  RunPool(const SweepOptions& o, fs::path dir, bool show_progress)
+      : options_(o), dir_(std::move(dir)), exe_(self_executable()), progress_(show_progress)
+  {
+  }
+
+  /* Runs every run of `runs` that has no summary yet. */
+  void run_all(const std::vector<SweepRun>& runs)
+  {
+    std::vector<const SweepRun*> todo;
+    for (const auto& r : runs) {
+      if (fs::exists(dir_ / "runs" / r.hash / "summary.json"))
+        reused_++;
+      else
+        todo.push_back(&r);
+    }
+    total_ += static_cast<long>(todo.size());
+    size_t next = 0;
+    std::map<pid_t, const SweepRun*> running;
+    while (next < todo.size() || !running.empty()) {
+      while (next < todo.size() && static_cast<int>(running.size()) < options_.jobs) {
+        running[spawn(*todo[next])] = todo[next];
+        next++;
+      }
+      int status = 0;
+      pid_t pid = waitpid(-1, &status, 0);
+      if (pid < 0) throw std::runtime_error("waitpid failed");
+      auto it = running.find(pid);
+      if (it == running.end()) continue;
+      finished(*it->second, status);
+      running.erase(it);
+      show(static_cast<long>(running.size()));
+    }
+  }
+
+  long reused() const { return reused_; }
+  long done() const { return done_; }
+  const std::vector<std::pair<const SweepRun*, std::string>>& failures() const { return failures_; }
+  void end_progress() const
+  {
+    if (progress_ && total_ > 0) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  pid_t spawn(const SweepRun& r)
+  {
+    fs::path run_dir = dir_ / "runs" / r.hash;
+    fs::create_directories(run_dir);
+    fs::remove(run_dir / "error.txt");
+    std::string header = "# Resolved from " + options_.scenario.string() + " with:";
+    for (const auto& o : r.overrides)
+      header += " --set " + o;
+    write_file(run_dir, "scenario.yaml", header + "\n" + r.resolved_yaml);
+
+    std::vector<std::string> args{exe_,     "run", fs::absolute(options_.scenario).string(), "--out", run_dir.string(),
+                                  "--quiet"};
+    for (const auto& o : r.overrides) {
+      args.emplace_back("--set");
+      args.push_back(o);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    std::string err = (run_dir / "stderr.txt").string();
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, exe_.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw std::runtime_error("cannot start " + exe_ + ": " + std::strerror(rc));
+    return pid;
+  }
+
+  void finished(const SweepRun& r, int status)
+  {
+    fs::path run_dir = dir_ / "runs" / r.hash;
+    done_++;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(run_dir / "summary.json")) {
+      fs::remove(run_dir / "stderr.txt");
+      return;
+    }
+    std::string why = last_line(run_dir / "stderr.txt");
+    if (why.empty())
+      why = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                : "exit status " + std::to_string(WEXITSTATUS(status));
+    write_file(run_dir, "error.txt", why + "\n");
+    failures_.emplace_back(&r, why);
+  }
+
+  void show(long running) const
+  {
+    if (options_.quiet) return;
+    auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    double left = done_ > 0 ? elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_) : 0;
+    char line[200];
+    std::snprintf(line, sizeof line, "[jobsched sweep] %ld/%ld runs done, %zu failed, %ld running, about %.0f s left",
+                  done_, total_, failures_.size(), running, left);
+    if (progress_) {
+      std::fprintf(stderr, "\r%-100s", line);
+      std::fflush(stderr);
+    } else if (total_ >= 10 && (done_ * 10 / total_) != ((done_ - 1) * 10 / total_)) {
+      std::fprintf(stderr, "%s\n", line); // every tenth of the runs when stderr is not a terminal
+    }
+  }
+
+  const SweepOptions& options_;
+  fs::path dir_;
+  std::string exe_;
+  bool progress_;
+  long total_ = 0;
+  long done_ = 0;
+  long reused_ = 0;
+  std::vector<std::pair<const SweepRun*, std::string>> failures_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+/* The stopping rule: more replications for every point whose interval is still too wide. */
+std::vector<SweepRun> more_replications(const SweepPlan& plan, const fs::path& dir, const std::vector<SweepRun>& runs)
+{
+  const ReplicationRule& rule = plan.replications();
+  auto samples = metric_samples(dir, runs, rule.metric);
+  std::map<long, long> planned;
+  for (const auto& r : runs)
+    planned[r.point] = std::max(planned[r.point], r.replication + 1);
+  std::vector<SweepRun> extra;
+  for (long p = 0; p < plan.point_count(); p++) {
+    long n = planned[p];
+    if (n >= rule.max) continue;
+    Estimate e = estimate(samples[p]);
+    if (e.n < n) continue; // some runs failed: do not chase the interval with more of them
+    double target_half = rule.relative_half_width * std::fabs(e.mean);
+    if (e.has_interval() && e.half_width <= target_half) continue;
+    // Runs needed for the half-width to reach the target if the deviation holds: (t s / target)^2.
+    long want = n + 1;
+    if (e.has_interval() && target_half > 0) {
+      double t = student_t_quantile(0.975, static_cast<double>(e.n - 1));
+      want = std::max(want, static_cast<long>(std::ceil(std::pow(t * e.std / target_half, 2))));
+    }
+    for (long r = n; r < std::min(want, rule.max); r++)
+      extra.push_back(plan.make_run(p, r));
+  }
+  return extra;
+}
+
+std::string slurm_script(const SweepOptions& o, const fs::path& dir, int shards, const std::string& name)
+{
+  std::string cmd = shell_quote(self_executable()) + " sweep " + shell_quote(fs::absolute(o.scenario).string()) +
+                    " --out " + shell_quote(dir.string()) + " --shard \"${SLURM_ARRAY_TASK_ID}/" +
+                    std::to_string(shards) + "\" -j \"${SLURM_CPUS_PER_TASK:-1}\" --quiet";
+  for (const auto& s : o.overrides)
+    cmd += " --set " + shell_quote(s);
+  std::ostringstream out;
+  out << "#!/bin/bash\n"
+      << "# Written by jobsched sweep --slurm: one array task per shard of the sweep's runs.\n"
+      << "# Submit: sbatch " << (dir / "sweep.sbatch").string() << "\n"
+      << "# Then:   jobsched collect " << dir.string() << "\n"
+      << "#SBATCH --job-name=jobsched-" << name << "\n"
+      << "#SBATCH --array=1-" << shards << "\n"
+      << "#SBATCH --cpus-per-task=1\n"
+      << "#SBATCH --output=" << (dir / "slurm" / "%A_%a.out").string() << "\n"
+      << "set -eu\n"
+      << "cd " << shell_quote(fs::current_path().string()) << "\n"
+      << "exec " << cmd << "\n";
+  return out.str();
+}
+
+} // namespace
+
+int sweep_main(const std::vector<std::string>& args)
+{
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::fputs(kSweepUsage, stdout);
+      return 0;
+    }
+  SweepOptions o = parse_options(args);
+  SweepPlan plan = SweepPlan::load(o.scenario, o.overrides);
+  fs::path dir = fs::absolute(!o.out_dir.empty()           ? o.out_dir
+                              : !plan.output_dir().empty() ? fs::path(plan.output_dir())
+                                                           : fs::path("results") / o.scenario.stem())
+                     .lexically_normal();
+  const bool adaptive = plan.replications().adaptive;
+  if (adaptive && (o.shard_count > 0 || o.slurm))
+    throw InputError("--shard and --slurm need a fixed number of replications (a stopping rule needs every result)");
+
+  std::vector<SweepRun> runs = plan.initial_runs();
+  if (o.slurm) {
+    int shards = o.slurm_shards > 0 ? o.slurm_shards : static_cast<int>(std::min<size_t>(runs.size(), 1000));
+    fs::create_directories(dir / "slurm");
+    OutputFiles files(dir);
+    files.add("plan.csv", plan_csv(plan, runs));
+    files.add("sweep.sbatch", slurm_script(o, dir, shards, o.scenario.stem().string()));
+    files.commit();
+    if (!o.quiet)
+      std::printf("jobsched: %zu runs in %d shards\n  submit: sbatch %s\n  then:   jobsched collect %s\n", runs.size(),
+                  shards, (dir / "sweep.sbatch").c_str(), dir.c_str());
+    return 0;
+  }
+
+  std::vector<SweepRun> mine;
+  for (size_t i = 0; i < runs.size(); i++)
+    if (o.shard_count == 0 || static_cast<int>(i % o.shard_count) == o.shard_index - 1) mine.push_back(runs[i]);
+  if (o.shard_count == 0 || !fs::exists(dir / "plan.csv")) write_file(dir, "plan.csv", plan_csv(plan, runs));
+
+  RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO));
+  pool.run_all(mine);
+  while (adaptive) {
+    auto extra = more_replications(plan, dir, runs);
+    if (extra.empty()) break;
+    runs.insert(runs.end(), extra.begin(), extra.end());
+    std::stable_sort(runs.begin(), runs.end(), [](const SweepRun& a, const SweepRun& b) {
+      return a.point < b.point || (a.point == b.point && a.replication < b.replication);
+    });
+    write_file(dir, "plan.csv", plan_csv(plan, runs));
+    pool.run_all(extra);
+  }
+  pool.end_progress();
+
+  for (const auto& [run, why] : pool.failures())
+    std::fprintf(stderr, "jobsched: run %s (point %ld, replication %ld) failed: %s\n", run->hash.c_str(), run->point,
+                 run->replication, why.c_str());
+  if (o.shard_count == 0) {
+    SweepTables t = build_tables(dir);
+    OutputFiles files(dir);
+    files.add("results.csv", t.results_csv);
+    files.add("aggregate.csv", t.aggregate_csv);
+    files.commit();
+  }
+  if (!o.quiet) {
+    std::printf("jobsched: sweep of %ld points, %zu runs%s: %ld simulated now, %ld already done, %zu failed\n",
+                plan.point_count(), mine.size(), o.shard_count > 0 ? " in this shard" : "", pool.done(), pool.reused(),
+                pool.failures().size());
+    if (o.shard_count == 0)
+      std::printf("  tables: %s/{results.csv,aggregate.csv}\n", dir.c_str());
+    else
+      std::printf("  when every shard is done: jobsched collect %s\n", dir.c_str());
+  }
+  return pool.failures().empty() ? 0 : 1;
+}
+
+int collect_main(const std::vector<std::string>& args)
+{
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    std::puts(
+        "Usage: jobsched collect SWEEP_DIR\n\nWrites SWEEP_DIR/results.csv and aggregate.csv from SWEEP_DIR/plan.csv "
+        "and the runs in SWEEP_DIR/runs/ (e.g. after the shards of a Slurm array).");
+    return 0;
+  }
+  if (args.size() != 1) throw InputError("usage: jobsched collect SWEEP_DIR");
+  fs::path dir = args[0];
+  SweepTables t = build_tables(dir);
+  OutputFiles files(dir);
+  files.add("results.csv", t.results_csv);
+  files.add("aggregate.csv", t.aggregate_csv);
+  files.commit();
+  std::printf("jobsched: %ld runs ok, %ld failed, %ld missing\n  tables: %s/{results.csv,aggregate.csv}\n", t.ok,
+              t.failed, t.missing, dir.c_str());
+  return t.failed + t.missing == 0 ? 0 : 1;
+}
+
+} // namespace jobsched

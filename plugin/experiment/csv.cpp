@@ -1,0 +1,85 @@
+#include "experiment/csv.hpp"
+
+#include "core/errors.hpp"
+
+#include <fstream>
+
+namespace jobsched {
+
+std::string csv_field(const std::string& value)
+{
+  if (value.find_first_of(",\"\n\r") == std::string::npos) return value;
+  std::string out = "\"";
+  for (char c : value) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string csv_row(const std::vector<std::string>& fields)
+{
+  std::string out;
+  for (size_t i = 0; i < fields.size(); i++)
+    out += (i == 0 ? "" : ",") + csv_field(fields[i]);
+  return out + "\n";
+}
+
+std::vector<std::string> csv_split(const std::string& line)
+{
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); i++) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        i++;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else if (c != '\r') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+int CsvTable::column(const std::string& name) const
+{
+  for (size_t i = 0; i < header.size(); i++)
+    if (header[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+CsvTable read_csv(const std::filesystem::path& file)
+{
+  std::ifstream in(file);
+  if (!in) throw InputError(file.string() + ": cannot open");
+  CsvTable t;
+  std::string line;
+  long line_no = 0;
+  while (std::getline(in, line)) {
+    line_no++;
+    if (line.empty()) continue;
+    auto fields = csv_split(line);
+    if (t.header.empty()) {
+      t.header = fields;
+      continue;
+    }
+    if (fields.size() != t.header.size())
+      throw InputError(file.string() + ":" + std::to_string(line_no) + ": " + std::to_string(fields.size()) +
+                       " fields, the header has " + std::to_string(t.header.size()));
+    t.rows.push_back(std::move(fields));
+  }
+  if (t.header.empty()) throw InputError(file.string() + ": empty table");
+  return t;
+}
+
+} // namespace jobsched

@@ -1,0 +1,192 @@
+#include "experiment/sweep_plan.hpp"
+
+#include "core/errors.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/scenario_tree.hpp"
+
+#include <cstdio>
+
+namespace fs = std::filesystem;
+
+namespace jobsched {
+
+namespace {
+
+std::string yaml_text(const YAML::Node& n)
+{
+  YAML::Emitter out;
+  out.SetMapFormat(YAML::Flow);
+  out.SetSeqFormat(YAML::Flow);
+  out << n;
+  return out.c_str();
+}
+
+std::string hex_hash(const std::string& text)
+{
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+[[noreturn]] void fail(const fs::path& file, const YAML::Node& at, const std::string& key, const std::string& what)
+{
+  std::string where = file.string();
+  if (at && at.Mark().line >= 0) where += ":" + std::to_string(at.Mark().line + 1);
+  throw InputError(where + ": " + key + ": " + what);
+}
+
+long as_long(const fs::path& file, const YAML::Node& n, const std::string& key)
+{
+  try {
+    return n.as<long>();
+  } catch (const YAML::Exception&) {
+    fail(file, n, key, "expected an integer");
+  }
+}
+
+} // namespace
+
+std::uint64_t ReplicationRule::seed_of(long replication) const
+{
+  if (!adaptive && replication < static_cast<long>(seeds.size())) return seeds[replication];
+  return base_seed + static_cast<std::uint64_t>(replication);
+}
+
+SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::string>& overrides)
+{
+  SweepPlan plan;
+  plan.scenario_ = fs::absolute(scenario).lexically_normal();
+  plan.cli_overrides_ = overrides;
+  plan.tree_ = load_yaml_file(scenario);
+  for (const auto& o : overrides)
+    apply_override(plan.tree_, o);
+  const YAML::Node& tree = plan.tree_;
+
+  std::uint64_t base_seed = 1;
+  if (tree["simulation"] && tree["simulation"]["seed"])
+    base_seed = static_cast<std::uint64_t>(as_long(scenario, tree["simulation"]["seed"], "simulation.seed"));
+  if (tree["output"] && tree["output"]["dir"]) plan.output_dir_ = tree["output"]["dir"].as<std::string>("");
+
+  const YAML::Node sweep = tree["sweep"];
+  if (sweep && !sweep.IsNull()) {
+    if (!sweep.IsMap()) fail(scenario, sweep, "sweep", "expected a mapping of dotted keys to lists of values");
+    for (const auto& kv : sweep) {
+      SweepAxis axis{kv.first.Scalar(), {}};
+      if (axis.key == "simulation.seed")
+        fail(scenario, kv.first, "sweep.simulation.seed", "seeds are set by 'replications', not swept");
+      if (kv.second.IsSequence()) {
+        for (const auto& v : kv.second)
+          axis.values.push_back(yaml_text(v));
+      } else {
+        axis.values.push_back(yaml_text(kv.second));
+      }
+      if (axis.values.empty()) fail(scenario, kv.second, "sweep." + axis.key, "no value to sweep over");
+      plan.axes_.push_back(axis);
+    }
+  }
+
+  ReplicationRule& rule = plan.rule_;
+  rule.base_seed = base_seed;
+  const YAML::Node reps = tree["replications"];
+  if (!reps || reps.IsNull()) {
+    rule.seeds = {base_seed};
+  } else if (reps.IsScalar()) {
+    long n = as_long(scenario, reps, "replications");
+    if (n < 1) fail(scenario, reps, "replications", "must be at least 1");
+    for (long r = 0; r < n; r++)
+      rule.seeds.push_back(base_seed + static_cast<std::uint64_t>(r));
+  } else if (reps.IsSequence()) {
+    for (const auto& s : reps) {
+      long seed = as_long(scenario, s, "replications");
+      if (seed < 0) fail(scenario, s, "replications", "seeds must be >= 0");
+      rule.seeds.push_back(static_cast<std::uint64_t>(seed));
+    }
+    if (rule.seeds.empty()) fail(scenario, reps, "replications", "empty list of seeds");
+  } else {
+    rule.adaptive = true;
+    for (const auto& kv : reps) {
+      const std::string k = kv.first.Scalar();
+      if (k == "min")
+        rule.min = as_long(scenario, kv.second, "replications.min");
+      else if (k == "max")
+        rule.max = as_long(scenario, kv.second, "replications.max");
+      else if (k == "metric")
+        rule.metric = kv.second.as<std::string>();
+      else if (k == "relative_half_width")
+        rule.relative_half_width = kv.second.as<double>();
+      else
+        fail(scenario, kv.first, "replications." + k,
+             "unknown key (known here: min, max, metric, relative_half_width)");
+    }
+    if (rule.min < 2 || rule.max < rule.min)
+      fail(scenario, reps, "replications", "need 2 <= min <= max for a stopping rule");
+    if (!(rule.relative_half_width > 0)) fail(scenario, reps, "replications.relative_half_width", "must be > 0");
+  }
+
+  // Check every point now, so that a typo in a swept key fails before any simulation starts.
+  for (long p = 0; p < plan.point_count(); p++) {
+    SweepRun run = plan.make_run(p, 0);
+    parse_scenario(run.resolved_yaml, plan.scenario_, {});
+  }
+  return plan;
+}
+
+long SweepPlan::point_count() const
+{
+  long n = 1;
+  for (const auto& a : axes_)
+    n *= static_cast<long>(a.values.size());
+  return n;
+}
+
+std::vector<std::string> SweepPlan::point_values(long point) const
+{
+  std::vector<std::string> values(axes_.size());
+  for (size_t i = axes_.size(); i-- > 0;) {
+    long n = static_cast<long>(axes_[i].values.size());
+    values[i] = axes_[i].values[point % n];
+    point /= n;
+  }
+  return values;
+}
+
+SweepRun SweepPlan::make_run(long point, long replication) const
+{
+  SweepRun run;
+  run.point = point;
+  run.replication = replication;
+  run.seed = rule_.seed_of(replication);
+  run.overrides = cli_overrides_;
+  auto values = point_values(point);
+  for (size_t i = 0; i < axes_.size(); i++)
+    run.overrides.push_back(axes_[i].key + "=" + values[i]);
+  run.overrides.push_back("simulation.seed=" + std::to_string(run.seed));
+
+  YAML::Node resolved = YAML::Clone(tree_);
+  for (size_t i = cli_overrides_.size(); i < run.overrides.size(); i++)
+    apply_override(resolved, run.overrides[i]);
+  for (const char* k : {"sweep", "replications", "output"})
+    resolved.remove(k);
+  YAML::Emitter out;
+  out << resolved;
+  run.resolved_yaml = std::string(out.c_str()) + "\n";
+  run.hash = hex_hash(scenario_.string() + "\n" + run.resolved_yaml);
+  return run;
+}
+
+std::vector<SweepRun> SweepPlan::initial_runs() const
+{
+  long reps = rule_.adaptive ? rule_.min : static_cast<long>(rule_.seeds.size());
+  std::vector<SweepRun> runs;
+  for (long p = 0; p < point_count(); p++)
+    for (long r = 0; r < reps; r++)
+      runs.push_back(make_run(p, r));
+  return runs;
+}
+
+} // namespace jobsched

@@ -1,0 +1,73 @@
+/* A sweep: a grid over scenario values times replications, each run an independent simulation.
+ *
+ * In the scenario:
+ *   sweep:                          # a grid: every combination of the listed values
+ *     policy.name: [fcfs, easy]
+ *     workload.generator.mean_interarrival: [300, 600]
+ *   replications: 5                 # or a list of seeds [11, 12, 13], or a stopping rule:
+ *   # replications: {min: 3, max: 30, metric: mean_bounded_slowdown, relative_half_width: 0.05}
+ *
+ * Replication r of every point runs with simulation.seed = seeds[r] (default: the scenario's seed + r), so every
+ * policy sees the same workload for the same replication (common random numbers). A run is named by a hash of its
+ * resolved scenario, which is what makes an interrupted sweep resumable. */
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+#include <yaml-cpp/yaml.h>
+
+namespace jobsched {
+
+struct SweepAxis {
+  std::string key;                 // dotted scenario key
+  std::vector<std::string> values; // YAML text of each value
+};
+
+struct ReplicationRule {
+  std::vector<std::uint64_t> seeds; // fixed replications: one seed each
+  bool adaptive = false;            // replicate until the confidence interval is narrow enough:
+  long min = 3;
+  long max = 30;
+  std::string metric = "mean_bounded_slowdown"; // a numeric field of summary.json
+  double relative_half_width = 0.05;            // stop when the 95% half-width <= this x |mean|
+  std::uint64_t base_seed = 1;                  // adaptive: replication r uses base_seed + r
+  std::uint64_t seed_of(long replication) const;
+};
+
+struct SweepRun {
+  long point = 0;
+  long replication = 0;
+  std::uint64_t seed = 0;
+  std::vector<std::string> overrides; // --set assignments for `jobsched run` (command line, point, seed)
+  std::string resolved_yaml;          // the scenario this run simulates
+  std::string hash;                   // 16 hex digits of the resolved scenario: the run's folder name
+};
+
+class SweepPlan {
+ public:
+  /* Reads `sweep:` and `replications:` from the scenario after the command line's --set overrides. */
+  static SweepPlan load(const std::filesystem::path& scenario, const std::vector<std::string>& overrides);
+
+  const std::filesystem::path& scenario() const { return scenario_; }
+  const std::vector<SweepAxis>& axes() const { return axes_; }
+  const ReplicationRule& replications() const { return rule_; }
+  long point_count() const;
+  /* The value of every axis at `point` (grid order: the last axis varies fastest). */
+  std::vector<std::string> point_values(long point) const;
+  SweepRun make_run(long point, long replication) const;
+  /* The runs of fixed replications, or the first `min` replications of a stopping rule, in plan order. */
+  std::vector<SweepRun> initial_runs() const;
+  std::string output_dir() const { return output_dir_; }
+
+ private:
+  std::filesystem::path scenario_;
+  std::vector<std::string> cli_overrides_;
+  YAML::Node tree_;
+  std::vector<SweepAxis> axes_;
+  ReplicationRule rule_;
+  std::string output_dir_;
+};
+
+} // namespace jobsched

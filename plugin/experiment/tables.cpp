@@ -1,0 +1,173 @@
+#include "experiment/tables.hpp"
+
+#include "core/errors.hpp"
+#include "core/time_format.hpp"
+#include "experiment/csv.hpp"
+#include "experiment/statistics.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace jobsched {
+
+std::string plan_csv(const SweepPlan& plan, const std::vector<SweepRun>& runs)
+{
+  std::vector<std::string> header{"run", "point", "replication", "seed"};
+  for (const auto& a : plan.axes())
+    header.push_back(a.key);
+  header.push_back("hash");
+  std::string out = csv_row(header);
+  long index = 0;
+  for (const auto& r : runs) {
+    std::vector<std::string> row{std::to_string(++index), std::to_string(r.point), std::to_string(r.replication),
+                                 std::to_string(r.seed)};
+    for (const auto& v : plan.point_values(r.point))
+      row.push_back(v);
+    row.push_back(r.hash);
+    out += csv_row(row);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, double>> read_summary_numbers(const fs::path& summary)
+{
+  std::ifstream in(summary);
+  if (!in) throw InputError(summary.string() + ": cannot open");
+  std::vector<std::pair<std::string, double>> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    auto q1 = line.find('"');
+    auto q2 = line.find('"', q1 + 1);
+    auto colon = line.find(':', q2);
+    if (q1 == std::string::npos || q2 == std::string::npos || colon == std::string::npos) continue;
+    std::string value = line.substr(colon + 1);
+    while (!value.empty() && (value.back() == ',' || value.back() == ' '))
+      value.pop_back();
+    size_t start = value.find_first_not_of(' ');
+    if (start == std::string::npos) continue;
+    value = value.substr(start);
+    char* end = nullptr;
+    double v = std::strtod(value.c_str(), &end);
+    if (end == value.c_str() || *end != '\0') continue; // text, objects
+    out.emplace_back(line.substr(q1 + 1, q2 - q1 - 1), v);
+  }
+  return out;
+}
+
+namespace {
+
+struct PlanTable {
+  CsvTable table;
+  std::vector<std::string> axes; // columns between seed and hash
+  int hash_column = -1;
+};
+
+PlanTable read_plan(const fs::path& sweep_dir)
+{
+  PlanTable p;
+  p.table = read_csv(sweep_dir / "plan.csv");
+  const auto& h = p.table.header;
+  p.hash_column = p.table.column("hash");
+  int seed_column = p.table.column("seed");
+  if (p.hash_column < 0 || seed_column < 0 || p.table.column("point") != 1)
+    throw InputError((sweep_dir / "plan.csv").string() +
+                     ": not a sweep plan (expected run,point,replication,seed,...,hash)");
+  for (int c = seed_column + 1; c < p.hash_column; c++)
+    p.axes.push_back(h[c]);
+  return p;
+}
+
+} // namespace
+
+SweepTables build_tables(const fs::path& sweep_dir)
+{
+  PlanTable plan = read_plan(sweep_dir);
+  SweepTables t;
+  // First pass: statuses and metrics of every run.
+  std::vector<std::vector<std::pair<std::string, double>>> metrics(plan.table.rows.size());
+  std::vector<std::string> status(plan.table.rows.size());
+  std::vector<std::string> metric_names;
+  for (size_t i = 0; i < plan.table.rows.size(); i++) {
+    fs::path dir = sweep_dir / "runs" / plan.table.rows[i][plan.hash_column];
+    if (fs::exists(dir / "summary.json")) {
+      status[i] = "ok";
+      metrics[i] = read_summary_numbers(dir / "summary.json");
+      if (metric_names.empty())
+        for (const auto& [name, v] : metrics[i])
+          if (plan.table.column(name) < 0) // `seed` is already a column of the plan
+            metric_names.push_back(name);
+      t.ok++;
+    } else if (fs::exists(dir / "error.txt")) {
+      status[i] = "failed";
+      t.failed++;
+    } else {
+      status[i] = "missing";
+      t.missing++;
+    }
+  }
+
+  std::vector<std::string> header{"run", "point", "replication", "seed"};
+  header.insert(header.end(), plan.axes.begin(), plan.axes.end());
+  header.push_back("status");
+  header.insert(header.end(), metric_names.begin(), metric_names.end());
+  t.results_csv = csv_row(header);
+  // point -> metric -> samples, and the point's axis values
+  std::map<long, std::map<std::string, std::vector<double>>> samples;
+  std::map<long, std::vector<std::string>> point_values;
+  for (size_t i = 0; i < plan.table.rows.size(); i++) {
+    const auto& row = plan.table.rows[i];
+    std::vector<std::string> out(row.begin(), row.begin() + plan.hash_column);
+    out.push_back(status[i]);
+    std::map<std::string, double> by_name(metrics[i].begin(), metrics[i].end());
+    long point = std::strtol(row[1].c_str(), nullptr, 10);
+    point_values[point].assign(row.begin() + 4, row.begin() + plan.hash_column);
+    for (const auto& name : metric_names) {
+      auto it = by_name.find(name);
+      out.push_back(it == by_name.end() ? "" : format_number(it->second));
+      if (it != by_name.end()) samples[point][name].push_back(it->second);
+    }
+    t.results_csv += csv_row(out);
+  }
+
+  std::vector<std::string> agg_header{"point"};
+  agg_header.insert(agg_header.end(), plan.axes.begin(), plan.axes.end());
+  for (const char* c : {"metric", "n", "mean", "std", "ci95_half_width"})
+    agg_header.emplace_back(c);
+  t.aggregate_csv = csv_row(agg_header);
+  for (const auto& [point, values] : point_values) {
+    for (const auto& name : metric_names) {
+      Estimate e = estimate(samples[point][name]);
+      std::vector<std::string> row{std::to_string(point)};
+      row.insert(row.end(), values.begin(), values.end());
+      row.push_back(name);
+      row.push_back(std::to_string(e.n));
+      row.push_back(e.n > 0 ? format_number(e.mean) : "");
+      row.push_back(e.has_interval() ? format_number(e.std) : "");
+      row.push_back(e.has_interval() ? format_number(e.half_width) : "");
+      t.aggregate_csv += csv_row(row);
+    }
+  }
+  return t;
+}
+
+std::map<long, std::vector<double>> metric_samples(const fs::path& sweep_dir, const std::vector<SweepRun>& runs,
+                                                   const std::string& metric)
+{
+  std::map<long, std::vector<double>> out;
+  for (const auto& r : runs) {
+    fs::path summary = sweep_dir / "runs" / r.hash / "summary.json";
+    if (!fs::exists(summary)) continue;
+    bool found = false;
+    for (const auto& [name, v] : read_summary_numbers(summary))
+      if (name == metric) {
+        out[r.point].push_back(v);
+        found = true;
+      }
+    if (!found) throw InputError("replications.metric: '" + metric + "' is not a numeric field of summary.json");
+  }
+  return out;
+}
+
+} // namespace jobsched

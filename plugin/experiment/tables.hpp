@@ -1,0 +1,35 @@
+/* The tables of a sweep, built from its plan and the summaries of its runs: results.csv (one row per run) and
+ * aggregate.csv (per point and metric: n, mean, std, 95% half-width). See docs/experiments-format.md. */
+#pragma once
+
+#include "experiment/sweep_plan.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace jobsched {
+
+/* plan.csv text for `runs` (in plan order). */
+std::string plan_csv(const SweepPlan& plan, const std::vector<SweepRun>& runs);
+
+/* The numeric fields of a summary.json, in file order. */
+std::vector<std::pair<std::string, double>> read_summary_numbers(const std::filesystem::path& summary);
+
+struct SweepTables {
+  std::string results_csv;
+  std::string aggregate_csv;
+  long ok = 0;
+  long failed = 0;
+  long missing = 0;
+};
+
+/* Build both tables from `sweep_dir`/plan.csv and `sweep_dir`/runs/. */
+SweepTables build_tables(const std::filesystem::path& sweep_dir);
+
+/* Per point, the samples of one metric over the finished runs (for the stopping rule). */
+std::map<long, std::vector<double>> metric_samples(const std::filesystem::path& sweep_dir,
+                                                   const std::vector<SweepRun>& runs, const std::string& metric);
+
+} // namespace jobsched

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# jobsched sweep and collect as a user runs them: a grid with replications, common random numbers, resuming,
+# shards merged by collect, a failing run, the stopping rule, and the Slurm script.
+#
+# Usage: sweep.sh JOBSCHED_BINARY SOURCE_DIR      Prints one line per case, then "N passed, M failed".
+set -u
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" sweep "$@"
+cd "$work" || exit 2
+
+cat >sweep.yaml <<YAML
+name: sweep-test
+platform: $src/platforms/cluster-16.xml
+deployment: $src/deployments/single-scheduler.xml
+workload:
+  generator: {jobs: 60, mean_interarrival: 200}
+sweep:
+  policy.name: [fcfs, easy, conservative]
+replications: 2
+YAML
+
+# 1. A whole sweep: 3 points x 2 replications, every run ok.
+"$bin" sweep sweep.yaml --out A -j 2 --quiet
+status=$?
+problems=""
+[ "$status" -eq 0 ] || problems+=" exit $status;"
+[ "$(grep -c ',ok,' A/results.csv 2>/dev/null)" = 6 ] || problems+=" results.csv has not 6 ok rows;"
+[ "$(grep -c ',mean_bounded_slowdown,2,' A/aggregate.csv 2>/dev/null)" = 3 ] || problems+=" aggregate.csv lacks n=2 rows;"
+report full_sweep "$problems"
+
+# 2. Common random numbers: replication 0 submits the same jobs under every policy, replication 1 other jobs.
+run_dir() { # POLICY REPLICATION -> the run's folder, from plan.csv (columns run,point,replication,seed,policy.name,hash)
+  awk -F, -v p="$1" -v r="$2" '$5 == p && $3 == r { print "A/runs/" $6 }' A/plan.csv
+}
+jobs_of() { cut -d, -f1,4-6 "$1/jobs.csv"; }
+problems=""
+cmp -s <(jobs_of "$(run_dir fcfs 0)") <(jobs_of "$(run_dir easy 0)") || problems+=" fcfs and easy saw different jobs;"
+cmp -s <(jobs_of "$(run_dir fcfs 0)") <(jobs_of "$(run_dir conservative 0)") || problems+=" conservative differs;"
+cmp -s <(jobs_of "$(run_dir fcfs 0)") <(jobs_of "$(run_dir fcfs 1)") && problems+=" replications 0 and 1 are equal;"
+report common_random_numbers "$problems"
+
+# 3. Resume: nothing is redone; a run whose results vanished is redone alone.
+out=$("$bin" sweep sweep.yaml --out A -j 2)
+problems=""
+echo "$out" | grep -q "0 simulated now, 6 already done" || problems+=" rerun said: $(echo "$out" | head -1);"
+rm "$(run_dir easy 1)/summary.json"
+cp A/results.csv results-before.csv
+out=$("$bin" sweep sweep.yaml --out A -j 2)
+echo "$out" | grep -q "1 simulated now, 5 already done" || problems+=" partial rerun said: $(echo "$out" | head -1);"
+cmp -s A/results.csv results-before.csv || problems+=" redone run changed the results;"
+report resume "$problems"
+
+# 4. Shards partition the runs; collect merges them into the same tables as one local sweep.
+problems=""
+"$bin" sweep sweep.yaml --out B --shard 1/2 --quiet || problems+=" shard 1 failed;"
+[ -e B/results.csv ] && problems+=" a shard wrote results.csv;"
+n1=$(ls B/runs | wc -l)
+"$bin" sweep sweep.yaml --out B --shard 2/2 --quiet || problems+=" shard 2 failed;"
+n2=$(ls B/runs | wc -l)
+[ "$n1" = 3 ] && [ "$n2" = 6 ] || problems+=" shards ran $n1 then $n2 runs (expected 3 then 6);"
+"$bin" collect B >/dev/null || problems+=" collect failed;"
+cmp -s A/results.csv B/results.csv || problems+=" results.csv differs from the local sweep;"
+cmp -s A/aggregate.csv B/aggregate.csv || problems+=" aggregate.csv differs from the local sweep;"
+report shards_and_collect "$problems"
+
+# 5. A failing run is reported and the sweep goes on.
+"$bin" sweep sweep.yaml --out C --quiet --set 'sweep={policy.name: [fcfs, nope]}' --set replications=1 2>C.err
+status=$?
+problems=""
+[ "$status" -eq 1 ] || problems+=" exit $status (expected 1);"
+grep -q "failed: .*unknown name 'nope'" C.err || problems+=" no failure message: $(head -1 C.err);"
+grep -q ',fcfs,ok,' C/results.csv || problems+=" the good run is missing;"
+grep -q ',nope,failed,' C/results.csv || problems+=" the failed run is not marked;"
+report failed_run "$problems"
+
+# 6. Stopping rule: every point ends with max replications or a half-width within 60% of its mean; with these
+#    workloads the points need different numbers of replications (some more than min, none up to max).
+"$bin" sweep sweep.yaml --out D -j 2 --quiet \
+  --set 'replications={min: 3, max: 20, metric: mean_bounded_slowdown, relative_half_width: 0.6}'
+problems=""
+rows=$(awk -F, '$3 == "mean_bounded_slowdown"' D/aggregate.csv)
+bad=$(echo "$rows" | awk -F, '!($4 == 20 || ($4 >= 3 && $7 <= 0.6 * $5)) { print $0 }')
+[ -z "$bad" ] || problems+=" points stopped too early: $bad;"
+[ "$(echo "$rows" | wc -l)" = 3 ] || problems+=" aggregate has not 3 points;"
+echo "$rows" | awk -F, '$4 > 3 && $4 < 20 { found = 1 } END { exit !found }' || problems+=" no point stopped between min and max: $rows;"
+[ "$(echo "$rows" | cut -d, -f4 | sort -u | wc -l)" -ge 2 ] || problems+=" every point ran the same count;"
+report stopping_rule "$problems"
+
+# 7. --slurm writes a job array and runs nothing.
+out=$("$bin" sweep sweep.yaml --out E --slurm --shards 2)
+problems=""
+grep -q '^#SBATCH --array=1-2$' E/sweep.sbatch || problems+=" no 2-task array;"
+grep -q -- '--shard "${SLURM_ARRAY_TASK_ID}/2"' E/sweep.sbatch || problems+=" tasks do not pick their shard;"
+[ -e E/plan.csv ] || problems+=" no plan.csv;"
+[ -d E/runs ] && problems+=" runs were simulated;"
+report slurm_script "$problems"
+
+finish

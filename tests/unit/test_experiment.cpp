@@ -1,0 +1,181 @@
+/* Sweeps without simulating: Student t against published table values, confidence intervals by hand, grid expansion
+ * and --set interplay, replication seeds (common random numbers), run identity, CSV quoting, and the tables built
+ * from hand-made run folders. */
+#include "experiment/csv.hpp"
+#include "experiment/statistics.hpp"
+#include "experiment/sweep_plan.hpp"
+#include "experiment/tables.hpp"
+#include "support/input_error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <unistd.h>
+
+using namespace jobsched;
+using jobsched::testing::input_error_of;
+namespace fs = std::filesystem;
+
+namespace {
+
+TEST(StudentT, QuantilesMatchPublishedTables)
+{
+  // Two-sided 95% critical values (e.g. any statistics textbook's t table).
+  EXPECT_NEAR(student_t_quantile(0.975, 1), 12.7062, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 2), 4.3027, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 4), 2.7764, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 10), 2.2281, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 30), 2.0423, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 1e6), 1.9600, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.995, 5), 4.0321, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.025, 10), -2.2281, 1e-4);
+  EXPECT_NEAR(student_t_cdf(0, 7), 0.5, 1e-12);
+}
+
+TEST(Estimate, MeanStdAndHalfWidthByHand)
+{
+  // Samples 2, 4, 4, 4, 5, 5, 7, 9: mean 5, squares 32, sample variance 32/7, std 2.13809;
+  // half-width = t(0.975, 7) = 2.36462 x 2.13809 / sqrt(8) = 1.78749.
+  Estimate e = estimate({2, 4, 4, 4, 5, 5, 7, 9});
+  EXPECT_EQ(e.n, 8);
+  EXPECT_DOUBLE_EQ(e.mean, 5);
+  EXPECT_NEAR(e.std, std::sqrt(32.0 / 7.0), 1e-12);
+  EXPECT_NEAR(e.half_width, 1.78749, 1e-4);
+  Estimate one = estimate({3});
+  EXPECT_EQ(one.n, 1);
+  EXPECT_FALSE(one.has_interval());
+}
+
+TEST(Csv, QuotingRoundTrips)
+{
+  std::vector<std::string> fields{"plain", "a,b", "say \"hi\"", "", "[1, 2]"};
+  std::string row = csv_row(fields);
+  EXPECT_EQ(row, "plain,\"a,b\",\"say \"\"hi\"\"\",,\"[1, 2]\"\n");
+  row.pop_back();
+  EXPECT_EQ(csv_split(row), fields);
+}
+
+struct Folder {
+  fs::path dir = fs::temp_directory_path() / ("jobsched-exp-" + std::to_string(getpid()) + "-" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  Folder() { fs::create_directories(dir); }
+  ~Folder() { fs::remove_all(dir); }
+  fs::path write(const std::string& name, const std::string& text) const
+  {
+    fs::create_directories((dir / name).parent_path());
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  }
+};
+
+const std::string kBase = "platform: p.xml\nworkload: {generator: {jobs: 10}}\nsimulation: {seed: 7}\n";
+
+TEST(SweepPlan, GridOrderLastAxisFastest)
+{
+  Folder f;
+  auto file = f.write("s.yaml", kBase + "sweep:\n  policy.name: [fcfs, easy]\n  workload.generator.jobs: [5, 6, 7]\n");
+  SweepPlan plan = SweepPlan::load(file, {});
+  ASSERT_EQ(plan.point_count(), 6);
+  EXPECT_EQ(plan.point_values(0), (std::vector<std::string>{"fcfs", "5"}));
+  EXPECT_EQ(plan.point_values(2), (std::vector<std::string>{"fcfs", "7"}));
+  EXPECT_EQ(plan.point_values(3), (std::vector<std::string>{"easy", "5"}));
+  EXPECT_EQ(plan.point_values(5), (std::vector<std::string>{"easy", "7"}));
+  // No replications given: one run per point with the scenario's seed.
+  auto runs = plan.initial_runs();
+  ASSERT_EQ(runs.size(), 6U);
+  for (const auto& r : runs)
+    EXPECT_EQ(r.seed, 7U);
+  EXPECT_EQ(runs[4].overrides,
+            (std::vector<std::string>{"policy.name=easy", "workload.generator.jobs=6", "simulation.seed=7"}));
+}
+
+TEST(SweepPlan, SetOverridesApplyToEveryRunAndToTheSweepItself)
+{
+  Folder f;
+  auto file = f.write("s.yaml", kBase + "sweep: {policy.name: [fcfs, easy]}\nreplications: 2\n");
+  // --set sweep=... replaces the grid; --set on a value reaches every run.
+  SweepPlan plan = SweepPlan::load(file, {"sweep={policy.name: [conservative, easy, fcfs]}"});
+  ASSERT_EQ(plan.point_count(), 3);
+  EXPECT_EQ(plan.point_values(0), (std::vector<std::string>{"conservative"}));
+  SweepPlan p2 = SweepPlan::load(file, {"workload.max_jobs=3", "replications=3"});
+  auto runs = p2.initial_runs();
+  ASSERT_EQ(runs.size(), 6U);
+  EXPECT_EQ(runs[0].overrides.front(), "workload.max_jobs=3");
+  EXPECT_NE(runs[0].resolved_yaml.find("max_jobs: 3"), std::string::npos) << runs[0].resolved_yaml;
+}
+
+TEST(SweepPlan, ReplicationSeedsAreCommonToEveryPoint)
+{
+  Folder f;
+  auto file = f.write("s.yaml", kBase + "sweep: {policy.name: [fcfs, easy]}\nreplications: 3\n");
+  SweepPlan plan = SweepPlan::load(file, {});
+  // Same replication -> same seed for both policies; seeds 7, 8, 9 from the scenario's seed 7.
+  for (long r = 0; r < 3; r++) {
+    EXPECT_EQ(plan.make_run(0, r).seed, 7U + r);
+    EXPECT_EQ(plan.make_run(1, r).seed, 7U + r);
+  }
+  auto listed = f.write("l.yaml", kBase + "replications: [11, 42]\n");
+  SweepPlan lp = SweepPlan::load(listed, {});
+  auto runs = lp.initial_runs();
+  ASSERT_EQ(runs.size(), 2U);
+  EXPECT_EQ(runs[0].seed, 11U);
+  EXPECT_EQ(runs[1].seed, 42U);
+}
+
+TEST(SweepPlan, RunsAreNamedByTheirResolvedScenario)
+{
+  Folder f;
+  auto file = f.write("s.yaml", kBase + "sweep: {policy.name: [fcfs, easy]}\nreplications: 2\n");
+  SweepPlan plan = SweepPlan::load(file, {});
+  std::set<std::string> hashes;
+  for (const auto& r : plan.initial_runs())
+    hashes.insert(r.hash);
+  EXPECT_EQ(hashes.size(), 4U);
+  // Same resolved scenario, same name: output.dir and the sweep keys are not part of it.
+  auto other = f.write("s.yaml", kBase + "sweep: {policy.name: [fcfs]}\nreplications: 1\noutput: {dir: elsewhere}\n");
+  EXPECT_EQ(SweepPlan::load(other, {}).make_run(0, 0).hash, plan.make_run(0, 0).hash);
+  EXPECT_EQ(plan.make_run(0, 0).hash.size(), 16U);
+}
+
+TEST(SweepPlan, BadSweepsAreInputErrors)
+{
+  Folder f;
+  auto typo = f.write("t.yaml", kBase + "sweep: {policy.nmae: [fcfs]}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(typo, {}); }).find("policy.nmae"), std::string::npos);
+  auto seed = f.write("u.yaml", kBase + "sweep: {simulation.seed: [1, 2]}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(seed, {}); }).find("replications"), std::string::npos);
+  auto zero = f.write("v.yaml", kBase + "replications: 0\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(zero, {}); }).find("v.yaml:4: replications"), std::string::npos);
+  auto rule = f.write("w.yaml", kBase + "replications: {min: 3, max: 2}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(rule, {}); }).find("min <= max"), std::string::npos);
+}
+
+TEST(SweepTables, ResultsAndAggregateFromRunFolders)
+{
+  Folder f;
+  auto file = f.write("s.yaml", kBase + "sweep: {policy.name: [fcfs, easy]}\nreplications: 3\n");
+  SweepPlan plan = SweepPlan::load(file, {});
+  auto runs = plan.initial_runs();
+  f.write("out/plan.csv", plan_csv(plan, runs));
+  // fcfs: slowdowns 2, 4, 6 (mean 4, std 2, half-width 4.30265 x 2 / sqrt 3 = 4.96828); easy: 1, 1 and one failure.
+  double values[] = {2, 4, 6, 1, 1};
+  for (size_t i = 0; i < 5; i++)
+    f.write("out/runs/" + runs[i].hash + "/summary.json",
+            "{\n  \"policy\": \"x\",\n  \"seed\": " + std::to_string(runs[i].seed) +
+                ",\n  \"mean_slowdown\": " + std::to_string(values[i]) + ",\n  \"by\": {\"a\": 1}\n}\n");
+  f.write("out/runs/" + runs[5].hash + "/error.txt", "boom\n");
+  SweepTables t = build_tables(f.dir / "out");
+  EXPECT_EQ(t.ok, 5);
+  EXPECT_EQ(t.failed, 1);
+  EXPECT_EQ(t.results_csv.substr(0, t.results_csv.find('\n')),
+            "run,point,replication,seed,policy.name,status,mean_slowdown");
+  EXPECT_NE(t.results_csv.find("\n6,1,2,9,easy,failed,\n"), std::string::npos) << t.results_csv;
+  EXPECT_NE(t.aggregate_csv.find("\n0,fcfs,mean_slowdown,3,4,2,4.968"), std::string::npos) << t.aggregate_csv;
+  // easy: two samples equal: std 0, half-width 0.
+  EXPECT_NE(t.aggregate_csv.find("\n1,easy,mean_slowdown,2,1,0,0\n"), std::string::npos) << t.aggregate_csv;
+}
+
+} // namespace
