@@ -2,7 +2,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${JOBSCHED_BUILD_DIR:-$ROOT/build}
-PACKAGES=(cmake g++ make pkg-config libsimgrid-dev libyaml-cpp-dev libboost-graph-dev zlib1g-dev googletest libgtest-dev)
+PACKAGES=(cmake g++ make pkg-config libsimgrid-dev libyaml-cpp-dev libboost-graph-dev zlib1g-dev googletest libgtest-dev
+  gnuplot-nox)
 
 install_missing_packages() {
   local missing=()
