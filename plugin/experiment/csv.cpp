@@ -40,7 +40,7 @@ std::vector<std::string> csv_split(const std::string& line)
       } else {
         out.back() += c;
       }
-    } else if (c == '"') {
+    } else if (c == '"' && out.back().empty()) {
       quoted = true;
     } else if (c == ',') {
       out.emplace_back();
@@ -58,27 +58,38 @@ int CsvTable::column(const std::string& name) const
   return -1;
 }
 
+size_t CsvTable::required_column(const std::string& name) const
+{
+  int c = column(name);
+  if (c < 0) throw InputError(file.string() + ": no column '" + name + "' in the header");
+  return static_cast<size_t>(c);
+}
+
 CsvTable read_csv(const std::filesystem::path& file)
 {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string() + ": cannot open");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string() + ": cannot read");
   CsvTable t;
+  t.file = file;
   std::string line;
-  long line_no = 0;
+  size_t line_no = 0;
   while (std::getline(in, line)) {
     line_no++;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     auto fields = csv_split(line);
     if (t.header.empty()) {
-      t.header = fields;
+      t.header = std::move(fields);
       continue;
     }
     if (fields.size() != t.header.size())
       throw InputError(file.string() + ":" + std::to_string(line_no) + ": " + std::to_string(fields.size()) +
                        " fields, the header has " + std::to_string(t.header.size()));
     t.rows.push_back(std::move(fields));
+    t.lines.push_back(line_no);
   }
-  if (t.header.empty()) throw InputError(file.string() + ": empty table");
+  if (in.bad()) throw InputError(file.string() + ": cannot read");
+  if (t.header.empty()) throw InputError(file.string() + ": empty file, expected a header line");
   return t;
 }
 

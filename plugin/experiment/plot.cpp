@@ -6,6 +6,8 @@
  * failure anywhere leaves no partial figure behind. */
 #include "experiment/plot.hpp"
 
+#include "experiment/csv.hpp"
+
 #include "core/errors.hpp"
 #include "output/output_files.hpp"
 
@@ -55,82 +57,7 @@ namespace {
 // ---------------------------------------------------------------------------------------------------------------
 // Tables
 
-/* A CSV file: header and rows, each row as long as the header. */
-struct Table {
-  fs::path file;
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<size_t> lines; // line number of each row in the file, for messages
-
-  std::optional<size_t> column(const std::string& name) const
-  {
-    auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end()) return std::nullopt;
-    return static_cast<size_t>(it - header.begin());
-  }
-  size_t required_column(const std::string& name) const
-  {
-    auto c = column(name);
-    if (!c) throw InputError(file.string() + ": no column '" + name + "' in the header");
-    return *c;
-  }
-  std::string where(size_t row) const { return file.string() + ":" + std::to_string(lines[row]); }
-};
-
-/* Fields separated by commas; a field in double quotes may hold commas ("" is a quote). */
-std::vector<std::string> split_csv_line(const std::string& line)
-{
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); i++) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        i++;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"' && fields.back().empty()) {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-Table read_csv(const fs::path& file)
-{
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot read");
-  Table t;
-  t.file = file;
-  std::string line;
-  size_t number = 0;
-  while (std::getline(in, line)) {
-    number++;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    auto fields = split_csv_line(line);
-    if (t.header.empty()) {
-      t.header = std::move(fields);
-      continue;
-    }
-    if (fields.size() != t.header.size())
-      throw InputError(file.string() + ":" + std::to_string(number) + ": " + std::to_string(fields.size()) +
-                       " fields, the header has " + std::to_string(t.header.size()));
-    t.rows.push_back(std::move(fields));
-    t.lines.push_back(number);
-  }
-  if (in.bad()) throw InputError(file.string() + ": cannot read");
-  if (t.header.empty()) throw InputError(file.string() + ": empty file, expected a header line");
-  return t;
-}
+using Table = CsvTable;
 
 std::optional<double> parse_number(const std::string& text)
 {
@@ -651,7 +578,7 @@ PlotJob run_figures(const fs::path& run_dir)
   size_t start_col = t.required_column("starting_time");
   size_t finish_col = t.required_column("finish_time");
   size_t alloc_col = t.required_column("allocated_resources");
-  auto size_col = t.column("requested_number_of_resources");
+  int size_col = t.column("requested_number_of_resources");
 
   std::vector<RunJob> jobs;
   long max_index = -1;
@@ -667,8 +594,8 @@ PlotJob run_figures(const fs::path& run_dir)
       j.processors += hi - lo + 1;
       max_index = std::max(max_index, hi);
     }
-    if (j.intervals.empty() && size_col && !t.rows[r][*size_col].empty())
-      j.processors = static_cast<long>(number_at(t, r, *size_col));
+    if (j.intervals.empty() && size_col >= 0 && !t.rows[r][size_col].empty())
+      j.processors = static_cast<long>(number_at(t, r, static_cast<size_t>(size_col)));
     jobs.push_back(std::move(j));
   }
   if (jobs.empty())
