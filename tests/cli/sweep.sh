@@ -62,6 +62,16 @@ cmp -s A/results.csv B/results.csv || problems+=" results.csv differs from the l
 cmp -s A/aggregate.csv B/aggregate.csv || problems+=" aggregate.csv differs from the local sweep;"
 report shards_and_collect "$problems"
 
+# Each shard alone (separate folders, so no run can be skipped as already done): disjoint, and together all runs.
+"$bin" sweep sweep.yaml --out S1 --shard 1/2 --quiet
+"$bin" sweep sweep.yaml --out S2 --shard 2/2 --quiet
+problems=""
+both=$(comm -12 <(ls S1/runs | sort) <(ls S2/runs | sort) | wc -l)
+all=$(cat <(ls S1/runs) <(ls S2/runs) | sort -u)
+[ "$both" = 0 ] || problems+=" $both runs in both shards;"
+[ "$all" = "$(ls A/runs | sort)" ] || problems+=" the shards together are not the sweep's runs;"
+report shards_partition_the_runs "$problems"
+
 # 5. A failing run is reported and the sweep goes on.
 "$bin" sweep sweep.yaml --out C --quiet --set 'sweep={policy.name: [fcfs, nope]}' --set replications=1 2>C.err
 status=$?
