@@ -27,13 +27,23 @@ class Allocator {
   bool fits(const Job& job, const ResourceSet& available) const { return select(job, available).has_value(); }
   /* True when any `size` idle processors will do, so that planning with processor counts is exact. */
   virtual bool any_processors_will_do() const { return false; }
+  /* Called by the runtime before every decision with the machine's state (an adaptive allocator reads the network
+   * load there). */
+  virtual void observe(const struct ClusterState& /*state*/) {}
+};
+
+/* What an allocator gets at construction. */
+struct AllocatorEnv {
+  const Machine& machine;
+  const Params& params;
+  int communication_level = 0; // the workload's communication Level (workload.communication.level)
 };
 
 struct AllocatorInfo {
   std::string name;
   std::string description;
   std::vector<ParamSpec> params;
-  std::function<std::unique_ptr<Allocator>(const Machine&, const Params&)> make;
+  std::function<std::unique_ptr<Allocator>(const AllocatorEnv&)> make;
 };
 
 Registry<AllocatorInfo>& allocator_registry();

@@ -1,6 +1,7 @@
 #include "output/metrics.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace jobsched {
 
@@ -24,6 +25,12 @@ const char* batsim_final_state(JobFate fate)
     return "NOT_FINISHED";
   }
   return "?";
+}
+
+double communication_seconds(const JobOutcome& o)
+{
+  double lost = (o.finish_time - o.start_time) - o.job->run_time * (1.0 + o.cost.page_faults);
+  return lost < 1e-6 ? 0.0 : lost; // a job killed at its wall time did not run its whole run time
 }
 
 RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_processors)
@@ -63,6 +70,9 @@ RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_
     m.mean_slowdown += exec > 0 ? turnaround / exec : 1.0;
     m.mean_bounded_slowdown += bounded_slowdown(turnaround, exec);
     area += o.job->size * exec;
+    m.mean_nodes_used += o.cost.nodes_used;
+    m.mean_communication_cost += communication_seconds(o);
+    m.mean_page_fault_cost += o.job->run_time * o.cost.page_faults;
     m.last_finish = std::max(m.last_finish, o.finish_time);
   }
   auto n = static_cast<double>(waits.size());
@@ -74,6 +84,9 @@ RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_
     m.mean_turnaround /= n;
     m.mean_slowdown /= n;
     m.mean_bounded_slowdown /= n;
+    m.mean_nodes_used /= n;
+    m.mean_communication_cost /= n;
+    m.mean_page_fault_cost /= n;
     std::sort(waits.begin(), waits.end());
     size_t k = waits.size();
     m.median_wait = k % 2 == 1 ? waits[k / 2] : (waits[k / 2 - 1] + waits[k / 2]) / 2;

@@ -37,7 +37,15 @@ struct RunMetrics {
   double mean_turnaround = 0;
   double mean_slowdown = 0;
   double mean_bounded_slowdown = 0;
+  double mean_nodes_used = 0;         // hosts of the last placement
+  double mean_communication_cost = 0; // seconds, see communication_seconds()
+  double mean_page_fault_cost = 0;    // seconds: run time x paging stretch
 };
+
+/* Time a finished job lost to communication: its execution time beyond its run time stretched by paging (with the
+ * formula model exactly run time x base x nodes x level; with traffic, what the network cost it, contention
+ * included). */
+double communication_seconds(const JobOutcome& o);
 
 RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_processors);
 

@@ -34,7 +34,8 @@ std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string&
   std::ostringstream out;
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
-         "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts\n";
+         "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
+         "communication_cost,page_fault_cost\n";
   for (const auto& o : outcomes) {
     const Job& j = *o.job;
     bool started = o.start_time >= 0;
@@ -51,7 +52,12 @@ std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string&
     } else {
       out << (started ? num(o.start_time) : "") << ",,,,,,,-1,,";
     }
-    out << ',' << num(j.run_time) << ',' << o.restarts << '\n';
+    out << ',' << num(j.run_time) << ',' << o.restarts << ',';
+    if (started && ended)
+      out << o.cost.nodes_used << ',' << num(communication_seconds(o)) << ',' << num(j.run_time * o.cost.page_faults);
+    else
+      out << ",,";
+    out << '\n';
   }
   return out.str();
 }
@@ -101,6 +107,9 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   out << "  \"mean_turnaround_time\": " << num(m.mean_turnaround) << ",\n";
   out << "  \"mean_slowdown\": " << num(m.mean_slowdown) << ",\n";
   out << "  \"mean_bounded_slowdown\": " << num(m.mean_bounded_slowdown) << ",\n";
+  out << "  \"mean_nodes_used\": " << num(m.mean_nodes_used) << ",\n";
+  out << "  \"mean_communication_cost\": " << num(m.mean_communication_cost) << ",\n";
+  out << "  \"mean_page_fault_cost\": " << num(m.mean_page_fault_cost) << ",\n";
   out << "  \"bounded_slowdown_tau\": " << num(kBoundedSlowdownTau) << "\n";
   out << "}\n";
   return out.str();

@@ -30,6 +30,8 @@ struct ClusterState {
   ResourceSet up;   // processors whose host is available (not failed, not reclaimed by its owner)
   ResourceSet idle; // processors that are up and run no job
   std::map<JobId, RunningJob> running;
+  /* Mean utilization (0..1) of the links that carry traffic between hosts, as SimGrid measures it now. */
+  double network_load = 0;
 };
 
 } // namespace jobsched

@@ -4,13 +4,34 @@
 #include "policy/cluster_state.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_runtime, "jobsched: job executions on the platform");
 
 namespace jobsched {
 
-JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm)
-    : machine_(machine), hosts_(std::move(hosts)), reference_speed_(reference_speed), comm_(comm)
+namespace {
+std::vector<double> host_memory_mb(const std::vector<sg4::Host*>& hosts)
+{
+  std::vector<double> out;
+  for (auto* h : hosts) {
+    const char* mb = h->get_property("memory_mb");
+    out.push_back(mb != nullptr ? std::atof(mb) : 0.0);
+  }
+  return out;
+}
+} // namespace
+
+JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
+                       MemorySpec memory)
+    : machine_(machine)
+    , hosts_(std::move(hosts))
+    , reference_speed_(reference_speed)
+    , comm_(comm)
+    , model_(machine, comm, memory, host_memory_mb(hosts_))
 {
 }
 
@@ -37,16 +58,60 @@ double JobRuntime::remaining_fraction(JobId id) const
   return x.remaining;
 }
 
+std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>& hosts, double seconds) const
+{
+  // One flow per node of the job, in a ring over its nodes (a one-node job talks to itself over the node's
+  // loopback), each from the node's first process. Max-min sharing gives each flow, on an idle platform, the smallest
+  // over its links of the link's bandwidth divided by the flows crossing it (a FATPIPE link is not shared); under L07
+  // a flow of B bytes then lasts latency + B / that bandwidth. B is chosen for that to be `seconds`.
+  const size_t n = hosts.size();
+  std::vector<size_t> first; // first process of each distinct node
+  for (size_t i = 0; i < n; i++)
+    if (std::find(hosts.begin(), hosts.begin() + static_cast<long>(i), hosts[i]) == hosts.begin() + static_cast<long>(i))
+      first.push_back(i);
+  const size_t k = first.size();
+  struct Flow {
+    size_t from, to;
+    std::vector<sg4::Link*> links;
+    double latency = 0;
+  };
+  std::vector<Flow> flows;
+  std::map<sg4::Link*, int> crossing;
+  for (size_t f = 0; f < k; f++) {
+    Flow flow{first[f], k > 1 ? first[(f + 1) % k] : (n > 1 ? 1 : 0), {}, 0};
+    hosts[flow.from]->route_to(hosts[flow.to], flow.links, &flow.latency);
+    for (auto* l : flow.links)
+      crossing[l]++;
+    flows.push_back(std::move(flow));
+  }
+  std::vector<double> bytes(n * n, 0.0);
+  for (const auto& flow : flows) {
+    double bandwidth = std::numeric_limits<double>::infinity();
+    for (auto* l : flow.links) {
+      bool shared = l->get_sharing_policy() != sg4::Link::SharingPolicy::FATPIPE;
+      bandwidth   = std::min(bandwidth, l->get_bandwidth() / (shared ? crossing[l] : 1));
+    }
+    if (std::isinf(bandwidth)) continue; // no link on the route: nothing to wait for
+    bytes[flow.from * n + flow.to] += std::max(0.0, seconds - flow.latency) * bandwidth;
+  }
+  return bytes;
+}
+
 void JobRuntime::launch(Execution& x)
 {
   auto hosts = hosts_of(x.resources);
   const size_t n = hosts.size();
-  const double total_flops = x.job->run_time * reference_speed_ * x.job->size;
-  const double flops_each = total_flops * x.remaining / static_cast<double>(n);
+  x.cost = model_.cost(*x.job, x.resources);
+  // Total work at the reference speed, shared among the processes, stretched by paging (and the formula's cost).
+  const double base_seconds = x.job->run_time * x.remaining * x.job->size / static_cast<double>(n);
+  const double compute_seconds = base_seconds * model_.compute_stretch(x.cost);
+  const double flops_each = compute_seconds * reference_speed_;
   std::vector<double> flops(n, flops_each);
   std::vector<double> bytes;
   const double sent_each = comm_.bytes_per_flop * flops_each;
-  if (comm_.pattern != CommPattern::none && sent_each > 0 && n > 1) {
+  if (comm_.model == CommCostModel::network && x.cost.communication > 0) {
+    bytes = calibrated_traffic(hosts, base_seconds * (model_.compute_stretch(x.cost) + x.cost.communication));
+  } else if (comm_.model == CommCostModel::traffic && comm_.pattern != CommPattern::none && sent_each > 0 && n > 1) {
     bytes.assign(n * n, 0.0);
     for (size_t i = 0; i < n; i++) {
       switch (comm_.pattern) {

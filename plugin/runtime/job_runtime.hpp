@@ -15,6 +15,7 @@
 #include "core/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
+#include "runtime/job_model.hpp"
 #include "scenario/scenario.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -32,7 +33,9 @@ enum class JobFate { running, completed, walltime_reached, killed, failed };
 
 class JobRuntime {
  public:
-  JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm);
+  /* Hosts' memory (for paging) is read from their property memory_mb. */
+  JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
+             MemorySpec memory = {});
 
   void start(const Job& job, const ResourceSet& resources);
   void kill(JobId id);
@@ -55,6 +58,8 @@ class JobRuntime {
   size_t size() const { return jobs_.size(); }
   /* Fraction of the job's work still to do (1 at start). */
   double remaining_fraction(JobId id) const;
+  /* What the job's current placement costs it. */
+  const PlacementCost& placement_cost(JobId id) const { return jobs_.at(id).cost; }
 
  private:
   struct Execution {
@@ -64,6 +69,7 @@ class JobRuntime {
     double used_time = 0;   // execution time accumulated before `segment_start` (wall time accounting)
     double segment_start = 0;
     bool suspended = false;
+    PlacementCost cost;
     sg4::ExecPtr exec;
     std::vector<sg4::CommPtr> transfers; // image transfers of a migration in progress
   };
@@ -71,11 +77,14 @@ class JobRuntime {
   void launch(Execution& x);
   void stop_exec(Execution& x); // cancel the exec, keeping its remaining work
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
+  /* The network model's traffic: a ring over the job's nodes lasting `seconds` on an idle platform. */
+  std::vector<double> calibrated_traffic(const std::vector<sg4::Host*>& hosts, double seconds) const;
 
   const Machine& machine_;
   std::vector<sg4::Host*> hosts_;
   double reference_speed_;
   CommSpec comm_;
+  JobModel model_;
   std::map<JobId, Execution> jobs_;
 };
 

@@ -3,6 +3,7 @@
 
 #include "core/job.hpp"
 #include "core/resource_set.hpp"
+#include "runtime/job_model.hpp"
 #include "runtime/job_runtime.hpp"
 
 #include <vector>
@@ -16,6 +17,7 @@ struct JobOutcome {
   double finish_time = -1;
   ResourceSet resources; // the last allocation
   int restarts = 0;      // resizes and migrations
+  PlacementCost cost; // of the last placement: nodes used, communication and paging stretches
 };
 
 } // namespace jobsched

@@ -105,6 +105,7 @@ void SchedulerActor::apply(const Decision& d)
     state_.running[d.job] = RunningJob{o.job, d.resources, state_.now, false};
     o.start_time = state_.now;
     o.resources = d.resources;
+    o.cost = runtime_.placement_cost(d.job);
     break;
   }
   case Decision::Kind::kill:
@@ -136,6 +137,7 @@ void SchedulerActor::apply(const Decision& d)
     running->second.resources = d.resources;
     running->second.suspended = false;
     o.resources = d.resources;
+    o.cost = runtime_.placement_cost(d.job);
     o.restarts++;
     break;
   }

@@ -129,12 +129,13 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
 
   ctx.workload = std::make_shared<Workload>(load_workload(sc, machine.resource_count()));
   Workload& workload = *ctx.workload;
+  if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
   if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
 
   try { // registry and parameter errors name a key: add the scenario file
     const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
     ctx.allocator_params = Params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
-    ctx.allocator = alloc_info.make(machine, ctx.allocator_params);
+    ctx.allocator = alloc_info.make(AllocatorEnv{machine, ctx.allocator_params, sc.workload.communication.level});
     const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
     ctx.policy_params = Params(policy_info.params, sc.policy.params, "policy.params");
     ctx.policy = policy_info.make(PolicyEnv{machine, *ctx.allocator, ctx.policy_params});
@@ -142,7 +143,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
     throw InputError(sc.file.string() + ": " + e.what());
   }
 
-  ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication);
+  ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication, sc.workload.memory);
   sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
   ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox);
   ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);

@@ -1,0 +1,135 @@
+/* SMP-aware allocation with a compactness bound: the `Tight` rule of the SMP-cluster paper
+ * (../shared/papers/smp-cluster-allocation-tight-level.txt, summarised in ../shared/papers/README.md).
+ *
+ * A job asking for C processors needs at least min_nodes = ceil(C / cores per node) SMP nodes and may be spread over
+ * at most min_nodes + Tight of them. Tight = 0 forces the most compact placement (little communication, longer waits
+ * for a compact hole); a large Tight accepts any placement with enough free cores.
+ *
+ * Which nodes: the fewest possible. Nodes are ranked by free cores (most first, then by index); with k the smallest
+ * count whose k best nodes hold C free cores, the job takes all free cores of the first k-1 nodes and the rest from
+ * the node, among the others, with the fewest free cores that still suffice (best fit, so the large holes stay for
+ * large jobs). Within a node it takes preferred cores first, then the lowest-numbered.
+ *
+ * Adaptive Tight (the paper's proposal): Tight = clamp(tight_max - level_weight x Level - load_weight x
+ * network_load x tight_max, 0, tight_max), rounded, where network_load (0..1) is the mean utilization of the links
+ * that carry traffic between hosts, measured by SimGrid before each decision. With the defaults (tight_max 6,
+ * level_weight 1, load_weight 0) this is Tight = 6 - Level, the rule behind the paper's "adaptive" row. */
+#include "allocation/allocator.hpp"
+#include "core/errors.hpp"
+#include "policy/cluster_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace jobsched {
+namespace {
+
+class SmpNodes : public Allocator {
+public:
+  explicit SmpNodes(const AllocatorEnv& env)
+      : machine_(env.machine)
+      , tight_(env.params.get_int("tight"))
+      , adaptive_(env.params.get_bool("adaptive"))
+      , tight_max_(env.params.get_int("tight_max"))
+      , level_weight_(env.params.get_double("level_weight"))
+      , load_weight_(env.params.get_double("load_weight"))
+      , level_(env.communication_level)
+  {
+    if (tight_ < 0) throw InputError("policy.allocation_params.tight: must be >= 0");
+    if (tight_max_ < 0) throw InputError("policy.allocation_params.tight_max: must be >= 0");
+    cores_by_size_.resize(machine_.host_count());
+    for (int h = 0; h < machine_.host_count(); h++)
+      cores_by_size_[h] = machine_.cores(h);
+    std::sort(cores_by_size_.rbegin(), cores_by_size_.rend());
+  }
+
+  void observe(const ClusterState& state) override { network_load_ = state.network_load; }
+
+  /* The Tight in force now. */
+  long current_tight() const
+  {
+    if (!adaptive_) return tight_;
+    double t = static_cast<double>(tight_max_) - level_weight_ * level_ -
+               load_weight_ * network_load_ * static_cast<double>(tight_max_);
+    return std::clamp(std::lround(t), 0L, tight_max_);
+  }
+
+  /* The fewest nodes that can hold `size` processors on an empty machine. */
+  long min_nodes(int size) const
+  {
+    long k   = 0;
+    int held = 0;
+    while (held < size && k < static_cast<long>(cores_by_size_.size()))
+      held += cores_by_size_[k++];
+    return k;
+  }
+
+  std::optional<ResourceSet> select(const Job& job, const ResourceSet& available,
+                                    const ResourceSet* preferred) const override
+  {
+    const int hosts = machine_.host_count();
+    std::vector<int> free(hosts, 0);
+    for (int p : available.members())
+      free[machine_.host_of(p)]++;
+    std::vector<int> order(hosts);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&free](int a, int b) { return free[a] > free[b]; });
+
+    long k   = 0;
+    int held = 0;
+    while (held < job.size && k < hosts && free[order[k]] > 0)
+      held += free[order[k++]];
+    if (held < job.size || k > min_nodes(job.size) + current_tight()) return std::nullopt;
+
+    // All free cores of the k-1 best nodes, the rest from the tightest node that still holds it.
+    std::vector<std::pair<int, int>> take; // node, cores
+    int got = 0;
+    for (long i = 0; i + 1 < k; i++) {
+      take.emplace_back(order[i], free[order[i]]);
+      got += free[order[i]];
+    }
+    int rest = job.size - got;
+    int last = -1;
+    for (long i = k - 1; i < hosts; i++) {
+      int h = order[i];
+      if (free[h] >= rest && (last < 0 || free[h] < free[last] || (free[h] == free[last] && h < last))) last = h;
+    }
+    take.emplace_back(last, rest);
+
+    ResourceSet chosen(available.capacity());
+    for (const auto& [h, n] : take) {
+      ResourceSet node = ResourceSet::range(available.capacity(), machine_.first_resource(h), machine_.cores(h)) &
+                         available;
+      ResourceSet first = preferred ? node & *preferred : ResourceSet(available.capacity());
+      int from_first    = std::min(first.count(), n);
+      chosen |= first.lowest(from_first);
+      chosen |= (node - first).lowest(n - from_first);
+    }
+    return chosen;
+  }
+
+private:
+  const Machine& machine_;
+  long tight_;
+  bool adaptive_;
+  long tight_max_;
+  double level_weight_;
+  double load_weight_;
+  int level_;
+  double network_load_ = 0;
+  std::vector<int> cores_by_size_;
+};
+
+AllocatorRegistration smp{
+    {"smp",
+     "SMP nodes: at most ceil(C / cores) + Tight nodes per job, fewest nodes, best fit (SMP-cluster paper)",
+     {{"tight", "0", "extra nodes allowed beyond the minimum (the paper's Tight)"},
+      {"adaptive", "false", "choose Tight per job from the communication level and the network load"},
+      {"tight_max", "6", "adaptive: Tight on a quiet network at Level 0"},
+      {"level_weight", "1.0", "adaptive: Tight given up per communication Level"},
+      {"load_weight", "0.0", "adaptive: fraction of tight_max given up at full network load"}},
+     [](const AllocatorEnv& env) { return std::make_unique<SmpNodes>(env); }}};
+
+} // namespace
+} // namespace jobsched

@@ -1,0 +1,54 @@
+/* What a placement costs a job: communication and page faults, as stretches of its run time.
+ *
+ * Communication (SMP-cluster paper, ../shared/papers/README.md): cost = base x nodes used x Level, with base = 0.05,
+ * read as a stretch of the run time: a job of run time R on k nodes runs R x (1 + base x k x Level). In the
+ * `formula` model that is all; in the `network` model the job's nodes exchange traffic over the platform, sized so
+ * that on an idle machine the job lasts exactly that long, and contention with other jobs adds to it.
+ *
+ * Page faults (the paper cites a model it does not give; this one is ours): a job whose processes on one node need
+ * more than `threshold` x that node's memory pages. With f the fraction of the job's memory that does not fit (the
+ * excess summed over its nodes, divided by all its memory), the run time grows by page_fault_penalty x f. Memory per processor comes from the
+ * trace (SWF field 7) or, when the trace has none (KTH SP2), is drawn log-uniform in [min_mb, max_mb] per job. A
+ * compact placement packs more processes per node, so it trades communication for paging. */
+#pragma once
+
+#include "core/job.hpp"
+#include "core/machine.hpp"
+#include "core/resource_set.hpp"
+#include "scenario/scenario.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace jobsched {
+
+struct PlacementCost {
+  int nodes_used     = 0;
+  double communication = 0; // fraction of the run time (formula; the network model's idle-machine target)
+  double page_faults   = 0; // fraction of the run time
+};
+
+class JobModel {
+public:
+  /* `node_memory_mb`: memory of each compute host (0 when unknown). */
+  JobModel(const Machine& machine, CommSpec comm, MemorySpec memory, std::vector<double> node_memory_mb);
+
+  PlacementCost cost(const Job& job, const ResourceSet& resources) const;
+  /* The factor by which the job's computation is stretched: 1 + page faults, + communication in the formula model. */
+  double compute_stretch(const PlacementCost& c) const;
+  const CommSpec& communication() const { return comm_; }
+
+private:
+  const Machine& machine_;
+  CommSpec comm_;
+  MemorySpec memory_;
+  std::vector<double> node_memory_mb_;
+};
+
+/* Base x nodes x level: the paper's table (e.g. 4 nodes at Level 1: 0.20; 10 nodes at Level 4: 2.0). */
+double communication_cost(double base, int nodes, int level);
+
+/* Give every job without a memory figure one drawn from the "memory" stream of `seed` (in job order). */
+void assign_synthetic_memory(JobList& jobs, const MemorySpec& memory, std::uint64_t seed);
+
+} // namespace jobsched
