@@ -24,8 +24,9 @@ class FirstFit : public Allocator {
 };
 
 AllocatorRegistration first_fit{
-    {"first-fit", "lowest-numbered idle processors, no placement constraint", {},
-     [](const AllocatorEnv&) { return std::make_unique<FirstFit>(); }}};
+    {"first-fit", "lowest-numbered idle processors, no placement constraint", {}, [](const AllocatorEnv&) {
+       return std::make_unique<FirstFit>();
+     }}};
 
 } // namespace
 } // namespace jobsched

@@ -26,15 +26,11 @@ namespace jobsched {
 namespace {
 
 class SmpNodes : public Allocator {
-public:
+ public:
   explicit SmpNodes(const AllocatorEnv& env)
-      : machine_(env.machine)
-      , tight_(env.params.get_int("tight"))
-      , adaptive_(env.params.get_bool("adaptive"))
-      , tight_max_(env.params.get_int("tight_max"))
-      , level_weight_(env.params.get_double("level_weight"))
-      , load_weight_(env.params.get_double("load_weight"))
-      , level_(env.communication_level)
+      : machine_(env.machine), tight_(env.params.get_int("tight")), adaptive_(env.params.get_bool("adaptive")),
+        tight_max_(env.params.get_int("tight_max")), level_weight_(env.params.get_double("level_weight")),
+        load_weight_(env.params.get_double("load_weight")), level_(env.communication_level)
   {
     if (tight_ < 0) throw InputError("policy.allocation_params.tight: must be >= 0");
     if (tight_max_ < 0) throw InputError("policy.allocation_params.tight_max: must be >= 0");
@@ -58,7 +54,7 @@ public:
   /* The fewest nodes that can hold `size` processors on an empty machine. */
   long min_nodes(int size) const
   {
-    long k   = 0;
+    long k = 0;
     int held = 0;
     while (held < size && k < static_cast<long>(cores_by_size_.size()))
       held += cores_by_size_[k++];
@@ -76,7 +72,7 @@ public:
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&free](int a, int b) { return free[a] > free[b]; });
 
-    long k   = 0;
+    long k = 0;
     int held = 0;
     while (held < job.size && k < hosts && free[order[k]] > 0)
       held += free[order[k++]];
@@ -99,17 +95,17 @@ public:
 
     ResourceSet chosen(available.capacity());
     for (const auto& [h, n] : take) {
-      ResourceSet node = ResourceSet::range(available.capacity(), machine_.first_resource(h), machine_.cores(h)) &
-                         available;
+      ResourceSet node =
+          ResourceSet::range(available.capacity(), machine_.first_resource(h), machine_.cores(h)) & available;
       ResourceSet first = preferred ? node & *preferred : ResourceSet(available.capacity());
-      int from_first    = std::min(first.count(), n);
+      int from_first = std::min(first.count(), n);
       chosen |= first.lowest(from_first);
       chosen |= (node - first).lowest(n - from_first);
     }
     return chosen;
   }
 
-private:
+ private:
   const Machine& machine_;
   long tight_;
   bool adaptive_;

@@ -32,12 +32,13 @@ PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources) const
     per_node[machine_.host_of(p)]++;
   PlacementCost c;
   c.nodes_used = static_cast<int>(per_node.size());
-  if (comm_.model != CommCostModel::traffic) c.communication = communication_cost(comm_.base, c.nodes_used, comm_.level);
+  if (comm_.model != CommCostModel::traffic)
+    c.communication = communication_cost(comm_.base, c.nodes_used, comm_.level);
   if (memory_.paging && job.memory_kb > 0) {
     const double per_process_mb = job.memory_kb / 1024.0;
-    const double job_mb         = per_process_mb * resources.count();
+    const double job_mb = per_process_mb * resources.count();
     for (const auto& [host, processes] : per_node) {
-      double used  = per_process_mb * processes;
+      double used = per_process_mb * processes;
       double limit = node_memory_mb_[host] * memory_.threshold;
       if (used > limit) c.page_faults += memory_.page_fault_penalty * (used - limit) / job_mb;
     }

@@ -7,9 +7,9 @@
  *
  * Page faults (the paper cites a model it does not give; this one is ours): a job whose processes on one node need
  * more than `threshold` x that node's memory pages. With f the fraction of the job's memory that does not fit (the
- * excess summed over its nodes, divided by all its memory), the run time grows by page_fault_penalty x f. Memory per processor comes from the
- * trace (SWF field 7) or, when the trace has none (KTH SP2), is drawn log-uniform in [min_mb, max_mb] per job. A
- * compact placement packs more processes per node, so it trades communication for paging. */
+ * excess summed over its nodes, divided by all its memory), the run time grows by page_fault_penalty x f. Memory per
+ * processor comes from the trace (SWF field 7) or, when the trace has none (KTH SP2), is drawn log-uniform in [min_mb,
+ * max_mb] per job. A compact placement packs more processes per node, so it trades communication for paging. */
 #pragma once
 
 #include "core/job.hpp"
@@ -23,13 +23,13 @@
 namespace jobsched {
 
 struct PlacementCost {
-  int nodes_used     = 0;
+  int nodes_used = 0;
   double communication = 0; // fraction of the run time (formula; the network model's idle-machine target)
-  double page_faults   = 0; // fraction of the run time
+  double page_faults = 0;   // fraction of the run time
 };
 
 class JobModel {
-public:
+ public:
   /* `node_memory_mb`: memory of each compute host (0 when unknown). */
   JobModel(const Machine& machine, CommSpec comm, MemorySpec memory, std::vector<double> node_memory_mb);
 
@@ -38,7 +38,7 @@ public:
   double compute_stretch(const PlacementCost& c) const;
   const CommSpec& communication() const { return comm_; }
 
-private:
+ private:
   const Machine& machine_;
   CommSpec comm_;
   MemorySpec memory_;

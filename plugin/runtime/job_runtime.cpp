@@ -27,11 +27,8 @@ std::vector<double> host_memory_mb(const std::vector<sg4::Host*>& hosts)
 
 JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
                        MemorySpec memory)
-    : machine_(machine)
-    , hosts_(std::move(hosts))
-    , reference_speed_(reference_speed)
-    , comm_(comm)
-    , model_(machine, comm, memory, host_memory_mb(hosts_))
+    : machine_(machine), hosts_(std::move(hosts)), reference_speed_(reference_speed), comm_(comm),
+      model_(machine, comm, memory, host_memory_mb(hosts_))
 {
 }
 
@@ -67,7 +64,8 @@ std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>
   const size_t n = hosts.size();
   std::vector<size_t> first; // first process of each distinct node
   for (size_t i = 0; i < n; i++)
-    if (std::find(hosts.begin(), hosts.begin() + static_cast<long>(i), hosts[i]) == hosts.begin() + static_cast<long>(i))
+    if (std::find(hosts.begin(), hosts.begin() + static_cast<long>(i), hosts[i]) ==
+        hosts.begin() + static_cast<long>(i))
       first.push_back(i);
   const size_t k = first.size();
   struct Flow {
@@ -89,7 +87,7 @@ std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>
     double bandwidth = std::numeric_limits<double>::infinity();
     for (auto* l : flow.links) {
       bool shared = l->get_sharing_policy() != sg4::Link::SharingPolicy::FATPIPE;
-      bandwidth   = std::min(bandwidth, l->get_bandwidth() / (shared ? crossing[l] : 1));
+      bandwidth = std::min(bandwidth, l->get_bandwidth() / (shared ? crossing[l] : 1));
     }
     if (std::isinf(bandwidth)) continue; // no link on the route: nothing to wait for
     bytes[flow.from * n + flow.to] += std::max(0.0, seconds - flow.latency) * bandwidth;

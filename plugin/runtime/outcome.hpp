@@ -17,7 +17,7 @@ struct JobOutcome {
   double finish_time = -1;
   ResourceSet resources; // the last allocation
   int restarts = 0;      // resizes and migrations
-  PlacementCost cost; // of the last placement: nodes used, communication and paging stretches
+  PlacementCost cost;    // of the last placement: nodes used, communication and paging stretches
 };
 
 } // namespace jobsched

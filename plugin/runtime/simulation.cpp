@@ -143,7 +143,8 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
     throw InputError(sc.file.string() + ": " + e.what());
   }
 
-  ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication, sc.workload.memory);
+  ctx.runtime =
+      std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication, sc.workload.memory);
   sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
   ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox);
   ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);

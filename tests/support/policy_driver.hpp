@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -23,21 +25,30 @@ struct DriveResult {
 
 struct PolicyUnderTest {
   Machine machine;
+  Params allocator_params;
   std::unique_ptr<Allocator> allocator;
   Params params;
   std::unique_ptr<Policy> policy;
 
-  PolicyUnderTest(const std::string& name, int processors, const std::string& allocation = "first-fit")
-      : machine(Machine::uniform(processors))
+  PolicyUnderTest(const std::string& name, int processors) : PolicyUnderTest(name, Machine::uniform(processors)) {}
+  PolicyUnderTest(const std::string& name, Machine m, const std::string& allocation = "first-fit",
+                  const std::map<std::string, std::string>& allocation_params = {}, int communication_level = 0)
+      : machine(std::move(m))
   {
-    allocator = allocator_registry().get(allocation).make(machine, Params());
+    const auto& info = allocator_registry().get(allocation);
+    allocator_params = Params(info.params, allocation_params, "policy.allocation_params");
+    allocator = info.make(AllocatorEnv{machine, allocator_params, communication_level});
     params = Params(policy_registry().get(name).params, {}, "policy.params");
     policy = policy_registry().get(name).make(PolicyEnv{machine, *allocator, params});
   }
 };
 
-inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs)
+/* Called after every decision pass with the state after the pass and the jobs still waiting (submission order). */
+using AfterDecide = std::function<void(const ClusterState&, const std::vector<const Job*>&)>;
+
+inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs, const AfterDecide& after_decide = {})
 {
+  std::vector<const Job*> waiting;
   DriveResult out;
   ClusterState state;
   state.machine = &p.machine;
@@ -63,9 +74,12 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs)
         ++it;
       }
     }
-    while (next < jobs.size() && jobs[next].submit_time <= t + kTimeEpsilon)
+    while (next < jobs.size() && jobs[next].submit_time <= t + kTimeEpsilon) {
+      waiting.push_back(&jobs[next]);
       p.policy->job_submitted(jobs[next++], t);
+    }
     out.decide_calls++;
+    p.allocator->observe(state);
     for (const auto& d : p.policy->decide(state)) {
       EXPECT_EQ(d.kind, Decision::Kind::start);
       const Job* job = nullptr;
@@ -78,7 +92,9 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs)
       state.running[d.job] = RunningJob{job, d.resources, t, false};
       out.start[d.job] = t;
       out.resources[d.job] = d.resources;
+      waiting.erase(std::remove(waiting.begin(), waiting.end(), job), waiting.end());
     }
+    if (after_decide) after_decide(state, waiting);
   }
   return out;
 }

@@ -52,7 +52,7 @@ TEST(AvailabilityProfile, EarliestFitOnHandBuiltProfile)
 TEST(FirstFit, LowestIdleAndPreferredFirst)
 {
   Machine m = Machine::uniform(8);
-  auto ff = allocator_registry().get("first-fit").make(m, Params());
+  auto ff = allocator_registry().get("first-fit").make(AllocatorEnv{m, Params()});
   Job j;
   j.size = 3;
   ResourceSet idle = ResourceSet::range(8, 2, 5); // 2-6
