@@ -5,10 +5,15 @@
  * at most min_nodes + Tight of them. Tight = 0 forces the most compact placement (little communication, longer waits
  * for a compact hole); a large Tight accepts any placement with enough free cores.
  *
- * Which nodes: the fewest possible. Nodes are ranked by free cores (most first, then by index); with k the smallest
+ * Which nodes (parameter `placement`):
+ *  - fewest-nodes (default): the fewest possible. Nodes are ranked by free cores (most first, then by index); with k the smallest
  * count whose k best nodes hold C free cores, the job takes all free cores of the first k-1 nodes and the rest from
  * the node, among the others, with the fewest free cores that still suffice (best fit, so the large holes stay for
  * large jobs). Within a node it takes preferred cores first, then the lowest-numbered.
+ *  - first-fit: the lowest-numbered free cores, wherever they are, if they span at most min_nodes + Tight nodes;
+ *    otherwise the fewest-nodes placement if it is within the bound. This is the paper's reading of a loose Tight
+ *    ("place the job as soon as enough CPUs are free anywhere"): jobs spread over the fragments of the machine,
+ *    which is what makes a loose Tight costly when communication is.
  *
  * Adaptive Tight (the paper's proposal): Tight = clamp(tight_max - level_weight x Level - load_weight x
  * network_load x tight_max, 0, tight_max), rounded, where network_load (0..1) is the mean utilization of the links
@@ -30,8 +35,13 @@ class SmpNodes : public Allocator {
   explicit SmpNodes(const AllocatorEnv& env)
       : machine_(env.machine), tight_(env.params.get_int("tight")), adaptive_(env.params.get_bool("adaptive")),
         tight_max_(env.params.get_int("tight_max")), level_weight_(env.params.get_double("level_weight")),
-        load_weight_(env.params.get_double("load_weight")), level_(env.communication_level)
+        load_weight_(env.params.get_double("load_weight")), level_(env.communication_level),
+        first_fit_(env.params.get_string("placement") == "first-fit")
   {
+    const std::string& placement = env.params.get_string("placement");
+    if (placement != "first-fit" && placement != "fewest-nodes")
+      throw InputError("policy.allocation_params.placement: expected fewest-nodes or first-fit, got '" + placement +
+                       "'");
     if (tight_ < 0) throw InputError("policy.allocation_params.tight: must be >= 0");
     if (tight_max_ < 0) throw InputError("policy.allocation_params.tight_max: must be >= 0");
     cores_by_size_.resize(machine_.host_count());
@@ -64,6 +74,19 @@ class SmpNodes : public Allocator {
   std::optional<ResourceSet> select(const Job& job, const ResourceSet& available,
                                     const ResourceSet* preferred) const override
   {
+    const long bound = min_nodes(job.size) + current_tight();
+    if (first_fit_) {
+      ResourceSet lowest = available.lowest(job.size);
+      if (lowest.empty()) return std::nullopt;
+      std::vector<bool> used(machine_.host_count(), false);
+      long nodes = 0;
+      for (int p : lowest.members())
+        if (!used[machine_.host_of(p)]) {
+          used[machine_.host_of(p)] = true;
+          nodes++;
+        }
+      if (nodes <= bound) return lowest;
+    }
     const int hosts = machine_.host_count();
     std::vector<int> free(hosts, 0);
     for (int p : available.members())
@@ -76,7 +99,7 @@ class SmpNodes : public Allocator {
     int held = 0;
     while (held < job.size && k < hosts && free[order[k]] > 0)
       held += free[order[k++]];
-    if (held < job.size || k > min_nodes(job.size) + current_tight()) return std::nullopt;
+    if (held < job.size || k > bound) return std::nullopt;
 
     // All free cores of the k-1 best nodes, the rest from the tightest node that still holds it.
     std::vector<std::pair<int, int>> take; // node, cores
@@ -113,6 +136,7 @@ class SmpNodes : public Allocator {
   double level_weight_;
   double load_weight_;
   int level_;
+  bool first_fit_;
   double network_load_ = 0;
   std::vector<int> cores_by_size_;
 };
@@ -124,7 +148,8 @@ AllocatorRegistration smp{
       {"adaptive", "false", "choose Tight per job from the communication level and the network load"},
       {"tight_max", "6", "adaptive: Tight on a quiet network at Level 0"},
       {"level_weight", "1.0", "adaptive: Tight given up per communication Level"},
-      {"load_weight", "0.0", "adaptive: fraction of tight_max given up at full network load"}},
+      {"load_weight", "0.0", "adaptive: fraction of tight_max given up at full network load"},
+      {"placement", "fewest-nodes", "fewest-nodes, or first-fit (lowest free cores when within the bound)"}},
      [](const AllocatorEnv& env) { return std::make_unique<SmpNodes>(env); }}};
 
 } // namespace

@@ -19,7 +19,7 @@ SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> h
   for (const auto& j : jobs) {
     if (index_.count(j.id) != 0) throw InputError("workload: job number " + std::to_string(j.id) + " appears twice");
     index_[j.id] = outcomes_.size();
-    outcomes_.push_back(JobOutcome{&j, JobFate::running, -1, -1, ResourceSet(machine.resource_count()), 0});
+    outcomes_.push_back(JobOutcome{&j, JobFate::running, -1, -1, ResourceSet(machine.resource_count()), 0, {}});
   }
   state_.machine = &machine_;
   state_.up = ResourceSet(machine.resource_count());
