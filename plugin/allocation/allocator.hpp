@@ -30,6 +30,8 @@ class Allocator {
   /* Called by the runtime before every decision with the machine's state (an adaptive allocator reads the network
    * load there). */
   virtual void observe(const struct ClusterState& /*state*/) {}
+  /* True when the allocator reads ClusterState::network_load (measuring it costs a pass over the links). */
+  virtual bool wants_network_load() const { return false; }
 };
 
 /* What an allocator gets at construction. */

@@ -6,10 +6,10 @@
  * for a compact hole); a large Tight accepts any placement with enough free cores.
  *
  * Which nodes (parameter `placement`):
- *  - fewest-nodes (default): the fewest possible. Nodes are ranked by free cores (most first, then by index); with k the smallest
- * count whose k best nodes hold C free cores, the job takes all free cores of the first k-1 nodes and the rest from
- * the node, among the others, with the fewest free cores that still suffice (best fit, so the large holes stay for
- * large jobs). Within a node it takes preferred cores first, then the lowest-numbered.
+ *  - fewest-nodes (default): the fewest possible. Nodes are ranked by free cores (most first, then by index); with k
+ * the smallest count whose k best nodes hold C free cores, the job takes all free cores of the first k-1 nodes and the
+ * rest from the node, among the others, with the fewest free cores that still suffice (best fit, so the large holes
+ * stay for large jobs). Within a node it takes preferred cores first, then the lowest-numbered.
  *  - first-fit: the lowest-numbered free cores, wherever they are, if they span at most min_nodes + Tight nodes;
  *    otherwise the fewest-nodes placement if it is within the bound. This is the paper's reading of a loose Tight
  *    ("place the job as soon as enough CPUs are free anywhere"): jobs spread over the fragments of the machine,
@@ -51,6 +51,7 @@ class SmpNodes : public Allocator {
   }
 
   void observe(const ClusterState& state) override { network_load_ = state.network_load; }
+  bool wants_network_load() const override { return adaptive_ && load_weight_ > 0; }
 
   /* The Tight in force now. */
   long current_tight() const

@@ -46,6 +46,7 @@ Options:
   --metric NAME          sweeps: the metric to plot (default mean_bounded_slowdown)
   --x KEY                sweeps: the swept key on the x axis (default: the first swept key)
   --series KEY[,KEY...]  sweeps: one line per value of these keys (default: the other swept keys that vary)
+  --log-y                sweeps: logarithmic y axis (for metrics that span orders of magnitude)
   --out DIR              write the figures to DIR (default: PATH/plots)
 
 Prints the paths of the files written. Needs gnuplot (Debian: apt-get install gnuplot-nox).
@@ -312,6 +313,7 @@ struct SweepRequest {
   std::string metric = "mean_bounded_slowdown";
   std::optional<std::string> x;
   std::optional<std::string> series;
+  bool log_y = false;
 };
 
 /* One point of one series. */
@@ -429,7 +431,8 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   std::ostringstream c;
   const std::string& xkey = keys[x];
   c << "set xlabel " << gp_str(xkey + (numeric ? unit_suffix(xkey) : "")) << "\n";
-  c << "set ylabel " << gp_str(req.metric + unit_suffix(req.metric)) << "\n";
+  c << "set ylabel " << gp_str(req.metric + unit_suffix(req.metric) + (req.log_y ? " (log scale)" : "")) << "\n";
+  if (req.log_y) c << "set logscale y\n";
   c << "set grid\n";
   c << "set key outside below center horizontal samplen 3 width 2 height 1\n";
   // Series drawn side by side around each x value ("dodged") so that their error bars do not hide each other:
@@ -750,6 +753,9 @@ int plot_main(const std::vector<std::string>& args)
       sweep_option = true;
     } else if (is("--series")) {
       sweep.series = value("--series");
+      sweep_option = true;
+    } else if (a == "--log-y") {
+      sweep.log_y = true;
       sweep_option = true;
     } else if (is("--out")) {
       out = value("--out");

@@ -10,11 +10,14 @@ XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_scheduler, "jobsched: the scheduler actor"
 namespace jobsched {
 
 SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> hosts, const JobList& jobs,
-                               Policy& policy, JobRuntime& runtime, sg4::Mailbox* mailbox, Submitter& submitter,
-                               HostMonitor& monitor, std::function<void(double, size_t)> progress)
-    : machine_(machine), hosts_(std::move(hosts)), policy_(policy), runtime_(runtime), mailbox_(mailbox),
-      submitter_(submitter), monitor_(monitor), progress_(std::move(progress))
+                               Policy& policy, Allocator& allocator, JobRuntime& runtime, sg4::Mailbox* mailbox,
+                               Submitter& submitter, HostMonitor& monitor, std::function<void(double, size_t)> progress)
+    : machine_(machine), hosts_(std::move(hosts)), policy_(policy), allocator_(allocator), runtime_(runtime),
+      mailbox_(mailbox), submitter_(submitter), monitor_(monitor), progress_(std::move(progress))
 {
+  if (allocator_.wants_network_load())
+    for (auto* link : sg4::Engine::get_instance()->get_all_links())
+      if (link->get_name().find("loopback") == std::string::npos) network_links_.push_back(link);
   outcomes_.reserve(jobs.size());
   for (const auto& j : jobs) {
     if (index_.count(j.id) != 0) throw InputError("workload: job number " + std::to_string(j.id) + " appears twice");
@@ -29,6 +32,15 @@ SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> h
       state_.up |= ResourceSet::range(machine.resource_count(), machine.first_resource(h), machine.cores(h));
   }
   state_.idle = state_.up;
+}
+
+/* Mean utilization of the links between hosts: what SimGrid's sharing gives their flows now, over their capacity. */
+double SchedulerActor::network_load() const
+{
+  double sum = 0;
+  for (auto* link : network_links_)
+    sum += std::min(1.0, link->get_usage() / link->get_bandwidth());
+  return sum / static_cast<double>(network_links_.size());
 }
 
 JobOutcome& SchedulerActor::outcome(JobId id)
@@ -210,6 +222,8 @@ void SchedulerActor::operator()()
     bool happened = gather(woke_on_message);
     if (!happened && state_.now < policy_.next_wakeup() - kTimeEpsilon) continue;
     stats_.instants++;
+    if (!network_links_.empty()) state_.network_load = network_load();
+    allocator_.observe(state_);
     for (const auto& d : policy_.decide(state_))
       apply(d);
 

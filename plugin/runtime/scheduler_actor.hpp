@@ -28,8 +28,8 @@ class SchedulerActor {
  public:
   /* `progress` is called about once a wall-clock second with (simulated time, jobs ended). */
   SchedulerActor(const Machine& machine, std::vector<sg4::Host*> hosts, const JobList& jobs, Policy& policy,
-                 JobRuntime& runtime, sg4::Mailbox* mailbox, Submitter& submitter, HostMonitor& monitor,
-                 std::function<void(double, size_t)> progress);
+                 Allocator& allocator, JobRuntime& runtime, sg4::Mailbox* mailbox, Submitter& submitter,
+                 HostMonitor& monitor, std::function<void(double, size_t)> progress);
   void operator()();
 
   const std::vector<JobOutcome>& outcomes() const { return outcomes_; }
@@ -42,11 +42,14 @@ class SchedulerActor {
   void job_ended(JobId id, JobFate fate);
   void apply(const Decision& d);
   void host_changed(int host);
+  double network_load() const;
   JobOutcome& outcome(JobId id);
 
   const Machine& machine_;
   std::vector<sg4::Host*> hosts_;
   Policy& policy_;
+  Allocator& allocator_;
+  std::vector<sg4::Link*> network_links_; // links between hosts (not loopbacks), for the network load
   JobRuntime& runtime_;
   sg4::Mailbox* mailbox_;
   Submitter& submitter_;

@@ -158,8 +158,8 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
                    total, 100.0 * ended / total, ended / std::max(wall, 1e-9));
       std::fflush(stderr);
     };
-  ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.policy, *ctx.runtime, mailbox,
-                                                   *ctx.submitter, *ctx.monitor, progress);
+  ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.policy, *ctx.allocator,
+                                                   *ctx.runtime, mailbox, *ctx.submitter, *ctx.monitor, progress);
 }
 
 } // namespace

@@ -38,10 +38,12 @@ class RecordingFcfs : public Policy {
   {
     g_calls.insert(g_calls.end(), {4, static_cast<double>(c.host), now});
   }
+  /* Records the network load it was shown, as kind 5. */
   size_t waiting_count() const override { return queue_.size(); }
   Decisions decide(const ClusterState& state) override
   {
     g_calls.insert(g_calls.end(), {3, 0, state.now});
+    if (state.network_load > 0) g_calls.insert(g_calls.end(), {5, state.network_load, state.now});
     ResourceSet idle = state.idle;
     return start_in_order(queue_, allocator_, idle);
   }
@@ -180,6 +182,24 @@ TEST(Scheduler, OverrunExtendRunsToCompletion)
   EXPECT_EQ(r[0], static_cast<double>(JobFate::completed));
   EXPECT_NEAR(r[2], 100, 1e-6);
   EXPECT_NEAR(r[4], 100, 1e-6);
+}
+
+TEST(Scheduler, NetworkLoadIsMeasuredForAnAdaptiveAllocator)
+{
+  // On smp-cluster-10x10, a 50-processor job (nodes 0-4) under the network model at Level 4 sends a ring of 5
+  // flows; the shared 4 GB/s backbone gives each 0.8 GB/s. At t=10, when J2 arrives, the 21 links between hosts
+  // (10 up, 10 down, the backbone) carry: 5 up and 5 down links at 0.8 of their 1 GB/s, the backbone full:
+  // (10 x 0.8 + 1) / 21 = 0.4286.
+  Folder f;
+  f.write("w.swf", swf_line(1, 0, 100, 50, 100) + swf_line(2, 10, 5, 10, 5));
+  auto r = run(f, "platform: " + std::string(SOURCE_DIR) + "/platforms/smp-cluster-10x10.xml\ndeployment: " + kDeploy +
+                      "\nworkload: {trace: w.swf, communication: {model: network, level: 4}}\n"
+                      "policy: {name: test-recording-fcfs, allocation: smp, "
+                      "allocation_params: {adaptive: true, load_weight: 1.0}}\n");
+  double load_at_10 = -1;
+  for (size_t i = 6; i + 2 < r.size(); i += 3)
+    if (r[i] == 5 && std::abs(r[i + 2] - 10) < 1e-6) load_at_10 = r[i + 1];
+  EXPECT_NEAR(load_at_10, 9.0 / 21.0, 0.01);
 }
 
 TEST(Scheduler, SmpNodesGiveEachProcessOneCore)

@@ -74,8 +74,8 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   b.submit_time = 10;
   b.size = 4;
   std::vector<JobOutcome> o(2);
-  o[0] = JobOutcome{&a, JobFate::completed, 5, 25, ResourceSet(4), 0};  // wait 5, exec 20, turnaround 25
-  o[1] = JobOutcome{&b, JobFate::completed, 25, 30, ResourceSet(4), 0}; // wait 15, exec 5, turnaround 20
+  o[0] = JobOutcome{&a, JobFate::completed, 5, 25, ResourceSet(4), 0, {}};  // wait 5, exec 20, turnaround 25
+  o[1] = JobOutcome{&b, JobFate::completed, 25, 30, ResourceSet(4), 0, {}}; // wait 15, exec 5, turnaround 20
   RunMetrics m = compute_metrics(o, 4);
   EXPECT_DOUBLE_EQ(m.mean_wait, 10);
   EXPECT_DOUBLE_EQ(m.median_wait, 10);
