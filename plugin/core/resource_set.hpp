@@ -4,6 +4,7 @@
  * by the allocator. A bit vector keeps the common operations (union, difference, count) cheap at cluster sizes. */
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,7 +44,8 @@ class ResourceSet {
 
  private:
   int capacity_ = 0;
-  std::vector<std::uint64_t> words_;
+  // Inline for up to 256 processors: sets are built and combined on every decision, heap allocation would dominate.
+  boost::container::small_vector<std::uint64_t, 4> words_;
 };
 
 } // namespace jobsched

@@ -56,13 +56,15 @@ class EasyBackfilling : public Policy {
       reserved = *allocator_.select(queue_[0], future, &released);
     }
 
-    for (size_t i = 1; i < queue_.size();) {
+    ResourceSet unreserved = idle - reserved; // what a job ending after the shadow time may use
+    for (size_t i = 1; i < queue_.size() && !idle.empty();) {
       const Job& job = queue_[i];
       bool ends_in_time = state.now + job.estimate <= shadow + kTimeEpsilon;
       // A job that ends in time takes reserved processors first, leaving the others to jobs that end later.
-      auto chosen = ends_in_time ? allocator_.select(job, idle, &reserved) : allocator_.select(job, idle - reserved);
+      auto chosen = ends_in_time ? allocator_.select(job, idle, &reserved) : allocator_.select(job, unreserved);
       if (chosen) { // the next candidate is then at index i
         idle -= *chosen;
+        unreserved -= *chosen;
         started(job, *chosen);
         out.push_back(Decision::start(job.id, std::move(*chosen)));
         queue_.erase(i);

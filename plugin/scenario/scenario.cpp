@@ -271,19 +271,19 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   long level = c.integer("level", 0);
   if (level < 0) c.fail(c.node()["level"], "must be >= 0", "level");
   sc.workload.communication.level = static_cast<int>(level);
-  sc.workload.communication.base  = c.num("base", 0.05);
+  sc.workload.communication.base = c.num("base", 0.05);
   if (sc.workload.communication.base < 0) c.fail(c.node()["base"], "must be >= 0", "base");
   if (sc.workload.communication.bytes_per_flop < 0)
     c.fail(c.node()["bytes_per_flop"], "must be >= 0", "bytes_per_flop");
   c.finish();
-  Section m            = w.sub("memory");
-  MemorySpec& mem      = sc.workload.memory;
-  mem.paging           = m.choice("model", "none", {"none", "paging"}) == "paging";
-  mem.min_mb           = m.num("min_mb", mem.min_mb);
-  mem.max_mb           = m.num("max_mb", mem.max_mb);
-  mem.threshold        = m.num("threshold", mem.threshold);
+  Section m = w.sub("memory");
+  MemorySpec& mem = sc.workload.memory;
+  mem.paging = m.choice("model", "none", {"none", "paging"}) == "paging";
+  mem.min_mb = m.num("min_mb", mem.min_mb);
+  mem.max_mb = m.num("max_mb", mem.max_mb);
+  mem.threshold = m.num("threshold", mem.threshold);
   mem.page_fault_penalty = m.num("page_fault_penalty", mem.page_fault_penalty);
-  mem.node_memory_mb   = m.num("node_memory_mb", 0);
+  mem.node_memory_mb = m.num("node_memory_mb", 0);
   if (!(mem.min_mb > 0) || mem.max_mb < mem.min_mb) m.fail(m.node(), "need 0 < min_mb <= max_mb");
   if (!(mem.threshold > 0)) m.fail(m.node()["threshold"], "must be > 0", "threshold");
   if (mem.page_fault_penalty < 0) m.fail(m.node()["page_fault_penalty"], "must be >= 0", "page_fault_penalty");

@@ -110,8 +110,7 @@ std::map<std::int64_t, double> simulate(std::vector<Job> jobs, int processors, P
     // Extra processors: all those free at the shadow time (every job expected to end by then) beyond the head's.
     int extra = free - head.size;
     for (const auto& r : running)
-      if (r.expected_end() <= shadow)
-        extra += r.job->size;
+      if (r.expected_end() <= shadow) extra += r.job->size;
     if (tracing)
       log << "  head " << head.id << " (size " << head.size << ") blocked: shadow " << shadow << ", extra " << extra
           << "\n";
