@@ -2,6 +2,7 @@
  * hosts of 1 Gflop/s, one link of 100 MB/s with no latency. Jobs of run time R do R x 1e9 flops per process. */
 #include "runtime/job_runtime.hpp"
 #include "support/child_process.hpp"
+#include "support/test_engine.hpp"
 
 #include <gtest/gtest.h>
 
@@ -50,13 +51,8 @@ std::vector<double> simulate(CommSpec comm, std::function<std::vector<double>(Jo
     fs::path dir = fs::temp_directory_path() / ("jobsched-rt-" + std::to_string(getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "p.xml") << kPlatform;
-    int argc = 2;
-    char arg0[] = "test";
-    char arg1[] = "--log=root.thres:critical";
-    char* argv[] = {arg0, arg1, nullptr};
-    sg4::Engine engine(&argc, argv);
-    engine.set_config("host/model:ptask_L07");
-    engine.load_platform((dir / "p.xml").string());
+    auto engine_holder = jobsched::testing::quiet_l07_engine((dir / "p.xml").string());
+    sg4::Engine& engine = *engine_holder;
     std::vector<sg4::Host*> hosts;
     Machine machine;
     for (const char* name : {"a1", "a2", "b1", "b2"}) {

@@ -3,6 +3,7 @@
  * contend for the backbone and take longer. */
 #include "runtime/job_runtime.hpp"
 #include "support/child_process.hpp"
+#include "support/test_engine.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,13 +17,8 @@ namespace {
 std::vector<double> durations(int level, const std::vector<std::pair<int, int>>& first_and_size)
 {
   return in_child([&] {
-    int argc = 2;
-    char arg0[] = "test";
-    char arg1[] = "--log=root.thres:critical";
-    char* argv[] = {arg0, arg1, nullptr};
-    sg4::Engine engine(&argc, argv);
-    engine.set_config("host/model:ptask_L07");
-    engine.load_platform(SOURCE_DIR "/platforms/smp-cluster-10x10.xml");
+    auto engine_holder = jobsched::testing::quiet_l07_engine(SOURCE_DIR "/platforms/smp-cluster-10x10.xml");
+    sg4::Engine& engine = *engine_holder;
     std::vector<sg4::Host*> hosts;
     Machine machine;
     for (int h = 0; h < 10; h++) {
