@@ -4,7 +4,11 @@
  * by the allocator. A bit vector keeps the common operations (union, difference, count) cheap at cluster sizes. */
 #pragma once
 
+// GCC 12 reports a false -Wstringop-overread inside small_vector's copy (it cannot see the inline capacity bound).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overread"
 #include <boost/container/small_vector.hpp>
+#pragma GCC diagnostic pop
 #include <cstdint>
 #include <string>
 #include <vector>
