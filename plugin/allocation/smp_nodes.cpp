@@ -119,8 +119,7 @@ class SmpNodes : public Allocator {
 
     ResourceSet chosen(available.capacity());
     for (const auto& [h, n] : take) {
-      ResourceSet node =
-          ResourceSet::range(available.capacity(), machine_.first_resource(h), machine_.cores(h)) & available;
+      ResourceSet node = machine_.processors_of(h) & available;
       ResourceSet first = preferred ? node & *preferred : ResourceSet(available.capacity());
       int from_first = std::min(first.count(), n);
       chosen |= first.lowest(from_first);

@@ -4,6 +4,8 @@
  * node of c cores owns c consecutive indices. Built from the SimGrid platform by the runtime, or by hand in tests. */
 #pragma once
 
+#include "core/resource_set.hpp"
+
 #include <string>
 #include <vector>
 
@@ -23,6 +25,11 @@ class Machine {
   int cores(int host) const { return cores_[host]; }
   double speed(int host) const { return speeds_[host]; }
   const std::string& host_name(int host) const { return host_names_[host]; }
+  /* The processors (cores) of one host. */
+  ResourceSet processors_of(int host) const
+  {
+    return ResourceSet::range(resource_count(), first_resource_[host], cores_[host]);
+  }
 
  private:
   std::vector<std::string> host_names_;

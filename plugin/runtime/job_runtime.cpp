@@ -27,7 +27,7 @@ std::vector<double> host_memory_mb(const std::vector<sg4::Host*>& hosts)
 
 JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
                        MemorySpec memory)
-    : machine_(machine), hosts_(std::move(hosts)), reference_speed_(reference_speed), comm_(comm),
+    : machine_(machine), hosts_(std::move(hosts)), reference_speed_(reference_speed),
       model_(machine, comm, memory, host_memory_mb(hosts_))
 {
 }
@@ -102,17 +102,19 @@ void JobRuntime::launch(Execution& x)
   x.cost = model_.cost(*x.job, x.resources);
   // Total work at the reference speed, shared among the processes, stretched by paging (and the formula's cost).
   const double base_seconds = x.job->run_time * x.remaining * x.job->size / static_cast<double>(n);
-  const double compute_seconds = base_seconds * model_.compute_stretch(x.cost);
+  const double stretch = model_.compute_stretch(x.cost);
+  const double compute_seconds = base_seconds * stretch;
+  const CommSpec& comm = model_.communication();
   const double flops_each = compute_seconds * reference_speed_;
   std::vector<double> flops(n, flops_each);
   std::vector<double> bytes;
-  const double sent_each = comm_.bytes_per_flop * flops_each;
-  if (comm_.model == CommCostModel::network && x.cost.communication > 0) {
-    bytes = calibrated_traffic(hosts, base_seconds * (model_.compute_stretch(x.cost) + x.cost.communication));
-  } else if (comm_.model == CommCostModel::traffic && comm_.pattern != CommPattern::none && sent_each > 0 && n > 1) {
+  const double sent_each = comm.bytes_per_flop * flops_each;
+  if (comm.model == CommCostModel::network && x.cost.communication > 0) {
+    bytes = calibrated_traffic(hosts, base_seconds * (stretch + x.cost.communication));
+  } else if (comm.model == CommCostModel::traffic && comm.pattern != CommPattern::none && sent_each > 0 && n > 1) {
     bytes.assign(n * n, 0.0);
     for (size_t i = 0; i < n; i++) {
-      switch (comm_.pattern) {
+      switch (comm.pattern) {
       case CommPattern::ring:
         bytes[i * n + (i + 1) % n] += sent_each;
         break;

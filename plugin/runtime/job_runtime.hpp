@@ -83,8 +83,7 @@ class JobRuntime {
   const Machine& machine_;
   std::vector<sg4::Host*> hosts_;
   double reference_speed_;
-  CommSpec comm_;
-  JobModel model_;
+  JobModel model_; // holds the communication spec too
   std::map<JobId, Execution> jobs_;
 };
 

@@ -28,8 +28,7 @@ SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> h
   state_.up = ResourceSet(machine.resource_count());
   for (int h = 0; h < machine.host_count(); h++) {
     host_up_.push_back(hosts_[h]->is_on() && hosts_[h]->get_available_speed() > 0);
-    if (host_up_.back())
-      state_.up |= ResourceSet::range(machine.resource_count(), machine.first_resource(h), machine.cores(h));
+    if (host_up_.back()) state_.up |= machine.processors_of(h);
   }
   state_.idle = state_.up;
 }
@@ -72,7 +71,7 @@ void SchedulerActor::host_changed(int host)
 {
   sg4::Host* h = hosts_[host];
   bool up = h->is_on() && h->get_available_speed() > 0;
-  ResourceSet r = ResourceSet::range(machine_.resource_count(), machine_.first_resource(host), machine_.cores(host));
+  ResourceSet r = machine_.processors_of(host);
   if (up && !host_up_[host]) {
     state_.up |= r;
     ResourceSet busy(machine_.resource_count());

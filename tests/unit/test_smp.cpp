@@ -138,8 +138,7 @@ double brute_force_shadow(const Machine& m, const ClusterState& state, int size,
       if (__builtin_popcount(subset) > max_nodes) continue;
       int cores = 0;
       for (int h = 0; h < hosts; h++)
-        if (subset & (1 << h))
-          cores += (avail & ResourceSet::range(m.resource_count(), m.first_resource(h), m.cores(h))).count();
+        if (subset & (1 << h)) cores += (avail & m.processors_of(h)).count();
       if (cores >= size) return true;
     }
     return false;
