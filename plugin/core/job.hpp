@@ -1,8 +1,12 @@
-/* A rigid parallel job as the workload describes it.
+/* A parallel job as the workload describes it, in two parts.
  *
- * Policies see every field but `run_time`: that is the truth the runtime uses to size the job's work, and a policy that
- * read it would be clairvoyant. Policies plan with `estimate` (the user's requested time). */
+ * `Job` is what policies see: submission, requested size, shape and bounds, estimate, memory. `WorkloadJob` adds the
+ * hidden truth the runtime uses to size the job's work: its actual run time and speedup function. Policy hooks take
+ * `const Job&`, so a policy cannot read the truth without a deliberate cast: non-clairvoyance holds by construction.
+ * Policies plan with `estimate` (the user's requested time). */
 #pragma once
+
+#include "model/speedup.hpp"
 
 #include <cstdint>
 #include <string>
@@ -12,17 +16,39 @@ namespace jobsched {
 
 using JobId = std::int64_t;
 
+/* Rigid: exactly `size` processors. Moldable: any count in [min_size, max_size], chosen at start and fixed after.
+ * Malleable: the allotment may change while the job runs (a resize costs what the policy charges). */
+enum class JobShape { rigid, moldable, malleable };
+const char* to_string(JobShape shape);
+
 struct Job {
   JobId id = 0;
   double submit_time = 0; // seconds since the start of the workload
   int size = 1;           // processors (cores) requested
-  double estimate = 0;    // seconds: requested wall time, what policies plan with
-  double run_time = 0;    // seconds at the platform's reference speed on dedicated processors (hidden truth)
+  double estimate = 0;    // seconds on `size` processors: requested wall time, what policies plan with
   double memory_kb = -1;  // per processor, -1 when unknown
   int user = -1;
   bool kill_at_estimate = false; // the runtime stops the job when its execution time reaches `estimate`
+  JobShape shape = JobShape::rigid;
+  int min_size = 1; // moldable and malleable jobs: fewest processors (e.g. its memory does not fit on fewer)
+  int max_size = 1; // moldable and malleable jobs: most processors it can use
+
+  /* The allotment bounds a policy must respect: [size, size] for a rigid job. */
+  int min_processors() const { return shape == JobShape::rigid ? size : min_size; }
+  int max_processors() const { return shape == JobShape::rigid ? size : max_size; }
+  /* Bytes of the job's memory image (all its processes), 0 when unknown. */
+  double image_bytes() const { return memory_kb > 0 ? memory_kb * 1024.0 * size : 0.0; }
 };
 
-using JobList = std::vector<Job>;
+/* The workload's full record of a job: the public part and the hidden truth. */
+struct WorkloadJob : Job {
+  double run_time = 0; // seconds at the reference speed on `size` dedicated processors
+  Speedup speedup;     // progress rate on n processors, relative to one
+
+  /* Work at one processor, in seconds at the reference speed: run time x S(size). */
+  double work() const { return run_time * speedup(size); }
+};
+
+using JobList = std::vector<WorkloadJob>;
 
 } // namespace jobsched

@@ -1,7 +1,7 @@
 #include "core/time_format.hpp"
 
 #include <cmath>
-#include <cstdio>
+#include <charconv>
 
 namespace jobsched {
 
@@ -9,9 +9,10 @@ std::string format_number(double value)
 {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6f", value);
-  std::string s(buf);
+  // std::to_chars with a precision prints exactly what printf's "%.6f" does, several times faster.
+  char buf[400];
+  auto end = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, 6).ptr;
+  std::string s(buf, end);
   while (!s.empty() && s.back() == '0')
     s.pop_back();
   if (!s.empty() && s.back() == '.') s.pop_back();

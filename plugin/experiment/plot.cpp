@@ -631,21 +631,53 @@ PlotJob run_figures(const fs::path& run_dir)
   }
   if (t_end <= t_begin) t_end = t_begin + 1;
 
+  // trace.csv (written by every run since time-sharing): what each job did on which processors, segment by segment.
+  // Without it (older runs), a job is drawn on its processors from its start to its finish.
+  struct Box {
+    const RunJob* job;
+    double start, end;
+    std::vector<std::pair<long, long>> intervals;
+    bool computing; // running; otherwise switching or moving its image (drawn grey)
+  };
+  std::vector<Box> segments;
+  if (fs::exists(run_dir / "trace.csv", ec)) {
+    Table tr = read_csv(run_dir / "trace.csv");
+    size_t job_col = tr.required_column("job_id");
+    size_t from_col = tr.required_column("start");
+    size_t to_col = tr.required_column("end");
+    size_t procs_col = tr.required_column("processors");
+    size_t state_col = tr.required_column("state");
+    std::map<std::string, const RunJob*> by_id;
+    for (const auto& j : jobs)
+      by_id[j.id] = &j;
+    for (size_t r = 0; r < tr.rows.size(); r++) {
+      const std::string& state = tr.rows[r][state_col];
+      if (state == "suspended") continue;
+      auto it = by_id.find(tr.rows[r][job_col]);
+      if (it == by_id.end()) throw InputError(tr.where(r) + ": job " + tr.rows[r][job_col] + " is not in jobs.csv");
+      segments.push_back({it->second, number_at(tr, r, from_col), number_at(tr, r, to_col),
+                          parse_intervals(tr, r, procs_col), state == "running"});
+    }
+  } else {
+    for (const auto& j : jobs)
+      segments.push_back({&j, j.start, j.finish.value_or(t_end), j.intervals, true});
+  }
+
   PlotJob job;
-  // Gantt chart: one rectangle per job and interval of processors.
+  // Gantt chart: one rectangle per segment and interval of processors.
   std::string boxes = "# start\tend\tlowest\thighest\tcolour (job_id)\n";
   std::string labels;
   size_t drawn = 0;
   bool label_jobs = jobs.size() <= 60;
-  for (const auto& j : jobs) {
-    double end = j.finish.value_or(t_end);
-    long colour = job_colour(j.id);
-    for (const auto& [lo, hi] : j.intervals) {
-      boxes += num(j.start) + "\t" + num(end) + "\t" + num(double(lo) - 0.5) + "\t" + num(double(hi) + 0.5) + "\t" +
-               std::to_string(colour) + "\t# job " + j.id + "\n";
+  bool grey = std::any_of(segments.begin(), segments.end(), [](const Box& b) { return !b.computing; });
+  for (const auto& b : segments) {
+    long colour = b.computing ? job_colour(b.job->id) : 0x909090;
+    for (const auto& [lo, hi] : b.intervals) {
+      boxes += num(b.start) + "\t" + num(b.end) + "\t" + num(double(lo) - 0.5) + "\t" + num(double(hi) + 0.5) +
+               "\t" + std::to_string(colour) + "\t# job " + b.job->id + "\n";
       drawn++;
-      if (label_jobs && end - j.start >= 0.03 * (t_end - t_begin))
-        labels += num((j.start + end) / 2) + "\t" + num((double(lo) + double(hi)) / 2) + "\t" + j.id + "\n";
+      if (label_jobs && b.computing && b.end - b.start >= 0.03 * (t_end - t_begin))
+        labels += num((b.start + b.end) / 2) + "\t" + num((double(lo) + double(hi)) / 2) + "\t" + b.job->id + "\n";
     }
   }
   if (drawn == 0)
@@ -666,8 +698,9 @@ PlotJob run_figures(const fs::path& run_dir)
   g << "set datafile separator tab\n";
   g << "plot 'gantt.dat' using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fill solid 0.9 "
     << (drawn <= 2000 ? "border lc rgb '#303030'" : "noborder") << " lc rgb variable"
-    << " title 'one rectangle per job and processor interval, coloured" << (labels.empty() ? "" : " and labelled")
+    << " title 'one rectangle per job segment and processor interval, coloured" << (labels.empty() ? "" : " and labelled")
     << " by job id'";
+  if (grey) g << ", NaN with boxes fill solid 0.9 lc rgb '#909090' title 'context switch or image transfer'";
   if (!labels.empty()) {
     job.data_files.emplace_back("gantt-labels.dat", labels);
     g << ", \\\n     'gantt-labels.dat' using 1:2:3 with labels font ',9' notitle";
@@ -680,8 +713,15 @@ PlotJob run_figures(const fs::path& run_dir)
   for (const auto& j : jobs) {
     changes[j.submit].second += 1;
     changes[j.start].second -= 1;
-    changes[j.start].first += j.processors;
-    if (j.finish) changes[*j.finish].first -= j.processors;
+  }
+  for (const auto& b : segments) {
+    if (!b.computing) continue;
+    long n = 0;
+    for (const auto& [lo, hi] : b.intervals)
+      n += hi - lo + 1;
+    if (b.intervals.empty()) n = b.job->processors;
+    changes[b.start].first += n;
+    if (b.end < t_end || b.job->finish) changes[b.end].first -= n;
   }
   std::string steps = "# time (s)\tbusy processors\twaiting jobs\n";
   long busy = 0;

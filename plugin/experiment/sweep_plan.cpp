@@ -40,13 +40,20 @@ std::string hex_hash(const std::string& text)
   throw InputError(where + ": " + key + ": " + what);
 }
 
+template <class T>
+T as_scalar(const fs::path& file, const YAML::Node& n, const std::string& key, const std::string& expected)
+{
+  if (!n.IsScalar()) fail(file, n, key, "expected " + expected);
+  try {
+    return n.as<T>();
+  } catch (const YAML::Exception&) {
+    fail(file, n, key, "expected " + expected + ", got '" + n.Scalar() + "'");
+  }
+}
+
 long as_long(const fs::path& file, const YAML::Node& n, const std::string& key)
 {
-  try {
-    return n.as<long>();
-  } catch (const YAML::Exception&) {
-    fail(file, n, key, "expected an integer");
-  }
+  return as_scalar<long>(file, n, key, "an integer");
 }
 
 } // namespace
@@ -116,9 +123,10 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
       else if (k == "max")
         rule.max = as_long(scenario, kv.second, "replications.max");
       else if (k == "metric")
-        rule.metric = kv.second.as<std::string>();
+        rule.metric = as_scalar<std::string>(scenario, kv.second, "replications.metric", "a metric name");
       else if (k == "relative_half_width")
-        rule.relative_half_width = kv.second.as<double>();
+        rule.relative_half_width =
+            as_scalar<double>(scenario, kv.second, "replications.relative_half_width", "a number");
       else
         fail(scenario, kv.first, "replications." + k,
              "unknown key (known here: min, max, metric, relative_half_width)");

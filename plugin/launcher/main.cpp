@@ -84,7 +84,7 @@ int list_policies()
 {
   std::printf("Policies (policy.name; parameters under policy.params, with defaults):\n");
   for (const auto* p : policy_registry().all()) {
-    std::printf("  %-14s %s\n", p->name.c_str(), p->description.c_str());
+    std::printf("  %-14s %s%s\n", p->name.c_str(), p->time_sharing() ? "[time-sharing] " : "", p->description.c_str());
     print_params(p->params);
   }
   std::printf("\nAllocators (policy.allocation; parameters under policy.allocation_params):\n");
@@ -150,7 +150,7 @@ int run(int argc, char** argv)
     std::printf("  simulated in %.3f s (%.0f jobs/s), peak memory %.0f MiB\n", r.performance.simulation_seconds,
                 r.performance.simulation_seconds > 0 ? r.jobs / r.performance.simulation_seconds : 0.0,
                 r.performance.peak_memory_mb);
-    std::printf("  outputs: %s/{jobs.csv,summary.json,performance.json}\n", r.out_dir.string().c_str());
+    std::printf("  outputs: %s/{jobs.csv,trace.csv,summary.json,performance.json}\n", r.out_dir.string().c_str());
   }
   return 0;
 }

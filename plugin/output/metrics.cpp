@@ -27,21 +27,32 @@ const char* batsim_final_state(JobFate fate)
   return "?";
 }
 
-double communication_seconds(const JobOutcome& o)
+double communication_seconds(const JobState& o, const WorkloadJob& job)
 {
-  double lost = (o.finish_time - o.start_time) - o.job->run_time * (1.0 + o.cost.page_faults);
+  double lost = (o.finish_time - o.start_time) - job.run_time * (1.0 + o.cost.page_faults);
   return lost < 1e-6 ? 0.0 : lost; // a job killed at its wall time did not run its whole run time
 }
 
-RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_processors)
+RunMetrics compute_metrics(const std::vector<JobState>& states, const JobList& jobs,
+                           const std::vector<TraceSegment>& trace, int machine_processors, double warmup)
 {
   RunMetrics m;
   std::vector<double> waits;
   double area = 0;
+  for (const auto& seg : trace)
+    if (seg.status == JobStatus::running) area += seg.processors.count() * (seg.end - seg.start);
   bool first = true;
-  for (const auto& o : outcomes) {
+  for (size_t i = 0; i < states.size(); i++) {
+    const JobState& o = states[i];
+    const WorkloadJob& job = jobs[i];
     if (first || o.job->submit_time < m.first_submission) m.first_submission = o.job->submit_time;
     first = false;
+    m.totals.preemptions += o.counters.preemptions;
+    m.totals.resizes += o.counters.resizes;
+    m.totals.migrations += o.counters.migrations;
+    m.totals.bytes_moved += o.counters.bytes_moved;
+    m.totals.switching_time += o.counters.switching_time;
+    m.totals.transfer_time += o.counters.transfer_time;
     switch (o.fate) {
     case JobFate::running:
       m.jobs_unfinished++;
@@ -62,6 +73,8 @@ RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_
     m.jobs_finished++;
     if (o.start_time < 0) // killed before it ever started
       continue;
+    m.last_finish = std::max(m.last_finish, o.finish_time);
+    if (o.job->submit_time < warmup) continue;
     double wait = o.start_time - o.job->submit_time;
     double turnaround = o.finish_time - o.job->submit_time;
     double exec = o.finish_time - o.start_time;
@@ -69,12 +82,11 @@ RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_
     m.mean_turnaround += turnaround;
     m.mean_slowdown += exec > 0 ? turnaround / exec : 1.0;
     m.mean_bounded_slowdown += bounded_slowdown(turnaround, exec);
-    area += o.job->size * exec;
     m.mean_nodes_used += o.cost.nodes_used;
-    m.mean_communication_cost += communication_seconds(o);
-    m.mean_page_fault_cost += o.job->run_time * o.cost.page_faults;
-    m.last_finish = std::max(m.last_finish, o.finish_time);
+    m.mean_communication_cost += communication_seconds(o, job);
+    m.mean_page_fault_cost += job.run_time * o.cost.page_faults;
   }
+  m.jobs_measured = static_cast<long>(waits.size());
   auto n = static_cast<double>(waits.size());
   if (n > 0) {
     double sum = 0;

@@ -5,11 +5,14 @@
  *   execution time   = finish - start
  *   slowdown         = turnaround / execution time (Batsim's "stretch")
  *   bounded slowdown = max(1, turnaround / max(execution time, tau)), tau = 10 s (Feitelson et al. 1997)
- *   utilization      = sum(processors x execution time) / (processors of the machine x makespan)
- *   makespan         = last finish - first submission */
+ *   utilization      = sum over the trace's running segments of processors x length / (processors x makespan)
+ *   makespan         = last finish - first submission
+ * With a warm-up time (closed populations), the per-job means leave out jobs submitted before it; makespan and
+ * utilization cover the whole run. */
 #pragma once
 
-#include "runtime/outcome.hpp"
+#include "core/job.hpp"
+#include "model/job_state.hpp"
 
 #include <string>
 #include <vector>
@@ -40,14 +43,18 @@ struct RunMetrics {
   double mean_nodes_used = 0;         // hosts of the last placement
   double mean_communication_cost = 0; // seconds, see communication_seconds()
   double mean_page_fault_cost = 0;    // seconds: run time x paging stretch
+  long jobs_measured = 0;             // jobs in the per-job means (all finished ones, less the warm-up)
+  JobCounters totals;                 // preemptions, resizes, migrations, bytes and times, summed over all jobs
 };
 
 /* Time a finished job lost to communication: its execution time beyond its run time stretched by paging (with the
  * formula model exactly run time x base x nodes x level; with traffic, what the network cost it, contention
  * included). */
-double communication_seconds(const JobOutcome& o);
+double communication_seconds(const JobState& s, const WorkloadJob& job);
 
-RunMetrics compute_metrics(const std::vector<JobOutcome>& outcomes, int machine_processors);
+/* `states` and `jobs` in the same (workload) order; `trace` the run's execution segments. */
+RunMetrics compute_metrics(const std::vector<JobState>& states, const JobList& jobs,
+                           const std::vector<TraceSegment>& trace, int machine_processors, double warmup = 0);
 
 const char* batsim_final_state(JobFate fate);
 

@@ -29,36 +29,50 @@ std::string num(double v)
 }
 } // namespace
 
-std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string& workload_name)
+std::string jobs_csv(const std::vector<JobState>& states, const JobList& jobs, const std::string& workload_name)
 {
   std::ostringstream out;
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
          "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
-         "communication_cost,page_fault_cost\n";
-  for (const auto& o : outcomes) {
-    const Job& j = *o.job;
+         "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time\n";
+  for (size_t i = 0; i < states.size(); i++) {
+    const JobState& o = states[i];
+    const WorkloadJob& j = jobs[i];
     bool started = o.start_time >= 0;
     bool ended = o.fate != JobFate::running;
-    out << j.id << ',' << workload_name << ",rigid," << num(j.submit_time) << ',' << j.size << ',' << num(j.estimate)
+    out << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size << ',' << num(j.estimate)
         << ',' << (o.fate == JobFate::completed ? 1 : 0) << ',' << batsim_final_state(o.fate) << ',';
     if (started && ended) {
       double exec = o.finish_time - o.start_time;
       double turnaround = o.finish_time - j.submit_time;
       out << num(o.start_time) << ',' << num(exec) << ',' << num(o.finish_time) << ','
           << num(o.start_time - j.submit_time) << ',' << num(turnaround) << ','
-          << num(exec > 0 ? turnaround / exec : 1.0) << ',' << o.resources.to_string() << ",-1,,"
+          << num(exec > 0 ? turnaround / exec : 1.0) << ',' << (o.used.empty() ? o.processors : o.used).to_string() << ",-1,,"
           << num(bounded_slowdown(turnaround, exec));
     } else {
       out << (started ? num(o.start_time) : "") << ",,,,,,,-1,,";
     }
-    out << ',' << num(j.run_time) << ',' << o.restarts << ',';
+    out << ',' << num(j.run_time) << ',' << o.counters.resizes + o.counters.migrations << ',';
     if (started && ended)
-      out << o.cost.nodes_used << ',' << num(communication_seconds(o)) << ',' << num(j.run_time * o.cost.page_faults);
+      out << o.cost.nodes_used << ',' << num(communication_seconds(o, j)) << ','
+          << num(j.run_time * o.cost.page_faults);
     else
       out << ",,";
-    out << '\n';
+    const JobCounters& c = o.counters;
+    out << ',' << c.preemptions << ',' << c.resizes << ',' << c.migrations << ',' << num(c.bytes_moved) << ','
+        << num(c.switching_time) << ',' << num(c.transfer_time) << '\n';
   }
+  return out.str();
+}
+
+std::string trace_csv(const std::vector<TraceSegment>& trace)
+{
+  std::ostringstream out;
+  out << "job_id,start,end,processors,state\n";
+  for (const auto& s : trace)
+    out << s.job << ',' << num(s.start) << ',' << num(s.end) << ',' << s.processors.to_string() << ','
+        << to_string(s.status) << '\n';
   return out.str();
 }
 
@@ -110,6 +124,14 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   out << "  \"mean_nodes_used\": " << num(m.mean_nodes_used) << ",\n";
   out << "  \"mean_communication_cost\": " << num(m.mean_communication_cost) << ",\n";
   out << "  \"mean_page_fault_cost\": " << num(m.mean_page_fault_cost) << ",\n";
+  out << "  \"jobs_measured\": " << m.jobs_measured << ",\n";
+  out << "  \"warmup\": " << num(run.warmup) << ",\n";
+  out << "  \"preemptions\": " << m.totals.preemptions << ",\n";
+  out << "  \"resizes\": " << m.totals.resizes << ",\n";
+  out << "  \"migrations\": " << m.totals.migrations << ",\n";
+  out << "  \"bytes_moved\": " << num(m.totals.bytes_moved) << ",\n";
+  out << "  \"switching_time\": " << num(m.totals.switching_time) << ",\n";
+  out << "  \"transfer_time\": " << num(m.totals.transfer_time) << ",\n";
   out << "  \"bounded_slowdown_tau\": " << num(kBoundedSlowdownTau) << "\n";
   out << "}\n";
   return out.str();
@@ -125,6 +147,9 @@ std::string performance_json(const PerformanceFigures& p)
   out << "  \"jobs\": " << p.jobs << ",\n";
   out << "  \"decision_instants\": " << p.instants << ",\n";
   out << "  \"decisions\": " << p.decisions << ",\n";
+  out << "  \"trace_segments\": " << p.segments << ",\n";
+  out << "  \"segments_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.segments / p.simulation_seconds : 0)
+      << ",\n";
   out << "  \"jobs_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.jobs / p.simulation_seconds : 0) << ",\n";
   out << "  \"instants_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.instants / p.simulation_seconds : 0)
       << "\n";

@@ -1,5 +1,5 @@
 /* The text of the output files: jobs.csv (Batsim's columns first, so evalys and other Batsim tools read it, then
- * ours), summary.json (deterministic results) and performance.json (the simulator's own wall time and memory). */
+ * ours), trace.csv (execution segments), summary.json (deterministic results) and performance.json (the simulator's own wall time and memory). */
 #pragma once
 
 #include "output/metrics.hpp"
@@ -19,9 +19,13 @@ struct RunDescription {
   int processors = 0;
   int hosts = 0;
   std::uint64_t seed = 0;
+  double warmup = 0; // closed populations: jobs submitted before are left out of the per-job means
 };
 
-std::string jobs_csv(const std::vector<JobOutcome>& outcomes, const std::string& workload_name);
+/* `states` and `jobs` in the same (workload) order. */
+std::string jobs_csv(const std::vector<JobState>& states, const JobList& jobs, const std::string& workload_name);
+/* One row per execution segment: job, start, end, processors (Batsim's interval notation), state. */
+std::string trace_csv(const std::vector<TraceSegment>& trace);
 std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);
 
 struct PerformanceFigures {
@@ -31,6 +35,7 @@ struct PerformanceFigures {
   long instants = 0;
   long decisions = 0;
   long jobs = 0;
+  long segments = 0; // rows of trace.csv
 };
 std::string performance_json(const PerformanceFigures& p);
 /* Peak resident memory of this process, in MiB. */

@@ -2,7 +2,10 @@
 
 #include "core/errors.hpp"
 
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
+#include <yaml-cpp/yaml.h>
 
 namespace jobsched {
 
@@ -28,6 +31,10 @@ Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, 
     bool numeric_default = !d.empty() && *end == '\0';
     if (d == "true" || d == "false")
       get_bool(s.name);
+    else if (!d.empty() && d.front() == '[')
+      get_list(s.name);
+    else if (!d.empty() && d.front() == '{')
+      get_map(s.name);
     else if (numeric_default && d.find_first_of(".eE") == std::string::npos)
       get_int(s.name);
     else if (numeric_default)
@@ -47,7 +54,8 @@ double Params::get_double(const std::string& name) const
   const std::string& v = get_string(name);
   char* end = nullptr;
   double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0') throw InputError(where_ + "." + name + ": expected a number, got '" + v + "'");
+  if (v.empty() || *end != '\0' || !std::isfinite(d))
+    throw InputError(where_ + "." + name + ": expected a finite number, got '" + v + "'");
   return d;
 }
 
@@ -55,9 +63,47 @@ long Params::get_int(const std::string& name) const
 {
   const std::string& v = get_string(name);
   char* end = nullptr;
+  errno = 0;
   long i = std::strtol(v.c_str(), &end, 10);
   if (v.empty() || *end != '\0') throw InputError(where_ + "." + name + ": expected an integer, got '" + v + "'");
+  if (errno == ERANGE || i > kMaxInt || i < -kMaxInt)
+    throw InputError(where_ + "." + name + ": " + v + " is out of range (at most " + std::to_string(kMaxInt) + ")");
   return i;
+}
+
+namespace {
+YAML::Node parse_value(const std::string& where, const std::string& text)
+{
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(where + ": not valid YAML (" + e.msg + ")");
+  }
+}
+} // namespace
+
+std::vector<std::string> Params::get_list(const std::string& name) const
+{
+  YAML::Node n = parse_value(where_ + "." + name, get_string(name));
+  if (!n.IsSequence()) throw InputError(where_ + "." + name + ": expected a list, e.g. [1, 2], got '" + get_string(name) + "'");
+  std::vector<std::string> out;
+  for (const auto& item : n) {
+    if (!item.IsScalar()) throw InputError(where_ + "." + name + ": expected a list of single values");
+    out.push_back(item.Scalar());
+  }
+  return out;
+}
+
+std::map<std::string, std::string> Params::get_map(const std::string& name) const
+{
+  YAML::Node n = parse_value(where_ + "." + name, get_string(name));
+  if (!n.IsMap()) throw InputError(where_ + "." + name + ": expected a mapping, e.g. {a: 1}, got '" + get_string(name) + "'");
+  std::map<std::string, std::string> out;
+  for (const auto& kv : n) {
+    if (!kv.second.IsScalar()) throw InputError(where_ + "." + name + "." + kv.first.Scalar() + ": expected a single value");
+    out[kv.first.Scalar()] = kv.second.Scalar();
+  }
+  return out;
 }
 
 bool Params::get_bool(const std::string& name) const

@@ -9,7 +9,8 @@ namespace jobsched {
 
 struct ParamSpec {
   std::string name;
-  std::string default_value; // as text, e.g. "3", "0.5", "true"
+  std::string default_value; // as text; its form gives the type: "3" integer, "0.5" number, "true" boolean,
+                             // "[1, 2]" list, "{a: 1}" mapping, anything else text
   std::string description;
 };
 
@@ -24,6 +25,11 @@ class Params {
   double get_double(const std::string& name) const;
   long get_int(const std::string& name) const;
   bool get_bool(const std::string& name) const;
+  /* Parameters whose default is a YAML list ("[...]") or mapping ("{...}"); their scenario values keep that shape. */
+  std::vector<std::string> get_list(const std::string& name) const;
+  std::map<std::string, std::string> get_map(const std::string& name) const;
+  /* Integers larger than this are refused: they overflow the int counts policies compute with. */
+  static constexpr long kMaxInt = 1000000000;
 
  private:
   std::map<std::string, std::string> values_;

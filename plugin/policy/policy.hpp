@@ -9,6 +9,7 @@
 #include "policy/cluster_state.hpp"
 #include "policy/decision.hpp"
 #include "policy/params.hpp"
+#include "policy/time_sharing.hpp"
 
 #include <functional>
 #include <limits>
@@ -17,14 +18,6 @@
 #include <vector>
 
 namespace jobsched {
-
-enum class JobEnd { completed, killed, failed };
-
-struct HostChange {
-  int host = 0;
-  bool up = true;     // false: failed, or reclaimed by its owner
-  double speed = 1.0; // fraction of peak speed left to guest jobs
-};
 
 /* What a policy gets at construction. */
 struct PolicyEnv {
@@ -47,11 +40,15 @@ class Policy {
   virtual size_t waiting_count() const = 0;
 };
 
+/* A registered policy: space-sharing (`make`, decisions) or time-sharing (`make_time_sharing`, plans); exactly one of
+ * the two factories is set. */
 struct PolicyInfo {
   std::string name;
   std::string description;
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Policy>(const PolicyEnv&)> make;
+  std::function<std::unique_ptr<TimeSharingPolicy>(const PolicyEnv&)> make_time_sharing = nullptr;
+  bool time_sharing() const { return static_cast<bool>(make_time_sharing); }
 };
 
 Registry<PolicyInfo>& policy_registry();

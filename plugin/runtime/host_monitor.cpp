@@ -4,7 +4,7 @@ XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_monitor, "jobsched: host availability chan
 
 namespace jobsched {
 
-HostMonitor::HostMonitor(const std::vector<sg4::Host*>& compute_hosts, sg4::Mailbox* mailbox) : mailbox_(mailbox)
+HostMonitor::HostMonitor(const std::vector<sg4::Host*>& compute_hosts, sg4::Mailbox* mailbox) : EventSource(mailbox)
 {
   for (size_t i = 0; i < compute_hosts.size(); i++)
     index_[compute_hosts[i]] = static_cast<int>(i);
@@ -18,7 +18,6 @@ void HostMonitor::noticed(const sg4::Host& host)
   auto it = index_.find(&host);
   if (it == index_.end()) return;
   queue_.push_back(it->second);
-  undelivered_++;
   if (actor_) actor_->resume();
 }
 
@@ -30,12 +29,12 @@ void HostMonitor::operator()()
       sg4::this_actor::suspend();
       continue;
     }
-    auto* msg = new SchedulerMessage;
-    msg->kind = SchedulerMessage::Kind::host_change;
-    msg->host = queue_.front();
+    auto event = std::make_unique<Event>();
+    event->kind = Event::Kind::host_change;
+    event->host = queue_.front();
     queue_.pop_front();
-    XBT_DEBUG("host %d changed", msg->host);
-    mailbox_->put(msg, 0);
+    XBT_DEBUG("host %d changed", event->host);
+    send(std::move(event));
   }
 }
 

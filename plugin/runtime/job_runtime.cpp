@@ -23,13 +23,36 @@ std::vector<double> host_memory_mb(const std::vector<sg4::Host*>& hosts)
   }
   return out;
 }
+/* Started or not yet started: the activity may still end. */
+bool in_progress(const sg4::ActivityPtr& a)
+{
+  using State = sg4::Activity::State;
+  return a->get_state() != State::FINISHED && a->get_state() != State::FAILED && a->get_state() != State::CANCELED;
+}
 } // namespace
 
 JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
-                       MemorySpec memory)
+                       MemorySpec memory, ImageStoreSpec images)
     : machine_(machine), hosts_(std::move(hosts)), reference_speed_(reference_speed),
-      model_(machine, comm, memory, host_memory_mb(hosts_))
+      model_(machine, comm, memory, host_memory_mb(hosts_)), images_(std::move(images))
 {
+  if (images_.kind == ImageStoreSpec::Kind::host) {
+    image_host_ = sg4::Host::by_name_or_null(images_.host);
+    if (image_host_ == nullptr)
+      throw InputError("simulation.images.host: no host named '" + images_.host + "' in the platform");
+  }
+  if (images_.kind == ImageStoreSpec::Kind::local_disk)
+    for (auto* h : hosts_)
+      if (h->get_disks().empty())
+        throw InputError("simulation.images: local-disk needs a disk on every compute host; host " + h->get_name() +
+                         " has none");
+}
+
+JobState& JobRuntime::admit(const WorkloadJob& job)
+{
+  truth_[job.id] = &job;
+  JobState* s = table_.find(job.id);
+  return s != nullptr ? *s : table_.add(job, machine_.resource_count());
 }
 
 std::vector<sg4::Host*> JobRuntime::hosts_of(const ResourceSet& r) const
@@ -53,6 +76,125 @@ double JobRuntime::remaining_fraction(JobId id) const
   if (x.exec && x.exec->get_state() == sg4::Activity::State::STARTED)
     return x.remaining * x.exec->get_remaining_ratio();
   return x.remaining;
+}
+
+void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* processors)
+{
+  JobState& s = state(x);
+  const double now = sg4::Engine::get_clock();
+  const double length = now - x.since;
+  switch (s.status) {
+  case JobStatus::running:
+    s.service += length;
+    break;
+  case JobStatus::switching:
+    s.counters.switching_time += length;
+    break;
+  case JobStatus::transferring:
+    s.counters.transfer_time += length;
+    break;
+  default:
+    break;
+  }
+  bool open = s.status == JobStatus::running || s.status == JobStatus::suspended ||
+              s.status == JobStatus::switching || s.status == JobStatus::transferring;
+  if (open && length > 0) trace_.push_back(TraceSegment{x.job->id, x.since, now, s.processors, s.status});
+  if (processors != nullptr) s.processors = *processors;
+  s.status = status;
+  s.image_out = false;
+  x.since = now;
+  if (status == JobStatus::running) s.used |= s.processors;
+}
+
+void JobRuntime::close_trace()
+{
+  for (auto& [id, x] : jobs_)
+    enter(x, state(x).status);
+}
+
+std::vector<sg4::ActivityPtr> JobRuntime::stall(const std::vector<sg4::Host*>& hosts, double seconds) const
+{
+  if (!(seconds > 0)) return {};
+  std::vector<double> flops;
+  for (auto* h : hosts)
+    flops.push_back(seconds * h->get_speed());
+  sg4::ExecPtr e = sg4::this_actor::exec_init(hosts, flops, {});
+  e->set_name("stall");
+  e->start();
+  return {e};
+}
+
+std::vector<sg4::ActivityPtr> JobRuntime::move_image(const std::vector<sg4::Host*>& from,
+                                                     const std::vector<sg4::Host*>& to, double bytes) const
+{
+  // Each new process receives its share of the image from the old process of the same rank (wrapping around).
+  std::vector<sg4::ActivityPtr> out;
+  if (!(bytes > 0) || from.empty()) return out;
+  const auto share = static_cast<uint64_t>(bytes / static_cast<double>(to.size()));
+  for (size_t i = 0; i < to.size(); i++)
+    if (from[i % from.size()] != to[i]) out.push_back(sg4::Comm::sendto_async(from[i % from.size()], to[i], share));
+  return out;
+}
+
+void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from)
+{
+  JobState& s = state(x);
+  if (!prep.after.empty())
+    x.stages.push_back({JobStatus::transferring, [after = std::move(prep.after)] { return after; }, false});
+  const double bytes = x.job->image_bytes();
+  if (prep.read_image && images_enabled() && bytes > 0) {
+    s.counters.bytes_moved += bytes;
+    x.stages.push_back({JobStatus::transferring, [this, &x, bytes, image_from] {
+                          auto to = hosts_of(state(x).processors);
+                          std::vector<sg4::ActivityPtr> out;
+                          const auto share = static_cast<uint64_t>(bytes / static_cast<double>(to.size()));
+                          if (images_.kind == ImageStoreSpec::Kind::host) {
+                            for (auto* h : to)
+                              out.push_back(sg4::Comm::sendto_async(image_host_, h, share));
+                          } else {
+                            // Read where it was written; a job resumed elsewhere then moves it over the network.
+                            for (auto* h : image_from)
+                              out.push_back(h->get_disks().front()->read_async(share));
+                          }
+                          return out;
+                        }});
+    if (images_.kind == ImageStoreSpec::Kind::local_disk)
+      x.stages.push_back({JobStatus::transferring, [this, &x, bytes, image_from] {
+                            return move_image(image_from, hosts_of(state(x).processors), bytes);
+                          }});
+  }
+  if (prep.stall > 0)
+    x.stages.push_back({JobStatus::switching, [this, &x, seconds = prep.stall] {
+                          return stall(hosts_of(state(x).processors), seconds);
+                        }});
+}
+
+void JobRuntime::advance(Execution& x)
+{
+  while (!x.stages.empty()) {
+    Stage stage = std::move(x.stages.front());
+    x.stages.pop_front();
+    bool out = !x.compute_after;
+    enter(x, stage.status);
+    state(x).image_out = out;
+    x.pending = stage.begin();
+    x.pending_owned = stage.owned;
+    if (std::any_of(x.pending.begin(), x.pending.end(), in_progress)) return;
+    x.pending.clear();
+  }
+  if (x.compute_after)
+    launch(x);
+  else
+    enter(x, JobStatus::suspended);
+}
+
+void JobRuntime::drop_preparation(Execution& x)
+{
+  if (x.pending_owned)
+    for (auto& a : x.pending)
+      if (a->get_state() == sg4::Activity::State::STARTED) a->cancel();
+  x.pending.clear();
+  x.stages.clear();
 }
 
 std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>& hosts, double seconds) const
@@ -97,20 +239,24 @@ std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>
 
 void JobRuntime::launch(Execution& x)
 {
-  auto hosts = hosts_of(x.resources);
+  JobState& s = state(x);
+  enter(x, JobStatus::running);
+  auto hosts = hosts_of(s.processors);
   const size_t n = hosts.size();
-  x.cost = model_.cost(*x.job, x.resources);
-  // Total work at the reference speed, shared among the processes, stretched by paging (and the formula's cost).
-  const double base_seconds = x.job->run_time * x.remaining * x.job->size / static_cast<double>(n);
-  const double stretch = model_.compute_stretch(x.cost);
+  s.cost = model_.cost(*x.job, s.processors);
+  // The remaining work at the reference speed over the speedup on n processors (for a linear job: run time x size
+  // / n), stretched by paging (and the formula's cost).
+  const double base_seconds =
+      x.job->run_time * x.remaining * x.job->speedup(x.job->size) / x.job->speedup(static_cast<double>(n));
+  const double stretch = model_.compute_stretch(s.cost);
   const double compute_seconds = base_seconds * stretch;
   const CommSpec& comm = model_.communication();
   const double flops_each = compute_seconds * reference_speed_;
   std::vector<double> flops(n, flops_each);
   std::vector<double> bytes;
   const double sent_each = comm.bytes_per_flop * flops_each;
-  if (comm.model == CommCostModel::network && x.cost.communication > 0) {
-    bytes = calibrated_traffic(hosts, base_seconds * (stretch + x.cost.communication));
+  if (comm.model == CommCostModel::network && s.cost.communication > 0) {
+    bytes = calibrated_traffic(hosts, base_seconds * (stretch + s.cost.communication));
   } else if (comm.model == CommCostModel::traffic && comm.pattern != CommPattern::none && sent_each > 0 && n > 1) {
     bytes.assign(n * n, 0.0);
     for (size_t i = 0; i < n; i++) {
@@ -134,10 +280,8 @@ void JobRuntime::launch(Execution& x)
   x.exec = sg4::this_actor::exec_init(hosts, flops, bytes);
   x.exec->set_name("job-" + std::to_string(x.job->id));
   x.exec->start();
-  x.segment_start = sg4::Engine::get_clock();
-  x.suspended = false;
   XBT_DEBUG("job %ld runs on %zu processors (%s), %.3g of its work left", static_cast<long>(x.job->id), n,
-            x.resources.to_string().c_str(), x.remaining);
+            s.processors.to_string().c_str(), x.remaining);
 }
 
 void JobRuntime::stop_exec(Execution& x)
@@ -145,74 +289,129 @@ void JobRuntime::stop_exec(Execution& x)
   if (!x.exec) return;
   if (x.exec->get_state() == sg4::Activity::State::STARTED) {
     x.remaining *= x.exec->get_remaining_ratio();
-    if (!x.suspended) x.used_time += sg4::Engine::get_clock() - x.segment_start;
     x.exec->cancel();
   }
   x.exec = nullptr;
 }
 
-void JobRuntime::start(const Job& job, const ResourceSet& resources)
+void JobRuntime::start(const WorkloadJob& job, const ResourceSet& processors, Preparation prep)
 {
   if (jobs_.count(job.id) != 0) throw PolicyError("job " + std::to_string(job.id) + " started twice");
+  JobState& s = admit(job);
   Execution& x = jobs_[job.id];
   x.job = &job;
-  x.resources = resources;
-  launch(x);
+  x.state = &s;
+  x.since = sg4::Engine::get_clock();
+  s.start_time = x.since;
+  s.processors = processors;
+  s.status = JobStatus::waiting;
+  prep.read_image = false; // nothing to read back yet
+  add_preparation(x, std::move(prep), {});
+  advance(x);
 }
 
 void JobRuntime::kill(JobId id)
 {
   Execution& x = get(id);
   stop_exec(x);
-  for (auto& c : x.transfers)
-    c->cancel();
+  drop_preparation(x);
+  enter(x, JobStatus::finished);
   jobs_.erase(id);
 }
 
-void JobRuntime::suspend(JobId id)
+void JobRuntime::suspend(JobId id, bool save_image)
 {
   Execution& x = get(id);
-  if (x.suspended || !x.exec)
+  JobState& s = state(x);
+  if (!s.holds_processors())
     throw PolicyError("job " + std::to_string(id) + " cannot be suspended: it is not executing");
-  x.exec->suspend();
-  x.used_time += sg4::Engine::get_clock() - x.segment_start;
-  x.suspended = true;
-}
-
-void JobRuntime::resume(JobId id)
-{
-  Execution& x = get(id);
-  if (!x.suspended) throw PolicyError("job " + std::to_string(id) + " cannot be resumed: it is not suspended");
-  x.exec->resume();
-  x.segment_start = sg4::Engine::get_clock();
-  x.suspended = false;
-}
-
-void JobRuntime::resize(JobId id, const ResourceSet& resources)
-{
-  Execution& x = get(id);
-  if (!x.transfers.empty()) throw PolicyError("job " + std::to_string(id) + " cannot be resized while it migrates");
+  const bool was_computing = s.status == JobStatus::running;
   stop_exec(x);
-  x.resources = resources;
-  launch(x);
-}
-
-void JobRuntime::migrate(JobId id, const ResourceSet& resources, double image_bytes)
-{
-  Execution& x = get(id);
-  if (!x.transfers.empty()) throw PolicyError("job " + std::to_string(id) + " is already migrating");
-  auto from = hosts_of(x.resources);
-  auto to = hosts_of(resources);
-  stop_exec(x);
-  x.resources = resources;
-  // Each new process receives its share of the image from the old process of the same rank (wrapping around).
-  for (size_t i = 0; i < to.size(); i++) {
-    sg4::Host* src = from[i % from.size()];
-    if (src != to[i] && image_bytes > 0)
-      x.transfers.push_back(sg4::Comm::sendto_async(src, to[i], image_bytes / static_cast<double>(to.size())));
+  drop_preparation(x);
+  s.counters.preemptions++;
+  const double bytes = x.job->image_bytes();
+  if (!(was_computing && save_image && images_enabled() && bytes > 0)) {
+    enter(x, JobStatus::suspended);
+    return;
   }
-  x.segment_start = sg4::Engine::get_clock();
-  if (x.transfers.empty()) launch(x);
+  // Write the image out of its processors; it is suspended once that is done.
+  s.counters.bytes_moved += bytes;
+  x.compute_after = false;
+  x.image_hosts = hosts_of(s.processors);
+  x.stages.push_back({JobStatus::transferring, [this, &x, bytes] {
+                        std::vector<sg4::ActivityPtr> out;
+                        const auto share = static_cast<uint64_t>(bytes / static_cast<double>(x.image_hosts.size()));
+                        for (auto* h : x.image_hosts)
+                          out.push_back(images_.kind == ImageStoreSpec::Kind::host
+                                            ? sg4::ActivityPtr(sg4::Comm::sendto_async(h, image_host_, share))
+                                            : sg4::ActivityPtr(h->get_disks().front()->write_async(share)));
+                        return out;
+                      }});
+  advance(x);
+}
+
+std::vector<sg4::ActivityPtr> JobRuntime::image_writes_on(const ResourceSet& processors) const
+{
+  std::vector<sg4::ActivityPtr> out;
+  if (!images_enabled()) return out;
+  for (const auto& [id, x] : jobs_) {
+    const JobState& s = *x.state;
+    if (s.status == JobStatus::transferring && s.image_out && s.processors.intersects(processors))
+      out.insert(out.end(), x.pending.begin(), x.pending.end());
+  }
+  return out;
+}
+
+void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation prep)
+{
+  Execution& x = get(id);
+  JobState& s = state(x);
+  const bool writing = s.status == JobStatus::transferring && s.image_out;
+  if (s.status != JobStatus::suspended && !writing)
+    throw PolicyError("job " + std::to_string(id) + " cannot be resumed: it is not suspended");
+  if (writing) { // its image is still going out: read it back once it is written
+    prep.after.insert(prep.after.end(), x.pending.begin(), x.pending.end());
+    x.pending.clear();
+    x.stages.clear();
+  }
+  x.compute_after = true;
+  const ResourceSet& target = processors.capacity() == 0 ? s.processors : processors;
+  if (target != s.processors) s.counters.migrations++;
+  enter(x, JobStatus::waiting, &target);
+  add_preparation(x, std::move(prep), x.image_hosts);
+  advance(x);
+}
+
+void JobRuntime::resize(JobId id, const ResourceSet& processors, Preparation prep)
+{
+  Execution& x = get(id);
+  JobState& s = state(x);
+  if (!x.stages.empty() || !x.pending.empty())
+    throw PolicyError("job " + std::to_string(id) + " cannot be resized while it prepares or migrates");
+  stop_exec(x);
+  s.counters.resizes++;
+  enter(x, JobStatus::waiting, &processors);
+  prep.read_image = false;
+  add_preparation(x, std::move(prep), {});
+  advance(x);
+}
+
+void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_bytes)
+{
+  Execution& x = get(id);
+  JobState& s = state(x);
+  if (!x.stages.empty() || !x.pending.empty())
+    throw PolicyError("job " + std::to_string(id) + " is already migrating");
+  auto from = hosts_of(s.processors);
+  stop_exec(x);
+  s.counters.migrations++;
+  s.counters.bytes_moved += image_bytes > 0 ? image_bytes : 0;
+  x.compute_after = true;
+  enter(x, JobStatus::waiting, &processors);
+  x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
+                        return move_image(from, hosts_of(state(x).processors), image_bytes);
+                      }});
+  advance(x);
 }
 
 std::vector<sg4::ActivityPtr> JobRuntime::activities() const
@@ -220,8 +419,8 @@ std::vector<sg4::ActivityPtr> JobRuntime::activities() const
   std::vector<sg4::ActivityPtr> out;
   for (const auto& [id, x] : jobs_) {
     if (x.exec) out.push_back(x.exec);
-    for (const auto& c : x.transfers)
-      out.push_back(c);
+    for (const auto& a : x.pending) // another job's image write may be awaited by several jobs: list it once
+      if (x.pending_owned || std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
   }
   return out;
 }
@@ -229,9 +428,11 @@ std::vector<sg4::ActivityPtr> JobRuntime::activities() const
 double JobRuntime::next_deadline() const
 {
   double next = std::numeric_limits<double>::infinity();
-  for (const auto& [id, x] : jobs_)
-    if (x.job->kill_at_estimate && x.exec && !x.suspended)
-      next = std::min(next, x.segment_start + (x.job->estimate - x.used_time));
+  for (const auto& [id, x] : jobs_) {
+    const JobState& s = *x.state;
+    if (x.job->kill_at_estimate && s.status == JobStatus::running)
+      next = std::min(next, x.since + (x.job->estimate - s.service));
+  }
   return next;
 }
 
@@ -258,36 +459,37 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
     started.erase(still, started.end());
   }
   for (auto& [id, x] : jobs_) {
-    if (!x.transfers.empty()) {
-      bool failed = std::any_of(x.transfers.begin(), x.transfers.end(),
-                                [](const sg4::CommPtr& c) { return c->get_state() == State::FAILED; });
-      bool done = std::all_of(x.transfers.begin(), x.transfers.end(),
-                              [](const sg4::CommPtr& c) { return c->get_state() == State::FINISHED; });
+    if (!x.pending.empty()) {
+      bool failed = x.pending_owned && std::any_of(x.pending.begin(), x.pending.end(), [](const sg4::ActivityPtr& a) {
+                      return a->get_state() == State::FAILED;
+                    });
+      // Another job's image write that was cancelled or failed no longer holds this one back.
+      bool done = std::none_of(x.pending.begin(), x.pending.end(), in_progress);
       if (failed) {
         ended.emplace_back(id, JobFate::failed);
       } else if (done) {
-        x.transfers.clear();
-        launch(x);
+        x.pending.clear();
+        advance(x);
       }
       continue;
     }
     if (!x.exec) continue;
     State s = x.exec->get_state();
+    const JobState& js = *x.state;
     if (s == State::FINISHED)
       ended.emplace_back(id, JobFate::completed);
     else if (s == State::FAILED)
       ended.emplace_back(id, JobFate::failed);
-    else if (x.job->kill_at_estimate && !x.suspended &&
-             x.used_time + (now - x.segment_start) >= x.job->estimate - kTimeEpsilon)
+    else if (x.job->kill_at_estimate && js.status == JobStatus::running &&
+             js.service + (now - x.since) >= x.job->estimate - kTimeEpsilon)
       ended.emplace_back(id, JobFate::walltime_reached);
   }
   for (const auto& [id, fate] : ended) {
     Execution& x = jobs_[id];
-    if (fate != JobFate::completed) {
-      stop_exec(x);
-      for (auto& c : x.transfers)
-        if (c->get_state() == State::STARTED) c->cancel();
-    }
+    if (fate != JobFate::completed) stop_exec(x);
+    drop_preparation(x);
+    x.exec = nullptr;
+    enter(x, JobStatus::finished);
     jobs_.erase(id);
   }
   return ended;

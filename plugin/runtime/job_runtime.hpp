@@ -1,10 +1,15 @@
-/* Jobs as SimGrid parallel tasks (ptask_L07): the primitives every policy's decisions are made of.
+/* Jobs on the platform: the primitives every policy's decisions and plans are made of.
  *
- * Work model: a job of size n whose trace run time is R does n x R x reference_speed flops in all. Each of its
- * processes gets an equal share, so on n processors of the reference speed it lasts exactly R; on other processors
- * its duration follows their speed, and a resize to n' processors shares the remaining work among n' processes
- * (perfect malleability; speedup models come with the policies that need them). A processor is one core: a host with
- * c cores used by k processes of a job appears k times in the ptask's host list.
+ * Work model: a job's work is given at one processor (W = run time x S(size) seconds at the reference speed, see
+ * model/speedup.hpp); on n processors it progresses S(n) times as fast, so a rigid linear job of size n lasts its run
+ * time. Its execution is one SimGrid parallel task (ptask_L07) over its processors, each doing an equal share; a
+ * processor is one core (a host with c cores used by k processes of a job appears k times in the task). Suspending a
+ * job cancels its task and keeps its remaining work; resuming, resizing or migrating starts a new task for the rest.
+ *
+ * Before a job computes again it may have to prepare, in stages that each wait for SimGrid activities: wait for the
+ * images that other jobs are still writing out of its processors, read its own image back (from the hosts' disks or
+ * from an image host, over the platform), move it between hosts (migration), then pay a context switch or a
+ * reallocation (a stall on its processors). Every change of status or processors closes a segment of the trace.
  *
  * Communication: each process sends bytes_per_flop x its flops over the job's lifetime, along the job's pattern
  * (ring: to the next process; neighbours: half to each neighbour; all-to-all: evenly to every other process). Under
@@ -15,68 +20,109 @@
 #include "core/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
-#include "runtime/job_model.hpp"
+#include "model/job_model.hpp"
+#include "model/job_state.hpp"
 #include "scenario/scenario.hpp"
 
 #include <simgrid/s4u.hpp>
 
+#include <deque>
+#include <functional>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace jobsched {
 
 namespace sg4 = simgrid::s4u;
 
-/* How a job left the machine. */
-enum class JobFate { running, completed, walltime_reached, killed, failed };
+/* What a job pays before it computes again (start, resume). */
+struct Preparation {
+  double stall = 0;                     // seconds of context switch or reallocation on its processors
+  bool read_image = false;              // read its memory image back from the image store first
+  std::vector<sg4::ActivityPtr> after;  // wait for these first (images other jobs write out of its processors)
+};
 
 class JobRuntime {
  public:
   /* Hosts' memory (for paging) is read from their property memory_mb. */
   JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
-             MemorySpec memory = {});
+             MemorySpec memory = {}, ImageStoreSpec images = {});
 
-  void start(const Job& job, const ResourceSet& resources);
+  /* The record of every job the runtime knows; `admit` adds one before it starts (in workload order). */
+  JobState& admit(const WorkloadJob& job);
+  const JobTable& table() const { return table_; }
+  JobTable& table() { return table_; }
+  /* Execution segments closed so far, in the order they closed. */
+  const std::vector<TraceSegment>& trace() const { return trace_; }
+  std::vector<TraceSegment> take_trace() { return std::move(trace_); }
+
+  void start(const WorkloadJob& job, const ResourceSet& processors, Preparation prep = {});
+  /* Start an admitted job. */
+  void start(JobId id, const ResourceSet& processors, Preparation prep = {}) { start(*truth_.at(id), processors, prep); }
   void kill(JobId id);
-  void suspend(JobId id);
-  void resume(JobId id);
-  /* Cancel and restart the remaining work on `resources` at once. */
-  void resize(JobId id, const ResourceSet& resources);
-  /* Cancel, send an image of `image_bytes` from the old hosts to the new ones, then restart the remaining work. */
-  void migrate(JobId id, const ResourceSet& resources, double image_bytes);
+  /* Stop computing, keeping the remaining work; with `save_image` (and an image store) the image is written out. */
+  void suspend(JobId id, bool save_image = false);
+  /* Compute again, on `processors` (empty: the ones it had), after `prep`. */
+  void resume(JobId id, const ResourceSet& processors = {}, Preparation prep = {});
+  /* Continue the remaining work on `processors` at once, after `prep` (a reallocation stall, others' image writes). */
+  void resize(JobId id, const ResourceSet& processors, Preparation prep = {});
+  /* Send an image of `image_bytes` from the old hosts to the new ones, then continue the remaining work there. */
+  void migrate(JobId id, const ResourceSet& processors, double image_bytes);
 
-  /* The activities the scheduler waits on: executions and image transfers in progress. */
+  bool images_enabled() const { return images_.kind != ImageStoreSpec::Kind::none; }
+  /* Image writes still in progress out of these processors: a job coming onto them waits for those. */
+  std::vector<sg4::ActivityPtr> image_writes_on(const ResourceSet& processors) const;
+
+  /* The activities the scheduler waits on: executions, transfers and stalls in progress. */
   std::vector<sg4::ActivityPtr> activities() const;
   /* The next instant a job reaches its wall time (kill_at_estimate jobs), infinity if none. */
   double next_deadline() const;
   /* Jobs that left the machine since the last call (completed, reached their wall time, failed), in job id order.
-   * Also restarts jobs whose image transfers have all arrived. */
+   * Also moves jobs whose preparation stages finished on to their next stage or to computing. */
   std::vector<std::pair<JobId, JobFate>> collect_ended();
+  /* Close every open trace segment at the current time (end of the run). */
+  void close_trace();
 
   bool is_running(JobId id) const { return jobs_.count(id) != 0; }
   size_t size() const { return jobs_.size(); }
   /* Fraction of the job's work still to do (1 at start). */
   double remaining_fraction(JobId id) const;
   /* What the job's current placement costs it. */
-  const PlacementCost& placement_cost(JobId id) const { return jobs_.at(id).cost; }
+  const PlacementCost& placement_cost(JobId id) const { return table_.at(id).cost; }
 
  private:
+  struct Stage {
+    JobStatus status;
+    std::function<std::vector<sg4::ActivityPtr>()> begin; // starts the stage's activities
+    bool owned = true;                                     // false: the activities are other jobs' (do not cancel)
+  };
   struct Execution {
-    const Job* job = nullptr;
-    ResourceSet resources;
+    const WorkloadJob* job = nullptr;
+    JobState* state = nullptr; // its record in the table
     double remaining = 1.0; // fraction of the job's total work left when `exec` started
-    double used_time = 0;   // execution time accumulated before `segment_start` (wall time accounting)
-    double segment_start = 0;
-    bool suspended = false;
-    PlacementCost cost;
+    double since = 0;       // start of the open trace segment
     sg4::ExecPtr exec;
-    std::vector<sg4::CommPtr> transfers; // image transfers of a migration in progress
+    std::deque<Stage> stages;              // preparation still to do
+    std::vector<sg4::ActivityPtr> pending; // the current stage's activities
+    bool pending_owned = true;
+    bool compute_after = true;             // false: the stages end in suspension (an image written out)
+    std::vector<sg4::Host*> image_hosts;   // where the image was written (local disks)
   };
   Execution& get(JobId id);
+  static JobState& state(const Execution& x) { return *x.state; }
+  /* Close the open segment and open one in `status` (on `processors` when given). */
+  void enter(Execution& x, JobStatus status, const ResourceSet* processors = nullptr);
+  void advance(Execution& x); // next stage, or compute (or rest suspended)
   void launch(Execution& x);
   void stop_exec(Execution& x); // cancel the exec, keeping its remaining work
+  void drop_preparation(Execution& x);
+  void add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from);
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
+  std::vector<sg4::ActivityPtr> stall(const std::vector<sg4::Host*>& hosts, double seconds) const;
+  std::vector<sg4::ActivityPtr> move_image(const std::vector<sg4::Host*>& from, const std::vector<sg4::Host*>& to,
+                                           double bytes) const;
   /* The network model's traffic: a ring over the job's nodes lasting `seconds` on an idle platform. */
   std::vector<double> calibrated_traffic(const std::vector<sg4::Host*>& hosts, double seconds) const;
 
@@ -84,6 +130,11 @@ class JobRuntime {
   std::vector<sg4::Host*> hosts_;
   double reference_speed_;
   JobModel model_; // holds the communication spec too
+  ImageStoreSpec images_;
+  sg4::Host* image_host_ = nullptr;
+  JobTable table_;
+  std::unordered_map<JobId, const WorkloadJob*> truth_; // what the runtime executes; the table holds the public part
+  std::vector<TraceSegment> trace_;
   std::map<JobId, Execution> jobs_;
 };
 

@@ -1,20 +1,17 @@
-/* The scheduler actor: the thin adapter between SimGrid and a pure policy.
- *
- * It gathers everything that happens at one simulated instant, hands it to the policy in a fixed order
- * (completions first, then host changes, then submissions), calls decide() once, checks each decision against the
- * machine state and applies it through the JobRuntime. The fixed order is the project's rule for simultaneous events:
- * a job that ends at t frees its processors for the jobs submitted at t. */
+/* The scheduler actor: SimGrid's side of a run. It gathers everything that happens at one simulated instant from the
+ * runtime (jobs that ended) and from its event sources (submissions, host changes), hands it to the driver in a
+ * fixed order (completions first, then host changes, then submissions), and lets the driver decide once. The fixed
+ * order is the project's rule for simultaneous events: a job that ends at t frees its processors for the jobs
+ * submitted at t. All its state is its own, so several scheduler actors could run side by side. */
 #pragma once
 
-#include "policy/policy.hpp"
-#include "runtime/host_monitor.hpp"
+#include "runtime/driver.hpp"
+#include "runtime/event_source.hpp"
 #include "runtime/job_runtime.hpp"
-#include "runtime/outcome.hpp"
-#include "runtime/submitter.hpp"
 
 #include <chrono>
 #include <functional>
-#include <unordered_map>
+#include <memory>
 
 namespace jobsched {
 
@@ -26,43 +23,41 @@ struct SchedulerStats {
 
 class SchedulerActor {
  public:
-  /* `progress` is called about once a wall-clock second with (simulated time, jobs ended). */
-  SchedulerActor(const Machine& machine, std::vector<sg4::Host*> hosts, const JobList& jobs, Policy& policy,
-                 Allocator& allocator, JobRuntime& runtime, sg4::Mailbox* mailbox, Submitter& submitter,
-                 HostMonitor& monitor, std::function<void(double, size_t)> progress);
+  /* Every job of `jobs` is admitted to the runtime's table (in workload order) here. `progress` is called about once
+   * a wall-clock second with (simulated time, jobs ended). */
+  SchedulerActor(const Machine& machine, std::vector<sg4::Host*> hosts, const JobList& jobs, JobRuntime& runtime,
+                 sg4::Mailbox* mailbox, std::vector<EventSource*> sources,
+                 std::function<void(double, size_t)> progress);
+  /* The driver is made once the processors that are up are known (see up()). */
+  void set_driver(std::unique_ptr<Driver> driver) { driver_ = std::move(driver); }
+  const ResourceSet& up() const { return up_; }
   void operator()();
+  /* A job left the machine (called by the runtime's collection, or by a driver that killed it). */
+  void job_ended(JobId id, JobFate fate);
 
-  const std::vector<JobOutcome>& outcomes() const { return outcomes_; }
   const SchedulerStats& stats() const { return stats_; }
   size_t ended_count() const { return ended_; }
   bool finished() const { return finished_; }
 
  private:
   bool gather(bool woke_on_message);
-  void job_ended(JobId id, JobFate fate);
-  void apply(const Decision& d);
   void host_changed(int host);
-  double network_load() const;
-  JobOutcome& outcome(JobId id);
+  bool sources_pending(double now) const;
 
   const Machine& machine_;
   std::vector<sg4::Host*> hosts_;
-  Policy& policy_;
-  Allocator& allocator_;
-  std::vector<sg4::Link*> network_links_; // links between hosts (not loopbacks), for the network load
   JobRuntime& runtime_;
   sg4::Mailbox* mailbox_;
-  Submitter& submitter_;
-  HostMonitor& monitor_;
+  std::vector<EventSource*> sources_;
   std::function<void(double, size_t)> progress_;
+  std::unique_ptr<Driver> driver_;
 
-  ClusterState state_;
-  std::unordered_map<JobId, size_t> index_; // job id -> position in outcomes_
-  std::vector<JobOutcome> outcomes_;
+  ResourceSet up_;
   std::vector<bool> host_up_;
-  SchedulerMessage* message_ = nullptr;
+  double now_ = 0;
+  Event* message_ = nullptr;
   sg4::CommPtr receive_;
-  std::vector<SchedulerMessage*> inbox_;
+  std::vector<std::unique_ptr<Event>> inbox_;
   size_t ended_ = 0;
   bool finished_ = false;
   SchedulerStats stats_;

@@ -2,7 +2,13 @@
 
 #include "core/errors.hpp"
 #include "output/output_files.hpp"
+#include "platform/host_roles.hpp"
+#include "platform/platform_check.hpp"
+#include "runtime/host_monitor.hpp"
 #include "runtime/scheduler_actor.hpp"
+#include "runtime/space_sharing_driver.hpp"
+#include "runtime/submitter.hpp"
+#include "runtime/time_sharing_driver.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/trace_search.hpp"
 
@@ -59,6 +65,7 @@ struct Context {
   std::unique_ptr<Allocator> allocator;
   Params policy_params;
   std::unique_ptr<Policy> policy;
+  std::unique_ptr<TimeSharingPolicy> time_sharing_policy;
   std::unique_ptr<JobRuntime> runtime;
   std::unique_ptr<Submitter> submitter;
   std::unique_ptr<HostMonitor> monitor;
@@ -103,25 +110,36 @@ Workload load_workload(const Scenario& sc, int processors)
 /* Compute hosts, workload, allocator, policy and actors' state, once the deployment is loaded. */
 void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOptions& options)
 {
-  // Compute hosts: every host that runs no deployed actor (those are the front end), in natural name order.
+  // Compute hosts, in natural name order: hosts whose role is compute (or absent) and that run no deployed actor (those
+  // are the front end). Without a deployment, run_scenario placed the actors itself (platform/host_roles.hpp).
   std::set<sg4::Host*> front_end;
-  bool scheduler_deployed = false;
-  bool submitter_deployed = false;
-  for (const auto& a : engine.get_all_actors()) {
-    front_end.insert(a->get_host());
-    scheduler_deployed |= a->get_name() == "jobsched_scheduler";
-    submitter_deployed |= a->get_name() == "jobsched_submitter";
+  if (!sc.deployment.empty()) {
+    int schedulers = 0;
+    int submitters = 0;
+    for (const auto& a : engine.get_all_actors()) {
+      front_end.insert(a->get_host());
+      schedulers += a->get_name() == kSchedulerFunction;
+      submitters += a->get_name() == kSubmitterFunction;
+    }
+    for (auto [count, function] :
+         {std::pair(schedulers, kSchedulerFunction), std::pair(submitters, kSubmitterFunction)})
+      if (count > 1)
+        throw InputError(sc.deployment.string() + ": " + std::to_string(count) + " actors run " + function +
+                         ": only one " + function + " actor is supported");
+    if (schedulers == 0 || submitters == 0)
+      throw InputError(sc.deployment.string() +
+                       ": must place one actor with function=\"jobsched_scheduler\" and one with "
+                       "function=\"jobsched_submitter\"");
   }
-  if (!scheduler_deployed || !submitter_deployed)
-    throw InputError(sc.deployment.string() +
-                     ": must place one actor with function=\"jobsched_scheduler\" and one with "
-                     "function=\"jobsched_submitter\"");
   std::vector<sg4::Host*>& hosts = ctx.hosts;
-  for (auto* h : engine.get_all_hosts())
-    if (front_end.count(h) == 0) hosts.push_back(h);
-  std::sort(hosts.begin(), hosts.end(),
-            [](sg4::Host* a, sg4::Host* b) { return natural_less(a->get_name(), b->get_name()); });
-  if (hosts.empty()) throw InputError(sc.platform.string() + ": no compute host (every host runs a deployed actor)");
+  hosts = compute_hosts(engine, front_end);
+  if (hosts.empty())
+    throw InputError(sc.platform.string() +
+                     ": no compute host (every host runs a deployed actor or has a role other than compute)");
+  for (auto* h : hosts) // SimGrid takes a speed of 0 or less, then jobs never end
+    if (!(h->get_speed() > 0))
+      throw InputError(sc.platform.string() + ": host '" + h->get_name() +
+                       "' has a speed of 0 or less: a compute host needs a positive speed");
   Machine& machine = ctx.machine;
   for (auto* h : hosts)
     machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
@@ -131,6 +149,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   Workload& workload = *ctx.workload;
   if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
   if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
+  apply_job_shapes(workload.jobs, sc.workload.jobs, machine.resource_count(), sc.simulation.seed);
 
   try { // registry and parameter errors name a key: add the scenario file
     const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
@@ -138,15 +157,19 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
     ctx.allocator = alloc_info.make(AllocatorEnv{machine, ctx.allocator_params, sc.workload.communication.level});
     const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
     ctx.policy_params = Params(policy_info.params, sc.policy.params, "policy.params");
-    ctx.policy = policy_info.make(PolicyEnv{machine, *ctx.allocator, ctx.policy_params});
+    PolicyEnv env{machine, *ctx.allocator, ctx.policy_params};
+    if (policy_info.time_sharing())
+      ctx.time_sharing_policy = policy_info.make_time_sharing(env);
+    else
+      ctx.policy = policy_info.make(env);
   } catch (const InputError& e) {
     throw InputError(sc.file.string() + ": " + e.what());
   }
 
-  ctx.runtime =
-      std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication, sc.workload.memory);
+  ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication,
+                                             sc.workload.memory, sc.simulation.images);
   sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
-  ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox);
+  ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox, sc.workload.closed.jobs);
   ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);
   const size_t total = workload.jobs.size();
   std::function<void(double, size_t)> progress;
@@ -158,8 +181,16 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
                    total, 100.0 * ended / total, ended / std::max(wall, 1e-9));
       std::fflush(stderr);
     };
-  ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.policy, *ctx.allocator,
-                                                   *ctx.runtime, mailbox, *ctx.submitter, *ctx.monitor, progress);
+  ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.runtime, mailbox,
+                                                   std::vector<EventSource*>{ctx.submitter.get(), ctx.monitor.get()},
+                                                   progress);
+  SchedulerActor& scheduler = *ctx.scheduler;
+  if (ctx.time_sharing_policy)
+    scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
+  else
+    scheduler.set_driver(std::make_unique<SpaceSharingDriver>(
+        machine, *ctx.policy, *ctx.allocator, *ctx.runtime, scheduler.up(),
+        [&scheduler](JobId id, JobFate fate) { scheduler.job_ended(id, fate); }));
 }
 
 } // namespace
@@ -168,7 +199,11 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
 {
   auto wall_start = std::chrono::steady_clock::now();
   require_file(sc.platform, sc.file.string() + ": platform");
-  require_file(sc.deployment, sc.file.string() + ": deployment");
+  if (!sc.deployment.empty()) require_file(sc.deployment, sc.file.string() + ": deployment");
+
+  // SimGrid aborts on many errors in these files: load them in a child process first (platform/platform_check.hpp).
+  check_platform_in_child(
+      {options.program, options.simgrid_args, sc.simulation.host_model, sc.platform, sc.deployment});
 
   // SimGrid reads its own options from argv; quiet its configuration chatter unless the user asks otherwise.
   std::vector<std::string> args{options.program, "--log=xbt_cfg.thres:warning", "--log=ker_lmm.thres:warning"};
@@ -193,24 +228,32 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   try {
     engine.load_platform(sc.platform.string());
   } catch (const std::exception& e) {
-    throw InputError(sc.platform.string() + ": invalid platform: " + e.what());
+    throw InputError(sc.platform.string() + ": invalid platform: " + first_error_line(e.what()));
   }
 
   Context ctx;
-  engine.register_function("jobsched_scheduler", [&ctx](std::vector<std::string>) {
+  auto scheduler = [&ctx](std::vector<std::string>) {
     guarded(ctx, [&ctx] {
       sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [&ctx] {
         guarded(ctx, [&ctx] { (*ctx.monitor)(); });
       })->daemonize();
       (*ctx.scheduler)();
     });
-  });
-  engine.register_function("jobsched_submitter",
-                           [&ctx](std::vector<std::string>) { guarded(ctx, [&ctx] { (*ctx.submitter)(); }); });
-  try {
-    engine.load_deployment(sc.deployment.string());
-  } catch (const std::exception& e) {
-    throw InputError(sc.deployment.string() + ": invalid deployment: " + e.what());
+  };
+  auto submitter = [&ctx](std::vector<std::string>) { guarded(ctx, [&ctx] { (*ctx.submitter)(); }); };
+  engine.register_function(kSchedulerFunction, scheduler);
+  engine.register_function(kSubmitterFunction, submitter);
+  if (sc.deployment.empty()) { // no deployment: the actors go to the host the platform's roles give them
+    sg4::Host* host = actors_host(engine);
+    if (host == nullptr) throw InputError(sc.platform.string() + ": the platform has no host");
+    sg4::Actor::create(kSchedulerFunction, host, [scheduler] { scheduler({}); });
+    sg4::Actor::create(kSubmitterFunction, host, [submitter] { submitter({}); });
+  } else {
+    try {
+      engine.load_deployment(sc.deployment.string());
+    } catch (const std::exception& e) {
+      throw InputError(sc.deployment.string() + ": invalid deployment: " + first_error_line(e.what()));
+    }
   }
 
   // Set-up errors from here on are raised only after the deployed actors have run (and returned at once): an engine
@@ -230,11 +273,13 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   RunReport report;
   report.out_dir = sc.output_dir;
   report.workload = ctx.workload;
-  report.outcomes = ctx.scheduler->outcomes();
+  report.states.assign(ctx.runtime->table().all().begin(), ctx.runtime->table().all().end());
+  report.trace = ctx.runtime->take_trace();
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
-  report.metrics = compute_metrics(ctx.scheduler->outcomes(), ctx.machine.resource_count());
   const Workload& workload = *ctx.workload;
+  report.metrics = compute_metrics(report.states, workload.jobs, report.trace, ctx.machine.resource_count(),
+                                   sc.workload.closed.warmup);
 
   RunDescription run{sc.name,
                      sc.policy.name,
@@ -243,14 +288,17 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
                      sc.platform.filename().string(),
                      ctx.machine.resource_count(),
                      ctx.machine.host_count(),
-                     sc.simulation.seed};
+                     sc.simulation.seed,
+                     sc.workload.closed.warmup};
   PerformanceFigures& perf = report.performance;
   perf.simulation_seconds = ctx.scheduler->stats().wall_seconds;
   perf.instants = ctx.scheduler->stats().instants;
   perf.decisions = ctx.scheduler->stats().decisions;
   perf.jobs = static_cast<long>(report.jobs);
+  perf.segments = static_cast<long>(report.trace.size());
   OutputFiles files(sc.output_dir);
-  files.add("jobs.csv", jobs_csv(ctx.scheduler->outcomes(), workload.name));
+  files.add("jobs.csv", jobs_csv(report.states, workload.jobs, workload.name));
+  files.add("trace.csv", trace_csv(report.trace));
   files.add("summary.json", summary_json(run, workload, report.metrics));
   perf.peak_memory_mb = peak_memory_mb();
   perf.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

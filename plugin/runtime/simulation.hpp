@@ -5,7 +5,7 @@
 #include "output/reports.hpp"
 #include "scenario/scenario.hpp"
 
-#include "runtime/outcome.hpp"
+#include "model/job_state.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -22,8 +22,9 @@ struct RunOptions {
 
 struct RunReport {
   std::filesystem::path out_dir;
-  std::shared_ptr<const Workload> workload; // owns the jobs the outcomes point to
-  std::vector<JobOutcome> outcomes;
+  std::shared_ptr<const Workload> workload; // owns the jobs the states point to
+  std::vector<JobState> states;             // in workload order
+  std::vector<TraceSegment> trace;
   std::string policy;
   size_t jobs = 0;
   RunMetrics metrics;

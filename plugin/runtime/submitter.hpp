@@ -1,39 +1,34 @@
-/* The one actor that injects the workload: it sleeps until each submission instant and sends the scheduler all jobs
- * submitted at that instant in one message (one actor for the whole workload: thousands of sleeping actors would
- * cost minutes, see ../shared/SIMGRID-NOTES.md). */
+/* The workload's arrivals as an event source.
+ *
+ * Open: one actor sleeps until each submission instant and sends every job submitted then in one event (one actor
+ * for the whole workload: thousands of sleeping actors would cost minutes, see ../shared/SIMGRID-NOTES.md).
+ * Closed (`workload.closed`): the first `population` jobs are submitted at time 0 and every job that leaves is
+ * replaced at once by the next one of the workload, submitted at that instant, so exactly `population` jobs are in the
+ * system until the workload runs out. */
 #pragma once
 
-#include "core/job.hpp"
-
-#include <simgrid/s4u.hpp>
-
-#include <limits>
-#include <vector>
+#include "runtime/event_source.hpp"
 
 namespace jobsched {
 
-namespace sg4 = simgrid::s4u;
-
-struct SchedulerMessage {
-  enum class Kind { submissions, host_change } kind = Kind::submissions;
-  std::vector<const Job*> jobs;
-  int host = -1; // host_change: the compute host's index
-};
-
-class Submitter {
+class Submitter : public EventSource {
  public:
-  Submitter(const JobList& jobs, sg4::Mailbox* mailbox) : jobs_(jobs), mailbox_(mailbox) {}
+  /* `population` 0: open arrivals at the jobs' submit times; > 0: a closed population of that size (the jobs' submit
+   * times are then set as they are released). */
+  Submitter(JobList& jobs, sg4::Mailbox* mailbox, long population = 0)
+      : EventSource(mailbox), jobs_(jobs), population_(population)
+  {
+  }
   void operator()();
-  /* True while a batch for an instant <= t has not reached the scheduler yet. */
-  bool pending_at(double t) const;
-  bool done() const { return next_ >= jobs_.size() && !in_flight_; }
-  void delivered() { in_flight_ = false; }
+  bool pending_at(double t) const override;
+  bool exhausted() const override { return next_ >= jobs_.size() && in_flight_ == 0; }
+  void job_ended(double now) override;
 
  private:
-  const JobList& jobs_;
-  sg4::Mailbox* mailbox_;
+  JobList& jobs_;
+  long population_;
   size_t next_ = 0;
-  bool in_flight_ = false;
+  bool started_ = false;
 };
 
 } // namespace jobsched

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "scenario/scenario_tree.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -11,21 +12,6 @@
 namespace fs = std::filesystem;
 
 namespace jobsched {
-
-const char* to_string(CommPattern p)
-{
-  switch (p) {
-  case CommPattern::none:
-    return "none";
-  case CommPattern::ring:
-    return "ring";
-  case CommPattern::neighbours:
-    return "neighbours";
-  case CommPattern::all_to_all:
-    return "all-to-all";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -88,7 +74,7 @@ class Section {
     return has(k) ? Section(node_[k], key(k), file_, overridden_)
                   : Section(YAML::Node(), key(k), file_, overridden_, false);
   }
-  /* A flat mapping of scalars, as text (policy parameters). */
+  /* A mapping of component parameters, as text (lists and mappings in YAML flow form, e.g. "[1, 2]"). */
   std::map<std::string, std::string> scalars(const std::string& k)
   {
     seen_.insert(k);
@@ -98,8 +84,13 @@ class Section {
     if (!n.IsMap()) fail(n, "expected a mapping", k);
     reject_duplicates(n, k + ".");
     for (const auto& kv : n) {
-      if (!kv.second.IsScalar()) fail(kv.second, "expected a single value", k + "." + kv.first.Scalar());
-      out[kv.first.Scalar()] = kv.second.Scalar();
+      if (kv.second.IsScalar()) {
+        out[kv.first.Scalar()] = kv.second.Scalar();
+      } else { // a list or a mapping keeps its YAML form; the component's declared parameter says what it expects
+        YAML::Emitter text;
+        text << YAML::Flow << kv.second;
+        out[kv.first.Scalar()] = text.c_str();
+      }
     }
     return out;
   }
@@ -222,7 +213,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   sc.name = top.str("name", file.stem().string());
   if (!top.has("platform")) throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
   sc.platform = resolve(dir, top.str("platform", ""));
-  sc.deployment = resolve(dir, top.str("deployment", "../deployments/single-scheduler.xml"));
+  std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
+  sc.deployment = deployment.empty() ? fs::path() : resolve(dir, deployment);
 
   Section w = top.sub("workload");
   if (w.has("trace") == w.has("generator"))
@@ -288,6 +280,46 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   if (!(mem.threshold > 0)) m.fail(m.node()["threshold"], "must be > 0", "threshold");
   if (mem.page_fault_penalty < 0) m.fail(m.node()["page_fault_penalty"], "must be >= 0", "page_fault_penalty");
   m.finish();
+  Section js = w.sub("jobs");
+  JobShapeSpec& shape = sc.workload.jobs;
+  std::string shape_name = js.choice("shape", "rigid", {"rigid", "moldable", "malleable"});
+  shape.shape = shape_name == "moldable"    ? JobShape::moldable
+                : shape_name == "malleable" ? JobShape::malleable
+                                            : JobShape::rigid;
+  long min_size = js.integer("min_size", 1);
+  long max_size = js.integer("max_size", 0);
+  if (min_size < 1 || min_size > 1000000000) js.fail(js.node()["min_size"], "must be a positive count", "min_size");
+  if (max_size < 0 || max_size > 1000000000) js.fail(js.node()["max_size"], "must be >= 0", "max_size");
+  if (max_size > 0 && max_size < min_size) js.fail(js.node()["max_size"], "must be >= min_size", "max_size");
+  shape.min_size = static_cast<int>(min_size);
+  shape.max_size = static_cast<int>(max_size);
+  shape.memory_mb = js.num("memory_mb", 0);
+  if (!(shape.memory_mb >= 0) || std::isinf(shape.memory_mb))
+    js.fail(js.node()["memory_mb"], "must be a finite number >= 0", "memory_mb");
+  Section sp = js.sub("speedup");
+  std::string model = sp.choice("model", "linear", {"linear", "downey", "beta"});
+  shape.speedup = model == "downey" ? Speedup::Model::downey
+                  : model == "beta" ? Speedup::Model::beta
+                                    : Speedup::Model::linear;
+  shape.downey_A = sp.num("A", 0);
+  shape.downey_sigma = sp.num("sigma", 0);
+  shape.beta_min = sp.num("beta_min", 0);
+  shape.beta_max = sp.num("beta_max", shape.beta_min);
+  if (!(shape.downey_A == 0 || (shape.downey_A >= 1 && std::isfinite(shape.downey_A))))
+    sp.fail(sp.node()["A"], "must be >= 1 (or 0: the job's size)", "A");
+  if (!(shape.downey_sigma >= 0) || std::isinf(shape.downey_sigma))
+    sp.fail(sp.node()["sigma"], "must be a finite number >= 0", "sigma");
+  if (!(shape.beta_min >= 0) || !(shape.beta_max >= shape.beta_min) || std::isinf(shape.beta_max))
+    sp.fail(sp.node(), "need finite 0 <= beta_min <= beta_max");
+  sp.finish();
+  js.finish();
+  Section cl = w.sub("closed");
+  sc.workload.closed.jobs = cl.integer("jobs", 0);
+  sc.workload.closed.warmup = cl.num("warmup", 0);
+  if (w.has("closed") && sc.workload.closed.jobs < 1) cl.fail(cl.node()["jobs"], "must be a positive count", "jobs");
+  if (!(sc.workload.closed.warmup >= 0) || std::isinf(sc.workload.closed.warmup))
+    cl.fail(cl.node()["warmup"], "must be a finite number of seconds >= 0", "warmup");
+  cl.finish();
   w.finish();
 
   Section p = top.sub("policy");
@@ -303,6 +335,15 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   sc.simulation.seed = static_cast<std::uint64_t>(seed);
   sc.simulation.host_model = s.choice("host_model", "ptask_L07", {"ptask_L07"});
   sc.simulation.reference_speed = s.num("reference_speed", 0);
+  Section im = s.sub("images");
+  std::string store = im.choice("store", "none", {"none", "local-disk", "host"});
+  sc.simulation.images.kind = store == "local-disk" ? ImageStoreSpec::Kind::local_disk
+                              : store == "host"     ? ImageStoreSpec::Kind::host
+                                                    : ImageStoreSpec::Kind::none;
+  sc.simulation.images.host = im.str("host", "");
+  if (store == "host" && sc.simulation.images.host.empty())
+    im.fail(im.node(), "store: host needs host: NAME (the host that keeps the images)");
+  im.finish();
   s.finish();
   if (sc.workload.generator && !generator_seed_given) sc.workload.generator->seed = sc.simulation.seed;
 

@@ -3,6 +3,8 @@
  * Unknown keys and values of the wrong type are InputErrors that name the file, the line and the key. */
 #pragma once
 
+#include "model/job_model.hpp"
+#include "model/job_shapes.hpp"
 #include "workload/generator.hpp"
 #include "workload/workload.hpp"
 
@@ -14,33 +16,10 @@
 
 namespace jobsched {
 
-/* How a job's processes talk while it computes (its ptask's bytes matrix). */
-enum class CommPattern { none, ring, neighbours, all_to_all };
-const char* to_string(CommPattern p);
-
-/* How communication costs a job time (see runtime/job_model.hpp). */
-enum class CommCostModel {
-  traffic, // the job's `pattern` at `bytes_per_flop` goes through the platform's network
-  formula, // the SMP-cluster paper's cost = base x nodes used x level, a stretch of the run time
-  network  // traffic calibrated so that an idle machine gives the formula's stretch; contention adds to it
-};
-
-struct CommSpec {
-  CommPattern pattern = CommPattern::none;
-  double bytes_per_flop = 0; // bytes each process sends in total per flop it computes
-  CommCostModel model = CommCostModel::traffic;
-  int level = 0;      // the paper's communication Level (0 to 5)
-  double base = 0.05; // the paper's BASE
-};
-
-/* Memory and paging (see runtime/job_model.hpp). */
-struct MemorySpec {
-  bool paging = false;
-  double min_mb = 16; // synthetic memory per processor when the trace has none: log-uniform in [min_mb, max_mb]
-  double max_mb = 256;
-  double threshold = 1.0;          // fraction of a node's memory (host property memory_mb) a job may use
-  double page_fault_penalty = 2.0; // run-time increase per unit of the fraction of memory that does not fit
-  double node_memory_mb = 0;       // when > 0, overrides the platform's memory_mb
+/* A closed population: `jobs` jobs always in the system, each finished job replaced at once by the next one. */
+struct ClosedSpec {
+  long jobs = 0;     // 0: open arrivals (the workload's submit times)
+  double warmup = 0; // seconds: jobs submitted before are left out of the per-job means
 };
 
 struct WorkloadSpec {
@@ -49,6 +28,8 @@ struct WorkloadSpec {
   WorkloadFilter filter;
   CommSpec communication;
   MemorySpec memory;
+  JobShapeSpec jobs;
+  ClosedSpec closed;
 };
 
 struct PolicySpec {
@@ -58,17 +39,26 @@ struct PolicySpec {
   std::map<std::string, std::string> allocation_params;
 };
 
+/* Where the memory images of preempted jobs go (time-sharing): nowhere (free preemption), the disks of the job's own
+ * hosts, or a named image host over the network. Their transfer times and contention come from SimGrid. */
+struct ImageStoreSpec {
+  enum class Kind { none, local_disk, host };
+  Kind kind = Kind::none;
+  std::string host; // Kind::host: the host that stores the images
+};
+
 struct SimulationSpec {
   std::uint64_t seed = 1;
   std::string host_model = "ptask_L07";
   double reference_speed = 0; // flop/s per core at which run times are measured; 0: the first compute host's speed
+  ImageStoreSpec images;
 };
 
 struct Scenario {
   std::filesystem::path file;
   std::string name;
   std::filesystem::path platform;
-  std::filesystem::path deployment;
+  std::filesystem::path deployment; // empty: none, jobsched places its own actors (see platform/host_roles.hpp)
   WorkloadSpec workload;
   PolicySpec policy;
   SimulationSpec simulation;

@@ -34,7 +34,7 @@ std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size
   for (long i = 0; i < spec.jobs; i++) {
     JobRecord rec;
     rec.origin = "generator job " + std::to_string(i + 1);
-    Job& job = rec.job;
+    WorkloadJob& job = rec.job;
     job.id = i + 1;
     if (i > 0) t += arrivals.exponential(spec.mean_interarrival);
     job.submit_time = quantize(t, spec.time_resolution, 0);

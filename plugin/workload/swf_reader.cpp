@@ -104,7 +104,7 @@ SwfFile parse_swf(const std::string& text, const std::string& origin)
     if (count != 18) throw InputError(where + ": expected 18 fields, found " + std::to_string(count));
     JobRecord rec;
     rec.origin = where;
-    Job& job = rec.job;
+    WorkloadJob& job = rec.job;
     job.id = static_cast<JobId>(f[0]);
     job.submit_time = f[1];
     job.run_time = f[3];

@@ -20,7 +20,7 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
   w.source_records = static_cast<long>(records.size());
   auto skip = [&w](const char* reason) { w.skipped[reason]++; };
   for (const auto& rec : records) {
-    Job job = rec.job;
+    WorkloadJob job = rec.job;
     if (filter.start_time >= 0 && job.submit_time < filter.start_time) {
       skip("before_start_time");
       continue;
@@ -62,7 +62,7 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
     w.jobs.push_back(job);
   }
   std::stable_sort(w.jobs.begin(), w.jobs.end(),
-                   [](const Job& a, const Job& b) { return a.submit_time < b.submit_time; });
+                   [](const WorkloadJob& a, const WorkloadJob& b) { return a.submit_time < b.submit_time; });
   return w;
 }
 

@@ -39,7 +39,7 @@ bool is_rejection_reason(const std::string& reason);
 
 /* A job record before filtering (SWF or generated). */
 struct JobRecord {
-  Job job;
+  WorkloadJob job;
   std::string origin; // "file:line" for error messages
 };
 

@@ -168,7 +168,7 @@ problems=""
 [ "$status" -eq 0 ] || problems+=" exit status $status;"
 [ ! -s "$work/ok.stderr" ] || problems+=" stderr not empty: $(head -c 300 "$work/ok.stderr" | tr '\n' '|');"
 listing=$(cd "$out" 2>/dev/null && ls -A | tr '\n' ' ')
-[ "$listing" = "jobs.csv performance.json summary.json " ] || problems+=" output folder holds '$listing';"
+[ "$listing" = "jobs.csv performance.json summary.json trace.csv " ] || problems+=" output folder holds '$listing';"
 if [ -f "$out/jobs.csv" ]; then
   rows=$(awk 'END { print NR }' "$out/jobs.csv")
   [ "$rows" -eq 21 ] || problems+=" jobs.csv has $rows lines (expected a header and 20 jobs);"

@@ -196,7 +196,7 @@ Outcome cross_check(const std::string& name, const std::string& yaml, int proces
   auto expected = textbook::simulate(input, processors, policy);
 
   EXPECT_EQ(sim.size(), workload.jobs.size()) << "jobs.csv and the workload do not have the same jobs";
-  const jobsched::Job* first_diff = nullptr;
+  const jobsched::WorkloadJob* first_diff = nullptr;
   double first_time = 0;
   std::map<std::int64_t, double> sim_start;
   for (const auto& j : workload.jobs) {

@@ -33,9 +33,9 @@ const char* const kPlatform = R"(<?xml version='1.0'?>
 </platform>
 )";
 
-Job make_job(JobId id, int size, double run_time)
+WorkloadJob make_job(JobId id, int size, double run_time)
 {
-  Job j;
+  WorkloadJob j;
   j.id = id;
   j.size = size;
   j.run_time = run_time;
@@ -94,7 +94,7 @@ std::vector<double> wait_all(JobRuntime& rt)
 
 TEST(Runtime, RigidJobLastsItsRunTime)
 {
-  Job j = make_job(1, 2, 10);
+  WorkloadJob j = make_job(1, 2, 10);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     return wait_all(rt);
@@ -106,7 +106,7 @@ TEST(Runtime, RigidJobLastsItsRunTime)
 TEST(Runtime, SuspendResumeShiftsTheEndByTheSuspendedTime)
 {
   // 10 s of work; suspended from t=3 to t=8: ends at 15.
-  Job j = make_job(1, 2, 10);
+  WorkloadJob j = make_job(1, 2, 10);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(3);
@@ -126,7 +126,7 @@ TEST(Runtime, SuspendResumeShiftsTheEndByTheSuspendedTime)
 TEST(Runtime, ResizeSharesTheRemainingWork)
 {
   // 2 processes x 10 s. At t=4, 60% is left: 2 x 6e9 flops = 12e9 on 4 processors = 3 s: ends at 7.
-  Job j = make_job(1, 2, 10);
+  WorkloadJob j = make_job(1, 2, 10);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(4);
@@ -141,7 +141,7 @@ TEST(Runtime, MigrationPaysTheImageTransfer)
 {
   // 1 process, 10 s, on a1. At t=2 it moves to b1 with a 100 MB image over the 100 MB/s wire: 1 s of transfer,
   // then the 8 s left: ends at 11.
-  Job j = make_job(1, 1, 10);
+  WorkloadJob j = make_job(1, 1, 10);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0}));
     sg4::this_actor::sleep_until(2);
@@ -158,8 +158,8 @@ TEST(Runtime, TwoJobsContendForOneLink)
   // in all on the shared wire: 10 s alone (L07: the slowest resource sets the pace). Two such jobs share the wire:
   // 20 s each.
   CommSpec ring{CommPattern::ring, 0.5};
-  Job x = make_job(1, 2, 1);
-  Job y = make_job(2, 2, 1);
+  WorkloadJob x = make_job(1, 2, 1);
+  WorkloadJob y = make_job(2, 2, 1);
   auto alone = simulate(ring, [&](JobRuntime& rt) {
     rt.start(x, procs({0, 2}));
     return wait_all(rt);
@@ -178,8 +178,8 @@ TEST(Runtime, TwoJobsContendForOneLink)
 
 TEST(Runtime, KillStopsTheJobAndFreesItsProcessors)
 {
-  Job j = make_job(1, 2, 10);
-  Job k = make_job(2, 2, 4);
+  WorkloadJob j = make_job(1, 2, 10);
+  WorkloadJob k = make_job(2, 2, 4);
   auto r = simulate({}, [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(5);

@@ -90,7 +90,7 @@ std::vector<double> run(const Folder& f, const std::string& scenario_yaml)
     opt.simgrid_args = {"--log=root.thres:critical"};
     RunReport r = run_scenario(sc, opt);
     std::vector<double> out;
-    for (const auto& o : r.outcomes)
+    for (const auto& o : r.states)
       out.insert(out.end(), {static_cast<double>(o.fate), o.start_time, o.finish_time});
     out.insert(out.end(), g_calls.begin(), g_calls.end());
     return out;

@@ -28,7 +28,7 @@ std::vector<double> durations(int level, const std::vector<std::pair<int, int>>&
     CommSpec comm;
     comm.model = CommCostModel::network;
     comm.level = level;
-    std::vector<Job> jobs(first_and_size.size());
+    JobList jobs(first_and_size.size());
     std::vector<double> out(jobs.size(), -1);
     sg4::Actor::create("script", engine.host_by_name("frontend"), [&] {
       JobRuntime rt(machine, hosts, 1e9, comm);

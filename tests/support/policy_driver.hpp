@@ -58,15 +58,17 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs, const AfterDec
   const double inf = std::numeric_limits<double>::infinity();
   while (next < jobs.size() || !state.running.empty() || p.policy->waiting_count() > 0) {
     double t = next < jobs.size() ? jobs[next].submit_time : inf;
+    // The harness is the runtime here: it knows the truth behind the Job the policy sees.
+    auto run_time = [](const RunningJob& r) { return static_cast<const WorkloadJob*>(r.job)->run_time; };
     for (const auto& [id, r] : state.running)
-      t = std::min(t, r.start_time + r.job->run_time);
+      t = std::min(t, r.start_time + run_time(r));
     if (std::isinf(t)) {
       ADD_FAILURE() << "policy left " << p.policy->waiting_count() << " jobs waiting on an idle machine";
       return out;
     }
     state.now = t;
     for (auto it = state.running.begin(); it != state.running.end();) {
-      if (it->second.start_time + it->second.job->run_time <= t + kTimeEpsilon) {
+      if (it->second.start_time + run_time(it->second) <= t + kTimeEpsilon) {
         state.idle |= it->second.resources;
         p.policy->job_ended(*it->second.job, JobEnd::completed, t);
         it = state.running.erase(it);
@@ -100,9 +102,9 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs, const AfterDec
 }
 
 /* A job: id, submit time, size, run time, estimate (defaults to the run time). */
-inline Job job(JobId id, double submit, int size, double run_time, double estimate = -1)
+inline WorkloadJob job(JobId id, double submit, int size, double run_time, double estimate = -1)
 {
-  Job j;
+  WorkloadJob j;
   j.id = id;
   j.submit_time = submit;
   j.size = size;

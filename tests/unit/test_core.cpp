@@ -65,18 +65,32 @@ TEST(FirstFit, LowestIdleAndPreferredFirst)
 
 TEST(Metrics, DefinitionsOnTwoJobs)
 {
-  Job a;
+  JobList jobs(2);
+  WorkloadJob& a = jobs[0];
   a.id = 1;
   a.submit_time = 0;
   a.size = 2;
-  Job b;
+  WorkloadJob& b = jobs[1];
   b.id = 2;
   b.submit_time = 10;
   b.size = 4;
-  std::vector<JobOutcome> o(2);
-  o[0] = JobOutcome{&a, JobFate::completed, 5, 25, ResourceSet(4), 0, {}};  // wait 5, exec 20, turnaround 25
-  o[1] = JobOutcome{&b, JobFate::completed, 25, 30, ResourceSet(4), 0, {}}; // wait 15, exec 5, turnaround 20
-  RunMetrics m = compute_metrics(o, 4);
+  std::vector<JobState> o(2);
+  auto finished = [](const Job& j, double start, double finish) {
+    JobState s;
+    s.job = &j;
+    s.status = JobStatus::finished;
+    s.fate = JobFate::completed;
+    s.start_time = start;
+    s.finish_time = finish;
+    return s;
+  };
+  o[0] = finished(a, 5, 25);  // wait 5, exec 20, turnaround 25
+  o[1] = finished(b, 25, 30); // wait 15, exec 5, turnaround 20
+  // Utilization comes from the trace's running segments; a suspended segment does not count.
+  std::vector<TraceSegment> trace{{1, 5, 25, ResourceSet::range(4, 0, 2), JobStatus::running},
+                                  {2, 25, 30, ResourceSet::range(4, 0, 4), JobStatus::running},
+                                  {2, 20, 25, ResourceSet::range(4, 0, 4), JobStatus::suspended}};
+  RunMetrics m = compute_metrics(o, jobs, trace, 4);
   EXPECT_DOUBLE_EQ(m.mean_wait, 10);
   EXPECT_DOUBLE_EQ(m.median_wait, 10);
   EXPECT_DOUBLE_EQ(m.makespan, 30);
@@ -93,4 +107,25 @@ TEST(TimeFormat, ShortestStableText)
   EXPECT_EQ(format_number(3.3), "3.3");
   EXPECT_EQ(format_number(0.1234567), "0.123457");
   EXPECT_EQ(format_number(-0.0000001), "0");
+}
+
+TEST(Params, ListsAndMappingsKeepTheirShapeAndNumbersAreChecked)
+{
+  std::vector<ParamSpec> specs{{"sizes", "[]", "a list"}, {"weights", "{}", "a mapping"}, {"q", "1.0", "a number"},
+                               {"n", "1", "an integer"}};
+  Params p(specs, {{"sizes", "[16, 32, 64]"}, {"weights", "{a: 1, b: 2}"}}, "policy.params");
+  EXPECT_EQ(p.get_list("sizes"), (std::vector<std::string>{"16", "32", "64"}));
+  EXPECT_EQ(p.get_map("weights"), (std::map<std::string, std::string>{{"a", "1"}, {"b", "2"}}));
+  EXPECT_THROW(Params(specs, {{"sizes", "16"}}, "policy.params"), InputError);
+  EXPECT_THROW(Params(specs, {{"weights", "[1]"}}, "policy.params"), InputError);
+  EXPECT_THROW(Params(specs, {{"q", "[1]"}}, "policy.params"), InputError);
+  EXPECT_THROW(Params(specs, {{"q", "nan"}}, "policy.params"), InputError);
+  EXPECT_THROW(Params(specs, {{"q", "inf"}}, "policy.params"), InputError);
+  EXPECT_THROW(Params(specs, {{"n", "9223372036854775807"}}, "policy.params"), InputError);
+  try {
+    Params(specs, {{"n", "2147483648"}}, "policy.params");
+    FAIL() << "an integer beyond int range was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("policy.params.n"), std::string::npos) << e.what();
+  }
 }

@@ -1,7 +1,7 @@
 /* The SMP-cluster paper's model (../shared/papers/README.md): the Tight placement rule on hand cases, the
  * communication cost table of the paper, the paging model by hand, and EASY with placement constraints never
  * delaying the head of its queue (checked against a brute-force reservation over every subset of nodes). */
-#include "runtime/job_model.hpp"
+#include "model/job_model.hpp"
 #include "support/policy_driver.hpp"
 #include "workload/generator.hpp"
 

@@ -1,4 +1,4 @@
-#include "runtime/job_model.hpp"
+#include "model/job_model.hpp"
 
 #include "core/errors.hpp"
 #include "core/random.hpp"
@@ -7,6 +7,21 @@
 #include <map>
 
 namespace jobsched {
+
+const char* to_string(CommPattern p)
+{
+  switch (p) {
+  case CommPattern::none:
+    return "none";
+  case CommPattern::ring:
+    return "ring";
+  case CommPattern::neighbours:
+    return "neighbours";
+  case CommPattern::all_to_all:
+    return "all-to-all";
+  }
+  return "?";
+}
 
 double communication_cost(double base, int nodes, int level)
 {

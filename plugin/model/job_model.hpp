@@ -15,12 +15,40 @@
 #include "core/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
-#include "scenario/scenario.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace jobsched {
+
+/* How a job's processes talk while it computes (its ptask's bytes matrix). */
+enum class CommPattern { none, ring, neighbours, all_to_all };
+const char* to_string(CommPattern p);
+
+/* How communication costs a job time (see model/job_model.hpp). */
+enum class CommCostModel {
+  traffic, // the job's `pattern` at `bytes_per_flop` goes through the platform's network
+  formula, // the SMP-cluster paper's cost = base x nodes used x level, a stretch of the run time
+  network  // traffic calibrated so that an idle machine gives the formula's stretch; contention adds to it
+};
+
+struct CommSpec {
+  CommPattern pattern = CommPattern::none;
+  double bytes_per_flop = 0; // bytes each process sends in total per flop it computes
+  CommCostModel model = CommCostModel::traffic;
+  int level = 0;      // the paper's communication Level (0 to 5)
+  double base = 0.05; // the paper's BASE
+};
+
+/* Memory and paging (see model/job_model.hpp). */
+struct MemorySpec {
+  bool paging = false;
+  double min_mb = 16; // synthetic memory per processor when the trace has none: log-uniform in [min_mb, max_mb]
+  double max_mb = 256;
+  double threshold = 1.0;          // fraction of a node's memory (host property memory_mb) a job may use
+  double page_fault_penalty = 2.0; // run-time increase per unit of the fraction of memory that does not fit
+  double node_memory_mb = 0;       // when > 0, overrides the platform's memory_mb
+};
 
 struct PlacementCost {
   int nodes_used = 0;

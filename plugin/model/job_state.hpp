@@ -1,0 +1,82 @@
+/* The one record of each job's state during a run: where it is, what it is doing, what it has received and what it
+ * cost. The runtime writes it; drivers read it to check and apply policies' choices; time-sharing policies see it
+ * read-only (it holds the public `Job`, never the hidden truth); the outputs are made from it. */
+#pragma once
+
+#include "core/job.hpp"
+#include "core/resource_set.hpp"
+#include "model/job_model.hpp"
+
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace jobsched {
+
+/* How a job left the machine (running: it has not, yet). */
+enum class JobFate { running, completed, walltime_reached, killed, failed };
+
+/* What a job is doing now. Switching: paying a context switch or reallocation before it computes again;
+ * transferring: its memory image is being written, read or moved over the platform. */
+enum class JobStatus { pending, waiting, running, suspended, switching, transferring, finished };
+const char* to_string(JobStatus s);
+
+struct JobCounters {
+  int preemptions = 0;      // suspensions while it had started
+  int resizes = 0;          // allotment changes of a running job (malleable)
+  int migrations = 0;       // moves to other processors (with or without an image transfer)
+  double bytes_moved = 0;   // image bytes written, read or transferred
+  double switching_time = 0; // seconds spent in context switches and reallocations
+  double transfer_time = 0;  // seconds spent writing, reading or moving images
+};
+
+struct JobState {
+  const Job* job = nullptr;
+  JobStatus status = JobStatus::pending;
+  JobFate fate = JobFate::running;
+  double start_time = -1; // first start
+  double finish_time = -1;
+  ResourceSet processors; // the current allotment (the last one once finished)
+  ResourceSet used;       // every processor the job ever computed on
+  double service = 0;     // seconds it has computed so far (running segments): what feedback policies read
+  PlacementCost cost;     // of the current (last) placement
+  JobCounters counters;
+
+  bool started() const { return start_time >= 0; }
+  bool finished() const { return status == JobStatus::finished; }
+  /* Holding processors: computing or preparing to (a suspended job holds none). */
+  bool holds_processors() const
+  {
+    return status == JobStatus::running || status == JobStatus::switching ||
+           (status == JobStatus::transferring && !image_out);
+  }
+  bool image_out = false; // transferring: true while the image is written out after a suspension
+};
+
+/* All jobs of the run in workload order, found by id. Records never move once added (a deque), so the runtime keeps
+ * pointers to them. */
+class JobTable {
+ public:
+  JobState& add(const Job& job, int capacity);
+  JobState& at(JobId id);
+  const JobState& at(JobId id) const;
+  JobState* find(JobId id);
+  bool contains(JobId id) const { return index_.count(id) != 0; }
+  const std::deque<JobState>& all() const { return states_; }
+
+ private:
+  std::deque<JobState> states_;
+  std::unordered_map<JobId, size_t> index_;
+};
+
+/* One row of trace.csv: a job spent [start, end) in `status` on `processors`. */
+struct TraceSegment {
+  JobId job = 0;
+  double start = 0;
+  double end = 0;
+  ResourceSet processors;
+  JobStatus status = JobStatus::running;
+};
+
+} // namespace jobsched

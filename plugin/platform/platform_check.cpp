@@ -1,0 +1,236 @@
+/* The platform and deployment check in a forked child (why: see platform_check.hpp).
+ *
+ * The child tells the parent how far it got with marker lines written straight to its stderr (unbuffered, so they
+ * stay in order with SimGrid's own lines): "jobsched-check: stage NAME" before each step, "jobsched-check: error: TEXT"
+ * for an exception. The parent reads the pipe to its end while the child runs (a host list can be longer than a pipe
+ * holds), then looks at how the child ended. */
+#include "platform/platform_check.hpp"
+
+#include "core/errors.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <regex>
+#include <sstream>
+#include <sys/resource.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <sys/wait.h>
+#include <unistd.h>
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_platform_check, "jobsched: platform and deployment check in a child process");
+
+namespace sg4 = simgrid::s4u;
+
+namespace jobsched {
+
+namespace {
+
+const std::string kMarker = "jobsched-check: ";
+const std::string kStage = kMarker + "stage ";
+const std::string kError = kMarker + "error: ";
+constexpr size_t kMaxOutput = 1 << 20; // bytes of the child's output kept; the rest is read and dropped
+constexpr size_t kMaxLine = 400;       // characters of the reported line
+
+enum ChildStatus { kLoaded = 0, kFailed = 1, kOptionsRejected = 2 };
+
+void say(const std::string& text) // to the pipe, unbuffered
+{
+  std::string line = text + "\n";
+  const char* p = line.data();
+  size_t left = line.size();
+  while (left > 0) {
+    ssize_t n = write(STDERR_FILENO, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+
+/* Everything the child does; returns its exit status (SimGrid may also abort it). */
+int child_main(const PlatformCheck& check)
+{
+  // The options the real engine gets, but SimGrid's default log format (so its lines can be read back) and quiet
+  // configuration chatter: --log options only change what is printed, and what is printed here goes to the parent.
+  std::vector<std::string> args{check.program, "--log=xbt_cfg.thres:warning", "--log=ker_lmm.thres:warning"};
+  for (const auto& a : check.simgrid_args)
+    if (a.rfind("--log=", 0) != 0) args.push_back(a);
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+
+  say(kStage + "options");
+  sg4::Engine* engine = nullptr; // never destroyed: the child ends with _exit, tearing SimGrid down is not needed
+  try {
+    engine = new sg4::Engine(&argc, argv.data());
+    engine->set_config("host/model:" + check.host_model);
+  } catch (...) {
+    return kOptionsRejected; // the real set-up reports a bad --cfg with its own message
+  }
+  try {
+    say(kStage + "platform");
+    engine->load_platform(check.platform.string());
+    say(kStage + "seal");
+    engine->seal_platform();
+    if (!check.deployment.empty()) {
+      say(kStage + "deployment");
+      engine->register_function(kSchedulerFunction, [](std::vector<std::string>) {});
+      engine->register_function(kSubmitterFunction, [](std::vector<std::string>) {});
+      engine->load_deployment(check.deployment.string());
+    }
+  } catch (const std::exception& e) {
+    say(kError + e.what());
+    return kFailed;
+  } catch (...) {
+    say(kError + "unknown exception");
+    return kFailed;
+  }
+  return kLoaded;
+}
+
+std::vector<std::string> split_lines(const std::string& text)
+{
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    lines.push_back(line);
+  return lines;
+}
+
+/* SimGrid messages that do not say where to look. */
+std::string explained(const std::string& line)
+{
+  if (line == "Not a valid model!")
+    return line +
+           " (a zone's routing is not one of Full, Floyd, Dijkstra, DijkstraCache, Cluster, Vivaldi, Wifi, None)";
+  return line;
+}
+
+std::string describe_end(int status)
+{
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    const char* name = strsignal(sig);
+    return "SimGrid stopped with signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : "") +
+           " while loading it";
+  }
+  return "SimGrid could not load it (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
+}
+
+} // namespace
+
+std::string first_error_line(const std::string& text)
+{
+  std::string line = text.substr(0, text.find('\n'));
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  static const std::regex stars(R"(\*{3,})");
+  static const std::regex spaces(R"(\s{2,})");
+  line = std::regex_replace(line, stars, " ");
+  line = std::regex_replace(line, spaces, " ");
+  auto first = line.find_first_not_of(" \t");
+  auto last = line.find_last_not_of(" \t");
+  line = first == std::string::npos ? "" : line.substr(first, last - first + 1);
+  if (line.size() > kMaxLine) line = line.substr(0, kMaxLine) + "...";
+  return line;
+}
+
+std::string simgrid_error_line(const std::string& output)
+{
+  std::vector<std::string> lines = split_lines(output);
+  // An exception's text, as the child reported it.
+  for (const auto& l : lines)
+    if (l.rfind(kError, 0) == 0) return first_error_line(l.substr(kError.size()));
+  // SimGrid's log lines: "[host:actor:(pid) time] file:line: [category/PRIORITY] message", the host, actor and
+  // file:line parts depending on the context.
+  static const std::regex log_line(R"(^\[[^\]]*\]\s+(?:\S+:\d+:\s+)?\[[^\]/]+/([A-Z]+)\]\s?(.*)$)");
+  for (const char* priority : {"CRITICAL", "ERROR"})
+    for (const auto& l : lines) {
+      std::smatch m;
+      if (std::regex_match(l, m, log_line) && m[1] == priority) {
+        std::string message = first_error_line(m[2]);
+        if (!message.empty()) return message;
+      }
+    }
+  // Anything else SimGrid printed, but its backtraces, its lesser log lines and the markers.
+  for (const auto& l : lines) {
+    if (l.rfind(kMarker, 0) == 0 || l.rfind("Backtrace", 0) == 0 || l.rfind("  ->", 0) == 0) continue;
+    std::smatch m;
+    bool logged = std::regex_match(l, m, log_line);
+    if (logged && m[1] != "WARNING") continue;
+    std::string message = first_error_line(logged ? std::string(m[2]) : l);
+    if (!message.empty()) return message;
+  }
+  return "";
+}
+
+void check_platform_in_child(const PlatformCheck& check)
+{
+  int fds[2];
+  if (pipe(fds) != 0) {
+    XBT_WARN("cannot check the platform in a child process (pipe: %s)", std::strerror(errno));
+    return;
+  }
+  std::fflush(nullptr); // nothing buffered may be written twice
+  pid_t pid = fork();
+  if (pid < 0) {
+    XBT_WARN("cannot check the platform in a child process (fork: %s)", std::strerror(errno));
+    close(fds[0]);
+    close(fds[1]);
+    return;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    close(fds[1]);
+    rlimit no_core{0, 0}; // an abort here is expected: no core file, not even for a core_pattern pipe
+    setrlimit(RLIMIT_CORE, &no_core);
+#ifdef __linux__
+    prctl(PR_SET_DUMPABLE, 0);
+#endif
+    int status = kFailed;
+    try {
+      status = child_main(check);
+    } catch (...) {
+      status = kFailed;
+    }
+    _exit(status);
+  }
+
+  close(fds[1]);
+  std::string output;
+  char buffer[4096];
+  while (true) {
+    ssize_t n = read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (output.size() < kMaxOutput) output.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) {
+      XBT_WARN("cannot check the platform in a child process (waitpid: %s)", std::strerror(errno));
+      return;
+    }
+  if (WIFEXITED(status) && (WEXITSTATUS(status) == kLoaded || WEXITSTATUS(status) == kOptionsRejected)) return;
+
+  std::string stage;
+  for (const auto& l : split_lines(output))
+    if (l.rfind(kStage, 0) == 0) stage = l.substr(kStage.size());
+  std::string line = explained(simgrid_error_line(output));
+  if (line.empty()) line = describe_end(status);
+  if (stage == "options") throw InputError("--cfg: " + line + " (see --cfg=help)");
+  if (stage == "deployment") throw InputError(check.deployment.string() + ": invalid deployment: " + line);
+  throw InputError(check.platform.string() + ": invalid platform: " + line);
+}
+
+} // namespace jobsched

@@ -1,0 +1,43 @@
+/* Checking a platform and a deployment before the real set-up, so that bad input is one line, never an abort.
+ *
+ * SimGrid reports many errors in platform and deployment files (a deployment naming a missing host or an unregistered
+ * function, routing="bogus", core="0", a missing speed_file...) with xbt_die: it prints a CRITICAL line, a list of
+ * hosts or a backtrace, and aborts the process (exit 134). No try/catch can stop that. So the files are first loaded
+ * in a forked child process, with the same SimGrid options and host model, the two function names registered and
+ * nothing run; the child's output goes to a pipe. When the child dies or fails, the most informative line of what it
+ * printed becomes an InputError naming the file (exit status 2 in the launcher), and the parent never hands the files
+ * to SimGrid. Errors SimGrid raises as exceptions (malformed XML) take the same path, and are also caught in the
+ * parent, where only their first line is kept (first_error_line). */
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace jobsched {
+
+/* The function names a deployment may use. */
+inline constexpr const char* kSchedulerFunction = "jobsched_scheduler";
+inline constexpr const char* kSubmitterFunction = "jobsched_submitter";
+
+struct PlatformCheck {
+  std::string program = "jobsched";
+  std::vector<std::string> simgrid_args; // as given to the real engine; the child keeps the --cfg=... ones
+  std::string host_model = "ptask_L07";
+  std::filesystem::path platform;
+  std::filesystem::path deployment; // empty: none
+};
+
+/* Loads the files in a child process; throws InputError("FILE: invalid platform: LINE") (or deployment) when SimGrid
+ * cannot load them. Returns quietly when they load, and when the check itself cannot run (no fork): the real set-up
+ * then goes on as before. Call it before constructing the process's engine (one engine per process). */
+void check_platform_in_child(const PlatformCheck& check);
+
+/* The line of a failed check's output (SimGrid's log, backtraces, an exception text) that says what went wrong,
+ * without SimGrid's log prefix ("[host:actor:(pid) time] file:line: [category/CRITICAL] "); "" when none does. */
+std::string simgrid_error_line(const std::string& output);
+
+/* The first line of an error text, without the decorations of SimGrid's messages (runs of '*'). */
+std::string first_error_line(const std::string& text);
+
+} // namespace jobsched

@@ -1,0 +1,132 @@
+/* Gang scheduling with fixed partitions, GS(p) (Ousterhout 1982; the baseline of Setia, "The Interaction between
+ * Memory Allocation and Adaptive Partitioning in Message-Passing Multicomputers", section 3, and of McCann &
+ * Zahorjan). The machine is cut into partitions of p processors (processors left over when p does not divide the
+ * machine stay idle); a job takes ceil(size / p) partitions in one row of an Ousterhout matrix (rows = time slices),
+ * the first row with enough free partitions, else a new row. Rows take turns for a quantum Q each, round-robin; a
+ * row emptied by departures is removed and the next row starts its slice at once. With one row there is no switch.
+ * Every job switched in stalls `context_switch` seconds first. */
+#include "policy/cluster_state.hpp"
+#include "policy/policy.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jobsched {
+namespace {
+
+class Gang : public TimeSharingPolicy {
+ public:
+  explicit Gang(const PolicyEnv& env)
+      : machine_(env.machine), quantum_(env.params.get_double("quantum")),
+        switch_cost_(env.params.get_double("context_switch"))
+  {
+    long p = env.params.get_int("partition_size");
+    const int processors = machine_.resource_count();
+    if (p < 0 || p > processors)
+      throw InputError("policy.params.partition_size: must be between 1 and the machine's " +
+                       std::to_string(processors) + " processors (0: the whole machine)");
+    partition_size_ = p == 0 ? processors : static_cast<int>(p);
+    partitions_ = processors / partition_size_;
+    if (!(quantum_ > 0) || std::isinf(quantum_)) throw InputError("policy.params.quantum: must be a positive number");
+    if (!(switch_cost_ >= 0) || std::isinf(switch_cost_))
+      throw InputError("policy.params.context_switch: must be a finite number >= 0");
+  }
+
+  void job_submitted(const Job& job, double now) override
+  {
+    const int k = (job.min_processors() + partition_size_ - 1) / partition_size_;
+    if (k > partitions_)
+      throw InputError("policy.params.partition_size: job " + std::to_string(job.id) + " needs " +
+                       std::to_string(job.min_processors()) + " processors, more than the " +
+                       std::to_string(partitions_) + " partitions of " + std::to_string(partition_size_) + " hold");
+    if (rows_.empty()) { // the matrix was empty: this job's row starts a slice now
+      current_ = 0;
+      slice_end_ = now + quantum_;
+    }
+    size_t row = 0;
+    while (row < rows_.size() && free_in(rows_[row]) < k)
+      row++;
+    if (row == rows_.size()) rows_.emplace_back(partitions_, 0);
+    // Its processors: the first ones of the first k free partitions, as many as it may use.
+    ResourceSet processors(machine_.resource_count());
+    int wanted = std::min(job.max_processors(), k * partition_size_);
+    for (int part = 0, taken = 0; part < partitions_ && taken < k; part++)
+      if (rows_[row][part] == 0) {
+        rows_[row][part] = job.id;
+        taken++;
+        for (int i = 0; i < partition_size_ && wanted > 0; i++, wanted--)
+          processors.set(part * partition_size_ + i);
+      }
+    placement_[job.id] = Placement{row, std::move(processors)};
+  }
+
+  void job_ended(const Job& job, JobEnd, double now) override
+  {
+    auto it = placement_.find(job.id);
+    const size_t row = it->second.row;
+    std::replace(rows_[row].begin(), rows_[row].end(), job.id, JobId{0});
+    placement_.erase(it);
+    if (free_in(rows_[row]) < partitions_) return;
+    // The row is empty: remove it. If it was running, the next row starts its slice now.
+    rows_.erase(rows_.begin() + static_cast<long>(row));
+    for (auto& [id, p] : placement_)
+      if (p.row > row) p.row--;
+    if (row < current_) {
+      current_--;
+    } else if (row == current_) {
+      if (current_ >= rows_.size()) current_ = 0;
+      slice_end_ = now + quantum_;
+    }
+  }
+
+  Plan plan(const SystemView& view) override
+  {
+    Plan plan;
+    plan.switch_cost = switch_cost_;
+    if (rows_.empty()) return plan;
+    if (view.now >= slice_end_ - kTimeEpsilon) { // the slice is over: the next row (the same one when alone)
+      current_ = (current_ + 1) % rows_.size();
+      slice_end_ = view.now + quantum_;
+    }
+    for (JobId id : rows_[current_]) {
+      if (id == 0 || plan.run.count(id) != 0) continue;
+      const ResourceSet& processors = placement_.at(id).processors;
+      if (view.up.contains(processors)) plan.run[id] = processors; // a job on a lost host waits for it
+    }
+    plan.until = slice_end_;
+    return plan;
+  }
+
+ private:
+  struct Placement {
+    size_t row;
+    ResourceSet processors;
+  };
+  int free_in(const std::vector<JobId>& row) const
+  {
+    return static_cast<int>(std::count(row.begin(), row.end(), JobId{0}));
+  }
+
+  const Machine& machine_;
+  double quantum_;
+  double switch_cost_;
+  int partition_size_ = 1;
+  int partitions_ = 1;
+  std::vector<std::vector<JobId>> rows_; // the Ousterhout matrix: rows x partitions, 0 = free
+  std::map<JobId, Placement> placement_;
+  size_t current_ = 0;   // the row running now
+  double slice_end_ = 0; // when its slice ends
+};
+
+PolicyRegistration gang{{"gang",
+                         "gang scheduling GS(p): partitions of p processors time-shared round-robin (Ousterhout matrix)",
+                         {{"partition_size", "1", "p, processors per partition (0: the whole machine)"},
+                          {"quantum", "600.0", "Q, seconds each row of the matrix runs in turn"},
+                          {"context_switch", "0.0", "seconds a job stalls each time it is switched in"}},
+                         nullptr,
+                         [](const PolicyEnv& env) { return std::make_unique<Gang>(env); }}};
+
+} // namespace
+} // namespace jobsched

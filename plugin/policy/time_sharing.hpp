@@ -1,0 +1,54 @@
+/* The interface of time-sharing policies: they answer with plans, not decisions.
+ *
+ * A plan says which jobs compute on which processors from now until the next plan (the end of a quantum, or the next
+ * event). Jobs it leaves out are suspended (if they had started) or keep waiting. One driver applies a plan
+ * atomically with the runtime's primitives: suspensions and shrinks first, then resumes, grows and starts, charging
+ * the plan's context-switch and reallocation costs. Several jobs may hold one processor in different time slices; a
+ * plan never gives one processor to two jobs. A policy sees each job's record (JobState: status, processors, service
+ * received, costs) read-only, never its actual run time or speedup. */
+#pragma once
+
+#include "core/machine.hpp"
+#include "core/resource_set.hpp"
+#include "model/job_state.hpp"
+
+#include <limits>
+#include <map>
+#include <vector>
+
+namespace jobsched {
+
+enum class JobEnd { completed, killed, failed };
+
+struct HostChange {
+  int host = 0;
+  bool up = true;     // false: failed, or reclaimed by its owner
+  double speed = 1.0; // fraction of peak speed left to guest jobs
+};
+
+/* What a time-sharing policy sees when it plans. */
+struct SystemView {
+  double now = 0;
+  const Machine* machine = nullptr;
+  ResourceSet up;                     // processors whose host is available
+  std::vector<const JobState*> jobs; // submitted and not finished, in submission order
+};
+
+struct Plan {
+  std::map<JobId, ResourceSet> run; // the jobs that compute until the next plan, and where
+  double until = std::numeric_limits<double>::infinity(); // plan again then, even if nothing happens
+  double switch_cost = 0;       // seconds a job stalls on its processors each time it is switched in (start, resume)
+  double reallocation_cost = 0; // seconds of stall per processor added or removed when a running job is resized
+};
+
+class TimeSharingPolicy {
+ public:
+  virtual ~TimeSharingPolicy() = default;
+  virtual void job_submitted(const Job& /*job*/, double /*now*/) {}
+  virtual void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) {}
+  virtual void host_changed(const HostChange& /*change*/, double /*now*/) {}
+  /* Called at every instant where something happened, and when the previous plan's `until` has come. */
+  virtual Plan plan(const SystemView& view) = 0;
+};
+
+} // namespace jobsched

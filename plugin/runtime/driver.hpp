@@ -1,0 +1,38 @@
+/* A driver hands one instant's events to a policy, asks it what to do and applies the answer through the runtime.
+ * Space-sharing policies answer with decisions (SpaceSharingDriver), time-sharing policies with plans
+ * (TimeSharingDriver); the scheduler actor's event loop is the same for both. */
+#pragma once
+
+#include "model/job_state.hpp"
+#include "policy/time_sharing.hpp"
+
+#include <functional>
+
+namespace jobsched {
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  virtual void job_submitted(const WorkloadJob& job, double now) = 0;
+  /* After the runtime has let the job go (its record says how and when). */
+  virtual void job_ended(const JobState& state, double now) = 0;
+  /* `up`: the processors whose host is available after the change. */
+  virtual void host_changed(const HostChange& change, const ResourceSet& up, double now) = 0;
+  /* Ask the policy and apply its answer. */
+  virtual void decide(double now, const ResourceSet& up) = 0;
+  /* The next instant the policy wants to be asked even if nothing happens. */
+  virtual double next_wakeup() const = 0;
+  /* Jobs submitted and not started. */
+  virtual size_t waiting_count() const = 0;
+  long decisions() const { return decisions_; }
+
+ protected:
+  long decisions_ = 0;
+};
+
+inline JobEnd job_end_of(JobFate fate)
+{
+  return fate == JobFate::completed ? JobEnd::completed : fate == JobFate::failed ? JobEnd::failed : JobEnd::killed;
+}
+
+} // namespace jobsched

@@ -1,0 +1,122 @@
+#include "runtime/time_sharing_driver.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_time_sharing, "jobsched: time-sharing plans");
+
+namespace jobsched {
+
+TimeSharingDriver::TimeSharingDriver(const Machine& machine, TimeSharingPolicy& policy, JobRuntime& runtime)
+    : machine_(machine), policy_(policy), runtime_(runtime)
+{
+}
+
+void TimeSharingDriver::job_submitted(const WorkloadJob& job, double now)
+{
+  in_system_.push_back(&runtime_.table().at(job.id));
+  policy_.job_submitted(job, now);
+}
+
+void TimeSharingDriver::job_ended(const JobState& s, double now)
+{
+  in_system_.erase(std::find(in_system_.begin(), in_system_.end(), &s));
+  policy_.job_ended(*s.job, job_end_of(s.fate), now);
+}
+
+void TimeSharingDriver::host_changed(const HostChange& change, const ResourceSet&, double now)
+{
+  policy_.host_changed(change, now);
+}
+
+size_t TimeSharingDriver::waiting_count() const
+{
+  return static_cast<size_t>(std::count_if(in_system_.begin(), in_system_.end(),
+                                           [](const JobState* s) { return s->status == JobStatus::waiting; }));
+}
+
+void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
+{
+  ResourceSet given(machine_.resource_count());
+  for (const auto& [id, processors] : plan.run) {
+    const JobState* s = runtime_.table().find(id);
+    const std::string job = "plan: job " + std::to_string(id);
+    if (s == nullptr || s->status == JobStatus::pending || s->finished())
+      throw PolicyError(job + " is not in the system");
+    if (processors.capacity() != machine_.resource_count() || processors.empty())
+      throw PolicyError(job + ": no processors given");
+    if (!up.contains(processors)) throw PolicyError(job + ": processors " + processors.to_string() + " are down");
+    if (given.intersects(processors))
+      throw PolicyError(job + ": processors " + (given & processors).to_string() + " given to two jobs");
+    given |= processors;
+    const int n = processors.count();
+    const Job& j = *s->job;
+    if (n < j.min_processors() || n > j.max_processors())
+      throw PolicyError(job + " on " + std::to_string(n) + " processors, outside its bounds [" +
+                        std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
+    if (j.shape == JobShape::moldable && s->started() && n != s->processors.count())
+      throw PolicyError(job + " is moldable: its processor count is fixed once it started");
+  }
+}
+
+void TimeSharingDriver::decide(double now, const ResourceSet& up)
+{
+  SystemView view;
+  view.now = now;
+  view.machine = &machine_;
+  view.up = up;
+  view.jobs = in_system_;
+  Plan plan = policy_.plan(view);
+  check(plan, up);
+  until_ = plan.until;
+  const bool images = runtime_.images_enabled();
+
+  // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized.
+  for (const JobState* state : in_system_) {
+    const JobState& s = *state;
+    const JobId id = s.job->id;
+    if (!s.holds_processors()) continue;
+    auto it = plan.run.find(id);
+    if (it == plan.run.end()) {
+      XBT_VERB("suspend job %ld", static_cast<long>(id));
+      runtime_.suspend(id, images);
+      decisions_++;
+    } else if (it->second != s.processors && s.job->shape != JobShape::malleable) {
+      runtime_.suspend(id, images);
+    }
+  }
+  // 2 and 3. Acquire: resizes (shrinks first), resumes and starts.
+  std::vector<std::pair<JobId, const ResourceSet*>> resizes;
+  for (const auto& [id, processors] : plan.run) {
+    const JobState& s = runtime_.table().at(id);
+    if (s.holds_processors() && s.processors != processors) resizes.emplace_back(id, &processors);
+  }
+  std::stable_sort(resizes.begin(), resizes.end(), [this](const auto& a, const auto& b) {
+    auto shrinks = [this](const auto& r) { return runtime_.table().at(r.first).processors.contains(*r.second); };
+    return shrinks(a) && !shrinks(b);
+  });
+  for (const auto& [id, processors] : resizes) {
+    const JobState& s = runtime_.table().at(id);
+    const int moved_processors = (s.processors - *processors).count() + (*processors - s.processors).count();
+    XBT_VERB("resize job %ld to %s", static_cast<long>(id), processors->to_string().c_str());
+    runtime_.resize(id, *processors,
+                    Preparation{plan.reallocation_cost * moved_processors, false,
+                                runtime_.image_writes_on(*processors - s.processors)});
+    decisions_++;
+  }
+  for (const auto& [id, processors] : plan.run) {
+    const JobState& s = runtime_.table().at(id);
+    if (s.holds_processors()) continue;
+    Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors)};
+    XBT_VERB("%s job %ld on %s", s.status == JobStatus::waiting ? "start" : "resume", static_cast<long>(id),
+             processors.to_string().c_str());
+    if (s.status == JobStatus::waiting)
+      runtime_.start(id, processors, std::move(prep));
+    else
+      runtime_.resume(id, processors, std::move(prep));
+    decisions_++;
+  }
+}
+
+} // namespace jobsched

@@ -1,0 +1,38 @@
+/* The driver of time-sharing policies: it asks for a plan at every instant where something happened and when the
+ * previous plan's time is up, checks it (known unfinished jobs, processors up, no processor given twice, allotments
+ * within each job's bounds) and applies it atomically through the runtime:
+ *   1. jobs left out of the plan are suspended (their images written out when an image store is set);
+ *   2. running jobs moved by the plan: malleable ones are resized (reallocation cost x processors added or removed),
+ *      others are suspended and resumed on their new processors (a migration);
+ *   3. suspended jobs resume and waiting jobs start, each after the images still being written out of its new
+ *      processors, its own image read back, and the context-switch cost.
+ * Because step 1 happens first, a processor is never computing for two jobs at once. */
+#pragma once
+
+#include "policy/time_sharing.hpp"
+#include "runtime/driver.hpp"
+#include "runtime/job_runtime.hpp"
+
+namespace jobsched {
+
+class TimeSharingDriver : public Driver {
+ public:
+  TimeSharingDriver(const Machine& machine, TimeSharingPolicy& policy, JobRuntime& runtime);
+  void job_submitted(const WorkloadJob& job, double now) override;
+  void job_ended(const JobState& state, double now) override;
+  void host_changed(const HostChange& change, const ResourceSet& up, double now) override;
+  void decide(double now, const ResourceSet& up) override;
+  double next_wakeup() const override { return until_; }
+  size_t waiting_count() const override;
+
+ private:
+  void check(const Plan& plan, const ResourceSet& up) const;
+
+  const Machine& machine_;
+  TimeSharingPolicy& policy_;
+  JobRuntime& runtime_;
+  std::vector<const JobState*> in_system_; // submitted and not finished, in submission order
+  double until_ = std::numeric_limits<double>::infinity();
+};
+
+} // namespace jobsched

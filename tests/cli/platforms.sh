@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# Platforms written by others, as a user sees them: the platforms of tests/platforms/ (the shapes of SimGrid's and
+# Batsim's example platforms) run without a deployment, with the compute hosts and the host of jobsched's actors that
+# the host-role rule gives (README, "Platforms written by others"); and every platform or deployment SimGrid cannot
+# load is one line of error naming the file, exit status 2, no output folder, never an abort or a core file.
+#
+# Usage: platforms.sh JOBSCHED_BINARY SOURCE_DIR
+# Prints one line per case, then "N passed, M failed".
+set -u
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" platforms "$@"
+cd "$work" || exit 2
+
+platforms="$src/tests/platforms"
+cluster16="$src/platforms/cluster-16.xml"
+single="$src/deployments/single-scheduler.xml"
+
+# scenario NAME PLATFORM [DEPLOYMENT]: writes $work/NAME.yaml, 20 generated jobs, no deployment key unless given.
+scenario() {
+  {
+    printf 'name: %s\nplatform: %s\n' "$1" "$2"
+    [ $# -ge 3 ] && printf 'deployment: %s\n' "$3"
+    printf 'workload:\n  generator: {jobs: 20, mean_interarrival: 30, max_run_time: 600}\n'
+  } >"$work/$1.yaml"
+}
+
+# The messages of the host-role rule, from --log=jobsched_host_roles.thres:verbose, without SimGrid's prefix.
+roles_log() {
+  sed -n 's/.*\[jobsched_host_roles\/VERBOSE\] //p' "$1"
+}
+
+# expect_run NAME HOSTS PROCESSORS ACTORS_HOST COMPUTE_HOSTS
+# Runs $work/NAME.yaml; checks exit status 0, the hosts and processors counts in summary.json, 20 completed jobs, the
+# host of jobsched's actors ("-": placed by a deployment, so no such message) and the compute hosts, in order.
+expect_run() {
+  local name=$1 hosts=$2 processors=$3 actors=$4 compute=$5
+  local out="$work/out-$name" err="$work/$name.stderr"
+  "$bin" run "$work/$name.yaml" --quiet --out "$out" --log=jobsched_host_roles.thres:verbose >"$work/$name.stdout" \
+    2>"$err"
+  local status=$?
+  local problems=""
+  [ "$status" -eq 0 ] || problems+=" exit status $status (expected 0);"
+  local summary="$out/summary.json"
+  if [ -f "$summary" ]; then
+    grep -q "\"hosts\": $hosts," "$summary" || problems+=" summary.json: $(grep '"hosts"' "$summary") (expected $hosts);"
+    grep -q "\"processors\": $processors," "$summary" ||
+      problems+=" summary.json: $(grep '"processors"' "$summary") (expected $processors);"
+    grep -q '"jobs_completed": 20,' "$summary" || problems+=" summary.json: not 20 completed jobs;"
+  else
+    problems+=" no summary.json;"
+  fi
+  local log
+  log=$(roles_log "$err")
+  local placed
+  placed=$(printf '%s\n' "$log" | sed -n "s/^jobsched's actors run on //p")
+  if [ "$actors" = "-" ]; then
+    [ -z "$placed" ] || problems+=" actors placed on '$placed' although a deployment places them;"
+  else
+    [ "$placed" = "$actors" ] || problems+=" actors run on '$placed' (expected '$actors');"
+  fi
+  local listed
+  listed=$(printf '%s\n' "$log" | sed -n 's/^[0-9]* compute hosts of [0-9]*: //p')
+  [ "$listed" = "$compute" ] || problems+=" compute hosts '$listed' (expected '$compute');"
+  # Nothing else on stderr: the check in a child process prints nothing when the files are good.
+  local others
+  others=$(grep -cv 'jobsched_host_roles/VERBOSE' "$err")
+  [ "$others" -eq 0 ] || problems+=" $others other stderr lines: $(head -c 300 "$err" | tr '\n' '|');"
+  report "$name" "$problems"
+}
+
+# expect_error NAME NFRAGMENTS FRAGMENT... -- ARG...
+# Runs "$bin ARG... --out DIR"; checks exit status 2, exactly one stderr line, starting with "jobsched: error:" and
+# holding every FRAGMENT, no output folder, and no core file (SimGrid's aborts stay in the checking child).
+expect_error() {
+  local name=$1 count=$2
+  shift 2
+  local fragments=()
+  while [ "$count" -gt 0 ]; do
+    fragments+=("$1")
+    shift
+    count=$((count - 1))
+  done
+  [ "$1" = "--" ] && shift
+  local out="$work/out-$name" err="$work/$name.stderr"
+  "$bin" "$@" --out "$out" >"$work/$name.stdout" 2>"$err"
+  local status=$?
+  local problems=""
+  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
+  local lines
+  lines=$(awk 'END { print NR }' "$err")
+  [ "$lines" -eq 1 ] || problems+=" $lines stderr lines (expected 1);"
+  local first
+  first=$(head -n 1 "$err")
+  case "$first" in
+    "jobsched: error:"*) ;;
+    *) problems+=" stderr does not start with 'jobsched: error:';" ;;
+  esac
+  local f
+  for f in "${fragments[@]}"; do
+    case "$first" in
+      *"$f"*) ;;
+      *) problems+=" message lacks '$f';" ;;
+    esac
+  done
+  [ ! -e "$out" ] || problems+=" output folder $out was created;"
+  local core
+  for core in "$work"/core "$work"/core.[0-9]*; do
+    [ -e "$core" ] && problems+=" a core file $core was left;"
+  done
+  [ -s "$work/$name.stdout" ] && problems+=" stdout not empty;"
+  [ -n "$problems" ] && problems+=" stderr was: $(head -c 600 "$err" | tr '\n' '|')"
+  report "$name" "$problems"
+}
+
+# ---- Third-party platform shapes, no deployment key ----
+
+scenario plain_cluster "$platforms/plain-cluster.xml"
+expect_run plain_cluster 12 12 cpu-0.lab.example "$(for i in $(seq 0 11); do printf 'cpu-%s.lab.example ' "$i"; done |
+  sed 's/ $//')"
+
+scenario fat_tree "$platforms/fat-tree.xml"
+expect_run fat_tree 8 16 ft-0 "ft-0 ft-1 ft-2 ft-3 ft-4 ft-5 ft-6 ft-7"
+
+scenario small_full "$platforms/small-full.xml"
+expect_run small_full 4 5 Amber "Amber Beryl Cobalt Delft"
+
+# Batsim's roles: the master runs the actors and computes nothing, the storage host computes nothing.
+all_w="w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15"
+scenario batsim_roles "$platforms/batsim-roles.xml"
+expect_run batsim_roles 16 16 head0 "$all_w"
+
+# The repository's own platform without its deployment: no roles, so the front end computes too (17 hosts).
+scenario cluster16_no_deployment "$cluster16"
+expect_run cluster16_no_deployment 17 17 frontend "frontend node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 \
+node-8 node-9 node-10 node-11 node-12 node-13 node-14 node-15"
+
+# ---- With a deployment: its hosts are the front end, and master and storage hosts still compute nothing ----
+
+scenario cluster16_deployment "$cluster16" "$single"
+expect_run cluster16_deployment 16 16 - "node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 node-8 node-9 \
+node-10 node-11 node-12 node-13 node-14 node-15"
+
+# deployment FILE HOST FUNCTION...: one actor per FUNCTION on HOST.
+deployment() {
+  local file=$1 host=$2
+  shift 2
+  {
+    printf '<?xml version='"'"'1.0'"'"'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+    printf '<platform version="4.1">\n'
+    local f
+    for f in "$@"; do
+      printf '  <actor host="%s" function="%s"/>\n' "$host" "$f"
+    done
+    printf '</platform>\n'
+  } >"$work/$file"
+}
+
+deployment on-w3.xml w3 jobsched_scheduler jobsched_submitter
+scenario batsim_deployed_on_w3 "$platforms/batsim-roles.xml" "$work/on-w3.xml"
+expect_run batsim_deployed_on_w3 15 15 - "w0 w1 w2 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15"
+
+# ---- Deployments SimGrid or jobsched refuse ----
+
+deployment missing-host.xml nosuchhost jobsched_scheduler jobsched_submitter
+scenario missing_host "$cluster16" "$work/missing-host.xml"
+expect_error deployment_missing_host 2 "missing-host.xml: invalid deployment" "host 'nosuchhost' does not exist" -- \
+  run "$work/missing_host.yaml"
+
+deployment misspelt-function.xml frontend jobsched_scheduler jobsched_submiter
+scenario misspelt_function "$cluster16" "$work/misspelt-function.xml"
+expect_error deployment_misspelt_function 2 "misspelt-function.xml: invalid deployment" "'jobsched_submiter'" -- \
+  run "$work/misspelt_function.yaml"
+
+deployment two-schedulers.xml frontend jobsched_scheduler jobsched_submitter jobsched_scheduler
+scenario two_schedulers "$cluster16" "$work/two-schedulers.xml"
+expect_error two_schedulers 1 "two-schedulers.xml: 2 actors run jobsched_scheduler: only one jobsched_scheduler actor \
+is supported" -- run "$work/two_schedulers.yaml"
+
+deployment two-submitters.xml frontend jobsched_submitter jobsched_scheduler jobsched_submitter
+scenario two_submitters "$cluster16" "$work/two-submitters.xml"
+expect_error two_submitters 1 "two-submitters.xml: 2 actors run jobsched_submitter: only one jobsched_submitter actor \
+is supported" -- run "$work/two_submitters.yaml"
+
+# ---- Platforms SimGrid refuses (no deployment key: the platform alone is checked) ----
+
+# platform FILE BODY...: a version 4.1 platform whose <platform> element holds the BODY lines (line 4 onwards).
+platform() {
+  local file=$1
+  shift
+  {
+    printf '<?xml version='"'"'1.0'"'"'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+    printf '<platform version="4.1">\n'
+    printf '%s\n' "$@"
+    printf '</platform>\n'
+  } >"$work/$file"
+}
+
+platform bogus-routing.xml '  <zone id="z" routing="bogus">' '    <host id="h1" speed="1Gf"/>' '  </zone>'
+scenario bogus_routing "$work/bogus-routing.xml"
+expect_error bogus_routing 2 "bogus-routing.xml: invalid platform" "routing" -- run "$work/bogus_routing.yaml"
+
+platform core-zero.xml '  <cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" core="0" bw="1GBps" lat="1us"/>'
+scenario core_zero "$work/core-zero.xml"
+expect_error core_zero 2 "core-zero.xml: invalid platform" "at least one core" -- run "$work/core_zero.yaml"
+
+# The host opened on line 5 is never closed: the parser stops at the end tag on line 6.
+platform unclosed-tag.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf">' '  </zone>'
+scenario unclosed_tag "$work/unclosed-tag.xml"
+expect_error unclosed_tag 2 "unclosed-tag.xml: invalid platform" "unclosed-tag.xml:6" -- run "$work/unclosed_tag.yaml"
+
+sed 's#<!DOCTYPE platform #<!DOCTYPE platfrom #' "$platforms/small-full.xml" >"$work/bad-doctype.xml"
+scenario bad_doctype "$work/bad-doctype.xml"
+expect_error bad_doctype 2 "bad-doctype.xml: invalid platform" "DOCTYPE platfrom" -- run "$work/bad_doctype.yaml"
+
+platform missing-speed-file.xml '  <zone id="z" routing="Full">' \
+  '    <host id="h1" speed="1Gf" speed_file="no-such-profile.txt"/>' '  </zone>'
+scenario missing_speed_file "$work/missing-speed-file.xml"
+expect_error missing_speed_file 2 "missing-speed-file.xml: invalid platform" "'no-such-profile.txt'" -- \
+  run "$work/missing_speed_file.yaml"
+
+sed 's/version="4.1"/version="3"/' "$platforms/small-full.xml" >"$work/old-version.xml"
+scenario old_version "$work/old-version.xml"
+expect_error v3_platform 2 "old-version.xml: invalid platform" "TOO OLD" -- run "$work/old_version.yaml"
+
+# A deployment's error is found even when the platform is good and the deployment is the only problem left; a bad
+# platform is reported before its deployment is looked at.
+scenario bad_platform_and_deployment "$work/core-zero.xml" "$work/missing-host.xml"
+expect_error bad_platform_before_deployment 1 "core-zero.xml: invalid platform" -- \
+  run "$work/bad_platform_and_deployment.yaml"
+
+# Only master and storage hosts: nothing to compute on.
+platform no-compute.xml '  <zone id="z" routing="Full">' \
+  '    <host id="m" speed="1Gf"><prop id="role" value="master"/></host>' \
+  '    <host id="s" speed="1Gf"><prop id="role" value="storage"/></host>' '  </zone>'
+scenario no_compute "$work/no-compute.xml"
+expect_error no_compute_host 2 "no-compute.xml" "no compute host" -- run "$work/no_compute.yaml"
+
+# A host SimGrid accepts but that could never finish a job, and a platform without hosts.
+platform zero-speed.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' '    <host id="h2" speed="0f"/>' \
+  '  </zone>'
+scenario zero_speed "$work/zero-speed.xml"
+expect_error zero_speed 2 "zero-speed.xml" "host 'h2' has a speed of 0 or less" -- run "$work/zero_speed.yaml"
+
+platform no-host.xml '  <zone id="z" routing="Full">' '  </zone>'
+scenario no_host "$work/no-host.xml"
+expect_error no_host 2 "no-host.xml" "no host" -- run "$work/no_host.yaml"
+
+finish

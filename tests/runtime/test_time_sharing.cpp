@@ -1,0 +1,284 @@
+/* The time-sharing layer on SimGrid, on tiny workloads whose completion times were computed by hand: gang scheduling
+ * (with and without context-switch cost, a job larger than a partition), dynamic equipartition (resizes, speedup
+ * S(n), reallocation cost), memory images written and read through a link or disks (with contention), and a closed
+ * population. Every run's trace is checked for its invariants: no processor computes for two jobs at once, each
+ * job's running segments add up to its work, and utilization from the trace equals the work over the capacity. */
+#include "runtime/simulation.hpp"
+#include "support/child_process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+using namespace jobsched;
+using jobsched::testing::in_child;
+namespace fs = std::filesystem;
+
+namespace {
+
+/* Four 1-Gflop/s nodes n0..n3 with a disk each (50 MiB/s both ways); a front end; an image host `store` behind one
+ * link `io` of 100 MiB/s that every node's images cross. */
+const char* const kPlatform = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="n0" speed="1Gf"><disk id="d0" read_bw="52428800Bps" write_bw="52428800Bps"/></host>
+    <host id="n1" speed="1Gf"><disk id="d1" read_bw="52428800Bps" write_bw="52428800Bps"/></host>
+    <host id="n2" speed="1Gf"><disk id="d2" read_bw="52428800Bps" write_bw="52428800Bps"/></host>
+    <host id="n3" speed="1Gf"><disk id="d3" read_bw="52428800Bps" write_bw="52428800Bps"/></host>
+    <host id="frontend" speed="1Gf"/>
+    <host id="store" speed="1Gf"><prop id="role" value="storage"/></host>
+    <link id="io" bandwidth="104857600Bps" latency="0" sharing_policy="SHARED"/>
+    <route src="n0" dst="store"><link_ctn id="io"/></route>
+    <route src="n1" dst="store"><link_ctn id="io"/></route>
+    <route src="n2" dst="store"><link_ctn id="io"/></route>
+    <route src="n3" dst="store"><link_ctn id="io"/></route>
+  </zone>
+</platform>
+)";
+
+struct Folder {
+  fs::path dir = fs::temp_directory_path() / ("jobsched-ts-" + std::to_string(getpid()) + "-" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  Folder() { fs::create_directories(dir); }
+  ~Folder() { fs::remove_all(dir); }
+  fs::path write(const std::string& name, const std::string& text) const
+  {
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  }
+};
+
+/* An SWF record: id, submit, run time, processors, memory per processor (KB, -1: none). */
+std::string swf(int id, double submit, double run, int procs, double memory_kb = -1)
+{
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%d %g -1 %g %d -1 %g %d %g -1 1 1 1 1 1 1 -1 -1\n", id, submit, run, procs, memory_kb,
+                procs, run);
+  return buf;
+}
+
+/* What a run gives the tests: finish times (workload order) and the trace invariants. */
+struct Outcome {
+  std::vector<double> finish;
+  std::vector<double> start;
+  double overlaps = 0;   // pairs of segments computing on one processor at once
+  double work_error = 0; // max over jobs of |sum of S(n) x running length - work|
+  double utilization_error = 0;
+  std::vector<double> preemptions;
+};
+
+Outcome run(const Folder& f, const std::string& workload, const std::string& rest)
+{
+  f.write("p.xml", kPlatform);
+  f.write("d.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                   "<platform version=\"4.1\"><actor host=\"frontend\" function=\"jobsched_scheduler\"/>"
+                   "<actor host=\"frontend\" function=\"jobsched_submitter\"/></platform>\n");
+  f.write("w.swf", workload);
+  fs::path file = f.write("s.yaml", "platform: p.xml\ndeployment: d.xml\n" + rest);
+  auto values = in_child([&] {
+    Scenario sc = load_scenario(file);
+    sc.output_dir = f.dir / "out";
+    RunOptions opt;
+    opt.simgrid_args = {"--log=root.thres:critical"};
+    RunReport r = run_scenario(sc, opt);
+    const JobList& jobs = r.workload->jobs;
+    std::vector<double> out;
+    for (const auto& s : r.states)
+      out.push_back(s.finish_time);
+    for (const auto& s : r.states)
+      out.push_back(s.start_time);
+    for (const auto& s : r.states)
+      out.push_back(s.counters.preemptions);
+    // Invariants of the trace.
+    double overlaps = 0;
+    for (size_t a = 0; a < r.trace.size(); a++)
+      for (size_t b = a + 1; b < r.trace.size(); b++) {
+        const auto &x = r.trace[a], &y = r.trace[b];
+        auto computing = [](const TraceSegment& t) {
+          return t.status == JobStatus::running || t.status == JobStatus::switching;
+        };
+        if (computing(x) && computing(y) && x.job != y.job && x.processors.intersects(y.processors) &&
+            x.start < y.end - 1e-9 && y.start < x.end - 1e-9)
+          overlaps++;
+      }
+    std::map<JobId, double> done;
+    double area = 0;
+    for (const auto& t : r.trace)
+      if (t.status == JobStatus::running) {
+        const WorkloadJob* j = nullptr;
+        for (const auto& k : jobs)
+          if (k.id == t.job) j = &k;
+        done[t.job] += j->speedup(t.processors.count()) * (t.end - t.start);
+        area += t.processors.count() * (t.end - t.start);
+      }
+    double work_error = 0;
+    double total_work = 0;
+    for (const auto& j : jobs) {
+      work_error = std::max(work_error, std::fabs(done[j.id] - j.work()));
+      total_work += j.work();
+    }
+    // Utilization from the trace = total work over capacity (linear speedups: processor-seconds = work).
+    double utilization_error = std::fabs(r.metrics.utilization - area / (4 * r.metrics.makespan));
+    if (jobs.front().speedup.model == Speedup::Model::linear)
+      utilization_error = std::max(utilization_error, std::fabs(r.metrics.utilization - total_work / (4 * r.metrics.makespan)));
+    out.insert(out.end(), {overlaps, work_error, utilization_error});
+    return out;
+  });
+  Outcome o;
+  if (values.size() < 3) {
+    ADD_FAILURE() << "the run failed";
+    return o;
+  }
+  size_t n = (values.size() - 3) / 3;
+  o.finish.assign(values.begin(), values.begin() + static_cast<long>(n));
+  o.start.assign(values.begin() + static_cast<long>(n), values.begin() + static_cast<long>(2 * n));
+  o.preemptions.assign(values.begin() + static_cast<long>(2 * n), values.begin() + static_cast<long>(3 * n));
+  o.overlaps = values[3 * n];
+  o.work_error = values[3 * n + 1];
+  o.utilization_error = values[3 * n + 2];
+  EXPECT_EQ(o.overlaps, 0) << "two jobs computed on one processor at once";
+  EXPECT_NEAR(o.work_error, 0, 1e-6) << "running segments do not add up to the work";
+  EXPECT_NEAR(o.utilization_error, 0, 1e-9) << "utilization differs from the trace";
+  return o;
+}
+
+void expect_times(const std::vector<double>& got, const std::vector<double>& want)
+{
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); i++)
+    EXPECT_NEAR(got[i], want[i], 1e-6) << "job " << i + 1;
+}
+
+// Gang, one partition of 4, Q = 10; A, B, C (run 15, 25, 5 on 4 processors) at 0 take rows 0, 1, 2.
+// A 0-10, B 10-20, C 20-25 (ends; its row goes, A's row starts a slice), A 25-30 (ends), B 30-40 and, alone, on
+// to 45.
+TEST(Gang, ThreeJobsRoundRobinOnOnePartition)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 15, 4) + swf(2, 0, 25, 4) + swf(3, 0, 5, 4),
+               "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 4, quantum: 10}}\n");
+  expect_times(o.finish, {30, 45, 25});
+  expect_times(o.preemptions, {1, 1, 0}); // B is not preempted when its row comes round again alone
+}
+
+// Same with a context switch of 1 s on every switch-in: A 1-10 (9 done), B 11-20 (9), C 21-26, A 27-33, B 34-43 and
+// on (no switch when its row comes round again alone) to 50.
+TEST(Gang, EverySwitchAddsTheContextSwitchCost)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 15, 4) + swf(2, 0, 25, 4) + swf(3, 0, 5, 4),
+               "workload: {trace: w.swf}\n"
+               "policy: {name: gang, params: {partition_size: 4, quantum: 10, context_switch: 1}}\n");
+  expect_times(o.finish, {33, 50, 26});
+}
+
+// Partitions of 2: a job of 3 takes two partitions (all 4 processors are its row's); jobs of 2 share the other row.
+// Row 0: J1 (3 procs, run 10); row 1: J2, J3 (2 procs each, run 10). J1 0-10 ends; row 1 runs 10-20.
+TEST(Gang, AJobLargerThanAPartitionSpansSeveral)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 10, 3) + swf(2, 0, 10, 2) + swf(3, 0, 10, 2),
+               "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 2, quantum: 6}}\n");
+  // J1 0-6, row 1 6-12, J1 12-16 (ends), row 1 from 16: 4 s left, ends at 20.
+  expect_times(o.finish, {16, 20, 20});
+}
+
+// EQUI on 4 processors: J1 (4 x 10 s of work) alone at 0 gets 4; J2 arrives at 5: 2 each; J1 ends at 15; J2 then
+// gets 4 for its last 20 processor-seconds: ends at 20.
+TEST(Equi, ArrivalsAndDeparturesResizeJobs)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 10, 4) + swf(2, 5, 10, 4),
+               "workload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: {name: equi}\n");
+  expect_times(o.finish, {15, 20});
+  expect_times(o.start, {0, 5});
+}
+
+// With a reallocation cost of 0.5 s per processor moved: J1's shrink 4 -> 2 at 5 stalls 1 s (ends 6 + 20/2 = 16);
+// J2 (2 procs from 5: 22 done by 16) grows 2 -> 4 at 16, stalls 1 s, then 18/4: ends at 21.5.
+TEST(Equi, ReallocationCostStallsResizedJobs)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 10, 4) + swf(2, 5, 10, 4),
+               "workload: {trace: w.swf, jobs: {shape: malleable}}\n"
+               "policy: {name: equi, params: {reallocation_cost: 0.5}}\n");
+  expect_times(o.finish, {16, 21.5});
+}
+
+// S(n) = (1 + beta) n / (beta + n) with beta = 2: S(4) = 2, S(2) = 1.5; work = 10 x S(4) = 20. J1: 10 done by 5,
+// then 10 / 1.5 on 2 processors: ends at 35/3. J2: 10 done on 2 by then, the rest at S(4) = 2: ends at 50/3.
+TEST(Equi, SpeedupModelSetsProgress)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 10, 4) + swf(2, 5, 10, 4),
+               "workload: {trace: w.swf, jobs: {shape: malleable, speedup: {model: beta, beta_min: 2}}}\n"
+               "policy: {name: equi}\n");
+  expect_times(o.finish, {35.0 / 3, 50.0 / 3});
+}
+
+// Images of 100 MiB (2 processes x 51,200 KB) to the image host over `io` (100 MiB/s): a write or a read alone takes
+// 1 s. Gang, Q = 10, A and B (run 15 on 2) at 0: A 0-10; A writes 10-11 while B waits for it, B 11-20; B writes
+// 20-21, A waits, reads 21-22, runs 22-27 (ends); B reads 27-28, runs 28-34.
+TEST(Images, SavedAndRestoredOverALink)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 15, 2, 51200) + swf(2, 0, 15, 2, 51200),
+               "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 4, quantum: 10}}\n"
+               "simulation: {images: {store: host, host: store}}\n");
+  expect_times(o.finish, {27, 34});
+}
+
+// The same with each node's own disk (50 MiB/s; each process writes or reads its 50 MiB share): also 1 s each.
+TEST(Images, SavedAndRestoredOnLocalDisks)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 15, 2, 51200) + swf(2, 0, 15, 2, 51200),
+               "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 4, quantum: 10}}\n"
+               "simulation: {images: {store: local-disk}}\n");
+  expect_times(o.finish, {27, 34});
+}
+
+// Two images at once share `io`: 2 s each. Partitions of 2: row 0 = A, B; row 1 = C, D (run 15 on 2 each).
+// A, B 0-10; write 10-12 while C, D wait; C, D 12-20; write 20-22; A, B read 22-24, run 24-29 (end); C, D read
+// 29-31, run 31-38.
+TEST(Images, TwoImagesOnOneLinkTakeTwiceAsLong)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 15, 2, 51200) + swf(2, 0, 15, 2, 51200) + swf(3, 0, 15, 2, 51200) +
+                      swf(4, 0, 15, 2, 51200),
+               "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 2, quantum: 10}}\n"
+               "simulation: {images: {store: host, host: store}}\n");
+  expect_times(o.finish, {29, 29, 38, 38});
+}
+
+// A closed population of 3: every finished job is replaced at once, so from time 0 until the workload runs out,
+// exactly 3 jobs are in the system at every instant.
+TEST(Closed, KeepsThePopulationConstant)
+{
+  Folder f;
+  std::string w;
+  for (int i = 1; i <= 20; i++)
+    w += swf(i, 1000 * i, 3 + (i * 7) % 11, 1 + i % 4); // submit times are ignored in a closed population
+  auto o = run(f, w, "workload: {trace: w.swf, closed: {jobs: 3}, jobs: {shape: malleable}}\npolicy: {name: equi}\n");
+  ASSERT_EQ(o.finish.size(), 20U);
+  std::vector<double> instants(o.finish.begin(), o.finish.end());
+  std::sort(instants.begin(), instants.end());
+  // The last job was released at the 17th finish; check every instant up to then.
+  for (size_t k = 0; k < 17; k++) {
+    double t = instants[k];
+    int in_system = 0;
+    for (size_t j = 0; j < 20; j++) {
+      // submitted at or before t (the start is at or after the submission), not finished by t
+      double submit = j < 3 ? 0 : instants[j - 3];
+      if (submit <= t + 1e-9 && o.finish[j] > t + 1e-9) in_system++;
+    }
+    EXPECT_EQ(in_system, 3) << "at t = " << t;
+  }
+}
+
+} // namespace
