@@ -4,11 +4,11 @@
  * placements are further allocators registered by name. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 #include "core/machine.hpp"
 #include "core/registry.hpp"
 #include "core/resource_set.hpp"
-#include "policy/params.hpp"
+#include "core/params.hpp"
 
 #include <functional>
 #include <memory>
@@ -27,10 +27,10 @@ class Allocator {
   bool fits(const Job& job, const ResourceSet& available) const { return select(job, available).has_value(); }
   /* True when any `size` idle processors will do, so that planning with processor counts is exact. */
   virtual bool any_processors_will_do() const { return false; }
-  /* Called by the runtime before every decision with the machine's state (an adaptive allocator reads the network
-   * load there). */
-  virtual void observe(const struct ClusterState& /*state*/) {}
-  /* True when the allocator reads ClusterState::network_load (measuring it costs a pass over the links). */
+  /* Called by the runtime before every decision with the mean utilization (0..1) of the links between hosts, when
+   * wants_network_load() (an adaptive allocator reacts to it). */
+  virtual void observe(double /*network_load*/) {}
+  /* True when the allocator reads the network load (measuring it costs a pass over the links). */
   virtual bool wants_network_load() const { return false; }
 };
 

@@ -21,7 +21,6 @@
  * level_weight 1, load_weight 0) this is Tight = 6 - Level, the rule behind the paper's "adaptive" row. */
 #include "allocation/allocator.hpp"
 #include "core/errors.hpp"
-#include "policy/cluster_state.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -50,7 +49,7 @@ class SmpNodes : public Allocator {
     std::sort(cores_by_size_.rbegin(), cores_by_size_.rend());
   }
 
-  void observe(const ClusterState& state) override { network_load_ = state.network_load; }
+  void observe(double network_load) override { network_load_ = network_load; }
   bool wants_network_load() const override { return adaptive_ && load_weight_ > 0; }
 
   /* The Tight in force now. */

@@ -2,9 +2,9 @@
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
 #include "experiment/commands.hpp"
-#include "experiment/plot.hpp"
+#include "plot/plot.hpp"
 #include "policy/policy.hpp"
-#include "runtime/simulation.hpp"
+#include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
 
 #include <cstdio>

@@ -12,11 +12,12 @@
  * max_mb] per job. A compact placement packs more processes per node, so it trades communication for paging. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace jobsched {
@@ -48,6 +49,14 @@ struct MemorySpec {
   double threshold = 1.0;          // fraction of a node's memory (host property memory_mb) a job may use
   double page_fault_penalty = 2.0; // run-time increase per unit of the fraction of memory that does not fit
   double node_memory_mb = 0;       // when > 0, overrides the platform's memory_mb
+};
+
+/* Where the memory images of preempted jobs go (time-sharing): nowhere (free preemption), the disks of the job's own
+ * hosts, or a named image host over the network. Their transfer times and contention come from SimGrid. */
+struct ImageStoreSpec {
+  enum class Kind { none, local_disk, host };
+  Kind kind = Kind::none;
+  std::string host; // Kind::host: the host that stores the images
 };
 
 struct PlacementCost {

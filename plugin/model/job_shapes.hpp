@@ -2,7 +2,7 @@
  * a speedup model with its parameters, and memory for jobs that have none. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 
 #include <cstdint>
 

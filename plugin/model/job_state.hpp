@@ -3,7 +3,7 @@
  * read-only (it holds the public `Job`, never the hidden truth); the outputs are made from it. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 #include "core/resource_set.hpp"
 #include "model/job_model.hpp"
 

@@ -11,7 +11,7 @@
  * utilization cover the whole run. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 #include "model/job_state.hpp"
 
 #include <string>

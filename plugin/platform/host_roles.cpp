@@ -2,7 +2,6 @@
  * the deployment, so that a platform written by others runs unchanged: see host_roles.hpp for the rule. */
 #include "platform/host_roles.hpp"
 
-#include "runtime/simulation.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -10,6 +9,36 @@
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_host_roles, "jobsched: compute hosts and the host of jobsched's actors");
 
 namespace jobsched {
+
+bool natural_less(const std::string& a, const std::string& b)
+{
+  size_t i = 0;
+  size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i;
+      size_t je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])))
+        ie++;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])))
+        je++;
+      std::string na = a.substr(i, ie - i);
+      std::string nb = b.substr(j, je - j);
+      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
+      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      i++;
+      j++;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
 
 namespace {
 

@@ -23,6 +23,9 @@
 
 namespace jobsched {
 
+/* Host names in natural order ("node-2" before "node-10"): the order compute hosts are numbered in. */
+bool natural_less(const std::string& a, const std::string& b);
+
 namespace sg4 = simgrid::s4u;
 
 /* The value of the `role` property that marks the host running jobsched's actors, and the one of compute hosts. */

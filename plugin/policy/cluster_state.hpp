@@ -3,17 +3,16 @@
  * The runtime (SimGrid actor) or a test harness maintains it; the policy reads it and answers with Decisions. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 #include <map>
 
 namespace jobsched {
 
-/* Two events closer than this (seconds) happen at the same instant; SimGrid's clock carries rounding of ~1e-10 s. */
-constexpr double kTimeEpsilon = 1e-6;
 
 struct RunningJob {
   const Job* job = nullptr;

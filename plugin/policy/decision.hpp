@@ -2,7 +2,7 @@
  * in order; an impossible one (busy processors, unknown job) is a PolicyError. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 #include "core/resource_set.hpp"
 
 #include <vector>

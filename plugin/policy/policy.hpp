@@ -8,7 +8,7 @@
 #include "core/registry.hpp"
 #include "policy/cluster_state.hpp"
 #include "policy/decision.hpp"
-#include "policy/params.hpp"
+#include "core/params.hpp"
 #include "policy/time_sharing.hpp"
 
 #include <functional>

@@ -39,14 +39,6 @@ struct PolicySpec {
   std::map<std::string, std::string> allocation_params;
 };
 
-/* Where the memory images of preempted jobs go (time-sharing): nowhere (free preemption), the disks of the job's own
- * hosts, or a named image host over the network. Their transfer times and contention come from SimGrid. */
-struct ImageStoreSpec {
-  enum class Kind { none, local_disk, host };
-  Kind kind = Kind::none;
-  std::string host; // Kind::host: the host that stores the images
-};
-
 struct SimulationSpec {
   std::uint64_t seed = 1;
   std::string host_model = "ptask_L07";

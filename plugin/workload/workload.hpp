@@ -1,7 +1,7 @@
 /* A workload: the jobs to simulate, and what was left out of the source and why. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 
 #include <map>
 #include <string>

@@ -1,6 +1,6 @@
 /* The runtime primitives on SimGrid with exact completion times, computed by hand from the platform's figures:
  * hosts of 1 Gflop/s, one link of 100 MB/s with no latency. Jobs of run time R do R x 1e9 flops per process. */
-#include "runtime/job_runtime.hpp"
+#include "runtime/execution/job_runtime.hpp"
 #include "support/child_process.hpp"
 #include "support/test_engine.hpp"
 

@@ -2,9 +2,9 @@
  * simultaneous events, host failures and returns delivered to the policy, wall-time kills. Each simulation runs in
  * its own child process. */
 #include "core/errors.hpp"
-#include "policies/waiting_queue.hpp"
+#include "policies/space_sharing/waiting_queue.hpp"
 #include "policy/policy.hpp"
-#include "runtime/simulation.hpp"
+#include "run/simulation.hpp"
 #include "support/child_process.hpp"
 
 #include <gtest/gtest.h>

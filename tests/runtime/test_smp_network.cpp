@@ -1,7 +1,7 @@
 /* The `network` communication model on platforms/smp-cluster-10x10.xml: on an idle machine a job's traffic makes
  * it last run time x (1 + 0.05 x nodes x Level), the paper's formula, within 1%; two communicating jobs at once
  * contend for the backbone and take longer. */
-#include "runtime/job_runtime.hpp"
+#include "runtime/execution/job_runtime.hpp"
 #include "support/child_process.hpp"
 #include "support/test_engine.hpp"
 

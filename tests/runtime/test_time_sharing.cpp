@@ -3,7 +3,7 @@
  * S(n), reallocation cost), memory images written and read through a link or disks (with contention), and a closed
  * population. Every run's trace is checked for its invariants: no processor computes for two jobs at once, each
  * job's running segments add up to its work, and utilization from the trace equals the work over the capacity. */
-#include "runtime/simulation.hpp"
+#include "run/simulation.hpp"
 #include "support/child_process.hpp"
 
 #include <gtest/gtest.h>

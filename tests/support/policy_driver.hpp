@@ -81,7 +81,7 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs, const AfterDec
       p.policy->job_submitted(jobs[next++], t);
     }
     out.decide_calls++;
-    p.allocator->observe(state);
+    p.allocator->observe(state.network_load);
     for (const auto& d : p.policy->decide(state)) {
       EXPECT_EQ(d.kind, Decision::Kind::start);
       const Job* job = nullptr;

@@ -2,7 +2,7 @@
 #include "allocation/allocator.hpp"
 #include "core/time_format.hpp"
 #include "output/metrics.hpp"
-#include "policies/availability_profile.hpp"
+#include "policies/space_sharing/availability_profile.hpp"
 
 #include <gtest/gtest.h>
 

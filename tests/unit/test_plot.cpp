@@ -3,7 +3,7 @@
  * and size), the paths printed, and the bad-input errors. No SimGrid engine; the drawing tests are skipped when
  * gnuplot is not installed. */
 #include "core/errors.hpp"
-#include "experiment/plot.hpp"
+#include "plot/plot.hpp"
 #include "support/input_error.hpp"
 
 #include <gtest/gtest.h>

@@ -9,7 +9,7 @@
 
 // ---- begin README example ----
 /* Smallest job first: start the waiting jobs that fit, smallest first. (Example policy.) */
-#include "policies/waiting_queue.hpp"
+#include "policies/space_sharing/waiting_queue.hpp"
 #include "policy/policy.hpp"
 
 namespace jobsched {

@@ -1,7 +1,7 @@
 /* Scenario YAML parsing (defaults, key-naming errors with file:line, --set overrides, path resolution) and typed
  * policy parameters. Line numbers in expected messages are counted by hand in the YAML texts below. */
 #include "core/errors.hpp"
-#include "policy/params.hpp"
+#include "core/params.hpp"
 #include "scenario/scenario.hpp"
 #include "support/input_error.hpp"
 

@@ -76,7 +76,7 @@ TEST(SmpAllocation, AdaptiveTightIsSixMinusLevel)
   Smp loaded(4, 4, {{"adaptive", "true"}, {"load_weight", "1.0"}}, 4);
   ClusterState busy;
   busy.network_load = 1.0;
-  loaded.allocator->observe(busy);
+  loaded.allocator->observe(busy.network_load);
   EXPECT_FALSE(loaded.place(4, loaded.available({2, 1, 1, 0})).has_value());
   EXPECT_TRUE(loaded.place(4, loaded.available({4, 0, 0, 0})).has_value());
 }

@@ -2,7 +2,7 @@
  *
  * The baseline of every scheduling study, e.g. the FCFS rows of the SMP-cluster paper's Table 1
  * (../shared/papers/smp-cluster-allocation-tight-level.txt). */
-#include "policies/waiting_queue.hpp"
+#include "policies/space_sharing/waiting_queue.hpp"
 #include "policy/policy.hpp"
 
 namespace jobsched {

@@ -6,7 +6,7 @@
  * whose finished jobs are replaced at once), and host changes (failures, owners, speed profiles). */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 
 #include <simgrid/s4u.hpp>
 

@@ -1,4 +1,4 @@
-#include "runtime/space_sharing_driver.hpp"
+#include "runtime/drivers/space_sharing_driver.hpp"
 
 #include "core/errors.hpp"
 
@@ -57,7 +57,7 @@ void SpaceSharingDriver::decide(double now, const ResourceSet&)
 {
   state_.now = now;
   if (!network_links_.empty()) state_.network_load = network_load();
-  allocator_.observe(state_);
+  if (allocator_.wants_network_load()) allocator_.observe(state_.network_load);
   for (const auto& d : policy_.decide(state_))
     apply(d);
 }

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "allocation/allocator.hpp"
-#include "core/job.hpp"
+#include "model/job.hpp"
 #include "policy/decision.hpp"
 
 #include <algorithm>

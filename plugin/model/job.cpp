@@ -1,4 +1,4 @@
-#include "core/job.hpp"
+#include "model/job.hpp"
 
 namespace jobsched {
 

@@ -1,14 +1,14 @@
-#include "runtime/simulation.hpp"
+#include "run/simulation.hpp"
 
 #include "core/errors.hpp"
 #include "output/output_files.hpp"
 #include "platform/host_roles.hpp"
 #include "platform/platform_check.hpp"
-#include "runtime/host_monitor.hpp"
-#include "runtime/scheduler_actor.hpp"
-#include "runtime/space_sharing_driver.hpp"
-#include "runtime/submitter.hpp"
-#include "runtime/time_sharing_driver.hpp"
+#include "runtime/events/host_monitor.hpp"
+#include "runtime/core/scheduler_actor.hpp"
+#include "runtime/drivers/space_sharing_driver.hpp"
+#include "runtime/events/submitter.hpp"
+#include "runtime/drivers/time_sharing_driver.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/trace_search.hpp"
 
@@ -24,35 +24,6 @@ XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_simulation, "jobsched: simulation set-up")
 namespace fs = std::filesystem;
 
 namespace jobsched {
-
-bool natural_less(const std::string& a, const std::string& b)
-{
-  size_t i = 0;
-  size_t j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-      size_t ie = i;
-      size_t je = j;
-      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])))
-        ie++;
-      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])))
-        je++;
-      std::string na = a.substr(i, ie - i);
-      std::string nb = b.substr(j, je - j);
-      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
-      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
-      if (na.size() != nb.size()) return na.size() < nb.size();
-      if (na != nb) return na < nb;
-      i = ie;
-      j = je;
-    } else {
-      if (a[i] != b[j]) return a[i] < b[j];
-      i++;
-      j++;
-    }
-  }
-  return a.size() - i < b.size() - j;
-}
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "runtime/time_sharing_driver.hpp"
+#include "runtime/drivers/time_sharing_driver.hpp"
 
 #include "core/errors.hpp"
 

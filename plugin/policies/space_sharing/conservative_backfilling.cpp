@@ -7,8 +7,8 @@
  * The plan counts processors, which is exact when any idle processors will do (first-fit); allocators with placement
  * constraints are refused. */
 #include "core/errors.hpp"
-#include "policies/availability_profile.hpp"
-#include "policies/waiting_queue.hpp"
+#include "policies/space_sharing/availability_profile.hpp"
+#include "policies/space_sharing/waiting_queue.hpp"
 #include "policy/policy.hpp"
 
 #include <unordered_map>

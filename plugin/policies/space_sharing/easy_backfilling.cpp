@@ -8,7 +8,7 @@
  * reserved for the head are taken from those released by running jobs first, and a backfilled job that ends in time
  * takes reserved processors first, which makes the rule identical to the textbook count-based "extra processors"
  * test. */
-#include "policies/waiting_queue.hpp"
+#include "policies/space_sharing/waiting_queue.hpp"
 #include "policy/policy.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-#include "runtime/scheduler_actor.hpp"
+#include "runtime/core/scheduler_actor.hpp"
 
 #include "core/errors.hpp"
-#include "policy/cluster_state.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 #include <cmath>

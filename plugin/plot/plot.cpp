@@ -4,7 +4,7 @@
  * once: each figure is drawn twice, with the svg and the pngcairo (else png) terminals, into that temporary folder.
  * The figures are then committed to the output folder like every other output (temporary name, rename), so a
  * failure anywhere leaves no partial figure behind. */
-#include "experiment/plot.hpp"
+#include "plot/plot.hpp"
 
 #include "experiment/csv.hpp"
 

@@ -1,4 +1,4 @@
-#include "runtime/host_monitor.hpp"
+#include "runtime/events/host_monitor.hpp"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_monitor, "jobsched: host availability changes");
 

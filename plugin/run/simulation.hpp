@@ -33,7 +33,5 @@ struct RunReport {
 
 RunReport run_scenario(const Scenario& scenario, const RunOptions& options);
 
-/* Host names in natural order ("node-2" before "node-10"): the order compute hosts are numbered in. */
-bool natural_less(const std::string& a, const std::string& b);
 
 } // namespace jobsched

@@ -7,7 +7,7 @@
  * system until the workload runs out. */
 #pragma once
 
-#include "runtime/event_source.hpp"
+#include "runtime/core/event_source.hpp"
 
 namespace jobsched {
 

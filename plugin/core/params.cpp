@@ -1,4 +1,4 @@
-#include "policy/params.hpp"
+#include "core/params.hpp"
 
 #include "core/errors.hpp"
 

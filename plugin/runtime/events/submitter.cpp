@@ -1,6 +1,6 @@
-#include "runtime/submitter.hpp"
+#include "runtime/events/submitter.hpp"
 
-#include "policy/cluster_state.hpp"
+#include "core/time.hpp"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_submitter, "jobsched: workload submission");
 

@@ -10,8 +10,8 @@
 #pragma once
 
 #include "policy/time_sharing.hpp"
-#include "runtime/driver.hpp"
-#include "runtime/job_runtime.hpp"
+#include "runtime/core/driver.hpp"
+#include "runtime/execution/job_runtime.hpp"
 
 namespace jobsched {
 

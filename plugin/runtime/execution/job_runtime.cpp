@@ -1,7 +1,7 @@
-#include "runtime/job_runtime.hpp"
+#include "runtime/execution/job_runtime.hpp"
 
 #include "core/errors.hpp"
-#include "policy/cluster_state.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "policy/policy.hpp"
-#include "runtime/driver.hpp"
-#include "runtime/job_runtime.hpp"
+#include "runtime/core/driver.hpp"
+#include "runtime/execution/job_runtime.hpp"
 
 namespace jobsched {
 

@@ -17,12 +17,11 @@
  * with the other jobs' traffic, become the bottleneck. */
 #pragma once
 
-#include "core/job.hpp"
+#include "model/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
 #include "model/job_model.hpp"
 #include "model/job_state.hpp"
-#include "scenario/scenario.hpp"
 
 #include <simgrid/s4u.hpp>
 

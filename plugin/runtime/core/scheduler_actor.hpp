@@ -5,9 +5,9 @@
  * submitted at t. All its state is its own, so several scheduler actors could run side by side. */
 #pragma once
 
-#include "runtime/driver.hpp"
-#include "runtime/event_source.hpp"
-#include "runtime/job_runtime.hpp"
+#include "runtime/core/driver.hpp"
+#include "runtime/core/event_source.hpp"
+#include "runtime/execution/job_runtime.hpp"
 
 #include <chrono>
 #include <functional>

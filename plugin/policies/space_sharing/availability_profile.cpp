@@ -1,4 +1,4 @@
-#include "policies/availability_profile.hpp"
+#include "policies/space_sharing/availability_profile.hpp"
 
 #include "core/errors.hpp"
 

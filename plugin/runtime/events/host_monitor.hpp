@@ -3,7 +3,7 @@
  * this daemon actor, which sends it to the scheduler. */
 #pragma once
 
-#include "runtime/event_source.hpp"
+#include "runtime/core/event_source.hpp"
 
 #include <deque>
 #include <map>
