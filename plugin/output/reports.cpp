@@ -141,6 +141,7 @@ std::string performance_json(const PerformanceFigures& p)
 {
   std::ostringstream out;
   out << "{\n";
+  out << "  \"execution\": " << json_string(p.execution) << ",\n";
   out << "  \"wall_time_s\": " << num(p.wall_seconds) << ",\n";
   out << "  \"simulation_wall_time_s\": " << num(p.simulation_seconds) << ",\n";
   out << "  \"peak_memory_mb\": " << num(p.peak_memory_mb) << ",\n";

@@ -35,7 +35,8 @@ struct PerformanceFigures {
   long instants = 0;
   long decisions = 0;
   long jobs = 0;
-  long segments = 0; // rows of trace.csv
+  long segments = 0;      // rows of trace.csv
+  std::string execution; // how jobs executed: timer (fast path) or ptask
 };
 std::string performance_json(const PerformanceFigures& p);
 /* Peak resident memory of this process, in MiB. */

@@ -137,8 +137,15 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
     throw InputError(sc.file.string() + ": " + e.what());
   }
 
-  ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication,
-                                             sc.workload.memory, sc.simulation.images);
+  const ExecutionMode mode = sc.simulation.execution == "ptask"   ? ExecutionMode::ptask
+                             : sc.simulation.execution == "timer" ? ExecutionMode::timer
+                                                                  : ExecutionMode::automatic;
+  try {
+    ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication,
+                                               sc.workload.memory, sc.simulation.images, mode);
+  } catch (const InputError& e) {
+    throw InputError(sc.file.string() + ": " + e.what());
+  }
   sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
   ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox, sc.workload.closed.jobs);
   ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);
@@ -267,6 +274,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   perf.decisions = ctx.scheduler->stats().decisions;
   perf.jobs = static_cast<long>(report.jobs);
   perf.segments = static_cast<long>(report.trace.size());
+  perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";
   OutputFiles files(sc.output_dir);
   files.add("jobs.csv", jobs_csv(report.states, workload.jobs, workload.name));
   files.add("trace.csv", trace_csv(report.trace));

@@ -335,6 +335,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   sc.simulation.seed = static_cast<std::uint64_t>(seed);
   sc.simulation.host_model = s.choice("host_model", "ptask_L07", {"ptask_L07"});
   sc.simulation.reference_speed = s.num("reference_speed", 0);
+  sc.simulation.execution = s.choice("execution", "auto", {"auto", "ptask", "timer"});
   Section im = s.sub("images");
   std::string store = im.choice("store", "none", {"none", "local-disk", "host"});
   sc.simulation.images.kind = store == "local-disk" ? ImageStoreSpec::Kind::local_disk

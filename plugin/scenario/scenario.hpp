@@ -44,6 +44,7 @@ struct SimulationSpec {
   std::string host_model = "ptask_L07";
   double reference_speed = 0; // flop/s per core at which run times are measured; 0: the first compute host's speed
   ImageStoreSpec images;
+  std::string execution = "auto"; // auto, ptask or timer (runtime/execution/job_runtime.hpp)
 };
 
 struct Scenario {

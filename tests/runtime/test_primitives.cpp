@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -45,7 +46,8 @@ WorkloadJob make_job(JobId id, int size, double run_time)
 
 /* Builds an engine on kPlatform and runs `script` in an actor on host ctl, with a JobRuntime over a1, a2, b1, b2
  * (processors 0..3 in that order). The script returns the numbers to check. */
-std::vector<double> simulate(CommSpec comm, std::function<std::vector<double>(JobRuntime&)> script)
+std::vector<double> simulate(CommSpec comm, std::function<std::vector<double>(JobRuntime&)> script,
+                             ExecutionMode mode = ExecutionMode::automatic)
 {
   return in_child([&] {
     fs::path dir = fs::temp_directory_path() / ("jobsched-rt-" + std::to_string(getpid()));
@@ -61,7 +63,7 @@ std::vector<double> simulate(CommSpec comm, std::function<std::vector<double>(Jo
     }
     std::vector<double> result;
     sg4::Actor::create("script", engine.host_by_name("ctl"), [&] {
-      JobRuntime runtime(machine, hosts, 1e9, comm);
+      JobRuntime runtime(machine, hosts, 1e9, comm, {}, {}, mode);
       result = script(runtime);
     });
     engine.run();
@@ -69,6 +71,16 @@ std::vector<double> simulate(CommSpec comm, std::function<std::vector<double>(Jo
     return result;
   });
 }
+
+/* The same script on either execution path: ptasks, or timers (the fast path, used when jobs do not communicate). */
+std::vector<double> simulate_on(ExecutionMode mode, std::function<std::vector<double>(JobRuntime&)> script)
+{
+  return simulate({}, std::move(script), mode);
+}
+
+class BothPaths : public ::testing::TestWithParam<ExecutionMode> {};
+INSTANTIATE_TEST_SUITE_P(Runtime, BothPaths, ::testing::Values(ExecutionMode::ptask, ExecutionMode::timer),
+                         [](const auto& info) { return info.param == ExecutionMode::ptask ? "ptask" : "timer"; });
 
 ResourceSet procs(std::initializer_list<int> members)
 {
@@ -83,7 +95,13 @@ std::vector<double> wait_all(JobRuntime& rt)
 {
   std::vector<double> ends;
   while (rt.size() > 0) {
-    sg4::Activity::wait_any(rt.activities());
+    auto activities = rt.activities();
+    double next = rt.next_timer();
+    double now = sg4::Engine::get_clock();
+    if (activities.empty())
+      sg4::this_actor::sleep_until(next);
+    else
+      sg4::Activity::wait_any_for(activities, std::isinf(next) ? -1.0 : next - now);
     for (const auto& [id, fate] : rt.collect_ended()) {
       ends.push_back(static_cast<double>(id));
       ends.push_back(sg4::Engine::get_clock());
@@ -92,10 +110,10 @@ std::vector<double> wait_all(JobRuntime& rt)
   return ends;
 }
 
-TEST(Runtime, RigidJobLastsItsRunTime)
+TEST_P(BothPaths, RigidJobLastsItsRunTime)
 {
   WorkloadJob j = make_job(1, 2, 10);
-  auto r = simulate({}, [&](JobRuntime& rt) {
+  auto r = simulate_on(GetParam(), [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     return wait_all(rt);
   });
@@ -103,11 +121,11 @@ TEST(Runtime, RigidJobLastsItsRunTime)
   EXPECT_NEAR(r[1], 10.0, 1e-9);
 }
 
-TEST(Runtime, SuspendResumeShiftsTheEndByTheSuspendedTime)
+TEST_P(BothPaths, SuspendResumeShiftsTheEndByTheSuspendedTime)
 {
   // 10 s of work; suspended from t=3 to t=8: ends at 15.
   WorkloadJob j = make_job(1, 2, 10);
-  auto r = simulate({}, [&](JobRuntime& rt) {
+  auto r = simulate_on(GetParam(), [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(3);
     rt.suspend(1);
@@ -123,11 +141,11 @@ TEST(Runtime, SuspendResumeShiftsTheEndByTheSuspendedTime)
   EXPECT_NEAR(r[2], 0.7, 1e-9); // 7 of 10 s left while suspended
 }
 
-TEST(Runtime, ResizeSharesTheRemainingWork)
+TEST_P(BothPaths, ResizeSharesTheRemainingWork)
 {
   // 2 processes x 10 s. At t=4, 60% is left: 2 x 6e9 flops = 12e9 on 4 processors = 3 s: ends at 7.
   WorkloadJob j = make_job(1, 2, 10);
-  auto r = simulate({}, [&](JobRuntime& rt) {
+  auto r = simulate_on(GetParam(), [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(4);
     rt.resize(1, procs({0, 1, 2, 3}));
@@ -137,12 +155,12 @@ TEST(Runtime, ResizeSharesTheRemainingWork)
   EXPECT_NEAR(r[1], 7.0, 1e-6);
 }
 
-TEST(Runtime, MigrationPaysTheImageTransfer)
+TEST_P(BothPaths, MigrationPaysTheImageTransfer)
 {
   // 1 process, 10 s, on a1. At t=2 it moves to b1 with a 100 MB image over the 100 MB/s wire: 1 s of transfer,
   // then the 8 s left: ends at 11.
   WorkloadJob j = make_job(1, 1, 10);
-  auto r = simulate({}, [&](JobRuntime& rt) {
+  auto r = simulate_on(GetParam(), [&](JobRuntime& rt) {
     rt.start(j, procs({0}));
     sg4::this_actor::sleep_until(2);
     rt.migrate(1, procs({2}), 1e8);
@@ -176,11 +194,11 @@ TEST(Runtime, TwoJobsContendForOneLink)
   EXPECT_NEAR(both[3], 20.0, 1e-6);
 }
 
-TEST(Runtime, KillStopsTheJobAndFreesItsProcessors)
+TEST_P(BothPaths, KillStopsTheJobAndFreesItsProcessors)
 {
   WorkloadJob j = make_job(1, 2, 10);
   WorkloadJob k = make_job(2, 2, 4);
-  auto r = simulate({}, [&](JobRuntime& rt) {
+  auto r = simulate_on(GetParam(), [&](JobRuntime& rt) {
     rt.start(j, procs({0, 1}));
     sg4::this_actor::sleep_until(5);
     rt.kill(1);

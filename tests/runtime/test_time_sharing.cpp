@@ -199,6 +199,16 @@ TEST(Equi, ArrivalsAndDeparturesResizeJobs)
   expect_times(o.start, {0, 5});
 }
 
+// Moldable jobs keep the count they started with: J1 holds all 4 processors to 10; J2 waits, then gets 4: ends 20.
+TEST(Equi, MoldableJobsKeepTheirStartingCount)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 10, 4) + swf(2, 5, 10, 4),
+               "workload: {trace: w.swf, jobs: {shape: moldable}}\npolicy: {name: equi}\n");
+  expect_times(o.start, {0, 10});
+  expect_times(o.finish, {10, 20});
+}
+
 // With a reallocation cost of 0.5 s per processor moved: J1's shrink 4 -> 2 at 5 stalls 1 s (ends 6 + 20/2 = 16);
 // J2 (2 procs from 5: 22 done by 16) grows 2 -> 4 at 16, stalls 1 s, then 18/4: ends at 21.5.
 TEST(Equi, ReallocationCostStallsResizedJobs)

@@ -129,3 +129,24 @@ TEST(Params, ListsAndMappingsKeepTheirShapeAndNumbersAreChecked)
     EXPECT_NE(std::string(e.what()).find("policy.params.n"), std::string::npos) << e.what();
   }
 }
+
+/* Downey (1997), by hand: A = 4, sigma = 0.5: S(2) = 4 x 2 / (4 + 0.5 x 1 / 2) = 8 / 4.25; S(6) = 24 / (0.5 x 3.5 +
+ * 6 x 0.75) = 3.84; S(n >= 2A - 1 = 7) = A. sigma = 2: S(5) = 5 x 4 x 3 / (2 x 8 + 4) = 3; S(n >= A + A sigma - sigma
+ * = 10) = A. Beta: (1 + beta) n / (beta + n). */
+TEST(Speedup, ModelsByHand)
+{
+  EXPECT_DOUBLE_EQ(Speedup::linear()(7), 7);
+  Speedup low = Speedup::downey(4, 0.5);
+  EXPECT_DOUBLE_EQ(low(1), 1);
+  EXPECT_DOUBLE_EQ(low(2), 8 / 4.25);
+  EXPECT_DOUBLE_EQ(low(6), 3.84);
+  EXPECT_DOUBLE_EQ(low(10), 4);
+  EXPECT_NEAR(low(4), 16 / 4.75, 1e-12); // both low-variance branches meet at n = A
+  Speedup high = Speedup::downey(4, 2);
+  EXPECT_DOUBLE_EQ(high(1), 1);
+  EXPECT_DOUBLE_EQ(high(5), 3);
+  EXPECT_DOUBLE_EQ(high(12), 4);
+  EXPECT_DOUBLE_EQ(Speedup::with_beta(2)(4), 2);
+  EXPECT_DOUBLE_EQ(Speedup::with_beta(2)(2), 1.5);
+  EXPECT_DOUBLE_EQ(Speedup::with_beta(0)(8), 1); // beta 0: no speedup at all
+}

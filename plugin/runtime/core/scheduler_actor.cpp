@@ -99,7 +99,7 @@ void SchedulerActor::operator()()
     return std::all_of(sources_.begin(), sources_.end(), [](const EventSource* s) { return s->exhausted(); });
   };
   while (!(exhausted() && runtime_.size() == 0 && driver_->waiting_count() == 0)) {
-    double wake_at = std::min(driver_->next_wakeup(), runtime_.next_deadline());
+    double wake_at = std::min({driver_->next_wakeup(), runtime_.next_deadline(), runtime_.next_timer()});
     auto activities = runtime_.activities();
     activities.push_back(receive_);
     double now = sg4::Engine::get_clock();

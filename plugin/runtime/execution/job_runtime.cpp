@@ -23,6 +23,9 @@ std::vector<double> host_memory_mb(const std::vector<sg4::Host*>& hosts)
   }
   return out;
 }
+/* Timers end when the clock reaches their end; SimGrid's clock may stop a rounding error short of it. */
+constexpr double kTimerSlack = 1e-9;
+
 /* Started or not yet started: the activity may still end. */
 bool in_progress(const sg4::ActivityPtr& a)
 {
@@ -32,10 +35,25 @@ bool in_progress(const sg4::ActivityPtr& a)
 } // namespace
 
 JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
-                       MemorySpec memory, ImageStoreSpec images)
+                       MemorySpec memory, ImageStoreSpec images, ExecutionMode mode)
     : machine_(machine), hosts_(std::move(hosts)), reference_speed_(reference_speed),
       model_(machine, comm, memory, host_memory_mb(hosts_)), images_(std::move(images))
 {
+  const bool traffic = comm.model == CommCostModel::network ||
+                       (comm.model == CommCostModel::traffic && comm.pattern != CommPattern::none &&
+                        comm.bytes_per_flop > 0);
+  if (mode == ExecutionMode::timer && traffic)
+    throw InputError("simulation.execution: timer cannot model the traffic of workload.communication (use auto or "
+                     "ptask)");
+  timers_ = mode == ExecutionMode::timer || (mode == ExecutionMode::automatic && !traffic);
+  if (timers_) {
+    // Speed and state changes (profiles, failures) re-time the executions on those hosts; SimGrid calls these in its
+    // kernel, so they only note the host. The list is shared: it outlives this runtime if SimGrid calls later.
+    changed_hosts_ = std::make_shared<std::vector<const sg4::Host*>>();
+    auto noted = [list = changed_hosts_](const sg4::Host& h) { list->push_back(&h); };
+    sg4::Host::on_speed_change_cb(noted);
+    sg4::Host::on_state_change_cb(noted);
+  }
   if (images_.kind == ImageStoreSpec::Kind::host) {
     image_host_ = sg4::Host::by_name_or_null(images_.host);
     if (image_host_ == nullptr)
@@ -73,6 +91,11 @@ JobRuntime::Execution& JobRuntime::get(JobId id)
 double JobRuntime::remaining_fraction(JobId id) const
 {
   const Execution& x = jobs_.at(id);
+  if (x.timer_end >= 0) {
+    const double now = sg4::Engine::get_clock();
+    const double length = x.timer_end - x.timer_start;
+    return length > 0 ? x.remaining * std::max(0.0, 1 - (now - x.timer_start) / length) : 0.0;
+  }
   if (x.exec && x.exec->get_state() == sg4::Activity::State::STARTED)
     return x.remaining * x.exec->get_remaining_ratio();
   return x.remaining;
@@ -164,9 +187,9 @@ void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vect
                           }});
   }
   if (prep.stall > 0)
-    x.stages.push_back({JobStatus::switching, [this, &x, seconds = prep.stall] {
-                          return stall(hosts_of(state(x).processors), seconds);
-                        }});
+    x.stages.push_back({JobStatus::switching,
+                        [this, &x, seconds = prep.stall] { return stall(hosts_of(state(x).processors), seconds); },
+                        true, prep.stall});
 }
 
 void JobRuntime::advance(Execution& x)
@@ -177,9 +200,17 @@ void JobRuntime::advance(Execution& x)
     bool out = !x.compute_after;
     enter(x, stage.status);
     state(x).image_out = out;
+    if (timers_ && stage.timer > 0) {
+      x.stall_end = sg4::Engine::get_clock() + stage.timer;
+      push_timer(x, x.stall_end);
+      return;
+    }
     x.pending = stage.begin();
     x.pending_owned = stage.owned;
-    if (std::any_of(x.pending.begin(), x.pending.end(), in_progress)) return;
+    if (std::any_of(x.pending.begin(), x.pending.end(), in_progress)) {
+      preparing_.insert(x.job->id);
+      return;
+    }
     x.pending.clear();
   }
   if (x.compute_after)
@@ -195,6 +226,11 @@ void JobRuntime::drop_preparation(Execution& x)
       if (a->get_state() == sg4::Activity::State::STARTED) a->cancel();
   x.pending.clear();
   x.stages.clear();
+  preparing_.erase(x.job->id);
+  if (x.stall_end >= 0) {
+    x.stall_end = -1;
+    x.token++;
+  }
 }
 
 std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>& hosts, double seconds) const
@@ -252,6 +288,13 @@ void JobRuntime::launch(Execution& x)
   const double compute_seconds = base_seconds * stretch;
   const CommSpec& comm = model_.communication();
   const double flops_each = compute_seconds * reference_speed_;
+  if (x.job->kill_at_estimate) wall_time_jobs_++;
+  if (timers_) {
+    x.hosts = std::move(hosts);
+    x.timer_flops = flops_each;
+    start_timer(x);
+    return;
+  }
   std::vector<double> flops(n, flops_each);
   std::vector<double> bytes;
   const double sent_each = comm.bytes_per_flop * flops_each;
@@ -284,8 +327,59 @@ void JobRuntime::launch(Execution& x)
             s.processors.to_string().c_str(), x.remaining);
 }
 
+void JobRuntime::push_timer(Execution& x, double end)
+{
+  timer_heap_.push(Timer{end, x.job->id, ++x.token});
+}
+
+void JobRuntime::start_timer(Execution& x)
+{
+  // Under L07 each process computes at its host's available speed and the task ends with the slowest one.
+  double speed = std::numeric_limits<double>::infinity();
+  for (auto* h : x.hosts) {
+    if (!h->is_on()) x.host_failed = true;
+    speed = std::min(speed, h->get_speed() * h->get_available_speed());
+  }
+  const double now = sg4::Engine::get_clock();
+  x.timer_start = now;
+  x.timer_end = x.host_failed ? now : speed > 0 ? now + x.timer_flops / speed : std::numeric_limits<double>::infinity();
+  if (std::isfinite(x.timer_end)) push_timer(x, x.timer_end);
+}
+
+void JobRuntime::retime(Execution& x)
+{
+  const double now = sg4::Engine::get_clock();
+  const double length = x.timer_end - x.timer_start;
+  const double left = std::isinf(x.timer_end) ? 1.0 : length > 0 ? std::max(0.0, 1 - (now - x.timer_start) / length) : 0.0;
+  x.remaining *= left;
+  x.timer_flops *= left;
+  x.token++;
+  start_timer(x);
+}
+
+double JobRuntime::next_timer()
+{
+  while (!timer_heap_.empty()) {
+    const Timer& t = timer_heap_.top();
+    auto it = jobs_.find(t.job);
+    if (it != jobs_.end() && it->second.token == t.token) return t.end;
+    timer_heap_.pop(); // stale: the job ended, stopped or was re-timed since
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
 void JobRuntime::stop_exec(Execution& x)
 {
+  if (x.job->kill_at_estimate && (x.exec || x.timer_end >= 0)) wall_time_jobs_--;
+  if (x.timer_end >= 0) {
+    const double length = x.timer_end - x.timer_start;
+    const double now = sg4::Engine::get_clock();
+    if (std::isfinite(x.timer_end)) // an infinite end: its hosts had no speed, it made no progress
+      x.remaining *= length > 0 ? std::max(0.0, 1 - (now - x.timer_start) / length) : 0.0;
+    x.timer_end = -1;
+    x.token++;
+    return;
+  }
   if (!x.exec) return;
   if (x.exec->get_state() == sg4::Activity::State::STARTED) {
     x.remaining *= x.exec->get_remaining_ratio();
@@ -417,8 +511,11 @@ void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_b
 std::vector<sg4::ActivityPtr> JobRuntime::activities() const
 {
   std::vector<sg4::ActivityPtr> out;
-  for (const auto& [id, x] : jobs_) {
-    if (x.exec) out.push_back(x.exec);
+  if (!timers_)
+    for (const auto& [id, x] : jobs_)
+      if (x.exec) out.push_back(x.exec);
+  for (JobId id : preparing_) {
+    const Execution& x = jobs_.at(id);
     for (const auto& a : x.pending) // another job's image write may be awaited by several jobs: list it once
       if (x.pending_owned || std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
   }
@@ -428,6 +525,7 @@ std::vector<sg4::ActivityPtr> JobRuntime::activities() const
 double JobRuntime::next_deadline() const
 {
   double next = std::numeric_limits<double>::infinity();
+  if (wall_time_jobs_ == 0) return next;
   for (const auto& [id, x] : jobs_) {
     const JobState& s = *x.state;
     if (x.job->kill_at_estimate && s.status == JobStatus::running)
@@ -458,35 +556,79 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
     if (i < 0 && still == started.end()) break;
     started.erase(still, started.end());
   }
-  for (auto& [id, x] : jobs_) {
-    if (!x.pending.empty()) {
-      bool failed = x.pending_owned && std::any_of(x.pending.begin(), x.pending.end(), [](const sg4::ActivityPtr& a) {
-                      return a->get_state() == State::FAILED;
-                    });
-      // Another job's image write that was cancelled or failed no longer holds this one back.
-      bool done = std::none_of(x.pending.begin(), x.pending.end(), in_progress);
-      if (failed) {
-        ended.emplace_back(id, JobFate::failed);
-      } else if (done) {
-        x.pending.clear();
+
+  if (timers_) {
+    // Hosts whose speed or state changed: their timed executions fail (a host went off) or go on at the new speed.
+    if (!changed_hosts_->empty()) {
+      std::set<const sg4::Host*> changed(changed_hosts_->begin(), changed_hosts_->end());
+      changed_hosts_->clear();
+      for (auto& [id, x] : jobs_) {
+        bool timed = x.timer_end >= 0 || x.stall_end >= 0;
+        if (!timed) continue;
+        auto hosts = x.timer_end >= 0 ? x.hosts : hosts_of(state(x).processors);
+        if (std::none_of(hosts.begin(), hosts.end(), [&](const sg4::Host* h) { return changed.count(h) != 0; }))
+          continue;
+        if (std::any_of(hosts.begin(), hosts.end(), [](const sg4::Host* h) { return !h->is_on(); }))
+          ended.emplace_back(id, JobFate::failed);
+        else if (x.timer_end >= 0)
+          retime(x);
+      }
+    }
+    // Timers due now: executions that complete, stalls that end.
+    while (next_timer() <= now + kTimerSlack) {
+      Timer t = timer_heap_.top();
+      timer_heap_.pop();
+      Execution& x = jobs_.at(t.job);
+      x.token++;
+      if (x.timer_end >= 0) {
+        ended.emplace_back(t.job, x.host_failed ? JobFate::failed : JobFate::completed);
+      } else if (x.stall_end >= 0) {
+        x.stall_end = -1;
         advance(x);
       }
-      continue;
     }
-    if (!x.exec) continue;
-    State s = x.exec->get_state();
-    const JobState& js = *x.state;
-    if (s == State::FINISHED)
-      ended.emplace_back(id, JobFate::completed);
-    else if (s == State::FAILED)
-      ended.emplace_back(id, JobFate::failed);
-    else if (x.job->kill_at_estimate && js.status == JobStatus::running &&
-             js.service + (now - x.since) >= x.job->estimate - kTimeEpsilon)
-      ended.emplace_back(id, JobFate::walltime_reached);
   }
+  // Preparation stages whose activities all ended.
+  for (auto it = preparing_.begin(); it != preparing_.end();) {
+    const JobId id = *it++; // advance() may erase it
+    Execution& x = jobs_.at(id);
+    bool failed = x.pending_owned && std::any_of(x.pending.begin(), x.pending.end(), [](const sg4::ActivityPtr& a) {
+                    return a->get_state() == State::FAILED;
+                  });
+    // Another job's image write that was cancelled or failed no longer holds this one back.
+    bool done = std::none_of(x.pending.begin(), x.pending.end(), in_progress);
+    if (failed) {
+      ended.emplace_back(id, JobFate::failed);
+    } else if (done) {
+      x.pending.clear();
+      preparing_.erase(id);
+      advance(x);
+    }
+  }
+  if (!timers_)
+    for (auto& [id, x] : jobs_) {
+      if (!x.exec) continue;
+      State s = x.exec->get_state();
+      if (s == State::FINISHED)
+        ended.emplace_back(id, JobFate::completed);
+      else if (s == State::FAILED)
+        ended.emplace_back(id, JobFate::failed);
+    }
+  if (wall_time_jobs_ > 0)
+    for (auto& [id, x] : jobs_) {
+      const JobState& js = *x.state;
+      if (x.job->kill_at_estimate && js.status == JobStatus::running &&
+          js.service + (now - x.since) >= x.job->estimate - kTimeEpsilon)
+        ended.emplace_back(id, JobFate::walltime_reached);
+    }
+  // In job id order, each job once (the first reason found wins).
+  std::stable_sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  ended.erase(std::unique(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+              ended.end());
   for (const auto& [id, fate] : ended) {
-    Execution& x = jobs_[id];
-    if (fate != JobFate::completed) stop_exec(x);
+    Execution& x = jobs_.at(id);
+    if (fate != JobFate::completed && x.exec && x.exec->get_state() == State::STARTED) x.exec->cancel();
+    stop_exec(x);
     drop_preparation(x);
     x.exec = nullptr;
     enter(x, JobStatus::finished);

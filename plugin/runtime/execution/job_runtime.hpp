@@ -11,6 +11,12 @@
  * from an image host, over the platform), move it between hosts (migration), then pay a context switch or a
  * reallocation (a stall on its processors). Every change of status or processors closes a segment of the trace.
  *
+ * Fast path: when nothing a job does depends on the network solver (no traffic: the `formula` cost model, or no
+ * communication pattern), its execution is a timer instead of a ptask: its end is known from its work and the
+ * slowest speed among its hosts (SimGrid's L07 gives the same), kept in a heap of end times, and re-timed exactly
+ * when a host's speed changes or a host fails (profiles). Image transfers and disk operations stay SimGrid
+ * activities either way. `simulation.execution` forces either path; both give the same schedules.
+ *
  * Communication: each process sends bytes_per_flop x its flops over the job's lifetime, along the job's pattern
  * (ring: to the next process; neighbours: half to each neighbour; all-to-all: evenly to every other process). Under
  * L07 a ptask lasts as long as its slowest resource (CPU or link), so traffic slows a job only once its links, shared
@@ -29,12 +35,18 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
+#include <queue>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
 namespace jobsched {
 
 namespace sg4 = simgrid::s4u;
+
+/* How job executions are simulated: `automatic` takes timers whenever the communication model allows. */
+enum class ExecutionMode { automatic, ptask, timer };
 
 /* What a job pays before it computes again (start, resume). */
 struct Preparation {
@@ -47,7 +59,9 @@ class JobRuntime {
  public:
   /* Hosts' memory (for paging) is read from their property memory_mb. */
   JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
-             MemorySpec memory = {}, ImageStoreSpec images = {});
+             MemorySpec memory = {}, ImageStoreSpec images = {}, ExecutionMode mode = ExecutionMode::automatic);
+  /* True when executions are timers (the fast path), false when they are ptasks. */
+  bool uses_timers() const { return timers_; }
 
   /* The record of every job the runtime knows; `admit` adds one before it starts (in workload order). */
   JobState& admit(const WorkloadJob& job);
@@ -78,6 +92,8 @@ class JobRuntime {
   std::vector<sg4::ActivityPtr> activities() const;
   /* The next instant a job reaches its wall time (kill_at_estimate jobs), infinity if none. */
   double next_deadline() const;
+  /* The next instant a timer ends (an execution or a stall on the fast path), infinity if none. */
+  double next_timer();
   /* Jobs that left the machine since the last call (completed, reached their wall time, failed), in job id order.
    * Also moves jobs whose preparation stages finished on to their next stage or to computing. */
   std::vector<std::pair<JobId, JobFate>> collect_ended();
@@ -96,6 +112,13 @@ class JobRuntime {
     JobStatus status;
     std::function<std::vector<sg4::ActivityPtr>()> begin; // starts the stage's activities
     bool owned = true;                                     // false: the activities are other jobs' (do not cancel)
+    double timer = 0;                                      // > 0: a stall of that many seconds (a timer when timers_)
+  };
+  struct Timer {
+    double end;
+    JobId job;
+    unsigned token; // the timer is stale once the execution's token moved on
+    bool operator>(const Timer& o) const { return end > o.end || (end == o.end && job > o.job); }
   };
   struct Execution {
     const WorkloadJob* job = nullptr;
@@ -108,6 +131,14 @@ class JobRuntime {
     bool pending_owned = true;
     bool compute_after = true;             // false: the stages end in suspension (an image written out)
     std::vector<sg4::Host*> image_hosts;   // where the image was written (local disks)
+    // Fast path: the execution or the stall in progress as a timer.
+    std::vector<sg4::Host*> hosts; // hosts of the timed execution
+    double timer_start = 0;
+    double timer_end = -1;   // computing on a timer until then (-1: not)
+    double timer_flops = 0;  // flops per process still to do at timer_start
+    double stall_end = -1;   // stalled on a timer until then (-1: not)
+    bool host_failed = false;
+    unsigned token = 0;
   };
   Execution& get(JobId id);
   static JobState& state(const Execution& x) { return *x.state; }
@@ -115,7 +146,10 @@ class JobRuntime {
   void enter(Execution& x, JobStatus status, const ResourceSet* processors = nullptr);
   void advance(Execution& x); // next stage, or compute (or rest suspended)
   void launch(Execution& x);
-  void stop_exec(Execution& x); // cancel the exec, keeping its remaining work
+  void stop_exec(Execution& x); // cancel the exec (or stop the timer), keeping its remaining work
+  void start_timer(Execution& x); // time x.timer_flops on x.hosts from now
+  void push_timer(Execution& x, double end);
+  void retime(Execution& x);     // a host's speed changed: the rest of the work at the new speed
   void drop_preparation(Execution& x);
   void add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from);
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
@@ -131,6 +165,11 @@ class JobRuntime {
   JobModel model_; // holds the communication spec too
   ImageStoreSpec images_;
   sg4::Host* image_host_ = nullptr;
+  bool timers_ = false;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timer_heap_;
+  std::shared_ptr<std::vector<const sg4::Host*>> changed_hosts_; // noticed by SimGrid callbacks, handled in collect
+  std::set<JobId> preparing_; // jobs waiting on the activities of a preparation stage
+  int wall_time_jobs_ = 0;    // running jobs killed at their estimate (next_deadline scans only if any)
   JobTable table_;
   std::unordered_map<JobId, const WorkloadJob*> truth_; // what the runtime executes; the table holds the public part
   std::vector<TraceSegment> trace_;
