@@ -42,9 +42,15 @@ JobModel::JobModel(const Machine& machine, CommSpec comm, MemorySpec memory, std
 
 PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources) const
 {
-  std::map<int, int> per_node; // host -> processes of the job there
-  for (int p : resources.members())
-    per_node[machine_.host_of(p)]++;
+  // Processors are numbered host by host, so a set's members come in runs of one host each.
+  std::vector<std::pair<int, int>> per_node; // (host, processes of the job there)
+  for (int p : resources.members()) {
+    int host = machine_.host_of(p);
+    if (per_node.empty() || per_node.back().first != host)
+      per_node.emplace_back(host, 1);
+    else
+      per_node.back().second++;
+  }
   PlacementCost c;
   c.nodes_used = static_cast<int>(per_node.size());
   if (comm_.model != CommCostModel::traffic)

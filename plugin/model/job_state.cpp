@@ -25,14 +25,12 @@ const char* to_string(JobStatus s)
   return "?";
 }
 
-JobState& JobTable::add(const Job& job, int capacity)
+JobState& JobTable::add(const Job& job)
 {
   if (!index_.emplace(job.id, states_.size()).second)
     throw InputError("workload: job number " + std::to_string(job.id) + " appears twice");
-  JobState s;
+  JobState s; // its processor sets stay empty (no storage) until it starts: most jobs of a long run are not running
   s.job = &job;
-  s.processors = ResourceSet(capacity);
-  s.used = ResourceSet(capacity);
   states_.push_back(std::move(s));
   return states_.back();
 }

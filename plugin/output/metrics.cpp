@@ -33,14 +33,16 @@ double communication_seconds(const JobState& o, const WorkloadJob& job)
   return lost < 1e-6 ? 0.0 : lost; // a job killed at its wall time did not run its whole run time
 }
 
-RunMetrics compute_metrics(const std::vector<JobState>& states, const JobList& jobs,
-                           const std::vector<TraceSegment>& trace, int machine_processors, double warmup)
+double busy_area(const TraceSegment& segment)
+{
+  return segment.status == JobStatus::running ? segment.processors.count() * (segment.end - segment.start) : 0.0;
+}
+
+RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double area,
+                           int machine_processors, double warmup)
 {
   RunMetrics m;
   std::vector<double> waits;
-  double area = 0;
-  for (const auto& seg : trace)
-    if (seg.status == JobStatus::running) area += seg.processors.count() * (seg.end - seg.start);
   bool first = true;
   for (size_t i = 0; i < states.size(); i++) {
     const JobState& o = states[i];

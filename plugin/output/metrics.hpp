@@ -52,9 +52,12 @@ struct RunMetrics {
  * included). */
 double communication_seconds(const JobState& s, const WorkloadJob& job);
 
-/* `states` and `jobs` in the same (workload) order; `trace` the run's execution segments. */
-RunMetrics compute_metrics(const std::vector<JobState>& states, const JobList& jobs,
-                           const std::vector<TraceSegment>& trace, int machine_processors, double warmup = 0);
+/* `states` and `jobs` in the same (workload) order; `busy_area`: processor-seconds of the trace's running segments
+ * (see busy_area()). */
+RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double busy_area,
+                           int machine_processors, double warmup = 0);
+/* Processor-seconds a segment adds to the utilization: its processors x its length when running, else 0. */
+double busy_area(const TraceSegment& segment);
 
 const char* batsim_final_state(JobFate fate);
 

@@ -29,9 +29,9 @@ std::string num(double v)
 }
 } // namespace
 
-std::string jobs_csv(const std::vector<JobState>& states, const JobList& jobs, const std::string& workload_name)
+void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
+                    const std::string& workload_name)
 {
-  std::ostringstream out;
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
          "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
@@ -48,7 +48,7 @@ std::string jobs_csv(const std::vector<JobState>& states, const JobList& jobs, c
       double turnaround = o.finish_time - j.submit_time;
       out << num(o.start_time) << ',' << num(exec) << ',' << num(o.finish_time) << ','
           << num(o.start_time - j.submit_time) << ',' << num(turnaround) << ','
-          << num(exec > 0 ? turnaround / exec : 1.0) << ',' << (o.used.empty() ? o.processors : o.used).to_string() << ",-1,,"
+          << num(exec > 0 ? turnaround / exec : 1.0) << ',' << o.allocated << ",-1,,"
           << num(bounded_slowdown(turnaround, exec));
     } else {
       out << (started ? num(o.start_time) : "") << ",,,,,,,-1,,";
@@ -63,17 +63,17 @@ std::string jobs_csv(const std::vector<JobState>& states, const JobList& jobs, c
     out << ',' << c.preemptions << ',' << c.resizes << ',' << c.migrations << ',' << num(c.bytes_moved) << ','
         << num(c.switching_time) << ',' << num(c.transfer_time) << '\n';
   }
-  return out.str();
 }
 
-std::string trace_csv(const std::vector<TraceSegment>& trace)
+void write_trace_header(std::ostream& out)
 {
-  std::ostringstream out;
   out << "job_id,start,end,processors,state\n";
-  for (const auto& s : trace)
-    out << s.job << ',' << num(s.start) << ',' << num(s.end) << ',' << s.processors.to_string() << ','
-        << to_string(s.status) << '\n';
-  return out.str();
+}
+
+void write_trace_row(std::ostream& out, const TraceSegment& s)
+{
+  out << s.job << ',' << num(s.start) << ',' << num(s.end) << ',' << s.processors.to_string() << ','
+      << to_string(s.status) << '\n';
 }
 
 std::string summary_json(const RunDescription& run, const Workload& w, const RunMetrics& m)

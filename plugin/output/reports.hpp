@@ -6,6 +6,7 @@
 #include "workload/workload.hpp"
 
 #include <map>
+#include <ostream>
 #include <string>
 
 namespace jobsched {
@@ -23,9 +24,11 @@ struct RunDescription {
 };
 
 /* `states` and `jobs` in the same (workload) order. */
-std::string jobs_csv(const std::vector<JobState>& states, const JobList& jobs, const std::string& workload_name);
-/* One row per execution segment: job, start, end, processors (Batsim's interval notation), state. */
-std::string trace_csv(const std::vector<TraceSegment>& trace);
+void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
+                    const std::string& workload_name);
+/* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. */
+void write_trace_header(std::ostream& out);
+void write_trace_row(std::ostream& out, const TraceSegment& segment);
 std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);
 
 struct PerformanceFigures {

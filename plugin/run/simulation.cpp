@@ -1,7 +1,7 @@
 #include "run/simulation.hpp"
 
 #include "core/errors.hpp"
-#include "output/output_files.hpp"
+#include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
 #include "platform/platform_check.hpp"
 #include "runtime/events/host_monitor.hpp"
@@ -236,8 +236,22 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
 
   // Set-up errors from here on are raised only after the deployed actors have run (and returned at once): an engine
   // destroyed with actors that never ran prints shutdown warnings around the one-line error.
+  // The outputs go to a hidden folder renamed into place at the end (output/run_folder.hpp); trace.csv is streamed
+  // there as segments close, adding up the busy processor-seconds for the utilization on the way.
+  RunFolder folder(sc.output_dir);
+  double area = 0;
+  long segments = 0;
+  std::vector<TraceSegment> kept;
   try {
     prepare(ctx, engine, sc, options);
+    std::ofstream& trace_out = folder.open("trace.csv");
+    write_trace_header(trace_out);
+    ctx.runtime->set_trace_sink([&trace_out, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
+      write_trace_row(trace_out, s);
+      area += busy_area(s);
+      segments++;
+      if (keep) kept.push_back(s);
+    });
   } catch (...) {
     ctx.failure = std::current_exception();
     ctx.setup_failed = true;
@@ -251,12 +265,12 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   RunReport report;
   report.out_dir = sc.output_dir;
   report.workload = ctx.workload;
-  report.states.assign(ctx.runtime->table().all().begin(), ctx.runtime->table().all().end());
-  report.trace = ctx.runtime->take_trace();
+  report.states = ctx.runtime->table().take_all();
+  report.trace = std::move(kept);
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
   const Workload& workload = *ctx.workload;
-  report.metrics = compute_metrics(report.states, workload.jobs, report.trace, ctx.machine.resource_count(),
+  report.metrics = compute_metrics(report.states, workload.jobs, area, ctx.machine.resource_count(),
                                    sc.workload.closed.warmup);
 
   RunDescription run{sc.name,
@@ -273,16 +287,14 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   perf.instants = ctx.scheduler->stats().instants;
   perf.decisions = ctx.scheduler->stats().decisions;
   perf.jobs = static_cast<long>(report.jobs);
-  perf.segments = static_cast<long>(report.trace.size());
+  perf.segments = segments;
   perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";
-  OutputFiles files(sc.output_dir);
-  files.add("jobs.csv", jobs_csv(report.states, workload.jobs, workload.name));
-  files.add("trace.csv", trace_csv(report.trace));
-  files.add("summary.json", summary_json(run, workload, report.metrics));
+  write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name);
+  folder.write("summary.json", summary_json(run, workload, report.metrics));
   perf.peak_memory_mb = peak_memory_mb();
   perf.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  files.add("performance.json", performance_json(perf));
-  files.commit();
+  folder.write("performance.json", performance_json(perf));
+  folder.commit();
   return report;
 }
 

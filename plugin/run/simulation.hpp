@@ -18,13 +18,14 @@ struct RunOptions {
   std::string program = "jobsched";
   std::vector<std::string> simgrid_args; // --cfg=... and --log=... passed through to SimGrid
   bool progress = false;                 // a progress line on stderr
+  bool keep_trace = false;               // also keep the trace in memory, in RunReport::trace (tests)
 };
 
 struct RunReport {
   std::filesystem::path out_dir;
   std::shared_ptr<const Workload> workload; // owns the jobs the states point to
-  std::vector<JobState> states;             // in workload order
-  std::vector<TraceSegment> trace;
+  std::deque<JobState> states;              // in workload order
+  std::vector<TraceSegment> trace;          // with RunOptions::keep_trace only (trace.csv has them all)
   std::string policy;
   size_t jobs = 0;
   RunMetrics metrics;

@@ -85,6 +85,7 @@ Outcome run(const Folder& f, const std::string& workload, const std::string& res
     sc.output_dir = f.dir / "out";
     RunOptions opt;
     opt.simgrid_args = {"--log=root.thres:critical"};
+    opt.keep_trace = true;
     RunReport r = run_scenario(sc, opt);
     const JobList& jobs = r.workload->jobs;
     std::vector<double> out;

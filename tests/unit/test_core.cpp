@@ -74,7 +74,7 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   b.id = 2;
   b.submit_time = 10;
   b.size = 4;
-  std::vector<JobState> o(2);
+  std::deque<JobState> o(2);
   auto finished = [](const Job& j, double start, double finish) {
     JobState s;
     s.job = &j;
@@ -90,7 +90,10 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   std::vector<TraceSegment> trace{{1, 5, 25, ResourceSet::range(4, 0, 2), JobStatus::running},
                                   {2, 25, 30, ResourceSet::range(4, 0, 4), JobStatus::running},
                                   {2, 20, 25, ResourceSet::range(4, 0, 4), JobStatus::suspended}};
-  RunMetrics m = compute_metrics(o, jobs, trace, 4);
+  double area = 0;
+  for (const auto& s : trace)
+    area += busy_area(s);
+  RunMetrics m = compute_metrics(o, jobs, area, 4);
   EXPECT_DOUBLE_EQ(m.mean_wait, 10);
   EXPECT_DOUBLE_EQ(m.median_wait, 10);
   EXPECT_DOUBLE_EQ(m.makespan, 30);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 
 namespace jobsched {
@@ -28,11 +29,15 @@ class EasyBackfilling : public Policy {
   {
     ResourceSet idle = state.idle;
     // Releases the head's reservation is computed from: running jobs, then the jobs this pass starts.
+    // They point to the processor sets (large on large machines) rather than copy them.
     std::vector<Release> releases;
+    releases.reserve(state.running.size() + 8);
     for (const auto& [id, r] : state.running)
-      if (!r.suspended) releases.push_back({r.expected_end(state.now), id, r.resources});
+      if (!r.suspended) releases.push_back({r.expected_end(state.now), id, &r.resources});
+    std::deque<ResourceSet> started_sets; // stable addresses
     auto started = [&](const Job& job, const ResourceSet& chosen) {
-      releases.push_back({state.now + job.estimate, job.id, chosen});
+      started_sets.push_back(chosen);
+      releases.push_back({state.now + job.estimate, job.id, &started_sets.back()});
     };
     Decisions out = start_in_order(queue_, allocator_, idle, started);
     if (queue_.empty()) return out;
@@ -43,28 +48,41 @@ class EasyBackfilling : public Policy {
     ResourceSet reserved(idle.capacity());
     ResourceSet future = idle;
     ResourceSet released(idle.capacity());
+    // Processor counts first: no allocator fits a job in fewer processors than it asks for (running jobs and idle
+    // processors are disjoint, so the count of `future` is a sum). Asking the allocator only then keeps a decision
+    // cheap on machines of thousands of processors.
+    int future_count = idle.count();
     for (size_t k = 0; k < releases.size() && std::isinf(shadow); k++) {
-      future |= releases[k].resources;
-      released |= releases[k].resources;
-      if (!allocator_.fits(queue_[0], future)) continue;
+      future |= *releases[k].resources;
+      released |= *releases[k].resources;
+      future_count += releases[k].resources->count();
+      if (future_count < queue_[0].size || !allocator_.fits(queue_[0], future)) continue;
       shadow = releases[k].end;
       // Every job expected to end at the shadow time frees its processors then: all of them count as released.
       for (size_t m = k + 1; m < releases.size() && releases[m].end <= shadow + kTimeEpsilon; m++) {
-        future |= releases[m].resources;
-        released |= releases[m].resources;
+        future |= *releases[m].resources;
+        released |= *releases[m].resources;
       }
       reserved = *allocator_.select(queue_[0], future, &released);
     }
 
     ResourceSet unreserved = idle - reserved; // what a job ending after the shadow time may use
-    for (size_t i = 1; i < queue_.size() && !idle.empty();) {
+    int idle_count = idle.count();
+    int unreserved_count = unreserved.count();
+    for (size_t i = 1; i < queue_.size() && idle_count > 0;) {
       const Job& job = queue_[i];
       bool ends_in_time = state.now + job.estimate <= shadow + kTimeEpsilon;
+      if (job.size > (ends_in_time ? idle_count : unreserved_count)) { // cannot fit: skip the allocator
+        i++;
+        continue;
+      }
       // A job that ends in time takes reserved processors first, leaving the others to jobs that end later.
       auto chosen = ends_in_time ? allocator_.select(job, idle, &reserved) : allocator_.select(job, unreserved);
       if (chosen) { // the next candidate is then at index i
         idle -= *chosen;
         unreserved -= *chosen;
+        idle_count = idle.count();
+        unreserved_count = unreserved.count();
         started(job, *chosen);
         out.push_back(Decision::start(job.id, std::move(*chosen)));
         queue_.erase(i);
@@ -79,7 +97,7 @@ class EasyBackfilling : public Policy {
   struct Release {
     double end;
     JobId id;
-    ResourceSet resources;
+    const ResourceSet* resources;
     bool operator<(const Release& o) const { return end < o.end || (end == o.end && id < o.id); }
   };
   const Allocator& allocator_;

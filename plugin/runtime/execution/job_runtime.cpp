@@ -70,7 +70,7 @@ JobState& JobRuntime::admit(const WorkloadJob& job)
 {
   truth_[job.id] = &job;
   JobState* s = table_.find(job.id);
-  return s != nullptr ? *s : table_.add(job, machine_.resource_count());
+  return s != nullptr ? *s : table_.add(job);
 }
 
 std::vector<sg4::Host*> JobRuntime::hosts_of(const ResourceSet& r) const
@@ -121,12 +121,31 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   }
   bool open = s.status == JobStatus::running || s.status == JobStatus::suspended ||
               s.status == JobStatus::switching || s.status == JobStatus::transferring;
-  if (open && length > 0) trace_.push_back(TraceSegment{x.job->id, x.since, now, s.processors, s.status});
+  if (open && length > 0) {
+    TraceSegment segment{x.job->id, x.since, now, s.processors, s.status};
+    if (trace_sink_)
+      trace_sink_(segment);
+    else
+      trace_.push_back(std::move(segment));
+  }
   if (processors != nullptr) s.processors = *processors;
   s.status = status;
+  if (status == JobStatus::finished) {
+    s.allocated = (s.used.empty() ? s.processors : s.used).to_string();
+    // Moving out releases the sets' heap storage (assigning an empty set would keep its capacity).
+    ResourceSet released_used = std::move(s.used);
+    ResourceSet released_processors = std::move(s.processors);
+    s.used = ResourceSet();
+    s.processors = ResourceSet();
+  }
   s.image_out = false;
   x.since = now;
-  if (status == JobStatus::running) s.used |= s.processors;
+  if (status == JobStatus::running) {
+    if (s.used.capacity() == 0)
+      s.used = s.processors;
+    else
+      s.used |= s.processors;
+  }
 }
 
 void JobRuntime::close_trace()

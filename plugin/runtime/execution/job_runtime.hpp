@@ -67,9 +67,10 @@ class JobRuntime {
   JobState& admit(const WorkloadJob& job);
   const JobTable& table() const { return table_; }
   JobTable& table() { return table_; }
-  /* Execution segments closed so far, in the order they closed. */
+  /* Execution segments closed so far, in the order they closed (kept here unless a sink takes them). */
   const std::vector<TraceSegment>& trace() const { return trace_; }
-  std::vector<TraceSegment> take_trace() { return std::move(trace_); }
+  /* Hand every segment to `sink` as it closes instead of keeping it (a long run streams its trace to a file). */
+  void set_trace_sink(std::function<void(const TraceSegment&)> sink) { trace_sink_ = std::move(sink); }
 
   void start(const WorkloadJob& job, const ResourceSet& processors, Preparation prep = {});
   /* Start an admitted job. */
@@ -173,6 +174,7 @@ class JobRuntime {
   JobTable table_;
   std::unordered_map<JobId, const WorkloadJob*> truth_; // what the runtime executes; the table holds the public part
   std::vector<TraceSegment> trace_;
+  std::function<void(const TraceSegment&)> trace_sink_;
   std::map<JobId, Execution> jobs_;
 };
 
