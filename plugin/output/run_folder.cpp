@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -16,6 +18,60 @@ const std::vector<std::string>& run_output_names()
   static const std::vector<std::string> names{"jobs.csv", "trace.csv", "summary.json", "performance.json", "plots"};
   return names;
 }
+
+class RunFolder::File {
+ public:
+  explicit File(const fs::path& path) : fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)), out_(&buf_)
+  {
+    if (fd_ < 0) buf_.error = errno;
+    buf_.fd = fd_;
+  }
+  ~File()
+  {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  std::ostream& stream() { return out_; }
+  /* The errno of a failed open, 0 when the file is open. */
+  int finish_error_if_unopened() const { return fd_ < 0 ? buf_.error : 0; }
+  /* 0 when every byte reached the file, else the errno of the first failure. */
+  int finish()
+  {
+    out_.flush();
+    if (fd_ >= 0 && ::close(fd_) != 0 && buf_.error == 0) buf_.error = errno;
+    fd_ = -1;
+    return buf_.error != 0 ? buf_.error : out_ ? 0 : EIO;
+  }
+
+ private:
+  struct Buffer : std::streambuf {
+    int fd = -1;
+    int error = 0;
+    std::vector<char> data = std::vector<char>(1 << 20); // trace.csv of a long run is written row by row
+    Buffer() { setp(data.data(), data.data() + data.size()); }
+    bool drain()
+    {
+      const char* p = pbase();
+      while (p < pptr() && error == 0) {
+        ssize_t n = ::write(fd, p, static_cast<size_t>(pptr() - p));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) error = n < 0 ? errno : EIO;
+        else p += n;
+      }
+      setp(data.data(), data.data() + data.size());
+      return error == 0;
+    }
+    int overflow(int c) override
+    {
+      if (!drain()) return traits_type::eof();
+      if (c != traits_type::eof()) sputc(static_cast<char>(c));
+      return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+  };
+  int fd_;
+  Buffer buf_;
+  std::ostream out_;
+};
 
 RunFolder::RunFolder(fs::path dir) : dir_(std::move(dir))
 {
@@ -33,7 +89,7 @@ RunFolder::~RunFolder()
   }
 }
 
-std::ofstream& RunFolder::open(const std::string& name)
+std::ostream& RunFolder::open(const std::string& name)
 {
   std::error_code ec;
   if (files_.empty()) {
@@ -41,39 +97,23 @@ std::ofstream& RunFolder::open(const std::string& name)
     fs::create_directories(tmp_, ec);
     if (ec) throw InputError(dir_.string() + ": cannot create the output folder (" + ec.message() + ")");
   }
-  auto out = std::make_unique<std::ofstream>();
-  // A large buffer: trace.csv of a long run is written row by row.
-  buffers_.push_back(std::make_unique<char[]>(1 << 20));
-  out->rdbuf()->pubsetbuf(buffers_.back().get(), 1 << 20);
-  errno = 0;
-  out->open(tmp_ / name, std::ios::binary);
-  if (!*out)
-    throw InputError((dir_ / name).string() + ": cannot write (" + (errno ? std::strerror(errno) : "open failed") +
-                     ")");
-  files_.emplace_back(name, std::move(out));
-  return *files_.back().second;
+  auto file = std::make_unique<File>(tmp_ / name);
+  if (int error = file->finish_error_if_unopened())
+    throw InputError((dir_ / name).string() + ": cannot write (" + std::strerror(error) + ")");
+  files_.emplace_back(name, std::move(file));
+  return files_.back().second->stream();
 }
 
 void RunFolder::write(const std::string& name, const std::string& content)
 {
-  std::ofstream& out = open(name);
-  out << content;
-}
-
-void RunFolder::close(const std::string& name, std::ofstream& out)
-{
-  errno = 0;
-  out.flush();
-  out.close();
-  if (!out)
-    throw InputError((dir_ / name).string() + ": cannot write (" + (errno ? std::strerror(errno) : "write failed") +
-                     ")");
+  open(name) << content;
 }
 
 void RunFolder::commit()
 {
-  for (auto& [name, out] : files_)
-    close(name, *out);
+  for (auto& [name, file] : files_)
+    if (int error = file->finish())
+      throw InputError((dir_ / name).string() + ": cannot write (" + std::strerror(error) + ")");
   std::error_code ec;
   if (fs::is_directory(dir_, ec)) {
     // Carry over what the previous folder holds besides a run's outputs, then swap the folders.

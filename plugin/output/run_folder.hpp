@@ -9,7 +9,7 @@
 #pragma once
 
 #include <filesystem>
-#include <fstream>
+#include <ostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,7 +24,7 @@ class RunFolder {
   ~RunFolder();
 
   /* A file to stream into (created in the hidden folder); InputError when it cannot be created. */
-  std::ofstream& open(const std::string& name);
+  std::ostream& open(const std::string& name);
   /* A file written whole. */
   void write(const std::string& name, const std::string& content);
   /* Close every file (InputError naming the file and the reason when a write failed, e.g. a full disk), carry over
@@ -33,11 +33,10 @@ class RunFolder {
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
-  void close(const std::string& name, std::ofstream& out);
+  class File; // a buffered POSIX file that remembers why a write failed (errno), for the error message
   std::filesystem::path dir_;
   std::filesystem::path tmp_;
-  std::vector<std::pair<std::string, std::unique_ptr<std::ofstream>>> files_;
-  std::vector<std::unique_ptr<char[]>> buffers_;
+  std::vector<std::pair<std::string, std::unique_ptr<File>>> files_;
   bool committed_ = false;
 };
 

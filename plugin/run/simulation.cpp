@@ -244,7 +244,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   std::vector<TraceSegment> kept;
   try {
     prepare(ctx, engine, sc, options);
-    std::ofstream& trace_out = folder.open("trace.csv");
+    std::ostream& trace_out = folder.open("trace.csv");
     write_trace_header(trace_out);
     ctx.runtime->set_trace_sink([&trace_out, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
       write_trace_row(trace_out, s);

@@ -1,0 +1,116 @@
+/* A run's outputs are committed as a set: a reader sees every file of one run or none. */
+#include "core/errors.hpp"
+#include "output/run_folder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <algorithm>
+#include <sstream>
+#include <unistd.h>
+
+using namespace jobsched;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Sandbox {
+  fs::path dir = fs::temp_directory_path() / ("jobsched-runfolder-" + std::to_string(getpid()) + "-" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  Sandbox() { fs::create_directories(dir); }
+  ~Sandbox() { fs::remove_all(dir); }
+};
+
+std::string slurp(const fs::path& p)
+{
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void put(const fs::path& p, const std::string& text)
+{
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+std::vector<std::string> listing(const fs::path& dir)
+{
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(RunFolder, ReplacesThePreviousRunAndKeepsOtherFiles)
+{
+  Sandbox s;
+  fs::path out = s.dir / "run";
+  put(out / "jobs.csv", "old jobs");
+  put(out / "summary.json", "old summary");
+  put(out / "plots" / "gantt.svg", "old figure");
+  put(out / "scenario.yaml", "a sweep's resolved scenario");
+  {
+    RunFolder f(out);
+    f.open("trace.csv") << "new trace";
+    f.write("jobs.csv", "new jobs");
+    // Nothing is visible before the commit.
+    EXPECT_EQ(slurp(out / "jobs.csv"), "old jobs");
+    EXPECT_FALSE(fs::exists(out / "trace.csv"));
+    f.commit();
+  }
+  EXPECT_EQ(listing(out), (std::vector<std::string>{"jobs.csv", "scenario.yaml", "trace.csv"}));
+  EXPECT_EQ(slurp(out / "jobs.csv"), "new jobs");
+  EXPECT_EQ(slurp(out / "trace.csv"), "new trace");
+  EXPECT_EQ(slurp(out / "scenario.yaml"), "a sweep's resolved scenario");
+  EXPECT_EQ(listing(s.dir), (std::vector<std::string>{"run"})); // no hidden folder left
+}
+
+TEST(RunFolder, AFailedRunLeavesNothing)
+{
+  Sandbox s;
+  fs::path out = s.dir / "run";
+  put(out / "jobs.csv", "old jobs");
+  {
+    RunFolder f(out);
+    f.open("trace.csv") << "partial trace";
+    // destroyed without commit, as when the simulation throws
+  }
+  EXPECT_EQ(listing(out), (std::vector<std::string>{"jobs.csv"}));
+  EXPECT_EQ(slurp(out / "jobs.csv"), "old jobs");
+  EXPECT_EQ(listing(s.dir), (std::vector<std::string>{"run"}));
+  {
+    RunFolder f(s.dir / "fresh");
+    f.write("jobs.csv", "x");
+  }
+  EXPECT_FALSE(fs::exists(s.dir / "fresh"));
+  EXPECT_EQ(listing(s.dir), (std::vector<std::string>{"run"}));
+}
+
+TEST(RunFolder, AWriteErrorNamesTheFileAndTheReason)
+{
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  Sandbox s;
+  RunFolder f(s.dir / "run");
+  f.open("jobs.csv") << "x";
+  // summary.json in the hidden folder is /dev/full: every write fails with ENOSPC, as on a full disk.
+  fs::path hidden;
+  for (const auto& e : fs::directory_iterator(s.dir))
+    hidden = e.path();
+  ASSERT_EQ(hidden.filename().string().rfind(".run.tmp-", 0), 0U) << hidden;
+  fs::create_symlink("/dev/full", hidden / "summary.json");
+  f.write("summary.json", std::string(3 << 20, 'x')); // larger than the buffer: fails while writing
+  try {
+    f.commit();
+    FAIL() << "a write to a full disk was not reported";
+  } catch (const InputError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("run/summary.json: cannot write (No space left on device)"), std::string::npos) << what;
+  }
+  EXPECT_FALSE(fs::exists(s.dir / "run")); // nothing committed
+}
+
+} // namespace
