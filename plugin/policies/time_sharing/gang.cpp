@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace jobsched {
 namespace {
@@ -45,37 +46,50 @@ class Gang : public TimeSharingPolicy {
       current_ = 0;
       slice_end_ = now + quantum_;
     }
-    size_t row = 0;
-    while (row < rows_.size() && free_in(rows_[row]) < k)
-      row++;
-    if (row == rows_.size()) rows_.emplace_back(partitions_, 0);
-    // Its processors: the first ones of the first k free partitions, as many as it may use.
-    ResourceSet processors(machine_.resource_count());
-    int wanted = std::min(job.max_processors(), k * partition_size_);
-    for (int part = 0, taken = 0; part < partitions_ && taken < k; part++)
-      if (rows_[row][part] == 0) {
-        rows_[row][part] = job.id;
-        taken++;
-        for (int i = 0; i < partition_size_ && wanted > 0; i++, wanted--)
-          processors.set(part * partition_size_ + i);
+    Row* row = nullptr;
+    for (auto& r : rows_)
+      if (r->free >= k) {
+        row = r.get();
+        break;
       }
-    placement_[job.id] = Placement{row, std::move(processors)};
+    if (row == nullptr) {
+      rows_.push_back(std::make_unique<Row>());
+      row = rows_.back().get();
+      row->cells.assign(partitions_, 0);
+      row->free = partitions_;
+    }
+    // Its processors: the first ones of the first k free partitions, as many as it may use.
+    Placement placement{row, {}, ResourceSet(machine_.resource_count())};
+    int wanted = std::min(job.max_processors(), k * partition_size_);
+    for (int part = 0; part < partitions_ && static_cast<int>(placement.cells.size()) < k; part++)
+      if (row->cells[part] == 0) {
+        row->cells[part] = job.id;
+        placement.cells.push_back(part);
+        for (int i = 0; i < partition_size_ && wanted > 0; i++, wanted--)
+          placement.processors.set(part * partition_size_ + i);
+      }
+    row->free -= k;
+    row->jobs.push_back(job.id);
+    placement_.emplace(job.id, std::move(placement));
   }
 
   void job_ended(const Job& job, JobEnd, double now) override
   {
     auto it = placement_.find(job.id);
-    const size_t row = it->second.row;
-    std::replace(rows_[row].begin(), rows_[row].end(), job.id, JobId{0});
+    Row* row = it->second.row;
+    for (int part : it->second.cells)
+      row->cells[part] = 0;
+    row->free += static_cast<int>(it->second.cells.size());
+    row->jobs.erase(std::find(row->jobs.begin(), row->jobs.end(), job.id));
     placement_.erase(it);
-    if (free_in(rows_[row]) < partitions_) return;
+    if (!row->jobs.empty()) return;
     // The row is empty: remove it. If it was running, the next row starts its slice now.
-    rows_.erase(rows_.begin() + static_cast<long>(row));
-    for (auto& [id, p] : placement_)
-      if (p.row > row) p.row--;
-    if (row < current_) {
+    const size_t index = static_cast<size_t>(
+        std::find_if(rows_.begin(), rows_.end(), [row](const auto& r) { return r.get() == row; }) - rows_.begin());
+    rows_.erase(rows_.begin() + static_cast<long>(index));
+    if (index < current_) {
       current_--;
-    } else if (row == current_) {
+    } else if (index == current_) {
       if (current_ >= rows_.size()) current_ = 0;
       slice_end_ = now + quantum_;
     }
@@ -90,8 +104,7 @@ class Gang : public TimeSharingPolicy {
       current_ = (current_ + 1) % rows_.size();
       slice_end_ = view.now + quantum_;
     }
-    for (JobId id : rows_[current_]) {
-      if (id == 0 || plan.run.count(id) != 0) continue;
+    for (JobId id : rows_[current_]->jobs) {
       const ResourceSet& processors = placement_.at(id).processors;
       if (view.up.contains(processors)) plan.run[id] = processors; // a job on a lost host waits for it
     }
@@ -100,21 +113,24 @@ class Gang : public TimeSharingPolicy {
   }
 
  private:
+  /* A row of the Ousterhout matrix: one time slice over all partitions. */
+  struct Row {
+    std::vector<JobId> cells; // partition -> job (0: free)
+    int free = 0;
+    std::vector<JobId> jobs; // the jobs of this row, in placement order
+  };
   struct Placement {
-    size_t row;
+    Row* row;
+    std::vector<int> cells; // its partitions
     ResourceSet processors;
   };
-  int free_in(const std::vector<JobId>& row) const
-  {
-    return static_cast<int>(std::count(row.begin(), row.end(), JobId{0}));
-  }
 
   const Machine& machine_;
   double quantum_;
   double switch_cost_;
   int partition_size_ = 1;
   int partitions_ = 1;
-  std::vector<std::vector<JobId>> rows_; // the Ousterhout matrix: rows x partitions, 0 = free
+  std::vector<std::unique_ptr<Row>> rows_; // the Ousterhout matrix
   std::map<JobId, Placement> placement_;
   size_t current_ = 0;   // the row running now
   double slice_end_ = 0; // when its slice ends
