@@ -20,4 +20,11 @@ std::string format_number(double value)
   return s;
 }
 
+std::string format_exact(double value)
+{
+  char buf[64];
+  auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+  return std::string(buf, end);
+}
+
 } // namespace jobsched

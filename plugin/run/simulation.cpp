@@ -147,7 +147,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
     throw InputError(sc.file.string() + ": " + e.what());
   }
   sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
-  ctx.submitter = std::make_unique<Submitter>(workload.jobs, mailbox, sc.workload.closed.jobs);
+  ctx.submitter = std::make_unique<Submitter>(workload.jobs, sc.workload.closed.jobs);
   ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);
   const size_t total = workload.jobs.size();
   std::function<void(double, size_t)> progress;
@@ -218,14 +218,15 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
       (*ctx.scheduler)();
     });
   };
-  auto submitter = [&ctx](std::vector<std::string>) { guarded(ctx, [&ctx] { (*ctx.submitter)(); }); };
+  // The submitter is a polled source of the scheduler's (runtime/events/submitter.hpp): the deployment may still name
+  // its actor, which has nothing to do.
+  auto submitter = [](std::vector<std::string>) {};
   engine.register_function(kSchedulerFunction, scheduler);
   engine.register_function(kSubmitterFunction, submitter);
   if (sc.deployment.empty()) { // no deployment: the actors go to the host the platform's roles give them
     sg4::Host* host = actors_host(engine);
     if (host == nullptr) throw InputError(sc.platform.string() + ": the platform has no host");
     sg4::Actor::create(kSchedulerFunction, host, [scheduler] { scheduler({}); });
-    sg4::Actor::create(kSubmitterFunction, host, [submitter] { submitter({}); });
   } else {
     try {
       engine.load_deployment(sc.deployment.string());

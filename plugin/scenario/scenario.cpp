@@ -1,6 +1,7 @@
 #include "scenario/scenario.hpp"
 
 #include "core/errors.hpp"
+#include "core/time_format.hpp"
 #include "scenario/scenario_tree.hpp"
 
 #include <cmath>
@@ -55,8 +56,34 @@ class Section {
     }
   }
   std::string str(const std::string& k, const std::string& fallback) { return get<std::string>(k, fallback, "text"); }
-  double num(const std::string& k, double fallback) { return get<double>(k, fallback, "a number"); }
+  /* Every number read is finite: NaN and infinity are refused where they are read, whatever the key. */
+  double num(const std::string& k, double fallback)
+  {
+    double v = get<double>(k, fallback, "a number");
+    if (!std::isfinite(v)) fail(node_[k], "expected a finite number, got '" + node_[k].Scalar() + "'", k);
+    return v;
+  }
+  /* A number in [lo, hi] (`above` true: in (lo, hi]). */
+  double num(const std::string& k, double fallback, double lo, double hi, bool above = false)
+  {
+    double v = num(k, fallback);
+    if (v < lo || v > hi || (above && v == lo))
+      fail(node_[k], "must be " + std::string(above ? "above " : "at least ") + format_exact(lo) + " and at most " +
+                         format_exact(hi) + ", got " + format_exact(v),
+           k);
+    return v;
+  }
   long integer(const std::string& k, long fallback) { return get<long>(k, fallback, "an integer"); }
+  /* An integer in [lo, hi]: counts and levels that the simulator keeps in an int. */
+  long integer(const std::string& k, long fallback, long lo, long hi)
+  {
+    long v = integer(k, fallback);
+    if (v < lo || v > hi)
+      fail(node_[k], "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                         std::to_string(v),
+           k);
+    return v;
+  }
   bool boolean(const std::string& k, bool fallback) { return get<bool>(k, fallback, "true or false"); }
   std::string choice(const std::string& k, const std::string& fallback, const std::vector<std::string>& allowed)
   {
@@ -134,6 +161,10 @@ class Section {
   bool present_;
   std::set<std::string> seen_;
 };
+
+constexpr long kMaxJobs = 100000000;      // a workload of more jobs would not fit in memory (about 1 KiB each)
+constexpr long kMaxCount = 1000000000;    // processors, sizes: kept in an int
+constexpr double kMaxSeconds = 1e12;      // about 31,700 years: longer times lose the simulator's precision
 
 fs::path resolve(const fs::path& dir, const std::string& p)
 {
@@ -223,15 +254,15 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   Section g = w.sub("generator");
   if (w.has("generator")) {
     GeneratorSpec gs;
-    gs.jobs = g.integer("jobs", gs.jobs);
-    gs.mean_interarrival = g.num("mean_interarrival", gs.mean_interarrival);
-    gs.max_size = static_cast<int>(g.integer("max_size", gs.max_size));
-    gs.serial_fraction = g.num("serial_fraction", gs.serial_fraction);
-    gs.power_of_two_fraction = g.num("power_of_two_fraction", gs.power_of_two_fraction);
-    gs.min_run_time = g.num("min_run_time", gs.min_run_time);
-    gs.max_run_time = g.num("max_run_time", gs.max_run_time);
-    gs.max_estimate_factor = g.num("max_estimate_factor", gs.max_estimate_factor);
-    gs.time_resolution = g.num("time_resolution", gs.time_resolution);
+    gs.jobs = g.integer("jobs", gs.jobs, 1, kMaxJobs);
+    gs.mean_interarrival = g.num("mean_interarrival", gs.mean_interarrival, 0, kMaxSeconds, true);
+    gs.max_size = static_cast<int>(g.integer("max_size", gs.max_size, 0, kMaxCount));
+    gs.serial_fraction = g.num("serial_fraction", gs.serial_fraction, 0, 1);
+    gs.power_of_two_fraction = g.num("power_of_two_fraction", gs.power_of_two_fraction, 0, 1);
+    gs.min_run_time = g.num("min_run_time", gs.min_run_time, 0, kMaxSeconds, true);
+    gs.max_run_time = g.num("max_run_time", gs.max_run_time, 0, kMaxSeconds, true);
+    gs.max_estimate_factor = g.num("max_estimate_factor", gs.max_estimate_factor, 1, 1e6);
+    gs.time_resolution = g.num("time_resolution", gs.time_resolution, 0, 1e6);
     long seed = g.integer("seed", 0);
     if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
     gs.seed = static_cast<std::uint64_t>(seed);
@@ -241,10 +272,10 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     sc.workload.generator = gs;
   }
   WorkloadFilter& f = sc.workload.filter;
-  f.max_jobs = w.integer("max_jobs", 0);
+  f.max_jobs = w.integer("max_jobs", 0, 0, kMaxJobs);
   f.start_time = w.num("start_time", -1);
   f.end_time = w.num("end_time", -1);
-  f.max_size = static_cast<int>(w.integer("max_size", 0));
+  f.max_size = static_cast<int>(w.integer("max_size", 0, 0, kMaxCount));
   f.reject_invalid = w.choice("invalid_jobs", "skip", {"skip", "error"}) == "error";
   f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";
   f.overrun = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
@@ -255,15 +286,14 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
                                       : pattern == "neighbours" ? CommPattern::neighbours
                                       : pattern == "all-to-all" ? CommPattern::all_to_all
                                                                 : CommPattern::none;
-  sc.workload.communication.bytes_per_flop = c.num("bytes_per_flop", 0);
+  sc.workload.communication.bytes_per_flop = c.num("bytes_per_flop", 0, 0, 1e6);
   std::string cost_model = c.choice("model", "traffic", {"traffic", "formula", "network"});
   sc.workload.communication.model = cost_model == "formula"   ? CommCostModel::formula
                                     : cost_model == "network" ? CommCostModel::network
                                                               : CommCostModel::traffic;
-  long level = c.integer("level", 0);
-  if (level < 0) c.fail(c.node()["level"], "must be >= 0", "level");
+  long level = c.integer("level", 0, 0, 1000);
   sc.workload.communication.level = static_cast<int>(level);
-  sc.workload.communication.base = c.num("base", 0.05);
+  sc.workload.communication.base = c.num("base", 0.05, 0, 1e6);
   if (sc.workload.communication.base < 0) c.fail(c.node()["base"], "must be >= 0", "base");
   if (sc.workload.communication.bytes_per_flop < 0)
     c.fail(c.node()["bytes_per_flop"], "must be >= 0", "bytes_per_flop");
@@ -275,7 +305,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   mem.max_mb = m.num("max_mb", mem.max_mb);
   mem.threshold = m.num("threshold", mem.threshold);
   mem.page_fault_penalty = m.num("page_fault_penalty", mem.page_fault_penalty);
-  mem.node_memory_mb = m.num("node_memory_mb", 0);
+  mem.node_memory_mb = m.num("node_memory_mb", 0, 0, 1e12);
   if (!(mem.min_mb > 0) || mem.max_mb < mem.min_mb) m.fail(m.node(), "need 0 < min_mb <= max_mb");
   if (!(mem.threshold > 0)) m.fail(m.node()["threshold"], "must be > 0", "threshold");
   if (mem.page_fault_penalty < 0) m.fail(m.node()["page_fault_penalty"], "must be >= 0", "page_fault_penalty");
@@ -286,10 +316,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   shape.shape = shape_name == "moldable"    ? JobShape::moldable
                 : shape_name == "malleable" ? JobShape::malleable
                                             : JobShape::rigid;
-  long min_size = js.integer("min_size", 1);
-  long max_size = js.integer("max_size", 0);
-  if (min_size < 1 || min_size > 1000000000) js.fail(js.node()["min_size"], "must be a positive count", "min_size");
-  if (max_size < 0 || max_size > 1000000000) js.fail(js.node()["max_size"], "must be >= 0", "max_size");
+  long min_size = js.integer("min_size", 1, 1, kMaxCount);
+  long max_size = js.integer("max_size", 0, 0, kMaxCount);
   if (max_size > 0 && max_size < min_size) js.fail(js.node()["max_size"], "must be >= min_size", "max_size");
   shape.min_size = static_cast<int>(min_size);
   shape.max_size = static_cast<int>(max_size);
@@ -314,7 +342,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   sp.finish();
   js.finish();
   Section cl = w.sub("closed");
-  sc.workload.closed.jobs = cl.integer("jobs", 0);
+  sc.workload.closed.jobs = cl.integer("jobs", 0, 0, kMaxJobs);
   sc.workload.closed.warmup = cl.num("warmup", 0);
   if (w.has("closed") && sc.workload.closed.jobs < 1) cl.fail(cl.node()["jobs"], "must be a positive count", "jobs");
   if (!(sc.workload.closed.warmup >= 0) || std::isinf(sc.workload.closed.warmup))
@@ -334,7 +362,11 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   if (seed < 0) s.fail(s.node()["seed"], "must be >= 0", "seed");
   sc.simulation.seed = static_cast<std::uint64_t>(seed);
   sc.simulation.host_model = s.choice("host_model", "ptask_L07", {"ptask_L07"});
-  sc.simulation.reference_speed = s.num("reference_speed", 0);
+  // A reference speed far from any real processor's makes every job last nothing or forever (1e-300 or 1e300 flop/s).
+  sc.simulation.reference_speed = s.num("reference_speed", 0, 0, 1e18);
+  if (s.has("reference_speed") && sc.simulation.reference_speed < 1e3)
+    s.fail(s.node()["reference_speed"], "must be at least 1000 flop/s per core (or 0: the first compute host's speed)",
+           "reference_speed");
   sc.simulation.execution = s.choice("execution", "auto", {"auto", "ptask", "timer"});
   Section im = s.sub("images");
   std::string store = im.choice("store", "none", {"none", "local-disk", "host"});

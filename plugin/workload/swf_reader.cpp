@@ -1,6 +1,7 @@
 #include "workload/swf_reader.hpp"
 
 #include "core/errors.hpp"
+#include "core/time_format.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -102,16 +103,30 @@ SwfFile parse_swf(const std::string& text, const std::string& origin)
       p = end;
     }
     if (count != 18) throw InputError(where + ": expected 18 fields, found " + std::to_string(count));
+    // Fields that are counts or identifiers must be whole numbers in range: a cast of 3e9 to int, or of 1e30 to an
+    // id, is undefined behaviour, and 4.7 processors would silently become 4.
+    auto whole = [&](int field, double limit) {
+      double v = f[field];
+      if (v != std::floor(v))
+        throw InputError(where + ": field " + std::to_string(field + 1) + " (" + field_names[field] +
+                         ") is not a whole number: " + format_exact(v));
+      if (std::fabs(v) > limit)
+        throw InputError(where + ": field " + std::to_string(field + 1) + " (" + field_names[field] + ") " +
+                         format_exact(v) + " is out of range (at most " + format_exact(limit) + ")");
+      return v;
+    };
+    constexpr double kMaxId = 9007199254740992.0; // 2^53: every whole number up to it is exact in a double
+    constexpr double kMaxCount = 1e9;
     JobRecord rec;
     rec.origin = where;
     WorkloadJob& job = rec.job;
-    job.id = static_cast<JobId>(f[0]);
+    job.id = static_cast<JobId>(whole(0, kMaxId));
     job.submit_time = f[1];
     job.run_time = f[3];
-    job.size = static_cast<int>(f[7] > 0 ? f[7] : f[4]);
+    job.size = static_cast<int>(f[7] > 0 ? whole(7, kMaxCount) : f[4] > 0 ? whole(4, kMaxCount) : -1);
     job.estimate = f[8] > 0 ? f[8] : -1;
     job.memory_kb = f[6] > 0 ? f[6] : -1;
-    job.user = static_cast<int>(f[11]);
+    job.user = static_cast<int>(whole(11, kMaxCount));
     if (job.submit_time < 0) throw InputError(where + ": field 2 (submit time) is negative");
     out.records.push_back(std::move(rec));
   }

@@ -1,6 +1,7 @@
 #include "workload/workload.hpp"
 
 #include "core/errors.hpp"
+#include "core/time_format.hpp"
 
 #include <algorithm>
 
@@ -21,6 +22,13 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
   auto skip = [&w](const char* reason) { w.skipped[reason]++; };
   for (const auto& rec : records) {
     WorkloadJob job = rec.job;
+    // Times beyond about 31,700 years lose the simulator's precision (and 1e300 s of work is infinite flops).
+    constexpr double kMaxSeconds = 1e12;
+    for (auto [value, what] : {std::pair{job.submit_time, "submit time"}, std::pair{job.run_time, "run time"},
+                               std::pair{job.estimate, "requested time"}})
+      if (value > kMaxSeconds)
+        throw InputError(rec.origin + ": job " + std::to_string(job.id) + ": " + what + " " + format_exact(value) +
+                         " s is beyond what can be simulated (at most 1e12 s)");
     if (filter.start_time >= 0 && job.submit_time < filter.start_time) {
       skip("before_start_time");
       continue;

@@ -252,11 +252,54 @@ TEST(Scenario, ChoicesListTheAllowedValues)
 TEST(Scenario, RangeChecks)
 {
   std::string msg = parse_error("platform: p.xml\nworkload:\n  generator:\n    jobs: 0\n");
-  EXPECT_TRUE(contains(msg, ":4: workload.generator.jobs: must be positive")) << msg;
+  EXPECT_TRUE(contains(msg, ":4: workload.generator.jobs: must be between 1 and 100000000, got 0")) << msg;
   msg = parse_error("platform: p.xml\nworkload:\n  generator: {}\n  max_jobs: -1\n");
-  EXPECT_TRUE(contains(msg, ":4: workload.max_jobs: must be >= 0")) << msg;
+  EXPECT_TRUE(contains(msg, ":4: workload.max_jobs: must be between 0 and 100000000, got -1")) << msg;
   msg = parse_error("platform: p.xml\nworkload:\n  generator: {}\n  communication:\n    bytes_per_flop: -2\n");
-  EXPECT_TRUE(contains(msg, ":5: workload.communication.bytes_per_flop: must be >= 0")) << msg;
+  EXPECT_TRUE(contains(msg, ":5: workload.communication.bytes_per_flop: must be at least 0")) << msg;
+}
+
+/* Every number is checked where it is read (issue: hangs, aborts and silently wrong results from NaN, infinity and
+ * out-of-range values). Each case names the key and its line. */
+TEST(Scenario, NonFiniteAndOutOfRangeNumbersNameTheirKey)
+{
+  const std::string gen = "platform: p.xml\nworkload:\n  generator:\n";
+  struct Case {
+    std::string yaml, expected;
+  };
+  std::vector<Case> cases{
+      {gen + "    mean_interarrival: .nan\n", ":4: workload.generator.mean_interarrival: expected a finite number"},
+      {gen + "    mean_interarrival: .inf\n", ":4: workload.generator.mean_interarrival: expected a finite number"},
+      {gen + "    time_resolution: .nan\n", ":4: workload.generator.time_resolution: expected a finite number"},
+      {gen + "    time_resolution: 1e300\n", ":4: workload.generator.time_resolution: must be"},
+      {gen + "    max_run_time: .inf\n", ":4: workload.generator.max_run_time: expected a finite number"},
+      {gen + "    min_run_time: .nan\n", ":4: workload.generator.min_run_time: expected a finite number"},
+      {gen + "    max_estimate_factor: .inf\n", ":4: workload.generator.max_estimate_factor: expected a finite"},
+      {gen + "    serial_fraction: .nan\n", ":4: workload.generator.serial_fraction: expected a finite number"},
+      {gen + "    serial_fraction: 2\n", ":4: workload.generator.serial_fraction: must be"},
+      {gen + "    jobs: 2147483648\n", ":4: workload.generator.jobs: must be between 1 and 100000000"},
+      {gen + "    max_size: 4294967296\n", ":4: workload.generator.max_size: must be between"},
+      {"platform: p.xml\nworkload:\n  generator: {}\n  communication:\n    level: 2147483648\n",
+       ":5: workload.communication.level: must be between 0 and 1000"},
+      {"platform: p.xml\nworkload:\n  generator: {}\n  communication:\n    level: 4294967295\n",
+       ":5: workload.communication.level: must be between 0 and 1000"},
+      {"platform: p.xml\nworkload:\n  generator: {}\n  communication:\n    base: .nan\n",
+       ":5: workload.communication.base: expected a finite number"},
+      {"platform: p.xml\nworkload:\n  generator: {}\n  communication:\n    bytes_per_flop: 1e300\n",
+       ":5: workload.communication.bytes_per_flop: must be"},
+      {"platform: p.xml\nworkload: {generator: {}}\nsimulation:\n  reference_speed: 1e-300\n",
+       ":4: simulation.reference_speed: must be at least 1000"},
+      {"platform: p.xml\nworkload: {generator: {}}\nsimulation:\n  reference_speed: -1\n",
+       ":4: simulation.reference_speed: must be"},
+      {"platform: p.xml\nworkload: {generator: {}}\nsimulation:\n  reference_speed: .nan\n",
+       ":4: simulation.reference_speed: expected a finite number"},
+      {"platform: p.xml\nworkload: {generator: {}}\nsimulation:\n  reference_speed: 1e300\n",
+       ":4: simulation.reference_speed: must be"},
+  };
+  for (const auto& c : cases) {
+    std::string msg = parse_error(c.yaml);
+    EXPECT_TRUE(contains(msg, c.expected)) << c.yaml << "\n -> " << msg;
+  }
 }
 
 TEST(Scenario, MalformedYamlGivesFileAndLine)

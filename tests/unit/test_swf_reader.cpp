@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "support/input_error.hpp"
 #include "workload/swf_reader.hpp"
+#include "workload/workload.hpp"
 
 #include <gtest/gtest.h>
 
@@ -312,4 +313,35 @@ TEST(SwfReader, RealKthTrace)
   for (const auto& r : f.records)
     without_estimate += r.job.estimate <= 0;
   EXPECT_EQ(without_estimate, 0);
+}
+
+/* Counts and identifiers must be whole numbers in range (a cast of 3e9 to int or of 1e30 to an id is undefined
+ * behaviour; 4.7 processors would silently become 4); times beyond 1e12 s are refused when the workload is built. */
+TEST(SwfReader, CountsAndIdentifiersAreWholeNumbersInRange)
+{
+  auto error_of = [](const std::string& text) {
+    try {
+      parse_swf(text, "bad.swf");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("1 0 0 10 4.7 -1 -1 4.7 60 -1 1 1 1 -1 -1 -1 -1 -1\n")
+                .find("bad.swf:1: field 8 (requested processors) is not a whole number: 4.7"),
+            std::string::npos);
+  EXPECT_NE(error_of("1 0 0 10 4 -1 -1 3e9 60 -1 1 1 1 -1 -1 -1 -1 -1\n")
+                .find("bad.swf:1: field 8 (requested processors) 3e+09 is out of range"),
+            std::string::npos);
+  EXPECT_NE(error_of("1e30 0 0 10 4 -1 -1 4 60 -1 1 1 1 -1 -1 -1 -1 -1\n").find("bad.swf:1: field 1 (job number)"),
+            std::string::npos);
+  EXPECT_NE(error_of("1 0 0 10 4 -1 -1 4 60 -1 1 5e12 1 -1 -1 -1 -1 -1\n").find("bad.swf:1: field 12 (user id)"),
+            std::string::npos);
+  SwfFile ok = parse_swf("1 0 0 1e300 4 -1 -1 4 60 -1 1 1 1 -1 -1 -1 -1 -1\n", "big.swf");
+  try {
+    jobsched::build_workload("w", ok.records, {}, 16, 0);
+    FAIL() << "a run time of 1e300 s was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("big.swf:1: job 1: run time 1e+300"), std::string::npos) << e.what();
+  }
 }

@@ -1,15 +1,19 @@
-/* Everything that reaches the scheduler from elsewhere comes as a typed Event on its mailbox, from an EventSource.
- *
- * A source counts the events it has sent and the scheduler has not received yet, and says whether one for the
- * current instant may still come; the scheduler gathers everything of one instant from every source before it
- * decides, with no handshake written for each sender. Sources: the workload's arrivals (open, or a closed population
- * whose finished jobs are replaced at once), and host changes (failures, owners, speed profiles). */
+/* Everything that reaches the scheduler from elsewhere comes as a typed Event from an EventSource, in one of two ways:
+ *   - sent: an actor of the source (or a SimGrid callback through one) puts the event on the scheduler's mailbox; the
+ *     source counts what it sent and the scheduler has not received, so the scheduler knows whether an event of the
+ *     current instant may still come;
+ *   - polled: a source that knows when its next event happens (next_time()) hands it over when the scheduler asks
+ *     (poll()), with no actor and no message: the scheduler wakes at that time like at any other.
+ * The scheduler gathers everything of one instant from every source before it decides, with no handshake written for
+ * each sender. Sources: the workload's arrivals (open, or a closed population whose finished jobs are replaced at
+ * once: polled), and host changes (failures, owners, speed profiles: sent). */
 #pragma once
 
 #include "model/job.hpp"
 
 #include <simgrid/s4u.hpp>
 
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -39,6 +43,9 @@ class EventSource {
   virtual bool exhausted() const { return in_flight_ == 0; }
   /* A job left the machine at `now` (a closed population replaces it). */
   virtual void job_ended(double /*now*/) {}
+  /* Polled sources: when the next event is due (infinity: none), and the events due at `now`. */
+  virtual double next_time() const { return std::numeric_limits<double>::infinity(); }
+  virtual void poll(double /*now*/, std::vector<std::unique_ptr<Event>>& /*into*/) {}
   /* The scheduler received one of this source's events. */
   void delivered() { in_flight_--; }
 

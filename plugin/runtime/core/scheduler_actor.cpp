@@ -72,6 +72,9 @@ bool SchedulerActor::gather(bool woke_on_message)
     receive_ = mailbox_->get_async<Event>(&message_);
     inbox_.back()->source->delivered();
   }
+  // Polled sources (arrivals) due now.
+  for (auto* source : sources_)
+    if (source->next_time() <= now_ + kTimeEpsilon) source->poll(now_, inbox_);
   // Host changes before submissions, whatever order the events came in.
   std::stable_partition(inbox_.begin(), inbox_.end(),
                         [](const std::unique_ptr<Event>& e) { return e->kind == Event::Kind::host_change; });
@@ -100,6 +103,8 @@ void SchedulerActor::operator()()
   };
   while (!(exhausted() && runtime_.size() == 0 && driver_->waiting_count() == 0)) {
     double wake_at = std::min({driver_->next_wakeup(), runtime_.next_deadline(), runtime_.next_timer()});
+    for (const auto* source : sources_)
+      wake_at = std::min(wake_at, source->next_time());
     auto activities = runtime_.activities();
     activities.push_back(receive_);
     double now = sg4::Engine::get_clock();

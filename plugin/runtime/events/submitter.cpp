@@ -6,43 +6,39 @@ XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_submitter, "jobsched: workload submission"
 
 namespace jobsched {
 
-bool Submitter::pending_at(double t) const
+double Submitter::next_time() const
 {
-  if (in_flight_ > 0) return true;
-  if (population_ > 0) return !started_;
-  return next_ < jobs_.size() && jobs_[next_].submit_time <= t + kTimeEpsilon;
+  if (next_ >= jobs_.size()) return std::numeric_limits<double>::infinity();
+  if (population_ > 0) return !started_ ? 0.0 : replacements_ > 0 ? replace_at_ : std::numeric_limits<double>::infinity();
+  return jobs_[next_].submit_time;
 }
 
-void Submitter::operator()()
+void Submitter::poll(double now, std::vector<std::unique_ptr<Event>>& into)
 {
+  auto event = std::make_unique<Event>();
   if (population_ > 0) {
-    auto event = std::make_unique<Event>();
-    for (; next_ < jobs_.size() && static_cast<long>(next_) < population_; next_++) {
-      jobs_[next_].submit_time = 0;
+    long count = started_ ? replacements_ : population_;
+    for (; next_ < jobs_.size() && count > 0; next_++, count--) {
+      jobs_[next_].submit_time = now; // released now
       event->jobs.push_back(&jobs_[next_]);
     }
     started_ = true;
-    send(std::move(event));
-    return;
-  }
-  while (next_ < jobs_.size()) {
-    const double t = jobs_[next_].submit_time;
-    sg4::this_actor::sleep_until(t);
-    auto event = std::make_unique<Event>();
-    while (next_ < jobs_.size() && jobs_[next_].submit_time <= t + kTimeEpsilon)
+    replacements_ = 0;
+  } else {
+    while (next_ < jobs_.size() && jobs_[next_].submit_time <= now + kTimeEpsilon)
       event->jobs.push_back(&jobs_[next_++]);
-    XBT_DEBUG("submitting %zu jobs", event->jobs.size());
-    send(std::move(event));
   }
+  if (event->jobs.empty()) return;
+  XBT_DEBUG("submitting %zu jobs", event->jobs.size());
+  event->source = this;
+  into.push_back(std::move(event));
 }
 
 void Submitter::job_ended(double now)
 {
   if (population_ == 0 || next_ >= jobs_.size()) return;
-  auto event = std::make_unique<Event>();
-  jobs_[next_].submit_time = now;
-  event->jobs.push_back(&jobs_[next_++]);
-  send(std::move(event));
+  replacements_++;
+  replace_at_ = now;
 }
 
 } // namespace jobsched
