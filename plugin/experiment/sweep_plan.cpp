@@ -1,6 +1,7 @@
 #include "experiment/sweep_plan.hpp"
 
 #include "core/errors.hpp"
+#include "core/time_format.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_tree.hpp"
 
@@ -33,11 +34,15 @@ std::string hex_hash(const std::string& text)
   return buf;
 }
 
+/* Each replication is a process and a folder: a million of them is a typo, not an experiment. */
+constexpr long kMaxReplications = 100000;
+constexpr long kMaxPoints = 1000000;
+
 [[noreturn]] void fail(const fs::path& file, const YAML::Node& at, const std::string& key, const std::string& what)
 {
   std::string where = file.string();
   if (at && at.Mark().line >= 0) where += ":" + std::to_string(at.Mark().line + 1);
-  throw InputError(where + ": " + key + ": " + what);
+  throw InputError(where + ": " + (key.empty() ? "" : key + ": ") + what);
 }
 
 template <class T>
@@ -73,11 +78,17 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
   for (const auto& o : overrides)
     apply_override(plan.tree_, o);
   const YAML::Node& tree = plan.tree_;
+  if (!tree.IsMap()) fail(scenario, tree, "", "expected a mapping (a scenario)");
+  // The sections read here must be mappings before they are looked into (the whole scenario is checked per run).
+  for (const char* section : {"simulation", "output"})
+    if (tree[section] && !tree[section].IsMap() && !tree[section].IsNull())
+      fail(scenario, tree[section], section, "expected a mapping");
 
   std::uint64_t base_seed = 1;
   if (tree["simulation"] && tree["simulation"]["seed"])
     base_seed = static_cast<std::uint64_t>(as_long(scenario, tree["simulation"]["seed"], "simulation.seed"));
-  if (tree["output"] && tree["output"]["dir"]) plan.output_dir_ = tree["output"]["dir"].as<std::string>("");
+  if (tree["output"] && tree["output"]["dir"])
+    plan.output_dir_ = as_scalar<std::string>(scenario, tree["output"]["dir"], "output.dir", "a folder name");
 
   const YAML::Node sweep = tree["sweep"];
   if (sweep && !sweep.IsNull()) {
@@ -95,6 +106,13 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
       if (axis.values.empty()) fail(scenario, kv.second, "sweep." + axis.key, "no value to sweep over");
       plan.axes_.push_back(axis);
     }
+    // Refuse a grid too large to plan before planning it (10^10 points would take minutes to expand).
+    double points = 1;
+    for (const auto& axis : plan.axes_)
+      points *= static_cast<double>(axis.values.size());
+    if (points > kMaxPoints)
+      fail(scenario, sweep, "sweep",
+           "the grid has " + format_exact(points) + " points; at most " + std::to_string(kMaxPoints));
   }
 
   ReplicationRule& rule = plan.rule_;
@@ -105,6 +123,8 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
   } else if (reps.IsScalar()) {
     long n = as_long(scenario, reps, "replications");
     if (n < 1) fail(scenario, reps, "replications", "must be at least 1");
+    if (n > kMaxReplications)
+      fail(scenario, reps, "replications", "at most " + std::to_string(kMaxReplications) + " per point");
     for (long r = 0; r < n; r++)
       rule.seeds.push_back(base_seed + static_cast<std::uint64_t>(r));
   } else if (reps.IsSequence()) {
@@ -133,6 +153,8 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     }
     if (rule.min < 2 || rule.max < rule.min)
       fail(scenario, reps, "replications", "need 2 <= min <= max for a stopping rule");
+    if (rule.max > kMaxReplications)
+      fail(scenario, reps, "replications.max", "at most " + std::to_string(kMaxReplications) + " per point");
     if (!(rule.relative_half_width > 0)) fail(scenario, reps, "replications.relative_half_width", "must be > 0");
   }
 

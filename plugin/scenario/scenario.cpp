@@ -142,8 +142,9 @@ class Section {
   bool from_override(const std::string& name) const
   {
     if (overridden_ == nullptr) return false;
+    // The key was set with --set, or lies under one that was, or --set created it as a mapping (policy.name.x=1).
     for (const auto& o : *overridden_)
-      if (name == o || name.rfind(o + ".", 0) == 0) return true;
+      if (name == o || name.rfind(o + ".", 0) == 0 || o.rfind(name + ".", 0) == 0) return true;
     return false;
   }
   /* yaml-cpp keeps the first of two equal keys without a word: refuse them. `prefix` is relative to this section. */
@@ -213,7 +214,15 @@ YAML::Node parse_yaml(const std::string& yaml_text, const std::string& file)
     YAML::Node root = YAML::Load(yaml_text);
     return root.IsNull() ? YAML::Node(YAML::NodeType::Map) : root;
   } catch (const YAML::ParserException& e) {
-    throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+    // yaml-cpp's words, then what they usually mean in a scenario.
+    std::string hint;
+    if (e.msg.find("end of map not found") != std::string::npos)
+      hint = " (check the indentation: the keys of one mapping must start in the same column)";
+    else if (e.msg.find("end of sequence not found") != std::string::npos)
+      hint = " (a list opened with '[' is not closed, or its items are indented differently)";
+    else if (e.msg.find("illegal map value") != std::string::npos)
+      hint = " (a value contains ': ': quote it)";
+    throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg + hint);
   }
 }
 

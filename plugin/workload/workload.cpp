@@ -4,6 +4,7 @@
 #include "core/time_format.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace jobsched {
 
@@ -20,6 +21,7 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
   w.source_max_procs = source_max_procs;
   w.source_records = static_cast<long>(records.size());
   auto skip = [&w](const char* reason) { w.skipped[reason]++; };
+  std::unordered_map<JobId, const std::string*> origin_of; // job number -> where it was read
   for (const auto& rec : records) {
     WorkloadJob job = rec.job;
     // Times beyond about 31,700 years lose the simulator's precision (and 1e300 s of work is infinite flops).
@@ -67,6 +69,10 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
       else
         job.kill_at_estimate = true;
     }
+    auto [first, fresh] = origin_of.emplace(job.id, &rec.origin);
+    if (!fresh)
+      throw InputError(rec.origin + ": job number " + std::to_string(job.id) + " appears twice (first at " +
+                       *first->second + ")");
     w.jobs.push_back(job);
   }
   std::stable_sort(w.jobs.begin(), w.jobs.end(),

@@ -97,6 +97,26 @@ expect_error bad_simgrid_cfg 2 "--cfg:" "foo/bar" -- run "$work/good.yaml" --cfg
 expect_error malformed_simgrid_log 2 "malformed --log=badlog" "CATEGORY.thres" -- run "$work/good.yaml" --log=badlog
 expect_error missing_scenario_file 2 "$work/none.yaml" "cannot open" -- run "$work/none.yaml"
 
+# Numbers checked where they are read: NaN, infinity and values out of range (these used to hang, abort SimGrid or
+# give silently wrong results).
+expect_error nan_interarrival 2 "--set" "workload.generator.mean_interarrival: expected a finite number" -- \
+  run "$work/good.yaml" --set workload.generator.mean_interarrival=.nan
+expect_error inf_max_run_time 2 "--set" "workload.generator.max_run_time: expected a finite number" -- \
+  run "$work/good.yaml" --set workload.generator.max_run_time=.inf
+expect_error huge_level 2 "--set" "workload.communication.level: must be between 0 and 1000" -- \
+  run "$work/good.yaml" --set workload.communication.level=2147483648
+expect_error tiny_reference_speed 2 "--set" "simulation.reference_speed: must be at least 1000" -- \
+  run "$work/good.yaml" --set simulation.reference_speed=1e-300
+expect_error huge_tight 2 "policy.allocation_params.tight" "out of range" -- \
+  run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.tight=9223372036854775807
+expect_error huge_jobs 2 "workload.generator.jobs: must be between 1 and 100000000" -- \
+  run "$work/good.yaml" --set workload.generator.jobs=2147483648
+expect_error scenario_is_a_string 2 "string.yaml:1:" "expected a mapping" -- run "$(printf '"a string"\n' >"$work/string.yaml"; echo "$work/string.yaml")"
+expect_error set_blames_set 2 "--set" "policy.name: expected text" -- run "$work/good.yaml" --set policy.name.x=1
+# An indentation error: yaml-cpp's words and what they mean.
+printf 'name: indent\nplatform: %s\nworkload:\n  generator:\n    jobs: 5\n   seed: 3\n' "$platform" >"$work/indent.yaml"
+expect_error yaml_indentation 3 "indent.yaml:6:" "end of map not found" "check the indentation" -- run "$work/indent.yaml"
+
 # ---- Traces ----
 
 # A 64-processor job (line 3) on a 16-processor machine, with oversize jobs made an error.
@@ -118,6 +138,23 @@ expect_error oversize_job 3 "big.swf:3:" "job 2" "64 processors" -- \
 } >"$work/missing-trace.yaml"
 expect_error missing_trace 3 "workload.trace" "no-such-trace-7f3a.swf.gz" "Parallel Workloads Archive" -- \
   run "$work/missing-trace.yaml"
+
+# Whole numbers in range, times that can be simulated, job numbers once.
+swf_case() { # NAME LINE EXPECTED...: a trace of one good job then LINE
+  local name=$1 line=$2
+  shift 2
+  printf '1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n%s\n' "$line" >"$work/$name.swf"
+  { scenario_head "$name"; printf 'workload:\n  trace: ./%s.swf\n' "$name"; } >"$work/$name.yaml"
+  expect_error "$name" "$#" "$@" -- run "$work/$name.yaml"
+}
+swf_case swf_fractional_size "2 10 0 100 4.7 -1 -1 4.7 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_fractional_size.swf:2:" \
+  "not a whole number: 4.7"
+swf_case swf_huge_size "2 10 0 100 4 -1 -1 3e9 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_huge_size.swf:2:" "out of range"
+swf_case swf_huge_id "1e30 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_huge_id.swf:2:" "job number"
+swf_case swf_huge_run_time "2 10 0 1e300 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_huge_run_time.swf:2:" \
+  "beyond what can be simulated"
+swf_case swf_duplicate_id "1 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_duplicate_id.swf:2:" \
+  "appears twice (first at" "swf_duplicate_id.swf:1)"
 
 # Line 4 has 17 fields (comment on line 1, blank line 2, a good job on line 3).
 cat >"$work/bad.swf" <<'EOF'
