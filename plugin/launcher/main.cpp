@@ -141,7 +141,19 @@ int run(int argc, char** argv)
   RunReport r = run_scenario(sc, options);
   if (!quiet) {
     const RunMetrics& m = r.metrics;
-    std::printf("jobsched: %s: %zu jobs under %s\n", sc.name.c_str(), r.jobs, r.policy.c_str());
+    // Say what was left out of the workload and why, with summary.json's words (rejected: the simulator cannot run
+    // them; skipped: the scenario's filters).
+    std::string left_out;
+    long rejected = 0;
+    long skipped = 0;
+    for (const auto& [reason, n] : r.workload->skipped) {
+      (is_rejection_reason(reason) ? rejected : skipped) += n;
+      left_out += (left_out.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
+    }
+    std::printf("jobsched: %s: %zu jobs under %s", sc.name.c_str(), r.jobs, r.policy.c_str());
+    if (rejected + skipped > 0)
+      std::printf(" (%ld rejected, %ld skipped: %s)", rejected, skipped, left_out.c_str());
+    std::printf("\n");
     std::printf("  makespan %s s, utilization %s, mean wait %s s, median wait %s s\n",
                 format_number(m.makespan).c_str(), format_number(m.utilization).c_str(),
                 format_number(m.mean_wait).c_str(), format_number(m.median_wait).c_str());

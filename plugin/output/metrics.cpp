@@ -76,6 +76,11 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jo
     if (o.start_time < 0) // killed before it ever started
       continue;
     m.last_finish = std::max(m.last_finish, o.finish_time);
+    if (o.job->recorded_start >= 0) {
+      m.jobs_with_recorded_start++;
+      m.site_mean_wait += o.job->recorded_start - o.job->submit_time;
+      if (o.start_time > o.job->recorded_start + 1e-6) m.jobs_started_late++;
+    }
     if (o.job->submit_time < warmup) continue;
     double wait = o.start_time - o.job->submit_time;
     double turnaround = o.finish_time - o.job->submit_time;
@@ -89,6 +94,7 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jo
     m.mean_page_fault_cost += job.run_time * o.cost.page_faults;
   }
   m.jobs_measured = static_cast<long>(waits.size());
+  if (m.jobs_with_recorded_start > 0) m.site_mean_wait /= static_cast<double>(m.jobs_with_recorded_start);
   auto n = static_cast<double>(waits.size());
   if (n > 0) {
     double sum = 0;

@@ -44,6 +44,11 @@ struct RunMetrics {
   double mean_communication_cost = 0; // seconds, see communication_seconds()
   double mean_page_fault_cost = 0;    // seconds: run time x paging stretch
   long jobs_measured = 0;             // jobs in the per-job means (all finished ones, less the warm-up)
+  // What the site's scheduler did, from the log (jobs with a recorded start): its mean wait, and how many jobs this
+  // simulation started later than the site did.
+  long jobs_with_recorded_start = 0;
+  double site_mean_wait = 0;
+  long jobs_started_late = 0;
   JobCounters totals;                 // preemptions, resizes, migrations, bytes and times, summed over all jobs
 };
 

@@ -106,6 +106,7 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   out << "  \"jobs_rejected\": " << rejected << ",\n";
   out << "  \"jobs_rejected_by_reason\": {" << rejected_reasons << "},\n";
   out << "  \"jobs_over_estimate\": " << w.overrun_jobs << ",\n";
+  out << "  \"offered_load\": " << num(w.offered_load) << ",\n";
   out << "  \"jobs_completed\": " << m.jobs_completed << ",\n";
   out << "  \"jobs_walltime_reached\": " << m.jobs_walltime_reached << ",\n";
   out << "  \"jobs_killed\": " << m.jobs_killed << ",\n";
@@ -125,6 +126,9 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   out << "  \"mean_communication_cost\": " << num(m.mean_communication_cost) << ",\n";
   out << "  \"mean_page_fault_cost\": " << num(m.mean_page_fault_cost) << ",\n";
   out << "  \"jobs_measured\": " << m.jobs_measured << ",\n";
+  out << "  \"jobs_with_recorded_start\": " << m.jobs_with_recorded_start << ",\n";
+  out << "  \"site_mean_waiting_time\": " << num(m.site_mean_wait) << ",\n";
+  out << "  \"jobs_started_late\": " << m.jobs_started_late << ",\n";
   out << "  \"warmup\": " << num(run.warmup) << ",\n";
   out << "  \"preemptions\": " << m.totals.preemptions << ",\n";
   out << "  \"resizes\": " << m.totals.resizes << ",\n";

@@ -68,10 +68,12 @@ void require_file(const fs::path& p, const std::string& key)
 Workload load_workload(const Scenario& sc, int processors)
 {
   const WorkloadSpec& ws = sc.workload;
-  fs::path dir = sc.file.has_parent_path() ? sc.file.parent_path() : fs::path(".");
   if (ws.trace) {
+    fs::path dir = !ws.trace_dir.empty()           ? ws.trace_dir
+                   : sc.file.has_parent_path() ? sc.file.parent_path()
+                                               : fs::path(".");
     fs::path path = find_trace(*ws.trace, dir, sc.file.string() + ": workload.trace");
-    SwfFile swf = read_swf(path.string());
+    SwfFile swf = read_swf(path.string(), ws.size_field);
     return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs);
   }
   return build_workload("generated-seed" + std::to_string(ws.generator->seed), generate_jobs(*ws.generator, processors),

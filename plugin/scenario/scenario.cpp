@@ -252,14 +252,18 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   Section top(root, "", fname, &overridden);
   sc.name = top.str("name", file.stem().string());
   if (!top.has("platform")) throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
-  sc.platform = resolve(dir, top.str("platform", ""));
+  // Paths in the file are relative to the file; paths given with --set, to the current folder, as on any command line.
+  auto base_of = [&](const std::string& key) { return overridden.count(key) != 0 ? fs::current_path() : dir; };
+  sc.platform = resolve(base_of("platform"), top.str("platform", ""));
   std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
-  sc.deployment = deployment.empty() ? fs::path() : resolve(dir, deployment);
+  sc.deployment = deployment.empty() ? fs::path() : resolve(base_of("deployment"), deployment);
 
   Section w = top.sub("workload");
   if (w.has("trace") == w.has("generator"))
     w.fail(w.node(), "give exactly one of 'trace' (an SWF file) or 'generator'");
   if (w.has("trace")) sc.workload.trace = w.str("trace", "");
+  sc.workload.trace_dir = overridden.count("workload.trace") != 0 || overridden.count("workload") != 0 ? fs::current_path()
+                                                                                                       : dir;
   Section g = w.sub("generator");
   if (w.has("generator")) {
     GeneratorSpec gs;
@@ -288,6 +292,10 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   f.reject_invalid = w.choice("invalid_jobs", "skip", {"skip", "error"}) == "error";
   f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";
   f.overrun = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
+  f.load_factor = w.num("load_factor", 1, 0, 1e6, true);
+  sc.workload.size_field =
+      w.choice("size_field", "requested", {"requested", "allocated"}) == "allocated" ? SizeField::allocated
+                                                                                     : SizeField::requested;
   if (f.max_jobs < 0) w.fail(w.node()["max_jobs"], "must be >= 0", "max_jobs");
   Section c = w.sub("communication");
   std::string pattern = c.choice("pattern", "none", {"none", "ring", "neighbours", "all-to-all"});

@@ -6,6 +6,7 @@
 #include "model/job_model.hpp"
 #include "model/job_shapes.hpp"
 #include "workload/generator.hpp"
+#include "workload/swf_reader.hpp"
 #include "workload/workload.hpp"
 
 #include <filesystem>
@@ -24,6 +25,9 @@ struct ClosedSpec {
 
 struct WorkloadSpec {
   std::optional<std::string> trace; // SWF file (name searched on the trace path, or a path)
+  std::filesystem::path trace_dir;  // where a relative trace path is looked for first (the scenario's folder, or the
+                                    // current folder when --set gave it)
+  SizeField size_field = SizeField::requested;
   std::optional<GeneratorSpec> generator;
   WorkloadFilter filter;
   CommSpec communication;

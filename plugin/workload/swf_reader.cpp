@@ -45,7 +45,7 @@ void read_header(const std::string& line, int& max_procs, int& max_nodes)
 
 } // namespace
 
-SwfFile parse_swf(const std::string& text, const std::string& origin)
+SwfFile parse_swf(const std::string& text, const std::string& origin, SizeField size_field)
 {
   static const char* const field_names[18] = {"job number",
                                               "submit time",
@@ -123,9 +123,13 @@ SwfFile parse_swf(const std::string& text, const std::string& origin)
     job.id = static_cast<JobId>(whole(0, kMaxId));
     job.submit_time = f[1];
     job.run_time = f[3];
-    job.size = static_cast<int>(f[7] > 0 ? whole(7, kMaxCount) : f[4] > 0 ? whole(4, kMaxCount) : -1);
+    const int primary = size_field == SizeField::requested ? 7 : 4; // field 8 or 5, the other one when missing
+    const int fallback = primary == 7 ? 4 : 7;
+    job.size = static_cast<int>(f[primary] > 0 ? whole(primary, kMaxCount) : f[fallback] > 0 ? whole(fallback, kMaxCount) : -1);
     job.estimate = f[8] > 0 ? f[8] : -1;
     job.memory_kb = f[6] > 0 ? f[6] : -1;
+    if (f[2] >= 0) job.recorded_start = f[1] + f[2];
+    if (f[4] > 0) job.recorded_size = static_cast<int>(whole(4, kMaxCount));
     job.user = static_cast<int>(whole(11, kMaxCount));
     if (job.submit_time < 0) throw InputError(where + ": field 2 (submit time) is negative");
     out.records.push_back(std::move(rec));
@@ -134,9 +138,9 @@ SwfFile parse_swf(const std::string& text, const std::string& origin)
   return out;
 }
 
-SwfFile read_swf(const std::string& path)
+SwfFile read_swf(const std::string& path, SizeField size_field)
 {
-  return parse_swf(read_whole_file(path), path);
+  return parse_swf(read_whole_file(path), path, size_field);
 }
 
 } // namespace jobsched

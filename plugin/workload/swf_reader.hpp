@@ -14,11 +14,15 @@ struct SwfFile {
   int max_procs = 0; // header MaxProcs, else MaxNodes, else 0
 };
 
-/* Job size: requested processors (field 8), else allocated (field 5). Estimate: requested time (field 9), else the
- * run time. Memory: used memory per processor (field 7, KB). A malformed line is an InputError "file:line: ...". */
-SwfFile read_swf(const std::string& path);
+/* Which SWF field gives a job's size: requested processors (field 8, else allocated when missing) or allocated
+ * processors (field 5, else requested), as the site's scheduler gave them. */
+enum class SizeField { requested, allocated };
+
+/* Job size: see SizeField. Estimate: requested time (field 9), else the run time. Memory: used memory per processor
+ * (field 7, KB). A malformed line is an InputError "file:line: ...". */
+SwfFile read_swf(const std::string& path, SizeField size_field = SizeField::requested);
 
 /* The same, from text already in memory (`origin` names it in errors). */
-SwfFile parse_swf(const std::string& text, const std::string& origin);
+SwfFile parse_swf(const std::string& text, const std::string& origin, SizeField size_field = SizeField::requested);
 
 } // namespace jobsched

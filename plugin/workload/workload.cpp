@@ -77,6 +77,20 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
   }
   std::stable_sort(w.jobs.begin(), w.jobs.end(),
                    [](const WorkloadJob& a, const WorkloadJob& b) { return a.submit_time < b.submit_time; });
+  if (!w.jobs.empty()) {
+    // Load scaling: inter-arrival times divided by the factor, from the first submission on.
+    const double first = w.jobs.front().submit_time;
+    if (filter.load_factor != 1)
+      for (auto& j : w.jobs) {
+        j.submit_time = first + (j.submit_time - first) / filter.load_factor;
+        j.recorded_start = -1; // the site's schedule does not scale with the load
+      }
+    double work = 0;
+    for (const auto& j : w.jobs)
+      work += j.size * j.run_time;
+    const double span = w.jobs.back().submit_time - first;
+    if (span > 0 && machine_size > 0) w.offered_load = work / (span * machine_size);
+  }
   return w;
 }
 

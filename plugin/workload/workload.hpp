@@ -22,6 +22,7 @@ struct WorkloadFilter {
   bool reject_invalid = false;  // records with no run time or no size: error instead of skip
   bool reject_oversize = false; // jobs larger than the machine: error instead of skip
   Overrun overrun = Overrun::extend;
+  double load_factor = 1; // arrival rate multiplier: inter-arrival times are divided by it (a load sweep on a log)
 };
 
 struct Workload {
@@ -31,6 +32,9 @@ struct Workload {
   long source_records = 0;             // job records read
   std::map<std::string, long> skipped; // reason -> count
   long overrun_jobs = 0;               // jobs whose run time exceeded their estimate
+  /* Offered load: the jobs' work (size x run time) over the machine's capacity during the submissions (processors x
+   * (last - first submission)); 0 with fewer than two submission times. */
+  double offered_load = 0;
 };
 
 /* Reasons in Workload::skipped that are rejections (the simulator cannot run such a record) rather than the

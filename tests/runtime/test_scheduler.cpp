@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 using namespace jobsched;
 using jobsched::testing::in_child;
@@ -231,6 +232,24 @@ TEST(Scheduler, SmpNodesGiveEachProcessOneCore)
   std::getline(csv, j2);
   EXPECT_NE(j1.find(",0-5,"), std::string::npos) << j1;
   EXPECT_NE(j2.find(",6-7,"), std::string::npos) << j2;
+}
+
+// Replay: J1 (submitted 0, waited 5 at the site, 4 processors) and J2 (submitted 1, waited 0, all 16). In recorded
+// order J2 starts at 1 and holds the machine until 11; J1, recorded at 5, starts late at 11. The site's mean wait is
+// (5 + 0) / 2; one job started later than at the site.
+TEST(Scheduler, ReplayStartsJobsAtTheirRecordedStartWhenTheyFit)
+{
+  Folder f;
+  f.write("w.swf", "1 0 5 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n2 1 0 10 16 -1 -1 16 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+  auto r = run(f, "platform: " + kCluster16 + "\ndeployment: " + kDeploy +
+                      "\nworkload: {trace: w.swf, size_field: allocated}\npolicy: {name: replay}\n");
+  ASSERT_GE(r.size(), 6U);
+  EXPECT_NEAR(r[1], 11, 1e-6); // J1 start
+  EXPECT_NEAR(r[4], 1, 1e-6);  // J2 start
+  std::ifstream in(f.dir / "out" / "summary.json");
+  std::string summary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(summary.find("\"site_mean_waiting_time\": 2.5,"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"jobs_started_late\": 1,"), std::string::npos) << summary;
 }
 
 } // namespace

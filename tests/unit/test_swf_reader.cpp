@@ -345,3 +345,16 @@ TEST(SwfReader, CountsAndIdentifiersAreWholeNumbersInRange)
     EXPECT_NE(std::string(e.what()).find("big.swf:1: job 1: run time 1e+300"), std::string::npos) << e.what();
   }
 }
+
+/* size_field: requested (field 8, else 5) or allocated (field 5, else 8); the recorded start is submit + wait. */
+TEST(SwfReader, SizeFieldChoosesRequestedOrAllocated)
+{
+  const std::string line = "1 100 20 10 6 -1 -1 8 60 -1 1 1 1 -1 -1 -1 -1 -1\n";
+  EXPECT_EQ(parse_swf(line, "s.swf").records[0].job.size, 8);
+  EXPECT_EQ(parse_swf(line, "s.swf", jobsched::SizeField::allocated).records[0].job.size, 6);
+  EXPECT_EQ(parse_swf(line, "s.swf").records[0].job.recorded_start, 120);
+  EXPECT_EQ(parse_swf(line, "s.swf").records[0].job.recorded_size, 6);
+  const std::string no_alloc = "1 100 -1 10 -1 -1 -1 8 60 -1 1 1 1 -1 -1 -1 -1 -1\n";
+  EXPECT_EQ(parse_swf(no_alloc, "s.swf", jobsched::SizeField::allocated).records[0].job.size, 8);
+  EXPECT_EQ(parse_swf(no_alloc, "s.swf").records[0].job.recorded_start, -1);
+}

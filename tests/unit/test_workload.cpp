@@ -54,6 +54,23 @@ using Skips = std::map<std::string, long>;
 
 } // namespace
 
+/* Load scaling divides inter-arrival times from the first submission on; the offered load is the work over the
+ * capacity during the submissions: (4 x 100 + 2 x 50 + 4 x 100) / (16 x 150) at factor 2. */
+TEST(BuildWorkload, LoadFactorDividesInterArrivalTimes)
+{
+  std::vector<JobRecord> r{rec(1, 100, 4, 100, 100), rec(2, 200, 2, 50, 50), rec(3, 400, 4, 100, 100)};
+  WorkloadFilter f;
+  f.load_factor = 2;
+  Workload w = build_workload("w", r, f, 16, 0);
+  ASSERT_EQ(w.jobs.size(), 3U);
+  EXPECT_DOUBLE_EQ(w.jobs[0].submit_time, 100);
+  EXPECT_DOUBLE_EQ(w.jobs[1].submit_time, 150);
+  EXPECT_DOUBLE_EQ(w.jobs[2].submit_time, 250);
+  EXPECT_DOUBLE_EQ(w.offered_load, 900.0 / (16 * 150));
+  Workload unscaled = build_workload("w", r, WorkloadFilter{}, 16, 0);
+  EXPECT_DOUBLE_EQ(unscaled.offered_load, 900.0 / (16 * 300));
+}
+
 TEST(BuildWorkload, AllValidKeepsEverything)
 {
   std::vector<JobRecord> r{rec(1, 0, 4, 100, 200), rec(2, 5, 16, 50, 60)};

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_scheduler, "jobsched: the scheduler actor");
 
@@ -48,6 +49,13 @@ void SchedulerActor::host_changed(int host)
     up_ -= machine_.processors_of(host);
   host_up_[host] = up;
   driver_->host_changed(HostChange{host, up, h->get_available_speed()}, up_, now_);
+}
+
+double SchedulerActor::policy_wakeup() const
+{
+  // A wake-up at or before the last decision has been served: asking again at the same instant would spin forever.
+  double t = driver_->next_wakeup();
+  return t <= decided_at_ + kTimeEpsilon ? std::numeric_limits<double>::infinity() : t;
 }
 
 bool SchedulerActor::sources_pending(double now) const
@@ -102,7 +110,7 @@ void SchedulerActor::operator()()
     return std::all_of(sources_.begin(), sources_.end(), [](const EventSource* s) { return s->exhausted(); });
   };
   while (!(exhausted() && runtime_.size() == 0 && driver_->waiting_count() == 0)) {
-    double wake_at = std::min({driver_->next_wakeup(), runtime_.next_deadline(), runtime_.next_timer()});
+    double wake_at = std::min({policy_wakeup(), runtime_.next_deadline(), runtime_.next_timer()});
     for (const auto* source : sources_)
       wake_at = std::min(wake_at, source->next_time());
     auto activities = runtime_.activities();
@@ -124,8 +132,9 @@ void SchedulerActor::operator()()
     now_ = sg4::Engine::get_clock();
     bool woke_on_message = woke == static_cast<ssize_t>(activities.size()) - 1;
     bool happened = gather(woke_on_message);
-    if (!happened && now_ < driver_->next_wakeup() - kTimeEpsilon) continue;
+    if (!happened && now_ < policy_wakeup() - kTimeEpsilon) continue;
     stats_.instants++;
+    decided_at_ = now_;
     driver_->decide(now_, up_);
 
     if (progress_ && (stats_.instants & 255) == 0) {

@@ -43,6 +43,7 @@ class SchedulerActor {
   bool gather(bool woke_on_message);
   void host_changed(int host);
   bool sources_pending(double now) const;
+  double policy_wakeup() const;
 
   const Machine& machine_;
   std::vector<sg4::Host*> hosts_;
@@ -55,6 +56,7 @@ class SchedulerActor {
   ResourceSet up_;
   std::vector<bool> host_up_;
   double now_ = 0;
+  double decided_at_ = -1; // the last instant the driver decided
   Event* message_ = nullptr;
   sg4::CommPtr receive_;
   std::vector<std::unique_ptr<Event>> inbox_;
