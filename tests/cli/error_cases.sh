@@ -16,47 +16,6 @@ cd "$work" || exit 2
 platform="$src/platforms/cluster-16.xml"
 deployment="$src/deployments/single-scheduler.xml"
 
-# expect_error NAME NFRAGMENTS FRAGMENT... -- ARG...
-# Runs "$bin ARG... --out DIR" with DIR a folder that does not exist, and checks the error contract. Every FRAGMENT
-# must appear (as a fixed string) in the one stderr line.
-expect_error() {
-  local name=$1 count=$2
-  shift 2
-  local fragments=()
-  while [ "$count" -gt 0 ]; do
-    fragments+=("$1")
-    shift
-    count=$((count - 1))
-  done
-  [ "$1" = "--" ] && shift
-  local out="$work/out-$name"
-  local errfile="$work/$name.stderr"
-  "$bin" "$@" --out "$out" >"$work/$name.stdout" 2>"$errfile"
-  local status=$?
-  local problems=""
-  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
-  local lines
-  lines=$(awk 'END { print NR }' "$errfile")
-  [ "$lines" -eq 1 ] || problems+=" $lines stderr lines (expected 1);"
-  local first
-  first=$(grep -m1 -F "jobsched: error:" "$errfile" || true)
-  case "$(head -n 1 "$errfile")" in
-    "jobsched: error:"*) ;;
-    *) problems+=" stderr does not start with 'jobsched: error:';" ;;
-  esac
-  local f
-  for f in "${fragments[@]}"; do
-    case "$first" in
-      *"$f"*) ;;
-      *) problems+=" message lacks '$f';" ;;
-    esac
-  done
-  [ ! -e "$out" ] || problems+=" output folder $out was created;"
-  if [ -n "$problems" ]; then
-    problems+=" stderr was: $(head -c 600 "$errfile" | tr '\n' '|')"
-  fi
-  report "$name" "$problems"
-}
 
 # A valid scenario header: platform and deployment by absolute path.
 scenario_head() {

@@ -68,49 +68,6 @@ expect_run() {
   report "$name" "$problems"
 }
 
-# expect_error NAME NFRAGMENTS FRAGMENT... -- ARG...
-# Runs "$bin ARG... --out DIR"; checks exit status 2, exactly one stderr line, starting with "jobsched: error:" and
-# holding every FRAGMENT, no output folder, and no core file (SimGrid's aborts stay in the checking child).
-expect_error() {
-  local name=$1 count=$2
-  shift 2
-  local fragments=()
-  while [ "$count" -gt 0 ]; do
-    fragments+=("$1")
-    shift
-    count=$((count - 1))
-  done
-  [ "$1" = "--" ] && shift
-  local out="$work/out-$name" err="$work/$name.stderr"
-  "$bin" "$@" --out "$out" >"$work/$name.stdout" 2>"$err"
-  local status=$?
-  local problems=""
-  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
-  local lines
-  lines=$(awk 'END { print NR }' "$err")
-  [ "$lines" -eq 1 ] || problems+=" $lines stderr lines (expected 1);"
-  local first
-  first=$(head -n 1 "$err")
-  case "$first" in
-    "jobsched: error:"*) ;;
-    *) problems+=" stderr does not start with 'jobsched: error:';" ;;
-  esac
-  local f
-  for f in "${fragments[@]}"; do
-    case "$first" in
-      *"$f"*) ;;
-      *) problems+=" message lacks '$f';" ;;
-    esac
-  done
-  [ ! -e "$out" ] || problems+=" output folder $out was created;"
-  local core
-  for core in "$work"/core "$work"/core.[0-9]*; do
-    [ -e "$core" ] && problems+=" a core file $core was left;"
-  done
-  [ -s "$work/$name.stdout" ] && problems+=" stdout not empty;"
-  [ -n "$problems" ] && problems+=" stderr was: $(head -c 600 "$err" | tr '\n' '|')"
-  report "$name" "$problems"
-}
 
 # ---- Third-party platform shapes, no deployment key ----
 

@@ -7,6 +7,8 @@
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
 
+#include "support/scratch_folder.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -59,17 +61,7 @@ PolicyRegistration recording{
        return std::make_unique<RecordingFcfs>(env);
      }}};
 
-struct Folder {
-  fs::path dir = fs::temp_directory_path() / ("jobsched-sched-" + std::to_string(getpid()) + "-" +
-                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Folder() { fs::create_directories(dir); }
-  ~Folder() { fs::remove_all(dir); }
-  fs::path write(const std::string& name, const std::string& text) const
-  {
-    std::ofstream(dir / name) << text;
-    return dir / name;
-  }
-};
+using Folder = jobsched::testing::ScratchFolder;
 
 std::string swf_line(int id, double submit, double run, int procs, double requested)
 {

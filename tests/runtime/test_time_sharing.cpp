@@ -6,6 +6,8 @@
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
 
+#include "support/scratch_folder.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,17 +43,7 @@ const char* const kPlatform = R"(<?xml version='1.0'?>
 </platform>
 )";
 
-struct Folder {
-  fs::path dir = fs::temp_directory_path() / ("jobsched-ts-" + std::to_string(getpid()) + "-" +
-                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Folder() { fs::create_directories(dir); }
-  ~Folder() { fs::remove_all(dir); }
-  fs::path write(const std::string& name, const std::string& text) const
-  {
-    std::ofstream(dir / name) << text;
-    return dir / name;
-  }
-};
+using Folder = jobsched::testing::ScratchFolder;
 
 /* An SWF record: id, submit, run time, processors, memory per processor (KB, -1: none). */
 std::string swf(int id, double submit, double run, int procs, double memory_kb = -1)

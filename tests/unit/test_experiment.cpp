@@ -7,6 +7,8 @@
 #include "experiment/tables.hpp"
 #include "support/input_error.hpp"
 
+#include "support/scratch_folder.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -58,18 +60,7 @@ TEST(Csv, QuotingRoundTrips)
   EXPECT_EQ(csv_split(row), fields);
 }
 
-struct Folder {
-  fs::path dir = fs::temp_directory_path() / ("jobsched-exp-" + std::to_string(getpid()) + "-" +
-                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Folder() { fs::create_directories(dir); }
-  ~Folder() { fs::remove_all(dir); }
-  fs::path write(const std::string& name, const std::string& text) const
-  {
-    fs::create_directories((dir / name).parent_path());
-    std::ofstream(dir / name) << text;
-    return dir / name;
-  }
-};
+using Folder = jobsched::testing::ScratchFolder;
 
 const std::string kBase = "platform: p.xml\nworkload: {generator: {jobs: 10}}\nsimulation: {seed: 7}\n";
 
