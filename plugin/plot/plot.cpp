@@ -39,14 +39,16 @@ const char* const kPlotUsage = R"(Usage: jobsched plot PATH [options]
 Draws figures (SVG and PNG) from the files jobsched wrote, with gnuplot.
   PATH a sweep folder (with aggregate.csv): METRIC against a swept key, one line per series, error bars = 95%
        confidence interval of the mean over the replications; writes METRIC-vs-KEY.svg and .png
-  PATH a run folder (with jobs.csv): gantt.svg and .png (which job held which processor when) and
-       utilization.svg and .png (busy processors and waiting jobs over time)
+  PATH a run folder (with jobs.csv): gantt.svg and .png (which job held which processor when, from trace.csv) and
+       utilization.svg and .png (busy processors and waiting jobs over time); time in seconds, hours or days since
+       the first submission
 
 Options:
   --metric NAME          sweeps: the metric to plot (default mean_bounded_slowdown)
   --x KEY                sweeps: the swept key on the x axis (default: the first swept key)
   --series KEY[,KEY...]  sweeps: one line per value of these keys (default: the other swept keys that vary)
   --log-y                sweeps: logarithmic y axis (for metrics that span orders of magnitude)
+  --from S, --to S       runs: draw only the window [S, S] in seconds since the first submission (long runs)
   --out DIR              write the figures to DIR (default: PATH/plots)
 
 Prints the paths of the files written. Needs gnuplot (Debian: apt-get install gnuplot-nox).
@@ -500,6 +502,10 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
 // ---------------------------------------------------------------------------------------------------------------
 // Runs: Gantt chart and utilization
 
+struct RunWindow {
+  std::optional<double> from, to; // seconds since the first submission
+};
+
 struct RunJob {
   std::string id;
   double submit = 0;
@@ -573,7 +579,26 @@ long job_colour(const std::string& id)
   return (byte(r) << 16) | (byte(g) << 8) | byte(b);
 }
 
-PlotJob run_figures(const fs::path& run_dir)
+/* The time axis of a run's figures: seconds, hours or days since the first submission, whichever reads best. */
+struct TimeAxis {
+  double origin = 0; // the first submission
+  double unit = 1;   // seconds per axis unit
+  std::string label;
+  TimeAxis(double first, double span)
+      : origin(first), unit(span >= 3 * 86400 ? 86400 : span >= 3 * 3600 ? 3600 : 1),
+        label(std::string("time since the first submission (") + (unit == 86400 ? "days" : unit == 3600 ? "h" : "s") +
+              ")")
+  {
+  }
+  /* A gnuplot expression mapping data column `col` (seconds) to the axis. */
+  std::string column(int col) const
+  {
+    return "(($" + std::to_string(col) + "-" + num(origin) + ")/" + num(unit) + ")";
+  }
+  std::string at(double seconds) const { return num((seconds - origin) / unit); }
+};
+
+PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
 {
   Table t = read_csv(run_dir / "jobs.csv");
   size_t id_col = t.required_column("job_id");
@@ -630,6 +655,14 @@ PlotJob run_figures(const fs::path& run_dir)
     t_end = std::max({t_end, j.start, j.finish.value_or(j.start)});
   }
   if (t_end <= t_begin) t_end = t_begin + 1;
+  // --from/--to: a window of the run, in seconds since the first submission.
+  const double first_submission = t_begin;
+  if (window.from) t_begin = first_submission + *window.from;
+  if (window.to) t_end = first_submission + *window.to;
+  if (t_end <= t_begin)
+    throw InputError("--from " + num(window.from.value_or(0)) + " and --to " + num(window.to.value_or(0)) +
+                     ": the window is empty");
+  const TimeAxis axis(first_submission, t_end - t_begin);
 
   // trace.csv (written by every run since time-sharing): what each job did on which processors, segment by segment.
   // Without it (older runs), a job is drawn on its processors from its start to its finish.
@@ -671,13 +704,15 @@ PlotJob run_figures(const fs::path& run_dir)
   bool label_jobs = jobs.size() <= 60;
   bool grey = std::any_of(segments.begin(), segments.end(), [](const Box& b) { return !b.computing; });
   for (const auto& b : segments) {
+    if (b.end < t_begin || b.start > t_end) continue; // outside the window: not drawn (smaller files)
     long colour = b.computing ? job_colour(b.job->id) : 0x909090;
     for (const auto& [lo, hi] : b.intervals) {
       boxes += num(b.start) + "\t" + num(b.end) + "\t" + num(double(lo) - 0.5) + "\t" + num(double(hi) + 0.5) +
                "\t" + std::to_string(colour) + "\t# job " + b.job->id + "\n";
       drawn++;
       if (label_jobs && b.computing && b.end - b.start >= 0.03 * (t_end - t_begin))
-        labels += num((b.start + b.end) / 2) + "\t" + num((double(lo) + double(hi)) / 2) + "\t" + b.job->id + "\n";
+        labels += axis.at((std::max(b.start, t_begin) + std::min(b.end, t_end)) / 2) + "\t" +
+                  num((double(lo) + double(hi)) / 2) + "\t" + b.job->id + "\n";
     }
   }
   if (drawn == 0)
@@ -688,15 +723,16 @@ PlotJob run_figures(const fs::path& run_dir)
     << gp_str("Gantt chart: " + run_title + " (" + std::to_string(jobs.size()) + " jobs, " +
               std::to_string(processors) + " processors)")
     << "\n";
-  g << "set xlabel 'time (s)'\n";
+  g << "set xlabel " << gp_str(axis.label) << "\n";
   g << "set ylabel 'processor'\n";
-  g << "set xrange [" << num(t_begin) << ":" << num(t_end) << "]\n";
+  g << "set xrange [" << axis.at(t_begin) << ":" << axis.at(t_end) << "]\n";
   g << "set yrange [-0.5:" << num(double(processors) - 0.5) << "]\n";
   if (processors <= 32) g << "set ytics 0, 1, " << processors - 1 << "\n";
   g << "set grid xtics\n";
   g << "set key outside below center horizontal\n";
   g << "set datafile separator tab\n";
-  g << "plot 'gantt.dat' using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fill solid 0.9 "
+  g << "plot 'gantt.dat' using ((" << axis.column(1) << "+" << axis.column(2) << ")/2):(($3+$4)/2):" << axis.column(1)
+    << ":" << axis.column(2) << ":3:4:5 with boxxyerror fill solid 0.9 "
     << (drawn <= 2000 ? "border lc rgb '#303030'" : "noborder") << " lc rgb variable"
     << " title 'one rectangle per job segment and processor interval, coloured" << (labels.empty() ? "" : " and labelled")
     << " by job id'";
@@ -740,18 +776,18 @@ PlotJob run_figures(const fs::path& run_dir)
   u << "set datafile separator tab\n";
   u << "set multiplot layout 2,1 title " << gp_str("Utilization: " + run_title) << "\n";
   u << "set lmargin 12\nset rmargin 4\n";
-  u << "set xrange [" << num(t_begin) << ":" << num(t_end) << "]\n";
+  u << "set xrange [" << axis.at(t_begin) << ":" << axis.at(t_end) << "]\n";
   u << "set grid\n";
   u << "set key outside top right horizontal\n";
-  u << "set xlabel 'time (s)'\n";
+  u << "set xlabel " << gp_str(axis.label) << "\n";
   u << "set ylabel 'busy processors'\n";
   u << "set yrange [0:" << num(double(processors) * 1.05) << "]\n";
-  u << "plot 'utilization.dat' using 1:2 with steps lw 1.5 lc rgb '#1f77b4' title 'busy processors', \\\n"
+  u << "plot 'utilization.dat' using " << axis.column(1) << ":2 with steps lw 1.5 lc rgb '#1f77b4' title 'busy processors', \\\n"
     << "     " << processors << " with lines dt 2 lw 1.5 lc rgb '#555555' title "
     << gp_str("processors (" + std::to_string(processors) + ")") << "\n";
   u << "set ylabel 'waiting jobs'\n";
   u << "set yrange [0:" << num(std::max(1.0, double(max_waiting) * 1.05)) << "]\n";
-  u << "plot 'utilization.dat' using 1:3 with steps lw 1.5 lc rgb '#d62728' title 'waiting jobs (submitted, not "
+  u << "plot 'utilization.dat' using " << axis.column(1) << ":3 with steps lw 1.5 lc rgb '#d62728' title 'waiting jobs (submitted, not "
        "started)'\n";
   u << "unset multiplot\n";
   job.figures.push_back({"utilization", u.str()});
@@ -768,6 +804,8 @@ int plot_main(const std::vector<std::string>& args)
   SweepRequest sweep;
   bool sweep_option = false;
   std::string out;
+  RunWindow window;
+  bool run_option = false;
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& a = args[i];
     auto value = [&](const std::string& name) -> std::string {
@@ -797,6 +835,15 @@ int plot_main(const std::vector<std::string>& args)
     } else if (a == "--log-y") {
       sweep.log_y = true;
       sweep_option = true;
+    } else if (is("--from") || is("--to")) {
+      const std::string name = is("--from") ? "--from" : "--to";
+      const std::string v = value(name);
+      char* end = nullptr;
+      double seconds = std::strtod(v.c_str(), &end);
+      if (*end != '\0' || !std::isfinite(seconds) || seconds < 0)
+        throw InputError(name + " '" + v + "': expected seconds since the first submission (a number >= 0)");
+      (name == "--from" ? window.from : window.to) = seconds;
+      run_option = true;
     } else if (is("--out")) {
       out = value("--out");
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
@@ -820,12 +867,13 @@ int plot_main(const std::vector<std::string>& args)
 
   PlotJob job;
   if (fs::exists(dir / "aggregate.csv", ec)) {
+    if (run_option) throw InputError("--from and --to apply to run folders (with jobs.csv); " + path + " is a sweep");
     job = sweep_figure(dir, sweep);
   } else if (fs::exists(dir / "jobs.csv", ec)) {
     if (sweep_option)
       throw InputError("--metric, --x and --series apply to sweep folders (with aggregate.csv); " + path +
                        " is a run folder (jobs.csv)");
-    job = run_figures(dir);
+    job = run_figures(dir, window);
   } else {
     throw InputError(path + ": neither aggregate.csv (a sweep folder) nor jobs.csv (a run folder) in this folder");
   }
