@@ -193,6 +193,9 @@ void apply_override(YAML::Node& root, const std::string& assignment)
     if (p.empty()) throw InputError("--set " + path + ": empty key component");
     parts.push_back(p);
   }
+  // The scenario must be a mapping to hold the key (a fuzzer found a document that is a plain scalar).
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap()) throw InputError("--set " + path + ": the scenario is not a mapping of keys");
   // yaml-cpp nodes are handles: walk down by reassigning a copy of the handle with reset().
   YAML::Node cur = root;
   for (size_t i = 0; i + 1 < parts.size(); i++) {
