@@ -4,11 +4,11 @@
  * placements are further allocators registered by name. */
 #pragma once
 
-#include "model/job.hpp"
 #include "core/machine.hpp"
+#include "core/params.hpp"
 #include "core/registry.hpp"
 #include "core/resource_set.hpp"
-#include "core/params.hpp"
+#include "model/job.hpp"
 
 #include <functional>
 #include <memory>

@@ -85,7 +85,8 @@ YAML::Node parse_value(const std::string& where, const std::string& text)
 std::vector<std::string> Params::get_list(const std::string& name) const
 {
   YAML::Node n = parse_value(where_ + "." + name, get_string(name));
-  if (!n.IsSequence()) throw InputError(where_ + "." + name + ": expected a list, e.g. [1, 2], got '" + get_string(name) + "'");
+  if (!n.IsSequence())
+    throw InputError(where_ + "." + name + ": expected a list, e.g. [1, 2], got '" + get_string(name) + "'");
   std::vector<std::string> out;
   for (const auto& item : n) {
     if (!item.IsScalar()) throw InputError(where_ + "." + name + ": expected a list of single values");
@@ -97,10 +98,12 @@ std::vector<std::string> Params::get_list(const std::string& name) const
 std::map<std::string, std::string> Params::get_map(const std::string& name) const
 {
   YAML::Node n = parse_value(where_ + "." + name, get_string(name));
-  if (!n.IsMap()) throw InputError(where_ + "." + name + ": expected a mapping, e.g. {a: 1}, got '" + get_string(name) + "'");
+  if (!n.IsMap())
+    throw InputError(where_ + "." + name + ": expected a mapping, e.g. {a: 1}, got '" + get_string(name) + "'");
   std::map<std::string, std::string> out;
   for (const auto& kv : n) {
-    if (!kv.second.IsScalar()) throw InputError(where_ + "." + name + "." + kv.first.Scalar() + ": expected a single value");
+    if (!kv.second.IsScalar())
+      throw InputError(where_ + "." + name + "." + kv.first.Scalar() + ": expected a single value");
     out[kv.first.Scalar()] = kv.second.Scalar();
   }
   return out;

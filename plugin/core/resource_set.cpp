@@ -87,7 +87,8 @@ std::vector<int> ResourceSet::members() const
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
-ResourceSet ResourceSet::lowest(int n) const
+ResourceSet
+ResourceSet::lowest(int n) const
 {
   ResourceSet out(capacity_);
   if (n <= 0) return out;

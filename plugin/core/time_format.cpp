@@ -1,7 +1,7 @@
 #include "core/time_format.hpp"
 
-#include <cmath>
 #include <charconv>
+#include <cmath>
 
 namespace jobsched {
 

@@ -151,8 +151,7 @@ int run(int argc, char** argv)
       left_out += (left_out.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
     }
     std::printf("jobsched: %s: %zu jobs under %s", sc.name.c_str(), r.jobs, r.policy.c_str());
-    if (rejected + skipped > 0)
-      std::printf(" (%ld rejected, %ld skipped: %s)", rejected, skipped, left_out.c_str());
+    if (rejected + skipped > 0) std::printf(" (%ld rejected, %ld skipped: %s)", rejected, skipped, left_out.c_str());
     std::printf("\n");
     std::printf("  makespan %s s, utilization %s, mean wait %s s, median wait %s s\n",
                 format_number(m.makespan).c_str(), format_number(m.utilization).c_str(),

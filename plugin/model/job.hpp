@@ -28,8 +28,8 @@ struct Job {
   double estimate = 0;    // seconds on `size` processors: requested wall time, what policies plan with
   double memory_kb = -1;  // per processor, -1 when unknown
   int user = -1;
-  double recorded_start = -1; // what the site's scheduler did (SWF submit + wait), -1 when unknown: for replay
-  int recorded_size = -1;     // processors the site allocated (SWF field 5), -1 when unknown
+  double recorded_start = -1;    // what the site's scheduler did (SWF submit + wait), -1 when unknown: for replay
+  int recorded_size = -1;        // processors the site allocated (SWF field 5), -1 when unknown
   bool kill_at_estimate = false; // the runtime stops the job when its execution time reaches `estimate`
   JobShape shape = JobShape::rigid;
   int min_size = 1; // moldable and malleable jobs: fewest processors (e.g. its memory does not fit on fewer)

@@ -12,9 +12,9 @@
  * max_mb] per job. A compact placement packs more processes per node, so it trades communication for paging. */
 #pragma once
 
-#include "model/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
+#include "model/job.hpp"
 
 #include <cstdint>
 #include <string>

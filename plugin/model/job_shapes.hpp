@@ -11,14 +11,14 @@ namespace jobsched {
 /* How every job of the workload is shaped beyond what a trace says (model/speedup.hpp, core/job.hpp). */
 struct JobShapeSpec {
   JobShape shape = JobShape::rigid;
-  int min_size = 1;             // moldable, malleable: fewest processors (capped at the job's size)
-  int max_size = 0;             // moldable, malleable: most processors; 0 = the job's requested size
+  int min_size = 1; // moldable, malleable: fewest processors (capped at the job's size)
+  int max_size = 0; // moldable, malleable: most processors; 0 = the job's requested size
   Speedup::Model speedup = Speedup::Model::linear;
-  double downey_A = 0;          // downey: average parallelism; 0 = the job's requested size
-  double downey_sigma = 0;      // downey: variance of parallelism
-  double beta_min = 0;          // beta: drawn uniform in [beta_min, beta_max] per job (stream "speedup")
+  double downey_A = 0;     // downey: average parallelism; 0 = the job's requested size
+  double downey_sigma = 0; // downey: variance of parallelism
+  double beta_min = 0;     // beta: drawn uniform in [beta_min, beta_max] per job (stream "speedup")
   double beta_max = 0;
-  double memory_mb = 0;         // per processor, for jobs the workload gives none (0: leave unknown)
+  double memory_mb = 0; // per processor, for jobs the workload gives none (0: leave unknown)
 };
 
 /* Give every job the spec's shape, bounds, speedup (beta drawn from the "speedup" stream of `seed`, in job order) and

@@ -3,8 +3,8 @@
  * read-only (it holds the public `Job`, never the hidden truth); the outputs are made from it. */
 #pragma once
 
-#include "model/job.hpp"
 #include "core/resource_set.hpp"
+#include "model/job.hpp"
 #include "model/job_model.hpp"
 
 #include <deque>
@@ -23,10 +23,10 @@ enum class JobStatus { pending, waiting, running, suspended, switching, transfer
 const char* to_string(JobStatus s);
 
 struct JobCounters {
-  int preemptions = 0;      // suspensions while it had started
-  int resizes = 0;          // allotment changes of a running job (malleable)
-  int migrations = 0;       // moves to other processors (with or without an image transfer)
-  double bytes_moved = 0;   // image bytes written, read or transferred
+  int preemptions = 0;       // suspensions while it had started
+  int resizes = 0;           // allotment changes of a running job (malleable)
+  int migrations = 0;        // moves to other processors (with or without an image transfer)
+  double bytes_moved = 0;    // image bytes written, read or transferred
   double switching_time = 0; // seconds spent in context switches and reallocations
   double transfer_time = 0;  // seconds spent writing, reading or moving images
 };

@@ -38,8 +38,8 @@ double busy_area(const TraceSegment& segment)
   return segment.status == JobStatus::running ? segment.processors.count() * (segment.end - segment.start) : 0.0;
 }
 
-RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double area,
-                           int machine_processors, double warmup)
+RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double area, int machine_processors,
+                           double warmup)
 {
   RunMetrics m;
   std::vector<double> waits;

@@ -49,7 +49,7 @@ struct RunMetrics {
   long jobs_with_recorded_start = 0;
   double site_mean_wait = 0;
   long jobs_started_late = 0;
-  JobCounters totals;                 // preemptions, resizes, migrations, bytes and times, summed over all jobs
+  JobCounters totals; // preemptions, resizes, migrations, bytes and times, summed over all jobs
 };
 
 /* Time a finished job lost to communication: its execution time beyond its run time stretched by paging (with the

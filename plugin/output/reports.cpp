@@ -41,8 +41,9 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
     const WorkloadJob& j = jobs[i];
     bool started = o.start_time >= 0;
     bool ended = o.fate != JobFate::running;
-    out << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size << ',' << num(j.estimate)
-        << ',' << (o.fate == JobFate::completed ? 1 : 0) << ',' << batsim_final_state(o.fate) << ',';
+    out << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size
+        << ',' << num(j.estimate) << ',' << (o.fate == JobFate::completed ? 1 : 0) << ',' << batsim_final_state(o.fate)
+        << ',';
     if (started && ended) {
       double exec = o.finish_time - o.start_time;
       double turnaround = o.finish_time - j.submit_time;

@@ -1,5 +1,6 @@
 /* The text of the output files: jobs.csv (Batsim's columns first, so evalys and other Batsim tools read it, then
- * ours), trace.csv (execution segments), summary.json (deterministic results) and performance.json (the simulator's own wall time and memory). */
+ * ours), trace.csv (execution segments), summary.json (deterministic results) and performance.json (the simulator's own
+ * wall time and memory). */
 #pragma once
 
 #include "output/metrics.hpp"
@@ -38,7 +39,7 @@ struct PerformanceFigures {
   long instants = 0;
   long decisions = 0;
   long jobs = 0;
-  long segments = 0;      // rows of trace.csv
+  long segments = 0;     // rows of trace.csv
   std::string execution; // how jobs executed: timer (fast path) or ptask
 };
 std::string performance_json(const PerformanceFigures& p);

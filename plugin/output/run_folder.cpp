@@ -54,8 +54,10 @@ class RunFolder::File {
       while (p < pptr() && error == 0) {
         ssize_t n = ::write(fd, p, static_cast<size_t>(pptr() - p));
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) error = n < 0 ? errno : EIO;
-        else p += n;
+        if (n <= 0)
+          error = n < 0 ? errno : EIO;
+        else
+          p += n;
       }
       setp(data.data(), data.data() + data.size());
       return error == 0;
@@ -122,7 +124,8 @@ void RunFolder::commit()
       const auto& outputs = run_output_names();
       if (std::find(outputs.begin(), outputs.end(), n) != outputs.end() || n.rfind(".", 0) == 0) continue;
       fs::rename(entry.path(), tmp_ / n, ec);
-      if (ec) throw InputError(entry.path().string() + ": cannot move into the new output folder (" + ec.message() + ")");
+      if (ec)
+        throw InputError(entry.path().string() + ": cannot move into the new output folder (" + ec.message() + ")");
     }
     fs::path old = dir_.parent_path() / ("." + dir_.filename().string() + ".old-" + std::to_string(getpid()));
     fs::remove_all(old, ec);

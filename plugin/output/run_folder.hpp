@@ -9,8 +9,8 @@
 #pragma once
 
 #include <filesystem>
-#include <ostream>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 

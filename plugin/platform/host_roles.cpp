@@ -2,7 +2,6 @@
  * the deployment, so that a platform written by others runs unchanged: see host_roles.hpp for the rule. */
 #include "platform/host_roles.hpp"
 
-
 #include <algorithm>
 #include <numeric>
 
@@ -38,7 +37,6 @@ bool natural_less(const std::string& a, const std::string& b)
   }
   return a.size() - i < b.size() - j;
 }
-
 
 namespace {
 

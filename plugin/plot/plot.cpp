@@ -585,16 +585,18 @@ struct TimeAxis {
   double unit = 1;   // seconds per axis unit
   std::string label;
   TimeAxis(double first, double span)
-      : origin(first), unit(span >= 3 * 86400 ? 86400 : span >= 3 * 3600 ? 3600 : 1),
-        label(std::string("time since the first submission (") + (unit == 86400 ? "days" : unit == 3600 ? "h" : "s") +
+      : origin(first), unit(span >= 3 * 86400  ? 86400
+                            : span >= 3 * 3600 ? 3600
+                                               : 1),
+        label(std::string("time since the first submission (") +
+              (unit == 86400  ? "days"
+               : unit == 3600 ? "h"
+                              : "s") +
               ")")
   {
   }
   /* A gnuplot expression mapping data column `col` (seconds) to the axis. */
-  std::string column(int col) const
-  {
-    return "(($" + std::to_string(col) + "-" + num(origin) + ")/" + num(unit) + ")";
-  }
+  std::string column(int col) const { return "(($" + std::to_string(col) + "-" + num(origin) + ")/" + num(unit) + ")"; }
   std::string at(double seconds) const { return num((seconds - origin) / unit); }
 };
 
@@ -707,8 +709,8 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
     if (b.end < t_begin || b.start > t_end) continue; // outside the window: not drawn (smaller files)
     long colour = b.computing ? job_colour(b.job->id) : 0x909090;
     for (const auto& [lo, hi] : b.intervals) {
-      boxes += num(b.start) + "\t" + num(b.end) + "\t" + num(double(lo) - 0.5) + "\t" + num(double(hi) + 0.5) +
-               "\t" + std::to_string(colour) + "\t# job " + b.job->id + "\n";
+      boxes += num(b.start) + "\t" + num(b.end) + "\t" + num(double(lo) - 0.5) + "\t" + num(double(hi) + 0.5) + "\t" +
+               std::to_string(colour) + "\t# job " + b.job->id + "\n";
       drawn++;
       if (label_jobs && b.computing && b.end - b.start >= 0.03 * (t_end - t_begin))
         labels += axis.at((std::max(b.start, t_begin) + std::min(b.end, t_end)) / 2) + "\t" +
@@ -734,8 +736,8 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
   g << "plot 'gantt.dat' using ((" << axis.column(1) << "+" << axis.column(2) << ")/2):(($3+$4)/2):" << axis.column(1)
     << ":" << axis.column(2) << ":3:4:5 with boxxyerror fill solid 0.9 "
     << (drawn <= 2000 ? "border lc rgb '#303030'" : "noborder") << " lc rgb variable"
-    << " title 'one rectangle per job segment and processor interval, coloured" << (labels.empty() ? "" : " and labelled")
-    << " by job id'";
+    << " title 'one rectangle per job segment and processor interval, coloured"
+    << (labels.empty() ? "" : " and labelled") << " by job id'";
   if (grey) g << ", NaN with boxes fill solid 0.9 lc rgb '#909090' title 'context switch or image transfer'";
   if (!labels.empty()) {
     job.data_files.emplace_back("gantt-labels.dat", labels);
@@ -782,12 +784,14 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
   u << "set xlabel " << gp_str(axis.label) << "\n";
   u << "set ylabel 'busy processors'\n";
   u << "set yrange [0:" << num(double(processors) * 1.05) << "]\n";
-  u << "plot 'utilization.dat' using " << axis.column(1) << ":2 with steps lw 1.5 lc rgb '#1f77b4' title 'busy processors', \\\n"
+  u << "plot 'utilization.dat' using " << axis.column(1)
+    << ":2 with steps lw 1.5 lc rgb '#1f77b4' title 'busy processors', \\\n"
     << "     " << processors << " with lines dt 2 lw 1.5 lc rgb '#555555' title "
     << gp_str("processors (" + std::to_string(processors) + ")") << "\n";
   u << "set ylabel 'waiting jobs'\n";
   u << "set yrange [0:" << num(std::max(1.0, double(max_waiting) * 1.05)) << "]\n";
-  u << "plot 'utilization.dat' using " << axis.column(1) << ":3 with steps lw 1.5 lc rgb '#d62728' title 'waiting jobs (submitted, not "
+  u << "plot 'utilization.dat' using " << axis.column(1)
+    << ":3 with steps lw 1.5 lc rgb '#d62728' title 'waiting jobs (submitted, not "
        "started)'\n";
   u << "unset multiplot\n";
   job.figures.push_back({"utilization", u.str()});

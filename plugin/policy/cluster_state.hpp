@@ -3,16 +3,15 @@
  * The runtime (SimGrid actor) or a test harness maintains it; the policy reads it and answers with Decisions. */
 #pragma once
 
-#include "model/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
 #include "core/time.hpp"
+#include "model/job.hpp"
 
 #include <algorithm>
 #include <map>
 
 namespace jobsched {
-
 
 struct RunningJob {
   const Job* job = nullptr;

@@ -2,8 +2,8 @@
  * in order; an impossible one (busy processors, unknown job) is a PolicyError. */
 #pragma once
 
-#include "model/job.hpp"
 #include "core/resource_set.hpp"
+#include "model/job.hpp"
 
 #include <vector>
 

@@ -5,10 +5,10 @@
 #pragma once
 
 #include "allocation/allocator.hpp"
+#include "core/params.hpp"
 #include "core/registry.hpp"
 #include "policy/cluster_state.hpp"
 #include "policy/decision.hpp"
-#include "core/params.hpp"
 #include "policy/time_sharing.hpp"
 
 #include <functional>

@@ -30,12 +30,12 @@ struct HostChange {
 struct SystemView {
   double now = 0;
   const Machine* machine = nullptr;
-  ResourceSet up;                     // processors whose host is available
+  ResourceSet up;                    // processors whose host is available
   std::vector<const JobState*> jobs; // submitted and not finished, in submission order
 };
 
 struct Plan {
-  std::map<JobId, ResourceSet> run; // the jobs that compute until the next plan, and where
+  std::map<JobId, ResourceSet> run;                       // the jobs that compute until the next plan, and where
   double until = std::numeric_limits<double>::infinity(); // plan again then, even if nothing happens
   double switch_cost = 0;       // seconds a job stalls on its processors each time it is switched in (start, resume)
   double reallocation_cost = 0; // seconds of stall per processor added or removed when a running job is resized

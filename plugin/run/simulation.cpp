@@ -4,11 +4,11 @@
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
 #include "platform/platform_check.hpp"
-#include "runtime/events/host_monitor.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
-#include "runtime/events/submitter.hpp"
 #include "runtime/drivers/time_sharing_driver.hpp"
+#include "runtime/events/host_monitor.hpp"
+#include "runtime/events/submitter.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/trace_search.hpp"
 
@@ -69,7 +69,7 @@ Workload load_workload(const Scenario& sc, int processors)
 {
   const WorkloadSpec& ws = sc.workload;
   if (ws.trace) {
-    fs::path dir = !ws.trace_dir.empty()           ? ws.trace_dir
+    fs::path dir = !ws.trace_dir.empty()       ? ws.trace_dir
                    : sc.file.has_parent_path() ? sc.file.parent_path()
                                                : fs::path(".");
     fs::path path = find_trace(*ws.trace, dir, sc.file.string() + ": workload.trace");
@@ -161,16 +161,16 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
                    total, 100.0 * ended / total, ended / std::max(wall, 1e-9));
       std::fflush(stderr);
     };
-  ctx.scheduler = std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.runtime, mailbox,
-                                                   std::vector<EventSource*>{ctx.submitter.get(), ctx.monitor.get()},
-                                                   progress);
+  ctx.scheduler =
+      std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.runtime, mailbox,
+                                       std::vector<EventSource*>{ctx.submitter.get(), ctx.monitor.get()}, progress);
   SchedulerActor& scheduler = *ctx.scheduler;
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
   else
-    scheduler.set_driver(std::make_unique<SpaceSharingDriver>(
-        machine, *ctx.policy, *ctx.allocator, *ctx.runtime, scheduler.up(),
-        [&scheduler](JobId id, JobFate fate) { scheduler.job_ended(id, fate); }));
+    scheduler.set_driver(
+        std::make_unique<SpaceSharingDriver>(machine, *ctx.policy, *ctx.allocator, *ctx.runtime, scheduler.up(),
+                                             [&scheduler](JobId id, JobFate fate) { scheduler.job_ended(id, fate); }));
 }
 
 } // namespace
@@ -249,12 +249,13 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
     prepare(ctx, engine, sc, options);
     std::ostream& trace_out = folder.open("trace.csv");
     write_trace_header(trace_out);
-    ctx.runtime->set_trace_sink([&trace_out, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
-      write_trace_row(trace_out, s);
-      area += busy_area(s);
-      segments++;
-      if (keep) kept.push_back(s);
-    });
+    ctx.runtime->set_trace_sink(
+        [&trace_out, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
+          write_trace_row(trace_out, s);
+          area += busy_area(s);
+          segments++;
+          if (keep) kept.push_back(s);
+        });
   } catch (...) {
     ctx.failure = std::current_exception();
     ctx.setup_failed = true;
@@ -273,8 +274,8 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
   const Workload& workload = *ctx.workload;
-  report.metrics = compute_metrics(report.states, workload.jobs, area, ctx.machine.resource_count(),
-                                   sc.workload.closed.warmup);
+  report.metrics =
+      compute_metrics(report.states, workload.jobs, area, ctx.machine.resource_count(), sc.workload.closed.warmup);
 
   RunDescription run{sc.name,
                      sc.policy.name,

@@ -34,5 +34,4 @@ struct RunReport {
 
 RunReport run_scenario(const Scenario& scenario, const RunOptions& options);
 
-
 } // namespace jobsched

@@ -68,8 +68,9 @@ class Section {
   {
     double v = num(k, fallback);
     if (v < lo || v > hi || (above && v == lo))
-      fail(node_[k], "must be " + std::string(above ? "above " : "at least ") + format_exact(lo) + " and at most " +
-                         format_exact(hi) + ", got " + format_exact(v),
+      fail(node_[k],
+           "must be " + std::string(above ? "above " : "at least ") + format_exact(lo) + " and at most " +
+               format_exact(hi) + ", got " + format_exact(v),
            k);
     return v;
   }
@@ -79,9 +80,8 @@ class Section {
   {
     long v = integer(k, fallback);
     if (v < lo || v > hi)
-      fail(node_[k], "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-                         std::to_string(v),
-           k);
+      fail(node_[k],
+           "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + std::to_string(v), k);
     return v;
   }
   bool boolean(const std::string& k, bool fallback) { return get<bool>(k, fallback, "true or false"); }
@@ -163,9 +163,9 @@ class Section {
   std::set<std::string> seen_;
 };
 
-constexpr long kMaxJobs = 100000000;      // a workload of more jobs would not fit in memory (about 1 KiB each)
-constexpr long kMaxCount = 1000000000;    // processors, sizes: kept in an int
-constexpr double kMaxSeconds = 1e12;      // about 31,700 years: longer times lose the simulator's precision
+constexpr long kMaxJobs = 100000000;   // a workload of more jobs would not fit in memory (about 1 KiB each)
+constexpr long kMaxCount = 1000000000; // processors, sizes: kept in an int
+constexpr double kMaxSeconds = 1e12;   // about 31,700 years: longer times lose the simulator's precision
 
 fs::path resolve(const fs::path& dir, const std::string& p)
 {
@@ -265,8 +265,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   if (w.has("trace") == w.has("generator"))
     w.fail(w.node(), "give exactly one of 'trace' (an SWF file) or 'generator'");
   if (w.has("trace")) sc.workload.trace = w.str("trace", "");
-  sc.workload.trace_dir = overridden.count("workload.trace") != 0 || overridden.count("workload") != 0 ? fs::current_path()
-                                                                                                       : dir;
+  sc.workload.trace_dir =
+      overridden.count("workload.trace") != 0 || overridden.count("workload") != 0 ? fs::current_path() : dir;
   Section g = w.sub("generator");
   if (w.has("generator")) {
     GeneratorSpec gs;
@@ -296,9 +296,9 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";
   f.overrun = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
   f.load_factor = w.num("load_factor", 1, 0, 1e6, true);
-  sc.workload.size_field =
-      w.choice("size_field", "requested", {"requested", "allocated"}) == "allocated" ? SizeField::allocated
-                                                                                     : SizeField::requested;
+  sc.workload.size_field = w.choice("size_field", "requested", {"requested", "allocated"}) == "allocated"
+                               ? SizeField::allocated
+                               : SizeField::requested;
   if (f.max_jobs < 0) w.fail(w.node()["max_jobs"], "must be >= 0", "max_jobs");
   Section c = w.sub("communication");
   std::string pattern = c.choice("pattern", "none", {"none", "ring", "neighbours", "all-to-all"});

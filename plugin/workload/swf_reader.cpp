@@ -125,7 +125,9 @@ SwfFile parse_swf(const std::string& text, const std::string& origin, SizeField 
     job.run_time = f[3];
     const int primary = size_field == SizeField::requested ? 7 : 4; // field 8 or 5, the other one when missing
     const int fallback = primary == 7 ? 4 : 7;
-    job.size = static_cast<int>(f[primary] > 0 ? whole(primary, kMaxCount) : f[fallback] > 0 ? whole(fallback, kMaxCount) : -1);
+    job.size = static_cast<int>(f[primary] > 0    ? whole(primary, kMaxCount)
+                                : f[fallback] > 0 ? whole(fallback, kMaxCount)
+                                                  : -1);
     job.estimate = f[8] > 0 ? f[8] : -1;
     job.memory_kb = f[6] > 0 ? f[6] : -1;
     if (f[2] >= 0) job.recorded_start = f[1] + f[2];

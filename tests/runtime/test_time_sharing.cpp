@@ -118,7 +118,8 @@ Outcome run(const Folder& f, const std::string& workload, const std::string& res
     // Utilization from the trace = total work over capacity (linear speedups: processor-seconds = work).
     double utilization_error = std::fabs(r.metrics.utilization - area / (4 * r.metrics.makespan));
     if (jobs.front().speedup.model == Speedup::Model::linear)
-      utilization_error = std::max(utilization_error, std::fabs(r.metrics.utilization - total_work / (4 * r.metrics.makespan)));
+      utilization_error =
+          std::max(utilization_error, std::fabs(r.metrics.utilization - total_work / (4 * r.metrics.makespan)));
     out.insert(out.end(), {overlaps, work_error, utilization_error});
     return out;
   });
@@ -252,8 +253,7 @@ TEST(Images, SavedAndRestoredOnLocalDisks)
 TEST(Images, TwoImagesOnOneLinkTakeTwiceAsLong)
 {
   Folder f;
-  auto o = run(f, swf(1, 0, 15, 2, 51200) + swf(2, 0, 15, 2, 51200) + swf(3, 0, 15, 2, 51200) +
-                      swf(4, 0, 15, 2, 51200),
+  auto o = run(f, swf(1, 0, 15, 2, 51200) + swf(2, 0, 15, 2, 51200) + swf(3, 0, 15, 2, 51200) + swf(4, 0, 15, 2, 51200),
                "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 2, quantum: 10}}\n"
                "simulation: {images: {store: host, host: store}}\n");
   expect_times(o.finish, {29, 29, 38, 38});

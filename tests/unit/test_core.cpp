@@ -114,8 +114,8 @@ TEST(TimeFormat, ShortestStableText)
 
 TEST(Params, ListsAndMappingsKeepTheirShapeAndNumbersAreChecked)
 {
-  std::vector<ParamSpec> specs{{"sizes", "[]", "a list"}, {"weights", "{}", "a mapping"}, {"q", "1.0", "a number"},
-                               {"n", "1", "an integer"}};
+  std::vector<ParamSpec> specs{
+      {"sizes", "[]", "a list"}, {"weights", "{}", "a mapping"}, {"q", "1.0", "a number"}, {"n", "1", "an integer"}};
   Params p(specs, {{"sizes", "[16, 32, 64]"}, {"weights", "{a: 1, b: 2}"}}, "policy.params");
   EXPECT_EQ(p.get_list("sizes"), (std::vector<std::string>{"16", "32", "64"}));
   EXPECT_EQ(p.get_map("weights"), (std::map<std::string, std::string>{{"a", "1"}, {"b", "2"}}));

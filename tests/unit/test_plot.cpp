@@ -186,10 +186,11 @@ TEST_F(PlotTest, RunGanttAndUtilization)
             (std::vector<std::string>{(plots / "gantt.svg").string(), (plots / "gantt.png").string(),
                                       (plots / "utilization.svg").string(), (plots / "utilization.png").string()}));
   // 3 started jobs; the machine size comes from summary.json (8), not from the highest processor used (5).
-  expect_svg(plots / "gantt.svg", {"Gantt chart: tiny under easy (3 jobs, 8 processors)", ">time since the first submission (s)<", ">processor<",
-                                   "coloured and labelled by job id"});
-  expect_svg(plots / "utilization.svg",
-             {"Utilization: tiny under easy", ">time since the first submission (s)<", ">busy processors<", ">waiting jobs<", "processors (8)"});
+  expect_svg(plots / "gantt.svg",
+             {"Gantt chart: tiny under easy (3 jobs, 8 processors)", ">time since the first submission (s)<",
+              ">processor<", "coloured and labelled by job id"});
+  expect_svg(plots / "utilization.svg", {"Utilization: tiny under easy", ">time since the first submission (s)<",
+                                         ">busy processors<", ">waiting jobs<", "processors (8)"});
   expect_png(plots / "gantt.png");
   expect_png(plots / "utilization.png");
 }
@@ -208,11 +209,11 @@ TEST_F(PlotTest, RunFromTraceInDaysWithAWindow)
         "allocated_resources,consumed_energy,metadata\n"
         "1,w,rigid,0,2,200000,1,COMPLETED_SUCCESSFULLY,0,259200,259200,0,259200,1,0-1,-1,\n"
         "2,w,rigid,0,2,90000,1,COMPLETED_SUCCESSFULLY,86400,86460,172860,86400,172860,2,0-1,-1,\n");
-  write(run / "trace.csv",
-        "job_id,start,end,processors,state\n1,0,86400,0-1,running\n2,86400,86460,0-1,switching\n"
-        "1,86400,172860,0-1,suspended\n2,86460,172860,0-1,running\n1,172860,259200,0-1,running\n");
+  write(run / "trace.csv", "job_id,start,end,processors,state\n1,0,86400,0-1,running\n2,86400,86460,0-1,switching\n"
+                           "1,86400,172860,0-1,suspended\n2,86460,172860,0-1,running\n1,172860,259200,0-1,running\n");
   plot({run.string()});
-  expect_svg(run / "plots" / "gantt.svg", {">time since the first submission (days)<", "context switch or image transfer"});
+  expect_svg(run / "plots" / "gantt.svg",
+             {">time since the first submission (days)<", "context switch or image transfer"});
   plot({run.string(), "--from", "86400", "--to=172800", "--out", (run / "window").string()});
   expect_svg(run / "window" / "gantt.svg", {">time since the first submission (h)<"}); // a one-day window, in hours
   std::string e = input_error_of([&] { plot_main({run.string(), "--from", "-5"}); });

@@ -88,11 +88,12 @@ class Equi : public TimeSharingPolicy {
   double reallocation_cost_;
 };
 
-PolicyRegistration equi{{"equi",
-                         "dynamic equipartition: at every arrival and departure, processors split equally among jobs",
-                         {{"reallocation_cost", "0.0", "seconds of stall per processor added to or removed from a job"}},
-                         nullptr,
-                         [](const PolicyEnv& env) { return std::make_unique<Equi>(env); }}};
+PolicyRegistration equi{
+    {"equi",
+     "dynamic equipartition: at every arrival and departure, processors split equally among jobs",
+     {{"reallocation_cost", "0.0", "seconds of stall per processor added to or removed from a job"}},
+     nullptr,
+     [](const PolicyEnv& env) { return std::make_unique<Equi>(env); }}};
 
 } // namespace
 } // namespace jobsched

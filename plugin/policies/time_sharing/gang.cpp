@@ -136,13 +136,14 @@ class Gang : public TimeSharingPolicy {
   double slice_end_ = 0; // when its slice ends
 };
 
-PolicyRegistration gang{{"gang",
-                         "gang scheduling GS(p): partitions of p processors time-shared round-robin (Ousterhout matrix)",
-                         {{"partition_size", "1", "p, processors per partition (0: the whole machine)"},
-                          {"quantum", "600.0", "Q, seconds each row of the matrix runs in turn"},
-                          {"context_switch", "0.0", "seconds a job stalls each time it is switched in"}},
-                         nullptr,
-                         [](const PolicyEnv& env) { return std::make_unique<Gang>(env); }}};
+PolicyRegistration gang{
+    {"gang",
+     "gang scheduling GS(p): partitions of p processors time-shared round-robin (Ousterhout matrix)",
+     {{"partition_size", "1", "p, processors per partition (0: the whole machine)"},
+      {"quantum", "600.0", "Q, seconds each row of the matrix runs in turn"},
+      {"context_switch", "0.0", "seconds a job stalls each time it is switched in"}},
+     nullptr,
+     [](const PolicyEnv& env) { return std::make_unique<Gang>(env); }}};
 
 } // namespace
 } // namespace jobsched

@@ -9,7 +9,8 @@ namespace jobsched {
 double Submitter::next_time() const
 {
   if (next_ >= jobs_.size()) return std::numeric_limits<double>::infinity();
-  if (population_ > 0) return !started_ ? 0.0 : replacements_ > 0 ? replace_at_ : std::numeric_limits<double>::infinity();
+  if (population_ > 0)
+    return !started_ ? 0.0 : replacements_ > 0 ? replace_at_ : std::numeric_limits<double>::infinity();
   return jobs_[next_].submit_time;
 }
 

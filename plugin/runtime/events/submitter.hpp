@@ -26,8 +26,8 @@ class Submitter : public EventSource {
   JobList& jobs_;
   long population_;
   size_t next_ = 0;
-  bool started_ = false;   // closed: the first `population` jobs were released
-  long replacements_ = 0;  // closed: jobs to release now for the jobs that just ended
+  bool started_ = false;  // closed: the first `population` jobs were released
+  long replacements_ = 0; // closed: jobs to release now for the jobs that just ended
   double replace_at_ = 0;
 };
 

@@ -39,9 +39,9 @@ JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, do
     : machine_(machine), hosts_(std::move(hosts)), reference_speed_(reference_speed),
       model_(machine, comm, memory, host_memory_mb(hosts_)), images_(std::move(images))
 {
-  const bool traffic = comm.model == CommCostModel::network ||
-                       (comm.model == CommCostModel::traffic && comm.pattern != CommPattern::none &&
-                        comm.bytes_per_flop > 0);
+  const bool traffic =
+      comm.model == CommCostModel::network ||
+      (comm.model == CommCostModel::traffic && comm.pattern != CommPattern::none && comm.bytes_per_flop > 0);
   if (mode == ExecutionMode::timer && traffic)
     throw InputError("simulation.execution: timer cannot model the traffic of workload.communication (use auto or "
                      "ptask)");
@@ -119,8 +119,8 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   default:
     break;
   }
-  bool open = s.status == JobStatus::running || s.status == JobStatus::suspended ||
-              s.status == JobStatus::switching || s.status == JobStatus::transferring;
+  bool open = s.status == JobStatus::running || s.status == JobStatus::suspended || s.status == JobStatus::switching ||
+              s.status == JobStatus::transferring;
   if (open && length > 0) {
     TraceSegment segment{x.job->id, x.since, now, s.processors, s.status};
     if (trace_sink_)
@@ -369,7 +369,9 @@ void JobRuntime::retime(Execution& x)
 {
   const double now = sg4::Engine::get_clock();
   const double length = x.timer_end - x.timer_start;
-  const double left = std::isinf(x.timer_end) ? 1.0 : length > 0 ? std::max(0.0, 1 - (now - x.timer_start) / length) : 0.0;
+  const double left = std::isinf(x.timer_end) ? 1.0
+                      : length > 0            ? std::max(0.0, 1 - (now - x.timer_start) / length)
+                                              : 0.0;
   x.remaining *= left;
   x.timer_flops *= left;
   x.token++;
@@ -513,8 +515,7 @@ void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_b
 {
   Execution& x = get(id);
   JobState& s = state(x);
-  if (!x.stages.empty() || !x.pending.empty())
-    throw PolicyError("job " + std::to_string(id) + " is already migrating");
+  if (!x.stages.empty() || !x.pending.empty()) throw PolicyError("job " + std::to_string(id) + " is already migrating");
   auto from = hosts_of(s.processors);
   stop_exec(x);
   s.counters.migrations++;

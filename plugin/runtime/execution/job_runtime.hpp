@@ -23,9 +23,9 @@
  * with the other jobs' traffic, become the bottleneck. */
 #pragma once
 
-#include "model/job.hpp"
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
+#include "model/job.hpp"
 #include "model/job_model.hpp"
 #include "model/job_state.hpp"
 
@@ -50,9 +50,9 @@ enum class ExecutionMode { automatic, ptask, timer };
 
 /* What a job pays before it computes again (start, resume). */
 struct Preparation {
-  double stall = 0;                     // seconds of context switch or reallocation on its processors
-  bool read_image = false;              // read its memory image back from the image store first
-  std::vector<sg4::ActivityPtr> after;  // wait for these first (images other jobs write out of its processors)
+  double stall = 0;                    // seconds of context switch or reallocation on its processors
+  bool read_image = false;             // read its memory image back from the image store first
+  std::vector<sg4::ActivityPtr> after; // wait for these first (images other jobs write out of its processors)
 };
 
 class JobRuntime {
@@ -74,7 +74,10 @@ class JobRuntime {
 
   void start(const WorkloadJob& job, const ResourceSet& processors, Preparation prep = {});
   /* Start an admitted job. */
-  void start(JobId id, const ResourceSet& processors, Preparation prep = {}) { start(*truth_.at(id), processors, prep); }
+  void start(JobId id, const ResourceSet& processors, Preparation prep = {})
+  {
+    start(*truth_.at(id), processors, prep);
+  }
   void kill(JobId id);
   /* Stop computing, keeping the remaining work; with `save_image` (and an image store) the image is written out. */
   void suspend(JobId id, bool save_image = false);
@@ -112,8 +115,8 @@ class JobRuntime {
   struct Stage {
     JobStatus status;
     std::function<std::vector<sg4::ActivityPtr>()> begin; // starts the stage's activities
-    bool owned = true;                                     // false: the activities are other jobs' (do not cancel)
-    double timer = 0;                                      // > 0: a stall of that many seconds (a timer when timers_)
+    bool owned = true;                                    // false: the activities are other jobs' (do not cancel)
+    double timer = 0;                                     // > 0: a stall of that many seconds (a timer when timers_)
   };
   struct Timer {
     double end;
@@ -124,20 +127,20 @@ class JobRuntime {
   struct Execution {
     const WorkloadJob* job = nullptr;
     JobState* state = nullptr; // its record in the table
-    double remaining = 1.0; // fraction of the job's total work left when `exec` started
-    double since = 0;       // start of the open trace segment
+    double remaining = 1.0;    // fraction of the job's total work left when `exec` started
+    double since = 0;          // start of the open trace segment
     sg4::ExecPtr exec;
     std::deque<Stage> stages;              // preparation still to do
     std::vector<sg4::ActivityPtr> pending; // the current stage's activities
     bool pending_owned = true;
-    bool compute_after = true;             // false: the stages end in suspension (an image written out)
-    std::vector<sg4::Host*> image_hosts;   // where the image was written (local disks)
+    bool compute_after = true;           // false: the stages end in suspension (an image written out)
+    std::vector<sg4::Host*> image_hosts; // where the image was written (local disks)
     // Fast path: the execution or the stall in progress as a timer.
     std::vector<sg4::Host*> hosts; // hosts of the timed execution
     double timer_start = 0;
-    double timer_end = -1;   // computing on a timer until then (-1: not)
-    double timer_flops = 0;  // flops per process still to do at timer_start
-    double stall_end = -1;   // stalled on a timer until then (-1: not)
+    double timer_end = -1;  // computing on a timer until then (-1: not)
+    double timer_flops = 0; // flops per process still to do at timer_start
+    double stall_end = -1;  // stalled on a timer until then (-1: not)
     bool host_failed = false;
     unsigned token = 0;
   };
@@ -147,10 +150,10 @@ class JobRuntime {
   void enter(Execution& x, JobStatus status, const ResourceSet* processors = nullptr);
   void advance(Execution& x); // next stage, or compute (or rest suspended)
   void launch(Execution& x);
-  void stop_exec(Execution& x); // cancel the exec (or stop the timer), keeping its remaining work
+  void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
   void start_timer(Execution& x); // time x.timer_flops on x.hosts from now
   void push_timer(Execution& x, double end);
-  void retime(Execution& x);     // a host's speed changed: the rest of the work at the new speed
+  void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
   void drop_preparation(Execution& x);
   void add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from);
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
