@@ -1,0 +1,206 @@
+/* The figure of a sweep: a metric against a swept key, one line per series, 95% confidence intervals as error bars. */
+#include "plot/figures.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace jobsched::plot {
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sweeps: a metric against a swept key
+
+namespace {
+/* One point of one series. */
+struct SweepPoint {
+  std::string x;
+  double mean = 0;
+  std::optional<double> ci;
+};
+} // namespace
+
+/* The last component of a folder's path, also for "." and "runs/abc/". */
+std::string folder_name(const fs::path& dir)
+{
+  fs::path p = fs::absolute(dir).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  return p.filename().string();
+}
+
+namespace {
+std::string file_safe(std::string name)
+{
+  for (char& c : name)
+    if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
+  return name;
+}
+} // namespace
+
+PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
+{
+  Table t = read_csv(sweep_dir / "aggregate.csv");
+  const std::string file = t.file.string();
+  if (t.header.empty() || t.header[0] != "point")
+    throw InputError(file + ": the header must start with 'point' (point,<swept keys...>,metric,n,mean,...)");
+  size_t metric_col = t.required_column("metric");
+  size_t mean_col = t.required_column("mean");
+  size_t ci_col = t.required_column("ci95_half_width");
+  std::vector<std::string> keys(t.header.begin() + 1, t.header.begin() + static_cast<long>(metric_col));
+  if (keys.empty()) throw InputError(file + ": no swept key (no column between point and metric): nothing to plot");
+
+  std::vector<std::string> metrics;
+  std::vector<size_t> rows;
+  for (size_t r = 0; r < t.rows.size(); r++) {
+    const std::string& m = t.rows[r][metric_col];
+    if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) metrics.push_back(m);
+    if (m == req.metric) rows.push_back(r);
+  }
+  if (rows.empty())
+    throw InputError("unknown metric '" + req.metric + "' in " + file +
+                     "; known metrics: " + (metrics.empty() ? "(none: the file has no rows)" : join(metrics)));
+
+  auto key_index = [&](const std::string& key, const char* option) {
+    auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end())
+      throw InputError(std::string(option) + " '" + key + "' is not a swept key of " + file +
+                       "; swept keys: " + join(keys));
+    return static_cast<size_t>(it - keys.begin());
+  };
+  size_t x = req.x ? key_index(*req.x, "--x") : 0;
+
+  // Values each key takes (in order of appearance) among the metric's rows.
+  std::vector<std::vector<std::string>> values(keys.size());
+  for (size_t r : rows)
+    for (size_t k = 0; k < keys.size(); k++)
+      if (std::find(values[k].begin(), values[k].end(), t.rows[r][k + 1]) == values[k].end())
+        values[k].push_back(t.rows[r][k + 1]);
+
+  std::vector<size_t> series_keys;
+  if (req.series) {
+    std::istringstream items(*req.series);
+    for (std::string item; std::getline(items, item, ',');) {
+      if (item.empty()) throw InputError("--series '" + *req.series + "': empty key");
+      size_t k = key_index(item, "--series");
+      if (k == x) throw InputError("--series '" + item + "' is also the --x key");
+      if (std::find(series_keys.begin(), series_keys.end(), k) == series_keys.end()) series_keys.push_back(k);
+    }
+    for (size_t k = 0; k < keys.size(); k++)
+      if (k != x && values[k].size() > 1 && std::find(series_keys.begin(), series_keys.end(), k) == series_keys.end())
+        throw InputError("swept key '" + keys[k] + "' takes " + std::to_string(values[k].size()) +
+                         " values but is neither --x nor in --series: add it, e.g. --series " + *req.series + "," +
+                         keys[k]);
+  } else {
+    for (size_t k = 0; k < keys.size(); k++)
+      if (k != x && values[k].size() > 1) series_keys.push_back(k);
+  }
+
+  // Points by series, series in order of appearance.
+  std::vector<std::string> series_labels;
+  std::map<std::string, std::vector<SweepPoint>> series;
+  size_t missing = 0;
+  for (size_t r : rows) {
+    std::vector<std::string> parts;
+    for (size_t k : series_keys)
+      parts.push_back(keys[k] + "=" + t.rows[r][k + 1]);
+    std::string label = join(parts);
+    if (!series.count(label)) series_labels.push_back(label);
+    auto& points = series[label];
+    if (t.rows[r][mean_col].empty()) {
+      missing++;
+      continue;
+    }
+    SweepPoint p;
+    p.x = t.rows[r][x + 1];
+    p.mean = number_at(t, r, mean_col);
+    if (!t.rows[r][ci_col].empty()) p.ci = number_at(t, r, ci_col);
+    points.push_back(p);
+  }
+  if (missing == rows.size())
+    throw InputError(file + ": metric '" + req.metric + "' has no value (every mean is empty: did all runs fail?)");
+
+  bool numeric =
+      std::all_of(values[x].begin(), values[x].end(), [](const std::string& v) { return parse_number(v).has_value(); });
+  std::map<std::string, size_t> category; // categorical x: position of each value
+  for (size_t i = 0; i < values[x].size(); i++)
+    category[values[x][i]] = i;
+  auto position = [&](const std::string& v) { return numeric ? *parse_number(v) : double(category[v]); };
+
+  PlotJob job;
+  std::ostringstream c;
+  const std::string& xkey = keys[x];
+  c << "set xlabel " << gp_str(xkey + (numeric ? unit_suffix(xkey) : "")) << "\n";
+  c << "set ylabel " << gp_str(req.metric + unit_suffix(req.metric) + (req.log_y ? " (log scale)" : "")) << "\n";
+  if (req.log_y) c << "set logscale y\n";
+  c << "set grid\n";
+  c << "set key outside below center horizontal samplen 3 width 2 height 1\n";
+  // Series drawn side by side around each x value ("dodged") so that their error bars do not hide each other:
+  // over a fraction of a category, or of the smallest gap between numeric x values.
+  double unit = 1;
+  if (numeric) {
+    std::vector<double> xs;
+    for (const auto& v : values[x])
+      xs.push_back(*parse_number(v));
+    std::sort(xs.begin(), xs.end());
+    unit = 0;
+    for (size_t i = 1; i < xs.size(); i++)
+      if (xs[i] > xs[i - 1] && (unit == 0 || xs[i] - xs[i - 1] < unit)) unit = xs[i] - xs[i - 1];
+    c << "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n";
+  } else {
+    c << "set xrange [-0.5:" << num(double(values[x].size()) - 0.5) << "]\n";
+    c << "set offsets 0, 0, graph 0.06, graph 0.06\n";
+    c << "set xtics (";
+    for (size_t i = 0; i < values[x].size(); i++)
+      c << (i ? ", " : "") << gp_str(values[x][i]) << " " << i;
+    c << ")\n";
+  }
+  double spread =
+      series_labels.size() > 1 ? unit * std::min(numeric ? 0.1 : 0.5, 0.06 * double(series_labels.size() - 1)) : 0;
+  c << "set title " << gp_str(req.metric + " vs " + xkey) << " . \"\\n\" . "
+    << gp_str("sweep " + folder_name(sweep_dir) + ": mean over the replications, error bars = 95% confidence interval" +
+              (numeric && spread > 0 ? " (series shifted apart along x)" : ""))
+    << "\n";
+  std::vector<std::string> plots;
+  for (size_t i = 0; i < series_labels.size(); i++) {
+    auto points = series[series_labels[i]];
+    if (points.empty()) continue;
+    double shift = series_labels.size() > 1 ? spread * (double(i) / double(series_labels.size() - 1) - 0.5) : 0;
+    std::stable_sort(points.begin(), points.end(),
+                     [&](const SweepPoint& a, const SweepPoint& b) { return position(a.x) < position(b.x); });
+    std::string means = "# " + xkey + "\t" + req.metric + "\n";
+    std::string errors = "# " + xkey + "\t" + req.metric + "\tci95_half_width\n";
+    bool any_error = false;
+    for (const auto& p : points) {
+      std::string xs = num(position(p.x) + shift);
+      means += xs + "\t" + num(p.mean) + "\n";
+      if (p.ci) {
+        errors += xs + "\t" + num(p.mean) + "\t" + num(*p.ci) + "\n";
+        any_error = true;
+      }
+    }
+    std::string mean_file = "series-" + std::to_string(i) + ".dat";
+    std::string error_file = "errors-" + std::to_string(i) + ".dat";
+    job.data_files.emplace_back(mean_file, means);
+    std::string title = series_keys.empty() ? req.metric : series_labels[i];
+    std::string style = " lt " + std::to_string(i + 1) + " lw 2 pt 7 ps 1.2";
+    if (any_error) { // first, so that the means are drawn over the error bars
+      job.data_files.emplace_back(error_file, errors);
+      plots.push_back(gp_str(error_file) + " using 1:2:3 with yerrorbars" + style + " notitle");
+    }
+    plots.push_back(gp_str(mean_file) + " using 1:2 with " + (numeric ? "linespoints" : "points") + style + " title " +
+                    gp_str(title));
+  }
+  c << "set datafile separator tab\n";
+  c << "plot " << join(plots, ", \\\n     ") << "\n";
+  job.figures.push_back({file_safe(req.metric + "-vs-" + xkey), c.str()});
+  return job;
+}
+
+} // namespace jobsched::plot
