@@ -23,9 +23,9 @@ std::string json_string(const std::string& s)
   }
   return out + "\"";
 }
-std::string num(double v)
+FormattedNumber num(double v)
 {
-  return format_number(v);
+  return FormattedNumber(v);
 }
 } // namespace
 
@@ -52,7 +52,8 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
           << num(exec > 0 ? turnaround / exec : 1.0) << ',' << o.allocated << ",-1,,"
           << num(bounded_slowdown(turnaround, exec));
     } else {
-      out << (started ? num(o.start_time) : "") << ",,,,,,,-1,,";
+      if (started) out << num(o.start_time);
+      out << ",,,,,,,-1,,";
     }
     out << ',' << num(j.run_time) << ',' << o.counters.resizes + o.counters.migrations << ',';
     if (started && ended)

@@ -4,6 +4,7 @@
 #include "core/time_format.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -89,16 +90,15 @@ SwfFile parse_swf(const std::string& text, const std::string& origin, SizeField 
         p++;
       if (*p == '\0') break;
       if (count == 18) throw InputError(where + ": more than 18 fields");
-      char* end = nullptr;
-      errno = 0;
-      double v = std::strtod(p, &end);
-      if (end == p || (*end != '\0' && *end != ' ' && *end != '\t') || errno == ERANGE || !std::isfinite(v)) {
-        const char* stop = p;
-        while (*stop != '\0' && *stop != ' ' && *stop != '\t')
-          stop++;
+      // std::from_chars: no locale, several times faster than strtod on the 500,000 fields of a long log.
+      double v = 0;
+      const char* field_end = p;
+      while (*field_end != '\0' && *field_end != ' ' && *field_end != '\t')
+        field_end++;
+      auto [end, error] = std::from_chars(p, field_end, v);
+      if (error != std::errc() || end != field_end || !std::isfinite(v))
         throw InputError(where + ": field " + std::to_string(count + 1) + " (" + field_names[count] +
-                         ") is not a number: '" + std::string(p, stop) + "'");
-      }
+                         ") is not a number: '" + std::string(p, field_end) + "'");
       f[count++] = v;
       p = end;
     }
