@@ -1,6 +1,7 @@
 #include "core/resource_set.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 namespace jobsched {
 
@@ -113,17 +114,34 @@ ResourceSet::lowest(int n) const
 
 std::string ResourceSet::to_string() const
 {
+  // Runs of consecutive members, found word by word (trace.csv writes one per segment).
   std::string out;
-  auto m = members();
-  for (size_t i = 0; i < m.size();) {
-    size_t j = i;
-    while (j + 1 < m.size() && m[j + 1] == m[j] + 1)
-      j++;
+  char buf[16];
+  auto put = [&](int v) { out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); };
+  int run_start = -1;
+  int previous = -2;
+  auto close_run = [&] {
+    if (run_start < 0) return;
     if (!out.empty()) out += ' ';
-    out += std::to_string(m[i]);
-    if (j > i) out += '-' + std::to_string(m[j]);
-    i = j + 1;
+    put(run_start);
+    if (previous > run_start) {
+      out += '-';
+      put(previous);
+    }
+  };
+  for (size_t w = 0; w < words_.size(); w++) {
+    std::uint64_t bits = words_[w];
+    while (bits != 0) {
+      const int member = static_cast<int>(w * 64) + __builtin_ctzll(bits);
+      bits &= bits - 1;
+      if (member != previous + 1) {
+        close_run();
+        run_start = member;
+      }
+      previous = member;
+    }
   }
+  close_run();
   return out;
 }
 
