@@ -72,6 +72,13 @@ expect_error huge_jobs 2 "workload.generator.jobs: must be between 1 and 1000000
   run "$work/good.yaml" --set workload.generator.jobs=2147483648
 expect_error scenario_is_a_string 2 "string.yaml:1:" "expected a mapping" -- run "$(printf '"a string"\n' >"$work/string.yaml"; echo "$work/string.yaml")"
 expect_error set_blames_set 2 "--set" "policy.name: expected text" -- run "$work/good.yaml" --set policy.name.x=1
+# Image stores checked before the run: a host that does not exist, or that the compute hosts cannot reach.
+expect_error image_host_missing 1 "simulation.images.host: no host named 'nope'" -- \
+  run "$work/good.yaml" --set policy.name=gang --set simulation.images='{store: host, host: nope}'
+expect_error image_host_unreachable 2 "simulation.images.host: host node-0 has no route to frontend" "Bad gateways" -- \
+  run "$work/good.yaml" --set policy.name=gang --set simulation.images='{store: host, host: frontend}'
+expect_error image_local_disk_missing 1 "local-disk needs a disk on every compute host" -- \
+  run "$work/good.yaml" --set policy.name=gang --set simulation.images='{store: local-disk}'
 # An indentation error: yaml-cpp's words and what they mean.
 printf 'name: indent\nplatform: %s\nworkload:\n  generator:\n    jobs: 5\n   seed: 3\n' "$platform" >"$work/indent.yaml"
 expect_error yaml_indentation 3 "indent.yaml:6:" "end of map not found" "check the indentation" -- run "$work/indent.yaml"

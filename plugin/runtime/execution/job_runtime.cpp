@@ -58,6 +58,18 @@ JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, do
     image_host_ = sg4::Host::by_name_or_null(images_.host);
     if (image_host_ == nullptr)
       throw InputError("simulation.images.host: no host named '" + images_.host + "' in the platform");
+    // Every compute host must reach it (SimGrid would fail the first transfer in the middle of the run).
+    sg4::Engine::get_instance()->seal_platform();
+    for (auto* h : hosts_) {
+      std::vector<sg4::Link*> links;
+      double latency = 0;
+      try {
+        h->route_to(image_host_, links, &latency);
+      } catch (const std::exception& e) {
+        throw InputError("simulation.images.host: host " + h->get_name() + " has no route to " + images_.host + " (" +
+                         std::string(e.what()).substr(0, std::string(e.what()).find('\n')) + ")");
+      }
+    }
   }
   if (images_.kind == ImageStoreSpec::Kind::local_disk)
     for (auto* h : hosts_)
