@@ -49,6 +49,12 @@ workload:
 simulation: {reference_speed: 1e9}
 YAML
 for p in fcfs easy conservative gang; do compare "profiles-$p" "$work/profiles.yaml" --set policy.name=$p; done
+# A closed population whose head waits for a failed host (or one at speed 0): nothing is scheduled until a profile
+# brings it back, and the run must wait for that rather than stop as a deadlock.
+for p in fcfs easy; do
+  compare "profiles-closed-$p" "$work/profiles.yaml" --set policy.name=$p --set workload.closed='{jobs: 6}' \
+    --set workload.generator.jobs=80
+done
 # A forced timer path refuses what it cannot model.
 if "$bin" run "$quick" --quiet --out "$work/refused" --set simulation.execution=timer \
   --set workload.communication='{pattern: ring, bytes_per_flop: 0.1}' 2>"$work/refused.err"; then

@@ -116,12 +116,14 @@ void SchedulerActor::operator()()
     auto activities = runtime_.activities();
     activities.push_back(receive_);
     double now = sg4::Engine::get_clock();
-    if (activities.size() == 1 && std::isinf(wake_at) && exhausted()) {
-      if (up_ == ResourceSet::all(machine_.resource_count()))
-        throw PolicyError("the policy left " + std::to_string(driver_->waiting_count()) +
-                          " jobs waiting on an idle machine and asked for no wake-up");
-      wake_at = now + 3600; // hosts are down: poll until a profile brings them back
-    }
+    // While hosts are down or at speed 0, only a SimGrid profile may bring them back, and future profile events do
+    // not keep a simulation alive (an execution on a host at speed 0 never ends): poll for them.
+    const bool all_up = up_ == ResourceSet::all(machine_.resource_count());
+    if (!all_up) wake_at = std::min(wake_at, now + 3600);
+    // Nothing scheduled and no event on its way on a machine that is all up: the policy is stuck.
+    if (activities.size() == 1 && std::isinf(wake_at) && !sources_pending(now))
+      throw PolicyError("the policy left " + std::to_string(driver_->waiting_count()) +
+                        " jobs waiting on an idle machine and asked for no wake-up");
     ssize_t woke = -1;
     try {
       woke = sg4::Activity::wait_any_for(activities, std::isinf(wake_at) ? -1.0 : std::max(0.0, wake_at - now));
