@@ -49,6 +49,12 @@ workload:
 simulation: {reference_speed: 1e9}
 YAML
 for p in fcfs easy conservative gang; do compare "profiles-$p" "$work/profiles.yaml" --set policy.name=$p; done
+# Time-sharing where hosts fail under running jobs (SimGrid 3.32 crashed on the next test of the other activities)
+# and slow down under context switches (a stall lasts its seconds on both paths).
+compare profiles-equi "$work/profiles.yaml" --set policy.name=equi --set workload.jobs.shape=malleable \
+  --set policy.params.reallocation_cost=0.5
+compare profiles-gang-switch "$work/profiles.yaml" --set policy.name=gang \
+  --set policy.params='{partition_size: 2, quantum: 600, context_switch: 5}'
 # A closed population whose head waits for a failed host (or one at speed 0): nothing is scheduled until a profile
 # brings it back, and the run must wait for that rather than stop as a deadlock.
 for p in fcfs easy; do

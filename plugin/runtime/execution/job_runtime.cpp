@@ -46,14 +46,14 @@ JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, do
     throw InputError("simulation.execution: timer cannot model the traffic of workload.communication (use auto or "
                      "ptask)");
   timers_ = mode == ExecutionMode::timer || (mode == ExecutionMode::automatic && !traffic);
-  if (timers_) {
-    // Speed and state changes (profiles, failures) re-time the executions on those hosts; SimGrid calls these in its
-    // kernel, so they only note the host. The list is shared: it outlives this runtime if SimGrid calls later.
-    changed_hosts_ = std::make_shared<std::vector<const sg4::Host*>>();
-    auto noted = [list = changed_hosts_](const sg4::Host& h) { list->push_back(&h); };
-    sg4::Host::on_speed_change_cb(noted);
-    sg4::Host::on_state_change_cb(noted);
-  }
+  // Speed and state changes (profiles, failures): timed executions are re-timed, and the jobs on a host that went off
+  // fail (their SimGrid activities are not touched again: testing an activity that failed with its host crashes
+  // SimGrid 3.32). SimGrid calls these in its kernel, so they only note the host; the list is shared, as it outlives
+  // this runtime if SimGrid calls later.
+  changed_hosts_ = std::make_shared<std::vector<const sg4::Host*>>();
+  auto noted = [list = changed_hosts_](const sg4::Host& h) { list->push_back(&h); };
+  sg4::Host::on_speed_change_cb(noted);
+  sg4::Host::on_state_change_cb(noted);
   if (images_.kind == ImageStoreSpec::Kind::host) {
     image_host_ = sg4::Host::by_name_or_null(images_.host);
     if (image_host_ == nullptr)
@@ -166,18 +166,6 @@ void JobRuntime::close_trace()
     enter(x, state(x).status);
 }
 
-std::vector<sg4::ActivityPtr> JobRuntime::stall(const std::vector<sg4::Host*>& hosts, double seconds) const
-{
-  if (!(seconds > 0)) return {};
-  std::vector<double> flops;
-  for (auto* h : hosts)
-    flops.push_back(seconds * h->get_speed());
-  sg4::ExecPtr e = sg4::this_actor::exec_init(hosts, flops, {});
-  e->set_name("stall");
-  e->start();
-  return {e};
-}
-
 std::vector<sg4::ActivityPtr> JobRuntime::move_image(const std::vector<sg4::Host*>& from,
                                                      const std::vector<sg4::Host*>& to, double bytes) const
 {
@@ -217,10 +205,8 @@ void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vect
                             return move_image(image_from, hosts_of(state(x).processors), bytes);
                           }});
   }
-  if (prep.stall > 0)
-    x.stages.push_back({JobStatus::switching,
-                        [this, &x, seconds = prep.stall] { return stall(hosts_of(state(x).processors), seconds); },
-                        true, prep.stall});
+  if (prep.stall > 0) // a stall is time, whatever the hosts' speed: a timer on both execution paths
+    x.stages.push_back({JobStatus::switching, nullptr, true, prep.stall});
 }
 
 void JobRuntime::advance(Execution& x)
@@ -231,7 +217,7 @@ void JobRuntime::advance(Execution& x)
     bool out = !x.compute_after;
     enter(x, stage.status);
     state(x).image_out = out;
-    if (timers_ && stage.timer > 0) {
+    if (stage.timer > 0) {
       x.stall_end = sg4::Engine::get_clock() + stage.timer;
       push_timer(x, x.stall_end);
       return;
@@ -571,11 +557,35 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
   using State = sg4::Activity::State;
   std::vector<std::pair<JobId, JobFate>> ended;
   const double now = sg4::Engine::get_clock();
+  // Hosts whose speed or state changed: the jobs on a host that went off fail; timed executions go on at the new
+  // speed.
+  std::set<JobId> lost;
+  if (!changed_hosts_->empty()) {
+    std::set<const sg4::Host*> changed(changed_hosts_->begin(), changed_hosts_->end());
+    changed_hosts_->clear();
+    for (auto& [id, x] : jobs_) {
+      const JobState& s = *x.state;
+      if (s.status == JobStatus::suspended || (s.status == JobStatus::transferring && s.image_out)) continue;
+      auto hosts = x.timer_end >= 0 ? x.hosts : hosts_of(s.processors);
+      if (std::none_of(hosts.begin(), hosts.end(), [&](const sg4::Host* h) { return changed.count(h) != 0; })) continue;
+      if (std::any_of(hosts.begin(), hosts.end(), [](const sg4::Host* h) { return !h->is_on(); })) {
+        ended.emplace_back(id, JobFate::failed);
+        lost.insert(id);
+      } else if (x.timer_end >= 0) {
+        retime(x);
+      }
+    }
+  }
   // An s4u activity learns that it ended only when it is waited on or tested, and wait_any returned for one of them:
   // test the others (test_any costs one call per ended activity) so that all those ending now are collected together.
   std::vector<sg4::ActivityPtr> started;
-  for (const auto& a : activities())
-    if (a->get_state() == State::STARTED) started.push_back(a);
+  for (const auto& [id, x] : jobs_) {
+    if (lost.count(id) != 0) continue;
+    if (x.exec && x.exec->get_state() == State::STARTED) started.push_back(x.exec);
+    for (const auto& a : x.pending)
+      if (a->get_state() == State::STARTED && std::find(started.begin(), started.end(), a) == started.end())
+        started.push_back(a);
+  }
   while (!started.empty()) {
     ssize_t i = -1;
     try {
@@ -589,24 +599,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
     started.erase(still, started.end());
   }
 
-  if (timers_) {
-    // Hosts whose speed or state changed: their timed executions fail (a host went off) or go on at the new speed.
-    if (!changed_hosts_->empty()) {
-      std::set<const sg4::Host*> changed(changed_hosts_->begin(), changed_hosts_->end());
-      changed_hosts_->clear();
-      for (auto& [id, x] : jobs_) {
-        bool timed = x.timer_end >= 0 || x.stall_end >= 0;
-        if (!timed) continue;
-        auto hosts = x.timer_end >= 0 ? x.hosts : hosts_of(state(x).processors);
-        if (std::none_of(hosts.begin(), hosts.end(), [&](const sg4::Host* h) { return changed.count(h) != 0; }))
-          continue;
-        if (std::any_of(hosts.begin(), hosts.end(), [](const sg4::Host* h) { return !h->is_on(); }))
-          ended.emplace_back(id, JobFate::failed);
-        else if (x.timer_end >= 0)
-          retime(x);
-      }
-    }
-    // Timers due now: executions that complete, stalls that end.
+  { // Timers due now: executions that complete (fast path), stalls that end (both paths).
     while (next_timer() <= now + kTimerSlack) {
       Timer t = timer_heap_.top();
       timer_heap_.pop();
@@ -623,6 +616,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
   // Preparation stages whose activities all ended.
   for (auto it = preparing_.begin(); it != preparing_.end();) {
     const JobId id = *it++; // advance() may erase it
+    if (lost.count(id) != 0) continue;
     Execution& x = jobs_.at(id);
     bool failed = x.pending_owned && std::any_of(x.pending.begin(), x.pending.end(), [](const sg4::ActivityPtr& a) {
                     return a->get_state() == State::FAILED;
@@ -639,7 +633,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
   }
   if (!timers_)
     for (auto& [id, x] : jobs_) {
-      if (!x.exec) continue;
+      if (!x.exec || lost.count(id) != 0) continue;
       State s = x.exec->get_state();
       if (s == State::FINISHED)
         ended.emplace_back(id, JobFate::completed);
@@ -659,7 +653,15 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
               ended.end());
   for (const auto& [id, fate] : ended) {
     Execution& x = jobs_.at(id);
-    if (fate != JobFate::completed && x.exec && x.exec->get_state() == State::STARTED) x.exec->cancel();
+    if (lost.count(id) != 0) { // its activities failed with their host: let them go untouched
+      if (x.job->kill_at_estimate && (x.exec || x.timer_end >= 0)) wall_time_jobs_--;
+      x.exec = nullptr;
+      x.pending.clear();
+      x.timer_end = -1;
+      x.token++;
+    } else if (fate != JobFate::completed && x.exec && x.exec->get_state() == State::STARTED) {
+      x.exec->cancel();
+    }
     stop_exec(x);
     drop_preparation(x);
     x.exec = nullptr;

@@ -116,7 +116,7 @@ class JobRuntime {
     JobStatus status;
     std::function<std::vector<sg4::ActivityPtr>()> begin; // starts the stage's activities
     bool owned = true;                                    // false: the activities are other jobs' (do not cancel)
-    double timer = 0;                                     // > 0: a stall of that many seconds (a timer when timers_)
+    double timer = 0;                                     // > 0: a stall of that many seconds, on a timer
   };
   struct Timer {
     double end;
@@ -157,7 +157,6 @@ class JobRuntime {
   void drop_preparation(Execution& x);
   void add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from);
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
-  std::vector<sg4::ActivityPtr> stall(const std::vector<sg4::Host*>& hosts, double seconds) const;
   std::vector<sg4::ActivityPtr> move_image(const std::vector<sg4::Host*>& from, const std::vector<sg4::Host*>& to,
                                            double bytes) const;
   /* The network model's traffic: a ring over the job's nodes lasting `seconds` on an idle platform. */
