@@ -103,11 +103,7 @@ JobRuntime::Execution& JobRuntime::get(JobId id)
 double JobRuntime::remaining_fraction(JobId id) const
 {
   const Execution& x = jobs_.at(id);
-  if (x.timer_end >= 0) {
-    const double now = sg4::Engine::get_clock();
-    const double length = x.timer_end - x.timer_start;
-    return length > 0 ? x.remaining * std::max(0.0, 1 - (now - x.timer_start) / length) : 0.0;
-  }
+  if (x.timer_end >= 0) return x.remaining * timer_left(x);
   if (x.exec && x.exec->get_state() == sg4::Activity::State::STARTED)
     return x.remaining * x.exec->get_remaining_ratio();
   return x.remaining;
@@ -363,13 +359,16 @@ void JobRuntime::start_timer(Execution& x)
   if (std::isfinite(x.timer_end)) push_timer(x, x.timer_end);
 }
 
+double JobRuntime::timer_left(const Execution& x)
+{
+  if (std::isinf(x.timer_end)) return 1.0; // its hosts had no speed: it made no progress
+  const double length = x.timer_end - x.timer_start;
+  return length > 0 ? std::max(0.0, 1 - (sg4::Engine::get_clock() - x.timer_start) / length) : 0.0;
+}
+
 void JobRuntime::retime(Execution& x)
 {
-  const double now = sg4::Engine::get_clock();
-  const double length = x.timer_end - x.timer_start;
-  const double left = std::isinf(x.timer_end) ? 1.0
-                      : length > 0            ? std::max(0.0, 1 - (now - x.timer_start) / length)
-                                              : 0.0;
+  const double left = timer_left(x);
   x.remaining *= left;
   x.timer_flops *= left;
   x.token++;
@@ -391,10 +390,7 @@ void JobRuntime::stop_exec(Execution& x)
 {
   if (x.job->kill_at_estimate && (x.exec || x.timer_end >= 0)) wall_time_jobs_--;
   if (x.timer_end >= 0) {
-    const double length = x.timer_end - x.timer_start;
-    const double now = sg4::Engine::get_clock();
-    if (std::isfinite(x.timer_end)) // an infinite end: its hosts had no speed, it made no progress
-      x.remaining *= length > 0 ? std::max(0.0, 1 - (now - x.timer_start) / length) : 0.0;
+    x.remaining *= timer_left(x);
     x.timer_end = -1;
     x.token++;
     return;

@@ -153,7 +153,8 @@ class JobRuntime {
   void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
   void start_timer(Execution& x); // time x.timer_flops on x.hosts from now
   void push_timer(Execution& x, double end);
-  void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
+  void retime(Execution& x);
+  static double timer_left(const Execution& x); // fraction of the timed work not done yet // a host's speed changed: the rest of the work at the new speed
   void drop_preparation(Execution& x);
   void add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from);
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
