@@ -13,7 +13,13 @@ ResourceSet ResourceSet::all(int capacity)
 ResourceSet ResourceSet::range(int capacity, int first, int count)
 {
   ResourceSet s(capacity);
-  for (int i = first; i < first + count; i++)
+  int i = first;
+  const int end = first + count;
+  for (; i < end && (i & 63) != 0; i++) // up to a word boundary
+    s.set(i);
+  for (; i + 64 <= end; i += 64) // whole words
+    s.words_[i >> 6] = ~std::uint64_t{0};
+  for (; i < end; i++)
     s.set(i);
   return s;
 }

@@ -22,7 +22,10 @@ SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> h
   up_ = ResourceSet(machine.resource_count());
   for (int h = 0; h < machine.host_count(); h++) {
     host_up_.push_back(hosts_[h]->is_on() && hosts_[h]->get_available_speed() > 0);
-    if (host_up_.back()) up_ |= machine.processors_of(h);
+    if (host_up_.back())
+      up_ |= machine.processors_of(h);
+    else
+      hosts_down_++;
   }
 }
 
@@ -47,6 +50,7 @@ void SchedulerActor::host_changed(int host)
     up_ |= machine_.processors_of(host);
   else
     up_ -= machine_.processors_of(host);
+  if (up != host_up_[host]) hosts_down_ += up ? -1 : 1;
   host_up_[host] = up;
   driver_->host_changed(HostChange{host, up, h->get_available_speed()}, up_, now_);
 }
@@ -118,7 +122,7 @@ void SchedulerActor::operator()()
     double now = sg4::Engine::get_clock();
     // While hosts are down or at speed 0, only a SimGrid profile may bring them back, and future profile events do
     // not keep a simulation alive (an execution on a host at speed 0 never ends): poll for them.
-    const bool all_up = up_ == ResourceSet::all(machine_.resource_count());
+    const bool all_up = hosts_down_ == 0;
     if (!all_up) wake_at = std::min(wake_at, now + 3600);
     // Nothing scheduled and no event on its way on a machine that is all up: the policy is stuck.
     if (activities.size() == 1 && std::isinf(wake_at) && !sources_pending(now))

@@ -55,6 +55,7 @@ class SchedulerActor {
 
   ResourceSet up_;
   std::vector<bool> host_up_;
+  int hosts_down_ = 0; // hosts off or at speed 0
   double now_ = 0;
   double decided_at_ = -1; // the last instant the driver decided
   Event* message_ = nullptr;

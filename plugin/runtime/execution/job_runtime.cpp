@@ -136,7 +136,11 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
     else
       trace_.push_back(std::move(segment));
   }
-  if (processors != nullptr) s.processors = *processors;
+  if (processors != nullptr && *processors != s.processors) {
+    s.processors = *processors;
+    x.speed_epoch = ~0U; // the cached speed and placement cost were for the old processors
+    x.cost_valid = false;
+  }
   s.status = status;
   if (status == JobStatus::finished) {
     s.allocated = (s.used.empty() ? s.processors : s.used).to_string();
@@ -290,9 +294,11 @@ void JobRuntime::launch(Execution& x)
 {
   JobState& s = state(x);
   enter(x, JobStatus::running);
-  auto hosts = hosts_of(s.processors);
-  const size_t n = hosts.size();
-  s.cost = model_.cost(*x.job, s.processors);
+  const auto n = static_cast<size_t>(s.processors.count());
+  if (!x.cost_valid) { // depends on the processors only: a job resumed where it was keeps it
+    s.cost = model_.cost(*x.job, s.processors);
+    x.cost_valid = true;
+  }
   // The remaining work at the reference speed over the speedup on n processors (for a linear job: run time x size
   // / n), stretched by paging (and the formula's cost).
   const double base_seconds =
@@ -303,11 +309,11 @@ void JobRuntime::launch(Execution& x)
   const double flops_each = compute_seconds * reference_speed_;
   if (x.job->kill_at_estimate) wall_time_jobs_++;
   if (timers_) {
-    x.hosts = std::move(hosts);
     x.timer_flops = flops_each;
     start_timer(x);
     return;
   }
+  auto hosts = hosts_of(s.processors);
   std::vector<double> flops(n, flops_each);
   std::vector<double> bytes;
   const double sent_each = comm.bytes_per_flop * flops_each;
@@ -347,12 +353,25 @@ void JobRuntime::push_timer(Execution& x, double end)
 
 void JobRuntime::start_timer(Execution& x)
 {
-  // Under L07 each process computes at its host's available speed and the task ends with the slowest one.
-  double speed = std::numeric_limits<double>::infinity();
-  for (auto* h : x.hosts) {
-    if (!h->is_on()) x.host_failed = true;
-    speed = std::min(speed, h->get_speed() * h->get_available_speed());
+  // Under L07 each process computes at its host's available speed and the task ends with the slowest one. That speed
+  // is kept until the job's processors or some host change (gang scheduling resumes jobs where they were, often).
+  if (x.speed_epoch != host_epoch_) {
+    double speed = std::numeric_limits<double>::infinity();
+    bool off = false;
+    int last = -1;
+    for (int p : state(x).processors.members()) {
+      const int h = machine_.host_of(p);
+      if (h == last) continue; // processors come host by host
+      last = h;
+      off |= !hosts_[h]->is_on();
+      speed = std::min(speed, hosts_[h]->get_speed() * hosts_[h]->get_available_speed());
+    }
+    x.slowest_speed = speed;
+    x.on_host_off = off;
+    x.speed_epoch = host_epoch_;
   }
+  x.host_failed = x.host_failed || x.on_host_off;
+  const double speed = x.slowest_speed;
   const double now = sg4::Engine::get_clock();
   x.timer_start = now;
   x.timer_end = x.host_failed ? now : speed > 0 ? now + x.timer_flops / speed : std::numeric_limits<double>::infinity();
@@ -559,10 +578,11 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
   if (!changed_hosts_->empty()) {
     std::set<const sg4::Host*> changed(changed_hosts_->begin(), changed_hosts_->end());
     changed_hosts_->clear();
+    host_epoch_++; // cached slowest speeds are stale
     for (auto& [id, x] : jobs_) {
       const JobState& s = *x.state;
       if (s.status == JobStatus::suspended || (s.status == JobStatus::transferring && s.image_out)) continue;
-      auto hosts = x.timer_end >= 0 ? x.hosts : hosts_of(s.processors);
+      auto hosts = hosts_of(s.processors);
       if (std::none_of(hosts.begin(), hosts.end(), [&](const sg4::Host* h) { return changed.count(h) != 0; })) continue;
       if (std::any_of(hosts.begin(), hosts.end(), [](const sg4::Host* h) { return !h->is_on(); })) {
         ended.emplace_back(id, JobFate::failed);

@@ -136,7 +136,10 @@ class JobRuntime {
     bool compute_after = true;           // false: the stages end in suspension (an image written out)
     std::vector<sg4::Host*> image_hosts; // where the image was written (local disks)
     // Fast path: the execution or the stall in progress as a timer.
-    std::vector<sg4::Host*> hosts; // hosts of the timed execution
+    double slowest_speed = 0;   // of its hosts, valid while speed_epoch == host_epoch_
+    bool on_host_off = false;   // likewise: one of its hosts is off
+    unsigned speed_epoch = ~0U; // host_epoch_ when slowest_speed was measured
+    bool cost_valid = false;    // its JobState's placement cost is that of its processors
     double timer_start = 0;
     double timer_end = -1;  // computing on a timer until then (-1: not)
     double timer_flops = 0; // flops per process still to do at timer_start
@@ -151,10 +154,11 @@ class JobRuntime {
   void advance(Execution& x); // next stage, or compute (or rest suspended)
   void launch(Execution& x);
   void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
-  void start_timer(Execution& x); // time x.timer_flops on x.hosts from now
+  void start_timer(Execution& x); // time x.timer_flops on its processors from now
   void push_timer(Execution& x, double end);
   void retime(Execution& x);
-  static double timer_left(const Execution& x); // fraction of the timed work not done yet // a host's speed changed: the rest of the work at the new speed
+  static double timer_left(const Execution& x); // fraction of the timed work not done yet // a host's speed changed:
+                                                // the rest of the work at the new speed
   void drop_preparation(Execution& x);
   void add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from);
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
@@ -170,6 +174,7 @@ class JobRuntime {
   ImageStoreSpec images_;
   sg4::Host* image_host_ = nullptr;
   bool timers_ = false;
+  unsigned host_epoch_ = 0; // counts the instants when some host changed speed or state
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timer_heap_;
   std::shared_ptr<std::vector<const sg4::Host*>> changed_hosts_; // noticed by SimGrid callbacks, handled in collect
   std::set<JobId> preparing_; // jobs waiting on the activities of a preparation stage
