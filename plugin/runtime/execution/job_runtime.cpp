@@ -356,6 +356,12 @@ void JobRuntime::start_timer(Execution& x)
   // Under L07 each process computes at its host's available speed and the task ends with the slowest one. That speed
   // is kept until the job's processors or some host change (gang scheduling resumes jobs where they were, often).
   if (x.speed_epoch != host_epoch_) {
+    if (host_speed_epoch_ != host_epoch_) { // every host's available speed, -1 when off, read from SimGrid once
+      host_speed_.resize(hosts_.size());
+      for (size_t h = 0; h < hosts_.size(); h++)
+        host_speed_[h] = hosts_[h]->is_on() ? hosts_[h]->get_speed() * hosts_[h]->get_available_speed() : -1;
+      host_speed_epoch_ = host_epoch_;
+    }
     double speed = std::numeric_limits<double>::infinity();
     bool off = false;
     int last = -1;
@@ -363,8 +369,8 @@ void JobRuntime::start_timer(Execution& x)
       const int h = machine_.host_of(p);
       if (h == last) continue; // processors come host by host
       last = h;
-      off |= !hosts_[h]->is_on();
-      speed = std::min(speed, hosts_[h]->get_speed() * hosts_[h]->get_available_speed());
+      off |= host_speed_[h] < 0;
+      speed = std::min(speed, std::max(0.0, host_speed_[h]));
     }
     x.slowest_speed = speed;
     x.on_host_off = off;

@@ -174,7 +174,9 @@ class JobRuntime {
   ImageStoreSpec images_;
   sg4::Host* image_host_ = nullptr;
   bool timers_ = false;
-  unsigned host_epoch_ = 0; // counts the instants when some host changed speed or state
+  unsigned host_epoch_ = 0;        // counts the instants when some host changed speed or state
+  std::vector<double> host_speed_; // each compute host's available speed (-1: off), as of host_speed_epoch_
+  unsigned host_speed_epoch_ = ~0U;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timer_heap_;
   std::shared_ptr<std::vector<const sg4::Host*>> changed_hosts_; // noticed by SimGrid callbacks, handled in collect
   std::set<JobId> preparing_; // jobs waiting on the activities of a preparation stage
