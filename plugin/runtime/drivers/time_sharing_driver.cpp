@@ -83,7 +83,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       runtime_.suspend(id, images);
       decisions_++;
     } else if (it->second != s.processors && s.job->shape != JobShape::malleable) {
-      runtime_.suspend(id, images);
+      runtime_.suspend(id, images, false); // a move: resume() on the new processors counts it as a migration
     }
   }
   // 2 and 3. Acquire: resizes (shrinks first), resumes and starts.

@@ -453,7 +453,7 @@ void JobRuntime::kill(JobId id)
   jobs_.erase(id);
 }
 
-void JobRuntime::suspend(JobId id, bool save_image)
+void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
 {
   Execution& x = get(id);
   JobState& s = state(x);
@@ -462,7 +462,7 @@ void JobRuntime::suspend(JobId id, bool save_image)
   const bool was_computing = s.status == JobStatus::running;
   stop_exec(x);
   drop_preparation(x);
-  s.counters.preemptions++;
+  if (preemption) s.counters.preemptions++;
   const double bytes = x.job->image_bytes();
   if (!(was_computing && save_image && images_enabled() && bytes > 0)) {
     enter(x, JobStatus::suspended);

@@ -79,8 +79,9 @@ class JobRuntime {
     start(*truth_.at(id), processors, prep);
   }
   void kill(JobId id);
-  /* Stop computing, keeping the remaining work; with `save_image` (and an image store) the image is written out. */
-  void suspend(JobId id, bool save_image = false);
+  /* Stop computing, keeping the remaining work; with `save_image` (and an image store) the image is written out.
+   * `preemption` false: the first half of a move (resume() on other processors counts the migration). */
+  void suspend(JobId id, bool save_image = false, bool preemption = true);
   /* Compute again, on `processors` (empty: the ones it had), after `prep`. */
   void resume(JobId id, const ResourceSet& processors = {}, Preparation prep = {});
   /* Continue the remaining work on `processors` at once, after `prep` (a reallocation stall, others' image writes). */
