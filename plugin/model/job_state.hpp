@@ -65,7 +65,6 @@ class JobTable {
   const JobState& at(JobId id) const;
   JobState* find(JobId id);
   bool contains(JobId id) const { return index_.count(id) != 0; }
-  const std::deque<JobState>& all() const { return states_; }
   /* The records, moved out (end of the run). */
   std::deque<JobState> take_all() { return std::move(states_); }
 

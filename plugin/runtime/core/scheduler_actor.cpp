@@ -122,8 +122,7 @@ void SchedulerActor::operator()()
     double now = sg4::Engine::get_clock();
     // While hosts are down or at speed 0, only a SimGrid profile may bring them back, and future profile events do
     // not keep a simulation alive (an execution on a host at speed 0 never ends): poll for them.
-    const bool all_up = hosts_down_ == 0;
-    if (!all_up) wake_at = std::min(wake_at, now + 3600);
+    if (hosts_down_ > 0) wake_at = std::min(wake_at, now + 3600);
     // Nothing scheduled and no event on its way on a machine that is all up: the policy is stuck.
     if (activities.size() == 1 && std::isinf(wake_at) && !sources_pending(now))
       throw PolicyError("the policy left " + std::to_string(driver_->waiting_count()) +

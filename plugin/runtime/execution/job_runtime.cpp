@@ -129,13 +129,7 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   }
   bool open = s.status == JobStatus::running || s.status == JobStatus::suspended || s.status == JobStatus::switching ||
               s.status == JobStatus::transferring;
-  if (open && length > 0) {
-    TraceSegment segment{x.job->id, x.since, now, s.processors, s.status};
-    if (trace_sink_)
-      trace_sink_(segment);
-    else
-      trace_.push_back(std::move(segment));
-  }
+  if (open && length > 0 && trace_sink_) trace_sink_(TraceSegment{x.job->id, x.since, now, s.processors, s.status});
   if (processors != nullptr && *processors != s.processors) {
     s.processors = *processors;
     x.speed_epoch = ~0U; // the cached speed and placement cost were for the old processors

@@ -67,9 +67,8 @@ class JobRuntime {
   JobState& admit(const WorkloadJob& job);
   const JobTable& table() const { return table_; }
   JobTable& table() { return table_; }
-  /* Execution segments closed so far, in the order they closed (kept here unless a sink takes them). */
-  const std::vector<TraceSegment>& trace() const { return trace_; }
-  /* Hand every segment to `sink` as it closes instead of keeping it (a long run streams its trace to a file). */
+  /* Hand every execution segment to `sink` as it closes (a run streams its trace to trace.csv); without a sink the
+   * segments are not kept. */
   void set_trace_sink(std::function<void(const TraceSegment&)> sink) { trace_sink_ = std::move(sink); }
 
   void start(const WorkloadJob& job, const ResourceSet& processors, Preparation prep = {});
@@ -109,8 +108,6 @@ class JobRuntime {
   size_t size() const { return jobs_.size(); }
   /* Fraction of the job's work still to do (1 at start). */
   double remaining_fraction(JobId id) const;
-  /* What the job's current placement costs it. */
-  const PlacementCost& placement_cost(JobId id) const { return table_.at(id).cost; }
 
  private:
   struct Stage {
@@ -184,7 +181,6 @@ class JobRuntime {
   int wall_time_jobs_ = 0;    // running jobs killed at their estimate (next_deadline scans only if any)
   JobTable table_;
   std::unordered_map<JobId, const WorkloadJob*> truth_; // what the runtime executes; the table holds the public part
-  std::vector<TraceSegment> trace_;
   std::function<void(const TraceSegment&)> trace_sink_;
   std::map<JobId, Execution> jobs_;
 };
