@@ -3,6 +3,7 @@
 #include "core/time_format.hpp"
 #include "experiment/commands.hpp"
 #include "plot/plot.hpp"
+#include "experiment/plan_command.hpp"
 #include "policy/policy.hpp"
 #include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
@@ -28,6 +29,8 @@ Usage:
   jobsched collect SWEEP_DIR             results.csv and aggregate.csv from a (sharded) sweep's runs
   jobsched list-policies                 policies and allocators, with their parameters
   jobsched plot PATH [options]           figures from a sweep or run folder (needs gnuplot)
+  jobsched plan POLICY --nodes N --mins M1,M2,... [--k K]
+                                         one quantum of a memory-constrained policy, as JSON ('plan --help')
   jobsched --help | --version
 
 Run 'jobsched run --help' for the options of a run.
@@ -190,6 +193,7 @@ int main(int argc, char** argv)
     std::vector<std::string> rest(argv + 2, argv + argc);
     if (cmd == "sweep") return sweep_main(rest);
     if (cmd == "collect") return collect_main(rest);
+    if (cmd == "plan") return memory_constrained::plan_main(rest);
     usage_error("unknown command '" + cmd + "'");
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());

@@ -219,4 +219,45 @@ if [ -f "$work/quick1/jobs.csv" ]; then
 fi
 report quickstart_deterministic "$problems"
 
+# ---- jobsched plan: bad arguments and inputs a policy cannot schedule ----
+
+# expect_plan_error NAME FRAGMENT -- ARG...: like expect_error, without the --out that `plan` does not take.
+expect_plan_error() {
+  local name=$1 fragment=$2
+  shift 2
+  [ "$1" = "--" ] && shift
+  "$bin" plan "$@" >"$work/$name.stdout" 2>"$work/$name.stderr"
+  local status=$? problems=""
+  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
+  local lines first
+  lines=$(awk 'END { print NR }' "$work/$name.stderr")
+  [ "$lines" -eq 1 ] || problems+=" $lines stderr lines (expected 1);"
+  first=$(head -n 1 "$work/$name.stderr")
+  case "$first" in
+    "jobsched: error: "*"$fragment"*) ;;
+    *) problems+=" stderr is not 'jobsched: error: ...$fragment...': $first;" ;;
+  esac
+  [ -s "$work/$name.stdout" ] && problems+=" stdout not empty;"
+  report "$name" "$problems"
+}
+expect_plan_error plan_no_policy "no policy given" -- --nodes 16 --mins 1,2
+expect_plan_error plan_unknown_policy "unknown memory-constrained policy 'bubby'" -- bubby --nodes 16 --mins 1
+expect_plan_error plan_no_nodes "--nodes N is required" -- buddy --mins 1,2
+expect_plan_error plan_no_mins "--mins M1,M2,... is required" -- buddy --nodes 16
+expect_plan_error plan_bad_nodes "--nodes: 'x16' is not a whole number" -- buddy --nodes x16 --mins 1
+expect_plan_error plan_zero_nodes "--nodes: 0 is out of range" -- buddy --nodes 0 --mins 1
+expect_plan_error plan_bad_mins "--mins: '' is not a whole number" -- equi-epoch --nodes 16 --mins 1,,2
+expect_plan_error plan_trailing_comma "--mins: expected M1,M2,..." -- equi-epoch --nodes 16 --mins 1,2,
+expect_plan_error plan_negative_k "--k: -1 is out of range" -- hybrid --nodes 16 --mins 1,2 --k -1
+expect_plan_error plan_k_not_taken "buddy takes no --k" -- buddy --nodes 16 --mins 1,2 --k 1
+expect_plan_error plan_unknown_option "unknown option '--out'" -- buddy --nodes 16 --mins 1,2 --out x
+expect_plan_error plan_missing_value "--mins needs a value" -- buddy --nodes 16 --mins
+expect_plan_error plan_job_too_big "job 1 needs 17 nodes, more than the 16" -- equi-epoch --nodes 16 --mins 4,17
+expect_plan_error plan_buddy_j "buddy: needs J a power of two (J = 3)" -- buddy --nodes 16 --mins 1,2,3
+expect_plan_error plan_buddy_n "buddy: needs N a power of two (N = 12)" -- buddy --nodes 12 --mins 1,2
+expect_plan_error plan_buddy_star_n "buddy-star: needs N a power of two" -- buddy-star --nodes 12 --mins 1,2,3
+expect_plan_error plan_opt_large_k "opt-epoch: k = 2" -- opt-epoch --nodes 16 --mins 1,2,3 --k 2
+expect_plan_error plan_opt_bound "the search examined more than 3 partitions" -- \
+  opt-epoch --nodes 140 --k 0 --max-partitions 3 --mins 10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10
+
 finish

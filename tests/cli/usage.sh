@@ -83,4 +83,25 @@ run_case unknown_command 2 stderr 1 "~jobsched: error: unknown command 'frobnica
 lines=$(awk 'END { print NR }' "$work/unknown_command.stderr")
 if [ "$lines" -eq 1 ]; then report unknown_command_one_line ""; else report unknown_command_one_line " $lines lines"; fi
 
+# jobsched plan: Figure 3 of McCann & Zahorjan 1994 as JSON (BUDDY, N = 16: the M = 3 job placed second gets 8
+# nodes), and its help.
+run_case plan_help 0 stdout 2 "~Usage: jobsched plan POLICY --nodes N" "~heuristic-epoch" -- plan --help
+run_case help_lists_plan 0 stdout 1 "~jobsched plan POLICY --nodes N --mins M1,M2,... [--k K]" -- --help
+run_case plan_buddy_figure3 0 stdout 6 '  "policy": "buddy",' '  "overhead": 36,' '  "normalized_overhead": 2.25,' \
+  '    {"job": 2, "min": 3, "first_node": 0, "width": 8, "start": 0.25, "duration": 0.25, "start_fraction": "1/4", "duration_fraction": "1/4"},' \
+  '  "epochs": []' '}' -- plan buddy --nodes 16 --mins 1,2,3,3,3,3,3,8
+# OPT-EPOCH(0) on the N = 140 example of section 4.1.2: two epochs of five jobs on 28 nodes each.
+run_case plan_opt_epoch_140 0 stdout 4 '  "k": 0,' '  "epoch_count": 2,' '  "overhead": 280,' \
+  '~"widths": [28, 28, 28, 28, 28], "pieces": [5, 6, 7, 8, 9]}' -- \
+  plan opt-epoch --nodes 140 --k 0 --mins 20,20,20,20,20,20,20,20,20,20
+# The output is JSON (checked with python3 when there is one).
+if command -v python3 >/dev/null; then
+  if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["pieces"]) == 10 and d["assignments_tested"] >= 2' \
+    "$work/plan_opt_epoch_140.stdout" 2>"$work/plan_json.stderr"; then
+    report plan_json_parses ""
+  else
+    report plan_json_parses " $(head -c 300 "$work/plan_json.stderr" | tr '\n' '|')"
+  fi
+fi
+
 finish

@@ -1,0 +1,182 @@
+/* `jobsched plan`: the memory-constrained schedulers of McCann & Zahorjan 1994, "Scheduling memory constrained jobs on
+ * distributed memory parallel computers" (sections 3 and 4), on the command line. Every schedule printed has passed
+ * the validator with its policy's promises. */
+#include "experiment/plan_command.hpp"
+
+#include "core/errors.hpp"
+#include "policies/memory_constrained/policies.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <sstream>
+
+namespace jobsched::memory_constrained {
+
+const char* const kPlanUsage = R"(Usage: jobsched plan POLICY --nodes N --mins M1,M2,... [--k K] [--max-partitions P]
+
+One scheduling quantum for jobs with minimum node counts (McCann & Zahorjan 1994), as JSON on stdout.
+POLICY: buddy, buddy-star, hybrid, equi-epoch, opt-epoch, heuristic-epoch.
+  --nodes N             the machine's node count
+  --mins M1,M2,...      each job's minimum node count (job j is the j-th, from 0)
+  --k K                 allowed inequity for hybrid, opt-epoch and heuristic-epoch (default 1)
+  --max-partitions P    opt-epoch: give up after examining P partitions (default 10000000; needed for k > 1)
+Exit status: 0 success, 2 bad arguments or an input the policy cannot schedule.
+)";
+
+namespace {
+
+std::string decimal(double value)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.12g", value);
+  return buf;
+}
+
+std::string decimal(const Fraction& f)
+{
+  return decimal(boost::rational_cast<double>(f));
+}
+
+std::string fraction_string(const Fraction& f)
+{
+  std::string s = "\"" + std::to_string(f.numerator());
+  if (f.denominator() != 1) s += "/" + std::to_string(f.denominator());
+  return s + "\"";
+}
+
+template <class T>
+std::string json_list(const std::vector<T>& values)
+{
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); i++)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
+}
+
+long long parse_whole(const std::string& option, const std::string& text)
+{
+  long long value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    throw InputError(option + ": '" + text + "' is not a whole number");
+  return value;
+}
+
+int parse_int(const std::string& option, const std::string& text, long long lowest)
+{
+  long long value = parse_whole(option, text);
+  if (value < lowest || value > 1'000'000'000)
+    throw InputError(option + ": " + text + " is out of range (" + std::to_string(lowest) + " to 1000000000)");
+  return static_cast<int>(value);
+}
+
+} // namespace
+
+std::string schedule_json(const QuantumSchedule& schedule, const std::string& policy, const std::vector<int>& mins,
+                          std::optional<int> k)
+{
+  std::ostringstream out;
+  out << "{\n";
+  out << "  \"policy\": \"" << policy << "\",\n";
+  out << "  \"nodes\": " << schedule.nodes << ",\n";
+  out << "  \"k\": " << (k ? std::to_string(*k) : "null") << ",\n";
+  out << "  \"mins\": " << json_list(mins) << ",\n";
+  out << "  \"overhead\": " << schedule.overhead() << ",\n";
+  out << "  \"normalized_overhead\": " << decimal(schedule.normalized_overhead()) << ",\n";
+  out << "  \"epoch_count\": " << schedule.epochs.size() << ",\n";
+  out << "  \"assignments_tested\": " << schedule.assignments_tested << ",\n";
+  out << "  \"assignments_tested_per_epoch\": " << decimal(schedule.assignments_tested_per_epoch()) << ",\n";
+  out << "  \"pieces\": [";
+  for (size_t i = 0; i < schedule.pieces.size(); i++) {
+    const Piece& p = schedule.pieces[i];
+    out << (i ? ",\n" : "\n") << "    {\"job\": " << p.job << ", \"min\": " << mins[static_cast<size_t>(p.job)]
+        << ", \"first_node\": " << p.first_node << ", \"width\": " << p.width << ", \"start\": " << decimal(p.start)
+        << ", \"duration\": " << decimal(p.duration) << ", \"start_fraction\": " << fraction_string(p.start)
+        << ", \"duration_fraction\": " << fraction_string(p.duration) << "}";
+  }
+  out << (schedule.pieces.empty() ? "],\n" : "\n  ],\n");
+  out << "  \"epochs\": [";
+  for (size_t e = 0; e < schedule.epochs.size(); e++) {
+    const Epoch& epoch = schedule.epochs[e];
+    std::vector<int> widths;
+    for (int index : epoch.pieces)
+      widths.push_back(schedule.pieces[static_cast<size_t>(index)].width);
+    out << (e ? ",\n" : "\n") << "    {\"start\": " << decimal(epoch.start)
+        << ", \"duration\": " << decimal(epoch.duration) << ", \"start_fraction\": " << fraction_string(epoch.start)
+        << ", \"duration_fraction\": " << fraction_string(epoch.duration) << ", \"widths\": " << json_list(widths)
+        << ", \"pieces\": " << json_list(epoch.pieces) << "}";
+  }
+  out << (schedule.epochs.empty() ? "]\n" : "\n  ]\n");
+  out << "}\n";
+  return out.str();
+}
+
+int plan_main(const std::vector<std::string>& args)
+{
+  std::string policy_name;
+  std::optional<int> nodes;
+  std::optional<std::vector<int>> mins;
+  std::optional<int> k;
+  PlanOptions options;
+  for (size_t i = 0; i < args.size(); i++) {
+    const std::string& a = args[i];
+    // "--name VALUE" or "--name=VALUE".
+    auto option_value = [&](const std::string& name, std::string& value) {
+      if (a == name) {
+        if (i + 1 >= args.size()) throw InputError(name + " needs a value");
+        value = args[++i];
+        return true;
+      }
+      if (a.rfind(name + "=", 0) == 0) {
+        value = a.substr(name.size() + 1);
+        return true;
+      }
+      return false;
+    };
+    std::string value;
+    if (a == "--help" || a == "-h") {
+      std::fputs(kPlanUsage, stdout);
+      return 0;
+    } else if (option_value("--nodes", value)) {
+      nodes = parse_int("--nodes", value, 1);
+    } else if (option_value("--k", value)) {
+      k = parse_int("--k", value, 0);
+    } else if (option_value("--max-partitions", value)) {
+      long long bound = parse_whole("--max-partitions", value);
+      if (bound < 1) throw InputError("--max-partitions: " + value + " must be at least 1");
+      options.opt_epoch.max_partitions_examined = bound;
+    } else if (option_value("--mins", value)) {
+      mins.emplace();
+      std::string item;
+      std::istringstream items(value);
+      while (std::getline(items, item, ','))
+        mins->push_back(parse_int("--mins", item, 1));
+      if (mins->empty() || value.back() == ',') throw InputError("--mins: expected M1,M2,... (at least one job)");
+    } else if (a.rfind("-", 0) == 0) {
+      throw InputError("plan: unknown option '" + a + "'");
+    } else if (policy_name.empty()) {
+      policy_name = a;
+    } else {
+      throw InputError("plan: more than one policy given ('" + policy_name + "', '" + a + "')");
+    }
+  }
+  if (policy_name.empty()) throw InputError("plan: no policy given: jobsched plan POLICY --nodes N --mins M1,M2,...");
+  const MemoryConstrainedPolicy& policy = memory_constrained_policy(policy_name);
+  if (!nodes) throw InputError("plan: --nodes N is required");
+  if (!mins) throw InputError("plan: --mins M1,M2,... is required");
+  if (k && !policy.takes_k) throw InputError("plan: " + policy.name + " takes no --k");
+  if (options.opt_epoch.max_partitions_examined && policy.name != "opt-epoch")
+    throw InputError("plan: --max-partitions applies to opt-epoch only");
+  if (k) options.k = *k;
+  QuantumSchedule schedule = policy.plan(*nodes, *mins, options);
+  auto problems = validate(schedule, *nodes, *mins, policy.promises(options.k));
+  if (!problems.empty())
+    throw PolicyError(policy.name + " produced an invalid schedule: " + problems.front() + " (and " +
+                      std::to_string(problems.size() - 1) + " more problems)");
+  std::fputs(schedule_json(schedule, policy.name, *mins, policy.takes_k ? std::optional<int>(options.k) : std::nullopt)
+                 .c_str(),
+             stdout);
+  return 0;
+}
+
+} // namespace jobsched::memory_constrained

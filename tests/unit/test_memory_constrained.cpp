@@ -1,0 +1,563 @@
+/* The memory-constrained quantum schedulers of McCann & Zahorjan 1994 (plugin/policies/memory_constrained/): the
+ * paper's worked examples (Figure 3, section 4.1.2 and the Figure 7 caption, Figure 8, section 4.2's J = 7 remark,
+ * Table 1), HEURISTIC-EPOCH's documented choices on hand-computed cases, the validator on broken schedules, and
+ * brute-force searches written here (exact tiling for BUDDY, set partitions for the epoch policies) on many small
+ * random instances. Every schedule a test produces goes through the validator. */
+#include "core/errors.hpp"
+#include "policies/memory_constrained/partitions.hpp"
+#include "policies/memory_constrained/policies.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <random>
+
+using namespace jobsched;
+using namespace jobsched::memory_constrained;
+
+namespace {
+
+/* The policy by name at inequity k, checked by the validator with the policy's promises. */
+QuantumSchedule plan(const std::string& policy, int nodes, const std::vector<int>& mins, int k = 1,
+                     OptEpochOptions opt = {})
+{
+  const auto& p = memory_constrained_policy(policy);
+  PlanOptions options;
+  options.k = k;
+  options.opt_epoch = opt;
+  QuantumSchedule s = p.plan(nodes, mins, options);
+  auto problems = validate(s, nodes, mins, p.promises(k));
+  std::string all;
+  for (const auto& problem : problems)
+    all += "\n  " + problem;
+  EXPECT_TRUE(problems.empty()) << policy << " (k = " << k << ") on N = " << nodes << ":" << all;
+  return s;
+}
+
+std::vector<int> width_of_each_job(const QuantumSchedule& s, size_t job_count)
+{
+  std::vector<int> widths(job_count, 0);
+  for (const auto& p : s.pieces)
+    widths[static_cast<size_t>(p.job)] = p.width;
+  return widths;
+}
+
+std::vector<std::vector<int>> epoch_widths(const QuantumSchedule& s)
+{
+  std::vector<std::vector<int>> out;
+  for (const auto& e : s.epochs) {
+    out.emplace_back();
+    for (int i : e.pieces)
+      out.back().push_back(s.pieces[static_cast<size_t>(i)].width);
+  }
+  return out;
+}
+
+std::vector<std::vector<int>> epoch_jobs(const QuantumSchedule& s)
+{
+  std::vector<std::vector<int>> out;
+  for (const auto& e : s.epochs) {
+    out.emplace_back();
+    for (int i : e.pieces)
+      out.back().push_back(s.pieces[static_cast<size_t>(i)].job);
+  }
+  return out;
+}
+
+/* A message is one line, for the launcher's "jobsched: error: ..." contract. */
+template <class F>
+std::string input_error_of(F&& f)
+{
+  try {
+    f();
+  } catch (const InputError& e) {
+    std::string what = e.what();
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    return what;
+  }
+  ADD_FAILURE() << "no InputError";
+  return "";
+}
+
+// ---- Brute force, independent of the library ----
+
+bool pow2(int v)
+{
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* Can pieces of these power-of-two widths, each of area N/J, tile the N x 1 rectangle? Heights are (N/J)/w, all
+ * multiples of 1/J, so the rectangle is an N x J grid and a piece of width w covers w columns and N/w rows. The
+ * lowest, then leftmost, empty cell must be some remaining piece's bottom-left corner: try each. */
+bool tiles(int nodes, int job_count, const std::vector<int>& widths)
+{
+  std::vector<std::vector<bool>> used(static_cast<size_t>(job_count), std::vector<bool>(static_cast<size_t>(nodes)));
+  std::map<int, int> left;
+  for (int w : widths)
+    left[w]++;
+  std::function<bool(int)> place = [&](int placed) -> bool {
+    if (placed == job_count) return true;
+    int row = 0;
+    int col = 0;
+    bool found = false;
+    for (row = 0; row < job_count && !found; row++)
+      for (col = 0; col < nodes && !found; col++)
+        if (!used[static_cast<size_t>(row)][static_cast<size_t>(col)]) found = true;
+    row--;
+    col--;
+    for (auto& [w, count] : left) {
+      if (count == 0) continue;
+      int h = nodes / w;
+      if (col + w > nodes || row + h > job_count) continue;
+      bool free = true;
+      for (int r = row; r < row + h && free; r++)
+        for (int c = col; c < col + w && free; c++)
+          free = !used[static_cast<size_t>(r)][static_cast<size_t>(c)];
+      if (!free) continue;
+      auto mark = [&](bool v) {
+        for (int r = row; r < row + h; r++)
+          for (int c = col; c < col + w; c++)
+            used[static_cast<size_t>(r)][static_cast<size_t>(c)] = v;
+      };
+      mark(true);
+      count--;
+      bool ok = place(placed + 1);
+      count++;
+      mark(false);
+      if (ok) return true;
+    }
+    return false;
+  };
+  return place(0);
+}
+
+/* The least overhead of an equal-area schedule with power-of-two widths (N and J powers of two): every multiset of
+ * widths >= N/J that covers the jobs' minimums (largest width to largest job) and tiles the rectangle. */
+long long best_power_of_two_overhead(int nodes, const std::vector<int>& mins)
+{
+  const int job_count = static_cast<int>(mins.size());
+  std::vector<int> choices;
+  for (int w = 1; w <= nodes; w *= 2)
+    if (static_cast<long long>(w) * job_count >= nodes) choices.push_back(w);
+  std::vector<int> sorted_mins = mins;
+  std::sort(sorted_mins.rbegin(), sorted_mins.rend());
+  long long best = -1;
+  std::vector<int> widths;
+  std::function<void(size_t)> choose = [&](size_t from) {
+    if (static_cast<int>(widths.size()) == job_count) {
+      long long sum = 0;
+      for (size_t i = 0; i < widths.size(); i++) {
+        if (widths[i] < sorted_mins[i]) return;
+        sum += widths[i];
+      }
+      if ((best < 0 || sum < best) && tiles(nodes, job_count, widths)) best = sum;
+      return;
+    }
+    for (size_t c = from; c < choices.size(); c++) { // non-increasing widths: choices from the largest
+      widths.push_back(choices[choices.size() - 1 - c]);
+      choose(c);
+      widths.pop_back();
+    }
+  };
+  choose(0);
+  return best;
+}
+
+/* Can these jobs share one epoch: widths all in some [c, c + k], summing to N, each at least its job's M? Some c
+ * works iff no job needs more than c + k and the widths max(M_j, c) leave room (sum <= N <= h (c + k)): between
+ * those two sums every total is reachable by widening pieces one node at a time. */
+bool fits_one_epoch(int nodes, const std::vector<int>& mins, int k)
+{
+  const long long parts = static_cast<long long>(mins.size());
+  for (int c = 1; c <= nodes; c++) {
+    long long least = 0;
+    bool each_fits = true;
+    for (int m : mins) {
+      each_fits = each_fits && m <= c + k;
+      least += std::max(m, c);
+    }
+    if (each_fits && least <= nodes && nodes <= parts * (c + k)) return true;
+  }
+  return false;
+}
+
+/* The fewest epochs of any epoch schedule within k: the fewest feasible groups covering the jobs (subset DP). */
+int fewest_epochs(int nodes, const std::vector<int>& mins, int k)
+{
+  const int n = static_cast<int>(mins.size());
+  const int full = (1 << n) - 1;
+  std::vector<char> feasible(static_cast<size_t>(full + 1), 0);
+  for (int mask = 1; mask <= full; mask++) {
+    std::vector<int> group;
+    for (int j = 0; j < n; j++)
+      if (mask & (1 << j)) group.push_back(mins[static_cast<size_t>(j)]);
+    feasible[static_cast<size_t>(mask)] = fits_one_epoch(nodes, group, k);
+  }
+  std::vector<int> best(static_cast<size_t>(full + 1), 1 << 20);
+  best[0] = 0;
+  for (int mask = 1; mask <= full; mask++) {
+    int low = mask & -mask; // the group holding the lowest job
+    for (int sub = mask; sub; sub = (sub - 1) & mask)
+      if ((sub & low) && feasible[static_cast<size_t>(sub)])
+        best[static_cast<size_t>(mask)] =
+            std::min(best[static_cast<size_t>(mask)], best[static_cast<size_t>(mask ^ sub)] + 1);
+  }
+  return best[static_cast<size_t>(full)];
+}
+
+/* Partitions of N with max - min <= k, counted by a second method: for each smallest part c, the partitions of N
+ * into parts from [c, c + k] minus those into parts from [c + 1, c + k] (coin-change DP). */
+long long count_partitions_by_dp(int nodes, int k)
+{
+  auto with_parts = [nodes](int low, int high) {
+    std::vector<long long> ways(static_cast<size_t>(nodes + 1), 0);
+    ways[0] = 1;
+    for (int part = low; part <= high; part++)
+      for (int total = part; total <= nodes; total++)
+        ways[static_cast<size_t>(total)] += ways[static_cast<size_t>(total - part)];
+    return ways[static_cast<size_t>(nodes)];
+  };
+  long long count = 0;
+  for (int c = 1; c <= nodes; c++)
+    count += with_parts(c, c + k) - (k > 0 ? with_parts(c + 1, c + k) : 0);
+  return count;
+}
+
+/* The greedy of section 4.1.3: EQUI-EPOCH's rule from the largest jobs instead of the smallest. */
+int largest_first_equal_epochs(int nodes, std::vector<int> mins)
+{
+  std::sort(mins.rbegin(), mins.rend());
+  int epochs = 0;
+  size_t next = 0;
+  while (next < mins.size()) {
+    int c = static_cast<int>(std::min(mins.size() - next, static_cast<size_t>(nodes)));
+    while (nodes % c != 0 || mins[next] > nodes / c) // the largest of the c must fit in N/c
+      c--;
+    next += static_cast<size_t>(c);
+    epochs++;
+  }
+  return epochs;
+}
+
+} // namespace
+
+// ---- The paper's examples ----
+
+TEST(MemoryConstrainedBuddy, Figure3Widths)
+{
+  // N = 16, J = 8: area 2 each. Job 7 (M = 8) goes first: 8 wide, 1/4 tall. The min-seg is then at height 1/4
+  // (x = 2) on nodes 0-7, forcing width 2 x 2^2 = 8 on the first M = 3 job (job 2) although ceilpow2(3) = 4. The
+  // frontier then is 1/2 on 0-7 (x = 1): two M = 3 jobs get 4 nodes for 1/2 each; the last two M = 3 jobs fill 8-15
+  // up to 1/2 and 1; M = 2 and M = 1 take nodes 12-13 and 14-15 for the whole quantum (width 2: area 2 in height 1).
+  std::vector<int> mins{1, 2, 3, 3, 3, 3, 3, 8};
+  QuantumSchedule s = plan("buddy", 16, mins);
+  EXPECT_EQ(width_of_each_job(s, mins.size()), (std::vector<int>{2, 2, 8, 4, 4, 4, 4, 8}));
+  EXPECT_EQ(s.overhead(), 36);
+  EXPECT_DOUBLE_EQ(s.normalized_overhead(), 2.25);
+  EXPECT_TRUE(s.epochs.empty());
+  // The walk-through's partial schedule: the second piece sits on the min-seg (nodes 0-7, height 1/4).
+  ASSERT_GE(s.pieces.size(), 2u);
+  EXPECT_EQ(s.pieces[1].job, 2);
+  EXPECT_EQ(s.pieces[1].first_node, 0);
+  EXPECT_EQ(s.pieces[1].start, Fraction(1, 4));
+  EXPECT_EQ(s.pieces[1].duration, Fraction(1, 4));
+  // The paper's Figure 3 comparison: BUDDY* and HYBRID are BUDDY when J is a power of two.
+  EXPECT_EQ(width_of_each_job(plan("buddy-star", 16, mins), mins.size()), width_of_each_job(s, mins.size()));
+  EXPECT_EQ(width_of_each_job(plan("hybrid", 16, mins, 1), mins.size()), width_of_each_job(s, mins.size()));
+}
+
+TEST(MemoryConstrainedEpochs, N140TextAndFigure7Caption)
+{
+  // Section 4.1.2: ten jobs of M = 20. EQUI-EPOCH: 7 jobs of 20 nodes (140/7), then 3 left: 3 does not divide 140,
+  // so 2 of 70, then 1 of 140. The optimum: 5 + 5 jobs of 28 nodes.
+  std::vector<int> ten(10, 20);
+  QuantumSchedule equi = plan("equi-epoch", 140, ten);
+  EXPECT_EQ(epoch_widths(equi), (std::vector<std::vector<int>>{std::vector<int>(7, 20), {70, 70}, {140}}));
+  EXPECT_EQ(equi.overhead(), 3 * 140);
+  QuantumSchedule opt = plan("opt-epoch", 140, ten, 0);
+  EXPECT_EQ(epoch_widths(opt), (std::vector<std::vector<int>>{std::vector<int>(5, 28), std::vector<int>(5, 28)}));
+  EXPECT_EQ(opt.overhead(), 2 * 140);
+  EXPECT_GE(opt.assignments_tested, 2);
+  // The Figure 7 caption: twenty jobs of M = 10. EQUI-EPOCH: 14 of 10 nodes, 5 of 28, 1 of 140; optimum 10 + 10 of 14.
+  std::vector<int> twenty(20, 10);
+  EXPECT_EQ(epoch_widths(plan("equi-epoch", 140, twenty)),
+            (std::vector<std::vector<int>>{std::vector<int>(14, 10), std::vector<int>(5, 28), {140}}));
+  EXPECT_EQ(epoch_widths(plan("opt-epoch", 140, twenty, 0)),
+            (std::vector<std::vector<int>>{std::vector<int>(10, 14), std::vector<int>(10, 14)}));
+  // Both agree with the brute force on the ten-job case (the twenty-job one has 2^20 subsets).
+  EXPECT_EQ(fewest_epochs(140, ten, 0), 2);
+}
+
+TEST(MemoryConstrainedEpochs, Figure8EquiEpochBeatsLargestFirst)
+{
+  // N = 16, M = [4, 4, 4, 4, 8]: from the smallest, four jobs of 4 share one epoch and the M = 8 job takes the
+  // other. From the largest: {8, 4} on 8 + 8 (4 jobs would give 4 nodes to the M = 8 job), then {4, 4}, then {4}.
+  std::vector<int> mins{4, 4, 4, 4, 8};
+  QuantumSchedule equi = plan("equi-epoch", 16, mins);
+  EXPECT_EQ(epoch_widths(equi), (std::vector<std::vector<int>>{{4, 4, 4, 4}, {16}}));
+  EXPECT_EQ(epoch_jobs(equi), (std::vector<std::vector<int>>{{0, 1, 2, 3}, {4}}));
+  EXPECT_EQ(equi.epochs[0].duration, Fraction(4, 5)); // durations proportional to the jobs held: area 16/5 each
+  EXPECT_EQ(largest_first_equal_epochs(16, mins), 3);
+  EXPECT_EQ(fewest_epochs(16, mins, 0), 2);
+  EXPECT_EQ(plan("opt-epoch", 16, mins, 0).epochs.size(), 2u);
+}
+
+TEST(MemoryConstrainedEpochs, SevenJobsNeedThreeEqualEpochs)
+{
+  // Section 4.2: with J = 7 and N a power of two, an equal-allocation epoch holds a power of two of jobs, so
+  // OPT-EPOCH(0) needs at least 3 epochs (7 = 4 + 2 + 1); OPT-EPOCH(1) can hold all seven in one.
+  std::mt19937 random(7);
+  for (int nodes : {8, 16, 32, 64, 128}) {
+    std::uniform_int_distribution<int> min_of(1, nodes / 7);
+    for (int trial = 0; trial < 20; trial++) {
+      std::vector<int> mins(7);
+      for (int& m : mins)
+        m = min_of(random);
+      EXPECT_GE(plan("opt-epoch", nodes, mins, 0).epochs.size(), 3u) << "N = " << nodes;
+      EXPECT_EQ(plan("opt-epoch", nodes, mins, 1).epochs.size(), 1u) << "N = " << nodes;
+    }
+  }
+  // N = 16, seven jobs of 1 node: widths 3, 3, 2, 2, 2, 2, 2.
+  EXPECT_EQ(epoch_widths(plan("opt-epoch", 16, std::vector<int>(7, 1), 1)),
+            (std::vector<std::vector<int>>{{3, 3, 2, 2, 2, 2, 2}}));
+}
+
+TEST(MemoryConstrainedPartitions, Table1)
+{
+  const std::vector<long long> table1{8, 128, 2144, 21527, 144055, 692693, 2560378};
+  auto started = std::chrono::steady_clock::now();
+  for (int k = 0; k <= 6; k++) {
+    EXPECT_EQ(count_partitions(128, k), table1[static_cast<size_t>(k)]) << "k = " << k;
+    EXPECT_EQ(count_partitions_by_dp(128, k), table1[static_cast<size_t>(k)]) << "k = " << k;
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_LT(seconds, 10.0); // about 0.2 s in a release build
+}
+
+TEST(MemoryConstrainedPartitions, EnumerationOrderAndContents)
+{
+  // 10 into 3 parts within 2: smallest part 3 (4 3 3), then 2 (4 4 2), nothing with smallest part 1 (it needs a 7).
+  std::vector<std::vector<int>> seen;
+  for_each_partition(10, 2, 3, [&](const std::vector<int>& parts) {
+    seen.push_back(parts);
+    return true;
+  });
+  EXPECT_EQ(seen, (std::vector<std::vector<int>>{{4, 3, 3}, {4, 4, 2}}));
+  // k = 0: the divisors; k = 1: one per part count.
+  EXPECT_EQ(count_partitions(12, 0), 6);
+  EXPECT_EQ(count_partitions(12, 1), 12);
+  // Stopping early.
+  int visits = 0;
+  EXPECT_FALSE(for_each_partition(128, 6, 20, [&](const std::vector<int>&) { return ++visits < 3; }));
+  EXPECT_EQ(visits, 3);
+}
+
+// ---- HEURISTIC-EPOCH's choices, by hand ----
+
+TEST(MemoryConstrainedHeuristic, DocumentedChoices)
+{
+  // A job gets max(M_j, L - k), not M_j: N = 16, k = 1, M = [6, 2, 2]: 6, then 5 and 5 (not 2 and 2 spread later).
+  EXPECT_EQ(epoch_widths(plan("heuristic-epoch", 16, {6, 2, 2}, 1)), (std::vector<std::vector<int>>{{6, 5, 5}}));
+  // A job that does not fit is skipped for the largest that does: k = 2, M = [6, 6, 5, 4]: 6, 6 leave 4 nodes,
+  // within 2 of 6; the M = 5 job waits for the next epoch and the M = 4 job takes the 4.
+  QuantumSchedule skip = plan("heuristic-epoch", 16, {6, 6, 5, 4}, 2);
+  EXPECT_EQ(epoch_widths(skip), (std::vector<std::vector<int>>{{6, 6, 4}, {16}}));
+  EXPECT_EQ(epoch_jobs(skip), (std::vector<std::vector<int>>{{0, 1, 3}, {2}}));
+  // Left nodes not within k: k = 1, M = [9, 4, 3]: 9 leaves 7 < 9 - 1, so no job fits and the 7 go to the M = 9 job;
+  // then 4 and 3 get 4 and 3 (3 = max(3, 4 - 1)), 9 left: 4 each, the odd one to the narrowest: 8, 8.
+  EXPECT_EQ(epoch_widths(plan("heuristic-epoch", 16, {9, 4, 3}, 1)), (std::vector<std::vector<int>>{{16}, {8, 8}}));
+  // The extra nodes go to the narrowest, ties to the job placed last: M = [5, 5, 5], k = 1: 5, 5, 6.
+  EXPECT_EQ(epoch_widths(plan("heuristic-epoch", 16, {5, 5, 5}, 1)), (std::vector<std::vector<int>>{{5, 5, 6}}));
+  EXPECT_EQ(epoch_widths(plan("heuristic-epoch", 16, {5, 4, 3}, 2)), (std::vector<std::vector<int>>{{6, 5, 5}}));
+  // k = 0: 1 node left over 3 jobs cannot be spread evenly; the last job goes back: 8, 8, then 16.
+  EXPECT_EQ(epoch_widths(plan("heuristic-epoch", 16, {5, 5, 5}, 0)), (std::vector<std::vector<int>>{{8, 8}, {16}}));
+  // Durations: each job runs 1/J of the quantum.
+  QuantumSchedule s = plan("heuristic-epoch", 16, {9, 4, 3}, 1);
+  EXPECT_EQ(s.epochs[0].duration, Fraction(1, 3));
+  EXPECT_EQ(s.epochs[1].start, Fraction(1, 3));
+  EXPECT_EQ(s.epochs[1].duration, Fraction(2, 3));
+}
+
+TEST(MemoryConstrainedHybrid, BuddyThenHeuristic)
+{
+  // J = 7: the four smallest under BUDDY during 4/7 of the quantum, the other three under HEURISTIC-EPOCH(1):
+  // 7 then 6 (6 left 3 < 7 - 1), spread: 8, 8; then 5 alone on 16.
+  std::vector<int> mins{1, 2, 3, 4, 5, 6, 7};
+  QuantumSchedule s = plan("hybrid", 16, mins, 1);
+  EXPECT_EQ(width_of_each_job(s, mins.size()), (std::vector<int>{4, 4, 4, 4, 16, 8, 8}));
+  EXPECT_EQ(epoch_jobs(s), (std::vector<std::vector<int>>{{6, 5}, {4}}));
+  EXPECT_EQ(s.epochs[0].start, Fraction(4, 7));
+  // BUDDY*: subsets of 4, 2, 1 (smallest jobs first) in 4/7, 2/7 and 1/7 of the quantum.
+  QuantumSchedule star = plan("buddy-star", 16, mins);
+  for (const auto& p : star.pieces) {
+    Fraction expected_start = p.job < 4 ? Fraction(0) : p.job < 6 ? Fraction(4, 7) : Fraction(6, 7);
+    Fraction length = p.job < 4 ? Fraction(4, 7) : p.job < 6 ? Fraction(2, 7) : Fraction(1, 7);
+    EXPECT_GE(p.start, expected_start) << "job " << p.job;
+    EXPECT_LE(p.start + p.duration, expected_start + length) << "job " << p.job;
+  }
+  EXPECT_EQ(star.overhead(), 16 + 16 + 16); // each subset: BUDDY with widths N/J_s here
+}
+
+// ---- Inputs a policy cannot schedule ----
+
+TEST(MemoryConstrainedInputs, OneLineRefusals)
+{
+  EXPECT_NE(input_error_of([] { buddy_schedule(16, {1, 2, 3}); }).find("J a power of two"), std::string::npos);
+  EXPECT_NE(input_error_of([] { buddy_schedule(12, {1, 2}); }).find("N a power of two"), std::string::npos);
+  EXPECT_NE(input_error_of([] { buddy_star_schedule(12, {1, 2, 3}); }).find("N a power of two"), std::string::npos);
+  EXPECT_NE(input_error_of([] { hybrid_schedule(24, {1, 2, 3}, 1); }).find("N a power of two"), std::string::npos);
+  EXPECT_NE(input_error_of([] { equi_epoch_schedule(16, {4, 17}); }).find("more than the 16"), std::string::npos);
+  EXPECT_NE(input_error_of([] { heuristic_epoch_schedule(16, {0}, 1); }).find("at least 1"), std::string::npos);
+  EXPECT_NE(input_error_of([] { heuristic_epoch_schedule(16, {3}, -1); }).find("k = -1"), std::string::npos);
+  EXPECT_NE(input_error_of([] { opt_epoch_schedule(16, {3, 4}, 2); }).find("k <= 1"), std::string::npos);
+  EXPECT_NE(input_error_of([] { memory_constrained_policy("buddies"); }).find("known: buddy"), std::string::npos);
+  // A bounded search that runs out says so.
+  OptEpochOptions tiny;
+  tiny.max_partitions_examined = 3;
+  EXPECT_NE(input_error_of([&] { opt_epoch_schedule(140, std::vector<int>(20, 10), 0, tiny); }).find("more than 3"),
+            std::string::npos);
+  // With a bound, k > 1 runs.
+  OptEpochOptions bounded;
+  bounded.max_partitions_examined = 1'000'000;
+  EXPECT_EQ(plan("opt-epoch", 16, {5, 4, 3, 3}, 2, bounded).epochs.size(), 1u);
+  // No jobs: an empty schedule.
+  for (const auto& p : memory_constrained_policies())
+    EXPECT_EQ(plan(p.name, 16, {}).overhead(), 0) << p.name;
+}
+
+TEST(MemoryConstrainedValidator, CatchesBrokenSchedules)
+{
+  std::vector<int> mins{2, 2};
+  QuantumSchedule good;
+  good.nodes = 4;
+  good.pieces = {Piece{0, 0, 2, Fraction(0), Fraction(1)}, Piece{1, 2, 2, Fraction(0), Fraction(1)}};
+  good.epochs = {Epoch{Fraction(0), Fraction(1), {0, 1}}};
+  SchedulePromises all{true, 0, true};
+  EXPECT_TRUE(validate(good, 4, mins, all).empty());
+
+  auto problems_with = [&](auto change, SchedulePromises promises) {
+    QuantumSchedule s = good;
+    change(s);
+    return validate(s, 4, mins, promises).size();
+  };
+  EXPECT_GT(problems_with([](QuantumSchedule& s) { s.pieces[1].first_node = 1; }, {}), 0u);            // overlap
+  EXPECT_GT(problems_with([](QuantumSchedule& s) { s.pieces[1].width = 1; }, {}), 0u);                 // below M_j
+  EXPECT_GT(problems_with([](QuantumSchedule& s) { s.pieces[1].job = 0; }, {}), 0u);                   // job 0 twice
+  EXPECT_GT(problems_with([](QuantumSchedule& s) { s.pieces[0].first_node = 3; }, {}), 0u);            // outside
+  EXPECT_GT(problems_with([](QuantumSchedule& s) { s.pieces[0].duration = Fraction(1, 2); }, {}), 0u); // idle
+  // Unequal areas, widths 3 and 1 apart: only the promises object.
+  QuantumSchedule unequal;
+  unequal.nodes = 4;
+  unequal.pieces = {Piece{0, 0, 3, Fraction(0), Fraction(1)}, Piece{1, 3, 1, Fraction(0), Fraction(1)}};
+  unequal.epochs = {Epoch{Fraction(0), Fraction(1), {0, 1}}};
+  EXPECT_TRUE(validate(unequal, 4, {1, 1}, {}).empty());
+  EXPECT_EQ(validate(unequal, 4, {1, 1}, SchedulePromises{false, 1, false}).size(), 1u); // inequity 2 > 1
+  EXPECT_EQ(validate(unequal, 4, {1, 1}, SchedulePromises{true, {}, false}).size(), 2u); // areas 3 and 1, not 2
+  // An epoch whose widths do not sum to N, and a piece outside every epoch.
+  QuantumSchedule short_epoch = good;
+  short_epoch.epochs[0].pieces = {0};
+  EXPECT_EQ(validate(short_epoch, 4, mins, {}).size(), 1u);
+  EXPECT_EQ(validate(short_epoch, 4, mins, SchedulePromises{false, {}, true}).size(), 2u);
+}
+
+// ---- Against brute force on small random instances ----
+
+TEST(MemoryConstrainedBruteForce, BuddyIsOptimalAmongPowerOfTwoEqualAreaSchedules)
+{
+  std::mt19937 random(1994);
+  int checked = 0;
+  for (int nodes : {1, 2, 4, 8, 16, 32})
+    for (int job_count : {1, 2, 4, 8}) {
+      std::uniform_int_distribution<int> min_of(1, nodes);
+      for (int trial = 0; trial < 25; trial++) {
+        std::vector<int> mins(static_cast<size_t>(job_count));
+        for (int& m : mins)
+          m = min_of(random);
+        QuantumSchedule s = plan("buddy", nodes, mins);
+        for (const auto& p : s.pieces)
+          EXPECT_TRUE(pow2(p.width));
+        EXPECT_EQ(s.overhead(), best_power_of_two_overhead(nodes, mins))
+            << "N = " << nodes << ", M = " << ::testing::PrintToString(mins);
+        checked++;
+      }
+    }
+  EXPECT_EQ(checked, 6 * 4 * 25);
+}
+
+TEST(MemoryConstrainedBruteForce, EquiEpochEqualsOptEpochZeroWhenNIsAPowerOfTwo)
+{
+  std::mt19937 random(2);
+  for (int trial = 0; trial < 400; trial++) {
+    int nodes = 1 << std::uniform_int_distribution<int>(0, 6)(random);
+    int job_count = std::uniform_int_distribution<int>(1, 9)(random);
+    std::uniform_int_distribution<int> min_of(1, nodes);
+    std::vector<int> mins(static_cast<size_t>(job_count));
+    for (int& m : mins)
+      m = min_of(random);
+    size_t equi = plan("equi-epoch", nodes, mins).epochs.size();
+    size_t opt = plan("opt-epoch", nodes, mins, 0).epochs.size();
+    EXPECT_EQ(equi, opt) << "N = " << nodes << ", M = " << ::testing::PrintToString(mins);
+    if (job_count <= 7 && nodes <= 16) {
+      EXPECT_EQ(static_cast<int>(opt), fewest_epochs(nodes, mins, 0))
+          << "N = " << nodes << ", M = " << ::testing::PrintToString(mins);
+    }
+  }
+}
+
+TEST(MemoryConstrainedBruteForce, OptEpochHasTheFewestEpochs)
+{
+  std::mt19937 random(3);
+  OptEpochOptions bounded;
+  bounded.max_partitions_examined = 10'000'000;
+  for (int trial = 0; trial < 3000; trial++) {
+    int nodes = std::uniform_int_distribution<int>(1, 30)(random);
+    int job_count = std::uniform_int_distribution<int>(1, 9)(random);
+    int k = std::uniform_int_distribution<int>(0, 3)(random);
+    // Small minimums, so that epochs can hold several jobs.
+    std::uniform_int_distribution<int> min_of(1, std::max(1, nodes / std::uniform_int_distribution<int>(1, 4)(random)));
+    std::vector<int> mins(static_cast<size_t>(job_count));
+    for (int& m : mins)
+      m = min_of(random);
+    int best = fewest_epochs(nodes, mins, k);
+    QuantumSchedule opt = plan("opt-epoch", nodes, mins, k, bounded);
+    EXPECT_EQ(static_cast<int>(opt.epochs.size()), best)
+        << "N = " << nodes << ", k = " << k << ", M = " << ::testing::PrintToString(mins);
+    EXPECT_EQ(opt.overhead(), static_cast<long long>(best) * nodes);
+    EXPECT_GE(opt.assignments_tested, static_cast<long long>(opt.epochs.size()));
+    // The heuristic is never better than the optimum; EQUI-EPOCH never better than OPT-EPOCH(0).
+    EXPECT_GE(static_cast<int>(plan("heuristic-epoch", nodes, mins, k).epochs.size()), best);
+    if (k == 0) {
+      EXPECT_GE(static_cast<int>(plan("equi-epoch", nodes, mins).epochs.size()), best);
+    }
+  }
+}
+
+TEST(MemoryConstrainedBruteForce, EveryPolicyValidOnRandomInputs)
+{
+  std::mt19937 random(4);
+  for (int trial = 0; trial < 300; trial++) {
+    int nodes = 1 << std::uniform_int_distribution<int>(0, 7)(random);
+    int job_count = std::uniform_int_distribution<int>(1, 20)(random);
+    int k = std::uniform_int_distribution<int>(0, 1)(random);
+    // The paper's workload shape (Table 3), load factor 100%: M_j uniform on 1 .. 2N/J - 1, clipped to [1, N].
+    int top = std::clamp(2 * nodes / job_count - 1, 1, nodes);
+    std::uniform_int_distribution<int> min_of(1, top);
+    std::vector<int> mins(static_cast<size_t>(job_count));
+    for (int& m : mins)
+      m = min_of(random);
+    plan("buddy-star", nodes, mins);
+    plan("hybrid", nodes, mins, k);
+    plan("equi-epoch", nodes, mins);
+    plan("opt-epoch", nodes, mins, k);
+    plan("heuristic-epoch", nodes, mins, k);
+    if (pow2(job_count)) plan("buddy", nodes, mins);
+    // Any N for the epoch policies.
+    int other_nodes = std::uniform_int_distribution<int>(nodes, 3 * nodes)(random);
+    plan("equi-epoch", other_nodes, mins);
+    plan("opt-epoch", other_nodes, mins, k);
+    plan("heuristic-epoch", other_nodes, mins, k);
+  }
+}
