@@ -7,6 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
 #include <limits>
 
 using namespace jobsched;
@@ -110,6 +114,39 @@ TEST(TimeFormat, ShortestStableText)
   EXPECT_EQ(format_number(3.3), "3.3");
   EXPECT_EQ(format_number(0.1234567), "0.123457");
   EXPECT_EQ(format_number(-0.0000001), "0");
+}
+
+// The fast paths (whole numbers, and values below a million through an integer count of millionths) against printf's
+// "%.6f" with the trailing zeros and point removed, on random values of every magnitude and on values next to the
+// halfway points between two sixth decimals, where a product rounded twice would go wrong.
+TEST(TimeFormat, AgreesWithPrintfEverywhere)
+{
+  auto reference = [](double v) {
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.6f", v);
+    std::string s = buf;
+    while (!s.empty() && s.back() == '0')
+      s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s == "-0" ? std::string("0") : s;
+  };
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<double> exponent(-9, 18);
+  std::uniform_int_distribution<long long> millionths(-2000000000000LL, 2000000000000LL);
+  std::vector<double> values{0.0, -0.0, 0.5e-6, -0.5e-6, 1.5e-6, 0.0000025, 999999.9999995, 1e6, 123456.7890125};
+  for (int i = 0; i < 200000; i++) {
+    double magnitude = std::pow(10.0, exponent(gen));
+    values.push_back(i % 2 != 0 ? magnitude : -magnitude);
+    double halfway = (static_cast<double>(millionths(gen)) + 0.5) / 1e6; // near x.xxxxxx5
+    values.push_back(halfway);
+    values.push_back(std::nextafter(halfway, 0.0));
+    values.push_back(std::nextafter(halfway, 1e300));
+    values.push_back(std::round(magnitude)); // whole numbers
+  }
+  int mismatches = 0;
+  for (double v : values)
+    if (format_number(v) != reference(v) && ++mismatches < 5) ADD_FAILURE() << v << ": " << format_number(v);
+  EXPECT_EQ(mismatches, 0);
 }
 
 TEST(Params, ListsAndMappingsKeepTheirShapeAndNumbersAreChecked)
