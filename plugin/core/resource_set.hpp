@@ -41,6 +41,13 @@ class ResourceSet {
   bool operator!=(const ResourceSet& other) const { return !(*this == other); }
 
   std::vector<int> members() const;
+  /* Calls f(member) in increasing order while it returns true. */
+  template <class F> void for_each_until(F&& f) const
+  {
+    for (size_t w = 0; w < words_.size(); w++)
+      for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
+        if (!f(static_cast<int>(w * 64) + __builtin_ctzll(bits))) return;
+  }
   /* Calls f(member) in increasing order, without building the list (per job start on hot paths). */
   template <class F> void for_each(F&& f) const
   {

@@ -595,14 +595,22 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
   }
   // An s4u activity learns that it ended only when it is waited on or tested, and wait_any returned for one of them:
   // test the others (test_any costs one call per ended activity) so that all those ending now are collected together.
+  // Only executions on the ptask path and the preparing jobs' stages are SimGrid activities (a job's pending stages
+  // are in progress only while it is preparing): on the timer path, the jobs that merely run or wait are not visited.
   std::vector<sg4::ActivityPtr> started;
-  for (const auto& [id, x] : jobs_) {
-    if (lost.count(id) != 0) continue;
+  auto add_started = [&](JobId id, const Execution& x) {
+    if (lost.count(id) != 0) return;
     if (x.exec && x.exec->get_state() == State::STARTED) started.push_back(x.exec);
     for (const auto& a : x.pending)
       if (a->get_state() == State::STARTED && std::find(started.begin(), started.end(), a) == started.end())
         started.push_back(a);
-  }
+  };
+  if (timers_)
+    for (JobId id : preparing_)
+      add_started(id, jobs_.at(id));
+  else
+    for (const auto& [id, x] : jobs_)
+      add_started(id, x);
   while (!started.empty()) {
     ssize_t i = -1;
     try {
