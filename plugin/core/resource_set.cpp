@@ -120,15 +120,23 @@ ResourceSet::lowest(int n) const
 
 std::string ResourceSet::to_string() const
 {
-  // Runs of consecutive members, found word by word (trace.csv writes one per segment).
   std::string out;
+  append_to(out);
+  return out;
+}
+
+void ResourceSet::append_to(std::string& out) const
+{
+  // Runs of consecutive members, found word by word (trace.csv writes one per segment).
   char buf[16];
   auto put = [&](int v) { out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); };
+  bool first_run = true;
   int run_start = -1;
   int previous = -2;
   auto close_run = [&] {
     if (run_start < 0) return;
-    if (!out.empty()) out += ' ';
+    if (!first_run) out += ' ';
+    first_run = false;
     put(run_start);
     if (previous > run_start) {
       out += '-';
@@ -148,7 +156,6 @@ std::string ResourceSet::to_string() const
     }
   }
   close_run();
-  return out;
 }
 
 } // namespace jobsched

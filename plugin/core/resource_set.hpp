@@ -41,10 +41,26 @@ class ResourceSet {
   bool operator!=(const ResourceSet& other) const { return !(*this == other); }
 
   std::vector<int> members() const;
+  /* Calls f(member) in increasing order while it returns true. */
+  template <class F> void for_each_until(F&& f) const
+  {
+    for (size_t w = 0; w < words_.size(); w++)
+      for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
+        if (!f(static_cast<int>(w * 64) + __builtin_ctzll(bits))) return;
+  }
+  /* Calls f(member) in increasing order, without building the list (per job start on hot paths). */
+  template <class F> void for_each(F&& f) const
+  {
+    for (size_t w = 0; w < words_.size(); w++)
+      for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
+        f(static_cast<int>(w * 64) + __builtin_ctzll(bits));
+  }
   /* The `n` lowest members, or an empty set when there are fewer than n. */
   ResourceSet lowest(int n) const;
   /* Batsim's interval notation, e.g. "0-3 7 9-10". */
   std::string to_string() const;
+  /* The same text, appended to `out` (no temporary string per call). */
+  void append_to(std::string& out) const;
 
  private:
   int capacity_ = 0;

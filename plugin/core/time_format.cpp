@@ -16,6 +16,39 @@ FormattedNumber::FormattedNumber(double value)
     put(std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf");
     return;
   }
+  // Whole numbers (most times in a trace) as integers: the same text, without the fixed-point conversion.
+  if (std::abs(value) < 9.0e15 && value == std::trunc(value)) {
+    length_ = static_cast<int>(std::to_chars(text_, text_ + sizeof text_, static_cast<long long>(value)).ptr - text_);
+    return;
+  }
+  // Below a million, value x 10^6 rounded to an integer gives the six decimals directly, unless the product sits
+  // near a half (its rounding error is under 2^-13 there, so a margin of 10^-3 is safe): then, and above a million,
+  // std::to_chars decides.
+  if (std::abs(value) < 1.0e6) {
+    const double scaled = value * 1.0e6;
+    const double rounded = std::nearbyint(scaled);
+    if (std::abs(std::abs(scaled - rounded) - 0.5) > 1.0e-3) {
+      long long micro = static_cast<long long>(rounded);
+      char* p = text_;
+      if (micro < 0) {
+        *p++ = '-';
+        micro = -micro;
+      }
+      long long whole = micro / 1000000;
+      long long fraction = micro % 1000000;
+      p = std::to_chars(p, text_ + sizeof text_, whole).ptr;
+      if (fraction != 0) {
+        *p++ = '.';
+        for (long long unit = 100000; fraction != 0; unit /= 10) {
+          *p++ = static_cast<char>('0' + fraction / unit);
+          fraction %= unit;
+        }
+      }
+      length_ = static_cast<int>(p - text_);
+      if (length_ == 2 && text_[0] == '-' && text_[1] == '0') put("0");
+      return;
+    }
+  }
   // std::to_chars with a precision prints exactly what printf's "%.6f" does, several times faster; then the trailing
   // zeros and point go, and "-0" is "0".
   char* end = std::to_chars(text_, text_ + sizeof text_, value, std::chars_format::fixed, 6).ptr;

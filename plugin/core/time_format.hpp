@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 
 namespace jobsched {
 
@@ -12,6 +13,7 @@ class FormattedNumber {
  public:
   explicit FormattedNumber(double value);
   std::string str() const { return std::string(text_, static_cast<size_t>(length_)); }
+  std::string_view view() const { return {text_, static_cast<size_t>(length_)}; }
   friend std::ostream& operator<<(std::ostream& out, const FormattedNumber& n) { return out.write(n.text_, n.length_); }
 
  private:

@@ -42,28 +42,34 @@ JobModel::JobModel(const Machine& machine, CommSpec comm, MemorySpec memory, std
 
 PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources) const
 {
-  // Processors are numbered host by host, so a set's members come in runs of one host each.
-  std::vector<std::pair<int, int>> per_node; // (host, processes of the job there)
-  for (int p : resources.members()) {
-    int host = machine_.host_of(p);
-    if (per_node.empty() || per_node.back().first != host)
-      per_node.emplace_back(host, 1);
-    else
-      per_node.back().second++;
-  }
+  // Processors are numbered host by host, so a set's members come in runs of one host each: one pass counts the
+  // nodes and, with paging on, the memory each one holds.
+  const bool paging = memory_.paging && job.memory_kb > 0;
+  const double per_process_mb = job.memory_kb / 1024.0;
+  const double job_mb = per_process_mb * (paging ? resources.count() : 0);
   PlacementCost c;
-  c.nodes_used = static_cast<int>(per_node.size());
+  int host = -1;
+  int processes = 0;
+  auto close_node = [&] {
+    if (host < 0) return;
+    c.nodes_used++;
+    if (!paging) return;
+    double used = per_process_mb * processes;
+    double limit = node_memory_mb_[host] * memory_.threshold;
+    if (used > limit) c.page_faults += memory_.page_fault_penalty * (used - limit) / job_mb;
+  };
+  resources.for_each([&](int p) {
+    int h = machine_.host_of(p);
+    if (h != host) {
+      close_node();
+      host = h;
+      processes = 0;
+    }
+    processes++;
+  });
+  close_node();
   if (comm_.model != CommCostModel::traffic)
     c.communication = communication_cost(comm_.base, c.nodes_used, comm_.level);
-  if (memory_.paging && job.memory_kb > 0) {
-    const double per_process_mb = job.memory_kb / 1024.0;
-    const double job_mb = per_process_mb * resources.count();
-    for (const auto& [host, processes] : per_node) {
-      double used = per_process_mb * processes;
-      double limit = node_memory_mb_[host] * memory_.threshold;
-      if (used > limit) c.page_faults += memory_.page_fault_penalty * (used - limit) / job_mb;
-    }
-  }
   return c;
 }
 

@@ -28,8 +28,15 @@ struct RunDescription {
 void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
                     const std::string& workload_name);
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. */
-void write_trace_header(std::ostream& out);
-void write_trace_row(std::ostream& out, const TraceSegment& segment);
+class TraceWriter {
+ public:
+  explicit TraceWriter(std::ostream& out); // writes the header
+  void write(const TraceSegment& segment);
+
+ private:
+  std::ostream& out_;
+  std::string row_;
+};
 std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);
 
 struct PerformanceFigures {

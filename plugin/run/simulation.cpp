@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <set>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_simulation, "jobsched: simulation set-up");
@@ -245,13 +246,13 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   double area = 0;
   long segments = 0;
   std::vector<TraceSegment> kept;
+  std::optional<TraceWriter> trace_writer;
   try {
     prepare(ctx, engine, sc, options);
-    std::ostream& trace_out = folder.open("trace.csv");
-    write_trace_header(trace_out);
+    trace_writer.emplace(folder.open("trace.csv"));
     ctx.runtime->set_trace_sink(
-        [&trace_out, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
-          write_trace_row(trace_out, s);
+        [&trace_writer, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
+          trace_writer->write(s);
           area += busy_area(s);
           segments++;
           if (keep) kept.push_back(s);

@@ -75,8 +75,9 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
                        *first->second + ")");
     w.jobs.push_back(job);
   }
-  std::stable_sort(w.jobs.begin(), w.jobs.end(),
-                   [](const WorkloadJob& a, const WorkloadJob& b) { return a.submit_time < b.submit_time; });
+  auto by_submission = [](const WorkloadJob& a, const WorkloadJob& b) { return a.submit_time < b.submit_time; };
+  if (!std::is_sorted(w.jobs.begin(), w.jobs.end(), by_submission)) // logs usually are: skip moving every job
+    std::stable_sort(w.jobs.begin(), w.jobs.end(), by_submission);
   if (!w.jobs.empty()) {
     // Load scaling: inter-arrival times divided by the factor, from the first submission on.
     const double first = w.jobs.front().submit_time;

@@ -6,8 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
 
 using namespace jobsched;
 
@@ -47,6 +53,97 @@ TEST(AvailabilityProfile, EarliestFitOnHandBuiltProfile)
   p.release(0, 10, 3);
   EXPECT_EQ(p.earliest_fit(0, 5, 3), 0);
   EXPECT_EQ(p.earliest_fit(0, 15, 3), 20); // [10,20) has only 2 free
+}
+
+// The tree-based profile against a plain list of steps and the definition of the earliest fit (the first of `from`
+// and the later step starts where the window has room), on random reservations and releases with coinciding times.
+TEST(AvailabilityProfile, AgreesWithAPlainStepListOnRandomOperations)
+{
+  std::mt19937_64 gen(11);
+  for (int round = 0; round < 200; round++) {
+    const int capacity = 1 + static_cast<int>(gen() % 16);
+    AvailabilityProfile tree(0, capacity);
+    std::vector<std::pair<double, int>> steps{{0.0, capacity}}; // (start, free), sorted
+    auto free_at = [&](double t) {
+      int v = 0;
+      for (const auto& [start, free] : steps)
+        if (start <= t) v = free;
+      return v;
+    };
+    auto add = [&](double a, double b, int delta) {
+      for (double t : {a, b})
+        if (std::none_of(steps.begin(), steps.end(), [&](const auto& st) { return st.first == t; })) {
+          int v = free_at(t);
+          steps.insert(std::upper_bound(steps.begin(), steps.end(), std::make_pair(t, 0),
+                                        [](const auto& x, const auto& y) { return x.first < y.first; }),
+                       {t, v});
+        }
+      for (auto& [start, free] : steps)
+        if (start >= a && start < b) free += delta;
+      for (size_t i = steps.size() - 1; i > 0; i--) // equal neighbours are one step
+        if (steps[i].second == steps[i - 1].second) steps.erase(steps.begin() + static_cast<long>(i));
+    };
+    double origin = 0;
+    auto advance = [&](double now) {
+      int v = free_at(now);
+      steps.erase(std::remove_if(steps.begin(), steps.end(), [&](const auto& st) { return st.first < now; }),
+                  steps.end());
+      if (steps.empty() || steps.front().first != now) steps.insert(steps.begin(), {now, v});
+      origin = now;
+    };
+    auto earliest = [&](double from, double duration, int processors) {
+      std::vector<double> candidates{from};
+      for (const auto& st : steps)
+        if (st.first > from) candidates.push_back(st.first);
+      for (double c : candidates) {
+        bool fits = free_at(c) >= processors;
+        for (const auto& [start, free] : steps)
+          if (start > c && start < c + duration && free < processors) fits = false;
+        if (fits) return c;
+      }
+      return std::numeric_limits<double>::infinity();
+    };
+    std::vector<std::tuple<double, double, int>> reserved;
+    for (int op = 0; op < 60; op++) {
+      if (gen() % 10 == 0) {
+        double now = origin + static_cast<double>(gen() % 4);
+        tree.advance_to(now);
+        advance(now);
+        reserved.erase(std::remove_if(reserved.begin(), reserved.end(),
+                                      [&](const auto& r) { return std::get<1>(r) <= now; }),
+                       reserved.end());
+        for (auto& r : reserved) std::get<0>(r) = std::max(std::get<0>(r), now);
+      } else if (!reserved.empty() && gen() % 3 == 0) {
+        size_t i = gen() % reserved.size();
+        auto [a, b, n] = reserved[i];
+        tree.release(a, b, n);
+        add(a, b, n);
+        reserved.erase(reserved.begin() + static_cast<long>(i));
+      } else {
+        double a = origin + static_cast<double>(gen() % 40);
+        double b = a + 1 + static_cast<double>(gen() % 20);
+        int n = 1 + static_cast<int>(gen() % capacity);
+        if (earliest(a, b - a, n) != a) continue; // reservations never overbook
+        tree.reserve(a, b, n);
+        add(a, b, -n);
+        reserved.emplace_back(a, b, n);
+      }
+      for (int q = 0; q < 10; q++) {
+        double from = origin + static_cast<double>(gen() % 70) / 2;
+        double duration = 0.5 + static_cast<double>(gen() % 30); // jobs have positive estimates
+        int processors = static_cast<int>(gen() % (capacity + 2));
+        ASSERT_EQ(tree.free_at(from), free_at(from)) << "round " << round << " op " << op;
+        int most = free_at(from);
+        for (const auto& [start, free] : steps)
+          if (start > from && start < from + duration) most = std::max(most, free);
+        ASSERT_EQ(tree.max_free(from, from + duration), most) << "round " << round << " op " << op;
+        ASSERT_EQ(tree.earliest_fit(from, duration, processors), earliest(from, duration, processors))
+            << "round " << round << " op " << op << " from " << from << " duration " << duration << " processors "
+            << processors;
+      }
+    }
+    EXPECT_EQ(tree.steps(), steps.size());
+  }
 }
 
 TEST(FirstFit, LowestIdleAndPreferredFirst)
@@ -110,6 +207,39 @@ TEST(TimeFormat, ShortestStableText)
   EXPECT_EQ(format_number(3.3), "3.3");
   EXPECT_EQ(format_number(0.1234567), "0.123457");
   EXPECT_EQ(format_number(-0.0000001), "0");
+}
+
+// The fast paths (whole numbers, and values below a million through an integer count of millionths) against printf's
+// "%.6f" with the trailing zeros and point removed, on random values of every magnitude and on values next to the
+// halfway points between two sixth decimals, where a product rounded twice would go wrong.
+TEST(TimeFormat, AgreesWithPrintfEverywhere)
+{
+  auto reference = [](double v) {
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.6f", v);
+    std::string s = buf;
+    while (!s.empty() && s.back() == '0')
+      s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s == "-0" ? std::string("0") : s;
+  };
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<double> exponent(-9, 18);
+  std::uniform_int_distribution<long long> millionths(-2000000000000LL, 2000000000000LL);
+  std::vector<double> values{0.0, -0.0, 0.5e-6, -0.5e-6, 1.5e-6, 0.0000025, 999999.9999995, 1e6, 123456.7890125};
+  for (int i = 0; i < 200000; i++) {
+    double magnitude = std::pow(10.0, exponent(gen));
+    values.push_back(i % 2 != 0 ? magnitude : -magnitude);
+    double halfway = (static_cast<double>(millionths(gen)) + 0.5) / 1e6; // near x.xxxxxx5
+    values.push_back(halfway);
+    values.push_back(std::nextafter(halfway, 0.0));
+    values.push_back(std::nextafter(halfway, 1e300));
+    values.push_back(std::round(magnitude)); // whole numbers
+  }
+  int mismatches = 0;
+  for (double v : values)
+    if (format_number(v) != reference(v) && ++mismatches < 5) ADD_FAILURE() << v << ": " << format_number(v);
+  EXPECT_EQ(mismatches, 0);
 }
 
 TEST(Params, ListsAndMappingsKeepTheirShapeAndNumbersAreChecked)

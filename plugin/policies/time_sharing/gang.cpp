@@ -55,19 +55,20 @@ class Gang : public TimeSharingPolicy {
     if (row == nullptr) {
       rows_.push_back(std::make_unique<Row>());
       row = rows_.back().get();
-      row->cells.assign(partitions_, 0);
+      row->free_cells = ResourceSet::range(partitions_, 0, partitions_);
       row->free = partitions_;
     }
     // Its processors: the first ones of the first k free partitions, as many as it may use.
     Placement placement{row, {}, ResourceSet(machine_.resource_count())};
     int wanted = std::min(job.max_processors(), k * partition_size_);
-    for (int part = 0; part < partitions_ && static_cast<int>(placement.cells.size()) < k; part++)
-      if (row->cells[part] == 0) {
-        row->cells[part] = job.id;
-        placement.cells.push_back(part);
-        for (int i = 0; i < partition_size_ && wanted > 0; i++, wanted--)
-          placement.processors.set(part * partition_size_ + i);
-      }
+    row->free_cells.for_each_until([&](int part) {
+      placement.cells.push_back(part);
+      for (int i = 0; i < partition_size_ && wanted > 0; i++, wanted--)
+        placement.processors.set(part * partition_size_ + i);
+      return static_cast<int>(placement.cells.size()) < k;
+    });
+    for (int part : placement.cells)
+      row->free_cells.reset(part);
     row->free -= k;
     row->jobs.push_back(job.id);
     placement_.emplace(job.id, std::move(placement));
@@ -78,7 +79,7 @@ class Gang : public TimeSharingPolicy {
     auto it = placement_.find(job.id);
     Row* row = it->second.row;
     for (int part : it->second.cells)
-      row->cells[part] = 0;
+      row->free_cells.set(part);
     row->free += static_cast<int>(it->second.cells.size());
     row->jobs.erase(std::find(row->jobs.begin(), row->jobs.end(), job.id));
     placement_.erase(it);
@@ -104,9 +105,10 @@ class Gang : public TimeSharingPolicy {
       current_ = (current_ + 1) % rows_.size();
       slice_end_ = view.now + quantum_;
     }
+    const bool all_up = view.up.count() == machine_.resource_count();
     for (JobId id : rows_[current_]->jobs) {
       const ResourceSet& processors = placement_.at(id).processors;
-      if (view.up.contains(processors)) plan.run[id] = processors; // a job on a lost host waits for it
+      if (all_up || view.up.contains(processors)) plan.run[id] = processors; // a job on a lost host waits for it
     }
     plan.until = slice_end_;
     return plan;
@@ -115,7 +117,7 @@ class Gang : public TimeSharingPolicy {
  private:
   /* A row of the Ousterhout matrix: one time slice over all partitions. */
   struct Row {
-    std::vector<JobId> cells; // partition -> job (0: free)
+    ResourceSet free_cells; // its free partitions (a job takes the lowest ones)
     int free = 0;
     std::vector<JobId> jobs; // the jobs of this row, in placement order
   };

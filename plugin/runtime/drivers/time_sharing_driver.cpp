@@ -16,12 +16,14 @@ TimeSharingDriver::TimeSharingDriver(const Machine& machine, TimeSharingPolicy& 
 void TimeSharingDriver::job_submitted(const WorkloadJob& job, double now)
 {
   in_system_.push_back(&runtime_.table().at(job.id));
+  submission_order_[job.id] = submitted_++;
   policy_.job_submitted(job, now);
 }
 
 void TimeSharingDriver::job_ended(const JobState& s, double now)
 {
   in_system_.erase(std::find(in_system_.begin(), in_system_.end(), &s));
+  submission_order_.erase(s.job->id);
   policy_.job_ended(*s.job, job_end_of(s.fate), now);
 }
 
@@ -72,11 +74,21 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   until_ = plan.until;
   const bool images = runtime_.images_enabled();
 
-  // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized.
-  for (const JobState* state : in_system_) {
+  // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
+  std::vector<std::pair<std::uint64_t, const JobState*>> holders;
+  for (JobId id : last_run_) {
+    auto order = submission_order_.find(id);
+    if (order == submission_order_.end()) continue; // ended since
+    const JobState& s = runtime_.table().at(id);
+    if (s.holds_processors()) holders.emplace_back(order->second, &s);
+  }
+  std::sort(holders.begin(), holders.end());
+  last_run_.clear();
+  for (const auto& [id, processors] : plan.run)
+    last_run_.push_back(id);
+  for (const auto& [order, state] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
-    if (!s.holds_processors()) continue;
     auto it = plan.run.find(id);
     if (it == plan.run.end()) {
       XBT_VERB("suspend job %ld", static_cast<long>(id));

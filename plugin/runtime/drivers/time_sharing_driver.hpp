@@ -13,6 +13,10 @@
 #include "runtime/core/driver.hpp"
 #include "runtime/execution/job_runtime.hpp"
 
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
 namespace jobsched {
 
 class TimeSharingDriver : public Driver {
@@ -32,6 +36,11 @@ class TimeSharingDriver : public Driver {
   TimeSharingPolicy& policy_;
   JobRuntime& runtime_;
   std::vector<const JobState*> in_system_; // submitted and not finished, in submission order
+  std::unordered_map<JobId, std::uint64_t> submission_order_;
+  std::uint64_t submitted_ = 0;
+  // The jobs of the last plan: the only ones that can hold processors now (a job gets processors only from a plan),
+  // so suspensions look at them rather than at every job in the system.
+  std::vector<JobId> last_run_;
   double until_ = std::numeric_limits<double>::infinity();
 };
 

@@ -88,8 +88,7 @@ JobState& JobRuntime::admit(const WorkloadJob& job)
 std::vector<sg4::Host*> JobRuntime::hosts_of(const ResourceSet& r) const
 {
   std::vector<sg4::Host*> out;
-  for (int p : r.members())
-    out.push_back(hosts_[machine_.host_of(p)]);
+  r.for_each([&](int p) { out.push_back(hosts_[machine_.host_of(p)]); });
   return out;
 }
 
@@ -129,15 +128,17 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   }
   bool open = s.status == JobStatus::running || s.status == JobStatus::suspended || s.status == JobStatus::switching ||
               s.status == JobStatus::transferring;
-  if (open && length > 0 && trace_sink_) trace_sink_(TraceSegment{x.job->id, x.since, now, s.processors, s.status});
+  const bool finishing = status == JobStatus::finished;
+  if (finishing) s.allocated = (s.used.empty() ? s.processors : s.used).to_string();
+  if (open && length > 0 && trace_sink_) // a finishing job's processors go with its last segment, not copied
+    trace_sink_(TraceSegment{x.job->id, x.since, now, finishing ? std::move(s.processors) : s.processors, s.status});
   if (processors != nullptr && *processors != s.processors) {
     s.processors = *processors;
     x.speed_epoch = ~0U; // the cached speed and placement cost were for the old processors
     x.cost_valid = false;
   }
   s.status = status;
-  if (status == JobStatus::finished) {
-    s.allocated = (s.used.empty() ? s.processors : s.used).to_string();
+  if (finishing) {
     // Moving out releases the sets' heap storage (assigning an empty set would keep its capacity).
     ResourceSet released_used = std::move(s.used);
     ResourceSet released_processors = std::move(s.processors);
@@ -359,13 +360,13 @@ void JobRuntime::start_timer(Execution& x)
     double speed = std::numeric_limits<double>::infinity();
     bool off = false;
     int last = -1;
-    for (int p : state(x).processors.members()) {
+    state(x).processors.for_each([&](int p) {
       const int h = machine_.host_of(p);
-      if (h == last) continue; // processors come host by host
+      if (h == last) return; // processors come host by host
       last = h;
       off |= host_speed_[h] < 0;
       speed = std::min(speed, std::max(0.0, host_speed_[h]));
-    }
+    });
     x.slowest_speed = speed;
     x.on_host_off = off;
     x.speed_epoch = host_epoch_;
@@ -594,14 +595,22 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
   }
   // An s4u activity learns that it ended only when it is waited on or tested, and wait_any returned for one of them:
   // test the others (test_any costs one call per ended activity) so that all those ending now are collected together.
+  // Only executions on the ptask path and the preparing jobs' stages are SimGrid activities (a job's pending stages
+  // are in progress only while it is preparing): on the timer path, the jobs that merely run or wait are not visited.
   std::vector<sg4::ActivityPtr> started;
-  for (const auto& [id, x] : jobs_) {
-    if (lost.count(id) != 0) continue;
+  auto add_started = [&](JobId id, const Execution& x) {
+    if (lost.count(id) != 0) return;
     if (x.exec && x.exec->get_state() == State::STARTED) started.push_back(x.exec);
     for (const auto& a : x.pending)
       if (a->get_state() == State::STARTED && std::find(started.begin(), started.end(), a) == started.end())
         started.push_back(a);
-  }
+  };
+  if (timers_)
+    for (JobId id : preparing_)
+      add_started(id, jobs_.at(id));
+  else
+    for (const auto& [id, x] : jobs_)
+      add_started(id, x);
   while (!started.empty()) {
     ssize_t i = -1;
     try {
