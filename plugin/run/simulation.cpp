@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <unistd.h>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_simulation, "jobsched: simulation set-up");
 
@@ -27,6 +28,48 @@ namespace fs = std::filesystem;
 namespace jobsched {
 
 namespace {
+
+/* SimGrid's messages while a platform and a deployment are set up (its warnings about unit-less values, say) are held
+ * back: shown when the set-up succeeds, dropped when it fails, so that a failed set-up prints one line, ours. They go
+ * to an unnamed temporary file in place of stderr until then. */
+class HeldBackMessages {
+ public:
+  HeldBackMessages()
+  {
+    std::fflush(stderr);
+    file_ = std::tmpfile();
+    saved_ = file_ != nullptr ? dup(STDERR_FILENO) : -1;
+    if (saved_ < 0 || dup2(fileno(file_), STDERR_FILENO) < 0) release(false);
+  }
+  HeldBackMessages(const HeldBackMessages&) = delete;
+  HeldBackMessages& operator=(const HeldBackMessages&) = delete;
+  ~HeldBackMessages() { release(false); }
+  /* Back to the real stderr; `show`: write what was held back there first. */
+  void release(bool show)
+  {
+    if (saved_ >= 0) {
+      std::fflush(stderr);
+      dup2(saved_, STDERR_FILENO);
+      close(saved_);
+      saved_ = -1;
+      if (show) {
+        std::rewind(file_);
+        char buffer[4096];
+        size_t n;
+        while ((n = std::fread(buffer, 1, sizeof buffer, file_)) > 0)
+          std::fwrite(buffer, 1, n, stderr);
+      }
+    }
+    if (file_ != nullptr) {
+      std::fclose(file_);
+      file_ = nullptr;
+    }
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+  int saved_ = -1;
+};
 
 /* Everything the actors share; filled in after the deployment is loaded and before the engine runs. */
 struct Context {
@@ -196,6 +239,8 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   int argc = static_cast<int>(args.size());
   // SimGrid rejects a bad --cfg by throwing with its whole list of keys: keep the first line.
   auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+  // Declared before the engine, so that a failed set-up's engine is destroyed while its messages are still held.
+  std::optional<HeldBackMessages> setup_messages;
   std::unique_ptr<sg4::Engine> engine_holder;
   try {
     engine_holder = std::make_unique<sg4::Engine>(&argc, argv.data());
@@ -206,6 +251,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   if (argc > 1)
     throw InputError(std::string("unknown option '") + argv[1] + "' (SimGrid options are --cfg=... and --log=...)");
   engine.set_config("host/model:" + sc.simulation.host_model);
+  setup_messages.emplace();
   try {
     engine.load_platform(sc.platform.string());
   } catch (const std::exception& e) {
@@ -261,6 +307,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
     ctx.failure = std::current_exception();
     ctx.setup_failed = true;
   }
+  if (!ctx.setup_failed) setup_messages->release(true); // the set-up worked: SimGrid's warnings are shown
   engine.run();
   if (options.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
   if (ctx.failure) std::rethrow_exception(ctx.failure);
