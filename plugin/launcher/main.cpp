@@ -5,6 +5,7 @@
 #include "experiment/plan_command.hpp"
 #include "plot/plot.hpp"
 #include "policy/policy.hpp"
+#include "run/fork_join.hpp"
 #include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
 
@@ -141,6 +142,20 @@ int run(int argc, char** argv)
   Scenario sc = load_scenario(scenario_file, overrides);
   if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
+  if (sc.fork_join) {
+    ForkJoinReport f = run_fork_join(sc, options);
+    if (!quiet) {
+      const ForkJoinResult& r = f.result;
+      std::printf("jobsched: %s: fork-join of %d threads, %ld phases of %s s, %ld faults per thread\n", sc.name.c_str(),
+                  r.spec.threads, r.phases, format_number(r.spec.granularity).c_str(), r.faults_per_thread);
+      std::printf("  completion %s s, slowdown %s\n", format_number(r.completion_time).c_str(),
+                  format_number(r.slowdown).c_str());
+      std::printf("  simulated in %.3f s, peak memory %.0f MiB\n", f.performance.simulation_seconds,
+                  f.performance.peak_memory_mb);
+      std::printf("  outputs: %s/{summary.json,performance.json}\n", f.out_dir.string().c_str());
+    }
+    return 0;
+  }
   RunReport r = run_scenario(sc, options);
   if (!quiet) {
     const RunMetrics& m = r.metrics;

@@ -219,6 +219,32 @@ std::string performance_json(const PerformanceFigures& p)
   return out.str();
 }
 
+std::string fork_join_summary_json(const ForkJoinResult& r)
+{
+  std::ostringstream out;
+  const ForkJoinSpec& f = r.spec;
+  out << "{\n";
+  out << "  \"scenario\": " << json_string(r.scenario) << ",\n";
+  out << "  \"kind\": \"fork-join\",\n";
+  out << "  \"platform\": " << json_string(r.platform) << ",\n";
+  out << "  \"seed\": " << r.seed << ",\n";
+  out << "  \"threads\": " << f.threads << ",\n";
+  out << "  \"granularity\": " << num(f.granularity) << ",\n";
+  out << "  \"fault_rate\": " << num(f.fault_rate) << ",\n";
+  out << "  \"fault_service\": " << num(f.fault_service) << ",\n";
+  out << "  \"correlation\": " << num(f.correlation) << ",\n";
+  out << "  \"offsets\": " << json_string(to_string(f.offsets)) << ",\n";
+  out << "  \"barrier_cost\": " << num(f.barrier_cost) << ",\n";
+  out << "  \"phases\": " << r.phases << ",\n";
+  out << "  \"faults_per_thread\": " << r.faults_per_thread << ",\n";
+  out << "  \"computation_time\": " << num(static_cast<double>(r.phases) * f.granularity) << ",\n";
+  out << "  \"completion_time\": " << num(r.completion_time) << ",\n";
+  out << "  \"expected_completion_time\": " << num(r.expected_completion_time) << ",\n";
+  out << "  \"slowdown\": " << num(r.slowdown) << "\n";
+  out << "}\n";
+  return out.str();
+}
+
 double peak_memory_mb()
 {
   struct rusage ru {};

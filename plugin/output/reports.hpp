@@ -3,6 +3,7 @@
  * wall time and memory). */
 #pragma once
 
+#include "model/fork_join.hpp"
 #include "output/metrics.hpp"
 #include "workload/workload.hpp"
 
@@ -50,6 +51,20 @@ struct PerformanceFigures {
   std::string execution; // how jobs executed: timer (fast path) or ptask
 };
 std::string performance_json(const PerformanceFigures& p);
+
+/* summary.json of a fork-join run (model/fork_join.hpp). */
+struct ForkJoinResult {
+  std::string scenario;
+  std::string platform;
+  std::uint64_t seed = 0;
+  ForkJoinSpec spec;
+  long phases = 0;
+  long faults_per_thread = 0;
+  double completion_time = 0;          // simulated
+  double expected_completion_time = 0; // computed directly from the same faults: the two must agree
+  double slowdown = 0;                 // completion time / (phases x granularity)
+};
+std::string fork_join_summary_json(const ForkJoinResult& r);
 /* Peak resident memory of this process, in MiB. */
 double peak_memory_mb();
 

@@ -4,6 +4,7 @@
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
 #include "platform/platform_check.hpp"
+#include "run/engine_setup.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
 #include "runtime/drivers/time_sharing_driver.hpp"
@@ -19,7 +20,6 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <unistd.h>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_simulation, "jobsched: simulation set-up");
 
@@ -29,47 +29,6 @@ namespace jobsched {
 
 namespace {
 
-/* SimGrid's messages while a platform and a deployment are set up (its warnings about unit-less values, say) are held
- * back: shown when the set-up succeeds, dropped when it fails, so that a failed set-up prints one line, ours. They go
- * to an unnamed temporary file in place of stderr until then. */
-class HeldBackMessages {
- public:
-  HeldBackMessages()
-  {
-    std::fflush(stderr);
-    file_ = std::tmpfile();
-    saved_ = file_ != nullptr ? dup(STDERR_FILENO) : -1;
-    if (saved_ < 0 || dup2(fileno(file_), STDERR_FILENO) < 0) release(false);
-  }
-  HeldBackMessages(const HeldBackMessages&) = delete;
-  HeldBackMessages& operator=(const HeldBackMessages&) = delete;
-  ~HeldBackMessages() { release(false); }
-  /* Back to the real stderr; `show`: write what was held back there first. */
-  void release(bool show)
-  {
-    if (saved_ >= 0) {
-      std::fflush(stderr);
-      dup2(saved_, STDERR_FILENO);
-      close(saved_);
-      saved_ = -1;
-      if (show) {
-        std::rewind(file_);
-        char buffer[4096];
-        size_t n;
-        while ((n = std::fread(buffer, 1, sizeof buffer, file_)) > 0)
-          std::fwrite(buffer, 1, n, stderr);
-      }
-    }
-    if (file_ != nullptr) {
-      std::fclose(file_);
-      file_ = nullptr;
-    }
-  }
-
- private:
-  std::FILE* file_ = nullptr;
-  int saved_ = -1;
-};
 
 /* Everything the actors share; filled in after the deployment is loaded and before the engine runs. */
 struct Context {
@@ -225,38 +184,8 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   require_file(sc.platform, sc.file.string() + ": platform");
   if (!sc.deployment.empty()) require_file(sc.deployment, sc.file.string() + ": deployment");
 
-  // SimGrid aborts on many errors in these files: load them in a child process first (platform/platform_check.hpp).
-  check_platform_in_child(
-      {options.program, options.simgrid_args, sc.simulation.host_model, sc.platform, sc.deployment});
-
-  // SimGrid reads its own options from argv; quiet its configuration chatter unless the user asks otherwise.
-  std::vector<std::string> args{options.program, "--log=xbt_cfg.thres:warning", "--log=ker_lmm.thres:warning"};
-  args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  int argc = static_cast<int>(args.size());
-  // SimGrid rejects a bad --cfg by throwing with its whole list of keys: keep the first line.
-  auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
-  // Declared before the engine, so that a failed set-up's engine is destroyed while its messages are still held.
-  std::optional<HeldBackMessages> setup_messages;
-  std::unique_ptr<sg4::Engine> engine_holder;
-  try {
-    engine_holder = std::make_unique<sg4::Engine>(&argc, argv.data());
-  } catch (const std::exception& e) {
-    throw InputError("--cfg: " + first_line(e.what()) + " (see --cfg=help)");
-  }
-  sg4::Engine& engine = *engine_holder;
-  if (argc > 1)
-    throw InputError(std::string("unknown option '") + argv[1] + "' (SimGrid options are --cfg=... and --log=...)");
-  engine.set_config("host/model:" + sc.simulation.host_model);
-  setup_messages.emplace();
-  try {
-    engine.load_platform(sc.platform.string());
-  } catch (const std::exception& e) {
-    throw InputError(sc.platform.string() + ": invalid platform: " + first_error_line(e.what()));
-  }
+  EngineSetup setup(sc, options.program, options.simgrid_args);
+  sg4::Engine& engine = setup.engine();
 
   Context ctx;
   auto scheduler = [&ctx](std::vector<std::string>) {
@@ -277,11 +206,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
     if (host == nullptr) throw InputError(sc.platform.string() + ": the platform has no host");
     sg4::Actor::create(kSchedulerFunction, host, [scheduler] { scheduler({}); });
   } else {
-    try {
-      engine.load_deployment(sc.deployment.string());
-    } catch (const std::exception& e) {
-      throw InputError(sc.deployment.string() + ": invalid deployment: " + first_error_line(e.what()));
-    }
+    setup.load_deployment(sc.deployment);
   }
 
   // Set-up errors from here on are raised only after the deployed actors have run (and returned at once): an engine
@@ -307,7 +232,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
     ctx.failure = std::current_exception();
     ctx.setup_failed = true;
   }
-  if (!ctx.setup_failed) setup_messages->release(true); // the set-up worked: SimGrid's warnings are shown
+  if (!ctx.setup_failed) setup.succeeded(); // SimGrid's warnings of the set-up are shown
   engine.run();
   if (options.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
   if (ctx.failure) std::rethrow_exception(ctx.failure);

@@ -261,121 +261,147 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
   sc.deployment = deployment.empty() ? fs::path() : resolve(base_of("deployment"), deployment);
 
-  Section w = top.sub("workload");
-  if (w.has("trace") == w.has("generator"))
-    w.fail(w.node(), "give exactly one of 'trace' (an SWF file) or 'generator'");
-  if (w.has("trace")) sc.workload.trace = w.str("trace", "");
-  sc.workload.trace_dir =
-      overridden.count("workload.trace") != 0 || overridden.count("workload") != 0 ? fs::current_path() : dir;
-  Section g = w.sub("generator");
-  if (w.has("generator")) {
-    GeneratorSpec gs;
-    gs.jobs = g.integer("jobs", gs.jobs, 1, kMaxJobs);
-    gs.mean_interarrival = g.num("mean_interarrival", gs.mean_interarrival, 0, kMaxSeconds, true);
-    gs.max_size = static_cast<int>(g.integer("max_size", gs.max_size, 0, kMaxCount));
-    gs.serial_fraction = g.num("serial_fraction", gs.serial_fraction, 0, 1);
-    gs.power_of_two_fraction = g.num("power_of_two_fraction", gs.power_of_two_fraction, 0, 1);
-    gs.min_run_time = g.num("min_run_time", gs.min_run_time, 0, kMaxSeconds, true);
-    gs.max_run_time = g.num("max_run_time", gs.max_run_time, 0, kMaxSeconds, true);
-    gs.max_estimate_factor = g.num("max_estimate_factor", gs.max_estimate_factor, 1, 1e6);
-    gs.time_resolution = g.num("time_resolution", gs.time_resolution, 0, 1e6);
-    long seed = g.integer("seed", 0);
-    if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
-    gs.seed = static_cast<std::uint64_t>(seed);
-    generator_seed_given = g.has("seed");
-    if (gs.jobs <= 0) g.fail(g.node()["jobs"], "must be positive", "jobs");
-    g.finish();
-    sc.workload.generator = gs;
-  }
-  WorkloadFilter& f = sc.workload.filter;
-  f.max_jobs = w.integer("max_jobs", 0, 0, kMaxJobs);
-  f.start_time = w.num("start_time", -1);
-  f.end_time = w.num("end_time", -1);
-  f.max_size = static_cast<int>(w.integer("max_size", 0, 0, kMaxCount));
-  f.reject_invalid = w.choice("invalid_jobs", "skip", {"skip", "error"}) == "error";
-  f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";
-  f.overrun = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
-  f.load_factor = w.num("load_factor", 1, 0, 1e6, true);
-  sc.workload.size_field = w.choice("size_field", "requested", {"requested", "allocated"}) == "allocated"
-                               ? SizeField::allocated
-                               : SizeField::requested;
-  if (f.max_jobs < 0) w.fail(w.node()["max_jobs"], "must be >= 0", "max_jobs");
-  Section c = w.sub("communication");
-  std::string pattern = c.choice("pattern", "none", {"none", "ring", "neighbours", "all-to-all"});
-  sc.workload.communication.pattern = pattern == "ring"         ? CommPattern::ring
-                                      : pattern == "neighbours" ? CommPattern::neighbours
-                                      : pattern == "all-to-all" ? CommPattern::all_to_all
-                                                                : CommPattern::none;
-  sc.workload.communication.bytes_per_flop = c.num("bytes_per_flop", 0, 0, 1e6);
-  std::string cost_model = c.choice("model", "traffic", {"traffic", "formula", "network"});
-  sc.workload.communication.model = cost_model == "formula"   ? CommCostModel::formula
-                                    : cost_model == "network" ? CommCostModel::network
-                                                              : CommCostModel::traffic;
-  long level = c.integer("level", 0, 0, 1000);
-  sc.workload.communication.level = static_cast<int>(level);
-  sc.workload.communication.base = c.num("base", 0.05, 0, 1e6);
-  if (sc.workload.communication.base < 0) c.fail(c.node()["base"], "must be >= 0", "base");
-  if (sc.workload.communication.bytes_per_flop < 0)
-    c.fail(c.node()["bytes_per_flop"], "must be >= 0", "bytes_per_flop");
-  c.finish();
-  Section m = w.sub("memory");
-  MemorySpec& mem = sc.workload.memory;
-  mem.paging = m.choice("model", "none", {"none", "paging"}) == "paging";
-  mem.min_mb = m.num("min_mb", mem.min_mb);
-  mem.max_mb = m.num("max_mb", mem.max_mb);
-  mem.threshold = m.num("threshold", mem.threshold);
-  mem.page_fault_penalty = m.num("page_fault_penalty", mem.page_fault_penalty);
-  mem.node_memory_mb = m.num("node_memory_mb", 0, 0, 1e12);
-  if (!(mem.min_mb > 0) || mem.max_mb < mem.min_mb) m.fail(m.node(), "need 0 < min_mb <= max_mb");
-  if (!(mem.threshold > 0)) m.fail(m.node()["threshold"], "must be > 0", "threshold");
-  if (mem.page_fault_penalty < 0) m.fail(m.node()["page_fault_penalty"], "must be >= 0", "page_fault_penalty");
-  m.finish();
-  Section js = w.sub("jobs");
-  JobShapeSpec& shape = sc.workload.jobs;
-  std::string shape_name = js.choice("shape", "rigid", {"rigid", "moldable", "malleable"});
-  shape.shape = shape_name == "moldable"    ? JobShape::moldable
-                : shape_name == "malleable" ? JobShape::malleable
-                                            : JobShape::rigid;
-  long min_size = js.integer("min_size", 1, 1, kMaxCount);
-  long max_size = js.integer("max_size", 0, 0, kMaxCount);
-  if (max_size > 0 && max_size < min_size) js.fail(js.node()["max_size"], "must be >= min_size", "max_size");
-  shape.min_size = static_cast<int>(min_size);
-  shape.max_size = static_cast<int>(max_size);
-  shape.memory_mb = js.num("memory_mb", 0);
-  if (!(shape.memory_mb >= 0) || std::isinf(shape.memory_mb))
-    js.fail(js.node()["memory_mb"], "must be a finite number >= 0", "memory_mb");
-  Section sp = js.sub("speedup");
-  std::string model = sp.choice("model", "linear", {"linear", "downey", "beta"});
-  shape.speedup = model == "downey" ? Speedup::Model::downey
-                  : model == "beta" ? Speedup::Model::beta
-                                    : Speedup::Model::linear;
-  shape.downey_A = sp.num("A", 0);
-  shape.downey_sigma = sp.num("sigma", 0);
-  shape.beta_min = sp.num("beta_min", 0);
-  shape.beta_max = sp.num("beta_max", shape.beta_min);
-  if (!(shape.downey_A == 0 || (shape.downey_A >= 1 && std::isfinite(shape.downey_A))))
-    sp.fail(sp.node()["A"], "must be >= 1 (or 0: the job's size)", "A");
-  if (!(shape.downey_sigma >= 0) || std::isinf(shape.downey_sigma))
-    sp.fail(sp.node()["sigma"], "must be a finite number >= 0", "sigma");
-  if (!(shape.beta_min >= 0) || !(shape.beta_max >= shape.beta_min) || std::isinf(shape.beta_max))
-    sp.fail(sp.node(), "need finite 0 <= beta_min <= beta_max");
-  sp.finish();
-  js.finish();
-  Section cl = w.sub("closed");
-  sc.workload.closed.jobs = cl.integer("jobs", 0, 0, kMaxJobs);
-  sc.workload.closed.warmup = cl.num("warmup", 0);
-  if (w.has("closed") && sc.workload.closed.jobs < 1) cl.fail(cl.node()["jobs"], "must be a positive count", "jobs");
-  if (!(sc.workload.closed.warmup >= 0) || std::isinf(sc.workload.closed.warmup))
-    cl.fail(cl.node()["warmup"], "must be a finite number of seconds >= 0", "warmup");
-  cl.finish();
-  w.finish();
+  if (top.has("fork_join")) { // the fork-join paging study: a program of threads, not a workload under a policy
+    for (const char* other : {"workload", "policy"})
+      if (top.has(other))
+        top.fail(top.node()[other], "a fork_join scenario has no workload or policy (its program is fork_join)", other);
+    Section f = top.sub("fork_join");
+    ForkJoinSpec fj;
+    fj.threads = static_cast<int>(f.integer("threads", fj.threads, 1, kMaxCount));
+    fj.granularity = f.num("granularity", fj.granularity, 0, kMaxSeconds, true);
+    fj.computation = f.num("computation", fj.computation, 0, kMaxSeconds, true);
+    fj.fault_rate = f.num("fault_rate", fj.fault_rate, 0, 1e9, true);
+    fj.fault_service = f.num("fault_service", fj.fault_service, 0, kMaxSeconds);
+    fj.correlation = f.num("correlation", fj.correlation, 0, 1);
+    fj.offsets = f.choice("offsets", "plus-minus", {"plus-minus", "window"}) == "window" ? FaultOffsets::window
+                                                                                         : FaultOffsets::plus_minus;
+    fj.barrier_cost = f.num("barrier_cost", fj.barrier_cost, 0, kMaxSeconds);
+    // Every thread is an actor that goes through every phase: bound the work so that a typo cannot run for days.
+    const double phases = fj.computation / fj.granularity;
+    if (phases < 0.5 || phases * fj.threads > 1e9)
+      f.fail(f.node(), "computation / granularity x threads must be between 1 and 1e9 phase steps, got " +
+                           format_exact(phases * fj.threads));
+    if (fj.fault_rate * fj.computation * fj.threads > 1e9)
+      f.fail(f.node()["fault_rate"], "fault_rate x computation x threads must be at most 1e9 faults", "fault_rate");
+    f.finish();
+    sc.fork_join = fj;
+  } else {
+    Section w = top.sub("workload");
+    if (w.has("trace") == w.has("generator"))
+      w.fail(w.node(), "give exactly one of 'trace' (an SWF file) or 'generator'");
+    if (w.has("trace")) sc.workload.trace = w.str("trace", "");
+    sc.workload.trace_dir =
+        overridden.count("workload.trace") != 0 || overridden.count("workload") != 0 ? fs::current_path() : dir;
+    Section g = w.sub("generator");
+    if (w.has("generator")) {
+      GeneratorSpec gs;
+      gs.jobs = g.integer("jobs", gs.jobs, 1, kMaxJobs);
+      gs.mean_interarrival = g.num("mean_interarrival", gs.mean_interarrival, 0, kMaxSeconds, true);
+      gs.max_size = static_cast<int>(g.integer("max_size", gs.max_size, 0, kMaxCount));
+      gs.serial_fraction = g.num("serial_fraction", gs.serial_fraction, 0, 1);
+      gs.power_of_two_fraction = g.num("power_of_two_fraction", gs.power_of_two_fraction, 0, 1);
+      gs.min_run_time = g.num("min_run_time", gs.min_run_time, 0, kMaxSeconds, true);
+      gs.max_run_time = g.num("max_run_time", gs.max_run_time, 0, kMaxSeconds, true);
+      gs.max_estimate_factor = g.num("max_estimate_factor", gs.max_estimate_factor, 1, 1e6);
+      gs.time_resolution = g.num("time_resolution", gs.time_resolution, 0, 1e6);
+      long seed = g.integer("seed", 0);
+      if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
+      gs.seed = static_cast<std::uint64_t>(seed);
+      generator_seed_given = g.has("seed");
+      if (gs.jobs <= 0) g.fail(g.node()["jobs"], "must be positive", "jobs");
+      g.finish();
+      sc.workload.generator = gs;
+    }
+    WorkloadFilter& f = sc.workload.filter;
+    f.max_jobs = w.integer("max_jobs", 0, 0, kMaxJobs);
+    f.start_time = w.num("start_time", -1);
+    f.end_time = w.num("end_time", -1);
+    f.max_size = static_cast<int>(w.integer("max_size", 0, 0, kMaxCount));
+    f.reject_invalid = w.choice("invalid_jobs", "skip", {"skip", "error"}) == "error";
+    f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";
+    f.overrun = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
+    f.load_factor = w.num("load_factor", 1, 0, 1e6, true);
+    sc.workload.size_field = w.choice("size_field", "requested", {"requested", "allocated"}) == "allocated"
+                                 ? SizeField::allocated
+                                 : SizeField::requested;
+    if (f.max_jobs < 0) w.fail(w.node()["max_jobs"], "must be >= 0", "max_jobs");
+    Section c = w.sub("communication");
+    std::string pattern = c.choice("pattern", "none", {"none", "ring", "neighbours", "all-to-all"});
+    sc.workload.communication.pattern = pattern == "ring"         ? CommPattern::ring
+                                        : pattern == "neighbours" ? CommPattern::neighbours
+                                        : pattern == "all-to-all" ? CommPattern::all_to_all
+                                                                  : CommPattern::none;
+    sc.workload.communication.bytes_per_flop = c.num("bytes_per_flop", 0, 0, 1e6);
+    std::string cost_model = c.choice("model", "traffic", {"traffic", "formula", "network"});
+    sc.workload.communication.model = cost_model == "formula"   ? CommCostModel::formula
+                                      : cost_model == "network" ? CommCostModel::network
+                                                                : CommCostModel::traffic;
+    long level = c.integer("level", 0, 0, 1000);
+    sc.workload.communication.level = static_cast<int>(level);
+    sc.workload.communication.base = c.num("base", 0.05, 0, 1e6);
+    if (sc.workload.communication.base < 0) c.fail(c.node()["base"], "must be >= 0", "base");
+    if (sc.workload.communication.bytes_per_flop < 0)
+      c.fail(c.node()["bytes_per_flop"], "must be >= 0", "bytes_per_flop");
+    c.finish();
+    Section m = w.sub("memory");
+    MemorySpec& mem = sc.workload.memory;
+    mem.paging = m.choice("model", "none", {"none", "paging"}) == "paging";
+    mem.min_mb = m.num("min_mb", mem.min_mb);
+    mem.max_mb = m.num("max_mb", mem.max_mb);
+    mem.threshold = m.num("threshold", mem.threshold);
+    mem.page_fault_penalty = m.num("page_fault_penalty", mem.page_fault_penalty);
+    mem.node_memory_mb = m.num("node_memory_mb", 0, 0, 1e12);
+    if (!(mem.min_mb > 0) || mem.max_mb < mem.min_mb) m.fail(m.node(), "need 0 < min_mb <= max_mb");
+    if (!(mem.threshold > 0)) m.fail(m.node()["threshold"], "must be > 0", "threshold");
+    if (mem.page_fault_penalty < 0) m.fail(m.node()["page_fault_penalty"], "must be >= 0", "page_fault_penalty");
+    m.finish();
+    Section js = w.sub("jobs");
+    JobShapeSpec& shape = sc.workload.jobs;
+    std::string shape_name = js.choice("shape", "rigid", {"rigid", "moldable", "malleable"});
+    shape.shape = shape_name == "moldable"    ? JobShape::moldable
+                  : shape_name == "malleable" ? JobShape::malleable
+                                              : JobShape::rigid;
+    long min_size = js.integer("min_size", 1, 1, kMaxCount);
+    long max_size = js.integer("max_size", 0, 0, kMaxCount);
+    if (max_size > 0 && max_size < min_size) js.fail(js.node()["max_size"], "must be >= min_size", "max_size");
+    shape.min_size = static_cast<int>(min_size);
+    shape.max_size = static_cast<int>(max_size);
+    shape.memory_mb = js.num("memory_mb", 0);
+    if (!(shape.memory_mb >= 0) || std::isinf(shape.memory_mb))
+      js.fail(js.node()["memory_mb"], "must be a finite number >= 0", "memory_mb");
+    Section sp = js.sub("speedup");
+    std::string model = sp.choice("model", "linear", {"linear", "downey", "beta"});
+    shape.speedup = model == "downey" ? Speedup::Model::downey
+                    : model == "beta" ? Speedup::Model::beta
+                                      : Speedup::Model::linear;
+    shape.downey_A = sp.num("A", 0);
+    shape.downey_sigma = sp.num("sigma", 0);
+    shape.beta_min = sp.num("beta_min", 0);
+    shape.beta_max = sp.num("beta_max", shape.beta_min);
+    if (!(shape.downey_A == 0 || (shape.downey_A >= 1 && std::isfinite(shape.downey_A))))
+      sp.fail(sp.node()["A"], "must be >= 1 (or 0: the job's size)", "A");
+    if (!(shape.downey_sigma >= 0) || std::isinf(shape.downey_sigma))
+      sp.fail(sp.node()["sigma"], "must be a finite number >= 0", "sigma");
+    if (!(shape.beta_min >= 0) || !(shape.beta_max >= shape.beta_min) || std::isinf(shape.beta_max))
+      sp.fail(sp.node(), "need finite 0 <= beta_min <= beta_max");
+    sp.finish();
+    js.finish();
+    Section cl = w.sub("closed");
+    sc.workload.closed.jobs = cl.integer("jobs", 0, 0, kMaxJobs);
+    sc.workload.closed.warmup = cl.num("warmup", 0);
+    if (w.has("closed") && sc.workload.closed.jobs < 1) cl.fail(cl.node()["jobs"], "must be a positive count", "jobs");
+    if (!(sc.workload.closed.warmup >= 0) || std::isinf(sc.workload.closed.warmup))
+      cl.fail(cl.node()["warmup"], "must be a finite number of seconds >= 0", "warmup");
+    cl.finish();
+    w.finish();
 
-  Section p = top.sub("policy");
-  sc.policy.name = p.str("name", sc.policy.name);
-  sc.policy.params = p.scalars("params");
-  sc.policy.allocation = p.str("allocation", sc.policy.allocation);
-  sc.policy.allocation_params = p.scalars("allocation_params");
-  p.finish();
+    Section p = top.sub("policy");
+    sc.policy.name = p.str("name", sc.policy.name);
+    sc.policy.params = p.scalars("params");
+    sc.policy.allocation = p.str("allocation", sc.policy.allocation);
+    sc.policy.allocation_params = p.scalars("allocation_params");
+    p.finish();
+  }
 
   Section s = top.sub("simulation");
   long seed = s.integer("seed", 1);

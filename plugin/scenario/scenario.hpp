@@ -3,6 +3,7 @@
  * Unknown keys and values of the wrong type are InputErrors that name the file, the line and the key. */
 #pragma once
 
+#include "model/fork_join.hpp"
 #include "model/job_model.hpp"
 #include "model/job_shapes.hpp"
 #include "workload/generator.hpp"
@@ -56,8 +57,9 @@ struct Scenario {
   std::string name;
   std::filesystem::path platform;
   std::filesystem::path deployment; // empty: none, jobsched places its own actors (see platform/host_roles.hpp)
-  WorkloadSpec workload;
+  WorkloadSpec workload; // not read when fork_join is set
   PolicySpec policy;
+  std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
   SimulationSpec simulation;
   std::filesystem::path output_dir;
 };

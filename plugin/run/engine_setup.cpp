@@ -1,0 +1,79 @@
+#include "run/engine_setup.hpp"
+
+#include "core/errors.hpp"
+#include "platform/platform_check.hpp"
+
+#include <unistd.h>
+
+namespace jobsched {
+
+HeldBackMessages::HeldBackMessages()
+{
+  std::fflush(stderr);
+  file_ = std::tmpfile();
+  saved_ = file_ != nullptr ? dup(STDERR_FILENO) : -1;
+  if (saved_ < 0 || dup2(fileno(file_), STDERR_FILENO) < 0) release(false);
+}
+
+void HeldBackMessages::release(bool show)
+{
+  if (saved_ >= 0) {
+    std::fflush(stderr);
+    dup2(saved_, STDERR_FILENO);
+    close(saved_);
+    saved_ = -1;
+    if (show) {
+      std::rewind(file_);
+      char buffer[4096];
+      size_t n;
+      while ((n = std::fread(buffer, 1, sizeof buffer, file_)) > 0)
+        std::fwrite(buffer, 1, n, stderr);
+    }
+  }
+  if (file_ != nullptr) {
+    std::fclose(file_);
+    file_ = nullptr;
+  }
+}
+
+EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args)
+{
+  // SimGrid aborts on many errors in these files: load them in a child process first (platform/platform_check.hpp).
+  check_platform_in_child({program, simgrid_args, sc.simulation.host_model, sc.platform, sc.deployment});
+
+  // SimGrid reads its own options from argv; quiet its configuration chatter unless the user asks otherwise.
+  std::vector<std::string> args{program, "--log=xbt_cfg.thres:warning", "--log=ker_lmm.thres:warning"};
+  args.insert(args.end(), simgrid_args.begin(), simgrid_args.end());
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  // SimGrid rejects a bad --cfg by throwing with its whole list of keys: keep the first line.
+  auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+  try {
+    engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
+  } catch (const std::exception& e) {
+    throw InputError("--cfg: " + first_line(e.what()) + " (see --cfg=help)");
+  }
+  if (argc > 1)
+    throw InputError(std::string("unknown option '") + argv[1] + "' (SimGrid options are --cfg=... and --log=...)");
+  engine_->set_config("host/model:" + sc.simulation.host_model);
+  messages_.emplace();
+  try {
+    engine_->load_platform(sc.platform.string());
+  } catch (const std::exception& e) {
+    throw InputError(sc.platform.string() + ": invalid platform: " + first_error_line(e.what()));
+  }
+}
+
+void EngineSetup::load_deployment(const std::filesystem::path& deployment)
+{
+  try {
+    engine_->load_deployment(deployment.string());
+  } catch (const std::exception& e) {
+    throw InputError(deployment.string() + ": invalid deployment: " + first_error_line(e.what()));
+  }
+}
+
+} // namespace jobsched

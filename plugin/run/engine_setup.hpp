@@ -1,0 +1,55 @@
+/* The SimGrid engine of one run with its platform loaded, shared by every kind of scenario.
+ *
+ * The platform (and deployment) are first loaded in a child process, where SimGrid's aborts cannot reach us
+ * (platform/platform_check.hpp); then the engine is made with the user's --cfg and --log options and the platform is
+ * loaded for real. SimGrid's messages from then on (its warnings about unit-less values, say) are held back until the
+ * caller says the set-up worked: shown then, dropped if the set-up fails, so that a failed set-up prints one line,
+ * ours. */
+#pragma once
+
+#include "scenario/scenario.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jobsched {
+
+namespace sg4 = simgrid::s4u;
+
+/* stderr diverted to an unnamed temporary file until release(). */
+class HeldBackMessages {
+ public:
+  HeldBackMessages();
+  HeldBackMessages(const HeldBackMessages&) = delete;
+  HeldBackMessages& operator=(const HeldBackMessages&) = delete;
+  ~HeldBackMessages() { release(false); }
+  /* Back to the real stderr; `show`: write what was held back there first. */
+  void release(bool show);
+
+ private:
+  std::FILE* file_ = nullptr;
+  int saved_ = -1;
+};
+
+class EngineSetup {
+ public:
+  /* Checks the files, makes the engine and loads the platform (InputError naming the file or option otherwise). */
+  EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args);
+  sg4::Engine& engine() { return *engine_; }
+  /* Loads the deployment (InputError naming it when SimGrid refuses it). */
+  void load_deployment(const std::filesystem::path& deployment);
+  /* The set-up worked: SimGrid's messages held back so far are shown, and the next ones go straight to stderr. */
+  void succeeded() { messages_->release(true); }
+
+ private:
+  // Before the engine, so that a failed set-up's engine is destroyed while its messages are still held.
+  std::optional<HeldBackMessages> messages_;
+  std::unique_ptr<sg4::Engine> engine_;
+};
+
+} // namespace jobsched
