@@ -1,12 +1,14 @@
 /* Speed of the memory-constrained quantum schedulers of McCann & Zahorjan 1994, "Scheduling memory constrained jobs
  * on distributed memory parallel computers", on the Monte Carlo point of section 5.1 at Table 3's defaults (Figure 9:
  * N = 128, J = 8, load factor 100%, k = 1): the same 10,000 draws of M_j scheduled by each of the six policies,
- * trials per second for each (no validation in the timed loop; the mean normalized overhead is printed as a check).
+ * trials per second for each, the best of three passes (no validation in the timed loop; the mean normalized
+ * overhead is printed as a check).
  *
  * Usage: memory_constrained_overhead [TRIALS [SEED]] (defaults 10000 and 1). */
 #include "experiment/overhead_experiment.hpp"
 #include "policies/memory_constrained/policies.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -40,11 +42,18 @@ int main(int argc, char** argv)
   double equi_rate = 0;
   double opt_rate = 0;
   for (const auto& policy : memory_constrained_policies()) {
+    // The best of three passes over the same draws: the machine is shared, and the fastest pass is the least
+    // disturbed one.
     double sum = 0;
-    auto begin = std::chrono::steady_clock::now();
-    for (const auto& mins : draws)
-      sum += policy.plan(point.nodes, mins, options).normalized_overhead();
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    double seconds = 0;
+    for (int pass = 0; pass < 3; pass++) {
+      sum = 0;
+      auto begin = std::chrono::steady_clock::now();
+      for (const auto& mins : draws)
+        sum += policy.plan(point.nodes, mins, options).normalized_overhead();
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      seconds = pass == 0 ? s : std::min(seconds, s);
+    }
     double rate = static_cast<double>(trials) / seconds;
     if (policy.name == "equi-epoch") equi_rate = rate;
     if (policy.name == "opt-epoch") opt_rate = rate;

@@ -9,7 +9,6 @@
 #include "policies/memory_constrained/schedule_building.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <numeric>
 
@@ -204,6 +203,8 @@ class OptEpochSearch {
         // The largest part takes the largest job that fits, and so on: a job too big for a part is too big for
         // every later (smaller) part, so it stays unscheduled.
         Choice c;
+        c.remaining_after.reserve(remaining.size());
+        c.loaded_mins.reserve(widths.size());
         size_t next = 0;
         for (int width : widths) {
           while (next < remaining.size() && remaining[next] > width)
@@ -283,18 +284,18 @@ QuantumSchedule opt_epoch_schedule(int nodes, const std::vector<int>& mins, int 
   for (int job : decreasing)
     remaining.push_back(mins[static_cast<size_t>(job)]);
   search.solve(remaining);
-  // Rebuild the epochs from the memo, handing out the jobs of each M_j in index order.
-  std::map<int, std::deque<int>> jobs_with_min;
-  for (int job : detail::all_jobs(mins))
-    jobs_with_min[mins[static_cast<size_t>(job)]].push_back(job);
+  // Rebuild the epochs from the memo, handing out the jobs of each M_j in index order: in `decreasing` (a stable sort)
+  // the jobs of one M_j are contiguous and in index order, and next_of_min[M] is the position of the next one.
+  std::vector<size_t> next_of_min(static_cast<size_t>(nodes) + 1, 0);
+  for (size_t i = decreasing.size(); i-- > 0;)
+    next_of_min[static_cast<size_t>(mins[static_cast<size_t>(decreasing[i])])] = i;
   std::vector<detail::EpochAssignment> epochs;
   while (!remaining.empty()) {
     const auto& choice = search.solve(remaining);
     detail::EpochAssignment epoch;
     for (size_t i = 0; i < choice.loaded_mins.size(); i++) {
-      auto& pool = jobs_with_min[choice.loaded_mins[i]];
-      epoch.emplace_back(pool.front(), choice.widths[i]);
-      pool.pop_front();
+      size_t& next = next_of_min[static_cast<size_t>(choice.loaded_mins[i])];
+      epoch.emplace_back(decreasing[next++], choice.widths[i]);
     }
     epochs.push_back(std::move(epoch));
     remaining = choice.remaining_after;
