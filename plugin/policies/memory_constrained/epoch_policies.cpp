@@ -9,6 +9,7 @@
 #include "policies/memory_constrained/schedule_building.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -194,35 +195,43 @@ class OptEpochSearch {
     std::vector<Choice> candidates;
     const int most = std::min(static_cast<int>(remaining.size()), nodes_);
     bool stop = false;
-    for (int parts = most; parts >= 1 && !stop; parts--) {
-      for_each_partition(nodes_, k_, parts, [&](const std::vector<int>& widths) {
-        if (++examined_ > max_examined_)
-          throw InputError("opt-epoch: k = " + std::to_string(k_) + ", N = " + std::to_string(nodes_) +
-                           ", J = " + std::to_string(job_count_) + ": the search examined more than " +
-                           std::to_string(max_examined_) + " partitions; use heuristic-epoch or a larger bound");
-        // The largest part takes the largest job that fits, and so on: a job too big for a part is too big for
-        // every later (smaller) part, so it stays unscheduled.
-        Choice c;
-        c.remaining_after.reserve(remaining.size());
-        c.loaded_mins.reserve(widths.size());
-        size_t next = 0;
-        for (int width : widths) {
-          while (next < remaining.size() && remaining[next] > width)
-            c.remaining_after.push_back(remaining[next++]);
-          if (next == remaining.size()) return true; // this partition cannot hold `parts` jobs
-          c.loaded_mins.push_back(remaining[next++]);
-        }
-        bool consecutive_from_largest = c.remaining_after.empty();
-        c.remaining_after.insert(c.remaining_after.end(), remaining.begin() + static_cast<long>(next), remaining.end());
-        c.widths = widths;
-        candidates.push_back(std::move(c));
-        if (k_ >= 1 && consecutive_from_largest) {
-          stop = true; // the paper's early termination, sound only for k >= 1
-          return false;
-        }
-        return true;
-      });
-    }
+    // One visitor for every part count (a std::function built per call would allocate each time).
+    const std::function<bool(const std::vector<int>&)> visit = [&](const std::vector<int>& widths) {
+      if (++examined_ > max_examined_)
+        throw InputError("opt-epoch: k = " + std::to_string(k_) + ", N = " + std::to_string(nodes_) +
+                         ", J = " + std::to_string(job_count_) + ": the search examined more than " +
+                         std::to_string(max_examined_) + " partitions; use heuristic-epoch or a larger bound");
+      // The largest part takes the largest job that fits, and so on: a job too big for a part is too big for
+      // every later (smaller) part, so it stays unscheduled. First whether the partition can hold a job per part,
+      // without building anything (most partitions with many parts cannot).
+      size_t next = 0;
+      for (int width : widths) {
+        while (next < remaining.size() && remaining[next] > width)
+          next++;
+        if (next == remaining.size()) return true; // this partition cannot hold `parts` jobs
+        next++;
+      }
+      Choice c;
+      c.remaining_after.reserve(remaining.size() - widths.size());
+      c.loaded_mins.reserve(widths.size());
+      next = 0;
+      for (int width : widths) {
+        while (remaining[next] > width)
+          c.remaining_after.push_back(remaining[next++]);
+        c.loaded_mins.push_back(remaining[next++]);
+      }
+      bool consecutive_from_largest = c.remaining_after.empty();
+      c.remaining_after.insert(c.remaining_after.end(), remaining.begin() + static_cast<long>(next), remaining.end());
+      c.widths = widths;
+      candidates.push_back(std::move(c));
+      if (k_ >= 1 && consecutive_from_largest) {
+        stop = true; // the paper's early termination, sound only for k >= 1
+        return false;
+      }
+      return true;
+    };
+    for (int parts = most; parts >= 1 && !stop; parts--)
+      for_each_partition(nodes_, k_, parts, visit);
     // Drop a candidate whose remaining set another candidate's dominates; equal remaining sets keep the first.
     std::vector<bool> dominated_flags(candidates.size(), false);
     for (size_t i = 0; i < candidates.size(); i++) {
