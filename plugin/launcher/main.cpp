@@ -3,6 +3,7 @@
 #include "core/time_format.hpp"
 #include "experiment/commands.hpp"
 #include "experiment/plan_command.hpp"
+#include "experiment/plan_sweep_command.hpp"
 #include "plot/plot.hpp"
 #include "policy/policy.hpp"
 #include "run/fork_join.hpp"
@@ -32,6 +33,8 @@ Usage:
   jobsched plot PATH [options]           figures from a sweep or run folder (needs gnuplot)
   jobsched plan POLICY --nodes N --mins M1,M2,... [--k K]
                                          one quantum of a memory-constrained policy, as JSON ('plan --help')
+  jobsched plan-sweep [--figure 9|10|11|all] [options]
+                                         the paper's Monte Carlo overhead figures ('plan-sweep --help')
   jobsched --help | --version
 
 Run 'jobsched run --help' for the options of a run.
@@ -209,6 +212,7 @@ int main(int argc, char** argv)
     if (cmd == "sweep") return sweep_main(rest);
     if (cmd == "collect") return collect_main(rest);
     if (cmd == "plan") return memory_constrained::plan_main(rest);
+    if (cmd == "plan-sweep") return memory_constrained::plan_sweep_main(rest);
     usage_error("unknown command '" + cmd + "'");
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());

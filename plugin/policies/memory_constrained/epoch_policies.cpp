@@ -9,7 +9,7 @@
 #include "policies/memory_constrained/schedule_building.hpp"
 
 #include <algorithm>
-#include <deque>
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -195,33 +195,43 @@ class OptEpochSearch {
     std::vector<Choice> candidates;
     const int most = std::min(static_cast<int>(remaining.size()), nodes_);
     bool stop = false;
-    for (int parts = most; parts >= 1 && !stop; parts--) {
-      for_each_partition(nodes_, k_, parts, [&](const std::vector<int>& widths) {
-        if (++examined_ > max_examined_)
-          throw InputError("opt-epoch: k = " + std::to_string(k_) + ", N = " + std::to_string(nodes_) +
-                           ", J = " + std::to_string(job_count_) + ": the search examined more than " +
-                           std::to_string(max_examined_) + " partitions; use heuristic-epoch or a larger bound");
-        // The largest part takes the largest job that fits, and so on: a job too big for a part is too big for
-        // every later (smaller) part, so it stays unscheduled.
-        Choice c;
-        size_t next = 0;
-        for (int width : widths) {
-          while (next < remaining.size() && remaining[next] > width)
-            c.remaining_after.push_back(remaining[next++]);
-          if (next == remaining.size()) return true; // this partition cannot hold `parts` jobs
-          c.loaded_mins.push_back(remaining[next++]);
-        }
-        bool consecutive_from_largest = c.remaining_after.empty();
-        c.remaining_after.insert(c.remaining_after.end(), remaining.begin() + static_cast<long>(next), remaining.end());
-        c.widths = widths;
-        candidates.push_back(std::move(c));
-        if (k_ >= 1 && consecutive_from_largest) {
-          stop = true; // the paper's early termination, sound only for k >= 1
-          return false;
-        }
-        return true;
-      });
-    }
+    // One visitor for every part count (a std::function built per call would allocate each time).
+    const std::function<bool(const std::vector<int>&)> visit = [&](const std::vector<int>& widths) {
+      if (++examined_ > max_examined_)
+        throw InputError("opt-epoch: k = " + std::to_string(k_) + ", N = " + std::to_string(nodes_) +
+                         ", J = " + std::to_string(job_count_) + ": the search examined more than " +
+                         std::to_string(max_examined_) + " partitions; use heuristic-epoch or a larger bound");
+      // The largest part takes the largest job that fits, and so on: a job too big for a part is too big for
+      // every later (smaller) part, so it stays unscheduled. First whether the partition can hold a job per part,
+      // without building anything (most partitions with many parts cannot).
+      size_t next = 0;
+      for (int width : widths) {
+        while (next < remaining.size() && remaining[next] > width)
+          next++;
+        if (next == remaining.size()) return true; // this partition cannot hold `parts` jobs
+        next++;
+      }
+      Choice c;
+      c.remaining_after.reserve(remaining.size() - widths.size());
+      c.loaded_mins.reserve(widths.size());
+      next = 0;
+      for (int width : widths) {
+        while (remaining[next] > width)
+          c.remaining_after.push_back(remaining[next++]);
+        c.loaded_mins.push_back(remaining[next++]);
+      }
+      bool consecutive_from_largest = c.remaining_after.empty();
+      c.remaining_after.insert(c.remaining_after.end(), remaining.begin() + static_cast<long>(next), remaining.end());
+      c.widths = widths;
+      candidates.push_back(std::move(c));
+      if (k_ >= 1 && consecutive_from_largest) {
+        stop = true; // the paper's early termination, sound only for k >= 1
+        return false;
+      }
+      return true;
+    };
+    for (int parts = most; parts >= 1 && !stop; parts--)
+      for_each_partition(nodes_, k_, parts, visit);
     // Drop a candidate whose remaining set another candidate's dominates; equal remaining sets keep the first.
     std::vector<bool> dominated_flags(candidates.size(), false);
     for (size_t i = 0; i < candidates.size(); i++) {
@@ -283,18 +293,18 @@ QuantumSchedule opt_epoch_schedule(int nodes, const std::vector<int>& mins, int 
   for (int job : decreasing)
     remaining.push_back(mins[static_cast<size_t>(job)]);
   search.solve(remaining);
-  // Rebuild the epochs from the memo, handing out the jobs of each M_j in index order.
-  std::map<int, std::deque<int>> jobs_with_min;
-  for (int job : detail::all_jobs(mins))
-    jobs_with_min[mins[static_cast<size_t>(job)]].push_back(job);
+  // Rebuild the epochs from the memo, handing out the jobs of each M_j in index order: in `decreasing` (a stable sort)
+  // the jobs of one M_j are contiguous and in index order, and next_of_min[M] is the position of the next one.
+  std::vector<size_t> next_of_min(static_cast<size_t>(nodes) + 1, 0);
+  for (size_t i = decreasing.size(); i-- > 0;)
+    next_of_min[static_cast<size_t>(mins[static_cast<size_t>(decreasing[i])])] = i;
   std::vector<detail::EpochAssignment> epochs;
   while (!remaining.empty()) {
     const auto& choice = search.solve(remaining);
     detail::EpochAssignment epoch;
     for (size_t i = 0; i < choice.loaded_mins.size(); i++) {
-      auto& pool = jobs_with_min[choice.loaded_mins[i]];
-      epoch.emplace_back(pool.front(), choice.widths[i]);
-      pool.pop_front();
+      size_t& next = next_of_min[static_cast<size_t>(choice.loaded_mins[i])];
+      epoch.emplace_back(decreasing[next++], choice.widths[i]);
     }
     epochs.push_back(std::move(epoch));
     remaining = choice.remaining_after;

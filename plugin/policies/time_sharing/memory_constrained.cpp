@@ -1,0 +1,167 @@
+/* The dynamic memory-constrained scheduler of McCann & Zahorjan 1994, "Scheduling memory constrained jobs on
+ * distributed memory parallel computers", section 2.3 (and the simulations of section 5.2): every job in the system
+ * runs once per scheduling quantum T, on a fixed number of nodes at least its minimum M_j, for its share of the
+ * quantum; the quantum's schedule is one of the six policies of plugin/policies/memory_constrained/ (BUDDY, BUDDY*,
+ * HYBRID(k), EQUI-EPOCH, OPT-EPOCH(k), HEURISTIC-EPOCH(k)) and is recomputed only when a job arrives or departs.
+ *
+ * Choices:
+ *   - A node is a processor of the platform (the paper's processor-memory pair; a multicomputer has one core per
+ *     host). N = every processor of the machine.
+ *   - M_j, by `min_nodes`: "memory": ceil(memory_kb x size / (node_memory_mb x 1024)), the job's memory (SWF field
+ *     7, per processor) over a node's (`node_memory_mb` > 0 required), or min_size when the job's memory is unknown;
+ *     "size": the job's requested size (a trace's sizes standing for memory-imposed minimums); "min_size": the job's
+ *     min_processors() (a malleable or moldable job's min_size, a rigid job's size). A job with M_j > N is refused in
+ *     one line at its submission.
+ *   - At each arrival or departure the quantum restarts at that instant with the new schedule (jobs in submission
+ *     order are the schedule's job indices). Within a quantum, a job computes on processors [first_node,
+ *     first_node + width) of its piece during [start, start + duration) x T, and is suspended otherwise. A job whose
+ *     piece is wider than its max_processors() uses the first max_processors() of them (the others idle).
+ *   - A piece whose processors are not all up waits (its job is suspended) until they are. */
+#include "policy/policy.hpp"
+
+#include "core/errors.hpp"
+#include "core/time.hpp"
+#include "policies/memory_constrained/policies.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace jobsched {
+namespace {
+
+class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
+ public:
+  explicit MemoryConstrainedTimeSharing(const PolicyEnv& env)
+      : machine_(env.machine), policy_(&memory_constrained::memory_constrained_policy(env.params.get_string("policy"))),
+        quantum_(env.params.get_double("quantum")), node_memory_mb_(env.params.get_double("node_memory_mb")),
+        switch_cost_(env.params.get_double("context_switch")), min_nodes_(env.params.get_string("min_nodes"))
+  {
+    if (min_nodes_ != "memory" && min_nodes_ != "size" && min_nodes_ != "min_size")
+      throw InputError("policy.params.min_nodes: '" + min_nodes_ + "' is not one of memory, size, min_size");
+    long k = env.params.get_int("k");
+    if (k < 0 || k > 1'000'000) throw InputError("policy.params.k: must be between 0 and 1000000");
+    options_.k = static_cast<int>(k);
+    if (!(quantum_ > 0) || std::isinf(quantum_)) throw InputError("policy.params.quantum: must be a positive number");
+    if (!(node_memory_mb_ >= 0) || std::isinf(node_memory_mb_))
+      throw InputError("policy.params.node_memory_mb: must be a finite number >= 0");
+    if (min_nodes_ == "memory" && !(node_memory_mb_ > 0))
+      throw InputError("policy.params.node_memory_mb: min_nodes: memory needs the memory of a node (> 0)");
+    if (!(switch_cost_ >= 0) || std::isinf(switch_cost_))
+      throw InputError("policy.params.context_switch: must be a finite number >= 0");
+    if (policy_->name == "opt-epoch" && options_.k > 1)
+      throw InputError("policy.params.k: opt-epoch runs only for k <= 1 (the paper's choice); use heuristic-epoch");
+    const int nodes = machine_.resource_count();
+    if ((policy_->name == "buddy" || policy_->name == "buddy-star" || policy_->name == "hybrid") &&
+        !memory_constrained::is_power_of_two(nodes))
+      throw InputError("policy.params.policy: " + policy_->name + " needs a power-of-two number of processors (" +
+                       std::to_string(nodes) + " here)");
+  }
+
+  void job_submitted(const Job& job, double /*now*/) override
+  {
+    int m = minimum_nodes(job);
+    if (m > machine_.resource_count())
+      throw InputError("policy memory-constrained: job " + std::to_string(job.id) + " needs " + std::to_string(m) +
+                       " nodes (its memory), more than the machine's " + std::to_string(machine_.resource_count()));
+    dirty_ = true;
+  }
+
+  void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) override { dirty_ = true; }
+
+  Plan plan(const SystemView& view) override
+  {
+    Plan plan;
+    plan.switch_cost = switch_cost_;
+    if (dirty_) replan(view);
+    if (jobs_.empty()) return plan;
+    // Where in the quantum we are: quantum q, phase in [0, 1).
+    const double elapsed = (view.now - quantum_start_) / quantum_;
+    const double epsilon = kTimeEpsilon / quantum_;
+    double q = std::floor(elapsed + epsilon);
+    double phase = std::max(0.0, elapsed - q);
+    double next = 1.0; // the next piece boundary after `phase`
+    const bool all_up = view.up.count() == machine_.resource_count();
+    for (size_t i = 0; i < schedule_.pieces.size(); i++) {
+      const double start = starts_[i];
+      const double end = ends_[i];
+      if (start > phase + epsilon) next = std::min(next, start);
+      if (end > phase + epsilon) next = std::min(next, end);
+      if (!(start <= phase + epsilon && phase + epsilon < end)) continue;
+      const auto& piece = schedule_.pieces[i];
+      const JobState* state = jobs_[static_cast<size_t>(piece.job)];
+      int width = std::min(piece.width, state->job->max_processors());
+      ResourceSet processors = ResourceSet::range(machine_.resource_count(), piece.first_node, width);
+      if (all_up || view.up.contains(processors)) plan.run[state->job->id] = processors;
+    }
+    plan.until = quantum_start_ + (q + next) * quantum_;
+    return plan;
+  }
+
+ private:
+  int minimum_nodes(const Job& job) const
+  {
+    if (min_nodes_ == "size") return std::max(1, job.size);
+    if (min_nodes_ == "memory" && job.memory_kb > 0) {
+      double total_kb = job.memory_kb * job.size;
+      return std::max(1, static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9)));
+    }
+    return std::max(1, job.min_processors());
+  }
+
+  void replan(const SystemView& view)
+  {
+    dirty_ = false;
+    quantum_start_ = view.now;
+    jobs_ = view.jobs;
+    std::vector<int> mins;
+    for (const JobState* s : jobs_)
+      mins.push_back(minimum_nodes(*s->job));
+    schedule_ = memory_constrained::QuantumSchedule{};
+    starts_.clear();
+    ends_.clear();
+    if (jobs_.empty()) return;
+    memory_constrained::PlanOptions options = options_;
+    // BUDDY applies only to power-of-two J: in the dynamic setting it stands for BUDDY*, as in the paper's figures.
+    const auto* policy = policy_;
+    if (policy->name == "buddy" && !memory_constrained::is_power_of_two(static_cast<long long>(mins.size())))
+      policy = &memory_constrained::memory_constrained_policy("buddy-star");
+    schedule_ = policy->plan(machine_.resource_count(), mins, options);
+    for (const auto& p : schedule_.pieces) {
+      starts_.push_back(boost::rational_cast<double>(p.start));
+      ends_.push_back(boost::rational_cast<double>(p.start + p.duration));
+    }
+  }
+
+  const Machine& machine_;
+  const memory_constrained::MemoryConstrainedPolicy* policy_;
+  memory_constrained::PlanOptions options_;
+  double quantum_;
+  double node_memory_mb_;
+  double switch_cost_;
+  std::string min_nodes_;
+  bool dirty_ = false;
+  double quantum_start_ = 0;
+  std::vector<const JobState*> jobs_; // the schedule's job indices, in submission order
+  memory_constrained::QuantumSchedule schedule_;
+  std::vector<double> starts_, ends_; // each piece's time span as fractions of the quantum
+};
+
+PolicyRegistration memory_constrained_registration{
+    {"memory-constrained",
+     "McCann & Zahorjan 1994: every job once per quantum on at least M_j nodes (its memory), cut by one of the six "
+     "quantum schedulers; recomputed at arrivals and departures",
+     {{"policy", "opt-epoch",
+       "buddy (buddy-star when J is not a power of two), buddy-star, hybrid, equi-epoch, "
+       "opt-epoch, heuristic-epoch"},
+      {"k", "1", "allowed inequity of hybrid, opt-epoch (k <= 1) and heuristic-epoch"},
+      {"quantum", "10.0", "T, seconds: every job runs once per quantum"},
+      {"min_nodes", "min_size",
+       "M_j: memory (job memory / node_memory_mb, rounded up), size (the requested size) or min_size"},
+      {"node_memory_mb", "0.0", "memory per node, MB, for min_nodes: memory"},
+      {"context_switch", "0.0", "seconds a job stalls each time it is switched in"}},
+     nullptr,
+     [](const PolicyEnv& env) { return std::make_unique<MemoryConstrainedTimeSharing>(env); }}};
+
+} // namespace
+} // namespace jobsched

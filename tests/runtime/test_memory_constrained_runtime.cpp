@@ -1,0 +1,138 @@
+/* The dynamic memory-constrained scheduler (plugin/policies/time_sharing/memory_constrained.cpp; McCann & Zahorjan
+ * 1994, section 2.3) on SimGrid, on tiny workloads whose completion times were computed by hand: M_j from the jobs'
+ * memory, one quantum schedule per arrival or departure, each job computing on its piece's processors for its share
+ * of every quantum. Each run's trace is checked: no processor computes for two jobs at once, and each job's running
+ * segments add up to its work. Every simulation runs in its own process. */
+#include "run/simulation.hpp"
+#include "support/child_process.hpp"
+#include "support/scratch_folder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+using namespace jobsched;
+using jobsched::testing::in_child;
+
+namespace {
+
+/* Four 1-Gflop/s single-core nodes and a front end. */
+const char* const kPlatform = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="n0" speed="1Gf"/>
+    <host id="n1" speed="1Gf"/>
+    <host id="n2" speed="1Gf"/>
+    <host id="n3" speed="1Gf"/>
+    <host id="frontend" speed="1Gf"><prop id="role" value="master"/></host>
+  </zone>
+</platform>
+)";
+
+/* An SWF record: id, submit, run time, processors, memory per processor (KB). */
+std::string swf(int id, double submit, double run, int procs, double memory_kb)
+{
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%d %g -1 %g %d -1 %g %d %g -1 1 1 1 1 1 1 -1 -1\n", id, submit, run, procs, memory_kb,
+                procs, run);
+  return buf;
+}
+
+/* Finish times in workload order, then the number of overlapping segments and the largest work error. */
+std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::string& workload,
+                        const std::string& policy)
+{
+  f.write("p.xml", kPlatform);
+  f.write("w.swf", workload);
+  auto file = f.write("s.yaml",
+                      "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
+  return in_child([&] {
+    Scenario sc = load_scenario(file);
+    sc.output_dir = f.dir / "out";
+    RunOptions opt;
+    opt.simgrid_args = {"--log=root.thres:critical"};
+    opt.keep_trace = true;
+    RunReport r = run_scenario(sc, opt);
+    std::vector<double> out;
+    for (const auto& s : r.states)
+      out.push_back(s.finish_time);
+    double overlaps = 0;
+    auto computing = [](const TraceSegment& t) {
+      return t.status == JobStatus::running || t.status == JobStatus::switching;
+    };
+    for (size_t a = 0; a < r.trace.size(); a++)
+      for (size_t b = a + 1; b < r.trace.size(); b++) {
+        const auto &x = r.trace[a], &y = r.trace[b];
+        if (computing(x) && computing(y) && x.job != y.job && x.processors.intersects(y.processors) &&
+            x.start < y.end - 1e-9 && y.start < x.end - 1e-9)
+          overlaps++;
+      }
+    std::map<JobId, double> done;
+    for (const auto& t : r.trace)
+      if (t.status == JobStatus::running) done[t.job] += t.processors.count() * (t.end - t.start); // linear speedup
+    double work_error = 0;
+    for (const auto& j : r.workload->jobs)
+      work_error = std::max(work_error, std::fabs(done[j.id] - j.work()));
+    out.push_back(overlaps);
+    out.push_back(work_error);
+    return out;
+  });
+}
+
+void expect_finishes(const std::vector<double>& got, const std::vector<double>& want)
+{
+  ASSERT_EQ(got.size(), want.size() + 2);
+  for (size_t i = 0; i < want.size(); i++)
+    EXPECT_NEAR(got[i], want[i], 1e-5) << "job " << i + 1;
+  EXPECT_EQ(got[want.size()], 0) << "two jobs computed on one processor at once";
+  EXPECT_NEAR(got[want.size() + 1], 0, 1e-5) << "running segments do not add up to the work";
+}
+
+/* Three jobs of 40 processor-seconds (10 s on 4) at time 0 on N = 4 nodes of 1 MB: job 1 has 4 x 512 KB = 2 MB, so
+ * M = 2; jobs 2 and 3 have 1 MB, M = 1. */
+std::string three_jobs()
+{
+  return swf(1, 0, 10, 4, 512) + swf(2, 0, 10, 4, 256) + swf(3, 0, 10, 4, 256);
+}
+
+} // namespace
+
+/* OPT-EPOCH(1): 4 = 2 + 1 + 1 holds all three in one epoch for the whole quantum: job 1 runs on 2 nodes (ends at
+ * 40 / 2 = 20), jobs 2 and 3 on 1 each (20 done at 20). Job 1's departure recomputes the schedule: 2 + 2, so jobs 2
+ * and 3 finish their last 20 at rate 2: at 30. */
+TEST(MemoryConstrainedRuntime, OptEpochPacksOneEpochThenRepartitions)
+{
+  jobsched::testing::ScratchFolder f;
+  auto got = run(f, three_jobs(),
+                 "{name: memory-constrained, params: {policy: opt-epoch, k: 1, quantum: 10, "
+                 "min_nodes: memory, node_memory_mb: 1}}");
+  expect_finishes(got, {20, 30, 30});
+}
+
+/* EQUI-EPOCH: 3 does not divide 4, so epoch 1 holds the two smallest (jobs 2 and 3, 2 nodes each, 2/3 of the quantum)
+ * and epoch 2 job 1 (4 nodes, 1/3): each job gets 40/3 processor-seconds per 10-s quantum. Jobs 2 and 3 end in the
+ * third quantum's first epoch, at 20 + 20/3 = 80/3; job 1 has done 80/3 by then and runs alone on 4 nodes: its last
+ * 40/3 take 10/3 s, to 30. */
+TEST(MemoryConstrainedRuntime, EquiEpochTimeSlicesTwoEpochs)
+{
+  jobsched::testing::ScratchFolder f;
+  auto got = run(f, three_jobs(),
+                 "{name: memory-constrained, params: {policy: equi-epoch, quantum: 10, "
+                 "min_nodes: memory, node_memory_mb: 1}}");
+  expect_finishes(got, {30, 80.0 / 3, 80.0 / 3});
+}
+
+/* BUDDY with J = 2 (a power of two), M = [2, 1] on N = 4, share 2 node-quanta each: job 1 (M = 2) gets width 2 for the
+ * whole quantum, then job 2 the other 2 nodes (min-seg at height 0, forced width 2): both at rate 2, both end at 20.
+ * Job 3 arrives at 20 (alone: 4 nodes) and ends at 30. */
+TEST(MemoryConstrainedRuntime, BuddySplitsTheMachine)
+{
+  jobsched::testing::ScratchFolder f;
+  auto got =
+      run(f, swf(1, 0, 10, 4, 512) + swf(2, 0, 10, 4, 256) + swf(3, 20, 10, 4, 256),
+          "{name: memory-constrained, params: {policy: buddy, quantum: 10, min_nodes: memory, node_memory_mb: 1}}");
+  expect_finishes(got, {20, 20, 30});
+}
