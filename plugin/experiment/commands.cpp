@@ -7,6 +7,7 @@
 #include "output/output_files.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -277,14 +278,14 @@ std::vector<SweepRun> more_replications(const SweepPlan& plan, const fs::path& d
   for (long p = 0; p < plan.point_count(); p++) {
     long n = planned[p];
     if (n >= rule.max) continue;
-    Estimate e = estimate(samples[p]);
+    Estimate e = estimate(samples[p], rule.confidence);
     if (e.n < n) continue; // some runs failed: do not chase the interval with more of them
     double target_half = rule.relative_half_width * std::fabs(e.mean);
     if (e.has_interval() && e.half_width <= target_half) continue;
     // Runs needed for the half-width to reach the target if the deviation holds: (t s / target)^2.
     long want = n + 1;
     if (e.has_interval() && target_half > 0) {
-      double t = student_t_quantile(0.975, static_cast<double>(e.n - 1));
+      double t = student_t_quantile((1 + rule.confidence) / 2, static_cast<double>(e.n - 1));
       want = std::max(want, static_cast<long>(std::ceil(std::pow(t * e.std / target_half, 2))));
     }
     for (long r = n; r < std::min(want, rule.max); r++)
@@ -371,7 +372,7 @@ int sweep_main(const std::vector<std::string>& args)
     std::fprintf(stderr, "jobsched: run %s (point %ld, replication %ld) failed: %s\n", run->hash.c_str(), run->point,
                  run->replication, why.c_str());
   if (o.shard_count == 0) {
-    SweepTables t = build_tables(dir);
+    SweepTables t = build_tables(dir, plan.replications().confidence);
     OutputFiles files(dir);
     files.add("results.csv", t.results_csv);
     files.add("aggregate.csv", t.aggregate_csv);
@@ -393,13 +394,29 @@ int collect_main(const std::vector<std::string>& args)
 {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     std::puts(
-        "Usage: jobsched collect SWEEP_DIR\n\nWrites SWEEP_DIR/results.csv and aggregate.csv from SWEEP_DIR/plan.csv "
-        "and the runs in SWEEP_DIR/runs/ (e.g. after the shards of a Slurm array).");
+        "Usage: jobsched collect SWEEP_DIR [--confidence C]\n\nWrites SWEEP_DIR/results.csv and aggregate.csv from "
+        "SWEEP_DIR/plan.csv and the runs in SWEEP_DIR/runs/ (e.g. after the shards of a Slurm array).\n"
+        "  --confidence C   level of aggregate.csv's ci_half_width column (default 0.95; ci95_half_width stays)");
     return 0;
   }
-  if (args.size() != 1) throw InputError("usage: jobsched collect SWEEP_DIR");
-  fs::path dir = args[0];
-  SweepTables t = build_tables(dir);
+  double confidence = 0.95;
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); i++) {
+    if (args[i] == "--confidence") {
+      if (i + 1 == args.size()) throw InputError("--confidence: missing value");
+      const std::string& text = args[++i];
+      double c = 0;
+      auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
+      if (error != std::errc() || end != text.data() + text.size() || !(c >= 0.5 && c < 1))
+        throw InputError("--confidence: must be a number at least 0.5 and below 1, got '" + text + "'");
+      confidence = c;
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  if (rest.size() != 1) throw InputError("usage: jobsched collect SWEEP_DIR [--confidence C]");
+  fs::path dir = rest[0];
+  SweepTables t = build_tables(dir, confidence);
   OutputFiles files(dir);
   files.add("results.csv", t.results_csv);
   files.add("aggregate.csv", t.aggregate_csv);

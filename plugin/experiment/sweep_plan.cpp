@@ -147,15 +147,19 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
       else if (k == "relative_half_width")
         rule.relative_half_width =
             as_scalar<double>(scenario, kv.second, "replications.relative_half_width", "a number");
+      else if (k == "confidence")
+        rule.confidence = as_scalar<double>(scenario, kv.second, "replications.confidence", "a number");
       else
         fail(scenario, kv.first, "replications." + k,
-             "unknown key (known here: min, max, metric, relative_half_width)");
+             "unknown key (known here: min, max, metric, relative_half_width, confidence)");
     }
     if (rule.min < 2 || rule.max < rule.min)
       fail(scenario, reps, "replications", "need 2 <= min <= max for a stopping rule");
     if (rule.max > kMaxReplications)
       fail(scenario, reps, "replications.max", "at most " + std::to_string(kMaxReplications) + " per point");
     if (!(rule.relative_half_width > 0)) fail(scenario, reps, "replications.relative_half_width", "must be > 0");
+    if (!(rule.confidence >= 0.5 && rule.confidence < 1))
+      fail(scenario, reps, "replications.confidence", "must be at least 0.5 and below 1 (0.9 for a 90% interval)");
   }
 
   // Check every point now, so that a typo in a swept key fails before any simulation starts.

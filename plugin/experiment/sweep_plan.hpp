@@ -31,7 +31,8 @@ struct ReplicationRule {
   long min = 3;
   long max = 30;
   std::string metric = "mean_bounded_slowdown"; // a numeric field of summary.json
-  double relative_half_width = 0.05;            // stop when the 95% half-width <= this x |mean|
+  double relative_half_width = 0.05;            // stop when the half-width <= this x |mean|
+  double confidence = 0.95;                     // of that interval (and of aggregate.csv's ci_half_width)
   std::uint64_t base_seed = 1;                  // adaptive: replication r uses base_seed + r
   std::uint64_t seed_of(long replication) const;
 };

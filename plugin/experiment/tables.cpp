@@ -81,7 +81,7 @@ PlanTable read_plan(const fs::path& sweep_dir)
 
 } // namespace
 
-SweepTables build_tables(const fs::path& sweep_dir)
+SweepTables build_tables(const fs::path& sweep_dir, double confidence)
 {
   PlanTable plan = read_plan(sweep_dir);
   SweepTables t;
@@ -133,7 +133,7 @@ SweepTables build_tables(const fs::path& sweep_dir)
 
   std::vector<std::string> agg_header{"point"};
   agg_header.insert(agg_header.end(), plan.axes.begin(), plan.axes.end());
-  for (const char* c : {"metric", "n", "mean", "std", "ci95_half_width"})
+  for (const char* c : {"metric", "n", "mean", "std", "ci95_half_width", "confidence", "ci_half_width"})
     agg_header.emplace_back(c);
   t.aggregate_csv = csv_row(agg_header);
   for (const auto& [point, values] : point_values) {
@@ -146,6 +146,9 @@ SweepTables build_tables(const fs::path& sweep_dir)
       row.push_back(e.n > 0 ? format_number(e.mean) : "");
       row.push_back(e.has_interval() ? format_number(e.std) : "");
       row.push_back(e.has_interval() ? format_number(e.half_width) : "");
+      Estimate at_level = estimate(samples[point][name], confidence);
+      row.push_back(format_number(confidence));
+      row.push_back(at_level.has_interval() ? format_number(at_level.half_width) : "");
       t.aggregate_csv += csv_row(row);
     }
   }

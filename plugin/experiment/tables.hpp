@@ -26,7 +26,8 @@ struct SweepTables {
 };
 
 /* Build both tables from `sweep_dir`/plan.csv and `sweep_dir`/runs/. */
-SweepTables build_tables(const std::filesystem::path& sweep_dir);
+/* `confidence`: the level of aggregate.csv's ci_half_width column (ci95_half_width is always 95%). */
+SweepTables build_tables(const std::filesystem::path& sweep_dir, double confidence = 0.95);
 
 /* Per point, the samples of one metric over the finished runs (for the stopping rule). */
 std::map<long, std::vector<double>> metric_samples(const std::filesystem::path& sweep_dir,

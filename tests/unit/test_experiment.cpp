@@ -142,6 +142,11 @@ TEST(SweepPlan, BadSweepsAreInputErrors)
   EXPECT_NE(input_error_of([&] { SweepPlan::load(zero, {}); }).find("v.yaml:4: replications"), std::string::npos);
   auto rule = f.write("w.yaml", kBase + "replications: {min: 3, max: 2}\n");
   EXPECT_NE(input_error_of([&] { SweepPlan::load(rule, {}); }).find("min <= max"), std::string::npos);
+  auto level = f.write("x.yaml", kBase + "replications: {confidence: 1.5}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(level, {}); }).find("replications.confidence: must be"),
+            std::string::npos);
+  auto ninety = f.write("y.yaml", kBase + "replications: {confidence: 0.9}\n");
+  EXPECT_DOUBLE_EQ(SweepPlan::load(ninety, {}).replications().confidence, 0.9);
 }
 
 TEST(SweepTables, ResultsAndAggregateFromRunFolders)
@@ -166,7 +171,11 @@ TEST(SweepTables, ResultsAndAggregateFromRunFolders)
   EXPECT_NE(t.results_csv.find("\n6,1,2,9,easy,failed,\n"), std::string::npos) << t.results_csv;
   EXPECT_NE(t.aggregate_csv.find("\n0,fcfs,mean_slowdown,3,4,2,4.968"), std::string::npos) << t.aggregate_csv;
   // easy: two samples equal: std 0, half-width 0.
-  EXPECT_NE(t.aggregate_csv.find("\n1,easy,mean_slowdown,2,1,0,0\n"), std::string::npos) << t.aggregate_csv;
+  EXPECT_NE(t.aggregate_csv.find("\n1,easy,mean_slowdown,2,1,0,0,0.95,0\n"), std::string::npos) << t.aggregate_csv;
+  // At 90%: t(0.95, 2 degrees of freedom) = 2.919986 (published tables): 2.919986 x 2 / sqrt 3 = 3.371709.
+  SweepTables t90 = build_tables(f.dir / "out", 0.90);
+  EXPECT_NE(t90.aggregate_csv.find("\n0,fcfs,mean_slowdown,3,4,2,4.968275,0.9,3.3717"), std::string::npos)
+      << t90.aggregate_csv;
 }
 
 } // namespace
