@@ -6,6 +6,7 @@
 #include "experiment/csv.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -33,8 +34,6 @@ std::string folder_name(const fs::path& dir);
 std::string gp_str(const std::string& s);
 /* A number in a gnuplot script or data file. */
 std::string num(double v);
-/* Where a name is a time, its unit (" (s)"), else nothing. */
-std::string unit_suffix(const std::string& name);
 /* One figure: its file name without extension and the gnuplot commands that draw it (terminal and output excluded). */
 struct Figure {
   std::string name;
@@ -48,19 +47,78 @@ struct PlotJob {
 /* Draw every figure as SVG and PNG with gnuplot and commit them to `out_dir`; returns the files written. */
 std::vector<fs::path> render(const PlotJob& job, const fs::path& out_dir);
 
+// Axes
+/* Names the user gave to keys (--label KEY=TEXT), by key. */
+using LabelNames = std::map<std::string, std::string>;
+/* What a metric or swept key is called in titles and legends: the user's name, else the table's ("policy.name" ->
+ * "policy"), else the key itself. */
+std::string short_name(const std::string& key, const LabelNames& names = {});
+/* Where a key has a unit, that unit (" (s)"), else nothing. */
+std::string unit_suffix(const std::string& key);
+/* The label of an axis showing `key`: the user's name as given, else the short name and its unit. */
+std::string axis_label(const std::string& key, const LabelNames& names = {});
+/* Whether a metric is a slowdown or a stretch, which is at least 1 by definition. */
+bool is_slowdown(const std::string& metric);
+struct AxisRange {
+  double lo = 0, hi = 0;
+};
+/* The range of a logarithmic axis for data in [lowest, highest] (both > 0): a small margin, then out to the nearest
+ * 1-2-5 value, so that no decade is without data; for a slowdown, from 1 when the data reach the first decade. */
+AxisRange log_axis_range(double lowest, double highest, bool slowdown);
+/* The 1-2-5 values in a log range of at most three decades (to label), or none (gnuplot's decades will do). */
+std::vector<double> log_axis_tics(const AxisRange& range);
+
 // Sweeps
 struct SweepRequest {
   std::string metric = "mean_bounded_slowdown";
   std::optional<std::string> x;
   std::optional<std::string> series;
   bool log_y = false;
+  std::optional<std::string> xlabel, ylabel; // the whole axis label, as given
+  LabelNames names;
 };
 PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req);
 
 // Runs
 struct RunWindow {
-  std::optional<double> from, to; // seconds since the first submission
+  std::optional<double> from, to;            // seconds since the first submission
+  std::optional<std::string> xlabel, ylabel; // the Gantt chart's (x also the utilization's), as given
 };
 PlotJob run_figures(const fs::path& run_dir, const RunWindow& window);
+
+/* Above this many rectangles (segments times processor intervals in the window), a Gantt chart is aggregated. */
+constexpr size_t kGanttAggregationThreshold = 20000;
+/* What a segment of trace.csv did on processors lowest..highest from start to end. */
+struct GanttSegment {
+  double start = 0, end = 0;
+  long lowest = 0, highest = 0;
+  bool computing = true; // else switching or moving its image
+};
+/* A rectangle of an aggregated Gantt chart: a band of processors in one state over consecutive columns of time. */
+struct GanttRun {
+  double start = 0, end = 0;
+  long lowest = 0, highest = 0;
+  bool computing = true;
+};
+struct GanttAggregation {
+  size_t columns = 0;
+  double column_seconds = 0;
+  long processors_per_row = 1; // processors drawn as one band
+  std::vector<GanttRun> runs;  // by band, then time; idle is not drawn
+};
+/* The Gantt chart of `segments` over [t_begin, t_end] at a resolution of `columns` columns of time and at most
+ * `max_rows` bands of processors: each band shows one state per column, chosen so that the time drawn in each state
+ * stays within one column of the time the band spent in it; runs of columns in one state are one rectangle. */
+/* A point of the utilization figure: from `time` on, `busy` processors and `waiting` jobs. */
+struct StepPoint {
+  double time = 0;
+  long busy = 0, waiting = 0;
+};
+/* The points (in time order) to draw on an axis of `columns` columns over [t_begin, t_end]: in each column, the first,
+ * the last, and those with the lowest and highest of each value; what is lost is only the order of the changes within
+ * a column. */
+std::vector<StepPoint> thin_steps(const std::vector<StepPoint>& points, double t_begin, double t_end, size_t columns);
+GanttAggregation aggregate_gantt(const std::vector<GanttSegment>& segments, long processors, double t_begin,
+                                 double t_end, size_t columns, long max_rows);
 
 } // namespace jobsched::plot

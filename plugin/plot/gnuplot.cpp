@@ -49,19 +49,6 @@ std::string num(double v)
   return buf;
 }
 
-/* Where a name is a time, its unit. */
-std::string unit_suffix(const std::string& name)
-{
-  std::string last = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
-  auto ends_with = [&last](const std::string& tail) {
-    return last.size() >= tail.size() && last.compare(last.size() - tail.size(), tail.size(), tail) == 0;
-  };
-  static const std::set<std::string> times{"makespan",          "first_submission", "last_finish",
-                                           "mean_interarrival", "time_resolution",  "bounded_slowdown_tau"};
-  if (ends_with("_time") || ends_with("_time_s") || times.count(last)) return " (s)";
-  return "";
-}
-
 namespace {
 /* A removed-on-exit temporary folder. */
 class TempDir {

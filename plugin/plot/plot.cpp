@@ -29,6 +29,12 @@ Options:
   --series KEY[,KEY...]  sweeps: one line per value of these keys (default: the other swept keys that vary)
   --log-y                sweeps: logarithmic y axis (for metrics that span orders of magnitude)
   --from S, --to S       runs: draw only the window [S, S] in seconds since the first submission (long runs)
+  --xlabel TEXT          the x axis label, as given (sweeps: instead of the key's short name and unit; runs: the
+                         time axis)
+  --ylabel TEXT          the y axis label, as given (sweeps: instead of the metric's; runs: the Gantt chart's)
+  --label KEY=TEXT       sweeps: call KEY (a metric or swept key) TEXT in labels, titles and legends; repeatable.
+                         Without it, keys have short names (workload.load_factor: load factor, policy.name: policy,
+                         mean_bounded_slowdown: mean bounded slowdown); a key not in the table is shown as is
   --out DIR              write the figures to DIR (default: PATH/plots)
 
 Prints the paths of the files written. Needs gnuplot (Debian: apt-get install gnuplot-nox).
@@ -82,6 +88,17 @@ int plot_main(const std::vector<std::string>& args)
         throw InputError(name + " '" + v + "': expected seconds since the first submission (a number >= 0)");
       (name == "--from" ? window.from : window.to) = seconds;
       run_option = true;
+    } else if (is("--xlabel")) {
+      sweep.xlabel = window.xlabel = value("--xlabel");
+    } else if (is("--ylabel")) {
+      sweep.ylabel = window.ylabel = value("--ylabel");
+    } else if (is("--label")) {
+      const std::string v = value("--label");
+      size_t eq = v.find('=');
+      if (eq == 0 || eq == std::string::npos || eq + 1 == v.size())
+        throw InputError("--label '" + v + "': expected KEY=TEXT (e.g. --label workload.load_factor='offered load')");
+      sweep.names[v.substr(0, eq)] = v.substr(eq + 1);
+      sweep_option = true;
     } else if (is("--out")) {
       out = value("--out");
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
@@ -109,8 +126,8 @@ int plot_main(const std::vector<std::string>& args)
     job = sweep_figure(dir, sweep);
   } else if (fs::exists(dir / "jobs.csv", ec)) {
     if (sweep_option)
-      throw InputError("--metric, --x and --series apply to sweep folders (with aggregate.csv); " + path +
-                       " is a run folder (jobs.csv)");
+      throw InputError("--metric, --x, --series, --log-y and --label apply to sweep folders (with aggregate.csv); " +
+                       path + " is a run folder (jobs.csv)");
     job = run_figures(dir, window);
   } else {
     throw InputError(path + ": neither aggregate.csv (a sweep folder) nor jobs.csv (a run folder) in this folder");

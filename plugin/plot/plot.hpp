@@ -18,7 +18,7 @@ constexpr int kFigureHeight = 720;
 /* The help of `jobsched plot` (printed by `jobsched plot --help`). */
 extern const char* const kPlotUsage;
 
-/* The body of `jobsched plot PATH [--metric NAME] [--x KEY] [--series KEY[,KEY...]] [--out DIR]`; args excludes
+/* The body of `jobsched plot PATH [options]` (the options in kPlotUsage); args excludes
  * "plot". Prints the paths of the files written on stdout and returns 0. Throws InputError on bad input (unknown
  * option, metric or key, a folder with neither aggregate.csv nor jobs.csv, malformed tables, gnuplot missing), and
  * std::runtime_error when gnuplot fails on the script we wrote (an internal error). Writes no file on failure. */

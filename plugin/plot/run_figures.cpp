@@ -53,6 +53,31 @@ std::vector<std::pair<long, long>> parse_intervals(const Table& t, size_t row, s
   return out;
 }
 
+constexpr long kSwitchingColour = 0x909090; // a job switching or moving its image, in every Gantt chart
+constexpr long kComputingColour = 0x4c72b0; // any job computing, in aggregated Gantt charts
+/* Aggregated Gantt charts: about one column per pixel of the plot's width and one row per pixel of its height. */
+constexpr size_t kGanttColumns = 1000;
+constexpr long kGanttRows = 500;
+/* Utilization figures: more changes than this are thinned to what a pixel column shows. */
+constexpr size_t kUtilizationMaxPoints = 8 * kGanttColumns;
+/* An SVG rectangle takes about 135 bytes (measured with gnuplot 5.4): a few MB at most. Columns are halved down to
+ * 1/16 of kGanttColumns to get there, where even a chart alternating between states in every cell has at most
+ * kGanttRows x 62 = 31,000 rectangles. */
+constexpr size_t kGanttMaxRectangles = 25000;
+
+/* A duration in the unit that reads best, to 3 significant digits: "42 s", "29.7 min", "2.5 h", "1.2 days". */
+std::string duration_text(double seconds)
+{
+  const std::pair<double, const char*> units[] = {{86400, "days"}, {3600, "h"}, {60, "min"}, {1, "s"}};
+  for (const auto& [unit, name] : units)
+    if (seconds >= 2 * unit || unit == 1) {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.3g %s", seconds / unit, name);
+      return buf;
+    }
+  return "";
+}
+
 /* A colour per job id, far from its neighbours' (golden-ratio hues), as gnuplot's 0xRRGGBB integer. */
 long job_colour(const std::string& id)
 {
@@ -97,16 +122,16 @@ long job_colour(const std::string& id)
 struct TimeAxis {
   double origin = 0; // the first submission
   double unit = 1;   // seconds per axis unit
+  std::string unit_name;
   std::string label;
   TimeAxis(double first, double span)
       : origin(first), unit(span >= 3 * 86400  ? 86400
                             : span >= 3 * 3600 ? 3600
                                                : 1),
-        label(std::string("time since the first submission (") +
-              (unit == 86400  ? "days"
-               : unit == 3600 ? "h"
-                              : "s") +
-              ")")
+        unit_name(unit == 86400  ? "days"
+                  : unit == 3600 ? "h"
+                                 : "s"),
+        label("time since the first submission (" + unit_name + ")")
   {
   }
   /* A gnuplot expression mapping data column `col` (seconds) to the axis. */
@@ -214,34 +239,75 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
   }
 
   PlotJob job;
-  // Gantt chart: one rectangle per segment and interval of processors.
-  std::string boxes = "# start\tend\tlowest\thighest\tcolour (job_id)\n";
-  std::string labels;
-  size_t drawn = 0;
-  bool label_jobs = jobs.size() <= 60;
-  bool grey = std::any_of(segments.begin(), segments.end(), [](const Box& b) { return !b.computing; });
+  // Gantt chart: one rectangle per segment and interval of processors, or an aggregate of them when there are too
+  // many to see (and to open: 200,000 rectangles make an SVG of tens of MB).
+  struct Rectangle {
+    const Box* box;
+    long lo, hi;
+  };
+  std::vector<Rectangle> rectangles;
+  long highest_processor = processors - 1;
   for (const auto& b : segments) {
     if (b.end < t_begin || b.start > t_end) continue; // outside the window: not drawn (smaller files)
-    long colour = b.computing ? job_colour(b.job->id) : 0x909090;
     for (const auto& [lo, hi] : b.intervals) {
-      boxes += num(b.start) + "\t" + num(b.end) + "\t" + num(double(lo) - 0.5) + "\t" + num(double(hi) + 0.5) + "\t" +
-               std::to_string(colour) + "\t# job " + b.job->id + "\n";
-      drawn++;
-      if (label_jobs && b.computing && b.end - b.start >= 0.03 * (t_end - t_begin))
-        labels += axis.at((std::max(b.start, t_begin) + std::min(b.end, t_end)) / 2) + "\t" +
-                  num((double(lo) + double(hi)) / 2) + "\t" + b.job->id + "\n";
+      rectangles.push_back({&b, lo, hi});
+      highest_processor = std::max(highest_processor, hi);
     }
   }
-  if (drawn == 0)
+  if (rectangles.empty())
     throw InputError(t.file.string() + ": no started job has allocated_resources: nothing to draw in a Gantt chart");
+  std::string boxes = "# start\tend\tlowest\thighest\tcolour (job_id)\n";
+  std::string labels;
+  std::string aggregation_note;
+  bool grey = false;
+  const bool aggregated = rectangles.size() > kGanttAggregationThreshold;
+  if (!aggregated) {
+    bool label_jobs = jobs.size() <= 60;
+    grey = std::any_of(segments.begin(), segments.end(), [](const Box& b) { return !b.computing; });
+    for (const auto& [b, lo, hi] : rectangles) {
+      long colour = b->computing ? job_colour(b->job->id) : kSwitchingColour;
+      boxes += num(b->start) + "\t" + num(b->end) + "\t" + num(double(lo) - 0.5) + "\t" + num(double(hi) + 0.5) + "\t" +
+               std::to_string(colour) + "\t# job " + b->job->id + "\n";
+      if (label_jobs && b->computing && b->end - b->start >= 0.03 * (t_end - t_begin))
+        labels += axis.at((std::max(b->start, t_begin) + std::min(b->end, t_end)) / 2) + "\t" +
+                  num((double(lo) + double(hi)) / 2) + "\t" + b->job->id + "\n";
+    }
+  } else {
+    std::vector<GanttSegment> parts;
+    parts.reserve(rectangles.size());
+    for (const auto& [b, lo, hi] : rectangles)
+      parts.push_back({b->start, b->end, lo, hi, b->computing});
+    // About a pixel per column and per band of processors; coarser columns while the rectangles would still weigh
+    // more than a few MB (a processor busy part of every column alternates between states).
+    size_t columns = kGanttColumns;
+    GanttAggregation a = aggregate_gantt(parts, highest_processor + 1, t_begin, t_end, columns, kGanttRows);
+    while (a.runs.size() > kGanttMaxRectangles && columns > kGanttColumns / 16) {
+      columns /= 2;
+      a = aggregate_gantt(parts, highest_processor + 1, t_begin, t_end, columns, kGanttRows);
+    }
+    boxes = "# start\tend\tlowest\thighest\tcolour (state): aggregated, " + std::to_string(a.columns) + " columns of " +
+            num(a.column_seconds) + " s, " + std::to_string(a.processors_per_row) + " processor(s) per row\n";
+    for (const auto& r : a.runs) {
+      grey = grey || !r.computing;
+      boxes += num(r.start) + "\t" + num(r.end) + "\t" + num(double(r.lowest) - 0.5) + "\t" +
+               num(double(r.highest) + 0.5) + "\t" + std::to_string(r.computing ? kComputingColour : kSwitchingColour) +
+               "\n";
+    }
+    aggregation_note =
+        "aggregated: " + std::to_string(rectangles.size()) + " segments as " + std::to_string(a.runs.size()) +
+        " rectangles (columns of " + duration_text(a.column_seconds) +
+        (a.processors_per_row > 1 ? ", rows of " + std::to_string(a.processors_per_row) + " processors" : "") +
+        ", each in its main state)";
+  }
   job.data_files.emplace_back("gantt.dat", boxes);
   std::ostringstream g;
   g << "set title "
     << gp_str("Gantt chart: " + run_title + " (" + std::to_string(jobs.size()) + " jobs, " +
-              std::to_string(processors) + " processors)")
-    << "\n";
-  g << "set xlabel " << gp_str(axis.label) << "\n";
-  g << "set ylabel 'processor'\n";
+              std::to_string(processors) + " processors)");
+  if (!aggregation_note.empty()) g << " . \"\\n\" . " << gp_str(aggregation_note);
+  g << "\n";
+  g << "set xlabel " << gp_str(window.xlabel.value_or(axis.label)) << "\n";
+  g << "set ylabel " << gp_str(window.ylabel.value_or("processor")) << "\n";
   g << "set xrange [" << axis.at(t_begin) << ":" << axis.at(t_end) << "]\n";
   g << "set yrange [-0.5:" << num(double(processors) - 0.5) << "]\n";
   if (processors <= 32) g << "set ytics 0, 1, " << processors - 1 << "\n";
@@ -250,9 +316,12 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
   g << "set datafile separator tab\n";
   g << "plot 'gantt.dat' using ((" << axis.column(1) << "+" << axis.column(2) << ")/2):(($3+$4)/2):" << axis.column(1)
     << ":" << axis.column(2) << ":3:4:5 with boxxyerror fill solid 0.9 "
-    << (drawn <= 2000 ? "border lc rgb '#303030'" : "noborder") << " lc rgb variable"
-    << " title 'one rectangle per job segment and processor interval, coloured"
-    << (labels.empty() ? "" : " and labelled") << " by job id'";
+    << (rectangles.size() <= 2000 ? "border lc rgb '#303030'" : "noborder") << " lc rgb variable";
+  if (aggregated)
+    g << " title 'computing (any job)'";
+  else
+    g << " title 'one rectangle per job segment and processor interval, coloured"
+      << (labels.empty() ? "" : " and labelled") << " by job id'";
   if (grey) g << ", NaN with boxes fill solid 0.9 lc rgb '#909090' title 'context switch or image transfer'";
   if (!labels.empty()) {
     job.data_files.emplace_back("gantt-labels.dat", labels);
@@ -276,7 +345,8 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
     changes[b.start].first += n;
     if (b.end < t_end || b.job->finish) changes[b.end].first -= n;
   }
-  std::string steps = "# time (s)\tbusy processors\twaiting jobs\n";
+  std::vector<StepPoint> points;
+  points.reserve(changes.size() + 1);
   long busy = 0;
   long waiting = 0;
   long max_waiting = 0;
@@ -284,19 +354,31 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
     busy += change.first;
     waiting += change.second;
     max_waiting = std::max(max_waiting, waiting);
-    steps += num(time) + "\t" + std::to_string(busy) + "\t" + std::to_string(waiting) + "\n";
+    points.push_back({time, busy, waiting});
   }
   if (changes.rbegin()->first < t_end) // the last row holds until the end of the x range
-    steps += num(t_end) + "\t" + std::to_string(busy) + "\t" + std::to_string(waiting) + "\n";
+    points.push_back({t_end, busy, waiting});
+  // Long runs change more often than there are pixels (200,000 jobs: 6 MB of SVG): keep what a pixel column shows.
+  std::string thinned_note;
+  if (points.size() > kUtilizationMaxPoints) {
+    size_t all = points.size();
+    points = thin_steps(points, t_begin, t_end, kGanttColumns);
+    thinned_note = " (" + std::to_string(all) + " changes drawn as " + std::to_string(points.size()) +
+                   ": the first, last, lowest and highest in each 1/" + std::to_string(kGanttColumns) +
+                   " of the time axis)";
+  }
+  std::string steps = "# time (s)\tbusy processors\twaiting jobs\n";
+  for (const auto& p : points)
+    steps += num(p.time) + "\t" + std::to_string(p.busy) + "\t" + std::to_string(p.waiting) + "\n";
   job.data_files.emplace_back("utilization.dat", steps);
   std::ostringstream u;
   u << "set datafile separator tab\n";
-  u << "set multiplot layout 2,1 title " << gp_str("Utilization: " + run_title) << "\n";
+  u << "set multiplot layout 2,1 title " << gp_str("Utilization: " + run_title + thinned_note) << "\n";
   u << "set lmargin 12\nset rmargin 4\n";
   u << "set xrange [" << axis.at(t_begin) << ":" << axis.at(t_end) << "]\n";
   u << "set grid\n";
   u << "set key outside top right horizontal\n";
-  u << "set xlabel " << gp_str(axis.label) << "\n";
+  u << "set xlabel " << gp_str(window.xlabel.value_or(axis.label)) << "\n";
   u << "set ylabel 'busy processors'\n";
   u << "set yrange [0:" << num(double(processors) * 1.05) << "]\n";
   u << "plot 'utilization.dat' using " << axis.column(1)

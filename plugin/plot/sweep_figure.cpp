@@ -42,6 +42,53 @@ std::string file_safe(std::string name)
     if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
   return name;
 }
+/* A series' value of one key in its legend entry: "policy=easy", "mean interarrival time=300 s". */
+std::string series_part(const std::string& key, const std::string& value, const LabelNames& names)
+{
+  std::string unit = names.count(key) || !parse_number(value) ? "" : unit_suffix(key);
+  if (unit.size() > 3) unit = " " + unit.substr(2, unit.size() - 3); // " (s)" -> " s"
+  return short_name(key, names) + "=" + value + unit;
+}
+
+/* The y range where gnuplot's autoscale would mislead: a slowdown starts at 1 (its ideal; below is impossible); a log
+ * axis spans the data, not whole decades. Empty: gnuplot's autoscale. */
+std::string y_range_commands(const std::map<std::string, std::vector<SweepPoint>>& series, const std::string& metric,
+                             bool log_y)
+{
+  bool slowdown = is_slowdown(metric);
+  double lowest_mean = INFINITY;
+  for (const auto& [label, points] : series)
+    for (const auto& p : points)
+      lowest_mean = std::min(lowest_mean, p.mean);
+  // An error bar reaching below 1 says nothing about a slowdown: the range ignores it (unless the data are odd).
+  double floor = slowdown && lowest_mean >= 1 ? 1 : -INFINITY;
+  std::ostringstream c;
+  if (!log_y) {
+    if (floor == 1) c << "set yrange [1:*]\nset ytics add (1)\n"; // the ideal, labelled
+    return c.str();
+  }
+  double lowest = INFINITY;
+  double highest = -INFINITY;
+  for (const auto& [label, points] : series)
+    for (const auto& p : points) {
+      if (p.mean <= 0) continue; // not on a log axis (gnuplot skips it)
+      double ci = p.ci.value_or(0);
+      lowest = std::min(lowest, std::max(p.mean - ci > 0 ? p.mean - ci : p.mean, floor));
+      highest = std::max(highest, p.mean + ci);
+    }
+  if (!std::isfinite(lowest))
+    throw InputError("--log-y: metric '" + metric + "' has no value above 0 to draw on a logarithmic axis");
+  AxisRange r = log_axis_range(lowest, highest, slowdown);
+  c << "set yrange [" << num(r.lo) << ":" << num(r.hi) << "]\n";
+  std::vector<double> tics = log_axis_tics(r);
+  if (!tics.empty()) {
+    c << "set ytics (";
+    for (size_t i = 0; i < tics.size(); i++)
+      c << (i ? ", " : "") << num(tics[i]);
+    c << ")\n";
+  }
+  return c.str();
+}
 } // namespace
 
 PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
@@ -109,7 +156,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   for (size_t r : rows) {
     std::vector<std::string> parts;
     for (size_t k : series_keys)
-      parts.push_back(keys[k] + "=" + t.rows[r][k + 1]);
+      parts.push_back(series_part(keys[k], t.rows[r][k + 1], req.names));
     std::string label = join(parts);
     if (!series.count(label)) series_labels.push_back(label);
     auto& points = series[label];
@@ -136,11 +183,19 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   PlotJob job;
   std::ostringstream c;
   const std::string& xkey = keys[x];
-  c << "set xlabel " << gp_str(xkey + (numeric ? unit_suffix(xkey) : "")) << "\n";
-  c << "set ylabel " << gp_str(req.metric + unit_suffix(req.metric) + (req.log_y ? " (log scale)" : "")) << "\n";
+  // Categories have no unit: the key's name alone.
+  std::string xlabel = req.xlabel ? *req.xlabel : numeric ? axis_label(xkey, req.names) : short_name(xkey, req.names);
+  std::string ylabel = req.ylabel ? *req.ylabel : axis_label(req.metric, req.names) + (req.log_y ? " (log scale)" : "");
+  c << "set xlabel " << gp_str(xlabel) << "\n";
+  c << "set ylabel " << gp_str(ylabel) << "\n";
   if (req.log_y) c << "set logscale y\n";
   c << "set grid\n";
   c << "set key outside below center horizontal samplen 3 width 2 height 1\n";
+  // gnuplot widens even a set range by its offsets: none at an end we set.
+  const std::string y_range = y_range_commands(series, req.metric, req.log_y);
+  const std::string y_offsets = y_range.empty()                            ? "graph 0.06, graph 0.06"
+                                : y_range.find(":*]") != std::string::npos ? "graph 0.06, 0"
+                                                                           : "0, 0";
   // Series drawn side by side around each x value ("dodged") so that their error bars do not hide each other:
   // over a fraction of a category, or of the smallest gap between numeric x values.
   double unit = 1;
@@ -152,10 +207,10 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     unit = 0;
     for (size_t i = 1; i < xs.size(); i++)
       if (xs[i] > xs[i - 1] && (unit == 0 || xs[i] - xs[i - 1] < unit)) unit = xs[i] - xs[i - 1];
-    c << "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n";
+    c << "set offsets graph 0.04, graph 0.04, " << y_offsets << "\n";
   } else {
     c << "set xrange [-0.5:" << num(double(values[x].size()) - 0.5) << "]\n";
-    c << "set offsets 0, 0, graph 0.06, graph 0.06\n";
+    c << "set offsets 0, 0, " << y_offsets << "\n";
     c << "set xtics (";
     for (size_t i = 0; i < values[x].size(); i++)
       c << (i ? ", " : "") << gp_str(values[x][i]) << " " << i;
@@ -163,7 +218,8 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   }
   double spread =
       series_labels.size() > 1 ? unit * std::min(numeric ? 0.1 : 0.5, 0.06 * double(series_labels.size() - 1)) : 0;
-  c << "set title " << gp_str(req.metric + " vs " + xkey) << " . \"\\n\" . "
+  c << "set title " << gp_str(short_name(req.metric, req.names) + " vs " + short_name(xkey, req.names))
+    << " . \"\\n\" . "
     << gp_str("sweep " + folder_name(sweep_dir) + ": mean over the replications, error bars = 95% confidence interval" +
               (numeric && spread > 0 ? " (series shifted apart along x)" : ""))
     << "\n";
@@ -188,7 +244,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     std::string mean_file = "series-" + std::to_string(i) + ".dat";
     std::string error_file = "errors-" + std::to_string(i) + ".dat";
     job.data_files.emplace_back(mean_file, means);
-    std::string title = series_keys.empty() ? req.metric : series_labels[i];
+    std::string title = series_keys.empty() ? short_name(req.metric, req.names) : series_labels[i];
     std::string style = " lt " + std::to_string(i + 1) + " lw 2 pt 7 ps 1.2";
     if (any_error) { // first, so that the means are drawn over the error bars
       job.data_files.emplace_back(error_file, errors);
@@ -197,6 +253,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     plots.push_back(gp_str(mean_file) + " using 1:2 with " + (numeric ? "linespoints" : "points") + style + " title " +
                     gp_str(title));
   }
+  c << y_range;
   c << "set datafile separator tab\n";
   c << "plot " << join(plots, ", \\\n     ") << "\n";
   job.figures.push_back({file_safe(req.metric + "-vs-" + xkey), c.str()});

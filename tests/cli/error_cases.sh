@@ -260,4 +260,12 @@ expect_plan_error plan_opt_large_k "opt-epoch: k = 2" -- opt-epoch --nodes 16 --
 expect_plan_error plan_opt_bound "the search examined more than 3 partitions" -- \
   opt-epoch --nodes 140 --k 0 --max-partitions 3 --mins 10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10
 
+
+# jobsched plot --label takes KEY=TEXT.
+mkdir -p "$work/plot-sweep"
+printf 'point,policy.name,metric,n,mean,std,ci95_half_width\n1,easy,mean_bounded_slowdown,1,2,,\n' \
+  >"$work/plot-sweep/aggregate.csv"
+expect_error plot_label_without_text 2 "--label 'policy.name'" "expected KEY=TEXT" -- \
+  plot "$work/plot-sweep" --label policy.name
+
 finish

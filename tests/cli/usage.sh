@@ -104,4 +104,8 @@ if command -v python3 >/dev/null; then
   fi
 fi
 
+# jobsched plot: its help names the label options.
+run_case plot_help 0 stdout 4 "Usage: jobsched plot PATH [options]" "~--xlabel TEXT" "~--ylabel TEXT" \
+  "~--label KEY=TEXT" -- plot --help
+
 finish

@@ -3,14 +3,23 @@
  * and size), the paths printed, and the bad-input errors. No SimGrid engine; the drawing tests are skipped when
  * gnuplot is not installed. */
 #include "core/errors.hpp"
+#include "experiment/tables.hpp"
+#include "output/reports.hpp"
+#include "plot/figures.hpp"
 #include "plot/plot.hpp"
 #include "support/input_error.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -21,6 +30,7 @@ using jobsched::kFigureHeight;
 using jobsched::kFigureWidth;
 using jobsched::plot_main;
 using jobsched::testing::input_error_of;
+namespace jplot = jobsched::plot;
 
 namespace {
 
@@ -126,6 +136,22 @@ void expect_svg(const fs::path& file, const std::vector<std::string>& texts)
     EXPECT_NE(svg.find(t), std::string::npos) << file << " lacks the text '" << t << "'";
 }
 
+/* The numbers labelling the y axis in gnuplot's SVG (right-aligned texts), bottom first. */
+std::vector<std::string> y_tic_labels(const std::string& svg)
+{
+  std::vector<std::string> labels;
+  const std::string anchor = "text-anchor=\"end\">";
+  for (size_t at = svg.find(anchor); at != std::string::npos; at = svg.find(anchor, at + 1)) {
+    size_t open = svg.find("<text>", at);
+    size_t close = svg.find("</text>", open);
+    if (open == std::string::npos || close == std::string::npos) break;
+    std::string text = svg.substr(open + 6, close - open - 6);
+    text.erase(0, text.find_first_not_of(' '));
+    if (!text.empty() && text.find_first_not_of("0123456789.-") == std::string::npos) labels.push_back(text);
+  }
+  return labels;
+}
+
 void expect_png(const fs::path& file)
 {
   ASSERT_TRUE(fs::exists(file)) << file;
@@ -152,9 +178,11 @@ TEST_F(PlotTest, SweepDefaultsMetricAgainstFirstKeyOneSeriesPerOtherKey)
   fs::path png = sweep / "plots" / "mean_bounded_slowdown-vs-policy.name.png";
   EXPECT_EQ(printed, (std::vector<std::string>{svg.string(), png.string()}));
   // Title, axis labels, categorical x tics, one legend entry per series.
-  expect_svg(svg, {"mean_bounded_slowdown vs policy.name", "95% confidence interval", ">policy.name<",
-                   ">mean_bounded_slowdown<", ">fcfs<", ">easy<", "workload.generator.mean_interarrival=300",
-                   "workload.generator.mean_interarrival=600"});
+  // Short names (policy.name is "policy"), the slowdown axis from 1.
+  expect_svg(svg, {"mean bounded slowdown vs policy", "95% confidence interval", ">policy<", ">mean bounded slowdown<",
+                   ">fcfs<", ">easy<", "mean interarrival time=300 s", "mean interarrival time=600 s"});
+  EXPECT_EQ(slurp(svg).find("mean_bounded_slowdown"), std::string::npos);
+  EXPECT_EQ(y_tic_labels(slurp(svg)).at(0), "1");
   expect_png(png);
   // Only the figures: no temporary file left in the output folder.
   EXPECT_EQ(std::distance(fs::directory_iterator(sweep / "plots"), fs::directory_iterator()), 2);
@@ -169,9 +197,8 @@ TEST_F(PlotTest, SweepNumericXChosenMetricAndOutputFolder)
                        "--series", "policy.name", "--out", out.string()});
   fs::path svg = out / "mean_waiting_time-vs-workload.generator.mean_interarrival.svg";
   EXPECT_EQ(printed.size(), 2u);
-  expect_svg(svg,
-             {"mean_waiting_time vs workload.generator.mean_interarrival", ">workload.generator.mean_interarrival (s)<",
-              ">mean_waiting_time (s)<", "policy.name=fcfs", "policy.name=easy"});
+  expect_svg(svg, {"mean waiting time vs mean interarrival time", ">mean interarrival time (s)<",
+                   ">mean waiting time (s)<", "policy=fcfs", "policy=easy"});
   expect_png(out / "mean_waiting_time-vs-workload.generator.mean_interarrival.png");
   EXPECT_FALSE(fs::exists(sweep / "plots"));
 }
@@ -284,6 +311,424 @@ TEST_F(PlotTest, MissingGnuplotIsAnInputError)
     unsetenv("PATH");
   EXPECT_EQ(e, "plotting needs gnuplot: apt-get install gnuplot-nox (the tables are unaffected)");
   EXPECT_FALSE(fs::exists(sweep / "plots"));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Axis labels, y ranges and aggregated Gantt charts, on the gnuplot commands and data (no gnuplot needed)
+
+/* The commands of the one figure a sweep folder gives, for these options. */
+std::string sweep_commands(const fs::path& sweep, const jplot::SweepRequest& req)
+{
+  jplot::PlotJob job = jplot::sweep_figure(sweep, req);
+  EXPECT_EQ(job.figures.size(), 1u);
+  return job.figures.empty() ? "" : job.figures[0].commands;
+}
+
+/* The lines of the commands that start with `prefix`. */
+std::vector<std::string> lines_starting(const std::string& commands, const std::string& prefix)
+{
+  std::vector<std::string> out;
+  std::istringstream in(commands);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) out.push_back(line);
+  return out;
+}
+
+TEST(PlotLabels, ShortNamesOfCommonKeysAndUnits)
+{
+  EXPECT_EQ(jplot::short_name("workload.load_factor"), "load factor");
+  EXPECT_EQ(jplot::short_name("mean_bounded_slowdown"), "mean bounded slowdown");
+  EXPECT_EQ(jplot::short_name("policy.name"), "policy");
+  EXPECT_EQ(jplot::short_name("policy.allocation"), "allocation");
+  EXPECT_EQ(jplot::short_name("utilization"), "utilization");
+  EXPECT_EQ(jplot::short_name("workload.generator.mean_interarrival"), "mean interarrival time");
+  EXPECT_EQ(jplot::axis_label("workload.generator.mean_interarrival"), "mean interarrival time (s)");
+  EXPECT_EQ(jplot::axis_label("mean_waiting_time"), "mean waiting time (s)");
+  EXPECT_EQ(jplot::axis_label("mean_bounded_slowdown"), "mean bounded slowdown");
+  EXPECT_EQ(jplot::axis_label("workload.memory.node_memory_mb"), "node memory (MB)");
+  // A policy's parameter by its own name; an unknown key as it is (and a time by its name's ending).
+  EXPECT_EQ(jplot::short_name("policy.params.max_reservations"), "max reservations");
+  EXPECT_EQ(jplot::short_name("workload.something_new"), "workload.something_new");
+  EXPECT_EQ(jplot::axis_label("workload.something_new"), "workload.something_new");
+  EXPECT_EQ(jplot::axis_label("custom.setup_time"), "custom.setup_time (s)");
+  // The user's names win, and are the whole label.
+  jplot::LabelNames names{{"workload.load_factor", "offered load (x KTH)"}};
+  EXPECT_EQ(jplot::short_name("workload.load_factor", names), "offered load (x KTH)");
+  EXPECT_EQ(jplot::axis_label("workload.load_factor", names), "offered load (x KTH)");
+  EXPECT_EQ(jplot::short_name("policy.name", names), "policy");
+}
+
+/* Every number summary.json holds is a metric of aggregate.csv (but the seed, a column of the plan): each has a name
+ * for the reader, with no underscore or dot left. */
+TEST(PlotLabels, EveryMetricOfSummaryJsonHasAShortName)
+{
+  std::string tmpl = (fs::temp_directory_path() / "jobsched-plot-names-XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  fs::path summary = fs::path(tmpl) / "summary.json";
+  jobsched::Workload workload;
+  workload.skipped["too large"] = 3; // an object with a number inside: not a metric
+  write(summary, jobsched::summary_json(jobsched::RunDescription{}, workload, jobsched::RunMetrics{}));
+  auto numbers = jobsched::read_summary_numbers(summary);
+  fs::remove_all(tmpl);
+  EXPECT_GE(numbers.size(), 30u);
+  for (const auto& [key, value] : numbers) {
+    std::string name = jplot::short_name(key);
+    EXPECT_EQ(name.find_first_of("_."), std::string::npos) << key << " is shown as '" << name << "'";
+  }
+}
+
+TEST_F(PlotTest, SweepAxisLabelsTitleAndLegendFromShortNamesOrTheUsers)
+{
+  fs::path sweep = make_sweep();
+  jplot::SweepRequest req;
+  req.x = "workload.generator.mean_interarrival";
+  std::string c = sweep_commands(sweep, req);
+  EXPECT_EQ(lines_starting(c, "set xlabel"), (std::vector<std::string>{"set xlabel 'mean interarrival time (s)'"}));
+  EXPECT_EQ(lines_starting(c, "set ylabel"), (std::vector<std::string>{"set ylabel 'mean bounded slowdown'"}));
+  EXPECT_NE(c.find("set title 'mean bounded slowdown vs mean interarrival time'"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'policy=fcfs'"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'policy=easy'"), std::string::npos) << c;
+
+  // --label KEY=TEXT renames a key everywhere; --xlabel and --ylabel replace a whole label.
+  req.names["policy.name"] = "scheduler";
+  req.names["mean_bounded_slowdown"] = "BSLD";
+  c = sweep_commands(sweep, req);
+  EXPECT_EQ(lines_starting(c, "set ylabel"), (std::vector<std::string>{"set ylabel 'BSLD'"}));
+  EXPECT_NE(c.find("set title 'BSLD vs mean interarrival time'"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'scheduler=fcfs'"), std::string::npos) << c;
+  req.xlabel = "inter-arrival (minutes / 60)";
+  req.ylabel = "bounded slowdown, mean of 5";
+  c = sweep_commands(sweep, req);
+  EXPECT_EQ(lines_starting(c, "set xlabel"), (std::vector<std::string>{"set xlabel 'inter-arrival (minutes / 60)'"}));
+  EXPECT_EQ(lines_starting(c, "set ylabel"), (std::vector<std::string>{"set ylabel 'bounded slowdown, mean of 5'"}));
+}
+
+TEST_F(PlotTest, LabelOptionsAreCheckedAndSweepOnly)
+{
+  fs::path sweep = make_sweep();
+  std::string e = input_error_of([&] { plot_main({sweep.string(), "--label", "policy.name"}); });
+  EXPECT_NE(e.find("--label 'policy.name': expected KEY=TEXT"), std::string::npos) << e;
+  e = input_error_of([&] { plot_main({sweep.string(), "--label==x"}); });
+  EXPECT_NE(e.find("expected KEY=TEXT"), std::string::npos) << e;
+  e = input_error_of([&] { plot_main({sweep.string(), "--xlabel"}); });
+  EXPECT_NE(e.find("--xlabel needs a value"), std::string::npos) << e;
+  fs::path run = make_run(true);
+  e = input_error_of([&] { plot_main({run.string(), "--label", "policy.name=scheduler"}); });
+  EXPECT_NE(e.find("apply to sweep folders"), std::string::npos) << e;
+  EXPECT_FALSE(fs::exists(sweep / "plots"));
+  EXPECT_FALSE(fs::exists(run / "plots"));
+}
+
+TEST_F(PlotTest, RunAxisLabelsFromTheUser)
+{
+  fs::path run = make_run(true);
+  jplot::RunWindow window;
+  window.xlabel = "hours since 8:00";
+  window.ylabel = "core";
+  jplot::PlotJob job = jplot::run_figures(run, window);
+  ASSERT_EQ(job.figures.size(), 2u);
+  EXPECT_EQ(lines_starting(job.figures[0].commands, "set xlabel"),
+            (std::vector<std::string>{"set xlabel 'hours since 8:00'"}));
+  EXPECT_EQ(lines_starting(job.figures[0].commands, "set ylabel"), (std::vector<std::string>{"set ylabel 'core'"}));
+  EXPECT_EQ(lines_starting(job.figures[1].commands, "set xlabel"),
+            (std::vector<std::string>{"set xlabel 'hours since 8:00'"}));
+}
+
+/* A slowdown's axis starts at 1: linear, from 1 up to gnuplot's choice; other metrics keep gnuplot's autoscale. */
+TEST_F(PlotTest, SlowdownAxisStartsAtOne)
+{
+  fs::path sweep = make_sweep();
+  jplot::SweepRequest req;
+  std::string c = sweep_commands(sweep, req);
+  EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [1:*]"}));
+  EXPECT_EQ(lines_starting(c, "set ytics"), (std::vector<std::string>{"set ytics add (1)"}));
+  EXPECT_EQ(lines_starting(c, "set offsets"), // none below the 1
+            (std::vector<std::string>{"set offsets 0, 0, graph 0.06, 0"}));
+  req.metric = "mean_waiting_time";
+  c = sweep_commands(sweep, req);
+  EXPECT_TRUE(lines_starting(c, "set yrange").empty());
+  EXPECT_EQ(lines_starting(c, "set offsets"), (std::vector<std::string>{"set offsets 0, 0, graph 0.06, graph 0.06"}));
+  EXPECT_TRUE(jplot::is_slowdown("mean_slowdown"));
+  EXPECT_TRUE(jplot::is_slowdown("mean_bounded_slowdown"));
+  EXPECT_TRUE(jplot::is_slowdown("stretch"));
+  EXPECT_FALSE(jplot::is_slowdown("utilization"));
+}
+
+/* On a log axis the range is the data's, out to the nearest 1-2-5 values. Bounded slowdowns 3.5 to 42.5 + 7.57:
+ * from 1 (a slowdown within the first decade) to 100 (50.07 and 5% is 52.6). Waiting times 900 to 12000 + 993: 900
+ * / 1.05 = 857 -> 500, 12993 * 1.05 = 13643 -> 20000, labelled at every 1-2-5 value (gnuplot's autoscale: 100 to
+ * 100000, the decade 100-1000 and 10^4-10^5 mostly empty). */
+TEST_F(PlotTest, LogAxisRangeFromTheData)
+{
+  fs::path sweep = make_sweep();
+  jplot::SweepRequest req;
+  req.log_y = true;
+  std::string c = sweep_commands(sweep, req);
+  EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [1:100]"}));
+  EXPECT_EQ(lines_starting(c, "set offsets"), (std::vector<std::string>{"set offsets 0, 0, 0, 0"}));
+  EXPECT_EQ(lines_starting(c, "set ytics"), (std::vector<std::string>{"set ytics (1, 2, 5, 10, 20, 50, 100)"}));
+  EXPECT_EQ(lines_starting(c, "set ylabel"),
+            (std::vector<std::string>{"set ylabel 'mean bounded slowdown (log scale)'"}));
+  req.metric = "mean_waiting_time";
+  c = sweep_commands(sweep, req);
+  EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [500:20000]"}));
+  EXPECT_EQ(lines_starting(c, "set ytics"),
+            (std::vector<std::string>{"set ytics (500, 1000, 2000, 5000, 10000, 20000)"}));
+
+  // A slowdown far from 1 does not start at 1 on a log axis: that would be a decade (or more) without data.
+  fs::path high = dir_ / "high";
+  fs::create_directories(high);
+  write(high / "aggregate.csv", "point,workload.load_factor,metric,n,mean,std,ci95_half_width\n"
+                                "1,0.5,mean_bounded_slowdown,1,40,,\n"
+                                "2,1.5,mean_bounded_slowdown,1,3000,,\n");
+  req.metric = "mean_bounded_slowdown";
+  c = sweep_commands(high, req);
+  EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [20:5000]"})); // 38.1, 3150
+  EXPECT_EQ(lines_starting(c, "set xlabel"), (std::vector<std::string>{"set xlabel 'load factor'"}));
+  req.log_y = false;
+  EXPECT_EQ(lines_starting(sweep_commands(high, req), "set yrange"), (std::vector<std::string>{"set yrange [1:*]"}));
+
+  if (gnuplot_installed()) { // gnuplot labels the range as set: from 1, no decade without data
+    plot({sweep.string(), "--log-y"});
+    EXPECT_EQ(y_tic_labels(slurp(sweep / "plots" / "mean_bounded_slowdown-vs-policy.name.svg")),
+              (std::vector<std::string>{"1", "2", "5", "10", "20", "50", "100"}));
+  }
+
+  // Nothing above 0: nothing to draw on a log axis.
+  write(high / "aggregate.csv", "point,workload.load_factor,metric,n,mean,std,ci95_half_width\n"
+                                "1,0.5,jobs_killed,1,0,,\n");
+  req.metric = "jobs_killed";
+  req.log_y = true;
+  std::string e = input_error_of([&] { jplot::sweep_figure(high, req); });
+  EXPECT_NE(e.find("--log-y: metric 'jobs_killed' has no value above 0"), std::string::npos) << e;
+}
+
+/* For any data, the log range holds the data and leaves less than a decade without data at either end. */
+TEST(PlotAxes, LogRangeNeverHasAnEmptyDecade)
+{
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> exponent(-4, 8);
+  for (int i = 0; i < 10000; i++) {
+    double a = std::pow(10.0, exponent(rng));
+    double b = a * std::pow(10.0, exponent(rng) / 3 + 4.0 / 3); // 0 to 4 decades above
+    bool slowdown = i % 2 == 1;
+    if (slowdown) {
+      a = std::max(a, 1.0);
+      b = std::max(a, b);
+    }
+    jplot::AxisRange r = jplot::log_axis_range(a, b, slowdown);
+    ASSERT_LE(r.lo, a) << a << " " << b;
+    ASSERT_GE(r.hi, b) << a << " " << b;
+    ASSERT_LT(a / r.lo, 10) << a << " " << b;
+    ASSERT_LT(r.hi / b, 10) << a << " " << b;
+    if (slowdown) {
+      ASSERT_GE(r.lo, 1) << a << " " << b;
+      if (a < 10) {
+        ASSERT_EQ(r.lo, 1) << a << " " << b;
+      }
+    }
+  }
+}
+
+/* Segments that fill whole columns come out as they are: per processor, one rectangle per run of one state. */
+TEST(PlotGantt, AggregationOfWholeColumnsIsExact)
+{
+  std::vector<jplot::GanttSegment> segments{
+      {0, 50, 0, 1, true}, {50, 70, 0, 0, true}, {20, 30, 2, 2, false}, {80, 100, 2, 3, true}};
+  jplot::GanttAggregation a = jplot::aggregate_gantt(segments, 4, 0, 100, 10, 100);
+  EXPECT_EQ(a.columns, 10u);
+  EXPECT_DOUBLE_EQ(a.column_seconds, 10);
+  EXPECT_EQ(a.processors_per_row, 1);
+  ASSERT_EQ(a.runs.size(), 5u);
+  auto expect_run = [&](size_t i, double start, double end, long processor, bool computing) {
+    EXPECT_NEAR(a.runs[i].start, start, 1e-9) << i;
+    EXPECT_NEAR(a.runs[i].end, end, 1e-9) << i;
+    EXPECT_EQ(a.runs[i].lowest, processor) << i;
+    EXPECT_EQ(a.runs[i].highest, processor) << i;
+    EXPECT_EQ(a.runs[i].computing, computing) << i;
+  };
+  expect_run(0, 0, 70, 0, true); // two jobs back to back: one state, one rectangle
+  expect_run(1, 0, 50, 1, true);
+  expect_run(2, 20, 30, 2, false);
+  expect_run(3, 80, 100, 2, true);
+  expect_run(4, 80, 100, 3, true);
+}
+
+/* Random jobs on 8 processors (back to back or with gaps, 2% of them switching), many per column: per processor, the
+ * time drawn computing and switching is within one column of the time spent so. With 200 processors in rows of 10,
+ * within one column of the band's processor-seconds. */
+TEST(PlotGantt, AggregationKeepsBusyTimeWithinOneColumnPerRow)
+{
+  for (long processors : {8L, 200L}) {
+    std::mt19937_64 rng(static_cast<unsigned long>(processors));
+    std::exponential_distribution<double> length(1.0 / 30);
+    std::uniform_real_distribution<double> unit(0, 1);
+    const double t_begin = 1000;
+    const double t_end = 101000;
+    std::vector<jplot::GanttSegment> segments;
+    for (long p = 0; p < processors; p++) {
+      for (double t = 0; t < 102000;) { // some before and after the window: clipped
+        double d = length(rng);
+        if (unit(rng) < 0.6) segments.push_back({t, t + d, p, p, unit(rng) > 0.02});
+        t += d;
+      }
+    }
+    const long max_rows = 20;
+    jplot::GanttAggregation a = jplot::aggregate_gantt(segments, processors, t_begin, t_end, 500, max_rows);
+    const long per_row = (processors + max_rows - 1) / max_rows;
+    EXPECT_EQ(a.processors_per_row, per_row);
+    EXPECT_DOUBLE_EQ(a.column_seconds, 200);
+    const long rows = (processors + per_row - 1) / per_row;
+    std::vector<double> spent(size_t(rows) * 2, 0.0);
+    std::vector<double> drawn(size_t(rows) * 2, 0.0);
+    for (const auto& s : segments) {
+      double overlap = std::min(s.end, t_end) - std::max(s.start, t_begin);
+      if (overlap > 0) spent[size_t(s.lowest / per_row) * 2 + (s.computing ? 0 : 1)] += overlap;
+    }
+    for (const auto& r : a.runs) {
+      ASSERT_EQ(r.lowest % per_row, 0);
+      ASSERT_EQ(r.highest, std::min(r.lowest + per_row, processors) - 1);
+      drawn[size_t(r.lowest / per_row) * 2 + (r.computing ? 0 : 1)] += (r.end - r.start) * double(per_row);
+    }
+    for (long row = 0; row < rows; row++)
+      for (size_t state : {0u, 1u}) {
+        size_t i = size_t(row) * 2 + state;
+        EXPECT_GT(spent[i], 0);
+        EXPECT_LE(std::abs(drawn[i] - spent[i]), a.column_seconds * double(per_row))
+            << processors << " processors, row " << row << (state ? " switching" : " computing") << ": spent "
+            << spent[i] << ", drawn " << drawn[i];
+      }
+  }
+}
+
+/* A random walk of 100,000 changes: thinned to at most 6 points per column (and the bucket before the window), with
+ * the same first, last, lowest and highest busy and waiting in every column as the whole; few points stay as they
+ * are. */
+TEST(PlotUtilization, ThinnedStepsKeepEachColumnsExtremes)
+{
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> step(-3, 3);
+  std::vector<jplot::StepPoint> points;
+  long busy = 500, waiting = 50;
+  for (int i = 0; i < 100000; i++) {
+    busy = std::max(0L, busy + step(rng));
+    waiting = std::max(0L, waiting + step(rng));
+    points.push_back({double(i) * 0.37 - 100, busy, waiting}); // from -100: some before the window
+  }
+  const double t_begin = 0, t_end = 30000;
+  const size_t columns = 300;
+  auto thinned = jplot::thin_steps(points, t_begin, t_end, columns);
+  EXPECT_LE(thinned.size(), 6 * (columns + 2));
+  EXPECT_TRUE(std::is_sorted(thinned.begin(), thinned.end(),
+                             [](const jplot::StepPoint& a, const jplot::StepPoint& b) { return a.time < b.time; }));
+  // Per column, independently: the extremes of each series and the last value (the value at the column's end).
+  struct Extremes {
+    long min_busy = LONG_MAX, max_busy = LONG_MIN, min_waiting = LONG_MAX, max_waiting = LONG_MIN;
+    long last_busy = -1, last_waiting = -1;
+  };
+  auto per_column = [&](const std::vector<jplot::StepPoint>& ps) {
+    std::map<long, Extremes> out;
+    for (const auto& p : ps) {
+      long c = p.time < t_begin ? -1 : p.time >= t_end ? long(columns) : long((p.time - t_begin) / 100);
+      Extremes& e = out[c];
+      e.min_busy = std::min(e.min_busy, p.busy);
+      e.max_busy = std::max(e.max_busy, p.busy);
+      e.min_waiting = std::min(e.min_waiting, p.waiting);
+      e.max_waiting = std::max(e.max_waiting, p.waiting);
+      e.last_busy = p.busy;
+      e.last_waiting = p.waiting;
+    }
+    return out;
+  };
+  auto all = per_column(points);
+  auto kept = per_column(thinned);
+  ASSERT_EQ(all.size(), kept.size());
+  for (const auto& [c, e] : all) {
+    const Extremes& k = kept[c];
+    EXPECT_EQ(k.min_busy, e.min_busy) << c;
+    EXPECT_EQ(k.max_busy, e.max_busy) << c;
+    EXPECT_EQ(k.min_waiting, e.min_waiting) << c;
+    EXPECT_EQ(k.max_waiting, e.max_waiting) << c;
+    EXPECT_EQ(k.last_busy, e.last_busy) << c;
+    EXPECT_EQ(k.last_waiting, e.last_waiting) << c;
+  }
+}
+
+/* A run folder with `jobs` jobs of one processor each, back to back on `processors` processors, with a trace.csv of
+ * one segment per job (one in 50 switching before it runs). */
+fs::path make_big_run(const fs::path& dir, long jobs, long processors)
+{
+  fs::create_directories(dir);
+  std::ofstream csv(dir / "jobs.csv");
+  std::ofstream trace(dir / "trace.csv");
+  csv << "job_id,submission_time,starting_time,finish_time,allocated_resources,requested_number_of_resources\n";
+  trace << "job_id,start,end,processors,state\n";
+  std::vector<double> free_at(static_cast<size_t>(processors), 0.0);
+  for (long j = 0; j < jobs; j++) {
+    long p = j % processors;
+    double start = free_at[size_t(p)] + double(j % 7) * 10;
+    double run = 100 + double((j * 37) % 900);
+    csv << j << "," << start << "," << start << "," << start + run << "," << p << ",1\n";
+    if (j % 50 == 0) {
+      trace << j << "," << start << "," << start + 5 << "," << p << ",switching\n";
+      trace << j << "," << start + 5 << "," << start + run << "," << p << ",running\n";
+    } else {
+      trace << j << "," << start << "," << start + run << "," << p << ",running\n";
+    }
+    free_at[size_t(p)] = start + run;
+  }
+  return dir;
+}
+
+/* Small Gantt charts as before: one rectangle per job segment and interval of processors, bordered, coloured and
+ * labelled by job. */
+TEST_F(PlotTest, SmallGanttChartIsNotAggregated)
+{
+  jplot::PlotJob job = jplot::run_figures(make_run(true), {});
+  ASSERT_FALSE(job.data_files.empty());
+  EXPECT_EQ(job.data_files[0].first, "gantt.dat");
+  std::istringstream rows(job.data_files[0].second);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(rows, line);)
+    lines.push_back(line);
+  ASSERT_EQ(lines.size(), 5u); // header; job 1 on 0-3; job 2 on 0-1 and 4; job 3 on 5
+  EXPECT_EQ(lines[1].rfind("0\t100\t-0.5\t3.5\t", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find("# job 1"), std::string::npos);
+  EXPECT_NE(lines[3].find("250\t3.5\t4.5\t"), std::string::npos) << lines[3];
+  EXPECT_EQ(job.figures[0].commands.find("aggregated"), std::string::npos);
+  EXPECT_NE(job.figures[0].commands.find("border lc rgb '#303030'"), std::string::npos);
+  EXPECT_NE(job.figures[0].commands.find("coloured and labelled by job id"), std::string::npos);
+}
+
+/* 200,000 segments on 64 processors: aggregated into at most 25,000 rectangles, which the title says. */
+TEST_F(PlotTest, LargeGanttChartIsAggregated)
+{
+  fs::path run = make_big_run(dir_ / "big", 196078, 64); // 3,922 of them (one in 50) switch first: 200,000 segments
+  jplot::PlotJob job = jplot::run_figures(run, {});
+  const std::string& data = job.data_files.at(0).second;
+  size_t rows = static_cast<size_t>(std::count(data.begin(), data.end(), '\n')) - 1;
+  EXPECT_GT(rows, 64u);
+  EXPECT_LE(rows, 25000u);
+  EXPECT_NE(data.find("aggregated, 1000 columns"), std::string::npos) << data.substr(0, 200);
+  const std::string& g = job.figures.at(0).commands;
+  EXPECT_NE(g.find("aggregated: 200000 segments as " + std::to_string(rows) + " rectangles"), std::string::npos) << g;
+  EXPECT_NE(g.find("title 'computing (any job)'"), std::string::npos) << g;
+  EXPECT_NE(g.find("noborder"), std::string::npos) << g;
+}
+
+/* The SVG of that chart is a few MB (one rectangle per segment would be about 27 MB, at 135 bytes each). */
+TEST_F(PlotTest, LargeGanttSvgIsAFewMegabytes)
+{
+  if (!gnuplot_installed()) GTEST_SKIP() << "gnuplot is not installed";
+  fs::path run = make_big_run(dir_ / "big", 196078, 64);
+  plot({run.string()});
+  auto size = fs::file_size(run / "plots" / "gantt.svg");
+  std::printf("gantt.svg of 200,000 segments: %.2f MB; utilization.svg: %.2f MB\n", double(size) / 1e6,
+              double(fs::file_size(run / "plots" / "utilization.svg")) / 1e6);
+  EXPECT_LT(size, 5000000u);
+  EXPECT_LT(fs::file_size(run / "plots" / "utilization.svg"), 5000000u);
+  expect_svg(run / "plots" / "gantt.svg", {"aggregated: 200000 segments as"});
+  expect_svg(run / "plots" / "utilization.svg", {"changes drawn as"});
 }
 
 } // namespace
