@@ -59,6 +59,19 @@ const std::map<std::string, KeyName>& key_names()
       {"switching_time", {"switching time", "s"}},
       {"transfer_time", {"transfer time", "s"}},
       {"bounded_slowdown_tau", {"bounded slowdown threshold", "s"}},
+      // a fork-join run's summary.json (model/fork_join.hpp)
+      {"slowdown", {"slowdown", ""}},
+      {"threads", {"threads", ""}},
+      {"granularity", {"synchronization granularity", "s"}},
+      {"fault_rate", {"page fault rate", "1/s"}},
+      {"fault_service", {"page fault service time", "s"}},
+      {"correlation", {"correlation factor", ""}},
+      {"barrier_cost", {"barrier cost", "s"}},
+      {"phases", {"phases", ""}},
+      {"faults_per_thread", {"page faults per thread", ""}},
+      {"computation_time", {"computation time", "s"}},
+      {"completion_time", {"completion time", "s"}},
+      {"expected_completion_time", {"completion time computed directly", "s"}},
       // swept keys
       {"seed", {"seed", ""}},
       {"platform", {"platform", ""}},
@@ -98,6 +111,11 @@ const std::map<std::string, KeyName>& key_names()
       {"workload.memory.page_fault_penalty", {"page fault penalty", ""}},
       {"workload.jobs.memory_mb", {"job memory", "MB"}},
       {"workload.jobs.min_size", {"smallest job size", ""}},
+      {"fork_join.threads", {"threads", ""}},
+      {"fork_join.granularity", {"synchronization granularity", "s"}},
+      {"fork_join.fault_rate", {"page fault rate", "1/s"}},
+      {"fork_join.correlation", {"correlation factor", ""}},
+      {"fork_join.offsets", {"fault offsets", ""}},
   };
   return names;
 }
