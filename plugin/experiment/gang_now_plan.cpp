@@ -348,6 +348,17 @@ long long whole_number(const std::string& option, const std::string& text, long 
   return value;
 }
 
+/* parse(value of `option`), its InputError prefixed with the option's name. */
+template <class Parse>
+auto option_value(const Arguments& a, const std::string& option, const std::string& fallback, Parse parse)
+{
+  try {
+    return parse(a.get_or(option, fallback));
+  } catch (const InputError& e) {
+    throw InputError(option + ": " + e.what());
+  }
+}
+
 constexpr long long kMostProcessors = 10'000;
 constexpr long long kMostVps = 1'000'000;
 
@@ -431,7 +442,7 @@ int mtat_command(const Arguments& a)
   Machine m = read_machine(a);
   if (!a.has("--vps")) throw InputError("plan mtat: --vps X is required");
   VpCounts demand = read_vps(a, arch_set(m.archs));
-  MtatVariant variant = parse_mtat_variant(a.get_or("--variant", "optimal"));
+  MtatVariant variant = option_value(a, "--variant", "optimal", parse_mtat_variant);
   PooledMtatResult r = pooled_mtat(demand, m.capacities, m.archs, variant);
   std::vector<Rational> completion;
   for (size_t i = 0; i < m.capacities.size(); i++)
@@ -474,9 +485,9 @@ int compress_command(const Arguments& a)
   Machine m = read_machine(a);
   if (!a.has("--vps")) throw InputError("plan compress: --vps X is required");
   VpCounts demand = read_vps(a, arch_set(m.archs));
-  CompressionVariant variant = parse_compression_variant(a.get_or("--variant", "exact"));
-  MtatVariant mtat_variant = parse_mtat_variant(a.get_or("--mtat", "optimal"));
-  PoolTarget target = parse_pool_target(a.get_or("--pool-target", "common"));
+  CompressionVariant variant = option_value(a, "--variant", "exact", parse_compression_variant);
+  MtatVariant mtat_variant = option_value(a, "--mtat", "optimal", parse_mtat_variant);
+  PoolTarget target = option_value(a, "--pool-target", "common", parse_pool_target);
   PooledMtatResult before = pooled_mtat(demand, m.capacities, m.archs, mtat_variant);
   PooledCompressionResult after =
       compress_pools(before.vps, m.capacities, m.archs, before.pool_turnarounds, target, variant);
@@ -539,12 +550,12 @@ int expand_command(const Arguments& a)
   const std::string path = a.get("--map");
   AllocationMap map = read_map_json(read_file(path), path);
   SchedulerOptions options;
-  options.expansion = parse_expansion_search(a.get_or("--search", "column"));
+  options.expansion = option_value(a, "--search", "column", parse_expansion_search);
   options.max_exhaustive_slices = static_cast<int>(whole_number("--max-slices", a.get_or("--max-slices", "20"), 1, 30));
-  options.new_slice_rule = parse_new_slice_rule(a.get_or("--rule", "turnaround"));
-  options.allocation.mtat = parse_mtat_variant(a.get_or("--mtat", "optimal"));
-  options.allocation.compression = parse_compression_variant(a.get_or("--compression", "exact"));
-  options.allocation.pool_target = parse_pool_target(a.get_or("--pool-target", "common"));
+  options.new_slice_rule = option_value(a, "--rule", "turnaround", parse_new_slice_rule);
+  options.allocation.mtat = option_value(a, "--mtat", "optimal", parse_mtat_variant);
+  options.allocation.compression = option_value(a, "--compression", "exact", parse_compression_variant);
+  options.allocation.pool_target = option_value(a, "--pool-target", "common", parse_pool_target);
   if (!a.has("--vps"))
     for (const char* option : {"--job", "--rule", "--mtat", "--compression", "--pool-target"})
       if (a.has(option)) throw InputError(std::string(option) + " applies to a submission: give --vps too");

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -274,6 +276,9 @@ TEST(GangNowMtat, DecimalCapacitiesNeedExactArithmetic)
   EXPECT_EQ(paper.turnaround, r(10, 11));
   MtatResult best = mtat(4, caps({"1.1", "3.3"}), MtatVariant::optimal);
   EXPECT_EQ(best.vps, (std::vector<int>{1, 3}));
+  // The same step 1 in doubles (IEEE 754, as on every platform we build on): floor(x_2) = 2.
+  volatile double alpha = 4 / (1.1 + 3.3);
+  EXPECT_EQ(std::floor(3.3 * alpha), 2.0);
   EXPECT_EQ(best.turnaround, r(10, 11));
 }
 
