@@ -147,8 +147,9 @@ long long whole(const std::string& source, const json::Value& v, const std::stri
     used = 0;
   }
   if (used != v.text.size() || value < lowest || value > highest)
-    bad_map(source, v, "\"" + key + "\" must be a whole number from " + std::to_string(lowest) + " to " +
-                           std::to_string(highest) + ", not " + v.text);
+    bad_map(source, v,
+            "\"" + key + "\" must be a whole number from " + std::to_string(lowest) + " to " + std::to_string(highest) +
+                ", not " + v.text);
   return value;
 }
 
@@ -203,7 +204,8 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
     proc.capacity = parse_capacity(capacity.text, source + ":" + std::to_string(capacity.line) + ": processor '" +
                                                       proc.name + "' capacity");
     if (const json::Value* arch = p.find("arch")) {
-      if (arch->kind != Kind::string || arch->text.empty()) bad_map(source, *arch, "\"arch\" must be a non-empty string");
+      if (arch->kind != Kind::string || arch->text.empty())
+        bad_map(source, *arch, "\"arch\" must be a non-empty string");
       proc.arch = arch->text;
     }
     map.processors.push_back(proc);
@@ -213,8 +215,9 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
   for (const auto& s : slices.items) {
     if (s.kind != Kind::array) bad_map(source, s, "each slice is an array of entries, one per processor");
     if (s.items.size() != map.processors.size())
-      bad_map(source, s, "a slice has " + std::to_string(s.items.size()) + " entries for " +
-                             std::to_string(map.processors.size()) + " processors");
+      bad_map(source, s,
+              "a slice has " + std::to_string(s.items.size()) + " entries for " +
+                  std::to_string(map.processors.size()) + " processors");
     std::vector<Entry> slice;
     for (const auto& e : s.items) {
       if (e.kind == Kind::null) {
@@ -247,8 +250,9 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
           for (size_t p = 0; p < slice.size(); p++)
             if (slice[p].job == record.id) archs.insert(map.processors[p].arch);
         if (archs.size() > 1)
-          bad_map(source, vps, "job " + std::to_string(record.id) +
-                                   " is on several architectures: give its \"vps\" per architecture");
+          bad_map(source, vps,
+                  "job " + std::to_string(record.id) +
+                      " is on several architectures: give its \"vps\" per architecture");
         record.vps[archs.empty() ? "any" : *archs.begin()] = count;
       }
       map.jobs.push_back(record);
@@ -299,8 +303,7 @@ Arguments read_arguments(const std::vector<std::string>& args, const std::set<st
       out.help = true;
       continue;
     }
-    if (a.rfind("--", 0) != 0)
-      throw InputError("plan " + out.command + ": unexpected argument '" + a + "'");
+    if (a.rfind("--", 0) != 0) throw InputError("plan " + out.command + ": unexpected argument '" + a + "'");
     std::string name = a;
     std::string value;
     bool inline_value = false;
@@ -518,9 +521,10 @@ int compress_command(const Arguments& a)
       processors.push_back(static_cast<int>(i));
       bounds.push_back(static_cast<int>(floor_of(pool_target * m.capacities[i])));
     }
-    out << (first ? "\n" : ",\n") << "    {\"arch\": " << quote(arch) << ", \"mtat_turnaround\": "
-        << fraction(before.pool_turnarounds.at(arch)) << ", \"target\": " << fraction(pool_target)
-        << ", \"processors\": " << ints(processors) << ", \"bounds\": " << ints(bounds) << "}";
+    out << (first ? "\n" : ",\n") << "    {\"arch\": " << quote(arch)
+        << ", \"mtat_turnaround\": " << fraction(before.pool_turnarounds.at(arch))
+        << ", \"target\": " << fraction(pool_target) << ", \"processors\": " << ints(processors)
+        << ", \"bounds\": " << ints(bounds) << "}";
     first = false;
   }
   out << "\n  ]\n}\n";
@@ -594,11 +598,9 @@ int expand_command(const Arguments& a)
     out << "    \"waits\": " << (d.waits ? "true" : "false") << ",\n";
     out << "    \"slices\": " << ints(d.slices) << ",\n";
     out << "    \"turnaround\": " << fraction(d.turnaround) << ",\n";
-    out << "    \"allocation\": "
-        << list(r.placed, [](const VpCount& c) {
-             return "{\"processor\": " + quote(c.processor) + ", \"vps\": " + std::to_string(c.vps) + "}";
-           })
-        << "\n  },\n";
+    out << "    \"allocation\": " << list(r.placed, [](const VpCount& c) {
+      return "{\"processor\": " + quote(c.processor) + ", \"vps\": " + std::to_string(c.vps) + "}";
+    }) << "\n  },\n";
     out << "  \"map\": " << map_json(r.map, 2);
   }
   out << "\n}\n";
@@ -617,8 +619,8 @@ int gang_plan_main(const std::vector<std::string>& args)
   else if (command == "compress")
     allowed = {"--capacities", "--archs", "--vps", "--variant", "--mtat", "--pool-target"};
   else if (command == "expand")
-    allowed = {"--map",  "--search",      "--max-slices",  "--vps", "--job",
-               "--rule", "--mtat", "--compression", "--pool-target"};
+    allowed = {"--map",  "--search", "--max-slices",  "--vps",        "--job",
+               "--rule", "--mtat",   "--compression", "--pool-target"};
   else
     throw InputError("plan: unknown gang command '" + command + "'");
   Arguments a = read_arguments(args, allowed);

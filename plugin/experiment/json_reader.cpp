@@ -17,12 +17,18 @@ const Value* Value::find(const std::string& key) const
 std::string Value::kind_name() const
 {
   switch (kind) {
-  case Kind::null: return "null";
-  case Kind::boolean: return "a boolean";
-  case Kind::number: return "a number";
-  case Kind::string: return "a string";
-  case Kind::array: return "an array";
-  case Kind::object: return "an object";
+  case Kind::null:
+    return "null";
+  case Kind::boolean:
+    return "a boolean";
+  case Kind::number:
+    return "a number";
+  case Kind::string:
+    return "a string";
+  case Kind::array:
+    return "an array";
+  case Kind::object:
+    return "an object";
   }
   return "a value";
 }
@@ -54,8 +60,8 @@ class Reader {
 
   void skip_space()
   {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-                                   text_[pos_] == '\r')) {
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r')) {
       if (text_[pos_] == '\n') line_++;
       pos_++;
     }
@@ -212,14 +218,30 @@ class Reader {
       if (pos_ >= text_.size()) fail("unterminated string");
       char e = text_[pos_++];
       switch (e) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case '/': out += '/'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '/':
+        out += '/';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         unsigned code = hex4();
         if (code >= 0xD800 && code < 0xDC00) { // a surrogate pair
@@ -233,7 +255,8 @@ class Reader {
         append_utf8(out, code);
         break;
       }
-      default: fail(std::string("unknown escape '\\") + e + "'");
+      default:
+        fail(std::string("unknown escape '\\") + e + "'");
       }
     }
   }

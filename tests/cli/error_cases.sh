@@ -271,7 +271,8 @@ expect_plan_error gang_long_decimal "--capacities: '1.1234567' has more than 6 d
   mtat --capacities 1.1234567 --vps 2
 expect_plan_error gang_zero_vps "--vps: 0 is out of range (1 to 1000000)" -- mtat --capacities 1,2 --vps 0
 expect_plan_error gang_bad_vps "--vps: 'many' is not a whole number" -- mtat --capacities 1,2 --vps many
-expect_plan_error gang_bad_variant "--variant: unknown MTAT variant 'best'" -- mtat --capacities 1 --vps 2 --variant best
+expect_plan_error gang_bad_variant "--variant: unknown MTAT variant 'best'" -- \
+  mtat --capacities 1 --vps 2 --variant best
 expect_plan_error gang_bad_compression "--variant: unknown compression variant 'optimal'" -- \
   compress --capacities 1 --vps 2 --variant optimal
 expect_plan_error gang_bad_pool_target "--pool-target: unknown pool target 'all'" -- \
@@ -280,7 +281,8 @@ expect_plan_error gang_unknown_option "plan mtat: unknown option '--nodes'" -- m
 expect_plan_error gang_stray_argument "plan mtat: unexpected argument 'extra'" -- mtat --capacities 1 --vps 2 extra
 expect_plan_error gang_twice "--vps is given twice" -- mtat --capacities 1 --vps 2 --vps 3
 expect_plan_error gang_no_value "--vps needs a value" -- mtat --capacities 1 --vps
-expect_plan_error gang_archs_count "--archs: 1 architectures for 2 capacities" -- mtat --capacities 1,2 --archs a --vps 3
+expect_plan_error gang_archs_count "--archs: 1 architectures for 2 capacities" -- \
+  mtat --capacities 1,2 --archs a --vps 3
 expect_plan_error gang_vps_per_arch "--vps: the processors have several architectures" -- \
   mtat --capacities 1,2 --archs a,b --vps 3
 expect_plan_error gang_unknown_arch "--vps: no processor has architecture 'c'" -- \
@@ -290,8 +292,10 @@ expect_plan_error gang_missing_map "--map: cannot read '$work/none.json'" -- exp
 printf '{"processors": [{"name": "P1", "capacity": 1}],\n "slices": [[{"job": 1, "vps": 1}]' >"$work/cut.json"
 expect_plan_error gang_malformed_map "cut.json:2: malformed JSON: expected ']' to close an array" -- \
   expand --map "$work/cut.json"
-printf '{"processors": [{"name": "P1", "capacity": 1}, {"name": "P2", "capacity": 1}],\n "slices": [[{"job": 1, "vps": 1}, null], [null, {"job": 1, "vps": 1}]]}' >"$work/split.json"
-expect_plan_error gang_invalid_map "split.json: invalid allocation map: job 1 is not placed the same way in slices 0 and 1" -- \
+printf '%s\n' '{"processors": [{"name": "P1", "capacity": 1}, {"name": "P2", "capacity": 1}],' \
+  ' "slices": [[{"job": 1, "vps": 1}, null], [null, {"job": 1, "vps": 1}]]}' >"$work/split.json"
+expect_plan_error gang_invalid_map \
+  "split.json: invalid allocation map: job 1 is not placed the same way in slices 0 and 1" -- \
   expand --map "$work/split.json"
 printf '{"processors": [{"name": "P1", "capacity": -1}], "slices": []}' >"$work/negative.json"
 expect_plan_error gang_map_capacity "negative.json:1: processor 'P1' capacity: '-1' is not a positive" -- \
@@ -303,7 +307,9 @@ printf '{"processors": [{"name": "P1", "capacity": 1}], "slices": [[{"job": 1, "
 expect_plan_error gang_job_without_vps "--job applies to a submission: give --vps too" -- \
   expand --map "$work/one.json" --job 3
 expect_plan_error gang_job_taken "--job: job 1 is already in the map" -- expand --map "$work/one.json" --vps 1 --job 1
-expect_plan_error gang_bad_search "--search: unknown expansion search 'wide'" -- expand --map "$work/one.json" --search wide
-expect_plan_error gang_bad_rule "--rule: unknown new-slice rule 'never'" -- expand --map "$work/one.json" --vps 1 --rule never
+expect_plan_error gang_bad_search "--search: unknown expansion search 'wide'" -- \
+  expand --map "$work/one.json" --search wide
+expect_plan_error gang_bad_rule "--rule: unknown new-slice rule 'never'" -- \
+  expand --map "$work/one.json" --vps 1 --rule never
 
 finish

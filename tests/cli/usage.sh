@@ -105,7 +105,8 @@ if command -v python3 >/dev/null; then
 fi
 
 # jobsched plan mtat|compress|expand: gang scheduling on heterogeneous workstations (Al-Saqabi, Otto & Walpole).
-run_case gang_plan_help 0 stdout 2 "~Usage: jobsched plan mtat" "~jobsched plan expand   --map FILE.json" -- plan mtat --help
+run_case gang_plan_help 0 stdout 2 "~Usage: jobsched plan mtat" "~jobsched plan expand   --map FILE.json" -- \
+  plan mtat --help
 run_case plan_help_mentions_gang 0 stdout 1 "~'jobsched plan mtat|compress|expand'" -- plan --help
 # Example 1 (section 4.1): T_min = 6/5 with {12, 1, 4, 3}, and the published steps.
 run_case gang_mtat_example1 0 stdout 4 '  "turnaround": "6/5",' '  "allocation": [12, 1, 4, 3],' \

@@ -41,8 +41,8 @@ AllocationMap make_map(const std::vector<std::string>& capacities, const std::ve
 {
   AllocationMap map;
   for (size_t p = 0; p < capacities.size(); p++)
-    map.processors.push_back(
-        Processor{"P" + std::to_string(p + 1), parse_capacity(capacities[p], "test"), archs.empty() ? "any" : archs[p]});
+    map.processors.push_back(Processor{"P" + std::to_string(p + 1), parse_capacity(capacities[p], "test"),
+                                       archs.empty() ? "any" : archs[p]});
   for (const auto& text : slices) {
     std::istringstream tokens(text);
     std::string token;
@@ -461,9 +461,8 @@ TEST(GangNowExpansion, ExhaustiveFindsWhatTheColumnSearchMisses)
 {
   // Free entries: t1 {P1, P2, P3}, t2 {P1, P2, P4}, t3 {P1, P2, P5}. No slice's free set is inside another's, so
   // the column search sees three patterns of size 3; {P1, P2} x {t1, t2, t3} has size 6.
-  std::vector<std::vector<bool>> free = {{true, true, true, false, false},
-                                         {true, true, false, true, false},
-                                         {true, true, false, false, true}};
+  std::vector<std::vector<bool>> free = {
+      {true, true, true, false, false}, {true, true, false, true, false}, {true, true, false, false, true}};
   std::vector<Rational> a(5, r(1));
   Pattern column = find_pattern(free, a, ExpansionSearch::column);
   EXPECT_EQ(column.processors, (std::vector<int>{0, 1, 2}));
@@ -478,9 +477,8 @@ TEST(GangNowExpansion, ExhaustiveFindsWhatTheColumnSearchMisses)
 TEST(GangNowExpansion, ColumnSearchWidthAndCapacityWeights)
 {
   // t1 {P2, P3} is inside t2 {P1, P2, P3} and t3 {P2, P3, P4}: width 3, size 2 x 3 = 6 beats t2 alone (3).
-  std::vector<std::vector<bool>> free = {{false, true, true, false},
-                                         {true, true, true, false},
-                                         {false, true, true, true}};
+  std::vector<std::vector<bool>> free = {
+      {false, true, true, false}, {true, true, true, false}, {false, true, true, true}};
   Pattern p = find_pattern(free, std::vector<Rational>(4, r(1)), ExpansionSearch::column);
   EXPECT_EQ(p.processors, (std::vector<int>{1, 2}));
   EXPECT_EQ(p.slices, (std::vector<int>{0, 1, 2}));
@@ -519,8 +517,8 @@ namespace {
 /* Figure 1 with one VP per entry (footnote 3), slices T1..T5 in processor order P1..P6. */
 AllocationMap figure1()
 {
-  return make_map({"1", "1", "1", "1", "1", "1"}, {"1 1 1 1 1 1", "2 2 3 3 3 3", "4 5 6 6 . .", "7 7 7 7 . .",
-                                                   "8 8 8 8 8 8"});
+  return make_map({"1", "1", "1", "1", "1", "1"},
+                  {"1 1 1 1 1 1", "2 2 3 3 3 3", "4 5 6 6 . .", "7 7 7 7 . .", "8 8 8 8 8 8"});
 }
 
 } // namespace

@@ -312,7 +312,8 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
   for (size_t s = 0; s < map.slices.size(); s++)
     for (size_t p = 0; p < map.processors.size(); p++) {
       const Entry& e = map.slices[s][p];
-      free[s][p] = uses_arch(demand, map.processors[p].arch) && (e.free() || (as_free != kFreeEntry && e.job == as_free));
+      free[s][p] =
+          uses_arch(demand, map.processors[p].arch) && (e.free() || (as_free != kFreeEntry && e.job == as_free));
     }
   return find_pattern(free, map.capacities(), options.expansion, options.max_exhaustive_slices);
 }

@@ -53,8 +53,8 @@ void paper_steps(int vps, const std::vector<Rational>& capacities, MtatResult& o
   out.drags.resize(n);
   long long placed = 0;
   for (size_t i = 0; i < n; i++) {
-    out.ideal[i] = capacities[i] * out.alpha;                         // equation (1)
-    out.floors[i] = static_cast<int>(floor_of(out.ideal[i]));         // step 1, equation (2)
+    out.ideal[i] = capacities[i] * out.alpha;                                        // equation (1)
+    out.floors[i] = static_cast<int>(floor_of(out.ideal[i]));                        // step 1, equation (2)
     out.drags[i] = (Rational(ceil_of(out.ideal[i])) - out.ideal[i]) / capacities[i]; // step 3, equation (3)
     placed += out.floors[i];
   }
