@@ -28,7 +28,7 @@ Gang scheduling on heterogeneous workstations (Al-Saqabi, Otto & Walpole, sectio
   compress    MTAT, then the fewest processors that keep its turnaround (Compression, 4.2)
   expand      the regular pattern of free entries in an allocation map (Expansion, 4.3); with --vps, the
               submission of a job of X VPs to that map (4.4.1) and the map after it
-  --capacities A1,...   relative capacities, decimals read exactly (1.1 is 11/10), at most 6 decimal places
+  --capacities A1,...   relative capacities, decimals read exactly (1.1 is 11/10), up to 1000, 4 decimal places
   --archs Z1,...        each processor's architecture (default: one architecture, "any")
   --vps X | Z=X,...     the job's VPs, or its VPs per architecture
   --variant             mtat: optimal (default) or paper; compress: exact (default) or paper
@@ -210,6 +210,7 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
     }
     map.processors.push_back(proc);
   }
+  if (map.processors.size() > 10'000) bad_map(source, processors, "more than 10000 processors");
   const json::Value& slices = member(source, doc, "slices");
   if (slices.kind != Kind::array) bad_map(source, slices, "\"slices\" must be an array");
   for (const auto& s : slices.items) {
@@ -268,6 +269,18 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
             if (slice[p].job == e.job) record.vps[map.processors[p].arch] += slice[p].vps;
           map.jobs.push_back(record);
         }
+  }
+  for (const auto& slice : map.slices) {
+    std::map<int, long long> vps; // a job's VPs in this slice, bounded like --vps
+    for (const auto& e : slice)
+      if (!e.free() && (vps[e.job] += e.vps) > 1'000'000)
+        bad_map(source, slices, "job " + std::to_string(e.job) + " has more than 1000000 VPs in a slice");
+  }
+  for (const auto& job : map.jobs) {
+    long long total = 0;
+    for (const auto& [arch, count] : job.vps)
+      total += count;
+    if (total > 1'000'000) bad_map(source, doc, "job " + std::to_string(job.id) + " has more than 1000000 VPs");
   }
   if (const json::Value* next = doc.find("next_job"))
     map.next_job = static_cast<size_t>(whole(source, *next, "next_job", 0, 1'000'000'000));

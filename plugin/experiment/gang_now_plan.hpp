@@ -23,15 +23,15 @@ bool is_gang_plan_command(const std::string& word);
  *    "next_job": 0,
  *    "slices": [[{"job": 1, "vps": 1}, null, ...], ...]}
  * A slice lists one entry per processor, in the order of "processors"; null is a free entry. Capacities are exact
- * decimal strings (or "p/q"). Ends without a newline; `indent` spaces before each line but the first. */
+ * decimal strings. Ends without a newline; `indent` spaces before each line but the first. */
 std::string map_json(const AllocationMap& map, int indent = 0);
 
 /* The map in `text` (JSON, from the file `source`), in the format map_json writes, with relaxations: a capacity may be
- * a JSON number (read exactly from its digits) or a string; "arch" defaults to "any"; "jobs" may be left out (then
- * the jobs are those of the slices, in order of first appearance, each with the VPs of its first slice), and a job's
- * "vps" may be a whole number (VPs of the architecture of the processors it is on, or "any"); "next_job" defaults to
- * 0. Throws InputError naming the source, line and key on malformed input, and the first rule the map breaks
- * (validate). */
+ * a JSON number (read exactly from its digits) or a string, as parse_capacity reads them; "arch" defaults to "any";
+ * "jobs" may be left out (then the jobs are those of the slices, in order of first appearance, each with the VPs of its
+ * first slice), and a job's "vps" may be a whole number (VPs of the architecture of the processors it is on, or "any");
+ * "next_job" defaults to 0. Throws InputError naming the source, line and key on malformed input, and the first rule
+ * the map breaks (validate). */
 AllocationMap read_map_json(const std::string& text, const std::string& source);
 
 /* The body of `jobsched plan mtat|compress|expand ...`; args starts with the command word. Prints the JSON and

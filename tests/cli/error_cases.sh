@@ -263,12 +263,12 @@ expect_plan_error plan_opt_bound "the search examined more than 3 partitions" --
 # ---- jobsched plan mtat|compress|expand: bad arguments and inputs ----
 expect_plan_error gang_no_capacities "plan mtat: --capacities A1,A2,... is required" -- mtat --vps 3
 expect_plan_error gang_no_vps "plan compress: --vps X is required" -- compress --capacities 1,2
-expect_plan_error gang_bad_capacity "--capacities: 'x' is not a positive decimal number or fraction" -- \
+expect_plan_error gang_bad_capacity "--capacities: 'x' is not a positive decimal number" -- \
   mtat --capacities 1,x --vps 2
 expect_plan_error gang_zero_capacity "--capacities: '0' is not positive" -- mtat --capacities 0,1 --vps 2
 expect_plan_error gang_empty_capacity "--capacities: '' is not a positive" -- mtat --capacities 1,,2 --vps 2
-expect_plan_error gang_long_decimal "--capacities: '1.1234567' has more than 6 decimal places" -- \
-  mtat --capacities 1.1234567 --vps 2
+expect_plan_error gang_long_decimal "--capacities: '1.12345' has more than 4 decimal places" -- \
+  mtat --capacities 1.12345 --vps 2
 expect_plan_error gang_zero_vps "--vps: 0 is out of range (1 to 1000000)" -- mtat --capacities 1,2 --vps 0
 expect_plan_error gang_bad_vps "--vps: 'many' is not a whole number" -- mtat --capacities 1,2 --vps many
 expect_plan_error gang_bad_variant "--variant: unknown MTAT variant 'best'" -- \

@@ -71,17 +71,26 @@ void paper_steps(int vps, const std::vector<Rational>& capacities, MtatResult& o
     out.vps[order[static_cast<size_t>(k)]]++;
 }
 
-/* One VP at a time to the smallest (n_i + 1) / a_i; a priority queue keyed as documented in mtat.hpp. */
-void optimal_greedy(int vps, const std::vector<Rational>& capacities, MtatResult& out)
+/* One VP at a time to the smallest (n_i + 1) / a_i; a priority queue keyed as documented in mtat.hpp. The greedy
+ * picks the X smallest values k / a_i; every value k / a_i <= alpha is among them (there are at most X such values,
+ * and the X-th smallest is at least alpha), so the floors of x_i = a_i alpha are handed out at once, and fewer than
+ * one VP per processor is left to the queue. Ties at the last value are met in the same state as one VP at a time
+ * from zero, so the result is the same. */
+void optimal_greedy(int vps, const std::vector<Rational>& capacities, const Rational& alpha, MtatResult& out)
 {
   const size_t n = capacities.size();
   out.vps.assign(n, 0);
+  int left = vps;
+  for (size_t i = 0; i < n; i++) {
+    out.vps[i] = static_cast<int>(floor_of(capacities[i] * alpha));
+    left -= out.vps[i];
+  }
   // (next completion time, holds no VP yet, -capacity, index): the smallest key receives the next VP.
   using Key = std::tuple<Rational, bool, Rational, size_t>;
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> next;
   for (size_t i = 0; i < n; i++)
-    next.emplace(Rational(1) / capacities[i], true, -capacities[i], i);
-  for (int k = 0; k < vps; k++) {
+    next.emplace(Rational(out.vps[i] + 1) / capacities[i], out.vps[i] == 0, -capacities[i], i);
+  for (; left > 0; left--) {
     size_t i = std::get<3>(next.top());
     next.pop();
     out.vps[i]++;
@@ -102,7 +111,7 @@ MtatResult mtat(int vps, const std::vector<Rational>& capacities, MtatVariant va
   if (variant == MtatVariant::paper)
     paper_steps(vps, capacities, out);
   else
-    optimal_greedy(vps, capacities, out);
+    optimal_greedy(vps, capacities, out.alpha, out);
   out.turnaround = turnaround_of(out.vps, capacities);
   return out;
 }

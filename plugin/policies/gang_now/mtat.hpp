@@ -19,7 +19,8 @@
  *   - `optimal` (the default): VPs given one at a time to the processor with the smallest (n_i + 1) / a_i. The X
  *     values chosen are then the X smallest of the multiset {k / a_i : k >= 1}, so T is minimal for whole VPs.
  *     Ties: first a processor that already holds VPs (fewer processors), then the larger capacity, then the lower
- *     index. Same T as `paper` whenever `paper` is optimal (the paper's Examples 1 to 3 included).
+ *     index. Same T as `paper` whenever `paper` is optimal (the paper's Examples 1 to 3 included). The floors of x_i
+ *     are handed out first (they are always part of the result), so it costs O(n log n), not O(X log n).
  *
  * Architecture pools: a job's VPs of architecture z run only on processors of architecture z. MTAT runs once per pool
  * (X_z VPs on the pool's processors, turnaround T_z) and the job's turnaround is T_min = max_z T_z. */

@@ -23,10 +23,10 @@ long long ceil_of(const Rational& value)
 
 namespace {
 
-constexpr long long kLargest = 1'000'000;
-constexpr int kMostDecimals = 6;
+constexpr long long kLargest = 1000;
+constexpr size_t kMostDecimals = 4;
 
-/* Digits only, at most 7 of them (the caller checks the bound): the whole number, or -1 if the text is not one. */
+/* Digits only, at most 7 of them: the whole number, or -1 if the text is not one. */
 long long whole_number(const std::string& digits)
 {
   if (digits.empty() || digits.size() > 7) return -1;
@@ -42,33 +42,22 @@ long long whole_number(const std::string& digits)
 
 Rational parse_capacity(const std::string& text, const std::string& what)
 {
-  const std::string bad = what + ": '" + text + "' is not a positive decimal number or fraction";
-  Rational value;
-  if (auto slash = text.find('/'); slash != std::string::npos) {
-    long long p = whole_number(text.substr(0, slash));
-    long long q = whole_number(text.substr(slash + 1));
-    if (p < 0 || q < 0) throw InputError(bad);
-    if (q == 0) throw InputError(what + ": '" + text + "' divides by zero");
-    if (p > kLargest || q > kLargest)
-      throw InputError(what + ": '" + text + "' has a numerator or denominator above 1000000");
-    value = Rational(p, q);
-  } else {
-    auto dot = text.find('.');
-    std::string whole = text.substr(0, dot);
-    std::string decimals = dot == std::string::npos ? "" : text.substr(dot + 1);
-    if (whole.empty() && decimals.empty()) throw InputError(bad);
-    if (static_cast<int>(decimals.size()) > kMostDecimals)
-      throw InputError(what + ": '" + text + "' has more than 6 decimal places");
-    long long w = whole.empty() ? 0 : whole_number(whole);
-    long long d = decimals.empty() ? 0 : whole_number(decimals);
-    if (w < 0 || d < 0) throw InputError(bad);
-    long long scale = 1;
-    for (size_t i = 0; i < decimals.size(); i++)
-      scale *= 10;
-    value = Rational(w) + Rational(d, scale);
-  }
+  const std::string bad = what + ": '" + text + "' is not a positive decimal number";
+  auto dot = text.find('.');
+  std::string whole = text.substr(0, dot);
+  std::string decimals = dot == std::string::npos ? "" : text.substr(dot + 1);
+  if (whole.empty() && decimals.empty()) throw InputError(bad);
+  if (decimals.size() > kMostDecimals && decimals.find_first_not_of("0123456789") == std::string::npos)
+    throw InputError(what + ": '" + text + "' has more than 4 decimal places");
+  long long w = whole.empty() ? 0 : whole_number(whole);
+  long long d = decimals.empty() ? 0 : whole_number(decimals);
+  if (w < 0 || d < 0) throw InputError(bad);
+  long long scale = 1;
+  for (size_t i = 0; i < decimals.size(); i++)
+    scale *= 10;
+  Rational value = Rational(w) + Rational(d, scale);
   if (value <= 0) throw InputError(what + ": '" + text + "' is not positive");
-  if (value > kLargest) throw InputError(what + ": '" + text + "' is above 1000000");
+  if (value > kLargest) throw InputError(what + ": '" + text + "' is above 1000");
   return value;
 }
 

@@ -7,8 +7,12 @@
  * are equal, but not as doubles). So every quantity is a boost::rational<long long>, and decimal capacities are read
  * into rationals exactly.
  *
- * Overflow: boost::rational does not detect it. Capacities read by parse_capacity have at most 6 decimal places and
- * are at most 10^6, so all their denominators divide 10^6 and sums and products with VP counts stay far below 2^63. */
+ * Overflow: boost::rational does not detect it, so inputs are bounded. parse_capacity reads decimals only (a "p/q"
+ * per processor would make the common denominator of a sum grow with every prime q), at most 4 decimal places and
+ * at most 1000: every capacity is p / 10^4 with p <= 10^7. With at most 10^4 processors and 10^6 VPs (the command
+ * line's limits), the largest intermediate values are the denominators of MTAT's Drag (sum of p, times p_i: at most
+ * 10^11 x 10^7 = 10^18 < 2^63) and the products c x sum p of its rounding (10^6 x 10^11); the others are smaller.
+ * Callers of the algorithms with other rationals keep within the same bounds. */
 #pragma once
 
 #include <boost/rational.hpp>
@@ -23,9 +27,9 @@ using Rational = boost::rational<long long>;
 long long floor_of(const Rational& value);
 long long ceil_of(const Rational& value);
 
-/* A capacity or any other positive quantity written in decimal ("1.1", "3", "0.25", "2.") or as a fraction
- * ("11/10"), read exactly. Throws InputError naming `what` when the text is not such a number, is not positive, has
- * more than 6 decimal places, or exceeds 10^6 (numerator and denominator of a fraction alike). */
+/* A capacity written in decimal ("1.1", "3", "0.25", ".5", "2."), read exactly (1.1 is 11/10). Throws InputError
+ * naming `what` when the text is not such a number, is not positive, has more than 4 decimal places, or exceeds
+ * 1000. */
 Rational parse_capacity(const std::string& text, const std::string& what);
 
 /* "p/q", or "p" when the value is whole: exact, for JSON and messages. */
