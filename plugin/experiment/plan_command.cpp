@@ -4,6 +4,7 @@
 #include "experiment/plan_command.hpp"
 
 #include "core/errors.hpp"
+#include "experiment/gang_now_plan.hpp"
 #include "policies/memory_constrained/policies.hpp"
 
 #include <charconv>
@@ -21,6 +22,9 @@ POLICY: buddy, buddy-star, hybrid, equi-epoch, opt-epoch, heuristic-epoch.
   --k K                 allowed inequity for hybrid, opt-epoch and heuristic-epoch (default 1)
   --max-partitions P    opt-epoch: give up after examining P partitions (default 10000000; needed for k > 1)
 Exit status: 0 success, 2 bad arguments or an input the policy cannot schedule.
+
+Gang scheduling on heterogeneous workstations (Al-Saqabi, Otto & Walpole): 'jobsched plan mtat|compress|expand',
+see 'jobsched plan mtat --help'.
 )";
 
 namespace {
@@ -113,6 +117,8 @@ std::string schedule_json(const QuantumSchedule& schedule, const std::string& po
 
 int plan_main(const std::vector<std::string>& args)
 {
+  // The gang-scheduling algorithms have their own words and options.
+  if (!args.empty() && gang_now::is_gang_plan_command(args.front())) return gang_now::gang_plan_main(args);
   std::string policy_name;
   std::optional<int> nodes;
   std::optional<std::vector<int>> mins;

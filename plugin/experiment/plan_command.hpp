@@ -22,6 +22,7 @@ std::string schedule_json(const QuantumSchedule& schedule, const std::string& po
                           std::optional<int> k);
 
 /* The body of `jobsched plan POLICY --nodes N --mins M1,M2,... [--k K] [--max-partitions P]`; args excludes "plan".
+ * `plan mtat`, `plan compress` and `plan expand` go to gang_now::gang_plan_main (experiment/gang_now_plan.hpp).
  * Prints the JSON and returns 0. Throws InputError (one line) on bad arguments and when the policy cannot schedule
  * the input, PolicyError if the schedule fails the validator (a bug). */
 int plan_main(const std::vector<std::string>& args);

@@ -267,5 +267,56 @@ printf 'point,policy.name,metric,n,mean,std,ci95_half_width\n1,easy,mean_bounded
   >"$work/plot-sweep/aggregate.csv"
 expect_error plot_label_without_text 2 "--label 'policy.name'" "expected KEY=TEXT" -- \
   plot "$work/plot-sweep" --label policy.name
+# ---- jobsched plan mtat|compress|expand: bad arguments and inputs ----
+expect_plan_error gang_no_capacities "plan mtat: --capacities A1,A2,... is required" -- mtat --vps 3
+expect_plan_error gang_no_vps "plan compress: --vps X is required" -- compress --capacities 1,2
+expect_plan_error gang_bad_capacity "--capacities: 'x' is not a positive decimal number" -- \
+  mtat --capacities 1,x --vps 2
+expect_plan_error gang_zero_capacity "--capacities: '0' is not positive" -- mtat --capacities 0,1 --vps 2
+expect_plan_error gang_empty_capacity "--capacities: '' is not a positive" -- mtat --capacities 1,,2 --vps 2
+expect_plan_error gang_long_decimal "--capacities: '1.12345' has more than 4 decimal places" -- \
+  mtat --capacities 1.12345 --vps 2
+expect_plan_error gang_zero_vps "--vps: 0 is out of range (1 to 1000000)" -- mtat --capacities 1,2 --vps 0
+expect_plan_error gang_bad_vps "--vps: 'many' is not a whole number" -- mtat --capacities 1,2 --vps many
+expect_plan_error gang_bad_variant "--variant: unknown MTAT variant 'best'" -- \
+  mtat --capacities 1 --vps 2 --variant best
+expect_plan_error gang_bad_compression "--variant: unknown compression variant 'optimal'" -- \
+  compress --capacities 1 --vps 2 --variant optimal
+expect_plan_error gang_bad_pool_target "--pool-target: unknown pool target 'all'" -- \
+  compress --capacities 1 --vps 2 --pool-target all
+expect_plan_error gang_unknown_option "plan mtat: unknown option '--nodes'" -- mtat --capacities 1 --vps 2 --nodes 4
+expect_plan_error gang_stray_argument "plan mtat: unexpected argument 'extra'" -- mtat --capacities 1 --vps 2 extra
+expect_plan_error gang_twice "--vps is given twice" -- mtat --capacities 1 --vps 2 --vps 3
+expect_plan_error gang_no_value "--vps needs a value" -- mtat --capacities 1 --vps
+expect_plan_error gang_archs_count "--archs: 1 architectures for 2 capacities" -- \
+  mtat --capacities 1,2 --archs a --vps 3
+expect_plan_error gang_vps_per_arch "--vps: the processors have several architectures" -- \
+  mtat --capacities 1,2 --archs a,b --vps 3
+expect_plan_error gang_unknown_arch "--vps: no processor has architecture 'c'" -- \
+  mtat --capacities 1,2 --archs a,b --vps a=1,c=2
+expect_plan_error gang_no_map "plan expand: --map FILE.json is required" -- expand
+expect_plan_error gang_missing_map "--map: cannot read '$work/none.json'" -- expand --map "$work/none.json"
+printf '{"processors": [{"name": "P1", "capacity": 1}],\n "slices": [[{"job": 1, "vps": 1}]' >"$work/cut.json"
+expect_plan_error gang_malformed_map "cut.json:2: malformed JSON: expected ']' to close an array" -- \
+  expand --map "$work/cut.json"
+printf '%s\n' '{"processors": [{"name": "P1", "capacity": 1}, {"name": "P2", "capacity": 1}],' \
+  ' "slices": [[{"job": 1, "vps": 1}, null], [null, {"job": 1, "vps": 1}]]}' >"$work/split.json"
+expect_plan_error gang_invalid_map \
+  "split.json: invalid allocation map: job 1 is not placed the same way in slices 0 and 1" -- \
+  expand --map "$work/split.json"
+printf '{"processors": [{"name": "P1", "capacity": -1}], "slices": []}' >"$work/negative.json"
+expect_plan_error gang_map_capacity "negative.json:1: processor 'P1' capacity: '-1' is not a positive" -- \
+  expand --map "$work/negative.json"
+printf '{"processors": [{"name": "P1", "capacity": 1}], "slices": [[null]], "colour": 2}' >"$work/key.json"
+expect_plan_error gang_map_unknown_key "key.json:1: unknown key \"colour\" in the allocation map" -- \
+  expand --map "$work/key.json"
+printf '{"processors": [{"name": "P1", "capacity": 1}], "slices": [[{"job": 1, "vps": 1}]]}' >"$work/one.json"
+expect_plan_error gang_job_without_vps "--job applies to a submission: give --vps too" -- \
+  expand --map "$work/one.json" --job 3
+expect_plan_error gang_job_taken "--job: job 1 is already in the map" -- expand --map "$work/one.json" --vps 1 --job 1
+expect_plan_error gang_bad_search "--search: unknown expansion search 'wide'" -- \
+  expand --map "$work/one.json" --search wide
+expect_plan_error gang_bad_rule "--rule: unknown new-slice rule 'never'" -- \
+  expand --map "$work/one.json" --vps 1 --rule never
 
 finish

@@ -107,5 +107,68 @@ fi
 # jobsched plot: its help names the label options.
 run_case plot_help 0 stdout 4 "Usage: jobsched plot PATH [options]" "~--xlabel TEXT" "~--ylabel TEXT" \
   "~--label KEY=TEXT" -- plot --help
+# jobsched plan mtat|compress|expand: gang scheduling on heterogeneous workstations (Al-Saqabi, Otto & Walpole).
+run_case gang_plan_help 0 stdout 2 "~Usage: jobsched plan mtat" "~jobsched plan expand   --map FILE.json" -- \
+  plan mtat --help
+run_case plan_help_mentions_gang 0 stdout 1 "~'jobsched plan mtat|compress|expand'" -- plan --help
+# Example 1 (section 4.1): T_min = 6/5 with {12, 1, 4, 3}, and the published steps.
+run_case gang_mtat_example1 0 stdout 4 '  "turnaround": "6/5",' '  "allocation": [12, 1, 4, 3],' \
+  '~"floors": [11, 1, 4, 3], "diff": 1, "drags": ["4/45", "8/9", "5/36", "2/9"]' '  "variant": "paper",' -- \
+  plan mtat --capacities 10,1,4,3 --vps 20 --variant paper
+# Theorem 1's counterexample: the paper's steps give 2, the default (optimal) 3/2.
+run_case gang_mtat_paper_counterexample 0 stdout 2 '  "turnaround": "2",' '  "allocation": [14, 2, 1, 1],' -- \
+  plan mtat --capacities 10,1,1,1 --vps 18 --variant paper
+run_case gang_mtat_optimal 0 stdout 2 '  "turnaround": "3/2",' '  "allocation": [15, 1, 1, 1],' -- \
+  plan mtat --capacities 10,1,1,1 --vps 18
+# Decimal capacities read exactly: x = {1, 3}, both processors finish at 10/11.
+run_case gang_mtat_decimals 0 stdout 2 '  "turnaround": "10/11",' '  "allocation": [1, 3],' -- \
+  plan mtat --capacities 1.1,3.3 --vps 4 --variant paper
+# Architecture pools: T_min is the slower pool's.
+run_case gang_mtat_pools 0 stdout 2 '  "turnaround": "3/2",' '  "allocation": [15, 1, 1, 1, 3, 1],' -- \
+  plan mtat --capacities 10,1.1,1,1,3.3,1 --archs x86,sparc,x86,x86,sparc,x86 --vps x86=18,sparc=4
+# Example 3 (Figure 4-b): compressed to {6, 3}, the third processor freed.
+run_case gang_compress_example3 0 stdout 3 '  "allocation": [6, 3, 0],' '  "processors_freed": [2],' \
+  '  "mtat_allocation": [5, 3, 1],' -- plan compress --capacities 4,2,1 --vps 9 --variant paper --mtat paper
+# Example 2 (Figure 3): two processors of two VPs.
+run_case gang_compress_example2 0 stdout 2 '  "allocation": [2, 2, 0],' '  "turnaround": "2",' -- \
+  plan compress --capacities 1,1,1 --vps 4
+# Figure 1's map: P5 and P6 are free in T3 and T4, a regular pattern of size 4. A job of four VPs gets a new slice
+# under the default rule (T_free = 2 > T_min = 1) and the free space under the time-share rule (2 x 5/2 <= 1 x 6).
+cat >"$work/figure1.json" <<'JSON'
+{"processors": [{"name": "P1", "capacity": 1}, {"name": "P2", "capacity": 1}, {"name": "P3", "capacity": 1},
+                {"name": "P4", "capacity": 1}, {"name": "P5", "capacity": 1}, {"name": "P6", "capacity": 1}],
+ "slices": [
+  [{"job": 1, "vps": 1}, {"job": 1, "vps": 1}, {"job": 1, "vps": 1}, {"job": 1, "vps": 1}, {"job": 1, "vps": 1}, {"job": 1, "vps": 1}],
+  [{"job": 2, "vps": 1}, {"job": 2, "vps": 1}, {"job": 3, "vps": 1}, {"job": 3, "vps": 1}, {"job": 3, "vps": 1}, {"job": 3, "vps": 1}],
+  [{"job": 4, "vps": 1}, {"job": 5, "vps": 1}, {"job": 6, "vps": 1}, {"job": 6, "vps": 1}, null, null],
+  [{"job": 7, "vps": 1}, {"job": 7, "vps": 1}, {"job": 7, "vps": 1}, {"job": 7, "vps": 1}, null, null],
+  [{"job": 8, "vps": 1}, {"job": 8, "vps": 1}, {"job": 8, "vps": 1}, {"job": 8, "vps": 1}, {"job": 8, "vps": 1}, {"job": 8, "vps": 1}]]}
+JSON
+run_case gang_expand_figure1 0 stdout 2 '  "pattern": {"processors": ["P5", "P6"], "slices": [2, 3], "size": "4"}' \
+  '  "free_entries": 4,' -- plan expand --map "$work/figure1.json"
+run_case gang_expand_new_slice 0 stdout 3 '    "uses_free_space": false,' '    "slices": [5],' \
+  '    "free_turnaround": "2",' -- plan expand --map "$work/figure1.json" --vps 4
+run_case gang_expand_time_share 0 stdout 2 '    "uses_free_space": true,' '    "slices": [2, 3],' -- \
+  plan expand --map "$work/figure1.json" --vps 4 --rule time-share
+# The outputs are JSON, and the map printed after a submission reads back in.
+if command -v python3 >/dev/null; then
+  if python3 - "$work" 2>"$work/gang_json.stderr" <<'PY'
+import json, sys
+work = sys.argv[1]
+m = json.load(open(work + "/gang_mtat_example1.stdout"))
+assert m["allocation"] == [12, 1, 4, 3] and m["turnaround"] == "6/5" and m["turnaround_decimal"] == 1.2
+c = json.load(open(work + "/gang_compress_example3.stdout"))
+assert c["processors_kept"] == [0, 1] and c["pools"][0]["bounds"] == [6, 3, 1]
+e = json.load(open(work + "/gang_expand_time_share.stdout"))
+assert e["submission"]["allocation"] == [{"processor": "P5", "vps": 2}, {"processor": "P6", "vps": 2}]
+json.dump(e["map"], open(work + "/after.json", "w"))
+PY
+  then
+    report gang_plan_json_parses ""
+  else
+    report gang_plan_json_parses " $(head -c 300 "$work/gang_json.stderr" | tr '\n' '|')"
+  fi
+  run_case gang_expand_reads_its_output 0 stdout 1 '  "free_entries": 0,' -- plan expand --map "$work/after.json"
+fi
 
 finish

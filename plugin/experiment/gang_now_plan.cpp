@@ -1,0 +1,649 @@
+/* `jobsched plan mtat|compress|expand`: MTAT, Compression and Expansion of Al-Saqabi, Otto & Walpole, "Gang
+ * Scheduling in Heterogeneous Distributed Systems" (sections 4.1 to 4.4.1), on the command line, as hand-written
+ * JSON; and the allocation map's JSON form. */
+#include "experiment/gang_now_plan.hpp"
+
+#include "core/errors.hpp"
+#include "experiment/json_reader.hpp"
+#include "policies/gang_now/events.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace jobsched::gang_now {
+
+const char* const kGangPlanUsage =
+    R"(Usage: jobsched plan mtat     --capacities A1,A2,... --vps X [--archs Z1,Z2,...] [--variant optimal|paper]
+       jobsched plan compress --capacities A1,A2,... --vps X [--archs Z1,Z2,...] [--variant exact|paper]
+                              [--mtat optimal|paper] [--pool-target common|per-pool]
+       jobsched plan expand   --map FILE.json [--search column|exhaustive] [--max-slices N]
+                              [--vps X [--job ID] [--rule turnaround|time-share] [--mtat ...] [--compression ...]
+                               [--pool-target ...]]
+
+Gang scheduling on heterogeneous workstations (Al-Saqabi, Otto & Walpole, section 4), as JSON on stdout.
+  mtat        the VPs of one job on processors of relative capacities a_i (MTAT, 4.1): allocation and turnaround
+  compress    MTAT, then the fewest processors that keep its turnaround (Compression, 4.2)
+  expand      the regular pattern of free entries in an allocation map (Expansion, 4.3); with --vps, the
+              submission of a job of X VPs to that map (4.4.1) and the map after it
+  --capacities A1,...   relative capacities, decimals read exactly (1.1 is 11/10), up to 1000, 4 decimal places
+  --archs Z1,...        each processor's architecture (default: one architecture, "any")
+  --vps X | Z=X,...     the job's VPs, or its VPs per architecture
+  --variant             mtat: optimal (default) or paper; compress: exact (default) or paper
+  --mtat, --compression the variants used by compress and expand (defaults optimal, exact)
+  --pool-target         compress each architecture pool to the job's T_min (common, default) or to its own T_z
+  --search              expansion search: column (the paper's, default) or exhaustive (slices with free entries
+                        at most --max-slices, default 20)
+  --rule                new slice or free space: turnaround (T_free <= T_min, 4.4.1, default) or time-share (4.3)
+  --job ID              the submitted job's id (default: one more than the largest in the map)
+Exit status: 0 success, 2 bad arguments or input.
+)";
+
+bool is_gang_plan_command(const std::string& word)
+{
+  return word == "mtat" || word == "compress" || word == "expand";
+}
+
+namespace {
+
+// ---- JSON writing ----
+
+std::string quote(const std::string& text)
+{
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+/* A rational as an exact JSON string: a decimal when it has one ("1.1"), else "p/q". */
+std::string exact(const Rational& value)
+{
+  return quote(exact_string(value));
+}
+
+std::string fraction(const Rational& value)
+{
+  return quote(fraction_string(value));
+}
+
+template <class T, class F>
+std::string list(const std::vector<T>& values, F show)
+{
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); i++)
+    out += (i ? ", " : "") + show(values[i]);
+  return out + "]";
+}
+
+std::string ints(const std::vector<int>& values)
+{
+  return list(values, [](int v) { return std::to_string(v); });
+}
+
+std::string fractions(const std::vector<Rational>& values)
+{
+  return list(values, [](const Rational& v) { return fraction(v); });
+}
+
+std::string vp_counts(const VpCounts& vps)
+{
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [arch, count] : vps) {
+    out += (first ? "" : ", ") + quote(arch) + ": " + std::to_string(count);
+    first = false;
+  }
+  return out + "}";
+}
+
+std::string names(const AllocationMap& map, const std::vector<int>& processors)
+{
+  return list(processors, [&map](int p) { return quote(map.processors[static_cast<size_t>(p)].name); });
+}
+
+// ---- reading the map ----
+
+[[noreturn]] void bad_map(const std::string& source, const json::Value& at, const std::string& what)
+{
+  throw InputError(source + ":" + std::to_string(at.line) + ": " + what);
+}
+
+const json::Value& member(const std::string& source, const json::Value& object, const std::string& key)
+{
+  const json::Value* v = object.find(key);
+  if (!v) bad_map(source, object, "missing key \"" + key + "\"");
+  return *v;
+}
+
+void only_keys(const std::string& source, const json::Value& object, const std::set<std::string>& keys,
+               const std::string& where)
+{
+  for (const auto& [key, value] : object.members)
+    if (!keys.count(key)) bad_map(source, value, "unknown key \"" + key + "\" in " + where);
+}
+
+long long whole(const std::string& source, const json::Value& v, const std::string& key, long long lowest,
+                long long highest)
+{
+  if (v.kind != json::Value::Kind::number) bad_map(source, v, "\"" + key + "\" must be a number, not " + v.kind_name());
+  long long value = 0;
+  size_t used = 0;
+  try {
+    value = std::stoll(v.text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != v.text.size() || value < lowest || value > highest)
+    bad_map(source, v,
+            "\"" + key + "\" must be a whole number from " + std::to_string(lowest) + " to " + std::to_string(highest) +
+                ", not " + v.text);
+  return value;
+}
+
+} // namespace
+
+std::string map_json(const AllocationMap& map, int indent)
+{
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  std::ostringstream out;
+  out << "{\n" << pad << "  \"processors\": [";
+  for (size_t p = 0; p < map.processors.size(); p++) {
+    const Processor& proc = map.processors[p];
+    out << (p ? ",\n" : "\n") << pad << "    {\"name\": " << quote(proc.name)
+        << ", \"capacity\": " << exact(proc.capacity) << ", \"arch\": " << quote(proc.arch) << "}";
+  }
+  out << (map.processors.empty() ? "],\n" : "\n" + pad + "  ],\n");
+  out << pad << "  \"jobs\": [";
+  for (size_t k = 0; k < map.jobs.size(); k++)
+    out << (k ? ",\n" : "\n") << pad << "    {\"id\": " << map.jobs[k].id << ", \"vps\": " << vp_counts(map.jobs[k].vps)
+        << "}";
+  out << (map.jobs.empty() ? "],\n" : "\n" + pad + "  ],\n");
+  out << pad << "  \"next_job\": " << map.next_job << ",\n";
+  out << pad << "  \"slices\": [";
+  for (size_t s = 0; s < map.slices.size(); s++)
+    out << (s ? ",\n" : "\n") << pad << "    " << list(map.slices[s], [](const Entry& e) {
+      return e.free() ? std::string("null")
+                      : "{\"job\": " + std::to_string(e.job) + ", \"vps\": " + std::to_string(e.vps) + "}";
+    });
+  out << (map.slices.empty() ? "]\n" : "\n" + pad + "  ]\n") << pad << "}";
+  return out.str();
+}
+
+AllocationMap read_map_json(const std::string& text, const std::string& source)
+{
+  using Kind = json::Value::Kind;
+  json::Value doc = json::parse(text, source);
+  if (doc.kind != Kind::object) bad_map(source, doc, "an allocation map is a JSON object");
+  only_keys(source, doc, {"processors", "jobs", "next_job", "slices"}, "the allocation map");
+  AllocationMap map;
+  const json::Value& processors = member(source, doc, "processors");
+  if (processors.kind != Kind::array) bad_map(source, processors, "\"processors\" must be an array");
+  for (const auto& p : processors.items) {
+    if (p.kind != Kind::object) bad_map(source, p, "each processor is an object");
+    only_keys(source, p, {"name", "capacity", "arch"}, "a processor");
+    Processor proc;
+    const json::Value& name = member(source, p, "name");
+    if (name.kind != Kind::string || name.text.empty()) bad_map(source, name, "\"name\" must be a non-empty string");
+    proc.name = name.text;
+    const json::Value& capacity = member(source, p, "capacity");
+    if (capacity.kind != Kind::string && capacity.kind != Kind::number)
+      bad_map(source, capacity, "\"capacity\" must be a number or a string");
+    proc.capacity = parse_capacity(capacity.text, source + ":" + std::to_string(capacity.line) + ": processor '" +
+                                                      proc.name + "' capacity");
+    if (const json::Value* arch = p.find("arch")) {
+      if (arch->kind != Kind::string || arch->text.empty())
+        bad_map(source, *arch, "\"arch\" must be a non-empty string");
+      proc.arch = arch->text;
+    }
+    map.processors.push_back(proc);
+  }
+  if (map.processors.size() > 10'000) bad_map(source, processors, "more than 10000 processors");
+  const json::Value& slices = member(source, doc, "slices");
+  if (slices.kind != Kind::array) bad_map(source, slices, "\"slices\" must be an array");
+  for (const auto& s : slices.items) {
+    if (s.kind != Kind::array) bad_map(source, s, "each slice is an array of entries, one per processor");
+    if (s.items.size() != map.processors.size())
+      bad_map(source, s,
+              "a slice has " + std::to_string(s.items.size()) + " entries for " +
+                  std::to_string(map.processors.size()) + " processors");
+    std::vector<Entry> slice;
+    for (const auto& e : s.items) {
+      if (e.kind == Kind::null) {
+        slice.emplace_back();
+        continue;
+      }
+      if (e.kind != Kind::object) bad_map(source, e, "an entry is null (free) or {\"job\": ID, \"vps\": N}");
+      only_keys(source, e, {"job", "vps"}, "an entry");
+      slice.push_back(Entry{static_cast<int>(whole(source, member(source, e, "job"), "job", 0, 1'000'000'000)),
+                            static_cast<int>(whole(source, member(source, e, "vps"), "vps", 1, 1'000'000))});
+    }
+    map.slices.push_back(slice);
+  }
+  if (const json::Value* jobs = doc.find("jobs")) {
+    if (jobs->kind != Kind::array) bad_map(source, *jobs, "\"jobs\" must be an array");
+    for (const auto& j : jobs->items) {
+      if (j.kind != Kind::object) bad_map(source, j, "each job is an object");
+      only_keys(source, j, {"id", "vps"}, "a job");
+      JobRecord record;
+      record.id = static_cast<int>(whole(source, member(source, j, "id"), "id", 0, 1'000'000'000));
+      const json::Value& vps = member(source, j, "vps");
+      if (vps.kind == Kind::object) {
+        for (const auto& [arch, count] : vps.members)
+          record.vps[arch] = static_cast<int>(whole(source, count, "vps", 0, 1'000'000));
+      } else {
+        int count = static_cast<int>(whole(source, vps, "vps", 1, 1'000'000));
+        // A plain count: the architecture of the processors the job is on (or "any" if it is on none).
+        std::set<std::string> archs;
+        for (const auto& slice : map.slices)
+          for (size_t p = 0; p < slice.size(); p++)
+            if (slice[p].job == record.id) archs.insert(map.processors[p].arch);
+        if (archs.size() > 1)
+          bad_map(source, vps,
+                  "job " + std::to_string(record.id) +
+                      " is on several architectures: give its \"vps\" per architecture");
+        record.vps[archs.empty() ? "any" : *archs.begin()] = count;
+      }
+      map.jobs.push_back(record);
+    }
+  } else {
+    // The jobs of the slices, in order of first appearance, with the VPs of the first slice each one is in.
+    std::set<int> seen;
+    for (const auto& slice : map.slices)
+      for (const auto& e : slice)
+        if (!e.free() && seen.insert(e.job).second) {
+          JobRecord record{e.job, {}};
+          for (size_t p = 0; p < slice.size(); p++)
+            if (slice[p].job == e.job) record.vps[map.processors[p].arch] += slice[p].vps;
+          map.jobs.push_back(record);
+        }
+  }
+  for (const auto& slice : map.slices) {
+    std::map<int, long long> vps; // a job's VPs in this slice, bounded like --vps
+    for (const auto& e : slice)
+      if (!e.free() && (vps[e.job] += e.vps) > 1'000'000)
+        bad_map(source, slices, "job " + std::to_string(e.job) + " has more than 1000000 VPs in a slice");
+  }
+  for (const auto& job : map.jobs) {
+    long long total = 0;
+    for (const auto& [arch, count] : job.vps)
+      total += count;
+    if (total > 1'000'000) bad_map(source, doc, "job " + std::to_string(job.id) + " has more than 1000000 VPs");
+  }
+  if (const json::Value* next = doc.find("next_job"))
+    map.next_job = static_cast<size_t>(whole(source, *next, "next_job", 0, 1'000'000'000));
+  auto problems = validate(map);
+  if (!problems.empty()) throw InputError(source + ": invalid allocation map: " + problems.front());
+  return map;
+}
+
+namespace {
+
+// ---- command-line arguments ----
+
+struct Arguments {
+  std::string command;
+  std::map<std::string, std::string> values;
+  bool help = false;
+
+  bool has(const std::string& option) const { return values.count(option) > 0; }
+  const std::string& get(const std::string& option) const { return values.at(option); }
+  std::string get_or(const std::string& option, const std::string& fallback) const
+  {
+    return has(option) ? get(option) : fallback;
+  }
+};
+
+Arguments read_arguments(const std::vector<std::string>& args, const std::set<std::string>& allowed)
+{
+  Arguments out;
+  out.command = args.at(0);
+  for (size_t i = 1; i < args.size(); i++) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      out.help = true;
+      continue;
+    }
+    if (a.rfind("--", 0) != 0) throw InputError("plan " + out.command + ": unexpected argument '" + a + "'");
+    std::string name = a;
+    std::string value;
+    bool inline_value = false;
+    if (auto eq = a.find('='); eq != std::string::npos) {
+      name = a.substr(0, eq);
+      value = a.substr(eq + 1);
+      inline_value = true;
+    }
+    if (!allowed.count(name)) throw InputError("plan " + out.command + ": unknown option '" + name + "'");
+    if (!inline_value) {
+      if (i + 1 >= args.size()) throw InputError(name + " needs a value");
+      value = args[++i];
+    }
+    if (out.values.count(name)) throw InputError(name + " is given twice");
+    out.values[name] = value;
+  }
+  return out;
+}
+
+std::vector<std::string> split(const std::string& text)
+{
+  std::vector<std::string> items;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ','))
+    items.push_back(item);
+  if (!text.empty() && text.back() == ',') items.push_back("");
+  return items;
+}
+
+long long whole_number(const std::string& option, const std::string& text, long long lowest, long long highest)
+{
+  long long value = 0;
+  size_t used = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || !(text[0] == '-' || (text[0] >= '0' && text[0] <= '9')))
+    throw InputError(option + ": '" + text + "' is not a whole number");
+  if (value < lowest || value > highest)
+    throw InputError(option + ": " + text + " is out of range (" + std::to_string(lowest) + " to " +
+                     std::to_string(highest) + ")");
+  return value;
+}
+
+/* parse(value of `option`), its InputError prefixed with the option's name. */
+template <class Parse>
+auto option_value(const Arguments& a, const std::string& option, const std::string& fallback, Parse parse)
+{
+  try {
+    return parse(a.get_or(option, fallback));
+  } catch (const InputError& e) {
+    throw InputError(option + ": " + e.what());
+  }
+}
+
+constexpr long long kMostProcessors = 10'000;
+constexpr long long kMostVps = 1'000'000;
+
+struct Machine {
+  std::vector<Rational> capacities;
+  std::vector<std::string> archs;
+  bool archs_given = false;
+};
+
+Machine read_machine(const Arguments& a)
+{
+  if (!a.has("--capacities")) throw InputError("plan " + a.command + ": --capacities A1,A2,... is required");
+  Machine m;
+  for (const auto& item : split(a.get("--capacities")))
+    m.capacities.push_back(parse_capacity(item, "--capacities"));
+  if (m.capacities.empty()) throw InputError("--capacities: expected A1,A2,... (at least one processor)");
+  if (static_cast<long long>(m.capacities.size()) > kMostProcessors)
+    throw InputError("--capacities: more than 10000 processors");
+  if (a.has("--archs")) {
+    m.archs = split(a.get("--archs"));
+    m.archs_given = true;
+    if (m.archs.size() != m.capacities.size())
+      throw InputError("--archs: " + std::to_string(m.archs.size()) + " architectures for " +
+                       std::to_string(m.capacities.size()) + " capacities");
+    for (const auto& z : m.archs)
+      if (z.empty() || z.find('=') != std::string::npos)
+        throw InputError("--archs: '" + z + "' is not an architecture name");
+  } else {
+    m.archs.assign(m.capacities.size(), "any");
+  }
+  return m;
+}
+
+/* --vps X (one architecture: "any", or the only one --archs names) or --vps Z=X,... */
+VpCounts read_vps(const Arguments& a, const std::set<std::string>& known_archs)
+{
+  const std::string& text = a.get("--vps");
+  VpCounts out;
+  if (text.find('=') == std::string::npos) {
+    if (known_archs.size() != 1)
+      throw InputError("--vps: the processors have several architectures: give Z=X,... per architecture");
+    out[*known_archs.begin()] = static_cast<int>(whole_number("--vps", text, 1, kMostVps));
+    return out;
+  }
+  long long total = 0;
+  for (const auto& item : split(text)) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw InputError("--vps: '" + item + "' is not ARCH=COUNT");
+    std::string arch = item.substr(0, eq);
+    if (out.count(arch)) throw InputError("--vps: architecture '" + arch + "' is given twice");
+    if (!known_archs.count(arch)) throw InputError("--vps: no processor has architecture '" + arch + "'");
+    out[arch] = static_cast<int>(whole_number("--vps", item.substr(eq + 1), 0, kMostVps));
+    total += out[arch];
+  }
+  if (total < 1 || total > kMostVps) throw InputError("--vps: the job needs 1 to 1000000 VPs in all");
+  return out;
+}
+
+std::set<std::string> arch_set(const std::vector<std::string>& archs)
+{
+  return std::set<std::string>(archs.begin(), archs.end());
+}
+
+std::vector<size_t> pool_of(const std::vector<std::string>& archs, const std::string& arch)
+{
+  std::vector<size_t> out;
+  for (size_t i = 0; i < archs.size(); i++)
+    if (archs[i] == arch) out.push_back(i);
+  return out;
+}
+
+std::string machine_json(const Machine& m)
+{
+  std::string out = "  \"capacities\": " + list(m.capacities, [](const Rational& a) { return exact(a); }) + ",\n";
+  out += "  \"archs\": " + list(m.archs, [](const std::string& z) { return quote(z); }) + ",\n";
+  return out;
+}
+
+int mtat_command(const Arguments& a)
+{
+  Machine m = read_machine(a);
+  if (!a.has("--vps")) throw InputError("plan mtat: --vps X is required");
+  VpCounts demand = read_vps(a, arch_set(m.archs));
+  MtatVariant variant = option_value(a, "--variant", "optimal", parse_mtat_variant);
+  PooledMtatResult r = pooled_mtat(demand, m.capacities, m.archs, variant);
+  std::vector<Rational> completion;
+  for (size_t i = 0; i < m.capacities.size(); i++)
+    completion.push_back(Rational(r.vps[i]) / m.capacities[i]);
+  std::ostringstream out;
+  out << "{\n  \"command\": \"mtat\",\n  \"variant\": " << quote(mtat_variant_name(variant)) << ",\n";
+  out << "  \"vps\": " << vp_counts(demand) << ",\n" << machine_json(m);
+  out << "  \"turnaround\": " << fraction(r.turnaround) << ",\n";
+  out << "  \"turnaround_decimal\": " << decimal_string(r.turnaround) << ",\n";
+  out << "  \"allocation\": " << ints(r.vps) << ",\n";
+  out << "  \"completion_times\": " << fractions(completion) << ",\n";
+  out << "  \"pools\": [";
+  bool first = true;
+  for (const auto& [arch, count] : demand) {
+    if (count == 0) continue;
+    auto pool = pool_of(m.archs, arch);
+    std::vector<Rational> capacities;
+    std::vector<int> processors;
+    for (size_t i : pool) {
+      capacities.push_back(m.capacities[i]);
+      processors.push_back(static_cast<int>(i));
+    }
+    MtatResult p = mtat(count, capacities, variant);
+    out << (first ? "\n" : ",\n") << "    {\"arch\": " << quote(arch) << ", \"vps\": " << count
+        << ", \"processors\": " << ints(processors) << ", \"alpha\": " << fraction(p.alpha)
+        << ", \"turnaround\": " << fraction(p.turnaround) << ", \"allocation\": " << ints(p.vps);
+    if (variant == MtatVariant::paper)
+      out << ",\n     \"ideal\": " << fractions(p.ideal) << ", \"floors\": " << ints(p.floors)
+          << ", \"diff\": " << p.diff << ", \"drags\": " << fractions(p.drags);
+    out << "}";
+    first = false;
+  }
+  out << "\n  ]\n}\n";
+  std::fputs(out.str().c_str(), stdout);
+  return 0;
+}
+
+int compress_command(const Arguments& a)
+{
+  Machine m = read_machine(a);
+  if (!a.has("--vps")) throw InputError("plan compress: --vps X is required");
+  VpCounts demand = read_vps(a, arch_set(m.archs));
+  CompressionVariant variant = option_value(a, "--variant", "exact", parse_compression_variant);
+  MtatVariant mtat_variant = option_value(a, "--mtat", "optimal", parse_mtat_variant);
+  PoolTarget target = option_value(a, "--pool-target", "common", parse_pool_target);
+  PooledMtatResult before = pooled_mtat(demand, m.capacities, m.archs, mtat_variant);
+  PooledCompressionResult after =
+      compress_pools(before.vps, m.capacities, m.archs, before.pool_turnarounds, target, variant);
+  std::vector<int> kept;
+  std::vector<int> freed;
+  for (size_t i = 0; i < m.capacities.size(); i++) {
+    if (after.vps[i] > 0) kept.push_back(static_cast<int>(i));
+    if (before.vps[i] > 0 && after.vps[i] == 0) freed.push_back(static_cast<int>(i));
+  }
+  std::ostringstream out;
+  out << "{\n  \"command\": \"compress\",\n  \"variant\": " << quote(compression_variant_name(variant))
+      << ",\n  \"mtat\": " << quote(mtat_variant_name(mtat_variant))
+      << ",\n  \"pool_target\": " << quote(pool_target_name(target)) << ",\n";
+  out << "  \"vps\": " << vp_counts(demand) << ",\n" << machine_json(m);
+  out << "  \"mtat_turnaround\": " << fraction(before.turnaround) << ",\n";
+  out << "  \"mtat_allocation\": " << ints(before.vps) << ",\n";
+  out << "  \"turnaround\": " << fraction(after.turnaround) << ",\n";
+  out << "  \"turnaround_decimal\": " << decimal_string(after.turnaround) << ",\n";
+  out << "  \"allocation\": " << ints(after.vps) << ",\n";
+  out << "  \"processors_kept\": " << ints(kept) << ",\n";
+  out << "  \"processors_freed\": " << ints(freed) << ",\n";
+  out << "  \"pools\": [";
+  bool first = true;
+  for (const auto& [arch, pool_target] : after.pool_targets) {
+    std::vector<int> processors;
+    std::vector<int> bounds;
+    for (size_t i : pool_of(m.archs, arch)) {
+      processors.push_back(static_cast<int>(i));
+      bounds.push_back(static_cast<int>(floor_of(pool_target * m.capacities[i])));
+    }
+    out << (first ? "\n" : ",\n") << "    {\"arch\": " << quote(arch)
+        << ", \"mtat_turnaround\": " << fraction(before.pool_turnarounds.at(arch))
+        << ", \"target\": " << fraction(pool_target) << ", \"processors\": " << ints(processors)
+        << ", \"bounds\": " << ints(bounds) << "}";
+    first = false;
+  }
+  out << "\n  ]\n}\n";
+  std::fputs(out.str().c_str(), stdout);
+  return 0;
+}
+
+std::string read_file(const std::string& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("--map: cannot read '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError("--map: cannot read '" + path + "'");
+  return text.str();
+}
+
+std::string pattern_json(const AllocationMap& map, const Pattern& p)
+{
+  return "{\"processors\": " + names(map, p.processors) + ", \"slices\": " + ints(p.slices) +
+         ", \"size\": " + fraction(p.size) + "}";
+}
+
+int expand_command(const Arguments& a)
+{
+  if (!a.has("--map")) throw InputError("plan expand: --map FILE.json is required");
+  const std::string path = a.get("--map");
+  AllocationMap map = read_map_json(read_file(path), path);
+  SchedulerOptions options;
+  options.expansion = option_value(a, "--search", "column", parse_expansion_search);
+  options.max_exhaustive_slices = static_cast<int>(whole_number("--max-slices", a.get_or("--max-slices", "20"), 1, 30));
+  options.new_slice_rule = option_value(a, "--rule", "turnaround", parse_new_slice_rule);
+  options.allocation.mtat = option_value(a, "--mtat", "optimal", parse_mtat_variant);
+  options.allocation.compression = option_value(a, "--compression", "exact", parse_compression_variant);
+  options.allocation.pool_target = option_value(a, "--pool-target", "common", parse_pool_target);
+  if (!a.has("--vps"))
+    for (const char* option : {"--job", "--rule", "--mtat", "--compression", "--pool-target"})
+      if (a.has(option)) throw InputError(std::string(option) + " applies to a submission: give --vps too");
+  VpCounts every_arch;
+  for (const auto& p : map.processors)
+    every_arch[p.arch] = 1;
+  Pattern pattern = find_free_pattern(map, every_arch, kFreeEntry, options);
+  std::ostringstream out;
+  out << "{\n  \"command\": \"expand\",\n  \"search\": " << quote(expansion_search_name(options.expansion)) << ",\n";
+  out << "  \"slices\": " << map.slices.size() << ",\n";
+  out << "  \"free_entries\": " << map.free_entries() << ",\n";
+  out << "  \"pattern\": " << pattern_json(map, pattern);
+  if (a.has("--vps")) {
+    std::set<std::string> archs;
+    for (const auto& p : map.processors)
+      archs.insert(p.arch);
+    if (archs.empty()) archs.insert("any");
+    VpCounts demand = read_vps(a, archs);
+    int largest = -1;
+    for (const auto& j : map.jobs)
+      largest = std::max(largest, j.id);
+    int id = a.has("--job") ? static_cast<int>(whole_number("--job", a.get("--job"), 0, 1'000'000'000)) : largest + 1;
+    if (map.job(id)) throw InputError("--job: job " + std::to_string(id) + " is already in the map");
+    EventResult r = submit_job(map, id, demand, options);
+    const PlacementDecision& d = r.placements.front();
+    out << ",\n  \"submission\": {\n";
+    out << "    \"job\": " << id << ",\n    \"vps\": " << vp_counts(demand) << ",\n";
+    out << "    \"rule\": " << quote(new_slice_rule_name(options.new_slice_rule)) << ",\n";
+    out << "    \"mtat\": " << quote(mtat_variant_name(options.allocation.mtat))
+        << ", \"compression\": " << quote(compression_variant_name(options.allocation.compression))
+        << ", \"pool_target\": " << quote(pool_target_name(options.allocation.pool_target)) << ",\n";
+    out << "    \"new_slice_turnaround\": " << fraction(d.new_slice_turnaround) << ",\n";
+    out << "    \"pattern\": " << pattern_json(map, d.pattern) << ",\n";
+    out << "    \"free_turnaround\": " << (d.free_turnaround ? fraction(*d.free_turnaround) : "null") << ",\n";
+    out << "    \"uses_free_space\": " << (d.uses_free_space ? "true" : "false") << ",\n";
+    out << "    \"waits\": " << (d.waits ? "true" : "false") << ",\n";
+    out << "    \"slices\": " << ints(d.slices) << ",\n";
+    out << "    \"turnaround\": " << fraction(d.turnaround) << ",\n";
+    out << "    \"allocation\": " << list(r.placed, [](const VpCount& c) {
+      return "{\"processor\": " + quote(c.processor) + ", \"vps\": " + std::to_string(c.vps) + "}";
+    }) << "\n  },\n";
+    out << "  \"map\": " << map_json(r.map, 2);
+  }
+  out << "\n}\n";
+  std::fputs(out.str().c_str(), stdout);
+  return 0;
+}
+
+} // namespace
+
+int gang_plan_main(const std::vector<std::string>& args)
+{
+  const std::string& command = args.at(0);
+  std::set<std::string> allowed;
+  if (command == "mtat")
+    allowed = {"--capacities", "--archs", "--vps", "--variant"};
+  else if (command == "compress")
+    allowed = {"--capacities", "--archs", "--vps", "--variant", "--mtat", "--pool-target"};
+  else if (command == "expand")
+    allowed = {"--map",  "--search", "--max-slices",  "--vps",        "--job",
+               "--rule", "--mtat",   "--compression", "--pool-target"};
+  else
+    throw InputError("plan: unknown gang command '" + command + "'");
+  Arguments a = read_arguments(args, allowed);
+  if (a.help) {
+    std::fputs(kGangPlanUsage, stdout);
+    return 0;
+  }
+  if (command == "mtat") return mtat_command(a);
+  if (command == "compress") return compress_command(a);
+  return expand_command(a);
+}
+
+} // namespace jobsched::gang_now

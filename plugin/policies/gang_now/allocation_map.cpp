@@ -1,0 +1,160 @@
+/* The allocation map of Al-Saqabi, Otto & Walpole, "Gang Scheduling in Heterogeneous Distributed Systems" (section 3):
+ * accessors and the validator of its rules (allocation_map.hpp). */
+#include "policies/gang_now/allocation_map.hpp"
+
+#include <set>
+
+namespace jobsched::gang_now {
+
+int JobRecord::total_vps() const
+{
+  int total = 0;
+  for (const auto& [arch, count] : vps)
+    total += count;
+  return total;
+}
+
+int AllocationMap::processor_index(const std::string& name) const
+{
+  for (size_t p = 0; p < processors.size(); p++)
+    if (processors[p].name == name) return static_cast<int>(p);
+  return -1;
+}
+
+const JobRecord* AllocationMap::job(int id) const
+{
+  for (const auto& j : jobs)
+    if (j.id == id) return &j;
+  return nullptr;
+}
+
+std::vector<int> AllocationMap::slices_of(int id) const
+{
+  std::vector<int> out;
+  for (size_t s = 0; s < slices.size(); s++)
+    for (const auto& e : slices[s])
+      if (e.job == id) {
+        out.push_back(static_cast<int>(s));
+        break;
+      }
+  return out;
+}
+
+std::vector<int> AllocationMap::allocation_of(int id) const
+{
+  std::vector<int> out(processors.size(), 0);
+  auto held = slices_of(id);
+  if (held.empty()) return out;
+  const auto& slice = slices[static_cast<size_t>(held.front())];
+  for (size_t p = 0; p < processors.size(); p++)
+    if (slice[p].job == id) out[p] = slice[p].vps;
+  return out;
+}
+
+Rational AllocationMap::turnaround_of(int id) const
+{
+  return gang_now::turnaround_of(allocation_of(id), capacities());
+}
+
+Rational AllocationMap::shared_turnaround_of(int id) const
+{
+  auto held = slices_of(id);
+  if (held.empty()) return Rational(0);
+  return turnaround_of(id) * Rational(static_cast<long long>(slices.size()), static_cast<long long>(held.size()));
+}
+
+std::vector<Rational> AllocationMap::capacities() const
+{
+  std::vector<Rational> out;
+  for (const auto& p : processors)
+    out.push_back(p.capacity);
+  return out;
+}
+
+std::vector<std::string> AllocationMap::archs() const
+{
+  std::vector<std::string> out;
+  for (const auto& p : processors)
+    out.push_back(p.arch);
+  return out;
+}
+
+long long AllocationMap::free_entries() const
+{
+  long long count = 0;
+  for (const auto& slice : slices)
+    for (const auto& e : slice)
+      count += e.free() ? 1 : 0;
+  return count;
+}
+
+std::vector<std::string> validate(const AllocationMap& map)
+{
+  std::vector<std::string> problems;
+  std::set<std::string> names;
+  for (const auto& p : map.processors) {
+    if (p.name.empty()) problems.push_back("a processor has no name");
+    if (!names.insert(p.name).second) problems.push_back("processor '" + p.name + "' appears twice");
+    if (p.capacity <= 0) problems.push_back("processor '" + p.name + "' has capacity " + fraction_string(p.capacity));
+    if (p.arch.empty()) problems.push_back("processor '" + p.name + "' has no architecture");
+  }
+  std::set<int> ids;
+  for (const auto& j : map.jobs) {
+    if (j.id < 0) problems.push_back("job " + std::to_string(j.id) + " has a negative id");
+    if (!ids.insert(j.id).second) problems.push_back("job " + std::to_string(j.id) + " appears twice");
+    if (j.total_vps() <= 0) problems.push_back("job " + std::to_string(j.id) + " has no VP");
+    for (const auto& [arch, count] : j.vps)
+      if (count < 0) problems.push_back("job " + std::to_string(j.id) + " has a negative VP count for " + arch);
+  }
+  if (!map.jobs.empty() && map.next_job >= map.jobs.size())
+    problems.push_back("next_job " + std::to_string(map.next_job) + " is past the job queue");
+  for (size_t s = 0; s < map.slices.size(); s++) {
+    const auto& slice = map.slices[s];
+    const std::string where = "slice " + std::to_string(s);
+    if (slice.size() != map.processors.size()) {
+      problems.push_back(where + " has " + std::to_string(slice.size()) + " entries for " +
+                         std::to_string(map.processors.size()) + " processors");
+      continue;
+    }
+    bool any = false;
+    std::map<int, VpCounts> held; // VPs per job and architecture in this slice
+    for (size_t p = 0; p < slice.size(); p++) {
+      const Entry& e = slice[p];
+      if (e.free()) continue;
+      any = true;
+      const std::string entry = where + ", processor '" + map.processors[p].name + "'";
+      if (!ids.count(e.job)) problems.push_back(entry + ": job " + std::to_string(e.job) + " is not in the job list");
+      if (e.vps <= 0) problems.push_back(entry + ": job " + std::to_string(e.job) + " with no VP");
+      held[e.job][map.processors[p].arch] += e.vps;
+    }
+    if (!any) problems.push_back(where + " is entirely free (an emptied slice is removed)");
+    for (const auto& [id, counts] : held) {
+      const JobRecord* j = map.job(id);
+      if (!j) continue;
+      VpCounts wanted;
+      for (const auto& [arch, count] : j->vps)
+        if (count > 0) wanted[arch] = count;
+      if (counts != wanted)
+        problems.push_back(where + " does not hold all of job " + std::to_string(id) +
+                           "'s VPs on processors of their architectures (gang scheduling)");
+    }
+  }
+  for (const auto& j : map.jobs) {
+    auto held = map.slices_of(j.id);
+    for (size_t k = 1; k < held.size(); k++)
+      for (size_t p = 0; p < map.processors.size(); p++) {
+        const Entry& first = map.slices[static_cast<size_t>(held[0])][p];
+        const Entry& other = map.slices[static_cast<size_t>(held[k])][p];
+        bool mine_first = first.job == j.id;
+        bool mine_other = other.job == j.id;
+        if (mine_first != mine_other || (mine_first && first.vps != other.vps)) {
+          problems.push_back("job " + std::to_string(j.id) + " is not placed the same way in slices " +
+                             std::to_string(held[0]) + " and " + std::to_string(held[k]));
+          p = map.processors.size();
+        }
+      }
+  }
+  return problems;
+}
+
+} // namespace jobsched::gang_now

@@ -1,0 +1,124 @@
+/* The scheduling events of Al-Saqabi, Otto & Walpole, "Gang Scheduling in Heterogeneous Distributed Systems"
+ * (section 4.4, Figures 2 and 6), as pure functions: an allocation map and an event in, the new map and the VP moves
+ * out. The runtime executes the moves (and charges migration costs, which these decisions ignore, as the paper does).
+ *
+ * Building blocks: a job's allocation on a set of processors is MTAT then Compression (allocate_job); the free space
+ * is searched by Expansion (find_pattern) on the entries the job may use (free ones, on processors of its
+ * architectures).
+ *
+ * submit_job (4.4.1): T_min = MTAT on every processor of the job's architectures (a new slice); Expansion finds the
+ *   largest regular pattern of free entries and T_free = MTAT on its processors. The job takes the pattern when the
+ *   new-slice rule says so (below), else a new slice is appended; Compression runs on the choice. The job joins the
+ *   end of the queue. A job with VPs of an architecture no processor has waits (no slice).
+ * new_processor and VP_exit (4.4.2): the row is added (resp. the VP removed from its processor in every slice of its
+ *   job; a job whose last VP exits leaves the map, as job_exit does), then an Expansion round.
+ * new_VP and processor_exit (4.4.3): the affected jobs (the VP's job; the jobs with VPs on the processor, in queue
+ *   order) get MTAT and Compression again on the processors "available" to them: those of their architectures that
+ *   are free or theirs in every slice they hold (a job whose VPs were all on the leaving processor keeps its
+ *   slices), so no other job is disturbed. A job that cannot be placed there (no
+ *   such processor for one of its architectures) is placed again as a submission; if no processor of that
+ *   architecture is left at all, it waits. If free entries then outnumber those before this step, an Expansion round
+ *   runs over the other jobs.
+ * Expansion round: the jobs in queue order, starting one place further at each round (fairness, 4.4.2), until every
+ *   job was visited or no free entry remains. A waiting job is placed as a submission if it can be. Any other job
+ *   gets Expansion on the map where its own entries count as free, then MTAT and Compression on the pattern's
+ *   processors; it moves there (in all the pattern's slices) if that makes it strictly faster in time-shared terms
+ *   (T / slices held, the map's slice count being the same). A slice emptied by a move is removed at once, so it is
+ *   not mistaken for free space.
+ *
+ * New slice or free space (the paper states the rule twice, differently):
+ *   - `turnaround` (the default; 4.4.1): take the pattern when T_free <= T_min, i.e. when the free processors alone
+ *     give the job its best turnaround. Time sharing is ignored.
+ *   - `time-share` (4.3): a new slice gives the job one slice of tau + 1 (tau: the slices before), the pattern w of
+ *     tau; take the pattern when T_free tau / w <= T_min (tau + 1). The paper writes the new slice's turnaround
+ *     "T_min / tau": we read it as a share of the time (1 / (tau + 1) of it), which is what makes the comparison with
+ *     a pattern's width meaningful.
+ *
+ * Moves are net over the event, per job and architecture: processors that lost VPs give them, in processor order, to
+ * processors that gained VPs, in processor order (the map's rows before the event, then new rows). VPs gained from
+ * nowhere are `placed` (a new job, a new VP, a waiting job resuming); VPs lost to nowhere are `suspended` (their job
+ * waits). A VP that changes slices on the same processor does not move. */
+#pragma once
+
+#include "policies/gang_now/allocation_map.hpp"
+#include "policies/gang_now/compression.hpp"
+#include "policies/gang_now/expansion.hpp"
+
+#include <optional>
+
+namespace jobsched::gang_now {
+
+enum class NewSliceRule { turnaround, time_share };
+
+std::string new_slice_rule_name(NewSliceRule rule); // "turnaround", "time-share"
+NewSliceRule parse_new_slice_rule(const std::string& name);
+
+struct SchedulerOptions {
+  AllocationOptions allocation;
+  ExpansionSearch expansion = ExpansionSearch::column;
+  int max_exhaustive_slices = kExhaustiveSlicesLimit;
+  NewSliceRule new_slice_rule = NewSliceRule::turnaround;
+};
+
+/* `vps` VPs of `job` whose images go from processor `from` to processor `to` (same architecture). */
+struct VpMove {
+  int job = 0;
+  std::string from;
+  std::string to;
+  int vps = 0;
+};
+
+/* `vps` VPs of `job` on `processor`. */
+struct VpCount {
+  int job = 0;
+  std::string processor;
+  int vps = 0;
+};
+
+/* How a job was placed as a submission (a new job, a waiting one, or one that lost its place). */
+struct PlacementDecision {
+  int job = 0;
+  /* T_min: MTAT on every processor of the job's architectures (what a new slice gives). */
+  Rational new_slice_turnaround{0};
+  /* The free space found by Expansion (empty if none). */
+  Pattern pattern;
+  /* T_free: MTAT on the pattern's processors; empty when there is no pattern or it lacks one of the job's
+   * architectures. */
+  std::optional<Rational> free_turnaround;
+  bool uses_free_space = false;
+  /* No processor of one of its architectures: the job holds no slice. */
+  bool waits = false;
+  /* The slices it got and its turnaround after Compression (per slice). */
+  std::vector<int> slices;
+  Rational turnaround{0};
+};
+
+struct EventResult {
+  AllocationMap map;
+  std::vector<VpMove> migrations;
+  std::vector<VpCount> placed;
+  std::vector<VpCount> suspended;
+  /* Every job placed as a submission during the event, in order. */
+  std::vector<PlacementDecision> placements;
+  /* Jobs the Expansion round moved, in order. */
+  std::vector<int> expanded_jobs;
+  /* Slices removed because they became entirely free. */
+  int removed_slices = 0;
+};
+
+/* Each handler checks its map (validate) and its event, and throws InputError naming what is wrong: an unknown or
+ * duplicate job or processor, a VP count <= 0, a VP_exit where the job has no VP. The map returned is valid. */
+EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options);
+EventResult new_processor(const AllocationMap& map, const Processor& processor, const SchedulerOptions& options);
+EventResult vp_exit(const AllocationMap& map, int job, const std::string& processor, const SchedulerOptions& options);
+/* The whole job ends: VP_exit of all its VPs at once. */
+EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options);
+EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options);
+EventResult processor_exit(const AllocationMap& map, const std::string& processor, const SchedulerOptions& options);
+
+/* The pattern Expansion finds for a job of `demand` VPs: the free entries on processors of its architectures, the
+ * entries of job `as_free` (if not kFreeEntry) counting as free. */
+Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int as_free,
+                          const SchedulerOptions& options);
+
+} // namespace jobsched::gang_now

@@ -1,0 +1,145 @@
+/* MTAT, section 4.1 of Al-Saqabi, Otto & Walpole, "Gang Scheduling in Heterogeneous Distributed Systems": the
+ * published five steps (`paper`) and the exact greedy (`optimal`), both in exact rationals, and the per-pool call of
+ * the architecture extension. Readings and tie rules are in mtat.hpp. */
+#include "policies/gang_now/mtat.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+#include <tuple>
+
+namespace jobsched::gang_now {
+
+std::string mtat_variant_name(MtatVariant variant)
+{
+  return variant == MtatVariant::paper ? "paper" : "optimal";
+}
+
+MtatVariant parse_mtat_variant(const std::string& name)
+{
+  if (name == "paper") return MtatVariant::paper;
+  if (name == "optimal") return MtatVariant::optimal;
+  throw InputError("unknown MTAT variant '" + name + "' (known: paper, optimal)");
+}
+
+Rational turnaround_of(const std::vector<int>& vps, const std::vector<Rational>& capacities)
+{
+  Rational worst(0);
+  for (size_t i = 0; i < vps.size(); i++)
+    if (vps[i] > 0) worst = std::max(worst, Rational(vps[i]) / capacities[i]);
+  return worst;
+}
+
+namespace {
+
+void check_input(int vps, const std::vector<Rational>& capacities)
+{
+  if (vps < 0) throw InputError("MTAT: a job cannot have " + std::to_string(vps) + " VPs");
+  if (capacities.empty()) throw InputError("MTAT: no processor to run " + std::to_string(vps) + " VPs on");
+  for (size_t i = 0; i < capacities.size(); i++)
+    if (capacities[i] <= 0)
+      throw InputError("MTAT: processor " + std::to_string(i) + " has capacity " + fraction_string(capacities[i]) +
+                       " (must be positive)");
+}
+
+/* Steps 1 to 5 as published. */
+void paper_steps(int vps, const std::vector<Rational>& capacities, MtatResult& out)
+{
+  const size_t n = capacities.size();
+  out.floors.resize(n);
+  out.ideal.resize(n);
+  out.drags.resize(n);
+  long long placed = 0;
+  for (size_t i = 0; i < n; i++) {
+    out.ideal[i] = capacities[i] * out.alpha;                                        // equation (1)
+    out.floors[i] = static_cast<int>(floor_of(out.ideal[i]));                        // step 1, equation (2)
+    out.drags[i] = (Rational(ceil_of(out.ideal[i])) - out.ideal[i]) / capacities[i]; // step 3, equation (3)
+    placed += out.floors[i];
+  }
+  out.diff = static_cast<int>(vps - placed); // step 2; 0 <= Diff < n since each floor loses less than one VP
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  // Step 4 orders by Drag; step 5 prefers processors holding VPs; then fewer VPs, then the lower index.
+  std::stable_sort(order.begin(), order.end(), [&out](size_t a, size_t b) {
+    return std::make_tuple(out.drags[a], out.floors[a] == 0, out.floors[a]) <
+           std::make_tuple(out.drags[b], out.floors[b] == 0, out.floors[b]);
+  });
+  out.vps = out.floors;
+  for (int k = 0; k < out.diff; k++)
+    out.vps[order[static_cast<size_t>(k)]]++;
+}
+
+/* One VP at a time to the smallest (n_i + 1) / a_i; a priority queue keyed as documented in mtat.hpp. The greedy
+ * picks the X smallest values k / a_i; every value k / a_i <= alpha is among them (there are at most X such values,
+ * and the X-th smallest is at least alpha), so the floors of x_i = a_i alpha are handed out at once, and fewer than
+ * one VP per processor is left to the queue. Ties at the last value are met in the same state as one VP at a time
+ * from zero, so the result is the same. */
+void optimal_greedy(int vps, const std::vector<Rational>& capacities, const Rational& alpha, MtatResult& out)
+{
+  const size_t n = capacities.size();
+  out.vps.assign(n, 0);
+  int left = vps;
+  for (size_t i = 0; i < n; i++) {
+    out.vps[i] = static_cast<int>(floor_of(capacities[i] * alpha));
+    left -= out.vps[i];
+  }
+  // (next completion time, holds no VP yet, -capacity, index): the smallest key receives the next VP.
+  using Key = std::tuple<Rational, bool, Rational, size_t>;
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> next;
+  for (size_t i = 0; i < n; i++)
+    next.emplace(Rational(out.vps[i] + 1) / capacities[i], out.vps[i] == 0, -capacities[i], i);
+  for (; left > 0; left--) {
+    size_t i = std::get<3>(next.top());
+    next.pop();
+    out.vps[i]++;
+    next.emplace(Rational(out.vps[i] + 1) / capacities[i], false, -capacities[i], i);
+  }
+}
+
+} // namespace
+
+MtatResult mtat(int vps, const std::vector<Rational>& capacities, MtatVariant variant)
+{
+  check_input(vps, capacities);
+  MtatResult out;
+  Rational total(0);
+  for (const auto& a : capacities)
+    total += a;
+  out.alpha = Rational(vps) / total;
+  if (variant == MtatVariant::paper)
+    paper_steps(vps, capacities, out);
+  else
+    optimal_greedy(vps, capacities, out.alpha, out);
+  out.turnaround = turnaround_of(out.vps, capacities);
+  return out;
+}
+
+PooledMtatResult pooled_mtat(const VpCounts& demand, const std::vector<Rational>& capacities,
+                             const std::vector<std::string>& archs, MtatVariant variant)
+{
+  PooledMtatResult out;
+  out.vps.assign(capacities.size(), 0);
+  for (const auto& [arch, count] : demand) {
+    if (count <= 0) continue;
+    std::vector<size_t> pool;
+    std::vector<Rational> pool_capacities;
+    for (size_t i = 0; i < capacities.size(); i++)
+      if (archs[i] == arch) {
+        pool.push_back(i);
+        pool_capacities.push_back(capacities[i]);
+      }
+    if (pool.empty())
+      throw InputError("MTAT: " + std::to_string(count) + " VPs of architecture '" + arch +
+                       "' and no processor of that architecture");
+    MtatResult r = mtat(count, pool_capacities, variant);
+    for (size_t k = 0; k < pool.size(); k++)
+      out.vps[pool[k]] = r.vps[k];
+    out.pool_turnarounds[arch] = r.turnaround;
+    out.turnaround = std::max(out.turnaround, r.turnaround);
+  }
+  return out;
+}
+
+} // namespace jobsched::gang_now
