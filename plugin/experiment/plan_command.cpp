@@ -4,6 +4,7 @@
 #include "experiment/plan_command.hpp"
 
 #include "core/errors.hpp"
+#include "experiment/command_line.hpp"
 #include "experiment/gang_now_plan.hpp"
 #include "policies/memory_constrained/policies.hpp"
 
@@ -126,18 +127,8 @@ int plan_main(const std::vector<std::string>& args)
   PlanOptions options;
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& a = args[i];
-    // "--name VALUE" or "--name=VALUE".
     auto option_value = [&](const std::string& name, std::string& value) {
-      if (a == name) {
-        if (i + 1 >= args.size()) throw InputError(name + " needs a value");
-        value = args[++i];
-        return true;
-      }
-      if (a.rfind(name + "=", 0) == 0) {
-        value = a.substr(name.size() + 1);
-        return true;
-      }
-      return false;
+      return option_with_value(args, i, name, value);
     };
     std::string value;
     if (a == "--help" || a == "-h") {

@@ -6,6 +6,7 @@
 #include "experiment/plan_sweep_command.hpp"
 
 #include "core/errors.hpp"
+#include "experiment/command_line.hpp"
 #include "output/output_files.hpp"
 #include "plot/figures.hpp"
 
@@ -226,16 +227,7 @@ int plan_sweep_main(const std::vector<std::string>& args)
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& a = args[i];
     auto option_value = [&](const std::string& name, std::string& value) {
-      if (a == name) {
-        if (i + 1 >= args.size()) throw InputError(name + " needs a value");
-        value = args[++i];
-        return true;
-      }
-      if (a.rfind(name + "=", 0) == 0) {
-        value = a.substr(name.size() + 1);
-        return true;
-      }
-      return false;
+      return option_with_value(args, i, name, value);
     };
     std::string v;
     if (a == "--help" || a == "-h") {
