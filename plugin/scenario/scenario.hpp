@@ -6,6 +6,7 @@
 #include "model/fork_join.hpp"
 #include "model/job_model.hpp"
 #include "model/job_shapes.hpp"
+#include "policies/hierarchical/hierarchy_spec.hpp"
 #include "workload/generator.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/workload.hpp"
@@ -60,6 +61,7 @@ struct Scenario {
   WorkloadSpec workload; // not read when fork_join is set
   PolicySpec policy;
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
+  std::optional<hierarchical::HierarchySpec> hierarchy; // hierarchical scheduling (run/hierarchy.hpp) instead
   SimulationSpec simulation;
   std::filesystem::path output_dir;
 };
