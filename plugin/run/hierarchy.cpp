@@ -196,8 +196,6 @@ std::string summary_json(const Scenario& sc, const SharedRun& run, const std::ve
   double c = 1;
   double stall = 0;
   const hs::JobRecord* last = nullptr;
-  double lemma_satisfied = 0;
-  double lemma_allotment = 0;
   for (const hs::JobRecord& r : records) {
     total_work += r.work;
     if (last == nullptr || r.finish > last->finish) last = &r;
@@ -205,8 +203,6 @@ std::string summary_json(const Scenario& sc, const SharedRun& run, const std::ve
     response += r.finish - r.release;
     c = std::max(c, r.transition_factor);
     stall += r.stall_time;
-    lemma_satisfied = std::max(lemma_satisfied, r.satisfied_time / ((r.transition_factor + 1) * r.span));
-    lemma_allotment = std::max(lemma_allotment, r.total_allotment / ((r.transition_factor + 1) * r.work));
   }
   const double lower_bound = std::max(last->release + last->span, total_work / P);
   const std::vector<long> per_level = hs::nodes_per_level(run.tree);
@@ -239,8 +235,6 @@ std::string summary_json(const Scenario& sc, const SharedRun& run, const std::ve
   out << "  \"mean_response_time\": " << FormattedNumber(response / static_cast<double>(records.size())) << ",\n";
   out << "  \"transition_factor\": " << FormattedNumber(c) << ",\n";
   out << "  \"theorem1_bound\": " << FormattedNumber(2 * (c + 1) * lower_bound) << ",\n";
-  out << "  \"lemma1_satisfied_ratio\": " << FormattedNumber(lemma_satisfied) << ",\n";
-  out << "  \"lemma1_allotment_ratio\": " << FormattedNumber(lemma_allotment) << ",\n";
   out << "  \"reallocation_stall_time\": " << FormattedNumber(stall) << ",\n";
   out << "  \"deprived_quanta\": " << run.deprived_quanta << ",\n";
   out << "  \"leaf_quanta\": " << run.leaf_quanta << ",\n";
