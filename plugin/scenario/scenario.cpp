@@ -301,8 +301,7 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
     h.fail(h.node()["quantum_factor"], "quantum_factor^(levels - 2) must be at most 1e9", "quantum_factor");
   spec.convergence_rate = h.num("convergence_rate", spec.convergence_rate, 0, 1);
   if (spec.convergence_rate >= 1) h.fail(h.node()["convergence_rate"], "must be below 1", "convergence_rate");
-  spec.a_greedy.utilization_threshold =
-      h.num("utilization_threshold", spec.a_greedy.utilization_threshold, 0, 1, true);
+  spec.a_greedy.utilization_threshold = h.num("utilization_threshold", spec.a_greedy.utilization_threshold, 0, 1, true);
   spec.a_greedy.responsiveness = h.num("responsiveness", spec.a_greedy.responsiveness, 1, 1e6, true);
   spec.invariants = h.choice("invariants", "auto", {"auto", "off"});
 
@@ -320,8 +319,7 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
   wl.beta2 = w.num("beta2", wl.beta2, 0, 1e3, true);
   wl.A_min = w.num("min_parallelism", wl.A_min, 1, 1e6);
   wl.A_max = w.num("max_parallelism", wl.A_max, 1, 1e6);
-  if (wl.A_max < wl.A_min)
-    w.fail(w.node()["max_parallelism"], "must be at least min_parallelism", "max_parallelism");
+  if (wl.A_max < wl.A_min) w.fail(w.node()["max_parallelism"], "must be at least min_parallelism", "max_parallelism");
   wl.phase_length = w.num("phase_length", 10 * spec.quantum, 0, 1e6, true);
   if (w.has("shapes")) {
     const YAML::Node list = w.node()["shapes"];

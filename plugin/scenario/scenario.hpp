@@ -58,7 +58,7 @@ struct Scenario {
   std::string name;
   std::filesystem::path platform;
   std::filesystem::path deployment; // empty: none, jobsched places its own actors (see platform/host_roles.hpp)
-  WorkloadSpec workload; // not read when fork_join is set
+  WorkloadSpec workload;            // not read when fork_join is set
   PolicySpec policy;
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
   std::optional<hierarchical::HierarchySpec> hierarchy; // hierarchical scheduling (run/hierarchy.hpp) instead
