@@ -97,7 +97,7 @@ struct DowneyWorkloadSpec {
   double beta2 = 0.073;
   double A_min = 1;
   double A_max = 256;
-  double work_unit = 1e-5; // processor-seconds per Downey unit
+  double work_unit = 1e-6; // processor-seconds per Downey unit (docs/reproduction/hierarchical.md)
   double jobs_per_unit_load = 160;
   double phase_length = 0.01; // 10 L, L = 1 ms
   std::vector<ParallelismShape> shapes{ParallelismShape::step,   ParallelismShape::log,   ParallelismShape::poly2,
