@@ -238,6 +238,119 @@ YAML::Node load_yaml_file(const fs::path& file)
   return parse_yaml(ss.str(), file.string());
 }
 
+/* An explicit scheduler tree: nested {children: [...]} mappings, as parent indices in preorder (root first). */
+void read_tree_node(Section& node, int parent, std::vector<int>& parents, const std::string& file,
+                    const std::set<std::string>* overridden)
+{
+  constexpr size_t kMaxTreeNodes = 100000;
+  const int me = static_cast<int>(parents.size());
+  if (parents.size() >= kMaxTreeNodes)
+    node.fail(node.node(), "a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes");
+  parents.push_back(parent);
+  node.ignore("children");
+  if (node.has("children")) {
+    const YAML::Node list = node.node()["children"];
+    if (!list.IsSequence() || list.size() == 0)
+      node.fail(list, "expected a non-empty list of nodes (a leaf has no 'children')", "children");
+    for (size_t i = 0; i < list.size(); i++) {
+      Section child(list[i], node.key("children") + "[" + std::to_string(i) + "]", file, overridden);
+      if (list[i].IsNull()) child.fail(list[i], "expected a mapping ({} for a leaf)");
+      read_tree_node(child, me, parents, file, overridden);
+    }
+  }
+  node.finish();
+}
+
+hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, const std::set<std::string>* overridden)
+{
+  namespace hs = hierarchical;
+  hs::HierarchySpec spec;
+  const std::string algorithm =
+      h.choice("algorithm", "ac-ds", {"ac-ds", "ag-ds", "equi-equi", "ac-equi", "ag-equi", "equi-ds"});
+  const std::string job_part = algorithm.substr(0, algorithm.find('-'));
+  spec.job_scheduler = job_part == "ac"   ? hs::JobScheduler::a_control
+                       : job_part == "ag" ? hs::JobScheduler::a_greedy
+                                          : hs::JobScheduler::equi;
+  spec.allocator = algorithm.substr(algorithm.find('-') + 1) == "ds" ? hs::NodeAllocator::deq : hs::NodeAllocator::equi;
+  spec.processors = static_cast<int>(h.integer("processors", spec.processors, 1, 1000000));
+  spec.quantum = h.num("quantum", spec.quantum, 0, 1e6, true);
+  spec.quantum_factor = static_cast<int>(h.integer("quantum_factor", spec.quantum_factor, 1, 64));
+  spec.cost_factor = h.num("cost_factor", spec.cost_factor, 0, 1000);
+  spec.whole_processors = h.choice("allotments", "fractional", {"fractional", "whole"}) == "whole";
+  spec.levels = static_cast<int>(h.integer("levels", spec.levels, 2, 20));
+  spec.min_children = static_cast<int>(h.integer("min_children", spec.min_children, 1, 1000));
+  spec.max_children = static_cast<int>(h.integer("max_children", spec.max_children, 1, 1000));
+  if (spec.max_children < spec.min_children)
+    h.fail(h.node()["max_children"], "must be at least min_children (" + std::to_string(spec.min_children) + ")",
+           "max_children");
+  if (h.has("tree_seed")) spec.tree_seed = static_cast<std::uint64_t>(h.integer("tree_seed", 0, 0, kMaxCount));
+  h.ignore("tree_seed");
+  if (h.has("tree")) {
+    for (const char* generated : {"levels", "min_children", "max_children", "tree_seed"})
+      if (h.has(generated))
+        h.fail(h.node()[generated], "an explicit tree has no generation settings: give 'tree' or these", generated);
+    Section t = h.sub("tree");
+    std::vector<int> parents;
+    read_tree_node(t, -1, parents, file, overridden);
+    spec.tree_parents = parents;
+  }
+  h.ignore("tree");
+  // The quanta of the highest level must stay countable.
+  const double top_quanta = std::pow(static_cast<double>(spec.quantum_factor), spec.levels - 2);
+  if (!spec.tree_parents && top_quanta > 1e9)
+    h.fail(h.node()["quantum_factor"], "quantum_factor^(levels - 2) must be at most 1e9", "quantum_factor");
+  spec.convergence_rate = h.num("convergence_rate", spec.convergence_rate, 0, 1);
+  if (spec.convergence_rate >= 1) h.fail(h.node()["convergence_rate"], "must be below 1", "convergence_rate");
+  spec.a_greedy.utilization_threshold = h.num("utilization_threshold", spec.a_greedy.utilization_threshold, 0, 1, true);
+  spec.a_greedy.responsiveness = h.num("responsiveness", spec.a_greedy.responsiveness, 1, 1e6, true);
+  spec.invariants = h.choice("invariants", "auto", {"auto", "off"});
+
+  Section w = h.sub("workload");
+  hs::DowneyWorkloadSpec& wl = spec.workload;
+  if (w.has("jobs") && w.has("load")) w.fail(w.node()["load"], "give jobs or load, not both", "load");
+  wl.jobs = w.integer("jobs", wl.jobs, 1, 10000000);
+  if (w.has("load")) {
+    const double load = w.num("load", 1, 0, 1e6, true);
+    wl.jobs = std::max(1L, std::lround(load * wl.jobs_per_unit_load));
+  }
+  w.ignore("load");
+  wl.work_unit = w.num("work_unit", wl.work_unit, 0, 1e6, true);
+  wl.beta1 = w.num("beta1", wl.beta1, -1e3, 1e3);
+  wl.beta2 = w.num("beta2", wl.beta2, 0, 1e3, true);
+  wl.A_min = w.num("min_parallelism", wl.A_min, 1, 1e6);
+  wl.A_max = w.num("max_parallelism", wl.A_max, 1, 1e6);
+  if (wl.A_max < wl.A_min) w.fail(w.node()["max_parallelism"], "must be at least min_parallelism", "max_parallelism");
+  wl.phase_length = w.num("phase_length", 10 * spec.quantum, 0, 1e6, true);
+  if (w.has("shapes")) {
+    const YAML::Node list = w.node()["shapes"];
+    if (!list.IsSequence() || list.size() == 0) w.fail(list, "expected a non-empty list of curve names", "shapes");
+    wl.shapes.clear();
+    for (const auto& item : list) {
+      bool found = false;
+      for (int s = 0; s < hs::kShapeCount; s++)
+        if (item.IsScalar() && item.Scalar() == hs::to_string(static_cast<hs::ParallelismShape>(s))) {
+          wl.shapes.push_back(static_cast<hs::ParallelismShape>(s));
+          found = true;
+        }
+      if (!found)
+        w.fail(item,
+               "expected one of step, log, poly2, ramp, poly1, exp, impulse, got '" +
+                   (item.IsScalar() ? item.Scalar() : std::string("a non-scalar")) + "'",
+               "shapes");
+    }
+  }
+  w.ignore("shapes");
+  // Bound the largest job's span in quanta, so that a typo cannot run for days.
+  const double largest_span = std::exp((1 - wl.beta1) / wl.beta2) * wl.work_unit / wl.A_min;
+  if (!(largest_span / spec.quantum <= 1e8))
+    w.fail(w.node()["work_unit"],
+           "the largest job's span would be " + format_exact(largest_span / spec.quantum) + " quanta (at most 1e8)",
+           "work_unit");
+  w.finish();
+  h.finish();
+  return spec;
+}
+
 Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, const std::vector<std::string>& overrides)
 {
   const std::string fname = file.string();
@@ -261,7 +374,15 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
   sc.deployment = deployment.empty() ? fs::path() : resolve(base_of("deployment"), deployment);
 
-  if (top.has("fork_join")) { // the fork-join paging study: a program of threads, not a workload under a policy
+  if (top.has("hierarchy")) { // hierarchical scheduling of malleable jobs: its own jobs and schedulers
+    for (const char* other : {"workload", "policy", "fork_join"})
+      if (top.has(other))
+        top.fail(top.node()[other],
+                 "a hierarchy scenario has no workload, policy or fork_join (its jobs and schedulers are in hierarchy)",
+                 other);
+    Section h = top.sub("hierarchy");
+    sc.hierarchy = read_hierarchy(h, fname, &overridden);
+  } else if (top.has("fork_join")) { // the fork-join paging study: a program of threads, not a workload under a policy
     for (const char* other : {"workload", "policy"})
       if (top.has(other))
         top.fail(top.node()[other], "a fork_join scenario has no workload or policy (its program is fork_join)", other);

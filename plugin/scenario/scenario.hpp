@@ -6,6 +6,7 @@
 #include "model/fork_join.hpp"
 #include "model/job_model.hpp"
 #include "model/job_shapes.hpp"
+#include "policies/hierarchical/hierarchy_spec.hpp"
 #include "workload/generator.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/workload.hpp"
@@ -57,9 +58,10 @@ struct Scenario {
   std::string name;
   std::filesystem::path platform;
   std::filesystem::path deployment; // empty: none, jobsched places its own actors (see platform/host_roles.hpp)
-  WorkloadSpec workload; // not read when fork_join is set
+  WorkloadSpec workload;            // not read when fork_join is set
   PolicySpec policy;
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
+  std::optional<hierarchical::HierarchySpec> hierarchy; // hierarchical scheduling (run/hierarchy.hpp) instead
   SimulationSpec simulation;
   std::filesystem::path output_dir;
 };

@@ -1,0 +1,118 @@
+/* Desire-Sum (Cao et al., section 3.2), DEQ (section 3.3, Algorithm 1) and EQUI (section 4.2): see allocation.hpp. */
+#include "policies/hierarchical/allocation.hpp"
+
+#include "policies/hierarchical/hierarchy_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+namespace jobsched::hierarchical {
+
+namespace {
+
+/* Whole processors: `total` spread over `who` as evenly as possible, the extra ones in the order of `who`. */
+void share_whole(std::vector<double>& out, const std::vector<size_t>& who, long total)
+{
+  if (who.empty() || total <= 0) return;
+  const long n = static_cast<long>(who.size());
+  for (long i = 0; i < n; i++)
+    out[who[static_cast<size_t>(i)]] = static_cast<double>(total / n + (i < total % n ? 1 : 0));
+}
+
+} // namespace
+
+const char* to_string(NodeAllocator a)
+{
+  return a == NodeAllocator::deq ? "deq" : "equi";
+}
+
+std::string algorithm_name(const HierarchySpec& spec)
+{
+  return std::string(to_string(spec.job_scheduler)) + "-" + (spec.allocator == NodeAllocator::deq ? "ds" : "equi");
+}
+
+double desire_sum(const std::vector<double>& child_desires)
+{
+  return std::accumulate(child_desires.begin(), child_desires.end(), 0.0);
+}
+
+std::vector<double> deq_allotments(const std::vector<double>& desires, double processors)
+{
+  std::vector<double> out(desires.size(), 0.0);
+  std::vector<size_t> remaining(desires.size());
+  std::iota(remaining.begin(), remaining.end(), 0);
+  double left = processors;
+  // The recursion of Algorithm 1 as a loop: each round satisfies every child whose desire fits the current share.
+  while (!remaining.empty()) {
+    const double share = left / static_cast<double>(remaining.size());
+    std::vector<size_t> deprived;
+    double given = 0;
+    for (size_t c : remaining) {
+      if (desires[c] <= share) {
+        out[c] = desires[c];
+        given += desires[c];
+      } else {
+        deprived.push_back(c);
+      }
+    }
+    if (deprived.size() == remaining.size()) { // S is empty: the equal share for each (lines 4-7)
+      for (size_t c : remaining)
+        out[c] = share;
+      return out;
+    }
+    left -= given;
+    remaining = std::move(deprived);
+  }
+  return out; // all satisfied: `left` stays idle
+}
+
+std::vector<double> deq_allotments_whole(const std::vector<double>& desires, double processors)
+{
+  std::vector<double> out(desires.size(), 0.0);
+  std::vector<size_t> remaining(desires.size());
+  std::iota(remaining.begin(), remaining.end(), 0);
+  long left = static_cast<long>(std::floor(processors + 1e-9));
+  while (!remaining.empty()) {
+    const double share = static_cast<double>(left) / static_cast<double>(remaining.size());
+    std::vector<size_t> deprived;
+    long given = 0;
+    for (size_t c : remaining) {
+      const double need = std::ceil(desires[c] - 1e-9);
+      if (need <= share) {
+        out[c] = need;
+        given += static_cast<long>(need);
+      } else {
+        deprived.push_back(c);
+      }
+    }
+    if (deprived.size() == remaining.size()) {
+      std::stable_sort(remaining.begin(), remaining.end(),
+                       [&desires](size_t a, size_t b) { return desires[a] > desires[b]; });
+      share_whole(out, remaining, left);
+      return out;
+    }
+    left -= given;
+    remaining = std::move(deprived);
+  }
+  return out;
+}
+
+std::vector<double> equi_allotments(const std::vector<bool>& unfinished, double processors, bool whole)
+{
+  std::vector<double> out(unfinished.size(), 0.0);
+  std::vector<size_t> active;
+  for (size_t c = 0; c < unfinished.size(); c++)
+    if (unfinished[c]) active.push_back(c);
+  if (active.empty()) return out;
+  if (whole) {
+    share_whole(out, active, static_cast<long>(std::floor(processors + 1e-9)));
+  } else {
+    for (size_t c : active)
+      out[c] = processors / static_cast<double>(active.size());
+  }
+  return out;
+}
+
+} // namespace jobsched::hierarchical

@@ -1,0 +1,93 @@
+/* A level-2 node of Cao, Sun, Qian and Wu's scheduler tree ("Scalable Hierarchical Scheduling for Malleable Parallel
+ * Jobs on Multiprocessor-based Systems", sections 3.1-3.3 and 4.3(4)): the scheduler that holds jobs. At each of its
+ * quantum boundaries it admits the jobs released since, computes each job's desire from its last quantum (AC, AG, or
+ * none under EQUI: feedback.hpp), reports their sum (DS) upwards, divides the processors it received among its jobs
+ * (DEQ or EQUI: allocation.hpp) and runs them for one quantum at rate min(a, h) (malleable_job.hpp).
+ *
+ * Reallocation cost (section 4.3(4)): a job whose allotment changes by x processors stalls x L CF -- it computes
+ * nothing while its processors move, holding its new allotment -- carried into the next quanta when longer than one.
+ * The node's delay for the quantum is the sum of its jobs' stalls; the levels above accumulate it (run/hierarchy.hpp).
+ *
+ * Pure code, no SimGrid: the actors of run/hierarchy.cpp call it. It also keeps, per job, what section 3.4's analysis
+ * is about: the transition factor c (largest ratio of the average parallelism of two successive quanta in which the job
+ * ran), the satisfied time and the total allotment. */
+#pragma once
+
+#include "policies/hierarchical/allocation.hpp"
+#include "policies/hierarchical/feedback.hpp"
+#include "policies/hierarchical/malleable_job.hpp"
+
+#include <deque>
+#include <vector>
+
+namespace jobsched::hierarchical {
+
+struct LeafSettings {
+  JobScheduler job_scheduler = JobScheduler::a_control;
+  NodeAllocator allocator = NodeAllocator::deq;
+  bool whole_processors = false;
+  double quantum = 0.001; // L
+  double cost_factor = 0; // CF
+  double convergence_rate = 0;
+  AGreedyParams a_greedy;
+};
+
+/* What happened to a job, for the outputs and the analysis. */
+struct JobRecord {
+  long id = 0;
+  double release = 0;
+  double work = 0;
+  double span = 0;
+  double average_parallelism = 0;
+  long phases = 0;
+  double start = -1; // first quantum with processors
+  double finish = -1;
+  double transition_factor = 1;
+  double satisfied_time = 0;  // quanta (of length L) in which a >= d, in seconds
+  double total_allotment = 0; // processor-seconds allotted
+  double stall_time = 0;      // seconds lost to reallocation
+};
+
+/* After allot(): what the node decided this quantum. */
+struct LeafAllotment {
+  double allotted = 0; // processors given to jobs
+  bool some_job_deprived = false;
+  double delay = 0; // sum of x L CF over its jobs
+};
+
+class LeafScheduler {
+ public:
+  explicit LeafScheduler(const LeafSettings& settings) : settings_(settings) {}
+  /* Jobs in release order; admitted at the first boundary at or after their release. */
+  void add_job(long id, double release, MalleableJob job);
+  /* The boundary at time t: admit released jobs, compute desires. */
+  void begin_quantum(double t);
+  double desire() const; // DS over its jobs (+infinity under EQUI's job scheduler when a job is active)
+  long unfinished() const { return static_cast<long>(active_.size()); }
+  bool has_pending_jobs() const { return !pending_.empty(); }
+  LeafAllotment allot(double processors);
+  /* Runs [t, t + L]; returns the records of the jobs that finished in it. */
+  std::vector<JobRecord> run_quantum(double t);
+
+ private:
+  struct ActiveJob {
+    MalleableJob job;
+    JobRecord record;
+    double desire = kInitialDesire;
+    double allotment = 0;
+    double stall = 0;
+    QuantumFeedback last;
+    bool ran = false;                // `last` is meaningful
+    double previous_parallelism = 0; // A(q) of the last quantum with span, 0 before
+  };
+  struct PendingJob {
+    long id;
+    double release;
+    MalleableJob job;
+  };
+  LeafSettings settings_;
+  std::deque<PendingJob> pending_;
+  std::vector<ActiveJob> active_;
+};
+
+} // namespace jobsched::hierarchical

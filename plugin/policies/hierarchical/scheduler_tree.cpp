@@ -1,0 +1,99 @@
+/* Cao et al., sections 2 and 4.2: the scheduler tree, generated or given (see scheduler_tree.hpp). */
+#include "policies/hierarchical/scheduler_tree.hpp"
+
+#include "core/random.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace jobsched::hierarchical {
+
+SchedulerTree generate_tree(int levels_wanted, int min_children, int max_children, std::uint64_t seed)
+{
+  if (levels_wanted < 2 || min_children < 1 || max_children < min_children)
+    throw std::invalid_argument("generate_tree: levels >= 2 and 1 <= min_children <= max_children");
+  RandomStream fanout(seed, "hierarchy tree");
+  SchedulerTree tree;
+  TreeVertex root = boost::add_vertex(SchedulerNode{levels_wanted}, tree);
+  // Breadth first, so that vertex numbers go level by level and children keep their drawing order.
+  std::vector<TreeVertex> frontier{root};
+  for (int level = levels_wanted; level > 2; level--) {
+    std::vector<TreeVertex> next;
+    for (TreeVertex v : frontier) {
+      const int count = fanout.uniform_int(min_children, max_children);
+      for (int c = 0; c < count; c++) {
+        TreeVertex child = boost::add_vertex(SchedulerNode{level - 1}, tree);
+        boost::add_edge(v, child, tree);
+        next.push_back(child);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return tree;
+}
+
+SchedulerTree tree_from_parents(const std::vector<int>& parents)
+{
+  if (parents.empty() || parents[0] != -1) throw std::invalid_argument("the first node must be the root");
+  const size_t n = parents.size();
+  std::vector<int> depth(n, 0);
+  std::vector<bool> has_children(n, false);
+  for (size_t i = 1; i < n; i++) {
+    if (parents[i] < 0 || static_cast<size_t>(parents[i]) >= i)
+      throw std::invalid_argument("node " + std::to_string(i) + ": its parent must come before it");
+    depth[i] = depth[static_cast<size_t>(parents[i])] + 1;
+    has_children[static_cast<size_t>(parents[i])] = true;
+  }
+  int leaf_depth = -1;
+  for (size_t i = 0; i < n; i++) {
+    if (has_children[i]) continue;
+    if (leaf_depth < 0) leaf_depth = depth[i];
+    if (depth[i] != leaf_depth)
+      throw std::invalid_argument("every leaf must be at the same depth (the jobs' schedulers form level 2), found "
+                                  "leaves at depths " +
+                                  std::to_string(leaf_depth) + " and " + std::to_string(depth[i]));
+  }
+  SchedulerTree tree;
+  for (size_t i = 0; i < n; i++)
+    boost::add_vertex(SchedulerNode{2 + leaf_depth - depth[i]}, tree);
+  for (size_t i = 1; i < n; i++)
+    boost::add_edge(static_cast<TreeVertex>(parents[i]), static_cast<TreeVertex>(i), tree);
+  return tree;
+}
+
+int levels(const SchedulerTree& tree)
+{
+  return tree[0].level;
+}
+
+std::vector<TreeVertex> children(const SchedulerTree& tree, TreeVertex v)
+{
+  std::vector<TreeVertex> out;
+  for (auto [e, end] = boost::out_edges(v, tree); e != end; ++e)
+    out.push_back(boost::target(*e, tree));
+  return out;
+}
+
+long parent(const SchedulerTree& tree, TreeVertex v)
+{
+  auto [e, end] = boost::in_edges(v, tree);
+  return e == end ? -1 : static_cast<long>(boost::source(*e, tree));
+}
+
+std::vector<TreeVertex> leaves(const SchedulerTree& tree)
+{
+  std::vector<TreeVertex> out;
+  for (auto [v, end] = boost::vertices(tree); v != end; ++v)
+    if (tree[*v].level == 2) out.push_back(*v);
+  return out;
+}
+
+std::vector<long> nodes_per_level(const SchedulerTree& tree)
+{
+  std::vector<long> out(static_cast<size_t>(levels(tree)) + 1, 0);
+  for (auto [v, end] = boost::vertices(tree); v != end; ++v)
+    out[static_cast<size_t>(tree[*v].level)]++;
+  return out;
+}
+
+} // namespace jobsched::hierarchical

@@ -1,0 +1,346 @@
+/* Hierarchical scheduling of malleable jobs (policies/hierarchical/), after Cao, Sun, Qian and Wu: DEQ, EQUI and DS on
+ * hand cases, AC and AG desires, the seven parallelism curves, the job's execution rate, the level-2 scheduler, the
+ * generated trees. Every expected value is computed here by hand or by an independent integration. */
+#include "policies/hierarchical/allocation.hpp"
+#include "policies/hierarchical/feedback.hpp"
+#include "policies/hierarchical/leaf_scheduler.hpp"
+#include "policies/hierarchical/malleable_job.hpp"
+#include "policies/hierarchical/scheduler_tree.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <set>
+
+namespace jobsched::hierarchical {
+namespace {
+
+using V = std::vector<double>;
+
+void expect_allotments(const V& got, const V& want)
+{
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); i++)
+    EXPECT_NEAR(got[i], want[i], 1e-12) << "child " << i;
+}
+
+TEST(Deq, AllSatisfiedLeavesTheRestIdle)
+{
+  // 1 + 2 + 3 = 6 of 10: each gets its desire, 4 stay idle.
+  expect_allotments(deq_allotments({1, 2, 3}, 10), {1, 2, 3});
+}
+
+TEST(Deq, NoneSatisfiedGetTheEqualShare)
+{
+  // Share 12 / 3 = 4 is below every desire.
+  expect_allotments(deq_allotments({5, 6, 7}, 12), {4, 4, 4});
+}
+
+TEST(Deq, SmallDesiresAreSatisfiedRecursively)
+{
+  // Share 5: {2, 5} satisfied, 13 left for two, share 6.5: 6 satisfied, 7 left for the last, below its 20.
+  expect_allotments(deq_allotments({2, 5, 6, 20}, 20), {2, 5, 6, 7});
+  // Share 4: {1, 3}; 12 left for two: share 6 below both 10s.
+  expect_allotments(deq_allotments({10, 1, 10, 3}, 16), {6, 1, 6, 3});
+  // Children without jobs desire nothing and get nothing.
+  expect_allotments(deq_allotments({0, 0, 9}, 8), {0, 0, 8});
+}
+
+TEST(Deq, ADesireEqualToTheShareIsSatisfied)
+{
+  expect_allotments(deq_allotments({4, 4, 8}, 12), {4, 4, 4}); // the 8 ends with the same 4, but deprived
+  expect_allotments(deq_allotments({3, 9}, 6), {3, 3});
+  expect_allotments(deq_allotments({2, 2}, 4), {2, 2});
+}
+
+TEST(Deq, WholeProcessors)
+{
+  // ceil: 2 and 3 fit the share 10 / 3; 5 left for the 10.
+  expect_allotments(deq_allotments_whole({1.5, 2.2, 10}, 10), {2, 3, 5});
+  // None fits 10 / 3: 4, 3, 3, the extra one to the largest desire.
+  expect_allotments(deq_allotments_whole({5, 6, 5}, 10), {3, 4, 3});
+  // A whole desire equal to the share.
+  expect_allotments(deq_allotments_whole({3, 7}, 6), {3, 3});
+  // Fractional processors are rounded down.
+  expect_allotments(deq_allotments_whole({8, 8}, 7.9), {4, 3});
+}
+
+TEST(Equi, EqualSharesForChildrenWithUnfinishedJobs)
+{
+  expect_allotments(equi_allotments({true, false, true, true}, 9, false), {3, 0, 3, 3});
+  expect_allotments(equi_allotments({true, false, true, true}, 10, true), {4, 0, 3, 3});
+  expect_allotments(equi_allotments({false, false}, 10, false), {0, 0});
+}
+
+TEST(DesireSum, SumsTheChildrensDesires)
+{
+  EXPECT_DOUBLE_EQ(desire_sum({1.5, 2.5, 0, 4}), 8.0);
+  EXPECT_DOUBLE_EQ(desire_sum({}), 0.0);
+}
+
+MalleableJob one_phase_job(ParallelismShape shape, double A, double phase_length = 0.01)
+{
+  return MalleableJob(A * phase_length, A, phase_length, {shape});
+}
+
+TEST(AControl, DesireIsTheAverageParallelismOfTheLastQuantum)
+{
+  // A Step job of parallelism 8 on 3 processors for L = 1 ms: work 3 L, span 3 L / 8, so w / l = 8.
+  MalleableJob job = one_phase_job(ParallelismShape::step, 8);
+  QuantumProgress p = job.run(3, 0.001);
+  EXPECT_NEAR(p.work, 0.003, 1e-15);
+  EXPECT_NEAR(p.span, 0.003 / 8, 1e-15);
+  QuantumFeedback f{p.work, p.span, 3, 0.001};
+  EXPECT_NEAR(a_control_desire(kInitialDesire, f), 8, 1e-12);
+  // Convergence rate 0.5: half the previous desire (1), half the measure (8).
+  EXPECT_NEAR(a_control_desire(1, f, 0.5), 4.5, 1e-12);
+  // A quantum without span says nothing: the desire is kept.
+  EXPECT_DOUBLE_EQ(a_control_desire(6, QuantumFeedback{0, 0, 0, 0.001}), 6);
+}
+
+TEST(AControl, MeasuresTheMeanParallelismAlongTheSpanCovered)
+{
+  // Ramp, A = 5, a phase of 10 ms: h = 1 + 4 x / (1/2) = 1 + 8 x on the rising half, x = 2 u. With more processors
+  // than h anywhere, one millisecond covers u in [0, 0.1], x in [0, 0.2]: mean h = 1 + 8 x 0.1 = 1.8.
+  MalleableJob job = one_phase_job(ParallelismShape::ramp, 5);
+  QuantumProgress p = job.run(1000, 0.001);
+  EXPECT_NEAR(p.span, 0.001, 1e-15);
+  EXPECT_NEAR(p.work / p.span, 1.8, 1e-12);
+  EXPECT_NEAR(a_control_desire(1, {p.work, p.span, 1000, 0.001}), 1.8, 1e-12);
+}
+
+TEST(AGreedy, DoublesHalvesOrKeeps)
+{
+  const double L = 0.001;
+  // Satisfied (4 >= 4) and efficient (90% >= 80%): doubled.
+  EXPECT_DOUBLE_EQ(a_greedy_desire(4, {0.9 * 4 * L, 0, 4, L}), 8);
+  // Inefficient (50%): halved, satisfied or not.
+  EXPECT_DOUBLE_EQ(a_greedy_desire(4, {0.5 * 4 * L, 0, 4, L}), 2);
+  EXPECT_DOUBLE_EQ(a_greedy_desire(4, {0.5 * 2 * L, 0, 2, L}), 2);
+  // Efficient but deprived (2 < 4): kept.
+  EXPECT_DOUBLE_EQ(a_greedy_desire(4, {0.9 * 2 * L, 0, 2, L}), 4);
+  // Exactly at the threshold is efficient.
+  EXPECT_DOUBLE_EQ(a_greedy_desire(4, {0.8 * 4 * L, 0, 4, L}), 8);
+  // Never below one processor.
+  EXPECT_DOUBLE_EQ(a_greedy_desire(1, {0.1 * L, 0, 1, L}), 1);
+  // Other parameters: threshold 0.5, responsiveness 3.
+  AGreedyParams p{0.5, 3};
+  EXPECT_DOUBLE_EQ(a_greedy_desire(3, {0.6 * 3 * L, 0, 3, L}, p), 9);
+  EXPECT_DOUBLE_EQ(a_greedy_desire(9, {0.4 * 9 * L, 0, 9, L}, p), 3);
+}
+
+TEST(AGreedy, OnAJobOfParallelismOneAndAHalfItOscillates)
+{
+  // h = 1.5: on 1 processor it is efficient and satisfied (doubles to 2); on 2 it uses 75% < 80% (halves back).
+  MalleableJob job(1.5 * 0.1, 1.5, 0.01, std::vector<ParallelismShape>(10, ParallelismShape::step));
+  double d = kInitialDesire;
+  std::vector<double> seen;
+  for (int q = 0; q < 4; q++) {
+    QuantumProgress p = job.run(d, 0.001);
+    d = a_greedy_desire(d, {p.work, p.span, d, 0.001});
+    seen.push_back(d);
+  }
+  EXPECT_EQ(seen, (V{2, 1, 2, 1}));
+}
+
+TEST(ParallelismCurves, EveryShapeKeepsThePhasesWorkLengthAndAverage)
+{
+  const double A = 37.5;
+  const double length = 0.01;
+  for (int s = 0; s < kShapeCount; s++) {
+    const auto shape = static_cast<ParallelismShape>(s);
+    SCOPED_TRACE(to_string(shape));
+    // The continuous curve, integrated independently (midpoint rule): work A x length, never below one thread.
+    const int steps = 200000;
+    double integral = 0;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < steps; i++) {
+      const double u = (i + 0.5) / steps;
+      const double h = phase_parallelism(shape, A, u);
+      integral += h / steps;
+      lowest = std::min(lowest, h);
+      // An increasing curve paired with its mirror image.
+      EXPECT_NEAR(h, phase_parallelism(shape, A, 1 - u), 1e-9 * A);
+    }
+    EXPECT_NEAR(integral, A, 1e-3 * A);
+    EXPECT_GE(lowest, 1 - 1e-12);
+    // The job built of it, run with more processors than any h: it covers its span in exactly its length, doing the
+    // work A x length, its average parallelism A.
+    MalleableJob job = one_phase_job(shape, A, length);
+    EXPECT_NEAR(job.span(), length, 1e-15);
+    QuantumProgress p = job.run(1e6, 2 * length);
+    EXPECT_TRUE(p.finished);
+    EXPECT_NEAR(p.elapsed, length, 1e-12);
+    EXPECT_NEAR(p.span, length, 1e-12);
+    EXPECT_NEAR(p.work, A * length, 1e-9 * A * length);
+    EXPECT_NEAR(p.work / p.span, A, 1e-9 * A);
+  }
+}
+
+TEST(ParallelismCurves, ShapesDifferFromTheMostConcaveToTheMostConvex)
+{
+  // Early in the rise (u = 0.05, x = 0.1) the curves are ordered Step > Log > Poly(II) > Ramp > Poly(I) > Exp >
+  // Impulse, as in Figure 2: h / A = 1, 0.72, 0.47, 0.2, 0.03, 0.017, 0 (g(0.1) / mean g) above the floor of 1.
+  double previous = std::numeric_limits<double>::infinity();
+  for (int s = 0; s < kShapeCount; s++) {
+    const double h = phase_parallelism(static_cast<ParallelismShape>(s), 10, 0.05);
+    EXPECT_LT(h, previous) << to_string(static_cast<ParallelismShape>(s));
+    previous = h;
+  }
+  EXPECT_DOUBLE_EQ(phase_parallelism(ParallelismShape::ramp, 10, 0.25), 1 + 9 * 0.5 / 0.5);
+  EXPECT_DOUBLE_EQ(phase_parallelism(ParallelismShape::impulse, 10, 0.5), 1 + 9 / 0.1); // the spike
+}
+
+TEST(MalleableJob, RunsAtTheRateMinOfAllotmentAndParallelism)
+{
+  // Step, A = 8, over three phases; on 2 processors: work 2 per second, span 2 / 8 per second.
+  MalleableJob job(8 * 0.03, 8, 0.01, std::vector<ParallelismShape>(3, ParallelismShape::step));
+  QuantumProgress p = job.run(2, 0.001);
+  EXPECT_NEAR(p.work, 0.002, 1e-15);
+  EXPECT_NEAR(p.span, 0.00025, 1e-15);
+  // Fractional allotment.
+  p = job.run(0.5, 0.001);
+  EXPECT_NEAR(p.work, 0.0005, 1e-15);
+  // No processor: nothing.
+  p = job.run(0, 0.001);
+  EXPECT_EQ(p.work, 0);
+  // The last phase holds the rest of the span: 0.025 s of span is 3 phases, the last one 5 ms.
+  MalleableJob partial(8 * 0.025, 8, 0.01, std::vector<ParallelismShape>(3, ParallelismShape::ramp));
+  EXPECT_NEAR(partial.phase_span(2), 0.005, 1e-15);
+  EXPECT_EQ(MalleableJob::phase_count(0.025, 0.01), 3);
+  EXPECT_EQ(MalleableJob::phase_count(0.03, 0.01), 3);
+  EXPECT_EQ(MalleableJob::phase_count(0.0001, 0.01), 1);
+  QuantumProgress all = partial.run(1e6, 1);
+  EXPECT_NEAR(all.work, 0.2, 1e-12);
+  EXPECT_NEAR(all.elapsed, 0.025, 1e-12);
+}
+
+TEST(LeafScheduler, AControlFollowsTheJobsParallelismAndStallsOnReallocation)
+{
+  LeafSettings s;
+  s.quantum = 0.001;
+  LeafScheduler leaf(s);
+  leaf.add_job(0, 0.0, MalleableJob(8 * 0.05, 8, 0.01, std::vector<ParallelismShape>(5, ParallelismShape::step)));
+  leaf.add_job(1, 0.0015, one_phase_job(ParallelismShape::step, 2));
+  leaf.begin_quantum(0);
+  EXPECT_DOUBLE_EQ(leaf.desire(), 1); // the initial desire
+  LeafAllotment a = leaf.allot(256);
+  EXPECT_DOUBLE_EQ(a.allotted, 1);
+  EXPECT_FALSE(a.some_job_deprived);
+  leaf.run_quantum(0);
+  leaf.begin_quantum(0.001); // job 1 is not released yet
+  EXPECT_EQ(leaf.unfinished(), 1);
+  EXPECT_DOUBLE_EQ(leaf.desire(), 8);
+  leaf.allot(256);
+  leaf.run_quantum(0.001);
+  leaf.begin_quantum(0.002); // job 1 now, with desire 1: 8 + 1
+  EXPECT_EQ(leaf.unfinished(), 2);
+  EXPECT_DOUBLE_EQ(leaf.desire(), 9);
+  a = leaf.allot(6); // DEQ: share 3 satisfies job 1 (1); job 0 gets 5 < 8, deprived
+  EXPECT_DOUBLE_EQ(a.allotted, 6);
+  EXPECT_TRUE(a.some_job_deprived);
+
+  // Reallocation cost: CF = 0.5, a job going from 0 to 1 processor stalls 1 x L x 0.5 = L / 2.
+  LeafSettings costly = s;
+  costly.cost_factor = 0.5;
+  LeafScheduler slow(costly);
+  slow.add_job(0, 0, MalleableJob(4 * 0.01, 4, 0.01, {ParallelismShape::step}));
+  slow.begin_quantum(0);
+  a = slow.allot(10);
+  EXPECT_DOUBLE_EQ(a.delay, 0.0005);
+  slow.run_quantum(0);
+  slow.begin_quantum(0.001); // it ran half a quantum on one processor: w / l = 4, the desire is 4
+  EXPECT_DOUBLE_EQ(slow.desire(), 4);
+  a = slow.allot(10); // 1 -> 4: 3 x L x 0.5
+  EXPECT_DOUBLE_EQ(a.delay, 0.0015);
+}
+
+TEST(SchedulerTree, GeneratedTreesHaveTheRequestedDepthAndFanOut)
+{
+  std::set<size_t> fanouts;
+  for (int K = 2; K <= 5; K++) {
+    for (std::uint64_t seed = 1; seed <= 30; seed++) {
+      SchedulerTree tree = generate_tree(K, 1, 5, seed);
+      ASSERT_EQ(levels(tree), K);
+      for (auto [v, end] = boost::vertices(tree); v != end; ++v) {
+        const auto kids = children(tree, *v);
+        if (tree[*v].level == 2) {
+          EXPECT_TRUE(kids.empty());
+        } else {
+          EXPECT_GE(kids.size(), 1U);
+          EXPECT_LE(kids.size(), 5U);
+          fanouts.insert(kids.size());
+        }
+        for (TreeVertex c : kids)
+          EXPECT_EQ(tree[c].level, tree[*v].level - 1);
+        // Depth below the root: K - level, every leaf at level 2.
+        long depth = 0;
+        for (long u = static_cast<long>(*v); parent(tree, static_cast<TreeVertex>(u)) >= 0;
+             u = parent(tree, static_cast<TreeVertex>(u)))
+          depth++;
+        EXPECT_EQ(depth, K - tree[*v].level);
+      }
+    }
+  }
+  EXPECT_EQ(fanouts, (std::set<size_t>{1, 2, 3, 4, 5})); // every count of [1, 5] drawn
+  // A fixed fan-out of 3 over K = 4: 1 + 3 + 9 nodes, 9 leaves.
+  SchedulerTree full = generate_tree(4, 3, 3, 7);
+  EXPECT_EQ(boost::num_vertices(full), 13U);
+  EXPECT_EQ(leaves(full).size(), 9U);
+  EXPECT_EQ(nodes_per_level(full), (std::vector<long>{0, 0, 9, 3, 1}));
+  // K = 2: the root alone holds the jobs.
+  EXPECT_EQ(boost::num_vertices(generate_tree(2, 1, 5, 3)), 1U);
+}
+
+TEST(SchedulerTree, ExplicitTreesNeedLeavesAtOneDepth)
+{
+  SchedulerTree tree = tree_from_parents({-1, 0, 0, 1, 1, 2});
+  EXPECT_EQ(levels(tree), 4);
+  EXPECT_EQ(leaves(tree), (std::vector<TreeVertex>{3, 4, 5}));
+  EXPECT_EQ(children(tree, 1), (std::vector<TreeVertex>{3, 4}));
+  EXPECT_EQ(parent(tree, 5), 2);
+  EXPECT_EQ(levels(tree_from_parents({-1})), 2);
+  EXPECT_THROW(tree_from_parents({-1, 0, 0, 1}), std::invalid_argument); // leaves at depths 2 and 1
+  EXPECT_THROW(tree_from_parents({-1, 2, 0}), std::invalid_argument);    // a parent after its child
+}
+
+TEST(DowneyWorkload, DrawsFollowTableOne)
+{
+  DowneyWorkloadSpec spec;
+  spec.jobs = 20000;
+  spec.work_unit = 1e-6;
+  auto jobs = generate_downey_jobs(spec, 256, 7, 11);
+  ASSERT_EQ(jobs.size(), 20000U);
+  // cdf(t) = -0.14 + 0.073 ln t: half the works below e^(0.64 / 0.073), half the A below 16 (log-uniform in [1, 256]).
+  const double median_work = std::exp(0.64 / 0.073) * 1e-6;
+  long below = 0;
+  long narrow = 0;
+  std::set<int> places;
+  for (const auto& j : jobs) {
+    below += j.job.work() < median_work;
+    narrow += j.job.average_parallelism() < 16;
+    EXPECT_GE(j.job.average_parallelism(), 1);
+    EXPECT_LE(j.job.average_parallelism(), 256);
+    EXPECT_GE(j.job.work(), std::exp(0.14 / 0.073) * 1e-6 * (1 - 1e-9));
+    places.insert(j.leaf);
+  }
+  EXPECT_NEAR(below / 20000.0, 0.5, 0.02);
+  EXPECT_NEAR(narrow / 20000.0, 0.5, 0.02);
+  EXPECT_EQ(places.size(), 7U);
+  // Poisson arrivals at load x P / mean work, load = jobs / 160: the last release near jobs / rate.
+  const double rate = 20000 / 160.0 * 256 / spec.mean_work();
+  EXPECT_NEAR(jobs.back().release, 20000 / rate, 0.05 * 20000 / rate);
+  // Mean of the log-uniform on [e^(0.14/0.073), e^(1.14/0.073)], by hand.
+  const double lo = std::exp(0.14 / 0.073);
+  const double hi = std::exp(1.14 / 0.073);
+  EXPECT_NEAR(spec.mean_work(), (hi - lo) / std::log(hi / lo) * 1e-6, 1e-12);
+  // The same seed, the same jobs.
+  auto again = generate_downey_jobs(spec, 256, 7, 11);
+  EXPECT_EQ(again[123].job.work(), jobs[123].job.work());
+  EXPECT_EQ(again[123].job.shapes(), jobs[123].job.shapes());
+}
+
+} // namespace
+} // namespace jobsched::hierarchical
