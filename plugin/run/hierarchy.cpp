@@ -109,7 +109,8 @@ void node_actor(SharedRun* run, hs::TreeVertex v)
   const bool whole = spec.whole_processors;
 
   std::vector<FeedbackMessage> feedback(kids.size());
-  std::vector<double> sent(kids.size(), 0.0);
+  std::vector<double> sent; // the last shares sent down (assigned, not constructed sized: GCC 12 warns wrongly then)
+  sent.assign(kids.size(), 0.0);
   std::deque<AllotmentMessage> pending;
   double allotment = parent < 0 ? spec.processors : 0;
   double delay_to_report = 0;
@@ -181,7 +182,7 @@ void node_actor(SharedRun* run, hs::TreeVertex v)
     const double effective = t + (changed ? child_delay : 0);
     for (size_t i = 0; i < kids.size(); i++)
       run->down[kids[i]]->put(new AllotmentMessage{shares[i], effective}, 0);
-    sent = shares;
+    sent = std::move(shares);
   }
 }
 
