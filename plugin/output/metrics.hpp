@@ -50,7 +50,21 @@ struct RunMetrics {
   double site_mean_wait = 0;
   long jobs_started_late = 0;
   JobCounters totals; // preemptions, resizes, migrations, bytes and times, summed over all jobs
+  // Whether the arrivals outran the machine (see saturation_test()): the time-averaged number of jobs in the system
+  // over the middle and the last third of the submissions, and the verdict (1 saturated, 0 not).
+  double jobs_in_system_middle_third = 0;
+  double jobs_in_system_last_third = 0;
+  int saturated = 0;
 };
+
+/* A run is saturated when the number of jobs in the system still grows at the end of the arrivals: its time average
+ * over the last third of the submission period [first, last submission] exceeds the middle third's by more than half
+ * (a stable queue gives equal averages up to noise; a queue growing linearly from empty gives 5/6 against 3/6 of its
+ * final length, a ratio of 5/3) and by more than `kSaturationMargin` jobs (so that nearly empty systems, whose ratios
+ * are noise, never count). Its response time then measures the length of the run, not the policy. */
+constexpr double kSaturationRatio = 1.5;
+constexpr double kSaturationMargin = 5;
+bool saturation_test(double middle_third, double last_third);
 
 /* Time a finished job lost to communication: its execution time beyond its run time stretched by paging (with the
  * formula model exactly run time x base x nodes x level; with traffic, what the network cost it, contention
