@@ -55,6 +55,7 @@ struct RunMetrics {
   double jobs_in_system_middle_third = 0;
   double jobs_in_system_last_third = 0;
   int saturated = 0;
+  double backlog_stop_time = -1; // when the run stopped on simulation.max_backlog (then saturated), -1 if it did not
 };
 
 /* A run is saturated when the number of jobs in the system still grows at the end of the arrivals: its time average

@@ -433,6 +433,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     s.fail(s.node()["reference_speed"], "must be at least 1000 flop/s per core (or 0: the first compute host's speed)",
            "reference_speed");
   sc.simulation.execution = s.choice("execution", "auto", {"auto", "ptask", "timer"});
+  sc.simulation.max_backlog = s.integer("max_backlog", 0, 0, kMaxJobs);
   Section im = s.sub("images");
   std::string store = im.choice("store", "none", {"none", "local-disk", "host"});
   sc.simulation.images.kind = store == "local-disk" ? ImageStoreSpec::Kind::local_disk

@@ -50,6 +50,7 @@ struct SimulationSpec {
   double reference_speed = 0; // flop/s per core at which run times are measured; 0: the first compute host's speed
   ImageStoreSpec images;
   std::string execution = "auto"; // auto, ptask or timer (runtime/execution/job_runtime.hpp)
+  long max_backlog = 0;           // stop the run once more jobs than this are in the system (0: never)
 };
 
 struct Scenario {
@@ -57,7 +58,7 @@ struct Scenario {
   std::string name;
   std::filesystem::path platform;
   std::filesystem::path deployment; // empty: none, jobsched places its own actors (see platform/host_roles.hpp)
-  WorkloadSpec workload; // not read when fork_join is set
+  WorkloadSpec workload;            // not read when fork_join is set
   PolicySpec policy;
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
   SimulationSpec simulation;

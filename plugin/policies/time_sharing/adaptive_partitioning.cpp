@@ -13,7 +13,8 @@
  * min_j <= C, else the smallest multiple of C that is >= min_j. APVM(f) puts f x min_j in place of min_j and pays for
  * it in paging: with c = p_j / min_j < 1 the job runs (1 + (1 - c)/(1 - f) x O) times longer (section 4.1). APMC is
  * APVM(1), AP is APMC with min_j = 1, and GS(p) "is identical to that of the AP policy, except that the partition size
- * for all jobs is fixed a priori" (section 4.2): p_j = p.
+ * for all jobs is fixed a priori" (section 4.2): `ap` with `partition_size` p gives every job p_j = p. (The `gang`
+ * policy is another GS(p), an Ousterhout matrix whose rows take turns: not the paper's baseline, see the doc.)
  *
  * Readings of the paper (docs/reproduction/adaptive-partitioning.md says more):
  *   - C: the formula 2^i <= P/L < 2^(i+1) gives C = 16 at P = 128, L = 5, the worked example C = 32. `rounding`
@@ -54,6 +55,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <unordered_map>
 
 namespace jobsched {
 
@@ -129,7 +131,7 @@ namespace {
 namespace ap = adaptive_partitioning;
 
 /* Which member of the family a registration is. */
-enum class Variant { ap, apmc, apvm, gs };
+enum class Variant { ap, apmc, apvm, gs }; // gs: `ap` with a fixed partition_size
 
 class AdaptivePartitioning : public TimeSharingPolicy {
  public:
@@ -154,14 +156,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     if (configure != "arrival" && configure != "dispatch")
       throw InputError("policy.params.configure: '" + configure + "' is not one of arrival, dispatch");
     configure_at_arrival_ = configure == "arrival";
-    if (variant == Variant::gs) {
+    rounding_ = ap::unit_rounding_from(env.params.get_string("rounding"));
+    if (variant == Variant::ap || variant == Variant::gs) {
       const long p = env.params.get_int("partition_size");
-      if (p < 1 || p > processors_)
-        throw InputError("policy.params.partition_size: must be between 1 and the machine's " +
+      if (p < 0 || p > processors_)
+        throw InputError("policy.params.partition_size: must be between 0 (adaptive) and the machine's " +
                          std::to_string(processors_) + " processors");
       fixed_unit_ = static_cast<int>(p);
-    } else {
-      rounding_ = ap::unit_rounding_from(env.params.get_string("rounding"));
     }
     if (variant == Variant::apmc || variant == Variant::apvm) {
       node_memory_mb_ = env.params.get_double("node_memory_mb");
@@ -186,12 +187,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     const int least =
         std::max(job.min_processors(), static_cast<int>(std::ceil(fraction_ * e.memory_processors - 1e-9)));
     if (least > processors_ || least > job.max_processors())
-      throw InputError("policy " + std::string(fixed_unit_ > 0 ? "gs" : "adaptive partitioning") + ": job " +
-                       std::to_string(job.id) + " needs at least " + std::to_string(least) +
+      throw InputError("policy.params: job " + std::to_string(job.id) + " needs at least " + std::to_string(least) +
                        " processors (its bounds and memory), more than " +
                        (least > processors_ ? "the machine's " + std::to_string(processors_)
                                             : "its maximum " + std::to_string(job.max_processors())));
+    e.job = &job;
     jobs_.emplace(job.id, e);
+    unconfigured_.push_back(job.id);
   }
 
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
@@ -213,39 +215,47 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     // every job runs: a dispatch would change nothing), so only a call on a boundary starts a new quantum.
     const bool new_quantum = std::fabs(view.now - std::round(view.now / quantum_) * quantum_) <= kTimeEpsilon;
     next_quantum_ = (std::floor(view.now / quantum_ + kTimeEpsilon / quantum_) + 1) * quantum_;
-    if (configure_at_arrival_)
-      for (const JobState* s : view.jobs) {
-        Entry& e = jobs_.at(s->job->id);
-        if (e.partition == 0) configure(e, *s->job);
+    if (configure_at_arrival_) // the jobs that arrived since the last call, with the load now
+      for (JobId id : unconfigured_) {
+        auto it = jobs_.find(id);
+        if (it != jobs_.end()) configure(it->second, *it->second.job);
       }
+    unconfigured_.clear();
 
     // Mid-quantum, the jobs running keep their processors; at a quantum's end every job competes again.
     ResourceSet idle = view.up;
-    std::vector<const JobState*> candidates;
+    struct Candidate {
+      double usage;
+      std::uint64_t order;
+      const JobState* state;
+      Entry* entry;
+    };
+    std::vector<Candidate> candidates;
+    candidates.reserve(view.jobs.size());
     for (const JobState* s : view.jobs) {
+      Entry& e = jobs_.at(s->job->id);
       const bool keeps =
           !new_quantum && held_.count(s->job->id) != 0 && s->holds_processors() && view.up.contains(s->processors);
       if (keeps) {
         plan.run[s->job->id] = s->processors;
         idle -= s->processors;
       } else {
-        candidates.push_back(s);
+        candidates.push_back({e.usage, e.order, s, &e});
       }
     }
-    std::stable_sort(candidates.begin(), candidates.end(), [this](const JobState* a, const JobState* b) {
-      const Entry& x = jobs_.at(a->job->id);
-      const Entry& y = jobs_.at(b->job->id);
-      return x.usage != y.usage ? x.usage < y.usage : x.order < y.order;
+    // Usage and submission order are a strict order: no two candidates compare equal.
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      return a.usage != b.usage ? a.usage < b.usage : a.order < b.order;
     });
     // Selection by counts, in priority order, skipping the jobs that do not fit.
     std::vector<const JobState*> chosen;
     int left = idle.count();
-    for (const JobState* s : candidates) {
+    for (const Candidate& c : candidates) {
       if (left == 0) break;
-      Entry& e = jobs_.at(s->job->id);
-      if (e.partition == 0 || (!configure_at_arrival_ && !s->started())) configure(e, *s->job);
+      Entry& e = *c.entry;
+      if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
       if (e.partition > left) continue;
-      chosen.push_back(s);
+      chosen.push_back(c.state);
       left -= e.partition;
     }
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
@@ -278,6 +288,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
  private:
   struct Entry {
+    const Job* job = nullptr;
     std::uint64_t order = 0;   // submission order: ties of priority
     int memory_processors = 1; // min_j
     int partition = 0;         // p_j, 0 until configured
@@ -342,8 +353,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   double fraction_ = 1;       // f
   double overhead_ = 0;       // O
 
-  std::map<JobId, Entry> jobs_;
-  std::map<JobId, int> held_; // the jobs of the last plan, and their processor counts
+  std::unordered_map<JobId, Entry> jobs_;
+  std::vector<JobId> unconfigured_; // arrived since the last call (configure: arrival)
+  std::map<JobId, int> held_;       // the jobs of the last plan, and their processor counts
   std::uint64_t submitted_ = 0;
   double next_quantum_ = 0;
   std::uint64_t periods_ = 0; // load samples taken
@@ -374,8 +386,13 @@ const ParamSpec kRounding{"rounding", "ceiling", "P/L to a power of two: floor, 
 const ParamSpec kNodeMemory{"node_memory_mb", "1.0", "memory of one processor (MB): min_j = job memory / this"};
 
 PolicyRegistration ap_registration{
-    {"ap", "Setia's AP: time-shared adaptive partitioning, partitions of C = P/L (a power of two), feedback priority",
-     common_params({kRounding}), nullptr, [](const PolicyEnv& env) { return make(env, Variant::ap); }}};
+    {"ap",
+     "Setia's AP: time-shared adaptive partitioning, partitions of C = P/L (a power of two), feedback priority; with "
+     "partition_size p, Setia's GS(p)",
+     common_params({kRounding, {"partition_size", "0", "0: adaptive (AP); p: every partition p processors, GS(p)"}}),
+     nullptr, [](const PolicyEnv& env) {
+       return make(env, env.params.get_int("partition_size") == 0 ? Variant::ap : Variant::gs);
+     }}};
 
 PolicyRegistration apmc_registration{
     {"apmc", "Setia's APMC: AP with partitions of the smallest multiple of C holding the job's memory",
@@ -388,10 +405,6 @@ PolicyRegistration apvm_registration{
                     {"fraction", "0.5", "f: the least fraction of its memory a job is given"},
                     {"overhead", "0.0", "O: the paging overhead at c = f (0.25 for 25%)"}}),
      nullptr, [](const PolicyEnv& env) { return make(env, Variant::apvm); }}};
-
-PolicyRegistration gs_registration{{"gs", "Setia's GS(p): the AP dispatcher with every partition fixed at p processors",
-                                    common_params({{"partition_size", "16", "p, processors of every job's partition"}}),
-                                    nullptr, [](const PolicyEnv& env) { return make(env, Variant::gs); }}};
 
 } // namespace
 } // namespace jobsched
