@@ -406,4 +406,6 @@ TEST(AdaptivePartitioningWorkload, SaturationTest)
   EXPECT_FALSE(saturation_test(2.0, 6.0));   // tripled but nearly empty: within the margin
   EXPECT_TRUE(saturation_test(10.7, 41.3));  // growing
   EXPECT_FALSE(saturation_test(30.0, 40.0)); // long but not growing by half
+  EXPECT_FALSE(saturation_test(6.1, 18.2));  // heavy traffic: doubled, but by 12 jobs (GS(32) at 0.7, stable)
+  EXPECT_TRUE(saturation_test(20.0, 45.0));  // by half and by 25 jobs
 }
