@@ -257,6 +257,22 @@ TEST(AdaptivePartitioning, LoadAverageSetsThePartitionUnit)
   }
 }
 
+/* When p_j is fixed. Nine jobs at 0 with L = 1 (C = 128): job 1 runs on 128. At the sample of 100, L = 5 (C = 32).
+ * configure: arrival kept the others at 128, so at 100 job 2 runs alone; configure: dispatch recomputes an unstarted
+ * job's partition whenever it is considered, so jobs 2 to 5 run on 32 each (job 1, started, keeps its 128). */
+TEST(AdaptivePartitioning, ConfigureOnArrivalOrAtFirstDispatch)
+{
+  Bench arrival(128, "ap", {{"configure", "arrival"}});
+  Bench dispatch(128, "ap", {{"configure", "dispatch"}});
+  for (Bench* b : {&arrival, &dispatch}) {
+    for (JobId id = 1; id <= 9; id++)
+      b->submit(id, 0);
+    EXPECT_EQ(counts(b->plan(0)), (std::map<JobId, int>{{1, 128}}));
+  }
+  EXPECT_EQ(counts(arrival.plan(100)), (std::map<JobId, int>{{2, 128}}));
+  EXPECT_EQ(counts(dispatch.plan(100)), (std::map<JobId, int>{{2, 32}, {3, 32}, {4, 32}, {5, 32}}));
+}
+
 /* Priority and the usage halving, under GS(128) (one job at a time). Job 1 runs alone from 0 to 100: 100 s x 128 =
  * 12800 processor-seconds, halved at 100 to 6400. Job 2 arrives at 99 (mid-quantum: it waits) and runs from 100,
  * 256 processor-seconds a quantum; at 150 its 25 quanta make 6400, equal to job 1's, and the tie goes to job 1 (the
