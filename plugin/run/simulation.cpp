@@ -220,10 +220,10 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   std::optional<TraceWriter> trace_writer;
   try {
     prepare(ctx, engine, sc, options);
-    trace_writer.emplace(folder.open("trace.csv"));
+    if (sc.write_trace) trace_writer.emplace(folder.open("trace.csv"));
     ctx.runtime->set_trace_sink(
         [&trace_writer, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
-          trace_writer->write(s);
+          if (trace_writer) trace_writer->write(s);
           area += busy_area(s);
           segments++;
           if (keep) kept.push_back(s);

@@ -63,6 +63,7 @@ struct Scenario {
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
   SimulationSpec simulation;
   std::filesystem::path output_dir;
+  bool write_trace = true; // output.trace: false leaves trace.csv out (a sweep of long time-shared runs: GBs)
 };
 
 /* `overrides` are "dotted.key=value" strings from --set, applied to the YAML before it is read. */
