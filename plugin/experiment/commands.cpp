@@ -271,13 +271,25 @@ std::vector<SweepRun> more_replications(const SweepPlan& plan, const fs::path& d
 {
   const ReplicationRule& rule = plan.replications();
   auto samples = metric_samples(dir, runs, rule.metric);
+  // Points whose every run says it (e.g. saturated: its mean grows with the run, no interval will ever close).
+  std::set<long> stopped;
+  if (!rule.stop_when.empty()) {
+    std::map<long, std::vector<double>> flags;
+    try {
+      flags = metric_samples(dir, runs, rule.stop_when);
+    } catch (const InputError&) {
+      throw InputError("replications.stop_when: '" + rule.stop_when + "' is not a numeric field of summary.json");
+    }
+    for (const auto& [point, values] : flags)
+      if (std::all_of(values.begin(), values.end(), [](double v) { return v > 0; })) stopped.insert(point);
+  }
   std::map<long, long> planned;
   for (const auto& r : runs)
     planned[r.point] = std::max(planned[r.point], r.replication + 1);
   std::vector<SweepRun> extra;
   for (long p = 0; p < plan.point_count(); p++) {
     long n = planned[p];
-    if (n >= rule.max) continue;
+    if (n >= rule.max || stopped.count(p) != 0) continue;
     Estimate e = estimate(samples[p], rule.confidence);
     if (e.n < n) continue; // some runs failed: do not chase the interval with more of them
     double target_half = rule.relative_half_width * std::fabs(e.mean);

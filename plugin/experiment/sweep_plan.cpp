@@ -149,9 +149,11 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
             as_scalar<double>(scenario, kv.second, "replications.relative_half_width", "a number");
       else if (k == "confidence")
         rule.confidence = as_scalar<double>(scenario, kv.second, "replications.confidence", "a number");
+      else if (k == "stop_when")
+        rule.stop_when = as_scalar<std::string>(scenario, kv.second, "replications.stop_when", "a metric name");
       else
         fail(scenario, kv.first, "replications." + k,
-             "unknown key (known here: min, max, metric, relative_half_width, confidence)");
+             "unknown key (known here: min, max, metric, relative_half_width, confidence, stop_when)");
     }
     if (rule.min < 2 || rule.max < rule.min)
       fail(scenario, reps, "replications", "need 2 <= min <= max for a stopping rule");

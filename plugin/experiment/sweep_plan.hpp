@@ -33,6 +33,8 @@ struct ReplicationRule {
   std::string metric = "mean_bounded_slowdown"; // a numeric field of summary.json
   double relative_half_width = 0.05;            // stop when the half-width <= this x |mean|
   double confidence = 0.95;                     // of that interval (and of aggregate.csv's ci_half_width)
+  std::string stop_when;                        // a numeric field of summary.json: a point whose runs all have it
+                                                // above 0 (e.g. `saturated`) gets no more runs ("": none)
   std::uint64_t base_seed = 1;                  // adaptive: replication r uses base_seed + r
   std::uint64_t seed_of(long replication) const;
 };

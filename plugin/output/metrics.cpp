@@ -38,6 +38,11 @@ double busy_area(const TraceSegment& segment)
   return segment.status == JobStatus::running ? segment.processors.count() * (segment.end - segment.start) : 0.0;
 }
 
+bool saturation_test(double middle_third, double last_third)
+{
+  return last_third > kSaturationRatio * middle_third && last_third - middle_third > kSaturationMargin;
+}
+
 RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double area, int machine_processors,
                            double warmup)
 {
@@ -111,6 +116,25 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jo
     size_t k = waits.size();
     m.median_wait = k % 2 == 1 ? waits[k / 2] : (waits[k / 2 - 1] + waits[k / 2]) / 2;
     m.max_wait = waits.back();
+  }
+  // Jobs in the system, averaged over the middle and last thirds of the submissions: each job adds the part of a third
+  // it spent between its submission and its finish (an unfinished job: to the end).
+  double last_submission = m.first_submission;
+  for (const JobState& o : states)
+    last_submission = std::max(last_submission, o.job->submit_time);
+  const double third = (last_submission - m.first_submission) / 3;
+  if (third > 0) {
+    const double middle_start = m.first_submission + third;
+    const double last_start = m.first_submission + 2 * third;
+    for (const JobState& o : states) {
+      const double from = o.job->submit_time;
+      const double to = o.fate == JobFate::running ? INFINITY : o.finish_time;
+      m.jobs_in_system_middle_third += std::max(0.0, std::min(to, last_start) - std::max(from, middle_start));
+      m.jobs_in_system_last_third += std::max(0.0, std::min(to, last_submission) - std::max(from, last_start));
+    }
+    m.jobs_in_system_middle_third /= third;
+    m.jobs_in_system_last_third /= third;
+    m.saturated = saturation_test(m.jobs_in_system_middle_third, m.jobs_in_system_last_third) ? 1 : 0;
   }
   m.makespan = std::max(0.0, m.last_finish - m.first_submission);
   if (m.makespan > 0 && machine_processors > 0) m.utilization = area / (m.makespan * machine_processors);

@@ -193,6 +193,10 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   out << "  \"bytes_moved\": " << num(m.totals.bytes_moved) << ",\n";
   out << "  \"switching_time\": " << num(m.totals.switching_time) << ",\n";
   out << "  \"transfer_time\": " << num(m.totals.transfer_time) << ",\n";
+  out << "  \"jobs_in_system_middle_third\": " << num(m.jobs_in_system_middle_third) << ",\n";
+  out << "  \"jobs_in_system_last_third\": " << num(m.jobs_in_system_last_third) << ",\n";
+  out << "  \"saturated\": " << m.saturated << ",\n";
+  out << "  \"backlog_stop_time\": " << num(m.backlog_stop_time) << ",\n";
   out << "  \"bounded_slowdown_tau\": " << num(kBoundedSlowdownTau) << "\n";
   out << "}\n";
   return out.str();

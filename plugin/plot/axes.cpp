@@ -58,6 +58,10 @@ const std::map<std::string, KeyName>& key_names()
       {"bytes_moved", {"bytes moved", ""}},
       {"switching_time", {"switching time", "s"}},
       {"transfer_time", {"transfer time", "s"}},
+      {"jobs_in_system_middle_third", {"jobs in the system (middle third)", ""}},
+      {"jobs_in_system_last_third", {"jobs in the system (last third)", ""}},
+      {"saturated", {"saturated", ""}},
+      {"backlog_stop_time", {"backlog stop time", "s"}},
       {"bounded_slowdown_tau", {"bounded slowdown threshold", "s"}},
       // a fork-join run's summary.json (model/fork_join.hpp)
       {"slowdown", {"slowdown", ""}},

@@ -34,7 +34,10 @@ Options:
   --ylabel TEXT          the y axis label, as given (sweeps: instead of the metric's; runs: the Gantt chart's)
   --label KEY=TEXT       sweeps: call KEY (a metric or swept key) TEXT in labels, titles and legends; repeatable.
                          Without it, keys have short names (workload.load_factor: load factor, policy.name: policy,
-                         mean_bounded_slowdown: mean bounded slowdown); a key not in the table is shown as is
+                         mean_bounded_slowdown: mean bounded slowdown); a key not in the table is shown as is.
+                         KEY:VALUE=TEXT names one value of a series key in legends (policy.params.partition_size:16=
+                         'GS(16)'). Points most of whose runs were saturated (summary.json's `saturated`) are drawn
+                         as open circles, apart from their series' line
   --out DIR              write the figures to DIR (default: PATH/plots)
 
 Prints the paths of the files written. Needs gnuplot (Debian: apt-get install gnuplot-nox).

@@ -24,7 +24,11 @@ struct SweepPoint {
   std::string x;
   double mean = 0;
   std::optional<double> ci;
+  bool saturated = false; // most of its runs were saturated (metric `saturated`): its mean is no steady state
 };
+
+/* The metric whose mean at a point says that the point's runs did not reach a steady state (summary.json). */
+constexpr const char* kSaturatedMetric = "saturated";
 } // namespace
 
 /* The last component of a folder's path, also for "." and "runs/abc/". */
@@ -45,6 +49,8 @@ std::string file_safe(std::string name)
 /* A series' value of one key in its legend entry: "policy=easy", "mean interarrival time=300 s". */
 std::string series_part(const std::string& key, const std::string& value, const LabelNames& names)
 {
+  auto named_value = names.find(key + ":" + value); // --label KEY:VALUE=TEXT names one value of a key
+  if (named_value != names.end()) return named_value->second;
   std::string unit = names.count(key) || !parse_number(value) ? "" : unit_suffix(key);
   if (unit.size() > 3) unit = " " + unit.substr(2, unit.size() - 3); // " (s)" -> " s"
   return short_name(key, names) + "=" + value + unit;
@@ -152,12 +158,20 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   // Points by series, series in order of appearance.
   std::vector<std::string> series_labels;
   std::map<std::string, std::vector<SweepPoint>> series;
-  size_t missing = 0;
-  for (size_t r : rows) {
+  auto label_of = [&](size_t r) {
     std::vector<std::string> parts;
     for (size_t k : series_keys)
       parts.push_back(series_part(keys[k], t.rows[r][k + 1], req.names));
-    std::string label = join(parts);
+    return join(parts);
+  };
+  std::set<std::pair<std::string, std::string>> saturated; // (series, x) of the points most of whose runs saturated
+  if (req.metric != kSaturatedMetric)
+    for (size_t r = 0; r < t.rows.size(); r++)
+      if (t.rows[r][metric_col] == kSaturatedMetric && !t.rows[r][mean_col].empty() && number_at(t, r, mean_col) >= 0.5)
+        saturated.emplace(label_of(r), t.rows[r][x + 1]);
+  size_t missing = 0;
+  for (size_t r : rows) {
+    std::string label = label_of(r);
     if (!series.count(label)) series_labels.push_back(label);
     auto& points = series[label];
     if (t.rows[r][mean_col].empty()) {
@@ -167,6 +181,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     SweepPoint p;
     p.x = t.rows[r][x + 1];
     p.mean = number_at(t, r, mean_col);
+    p.saturated = saturated.count({label, p.x}) != 0;
     if (!t.rows[r][ci_col].empty()) p.ci = number_at(t, r, ci_col);
     points.push_back(p);
   }
@@ -224,6 +239,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
               (numeric && spread > 0 ? " (series shifted apart along x)" : ""))
     << "\n";
   std::vector<std::string> plots;
+  bool saturated_drawn = false;
   for (size_t i = 0; i < series_labels.size(); i++) {
     auto points = series[series_labels[i]];
     if (points.empty()) continue;
@@ -232,9 +248,16 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
                      [&](const SweepPoint& a, const SweepPoint& b) { return position(a.x) < position(b.x); });
     std::string means = "# " + xkey + "\t" + req.metric + "\n";
     std::string errors = "# " + xkey + "\t" + req.metric + "\tci95_half_width\n";
+    std::string saturated_means = "# " + xkey + "\t" + req.metric + " (saturated)\n";
     bool any_error = false;
+    bool any_saturated = false;
     for (const auto& p : points) {
       std::string xs = num(position(p.x) + shift);
+      if (p.saturated) { // drawn apart, unconnected and without an interval: its value depends on the run's length
+        saturated_means += xs + "\t" + num(p.mean) + "\n";
+        any_saturated = true;
+        continue;
+      }
       means += xs + "\t" + num(p.mean) + "\n";
       if (p.ci) {
         errors += xs + "\t" + num(p.mean) + "\t" + num(*p.ci) + "\n";
@@ -252,7 +275,16 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     }
     plots.push_back(gp_str(mean_file) + " using 1:2 with " + (numeric ? "linespoints" : "points") + style + " title " +
                     gp_str(title));
+    if (any_saturated) {
+      std::string saturated_file = "saturated-" + std::to_string(i) + ".dat";
+      job.data_files.emplace_back(saturated_file, saturated_means);
+      plots.push_back(gp_str(saturated_file) + " using 1:2 with points lt " + std::to_string(i + 1) +
+                      " pt 6 ps 1.6 notitle");
+      saturated_drawn = true;
+    }
   }
+  if (saturated_drawn)
+    plots.push_back("NaN with points lt -1 pt 6 ps 1.6 title " + gp_str("open circle: saturated (no steady state)"));
   c << y_range;
   c << "set datafile separator tab\n";
   c << "plot " << join(plots, ", \\\n     ") << "\n";

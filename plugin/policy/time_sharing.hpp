@@ -39,6 +39,12 @@ struct Plan {
   double until = std::numeric_limits<double>::infinity(); // plan again then, even if nothing happens
   double switch_cost = 0;       // seconds a job stalls on its processors each time it is switched in (start, resume)
   double reallocation_cost = 0; // seconds of stall per processor added or removed when a running job is resized
+  /* Jobs that compute more slowly than their speedup says on the processors given, and by what factor (> 1), e.g.
+   * the paging a policy's model charges a job given less than its memory (Setia's APVM). A policy computes it from
+   * what it sees (the job's memory, the processors it gives), never from the job's hidden run time. Jobs not listed
+   * compute at their speedup's rate. The factor in force when a job starts, resumes or is resized holds until its next
+   * start, resume or resize. */
+  std::map<JobId, double> slowdown;
 };
 
 class TimeSharingPolicy {

@@ -29,7 +29,6 @@ namespace jobsched {
 
 namespace {
 
-
 /* Everything the actors share; filled in after the deployment is loaded and before the engine runs. */
 struct Context {
   std::vector<sg4::Host*> hosts;
@@ -168,6 +167,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
       std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.runtime, mailbox,
                                        std::vector<EventSource*>{ctx.submitter.get(), ctx.monitor.get()}, progress);
   SchedulerActor& scheduler = *ctx.scheduler;
+  scheduler.set_max_backlog(sc.simulation.max_backlog);
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
   else
@@ -220,10 +220,10 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   std::optional<TraceWriter> trace_writer;
   try {
     prepare(ctx, engine, sc, options);
-    trace_writer.emplace(folder.open("trace.csv"));
+    if (sc.write_trace) trace_writer.emplace(folder.open("trace.csv"));
     ctx.runtime->set_trace_sink(
         [&trace_writer, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
-          trace_writer->write(s);
+          if (trace_writer) trace_writer->write(s);
           area += busy_area(s);
           segments++;
           if (keep) kept.push_back(s);
@@ -249,6 +249,8 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   const Workload& workload = *ctx.workload;
   report.metrics =
       compute_metrics(report.states, workload.jobs, area, ctx.machine.resource_count(), sc.workload.closed.warmup);
+  report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();
+  if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;
 
   RunDescription run{sc.name,
                      sc.policy.name,

@@ -425,6 +425,25 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
       gs.max_run_time = g.num("max_run_time", gs.max_run_time, 0, kMaxSeconds, true);
       gs.max_estimate_factor = g.num("max_estimate_factor", gs.max_estimate_factor, 1, 1e6);
       gs.time_resolution = g.num("time_resolution", gs.time_resolution, 0, 1e6);
+      const bool two_class =
+          g.choice("run_time_distribution", "log-uniform", {"log-uniform", "two-class"}) == "two-class";
+      gs.run_time_distribution = two_class ? RunTimeDistribution::two_class : RunTimeDistribution::log_uniform;
+      gs.short_mean = g.num("short_mean", gs.short_mean, 0, kMaxSeconds, true);
+      gs.long_mean = g.num("long_mean", gs.long_mean, 0, kMaxSeconds, true);
+      gs.long_fraction = g.num("long_fraction", gs.long_fraction, 0, 1);
+      // A key of the other distribution would be silently ignored: refuse it instead.
+      for (const char* k : {"short_mean", "long_mean", "long_fraction"})
+        if (!two_class && g.has(k)) g.fail(g.node()[k], "only run_time_distribution: two-class has it", k);
+      for (const char* k : {"min_run_time", "max_run_time"})
+        if (two_class && g.has(k)) g.fail(g.node()[k], "only run_time_distribution: log-uniform has it", k);
+      const std::string memory = g.choice("memory_distribution", "none", {"none", "A", "B", "C"});
+      gs.memory_distribution = memory == "A"   ? MemoryDistribution::setia_a
+                               : memory == "B" ? MemoryDistribution::setia_b
+                               : memory == "C" ? MemoryDistribution::setia_c
+                                               : MemoryDistribution::none;
+      gs.node_memory_mb = g.num("node_memory_mb", gs.node_memory_mb, 0, 1e12, true);
+      if (memory == "none" && g.has("node_memory_mb"))
+        g.fail(g.node()["node_memory_mb"], "only a memory_distribution (A, B or C) uses it", "node_memory_mb");
       long seed = g.integer("seed", 0);
       if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
       gs.seed = static_cast<std::uint64_t>(seed);
@@ -535,6 +554,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     s.fail(s.node()["reference_speed"], "must be at least 1000 flop/s per core (or 0: the first compute host's speed)",
            "reference_speed");
   sc.simulation.execution = s.choice("execution", "auto", {"auto", "ptask", "timer"});
+  sc.simulation.max_backlog = s.integer("max_backlog", 0, 0, kMaxJobs);
   Section im = s.sub("images");
   std::string store = im.choice("store", "none", {"none", "local-disk", "host"});
   sc.simulation.images.kind = store == "local-disk" ? ImageStoreSpec::Kind::local_disk
@@ -549,6 +569,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
 
   Section o = top.sub("output");
   sc.output_dir = resolve(fs::current_path(), o.str("dir", "results/" + sc.name));
+  sc.write_trace = o.boolean("trace", true);
   o.finish();
   top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores them
   top.ignore("replications");

@@ -51,6 +51,7 @@ struct SimulationSpec {
   double reference_speed = 0; // flop/s per core at which run times are measured; 0: the first compute host's speed
   ImageStoreSpec images;
   std::string execution = "auto"; // auto, ptask or timer (runtime/execution/job_runtime.hpp)
+  long max_backlog = 0;           // stop the run once more jobs than this are in the system (0: never)
 };
 
 struct Scenario {
@@ -64,6 +65,7 @@ struct Scenario {
   std::optional<hierarchical::HierarchySpec> hierarchy; // hierarchical scheduling (run/hierarchy.hpp) instead
   SimulationSpec simulation;
   std::filesystem::path output_dir;
+  bool write_trace = true; // output.trace: false leaves trace.csv out (a sweep of long time-shared runs: GBs)
 };
 
 /* `overrides` are "dotted.key=value" strings from --set, applied to the YAML before it is read. */

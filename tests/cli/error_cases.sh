@@ -70,6 +70,20 @@ expect_error huge_tight 2 "policy.allocation_params.tight" "out of range" -- \
   run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.tight=9223372036854775807
 expect_error huge_jobs 2 "workload.generator.jobs: must be between 1 and 100000000" -- \
   run "$work/good.yaml" --set workload.generator.jobs=2147483648
+# Setia's workload (section 4.1) and adaptive-partitioning policies: one line naming the key.
+expect_error memory_distribution 2 "--set" "workload.generator.memory_distribution: expected one of none, A, B, C" -- \
+  run "$work/good.yaml" --set workload.generator.memory_distribution=D
+expect_error two_class_key_alone 2 "--set" "workload.generator.short_mean: only run_time_distribution: two-class" -- \
+  run "$work/good.yaml" --set workload.generator.short_mean=3
+expect_error node_memory_alone 2 "--set" "workload.generator.node_memory_mb: only a memory_distribution" -- \
+  run "$work/good.yaml" --set workload.generator.node_memory_mb=3
+expect_error negative_backlog 2 "--set" "simulation.max_backlog: must be between 0" -- \
+  run "$work/good.yaml" --set simulation.max_backlog=-1
+expect_error apvm_fraction 1 "policy.params.fraction: must be in (0, 1]" -- \
+  run "$work/good.yaml" --set policy.name=apvm --set policy.params.fraction=2
+expect_error apmc_memory_over_machine 1 "policy.params: job 1 needs at least 30 processors" -- \
+  run "$work/good.yaml" --set policy.name=apmc --set workload.generator.memory_distribution=A \
+  --set policy.params.node_memory_mb=0.1 --set workload.jobs.shape=moldable --set workload.jobs.max_size=16
 expect_error scenario_is_a_string 2 "string.yaml:1:" "expected a mapping" -- run "$(printf '"a string"\n' >"$work/string.yaml"; echo "$work/string.yaml")"
 expect_error set_blames_set 2 "--set" "policy.name: expected text" -- run "$work/good.yaml" --set policy.name.x=1
 # Image stores checked before the run: a host that does not exist, or that the compute hosts cannot reach.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The execution fast path (timers) and ptasks give byte-identical jobs.csv, trace.csv and summary.json wherever both
-# apply: the quickstart workload under every kind of policy (space- and time-sharing, rigid, malleable, speedups), a
-# continuous-time workload, and a platform whose hosts change speed and fail (SimGrid profiles).
+# apply: the quickstart workload under every kind of policy (space- and time-sharing, rigid, malleable, speedups),
+# Setia's APVM with its paging slowdown, a continuous-time workload, and a platform whose hosts change speed and fail
+# (SimGrid profiles).
 # Usage: execution_paths.sh JOBSCHED_BIN SOURCE_DIR
 bin=$1
 src=$(cd "$2" && pwd)
@@ -42,6 +43,9 @@ compare quickstart-equi "$quick" --set policy.name=equi --set workload.jobs.shap
 compare quickstart-equi-beta "$quick" --set policy.name=equi --set workload.jobs.shape=malleable \
   --set workload.jobs.speedup='{model: beta, beta_min: 30, beta_max: 300}'
 compare continuous-easy "$quick" --set workload.generator.time_resolution=0
+# Setia's APVM: quanta of 2 s, moldable beta-speedup jobs, the paging slowdown of its plans.
+compare setia-apvm "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.generator.jobs=300 \
+  --set policy.name=apvm --set workload.generator.memory_distribution=A --set policy.params='{fraction: 0.5, overhead: 0.25}'
 cat >"$work/profiles.yaml" <<YAML
 platform: $src/tests/platforms/profiles.xml
 workload:

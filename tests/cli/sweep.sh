@@ -95,6 +95,19 @@ echo "$rows" | awk -F, '$4 > 3 && $4 < 20 { found = 1 } END { exit !found }' || 
 [ "$(echo "$rows" | cut -d, -f4 | sort -u | wc -l)" -ge 2 ] || problems+=" every point ran the same count;"
 report stopping_rule "$problems"
 
+# 6b. stop_when: points whose runs all have the named metric above 0 get no more runs (jobs_completed always is:
+#     every point stops at min, however far its interval is from 0.1%); an unknown metric is one line.
+"$bin" sweep sweep.yaml --out D2 -j 2 --quiet \
+  --set 'replications={min: 3, max: 20, metric: mean_bounded_slowdown, relative_half_width: 0.001, stop_when: jobs_completed}'
+problems=""
+counts=$(awk -F, '$3 == "mean_bounded_slowdown" { print $4 }' D2/aggregate.csv | sort -u)
+[ "$counts" = 3 ] || problems+=" points ran $counts replications (expected 3 each);"
+"$bin" sweep sweep.yaml --out D3 --quiet \
+  --set 'replications={min: 2, max: 3, metric: mean_bounded_slowdown, stop_when: nope}' 2>D3.err
+[ $? -eq 2 ] || problems+=" an unknown stop_when metric did not exit 2;"
+grep -q "replications.stop_when: 'nope' is not a numeric field" D3.err || problems+=" message: $(head -1 D3.err);"
+report stop_when "$problems"
+
 # 7. --slurm writes a job array and runs nothing.
 out=$("$bin" sweep sweep.yaml --out E --slurm --shards 2)
 problems=""

@@ -403,6 +403,38 @@ TEST_F(PlotTest, SweepAxisLabelsTitleAndLegendFromShortNamesOrTheUsers)
   EXPECT_EQ(lines_starting(c, "set ylabel"), (std::vector<std::string>{"set ylabel 'bounded slowdown, mean of 5'"}));
 }
 
+/* --label KEY:VALUE=TEXT names one value of a series key; a point most of whose runs saturated (metric `saturated`,
+ * mean >= 0.5) leaves its series' line for an open circle without an interval, and the legend says what those are. */
+TEST_F(PlotTest, SweepValueLabelsAndSaturatedPoints)
+{
+  fs::path sweep = make_sweep();
+  write(sweep / "aggregate.csv",
+        "point,policy.name,workload.generator.mean_interarrival,metric,n,mean,std,ci95_half_width\n"
+        "1,fcfs,300,mean_bounded_slowdown,5,42.5,6.1,7.57\n"
+        "1,fcfs,300,saturated,5,0.8,0.4,0.5\n"
+        "2,fcfs,600,mean_bounded_slowdown,5,8.25,1.2,1.49\n"
+        "2,fcfs,600,saturated,5,0.2,0.4,0.5\n"
+        "3,easy,300,mean_bounded_slowdown,5,18.75,3.3,4.1\n"
+        "3,easy,300,saturated,5,0,0,0\n");
+  jplot::SweepRequest req;
+  req.x = "workload.generator.mean_interarrival";
+  req.names["policy.name:fcfs"] = "FCFS";
+  jplot::PlotJob job = jplot::sweep_figure(sweep, req);
+  ASSERT_EQ(job.figures.size(), 1u);
+  const std::string& c = job.figures[0].commands;
+  EXPECT_NE(c.find("title 'FCFS'"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'policy=easy'"), std::string::npos) << c;
+  EXPECT_NE(c.find("open circle: saturated"), std::string::npos) << c;
+  std::map<std::string, std::string> data(job.data_files.begin(), job.data_files.end());
+  // fcfs (series 0): 600 on its line with its interval, 300 apart.
+  ASSERT_EQ(data.count("saturated-0.dat"), 1u);
+  EXPECT_NE(data["saturated-0.dat"].find("\t42.5\n"), std::string::npos) << data["saturated-0.dat"];
+  EXPECT_EQ(data["series-0.dat"].find("42.5"), std::string::npos) << data["series-0.dat"];
+  EXPECT_NE(data["series-0.dat"].find("8.25"), std::string::npos) << data["series-0.dat"];
+  EXPECT_EQ(data["errors-0.dat"].find("42.5"), std::string::npos) << data["errors-0.dat"];
+  EXPECT_EQ(data.count("saturated-1.dat"), 0u); // easy saturated nowhere
+}
+
 TEST_F(PlotTest, LabelOptionsAreCheckedAndSweepOnly)
 {
   fs::path sweep = make_sweep();

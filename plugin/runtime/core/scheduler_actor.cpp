@@ -97,6 +97,7 @@ bool SchedulerActor::gather(bool woke_on_message)
       for (const WorkloadJob* j : e->jobs) {
         XBT_VERB("job %ld submitted (%d processors, estimate %g s)", static_cast<long>(j->id), j->size, j->estimate);
         runtime_.table().at(j->id).status = JobStatus::waiting;
+        submitted_++;
         driver_->job_submitted(*j, now_);
       }
     happened = true;
@@ -143,6 +144,12 @@ void SchedulerActor::operator()()
     stats_.instants++;
     decided_at_ = now_;
     driver_->decide(now_, up_);
+    if (max_backlog_ > 0 && submitted_ - static_cast<long>(ended_) > max_backlog_) {
+      XBT_VERB("%ld jobs in the system at %g s, more than simulation.max_backlog: the run stops",
+               submitted_ - static_cast<long>(ended_), now_);
+      backlog_stop_time_ = now_;
+      break;
+    }
 
     if (progress_ && (stats_.instants & 255) == 0) {
       auto t = std::chrono::steady_clock::now();

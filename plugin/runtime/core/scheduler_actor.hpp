@@ -30,6 +30,11 @@ class SchedulerActor {
                  std::function<void(double, size_t)> progress);
   /* The driver is made once the processors that are up are known (see up()). */
   void set_driver(std::unique_ptr<Driver> driver) { driver_ = std::move(driver); }
+  /* Stop the run once more than `jobs` are in the system (submitted and not ended): a saturated system, whose run
+   * would otherwise last as long as its ever longer queue takes to drain. 0: never. */
+  void set_max_backlog(long jobs) { max_backlog_ = jobs; }
+  /* When the run stopped on its backlog, -1 when it did not. */
+  double backlog_stop_time() const { return backlog_stop_time_; }
   const ResourceSet& up() const { return up_; }
   void operator()();
   /* A job left the machine (called by the runtime's collection, or by a driver that killed it). */
@@ -63,6 +68,9 @@ class SchedulerActor {
   std::vector<std::unique_ptr<Event>> inbox_;
   size_t ended_ = 0;
   bool finished_ = false;
+  long max_backlog_ = 0;
+  long submitted_ = 0;
+  double backlog_stop_time_ = -1;
   SchedulerStats stats_;
 };
 

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_time_sharing, "jobsched: time-sharing plans");
 
@@ -38,6 +39,14 @@ size_t TimeSharingDriver::waiting_count() const
                                            [](const JobState* s) { return s->status == JobStatus::waiting; }));
 }
 
+namespace {
+double slowdown_of(const Plan& plan, JobId id)
+{
+  auto it = plan.slowdown.find(id);
+  return it == plan.slowdown.end() ? 1.0 : it->second;
+}
+} // namespace
+
 void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
 {
   ResourceSet given(machine_.resource_count());
@@ -59,6 +68,13 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
                         std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
     if (j.shape == JobShape::moldable && s->started() && n != s->processors.count())
       throw PolicyError(job + " is moldable: its processor count is fixed once it started");
+  }
+  for (const auto& [id, factor] : plan.slowdown) {
+    if (plan.run.count(id) == 0)
+      throw PolicyError("plan: job " + std::to_string(id) + " has a slowdown but does not run");
+    if (!(factor >= 1) || std::isinf(factor))
+      throw PolicyError("plan: job " + std::to_string(id) + ": slowdown " + std::to_string(factor) +
+                        " is not a finite factor >= 1");
   }
 }
 
@@ -114,13 +130,13 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     XBT_VERB("resize job %ld to %s", static_cast<long>(id), processors->to_string().c_str());
     runtime_.resize(id, *processors,
                     Preparation{plan.reallocation_cost * moved_processors, false,
-                                runtime_.image_writes_on(*processors - s.processors)});
+                                runtime_.image_writes_on(*processors - s.processors), slowdown_of(plan, id)});
     decisions_++;
   }
   for (const auto& [id, processors] : plan.run) {
     const JobState& s = runtime_.table().at(id);
     if (s.holds_processors()) continue;
-    Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors)};
+    Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
     XBT_VERB("%s job %ld on %s", s.status == JobStatus::waiting ? "start" : "resume", static_cast<long>(id),
              processors.to_string().c_str());
     if (s.status == JobStatus::waiting)

@@ -176,6 +176,10 @@ std::vector<sg4::ActivityPtr> JobRuntime::move_image(const std::vector<sg4::Host
 void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from)
 {
   JobState& s = state(x);
+  if (!(prep.slowdown >= 1) || std::isinf(prep.slowdown))
+    throw PolicyError("job " + std::to_string(x.job->id) + ": slowdown " + std::to_string(prep.slowdown) +
+                      " is not a finite factor >= 1");
+  x.slowdown = prep.slowdown;
   if (!prep.after.empty())
     x.stages.push_back({JobStatus::transferring, [after = std::move(prep.after)] { return after; }, false});
   const double bytes = x.job->image_bytes();
@@ -299,7 +303,7 @@ void JobRuntime::launch(Execution& x)
   const double base_seconds =
       x.job->run_time * x.remaining * x.job->speedup(x.job->size) / x.job->speedup(static_cast<double>(n));
   const double stretch = model_.compute_stretch(s.cost);
-  const double compute_seconds = base_seconds * stretch;
+  const double compute_seconds = base_seconds * stretch * x.slowdown;
   const CommSpec& comm = model_.communication();
   const double flops_each = compute_seconds * reference_speed_;
   if (x.job->kill_at_estimate) wall_time_jobs_++;
@@ -313,7 +317,7 @@ void JobRuntime::launch(Execution& x)
   std::vector<double> bytes;
   const double sent_each = comm.bytes_per_flop * flops_each;
   if (comm.model == CommCostModel::network && s.cost.communication > 0) {
-    bytes = calibrated_traffic(hosts, base_seconds * (stretch + s.cost.communication));
+    bytes = calibrated_traffic(hosts, base_seconds * x.slowdown * (stretch + s.cost.communication));
   } else if (comm.model == CommCostModel::traffic && comm.pattern != CommPattern::none && sent_each > 0 && n > 1) {
     bytes.assign(n * n, 0.0);
     for (size_t i = 0; i < n; i++) {

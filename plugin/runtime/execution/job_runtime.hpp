@@ -53,6 +53,7 @@ struct Preparation {
   double stall = 0;                    // seconds of context switch or reallocation on its processors
   bool read_image = false;             // read its memory image back from the image store first
   std::vector<sg4::ActivityPtr> after; // wait for these first (images other jobs write out of its processors)
+  double slowdown = 1;                 // then compute this many times more slowly than the speedup says (Plan)
 };
 
 class JobRuntime {
@@ -126,6 +127,7 @@ class JobRuntime {
     const WorkloadJob* job = nullptr;
     JobState* state = nullptr; // its record in the table
     double remaining = 1.0;    // fraction of the job's total work left when `exec` started
+    double slowdown = 1.0;     // the policy's factor on its computing time (Preparation::slowdown)
     double since = 0;          // start of the open trace segment
     sg4::ExecPtr exec;
     std::deque<Stage> stages;              // preparation still to do

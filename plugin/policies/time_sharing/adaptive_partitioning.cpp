@@ -1,0 +1,409 @@
+/* Time-shared adaptive partitioning with memory constraints: AP, APMC and APVM(f) of Setia, "The Interaction between
+ * Memory Allocation and Adaptive Partitioning in Message-Passing Multicomputers" (section 3 for the scheduler, 3.1
+ * for the processor allocation, 4.1 for the paging overhead, 4.2 for GS(p)), as time-sharing policies.
+ *
+ * Each job has a memory requirement min_j (the processors whose memories hold its code and data) and a maximum
+ * parallelism. It is configured once to a partition of p_j processors and from then on needs exactly p_j processors
+ * to run (the paper's footnote 2): a moldable job. Every quantum (2 s) the scheduler takes the jobs in priority order
+ * and dispatches each one whose partition fits in the processors still idle, skipping those that do not, while
+ * processors are left; at the quantum's end every job is preempted and the procedure repeats. Processors freed in
+ * mid-quantum (a job completes) go to the waiting jobs the same way, the running ones keeping theirs.
+ *
+ * p_j (section 3.1): C = P/L made a power of two, L being the average number of jobs in the system; p_j = C when
+ * min_j <= C, else the smallest multiple of C that is >= min_j. APVM(f) puts f x min_j in place of min_j and pays for
+ * it in paging: with c = p_j / min_j < 1 the job runs (1 + (1 - c)/(1 - f) x O) times longer (section 4.1). APMC is
+ * APVM(1), AP is APMC with min_j = 1, and GS(p) "is identical to that of the AP policy, except that the partition size
+ * for all jobs is fixed a priori" (section 4.2): `ap` with `partition_size` p gives every job p_j = p. (The `gang`
+ * policy is another GS(p), an Ousterhout matrix whose rows take turns: not the paper's baseline, see the doc.)
+ *
+ * Readings of the paper (docs/reproduction/adaptive-partitioning.md says more):
+ *   - C: the formula 2^i <= P/L < 2^(i+1) gives C = 16 at P = 128, L = 5, the worked example C = 32. `rounding`
+ *     offers floor (the formula), nearest and ceiling; the default, ceiling, gives the example, and is what counting
+ *     the partitions does: the largest power of two of partitions not above L (P / 2^floor(log2 L) = 2^ceil(log2 P/L)
+ *     when P is a power of two). C is capped at P (L < 1) and is 1 when P/L < 1.
+ *   - p_j: the formula (k - 1) C < min_j <= k C; the sentence's "smallest multiple of C greater than min_j" differs
+ *     when min_j is a multiple of C (64 would get 128 at C = 32): the formula is followed.
+ *   - When p_j is fixed: section 3 says both "at the time it is first dispatched" and, two paragraphs later, on
+ *     arrival ("At this time, the job is configured"), as section 3.1 speaks of "arriving jobs". `configure: arrival`
+ *     (default) fixes p_j with the load of the job's arrival instant; `dispatch` recomputes it from the current load
+ *     each time the job is considered until it first runs.
+ *   - Priority: "inversely proportional to the processing time accumulated so far", recalculated periodically "(e.g.,
+ *     by dividing them by 2)". Dividing every priority by two changes no order, so the reading is that the
+ *     accumulated usage is halved every `period` (100 s, when the load is sampled): usage decays, which is the point
+ *     of "so that jobs are not penalized forever". Usage is processor-seconds held (`usage: processor-seconds`,
+ *     the parallel analogue of a uniprocessor's CPU time) or seconds held (`seconds`). The highest priority is the
+ *     smallest usage; ties go to the earlier submission.
+ *   - L: sampled every `period` seconds from time 0 as L = L/2 + (jobs in the system)/2, the jobs counted after the
+ *     arrivals and departures of the sampling instant. Its initial value (`initial_load`, default 1: the first jobs
+ *     see an empty machine and get C = P) is forgotten geometrically, by half every period.
+ *   - A job arriving in mid-quantum is dispatched at once if its partition fits in the idle processors (like the
+ *     jobs waiting for processors freed in mid-quantum), rather than waiting for the next quantum.
+ *   - Allocation counts processors only (the paper did not model the network): a dispatched job gets the processors
+ *     it had last time when they are idle, else the lowest idle ones. A job selected again at a quantum's end continues
+ *     where it is, without a switch (nothing distinguishes it from a preemption and an immediate resumption when
+ *     switches are free, the paper's assumption; `context_switch` charges the jobs actually switched in).
+ *   - Periods where every job in the system runs need no quantum boundary (the next dispatch would choose the same
+ *     jobs): the policy then asks to be called at the next load sample only.
+ * The policies see a job's memory and bounds, never its demand or speedup: the paging factor is computed from min_j,
+ * p_j, f and O alone, and reaches the runtime through Plan::slowdown. */
+#include "policies/time_sharing/adaptive_partitioning.hpp"
+
+#include "core/errors.hpp"
+#include "core/time.hpp"
+#include "policy/policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace jobsched {
+
+namespace adaptive_partitioning {
+
+UnitRounding unit_rounding_from(const std::string& name)
+{
+  if (name == "floor") return UnitRounding::floor;
+  if (name == "nearest") return UnitRounding::nearest;
+  if (name == "ceiling") return UnitRounding::ceiling;
+  throw InputError("policy.params.rounding: '" + name + "' is not one of floor, nearest, ceiling");
+}
+
+const char* to_string(UnitRounding r)
+{
+  switch (r) {
+  case UnitRounding::floor:
+    return "floor";
+  case UnitRounding::nearest:
+    return "nearest";
+  case UnitRounding::ceiling:
+    return "ceiling";
+  }
+  return "?";
+}
+
+int partition_unit(int processors, double load, UnitRounding rounding)
+{
+  if (processors < 1) throw InputError("partition_unit: the machine has no processor");
+  if (!(load > 0)) return processors; // no load measured yet: the whole machine
+  const double share = processors / load;
+  if (share < 1) return 1;
+  double low = 1; // the largest power of two <= share
+  while (low * 2 <= share)
+    low *= 2;
+  double unit = low;
+  switch (rounding) {
+  case UnitRounding::floor:
+    break;
+  case UnitRounding::ceiling:
+    if (share > low) unit = 2 * low;
+    break;
+  case UnitRounding::nearest:
+    if (share >= low * std::sqrt(2.0)) unit = 2 * low;
+    break;
+  }
+  return static_cast<int>(std::min<double>(unit, processors));
+}
+
+int partition_size(int memory_processors, double fraction, int unit, int processors)
+{
+  // The fewest processors the job may have: f x min_j, a whole number (a job of min_j = 45 under APVM(0.75) needs 34).
+  const int needed = std::max(1, static_cast<int>(std::ceil(fraction * memory_processors - 1e-9)));
+  const int partitions = (needed + unit - 1) / unit; // k: (k - 1) C < needed <= k C
+  return std::min(std::max(1, partitions) * unit, processors);
+}
+
+double paging_overhead(double c, double fraction, double overhead_at_fraction)
+{
+  if (c >= 1 || fraction >= 1) return 0;
+  return (1 - c) / (1 - fraction) * overhead_at_fraction;
+}
+
+double next_load(double load, double sample)
+{
+  return load / 2 + sample / 2;
+}
+
+} // namespace adaptive_partitioning
+
+namespace {
+
+namespace ap = adaptive_partitioning;
+
+/* Which member of the family a registration is. */
+enum class Variant { ap, apmc, apvm, gs }; // gs: `ap` with a fixed partition_size
+
+class AdaptivePartitioning : public TimeSharingPolicy {
+ public:
+  AdaptivePartitioning(const PolicyEnv& env, Variant variant)
+      : processors_(env.machine.resource_count()), quantum_(env.params.get_double("quantum")),
+        period_(env.params.get_double("period")), load_(env.params.get_double("initial_load")),
+        switch_cost_(env.params.get_double("context_switch"))
+  {
+    auto finite_at_least = [](double v, double low) { return v >= low && std::isfinite(v); };
+    if (!(quantum_ > 0) || !std::isfinite(quantum_))
+      throw InputError("policy.params.quantum: must be a positive number of seconds");
+    if (!(period_ > 0) || !std::isfinite(period_))
+      throw InputError("policy.params.period: must be a positive number of seconds");
+    if (!finite_at_least(load_, 0)) throw InputError("policy.params.initial_load: must be a finite number >= 0");
+    if (!finite_at_least(switch_cost_, 0))
+      throw InputError("policy.params.context_switch: must be a finite number of seconds >= 0");
+    const std::string usage = env.params.get_string("usage");
+    if (usage != "processor-seconds" && usage != "seconds")
+      throw InputError("policy.params.usage: '" + usage + "' is not one of processor-seconds, seconds");
+    usage_per_processor_ = usage == "processor-seconds";
+    const std::string configure = env.params.get_string("configure");
+    if (configure != "arrival" && configure != "dispatch")
+      throw InputError("policy.params.configure: '" + configure + "' is not one of arrival, dispatch");
+    configure_at_arrival_ = configure == "arrival";
+    rounding_ = ap::unit_rounding_from(env.params.get_string("rounding"));
+    if (variant == Variant::ap || variant == Variant::gs) {
+      const long p = env.params.get_int("partition_size");
+      if (p < 0 || p > processors_)
+        throw InputError("policy.params.partition_size: must be between 0 (adaptive) and the machine's " +
+                         std::to_string(processors_) + " processors");
+      fixed_unit_ = static_cast<int>(p);
+    }
+    if (variant == Variant::apmc || variant == Variant::apvm) {
+      node_memory_mb_ = env.params.get_double("node_memory_mb");
+      if (!(node_memory_mb_ > 0) || !std::isfinite(node_memory_mb_))
+        throw InputError("policy.params.node_memory_mb: must be a positive number (the memory of one processor, MB)");
+    }
+    next_period_ = period_; // the first sample is one period after time 0
+    if (variant == Variant::apvm) {
+      fraction_ = env.params.get_double("fraction");
+      overhead_ = env.params.get_double("overhead");
+      if (!(fraction_ > 0 && fraction_ <= 1)) throw InputError("policy.params.fraction: must be in (0, 1]");
+      if (!finite_at_least(overhead_, 0))
+        throw InputError("policy.params.overhead: must be a finite number >= 0 (0.25 for 25%)");
+    }
+  }
+
+  void job_submitted(const Job& job, double /*now*/) override
+  {
+    Entry e;
+    e.order = submitted_++;
+    e.memory_processors = memory_processors(job);
+    const int least =
+        std::max(job.min_processors(), static_cast<int>(std::ceil(fraction_ * e.memory_processors - 1e-9)));
+    if (least > processors_ || least > job.max_processors())
+      throw InputError("policy.params: job " + std::to_string(job.id) + " needs at least " + std::to_string(least) +
+                       " processors (its bounds and memory), more than " +
+                       (least > processors_ ? "the machine's " + std::to_string(processors_)
+                                            : "its maximum " + std::to_string(job.max_processors())));
+    e.job = &job;
+    jobs_.emplace(job.id, e);
+    unconfigured_.push_back(job.id);
+  }
+
+  void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
+  {
+    jobs_.erase(job.id);
+    held_.erase(job.id);
+  }
+
+  Plan plan(const SystemView& view) override
+  {
+    account(view);
+    Plan plan;
+    plan.switch_cost = switch_cost_;
+    if (view.jobs.empty()) {
+      held_.clear();
+      return plan; // the next arrival calls again; missed load samples are caught up then
+    }
+    // Quanta tick at multiples of `quantum` whether or not the policy was called at the last ones (it is not when
+    // every job runs: a dispatch would change nothing), so only a call on a boundary starts a new quantum.
+    const bool new_quantum = std::fabs(view.now - std::round(view.now / quantum_) * quantum_) <= kTimeEpsilon;
+    next_quantum_ = (std::floor(view.now / quantum_ + kTimeEpsilon / quantum_) + 1) * quantum_;
+    if (configure_at_arrival_) // the jobs that arrived since the last call, with the load now
+      for (JobId id : unconfigured_) {
+        auto it = jobs_.find(id);
+        if (it != jobs_.end()) configure(it->second, *it->second.job);
+      }
+    unconfigured_.clear();
+
+    // Mid-quantum, the jobs running keep their processors; at a quantum's end every job competes again.
+    ResourceSet idle = view.up;
+    struct Candidate {
+      double usage;
+      std::uint64_t order;
+      const JobState* state;
+      Entry* entry;
+    };
+    std::vector<Candidate> candidates;
+    candidates.reserve(view.jobs.size());
+    for (const JobState* s : view.jobs) {
+      Entry& e = jobs_.at(s->job->id);
+      const bool keeps =
+          !new_quantum && held_.count(s->job->id) != 0 && s->holds_processors() && view.up.contains(s->processors);
+      if (keeps) {
+        plan.run[s->job->id] = s->processors;
+        idle -= s->processors;
+      } else {
+        candidates.push_back({e.usage, e.order, s, &e});
+      }
+    }
+    // Usage and submission order are a strict order: no two candidates compare equal.
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      return a.usage != b.usage ? a.usage < b.usage : a.order < b.order;
+    });
+    // Selection by counts, in priority order, skipping the jobs that do not fit.
+    std::vector<const JobState*> chosen;
+    int left = idle.count();
+    for (const Candidate& c : candidates) {
+      if (left == 0) break;
+      Entry& e = *c.entry;
+      if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
+      if (e.partition > left) continue;
+      chosen.push_back(c.state);
+      left -= e.partition;
+    }
+    // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
+    std::vector<bool> placed(chosen.size(), false);
+    for (size_t i = 0; i < chosen.size(); i++) {
+      const ResourceSet& last = chosen[i]->processors;
+      if (last.capacity() == idle.capacity() && last.count() == jobs_.at(chosen[i]->job->id).partition &&
+          idle.contains(last)) {
+        plan.run[chosen[i]->job->id] = last;
+        idle -= last;
+        placed[i] = true;
+      }
+    }
+    for (size_t i = 0; i < chosen.size(); i++)
+      if (!placed[i]) {
+        ResourceSet mine = idle.lowest(jobs_.at(chosen[i]->job->id).partition);
+        idle -= mine;
+        plan.run[chosen[i]->job->id] = mine;
+      }
+    held_.clear();
+    for (const auto& [id, processors] : plan.run) {
+      const Entry& e = jobs_.at(id);
+      held_[id] = processors.count();
+      if (e.slowdown > 1) plan.slowdown[id] = e.slowdown;
+    }
+    // Until the next quantum while some job waits; else nothing changes before the next load sample.
+    plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
+    return plan;
+  }
+
+ private:
+  struct Entry {
+    const Job* job = nullptr;
+    std::uint64_t order = 0;   // submission order: ties of priority
+    int memory_processors = 1; // min_j
+    int partition = 0;         // p_j, 0 until configured
+    double slowdown = 1;       // 1 + paging overhead on p_j processors
+    double usage = 0;          // decayed processor-seconds (or seconds) held: the lower, the higher the priority
+  };
+
+  int memory_processors(const Job& job) const
+  {
+    if (!(node_memory_mb_ > 0)) return 1; // AP and GS: no memory constraint
+    if (!(job.memory_kb > 0)) return std::max(1, job.min_processors());
+    const double total_kb = job.memory_kb * job.size;
+    return std::max(1, static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9)));
+  }
+
+  void configure(Entry& e, const Job& job)
+  {
+    const int unit = fixed_unit_ > 0 ? fixed_unit_ : ap::partition_unit(processors_, load_, rounding_);
+    int p = ap::partition_size(fixed_unit_ > 0 ? 1 : e.memory_processors, fraction_, unit, processors_);
+    p = std::clamp(p, job.min_processors(), job.max_processors());
+    e.partition = p;
+    e.slowdown = 1 + ap::paging_overhead(static_cast<double>(p) / e.memory_processors, fraction_, overhead_);
+  }
+
+  /* Charge the time since the last plan to the jobs that held processors, halving usages and sampling the load at
+   * every period boundary passed. Between two calls no job arrived or left, so the number of jobs in the system was
+   * the one the last call saw, except at `now` itself. */
+  void account(const SystemView& view)
+  {
+    auto charge = [this](double until) {
+      const double length = until - accounted_until_;
+      if (length > 0)
+        for (const auto& [id, count] : held_) {
+          auto it = jobs_.find(id);
+          if (it != jobs_.end()) it->second.usage += length * (usage_per_processor_ ? count : 1);
+        }
+      accounted_until_ = std::max(accounted_until_, until);
+    };
+    while (next_period_ <= view.now + kTimeEpsilon) {
+      charge(next_period_);
+      for (auto& [id, e] : jobs_)
+        e.usage /= 2;
+      const bool at_now = next_period_ >= view.now - kTimeEpsilon;
+      load_ = ap::next_load(load_, static_cast<double>(at_now ? view.jobs.size() : jobs_seen_));
+      periods_++;
+      next_period_ = static_cast<double>(periods_ + 1) * period_;
+    }
+    charge(view.now);
+    jobs_seen_ = view.jobs.size();
+  }
+
+  int processors_;
+  double quantum_;
+  double period_;
+  double load_; // L
+  double switch_cost_;
+  bool usage_per_processor_ = true;
+  bool configure_at_arrival_ = true;
+  ap::UnitRounding rounding_ = ap::UnitRounding::ceiling;
+  int fixed_unit_ = 0;        // GS(p): p
+  double node_memory_mb_ = 0; // 0: memory ignored (AP, GS)
+  double fraction_ = 1;       // f
+  double overhead_ = 0;       // O
+
+  std::unordered_map<JobId, Entry> jobs_;
+  std::vector<JobId> unconfigured_; // arrived since the last call (configure: arrival)
+  std::map<JobId, int> held_;       // the jobs of the last plan, and their processor counts
+  std::uint64_t submitted_ = 0;
+  double next_quantum_ = 0;
+  std::uint64_t periods_ = 0; // load samples taken
+  double next_period_ = 0;
+  double accounted_until_ = 0;
+  size_t jobs_seen_ = 0; // jobs in the system after the last call
+};
+
+std::vector<ParamSpec> common_params(std::vector<ParamSpec> own)
+{
+  std::vector<ParamSpec> out = {
+      {"quantum", "2.0", "seconds between dispatches (every job is preempted at a quantum's end)"},
+      {"period", "100.0", "seconds between load samples and usage halvings"},
+      {"initial_load", "1.0", "L before the first sample (jobs in the system)"},
+      {"usage", "processor-seconds", "what priority counts: processor-seconds or seconds held"},
+      {"configure", "arrival", "when p_j is fixed: at arrival or at first dispatch"},
+      {"context_switch", "0.0", "seconds a job stalls each time it is switched in"}};
+  out.insert(out.end(), own.begin(), own.end());
+  return out;
+}
+
+std::unique_ptr<TimeSharingPolicy> make(const PolicyEnv& env, Variant variant)
+{
+  return std::make_unique<AdaptivePartitioning>(env, variant);
+}
+
+const ParamSpec kRounding{"rounding", "ceiling", "P/L to a power of two: floor, nearest or ceiling"};
+const ParamSpec kNodeMemory{"node_memory_mb", "1.0", "memory of one processor (MB): min_j = job memory / this"};
+
+PolicyRegistration ap_registration{
+    {"ap",
+     "Setia's AP: time-shared adaptive partitioning, partitions of C = P/L (a power of two), feedback priority; with "
+     "partition_size p, Setia's GS(p)",
+     common_params({kRounding, {"partition_size", "0", "0: adaptive (AP); p: every partition p processors, GS(p)"}}),
+     nullptr, [](const PolicyEnv& env) {
+       return make(env, env.params.get_int("partition_size") == 0 ? Variant::ap : Variant::gs);
+     }}};
+
+PolicyRegistration apmc_registration{
+    {"apmc", "Setia's APMC: AP with partitions of the smallest multiple of C holding the job's memory",
+     common_params({kRounding, kNodeMemory}), nullptr, [](const PolicyEnv& env) { return make(env, Variant::apmc); }}};
+
+PolicyRegistration apvm_registration{
+    {"apvm", "Setia's APVM(f): APMC down to f x the job's memory, paging overhead (1-c)/(1-f) x O below it",
+     common_params({kRounding,
+                    kNodeMemory,
+                    {"fraction", "0.5", "f: the least fraction of its memory a job is given"},
+                    {"overhead", "0.0", "O: the paging overhead at c = f (0.25 for 25%)"}}),
+     nullptr, [](const PolicyEnv& env) { return make(env, Variant::apvm); }}};
+
+} // namespace
+} // namespace jobsched

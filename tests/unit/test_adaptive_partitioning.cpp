@@ -1,0 +1,427 @@
+/* Setia's time-shared adaptive partitioning (plugin/policies/time_sharing/adaptive_partitioning.*): the partition
+ * arithmetic on the paper's own examples (section 3.1), the paging overhead of section 4.1, the load average of
+ * footnote 3, and the policies' plans on views built by hand (priority by decayed usage, the usage halving, the load
+ * samples, skipping jobs that do not fit, the paging slowdown). Also the section 4.1 workload options of the
+ * generator (moments of the demand, memory distributions) and the saturation test of summary.json. Every expected
+ * value is computed here from the paper's formulas, not taken from the code. */
+#include "core/errors.hpp"
+#include "core/random.hpp"
+#include "output/metrics.hpp"
+#include "policies/time_sharing/adaptive_partitioning.hpp"
+#include "policy/policy.hpp"
+#include "workload/generator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <deque>
+#include <map>
+#include <memory>
+
+using namespace jobsched;
+namespace ap = jobsched::adaptive_partitioning;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Arithmetic
+
+TEST(AdaptivePartitioning, PartitionUnitOfThePapersExample)
+{
+  // P = 128, L = 5: P/L = 25.6. The formula 2^i <= P/L < 2^(i+1) gives 16; the worked example says 32.
+  EXPECT_EQ(ap::partition_unit(128, 5, ap::UnitRounding::floor), 16);
+  EXPECT_EQ(ap::partition_unit(128, 5, ap::UnitRounding::ceiling), 32);
+  EXPECT_EQ(ap::partition_unit(128, 5, ap::UnitRounding::nearest), 32); // 25.6 >= 16 sqrt(2) = 22.6
+}
+
+TEST(AdaptivePartitioning, RoundingsDifferAtLoadsThreeAndOneAndAHalf)
+{
+  // L = 3: P/L = 42.67, between 32 and 64, below 32 sqrt(2) = 45.25.
+  EXPECT_EQ(ap::partition_unit(128, 3, ap::UnitRounding::floor), 32);
+  EXPECT_EQ(ap::partition_unit(128, 3, ap::UnitRounding::nearest), 32);
+  EXPECT_EQ(ap::partition_unit(128, 3, ap::UnitRounding::ceiling), 64);
+  // L = 1.5: P/L = 85.33, between 64 and 128, below 64 sqrt(2) = 90.5.
+  EXPECT_EQ(ap::partition_unit(128, 1.5, ap::UnitRounding::floor), 64);
+  EXPECT_EQ(ap::partition_unit(128, 1.5, ap::UnitRounding::nearest), 64);
+  EXPECT_EQ(ap::partition_unit(128, 1.5, ap::UnitRounding::ceiling), 128);
+  // L = 1.4: P/L = 91.4 >= 90.5, so nearest goes up where floor does not.
+  EXPECT_EQ(ap::partition_unit(128, 1.4, ap::UnitRounding::nearest), 128);
+  EXPECT_EQ(ap::partition_unit(128, 1.4, ap::UnitRounding::floor), 64);
+}
+
+TEST(AdaptivePartitioning, PartitionUnitEdges)
+{
+  for (auto r : {ap::UnitRounding::floor, ap::UnitRounding::nearest, ap::UnitRounding::ceiling}) {
+    EXPECT_EQ(ap::partition_unit(128, 0.5, r), 128) << ap::to_string(r); // L < 1: capped at P
+    EXPECT_EQ(ap::partition_unit(128, 0, r), 128) << ap::to_string(r);   // nothing measured yet
+    EXPECT_EQ(ap::partition_unit(128, 200, r), 1) << ap::to_string(r);   // P/L < 1
+    EXPECT_EQ(ap::partition_unit(128, 1, r), 128) << ap::to_string(r);   // P/L = 128 exactly
+    EXPECT_EQ(ap::partition_unit(128, 4, r), 32) << ap::to_string(r);    // P/L = 32 exactly
+  }
+  EXPECT_EQ(ap::partition_unit(100, 1, ap::UnitRounding::ceiling), 100); // 128 > P: capped
+  EXPECT_THROW(ap::unit_rounding_from("up"), InputError);
+}
+
+TEST(AdaptivePartitioning, PartitionSizesOfThePapersExamples)
+{
+  const int c = 32; // P = 128, L = 5
+  // APMC = APVM(1): min 20 -> 32, min 45 -> 64.
+  EXPECT_EQ(ap::partition_size(20, 1.0, c, 128), 32);
+  EXPECT_EQ(ap::partition_size(45, 1.0, c, 128), 64);
+  // APVM(0.5): min 45 -> 22.5 -> 32 (and min 20 -> 32). APVM(0.75): min 45 -> 33.75 -> 64.
+  EXPECT_EQ(ap::partition_size(45, 0.5, c, 128), 32);
+  EXPECT_EQ(ap::partition_size(20, 0.5, c, 128), 32);
+  EXPECT_EQ(ap::partition_size(45, 0.75, c, 128), 64);
+  // The formula (k - 1) C < min_j <= k C at an exact multiple: 64 -> 64 (the sentence's "greater than" would say 96).
+  EXPECT_EQ(ap::partition_size(64, 1.0, c, 128), 64);
+  EXPECT_EQ(ap::partition_size(65, 1.0, c, 128), 96);
+  // AP: min_j = 1 gives C.
+  EXPECT_EQ(ap::partition_size(1, 1.0, c, 128), 32);
+  // Never beyond P: min 100 at C = 64 would be 128.
+  EXPECT_EQ(ap::partition_size(100, 1.0, 64, 100), 100);
+}
+
+TEST(AdaptivePartitioning, PagingOverhead)
+{
+  // (1 - c) / (1 - f) x O for f <= c < 1; 0 for c >= 1.
+  EXPECT_DOUBLE_EQ(ap::paging_overhead(1.0, 0.5, 0.25), 0.0);
+  EXPECT_DOUBLE_EQ(ap::paging_overhead(1.4, 0.5, 0.25), 0.0);
+  EXPECT_DOUBLE_EQ(ap::paging_overhead(0.5, 0.5, 0.25), 0.25); // c = f: O
+  EXPECT_DOUBLE_EQ(ap::paging_overhead(0.75, 0.5, 0.5), 0.25); // halfway: O / 2
+  EXPECT_DOUBLE_EQ(ap::paging_overhead(0.8, 0.75, 0.5), 0.4);  // 0.2 / 0.25 x 0.5
+  EXPECT_DOUBLE_EQ(ap::paging_overhead(32.0 / 45, 0.5, 0.25), (1 - 32.0 / 45) / 0.5 * 0.25);
+  EXPECT_DOUBLE_EQ(ap::paging_overhead(0.9, 1.0, 0.5), 0.0); // APMC never pages
+}
+
+TEST(AdaptivePartitioning, LoadAverageUpdate)
+{
+  EXPECT_DOUBLE_EQ(ap::next_load(4, 10), 7);
+  EXPECT_DOUBLE_EQ(ap::next_load(1, 9), 5);
+  EXPECT_DOUBLE_EQ(ap::next_load(5, 0), 2.5);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Plans on hand-built views
+
+namespace {
+
+/* A policy of the family on a uniform machine, and the jobs of its views (moldable 1..P). */
+class Bench {
+ public:
+  Bench(int processors, const std::string& name, const std::map<std::string, std::string>& values)
+      : machine_(Machine::uniform(processors)), info_(policy_registry().get(name)),
+        params_(info_.params, values, "policy.params"),
+        allocator_(allocator_registry().get("first-fit").make(AllocatorEnv{machine_, params_})),
+        policy_(info_.make_time_sharing(PolicyEnv{machine_, *allocator_, params_}))
+  {
+  }
+  /* Submit job `id` now; `memory_processors` of memory (node_memory_mb 1: one MB per processor). */
+  void submit(JobId id, double now, int memory_processors = 0)
+  {
+    Job& j = jobs_.emplace_back();
+    j.id = id;
+    j.submit_time = now;
+    j.shape = JobShape::moldable;
+    j.size = 1;
+    j.min_size = 1;
+    j.max_size = machine_.resource_count();
+    if (memory_processors > 0) j.memory_kb = memory_processors * 1024.0;
+    JobState& s = states_.emplace_back();
+    s.job = &j;
+    s.status = JobStatus::waiting;
+    in_system_.push_back(&s);
+    policy_->job_submitted(j, now);
+  }
+  void end(JobId id, double now)
+  {
+    for (size_t i = 0; i < in_system_.size(); i++)
+      if (in_system_[i]->job->id == id) {
+        policy_->job_ended(*in_system_[i]->job, JobEnd::completed, now);
+        in_system_.erase(in_system_.begin() + static_cast<long>(i));
+        return;
+      }
+    FAIL() << "job " << id << " is not in the system";
+  }
+  /* Plan at `now`, then apply the plan to the records as the driver would (running or suspended). */
+  Plan plan(double now)
+  {
+    SystemView view;
+    view.now = now;
+    view.machine = &machine_;
+    view.up = ResourceSet::all(machine_.resource_count());
+    view.jobs.assign(in_system_.begin(), in_system_.end());
+    Plan p = policy_->plan(view);
+    for (JobState* s : in_system_) {
+      auto it = p.run.find(s->job->id);
+      if (it != p.run.end()) {
+        if (s->start_time < 0) s->start_time = now;
+        s->processors = it->second;
+        s->status = JobStatus::running;
+      } else if (s->started()) {
+        s->status = JobStatus::suspended;
+      }
+    }
+    return p;
+  }
+
+ private:
+  Machine machine_;
+  const PolicyInfo& info_;
+  Params params_;
+  std::unique_ptr<Allocator> allocator_;
+  std::unique_ptr<TimeSharingPolicy> policy_;
+  std::deque<Job> jobs_;
+  std::deque<JobState> states_;
+  std::vector<JobState*> in_system_;
+};
+
+/* The processors each job of the plan got, by job. */
+std::map<JobId, int> counts(const Plan& p)
+{
+  std::map<JobId, int> out;
+  for (const auto& [id, r] : p.run)
+    out[id] = r.count();
+  return out;
+}
+
+} // namespace
+
+/* initial_load 5 on 128 processors: C = 32 from the start (ceiling). APMC: min 20 -> 32, min 45 -> 64; APVM(0.5):
+ * min 45 -> 32 with c = 32/45, slowdown 1 + (1 - 32/45)/0.5 x O; APVM(0.75): min 45 -> 64. */
+TEST(AdaptivePartitioning, PoliciesConfigureThePapersExamples)
+{
+  Bench apmc(128, "apmc", {{"initial_load", "5"}});
+  apmc.submit(1, 0, 20);
+  apmc.submit(2, 0, 45);
+  EXPECT_EQ(counts(apmc.plan(0)), (std::map<JobId, int>{{1, 32}, {2, 64}}));
+
+  Bench half(128, "apvm", {{"initial_load", "5"}, {"fraction", "0.5"}, {"overhead", "0.25"}});
+  half.submit(1, 0, 45);
+  half.submit(2, 0, 20);
+  Plan p = half.plan(0);
+  EXPECT_EQ(counts(p), (std::map<JobId, int>{{1, 32}, {2, 32}}));
+  ASSERT_EQ(p.slowdown.count(1), 1U);
+  EXPECT_DOUBLE_EQ(p.slowdown.at(1), 1 + (1 - 32.0 / 45) / 0.5 * 0.25);
+  EXPECT_EQ(p.slowdown.count(2), 0U); // 32 processors hold its 20: no paging
+
+  Bench three_quarters(128, "apvm", {{"initial_load", "5"}, {"fraction", "0.75"}, {"overhead", "0.25"}});
+  three_quarters.submit(1, 0, 45);
+  EXPECT_EQ(counts(three_quarters.plan(0)), (std::map<JobId, int>{{1, 64}}));
+
+  Bench plain(128, "ap", {{"initial_load", "5"}});
+  plain.submit(1, 0, 45); // AP ignores memory
+  EXPECT_EQ(counts(plain.plan(0)), (std::map<JobId, int>{{1, 32}}));
+}
+
+/* A job whose partition does not fit is skipped for a later one that fits: 4 processors, C = 2 (initial_load 2),
+ * job 1 needs 2, job 2 (memory 3) needs 4, job 3 needs 2: jobs 1 and 3 run, job 2 waits. */
+TEST(AdaptivePartitioning, SkipsJobsThatDoNotFit)
+{
+  Bench b(4, "apmc", {{"initial_load", "2"}});
+  b.submit(1, 0, 1);
+  b.submit(2, 0, 3);
+  b.submit(3, 0, 1);
+  Plan p = b.plan(0);
+  EXPECT_EQ(counts(p), (std::map<JobId, int>{{1, 2}, {3, 2}}));
+  EXPECT_EQ(p.run.at(1).to_string(), "0-1");
+  EXPECT_EQ(p.run.at(3).to_string(), "2-3");
+  EXPECT_DOUBLE_EQ(p.until, 2); // a job waits: the next quantum
+}
+
+/* The load average: L starts at 1 (C = 128 on 128 processors). Nine jobs are in the system at the sample of t = 100:
+ * L = 1/2 + 9/2 = 5, so a job arriving at 101 gets C = 32 (16 with floor). That job alone at the sample of 200:
+ * L = 5/2 + 1/2 = 3, so a job arriving at 250 gets 64 (32 with floor). Then the system is empty for the samples of 300
+ * to 600: L = 3 / 2^4 = 0.1875 < 1, and a job arriving at 601 gets the whole machine. */
+TEST(AdaptivePartitioning, LoadAverageSetsThePartitionUnit)
+{
+  for (const char* rounding : {"ceiling", "floor"}) {
+    Bench b(128, "ap", {{"rounding", rounding}});
+    for (JobId id = 1; id <= 9; id++)
+      b.submit(id, 0);
+    EXPECT_EQ(counts(b.plan(0)), (std::map<JobId, int>{{1, 128}})) << rounding;
+    b.plan(100);
+    for (JobId id = 1; id <= 9; id++)
+      b.end(id, 101);
+    b.submit(10, 101);
+    const bool ceiling = std::string(rounding) == "ceiling";
+    const int at_five = ceiling ? 32 : 16; // 128/5 = 25.6
+    EXPECT_EQ(counts(b.plan(101)), (std::map<JobId, int>{{10, at_five}})) << rounding;
+    Plan alone = b.plan(200);
+    EXPECT_EQ(counts(alone), (std::map<JobId, int>{{10, at_five}})) << rounding;
+    b.end(10, 250);
+    b.submit(11, 250);
+    const int expected = ceiling ? 64 : 32; // 128/3 = 42.7
+    EXPECT_EQ(counts(b.plan(250)), (std::map<JobId, int>{{11, expected}})) << rounding;
+    b.end(11, 260);
+    b.plan(260);
+    b.submit(12, 601);
+    EXPECT_EQ(counts(b.plan(601)), (std::map<JobId, int>{{12, 128}})) << rounding;
+  }
+}
+
+/* When p_j is fixed. Nine jobs at 0 with L = 1 (C = 128): job 1 runs on 128. At the sample of 100, L = 5 (C = 32).
+ * configure: arrival kept the others at 128, so at 100 job 2 runs alone; configure: dispatch recomputes an unstarted
+ * job's partition whenever it is considered, so jobs 2 to 5 run on 32 each (job 1, started, keeps its 128). */
+TEST(AdaptivePartitioning, ConfigureOnArrivalOrAtFirstDispatch)
+{
+  Bench arrival(128, "ap", {{"configure", "arrival"}});
+  Bench dispatch(128, "ap", {{"configure", "dispatch"}});
+  for (Bench* b : {&arrival, &dispatch}) {
+    for (JobId id = 1; id <= 9; id++)
+      b->submit(id, 0);
+    EXPECT_EQ(counts(b->plan(0)), (std::map<JobId, int>{{1, 128}}));
+  }
+  EXPECT_EQ(counts(arrival.plan(100)), (std::map<JobId, int>{{2, 128}}));
+  EXPECT_EQ(counts(dispatch.plan(100)), (std::map<JobId, int>{{2, 32}, {3, 32}, {4, 32}, {5, 32}}));
+}
+
+/* Priority and the usage halving, under GS(128) (one job at a time). Job 1 runs alone from 0 to 100: 100 s x 128 =
+ * 12800 processor-seconds, halved at 100 to 6400. Job 2 arrives at 99 (mid-quantum: it waits) and runs from 100,
+ * 256 processor-seconds a quantum; at 150 its 25 quanta make 6400, equal to job 1's, and the tie goes to job 1 (the
+ * earlier submission), which runs [150, 152); then job 2 again. Without the halving job 2 would run until 200. */
+TEST(AdaptivePartitioning, UsageHalvingEveryPeriod)
+{
+  Bench b(128, "ap", {{"partition_size", "128"}});
+  b.submit(1, 0);
+  EXPECT_EQ(counts(b.plan(0)), (std::map<JobId, int>{{1, 128}}));
+  EXPECT_DOUBLE_EQ(b.plan(0).until, 100); // alone: nothing to do before the load sample
+  b.submit(2, 99);
+  Plan at99 = b.plan(99);
+  EXPECT_EQ(counts(at99), (std::map<JobId, int>{{1, 128}}));
+  EXPECT_DOUBLE_EQ(at99.until, 100);
+  std::map<double, JobId> runs;
+  for (int k = 0; k <= 30; k++) {
+    const double t = 100 + 2 * k;
+    Plan p = b.plan(t);
+    ASSERT_EQ(p.run.size(), 1U) << "at " << t;
+    runs[t] = p.run.begin()->first;
+  }
+  EXPECT_EQ(runs.at(100), 2);
+  EXPECT_EQ(runs.at(148), 2);
+  EXPECT_EQ(runs.at(150), 1);
+  EXPECT_EQ(runs.at(152), 2);
+  EXPECT_EQ(runs.at(154), 1); // 6400 + 256 = 6656 each: the tie goes to job 1 again
+}
+
+/* Processors freed in mid-quantum go to the waiting jobs; the running ones keep theirs. 4 processors, GS(2): jobs 1
+ * and 2 run, job 3 waits; job 1 ends at 1: job 3 gets its processors at once, job 2 keeps 2-3. */
+TEST(AdaptivePartitioning, FreedProcessorsGoToWaitingJobs)
+{
+  Bench b(4, "ap", {{"partition_size", "2"}});
+  b.submit(1, 0);
+  b.submit(2, 0);
+  b.submit(3, 0);
+  Plan p = b.plan(0);
+  EXPECT_EQ(p.run.at(1).to_string(), "0-1");
+  EXPECT_EQ(p.run.at(2).to_string(), "2-3");
+  b.end(1, 1);
+  Plan q = b.plan(1);
+  EXPECT_EQ(q.run.at(2).to_string(), "2-3");
+  EXPECT_EQ(q.run.at(3).to_string(), "0-1");
+  EXPECT_DOUBLE_EQ(q.until, 100); // everyone runs
+}
+
+TEST(AdaptivePartitioning, BadParametersAreOneLine)
+{
+  auto make = [](const std::string& name, const std::map<std::string, std::string>& values) {
+    Bench b(128, name, values);
+  };
+  EXPECT_THROW(make("ap", {{"rounding", "up"}}), InputError);
+  EXPECT_THROW(make("ap", {{"quantum", "0"}}), InputError);
+  EXPECT_THROW(make("ap", {{"partition_size", "129"}}), InputError);
+  EXPECT_THROW(make("apvm", {{"fraction", "0"}}), InputError);
+  EXPECT_THROW(make("apvm", {{"overhead", "-1"}}), InputError);
+  EXPECT_THROW(make("apmc", {{"node_memory_mb", "0"}}), InputError);
+  EXPECT_THROW(make("apmc", {{"configure", "later"}}), InputError);
+  EXPECT_THROW(make("apmc", {{"fraction", "0.5"}}), InputError); // APVM's parameter
+  Bench b(128, "apmc", {});
+  EXPECT_THROW(b.submit(1, 0, 200), InputError); // more memory than the machine
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The workload of section 4.1
+
+/* Two classes, exponential of mean 300 (p = 0.75) and 3600 (p = 0.25): mean 0.75 x 300 + 0.25 x 3600 = 1125;
+ * E[D^2] = 0.75 x 2 x 300^2 + 0.25 x 2 x 3600^2 = 6,615,000, so CV = sqrt(6,615,000 - 1125^2) / 1125 = 2.0559.
+ * Over 2,000,000 draws (20 seeds of 100,000 jobs) both are within 1%. */
+TEST(AdaptivePartitioningWorkload, DemandMoments)
+{
+  const double mean = 0.75 * 300 + 0.25 * 3600;
+  const double second = 0.75 * 2 * 300.0 * 300 + 0.25 * 2 * 3600.0 * 3600;
+  const double cv = std::sqrt(second - mean * mean) / mean;
+  EXPECT_NEAR(mean, 1125, 1e-9);
+  EXPECT_NEAR(cv, 2.0559, 1e-4);
+  double sum = 0, sum2 = 0;
+  long n = 0;
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    GeneratorSpec s;
+    s.seed = seed;
+    s.jobs = 100000;
+    s.time_resolution = 0;
+    s.serial_fraction = 1;
+    s.run_time_distribution = RunTimeDistribution::two_class;
+    s.short_mean = 300;
+    s.long_mean = 3600;
+    s.long_fraction = 0.25;
+    for (const auto& r : generate_jobs(s, 128)) {
+      EXPECT_EQ(r.job.size, 1);
+      sum += r.job.run_time;
+      sum2 += r.job.run_time * r.job.run_time;
+      n++;
+    }
+  }
+  const double m = sum / n;
+  const double sample_cv = std::sqrt(sum2 / n - m * m) / m;
+  EXPECT_NEAR(m / mean, 1, 0.01) << m;
+  EXPECT_NEAR(sample_cv / cv, 1, 0.01) << sample_cv;
+}
+
+/* A: uniform 1..128 (mean 64.5); B: 1..64 with probability 0.75, else 65..128 (mean 0.75 x 32.5 + 0.25 x 96.5 =
+ * 48.5); C: uniform 1..64 (mean 32.5). */
+TEST(AdaptivePartitioningWorkload, MemoryDistributions)
+{
+  struct Expect {
+    MemoryDistribution d;
+    int lo, hi;
+    double mean, above_64;
+  };
+  for (const Expect& e :
+       {Expect{MemoryDistribution::setia_a, 1, 128, 64.5, 0.5}, Expect{MemoryDistribution::setia_b, 1, 128, 48.5, 0.25},
+        Expect{MemoryDistribution::setia_c, 1, 64, 32.5, 0}}) {
+    RandomStream stream(3, "memory requirements");
+    const int draws = 200000;
+    double sum = 0;
+    int lo = 1000, hi = 0, above = 0;
+    for (int i = 0; i < draws; i++) {
+      int m = draw_memory_processors(e.d, 128, stream);
+      sum += m;
+      lo = std::min(lo, m);
+      hi = std::max(hi, m);
+      above += m > 64;
+    }
+    EXPECT_EQ(lo, e.lo);
+    EXPECT_EQ(hi, e.hi);
+    EXPECT_NEAR(sum / draws / e.mean, 1, 0.01);
+    EXPECT_NEAR(static_cast<double>(above) / draws, e.above_64, 0.005);
+  }
+  // The generator writes min_j x node_memory_mb over the job's processes.
+  GeneratorSpec s;
+  s.jobs = 50;
+  s.serial_fraction = 1;
+  s.memory_distribution = MemoryDistribution::setia_c;
+  s.node_memory_mb = 32;
+  for (const auto& r : generate_jobs(s, 128)) {
+    const double processors = r.job.memory_kb * r.job.size / (32 * 1024.0);
+    EXPECT_DOUBLE_EQ(processors, std::round(processors));
+    EXPECT_GE(processors, 1);
+    EXPECT_LE(processors, 64);
+  }
+}
+
+TEST(AdaptivePartitioningWorkload, SaturationTest)
+{
+  EXPECT_FALSE(saturation_test(4.0, 5.0));   // a stable queue, noise
+  EXPECT_FALSE(saturation_test(2.0, 6.0));   // tripled but nearly empty: within the margin
+  EXPECT_TRUE(saturation_test(10.7, 41.3));  // growing
+  EXPECT_FALSE(saturation_test(30.0, 40.0)); // long but not growing by half
+  EXPECT_FALSE(saturation_test(6.1, 18.2));  // heavy traffic: doubled, but by 12 jobs (GS(32) at 0.7, stable)
+  EXPECT_TRUE(saturation_test(20.0, 45.0));  // by half and by 25 jobs
+}
