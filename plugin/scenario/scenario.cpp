@@ -304,6 +304,33 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
       gs.max_run_time = g.num("max_run_time", gs.max_run_time, 0, kMaxSeconds, true);
       gs.max_estimate_factor = g.num("max_estimate_factor", gs.max_estimate_factor, 1, 1e6);
       gs.time_resolution = g.num("time_resolution", gs.time_resolution, 0, 1e6);
+      const bool two_class =
+          g.choice("run_time_distribution", "log-uniform", {"log-uniform", "two-class"}) == "two-class";
+      gs.run_time_distribution = two_class ? RunTimeDistribution::two_class : RunTimeDistribution::log_uniform;
+      gs.short_mean = g.num("short_mean", gs.short_mean, 0, kMaxSeconds, true);
+      gs.long_mean = g.num("long_mean", gs.long_mean, 0, kMaxSeconds, true);
+      gs.long_fraction = g.num("long_fraction", gs.long_fraction, 0, 1);
+      // A key of the other distribution would be silently ignored: refuse it instead.
+      for (const char* k : {"short_mean", "long_mean", "long_fraction"})
+        if (!two_class && g.has(k)) g.fail(g.node()[k], "only run_time_distribution: two-class has it", k);
+      for (const char* k : {"min_run_time", "max_run_time"})
+        if (two_class && g.has(k)) g.fail(g.node()[k], "only run_time_distribution: log-uniform has it", k);
+      Section mn = g.sub("min_nodes");
+      if (g.has("min_nodes")) {
+        MinNodesSpec& m = gs.min_nodes;
+        m.enabled = true;
+        m.load_percent = static_cast<int>(mn.integer("load_percent", m.load_percent, 1, 1000000));
+        m.jobs = static_cast<int>(mn.integer("jobs", 0, 0, kMaxCount));
+        if (mn.has("jobs") && m.jobs < 1) mn.fail(mn.node()["jobs"], "must be at least 1", "jobs");
+        const std::string rounding = mn.choice("rounding", "mix", {"mix", "floor", "nearest"});
+        m.rounding = rounding == "floor"     ? memory_constrained::RangeRounding::floor
+                     : rounding == "nearest" ? memory_constrained::RangeRounding::nearest
+                                             : memory_constrained::RangeRounding::mix;
+        if (!mn.has("node_memory_mb"))
+          mn.fail(mn.node(), "node_memory_mb: missing (the memory of a node, MB: a job's memory is M_j x it)");
+        m.node_memory_mb = mn.num("node_memory_mb", 0, 0, 1e12, true);
+        mn.finish();
+      }
       long seed = g.integer("seed", 0);
       if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
       gs.seed = static_cast<std::uint64_t>(seed);
@@ -370,14 +397,18 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     if (!(shape.memory_mb >= 0) || std::isinf(shape.memory_mb))
       js.fail(js.node()["memory_mb"], "must be a finite number >= 0", "memory_mb");
     Section sp = js.sub("speedup");
-    std::string model = sp.choice("model", "linear", {"linear", "downey", "beta"});
-    shape.speedup = model == "downey" ? Speedup::Model::downey
-                    : model == "beta" ? Speedup::Model::beta
-                                      : Speedup::Model::linear;
+    std::string model = sp.choice("model", "linear", {"linear", "downey", "beta", "beta-static"});
+    shape.speedup = model == "downey"        ? Speedup::Model::downey
+                    : model == "beta"        ? Speedup::Model::beta
+                    : model == "beta-static" ? Speedup::Model::beta_static
+                                             : Speedup::Model::linear;
     shape.downey_A = sp.num("A", 0);
     shape.downey_sigma = sp.num("sigma", 0);
     shape.beta_min = sp.num("beta_min", 0);
     shape.beta_max = sp.num("beta_max", shape.beta_min);
+    shape.static_threads = static_cast<int>(sp.integer("threads", 0, 0, kMaxCount));
+    if (sp.has("threads") && model != "beta-static")
+      sp.fail(sp.node()["threads"], "only the beta-static model has threads (the N its jobs are cut into)", "threads");
     if (!(shape.downey_A == 0 || (shape.downey_A >= 1 && std::isfinite(shape.downey_A))))
       sp.fail(sp.node()["A"], "must be >= 1 (or 0: the job's size)", "A");
     if (!(shape.downey_sigma >= 0) || std::isinf(shape.downey_sigma))
@@ -393,6 +424,14 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     if (!(sc.workload.closed.warmup >= 0) || std::isinf(sc.workload.closed.warmup))
       cl.fail(cl.node()["warmup"], "must be a finite number of seconds >= 0", "warmup");
     cl.finish();
+    if (sc.workload.generator && sc.workload.generator->min_nodes.enabled &&
+        sc.workload.generator->min_nodes.jobs == 0) {
+      // J of Table 3's 2LN/J is the multiprogramming level: the closed population's, unless given.
+      if (sc.workload.closed.jobs < 1)
+        throw InputError(fname + ": workload.generator.min_nodes.jobs: missing (J in 2LN/J; it defaults to "
+                                 "workload.closed.jobs, which is not set)");
+      sc.workload.generator->min_nodes.jobs = static_cast<int>(std::min<long>(sc.workload.closed.jobs, kMaxCount));
+    }
     w.finish();
 
     Section p = top.sub("policy");
