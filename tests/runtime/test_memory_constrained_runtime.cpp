@@ -376,6 +376,8 @@ TEST(MemoryConstrainedRuntime, ReplansWhileImagesAreReadIn)
       EXPECT_EQ(got[1], 0) << "J = " << jobs << ", seed " << seed << ": two jobs on one processor at once";
       EXPECT_LT(got[2], 1e-6) << "J = " << jobs << ", seed " << seed << ": work received is not the demand";
       // At J = 4 every M_j is 1 (2LN/J - 1 = 1): one epoch of four 1-node pieces, nobody is preempted, no image.
-      if (jobs < 4) EXPECT_GT(got[3], 0) << "J = " << jobs << ", seed " << seed << ": no image was moved";
+      if (jobs < 4) {
+        EXPECT_GT(got[3], 0) << "J = " << jobs << ", seed " << seed << ": no image was moved";
+      }
     }
 }
