@@ -32,59 +32,6 @@ std::string to_string(RangeRounding rounding)
   return "?";
 }
 
-double MinsDistribution::mean() const
-{
-  return (low + 1) / 2.0 + p_high / 2.0;
-}
-
-std::optional<MinsDistribution> mins_distribution(int nodes, int jobs, int load_percent, RangeRounding rounding)
-{
-  if (nodes < 1) throw InputError("nodes: N = " + std::to_string(nodes) + " must be at least 1");
-  if (jobs < 1) throw InputError("jobs: J = " + std::to_string(jobs) + " must be at least 1");
-  if (load_percent < 1) throw InputError("load: " + std::to_string(load_percent) + "% must be at least 1%");
-  // u = 2LN/J - 1 = (2 load N - 100 J) / (100 J), exactly.
-  const long long numerator = 2LL * load_percent * nodes - 100LL * jobs;
-  const long long denominator = 100LL * jobs;
-  if (numerator < denominator) return std::nullopt; // u < 1: no integer range 1 .. u
-  const long long rest = numerator % denominator;
-  // Left out when the unrounded range can exceed N (ceil(u) > N), whatever the rounding, so that every rounding keeps
-  // the same points: the paper's range would exceed N, and capping M_j at N would change the load.
-  if (numerator / denominator + (rest > 0 ? 1 : 0) > nodes) return std::nullopt;
-  MinsDistribution d;
-  d.low = static_cast<int>(numerator / denominator);
-  if (rest > 0) {
-    const long long g = std::gcd(rest, denominator);
-    switch (rounding) {
-    case RangeRounding::mix:
-      d.p_high_numerator = rest / g;
-      d.p_high_denominator = denominator / g;
-      break;
-    case RangeRounding::floor:
-      break;
-    case RangeRounding::nearest:
-      if (2 * rest >= denominator) d.low++; // halves round up
-      break;
-    }
-  }
-  d.p_high = static_cast<double>(d.p_high_numerator) / static_cast<double>(d.p_high_denominator);
-  return d;
-}
-
-std::vector<int> draw_mins(const MinsDistribution& distribution, int jobs, RandomStream& stream)
-{
-  std::vector<int> mins(static_cast<size_t>(jobs));
-  for (int& m : mins) {
-    double choose = stream.uniform();
-    double pick = stream.uniform();
-    int upper = distribution.low;
-    if (choose * static_cast<double>(distribution.p_high_denominator) <
-        static_cast<double>(distribution.p_high_numerator))
-      upper++;
-    m = 1 + static_cast<int>(pick * upper);
-  }
-  return mins;
-}
-
 std::vector<SeriesPolicy> series_at(const OverheadPoint& point)
 {
   std::vector<SeriesPolicy> out;

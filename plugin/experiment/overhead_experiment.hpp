@@ -19,6 +19,7 @@
 
 #include "core/random.hpp"
 #include "experiment/statistics.hpp"
+#include "workload/generator.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -27,31 +28,10 @@
 
 namespace jobsched::memory_constrained {
 
-/* How the upper end of Uniform(1 .. 2LN/J - 1) is made an integer when it is not one. */
-enum class RangeRounding { mix, floor, nearest };
+/* RangeRounding, MinsDistribution, mins_distribution and draw_mins, Table 3's draw of M_j, live in
+ * workload/generator.hpp, where the generator's min_nodes (section 5.2's workload) draws from them too. */
 RangeRounding parse_range_rounding(const std::string& text); // InputError naming --rounding
 std::string to_string(RangeRounding rounding);
-
-/* The distribution of one M_j: Uniform(1 .. upper) where upper is `low` with probability 1 - p_high and low + 1 with
- * probability p_high (p_high = 0 when 2LN/J - 1 is an integer or the rounding is not "mix"). */
-struct MinsDistribution {
-  int low = 0;
-  double p_high = 0;
-  /* The exact p_high as a fraction (p_high_numerator / p_high_denominator), used for drawing. */
-  long long p_high_numerator = 0;
-  long long p_high_denominator = 1;
-  int largest() const { return p_high_numerator > 0 ? low + 1 : low; }
-  /* The mean M_j: (low + 1) / 2 + p_high / 2. */
-  double mean() const;
-};
-
-/* The distribution at N nodes, J jobs, load factor `load_percent` / 100; nullopt when the point is left out (the
- * range can exceed N, or its upper end is below 1). InputError when N, J or the load is not positive. */
-std::optional<MinsDistribution> mins_distribution(int nodes, int jobs, int load_percent, RangeRounding rounding);
-
-/* J draws from the distribution; each consumes exactly two numbers of the stream, whatever the rounding (so that
- * every rounding sees the same random numbers). */
-std::vector<int> draw_mins(const MinsDistribution& distribution, int jobs, RandomStream& stream);
 
 /* One point of a figure. */
 struct OverheadPoint {

@@ -27,6 +27,10 @@ void apply_job_shapes(JobList& jobs, const JobShapeSpec& spec, int machine_size,
     case Speedup::Model::beta:
       j.speedup = Speedup::with_beta(betas.uniform(spec.beta_min, spec.beta_max));
       break;
+    case Speedup::Model::beta_static: // same beta draws as `beta`, so the two workloads differ only in the model
+      j.speedup = Speedup::with_beta_static(betas.uniform(spec.beta_min, spec.beta_max),
+                                            spec.static_threads > 0 ? spec.static_threads : machine_size);
+      break;
     }
     if (!(j.memory_kb > 0) && spec.memory_mb > 0) j.memory_kb = spec.memory_mb * 1024.0;
   }

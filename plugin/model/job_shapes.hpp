@@ -16,9 +16,10 @@ struct JobShapeSpec {
   Speedup::Model speedup = Speedup::Model::linear;
   double downey_A = 0;     // downey: average parallelism; 0 = the job's requested size
   double downey_sigma = 0; // downey: variance of parallelism
-  double beta_min = 0;     // beta: drawn uniform in [beta_min, beta_max] per job (stream "speedup")
+  double beta_min = 0;     // beta, beta_static: drawn uniform in [beta_min, beta_max] per job (stream "speedup")
   double beta_max = 0;
-  double memory_mb = 0; // per processor, for jobs the workload gives none (0: leave unknown)
+  int static_threads = 0; // beta_static: the threads N each job is cut into; 0 = the machine size
+  double memory_mb = 0;   // per processor, for jobs the workload gives none (0: leave unknown)
 };
 
 /* Give every job the spec's shape, bounds, speedup (beta drawn from the "speedup" stream of `seed`, in job order) and

@@ -1,6 +1,7 @@
 #include "model/speedup.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace jobsched {
 
@@ -11,6 +12,12 @@ double Speedup::operator()(double n) const
     return n;
   case Model::beta:
     return (1 + beta) * n / (beta + n);
+  case Model::beta_static: {
+    // The threads of the busiest node run one after the other: ceil(N/n) of them where N/n would be the even share.
+    const double dynamic = (1 + beta) * n / (beta + n);
+    const double per_node = std::ceil(static_cast<double>(threads) / n - 1e-9);
+    return dynamic * threads / (n * per_node);
+  }
   case Model::downey: {
     // Downey's two regimes (his equations for low and high variance), continuous at sigma = 1.
     if (sigma <= 1) {
@@ -34,6 +41,8 @@ const char* to_string(Speedup::Model m)
     return "downey";
   case Speedup::Model::beta:
     return "beta";
+  case Speedup::Model::beta_static:
+    return "beta-static";
   }
   return "?";
 }

@@ -444,6 +444,25 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
       gs.node_memory_mb = g.num("node_memory_mb", gs.node_memory_mb, 0, 1e12, true);
       if (memory == "none" && g.has("node_memory_mb"))
         g.fail(g.node()["node_memory_mb"], "only a memory_distribution (A, B or C) uses it", "node_memory_mb");
+      Section mn = g.sub("min_nodes");
+      if (g.has("min_nodes")) {
+        MinNodesSpec& m = gs.min_nodes;
+        m.enabled = true;
+        m.load_percent = static_cast<int>(mn.integer("load_percent", m.load_percent, 1, 1000000));
+        m.jobs = static_cast<int>(mn.integer("jobs", 0, 0, kMaxCount));
+        if (mn.has("jobs") && m.jobs < 1) mn.fail(mn.node()["jobs"], "must be at least 1", "jobs");
+        const std::string rounding = mn.choice("rounding", "mix", {"mix", "floor", "nearest"});
+        m.rounding = rounding == "floor"     ? memory_constrained::RangeRounding::floor
+                     : rounding == "nearest" ? memory_constrained::RangeRounding::nearest
+                                             : memory_constrained::RangeRounding::mix;
+        if (!mn.has("node_memory_mb"))
+          mn.fail(mn.node(), "node_memory_mb: missing (the memory of a node, MB: a job's memory is M_j x it)");
+        m.node_memory_mb = mn.num("node_memory_mb", 0, 0, 1e12, true);
+        mn.finish();
+      }
+      if (memory != "none" && g.has("min_nodes"))
+        g.fail(g.node()["min_nodes"], "memory_distribution and min_nodes both give jobs their memory: set one",
+               "min_nodes");
       long seed = g.integer("seed", 0);
       if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
       gs.seed = static_cast<std::uint64_t>(seed);
@@ -510,14 +529,18 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     if (!(shape.memory_mb >= 0) || std::isinf(shape.memory_mb))
       js.fail(js.node()["memory_mb"], "must be a finite number >= 0", "memory_mb");
     Section sp = js.sub("speedup");
-    std::string model = sp.choice("model", "linear", {"linear", "downey", "beta"});
-    shape.speedup = model == "downey" ? Speedup::Model::downey
-                    : model == "beta" ? Speedup::Model::beta
-                                      : Speedup::Model::linear;
+    std::string model = sp.choice("model", "linear", {"linear", "downey", "beta", "beta-static"});
+    shape.speedup = model == "downey"        ? Speedup::Model::downey
+                    : model == "beta"        ? Speedup::Model::beta
+                    : model == "beta-static" ? Speedup::Model::beta_static
+                                             : Speedup::Model::linear;
     shape.downey_A = sp.num("A", 0);
     shape.downey_sigma = sp.num("sigma", 0);
     shape.beta_min = sp.num("beta_min", 0);
     shape.beta_max = sp.num("beta_max", shape.beta_min);
+    shape.static_threads = static_cast<int>(sp.integer("threads", 0, 0, kMaxCount));
+    if (sp.has("threads") && model != "beta-static")
+      sp.fail(sp.node()["threads"], "only the beta-static model has threads (the N its jobs are cut into)", "threads");
     if (!(shape.downey_A == 0 || (shape.downey_A >= 1 && std::isfinite(shape.downey_A))))
       sp.fail(sp.node()["A"], "must be >= 1 (or 0: the job's size)", "A");
     if (!(shape.downey_sigma >= 0) || std::isinf(shape.downey_sigma))
@@ -533,6 +556,14 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     if (!(sc.workload.closed.warmup >= 0) || std::isinf(sc.workload.closed.warmup))
       cl.fail(cl.node()["warmup"], "must be a finite number of seconds >= 0", "warmup");
     cl.finish();
+    if (sc.workload.generator && sc.workload.generator->min_nodes.enabled &&
+        sc.workload.generator->min_nodes.jobs == 0) {
+      // J of Table 3's 2LN/J is the multiprogramming level: the closed population's, unless given.
+      if (sc.workload.closed.jobs < 1)
+        throw InputError(fname + ": workload.generator.min_nodes.jobs: missing (J in 2LN/J; it defaults to "
+                                 "workload.closed.jobs, which is not set)");
+      sc.workload.generator->min_nodes.jobs = static_cast<int>(std::min<long>(sc.workload.closed.jobs, kMaxCount));
+    }
     w.finish();
 
     Section p = top.sub("policy");

@@ -5,8 +5,66 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace jobsched {
+
+namespace memory_constrained {
+
+double MinsDistribution::mean() const
+{
+  return (low + 1) / 2.0 + p_high / 2.0;
+}
+
+std::optional<MinsDistribution> mins_distribution(int nodes, int jobs, int load_percent, RangeRounding rounding)
+{
+  if (nodes < 1) throw InputError("nodes: N = " + std::to_string(nodes) + " must be at least 1");
+  if (jobs < 1) throw InputError("jobs: J = " + std::to_string(jobs) + " must be at least 1");
+  if (load_percent < 1) throw InputError("load: " + std::to_string(load_percent) + "% must be at least 1%");
+  // u = 2LN/J - 1 = (2 load N - 100 J) / (100 J), exactly.
+  const long long numerator = 2LL * load_percent * nodes - 100LL * jobs;
+  const long long denominator = 100LL * jobs;
+  if (numerator < denominator) return std::nullopt; // u < 1: no integer range 1 .. u
+  const long long rest = numerator % denominator;
+  // Left out when the unrounded range can exceed N (ceil(u) > N), whatever the rounding, so that every rounding keeps
+  // the same points: the paper's range would exceed N, and capping M_j at N would change the load.
+  if (numerator / denominator + (rest > 0 ? 1 : 0) > nodes) return std::nullopt;
+  MinsDistribution d;
+  d.low = static_cast<int>(numerator / denominator);
+  if (rest > 0) {
+    const long long g = std::gcd(rest, denominator);
+    switch (rounding) {
+    case RangeRounding::mix:
+      d.p_high_numerator = rest / g;
+      d.p_high_denominator = denominator / g;
+      break;
+    case RangeRounding::floor:
+      break;
+    case RangeRounding::nearest:
+      if (2 * rest >= denominator) d.low++; // halves round up
+      break;
+    }
+  }
+  d.p_high = static_cast<double>(d.p_high_numerator) / static_cast<double>(d.p_high_denominator);
+  return d;
+}
+
+std::vector<int> draw_mins(const MinsDistribution& distribution, int jobs, RandomStream& stream)
+{
+  std::vector<int> mins(static_cast<size_t>(jobs));
+  for (int& m : mins) {
+    double choose = stream.uniform();
+    double pick = stream.uniform();
+    int upper = distribution.low;
+    if (choose * static_cast<double>(distribution.p_high_denominator) <
+        static_cast<double>(distribution.p_high_numerator))
+      upper++;
+    m = 1 + static_cast<int>(pick * upper);
+  }
+  return mins;
+}
+
+} // namespace memory_constrained
 
 namespace {
 double quantize(double t, double resolution, double minimum)
@@ -46,13 +104,30 @@ std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size
       !(spec.short_mean > 0 && spec.long_mean > 0 && spec.long_fraction >= 0 && spec.long_fraction <= 1))
     throw InputError("workload.generator: two-class run times need short_mean > 0, long_mean > 0 and "
                      "0 <= long_fraction <= 1");
+  if (spec.memory_distribution != MemoryDistribution::none && spec.min_nodes.enabled)
+    throw InputError("workload.generator: memory_distribution and min_nodes both give jobs their memory: set one");
   if (spec.memory_distribution != MemoryDistribution::none && !(spec.node_memory_mb > 0))
     throw InputError("workload.generator.node_memory_mb: must be positive");
+  std::optional<memory_constrained::MinsDistribution> mins;
+  if (spec.min_nodes.enabled) {
+    const MinNodesSpec& m = spec.min_nodes;
+    if (m.jobs < 1 || m.load_percent < 1 || !(m.node_memory_mb > 0))
+      throw InputError("workload.generator.min_nodes: need jobs >= 1, load_percent >= 1 and node_memory_mb > 0");
+    mins = memory_constrained::mins_distribution(machine_size, m.jobs, m.load_percent, m.rounding);
+    if (!mins) {
+      const double upper = 2.0 * m.load_percent * machine_size / (100.0 * m.jobs) - 1;
+      throw InputError("workload.generator.min_nodes: M_j ~ Uniform(1 .. 2LN/J - 1 = " + std::to_string(upper) +
+                       ") at N = " + std::to_string(machine_size) + ", J = " + std::to_string(m.jobs) + ", load " +
+                       std::to_string(m.load_percent) + "% " +
+                       (upper < 1 ? "is empty" : "can exceed N (the paper's range is left out, not capped)"));
+    }
+  }
   RandomStream arrivals(spec.seed, "arrivals");
   RandomStream sizes(spec.seed, "sizes");
   RandomStream work(spec.seed, "work");
   RandomStream classes(spec.seed, "run time classes");
   RandomStream memories(spec.seed, "memory requirements");
+  RandomStream min_nodes(spec.seed, "min_nodes");
   RandomStream estimates(spec.seed, "estimates");
   int max_exponent = static_cast<int>(std::floor(std::log2(max_size)));
 
@@ -65,13 +140,20 @@ std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size
     job.id = i + 1;
     if (i > 0) t += arrivals.exponential(spec.mean_interarrival);
     job.submit_time = quantize(t, spec.time_resolution, 0);
-    double u = sizes.uniform();
-    if (u < spec.serial_fraction || max_size == 1)
+    if (mins) {
+      // Size 1: the work at one node is the run time. The memory says M_j (see the header).
+      const int m = memory_constrained::draw_mins(*mins, 1, min_nodes).front();
       job.size = 1;
-    else if (sizes.uniform() < spec.power_of_two_fraction && max_exponent >= 1)
-      job.size = 1 << sizes.uniform_int(1, max_exponent);
-    else
-      job.size = sizes.uniform_int(std::min(2, max_size), max_size);
+      job.memory_kb = m * spec.min_nodes.node_memory_mb * 1024.0;
+    } else {
+      double u = sizes.uniform();
+      if (u < spec.serial_fraction || max_size == 1)
+        job.size = 1;
+      else if (sizes.uniform() < spec.power_of_two_fraction && max_exponent >= 1)
+        job.size = 1 << sizes.uniform_int(1, max_exponent);
+      else
+        job.size = sizes.uniform_int(std::min(2, max_size), max_size);
+    }
     double resolution_floor = spec.time_resolution > 0 ? spec.time_resolution : 0;
     double drawn = 0;
     if (spec.run_time_distribution == RunTimeDistribution::two_class) {

@@ -6,21 +6,74 @@
  * These are the qualitative features of real logs (Lublin & Feitelson 2003), not a calibrated model. Each quantity
  * draws from its own named stream, so changing one distribution leaves the others' numbers unchanged.
  *
- * Options for the workload of Setia's adaptive-partitioning paper (section 4.1):
- *   - run_time_distribution = two_class: run times exponential with mean `short_mean` or `long_mean`, the long class
- *     with probability `long_fraction` (a two-stage hyperexponential; Setia: 300 s, 3600 s, 0.25).
- *   - memory_distribution: each job's code and data fill min_j processors' memories (`node_memory_mb` each), min_j
- *     drawn from Setia's distribution A (uniform 1..P), B (1..P/2 with probability 0.75, else P/2+1..P) or C (uniform
- *     1..P/2), P being the machine size (128 in the paper); the job's memory per processor of its requested size is
- *     then min_j x node_memory_mb / size (stream "memory requirements"). */
+ * run_time_distribution = two_class: run times exponential with mean `short_mean` or `long_mean`, the long class
+ * with probability `long_fraction` (a two-stage hyperexponential): Setia's adaptive-partitioning workload (section
+ * 4.1: 300 s, 3600 s, 0.25) and McCann & Zahorjan's (section 5.2: 400 s, 4000 s, 1/2).
+ *
+ * Two ways to give jobs a memory requirement (one or the other):
+ *   - memory_distribution (Setia, section 4.1): each job's code and data fill min_j processors' memories
+ *     (`node_memory_mb` each), min_j drawn from distribution A (uniform 1..P), B (1..P/2 with probability 0.75, else
+ *     P/2+1..P) or C (uniform 1..P/2), P being the machine size (128 in the paper); the job's memory per processor of
+ *     its requested size is then min_j x node_memory_mb / size (stream "memory requirements").
+ *   - min_nodes (McCann & Zahorjan, section 5.2): every job gets a minimum node count M_j drawn as in the paper's
+ *     Table 3 (Uniform(1 .. 2LN/J - 1), the draw of the overhead experiment below, N = the machine size) and says it
+ *     through its memory: size 1 and M_j x node_memory_mb of memory, so that the memory-constrained policy
+ *     (min_nodes: memory, the same node_memory_mb) finds M_j, the job's work at one node is its run time (its service
+ *     demand, whatever the speedup model), and its memory image is M_j nodes' worth. */
 #pragma once
 
 #include "core/random.hpp"
 #include "workload/workload.hpp"
 
 #include <cstdint>
+#include <optional>
 
 namespace jobsched {
+
+namespace memory_constrained {
+
+/* Minimum node counts as Table 3 of McCann & Zahorjan 1994 draws them; used by the overhead experiment
+ * (experiment/overhead_experiment.hpp, section 5.1) and by the generator's min_nodes (section 5.2).
+ *   - Load factor = J x mean M_j / N. M_j ~ Uniform(1 .. 2LN/J - 1) has mean LN/J, which gives exactly that load.
+ *   - When u = 2LN/J - 1 is not an integer, the upper end is rounded per job: floor(u) + 1 with probability
+ *     u - floor(u), else floor(u) (rounding "mix"), which keeps the mean at LN/J exactly; "floor" and "nearest" are
+ *     there to show how much the choice moves the results.
+ *   - A point whose upper end can exceed N (ceil(u) > N) is left out, not capped; so is one with floor(u) < 1. */
+
+/* How the upper end of Uniform(1 .. 2LN/J - 1) is made an integer when it is not one. */
+enum class RangeRounding { mix, floor, nearest };
+
+/* The distribution of one M_j: Uniform(1 .. upper) where upper is `low` with probability 1 - p_high and low + 1 with
+ * probability p_high (p_high = 0 when 2LN/J - 1 is an integer or the rounding is not "mix"). */
+struct MinsDistribution {
+  int low = 0;
+  double p_high = 0;
+  /* The exact p_high as a fraction (p_high_numerator / p_high_denominator), used for drawing. */
+  long long p_high_numerator = 0;
+  long long p_high_denominator = 1;
+  int largest() const { return p_high_numerator > 0 ? low + 1 : low; }
+  /* The mean M_j: (low + 1) / 2 + p_high / 2. */
+  double mean() const;
+};
+
+/* The distribution at N nodes, J jobs, load factor `load_percent` / 100; nullopt when the point is left out (the
+ * range can exceed N, or its upper end is below 1). InputError when N, J or the load is not positive. */
+std::optional<MinsDistribution> mins_distribution(int nodes, int jobs, int load_percent, RangeRounding rounding);
+
+/* J draws from the distribution; each consumes exactly two numbers of the stream, whatever the rounding (so that
+ * every rounding sees the same random numbers). */
+std::vector<int> draw_mins(const MinsDistribution& distribution, int jobs, RandomStream& stream);
+
+} // namespace memory_constrained
+
+/* Table 3's minimum node counts, one per job (see the header comment). */
+struct MinNodesSpec {
+  bool enabled = false;
+  int load_percent = 100; // L: the load factor, in percent
+  int jobs = 0;           // J in 2LN/J: the multiprogramming level (the scenario puts workload.closed.jobs here)
+  memory_constrained::RangeRounding rounding = memory_constrained::RangeRounding::mix;
+  double node_memory_mb = 0; // memory of one node: a job's memory is M_j x this
+};
 
 enum class RunTimeDistribution { log_uniform, two_class };
 
@@ -48,6 +101,7 @@ struct GeneratorSpec {
   double time_resolution = 1; // submit, run and estimate times are multiples of this (0: continuous)
   MemoryDistribution memory_distribution = MemoryDistribution::none;
   double node_memory_mb = 1; // memory_distribution: the memory of one processor (MB)
+  MinNodesSpec min_nodes;     // enabled: sizes are 1 and memories M_j x node_memory_mb
 };
 
 std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size);

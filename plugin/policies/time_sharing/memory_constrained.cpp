@@ -16,7 +16,9 @@
  *     order are the schedule's job indices). Within a quantum, a job computes on processors [first_node,
  *     first_node + width) of its piece during [start, start + duration) x T, and is suspended otherwise. A job whose
  *     piece is wider than its max_processors() uses the first max_processors() of them (the others idle).
- *   - A piece whose processors are not all up waits (its job is suspended) until they are. */
+ *   - A piece whose processors are not all up waits (its job is suspended) until they are.
+ *   - With memory images (simulation.images) or a context-switch cost, a job still preparing when a replan moves it
+ *     is suspended and resumed on its new piece at once (the runtime cannot resize a job that prepares). */
 #include "policy/policy.hpp"
 
 #include "core/errors.hpp"
@@ -82,6 +84,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     double phase = std::max(0.0, elapsed - q);
     double next = 1.0; // the next piece boundary after `phase`
     const bool all_up = view.up.count() == machine_.resource_count();
+    bool deferred = false;
     for (size_t i = 0; i < schedule_.pieces.size(); i++) {
       const double start = starts_[i];
       const double end = ends_[i];
@@ -92,9 +95,18 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       const JobState* state = jobs_[static_cast<size_t>(piece.job)];
       int width = std::min(piece.width, state->job->max_processors());
       ResourceSet processors = ResourceSet::range(machine_.resource_count(), piece.first_node, width);
-      if (all_up || view.up.contains(processors)) plan.run[state->job->id] = processors;
+      if (!(all_up || view.up.contains(processors))) continue;
+      // The runtime cannot resize or move a job that is still preparing (reading its image in, or stalled for a
+      // context switch): after a replan such a job sits out this instant (it is suspended) and is resumed on its new
+      // piece on a second pass two microseconds later.
+      if (state->holds_processors() && state->status != JobStatus::running && state->processors != processors) {
+        deferred = true;
+        continue;
+      }
+      plan.run[state->job->id] = processors;
     }
     plan.until = quantum_start_ + (q + next) * quantum_;
+    if (deferred) plan.until = std::min(plan.until, view.now + 2 * kTimeEpsilon);
     return plan;
   }
 
