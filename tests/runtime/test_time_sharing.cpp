@@ -64,9 +64,10 @@ struct Outcome {
   std::vector<double> preemptions;
 };
 
-Outcome run(const Folder& f, const std::string& workload, const std::string& rest)
+Outcome run(const Folder& f, const std::string& workload, const std::string& rest,
+            const std::string& platform = kPlatform)
 {
-  f.write("p.xml", kPlatform);
+  f.write("p.xml", platform);
   f.write("d.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                    "<platform version=\"4.1\"><actor host=\"frontend\" function=\"jobsched_scheduler\"/>"
                    "<actor host=\"frontend\" function=\"jobsched_submitter\"/></platform>\n");
@@ -245,6 +246,23 @@ TEST(Images, SavedAndRestoredOnLocalDisks)
                "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 4, quantum: 10}}\n"
                "simulation: {images: {store: local-disk}}\n");
   expect_times(o.finish, {27, 34});
+}
+
+// Disks of unequal speed: n1's is half as fast (25 MiB/s), so each job's image moves in 1 s on n0 and 2 s on n1,
+// and a stage's two transfers end one second apart (the scheduler used to spin at the first one's end, time
+// stopped). A 0-10 (5 s left); writes 10-12 while B waits; B 12-20 (7 s left); writes 20-22; A reads 22-24, runs
+// 24-29 (ends; B's row starts its slice); B reads 29-31, runs 31-38.
+TEST(Images, TransfersOfOneStageEndingAtDifferentTimes)
+{
+  std::string platform = kPlatform;
+  const std::string fast = R"(<disk id="d1" read_bw="52428800Bps" write_bw="52428800Bps"/>)";
+  platform.replace(platform.find(fast), fast.size(), R"(<disk id="d1" read_bw="26214400Bps" write_bw="26214400Bps"/>)");
+  Folder f;
+  auto o = run(f, swf(1, 0, 15, 2, 51200) + swf(2, 0, 15, 2, 51200),
+               "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 4, quantum: 10}}\n"
+               "simulation: {images: {store: local-disk}}\n",
+               platform);
+  expect_times(o.finish, {29, 38});
 }
 
 // Two images at once share `io`: 2 s each. Partitions of 2: row 0 = A, B; row 1 = C, D (run 15 on 2 each).

@@ -554,8 +554,11 @@ std::vector<sg4::ActivityPtr> JobRuntime::activities() const
       if (x.exec) out.push_back(x.exec);
   for (JobId id : preparing_) {
     const Execution& x = jobs_.at(id);
-    for (const auto& a : x.pending) // another job's image write may be awaited by several jobs: list it once
-      if (x.pending_owned || std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+    // Only activities still in progress: a stage whose other activities go on keeps its finished ones in `pending`,
+    // and waiting on a finished activity returns at once, so the scheduler would spin without time passing.
+    // Another job's image write may be awaited by several jobs: list it once.
+    for (const auto& a : x.pending)
+      if (in_progress(a) && (x.pending_owned || std::find(out.begin(), out.end(), a) == out.end())) out.push_back(a);
   }
   return out;
 }
