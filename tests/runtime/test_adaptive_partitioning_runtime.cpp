@@ -6,6 +6,7 @@
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
 #include "support/scratch_folder.hpp"
+#include "support/trace_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -65,17 +66,7 @@ Outcome run(const jobsched::testing::ScratchFolder& f, const std::string& worklo
     std::vector<double> out;
     for (const auto& s : r.states)
       out.push_back(s.finish_time);
-    double overlaps = 0;
-    auto computing = [](const TraceSegment& t) {
-      return t.status == JobStatus::running || t.status == JobStatus::switching;
-    };
-    for (size_t a = 0; a < r.trace.size(); a++)
-      for (size_t b = a + 1; b < r.trace.size(); b++) {
-        const auto &x = r.trace[a], &y = r.trace[b];
-        if (computing(x) && computing(y) && x.job != y.job && x.processors.intersects(y.processors) &&
-            x.start < y.end - 1e-9 && y.start < x.end - 1e-9)
-          overlaps++;
-      }
+    double overlaps = jobsched::testing::computing_overlaps(r.trace);
     out.push_back(overlaps);
     std::map<JobId, double> done;
     for (const auto& t : r.trace)

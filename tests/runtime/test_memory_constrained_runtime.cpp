@@ -6,6 +6,7 @@
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
 #include "support/scratch_folder.hpp"
+#include "support/trace_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -59,17 +60,7 @@ std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::st
     std::vector<double> out;
     for (const auto& s : r.states)
       out.push_back(s.finish_time);
-    double overlaps = 0;
-    auto computing = [](const TraceSegment& t) {
-      return t.status == JobStatus::running || t.status == JobStatus::switching;
-    };
-    for (size_t a = 0; a < r.trace.size(); a++)
-      for (size_t b = a + 1; b < r.trace.size(); b++) {
-        const auto &x = r.trace[a], &y = r.trace[b];
-        if (computing(x) && computing(y) && x.job != y.job && x.processors.intersects(y.processors) &&
-            x.start < y.end - 1e-9 && y.start < x.end - 1e-9)
-          overlaps++;
-      }
+    double overlaps = jobsched::testing::computing_overlaps(r.trace);
     std::map<JobId, double> done;
     for (const auto& t : r.trace)
       if (t.status == JobStatus::running) done[t.job] += t.processors.count() * (t.end - t.start); // linear speedup
@@ -252,13 +243,7 @@ TEST(MemoryConstrainedRuntime, SectionFiveTwoWorkloadRunsAsSpecified)
     }
     for (const auto& j : r.workload->jobs)
       work_error = std::max(work_error, std::fabs(done[j.id] - j.run_time) / j.run_time);
-    for (size_t a = 0; a < r.trace.size(); a++)
-      for (size_t b = a + 1; b < r.trace.size(); b++) {
-        const auto &x = r.trace[a], &y = r.trace[b];
-        if (x.status == JobStatus::running && y.status == JobStatus::running && x.job != y.job &&
-            x.processors.intersects(y.processors) && x.start < y.end - 1e-9 && y.start < x.end - 1e-9)
-          overlaps++;
-      }
+    overlaps = jobsched::testing::computing_overlaps(r.trace);
     // Jobs in the system just after each submission, until the last submission.
     double last_submission = 0;
     for (const auto& s : r.states)
@@ -358,13 +343,7 @@ TEST(MemoryConstrainedRuntime, ReplansWhileImagesAreReadIn)
           }
         for (const auto& j : r.workload->jobs)
           work_error = std::max(work_error, std::fabs(done[j.id] - j.run_time) / j.run_time);
-        for (size_t a = 0; a < r.trace.size(); a++)
-          for (size_t b = a + 1; b < r.trace.size(); b++) {
-            const auto &x = r.trace[a], &y = r.trace[b];
-            if (x.status == JobStatus::running && y.status == JobStatus::running && x.job != y.job &&
-                x.processors.intersects(y.processors) && x.start < y.end - 1e-9 && y.start < x.end - 1e-9)
-              overlaps++;
-          }
+        overlaps = jobsched::testing::computing_overlaps(r.trace);
         for (const auto& s : r.states) {
           finished += s.finished();
           bytes += s.counters.bytes_moved;

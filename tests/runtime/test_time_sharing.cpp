@@ -7,6 +7,7 @@
 #include "support/child_process.hpp"
 
 #include "support/scratch_folder.hpp"
+#include "support/trace_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -89,17 +90,7 @@ Outcome run(const Folder& f, const std::string& workload, const std::string& res
     for (const auto& s : r.states)
       out.push_back(s.counters.preemptions);
     // Invariants of the trace.
-    double overlaps = 0;
-    for (size_t a = 0; a < r.trace.size(); a++)
-      for (size_t b = a + 1; b < r.trace.size(); b++) {
-        const auto &x = r.trace[a], &y = r.trace[b];
-        auto computing = [](const TraceSegment& t) {
-          return t.status == JobStatus::running || t.status == JobStatus::switching;
-        };
-        if (computing(x) && computing(y) && x.job != y.job && x.processors.intersects(y.processors) &&
-            x.start < y.end - 1e-9 && y.start < x.end - 1e-9)
-          overlaps++;
-      }
+    double overlaps = jobsched::testing::computing_overlaps(r.trace);
     std::map<JobId, double> done;
     double area = 0;
     for (const auto& t : r.trace)
