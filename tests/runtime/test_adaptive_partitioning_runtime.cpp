@@ -5,6 +5,7 @@
  * up to its demand times the paging slowdown the policy charged. Every simulation runs in its own process. */
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
+#include "support/quiet_run.hpp"
 #include "support/scratch_folder.hpp"
 #include "support/trace_checks.hpp"
 
@@ -57,12 +58,7 @@ Outcome run(const jobsched::testing::ScratchFolder& f, const std::string& worklo
                                 "max_size: 4}}\npolicy: " +
                                     policy + "\n");
   auto flat = in_child([&] {
-    Scenario sc = load_scenario(file);
-    sc.output_dir = f.dir / "out";
-    RunOptions opt;
-    opt.simgrid_args = {"--log=root.thres:critical"};
-    opt.keep_trace = true;
-    RunReport r = run_scenario(sc, opt);
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out;
     for (const auto& s : r.states)
       out.push_back(s.finish_time);

@@ -5,6 +5,7 @@
  * segments add up to its work. Every simulation runs in its own process. */
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
+#include "support/quiet_run.hpp"
 #include "support/scratch_folder.hpp"
 #include "support/trace_checks.hpp"
 
@@ -51,12 +52,7 @@ std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::st
   auto file = f.write("s.yaml",
                       "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
   return in_child([&] {
-    Scenario sc = load_scenario(file);
-    sc.output_dir = f.dir / "out";
-    RunOptions opt;
-    opt.simgrid_args = {"--log=root.thres:critical"};
-    opt.keep_trace = true;
-    RunReport r = run_scenario(sc, opt);
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out;
     for (const auto& s : r.states)
       out.push_back(s.finish_time);
@@ -139,11 +135,7 @@ std::vector<double> finishes(const jobsched::testing::ScratchFolder& f, const st
   auto file =
       f.write("s.yaml", "platform: p.xml\nworkload: {trace: w.swf, jobs: " + jobs + "}\npolicy: " + policy + "\n");
   return in_child([&] {
-    Scenario sc = load_scenario(file);
-    sc.output_dir = f.dir / "out";
-    RunOptions opt;
-    opt.simgrid_args = {"--log=root.thres:critical"};
-    RunReport r = run_scenario(sc, opt);
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out;
     for (const auto& s : r.states)
       out.push_back(s.finish_time);
@@ -217,12 +209,7 @@ TEST(MemoryConstrainedRuntime, SectionFiveTwoWorkloadRunsAsSpecified)
                                     "node_memory_mb: 32}\n"
                                     "simulation: {seed: 3}\n");
   auto got = in_child([&] {
-    Scenario sc = load_scenario(file);
-    sc.output_dir = f.dir / "out";
-    RunOptions opt;
-    opt.simgrid_args = {"--log=root.thres:critical"};
-    opt.keep_trace = true;
-    RunReport r = run_scenario(sc, opt);
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::map<JobId, const WorkloadJob*> job;
     for (const auto& j : r.workload->jobs)
       job[j.id] = &j;
@@ -324,12 +311,7 @@ TEST(MemoryConstrainedRuntime, ReplansWhileImagesAreReadIn)
                                         "simulation: {seed: " +
                                         std::to_string(seed) + ", images: {store: local-disk}}\n");
       auto got = in_child([&] {
-        Scenario sc = load_scenario(file);
-        sc.output_dir = f.dir / "out";
-        RunOptions opt;
-        opt.simgrid_args = {"--log=root.thres:critical"};
-        opt.keep_trace = true;
-        RunReport r = run_scenario(sc, opt);
+        RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
         std::map<JobId, const WorkloadJob*> job;
         for (const auto& j : r.workload->jobs)
           job[j.id] = &j;

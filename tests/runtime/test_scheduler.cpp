@@ -6,6 +6,7 @@
 #include "policy/policy.hpp"
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
+#include "support/quiet_run.hpp"
 
 #include "support/scratch_folder.hpp"
 
@@ -77,11 +78,7 @@ std::vector<double> run(const Folder& f, const std::string& scenario_yaml)
 {
   fs::path file = f.write("scenario.yaml", scenario_yaml);
   return in_child([&] {
-    Scenario sc = load_scenario(file);
-    sc.output_dir = f.dir / "out";
-    RunOptions opt;
-    opt.simgrid_args = {"--log=root.thres:critical"};
-    RunReport r = run_scenario(sc, opt);
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out;
     for (const auto& o : r.states)
       out.insert(out.end(), {static_cast<double>(o.fate), o.start_time, o.finish_time});

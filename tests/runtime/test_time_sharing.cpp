@@ -5,6 +5,7 @@
  * job's running segments add up to its work, and utilization from the trace equals the work over the capacity. */
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
+#include "support/quiet_run.hpp"
 
 #include "support/scratch_folder.hpp"
 #include "support/trace_checks.hpp"
@@ -75,12 +76,7 @@ Outcome run(const Folder& f, const std::string& workload, const std::string& res
   f.write("w.swf", workload);
   fs::path file = f.write("s.yaml", "platform: p.xml\ndeployment: d.xml\n" + rest);
   auto values = in_child([&] {
-    Scenario sc = load_scenario(file);
-    sc.output_dir = f.dir / "out";
-    RunOptions opt;
-    opt.simgrid_args = {"--log=root.thres:critical"};
-    opt.keep_trace = true;
-    RunReport r = run_scenario(sc, opt);
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     const JobList& jobs = r.workload->jobs;
     std::vector<double> out;
     for (const auto& s : r.states)
