@@ -249,6 +249,15 @@ std::string fork_join_summary_json(const ForkJoinResult& r)
   return out.str();
 }
 
+void write_performance_and_commit(RunFolder& folder, PerformanceFigures& p,
+                                  std::chrono::steady_clock::time_point wall_start)
+{
+  p.peak_memory_mb = peak_memory_mb();
+  p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  folder.write("performance.json", performance_json(p));
+  folder.commit();
+}
+
 double peak_memory_mb()
 {
   struct rusage ru {};

@@ -5,8 +5,10 @@
 
 #include "model/fork_join.hpp"
 #include "output/metrics.hpp"
+#include "output/run_folder.hpp"
 #include "workload/workload.hpp"
 
+#include <chrono>
 #include <map>
 #include <ostream>
 #include <string>
@@ -51,6 +53,10 @@ struct PerformanceFigures {
   std::string execution; // how jobs executed: timer (fast path) or ptask
 };
 std::string performance_json(const PerformanceFigures& p);
+/* The last step of every kind of run: the peak memory and the wall time since `wall_start` go into `p`, which is
+ * written as performance.json, and the folder is committed. */
+void write_performance_and_commit(RunFolder& folder, PerformanceFigures& p,
+                                  std::chrono::steady_clock::time_point wall_start);
 
 /* summary.json of a fork-join run (model/fork_join.hpp). */
 struct ForkJoinResult {

@@ -82,10 +82,7 @@ ForkJoinReport run_fork_join(const Scenario& sc, const RunOptions& options)
   perf.instants = phases;
   RunFolder folder(sc.output_dir);
   folder.write("summary.json", fork_join_summary_json(r));
-  perf.peak_memory_mb = peak_memory_mb();
-  perf.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  folder.write("performance.json", performance_json(perf));
-  folder.commit();
+  write_performance_and_commit(folder, perf, wall_start);
   report.out_dir = folder.dir();
   return report;
 }

@@ -373,10 +373,7 @@ HierarchyReport run_hierarchy(const Scenario& sc, const RunOptions& options)
   RunFolder folder(sc.output_dir);
   folder.write("summary.json", r.summary_json);
   folder.write("jobs.csv", jobs_csv(records, run.leaf_of_job));
-  perf.peak_memory_mb = peak_memory_mb();
-  perf.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  folder.write("performance.json", performance_json(perf));
-  folder.commit();
+  write_performance_and_commit(folder, perf, wall_start);
   report.out_dir = folder.dir();
   return report;
 }

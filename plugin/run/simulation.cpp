@@ -270,10 +270,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";
   write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name);
   folder.write("summary.json", summary_json(run, workload, report.metrics));
-  perf.peak_memory_mb = peak_memory_mb();
-  perf.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  folder.write("performance.json", performance_json(perf));
-  folder.commit();
+  write_performance_and_commit(folder, perf, wall_start);
   return report;
 }
 
