@@ -303,6 +303,18 @@ void check_demand(const VpCounts& vps, int id)
   if (total <= 0) throw InputError(job_name(id) + ": a job needs at least one VP");
 }
 
+/* What VP_exit and a job's exit share once the departed VPs are gone from `after_exit`: emptied slices removed, an
+ * expansion round, and the VP moves counted from `after_exit`. */
+EventResult after_departure(const AllocationMap& after_exit, const SchedulerOptions& options)
+{
+  EventResult result{after_exit, {}, {}, {}, {}, {}, 0};
+  result.removed_slices += remove_empty_slices(result.map);
+  expansion_round(result.map, {}, options, result);
+  record_moves(holdings_of(after_exit), after_exit, result);
+  check_result(result);
+  return result;
+}
+
 } // namespace
 
 Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int as_free,
@@ -373,12 +385,7 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
   count--;
   if (count == 0) record.vps.erase(map.processors[static_cast<size_t>(p)].arch);
   if (record.total_vps() == 0) remove_job_record(after_exit, job);
-  EventResult result{after_exit, {}, {}, {}, {}, {}, 0};
-  result.removed_slices += remove_empty_slices(result.map);
-  expansion_round(result.map, {}, options, result);
-  record_moves(holdings_of(after_exit), after_exit, result);
-  check_result(result);
-  return result;
+  return after_departure(after_exit, options);
 }
 
 EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options)
@@ -388,12 +395,7 @@ EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& 
   AllocationMap after_exit = map;
   clear_job(after_exit, job);
   remove_job_record(after_exit, job);
-  EventResult result{after_exit, {}, {}, {}, {}, {}, 0};
-  result.removed_slices += remove_empty_slices(result.map);
-  expansion_round(result.map, {}, options, result);
-  record_moves(holdings_of(after_exit), after_exit, result);
-  check_result(result);
-  return result;
+  return after_departure(after_exit, options);
 }
 
 EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options)
