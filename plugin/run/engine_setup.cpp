@@ -36,6 +36,13 @@ void HeldBackMessages::release(bool show)
   }
 }
 
+void require_positive_speed(const sg4::Host& host, const std::filesystem::path& platform)
+{
+  if (!(host.get_speed() > 0))
+    throw InputError(platform.string() + ": host '" + host.get_name() +
+                     "' has a speed of 0 or less: a compute host needs a positive speed");
+}
+
 EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args)
 {
   // SimGrid aborts on many errors in these files: load them in a child process first (platform/platform_check.hpp).

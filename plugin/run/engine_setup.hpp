@@ -12,6 +12,7 @@
 #include <simgrid/s4u.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ class HeldBackMessages {
   std::FILE* file_ = nullptr;
   int saved_ = -1;
 };
+
+/* SimGrid accepts a host speed of 0 or less, and then jobs never end: a compute host must compute. */
+void require_positive_speed(const sg4::Host& host, const std::filesystem::path& platform);
 
 class EngineSetup {
  public:

@@ -28,9 +28,7 @@ ForkJoinReport run_fork_join(const Scenario& sc, const RunOptions& options)
                      " threads need as many compute hosts (one thread per node), " + sc.platform.string() + " has " +
                      std::to_string(hosts.size()));
   for (int i = 0; i < spec.threads; i++)
-    if (!(hosts[static_cast<size_t>(i)]->get_speed() > 0))
-      throw InputError(sc.platform.string() + ": host '" + hosts[static_cast<size_t>(i)]->get_name() +
-                       "' has a speed of 0 or less: a compute host needs a positive speed");
+    require_positive_speed(*hosts[static_cast<size_t>(i)], sc.platform);
   const double reference_speed =
       sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : hosts.front()->get_speed();
 

@@ -111,10 +111,8 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   if (hosts.empty())
     throw InputError(sc.platform.string() +
                      ": no compute host (every host runs a deployed actor or has a role other than compute)");
-  for (auto* h : hosts) // SimGrid takes a speed of 0 or less, then jobs never end
-    if (!(h->get_speed() > 0))
-      throw InputError(sc.platform.string() + ": host '" + h->get_name() +
-                       "' has a speed of 0 or less: a compute host needs a positive speed");
+  for (const auto* h : hosts)
+    require_positive_speed(*h, sc.platform);
   Machine& machine = ctx.machine;
   for (auto* h : hosts)
     machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
