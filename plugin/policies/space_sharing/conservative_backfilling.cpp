@@ -170,6 +170,7 @@ class ConservativeBackfilling : public Policy {
    * with time: it holds [now, now + estimate). */
   void shift_overdue_reservations(double now)
   {
+    std::vector<JobId> overdue; // put back after the loop, which stops at the first start not in the past
     while (!due_.empty() && due_.begin()->first < now) {
       const JobId id = due_.begin()->second;
       due_.erase(due_.begin());
@@ -177,11 +178,10 @@ class ConservativeBackfilling : public Policy {
       unhold(id, now);
       const double estimate = h.end - h.start;
       hold(id, now, now + estimate, h.size);
-      overdue_.push_back(id);
+      overdue.push_back(id);
     }
-    for (JobId id : overdue_)
+    for (JobId id : overdue)
       due_.emplace(now, id);
-    overdue_.clear();
   }
 
   /* Each waiting job in submission order, taken out and put back at its earliest fit, when it can move. */
@@ -244,7 +244,7 @@ class ConservativeBackfilling : public Policy {
   std::unordered_map<JobId, Hold> held_;        // reservations of waiting jobs and holds of running ones
   std::set<std::pair<double, JobId>> due_;      // waiting jobs by reservation start
   std::set<JobId> running_;                     // running jobs the profile holds
-  std::vector<JobId> started_, ended_, overdue_; // since the last event
+  std::vector<JobId> started_, ended_; // since the last event
   bool compress_ = false;
   bool replan_ = true;
   bool rebuild_always_ = false;
