@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace jobsched::gang_now {
@@ -59,6 +60,15 @@ Rational parse_capacity(const std::string& text, const std::string& what)
   if (value <= 0) throw InputError(what + ": '" + text + "' is not positive");
   if (value > kLargest) throw InputError(what + ": '" + text + "' is above 1000");
   return value;
+}
+
+Rational capacity_from_speeds(double speed, double slowest, const std::string& what)
+{
+  const double ratio = speed / slowest;
+  if (!(ratio >= 1 - 1e-12) || ratio > static_cast<double>(kLargest))
+    throw InputError(what + ": speed " + std::to_string(speed) + " flop/s is more than 1000 times (or less than) the " +
+                     "slowest processor's " + std::to_string(slowest) + ": capacities are kept within 1 and 1000");
+  return Rational(std::llround(ratio * 10000), 10000);
 }
 
 std::string fraction_string(const Rational& value)

@@ -32,6 +32,12 @@ long long ceil_of(const Rational& value);
  * 1000. */
 Rational parse_capacity(const std::string& text, const std::string& what);
 
+/* The capacity a_i of a processor of speed `speed` relative to the slowest processor of the whole network (section
+ * 4.1), from the platform's speeds (flop/s, doubles): speed / slowest rounded to the nearest 1/10000, exactly as
+ * parse_capacity would read it with 4 decimal places (platforms give speeds whose ratios are exact in 4 places, e.g.
+ * 50, 75, 100 and 200 Mflop/s: 1, 1.5, 2, 4). Throws InputError naming `what` when the ratio exceeds 1000. */
+Rational capacity_from_speeds(double speed, double slowest, const std::string& what);
+
 /* "p/q", or "p" when the value is whole: exact, for JSON and messages. */
 std::string fraction_string(const Rational& value);
 
