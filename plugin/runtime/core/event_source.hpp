@@ -6,7 +6,8 @@
  *     (poll()), with no actor and no message: the scheduler wakes at that time like at any other.
  * The scheduler gathers everything of one instant from every source before it decides, with no handshake written for
  * each sender. Sources: the workload's arrivals (open, or a closed population whose finished jobs are replaced at
- * once: polled), and host changes (failures, owners, speed profiles: sent). */
+ * once: polled), host changes (failures, speed profiles: sent), and workstation owners coming and going (polled,
+ * runtime/events/owner_source.hpp). */
 #pragma once
 
 #include "model/job.hpp"
@@ -24,10 +25,11 @@ namespace sg4 = simgrid::s4u;
 class EventSource;
 
 struct Event {
-  enum class Kind { submissions, host_change };
+  enum class Kind { submissions, host_change, owner };
   Kind kind = Kind::submissions;
   std::vector<const WorkloadJob*> jobs; // submissions
-  int host = -1;                        // host_change: the compute host's index
+  int host = -1;                        // host_change, owner: the compute host's index
+  bool owner_busy = false;              // owner: the workstation's owner came back (else: left)
   EventSource* source = nullptr;
 };
 
