@@ -7,6 +7,7 @@
 #include "plot/plot.hpp"
 #include "policy/policy.hpp"
 #include "run/fork_join.hpp"
+#include "run/gang_now.hpp"
 #include "run/hierarchy.hpp"
 #include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
@@ -34,6 +35,10 @@ Usage:
   jobsched plot PATH [options]           figures from a sweep or run folder (needs gnuplot)
   jobsched plan POLICY --nodes N --mins M1,M2,... [--k K]
                                          one quantum of a memory-constrained policy, as JSON ('plan --help')
+  jobsched plan mtat|compress --capacities A1,A2,... --vps X [options]
+  jobsched plan expand --map MAP.json [options]
+                                         gang scheduling on heterogeneous workstations: MTAT, Compression,
+                                         Expansion decisions as JSON ('plan mtat --help')
   jobsched plan-sweep [--figure 9|10|11|all] [options]
                                          the paper's Monte Carlo overhead figures ('plan-sweep --help')
   jobsched --help | --version
@@ -146,6 +151,19 @@ int run(int argc, char** argv)
   Scenario sc = load_scenario(scenario_file, overrides);
   if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
+  if (sc.gang_now) {
+    GangNowReport g = run_gang_now(sc, options);
+    if (!quiet) {
+      std::printf("jobsched: %s: %zu gang jobs on a network of workstations\n", sc.name.c_str(), g.jobs.size());
+      std::printf("  mean turnaround %s s, fairness %s, %ld migrations (%s bytes)\n",
+                  format_number(g.mean_turnaround).c_str(), format_number(g.fairness).c_str(), g.migrations,
+                  format_number(g.bytes_moved).c_str());
+      std::printf("  simulated in %.3f s, peak memory %.0f MiB\n", g.performance.simulation_seconds,
+                  g.performance.peak_memory_mb);
+      std::printf("  outputs: %s/{jobs.csv,summary.json,performance.json}\n", g.out_dir.string().c_str());
+    }
+    return 0;
+  }
   if (sc.hierarchy) {
     HierarchyReport h = run_hierarchy(sc, options);
     if (!quiet) {

@@ -4,6 +4,7 @@
 #include "core/time_format.hpp"
 #include "scenario/scenario_tree.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -351,6 +352,94 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
   return spec;
 }
 
+GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden)
+{
+  namespace gn = gang_now;
+  GangNowSpec spec;
+  Section p = g.sub("policy");
+  gn::SchedulerOptions& o = spec.policy.options;
+  o.allocation.mtat = gn::parse_mtat_variant(p.choice("mtat", "optimal", {"optimal", "paper"}));
+  o.allocation.compression = gn::parse_compression_variant(p.choice("compression", "exact", {"exact", "paper"}));
+  o.allocation.pool_target = gn::parse_pool_target(p.choice("pool_target", "common", {"common", "per-pool"}));
+  o.expansion = gn::parse_expansion_search(p.choice("expansion", "column", {"column", "exhaustive"}));
+  o.max_exhaustive_slices = static_cast<int>(p.integer("max_exhaustive_slices", o.max_exhaustive_slices, 1, 24));
+  o.new_slice_rule = gn::parse_new_slice_rule(p.choice("new_slice_rule", "turnaround", {"turnaround", "time-share"}));
+  const std::string eviction = p.choice("eviction", "migrate", {"migrate", "wait", "restart"});
+  spec.policy.eviction = eviction == "wait"      ? Eviction::wait
+                         : eviction == "restart" ? Eviction::restart
+                                                 : Eviction::migrate;
+  spec.policy.quantum = p.num("quantum", spec.policy.quantum, 0, kMaxSeconds, true);
+  spec.policy.switch_cost = p.num("switch_cost", spec.policy.switch_cost, 0, kMaxSeconds);
+  if (spec.policy.switch_cost >= spec.policy.quantum && p.has("switch_cost"))
+    p.fail(p.node()["switch_cost"], "must be below the quantum (" + format_exact(spec.policy.quantum) + " s)",
+           "switch_cost");
+  p.finish();
+
+  Section ow = g.sub("owners");
+  OwnerSpec& owners = spec.owners;
+  const std::string model = ow.choice("model", "none", {"none", "alternating", "trace"});
+  owners.model = model == "alternating" ? OwnerSpec::Model::alternating
+                 : model == "trace"     ? OwnerSpec::Model::trace
+                                        : OwnerSpec::Model::none;
+  for (const char* k : {"mean_idle", "mean_busy", "idle_cv", "busy_cv"})
+    if (model != "alternating" && ow.has(k)) ow.fail(ow.node()[k], "only model: alternating has it", k);
+  if (model != "trace" && ow.has("trace")) ow.fail(ow.node()["trace"], "only model: trace has it", "trace");
+  if (model == "none" && ow.has("grace")) ow.fail(ow.node()["grace"], "owners of model none never come back", "grace");
+  owners.mean_idle = ow.num("mean_idle", owners.mean_idle, 0, kMaxSeconds, true);
+  owners.mean_busy = ow.num("mean_busy", owners.mean_busy, 0, kMaxSeconds, true);
+  // The owners' activity level busy / (busy + idle), instead of mean_busy: what the experiments sweep. 0: no owner.
+  if (ow.has("activity")) {
+    if (model != "alternating") ow.fail(ow.node()["activity"], "only model: alternating has it", "activity");
+    if (ow.has("mean_busy")) ow.fail(ow.node()["activity"], "give activity or mean_busy, not both", "activity");
+    const double activity = ow.num("activity", 0, 0, 0.95);
+    if (activity == 0)
+      owners.model = OwnerSpec::Model::none;
+    else
+      owners.mean_busy = owners.mean_idle * activity / (1 - activity);
+  }
+  ow.ignore("activity");
+  owners.idle_cv = ow.num("idle_cv", owners.idle_cv, 1, 100);
+  owners.busy_cv = ow.num("busy_cv", owners.busy_cv, 1, 100);
+  owners.grace = ow.num("grace", owners.grace, 0, kMaxSeconds);
+  if (model == "trace") {
+    if (!ow.has("trace")) ow.fail(ow.node(), "trace: missing (a file of TIME,HOST,STATE lines)");
+    owners.trace = resolve(trace_overridden ? fs::current_path() : dir, ow.str("trace", ""));
+    if (!fs::is_regular_file(owners.trace))
+      ow.fail(ow.node()["trace"], "file '" + owners.trace.string() + "' does not exist", "trace");
+  }
+  ow.ignore("trace");
+  ow.finish();
+
+  Section w = g.sub("workload");
+  GangWorkloadSpec& wl = spec.workload;
+  wl.jobs = w.integer("jobs", wl.jobs, 1, 1000000);
+  wl.mean_interarrival = w.num("mean_interarrival", wl.mean_interarrival, 0, kMaxSeconds, true);
+  wl.min_vps = static_cast<int>(w.integer("min_vps", wl.min_vps, 1, 10000));
+  wl.max_vps = static_cast<int>(w.integer("max_vps", std::max(wl.max_vps, wl.min_vps), 1, 10000));
+  if (wl.max_vps < wl.min_vps) w.fail(w.node()["max_vps"], "must be at least min_vps", "max_vps");
+  wl.min_work = w.num("min_work", wl.min_work, 0, kMaxSeconds, true);
+  wl.max_work = w.num("max_work", std::max(wl.max_work, wl.min_work), 0, kMaxSeconds, true);
+  if (wl.max_work < wl.min_work) w.fail(w.node()["max_work"], "must be at least min_work", "max_work");
+  wl.image_mb = w.num("image_mb", wl.image_mb, 0, 1e6);
+  wl.new_vp_per_hour = w.num("new_vp_per_hour", wl.new_vp_per_hour, 0, 1e4);
+  wl.vp_exit_per_hour = w.num("vp_exit_per_hour", wl.vp_exit_per_hour, 0, 1e4);
+  w.ignore("archs");
+  if (w.has("archs")) {
+    const YAML::Node list = w.node()["archs"];
+    if (!list.IsSequence() || list.size() == 0)
+      w.fail(list, "expected a non-empty list of architecture names", "archs");
+    for (const auto& item : list) {
+      if (!item.IsScalar() || item.Scalar().empty()) w.fail(item, "expected an architecture name", "archs");
+      if (std::find(wl.archs.begin(), wl.archs.end(), item.Scalar()) != wl.archs.end())
+        w.fail(item, "'" + item.Scalar() + "' is listed twice", "archs");
+      wl.archs.push_back(item.Scalar());
+    }
+  }
+  w.finish();
+  g.finish();
+  return spec;
+}
+
 Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, const std::vector<std::string>& overrides)
 {
   const std::string fname = file.string();
@@ -374,7 +463,16 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
   sc.deployment = deployment.empty() ? fs::path() : resolve(base_of("deployment"), deployment);
 
-  if (top.has("hierarchy")) { // hierarchical scheduling of malleable jobs: its own jobs and schedulers
+  if (top.has("gang_now")) { // gang scheduling on networks of workstations: its own jobs, owners and scheduler
+    for (const char* other : {"workload", "policy", "fork_join", "hierarchy"})
+      if (top.has(other))
+        top.fail(top.node()[other],
+                 "a gang_now scenario has no workload, policy, fork_join or hierarchy (its jobs, owners and policy are "
+                 "in gang_now)",
+                 other);
+    Section g = top.sub("gang_now");
+    sc.gang_now = read_gang_now(g, dir, overridden.count("gang_now.owners.trace") != 0);
+  } else if (top.has("hierarchy")) { // hierarchical scheduling of malleable jobs: its own jobs and schedulers
     for (const char* other : {"workload", "policy", "fork_join"})
       if (top.has(other))
         top.fail(top.node()[other],

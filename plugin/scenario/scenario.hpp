@@ -7,6 +7,7 @@
 #include "model/job_model.hpp"
 #include "model/job_shapes.hpp"
 #include "policies/hierarchical/hierarchy_spec.hpp"
+#include "scenario/gang_now_spec.hpp"
 #include "workload/generator.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/workload.hpp"
@@ -63,6 +64,7 @@ struct Scenario {
   PolicySpec policy;
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
   std::optional<hierarchical::HierarchySpec> hierarchy; // hierarchical scheduling (run/hierarchy.hpp) instead
+  std::optional<GangNowSpec> gang_now; // gang scheduling on networks of workstations (run/gang_now.hpp) instead
   SimulationSpec simulation;
   std::filesystem::path output_dir;
   bool write_trace = true; // output.trace: false leaves trace.csv out (a sweep of long time-shared runs: GBs)

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Gang scheduling on networks of workstations (scenarios/gang-now/now.yaml) as a user runs it: runs under the three
+# eviction policies and the paper's variants finish every job; the same seed gives the same bytes; the owners' trace
+# and every key are checked, one line naming the file, line or key, exit status 2, no outputs.
+source "$(dirname "$0")/lib.sh" gang_now "$@"
+scenario=$src/scenarios/gang-now/now.yaml
+small=(--set gang_now.workload.jobs=8)
+
+field() { sed -n "s/.*\"$1\": \"*\([a-z0-9.e+-]*\)\"*,*$/\1/p" "$2"; }
+
+check_run() { # NAME SET...
+  local name=$1
+  shift
+  local sets=() problems=""
+  for s in "$@"; do sets+=(--set "$s"); done
+  if ! "$bin" run "$scenario" --quiet --out "$work/$name" "${small[@]}" "${sets[@]}" 2>"$work/$name.err"; then
+    report "$name" " failed: $(head -c 300 "$work/$name.err")"
+    return
+  fi
+  [ "$(field jobs "$work/$name/summary.json")" = 8 ] || problems+=" jobs;"
+  [ "$(($(wc -l <"$work/$name/jobs.csv") - 1))" = 8 ] || problems+=" jobs.csv rows;"
+  # Every job finished after it came, no faster than alone on its whole pool.
+  awk -F, 'NR > 1 && !($7 >= $5 && $8 >= $9 * (1 - 1e-9)) { bad = 1 } END { exit bad }' "$work/$name/jobs.csv" ||
+    problems+=" a job ended before it came or beat its dedicated turnaround;"
+  report "$name" "$problems"
+}
+check_run migrate
+check_run wait gang_now.policy.eviction=wait
+check_run restart gang_now.policy.eviction=restart
+check_run paper gang_now.policy.mtat=paper gang_now.policy.compression=paper gang_now.policy.pool_target=per-pool
+check_run exhaustive gang_now.policy.expansion=exhaustive gang_now.policy.new_slice_rule=time-share
+check_run switched platform=$src/platforms/now-16-switched.xml
+check_run no_owners gang_now.owners.activity=0
+
+[ "$(field restarts "$work/migrate/summary.json")" = 0 ] && [ "$(field migrations "$work/restart/summary.json")" = 0 ]
+report restart_never_migrates "$([ $? -eq 0 ] || echo ' migrate restarted or restart migrated')"
+[ "$(field migrations "$work/no_owners/summary.json")" != "" ] && [ "$(field owner_returns "$work/no_owners/summary.json")" = 0 ]
+report no_owner_no_return "$([ $? -eq 0 ] || echo ' owners came back')"
+
+"$bin" run "$scenario" --quiet --out "$work/again" "${small[@]}" 2>/dev/null
+cmp -s "$work/again/summary.json" "$work/migrate/summary.json" && cmp -s "$work/again/jobs.csv" "$work/migrate/jobs.csv"
+report same_seed_same_bytes "$([ $? -eq 0 ] || echo ' outputs differ')"
+
+bad() { # NAME FRAGMENT SET...
+  local name=$1 key=$2
+  shift 2
+  local sets=()
+  for s in "$@"; do sets+=(--set "$s"); done
+  "$bin" run "$scenario" --quiet --out "$work/$name" "${sets[@]}" 2>"$work/$name.err"
+  local status=$?
+  local problems=""
+  [ $status -eq 2 ] || problems+=" exit status $status;"
+  [ "$(wc -l <"$work/$name.err")" -eq 1 ] || problems+=" not one line;"
+  grep -q "$key" "$work/$name.err" || problems+=" does not name $key: $(cat "$work/$name.err");"
+  [ ! -e "$work/$name" ] || problems+=" wrote outputs;"
+  report "bad_$name" "$problems"
+}
+bad eviction gang_now.policy.eviction gang_now.policy.eviction=never
+bad quantum gang_now.policy.quantum gang_now.policy.quantum=-1
+bad unknown_key gang_now.workload.vps gang_now.workload.vps=3
+bad activity gang_now.owners.activity gang_now.owners.activity=1.5
+bad cv gang_now.owners.idle_cv gang_now.owners.idle_cv=nan
+bad arch gang_now.workload.archs 'gang_now.workload.archs=[mips]'
+bad missing_trace gang_now.owners.trace gang_now.owners.model=trace gang_now.owners.activity=null \
+  gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
+  gang_now.owners.trace=$work/none.csv
+printf '10,ws-0,busy\n5,ws-0,idle\n' >"$work/owners.csv"
+bad trace_order "owners.csv:2" gang_now.owners.model=trace gang_now.owners.activity=null \
+  gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
+  gang_now.owners.trace=$work/owners.csv
+bad with_policy policy 'policy={name: easy}'
+finish

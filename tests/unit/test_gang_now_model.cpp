@@ -1,0 +1,165 @@
+/* Gang scheduling on networks of workstations, the pure parts around the runtime: capacities from platform speeds,
+ * the owners' busy and idle periods (drawn and traced), the workload, and the `gang_now:` scenario keys. */
+#include "model/owner_activity.hpp"
+#include "policies/gang_now/rational.hpp"
+#include "scenario/scenario.hpp"
+#include "support/input_error.hpp"
+#include "support/scratch_folder.hpp"
+#include "workload/gang_now_workload.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace jobsched;
+using jobsched::testing::input_error_of;
+using jobsched::testing::ScratchFolder;
+namespace gn = jobsched::gang_now;
+
+TEST(GangNowModel, CapacitiesFromSpeedsAreExactRatios)
+{
+  EXPECT_EQ(gn::capacity_from_speeds(75e6, 50e6, "h"), gn::Rational(3, 2));
+  EXPECT_EQ(gn::capacity_from_speeds(250e6, 50e6, "h"), gn::Rational(5));
+  EXPECT_EQ(gn::capacity_from_speeds(50e6, 50e6, "h"), gn::Rational(1));
+  // 1/3 of the way: rounded to the nearest 1/10000.
+  EXPECT_EQ(gn::capacity_from_speeds(4e9, 3e9, "h"), gn::Rational(13333, 10000));
+  EXPECT_NE(input_error_of([] { gn::capacity_from_speeds(2e12, 1e9, "host x"); }).find("host x"), std::string::npos);
+}
+
+TEST(GangNowModel, HyperexponentialHasItsMeanAndVariation)
+{
+  // Balanced-means H2: mean m and coefficient of variation c, checked by sampling (200,000 draws: the standard error
+  // of the mean is c m / 447, under 0.5% of m for c = 2).
+  for (double cv : {1.0, 2.0, 3.0}) {
+    RandomStream r(5, "h2");
+    const int n = 200000;
+    double sum = 0;
+    double sum2 = 0;
+    for (int i = 0; i < n; i++) {
+      double x = hyperexponential(r, 100, cv);
+      sum += x;
+      sum2 += x * x;
+    }
+    const double mean = sum / n;
+    const double sd = std::sqrt(sum2 / n - mean * mean);
+    EXPECT_NEAR(mean, 100, 100 * 4 * cv / std::sqrt(n)) << cv;
+    EXPECT_NEAR(sd / mean, cv, 0.06 * cv) << cv;
+  }
+}
+
+TEST(GangNowModel, TraceAppliesTheGraceTime)
+{
+  ScratchFolder scratch;
+  auto file = scratch.write("o.csv", "# time,host,state\n0,w1,busy\n5,w0,busy\n6,w0,idle\n9,w1,idle\n10,w0,busy\n"
+                                     "20,w0,idle\n30,w1,busy\n");
+  std::vector<bool> initially_busy;
+  auto changes = read_owner_trace(file, {"w0", "w1"}, 2, initially_busy);
+  EXPECT_FALSE(initially_busy[0]);
+  EXPECT_TRUE(initially_busy[1]);
+  // w0's 1 s visit is within the grace time: unseen. w1, busy from 0, joins at 9. w0 busy 10-20: seen at 12.
+  // w1's owner from 30 to the end: seen at 32.
+  ASSERT_EQ(changes.size(), 4U);
+  EXPECT_EQ(changes[0].time, 9);
+  EXPECT_EQ(changes[0].host, 1);
+  EXPECT_FALSE(changes[0].busy);
+  EXPECT_EQ(changes[1].time, 12);
+  EXPECT_TRUE(changes[1].busy);
+  EXPECT_EQ(changes[2].time, 20);
+  EXPECT_FALSE(changes[2].busy);
+  EXPECT_EQ(changes[3].time, 32);
+  EXPECT_EQ(changes[3].host, 1);
+}
+
+TEST(GangNowModel, TraceErrorsNameTheLine)
+{
+  ScratchFolder scratch;
+  std::vector<bool> b;
+  const std::vector<std::string> hosts{"w0"};
+  auto error = [&](const std::string& text) {
+    auto f = scratch.write("bad.csv", text);
+    return input_error_of([&] { read_owner_trace(f, hosts, 0, b); });
+  };
+  EXPECT_NE(error("1,w0,busy\n2,w9,idle\n").find("bad.csv:2: no compute host named 'w9'"), std::string::npos);
+  EXPECT_NE(error("1,w0,busy\n0.5,w0,idle\n").find("bad.csv:2:"), std::string::npos);
+  EXPECT_NE(error("1,w0,idle\n").find("bad.csv:1: host w0 is already idle"), std::string::npos);
+  EXPECT_NE(error("nan,w0,busy\n").find("bad.csv:1:"), std::string::npos);
+  EXPECT_NE(error("1,w0,away\n").find("neither busy nor idle"), std::string::npos);
+  EXPECT_NE(error("1,w0\n").find("3 fields"), std::string::npos);
+}
+
+TEST(GangNowModel, AlternatingOwnersAreReproducibleAndAlternate)
+{
+  OwnerSpec spec;
+  spec.model = OwnerSpec::Model::alternating;
+  spec.mean_idle = 100;
+  spec.mean_busy = 50;
+  spec.grace = 1;
+  OwnerActivity a(spec, {"w0", "w1", "w2"}, 3);
+  OwnerActivity b(spec, {"w0", "w1", "w2"}, 3);
+  std::vector<bool> busy{a.initially_busy(0), a.initially_busy(1), a.initially_busy(2)};
+  double last = 0;
+  for (int i = 0; i < 300; i++) {
+    ASSERT_EQ(a.next_time(), b.next_time());
+    const double t = a.next_time();
+    ASSERT_GE(t, last);
+    last = t;
+    auto ca = a.take_due(t);
+    auto cb = b.take_due(t);
+    ASSERT_EQ(ca.size(), cb.size());
+    for (const auto& c : ca) {
+      EXPECT_NE(busy[static_cast<size_t>(c.host)], c.busy) << "a change that is no change at " << t;
+      busy[static_cast<size_t>(c.host)] = c.busy;
+    }
+  }
+}
+
+TEST(GangNowModel, WorkloadFollowsItsSpec)
+{
+  GangWorkloadSpec spec;
+  spec.jobs = 500;
+  spec.min_vps = 3;
+  spec.max_vps = 5;
+  spec.min_work = 10;
+  spec.max_work = 100;
+  auto jobs = generate_gang_jobs(spec, {"x", "y"}, {3, 1}, 9);
+  ASSERT_EQ(jobs.size(), 500U);
+  int x = 0;
+  for (size_t i = 0; i < jobs.size(); i++) {
+    EXPECT_GE(jobs[i].vps, 3);
+    EXPECT_LE(jobs[i].vps, 5);
+    EXPECT_GE(jobs[i].work, 10);
+    EXPECT_LE(jobs[i].work, 100);
+    if (i > 0) {
+      EXPECT_GE(jobs[i].submit, jobs[i - 1].submit);
+    }
+    x += jobs[i].arch == "x";
+  }
+  // Architecture x has 3/4 of the capacity: about 375 of 500 jobs (binomial sd 9.7).
+  EXPECT_NEAR(x, 375, 40);
+}
+
+TEST(GangNowModel, ScenarioKeysAreChecked)
+{
+  const std::string head = "platform: p.xml\ngang_now:\n";
+  auto error = [&](const std::string& body) { return input_error_of([&] { parse_scenario(head + body, "s.yaml"); }); };
+  Scenario sc = parse_scenario(head + "  policy: {mtat: paper, expansion: exhaustive, eviction: restart, quantum: 30}\n"
+                                      "  owners: {model: alternating, mean_idle: 1000, mean_busy: 250}\n"
+                                      "  workload: {jobs: 5, min_vps: 2, max_vps: 4}\n",
+                               "s.yaml");
+  ASSERT_TRUE(sc.gang_now);
+  EXPECT_EQ(sc.gang_now->policy.options.allocation.mtat, gn::MtatVariant::paper);
+  EXPECT_EQ(sc.gang_now->policy.options.expansion, gn::ExpansionSearch::exhaustive);
+  EXPECT_EQ(sc.gang_now->policy.eviction, Eviction::restart);
+  EXPECT_EQ(sc.gang_now->owners.activity(), 0.2);
+  EXPECT_NE(error("  policy: {eviction: never}\n").find("s.yaml:3: gang_now.policy.eviction: expected one of"),
+            std::string::npos);
+  EXPECT_NE(error("  policy: {quantm: 3}\n").find("gang_now.policy.quantm: unknown key"), std::string::npos);
+  EXPECT_NE(error("  policy: {quantum: 0}\n").find("gang_now.policy.quantum"), std::string::npos);
+  EXPECT_NE(error("  owners: {model: none, mean_idle: 3}\n").find("only model: alternating"), std::string::npos);
+  EXPECT_NE(error("  owners: {model: trace}\n").find("trace: missing"), std::string::npos);
+  EXPECT_NE(error("  owners: {model: alternating, idle_cv: 0.5}\n").find("gang_now.owners.idle_cv"), std::string::npos);
+  EXPECT_NE(error("  workload: {min_vps: 4, max_vps: 2}\n").find("gang_now.workload.max_vps"), std::string::npos);
+  EXPECT_NE(error("  workload: {image_mb: .nan}\n").find("gang_now.workload.image_mb"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { parse_scenario(head + "workload: {}\n", "s.yaml"); }).find("a gang_now scenario"),
+            std::string::npos);
+}
