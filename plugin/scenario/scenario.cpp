@@ -362,7 +362,10 @@ GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden
   o.allocation.compression = gn::parse_compression_variant(p.choice("compression", "exact", {"exact", "paper"}));
   o.allocation.pool_target = gn::parse_pool_target(p.choice("pool_target", "common", {"common", "per-pool"}));
   o.expansion = gn::parse_expansion_search(p.choice("expansion", "column", {"column", "exhaustive"}));
-  o.max_exhaustive_slices = static_cast<int>(p.integer("max_exhaustive_slices", o.max_exhaustive_slices, 1, 24));
+  // A run searches at most 2^12 slice sets per event by default; on a map with more slices holding free entries the
+  // exhaustive search gives way to the column search for that event (it cannot refuse, as the plan command does).
+  o.max_exhaustive_slices = static_cast<int>(p.integer("max_exhaustive_slices", 12, 1, 24));
+  o.exhaustive_falls_back = true;
   o.new_slice_rule = gn::parse_new_slice_rule(p.choice("new_slice_rule", "turnaround", {"turnaround", "time-share"}));
   const std::string eviction = p.choice("eviction", "migrate", {"migrate", "wait", "restart"});
   spec.policy.eviction = eviction == "wait"      ? Eviction::wait

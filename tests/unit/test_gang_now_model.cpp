@@ -1,6 +1,7 @@
 /* Gang scheduling on networks of workstations, the pure parts around the runtime: capacities from platform speeds,
  * the owners' busy and idle periods (drawn and traced), the workload, and the `gang_now:` scenario keys. */
 #include "model/owner_activity.hpp"
+#include "policies/gang_now/events.hpp"
 #include "policies/gang_now/rational.hpp"
 #include "scenario/scenario.hpp"
 #include "support/input_error.hpp"
@@ -162,4 +163,25 @@ TEST(GangNowModel, ScenarioKeysAreChecked)
   EXPECT_NE(error("  workload: {image_mb: .nan}\n").find("gang_now.workload.image_mb"), std::string::npos);
   EXPECT_NE(input_error_of([&] { parse_scenario(head + "workload: {}\n", "s.yaml"); }).find("a gang_now scenario"),
             std::string::npos);
+}
+
+TEST(GangNowModel, ExhaustiveSearchGivesWayToColumnsInRuns)
+{
+  // Three slices with a free entry (P2) and a limit of 2: the plan command refuses, a run searches by columns.
+  gn::AllocationMap map;
+  map.processors = {{"p1", gn::Rational(1), "x"}, {"p2", gn::Rational(2), "x"}};
+  for (int s = 0; s < 3; s++)
+    map.slices.push_back({gn::Entry{s, 1}, gn::Entry{}});
+  gn::SchedulerOptions options;
+  options.expansion = gn::ExpansionSearch::exhaustive;
+  options.max_exhaustive_slices = 2;
+  EXPECT_NE(input_error_of([&] {
+              gn::find_free_pattern(map, {{"x", 1}}, gn::kFreeEntry, options);
+            }).find("more than the 2 it searches"),
+            std::string::npos);
+  options.exhaustive_falls_back = true;
+  gn::Pattern p = gn::find_free_pattern(map, {{"x", 1}}, gn::kFreeEntry, options);
+  EXPECT_EQ(p.processors, std::vector<int>{1});
+  EXPECT_EQ(p.slices, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(p.size, gn::Rational(6));
 }

@@ -327,7 +327,14 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
       free[s][p] =
           uses_arch(demand, map.processors[p].arch) && (e.free() || (as_free != kFreeEntry && e.job == as_free));
     }
-  return find_pattern(free, map.capacities(), options.expansion, options.max_exhaustive_slices);
+  ExpansionSearch search = options.expansion;
+  if (search == ExpansionSearch::exhaustive && options.exhaustive_falls_back) {
+    const auto with_free = std::count_if(free.begin(), free.end(), [](const std::vector<bool>& slice) {
+      return std::find(slice.begin(), slice.end(), true) != slice.end();
+    });
+    if (with_free > options.max_exhaustive_slices) search = ExpansionSearch::column;
+  }
+  return find_pattern(free, map.capacities(), search, options.max_exhaustive_slices);
 }
 
 EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options)

@@ -57,6 +57,9 @@ struct SchedulerOptions {
   AllocationOptions allocation;
   ExpansionSearch expansion = ExpansionSearch::column;
   int max_exhaustive_slices = kExhaustiveSlicesLimit;
+  /* The exhaustive search on a map with more than max_exhaustive_slices slices holding free entries: false refuses
+   * (InputError, the plan command), true uses the column search for that event (a run cannot stop there). */
+  bool exhaustive_falls_back = false;
   NewSliceRule new_slice_rule = NewSliceRule::turnaround;
 };
 
