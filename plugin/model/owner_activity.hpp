@@ -3,27 +3,29 @@
  * the guests). Each workstation alternates between idle periods (available to guests) and busy periods (its owner
  * uses it), either drawn from distributions or read from a trace file.
  *
- * Distributions: the alternating idle/busy model and the shape of the idle periods follow Mutka and Livny's
- * measurements of workstation availability behind Condor (M. W. Mutka and M. Livny, "The available capacity of a
- * privately owned workstation environment", Performance Evaluation 12(4), 1991; M. W. Mutka, "Estimating capacity
- * for sharing in a privately owned workstation environment", IEEE TSE 18(4), 1992): availability alternates in
- * periods, and the lengths of available periods vary far more than an exponential distribution's (they fit
- * hyperexponential distributions). We therefore draw idle periods from a two-phase hyperexponential of mean
- * `mean_idle` and coefficient of variation `idle_cv` (>= 1; 1 gives the exponential) and busy periods likewise
- * (`mean_busy`, `busy_cv`). The parameter values are ours, not theirs: they are scenario parameters, and the
- * experiments sweep the owners' activity level busy / (busy + idle) = mean_busy / (mean_busy + mean_idle).
+ * Distributions: the model of alternating available and non-available periods per workstation is the one of Mutka
+ * and Livny's measurements of workstation availability behind Condor (M. W. Mutka and M. Livny, "The available
+ * capacity of a privately owned workstation environment", Performance Evaluation 12(4), 1991; M. W. Mutka,
+ * "Estimating capacity for sharing in a privately owned workstation environment", IEEE TSE 18(4), 1992, the paper's
+ * reference [2]). As we recall those studies, available periods vary far more than an exponential distribution's and
+ * are fitted with hyperexponential distributions; we have not checked that against their text here, so take the
+ * family as our reading of them. We draw idle periods from a two-phase hyperexponential of mean `mean_idle` and
+ * coefficient of variation `idle_cv` (>= 1; 1 gives the exponential) and busy periods likewise (`mean_busy`,
+ * `busy_cv`). The parameter values are ours, not theirs: they are scenario parameters, and the experiments sweep the
+ * owners' activity level busy / (busy + idle) = mean_busy / (mean_busy + mean_idle).
  * The two-phase hyperexponential with balanced means: with probability p = (1 + sqrt((c^2 - 1) / (c^2 + 1))) / 2 an
  * exponential of mean m / (2 p), else one of mean m / (2 (1 - p)); its mean is m and its coefficient of variation c.
  * At time 0 a workstation is busy with probability equal to the activity level, for a fresh busy period.
  *
  * Trace file: text, one change per line, `TIME,HOST,STATE` (seconds >= 0, a compute host's name, `busy` or `idle`),
- * in non-decreasing time order; blank lines and lines starting with '#' are ignored. Every workstation starts idle; a
- * line that repeats a host's current state is refused. Errors name the file and line.
+ * in non-decreasing time order; blank lines and lines starting with '#' are ignored. Every workstation starts idle (a
+ * `busy` line at time 0 makes it busy from the start, before any guest); a line that repeats a host's current state
+ * is refused. Errors name the file and line.
  *
  * Grace time: guests may stay `grace` seconds after their owner comes back. The scheduler is told processor_exit at
  * (owner back + grace) if the owner is still there, and new_processor when the owner leaves again; an owner who leaves
- * within the grace time is never noticed. Until processor_exit the guests compute as usual (the owner shares the
- * workstation with them for that long). Busy at time 0: no guest yet, no grace. */
+ * within the grace time is never noticed. Until processor_exit the guests compute as usual (the owner's own load is
+ * not simulated). Busy at time 0: no guest yet, no grace. */
 #pragma once
 
 #include "core/random.hpp"
