@@ -156,6 +156,25 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
     names.push_back(p.name);
     processors.push_back(p);
   }
+  // VPs migrate between workstations of one architecture: every such pair needs a route of links (SimGrid would fail
+  // the first transfer in the middle of the run, or make it free).
+  engine.seal_platform();
+  for (size_t a = 0; a < hosts.size(); a++)
+    for (size_t b = a + 1; b < hosts.size(); b++) {
+      if (processors[a].arch != processors[b].arch) continue;
+      std::vector<sg4::Link*> links;
+      double latency = 0;
+      bool routed = true;
+      try {
+        hosts[a]->route_to(hosts[b], links, &latency);
+      } catch (const std::exception&) {
+        routed = false;
+      }
+      // An empty route (two hosts of one Full zone without a <route>) would make migrations free.
+      if (!routed || links.empty())
+        throw InputError(sc.platform.string() + ": no route between workstations " + names[a] + " and " + names[b] +
+                         " (both " + processors[a].arch + ": VPs may migrate between them, over a route of links)");
+    }
   sg4::Host* front_end = actors_host(engine);
 
   if (!spec.workload.archs.empty()) { // only the architectures listed

@@ -69,4 +69,15 @@ bad trace_order "owners.csv:2" gang_now.owners.model=trace gang_now.owners.activ
   gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
   gang_now.owners.trace=$work/owners.csv
 bad with_policy policy 'policy={name: easy}'
+cat >"$work/noroute.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a1" speed="1Gf"/> <host id="a2" speed="2Gf"/>
+    <host id="ctl" speed="1Gf"><prop id="role" value="master"/></host>
+  </zone>
+</platform>
+XML
+bad no_route "no route between workstations a1 and a2" platform=$work/noroute.xml
 finish
