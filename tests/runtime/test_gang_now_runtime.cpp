@@ -174,3 +174,50 @@ gang_now:
 }
 
 } // namespace
+
+namespace {
+
+/* Two VPs evicted at once share the link: SimGrid gives each half of it. */
+TEST(GangNowRuntime, EvictedVpsShareTheLinkTheirImagesCross)
+{
+  // a1 and a3 at 1 Gflop/s, a2 at 2 Gflop/s (a = {1, 2, 1}), all x86, one link of 25 MB/s and 1 ms. One job of 2 VPs
+  // of 10 s (1e10 flops each), 50 MB each. Optimal MTAT: the first VP to a2 (1/2), the second ties at 1 between a2,
+  // which already holds one, and a1, a3: a2 (doubled up, each VP at 1 Gflop/s). The owner of a2 comes back at 2:
+  // each VP has 8e9 flops left; MTAT on {a1, a3} gives one each, and both images (1e8 bytes) cross the link together:
+  // 0.001 + 1e8 / 2.5e7 = 4.001 s. Both resume at 6.001 and end at 14.001.
+  ScratchFolder scratch;
+  scratch.write("three.xml", R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a1" speed="1Gf"/> <host id="a2" speed="2Gf"/> <host id="a3" speed="1Gf"/>
+    <host id="ctl" speed="1Gf"><prop id="role" value="master"/></host>
+    <link id="lan" bandwidth="25000000Bps" latency="1ms" sharing_policy="SHARED"/>
+    <route src="a1" dst="a2"><link_ctn id="lan"/></route>
+    <route src="a1" dst="a3"><link_ctn id="lan"/></route>
+    <route src="a2" dst="a3"><link_ctn id="lan"/></route>
+  </zone>
+</platform>
+)");
+  scratch.write("owners.csv", "2,a2,busy\n");
+  auto scenario = scratch.write("s.yaml", R"(platform: three.xml
+gang_now:
+  policy: {switch_cost: 0}
+  owners: {model: trace, trace: owners.csv}
+  workload: {jobs: 1, min_vps: 2, max_vps: 2, min_work: 10, max_work: 10, image_mb: 50}
+)");
+  auto r = in_child([&] {
+    Scenario sc = load_scenario(scenario);
+    sc.output_dir = scratch.dir / "out";
+    RunOptions options;
+    options.simgrid_args = {"--log=root.thres:critical"};
+    GangNowReport g = run_gang_now(sc, options);
+    return std::vector<double>{g.jobs.at(0).finish, static_cast<double>(g.migrations), g.bytes_moved};
+  });
+  ASSERT_EQ(r.size(), 3U);
+  EXPECT_NEAR(r[0], 14.001, 1e-6);
+  EXPECT_EQ(r[1], 2);
+  EXPECT_EQ(r[2], 1e8);
+}
+
+} // namespace
