@@ -26,15 +26,17 @@ double next_poisson(RandomStream& random, double now, double per_hour)
 } // namespace
 
 GangNowDriver::GangNowDriver(const Machine& machine, std::vector<sg4::Host*> hosts,
-                             std::vector<gn::Processor> processors, JobRuntime& runtime, const GangNowSpec& spec,
+                             std::vector<gn::Processor> processors, JobRuntime& runtime,
+                             const GangNowPolicySpec& policy, double new_vp_per_hour, double vp_exit_per_hour,
                              double slowest_speed, std::uint64_t seed, const std::vector<bool>& busy)
-    : machine_(machine), hosts_(std::move(hosts)), processors_(std::move(processors)), runtime_(runtime), spec_(spec),
+    : machine_(machine), hosts_(std::move(hosts)), processors_(std::move(processors)), runtime_(runtime),
+      policy_(policy), new_vp_per_hour_(new_vp_per_hour), vp_exit_per_hour_(vp_exit_per_hour),
       slowest_speed_(slowest_speed), seed_(seed), busy_(busy)
 {
   for (size_t h = 0; h < processors_.size(); h++) {
     host_index_[processors_[h].name] = static_cast<int>(h);
     // Under `wait` owners do not change the map: every workstation is in it from the start.
-    if (!busy_[h] || spec_.policy.eviction == Eviction::wait) map_.processors.push_back(processors_[h]);
+    if (!busy_[h] || policy_.eviction == Eviction::wait) map_.processors.push_back(processors_[h]);
   }
 }
 
@@ -135,10 +137,9 @@ void GangNowDriver::vp_ended(JobId id, JobFate fate, double now)
   vps_.erase(it);
   const bool last = vps_of(v.job).empty();
   if (v.host >= 0) {
-    apply(gn::vp_exit(map_, static_cast<int>(v.job), processors_[static_cast<size_t>(v.host)].name,
-                      spec_.policy.options));
+    apply(gn::vp_exit(map_, static_cast<int>(v.job), processors_[static_cast<size_t>(v.host)].name, policy_.options));
   } else if (last) { // its job had been taken off the map (waiting) as it ended
-    apply(gn::job_exit(map_, static_cast<int>(v.job), spec_.policy.options));
+    apply(gn::job_exit(map_, static_cast<int>(v.job), policy_.options));
   } else { // a waiting job holds no entry: only its count changes
     for (auto& j : map_.jobs)
       if (j.id == v.job && --j.vps.begin()->second == 0) j.vps.clear();
@@ -156,11 +157,11 @@ void GangNowDriver::owner_changed(int host, bool busy, double now)
     counters_.processor_exits++;
   else
     counters_.new_processors++;
-  if (spec_.policy.eviction == Eviction::wait) return; // the map keeps it; reconcile suspends its VPs
+  if (policy_.eviction == Eviction::wait) return; // the map keeps it; reconcile suspends its VPs
   if (busy) {
-    if (map_.processor_index(name) >= 0) apply(gn::processor_exit(map_, name, spec_.policy.options));
+    if (map_.processor_index(name) >= 0) apply(gn::processor_exit(map_, name, policy_.options));
   } else if (map_.processor_index(name) < 0) {
-    apply(gn::new_processor(map_, processors_[static_cast<size_t>(host)], spec_.policy.options));
+    apply(gn::new_processor(map_, processors_[static_cast<size_t>(host)], policy_.options));
   }
   after_event(now);
 }
@@ -183,11 +184,11 @@ void GangNowDriver::submit(const GangJob& job, double now)
   for (int i = 0; i < job.vps; i++)
     new_vp_record(job.id);
   Dynamics d{RandomStream(seed_, "gang-dynamics-" + std::to_string(job.id)), kInfinity, kInfinity};
-  d.next_new_vp = next_poisson(d.random, now, spec_.workload.new_vp_per_hour);
-  d.next_vp_exit = next_poisson(d.random, now, spec_.workload.vp_exit_per_hour);
+  d.next_new_vp = next_poisson(d.random, now, new_vp_per_hour_);
+  d.next_vp_exit = next_poisson(d.random, now, vp_exit_per_hour_);
   dynamics_.emplace(job.id, std::move(d));
   XBT_VERB("job %ld submitted: %d VPs of %s", job.id, job.vps, job.arch.c_str());
-  apply(gn::submit_job(map_, static_cast<int>(job.id), {{job.arch, job.vps}}, spec_.policy.options));
+  apply(gn::submit_job(map_, static_cast<int>(job.id), {{job.arch, job.vps}}, policy_.options));
   after_event(now);
 }
 
@@ -197,7 +198,7 @@ void GangNowDriver::job_new_vp(long job, double now)
   new_vp_record(job);
   r.new_vps++;
   r.max_vps = std::max(r.max_vps, static_cast<int>(vps_of(job).size()));
-  apply(gn::new_vp(map_, static_cast<int>(job), r.job->arch, spec_.policy.options));
+  apply(gn::new_vp(map_, static_cast<int>(job), r.job->arch, policy_.options));
   after_event(now);
 }
 
@@ -213,7 +214,7 @@ void GangNowDriver::job_vp_exit(long job, double now)
   if (runtime_.is_running(v.id)) runtime_.kill(v.id);
   vps_.erase(v.id);
   records_[record_of_.at(job)].vp_exits++;
-  apply(gn::vp_exit(map_, static_cast<int>(job), processors_[static_cast<size_t>(v.host)].name, spec_.policy.options));
+  apply(gn::vp_exit(map_, static_cast<int>(job), processors_[static_cast<size_t>(v.host)].name, policy_.options));
   after_event(now);
 }
 
@@ -226,7 +227,7 @@ void GangNowDriver::rotate_if_due(double now)
     slice_start_ = now;
     return;
   }
-  if (now + kTimeEpsilon < slice_start_ + spec_.policy.quantum) return;
+  if (now + kTimeEpsilon < slice_start_ + policy_.quantum) return;
   active_ = (active_ + 1) % tau;
   slice_start_ = now;
   counters_.rotations++;
@@ -242,10 +243,10 @@ void GangNowDriver::tick(double now)
       const double t = std::min(d.next_new_vp, d.next_vp_exit);
       if (t > now + kTimeEpsilon) break;
       if (d.next_new_vp <= d.next_vp_exit) {
-        d.next_new_vp = next_poisson(d.random, d.next_new_vp, spec_.workload.new_vp_per_hour);
+        d.next_new_vp = next_poisson(d.random, d.next_new_vp, new_vp_per_hour_);
         job_new_vp(job, now);
       } else {
-        d.next_vp_exit = next_poisson(d.random, d.next_vp_exit, spec_.workload.vp_exit_per_hour);
+        d.next_vp_exit = next_poisson(d.random, d.next_vp_exit, vp_exit_per_hour_);
         job_vp_exit(job, now);
       }
     }
@@ -255,7 +256,7 @@ void GangNowDriver::tick(double now)
 
 double GangNowDriver::next_wakeup() const
 {
-  double t = map_.slices.size() > 1 ? slice_start_ + spec_.policy.quantum : kInfinity;
+  double t = map_.slices.size() > 1 ? slice_start_ + policy_.quantum : kInfinity;
   for (const auto& [job, d] : dynamics_)
     t = std::min({t, d.next_new_vp, d.next_vp_exit});
   return t;
@@ -286,7 +287,7 @@ void GangNowDriver::reconcile(double now)
     const JobStatus status = runtime_.table().at(v.id).status;
     if (status == JobStatus::transferring) continue; // its image is on its way: the transfer ends first
     if (v.host >= 0 && v.host != v.on) {
-      if (spec_.policy.eviction == Eviction::restart) { // no migration: start again from scratch there
+      if (policy_.eviction == Eviction::restart) { // no migration: start again from scratch there
         const double lost = (1 - runtime_.remaining_fraction(v.id)) * w.run_time;
         runtime_.kill(v.id);
         r.restarts++;
@@ -320,7 +321,7 @@ void GangNowDriver::reconcile(double now)
       continue;
     }
     if (runnable && status == JobStatus::suspended) {
-      runtime_.resume(v.id, {}, Preparation{spec_.policy.switch_cost, false, {}, 1});
+      runtime_.resume(v.id, {}, Preparation{policy_.switch_cost, false, {}, 1});
     } else if (!runnable && (status == JobStatus::running || status == JobStatus::switching)) {
       runtime_.suspend(v.id, false, true);
     }

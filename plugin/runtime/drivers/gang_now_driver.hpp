@@ -35,8 +35,9 @@
 
 #include "core/machine.hpp"
 #include "core/random.hpp"
+#include "policies/gang_now/runtime_policy.hpp"
 #include "runtime/execution/job_runtime.hpp"
-#include "scenario/gang_now_spec.hpp"
+#include "workload/gang_now_workload.hpp"
 
 #include <deque>
 #include <map>
@@ -75,8 +76,8 @@ class GangNowDriver {
   /* `hosts`: the compute hosts, processor p of `machine` on hosts[p]; `processors`: the map's description of each
    * (name, capacity a_i, architecture), same order; `busy`: owners there at time 0. */
   GangNowDriver(const Machine& machine, std::vector<sg4::Host*> hosts, std::vector<gang_now::Processor> processors,
-                JobRuntime& runtime, const GangNowSpec& spec, double slowest_speed, std::uint64_t seed,
-                const std::vector<bool>& busy);
+                JobRuntime& runtime, const GangNowPolicySpec& policy, double new_vp_per_hour, double vp_exit_per_hour,
+                double slowest_speed, std::uint64_t seed, const std::vector<bool>& busy);
 
   void vp_ended(JobId vp, JobFate fate, double now);
   void owner_changed(int host, bool busy, double now);
@@ -118,7 +119,9 @@ class GangNowDriver {
   std::vector<gang_now::Processor> processors_;
   std::map<std::string, int> host_index_;
   JobRuntime& runtime_;
-  GangNowSpec spec_;
+  GangNowPolicySpec policy_;
+  double new_vp_per_hour_;
+  double vp_exit_per_hour_;
   double slowest_speed_;
   std::uint64_t seed_;
   gang_now::AllocationMap map_;
