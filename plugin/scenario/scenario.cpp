@@ -373,9 +373,14 @@ GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden
                                                  : Eviction::migrate;
   spec.policy.quantum = p.num("quantum", spec.policy.quantum, 0, kMaxSeconds, true);
   spec.policy.switch_cost = p.num("switch_cost", spec.policy.switch_cost, 0, kMaxSeconds);
-  if (spec.policy.switch_cost >= spec.policy.quantum && p.has("switch_cost"))
-    p.fail(p.node()["switch_cost"], "must be below the quantum (" + format_exact(spec.policy.quantum) + " s)",
-           "switch_cost");
+  // A context switch as long as the slice would leave no time to compute: the run would never end.
+  if (spec.policy.switch_cost >= spec.policy.quantum) {
+    const std::string k = p.has("switch_cost") ? "switch_cost" : "quantum";
+    p.fail(p.node()[k],
+           "the context switch (" + format_exact(spec.policy.switch_cost) + " s) must be shorter than the quantum (" +
+               format_exact(spec.policy.quantum) + " s)",
+           k);
+  }
   p.finish();
 
   Section ow = g.sub("owners");

@@ -156,6 +156,9 @@ TEST(GangNowModel, ScenarioKeysAreChecked)
             std::string::npos);
   EXPECT_NE(error("  policy: {quantm: 3}\n").find("gang_now.policy.quantm: unknown key"), std::string::npos);
   EXPECT_NE(error("  policy: {quantum: 0}\n").find("gang_now.policy.quantum"), std::string::npos);
+  EXPECT_NE(error("  policy: {quantum: 0.4}\n").find("s.yaml:3: gang_now.policy.quantum: the context switch (0.5 s)"),
+            std::string::npos);
+  EXPECT_NE(error("  policy: {quantum: 2, switch_cost: 2}\n").find("gang_now.policy.switch_cost"), std::string::npos);
   EXPECT_NE(error("  owners: {model: none, mean_idle: 3}\n").find("only model: alternating"), std::string::npos);
   EXPECT_NE(error("  owners: {model: trace}\n").find("trace: missing"), std::string::npos);
   EXPECT_NE(error("  owners: {model: alternating, idle_cv: 0.5}\n").find("gang_now.owners.idle_cv"), std::string::npos);
