@@ -227,6 +227,11 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
       const auto start = std::chrono::steady_clock::now();
       std::vector<std::unique_ptr<Event>> inbox;
       while (!(submitter.exhausted() && driver->empty())) {
+        // The jobs left cannot progress and nothing will change that: their workstations' owners never leave (an
+        // owner trace that ends with them busy).
+        if (submitter.exhausted() && std::isinf(owner_source.next_time()) && driver->all_blocked_by_owners())
+          throw InputError(sc.file.string() + ": gang_now: jobs wait at " + format_exact(sg4::Engine::get_clock()) +
+                           " s for workstations whose owners never leave (the owner trace ends with them busy)");
         double wake =
             std::min({driver->next_wakeup(), runtime->next_timer(), owner_source.next_time(), submitter.next_time()});
         auto activities = runtime->activities();

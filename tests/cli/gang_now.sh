@@ -80,4 +80,10 @@ cat >"$work/noroute.xml" <<'XML'
 </platform>
 XML
 bad no_route "no route between workstations a1 and a2" platform=$work/noroute.xml
+# One workstation whose owner is there from the start and never leaves: the job would wait for ever.
+sed -e 's|<host id="a2" speed="2Gf"/>||' -e 's|id="a1"|id="ws-0"|' "$work/noroute.xml" >"$work/one.xml"
+printf '0,ws-0,busy\n' >"$work/forever.csv"
+bad owners_forever "owners never leave" gang_now.owners.model=trace gang_now.owners.activity=null \
+  gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
+  gang_now.owners.trace=$work/forever.csv platform=$work/one.xml gang_now.workload.jobs=1
 finish

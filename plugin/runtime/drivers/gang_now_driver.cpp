@@ -254,6 +254,16 @@ void GangNowDriver::tick(double now)
   rotate_if_due(now);
 }
 
+bool GangNowDriver::all_blocked_by_owners() const
+{
+  for (long job : in_system_) {
+    const std::string& arch = records_[record_of_.at(job)].job->arch;
+    for (size_t h = 0; h < processors_.size(); h++)
+      if (processors_[h].arch == arch && !busy_[h]) return false;
+  }
+  return !in_system_.empty();
+}
+
 double GangNowDriver::next_wakeup() const
 {
   double t = map_.slices.size() > 1 ? slice_start_ + policy_.quantum : kInfinity;

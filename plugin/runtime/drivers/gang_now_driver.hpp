@@ -88,6 +88,9 @@ class GangNowDriver {
   void reconcile(double now);
   double next_wakeup() const;
   bool empty() const { return in_system_.empty(); }
+  /* Every job in the system has all the workstations of its architecture taken by their owners: none can progress
+   * until an owner leaves. */
+  bool all_blocked_by_owners() const;
   const std::vector<GangJobRecord>& records() const { return records_; }
   const GangNowCounters& counters() const { return counters_; }
   const gang_now::AllocationMap& map() const { return map_; }
