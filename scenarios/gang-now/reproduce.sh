@@ -24,6 +24,7 @@ plot() { # NAME METRIC X FIGURE [OPTIONS...]
     --label 'mean_turnaround=mean turnaround (s)' --label 'fairness=fairness (Jain index of stretches)' \
     --label 'migrations=migrations' --label 'mean_stretch=mean stretch' \
     --label 'gang_now.policy.eviction:migrate=migrate' --label 'gang_now.policy.eviction:wait=wait' \
+    --label 'gang_now.policy.eviction:restart=restart' \
     --label 'platform:platforms/now-16-lan.xml=10 Mbit/s shared' \
     --label 'platform:scenarios/gang-now/platforms/now-16-lan-100mbit.xml=100 Mbit/s shared' \
     --label 'platform:platforms/now-16-switched.xml=10 Mbit/s switched' \
