@@ -11,7 +11,7 @@
  * Outputs: jobs.csv (one row per job), summary.json (below) and performance.json. summary.json: the mean, median and
  * largest turnaround (finish - submit, seconds), the mean stretch (turnaround over the job's dedicated turnaround: its
  * initial VPs alone on every workstation of its architecture, optimal MTAT), fairness = Jain's index of the stretches
- * ((sum s)^2 / (n sum s^2): 1 when every job is slowed alike, 1/n when one job takes all the slowdown), the
+ * ((sum s)^2 / (n sum s^2): 1 when every job is slowed alike, tending to 1/n as one job's stretch dominates), the
  * migrations and bytes moved, restarts and work lost, owner events, slices. One engine per process. */
 #pragma once
 
