@@ -27,7 +27,12 @@
  *    its communication cost on that many nodes: the formula's (workload.communication base and level), or with
  *    `communication.model: network` that times a contention term from the measured network load. The decision of a
  *    job holds for the whole decision pass, so EASY's reservation for a head that waits is for the compact placement
- *    it waits for, and a job that waits is not backfilled. `tight` and the paper rule's parameters are ignored. */
+ *    it waits for, and a job that waits is not backfilled. `tight` and the paper rule's parameters are ignored.
+ *    Only the head of the queue holds a reservation; a later job that waits may see its compact hole taken. With
+ *    `waits: head` only the first job of a pass that waits (under FCFS and EASY, the head) may choose to; every later
+ *    one starts now when it fits. The default, `waits: every-job`, lets each job choose: it did better on KTH SP2
+ *    (docs/reproduction/smp-cluster.md). Jobs started earlier in the same pass are not in the releases the rule
+ *    reads (they were not running when the pass began), so a later job sees their processors as never freed. */
 #include "allocation/allocator.hpp"
 #include "allocation/cost_aware_placement.hpp"
 #include "core/errors.hpp"
@@ -63,6 +68,10 @@ class SmpNodes : public Allocator {
         level_(env.communication_level), base_(env.communication_base), network_model_(env.network_model),
         first_fit_(env.params.get_string("placement") == "first-fit")
   {
+    const std::string& waits = env.params.get_string("waits");
+    if (waits != "head" && waits != "every-job")
+      throw InputError("policy.allocation_params.waits: expected head or every-job, got '" + waits + "'");
+    head_only_ = waits == "head";
     const std::string& placement = env.params.get_string("placement");
     if (placement != "first-fit" && placement != "fewest-nodes")
       throw InputError("policy.allocation_params.placement: expected fewest-nodes or first-fit, got '" + placement +
@@ -81,6 +90,7 @@ class SmpNodes : public Allocator {
     network_load_ = view.network_load;
     releases_ = view.releases;
     bounds_.clear();
+    waiter_seen_ = false;
     observed_ = true;
   }
   bool wants_network_load() const override
@@ -127,7 +137,9 @@ class SmpNodes : public Allocator {
     const int now_nodes = fewest_nodes(free, job.size);
     std::vector<PlacementOption> options;
     if (now_nodes > 0) options.push_back({now_, now_nodes});
-    if (now_nodes != compact) {
+    // A job after the pass's first waiter would wait without a reservation (see the file's comment).
+    const bool may_choose_to_wait = now_nodes < 0 || !(head_only_ && waiter_seen_);
+    if (may_choose_to_wait && now_nodes != compact) {
       // Waiting cannot win once its start is later than finishing now minus the most compact run.
       const double give_up = now_nodes > 0 ? now_ + job.estimate * (stretch(now_nodes) - stretch(compact))
                                            : std::numeric_limits<double>::infinity();
@@ -143,9 +155,12 @@ class SmpNodes : public Allocator {
         }
       }
     }
-    const long bound = options.empty() ? compact : earliest_expected_finish(options, job.estimate, [this](int n) {
-                                                     return stretch(n);
-                                                   }).option.nodes;
+    const long bound =
+        options.empty() ? compact
+        : options.size() == 1
+            ? options.front().nodes
+            : earliest_expected_finish(options, job.estimate, [this](int n) { return stretch(n); }).option.nodes;
+    if (now_nodes < 0 || bound < now_nodes) waiter_seen_ = true;
     if (observed_) bounds_[job.id] = bound;
     return bound;
   }
@@ -218,6 +233,7 @@ class SmpNodes : public Allocator {
   double base_;
   bool network_model_;
   bool first_fit_;
+  bool head_only_ = false;
   std::vector<int> cores_by_size_;
   // What the last observe() said.
   double now_ = 0;
@@ -225,6 +241,7 @@ class SmpNodes : public Allocator {
   std::vector<ExpectedRelease> releases_;
   bool observed_ = false;
   mutable std::unordered_map<JobId, long> bounds_; // cost-aware decisions of this pass
+  mutable bool waiter_seen_ = false;               // a job of this pass chose (or had) to wait
 };
 
 AllocatorRegistration smp{
@@ -238,7 +255,10 @@ AllocatorRegistration smp{
       {"tight_max", "6", "adaptive true: Tight on a quiet network at Level 0"},
       {"level_weight", "1.0", "adaptive true: Tight given up per communication Level"},
       {"load_weight", "0.0", "adaptive true: fraction of tight_max given up at full network load"},
-      {"placement", "fewest-nodes", "fewest-nodes, or first-fit (lowest free cores when within the bound)"}},
+      {"placement", "fewest-nodes", "fewest-nodes, or first-fit (lowest free cores when within the bound)"},
+      {"waits", "every-job",
+       "cost-aware: every-job (each job may choose to wait), or head (only the first job of a pass that waits, the "
+       "one EASY reserves for; later ones start when they fit)"}},
      [](const AllocatorEnv& env) { return std::make_unique<SmpNodes>(env); }}};
 
 } // namespace

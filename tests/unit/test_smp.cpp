@@ -166,6 +166,31 @@ TEST(CostAwarePlacement, TieGoesToTheFewerNodes)
   EXPECT_FALSE(c.place(c.smp.available({2, 2, 0, 0})).has_value());
 }
 
+TEST(CostAwarePlacement, WaitsHeadLetsOnlyTheFirstWaiterWait)
+{
+  // t_free = 40 as above: the first job asked about waits (190 < 200). A second, identical job (id 8) would wait too
+  // with `waits: every-job`; with `waits: head` it may not (it would hold no reservation): it starts now on 2 nodes.
+  const ResourceSet now = CostAwareCase(40).smp.available({2, 2, 0, 0});
+  for (const char* waits : {"every-job", "head"}) {
+    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"waits", waits}}, 2, 0.25);
+    AllocatorView view;
+    view.releases = {{40, smp.node(2)}, {1000, smp.node(3)}};
+    smp.allocator->observe(view);
+    Job first, second;
+    first.id = 7;
+    second.id = 8;
+    first.size = second.size = 4;
+    first.estimate = second.estimate = 100;
+    EXPECT_FALSE(smp.allocator->fits(first, now)) << waits;
+    auto placed = smp.allocator->select(second, now);
+    if (std::string(waits) == "head")
+      EXPECT_EQ(placed ? placed->to_string() : "none", "0-1 4-5");
+    else
+      EXPECT_FALSE(placed.has_value());
+  }
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"waits", "nobody"}}), InputError);
+}
+
 TEST(CostAwarePlacement, EasyReservesTheCompactPlacementItWaitsFor)
 {
   // 2 nodes x 2 cores, Level 2, base 0.25 (stretch 1.5 on one node, 2.0 on two). Running at t = 0: A on processor 0
