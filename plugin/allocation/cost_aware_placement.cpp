@@ -30,10 +30,10 @@ double formula_stretch(double base, int level, int nodes)
   return 1.0 + base * nodes * level;
 }
 
-double network_stretch(double base, int level, int nodes, double network_load)
+double network_stretch(double base, int level, int nodes, double network_load, double contention_weight)
 {
   const double load = std::clamp(network_load, 0.0, 1.0);
-  const double contention = nodes > 1 ? 2.0 - std::pow(1.0 - load, nodes) : 1.0;
+  const double contention = nodes > 1 ? 1.0 + contention_weight * (1.0 - std::pow(1.0 - load, nodes)) : 1.0;
   return formula_stretch(base, level, nodes) * contention;
 }
 

@@ -37,10 +37,11 @@ double formula_stretch(double base, int level, int nodes);
 
 /* The network model's estimate on `nodes` nodes with the measured network load (0..1): the formula's stretch, which
  * the network model gives a job alone on the machine, times the expected slowdown of its traffic by contention,
- * 2 - (1 - load)^nodes (a node's link is busy with probability `load`, and a busy link halves the job's bandwidth;
- * its traffic is the bottleneck of its run, so the whole run stretches). A one-node job talks over its node's
- * loopback, which no other node shares: no contention term. */
-double network_stretch(double base, int level, int nodes, double network_load);
+ * 1 + contention_weight x (1 - (1 - load)^nodes): one of its nodes' links is already busy with probability
+ * 1 - (1 - load)^nodes, and a busy link divides the job's bandwidth by 1 + contention_weight (2 with the default
+ * weight 1: one other flow). Its traffic is the bottleneck of its run, so the whole run stretches. A one-node job
+ * talks over its node's loopback, which no other node shares: no contention term. */
+double network_stretch(double base, int level, int nodes, double network_load, double contention_weight = 1.0);
 
 /* Fewest nodes whose free cores hold `size` processors, given the free cores of each node; -1 when they do not. */
 int fewest_nodes(std::vector<int> free_per_node, int size);

@@ -66,12 +66,14 @@ class SmpNodes : public Allocator {
         rule_(tight_rule(env.params.get_string("adaptive"))), tight_max_(env.params.get_int("tight_max")),
         level_weight_(env.params.get_double("level_weight")), load_weight_(env.params.get_double("load_weight")),
         level_(env.communication_level), base_(env.communication_base), network_model_(env.network_model),
-        first_fit_(env.params.get_string("placement") == "first-fit")
+        first_fit_(env.params.get_string("placement") == "first-fit"),
+        contention_weight_(env.params.get_double("contention_weight"))
   {
     const std::string& waits = env.params.get_string("waits");
     if (waits != "head" && waits != "every-job")
       throw InputError("policy.allocation_params.waits: expected head or every-job, got '" + waits + "'");
     head_only_ = waits == "head";
+    if (contention_weight_ < 0) throw InputError("policy.allocation_params.contention_weight: must be >= 0");
     const std::string& placement = env.params.get_string("placement");
     if (placement != "first-fit" && placement != "fewest-nodes")
       throw InputError("policy.allocation_params.placement: expected fewest-nodes or first-fit, got '" + placement +
@@ -121,7 +123,7 @@ class SmpNodes : public Allocator {
   /* The job's estimated run-time stretch on `nodes` nodes. */
   double stretch(int nodes) const
   {
-    return network_model_ ? network_stretch(base_, level_, nodes, network_load_)
+    return network_model_ ? network_stretch(base_, level_, nodes, network_load_, contention_weight_)
                           : formula_stretch(base_, level_, nodes);
   }
 
@@ -233,6 +235,7 @@ class SmpNodes : public Allocator {
   double base_;
   bool network_model_;
   bool first_fit_;
+  double contention_weight_;
   bool head_only_ = false;
   std::vector<int> cores_by_size_;
   // What the last observe() said.
@@ -256,6 +259,8 @@ AllocatorRegistration smp{
       {"level_weight", "1.0", "adaptive true: Tight given up per communication Level"},
       {"load_weight", "0.0", "adaptive true: fraction of tight_max given up at full network load"},
       {"placement", "fewest-nodes", "fewest-nodes, or first-fit (lowest free cores when within the bound)"},
+      {"contention_weight", "1.0",
+       "cost-aware, network model: a busy link divides a job's bandwidth by 1 + this (see cost_aware_placement.hpp)"},
       {"waits", "every-job",
        "cost-aware: every-job (each job may choose to wait), or head (only the first job of a pass that waits, the "
        "one EASY reserves for; later ones start when they fit)"}},

@@ -6,7 +6,7 @@
 # readings of the paper's FCFS. Prints the doc's tables (markdown) and draws its figure.
 #
 # Usage: scenarios/smp-cluster/reproduce.sh [BUILD_DIR [RESULTS_DIR]]   (defaults: build, results)
-# Run from the repository's root. 8 x 60 + 24 runs, about 12 minutes of CPU on the 2-core development machine; finished
+# Run from the repository's root. 8 x 60 + 40 + 24 runs, about 15 minutes of CPU on the 2-core development machine; finished
 # runs are kept in RESULTS_DIR, so an interrupted reproduction resumes where it stopped.
 set -eu
 build=${1:-build}
@@ -40,6 +40,18 @@ variant 16x16-first-fit first-fit --set platform=platforms/smp-cluster-16x16.xml
 variant 16x16-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-16x16.xml
 variant network-first-fit first-fit --set workload.communication.model=network
 variant network-fewest-nodes fewest-nodes --set workload.communication.model=network
+
+# The network estimate's contention_weight (cost-aware only, Levels 1-5): distance from the best fixed Tight.
+for p in first-fit fewest-nodes; do
+  values=""
+  for w in 1.0 2.0 4.0 8.0; do values+="{adaptive: cost-aware, contention_weight: $w, placement: $p}, "; done
+  nice "$build/jobsched" sweep "$here/rules.yaml" --set workload.communication.model=network \
+    --set "sweep={policy.allocation_params: [${values%, }], workload.communication.level: [1, 2, 3, 4, 5]}" \
+    --out "$results/smp-contention-$p" --quiet
+  echo "## contention weight, network, $p"
+  python3 "$here/contention_table.py" "$results/smp-rules-network-$p" "$results/smp-contention-$p"
+  echo
+done
 
 # The figure: slowdown against Level, one line per rule (10 x 10, first-fit, formula).
 labels=()

@@ -111,8 +111,10 @@ TEST(CostAwarePlacement, StretchEstimatesByHand)
   EXPECT_NEAR(network_stretch(0.05, 2, 2, 0.0), 1.2, 1e-12);     // quiet network: the formula
   EXPECT_NEAR(network_stretch(0.05, 2, 3, 1.0), 1.3 * 2, 1e-12); // every link busy: bandwidth halved
   EXPECT_NEAR(network_stretch(0.05, 2, 1, 1.0), 1.1, 1e-12);     // one node: its loopback only
-  EXPECT_EQ(fewest_nodes({1, 3, 0, 2}, 5), 2);                   // 3 + 2
-  EXPECT_EQ(fewest_nodes({1, 3, 0, 2}, 7), -1);                  // 6 free cores only
+  // Contention weight 3: 1.2 x (1 + 3 x (1 - 0.5^2)) = 1.2 x 3.25 = 3.9.
+  EXPECT_NEAR(network_stretch(0.05, 2, 2, 0.5, 3.0), 3.9, 1e-12);
+  EXPECT_EQ(fewest_nodes({1, 3, 0, 2}, 5), 2);  // 3 + 2
+  EXPECT_EQ(fewest_nodes({1, 3, 0, 2}, 7), -1); // 6 free cores only
 }
 
 /* The cost-aware rule in the allocator. 4 nodes x 4 cores, Level 2, base 0.25: stretch 1 + 0.5 x nodes (1.5 on one
