@@ -48,6 +48,9 @@ class Allocator {
   virtual bool wants_network_load() const { return false; }
   /* True when the allocator reads the running jobs' expected ends (a copy of their processor sets per pass). */
   virtual bool wants_releases() const { return false; }
+  /* Policies call it for every job they start in a pass, so that an allocator that plans ahead counts its expected
+   * end (the pass's instant plus its estimate) among the releases it read (a per-pass record: hence const). */
+  virtual void started(const Job& /*job*/, const ResourceSet& /*resources*/) const {}
 };
 
 /* What an allocator gets at construction. */

@@ -31,8 +31,8 @@
  *    Only the head of the queue holds a reservation; a later job that waits may see its compact hole taken. With
  *    `waits: head` only the first job of a pass that waits (under FCFS and EASY, the head) may choose to; every later
  *    one starts now when it fits. The default, `waits: every-job`, lets each job choose: it did better on KTH SP2
- *    (docs/reproduction/smp-cluster.md). Jobs started earlier in the same pass are not in the releases the rule
- *    reads (they were not running when the pass began), so a later job sees their processors as never freed. */
+ *    (docs/reproduction/smp-cluster.md). The releases are the running jobs' expected ends when the pass begins,
+ *    plus those of the jobs the policy starts during the pass (Allocator::started). */
 #include "allocation/allocator.hpp"
 #include "allocation/cost_aware_placement.hpp"
 #include "core/errors.hpp"
@@ -100,6 +100,14 @@ class SmpNodes : public Allocator {
     return (rule_ == TightRule::paper && load_weight_ > 0) || (rule_ == TightRule::cost_aware && network_model_);
   }
   bool wants_releases() const override { return rule_ == TightRule::cost_aware; }
+  void started(const Job& job, const ResourceSet& resources) const override
+  {
+    if (!observed_ || rule_ != TightRule::cost_aware) return;
+    const double end = now_ + job.estimate;
+    auto later = std::upper_bound(releases_.begin(), releases_.end(), end,
+                                  [](double t, const ExpectedRelease& r) { return t < r.end; });
+    releases_.insert(later, ExpectedRelease{end, resources});
+  }
 
   /* The Tight in force now (fixed and paper rules). */
   long current_tight() const
@@ -241,7 +249,7 @@ class SmpNodes : public Allocator {
   // What the last observe() said.
   double now_ = 0;
   double network_load_ = 0;
-  std::vector<ExpectedRelease> releases_;
+  mutable std::vector<ExpectedRelease> releases_; // with the jobs started in this pass
   bool observed_ = false;
   mutable std::unordered_map<JobId, long> bounds_; // cost-aware decisions of this pass
   mutable bool waiter_seen_ = false;               // a job of this pass chose (or had) to wait
