@@ -13,8 +13,22 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace jobsched {
+
+/* A running job's expected end (its start plus its estimate, never in the past) and its processors. */
+struct ExpectedRelease {
+  double end = 0;
+  ResourceSet resources;
+};
+
+/* What the runtime tells an allocator before a decision pass, when it asks for it. */
+struct AllocatorView {
+  double now = 0;
+  double network_load = 0;               // mean utilization (0..1) of the links between hosts (wants_network_load)
+  std::vector<ExpectedRelease> releases; // running jobs, by expected end (wants_releases)
+};
 
 class Allocator {
  public:
@@ -27,18 +41,25 @@ class Allocator {
   bool fits(const Job& job, const ResourceSet& available) const { return select(job, available).has_value(); }
   /* True when any `size` idle processors will do, so that planning with processor counts is exact. */
   virtual bool any_processors_will_do() const { return false; }
-  /* Called by the runtime before every decision with the mean utilization (0..1) of the links between hosts, when
-   * wants_network_load() (an adaptive allocator reacts to it). */
-  virtual void observe(double /*network_load*/) {}
+  /* Called by the runtime before every decision pass when wants_network_load() or wants_releases() (an adaptive
+   * allocator reacts to them). */
+  virtual void observe(const AllocatorView& /*view*/) {}
   /* True when the allocator reads the network load (measuring it costs a pass over the links). */
   virtual bool wants_network_load() const { return false; }
+  /* True when the allocator reads the running jobs' expected ends (a copy of their processor sets per pass). */
+  virtual bool wants_releases() const { return false; }
+  /* Policies call it for every job they start in a pass, so that an allocator that plans ahead counts its expected
+   * end (the pass's instant plus its estimate) among the releases it read (a per-pass record: hence const). */
+  virtual void started(const Job& /*job*/, const ResourceSet& /*resources*/) const {}
 };
 
 /* What an allocator gets at construction. */
 struct AllocatorEnv {
   const Machine& machine;
   const Params& params;
-  int communication_level = 0; // the workload's communication Level (workload.communication.level)
+  int communication_level = 0;      // the workload's communication Level (workload.communication.level)
+  double communication_base = 0.05; // workload.communication.base
+  bool network_model = false;       // workload.communication.model is network
 };
 
 struct AllocatorInfo {

@@ -1,5 +1,5 @@
-/* SMP-aware allocation with a compactness bound: the `Tight` rule of the SMP-cluster paper
- * (../shared/papers/smp-cluster-allocation-tight-level.txt, summarised in ../shared/papers/README.md).
+/* SMP-aware allocation with a compactness bound: the `Tight` rule of "Processor allocation of parallel jobs on SMP
+ * clusters" (the SMP-cluster paper; English summary in docs/reproduction/smp-cluster.md).
  *
  * A job asking for C processors needs at least min_nodes = ceil(C / cores per node) SMP nodes and may be spread over
  * at most min_nodes + Tight of them. Tight = 0 forces the most compact placement (little communication, longer waits
@@ -15,28 +15,65 @@
  *    ("place the job as soon as enough CPUs are free anywhere"): jobs spread over the fragments of the machine,
  *    which is what makes a loose Tight costly when communication is.
  *
- * Adaptive Tight (the paper's proposal): Tight = clamp(tight_max - level_weight x Level - load_weight x
- * network_load x tight_max, 0, tight_max), rounded, where network_load (0..1) is the mean utilization of the links
- * that carry traffic between hosts, measured by SimGrid before each decision. With the defaults (tight_max 6,
- * level_weight 1, load_weight 0) this is Tight = 6 - Level, the rule behind the paper's "adaptive" row. */
+ * How many nodes (parameter `adaptive`):
+ *  - off (default; false means the same): Tight = `tight`.
+ *  - true, the paper's proposal: Tight = clamp(tight_max - level_weight x Level - load_weight x network_load x
+ *    tight_max, 0, tight_max), rounded, where network_load (0..1) is the mean utilization of the links that carry
+ *    traffic between hosts, measured by SimGrid before each decision. With the defaults (tight_max 6, level_weight 1,
+ *    load_weight 0) this is Tight = 6 - Level, the rule behind the paper's "adaptive" row.
+ *  - cost-aware: at each decision, for each job, the bound is the node count of the option with the earliest expected
+ *    finish among "start now on the fewest nodes free now" and "wait until the running jobs' estimates free a more
+ *    compact placement" (allocation/cost_aware_placement.hpp), the run time being the job's estimate stretched by
+ *    its communication cost on that many nodes: the formula's (workload.communication base and level), or with
+ *    `communication.model: network` that times a contention term from the measured network load. The decision of a
+ *    job holds for the whole decision pass, so EASY's reservation for a head that waits is for the compact placement
+ *    it waits for, and a job that waits is not backfilled. `tight` and the paper rule's parameters are ignored.
+ *    Only the head of the queue holds a reservation; a later job that waits may see its compact hole taken. With
+ *    `waits: head` only the first job of a pass that waits (under FCFS and EASY, the head) may choose to; every later
+ *    one starts now when it fits. The default, `waits: every-job`, lets each job choose: it did better on KTH SP2
+ *    (docs/reproduction/smp-cluster.md). The releases are the running jobs' expected ends when the pass begins,
+ *    plus those of the jobs the policy starts during the pass (Allocator::started). */
 #include "allocation/allocator.hpp"
+#include "allocation/cost_aware_placement.hpp"
 #include "core/errors.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <unordered_map>
 
 namespace jobsched {
 namespace {
 
+enum class TightRule { fixed, paper, cost_aware };
+
+TightRule tight_rule(const std::string& value)
+{
+  if (value == "off" || value == "false") return TightRule::fixed;
+  if (value == "true") return TightRule::paper;
+  if (value == "cost-aware") return TightRule::cost_aware;
+  throw InputError(
+      "policy.allocation_params.adaptive: expected off (or false), true (the paper's rule) or cost-aware, got '" +
+      value + "'");
+}
+
 class SmpNodes : public Allocator {
  public:
   explicit SmpNodes(const AllocatorEnv& env)
-      : machine_(env.machine), tight_(env.params.get_int("tight")), adaptive_(env.params.get_bool("adaptive")),
-        tight_max_(env.params.get_int("tight_max")), level_weight_(env.params.get_double("level_weight")),
-        load_weight_(env.params.get_double("load_weight")), level_(env.communication_level),
-        first_fit_(env.params.get_string("placement") == "first-fit")
+      : machine_(env.machine), tight_(env.params.get_int("tight")),
+        rule_(tight_rule(env.params.get_string("adaptive"))), tight_max_(env.params.get_int("tight_max")),
+        level_weight_(env.params.get_double("level_weight")), load_weight_(env.params.get_double("load_weight")),
+        level_(env.communication_level), base_(env.communication_base), network_model_(env.network_model),
+        first_fit_(env.params.get_string("placement") == "first-fit"),
+        contention_weight_(env.params.get_double("contention_weight"))
   {
+    const std::string& waits = env.params.get_string("waits");
+    if (waits != "head" && waits != "every-job")
+      throw InputError("policy.allocation_params.waits: expected head or every-job, got '" + waits + "'");
+    head_only_ = waits == "head";
+    if (contention_weight_ < 0) throw InputError("policy.allocation_params.contention_weight: must be >= 0");
     const std::string& placement = env.params.get_string("placement");
     if (placement != "first-fit" && placement != "fewest-nodes")
       throw InputError("policy.allocation_params.placement: expected fewest-nodes or first-fit, got '" + placement +
@@ -49,13 +86,33 @@ class SmpNodes : public Allocator {
     std::sort(cores_by_size_.rbegin(), cores_by_size_.rend());
   }
 
-  void observe(double network_load) override { network_load_ = network_load; }
-  bool wants_network_load() const override { return adaptive_ && load_weight_ > 0; }
+  void observe(const AllocatorView& view) override
+  {
+    now_ = view.now;
+    network_load_ = view.network_load;
+    releases_ = view.releases;
+    bounds_.clear();
+    waiter_seen_ = false;
+    observed_ = true;
+  }
+  bool wants_network_load() const override
+  {
+    return (rule_ == TightRule::paper && load_weight_ > 0) || (rule_ == TightRule::cost_aware && network_model_);
+  }
+  bool wants_releases() const override { return rule_ == TightRule::cost_aware; }
+  void started(const Job& job, const ResourceSet& resources) const override
+  {
+    if (!observed_ || rule_ != TightRule::cost_aware) return;
+    const double end = now_ + job.estimate;
+    auto later = std::upper_bound(releases_.begin(), releases_.end(), end,
+                                  [](double t, const ExpectedRelease& r) { return t < r.end; });
+    releases_.insert(later, ExpectedRelease{end, resources});
+  }
 
-  /* The Tight in force now. */
+  /* The Tight in force now (fixed and paper rules). */
   long current_tight() const
   {
-    if (!adaptive_) return tight_;
+    if (rule_ == TightRule::fixed) return tight_;
     double t = static_cast<double>(tight_max_) - level_weight_ * level_ -
                load_weight_ * network_load_ * static_cast<double>(tight_max_);
     return std::clamp(std::lround(t), 0L, tight_max_);
@@ -71,10 +128,58 @@ class SmpNodes : public Allocator {
     return k;
   }
 
+  /* The job's estimated run-time stretch on `nodes` nodes. */
+  double stretch(int nodes) const
+  {
+    return network_model_ ? network_stretch(base_, level_, nodes, network_load_, contention_weight_)
+                          : formula_stretch(base_, level_, nodes);
+  }
+
+  /* Cost-aware rule: the most nodes the job may use now, decided once per job and decision pass (see the file's
+   * comment), `available` being what the job could have now when it is first asked about. */
+  long cost_aware_bound(const Job& job, const ResourceSet& available) const
+  {
+    if (observed_)
+      if (auto it = bounds_.find(job.id); it != bounds_.end()) return it->second;
+    const int compact = static_cast<int>(min_nodes(job.size));
+    std::vector<int> free(machine_.host_count(), 0);
+    available.for_each([&](int p) { free[machine_.host_of(p)]++; });
+    const int now_nodes = fewest_nodes(free, job.size);
+    std::vector<PlacementOption> options;
+    if (now_nodes > 0) options.push_back({now_, now_nodes});
+    // A job after the pass's first waiter would wait without a reservation (see the file's comment).
+    const bool may_choose_to_wait = now_nodes < 0 || !(head_only_ && waiter_seen_);
+    if (may_choose_to_wait && now_nodes != compact) {
+      // Waiting cannot win once its start is later than finishing now minus the most compact run.
+      const double give_up = now_nodes > 0 ? now_ + job.estimate * (stretch(now_nodes) - stretch(compact))
+                                           : std::numeric_limits<double>::infinity();
+      int fewest = now_nodes > 0 ? now_nodes : std::numeric_limits<int>::max();
+      for (size_t i = 0; i < releases_.size() && releases_[i].end <= give_up + kTimeEpsilon && fewest > compact;) {
+        const double t = releases_[i].end;
+        for (; i < releases_.size() && releases_[i].end <= t + kTimeEpsilon; i++)
+          releases_[i].resources.for_each([&](int p) { free[machine_.host_of(p)]++; });
+        const int n = fewest_nodes(free, job.size);
+        if (n > 0 && n < fewest) {
+          options.push_back({std::max(t, now_), n});
+          fewest = n;
+        }
+      }
+    }
+    const long bound =
+        options.empty() ? compact
+        : options.size() == 1
+            ? options.front().nodes
+            : earliest_expected_finish(options, job.estimate, [this](int n) { return stretch(n); }).option.nodes;
+    if (now_nodes < 0 || bound < now_nodes) waiter_seen_ = true;
+    if (observed_) bounds_[job.id] = bound;
+    return bound;
+  }
+
   std::optional<ResourceSet> select(const Job& job, const ResourceSet& available,
                                     const ResourceSet* preferred) const override
   {
-    const long bound = min_nodes(job.size) + current_tight();
+    const long bound =
+        rule_ == TightRule::cost_aware ? cost_aware_bound(job, available) : min_nodes(job.size) + current_tight();
     if (first_fit_) {
       ResourceSet lowest = available.lowest(job.size);
       if (lowest.empty()) return std::nullopt;
@@ -130,25 +235,43 @@ class SmpNodes : public Allocator {
  private:
   const Machine& machine_;
   long tight_;
-  bool adaptive_;
+  TightRule rule_;
   long tight_max_;
   double level_weight_;
   double load_weight_;
   int level_;
+  double base_;
+  bool network_model_;
   bool first_fit_;
-  double network_load_ = 0;
+  double contention_weight_;
+  bool head_only_ = false;
   std::vector<int> cores_by_size_;
+  // What the last observe() said.
+  double now_ = 0;
+  double network_load_ = 0;
+  mutable std::vector<ExpectedRelease> releases_; // with the jobs started in this pass
+  bool observed_ = false;
+  mutable std::unordered_map<JobId, long> bounds_; // cost-aware decisions of this pass
+  mutable bool waiter_seen_ = false;               // a job of this pass chose (or had) to wait
 };
 
 AllocatorRegistration smp{
     {"smp",
      "SMP nodes: at most ceil(C / cores) + Tight nodes per job, fewest nodes, best fit (SMP-cluster paper)",
      {{"tight", "0", "extra nodes allowed beyond the minimum (the paper's Tight)"},
-      {"adaptive", "false", "choose Tight per job from the communication level and the network load"},
-      {"tight_max", "6", "adaptive: Tight on a quiet network at Level 0"},
-      {"level_weight", "1.0", "adaptive: Tight given up per communication Level"},
-      {"load_weight", "0.0", "adaptive: fraction of tight_max given up at full network load"},
-      {"placement", "fewest-nodes", "fewest-nodes, or first-fit (lowest free cores when within the bound)"}},
+      {"adaptive", "off",
+       "off (or false): fixed tight; true: Tight from the communication level and network load (the paper's rule); "
+       "cost-aware: "
+       "start now or wait for a compact placement, whichever the estimates say ends first"},
+      {"tight_max", "6", "adaptive true: Tight on a quiet network at Level 0"},
+      {"level_weight", "1.0", "adaptive true: Tight given up per communication Level"},
+      {"load_weight", "0.0", "adaptive true: fraction of tight_max given up at full network load"},
+      {"placement", "fewest-nodes", "fewest-nodes, or first-fit (lowest free cores when within the bound)"},
+      {"contention_weight", "1.0",
+       "cost-aware, network model: a busy link divides a job's bandwidth by 1 + this (see cost_aware_placement.hpp)"},
+      {"waits", "every-job",
+       "cost-aware: every-job (each job may choose to wait), or head (only the first job of a pass that waits, the "
+       "one EASY reserves for; later ones start when they fit)"}},
      [](const AllocatorEnv& env) { return std::make_unique<SmpNodes>(env); }}};
 
 } // namespace

@@ -268,7 +268,10 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     std::string error_file = "errors-" + std::to_string(i) + ".dat";
     job.data_files.emplace_back(mean_file, means);
     std::string title = series_keys.empty() ? short_name(req.metric, req.names) : series_labels[i];
-    std::string style = " lt " + std::to_string(i + 1) + " lw 2 pt 7 ps 1.2";
+    // gnuplot has 8 line colours: series 9 to 16 take them again, dashed, with squares instead of circles.
+    const bool second_round = i >= 8;
+    std::string style = " lt " + std::to_string(i + 1) + " lw 2 pt " + (second_round ? "5" : "7") + " ps 1.2" +
+                        (second_round ? " dt 2" : "");
     if (any_error) { // first, so that the means are drawn over the error bars
       job.data_files.emplace_back(error_file, errors);
       plots.push_back(gp_str(error_file) + " using 1:2:3 with yerrorbars" + style + " notitle");
@@ -278,13 +281,15 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     if (any_saturated) {
       std::string saturated_file = "saturated-" + std::to_string(i) + ".dat";
       job.data_files.emplace_back(saturated_file, saturated_means);
-      plots.push_back(gp_str(saturated_file) + " using 1:2 with points lt " + std::to_string(i + 1) +
-                      " pt 6 ps 1.6 notitle");
+      plots.push_back(gp_str(saturated_file) + " using 1:2 with points lt " + std::to_string(i + 1) + " pt " +
+                      (second_round ? "4" : "6") + " ps 1.6 notitle");
       saturated_drawn = true;
     }
   }
   if (saturated_drawn)
-    plots.push_back("NaN with points lt -1 pt 6 ps 1.6 title " + gp_str("open circle: saturated (no steady state)"));
+    plots.push_back("NaN with points lt -1 pt 6 ps 1.6 title " +
+                    gp_str(series_labels.size() > 8 ? "open circle or square: saturated (no steady state)"
+                                                    : "open circle: saturated (no steady state)"));
   c << y_range;
   c << "set datafile separator tab\n";
   c << "plot " << join(plots, ", \\\n     ") << "\n";

@@ -127,7 +127,9 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   try { // registry and parameter errors name a key: add the scenario file
     const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
     ctx.allocator_params = Params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
-    ctx.allocator = alloc_info.make(AllocatorEnv{machine, ctx.allocator_params, sc.workload.communication.level});
+    ctx.allocator = alloc_info.make(AllocatorEnv{machine, ctx.allocator_params, sc.workload.communication.level,
+                                                 sc.workload.communication.base,
+                                                 sc.workload.communication.model == CommCostModel::network});
     const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
     ctx.policy_params = Params(policy_info.params, sc.policy.params, "policy.params");
     PolicyEnv env{machine, *ctx.allocator, ctx.policy_params};

@@ -68,6 +68,13 @@ expect_error tiny_reference_speed 2 "--set" "simulation.reference_speed: must be
   run "$work/good.yaml" --set simulation.reference_speed=1e-300
 expect_error huge_tight 2 "policy.allocation_params.tight" "out of range" -- \
   run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.tight=9223372036854775807
+expect_error smp_adaptive 2 "policy.allocation_params.adaptive" "expected off (or false), true" -- \
+  run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.adaptive=sometimes
+expect_error smp_waits 2 "policy.allocation_params.waits" "expected head or every-job" -- \
+  run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.adaptive=cost-aware \
+  --set policy.allocation_params.waits=nobody
+expect_error smp_contention_weight 2 "policy.allocation_params.contention_weight" "must be >= 0" -- \
+  run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.contention_weight=-1
 expect_error huge_jobs 2 "workload.generator.jobs: must be between 1 and 100000000" -- \
   run "$work/good.yaml" --set workload.generator.jobs=2147483648
 # Setia's workload (section 4.1) and adaptive-partitioning policies: one line naming the key.

@@ -32,12 +32,13 @@ struct PolicyUnderTest {
 
   PolicyUnderTest(const std::string& name, int processors) : PolicyUnderTest(name, Machine::uniform(processors)) {}
   PolicyUnderTest(const std::string& name, Machine m, const std::string& allocation = "first-fit",
-                  const std::map<std::string, std::string>& allocation_params = {}, int communication_level = 0)
+                  const std::map<std::string, std::string>& allocation_params = {}, int communication_level = 0,
+                  double communication_base = 0.05)
       : machine(std::move(m))
   {
     const auto& info = allocator_registry().get(allocation);
     allocator_params = Params(info.params, allocation_params, "policy.allocation_params");
-    allocator = info.make(AllocatorEnv{machine, allocator_params, communication_level});
+    allocator = info.make(AllocatorEnv{machine, allocator_params, communication_level, communication_base});
     params = Params(policy_registry().get(name).params, {}, "policy.params");
     policy = policy_registry().get(name).make(PolicyEnv{machine, *allocator, params});
   }
@@ -81,7 +82,8 @@ inline DriveResult drive(PolicyUnderTest& p, const JobList& jobs, const AfterDec
       p.policy->job_submitted(jobs[next++], t);
     }
     out.decide_calls++;
-    p.allocator->observe(state.network_load);
+    if (p.allocator->wants_network_load() || p.allocator->wants_releases())
+      p.allocator->observe(allocator_view(state, *p.allocator));
     for (const auto& d : p.policy->decide(state)) {
       EXPECT_EQ(d.kind, Decision::Kind::start);
       const Job* job = nullptr;

@@ -51,6 +51,17 @@ TEST(Easy, ShortJobBackfillsLongJobMayNotDelayTheHead)
   EXPECT_EQ(starts("fcfs", 4, jobs), (Starts{{1, 0}, {2, 10}, {3, 15}, {4, 15}}));
 }
 
+/* First-fit list scheduling on the same queue: J3 fits at 0 on the processor J1 leaves idle and starts (no head to
+ * protect); J4 finds nothing free until J1 ends at 10 (J2 still needs all 4, J3 holds one until 100), starts then;
+ * J2 waits for the whole machine: 100. */
+TEST(FirstFitList, EveryJobThatFitsStartsNoneBlocks)
+{
+  JobList jobs = {job(1, 0, 3, 10), job(2, 0, 4, 5), job(3, 0, 1, 100), job(4, 0, 1, 5)};
+  EXPECT_EQ(starts("first-fit-list", 4, jobs), (Starts{{1, 0}, {2, 100}, {3, 0}, {4, 10}}));
+  // kBackfillCase: J4 (1 proc) starts at 1 on the idle one, J2 at 10, J3 (whole machine) when J4 ends at 101.
+  EXPECT_EQ(starts("first-fit-list", 4, kBackfillCase), (Starts{{1, 0}, {2, 10}, {3, 101}, {4, 1}}));
+}
+
 /* Early completion: J1 asks for 10 s but ends at 5. J2 (whole machine) holds a reservation at 10; J3 (2 procs,
  * 8 s) ends at 9 <= 10 and backfills at 1. When J1 ends at 5, J3 still holds 2 processors until 9: J2 starts at 9,
  * earlier than its reservation. FCFS starts J2 at 5 and J3 after it, at 10. */
@@ -83,7 +94,7 @@ TEST(Easy, JobEndingExactlyAtShadowTimeBackfills)
 TEST(AllPolicies, CompletionBeforeSubmissionAtTheSameInstant)
 {
   JobList jobs = {job(1, 0, 4, 10), job(2, 10, 4, 5)};
-  for (const char* name : {"fcfs", "easy", "conservative"}) {
+  for (const char* name : {"fcfs", "easy", "conservative", "first-fit-list"}) {
     PolicyUnderTest p(name, 4);
     auto r = drive(p, jobs);
     EXPECT_EQ(r.start, (Starts{{1, 0}, {2, 10}})) << name;

@@ -1,6 +1,7 @@
 /* The SMP-cluster paper's model (../shared/papers/README.md): the Tight placement rule on hand cases, the
  * communication cost table of the paper, the paging model by hand, and EASY with placement constraints never
  * delaying the head of its queue (checked against a brute-force reservation over every subset of nodes). */
+#include "allocation/cost_aware_placement.hpp"
 #include "model/job_model.hpp"
 #include "support/policy_driver.hpp"
 #include "workload/generator.hpp"
@@ -16,13 +17,14 @@ struct Smp {
   Machine machine;
   Params params;
   std::unique_ptr<Allocator> allocator;
-  Smp(int nodes, int cores, std::map<std::string, std::string> p, int level = 0)
+  Smp(int nodes, int cores, std::map<std::string, std::string> p, int level = 0, double base = 0.05)
       : machine(Machine::uniform(nodes, cores))
   {
     const auto& info = allocator_registry().get("smp");
     params = Params(info.params, p, "policy.allocation_params");
-    allocator = info.make(AllocatorEnv{machine, params, level});
+    allocator = info.make(AllocatorEnv{machine, params, level, base});
   }
+  ResourceSet node(int n) const { return machine.processors_of(n); }
   /* Processors of `free_per_node[n]` lowest cores of each node n. */
   ResourceSet available(const std::vector<int>& free_per_node) const
   {
@@ -74,11 +76,158 @@ TEST(SmpAllocation, AdaptiveTightIsSixMinusLevel)
   EXPECT_FALSE(level5.place(4, level5.available({2, 1, 1, 0})).has_value());
   // A loaded network takes Tight further down: 6 - 4 - 1.0 x load 1.0 x 6 < 0 -> Tight 0.
   Smp loaded(4, 4, {{"adaptive", "true"}, {"load_weight", "1.0"}}, 4);
-  ClusterState busy;
+  AllocatorView busy;
   busy.network_load = 1.0;
-  loaded.allocator->observe(busy.network_load);
+  loaded.allocator->observe(busy);
   EXPECT_FALSE(loaded.place(4, loaded.available({2, 1, 1, 0})).has_value());
   EXPECT_TRUE(loaded.place(4, loaded.available({4, 0, 0, 0})).has_value());
+}
+
+TEST(CostAwarePlacement, EarliestExpectedFinishByHand)
+{
+  // Stretch 1 + 0.1 x nodes. Options: now on 3 nodes, at 10 on 2, at 30 on 1.
+  auto stretch = [](int n) { return 1 + 0.1 * n; };
+  const std::vector<PlacementOption> options = {{0, 3}, {10, 2}, {30, 1}};
+  // Estimate 10: ends 0 + 13 = 13, 10 + 12 = 22, 30 + 11 = 41: finishing now wins.
+  PlacementChoice quick = earliest_expected_finish(options, 10, stretch);
+  EXPECT_EQ(quick.option.nodes, 3);
+  EXPECT_NEAR(quick.finish, 13, 1e-9);
+  // Estimate 1000: 1300, 1210, 1130: waiting for one node wins.
+  PlacementChoice long_job = earliest_expected_finish(options, 1000, stretch);
+  EXPECT_EQ(long_job.option.nodes, 1);
+  EXPECT_NEAR(long_job.option.start, 30, 1e-12);
+  EXPECT_NEAR(long_job.finish, 1130, 1e-9);
+  // Estimate 100: 130, 130, 140: a tie between now on 3 nodes and 10 on 2 goes to the fewer nodes.
+  PlacementChoice tie = earliest_expected_finish(options, 100, stretch);
+  EXPECT_EQ(tie.option.nodes, 2);
+  EXPECT_NEAR(tie.finish, 130, 1e-9);
+}
+
+TEST(CostAwarePlacement, StretchEstimatesByHand)
+{
+  EXPECT_NEAR(formula_stretch(0.05, 4, 10), 3.0, 1e-12); // the paper's 2.0 at 10 SMPs, Level 4
+  // Network estimate, base 0.05, Level 2, 2 nodes: formula 1.2; load 0.5: contention 2 - 0.5^2 = 1.75 -> 2.1.
+  EXPECT_NEAR(network_stretch(0.05, 2, 2, 0.5), 2.1, 1e-12);
+  EXPECT_NEAR(network_stretch(0.05, 2, 2, 0.0), 1.2, 1e-12);     // quiet network: the formula
+  EXPECT_NEAR(network_stretch(0.05, 2, 3, 1.0), 1.3 * 2, 1e-12); // every link busy: bandwidth halved
+  EXPECT_NEAR(network_stretch(0.05, 2, 1, 1.0), 1.1, 1e-12);     // one node: its loopback only
+  // Contention weight 3: 1.2 x (1 + 3 x (1 - 0.5^2)) = 1.2 x 3.25 = 3.9.
+  EXPECT_NEAR(network_stretch(0.05, 2, 2, 0.5, 3.0), 3.9, 1e-12);
+  EXPECT_EQ(fewest_nodes({1, 3, 0, 2}, 5), 2);  // 3 + 2
+  EXPECT_EQ(fewest_nodes({1, 3, 0, 2}, 7), -1); // 6 free cores only
+}
+
+/* The cost-aware rule in the allocator. 4 nodes x 4 cores, Level 2, base 0.25: stretch 1 + 0.5 x nodes (1.5 on one
+ * node, 2.0 on two). A 4-processor job with estimate 100 at t = 0 sees 2 free cores on node 0 and 2 on node 1, nodes
+ * 2 and 3 busy: now it needs 2 nodes and is expected to end at 0 + 100 x 2.0 = 200. The job on node 2 is expected to
+ * end at t_free, the one on node 3 at 1000; from t_free one node holds it, expected end t_free + 100 x 1.5. */
+struct CostAwareCase {
+  Smp smp{4, 4, {{"adaptive", "cost-aware"}}, 2, 0.25};
+  Job job;
+  explicit CostAwareCase(double t_free)
+  {
+    job.id = 7;
+    job.size = 4;
+    job.estimate = 100;
+    AllocatorView view;
+    view.now = 0;
+    view.releases = {{t_free, smp.node(2)}, {1000, smp.node(3)}};
+    smp.allocator->observe(view);
+  }
+  std::optional<std::string> place(const ResourceSet& available) const
+  {
+    auto r = smp.allocator->select(job, available);
+    return r ? std::optional<std::string>(r->to_string()) : std::nullopt;
+  }
+};
+
+TEST(CostAwarePlacement, FinishNowWins)
+{
+  // t_free = 60: waiting ends at 60 + 150 = 210 > 200: the job starts now on nodes 0 and 1.
+  CostAwareCase c(60);
+  EXPECT_EQ(c.place(c.smp.available({2, 2, 0, 0})), "0-1 4-5");
+}
+
+TEST(CostAwarePlacement, WaitingWins)
+{
+  // t_free = 40: waiting ends at 40 + 150 = 190 < 200: no start now. The choice holds for the rest of the pass: on the
+  // machine as it will be at 40 (EASY's reservation), the job is placed on node 2 alone.
+  CostAwareCase c(40);
+  const ResourceSet now = c.smp.available({2, 2, 0, 0});
+  EXPECT_FALSE(c.place(now).has_value());
+  EXPECT_EQ(c.place(now | c.smp.node(2)), "8-11");
+  // Without the cost-aware rule (Tight 1) the job starts now.
+  Smp loose(4, 4, {{"tight", "1"}}, 2, 0.25);
+  EXPECT_TRUE(loose.allocator->fits(c.job, now));
+}
+
+TEST(CostAwarePlacement, TieGoesToTheFewerNodes)
+{
+  // t_free = 50: 50 + 150 = 200 = 0 + 200: a tie; the compact option (one node at 50) is taken.
+  CostAwareCase c(50);
+  EXPECT_FALSE(c.place(c.smp.available({2, 2, 0, 0})).has_value());
+}
+
+TEST(CostAwarePlacement, WaitsHeadLetsOnlyTheFirstWaiterWait)
+{
+  // t_free = 40 as above: the first job asked about waits (190 < 200). A second, identical job (id 8) would wait too
+  // with `waits: every-job`; with `waits: head` it may not (it would hold no reservation): it starts now on 2 nodes.
+  const ResourceSet now = CostAwareCase(40).smp.available({2, 2, 0, 0});
+  for (const char* waits : {"every-job", "head"}) {
+    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"waits", waits}}, 2, 0.25);
+    AllocatorView view;
+    view.releases = {{40, smp.node(2)}, {1000, smp.node(3)}};
+    smp.allocator->observe(view);
+    Job first, second;
+    first.id = 7;
+    second.id = 8;
+    first.size = second.size = 4;
+    first.estimate = second.estimate = 100;
+    EXPECT_FALSE(smp.allocator->fits(first, now)) << waits;
+    auto placed = smp.allocator->select(second, now);
+    if (std::string(waits) == "head")
+      EXPECT_EQ(placed ? placed->to_string() : "none", "0-1 4-5");
+    else
+      EXPECT_FALSE(placed.has_value());
+  }
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"waits", "nobody"}}), InputError);
+}
+
+TEST(CostAwarePlacement, EasyReservesTheCompactPlacementItWaitsFor)
+{
+  // 2 nodes x 2 cores, Level 2, base 0.25 (stretch 1.5 on one node, 2.0 on two). Running at t = 0: A on processor 0
+  // (node 0) expected to end at t_a, B on processor 2 (node 1) at 1000; idle: processors 1 and 3, one per node.
+  // Queue: H (2 processors, estimate 100), then C and D (1 processor, estimate 100 each).
+  //  t_a = 40: H now on 2 nodes ends at 200, at 40 on node 0 at 40 + 150 = 190: H waits, and EASY reserves node 0
+  //  (processors 0-1) from 40. C ends at 100 > 40, so it may only use unreserved processor 3; D then finds none.
+  //  t_a = 60: 60 + 150 = 210 > 200: H starts now on processors 1 and 3.
+  using jobsched::testing::job;
+  for (double t_a : {40.0, 60.0}) {
+    PolicyUnderTest p("easy", Machine::uniform(2, 2), "smp", {{"adaptive", "cost-aware"}}, 2, 0.25);
+    const WorkloadJob a = job(1, 0, 1, t_a), b = job(2, 0, 1, 1000), h = job(3, 0, 2, 100), c = job(4, 0, 1, 100),
+                      d = job(5, 0, 1, 100);
+    ClusterState state;
+    state.now = 0;
+    state.machine = &p.machine;
+    state.up = ResourceSet::all(4);
+    state.idle = ResourceSet::range(4, 1, 1) | ResourceSet::range(4, 3, 1);
+    state.running[1] = RunningJob{&a, ResourceSet::range(4, 0, 1), 0, false};
+    state.running[2] = RunningJob{&b, ResourceSet::range(4, 2, 1), 0, false};
+    for (const WorkloadJob* j : {&h, &c, &d})
+      p.policy->job_submitted(*j, 0);
+    p.allocator->observe(allocator_view(state, *p.allocator));
+    Decisions out = p.policy->decide(state);
+    ASSERT_EQ(out.size(), 1U) << "t_a = " << t_a;
+    EXPECT_EQ(out[0].job, t_a == 40.0 ? 4 : 3);
+    EXPECT_EQ(out[0].resources.to_string(), t_a == 40.0 ? "3" : "1 3");
+  }
+}
+
+TEST(SmpAllocation, AdaptiveTakesOffTrueOrCostAware)
+{
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "sometimes"}}), InputError);
+  for (const char* value : {"off", "false", "true", "cost-aware"})
+    EXPECT_NO_THROW(Smp(2, 2, {{"adaptive", value}}));
 }
 
 TEST(CommunicationCost, ThePapersTable)

@@ -225,6 +225,7 @@ class ConservativeBackfilling : public Policy {
       if (!chosen) // a running job overran its estimate: the job waits for the next compression
         continue;
       idle -= *chosen;
+      allocator_.started(*job, *chosen);
       out.push_back(Decision::start(job->id, std::move(*chosen)));
       due_.erase({held_.at(job->id).start, job->id});
       started_.push_back(job->id); // its reservation becomes its running hold at the next event
@@ -240,11 +241,11 @@ class ConservativeBackfilling : public Policy {
   std::map<std::uint64_t, const Job*> queue_; // waiting jobs by submission position
   std::unordered_map<JobId, std::uint64_t> position_;
   std::uint64_t next_position_ = 0;
-  std::uint64_t first_unplaced_ = 0;            // jobs from this position on have no reservation yet
-  std::unordered_map<JobId, Hold> held_;        // reservations of waiting jobs and holds of running ones
-  std::set<std::pair<double, JobId>> due_;      // waiting jobs by reservation start
-  std::set<JobId> running_;                     // running jobs the profile holds
-  std::vector<JobId> started_, ended_; // since the last event
+  std::uint64_t first_unplaced_ = 0;       // jobs from this position on have no reservation yet
+  std::unordered_map<JobId, Hold> held_;   // reservations of waiting jobs and holds of running ones
+  std::set<std::pair<double, JobId>> due_; // waiting jobs by reservation start
+  std::set<JobId> running_;                // running jobs the profile holds
+  std::vector<JobId> started_, ended_;     // since the last event
   bool compress_ = false;
   bool replan_ = true;
   bool rebuild_always_ = false;

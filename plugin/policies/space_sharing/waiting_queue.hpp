@@ -38,6 +38,7 @@ Decisions start_in_order(WaitingQueue& queue, const Allocator& allocator, Resour
     auto chosen = allocator.select(queue[0], idle);
     if (!chosen) break;
     idle -= *chosen;
+    allocator.started(queue[0], *chosen);
     on_start(queue[0], *chosen);
     out.push_back(Decision::start(queue[0].id, std::move(*chosen)));
     queue.erase(0);

@@ -57,7 +57,8 @@ void SpaceSharingDriver::decide(double now, const ResourceSet&)
 {
   state_.now = now;
   if (!network_links_.empty()) state_.network_load = network_load();
-  if (allocator_.wants_network_load()) allocator_.observe(state_.network_load);
+  if (allocator_.wants_network_load() || allocator_.wants_releases())
+    allocator_.observe(allocator_view(state_, allocator_));
   for (const auto& d : policy_.decide(state_))
     apply(d);
 }

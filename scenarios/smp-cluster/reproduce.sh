@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The placement rules of docs/reproduction/smp-cluster.md ("Cost-aware placement"): every fixed Tight, the paper's
+# adaptive rule and the cost-aware rule against the communication Level, EASY on KTH SP2, in eight variants
+# (placement first-fit or fewest-nodes; 10 x 10, 32 x 8 and 16 x 16 platforms; formula or network model), with the
+# cost-aware rule's `waits: head` variant, then the
+# readings of the paper's FCFS. Prints the doc's tables (markdown) and draws its figure.
+#
+# Usage: scenarios/smp-cluster/reproduce.sh [BUILD_DIR [RESULTS_DIR]]   (defaults: build, results)
+# Run from the repository's root. 8 x 60 + 40 + 24 runs, about 15 minutes of CPU on the 2-core development machine; finished
+# runs are kept in RESULTS_DIR, so an interrupted reproduction resumes where it stopped.
+set -eu
+build=${1:-build}
+results=${2:-results}
+here=scenarios/smp-cluster
+figures=docs/reproduction/figures
+mkdir -p "$figures"
+
+grid() { # PLACEMENT: the sweep of rules.yaml with that placement
+  local p=$1 values=""
+  for t in 0 1 2 3 4 5 6; do values+="{tight: $t, placement: $p}, "; done
+  values+="{adaptive: true, placement: $p}, {adaptive: cost-aware, placement: $p}, "
+  values+="{adaptive: cost-aware, waits: head, placement: $p}"
+  echo "sweep={policy.allocation_params: [$values], workload.communication.level: [0, 1, 2, 3, 4, 5]}"
+}
+variant() { # NAME PLACEMENT [--set ...]: one variant of rules.yaml into RESULTS_DIR/smp-rules-NAME, and its table
+  local name=$1 placement=$2
+  shift 2
+  nice "$build/jobsched" sweep "$here/rules.yaml" --set "$(grid "$placement")" "$@" --out "$results/smp-rules-$name" \
+    --quiet
+  echo "## $name"
+  python3 "$here/rules_table.py" "$results/smp-rules-$name"
+  echo
+}
+
+variant 10x10-first-fit first-fit
+variant 10x10-fewest-nodes fewest-nodes
+variant 32x8-first-fit first-fit --set platform=platforms/smp-cluster-32x8.xml
+variant 32x8-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-32x8.xml
+variant 16x16-first-fit first-fit --set platform=platforms/smp-cluster-16x16.xml
+variant 16x16-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-16x16.xml
+variant network-first-fit first-fit --set workload.communication.model=network
+variant network-fewest-nodes fewest-nodes --set workload.communication.model=network
+
+# The network estimate's contention_weight (cost-aware only, Levels 1-5): distance from the best fixed Tight.
+for p in first-fit fewest-nodes; do
+  values=""
+  for w in 1.0 2.0 4.0 8.0; do values+="{adaptive: cost-aware, contention_weight: $w, placement: $p}, "; done
+  nice "$build/jobsched" sweep "$here/rules.yaml" --set workload.communication.model=network \
+    --set "sweep={policy.allocation_params: [${values%, }], workload.communication.level: [1, 2, 3, 4, 5]}" \
+    --out "$results/smp-contention-$p" --quiet
+  echo "## contention weight, network, $p"
+  python3 "$here/contention_table.py" "$results/smp-rules-network-$p" "$results/smp-contention-$p"
+  echo
+done
+
+# The figure: slowdown against Level, one line per rule (10 x 10, first-fit, formula).
+labels=()
+for t in 0 1 2 3 4 5 6; do
+  labels+=(--label "policy.allocation_params:{tight: $t, placement: first-fit}=Tight $t")
+done
+"$build/jobsched" plot "$results/smp-rules-10x10-first-fit" --metric mean_slowdown \
+  --x workload.communication.level --series policy.allocation_params --log-y \
+  --label 'workload.communication.level=communication Level' --label 'mean_slowdown=mean slowdown (EASY, KTH SP2)' \
+  "${labels[@]}" --label 'policy.allocation_params:{adaptive: true, placement: first-fit}=paper adaptive (6 - Level)' \
+  --label 'policy.allocation_params:{adaptive: cost-aware, placement: first-fit}=cost-aware' \
+  --label 'policy.allocation_params:{adaptive: cost-aware, waits: head, placement: first-fit}=cost-aware, waits: head' \
+  --out "$results/smp-rules-10x10-first-fit/plots" >/dev/null
+for ext in png svg; do
+  cp "$results/smp-rules-10x10-first-fit/plots/mean_slowdown-vs-workload.communication.level.$ext" \
+    "$figures/smp-rules-slowdown-vs-level.$ext"
+done
+
+# The paper's FCFS (Table 1, 178-268 at Level 0): strict FCFS and first-fit list scheduling, plain and bounded
+# slowdown (tau = 10 s), every Tight at Levels 0, 2 and 4 (first-fit placement).
+nice "$build/jobsched" sweep "$here/tight-level.yaml" \
+  --set 'sweep={policy.name: [fcfs, first-fit-list], policy.allocation_params.tight: [0, 2, 4, 6], workload.communication.level: [0, 2, 4]}' \
+  --out "$results/smp-fcfs-readings" --quiet
+echo "## FCFS readings"
+python3 "$here/fcfs_table.py" "$results/smp-fcfs-readings"
