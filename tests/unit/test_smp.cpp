@@ -1,4 +1,4 @@
-/* The SMP-cluster paper's model (../shared/papers/README.md): the Tight placement rule on hand cases, the
+/* The SMP-cluster paper's model (docs/reproduction/smp-cluster.md): the Tight placement rule on hand cases, the
  * communication cost table of the paper, the paging model by hand, and EASY with placement constraints never
  * delaying the head of its queue (checked against a brute-force reservation over every subset of nodes). */
 #include "allocation/cost_aware_placement.hpp"

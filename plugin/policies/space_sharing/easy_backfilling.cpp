@@ -3,7 +3,7 @@
  * (the shadow time), and a later job may start now if it fits now and does not delay that reservation: it ends by the
  * shadow time, or it uses only processors the head does not need then.
  *
- * The SMP-cluster paper (../shared/papers/smp-cluster-allocation-tight-level.txt) compares it with FCFS on KTH SP2.
+ * The SMP-cluster paper ("Processor allocation of parallel jobs on SMP clusters") compares it with FCFS on KTH SP2.
  * Reservations are computed with the allocator, so placement constraints carry over; with first-fit the processors
  * reserved for the head are taken from those released by running jobs first, and a backfilled job that ends in time
  * takes reserved processors first, which makes the rule identical to the textbook count-based "extra processors"

@@ -1,7 +1,7 @@
 /* First-come first-served: jobs start in submission order; a job that does not fit blocks every job behind it.
  *
  * The baseline of every scheduling study, e.g. the FCFS rows of the SMP-cluster paper's Table 1
- * (../shared/papers/smp-cluster-allocation-tight-level.txt). */
+ * ("Processor allocation of parallel jobs on SMP clusters"). */
 #include "policies/space_sharing/waiting_queue.hpp"
 #include "policy/policy.hpp"
 
