@@ -33,12 +33,13 @@ struct FeedbackMessage {
   double delay = 0;    // reallocation delay accumulated since the last report (section 4.3(4))
 };
 
-/* Down the tree: the processors the child may use from `effective` on, decided in the round of the quantum boundary
- * `round` (the time the feedback it answers was sent). */
+/* Down the tree: the processors the child may use from `effective` on. `origin` is the boundary of the root's round
+ * that this share derives from (the root's division then, passed on by each node with the allotment it held when it
+ * divided): the feedback it answers was sent at `origin`. */
 struct AllotmentMessage {
   double processors = 0;
   double effective = 0;
-  double round = 0;
+  double origin = 0;
 };
 
 /* An allotment as a level-2 node's inbox received it (messages over the platform). */
@@ -184,6 +185,7 @@ void node_actor(SharedRun* run, hs::TreeVertex v)
   sent.assign(kids.size(), 0.0);
   std::deque<AllotmentMessage> pending;
   double allotment = parent < 0 ? spec.processors : 0;
+  double origin = -1; // of `allotment` (see AllotmentMessage); -1: none received yet
   double delay_to_report = 0;
 
   for (long m = 0;; m++) {
@@ -223,8 +225,8 @@ void node_actor(SharedRun* run, hs::TreeVertex v)
     }
     if (run->network) { // what arrived since the last decision
       for (const ArrivedAllotment& a : run->inbox[v]) {
-        if (leaf != nullptr) {
-          const double delay = a.arrival - a.message.round;
+        if (leaf != nullptr && a.message.origin >= 0) { // not a share of nothing sent before any root decision
+          const double delay = a.arrival - a.message.origin;
           run->allotment_delay_min = run->allotments_received == 0 ? delay : std::min(run->allotment_delay_min, delay);
           run->allotment_delay_max = std::max(run->allotment_delay_max, delay);
           run->allotment_delay_sum += delay;
@@ -238,8 +240,10 @@ void node_actor(SharedRun* run, hs::TreeVertex v)
     const double now = run->network && leaf == nullptr ? sg4::Engine::get_clock() : t;
     while (!pending.empty() && pending.front().effective <= now + kTimeTolerance) {
       allotment = pending.front().processors;
+      origin = pending.front().origin;
       pending.pop_front();
     }
+    if (parent < 0) origin = t;
     run->decisions++;
 
     if (leaf != nullptr) {
@@ -270,7 +274,7 @@ void node_actor(SharedRun* run, hs::TreeVertex v)
     const bool changed = shares != sent;
     const double effective = now + (changed ? child_delay : 0);
     for (size_t i = 0; i < kids.size(); i++)
-      send_down(run, kids[i], AllotmentMessage{shares[i], effective, t});
+      send_down(run, kids[i], AllotmentMessage{shares[i], effective, origin});
     sent = std::move(shares);
   }
 }
@@ -327,7 +331,8 @@ std::string summary_json(const Scenario& sc, const SharedRun& run, const std::ve
   out << "  \"deprived_quanta\": " << run.deprived_quanta << ",\n";
   out << "  \"deprived_quanta_with_idle_processors\": " << run.deprived_with_idle_processors << ",\n";
   out << "  \"leaf_quanta\": " << run.leaf_quanta << ",\n";
-  // Messages over the platform: from a round's boundary (feedback sent) to its allotment's arrival at a level-2 node.
+  // Messages over the platform: from the boundary of the root's round an allotment derives from (its feedback was sent
+  // then) to the allotment's arrival at a level-2 node.
   const double received = static_cast<double>(run.allotments_received);
   out << "  \"allotment_delay_min\": " << FormattedNumber(run.allotment_delay_min) << ",\n";
   out << "  \"allotment_delay_mean\": " << FormattedNumber(received > 0 ? run.allotment_delay_sum / received : 0)
