@@ -4,7 +4,9 @@
 Means with 95% Student-t confidence half-widths over the replications. Ratios are taken per replication (same seed:
 the same tree and jobs for every algorithm, common random numbers), then averaged.
 
-usage: scripts/hierarchical_tables.py RESULTS_DIR   (the folder holding figures-4-6/, figure-7/, figure-8/)
+usage: scripts/hierarchical_tables.py RESULTS_DIR [JOBS]   (RESULTS_DIR holds figures-4-6/, figure-7/, figure-8/,
+       wide-area/; JOBS, e.g. 20,100,200: the job counts shown as columns of Figures 4 to 6, whose "mean over jobs"
+       still covers every job count run)
 """
 import csv
 import math
@@ -37,6 +39,13 @@ def rows(folder):
         return [r for r in csv.DictReader(f) if r["status"] == "ok"]
 
 
+SHOWN = None  # job counts shown as columns (None: all)
+
+
+def shown(jobs, cells):
+    return [c for n, c in zip(jobs, cells) if SHOWN is None or n in SHOWN]
+
+
 def figures_4_6(folder):
     data = rows(folder)
     by = defaultdict(list)
@@ -51,16 +60,16 @@ def figures_4_6(folder):
                           ("makespan_over_lower_bound", "Makespan / lower bound max(r + span of the last job, W / P)"),
                           ("mean_response_time", "Mean response time (s)")]:
         out.append(f"\n#### {title}\n")
-        out.append("| algorithm | K | " + " | ".join(f"{n} jobs" for n in jobs) + " |")
-        out.append("|---|---|" + "---|" * len(jobs))
+        out.append("| algorithm | K | " + " | ".join(shown(jobs, [f"{n} jobs" for n in jobs])) + " |")
+        out.append("|---|---|" + "---|" * len(shown(jobs, jobs)))
         for a in algorithms:
             for k in levels:
                 cells = [fmt([float(r[metric]) for r in by[(a, k, n)]]) for n in jobs]
-                out.append(f"| {a} | {k} | " + " | ".join(cells) + " |")
+                out.append(f"| {a} | {k} | " + " | ".join(shown(jobs, cells)) + " |")
     # Figure 6: per replication, X / EQUI-EQUI.
     out.append("\n#### Figure 6: makespan / EQUI-EQUI's makespan (per replication)\n")
-    out.append("| algorithm | K | " + " | ".join(f"{n} jobs" for n in jobs) + " | mean over jobs |")
-    out.append("|---|---|" + "---|" * (len(jobs) + 1))
+    out.append("| algorithm | K | " + " | ".join(shown(jobs, [f"{n} jobs" for n in jobs])) + " | mean over jobs |")
+    out.append("|---|---|" + "---|" * (len(shown(jobs, jobs)) + 1))
     summary = {}
     for a in ["ac-ds", "ag-ds"]:
         for k in levels:
@@ -72,10 +81,10 @@ def figures_4_6(folder):
                 cells.append(fmt(ratios))
                 means.append(statistics.fmean(ratios))
             summary[(a, k)] = statistics.fmean(means)
-            out.append(f"| {a} | {k} | " + " | ".join(cells) + f" | {summary[(a, k)]:.3f} |")
+            out.append(f"| {a} | {k} | " + " | ".join(shown(jobs, cells)) + f" | {summary[(a, k)]:.3f} |")
     out.append("\n#### AG-DS makespan / AC-DS makespan (per replication), mean over job counts\n")
-    out.append("| K | " + " | ".join(f"{n} jobs" for n in jobs) + " | mean over jobs |")
-    out.append("|---|" + "---|" * (len(jobs) + 1))
+    out.append("| K | " + " | ".join(shown(jobs, [f"{n} jobs" for n in jobs])) + " | mean over jobs |")
+    out.append("|---|" + "---|" * (len(shown(jobs, jobs)) + 1))
     for k in levels:
         cells = []
         means = []
@@ -84,7 +93,7 @@ def figures_4_6(folder):
             ratios = [float(r["makespan"]) / ac[r["seed"]] for r in by[("ag-ds", k, n)] if r["seed"] in ac]
             cells.append(fmt(ratios))
             means.append(statistics.fmean(ratios))
-        out.append(f"| {k} | " + " | ".join(cells) + f" | {statistics.fmean(means):.3f} |")
+        out.append(f"| {k} | " + " | ".join(shown(jobs, cells)) + f" | {statistics.fmean(means):.3f} |")
     return "\n".join(out)
 
 
@@ -141,9 +150,47 @@ def figure_7(folder7, folder8):
     return "\n".join(out)
 
 
+def wide_area(folder):
+    """Messages over the platform against free messages, per one-way latency between sites, algorithm and job count."""
+    data = rows(folder)
+    by = defaultdict(dict)  # (platform, algorithm, jobs) -> seed -> {messages: row}
+    for r in data:
+        key = (r["platform"], r["hierarchy.algorithm"], int(r["hierarchy.workload.jobs"]))
+        by[key].setdefault(r["seed"], {})[r["hierarchy.messages"]] = r
+    latency = {"grid-of-clusters-0.25ms": "0.5 ms", "grid-of-clusters": "5 ms", "grid-of-clusters-10ms": "20 ms"}
+    platforms = sorted({k[0] for k in by}, key=lambda p: float(latency[Path(p).stem].split()[0]))
+    jobs = sorted({k[2] for k in by})
+    out = []
+    for metric, title in [("makespan", "makespan over the platform / with free messages"),
+                          ("mean_response_time", "mean response time over the platform / with free messages"),
+                          ("utilization", "utilization (work / allotted processor time) over the platform / free")]:
+        out.append(f"\n#### Wide area: {title} (per replication)\n")
+        out.append("| one-way latency | algorithm | " + " | ".join(f"{n} jobs" for n in jobs) + " |")
+        out.append("|---|---|" + "---|" * len(jobs))
+        for p in platforms:
+            for a in ["ac-ds", "ag-ds", "equi-equi"]:
+                cells = []
+                for n in jobs:
+                    pairs = by[(p, a, n)].values()
+                    cells.append(fmt([float(x["platform"][metric]) / float(x["free"][metric]) for x in pairs
+                                      if "platform" in x and "free" in x]))
+                out.append(f"| {latency[Path(p).stem]} | {a} | " + " | ".join(cells) + " |")
+    out.append("\n#### Wide area: allotment delay (s), from the root round to the arrival at a cluster scheduler\n")
+    out.append("| one-way latency | mean | max |")
+    out.append("|---|---|---|")
+    for p in platforms:
+        runs = [x["platform"] for (q, a, n), seeds in by.items() if q == p for x in seeds.values() if "platform" in x]
+        out.append(f"| {latency[Path(p).stem]} | {statistics.fmean(float(r['allotment_delay_mean']) for r in runs):.4f}"
+                   f" | {max(float(r['allotment_delay_max']) for r in runs):.4f} |")
+    return "\n".join(out)
+
+
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
+    global SHOWN
+    if len(sys.argv) == 3:
+        SHOWN = {int(n) for n in sys.argv[2].split(",")}
     base = Path(sys.argv[1])
     if (base / "figures-4-6" / "results.csv").exists():
         print(figures_4_6(base / "figures-4-6"))
@@ -151,6 +198,8 @@ def main():
         print(figure_8(base / "figure-8"))
         if (base / "figure-7" / "results.csv").exists():
             print(figure_7(base / "figure-7", base / "figure-8"))
+    if (base / "wide-area" / "results.csv").exists():
+        print(wide_area(base / "wide-area"))
 
 
 if __name__ == "__main__":

@@ -250,6 +250,9 @@ int main(int argc, char** argv)
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());
     return 2;
+  } catch (const InvariantViolation& e) {
+    std::fprintf(stderr, "jobsched: %s\n", e.what());
+    return 3;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "jobsched: internal error: %s\n", e.what());
     return 3;

@@ -240,14 +240,18 @@ YAML::Node load_yaml_file(const fs::path& file)
 }
 
 /* An explicit scheduler tree: nested {children: [...]} mappings, as parent indices in preorder (root first). */
-void read_tree_node(Section& node, int parent, std::vector<int>& parents, const std::string& file,
+constexpr size_t kMaxTreeNodes = 100000;
+
+void read_tree_node(Section& node, int parent, hierarchical::TreeDescription& tree, const std::string& file,
                     const std::set<std::string>* overridden)
 {
-  constexpr size_t kMaxTreeNodes = 100000;
+  std::vector<int>& parents = tree.parents;
   const int me = static_cast<int>(parents.size());
   if (parents.size() >= kMaxTreeNodes)
     node.fail(node.node(), "a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes");
   parents.push_back(parent);
+  tree.names.push_back(node.str("name", ""));
+  tree.hosts.push_back(node.str("host", ""));
   node.ignore("children");
   if (node.has("children")) {
     const YAML::Node list = node.node()["children"];
@@ -256,7 +260,7 @@ void read_tree_node(Section& node, int parent, std::vector<int>& parents, const 
     for (size_t i = 0; i < list.size(); i++) {
       Section child(list[i], node.key("children") + "[" + std::to_string(i) + "]", file, overridden);
       if (list[i].IsNull()) child.fail(list[i], "expected a mapping ({} for a leaf)");
-      read_tree_node(child, me, parents, file, overridden);
+      read_tree_node(child, me, tree, file, overridden);
     }
   }
   node.finish();
@@ -286,16 +290,43 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
            "max_children");
   if (h.has("tree_seed")) spec.tree_seed = static_cast<std::uint64_t>(h.integer("tree_seed", 0, 0, kMaxCount));
   h.ignore("tree_seed");
+  if (h.has("tree") && h.has("tree_file"))
+    h.fail(h.node()["tree_file"], "give 'tree' or 'tree_file', not both", "tree_file");
+  for (const char* given : {"tree", "tree_file"})
+    if (h.has(given))
+      for (const char* generated : {"levels", "min_children", "max_children", "tree_seed"})
+        if (h.has(generated))
+          h.fail(h.node()[generated],
+                 std::string("an explicit tree has no generation settings: give '") + given + "' or these", generated);
   if (h.has("tree")) {
-    for (const char* generated : {"levels", "min_children", "max_children", "tree_seed"})
-      if (h.has(generated))
-        h.fail(h.node()[generated], "an explicit tree has no generation settings: give 'tree' or these", generated);
     Section t = h.sub("tree");
-    std::vector<int> parents;
-    read_tree_node(t, -1, parents, file, overridden);
-    spec.tree_parents = parents;
+    hs::TreeDescription tree;
+    read_tree_node(t, -1, tree, file, overridden);
+    spec.tree_parents = tree.parents;
+    spec.tree_names = tree.names;
+    spec.tree_hosts = tree.hosts;
   }
   h.ignore("tree");
+  if (h.has("tree_file")) { // GraphML, relative to the scenario (to the current folder when given with --set)
+    const fs::path dir = fs::path(file).has_parent_path() ? fs::path(file).parent_path() : fs::path(".");
+    const std::string key = h.key("tree_file");
+    const bool from_command_line = overridden != nullptr && overridden->count(key) != 0;
+    const fs::path path = resolve(from_command_line ? fs::current_path() : dir, h.str("tree_file", ""));
+    std::ifstream in(path);
+    if (!in) h.fail(h.node()["tree_file"], "cannot open " + path.string(), "tree_file");
+    hs::TreeDescription tree;
+    try {
+      tree = hs::tree_from_graphml(in);
+      if (tree.parents.size() > kMaxTreeNodes)
+        throw std::invalid_argument("a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes");
+      hs::tree_from_parents(tree.parents); // leaves at one depth
+    } catch (const std::invalid_argument& e) {
+      throw InputError(path.string() + ": " + e.what());
+    }
+    spec.tree_parents = tree.parents;
+    spec.tree_names = tree.names;
+    spec.tree_hosts = tree.hosts;
+  }
   // The quanta of the highest level must stay countable.
   const double top_quanta = std::pow(static_cast<double>(spec.quantum_factor), spec.levels - 2);
   if (!spec.tree_parents && top_quanta > 1e9)
@@ -304,7 +335,10 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
   if (spec.convergence_rate >= 1) h.fail(h.node()["convergence_rate"], "must be below 1", "convergence_rate");
   spec.a_greedy.utilization_threshold = h.num("utilization_threshold", spec.a_greedy.utilization_threshold, 0, 1, true);
   spec.a_greedy.responsiveness = h.num("responsiveness", spec.a_greedy.responsiveness, 1, 1e6, true);
-  spec.invariants = h.choice("invariants", "auto", {"auto", "off"});
+  spec.invariants = h.choice("invariants", "auto", {"auto", "on", "off"});
+  spec.messages_over_platform = h.choice("messages", "free", {"free", "platform"}) == "platform";
+  // Positive: SimGrid's ptask_L07 model charges no latency to a message of zero bytes.
+  spec.message_bytes = h.num("message_bytes", spec.message_bytes, 0, 1e12, true);
 
   Section w = h.sub("workload");
   hs::DowneyWorkloadSpec& wl = spec.workload;

@@ -2,6 +2,7 @@
  * hand cases, AC and AG desires, the seven parallelism curves, the job's execution rate, the level-2 scheduler, the
  * generated trees. Every expected value is computed here by hand or by an independent integration. */
 #include "policies/hierarchical/allocation.hpp"
+#include "policies/hierarchical/analysis.hpp"
 #include "policies/hierarchical/feedback.hpp"
 #include "policies/hierarchical/leaf_scheduler.hpp"
 #include "policies/hierarchical/malleable_job.hpp"
@@ -13,6 +14,8 @@
 #include <limits>
 #include <numeric>
 #include <set>
+#include <sstream>
+#include <stdexcept>
 
 namespace jobsched::hierarchical {
 namespace {
@@ -257,6 +260,103 @@ TEST(LeafScheduler, AControlFollowsTheJobsParallelismAndStallsOnReallocation)
   EXPECT_DOUBLE_EQ(a.delay, 0.0015);
 }
 
+/* Lemma 1's measures on a job shorter than a quantum: a Step job of parallelism 4 spanning L / 8 (work L / 2). Its
+ * first quantum gives it its initial desire, 1 processor: it needs 4 x L / 8 = L / 2 of time and ends there. By hand:
+ * t^S = L / 2 (it executed half a quantum, satisfied: a = d = 1), a^T = 1 x L / 2, c = A(1) / d(1) = 4 / 1. Lemma 1:
+ * t^S = L / 2 <= (c + 1) l = 5 L / 8 and a^T = L / 2 <= 5 w = 5 L / 2. The two other readings break it: a whole
+ * quantum of satisfied time (L > 5 L / 8), or c without the first quantum (1, and L / 2 > 2 L / 8). */
+TEST(Analysis, LemmaOneOnAJobShorterThanAQuantum)
+{
+  const double L = 0.001;
+  LeafSettings s;
+  s.quantum = L;
+  LeafScheduler leaf(s);
+  leaf.add_job(0, 0, MalleableJob(L / 2, 4, 10 * L, {ParallelismShape::step}));
+  leaf.begin_quantum(0);
+  EXPECT_DOUBLE_EQ(leaf.allot(256).allotted, 1);
+  const std::vector<JobRecord> done = leaf.run_quantum(0);
+  ASSERT_EQ(done.size(), 1u);
+  const JobRecord& r = done[0];
+  EXPECT_NEAR(r.span, L / 8, 1e-18);
+  EXPECT_NEAR(r.finish, L / 2, 1e-15);
+  EXPECT_NEAR(r.satisfied_time, L / 2, 1e-15);
+  EXPECT_NEAR(r.total_allotment, L / 2, 1e-15);
+  EXPECT_NEAR(r.transition_factor, 4, 1e-12);
+  const AnalysisFigures a = analyse(done, 256);
+  EXPECT_NEAR(a.lemma1_satisfied_ratio, (L / 2) / (5 * L / 8), 1e-12); // 0.8
+  EXPECT_NEAR(a.lemma1_allotment_ratio, (L / 2) / (5 * L / 2), 1e-12); // 0.2
+  EXPECT_GT(L, 5 * r.span);                                            // whole quanta: broken
+  EXPECT_GT(r.satisfied_time, 2 * r.span);                             // c = 1: broken
+}
+
+/* A Step job of parallelism 4 spanning 2.5 L (work 10 L) under a node that holds 2 processors. Quantum 1: d = 1, so
+ * DEQ gives it 1 (never more than the desire): satisfied, it covers L / 4 of span, A(1) = 4 and c = 4. Quanta 2 to 5:
+ * d = 4 > 2, deprived, L / 2 of span each (2.25 L in all); the sixth, deprived too, covers the last L / 4 in L / 2.
+ * It ends at 5.5 L. t^S = L (quantum 1 only), a^T = 1 x L + 2 x 4.5 L = 10 L = w. */
+TEST(Analysis, SatisfiedTimeCountsOnlySatisfiedQuanta)
+{
+  const double L = 0.001;
+  LeafSettings s;
+  s.quantum = L;
+  LeafScheduler leaf(s);
+  leaf.add_job(7, 0, MalleableJob(10 * L, 4, 10 * L, {ParallelismShape::step}));
+  std::vector<JobRecord> done;
+  int deprived = 0;
+  for (int q = 0; q < 6; q++) {
+    leaf.begin_quantum(q * L);
+    deprived += leaf.allot(2).some_job_deprived ? 1 : 0;
+    done = leaf.run_quantum(q * L);
+  }
+  EXPECT_EQ(deprived, 5);
+  ASSERT_EQ(done.size(), 1u);
+  const JobRecord& r = done[0];
+  EXPECT_NEAR(r.finish, 5.5 * L, 1e-12);
+  EXPECT_NEAR(r.satisfied_time, L, 1e-15);
+  EXPECT_NEAR(r.total_allotment, 10 * L, 1e-14);
+  EXPECT_NEAR(r.transition_factor, 4, 1e-12);
+}
+
+/* Theorem 1's figures on two hand-made records, P = 4. Total work 8, so W / P = 2; the last job to finish is job 0
+ * (at 3): r + l = 0 + 1 = 1. Lower bound max(1, 2) = 2, c = max(1.5, 3) = 3, bound 2 (3 + 1) 2 = 16. Lemma 1 with
+ * each job's own c: t^S ratios 2 / (2.5 x 1) = 0.8 and 2.5 / (4 x 0.5) = 1.25 (job 1, a violation); a^T ratios
+ * 10 / (2.5 x 2) = 2 (job 0) and 12 / (4 x 6) = 0.5. */
+TEST(Analysis, TheoremOneBoundAndLemmaRatiosByHand)
+{
+  JobRecord a;
+  a.id = 0;
+  a.release = 0;
+  a.work = 2;
+  a.span = 1;
+  a.finish = 3;
+  a.transition_factor = 1.5;
+  a.satisfied_time = 2;
+  a.total_allotment = 10;
+  JobRecord b;
+  b.id = 1;
+  b.release = 1;
+  b.work = 6;
+  b.span = 0.5;
+  b.finish = 2.5;
+  b.transition_factor = 3;
+  b.satisfied_time = 2.5;
+  b.total_allotment = 12;
+  const AnalysisFigures f = analyse({a, b}, 4);
+  EXPECT_DOUBLE_EQ(f.makespan, 3);
+  EXPECT_EQ(f.last_job, 0);
+  EXPECT_DOUBLE_EQ(f.total_work, 8);
+  EXPECT_DOUBLE_EQ(f.lower_bound, 2);
+  EXPECT_DOUBLE_EQ(f.transition_factor, 3);
+  EXPECT_DOUBLE_EQ(f.theorem1_bound, 16);
+  EXPECT_DOUBLE_EQ(f.lemma1_satisfied_ratio, 1.25);
+  EXPECT_EQ(f.lemma1_satisfied_job, 1);
+  EXPECT_DOUBLE_EQ(f.lemma1_allotment_ratio, 2);
+  EXPECT_EQ(f.lemma1_allotment_job, 0);
+  // With the last job's r + l the larger term: release job 0 at 5, finish 7: max(6, 2) = 6, bound 48.
+  a.release = 5;
+  a.finish = 7;
+  EXPECT_DOUBLE_EQ(analyse({a, b}, 4).theorem1_bound, 48);
+}
+
 TEST(SchedulerTree, GeneratedTreesHaveTheRequestedDepthAndFanOut)
 {
   std::set<size_t> fanouts;
@@ -304,6 +404,82 @@ TEST(SchedulerTree, ExplicitTreesNeedLeavesAtOneDepth)
   EXPECT_EQ(levels(tree_from_parents({-1})), 2);
   EXPECT_THROW(tree_from_parents({-1, 0, 0, 1}), std::invalid_argument); // leaves at depths 2 and 1
   EXPECT_THROW(tree_from_parents({-1, 2, 0}), std::invalid_argument);    // a parent after its child
+}
+
+std::string graphml(const std::string& body, const std::string& keys = "")
+{
+  return "<?xml version=\"1.0\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+         "<key id=\"n\" for=\"node\" attr.name=\"name\" attr.type=\"string\"/>\n"
+         "<key id=\"h\" for=\"node\" attr.name=\"host\" attr.type=\"string\"/>\n" +
+         keys + "<graph id=\"g\" edgedefault=\"directed\">\n" + body + "</graph>\n</graphml>\n";
+}
+
+TreeDescription read_graphml_text(const std::string& text)
+{
+  std::istringstream in(text);
+  return tree_from_graphml(in);
+}
+
+std::string graphml_error(const std::string& text)
+{
+  try {
+    read_graphml_text(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+/* A root listed last, children in edge order: breadth-first renumbering puts the root first, then its children in the
+ * order of its edges (b before a), then a's child. */
+TEST(SchedulerTree, FromGraphml)
+{
+  const TreeDescription t = read_graphml_text(graphml("<node id=\"a\"><data key=\"n\">A</data></node>"
+                                                      "<node id=\"x\"/>"
+                                                      "<node id=\"b\"><data key=\"h\">site-1</data></node>"
+                                                      "<node id=\"r\"><data key=\"n\">root</data></node>"
+                                                      "<node id=\"y\"/>"
+                                                      "<edge source=\"r\" target=\"b\"/>"
+                                                      "<edge source=\"r\" target=\"a\"/>"
+                                                      "<edge source=\"a\" target=\"x\"/>"
+                                                      "<edge source=\"b\" target=\"y\"/>"));
+  EXPECT_EQ(t.parents, (std::vector<int>{-1, 0, 0, 1, 2}));
+  EXPECT_EQ(t.names, (std::vector<std::string>{"root", "", "A", "", ""}));
+  EXPECT_EQ(t.hosts, (std::vector<std::string>{"", "site-1", "", "", ""}));
+  const SchedulerTree tree = tree_from_parents(t.parents);
+  EXPECT_EQ(levels(tree), 4);
+  EXPECT_EQ(leaves(tree).size(), 2u);
+}
+
+TEST(SchedulerTree, GraphmlThatIsNotATreeIsOneLine)
+{
+  const auto one_line_with = [](const std::string& error, const std::string& words) {
+    EXPECT_NE(error.find(words), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  };
+  one_line_with(graphml_error("<graphml><graph>"), "malformed GraphML");
+  one_line_with(graphml_error("not xml at all"), "malformed GraphML");
+  one_line_with(graphml_error(graphml("<node id=\"a\"/><node id=\"b\"/><node id=\"c\"/>"
+                                      "<edge source=\"a\" target=\"c\"/>")),
+                "several roots: node 1 and node 2 have no parent");
+  one_line_with(graphml_error(graphml("<node id=\"a\"/><node id=\"b\"/>"
+                                      "<edge source=\"a\" target=\"b\"/><edge source=\"b\" target=\"a\"/>")),
+                "no root");
+  one_line_with(graphml_error(graphml("<node id=\"r\"/><node id=\"a\"/><node id=\"b\"/>"
+                                      "<edge source=\"r\" target=\"a\"/><edge source=\"b\" target=\"b\"/>")),
+                "a cycle: node 3 cannot be reached from the root"); // b is its own parent
+  one_line_with(graphml_error(graphml("<node id=\"r\"/><node id=\"a\"/><node id=\"b\"/><node id=\"c\"/>"
+                                      "<edge source=\"r\" target=\"a\"/><edge source=\"b\" target=\"c\"/>"
+                                      "<edge source=\"c\" target=\"b\"/>")),
+                "a cycle: node 3 cannot be reached from the root");
+  one_line_with(graphml_error(graphml("<node id=\"r\"/><node id=\"a\"/><node id=\"b\"/>"
+                                      "<edge source=\"r\" target=\"a\"/><edge source=\"r\" target=\"b\"/>"
+                                      "<edge source=\"a\" target=\"b\"/>")),
+                "node 3 has 2 parents");
+  one_line_with(graphml_error(graphml("<node id=\"r\"><data key=\"w\">3</data></node>",
+                                      "<key id=\"w\" for=\"node\" attr.name=\"weight\" attr.type=\"int\"/>")),
+                "unknown attribute 'weight'");
+  one_line_with(graphml_error(graphml("<node id=\"r\"/>")), "no error"); // a lone scheduler is a tree (K = 2)
 }
 
 TEST(DowneyWorkload, DrawsFollowTableOne)

@@ -6,6 +6,7 @@
 #include "policies/hierarchical/allocation.hpp"
 #include "policies/hierarchical/feedback.hpp"
 #include "policies/hierarchical/malleable_job.hpp"
+#include "policies/hierarchical/scheduler_tree.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -24,14 +25,21 @@ struct HierarchySpec {
   bool whole_processors = false;                        // allotments: fractional (false) or whole processors
   // The tree: explicit (parent indices, root first) or generated.
   std::optional<std::vector<int>> tree_parents;
-  int levels = 3; // K, generated trees
+  std::vector<std::string> tree_names; // per node of an explicit tree, "" when not named
+  std::vector<std::string> tree_hosts; // per node of an explicit tree: its actor's host, "" for the automatic choice
+  int levels = 3;                      // K, generated trees
   int min_children = 1;
   int max_children = 5;
   std::optional<std::uint64_t> tree_seed; // default: the simulation seed
   double convergence_rate = 0;            // AC
   AGreedyParams a_greedy;                 // AG
   DowneyWorkloadSpec workload;
-  std::string invariants = "auto"; // auto: checked on runs where they hold (QF 1, CF 0, fractional); off
+  // Messages: free (the paper's model: every actor on one host), or over the platform (actors on the site front ends,
+  // run/hierarchy.hpp), each message `message_bytes` long.
+  bool messages_over_platform = false;
+  double message_bytes = 64;
+  std::string invariants = "auto"; // auto: checked on runs where they hold (QF 1, CF 0, fractional); on: on every
+                                   // run (to see where the analysis stops holding); off
 };
 
 /* "ac-ds", "equi-equi"... */

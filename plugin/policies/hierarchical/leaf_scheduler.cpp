@@ -20,7 +20,7 @@ void LeafScheduler::begin_quantum(double t)
 {
   while (!pending_.empty() && pending_.front().release <= t + kTimeTolerance) {
     PendingJob& p = pending_.front();
-    ActiveJob a{std::move(p.job), {}, kInitialDesire, 0, 0, {}, false, 0};
+    ActiveJob a{std::move(p.job), {}, kInitialDesire, 0, 0, {}, false, kInitialDesire};
     a.record.id = p.id;
     a.record.release = p.release;
     a.record.work = a.job.work();
@@ -95,15 +95,15 @@ std::vector<JobRecord> LeafScheduler::run_quantum(double t)
     const QuantumProgress p = a.job.run(a.allotment, L - stalled);
     a.last = {p.work, p.span, a.allotment, L};
     a.ran = true;
-    // The analysis counts whole quanta (section 3.4 normalizes L to 1).
+    // Lemma 1's measures (analysis.hpp): the time the job executes while satisfied, the processor time it holds
+    // while it executes (a job that ends inside the quantum counts the part it ran).
     if (settings_.job_scheduler != JobScheduler::equi && a.allotment >= a.desire * (1 - 1e-12))
-      a.record.satisfied_time += L;
-    a.record.total_allotment += a.allotment * L;
+      a.record.satisfied_time += p.elapsed;
+    a.record.total_allotment += a.allotment * (stalled + p.elapsed);
     if (p.span > 0) {
       const double A = p.work / p.span;
-      if (a.previous_parallelism > 0)
-        a.record.transition_factor =
-            std::max(a.record.transition_factor, std::max(A / a.previous_parallelism, a.previous_parallelism / A));
+      a.record.transition_factor =
+          std::max(a.record.transition_factor, std::max(A / a.previous_parallelism, a.previous_parallelism / A));
       a.previous_parallelism = A;
     }
     if (p.finished) {

@@ -10,7 +10,8 @@
  *
  * Pure code, no SimGrid: the actors of run/hierarchy.cpp call it. It also keeps, per job, what section 3.4's analysis
  * is about: the transition factor c (largest ratio of the average parallelism of two successive quanta in which the job
- * ran), the satisfied time and the total allotment. */
+ * ran, the first compared with the initial desire), the satisfied time and the total allotment, measured as
+ * analysis.hpp says. */
 #pragma once
 
 #include "policies/hierarchical/allocation.hpp"
@@ -42,10 +43,10 @@ struct JobRecord {
   long phases = 0;
   double start = -1; // first quantum with processors
   double finish = -1;
-  double transition_factor = 1;
-  double satisfied_time = 0;  // quanta (of length L) in which a >= d, in seconds
-  double total_allotment = 0; // processor-seconds allotted
-  double stall_time = 0;      // seconds lost to reallocation
+  double transition_factor = 1; // c: max ratio of A(q) to A(q - 1) either way, A(0) = the initial desire 1
+  double satisfied_time = 0;    // t^S: seconds executed in quanta where a >= d (analysis.hpp)
+  double total_allotment = 0;   // a^T: processor-seconds held while executing (or stalled)
+  double stall_time = 0;        // seconds lost to reallocation
 };
 
 /* After allot(): what the node decided this quantum. */
@@ -77,8 +78,8 @@ class LeafScheduler {
     double allotment = 0;
     double stall = 0;
     QuantumFeedback last;
-    bool ran = false;                // `last` is meaningful
-    double previous_parallelism = 0; // A(q) of the last quantum with span, 0 before
+    bool ran = false;                             // `last` is meaningful
+    double previous_parallelism = kInitialDesire; // A(q) of the last quantum with span; the initial desire before
   };
   struct PendingJob {
     long id;

@@ -3,6 +3,11 @@
 
 #include "core/random.hpp"
 
+#include <boost/graph/graphml.hpp>
+#include <boost/property_map/dynamic_property_map.hpp>
+
+#include <algorithm>
+#include <deque>
 #include <stdexcept>
 #include <string>
 
@@ -59,6 +64,84 @@ SchedulerTree tree_from_parents(const std::vector<int>& parents)
   for (size_t i = 1; i < n; i++)
     boost::add_edge(static_cast<TreeVertex>(parents[i]), static_cast<TreeVertex>(i), tree);
   return tree;
+}
+
+namespace {
+
+struct GraphmlNode {
+  std::string name;
+  std::string host;
+};
+using GraphmlTree = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, GraphmlNode>;
+
+/* Boost's messages may span lines: one line for the user. */
+std::string one_line(std::string text)
+{
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  std::replace(text.begin(), text.end(), '\r', ' ');
+  while (!text.empty() && text.back() == ' ')
+    text.pop_back();
+  return text;
+}
+
+std::string describe(const GraphmlTree& g, size_t v)
+{
+  const std::string& name = g[v].name;
+  return "node " + std::to_string(v + 1) + (name.empty() ? "" : " ('" + name + "')");
+}
+
+} // namespace
+
+TreeDescription tree_from_graphml(std::istream& in)
+{
+  GraphmlTree g;
+  boost::dynamic_properties dp; // no generator: an attribute other than these two throws property_not_found
+  dp.property("name", boost::get(&GraphmlNode::name, g));
+  dp.property("host", boost::get(&GraphmlNode::host, g));
+  try {
+    boost::read_graphml(in, g, dp);
+  } catch (const boost::property_not_found& e) {
+    throw std::invalid_argument("unknown attribute '" + e.property + "' (a node may have 'name' and 'host')");
+  } catch (const boost::dynamic_property_exception& e) {
+    throw std::invalid_argument("malformed GraphML: " + one_line(e.what()));
+  } catch (const boost::graph_exception& e) {
+    throw std::invalid_argument("malformed GraphML: " + one_line(e.what()));
+  } catch (const std::exception& e) { // property_tree's XML parser, among others
+    throw std::invalid_argument("malformed GraphML: " + one_line(e.what()));
+  }
+  const size_t n = boost::num_vertices(g);
+  if (n == 0) throw std::invalid_argument("the graph has no node");
+  std::vector<size_t> roots;
+  for (size_t v = 0; v < n; v++) {
+    const auto parents = boost::in_degree(v, g);
+    if (parents > 1) throw std::invalid_argument(describe(g, v) + " has " + std::to_string(parents) + " parents");
+    if (parents == 0) roots.push_back(v);
+  }
+  if (roots.empty()) throw std::invalid_argument("no root: every node has a parent, so the edges form a cycle");
+  if (roots.size() > 1)
+    throw std::invalid_argument("several roots: " + describe(g, roots[0]) + " and " + describe(g, roots[1]) +
+                                " have no parent");
+  // Breadth first from the root: a parent gets its new number before its children.
+  std::vector<int> number(n, -1);
+  std::deque<size_t> queue{roots[0]};
+  TreeDescription out;
+  number[roots[0]] = 0;
+  while (!queue.empty()) {
+    const size_t v = queue.front();
+    queue.pop_front();
+    auto in = boost::in_edges(v, g);
+    out.parents.push_back(in.first == in.second ? -1 : number[boost::source(*in.first, g)]);
+    out.names.push_back(g[v].name);
+    out.hosts.push_back(g[v].host);
+    for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
+      const size_t child = boost::target(*e, g);
+      number[child] = static_cast<int>(out.parents.size() + queue.size());
+      queue.push_back(child);
+    }
+  }
+  for (size_t v = 0; v < n; v++)
+    if (number[v] < 0) throw std::invalid_argument("a cycle: " + describe(g, v) + " cannot be reached from the root");
+  return out;
 }
 
 int levels(const SchedulerTree& tree)

@@ -14,6 +14,8 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include <cstdint>
+#include <istream>
+#include <string>
 #include <vector>
 
 namespace jobsched::hierarchical {
@@ -31,6 +33,22 @@ SchedulerTree generate_tree(int levels, int min_children, int max_children, std:
 /* From parent indices in any order where a parent precedes its children: parents[0] = -1 (the root), every other
  * parents[i] in [0, i). std::invalid_argument when the leaves are not all at the same depth (the message says so). */
 SchedulerTree tree_from_parents(const std::vector<int>& parents);
+
+/* A tree as a scenario gives it: parent indices (root first, a parent before its children), and per node an optional
+ * name and the platform host its scheduler actor runs on ("" when not given). */
+struct TreeDescription {
+  std::vector<int> parents;
+  std::vector<std::string> names;
+  std::vector<std::string> hosts;
+};
+
+/* A tree from GraphML (read with Boost.Graph's read_graphml): directed edges from a parent to each child, one root,
+ * every other node with exactly one parent, every node reachable from the root; node attributes (GraphML keys
+ * for="node") `name` and `host`, both strings, and no other attribute anywhere. Nodes are renumbered breadth first from
+ * the root, children in the order of their edges. std::invalid_argument, one line, when the file is malformed or not
+ * such a tree (several roots, a cycle, a node with two parents, an unknown attribute); leaves at different depths are
+ * left to tree_from_parents. */
+TreeDescription tree_from_graphml(std::istream& in);
 
 int levels(const SchedulerTree& tree); // K: the root's level
 std::vector<TreeVertex> children(const SchedulerTree& tree, TreeVertex v);
