@@ -3,6 +3,7 @@
  * hand; the mesh communication pattern's traffic is slowed by a scattered placement, not by a submesh. */
 #include "platform/mesh_platform.hpp"
 #include "run/simulation.hpp"
+#include "runtime/execution/job_runtime.hpp"
 #include "support/child_process.hpp"
 #include "support/quiet_run.hpp"
 #include "support/scratch_folder.hpp"
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 using namespace jobsched;
@@ -110,4 +112,73 @@ TEST(MeshRuntime, MeshTrafficGoesBetweenPhysicalNeighbours)
 {
   auto got = one_job("policy: {name: ap}\n", ", communication: {pattern: mesh, bytes_per_flop: 0.2}");
   EXPECT_NEAR(got.at(0), 5.0, 1e-6);
+}
+
+/* A job resumed while its image is still being written, then suspended again before the write ends: the write goes
+ * on and the job is suspended once it is done, so a job coming onto its processor waits for it. On the 2 x 2 mesh
+ * (1e8 bytes/s, no latency), job 1 (one process on node-0, 10 s, a 1e8-byte image) is suspended at 2: its image goes
+ * to io-0 from 2 to 3 (one flow: 1 s). Resumed at 2.5 (it would read its image back after the write), suspended again
+ * at 2.7. Job 2 (1 s on node-0) starts at 2.8 after the writes still going out of node-0: it computes from 3 to 4.
+ * (Before, the write was dropped at 2.7 and job 2 ended at 3.8.) */
+TEST(MeshRuntime, AWriteInterruptedByAResumeStillEnds)
+{
+  jobsched::testing::ScratchFolder f;
+  MeshSpec spec;
+  spec.width = 2;
+  spec.height = 2;
+  spec.bandwidth = spec.nic_bandwidth = spec.io_bandwidth = "100MBps";
+  spec.latency = "0s";
+  auto file = f.write("mesh.xml", mesh_platform_xml(spec));
+  auto got = in_child([&] {
+    auto engine = jobsched::testing::quiet_l07_engine(file.string());
+    std::vector<sg4::Host*> hosts;
+    Machine machine;
+    for (const char* name : {"node-0", "node-1", "node-2", "node-3"}) {
+      hosts.push_back(engine->host_by_name(name));
+      machine.add_host(name, 1, 1e9);
+    }
+    WorkloadJob a;
+    a.id = 1;
+    a.run_time = a.estimate = 10;
+    a.memory_kb = 1e8 / 1024;
+    WorkloadJob b;
+    b.id = 2;
+    b.run_time = b.estimate = 1;
+    std::vector<double> out;
+    sg4::Actor::create("script", engine->host_by_name("frontend"), [&] {
+      JobRuntime rt(machine, hosts, 1e9, {}, {}, ImageStoreSpec{ImageStoreSpec::Kind::host, "io-0"});
+      ResourceSet first(4);
+      first.set(0);
+      rt.start(a, first);
+      sg4::this_actor::sleep_until(2);
+      rt.suspend(1, true);
+      sg4::this_actor::sleep_until(2.5);
+      rt.resume(1);
+      sg4::this_actor::sleep_until(2.7);
+      rt.suspend(1, true);
+      sg4::this_actor::sleep_until(2.8);
+      out.push_back(rt.table().at(1).status == JobStatus::transferring ? 1 : 0);
+      Preparation after;
+      after.after = rt.image_writes_on(first);
+      rt.start(b, first, after);
+      while (rt.is_running(2)) {
+        auto activities = rt.activities();
+        const double next = rt.next_timer();
+        if (activities.empty())
+          sg4::this_actor::sleep_until(next);
+        else
+          sg4::Activity::wait_any_for(activities, std::isinf(next) ? -1.0 : next - sg4::Engine::get_clock());
+        for (const auto& [id, fate] : rt.collect_ended())
+          if (id == 2) out.push_back(sg4::Engine::get_clock());
+      }
+      out.push_back(rt.table().at(1).status == JobStatus::suspended ? 1 : 0);
+      rt.kill(1);
+    });
+    engine->run();
+    return out;
+  });
+  ASSERT_EQ(got.size(), 3U);
+  EXPECT_EQ(got[0], 1) << "job 1 is still writing its image at 2.8";
+  EXPECT_NEAR(got[1], 4.0, 1e-6);
+  EXPECT_EQ(got[2], 1) << "job 1 is suspended once its image is written";
 }

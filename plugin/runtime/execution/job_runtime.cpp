@@ -467,9 +467,21 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   if (!s.holds_processors())
     throw PolicyError("job " + std::to_string(id) + " cannot be suspended: it is not executing");
   const bool was_computing = s.status == JobStatus::running;
+  // Resumed while its image was still going out, and suspended again before that write ended: the write goes on
+  // (the image must be saved), and the job is suspended once it is done, as after any write.
+  std::vector<sg4::ActivityPtr> unfinished_write;
+  for (const auto& a : x.own_writes)
+    if (in_progress(a)) unfinished_write.push_back(a);
+  x.own_writes.clear();
   stop_exec(x);
   drop_preparation(x);
   if (preemption) s.counters.preemptions++;
+  if (!unfinished_write.empty()) {
+    x.compute_after = false;
+    x.stages.push_back({JobStatus::transferring, [write = std::move(unfinished_write)] { return write; }});
+    advance(x);
+    return;
+  }
   const double bytes = x.image_bytes >= 0 ? x.image_bytes : x.job->image_bytes();
   if (!(was_computing && save_image && images_enabled() && bytes > 0)) {
     enter(x, JobStatus::suspended);
@@ -511,6 +523,7 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
   if (s.status != JobStatus::suspended && !writing)
     throw PolicyError("job " + std::to_string(id) + " cannot be resumed: it is not suspended");
   if (writing) { // its image is still going out: read it back once it is written
+    x.own_writes = x.pending;
     prep.after.insert(prep.after.end(), x.pending.begin(), x.pending.end());
     x.pending.clear();
     x.stages.clear();

@@ -140,6 +140,7 @@ class JobRuntime {
     bool compute_after = true;           // false: the stages end in suspension (an image written out)
     std::vector<sg4::Host*> image_hosts; // where the image was written (local disks)
     double image_bytes = -1;             // the policy's image size (Preparation::image_bytes), -1: the job's memory
+    std::vector<sg4::ActivityPtr> own_writes; // its image write, when it was resumed before the write ended
     // Fast path: the execution or the stall in progress as a timer.
     double slowest_speed = 0;   // of its hosts, valid while speed_epoch == host_epoch_
     bool on_host_off = false;   // likewise: one of its hosts is off
