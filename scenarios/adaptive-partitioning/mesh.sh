@@ -5,7 +5,7 @@
 # the section "Beyond the paper" of docs/reproduction/adaptive-partitioning.md.
 #
 # Usage: scenarios/adaptive-partitioning/mesh.sh [BUILD_DIR [RESULTS_DIR]]   (defaults: build, results)
-# Run from the repository's root. About 10 minutes of CPU on the 2-core development machine; finished runs are kept
+# Run from the repository's root. About 15 minutes of CPU on the 2-core development machine; finished runs are kept
 # in RESULTS_DIR, so an interrupted run resumes where it stopped.
 set -eu
 build=${1:-build}
