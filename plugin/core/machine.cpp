@@ -13,6 +13,12 @@ void Machine::add_host(const std::string& name, int cores, double speed)
     resource_host_.push_back(host);
 }
 
+void Machine::set_position(int host, int x, int y)
+{
+  if (positions_.empty()) positions_.assign(host_names_.size(), {-1, -1});
+  positions_.at(host) = {x, y};
+}
+
 Machine Machine::uniform(int hosts, int cores_per_host, double speed)
 {
   Machine m;

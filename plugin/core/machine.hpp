@@ -7,6 +7,7 @@
 #include "core/resource_set.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jobsched {
@@ -25,6 +26,12 @@ class Machine {
   int cores(int host) const { return cores_[host]; }
   double speed(int host) const { return speeds_[host]; }
   const std::string& host_name(int host) const { return host_names_[host]; }
+  /* Mesh coordinates of the hosts (host properties `x` and `y` of a mesh platform), for allocators that place jobs on
+   * submeshes. Either every host has a position or none has. */
+  void set_position(int host, int x, int y);
+  bool has_positions() const { return !positions_.empty(); }
+  int x(int host) const { return positions_[host].first; }
+  int y(int host) const { return positions_[host].second; }
   /* The processors (cores) of one host. */
   ResourceSet processors_of(int host) const
   {
@@ -37,6 +44,7 @@ class Machine {
   std::vector<double> speeds_;
   std::vector<int> first_resource_;
   std::vector<int> resource_host_;
+  std::vector<std::pair<int, int>> positions_; // (x, y) per host; empty when the platform gives none
 };
 
 } // namespace jobsched

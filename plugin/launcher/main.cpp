@@ -4,6 +4,7 @@
 #include "experiment/commands.hpp"
 #include "experiment/plan_command.hpp"
 #include "experiment/plan_sweep_command.hpp"
+#include "platform/mesh_platform.hpp"
 #include "plot/plot.hpp"
 #include "policy/policy.hpp"
 #include "run/fork_join.hpp"
@@ -41,6 +42,8 @@ Usage:
                                          Expansion decisions as JSON ('plan mtat --help')
   jobsched plan-sweep [--figure 9|10|11|all] [options]
                                          the paper's Monte Carlo overhead figures ('plan-sweep --help')
+  jobsched mesh-platform [--width W] [--height H] [options]
+                                         a 2-D mesh platform (no wraparound, XY routes) as SimGrid XML
   jobsched --help | --version
 
 Run 'jobsched run --help' for the options of a run.
@@ -246,6 +249,7 @@ int main(int argc, char** argv)
     if (cmd == "collect") return collect_main(rest);
     if (cmd == "plan") return memory_constrained::plan_main(rest);
     if (cmd == "plan-sweep") return memory_constrained::plan_sweep_main(rest);
+    if (cmd == "mesh-platform") return mesh_platform_main(rest);
     usage_error("unknown command '" + cmd + "'");
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());

@@ -19,8 +19,60 @@ const char* to_string(CommPattern p)
     return "neighbours";
   case CommPattern::all_to_all:
     return "all-to-all";
+  case CommPattern::mesh:
+    return "mesh";
   }
   return "?";
+}
+
+std::vector<double> mesh_exchange_bytes(const std::vector<std::pair<int, int>>& positions, size_t processes,
+                                        double sent_each)
+{
+  const size_t n = processes;
+  std::vector<double> bytes(n * n, 0.0);
+  if (n < 2 || !(sent_each > 0)) return bytes;
+  // rank -> process, and the grid's width.
+  std::vector<size_t> process(n);
+  for (size_t i = 0; i < n; i++)
+    process[i] = i;
+  size_t width = 0;
+  if (positions.size() == n) {
+    int x0 = positions[0].first, x1 = x0, y0 = positions[0].second, y1 = y0;
+    for (const auto& [x, y] : positions) {
+      x0 = std::min(x0, x);
+      x1 = std::max(x1, x);
+      y0 = std::min(y0, y);
+      y1 = std::max(y1, y);
+    }
+    std::vector<std::pair<int, int>> sorted(positions);
+    std::sort(sorted.begin(), sorted.end());
+    const bool distinct = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+    if (distinct && static_cast<size_t>(x1 - x0 + 1) * static_cast<size_t>(y1 - y0 + 1) == n) {
+      width = static_cast<size_t>(x1 - x0 + 1);
+      std::sort(process.begin(), process.end(), [&positions](size_t a, size_t b) {
+        return std::pair(positions[a].second, positions[a].first) < std::pair(positions[b].second, positions[b].first);
+      });
+    }
+  }
+  if (width == 0) { // the squarest n = w x h, w >= h
+    size_t h = 1;
+    for (size_t a = 1; a * a <= n; a++)
+      if (n % a == 0) h = a;
+    width = n / h;
+  }
+  const size_t height = n / width;
+  for (size_t r = 0; r < n; r++) {
+    const size_t x = r % width;
+    const size_t y = r / width;
+    std::vector<size_t> near;
+    if (x > 0) near.push_back(r - 1);
+    if (x + 1 < width) near.push_back(r + 1);
+    if (y > 0) near.push_back(r - width);
+    if (y + 1 < height) near.push_back(r + width);
+    for (size_t q : near)
+      bytes[process[r] * n + process[q]] += sent_each / static_cast<double>(near.size());
+  }
+  return bytes;
 }
 
 double communication_cost(double base, int nodes, int level)

@@ -18,12 +18,13 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jobsched {
 
 /* How a job's processes talk while it computes (its ptask's bytes matrix). */
-enum class CommPattern { none, ring, neighbours, all_to_all };
+enum class CommPattern { none, ring, neighbours, all_to_all, mesh };
 const char* to_string(CommPattern p);
 
 /* How communication costs a job time (see model/job_model.hpp). */
@@ -81,6 +82,16 @@ class JobModel {
   MemorySpec memory_;
   std::vector<double> node_memory_mb_;
 };
+
+/* The `mesh` pattern's bytes matrix (row-major, [i * n + j] from process i to process j): a two-dimensional
+ * nearest-neighbour exchange (a 5-point stencil's halo) among a job's n processes laid out as a grid, without
+ * wraparound; each process sends `sent_each` bytes in all, split evenly among its 2 to 4 grid neighbours.
+ * The grid: when the processes' mesh `positions` (x, y of their hosts, one entry per process; empty when unknown)
+ * fill a rectangle, the rectangle itself (each process's grid neighbours are its physical neighbours: a contiguous
+ * submesh); otherwise a virtual grid of width w, the squarest factorisation n = w x h with w >= h, over the processes
+ * in processor order (what a job placed anywhere does: its grid neighbours may be far apart on the mesh). */
+std::vector<double> mesh_exchange_bytes(const std::vector<std::pair<int, int>>& positions, size_t processes,
+                                        double sent_each);
 
 /* Base x nodes x level: the paper's table (e.g. 4 nodes at Level 1: 0.20; 10 nodes at Level 4: 2.0). */
 double communication_cost(double base, int nodes, int level);

@@ -45,6 +45,12 @@ struct Plan {
    * compute at their speedup's rate. The factor in force when a job starts, resumes or is resized holds until its next
    * start, resume or resize. */
   std::map<JobId, double> slowdown;
+  /* The policy's model of memory images, for the jobs it lists (they must run): the image's size in bytes, loaded
+   * from the image store every time the job is dispatched, its first start included, and saved when it is next
+   * preempted (Setia: APMC loads a job's whole memory, APVM its active pages). Jobs not listed: their whole memory
+   * (Job::image_bytes), saved on preemption and loaded back on resumption only. Without `simulation.images` nothing
+   * moves either way. */
+  std::map<JobId, double> image_bytes;
 };
 
 class TimeSharingPolicy {

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
+#include "platform/mesh_platform.hpp"
 #include "platform/platform_check.hpp"
 #include "run/engine_setup.hpp"
 #include "runtime/core/scheduler_actor.hpp"
@@ -116,6 +117,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   Machine& machine = ctx.machine;
   for (auto* h : hosts)
     machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
+  read_mesh_positions(machine, hosts, sc.platform);
   double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
 
   ctx.workload = std::make_shared<Workload>(load_workload(sc, machine.resource_count()));

@@ -625,10 +625,11 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
                                  : SizeField::requested;
     if (f.max_jobs < 0) w.fail(w.node()["max_jobs"], "must be >= 0", "max_jobs");
     Section c = w.sub("communication");
-    std::string pattern = c.choice("pattern", "none", {"none", "ring", "neighbours", "all-to-all"});
+    std::string pattern = c.choice("pattern", "none", {"none", "ring", "neighbours", "all-to-all", "mesh"});
     sc.workload.communication.pattern = pattern == "ring"         ? CommPattern::ring
                                         : pattern == "neighbours" ? CommPattern::neighbours
                                         : pattern == "all-to-all" ? CommPattern::all_to_all
+                                        : pattern == "mesh"       ? CommPattern::mesh
                                                                   : CommPattern::none;
     sc.workload.communication.bytes_per_flop = c.num("bytes_per_flop", 0, 0, 1e6);
     std::string cost_model = c.choice("model", "traffic", {"traffic", "formula", "network"});

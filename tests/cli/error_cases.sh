@@ -340,4 +340,33 @@ expect_plan_error gang_bad_search "--search: unknown expansion search 'wide'" --
 expect_plan_error gang_bad_rule "--rule: unknown new-slice rule 'never'" -- \
   expand --map "$work/one.json" --vps 1 --rule never
 
+# ---- The mesh platform generator, and mesh platforms ----
+expect_mesh_error() {
+  local name=$1 fragment=$2
+  shift 2
+  [ "$1" = "--" ] && shift
+  "$bin" mesh-platform "$@" >"$work/$name.stdout" 2>"$work/$name.stderr"
+  local status=$? problems="" lines first
+  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
+  lines=$(awk 'END { print NR }' "$work/$name.stderr")
+  [ "$lines" -eq 1 ] || problems+=" $lines stderr lines (expected 1);"
+  first=$(head -n 1 "$work/$name.stderr")
+  case "$first" in
+    "jobsched: error: "*"$fragment"*) ;;
+    *) problems+=" stderr is not 'jobsched: error: ...$fragment...': $first;" ;;
+  esac
+  [ -s "$work/$name.stdout" ] && problems+=" stdout not empty;"
+  report "$name" "$problems"
+}
+expect_mesh_error mesh_bad_width "--width: 'x' is not a whole number" -- --width x
+expect_mesh_error mesh_zero_height "mesh: width and height must be at least 1" -- --height 0
+expect_mesh_error mesh_too_many_io_nodes "io-nodes must be between 0 and the height (8), got 9" -- --io-nodes 9
+expect_mesh_error mesh_bad_bandwidth "--bandwidth: 'fast' is not a positive quantity" -- --bandwidth fast
+expect_mesh_error mesh_unknown_option "unknown option '--depth'" -- --depth 3
+expect_error submesh_without_positions 2 "policy.allocation" "needs a mesh platform" -- \
+  run "$work/good.yaml" --set policy.allocation=submesh-first-fit
+sed 's|<prop id="y" value="3"/>||' "$src/platforms/mesh-16x8.xml" >"$work/mesh-without-y.xml"
+expect_error mesh_host_without_y 1 "mesh-without-y.xml: host node-48: property y is missing" -- \
+  run "$src/scenarios/adaptive-partitioning/mesh.yaml" --set platform="$work/mesh-without-y.xml"
+
 finish

@@ -106,12 +106,23 @@ namespace {
 /* A policy of the family on a uniform machine, and the jobs of its views (moldable 1..P). */
 class Bench {
  public:
-  Bench(int processors, const std::string& name, const std::map<std::string, std::string>& values)
-      : machine_(Machine::uniform(processors)), info_(policy_registry().get(name)),
+  /* `mesh_width` > 0: processor i is at x = i mod mesh_width, y = i div mesh_width of a mesh (for a submesh
+   * `allocation`). */
+  Bench(int processors, const std::string& name, const std::map<std::string, std::string>& values,
+        const std::string& allocation = "first-fit", int mesh_width = 0)
+      : machine_(mesh(processors, mesh_width)), info_(policy_registry().get(name)),
         params_(info_.params, values, "policy.params"),
-        allocator_(allocator_registry().get("first-fit").make(AllocatorEnv{machine_, params_})),
+        allocator_(allocator_registry().get(allocation).make(AllocatorEnv{machine_, allocator_params_})),
         policy_(info_.make_time_sharing(PolicyEnv{machine_, *allocator_, params_}))
   {
+  }
+  static Machine mesh(int processors, int width)
+  {
+    Machine m = Machine::uniform(processors);
+    if (width > 0)
+      for (int i = 0; i < processors; i++)
+        m.set_position(i, i % width, i / width);
+    return m;
   }
   /* Submit job `id` now; `memory_processors` of memory (node_memory_mb 1: one MB per processor). */
   void submit(JobId id, double now, int memory_processors = 0)
@@ -166,6 +177,7 @@ class Bench {
   Machine machine_;
   const PolicyInfo& info_;
   Params params_;
+  Params allocator_params_{{}, {}, "policy.allocation_params"};
   std::unique_ptr<Allocator> allocator_;
   std::unique_ptr<TimeSharingPolicy> policy_;
   std::deque<Job> jobs_;
@@ -209,6 +221,68 @@ TEST(AdaptivePartitioning, PoliciesConfigureThePapersExamples)
   Bench plain(128, "ap", {{"initial_load", "5"}});
   plain.submit(1, 0, 45); // AP ignores memory
   EXPECT_EQ(counts(plain.plan(0)), (std::map<JobId, int>{{1, 32}}));
+}
+
+/* Images (Plan::image_bytes, 1 MiB of memory per processor of min_j): APVM(0.5) loads the active pages its partition
+ * holds, 32 of job 1's 45 MiB (c = 32/45), and all 20 MiB of job 2 (32 processors hold them); APMC and AP load a
+ * job's whole memory. */
+TEST(AdaptivePartitioning, ImagesAreTheMemoryThePartitionHolds)
+{
+  const double mib = 1024.0 * 1024.0;
+  Bench half(128, "apvm", {{"initial_load", "5"}, {"fraction", "0.5"}, {"overhead", "0.25"}});
+  half.submit(1, 0, 45);
+  half.submit(2, 0, 20);
+  Plan p = half.plan(0);
+  EXPECT_DOUBLE_EQ(p.image_bytes.at(1), 32 * mib);
+  EXPECT_DOUBLE_EQ(p.image_bytes.at(2), 20 * mib);
+  Bench apmc(128, "apmc", {{"initial_load", "5"}});
+  apmc.submit(1, 0, 45);
+  EXPECT_DOUBLE_EQ(apmc.plan(0).image_bytes.at(1), 45 * mib);
+  Bench plain(128, "ap", {{"initial_load", "5"}});
+  plain.submit(1, 0, 45);
+  EXPECT_DOUBLE_EQ(plain.plan(0).image_bytes.at(1), 45 * mib);
+}
+
+/* Partitions as submeshes of a 4 x 2 mesh (processors 0-3 on row 0, 4-7 on row 1). GS(4): the count-only allocator
+ * gives job 1 the lowest four, 0-3, and job 2 the rest; first-fit submeshes give each a 2 x 2 square, 0-1 4-5 and
+ * 2-3 6-7. */
+TEST(AdaptivePartitioning, PartitionsAsSubmeshes)
+{
+  for (const std::string allocation : {"first-fit", "submesh-first-fit"}) {
+    Bench b(8, "ap", {{"partition_size", "4"}}, allocation, 4);
+    b.submit(1, 0);
+    b.submit(2, 0);
+    Plan p = b.plan(0);
+    const bool mesh = allocation != "first-fit";
+    EXPECT_EQ(p.run.at(1).to_string(), mesh ? "0-1 4-5" : "0-3") << allocation;
+    EXPECT_EQ(p.run.at(2).to_string(), mesh ? "2-3 6-7" : "4-7") << allocation;
+  }
+}
+
+/* Fragmentation the count does not see. APMC on the 4 x 2 mesh with C = 2 (initial_load 4): jobs 1-4 (memory 1: 2
+ * processors each) take 0-1, 2-3, 4-5 and 6-7 (2 x 1 submeshes, row by row); job 5 (memory 3: 4 processors) waits.
+ * Jobs 1 and 4 end at 0.5: 0-1 and 6-7 are idle, four processors, but not a 2 x 2 or 4 x 1 submesh. The count-only
+ * allocator gives them to job 5 in mid-quantum; with submeshes job 5 keeps waiting. */
+TEST(AdaptivePartitioning, ContiguityLeavesFragmentsIdle)
+{
+  for (const std::string allocation : {"first-fit", "submesh-first-fit"}) {
+    Bench b(8, "apmc", {{"initial_load", "4"}}, allocation, 4);
+    for (JobId id = 1; id <= 4; id++)
+      b.submit(id, 0, 1);
+    b.submit(5, 0, 3);
+    Plan first = b.plan(0);
+    EXPECT_EQ(counts(first), (std::map<JobId, int>{{1, 2}, {2, 2}, {3, 2}, {4, 2}})) << allocation;
+    b.end(1, 0.5);
+    b.end(4, 0.5);
+    Plan later = b.plan(0.5);
+    if (allocation == "first-fit") {
+      ASSERT_EQ(later.run.count(5), 1U);
+      EXPECT_EQ(later.run.at(5).to_string(), "0-1 6-7");
+    } else {
+      EXPECT_EQ(later.run.count(5), 0U);
+      EXPECT_EQ(counts(later), (std::map<JobId, int>{{2, 2}, {3, 2}}));
+    }
+  }
 }
 
 /* A job whose partition does not fit is skipped for a later one that fits: 4 processors, C = 2 (initial_load 2),

@@ -38,10 +38,21 @@
  *     see an empty machine and get C = P) is forgotten geometrically, by half every period.
  *   - A job arriving in mid-quantum is dispatched at once if its partition fits in the idle processors (like the
  *     jobs waiting for processors freed in mid-quantum), rather than waiting for the next quantum.
- *   - Allocation counts processors only (the paper did not model the network): a dispatched job gets the processors
- *     it had last time when they are idle, else the lowest idle ones. A job selected again at a quantum's end continues
- *     where it is, without a switch (nothing distinguishes it from a preemption and an immediate resumption when
- *     switches are free, the paper's assumption; `context_switch` charges the jobs actually switched in).
+ *   - Allocation counts processors only by default (the paper did not model the network): with the count-only
+ *     allocator (`first-fit`, the default `policy.allocation`) a dispatched job gets the processors it had last time
+ *     when they are idle, else the lowest idle ones. A job selected again at a quantum's end continues where it is,
+ *     without a switch (nothing distinguishes it from a preemption and an immediate resumption when switches are
+ *     free, the paper's assumption; `context_switch` charges the jobs actually switched in).
+ *   - Beyond the paper, a placement-constrained allocator (`submesh-first-fit`, `submesh-best-fit`: a partition is a
+ *     free submesh of a mesh platform) makes selection and placement one pass in priority order: a job whose
+ *     partition fits by count keeps its last processors when they are idle, else asks the allocator for a partition
+ *     among the idle processors, and is skipped when there is none (fragmentation the count alone does not see).
+ *   - Memory images (Plan::image_bytes; they move only with `simulation.images`): "when a job is dispatched, its data
+ *     and code have to be loaded into the local memories of the processors in its partition. Similarly, when it is
+ *     preempted, the current contents of the local memories have to be saved" (section 3). APMC (and AP, GS) load
+ *     and save the job's whole memory at every dispatch and preemption, the first dispatch included; APVM only its
+ *     active pages: what its partition holds, c = p_j / min_j of its memory when c < 1 (at least f x min_j worth, as
+ *     p_j >= f x min_j), all of it otherwise.
  *   - Periods where every job in the system runs need no quantum boundary (the next dispatch would choose the same
  *     jobs): the policy then asks to be called at the next load sample only.
  * The policies see a job's memory and bounds, never its demand or speedup: the paging factor is computed from min_j,
@@ -135,7 +146,8 @@ enum class Variant { ap, apmc, apvm, gs }; // gs: `ap` with a fixed partition_si
 class AdaptivePartitioning : public TimeSharingPolicy {
  public:
   AdaptivePartitioning(const PolicyEnv& env, Variant variant)
-      : processors_(env.machine.resource_count()), quantum_(env.params.get_double("quantum")),
+      : allocator_(env.allocator), contiguous_(!env.allocator.any_processors_will_do()),
+        processors_(env.machine.resource_count()), quantum_(env.params.get_double("quantum")),
         period_(env.params.get_double("period")), load_(env.params.get_double("initial_load")),
         switch_cost_(env.params.get_double("context_switch"))
   {
@@ -223,12 +235,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
     // Mid-quantum, the jobs running keep their processors; at a quantum's end every job competes again.
     ResourceSet idle = view.up;
-    struct Candidate {
-      double usage;
-      std::uint64_t order;
-      const JobState* state;
-      Entry* entry;
-    };
     std::vector<Candidate> candidates;
     candidates.reserve(view.jobs.size());
     for (const JobState* s : view.jobs) {
@@ -246,7 +252,44 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
       return a.usage != b.usage ? a.usage < b.usage : a.order < b.order;
     });
-    // Selection by counts, in priority order, skipping the jobs that do not fit.
+    if (contiguous_) {
+      place_in_priority_order(candidates, idle, plan);
+    } else {
+      select_by_counts(candidates, idle, plan);
+    }
+    held_.clear();
+    for (const auto& [id, processors] : plan.run) {
+      const Entry& e = jobs_.at(id);
+      held_[id] = processors.count();
+      if (e.slowdown > 1) plan.slowdown[id] = e.slowdown;
+      plan.image_bytes[id] = e.image_bytes;
+    }
+    // Until the next quantum while some job waits; else nothing changes before the next load sample.
+    plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
+    return plan;
+  }
+
+ private:
+  struct Entry {
+    const Job* job = nullptr;
+    std::uint64_t order = 0;   // submission order: ties of priority
+    int memory_processors = 1; // min_j
+    int partition = 0;         // p_j, 0 until configured
+    double slowdown = 1;       // 1 + paging overhead on p_j processors
+    double image_bytes = 0;    // what a dispatch loads and a preemption saves
+    double usage = 0;          // decayed processor-seconds (or seconds) held: the lower, the higher the priority
+  };
+  struct Candidate {
+    double usage;
+    std::uint64_t order;
+    const JobState* state;
+    Entry* entry;
+  };
+
+  /* The paper's allocation: selection by counts in priority order, skipping the jobs that do not fit; then placement
+   * where each job was last when those processors are idle (no move), else on the lowest idle ones. */
+  void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
+  {
     std::vector<const JobState*> chosen;
     int left = idle.count();
     for (const Candidate& c : candidates) {
@@ -274,26 +317,33 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         idle -= mine;
         plan.run[chosen[i]->job->id] = mine;
       }
-    held_.clear();
-    for (const auto& [id, processors] : plan.run) {
-      const Entry& e = jobs_.at(id);
-      held_[id] = processors.count();
-      if (e.slowdown > 1) plan.slowdown[id] = e.slowdown;
-    }
-    // Until the next quantum while some job waits; else nothing changes before the next load sample.
-    plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
-    return plan;
   }
 
- private:
-  struct Entry {
-    const Job* job = nullptr;
-    std::uint64_t order = 0;   // submission order: ties of priority
-    int memory_processors = 1; // min_j
-    int partition = 0;         // p_j, 0 until configured
-    double slowdown = 1;       // 1 + paging overhead on p_j processors
-    double usage = 0;          // decayed processor-seconds (or seconds) held: the lower, the higher the priority
-  };
+  /* Placement-constrained allocation: in priority order, each job whose partition fits by count keeps its last
+   * processors when they are idle, else takes what the allocator finds among the idle processors, else is skipped. */
+  void place_in_priority_order(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
+  {
+    for (const Candidate& c : candidates) {
+      if (idle.empty()) break;
+      Entry& e = *c.entry;
+      if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
+      if (e.partition > idle.count()) continue;
+      const ResourceSet& last = c.state->processors;
+      ResourceSet mine;
+      if (last.capacity() == idle.capacity() && last.count() == e.partition && idle.contains(last)) {
+        mine = last;
+      } else {
+        Job partition = *c.state->job;
+        partition.shape = JobShape::rigid;
+        partition.size = e.partition;
+        auto found = allocator_.select(partition, idle);
+        if (!found) continue;
+        mine = std::move(*found);
+      }
+      idle -= mine;
+      plan.run[c.state->job->id] = std::move(mine);
+    }
+  }
 
   int memory_processors(const Job& job) const
   {
@@ -309,7 +359,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     int p = ap::partition_size(fixed_unit_ > 0 ? 1 : e.memory_processors, fraction_, unit, processors_);
     p = std::clamp(p, job.min_processors(), job.max_processors());
     e.partition = p;
-    e.slowdown = 1 + ap::paging_overhead(static_cast<double>(p) / e.memory_processors, fraction_, overhead_);
+    const double c = static_cast<double>(p) / e.memory_processors;
+    e.slowdown = 1 + ap::paging_overhead(c, fraction_, overhead_);
+    e.image_bytes = job.image_bytes() * std::min(1.0, c); // APVM: the active pages its partition holds
   }
 
   /* Charge the time since the last plan to the jobs that held processors, halving usages and sampling the load at
@@ -339,6 +391,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     jobs_seen_ = view.jobs.size();
   }
 
+  const Allocator& allocator_;
+  bool contiguous_; // the allocator constrains placement (a submesh): selection and placement in one pass
   int processors_;
   double quantum_;
   double period_;

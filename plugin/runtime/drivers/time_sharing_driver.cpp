@@ -76,6 +76,13 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
       throw PolicyError("plan: job " + std::to_string(id) + ": slowdown " + std::to_string(factor) +
                         " is not a finite factor >= 1");
   }
+  for (const auto& [id, bytes] : plan.image_bytes) {
+    if (plan.run.count(id) == 0)
+      throw PolicyError("plan: job " + std::to_string(id) + " has an image size but does not run");
+    if (!(bytes >= 0) || std::isinf(bytes))
+      throw PolicyError("plan: job " + std::to_string(id) + ": image of " + std::to_string(bytes) +
+                        " bytes is not a finite size >= 0");
+  }
 }
 
 void TimeSharingDriver::decide(double now, const ResourceSet& up)
@@ -137,6 +144,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     const JobState& s = runtime_.table().at(id);
     if (s.holds_processors()) continue;
     Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
+    if (auto bytes = plan.image_bytes.find(id); bytes != plan.image_bytes.end()) prep.image_bytes = bytes->second;
     XBT_VERB("%s job %ld on %s", s.status == JobStatus::waiting ? "start" : "resume", static_cast<long>(id),
              processors.to_string().c_str());
     if (s.status == JobStatus::waiting)

@@ -182,7 +182,8 @@ void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vect
   x.slowdown = prep.slowdown;
   if (!prep.after.empty())
     x.stages.push_back({JobStatus::transferring, [after = std::move(prep.after)] { return after; }, false});
-  const double bytes = x.job->image_bytes();
+  if (prep.image_bytes >= 0) x.image_bytes = prep.image_bytes;
+  const double bytes = prep.image_bytes >= 0 ? prep.image_bytes : x.job->image_bytes();
   if (prep.read_image && images_enabled() && bytes > 0) {
     s.counters.bytes_moved += bytes;
     x.stages.push_back({JobStatus::transferring, [this, &x, bytes, image_from] {
@@ -318,6 +319,12 @@ void JobRuntime::launch(Execution& x)
   const double sent_each = comm.bytes_per_flop * flops_each;
   if (comm.model == CommCostModel::network && s.cost.communication > 0) {
     bytes = calibrated_traffic(hosts, base_seconds * x.slowdown * (stretch + s.cost.communication));
+  } else if (comm.model == CommCostModel::traffic && comm.pattern == CommPattern::mesh && sent_each > 0 && n > 1) {
+    std::vector<std::pair<int, int>> positions;
+    if (machine_.has_positions())
+      s.processors.for_each(
+          [&](int p) { positions.emplace_back(machine_.x(machine_.host_of(p)), machine_.y(machine_.host_of(p))); });
+    bytes = mesh_exchange_bytes(positions, n, sent_each);
   } else if (comm.model == CommCostModel::traffic && comm.pattern != CommPattern::none && sent_each > 0 && n > 1) {
     bytes.assign(n * n, 0.0);
     for (size_t i = 0; i < n; i++) {
@@ -334,6 +341,7 @@ void JobRuntime::launch(Execution& x)
           if (j != i) bytes[i * n + j] = sent_each / static_cast<double>(n - 1);
         break;
       case CommPattern::none:
+      case CommPattern::mesh:
         break;
       }
     }
@@ -438,7 +446,7 @@ void JobRuntime::start(const WorkloadJob& job, const ResourceSet& processors, Pr
   s.start_time = x.since;
   s.processors = processors;
   s.status = JobStatus::waiting;
-  prep.read_image = false; // nothing to read back yet
+  if (prep.image_bytes < 0) prep.read_image = false; // nothing to read back yet, unless the policy loads images
   add_preparation(x, std::move(prep), {});
   advance(x);
 }
@@ -459,10 +467,22 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   if (!s.holds_processors())
     throw PolicyError("job " + std::to_string(id) + " cannot be suspended: it is not executing");
   const bool was_computing = s.status == JobStatus::running;
+  // Resumed while its image was still going out, and suspended again before that write ended: the write goes on
+  // (the image must be saved), and the job is suspended once it is done, as after any write.
+  std::vector<sg4::ActivityPtr> unfinished_write;
+  for (const auto& a : x.own_writes)
+    if (in_progress(a)) unfinished_write.push_back(a);
+  x.own_writes.clear();
   stop_exec(x);
   drop_preparation(x);
   if (preemption) s.counters.preemptions++;
-  const double bytes = x.job->image_bytes();
+  if (!unfinished_write.empty()) {
+    x.compute_after = false;
+    x.stages.push_back({JobStatus::transferring, [write = std::move(unfinished_write)] { return write; }});
+    advance(x);
+    return;
+  }
+  const double bytes = x.image_bytes >= 0 ? x.image_bytes : x.job->image_bytes();
   if (!(was_computing && save_image && images_enabled() && bytes > 0)) {
     enter(x, JobStatus::suspended);
     return;
@@ -503,6 +523,7 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
   if (s.status != JobStatus::suspended && !writing)
     throw PolicyError("job " + std::to_string(id) + " cannot be resumed: it is not suspended");
   if (writing) { // its image is still going out: read it back once it is written
+    x.own_writes = x.pending;
     prep.after.insert(prep.after.end(), x.pending.begin(), x.pending.end());
     x.pending.clear();
     x.stages.clear();

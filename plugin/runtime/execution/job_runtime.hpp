@@ -54,6 +54,10 @@ struct Preparation {
   bool read_image = false;             // read its memory image back from the image store first
   std::vector<sg4::ActivityPtr> after; // wait for these first (images other jobs write out of its processors)
   double slowdown = 1;                 // then compute this many times more slowly than the speedup says (Plan)
+  /* >= 0: the policy's image model (Plan::image_bytes): the job's image is this many bytes, read at every dispatch,
+   * its first start included (its code and data come from the image store), and written out when it is next
+   * preempted. -1: the job's whole memory (Job::image_bytes), read back only after a preemption. */
+  double image_bytes = -1;
 };
 
 class JobRuntime {
@@ -135,6 +139,8 @@ class JobRuntime {
     bool pending_owned = true;
     bool compute_after = true;           // false: the stages end in suspension (an image written out)
     std::vector<sg4::Host*> image_hosts; // where the image was written (local disks)
+    double image_bytes = -1;             // the policy's image size (Preparation::image_bytes), -1: the job's memory
+    std::vector<sg4::ActivityPtr> own_writes; // its image write, when it was resumed before the write ended
     // Fast path: the execution or the stall in progress as a timer.
     double slowest_speed = 0;   // of its hosts, valid while speed_epoch == host_epoch_
     bool on_host_off = false;   // likewise: one of its hosts is off
