@@ -11,6 +11,7 @@
 #include "run/gang_now.hpp"
 #include "run/hierarchy.hpp"
 #include "run/simulation.hpp"
+#include "runtime/core/scheduler_actor.hpp"
 #include "scenario/scenario.hpp"
 
 #include <cstdio>
@@ -215,6 +216,14 @@ int run(int argc, char** argv)
                 format_number(m.mean_wait).c_str(), format_number(m.median_wait).c_str());
     std::printf("  mean slowdown %s, mean bounded slowdown %s (tau = 10 s)\n", format_number(m.mean_slowdown).c_str(),
                 format_number(m.mean_bounded_slowdown).c_str());
+    if (m.backlog_stop_time >= 0)
+      std::printf("  stopped at %s s: saturated, more jobs in the system than simulation.max_backlog\n",
+                  format_number(m.backlog_stop_time).c_str());
+    if (m.stall_stop_time >= 0)
+      std::printf(
+          "  stopped at %s s: saturated, no job computed in %ld dispatches in a row (its time slice ended while "
+          "it loaded its image or stalled: lengthen the quantum or shrink the images)\n",
+          format_number(m.stall_stop_time).c_str(), SchedulerActor::kFruitlessDispatchLimit);
     std::printf("  simulated in %.3f s (%.0f jobs/s), peak memory %.0f MiB\n", r.performance.simulation_seconds,
                 r.performance.simulation_seconds > 0 ? r.jobs / r.performance.simulation_seconds : 0.0,
                 r.performance.peak_memory_mb);

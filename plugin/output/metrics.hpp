@@ -56,6 +56,7 @@ struct RunMetrics {
   double jobs_in_system_last_third = 0;
   int saturated = 0;
   double backlog_stop_time = -1; // when the run stopped on simulation.max_backlog (then saturated), -1 if it did not
+  double stall_stop_time = -1;   // when the run stopped because no dispatch reached computing (then saturated), or -1
 };
 
 /* A run is saturated when the number of jobs in the system still grows at the end of the arrivals: its time average

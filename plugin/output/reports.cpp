@@ -197,6 +197,7 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   out << "  \"jobs_in_system_last_third\": " << num(m.jobs_in_system_last_third) << ",\n";
   out << "  \"saturated\": " << m.saturated << ",\n";
   out << "  \"backlog_stop_time\": " << num(m.backlog_stop_time) << ",\n";
+  out << "  \"stall_stop_time\": " << num(m.stall_stop_time) << ",\n";
   out << "  \"bounded_slowdown_tau\": " << num(kBoundedSlowdownTau) << "\n";
   out << "}\n";
   return out.str();

@@ -253,6 +253,8 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
       compute_metrics(report.states, workload.jobs, area, ctx.machine.resource_count(), sc.workload.closed.warmup);
   report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();
   if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;
+  report.metrics.stall_stop_time = ctx.scheduler->stall_stop_time();
+  if (report.metrics.stall_stop_time >= 0) report.metrics.saturated = 1;
 
   RunDescription run{sc.name,
                      sc.policy.name,

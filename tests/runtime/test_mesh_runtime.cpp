@@ -182,3 +182,34 @@ TEST(MeshRuntime, AWriteInterruptedByAResumeStillEnds)
   EXPECT_NEAR(got[1], 4.0, 1e-6);
   EXPECT_EQ(got[2], 1) << "job 1 is suspended once its image is written";
 }
+
+/* Time slices shorter than the image loads that start them: the run stops as saturated instead of running forever.
+ * Gang, whole machine, quantum 2 s: two jobs of 4 processors on the 2 x 2 mesh (1e8 bytes/s). Job 1 computes from 0
+ * (nothing to read at a first start) and is preempted at 2, its image going out to io-0 (over 2 s). Job 2 is
+ * dispatched at 2 and waits for that write: preempted at 4 without computing (1). Job 1 at 4 waits for its write, then
+ * reads its image back (over 2 s): preempted at 6 (2). From then on each dispatch is a read of at least 4 s, each
+ * preemption every 2 s is fruitless: the k-th at 2 + 2k, the 1000th at 2002, where the run stops. */
+TEST(MeshRuntime, ARunWhoseSlicesEndBeforeTheirImagesLoadStopsAsSaturated)
+{
+  jobsched::testing::ScratchFolder f;
+  MeshSpec spec;
+  spec.width = 2;
+  spec.height = 2;
+  spec.bandwidth = spec.nic_bandwidth = spec.io_bandwidth = "100MBps";
+  spec.latency = "0s";
+  f.write("mesh.xml", mesh_platform_xml(spec));
+  f.write("w.swf", "1 0 -1 100 4 -1 390625 4 100 -1 1 1 1 1 1 1 -1 -1\n"
+                   "2 0 -1 100 4 -1 390625 4 100 -1 1 1 1 1 1 1 -1 -1\n");
+  auto file = f.write("s.yaml", "platform: mesh.xml\nworkload: {trace: w.swf}\n"
+                                "policy: {name: gang, params: {partition_size: 0, quantum: 2}}\n"
+                                "simulation: {images: {store: host, host: io-0}}\n");
+  auto got = in_child([&] {
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+    return std::vector<double>{r.metrics.stall_stop_time, static_cast<double>(r.metrics.saturated),
+                               r.states.at(0).finished() ? 1.0 : 0.0, r.states.at(1).finished() ? 1.0 : 0.0};
+  });
+  EXPECT_NEAR(got.at(0), 2002, 1e-6);
+  EXPECT_EQ(got.at(1), 1);
+  EXPECT_EQ(got.at(2), 0);
+  EXPECT_EQ(got.at(3), 0);
+}

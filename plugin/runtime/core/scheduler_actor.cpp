@@ -150,6 +150,12 @@ void SchedulerActor::operator()()
       backlog_stop_time_ = now_;
       break;
     }
+    if (runtime_.fruitless_dispatches_in_a_row() >= kFruitlessDispatchLimit) {
+      XBT_VERB("%ld preemptions in a row before any job computed, at %g s: the run stops",
+               runtime_.fruitless_dispatches_in_a_row(), now_);
+      stall_stop_time_ = now_;
+      break;
+    }
 
     if (progress_ && (stats_.instants & 255) == 0) {
       auto t = std::chrono::steady_clock::now();

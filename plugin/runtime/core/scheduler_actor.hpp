@@ -35,6 +35,11 @@ class SchedulerActor {
   void set_max_backlog(long jobs) { max_backlog_ = jobs; }
   /* When the run stopped on its backlog, -1 when it did not. */
   double backlog_stop_time() const { return backlog_stop_time_; }
+  /* A run whose every dispatch ends before its job computes (time slices shorter than the image loads that start
+   * them) would never end: it stops after this many such preemptions in a row. */
+  static constexpr long kFruitlessDispatchLimit = 1000;
+  /* When the run stopped on kFruitlessDispatchLimit, -1 when it did not. */
+  double stall_stop_time() const { return stall_stop_time_; }
   const ResourceSet& up() const { return up_; }
   void operator()();
   /* A job left the machine (called by the runtime's collection, or by a driver that killed it). */
@@ -71,6 +76,7 @@ class SchedulerActor {
   long max_backlog_ = 0;
   long submitted_ = 0;
   double backlog_stop_time_ = -1;
+  double stall_stop_time_ = -1;
   SchedulerStats stats_;
 };
 

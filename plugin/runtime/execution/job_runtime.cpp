@@ -294,6 +294,8 @@ void JobRuntime::launch(Execution& x)
 {
   JobState& s = state(x);
   enter(x, JobStatus::running);
+  x.computed_since_dispatch = true;
+  fruitless_dispatches_ = 0;
   const auto n = static_cast<size_t>(s.processors.count());
   if (!x.cost_valid) { // depends on the processors only: a job resumed where it was keeps it
     s.cost = model_.cost(*x.job, s.processors);
@@ -446,6 +448,7 @@ void JobRuntime::start(const WorkloadJob& job, const ResourceSet& processors, Pr
   s.start_time = x.since;
   s.processors = processors;
   s.status = JobStatus::waiting;
+  x.computed_since_dispatch = false;
   if (prep.image_bytes < 0) prep.read_image = false; // nothing to read back yet, unless the policy loads images
   add_preparation(x, std::move(prep), {});
   advance(x);
@@ -476,6 +479,7 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   stop_exec(x);
   drop_preparation(x);
   if (preemption) s.counters.preemptions++;
+  if (preemption && !x.computed_since_dispatch) fruitless_dispatches_++;
   if (!unfinished_write.empty()) {
     x.compute_after = false;
     x.stages.push_back({JobStatus::transferring, [write = std::move(unfinished_write)] { return write; }});
@@ -529,6 +533,7 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
     x.stages.clear();
   }
   x.compute_after = true;
+  x.computed_since_dispatch = false;
   const ResourceSet& target = processors.capacity() == 0 ? s.processors : processors;
   if (target != s.processors) s.counters.migrations++;
   enter(x, JobStatus::waiting, &target);

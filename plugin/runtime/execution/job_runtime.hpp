@@ -113,6 +113,9 @@ class JobRuntime {
   size_t size() const { return jobs_.size(); }
   /* Fraction of the job's work still to do (1 at start). */
   double remaining_fraction(JobId id) const;
+  /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
+   * image or stalled when its time was up); 0 once any job computes. */
+  long fruitless_dispatches_in_a_row() const { return fruitless_dispatches_; }
 
  private:
   struct Stage {
@@ -137,9 +140,10 @@ class JobRuntime {
     std::deque<Stage> stages;              // preparation still to do
     std::vector<sg4::ActivityPtr> pending; // the current stage's activities
     bool pending_owned = true;
-    bool compute_after = true;           // false: the stages end in suspension (an image written out)
-    std::vector<sg4::Host*> image_hosts; // where the image was written (local disks)
-    double image_bytes = -1;             // the policy's image size (Preparation::image_bytes), -1: the job's memory
+    bool compute_after = true;            // false: the stages end in suspension (an image written out)
+    std::vector<sg4::Host*> image_hosts;  // where the image was written (local disks)
+    double image_bytes = -1;              // the policy's image size (Preparation::image_bytes), -1: the job's memory
+    bool computed_since_dispatch = false; // it reached computing since it was last started or resumed
     std::vector<sg4::ActivityPtr> own_writes; // its image write, when it was resumed before the write ended
     // Fast path: the execution or the stall in progress as a timer.
     double slowest_speed = 0;   // of its hosts, valid while speed_epoch == host_epoch_
@@ -187,6 +191,7 @@ class JobRuntime {
   std::shared_ptr<std::vector<const sg4::Host*>> changed_hosts_; // noticed by SimGrid callbacks, handled in collect
   std::set<JobId> preparing_; // jobs waiting on the activities of a preparation stage
   int wall_time_jobs_ = 0;    // running jobs killed at their estimate (next_deadline scans only if any)
+  long fruitless_dispatches_ = 0;
   JobTable table_;
   std::unordered_map<JobId, const WorkloadJob*> truth_; // what the runtime executes; the table holds the public part
   std::function<void(const TraceSegment&)> trace_sink_;
