@@ -1,9 +1,10 @@
 /* What a placement costs a job: communication and page faults, as stretches of its run time.
  *
- * Communication (SMP-cluster paper, ../shared/papers/README.md): cost = base x nodes used x Level, with base = 0.05,
- * read as a stretch of the run time: a job of run time R on k nodes runs R x (1 + base x k x Level). In the
- * `formula` model that is all; in the `network` model the job's nodes exchange traffic over the platform, sized so
- * that on an idle machine the job lasts exactly that long, and contention with other jobs adds to it.
+ * Communication (the SMP-cluster paper, "Processor allocation of parallel jobs on SMP clusters"): cost = base x nodes
+ * used x Level, with base = 0.05, read as a stretch of the run time: a job of run time R on k nodes runs R x (1 + base
+ * x k x Level). In the `formula` model that is all; in the `network` model the job's nodes exchange traffic over the
+ * platform, sized so that on an idle machine the job lasts exactly that long, and contention with other jobs adds to
+ * it.
  *
  * Page faults (the paper cites a model it does not give; this one is ours): a job whose processes on one node need
  * more than `threshold` x that node's memory pages. With f the fraction of the job's memory that does not fit (the
