@@ -63,17 +63,23 @@ TEST(MeshRuntime, RoutesAreAsLongAsTheManhattanDistance)
 
 namespace {
 
-/* One job on a 2 x 2 mesh whose links all carry 100 MB/s (1e8 bytes/s) with no latency; io-0 hangs off router (0, 1)
- * (row (2 x 0 + 1) x 2 / 2 = 1). Returns finish time, transfer time and bytes moved. */
-std::vector<double> one_job(const std::string& rest, const std::string& communication = "")
+/* A 2 x 2 mesh whose links all carry 100 MB/s (1e8 bytes/s) with no latency; io-0 hangs off router (0, 1)
+ * (row (2 x 0 + 1) x 2 / 2 = 1). */
+std::string small_mesh_xml()
 {
-  jobsched::testing::ScratchFolder f;
   MeshSpec spec;
   spec.width = 2;
   spec.height = 2;
   spec.bandwidth = spec.nic_bandwidth = spec.io_bandwidth = "100MBps";
   spec.latency = "0s";
-  f.write("mesh.xml", mesh_platform_xml(spec));
+  return mesh_platform_xml(spec);
+}
+
+/* One job on the 2 x 2 mesh. Returns finish time, transfer time and bytes moved. */
+std::vector<double> one_job(const std::string& rest, const std::string& communication = "")
+{
+  jobsched::testing::ScratchFolder f;
+  f.write("mesh.xml", small_mesh_xml());
   // Demand 10 s on one processor; 390,625 KB of memory = 4e8 bytes.
   f.write("w.swf", "1 0 -1 10 1 -1 390625 1 10 -1 1 1 1 1 1 1 -1 -1\n");
   auto file = f.write("s.yaml", "platform: mesh.xml\nworkload: {trace: w.swf, jobs: {shape: moldable, min_size: 1, "
@@ -123,12 +129,7 @@ TEST(MeshRuntime, MeshTrafficGoesBetweenPhysicalNeighbours)
 TEST(MeshRuntime, AWriteInterruptedByAResumeStillEnds)
 {
   jobsched::testing::ScratchFolder f;
-  MeshSpec spec;
-  spec.width = 2;
-  spec.height = 2;
-  spec.bandwidth = spec.nic_bandwidth = spec.io_bandwidth = "100MBps";
-  spec.latency = "0s";
-  auto file = f.write("mesh.xml", mesh_platform_xml(spec));
+  auto file = f.write("mesh.xml", small_mesh_xml());
   auto got = in_child([&] {
     auto engine = jobsched::testing::quiet_l07_engine(file.string());
     std::vector<sg4::Host*> hosts;
@@ -192,12 +193,7 @@ TEST(MeshRuntime, AWriteInterruptedByAResumeStillEnds)
 TEST(MeshRuntime, ARunWhoseSlicesEndBeforeTheirImagesLoadStopsAsSaturated)
 {
   jobsched::testing::ScratchFolder f;
-  MeshSpec spec;
-  spec.width = 2;
-  spec.height = 2;
-  spec.bandwidth = spec.nic_bandwidth = spec.io_bandwidth = "100MBps";
-  spec.latency = "0s";
-  f.write("mesh.xml", mesh_platform_xml(spec));
+  f.write("mesh.xml", small_mesh_xml());
   f.write("w.swf", "1 0 -1 100 4 -1 390625 4 100 -1 1 1 1 1 1 1 -1 -1\n"
                    "2 0 -1 100 4 -1 390625 4 100 -1 1 1 1 1 1 1 -1 -1\n");
   auto file = f.write("s.yaml", "platform: mesh.xml\nworkload: {trace: w.swf}\n"
