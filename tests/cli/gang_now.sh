@@ -42,34 +42,20 @@ report no_owner_no_return "$([ $? -eq 0 ] || echo ' owners came back')"
 cmp -s "$work/again/summary.json" "$work/migrate/summary.json" && cmp -s "$work/again/jobs.csv" "$work/migrate/jobs.csv"
 report same_seed_same_bytes "$([ $? -eq 0 ] || echo ' outputs differ')"
 
-bad() { # NAME FRAGMENT SET...
-  local name=$1 key=$2
-  shift 2
-  local sets=()
-  for s in "$@"; do sets+=(--set "$s"); done
-  "$bin" run "$scenario" --quiet --out "$work/$name" "${sets[@]}" 2>"$work/$name.err"
-  local status=$?
-  local problems=""
-  [ $status -eq 2 ] || problems+=" exit status $status;"
-  [ "$(wc -l <"$work/$name.err")" -eq 1 ] || problems+=" not one line;"
-  grep -q "$key" "$work/$name.err" || problems+=" does not name $key: $(cat "$work/$name.err");"
-  [ ! -e "$work/$name" ] || problems+=" wrote outputs;"
-  report "bad_$name" "$problems"
-}
-bad eviction gang_now.policy.eviction gang_now.policy.eviction=never
-bad quantum gang_now.policy.quantum gang_now.policy.quantum=-1
-bad unknown_key gang_now.workload.vps gang_now.workload.vps=3
-bad activity gang_now.owners.activity gang_now.owners.activity=1.5
-bad cv gang_now.owners.idle_cv gang_now.owners.idle_cv=nan
-bad arch gang_now.workload.archs 'gang_now.workload.archs=[mips]'
-bad missing_trace gang_now.owners.trace gang_now.owners.model=trace gang_now.owners.activity=null \
+expect_bad_setting eviction gang_now.policy.eviction gang_now.policy.eviction=never
+expect_bad_setting quantum gang_now.policy.quantum gang_now.policy.quantum=-1
+expect_bad_setting unknown_key gang_now.workload.vps gang_now.workload.vps=3
+expect_bad_setting activity gang_now.owners.activity gang_now.owners.activity=1.5
+expect_bad_setting cv gang_now.owners.idle_cv gang_now.owners.idle_cv=nan
+expect_bad_setting arch gang_now.workload.archs 'gang_now.workload.archs=[mips]'
+expect_bad_setting missing_trace gang_now.owners.trace gang_now.owners.model=trace gang_now.owners.activity=null \
   gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
   gang_now.owners.trace=$work/none.csv
 printf '10,ws-0,busy\n5,ws-0,idle\n' >"$work/owners.csv"
-bad trace_order "owners.csv:2" gang_now.owners.model=trace gang_now.owners.activity=null \
+expect_bad_setting trace_order "owners.csv:2" gang_now.owners.model=trace gang_now.owners.activity=null \
   gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
   gang_now.owners.trace=$work/owners.csv
-bad with_policy policy 'policy={name: easy}'
+expect_bad_setting with_policy policy 'policy={name: easy}'
 cat >"$work/noroute.xml" <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -80,11 +66,11 @@ cat >"$work/noroute.xml" <<'XML'
   </zone>
 </platform>
 XML
-bad no_route "no route between workstations a1 and a2" platform=$work/noroute.xml
+expect_bad_setting no_route "no route between workstations a1 and a2" platform=$work/noroute.xml
 # One workstation whose owner is there from the start and never leaves: the job would wait for ever.
 sed -e 's|<host id="a2" speed="2Gf"/>||' -e 's|id="a1"|id="ws-0"|' "$work/noroute.xml" >"$work/one.xml"
 printf '0,ws-0,busy\n' >"$work/forever.csv"
-bad owners_forever "owners never leave" gang_now.owners.model=trace gang_now.owners.activity=null \
+expect_bad_setting owners_forever "owners never leave" gang_now.owners.model=trace gang_now.owners.activity=null \
   gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
   gang_now.owners.trace=$work/forever.csv platform=$work/one.xml gang_now.workload.jobs=1
 finish

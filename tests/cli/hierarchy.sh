@@ -150,30 +150,16 @@ report wide_area_delays "$problems"
   [ "$(field allotment_delay_max "$work/wide-free/summary.json")" = 0 ]
 report free_messages_no_delay "$([ $? -eq 0 ] || echo ' the first job waited with free messages')"
 
-bad() { # NAME KEY SET...
-  local name=$1 key=$2
-  shift 2
-  local sets=()
-  for s in "$@"; do sets+=(--set "$s"); done
-  "$bin" run "$scenario" --quiet --out "$work/$name" "${sets[@]}" 2>"$work/$name.err"
-  local status=$?
-  local problems=""
-  [ $status -eq 2 ] || problems+=" exit status $status;"
-  [ "$(wc -l <"$work/$name.err")" -eq 1 ] || problems+=" not one line;"
-  grep -q "$key" "$work/$name.err" || problems+=" does not name $key: $(cat "$work/$name.err");"
-  [ ! -e "$work/$name" ] || problems+=" wrote outputs;"
-  report "bad_$name" "$problems"
-}
-bad quantum_factor hierarchy.quantum_factor hierarchy.quantum_factor=0
-bad algorithm hierarchy.algorithm hierarchy.algorithm=fifo
-bad uneven_tree hierarchy.tree 'hierarchy.tree={children: [{children: [{}]}, {}]}' hierarchy.levels=null \
+expect_bad_setting quantum_factor hierarchy.quantum_factor hierarchy.quantum_factor=0
+expect_bad_setting algorithm hierarchy.algorithm hierarchy.algorithm=fifo
+expect_bad_setting uneven_tree hierarchy.tree 'hierarchy.tree={children: [{children: [{}]}, {}]}' hierarchy.levels=null \
   hierarchy.min_children=null hierarchy.max_children=null
-bad unknown_key hierarchy.workload.size hierarchy.workload.size=3
-bad jobs_and_load hierarchy.workload.load hierarchy.workload.load=2
-bad shape hierarchy.workload.shapes 'hierarchy.workload.shapes=[square]'
-bad with_policy policy 'policy={name: easy}'
-bad zero_bytes hierarchy.message_bytes hierarchy.message_bytes=0
-bad tree_and_file hierarchy.tree_file 'hierarchy.tree={children: [{}]}' hierarchy.tree_file=x.graphml \
+expect_bad_setting unknown_key hierarchy.workload.size hierarchy.workload.size=3
+expect_bad_setting jobs_and_load hierarchy.workload.load hierarchy.workload.load=2
+expect_bad_setting shape hierarchy.workload.shapes 'hierarchy.workload.shapes=[square]'
+expect_bad_setting with_policy policy 'policy={name: easy}'
+expect_bad_setting zero_bytes hierarchy.message_bytes hierarchy.message_bytes=0
+expect_bad_setting tree_and_file hierarchy.tree_file 'hierarchy.tree={children: [{}]}' hierarchy.tree_file=x.graphml \
   hierarchy.levels=null hierarchy.min_children=null hierarchy.max_children=null
-bad no_front_end hierarchy.messages hierarchy.messages=platform
+expect_bad_setting no_front_end hierarchy.messages hierarchy.messages=platform
 finish

@@ -75,3 +75,14 @@ expect_error() {
   [ -n "$problems" ] && problems+=" stderr was: $(head -c 600 "$err" | tr '\n' '|')"
   report "$name" "$problems"
 }
+
+# expect_bad_setting NAME FRAGMENT SET...
+# Runs "$bin run $scenario --quiet --set SET..." and checks it as expect_error does (case bad_NAME), the one line
+# naming FRAGMENT (the key at fault).
+expect_bad_setting() {
+  local name=$1 fragment=$2
+  shift 2
+  local sets=() s
+  for s in "$@"; do sets+=(--set "$s"); done
+  expect_error "bad_$name" 1 "$fragment" -- run "$scenario" --quiet "${sets[@]}"
+}
