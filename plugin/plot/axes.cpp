@@ -62,6 +62,7 @@ const std::map<std::string, KeyName>& key_names()
       {"jobs_in_system_last_third", {"jobs in the system (last third)", ""}},
       {"saturated", {"saturated", ""}},
       {"backlog_stop_time", {"backlog stop time", "s"}},
+      {"stall_stop_time", {"stall stop time", "s"}},
       {"bounded_slowdown_tau", {"bounded slowdown threshold", "s"}},
       // a fork-join run's summary.json (model/fork_join.hpp)
       {"slowdown", {"slowdown", ""}},

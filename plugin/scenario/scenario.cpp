@@ -1,6 +1,7 @@
 #include "scenario/scenario.hpp"
 
 #include "core/errors.hpp"
+#include "core/time.hpp"
 #include "core/time_format.hpp"
 #include "scenario/scenario_tree.hpp"
 
@@ -405,7 +406,7 @@ GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden
   spec.policy.eviction = eviction == "wait"      ? Eviction::wait
                          : eviction == "restart" ? Eviction::restart
                                                  : Eviction::migrate;
-  spec.policy.quantum = p.num("quantum", spec.policy.quantum, 0, kMaxSeconds, true);
+  spec.policy.quantum = p.num("quantum", spec.policy.quantum, kMinQuantum, kMaxSeconds);
   spec.policy.switch_cost = p.num("switch_cost", spec.policy.switch_cost, 0, kMaxSeconds);
   // A context switch as long as the slice would leave no time to compute: the run would never end.
   if (spec.policy.switch_cost >= spec.policy.quantum) {
@@ -427,8 +428,10 @@ GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden
     if (model != "alternating" && ow.has(k)) ow.fail(ow.node()[k], "only model: alternating has it", k);
   if (model != "trace" && ow.has("trace")) ow.fail(ow.node()["trace"], "only model: trace has it", "trace");
   if (model == "none" && ow.has("grace")) ow.fail(ow.node()["grace"], "owners of model none never come back", "grace");
-  owners.mean_idle = ow.num("mean_idle", owners.mean_idle, 0, kMaxSeconds, true);
-  owners.mean_busy = ow.num("mean_busy", owners.mean_busy, 0, kMaxSeconds, true);
+  // Owners' periods last minutes in the availability studies; a mean below a second only makes events (and at 1e-300
+  // s the clock would not move).
+  owners.mean_idle = ow.num("mean_idle", owners.mean_idle, 1, kMaxSeconds);
+  owners.mean_busy = ow.num("mean_busy", owners.mean_busy, 1, kMaxSeconds);
   // The owners' activity level busy / (busy + idle), instead of mean_busy: what the experiments sweep. 0: no owner.
   if (ow.has("activity")) {
     if (model != "alternating") ow.fail(ow.node()["activity"], "only model: alternating has it", "activity");

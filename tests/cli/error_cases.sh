@@ -88,6 +88,13 @@ expect_error negative_backlog 2 "--set" "simulation.max_backlog: must be between
   run "$work/good.yaml" --set simulation.max_backlog=-1
 expect_error apvm_fraction 1 "policy.params.fraction: must be in (0, 1]" -- \
   run "$work/good.yaml" --set policy.name=apvm --set policy.params.fraction=2
+# Quanta below a millisecond: 1e-300 s would not move the clock (memory-constrained stopped with an internal error).
+for policy in gang ap memory-constrained; do
+  expect_error "tiny_quantum_$policy" 1 "policy.params.quantum: must be a number of seconds, at least 0.001" -- \
+    run "$work/good.yaml" --set policy.name=$policy --set policy.params.quantum=1e-300
+done
+expect_error gang_now_owner_periods 1 "gang_now.owners.mean_idle: must be at least 1" -- \
+  run "$src/scenarios/gang-now/now.yaml" --set gang_now.owners.mean_idle=1e-300
 expect_error apmc_memory_over_machine 1 "policy.params: job 1 needs at least 30 processors" -- \
   run "$work/good.yaml" --set policy.name=apmc --set workload.generator.memory_distribution=A \
   --set policy.params.node_memory_mb=0.1 --set workload.jobs.shape=moldable --set workload.jobs.max_size=16

@@ -152,10 +152,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         switch_cost_(env.params.get_double("context_switch"))
   {
     auto finite_at_least = [](double v, double low) { return v >= low && std::isfinite(v); };
-    if (!(quantum_ > 0) || !std::isfinite(quantum_))
-      throw InputError("policy.params.quantum: must be a positive number of seconds");
-    if (!(period_ > 0) || !std::isfinite(period_))
-      throw InputError("policy.params.period: must be a positive number of seconds");
+    if (!(quantum_ >= kMinQuantum) || !std::isfinite(quantum_))
+      throw InputError("policy.params.quantum: must be a number of seconds, at least 0.001");
+    if (!(period_ >= kMinQuantum) || !std::isfinite(period_))
+      throw InputError("policy.params.period: must be a number of seconds, at least 0.001");
     if (!finite_at_least(load_, 0)) throw InputError("policy.params.initial_load: must be a finite number >= 0");
     if (!finite_at_least(switch_cost_, 0))
       throw InputError("policy.params.context_switch: must be a finite number of seconds >= 0");

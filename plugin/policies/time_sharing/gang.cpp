@@ -9,6 +9,7 @@
 #include "policy/policy.hpp"
 
 #include "core/errors.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +31,8 @@ class Gang : public TimeSharingPolicy {
                        std::to_string(processors) + " processors (0: the whole machine)");
     partition_size_ = p == 0 ? processors : static_cast<int>(p);
     partitions_ = processors / partition_size_;
-    if (!(quantum_ > 0) || std::isinf(quantum_)) throw InputError("policy.params.quantum: must be a positive number");
+    if (!(quantum_ >= kMinQuantum) || std::isinf(quantum_))
+      throw InputError("policy.params.quantum: must be a number of seconds, at least 0.001");
     if (!(switch_cost_ >= 0) || std::isinf(switch_cost_))
       throw InputError("policy.params.context_switch: must be a finite number >= 0");
   }

@@ -44,7 +44,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     long k = env.params.get_int("k");
     if (k < 0 || k > 1'000'000) throw InputError("policy.params.k: must be between 0 and 1000000");
     options_.k = static_cast<int>(k);
-    if (!(quantum_ > 0) || std::isinf(quantum_)) throw InputError("policy.params.quantum: must be a positive number");
+    if (!(quantum_ >= kMinQuantum) || std::isinf(quantum_))
+      throw InputError("policy.params.quantum: must be a number of seconds, at least 0.001");
     if (!(node_memory_mb_ >= 0) || std::isinf(node_memory_mb_))
       throw InputError("policy.params.node_memory_mb: must be a finite number >= 0");
     if (min_nodes_ == "memory" && !(node_memory_mb_ > 0))
