@@ -15,8 +15,6 @@ ForkJoinReport run_fork_join(const Scenario& sc, const RunOptions& options)
 {
   const auto wall_start = std::chrono::steady_clock::now();
   const ForkJoinSpec& spec = *sc.fork_join;
-  if (!std::filesystem::exists(sc.platform))
-    throw InputError(sc.file.string() + ": platform: no such file: " + sc.platform.string());
   if (!sc.deployment.empty())
     throw InputError(sc.file.string() + ": deployment: a fork_join scenario places its threads itself, one per "
                                         "compute host: remove the deployment");

@@ -121,8 +121,6 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
 {
   const auto wall_start = std::chrono::steady_clock::now();
   const GangNowSpec& spec = *sc.gang_now;
-  if (!std::filesystem::exists(sc.platform))
-    throw InputError(sc.file.string() + ": platform: no such file: " + sc.platform.string());
   if (!sc.deployment.empty())
     throw InputError(sc.file.string() + ": deployment: a gang_now scenario places its scheduler itself (on the host "
                                         "whose role is master): remove the deployment");

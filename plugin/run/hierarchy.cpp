@@ -409,8 +409,6 @@ HierarchyReport run_hierarchy(const Scenario& sc, const RunOptions& options)
 {
   const auto wall_start = std::chrono::steady_clock::now();
   const hs::HierarchySpec& spec = *sc.hierarchy;
-  if (!std::filesystem::exists(sc.platform))
-    throw InputError(sc.file.string() + ": platform: no such file: " + sc.platform.string());
   if (!sc.deployment.empty())
     throw InputError(sc.file.string() + ": deployment: a hierarchy scenario places its scheduler actors itself: "
                                         "remove the deployment");

@@ -183,7 +183,6 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
 RunReport run_scenario(const Scenario& sc, const RunOptions& options)
 {
   auto wall_start = std::chrono::steady_clock::now();
-  require_file(sc.platform, sc.file.string() + ": platform");
   if (!sc.deployment.empty()) require_file(sc.deployment, sc.file.string() + ": deployment");
 
   EngineSetup setup(sc, options.program, options.simgrid_args);

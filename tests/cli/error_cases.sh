@@ -184,6 +184,11 @@ fi
 } >"$work/missing-platform.yaml"
 expect_error missing_platform 2 "missing-platform.yaml: platform" "missing-platform.xml' does not exist" -- \
   run "$work/missing-platform.yaml"
+# A folder given as the platform, in every kind of scenario (SimGrid's parser failed on it with no message).
+for kind_scenario in quickstart.yaml gang-now/now.yaml hierarchical/ac-ds.yaml adaptive-partitioning/fork-join.yaml; do
+  expect_error "folder_platform_${kind_scenario%%/*}" 1 "platform: file '$src/platforms' does not exist" -- \
+    run "$src/scenarios/$kind_scenario" --set "platform=$src/platforms"
+done
 
 # ---- Command line ----
 

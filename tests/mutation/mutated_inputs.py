@@ -84,6 +84,26 @@ def mutate_numbers(text, rng, comment_prefix):
     return "\n".join(lines)
 
 
+def check_run(command, out):
+    """Run one mutant: success, or exit status 2 with one 'jobsched: error:' line and no output folder.
+    Returns (what broke the rule or None, the stderr lines)."""
+    try:
+        r = subprocess.run(command, capture_output=True, timeout=60)
+        rc, err = r.returncode, r.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        rc, err = "timeout", ""
+    lines = [l for l in err.split("\n") if l.strip()]
+    if rc == 0:
+        return None, lines
+    if rc != 2:
+        return f"exit status {rc}", lines
+    if len(lines) != 1 or not lines[0].startswith("jobsched: error:"):
+        return f"{len(lines)} stderr lines", lines
+    if os.path.exists(out):
+        return "output folder left", lines
+    return None, lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin")
@@ -146,27 +166,41 @@ def main():
                     f.write(scenario)
                 out = os.path.join(case, "out")
                 runs += 1
-                try:
-                    r = subprocess.run([args.bin, "run", sc, "--quiet", "--out", out], capture_output=True,
-                                       timeout=60)
-                    rc, err = r.returncode, r.stderr.decode("utf-8", "replace")
-                except subprocess.TimeoutExpired:
-                    rc, err = "timeout", ""
-                lines = [l for l in err.split("\n") if l.strip()]
-                problem = None
-                if rc == 0:
-                    pass
-                elif rc != 2:
-                    problem = f"exit status {rc}"
-                elif len(lines) != 1 or not lines[0].startswith("jobsched: error:"):
-                    problem = f"{len(lines)} stderr lines"
-                elif os.path.exists(out):
-                    problem = "output folder left"
+                problem, lines = check_run([args.bin, "run", sc, "--quiet", "--out", out], out)
                 if problem:
                     failures += 1
                     print(f"FAIL {kind} mutant {n} ({problem}): " + " | ".join(lines[:4])[:400])
                     if args.keep:
                         shutil.copytree(case, os.path.join(args.keep, f"{kind}-{n}"), dirs_exist_ok=True)
+        # The other scenario kinds (gang on workstations, hierarchies, fork-join, meshes): the repository's scenarios,
+        # made small with --set, one number-line mutated.
+        kind_bases = [("scenarios/gang-now/now.yaml", ["gang_now.workload.jobs=12"]),
+                      ("scenarios/hierarchical/ac-ds.yaml", ["hierarchy.workload.jobs=20"]),
+                      ("scenarios/hierarchical/wide-area.yaml", ["hierarchy.workload.jobs=20", "sweep=null"]),
+                      ("scenarios/adaptive-partitioning/mesh.yaml", ["workload.generator.jobs=15"]),
+                      ("scenarios/adaptive-partitioning/fork-join.yaml", [])]
+        for n in range(args.mutants):
+            base, sets = rng.choice(kind_bases)
+            case = os.path.join(work, f"kind-{n}")
+            os.makedirs(case)
+            folder = os.path.dirname(os.path.join(src, base))
+            for extra in glob.glob(os.path.join(folder, "*.graphml")):
+                shutil.copy(extra, case)
+            text = open(os.path.join(src, base)).read().replace("../../", src + "/")
+            sc = os.path.join(case, "s.yaml")
+            with open(sc, "w") as f:
+                f.write(mutate_numbers(text, rng, "#"))
+            out = os.path.join(case, "out")
+            runs += 1
+            command = [args.bin, "run", sc, "--quiet", "--out", out]
+            for setting in sets:
+                command += ["--set", setting]
+            problem, lines = check_run(command, out)
+            if problem:
+                failures += 1
+                print(f"FAIL {base} mutant {n} ({problem}): " + " | ".join(lines[:4])[:400])
+                if args.keep:
+                    shutil.copytree(case, os.path.join(args.keep, f"kind-{n}"), dirs_exist_ok=True)
         print(f"{runs} mutants, {failures} broke the one-line rule")
     finally:
         shutil.rmtree(work, ignore_errors=True)
