@@ -159,6 +159,18 @@ TEST(Gang, EverySwitchAddsTheContextSwitchCost)
   expect_times(o.finish, {33, 50, 26});
 }
 
+// A row alone asks for no wake-up at its slices' ends, but its slices go on: A (run 100 on 4 processors) alone from 0
+// with Q = 10; B (run 10) comes at 25 and starts at the grid's boundary 30, not at 25 and not at 35. B 30-40 (ends);
+// A had 30 s by 30, its 70 s left end at 110.
+TEST(Gang, ALoneRowKeepsTheSliceGridWithoutWakeUps)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 100, 4) + swf(2, 25, 10, 4),
+               "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 4, quantum: 10}}\n");
+  expect_times(o.start, {0, 30});
+  expect_times(o.finish, {110, 40});
+}
+
 // Partitions of 2: a job of 3 takes two partitions (all 4 processors are its row's); jobs of 2 share the other row.
 // Row 0: J1 (3 procs, run 10); row 1: J2, J3 (2 procs each, run 10). J1 0-10 ends; row 1 runs 10-20.
 TEST(Gang, AJobLargerThanAPartitionSpansSeveral)

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 namespace jobsched {
@@ -103,6 +104,13 @@ class Gang : public TimeSharingPolicy {
     Plan plan;
     plan.switch_cost = switch_cost_;
     if (rows_.empty()) return plan;
+    // A row alone keeps the machine and asks for no wake-up at its slices' ends (a job of 1e12 s would otherwise cost
+    // 1e9 of them). Its slices went on all the same: put the slice end back on their grid, the last boundary at or
+    // before now (a rotation now) or the next one (mid-slice).
+    if (alone_ && view.now >= slice_end_ - kTimeEpsilon) {
+      slice_end_ += std::floor((view.now + kTimeEpsilon - slice_end_) / quantum_) * quantum_;
+      if (view.now > slice_end_ + kTimeEpsilon) slice_end_ += quantum_;
+    }
     if (view.now >= slice_end_ - kTimeEpsilon) { // the slice is over: the next row (the same one when alone)
       current_ = (current_ + 1) % rows_.size();
       slice_end_ = view.now + quantum_;
@@ -112,7 +120,8 @@ class Gang : public TimeSharingPolicy {
       const ResourceSet& processors = placement_.at(id).processors;
       if (all_up || view.up.contains(processors)) plan.run[id] = processors; // a job on a lost host waits for it
     }
-    plan.until = slice_end_;
+    alone_ = rows_.size() == 1;
+    plan.until = alone_ ? std::numeric_limits<double>::infinity() : slice_end_;
     return plan;
   }
 
@@ -131,6 +140,7 @@ class Gang : public TimeSharingPolicy {
 
   const Machine& machine_;
   double quantum_;
+  bool alone_ = false; // the last plan had one row, and asked for no wake-up at its slice's end
   double switch_cost_;
   int partition_size_ = 1;
   int partitions_ = 1;
