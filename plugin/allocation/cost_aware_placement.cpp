@@ -25,6 +25,21 @@ PlacementChoice earliest_expected_finish(const std::vector<PlacementOption>& opt
   return best;
 }
 
+PlacementChoice compact_within_tolerance(const std::vector<PlacementOption>& options, double estimate,
+                                         const std::function<double(int)>& stretch, double tolerance)
+{
+  PlacementChoice best = earliest_expected_finish(options, estimate, stretch);
+  if (tolerance <= 0) return best;
+  const double latest = best.finish + tolerance * estimate + kTimeEpsilon;
+  for (const PlacementOption& o : options) {
+    const double finish = o.start + estimate * stretch(o.nodes);
+    if (finish <= latest &&
+        (o.nodes < best.option.nodes || (o.nodes == best.option.nodes && o.start < best.option.start)))
+      best = {o, finish};
+  }
+  return best;
+}
+
 double formula_stretch(double base, int level, int nodes)
 {
   return 1.0 + base * nodes * level;

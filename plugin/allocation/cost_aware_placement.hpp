@@ -32,6 +32,14 @@ struct PlacementChoice {
 PlacementChoice earliest_expected_finish(const std::vector<PlacementOption>& options, double estimate,
                                          const std::function<double(int)>& stretch);
 
+/* A near-tie goes to the compact placement: the option on the fewest nodes (then the earliest start) among those
+ * expected to end at most `tolerance` x estimate after the earliest expected finish. A job's own expected end is all
+ * the rule above weighs; a compact placement also leaves larger holes for the jobs behind it, which the rule cannot
+ * price (at Level 0 every option costs the same, so without a tolerance each job spreads at once). The tolerance is
+ * what a job accepts to lose, as a fraction of its estimate, for that. tolerance 0 is earliest_expected_finish. */
+PlacementChoice compact_within_tolerance(const std::vector<PlacementOption>& options, double estimate,
+                                         const std::function<double(int)>& stretch, double tolerance);
+
 /* The stretch the formula predicts on `nodes` nodes: 1 + base x nodes x level (the SMP-cluster paper's cost). */
 double formula_stretch(double base, int level, int nodes);
 

@@ -32,7 +32,9 @@
  *    `waits: head` only the first job of a pass that waits (under FCFS and EASY, the head) may choose to; every later
  *    one starts now when it fits. The default, `waits: every-job`, lets each job choose: it did better on KTH SP2
  *    (docs/reproduction/smp-cluster.md). The releases are the running jobs' expected ends when the pass begins,
- *    plus those of the jobs the policy starts during the pass (Allocator::started). */
+ *    plus those of the jobs the policy starts during the pass (Allocator::started). `wait_tolerance` (default 0): a
+ *    more compact option wins when it is expected to end at most wait_tolerance x estimate after the earliest one
+ *    (a near-tie goes to the compact placement: see compact_within_tolerance). */
 #include "allocation/allocator.hpp"
 #include "allocation/cost_aware_placement.hpp"
 #include "core/errors.hpp"
@@ -67,12 +69,15 @@ class SmpNodes : public Allocator {
         level_weight_(env.params.get_double("level_weight")), load_weight_(env.params.get_double("load_weight")),
         level_(env.communication_level), base_(env.communication_base), network_model_(env.network_model),
         first_fit_(env.params.get_string("placement") == "first-fit"),
-        contention_weight_(env.params.get_double("contention_weight"))
+        contention_weight_(env.params.get_double("contention_weight")),
+        wait_tolerance_(env.params.get_double("wait_tolerance"))
   {
     const std::string& waits = env.params.get_string("waits");
     if (waits != "head" && waits != "every-job")
       throw InputError("policy.allocation_params.waits: expected head or every-job, got '" + waits + "'");
     head_only_ = waits == "head";
+    if (!(wait_tolerance_ >= 0) || !std::isfinite(wait_tolerance_))
+      throw InputError("policy.allocation_params.wait_tolerance: must be a finite number >= 0");
     if (contention_weight_ < 0) throw InputError("policy.allocation_params.contention_weight: must be >= 0");
     const std::string& placement = env.params.get_string("placement");
     if (placement != "first-fit" && placement != "fewest-nodes")
@@ -150,9 +155,10 @@ class SmpNodes : public Allocator {
     // A job after the pass's first waiter would wait without a reservation (see the file's comment).
     const bool may_choose_to_wait = now_nodes < 0 || !(head_only_ && waiter_seen_);
     if (may_choose_to_wait && now_nodes != compact) {
-      // Waiting cannot win once its start is later than finishing now minus the most compact run.
-      const double give_up = now_nodes > 0 ? now_ + job.estimate * (stretch(now_nodes) - stretch(compact))
-                                           : std::numeric_limits<double>::infinity();
+      // Waiting cannot win once its start is later than finishing now minus the most compact run (plus the tolerance).
+      const double give_up =
+          now_nodes > 0 ? now_ + job.estimate * (stretch(now_nodes) - stretch(compact)) + wait_tolerance_ * job.estimate
+                        : std::numeric_limits<double>::infinity();
       int fewest = now_nodes > 0 ? now_nodes : std::numeric_limits<int>::max();
       for (size_t i = 0; i < releases_.size() && releases_[i].end <= give_up + kTimeEpsilon && fewest > compact;) {
         const double t = releases_[i].end;
@@ -165,11 +171,12 @@ class SmpNodes : public Allocator {
         }
       }
     }
-    const long bound =
-        options.empty() ? compact
-        : options.size() == 1
-            ? options.front().nodes
-            : earliest_expected_finish(options, job.estimate, [this](int n) { return stretch(n); }).option.nodes;
+    const long bound = options.empty() ? compact
+                       : options.size() == 1
+                           ? options.front().nodes
+                           : compact_within_tolerance(
+                                 options, job.estimate, [this](int n) { return stretch(n); }, wait_tolerance_)
+                                 .option.nodes;
     if (now_nodes < 0 || bound < now_nodes) waiter_seen_ = true;
     if (observed_) bounds_[job.id] = bound;
     return bound;
@@ -244,6 +251,7 @@ class SmpNodes : public Allocator {
   bool network_model_;
   bool first_fit_;
   double contention_weight_;
+  double wait_tolerance_;
   bool head_only_ = false;
   std::vector<int> cores_by_size_;
   // What the last observe() said.
@@ -269,6 +277,8 @@ AllocatorRegistration smp{
       {"placement", "fewest-nodes", "fewest-nodes, or first-fit (lowest free cores when within the bound)"},
       {"contention_weight", "1.0",
        "cost-aware, network model: a busy link divides a job's bandwidth by 1 + this (see cost_aware_placement.hpp)"},
+      {"wait_tolerance", "0.0",
+       "cost-aware: a more compact option wins when expected to end at most this x estimate later than the earliest"},
       {"waits", "every-job",
        "cost-aware: every-job (each job may choose to wait), or head (only the first job of a pass that waits, the "
        "one EASY reserves for; later ones start when they fit)"}},

@@ -6,8 +6,8 @@
 # readings of the paper's FCFS. Prints the doc's tables (markdown) and draws its figure.
 #
 # Usage: scenarios/smp-cluster/reproduce.sh [BUILD_DIR [RESULTS_DIR]]   (defaults: build, results)
-# Run from the repository's root. 8 x 60 + 40 + 24 runs, about 15 minutes of CPU on the 2-core development machine; finished
-# runs are kept in RESULTS_DIR, so an interrupted reproduction resumes where it stopped.
+# Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 24 runs, about 9 minutes of CPU (7 of wall time) on the 2-core
+# development machine; finished runs are kept in RESULTS_DIR, so an interrupted reproduction resumes where it stopped.
 set -eu
 build=${1:-build}
 results=${2:-results}
@@ -52,6 +52,29 @@ for p in first-fit fewest-nodes; do
   python3 "$here/contention_table.py" "$results/smp-rules-network-$p" "$results/smp-contention-$p"
   echo
 done
+
+# The cost-aware rule's wait_tolerance (every variant, Levels 0-5): distance from the best fixed Tight.
+tolerance() { # NAME PLACEMENT [--set ...]: the wait_tolerance sweep of one variant into RESULTS_DIR/smp-tolerance-NAME
+  local name=$1 p=$2 values=""
+  shift 2
+  for t in 0.05 0.1 0.3 0.5 1.0; do values+="{adaptive: cost-aware, wait_tolerance: $t, placement: $p}, "; done
+  nice "$build/jobsched" sweep "$here/rules.yaml" \
+    --set "sweep={policy.allocation_params: [${values%, }], workload.communication.level: [0, 1, 2, 3, 4, 5]}" "$@" \
+    --out "$results/smp-tolerance-$name" --quiet
+  tolerance_args+=("$name" "$results/smp-rules-$name" "$results/smp-tolerance-$name")
+}
+tolerance_args=()
+tolerance 10x10-first-fit first-fit
+tolerance 10x10-fewest-nodes fewest-nodes
+tolerance 32x8-first-fit first-fit --set platform=platforms/smp-cluster-32x8.xml
+tolerance 32x8-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-32x8.xml
+tolerance 16x16-first-fit first-fit --set platform=platforms/smp-cluster-16x16.xml
+tolerance 16x16-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-16x16.xml
+tolerance network-first-fit first-fit --set workload.communication.model=network
+tolerance network-fewest-nodes fewest-nodes --set workload.communication.model=network
+echo "## wait tolerance"
+python3 "$here/tolerance_table.py" "${tolerance_args[@]}"
+echo
 
 # The figure: slowdown against Level, one line per rule (10 x 10, first-fit, formula).
 labels=()

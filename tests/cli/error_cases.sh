@@ -75,6 +75,8 @@ expect_error smp_waits 2 "policy.allocation_params.waits" "expected head or ever
   --set policy.allocation_params.waits=nobody
 expect_error smp_contention_weight 2 "policy.allocation_params.contention_weight" "must be >= 0" -- \
   run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.contention_weight=-1
+expect_error smp_wait_tolerance 2 "policy.allocation_params.wait_tolerance" "must be a finite number >= 0" -- \
+  run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.wait_tolerance=-0.5
 expect_error huge_jobs 2 "workload.generator.jobs: must be between 1 and 100000000" -- \
   run "$work/good.yaml" --set workload.generator.jobs=2147483648
 # Setia's workload (section 4.1) and adaptive-partitioning policies: one line naming the key.

@@ -223,6 +223,47 @@ TEST(CostAwarePlacement, EasyReservesTheCompactPlacementItWaitsFor)
   }
 }
 
+TEST(CostAwarePlacement, CompactWithinToleranceByHand)
+{
+  // Stretch 1 + 0.1 x nodes, estimate 100; options now on 3 nodes, at 10 on 2, at 30 on 1: expected ends 130, 130,
+  // 140. Tolerance 0 is the earliest finish (the tie goes to 2 nodes); 0.05 allows ends up to 135: still 2 nodes;
+  // 0.1 allows 140: one node at 30.
+  auto stretch = [](int n) { return 1 + 0.1 * n; };
+  const std::vector<PlacementOption> options = {{0, 3}, {10, 2}, {30, 1}};
+  EXPECT_EQ(compact_within_tolerance(options, 100, stretch, 0).option.nodes, 2);
+  EXPECT_EQ(compact_within_tolerance(options, 100, stretch, 0.05).option.nodes, 2);
+  PlacementChoice one = compact_within_tolerance(options, 100, stretch, 0.1);
+  EXPECT_EQ(one.option.nodes, 1);
+  EXPECT_NEAR(one.option.start, 30, 1e-12);
+  EXPECT_NEAR(one.finish, 140, 1e-9);
+  // Level 0 (no communication cost: stretch 1): now on 3 nodes ends at 100, one node at 20 ends at 120. Waiting 20 s
+  // is 0.2 of the estimate: tolerance 0.2 waits, 0.19 starts now.
+  auto flat = [](int) { return 1.0; };
+  const std::vector<PlacementOption> level0 = {{0, 3}, {20, 1}};
+  EXPECT_EQ(compact_within_tolerance(level0, 100, flat, 0.2).option.nodes, 1);
+  EXPECT_EQ(compact_within_tolerance(level0, 100, flat, 0.19).option.nodes, 3);
+}
+
+TEST(CostAwarePlacement, WaitToleranceInTheAllocator)
+{
+  // CostAwareCase with t_free = 60: now on 2 nodes ends at 200, on one node at 60 + 150 = 210, 10 s (0.1 x the
+  // estimate 100) later. wait_tolerance 0.1: the job waits; 0.09: it starts now on nodes 0 and 1.
+  for (const char* tolerance : {"0.1", "0.09"}) {
+    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"wait_tolerance", tolerance}}, 2, 0.25);
+    AllocatorView view;
+    view.releases = {{60, smp.node(2)}, {1000, smp.node(3)}};
+    smp.allocator->observe(view);
+    Job j;
+    j.id = 7;
+    j.size = 4;
+    j.estimate = 100;
+    auto placed = smp.allocator->select(j, smp.available({2, 2, 0, 0}));
+    EXPECT_EQ(placed ? placed->to_string() : "none", std::string(tolerance) == "0.1" ? "none" : "0-1 4-5") << tolerance;
+  }
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"wait_tolerance", "-0.1"}}), InputError);
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"wait_tolerance", "nan"}}), InputError);
+}
+
 TEST(SmpAllocation, AdaptiveTakesOffTrueOrCostAware)
 {
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "sometimes"}}), InputError);
