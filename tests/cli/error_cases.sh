@@ -256,12 +256,13 @@ report quickstart_deterministic "$problems"
 
 # ---- jobsched plan: bad arguments and inputs a policy cannot schedule ----
 
-# expect_plan_error NAME FRAGMENT -- ARG...: like expect_error, without the --out that `plan` does not take.
-expect_plan_error() {
+# expect_command_error NAME FRAGMENT -- COMMAND ARG...: like expect_error, for the commands that take no --out
+# (plan, mesh-platform): exit status 2, one line 'jobsched: error: ...FRAGMENT...', nothing on stdout.
+expect_command_error() {
   local name=$1 fragment=$2
   shift 2
   [ "$1" = "--" ] && shift
-  "$bin" plan "$@" >"$work/$name.stdout" 2>"$work/$name.stderr"
+  "$bin" "$@" >"$work/$name.stdout" 2>"$work/$name.stderr"
   local status=$? problems=""
   [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
   local lines first
@@ -275,6 +276,7 @@ expect_plan_error() {
   [ -s "$work/$name.stdout" ] && problems+=" stdout not empty;"
   report "$name" "$problems"
 }
+expect_plan_error() { expect_command_error "$1" "$2" -- plan "${@:4}"; }
 expect_plan_error plan_no_policy "no policy given" -- --nodes 16 --mins 1,2
 expect_plan_error plan_unknown_policy "unknown memory-constrained policy 'bubby'" -- bubby --nodes 16 --mins 1
 expect_plan_error plan_no_nodes "--nodes N is required" -- buddy --mins 1,2
@@ -355,23 +357,7 @@ expect_plan_error gang_bad_rule "--rule: unknown new-slice rule 'never'" -- \
   expand --map "$work/one.json" --vps 1 --rule never
 
 # ---- The mesh platform generator, and mesh platforms ----
-expect_mesh_error() {
-  local name=$1 fragment=$2
-  shift 2
-  [ "$1" = "--" ] && shift
-  "$bin" mesh-platform "$@" >"$work/$name.stdout" 2>"$work/$name.stderr"
-  local status=$? problems="" lines first
-  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
-  lines=$(awk 'END { print NR }' "$work/$name.stderr")
-  [ "$lines" -eq 1 ] || problems+=" $lines stderr lines (expected 1);"
-  first=$(head -n 1 "$work/$name.stderr")
-  case "$first" in
-    "jobsched: error: "*"$fragment"*) ;;
-    *) problems+=" stderr is not 'jobsched: error: ...$fragment...': $first;" ;;
-  esac
-  [ -s "$work/$name.stdout" ] && problems+=" stdout not empty;"
-  report "$name" "$problems"
-}
+expect_mesh_error() { expect_command_error "$1" "$2" -- mesh-platform "${@:4}"; }
 expect_mesh_error mesh_bad_width "--width: 'x' is not a whole number" -- --width x
 expect_mesh_error mesh_zero_height "mesh: width and height must be at least 1" -- --height 0
 expect_mesh_error mesh_too_many_io_nodes "io-nodes must be between 0 and the height (8), got 9" -- --io-nodes 9
