@@ -1,6 +1,7 @@
 #include "core/params.hpp"
 
 #include "core/errors.hpp"
+#include "core/time_format.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -57,6 +58,14 @@ double Params::get_double(const std::string& name) const
   if (v.empty() || *end != '\0' || !std::isfinite(d))
     throw InputError(where_ + "." + name + ": expected a finite number, got '" + v + "'");
   return d;
+}
+
+double Params::get_seconds_at_least(const std::string& name, double low) const
+{
+  const double seconds = get_double(name);
+  if (!(seconds >= low))
+    throw InputError(where_ + "." + name + ": must be a number of seconds, at least " + format_exact(low));
+  return seconds;
 }
 
 long Params::get_int(const std::string& name) const

@@ -23,6 +23,8 @@ class Params {
 
   const std::string& get_string(const std::string& name) const;
   double get_double(const std::string& name) const;
+  /* A duration such as a quantum: a number of seconds of at least `low` (an InputError otherwise). */
+  double get_seconds_at_least(const std::string& name, double low) const;
   long get_int(const std::string& name) const;
   bool get_bool(const std::string& name) const;
   /* Parameters whose default is a YAML list ("[...]") or mapping ("{...}"); their scenario values keep that shape. */

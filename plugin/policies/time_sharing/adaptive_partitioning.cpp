@@ -147,15 +147,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
  public:
   AdaptivePartitioning(const PolicyEnv& env, Variant variant)
       : allocator_(env.allocator), contiguous_(!env.allocator.any_processors_will_do()),
-        processors_(env.machine.resource_count()), quantum_(env.params.get_double("quantum")),
-        period_(env.params.get_double("period")), load_(env.params.get_double("initial_load")),
+        processors_(env.machine.resource_count()), quantum_(env.params.get_seconds_at_least("quantum", kMinQuantum)),
+        period_(env.params.get_seconds_at_least("period", kMinQuantum)), load_(env.params.get_double("initial_load")),
         switch_cost_(env.params.get_double("context_switch"))
   {
     auto finite_at_least = [](double v, double low) { return v >= low && std::isfinite(v); };
-    if (!(quantum_ >= kMinQuantum) || !std::isfinite(quantum_))
-      throw InputError("policy.params.quantum: must be a number of seconds, at least 0.001");
-    if (!(period_ >= kMinQuantum) || !std::isfinite(period_))
-      throw InputError("policy.params.period: must be a number of seconds, at least 0.001");
     if (!finite_at_least(load_, 0)) throw InputError("policy.params.initial_load: must be a finite number >= 0");
     if (!finite_at_least(switch_cost_, 0))
       throw InputError("policy.params.context_switch: must be a finite number of seconds >= 0");

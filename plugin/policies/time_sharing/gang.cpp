@@ -21,9 +21,7 @@ namespace {
 
 class Gang : public TimeSharingPolicy {
  public:
-  explicit Gang(const PolicyEnv& env)
-      : machine_(env.machine), quantum_(env.params.get_double("quantum")),
-        switch_cost_(env.params.get_double("context_switch"))
+  explicit Gang(const PolicyEnv& env) : machine_(env.machine), switch_cost_(env.params.get_double("context_switch"))
   {
     long p = env.params.get_int("partition_size");
     const int processors = machine_.resource_count();
@@ -32,8 +30,7 @@ class Gang : public TimeSharingPolicy {
                        std::to_string(processors) + " processors (0: the whole machine)");
     partition_size_ = p == 0 ? processors : static_cast<int>(p);
     partitions_ = processors / partition_size_;
-    if (!(quantum_ >= kMinQuantum) || std::isinf(quantum_))
-      throw InputError("policy.params.quantum: must be a number of seconds, at least 0.001");
+    quantum_ = env.params.get_seconds_at_least("quantum", kMinQuantum);
     if (!(switch_cost_ >= 0) || std::isinf(switch_cost_))
       throw InputError("policy.params.context_switch: must be a finite number >= 0");
   }

@@ -36,16 +36,15 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
  public:
   explicit MemoryConstrainedTimeSharing(const PolicyEnv& env)
       : machine_(env.machine), policy_(&memory_constrained::memory_constrained_policy(env.params.get_string("policy"))),
-        quantum_(env.params.get_double("quantum")), node_memory_mb_(env.params.get_double("node_memory_mb")),
-        switch_cost_(env.params.get_double("context_switch")), min_nodes_(env.params.get_string("min_nodes"))
+        node_memory_mb_(env.params.get_double("node_memory_mb")), switch_cost_(env.params.get_double("context_switch")),
+        min_nodes_(env.params.get_string("min_nodes"))
   {
     if (min_nodes_ != "memory" && min_nodes_ != "size" && min_nodes_ != "min_size")
       throw InputError("policy.params.min_nodes: '" + min_nodes_ + "' is not one of memory, size, min_size");
     long k = env.params.get_int("k");
     if (k < 0 || k > 1'000'000) throw InputError("policy.params.k: must be between 0 and 1000000");
     options_.k = static_cast<int>(k);
-    if (!(quantum_ >= kMinQuantum) || std::isinf(quantum_))
-      throw InputError("policy.params.quantum: must be a number of seconds, at least 0.001");
+    quantum_ = env.params.get_seconds_at_least("quantum", kMinQuantum);
     if (!(node_memory_mb_ >= 0) || std::isinf(node_memory_mb_))
       throw InputError("policy.params.node_memory_mb: must be a finite number >= 0");
     if (min_nodes_ == "memory" && !(node_memory_mb_ > 0))
