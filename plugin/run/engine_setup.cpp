@@ -46,8 +46,12 @@ void require_positive_speed(const sg4::Host& host, const std::filesystem::path& 
 EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args)
 {
   // A folder or a missing file would reach SimGrid's parser, which fails on a folder with no message.
-  if (!std::filesystem::is_regular_file(sc.platform))
-    throw InputError(sc.file.string() + ": platform: file '" + sc.platform.string() + "' does not exist");
+  auto require_file = [&sc](const std::filesystem::path& p, const char* key) {
+    if (!std::filesystem::is_regular_file(p))
+      throw InputError(sc.file.string() + ": " + key + ": file '" + p.string() + "' does not exist");
+  };
+  require_file(sc.platform, "platform");
+  if (!sc.deployment.empty()) require_file(sc.deployment, "deployment");
   // SimGrid aborts on many errors in these files: load them in a child process first (platform/platform_check.hpp).
   check_platform_in_child({program, simgrid_args, sc.simulation.host_model, sc.platform, sc.deployment});
 

@@ -63,11 +63,6 @@ void guarded(Context& ctx, F body)
   }
 }
 
-void require_file(const fs::path& p, const std::string& key)
-{
-  if (!fs::is_regular_file(p)) throw InputError(key + ": file '" + p.string() + "' does not exist");
-}
-
 Workload load_workload(const Scenario& sc, int processors)
 {
   const WorkloadSpec& ws = sc.workload;
@@ -183,7 +178,6 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
 RunReport run_scenario(const Scenario& sc, const RunOptions& options)
 {
   auto wall_start = std::chrono::steady_clock::now();
-  if (!sc.deployment.empty()) require_file(sc.deployment, sc.file.string() + ": deployment");
 
   EngineSetup setup(sc, options.program, options.simgrid_args);
   sg4::Engine& engine = setup.engine();
