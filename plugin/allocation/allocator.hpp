@@ -43,7 +43,7 @@ class Allocator {
   virtual bool any_processors_will_do() const { return false; }
   /* Called by the runtime before every decision pass when wants_network_load() or wants_releases() (an adaptive
    * allocator reacts to them). */
-  virtual void observe(const AllocatorView& /*view*/) {}
+  virtual void observe(AllocatorView /*view*/) {}
   /* True when the allocator reads the network load (measuring it costs a pass over the links). */
   virtual bool wants_network_load() const { return false; }
   /* True when the allocator reads the running jobs' expected ends (a copy of their processor sets per pass). */

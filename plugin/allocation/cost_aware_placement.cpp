@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/time.hpp"
+#include "model/job_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +43,7 @@ PlacementChoice compact_within_tolerance(const std::vector<PlacementOption>& opt
 
 double formula_stretch(double base, int level, int nodes)
 {
-  return 1.0 + base * nodes * level;
+  return 1.0 + communication_cost(base, nodes, level);
 }
 
 double network_stretch(double base, int level, int nodes, double network_load, double contention_weight)

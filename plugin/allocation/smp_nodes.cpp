@@ -45,6 +45,7 @@
 #include <limits>
 #include <numeric>
 #include <unordered_map>
+#include <utility>
 
 namespace jobsched {
 namespace {
@@ -91,11 +92,11 @@ class SmpNodes : public Allocator {
     std::sort(cores_by_size_.rbegin(), cores_by_size_.rend());
   }
 
-  void observe(const AllocatorView& view) override
+  void observe(AllocatorView view) override
   {
     now_ = view.now;
     network_load_ = view.network_load;
-    releases_ = view.releases;
+    releases_ = std::move(view.releases);
     bounds_.clear();
     waiter_seen_ = false;
     observed_ = true;
