@@ -214,9 +214,8 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
     // Doubled-up VPs share their workstation's CPU: executions are SimGrid activities (ptasks), not timers.
     runtime = std::make_unique<JobRuntime>(machine, hosts, slowest, CommSpec{}, MemorySpec{}, ImageStoreSpec{},
                                            ExecutionMode::ptask);
-    driver = std::make_unique<GangNowDriver>(machine, hosts, processors, *runtime, spec.policy,
-                                             spec.workload.new_vp_per_hour, spec.workload.vp_exit_per_hour, slowest,
-                                             sc.simulation.seed, busy);
+    driver = std::make_unique<GangNowDriver>(machine, processors, *runtime, spec.policy, spec.workload.new_vp_per_hour,
+                                             spec.workload.vp_exit_per_hour, sc.simulation.seed, busy);
   } catch (const InputError& e) {
     throw InputError(sc.file.string() + ": " + e.what());
   }

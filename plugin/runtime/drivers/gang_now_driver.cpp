@@ -25,13 +25,11 @@ double next_poisson(RandomStream& random, double now, double per_hour)
 }
 } // namespace
 
-GangNowDriver::GangNowDriver(const Machine& machine, std::vector<sg4::Host*> hosts,
-                             std::vector<gn::Processor> processors, JobRuntime& runtime,
+GangNowDriver::GangNowDriver(const Machine& machine, std::vector<gn::Processor> processors, JobRuntime& runtime,
                              const GangNowPolicySpec& policy, double new_vp_per_hour, double vp_exit_per_hour,
-                             double slowest_speed, std::uint64_t seed, const std::vector<bool>& busy)
-    : machine_(machine), hosts_(std::move(hosts)), processors_(std::move(processors)), runtime_(runtime),
-      policy_(policy), new_vp_per_hour_(new_vp_per_hour), vp_exit_per_hour_(vp_exit_per_hour),
-      slowest_speed_(slowest_speed), seed_(seed), busy_(busy)
+                             std::uint64_t seed, const std::vector<bool>& busy)
+    : machine_(machine), processors_(std::move(processors)), runtime_(runtime), policy_(policy),
+      new_vp_per_hour_(new_vp_per_hour), vp_exit_per_hour_(vp_exit_per_hour), seed_(seed), busy_(busy)
 {
   for (size_t h = 0; h < processors_.size(); h++) {
     host_index_[processors_[h].name] = static_cast<int>(h);
@@ -302,8 +300,6 @@ void GangNowDriver::reconcile(double now)
         runtime_.kill(v.id);
         r.restarts++;
         r.work_lost += lost;
-        counters_.restarts++;
-        counters_.work_lost += lost;
         Vp moved = v;
         vps_.erase(id);
         WorkloadJob again = w;

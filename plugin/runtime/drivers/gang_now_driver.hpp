@@ -67,17 +67,15 @@ struct GangNowCounters {
   long rotations = 0;
   long events = 0;
   long max_slices = 0;
-  long restarts = 0;
-  double work_lost = 0;
 };
 
 class GangNowDriver {
  public:
-  /* `hosts`: the compute hosts, processor p of `machine` on hosts[p]; `processors`: the map's description of each
-   * (name, capacity a_i, architecture), same order; `busy`: owners there at time 0. */
-  GangNowDriver(const Machine& machine, std::vector<sg4::Host*> hosts, std::vector<gang_now::Processor> processors,
-                JobRuntime& runtime, const GangNowPolicySpec& policy, double new_vp_per_hour, double vp_exit_per_hour,
-                double slowest_speed, std::uint64_t seed, const std::vector<bool>& busy);
+  /* `processors`: the map's description of each compute host (name, capacity a_i, architecture), processor p of
+   * `machine` being the p-th; `busy`: owners there at time 0. */
+  GangNowDriver(const Machine& machine, std::vector<gang_now::Processor> processors, JobRuntime& runtime,
+                const GangNowPolicySpec& policy, double new_vp_per_hour, double vp_exit_per_hour, std::uint64_t seed,
+                const std::vector<bool>& busy);
 
   void vp_ended(JobId vp, JobFate fate, double now);
   void owner_changed(int host, bool busy, double now);
@@ -118,14 +116,12 @@ class GangNowDriver {
   ResourceSet on(int host) const;
 
   const Machine& machine_;
-  std::vector<sg4::Host*> hosts_;
   std::vector<gang_now::Processor> processors_;
   std::map<std::string, int> host_index_;
   JobRuntime& runtime_;
   GangNowPolicySpec policy_;
   double new_vp_per_hour_;
   double vp_exit_per_hour_;
-  double slowest_speed_;
   std::uint64_t seed_;
   gang_now::AllocationMap map_;
   std::vector<bool> busy_;
