@@ -6,8 +6,6 @@ source "$(dirname "$0")/lib.sh" gang_now "$@"
 scenario=$src/scenarios/gang-now/now.yaml
 small=(--set gang_now.workload.jobs=8)
 
-field() { sed -n "s/.*\"$1\": \"*\([a-z0-9.e+-]*\)\"*,*$/\1/p" "$2"; }
-
 check_run() { # NAME SET...
   local name=$1
   shift

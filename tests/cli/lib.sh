@@ -27,6 +27,9 @@ report() { # NAME PROBLEMS
   fi
 }
 
+# field KEY FILE: the value of KEY in a summary.json (numbers, words, or strings unquoted).
+field() { sed -n "s/.*\"$1\": \"*\([a-z0-9.e+-]*\)\"*,*$/\1/p" "$2"; }
+
 finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
