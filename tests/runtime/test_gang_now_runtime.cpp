@@ -9,6 +9,7 @@
  * would take 5 s. The owner of a2 comes back at t = 2: by then the VP has done 4 x 10^9 flops. */
 #include "run/gang_now.hpp"
 #include "support/child_process.hpp"
+#include "support/quiet_run.hpp"
 #include "support/scratch_folder.hpp"
 
 #include <gtest/gtest.h>
@@ -50,11 +51,8 @@ gang_now:
   workload: {jobs: 1, min_vps: 1, max_vps: 1, min_work: 10, max_work: 10, image_mb: 50, archs: [x86]}
 )");
   return in_child([&] {
-    Scenario sc = load_scenario(scenario);
-    sc.output_dir = scratch.dir / "out";
-    RunOptions options;
-    options.simgrid_args = {"--log=root.thres:critical"};
-    GangNowReport r = run_gang_now(sc, options);
+    GangNowReport r = run_gang_now(jobsched::testing::load_scenario_into(scenario, scratch.dir / "out"),
+                                   jobsched::testing::quiet_options());
     const GangNowJobResult& j = r.jobs.at(0);
     return std::vector<double>{j.finish, static_cast<double>(j.migrations), j.bytes_moved,
                                static_cast<double>(j.restarts), j.work_lost};
@@ -132,11 +130,8 @@ gang_now:
   workload: {jobs: 2, mean_interarrival: 2, min_vps: 1, max_vps: 1, min_work: 10, max_work: 10, image_mb: 1}
 )");
   auto r = in_child([&] {
-    Scenario sc = load_scenario(scenario);
-    sc.output_dir = scratch.dir / "out";
-    RunOptions options;
-    options.simgrid_args = {"--log=root.thres:critical"};
-    GangNowReport g = run_gang_now(sc, options);
+    GangNowReport g = run_gang_now(jobsched::testing::load_scenario_into(scenario, scratch.dir / "out"),
+                                   jobsched::testing::quiet_options());
     return std::vector<double>{g.jobs.at(1).submit, g.jobs.at(0).finish, g.jobs.at(1).finish,
                                static_cast<double>(g.migrations)};
   });
@@ -207,11 +202,8 @@ gang_now:
   workload: {jobs: 1, min_vps: 2, max_vps: 2, min_work: 10, max_work: 10, image_mb: 50}
 )");
   auto r = in_child([&] {
-    Scenario sc = load_scenario(scenario);
-    sc.output_dir = scratch.dir / "out";
-    RunOptions options;
-    options.simgrid_args = {"--log=root.thres:critical"};
-    GangNowReport g = run_gang_now(sc, options);
+    GangNowReport g = run_gang_now(jobsched::testing::load_scenario_into(scenario, scratch.dir / "out"),
+                                   jobsched::testing::quiet_options());
     return std::vector<double>{g.jobs.at(0).finish, static_cast<double>(g.migrations), g.bytes_moved};
   });
   ASSERT_EQ(r.size(), 3U);

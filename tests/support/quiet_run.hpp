@@ -8,14 +8,27 @@
 
 namespace jobsched::testing {
 
-inline RunReport run_quietly(const std::filesystem::path& scenario_file, const std::filesystem::path& out_dir)
+/* The scenario in `scenario_file`, writing its outputs under `out_dir`. */
+inline Scenario load_scenario_into(const std::filesystem::path& scenario_file, const std::filesystem::path& out_dir)
 {
   Scenario sc = load_scenario(scenario_file);
   sc.output_dir = out_dir;
+  return sc;
+}
+
+/* Options that let only SimGrid's critical log lines through. */
+inline RunOptions quiet_options()
+{
   RunOptions opt;
   opt.simgrid_args = {"--log=root.thres:critical"};
+  return opt;
+}
+
+inline RunReport run_quietly(const std::filesystem::path& scenario_file, const std::filesystem::path& out_dir)
+{
+  RunOptions opt = quiet_options();
   opt.keep_trace = true;
-  return run_scenario(sc, opt);
+  return run_scenario(load_scenario_into(scenario_file, out_dir), opt);
 }
 
 } // namespace jobsched::testing
