@@ -527,12 +527,8 @@ HierarchyReport run_hierarchy(const Scenario& sc, const RunOptions& options)
   r.jobs = run.total_jobs;
   r.levels = run.levels;
   r.tree_nodes = static_cast<long>(n);
-  for (const hs::JobRecord& j : records)
-    r.makespan = std::max(r.makespan, j.finish);
-  double total_work = 0;
-  for (const hs::JobRecord& j : records)
-    total_work += j.work;
-  r.utilization = run.allotted_time > 0 ? total_work / run.allotted_time : 0;
+  r.makespan = analysis.makespan;
+  r.utilization = run.allotted_time > 0 ? analysis.total_work / run.allotted_time : 0;
   PerformanceFigures& perf = report.performance;
   perf.execution = "actors";
   perf.simulation_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - simulation_start).count();

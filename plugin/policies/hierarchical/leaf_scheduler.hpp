@@ -65,7 +65,6 @@ class LeafScheduler {
   void begin_quantum(double t);
   double desire() const; // DS over its jobs (+infinity under EQUI's job scheduler when a job is active)
   long unfinished() const { return static_cast<long>(active_.size()); }
-  bool has_pending_jobs() const { return !pending_.empty(); }
   LeafAllotment allot(double processors);
   /* Runs [t, t + L]; returns the records of the jobs that finished in it. */
   std::vector<JobRecord> run_quantum(double t);

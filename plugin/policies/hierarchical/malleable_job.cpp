@@ -148,11 +148,6 @@ double MalleableJob::segment_parallelism(long p, int k) const
   return 1 + (A_ - 1) * segment_table()[s][static_cast<size_t>(k)];
 }
 
-double MalleableJob::current_parallelism() const
-{
-  return finished() ? 0 : segment_parallelism(phase_, segment_);
-}
-
 QuantumProgress MalleableJob::run(double allotment, double duration)
 {
   QuantumProgress out;
@@ -173,7 +168,6 @@ QuantumProgress MalleableJob::run(double allotment, double duration)
       left -= needed;
       out.work += h * remaining;
       out.span += remaining;
-      span_done_ += remaining;
       offset_ = 0;
       if (++segment_ == kSegmentsPerPhase) {
         segment_ = 0;
@@ -184,7 +178,6 @@ QuantumProgress MalleableJob::run(double allotment, double duration)
     const double advanced = left / time_per_span;
     out.work += h * advanced;
     out.span += advanced;
-    span_done_ += advanced;
     offset_ += advanced;
     left = 0;
     if (segment_span - offset_ <= kSpanTolerance * segment_span) { // rounding left a sliver: the segment is done

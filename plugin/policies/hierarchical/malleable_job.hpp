@@ -55,16 +55,12 @@ class MalleableJob {
   double work() const { return work_; }
   double span() const { return span_; }
   double average_parallelism() const { return A_; }
-  double phase_length() const { return phase_length_; }
   const std::vector<ParallelismShape>& shapes() const { return shapes_; }
   /* Span length of phase p (the last one may be shorter). */
   double phase_span(long p) const;
   /* Parallelism of segment k of phase p (the curve's mean over the segment). */
   double segment_parallelism(long p, int k) const;
-  /* Parallelism at the job's current point of its span. */
-  double current_parallelism() const;
   bool finished() const { return phase_ >= static_cast<long>(shapes_.size()); }
-  double span_done() const { return span_done_; }
 
   /* Runs for `duration` on `allotment` processors (fractional allowed; 0: nothing happens). */
   QuantumProgress run(double allotment, double duration);
@@ -78,7 +74,6 @@ class MalleableJob {
   long phase_ = 0;
   int segment_ = 0;
   double offset_ = 0; // span covered inside the current segment
-  double span_done_ = 0;
 };
 
 /* Downey's moldable job model ("A parallel workload model and its implications for processor allocation", Cluster
