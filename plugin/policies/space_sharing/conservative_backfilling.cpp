@@ -18,6 +18,7 @@
  */
 #include "core/errors.hpp"
 #include "policies/space_sharing/availability_profile.hpp"
+#include "policies/space_sharing/waiting_queue.hpp"
 #include "policy/policy.hpp"
 
 #include <algorithm>
@@ -225,8 +226,7 @@ class ConservativeBackfilling : public Policy {
       if (!chosen) // a running job overran its estimate: the job waits for the next compression
         continue;
       idle -= *chosen;
-      allocator_.started(*job, *chosen);
-      out.push_back(Decision::start(job->id, std::move(*chosen)));
+      out.push_back(start_decision(allocator_, *job, std::move(*chosen)));
       due_.erase({held_.at(job->id).start, job->id});
       started_.push_back(job->id); // its reservation becomes its running hold at the next event
       queue_.erase(position);

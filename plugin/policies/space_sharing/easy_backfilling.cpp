@@ -84,8 +84,7 @@ class EasyBackfilling : public Policy {
         idle_count = idle.count();
         unreserved_count = unreserved.count();
         started(job, *chosen);
-        allocator_.started(job, *chosen);
-        out.push_back(Decision::start(job.id, std::move(*chosen)));
+        out.push_back(start_decision(allocator_, job, std::move(*chosen)));
         queue_.erase(i);
       } else {
         i++;

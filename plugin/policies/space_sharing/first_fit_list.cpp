@@ -30,8 +30,7 @@ class FirstFitList : public Policy {
       }
       idle -= *chosen;
       idle_count = idle.count();
-      allocator_.started(job, *chosen);
-      out.push_back(Decision::start(job.id, std::move(*chosen)));
+      out.push_back(start_decision(allocator_, job, std::move(*chosen)));
       queue_.erase(i); // the next candidate is now at index i
     }
     return out;

@@ -6,6 +6,7 @@
 #include "policy/decision.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace jobsched {
@@ -28,6 +29,13 @@ class WaitingQueue {
   std::vector<const Job*> jobs_;
 };
 
+/* The decision to start `job` on `processors`, told to the allocator (one that plans ahead counts its expected end). */
+inline Decision start_decision(const Allocator& allocator, const Job& job, ResourceSet processors)
+{
+  allocator.started(job, processors);
+  return Decision::start(job.id, std::move(processors));
+}
+
 /* First-come first-served: start jobs from the head of the queue while they fit in `idle` (which shrinks), telling
  * `on_start(job, processors)` about each. */
 template <class OnStart>
@@ -38,9 +46,8 @@ Decisions start_in_order(WaitingQueue& queue, const Allocator& allocator, Resour
     auto chosen = allocator.select(queue[0], idle);
     if (!chosen) break;
     idle -= *chosen;
-    allocator.started(queue[0], *chosen);
     on_start(queue[0], *chosen);
-    out.push_back(Decision::start(queue[0].id, std::move(*chosen)));
+    out.push_back(start_decision(allocator, queue[0], std::move(*chosen)));
     queue.erase(0);
   }
   return out;
