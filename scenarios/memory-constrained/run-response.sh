@@ -2,22 +2,18 @@
 # The response-time experiments of McCann & Zahorjan 1994, section 5.2 (Figures 13-18), then their tables and figures:
 #   scenarios/memory-constrained/run-response.sh [JOBSCHED] [OUT]     (defaults: build/jobsched, results/mc-response,
 #                                                                      relative to the current folder)
-# Runs the five sweeps (-j 2, niced), deletes each run's trace.csv as soon as it is written (5000 jobs make 8-25 MB of
-# trace a run, 3,000 runs: tens of GB that the tables do not need), then writes OUT/*.md, *.csv and *.png with
-# response_tables.py. Interrupted, it resumes: finished runs are not redone.
+# Runs the five sweeps (-j 2, niced; their scenarios write no trace.csv: 5000 jobs make 8-25 MB of trace a run, 3,000
+# runs: tens of GB that the tables do not need), then writes OUT/*.md, *.csv and *.png with response_tables.py.
+# Interrupted, it resumes: finished runs are not redone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 jobsched=$(realpath "${1:-build/jobsched}")
 mkdir -p "${2:-results/mc-response}"
 out=$(realpath "${2:-results/mc-response}")
 cd "$here/../.." # the sweeps over N give their platforms relative to the repository root
-( while sleep 2; do find "$out" -name trace.csv -delete 2>/dev/null || true; done ) &
-cleaner=$!
-trap 'kill $cleaner 2>/dev/null || true' EXIT
 for sweep in vs-jobs vs-nodes vs-nodes-buddy vs-k-load100 vs-k-load200; do
   start=$(date +%s)
   nice "$jobsched" sweep "$here/response-$sweep.yaml" -j 2 --quiet --out "$out/$sweep"
   echo "$sweep: $(($(date +%s) - start)) s"
 done
-find "$out" -name trace.csv -delete
 python3 "$here/response_tables.py" "$out"
