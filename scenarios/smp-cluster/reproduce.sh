@@ -32,14 +32,20 @@ variant() { # NAME PLACEMENT [--set ...]: one variant of rules.yaml into RESULTS
   echo
 }
 
-variant 10x10-first-fit first-fit
-variant 10x10-fewest-nodes fewest-nodes
-variant 32x8-first-fit first-fit --set platform=platforms/smp-cluster-32x8.xml
-variant 32x8-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-32x8.xml
-variant 16x16-first-fit first-fit --set platform=platforms/smp-cluster-16x16.xml
-variant 16x16-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-16x16.xml
-variant network-first-fit first-fit --set workload.communication.model=network
-variant network-fewest-nodes fewest-nodes --set workload.communication.model=network
+# The eight variants: FUNCTION NAME PLACEMENT [--set ...] for each machine or model, then each placement.
+for_each_variant() { # FUNCTION
+  local v name sets p
+  for v in "10x10|" "32x8|--set platform=platforms/smp-cluster-32x8.xml" \
+    "16x16|--set platform=platforms/smp-cluster-16x16.xml" "network|--set workload.communication.model=network"; do
+    name=${v%%|*}
+    sets=${v#*|}
+    for p in first-fit fewest-nodes; do
+      # shellcheck disable=SC2086 # $sets is zero or two words
+      "$1" "$name-$p" "$p" $sets
+    done
+  done
+}
+for_each_variant variant
 
 # The network estimate's contention_weight (cost-aware only, Levels 1-5): distance from the best fixed Tight.
 for p in first-fit fewest-nodes; do
@@ -64,14 +70,7 @@ tolerance() { # NAME PLACEMENT [--set ...]: the wait_tolerance sweep of one vari
   tolerance_args+=("$name" "$results/smp-rules-$name" "$results/smp-tolerance-$name")
 }
 tolerance_args=()
-tolerance 10x10-first-fit first-fit
-tolerance 10x10-fewest-nodes fewest-nodes
-tolerance 32x8-first-fit first-fit --set platform=platforms/smp-cluster-32x8.xml
-tolerance 32x8-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-32x8.xml
-tolerance 16x16-first-fit first-fit --set platform=platforms/smp-cluster-16x16.xml
-tolerance 16x16-fewest-nodes fewest-nodes --set platform=platforms/smp-cluster-16x16.xml
-tolerance network-first-fit first-fit --set workload.communication.model=network
-tolerance network-fewest-nodes fewest-nodes --set workload.communication.model=network
+for_each_variant tolerance
 echo "## wait tolerance"
 python3 "$here/tolerance_table.py" "${tolerance_args[@]}"
 echo
