@@ -102,11 +102,7 @@ TreeDescription tree_from_graphml(std::istream& in)
     boost::read_graphml(in, g, dp);
   } catch (const boost::property_not_found& e) {
     throw std::invalid_argument("unknown attribute '" + e.property + "' (a node may have 'name' and 'host')");
-  } catch (const boost::dynamic_property_exception& e) {
-    throw std::invalid_argument("malformed GraphML: " + one_line(e.what()));
-  } catch (const boost::graph_exception& e) {
-    throw std::invalid_argument("malformed GraphML: " + one_line(e.what()));
-  } catch (const std::exception& e) { // property_tree's XML parser, among others
+  } catch (const std::exception& e) { // Boost.Graph's parse errors, property_tree's XML parser, among others
     throw std::invalid_argument("malformed GraphML: " + one_line(e.what()));
   }
   const size_t n = boost::num_vertices(g);
