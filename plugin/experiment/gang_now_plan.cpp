@@ -4,7 +4,9 @@
 #include "experiment/gang_now_plan.hpp"
 
 #include "core/errors.hpp"
+#include "experiment/command_line.hpp"
 #include "experiment/json_reader.hpp"
+#include "output/reports.hpp"
 #include "policies/gang_now/events.hpp"
 
 #include <cstdio>
@@ -50,33 +52,15 @@ namespace {
 
 // ---- JSON writing ----
 
-std::string quote(const std::string& text)
-{
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 /* A rational as an exact JSON string: a decimal when it has one ("1.1"), else "p/q". */
 std::string exact(const Rational& value)
 {
-  return quote(exact_string(value));
+  return json_string(exact_string(value));
 }
 
 std::string fraction(const Rational& value)
 {
-  return quote(fraction_string(value));
+  return json_string(fraction_string(value));
 }
 
 template <class T, class F>
@@ -103,7 +87,7 @@ std::string vp_counts(const VpCounts& vps)
   std::string out = "{";
   bool first = true;
   for (const auto& [arch, count] : vps) {
-    out += (first ? "" : ", ") + quote(arch) + ": " + std::to_string(count);
+    out += (first ? "" : ", ") + json_string(arch) + ": " + std::to_string(count);
     first = false;
   }
   return out + "}";
@@ -111,7 +95,7 @@ std::string vp_counts(const VpCounts& vps)
 
 std::string names(const AllocationMap& map, const std::vector<int>& processors)
 {
-  return list(processors, [&map](int p) { return quote(map.processors[static_cast<size_t>(p)].name); });
+  return list(processors, [&map](int p) { return json_string(map.processors[static_cast<size_t>(p)].name); });
 }
 
 // ---- reading the map ----
@@ -162,8 +146,8 @@ std::string map_json(const AllocationMap& map, int indent)
   out << "{\n" << pad << "  \"processors\": [";
   for (size_t p = 0; p < map.processors.size(); p++) {
     const Processor& proc = map.processors[p];
-    out << (p ? ",\n" : "\n") << pad << "    {\"name\": " << quote(proc.name)
-        << ", \"capacity\": " << exact(proc.capacity) << ", \"arch\": " << quote(proc.arch) << "}";
+    out << (p ? ",\n" : "\n") << pad << "    {\"name\": " << json_string(proc.name)
+        << ", \"capacity\": " << exact(proc.capacity) << ", \"arch\": " << json_string(proc.arch) << "}";
   }
   out << (map.processors.empty() ? "],\n" : "\n" + pad + "  ],\n");
   out << pad << "  \"jobs\": [";
@@ -317,19 +301,14 @@ Arguments read_arguments(const std::vector<std::string>& args, const std::set<st
       continue;
     }
     if (a.rfind("--", 0) != 0) throw InputError("plan " + out.command + ": unexpected argument '" + a + "'");
-    std::string name = a;
+    std::string name;
     std::string value;
-    bool inline_value = false;
-    if (auto eq = a.find('='); eq != std::string::npos) {
-      name = a.substr(0, eq);
-      value = a.substr(eq + 1);
-      inline_value = true;
-    }
-    if (!allowed.count(name)) throw InputError("plan " + out.command + ": unknown option '" + name + "'");
-    if (!inline_value) {
-      if (i + 1 >= args.size()) throw InputError(name + " needs a value");
-      value = args[++i];
-    }
+    for (const auto& option : allowed)
+      if (option_with_value(args, i, option, value)) {
+        name = option;
+        break;
+      }
+    if (name.empty()) throw InputError("plan " + out.command + ": unknown option '" + a.substr(0, a.find('=')) + "'");
     if (out.values.count(name)) throw InputError(name + " is given twice");
     out.values[name] = value;
   }
@@ -345,23 +324,6 @@ std::vector<std::string> split(const std::string& text)
     items.push_back(item);
   if (!text.empty() && text.back() == ',') items.push_back("");
   return items;
-}
-
-long long whole_number(const std::string& option, const std::string& text, long long lowest, long long highest)
-{
-  long long value = 0;
-  size_t used = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || !(text[0] == '-' || (text[0] >= '0' && text[0] <= '9')))
-    throw InputError(option + ": '" + text + "' is not a whole number");
-  if (value < lowest || value > highest)
-    throw InputError(option + ": " + text + " is out of range (" + std::to_string(lowest) + " to " +
-                     std::to_string(highest) + ")");
-  return value;
 }
 
 /* parse(value of `option`), its InputError prefixed with the option's name. */
@@ -416,7 +378,7 @@ VpCounts read_vps(const Arguments& a, const std::set<std::string>& known_archs)
   if (text.find('=') == std::string::npos) {
     if (known_archs.size() != 1)
       throw InputError("--vps: the processors have several architectures: give Z=X,... per architecture");
-    out[*known_archs.begin()] = static_cast<int>(whole_number("--vps", text, 1, kMostVps));
+    out[*known_archs.begin()] = static_cast<int>(parse_whole("--vps", text, 1, kMostVps));
     return out;
   }
   long long total = 0;
@@ -426,7 +388,7 @@ VpCounts read_vps(const Arguments& a, const std::set<std::string>& known_archs)
     std::string arch = item.substr(0, eq);
     if (out.count(arch)) throw InputError("--vps: architecture '" + arch + "' is given twice");
     if (!known_archs.count(arch)) throw InputError("--vps: no processor has architecture '" + arch + "'");
-    out[arch] = static_cast<int>(whole_number("--vps", item.substr(eq + 1), 0, kMostVps));
+    out[arch] = static_cast<int>(parse_whole("--vps", item.substr(eq + 1), 0, kMostVps));
     total += out[arch];
   }
   if (total < 1 || total > kMostVps) throw InputError("--vps: the job needs 1 to 1000000 VPs in all");
@@ -449,7 +411,7 @@ std::vector<size_t> pool_of(const std::vector<std::string>& archs, const std::st
 std::string machine_json(const Machine& m)
 {
   std::string out = "  \"capacities\": " + list(m.capacities, [](const Rational& a) { return exact(a); }) + ",\n";
-  out += "  \"archs\": " + list(m.archs, [](const std::string& z) { return quote(z); }) + ",\n";
+  out += "  \"archs\": " + list(m.archs, [](const std::string& z) { return json_string(z); }) + ",\n";
   return out;
 }
 
@@ -464,7 +426,7 @@ int mtat_command(const Arguments& a)
   for (size_t i = 0; i < m.capacities.size(); i++)
     completion.push_back(Rational(r.vps[i]) / m.capacities[i]);
   std::ostringstream out;
-  out << "{\n  \"command\": \"mtat\",\n  \"variant\": " << quote(mtat_variant_name(variant)) << ",\n";
+  out << "{\n  \"command\": \"mtat\",\n  \"variant\": " << json_string(mtat_variant_name(variant)) << ",\n";
   out << "  \"vps\": " << vp_counts(demand) << ",\n" << machine_json(m);
   out << "  \"turnaround\": " << fraction(r.turnaround) << ",\n";
   out << "  \"turnaround_decimal\": " << decimal_string(r.turnaround) << ",\n";
@@ -482,7 +444,7 @@ int mtat_command(const Arguments& a)
       processors.push_back(static_cast<int>(i));
     }
     MtatResult p = mtat(count, capacities, variant);
-    out << (first ? "\n" : ",\n") << "    {\"arch\": " << quote(arch) << ", \"vps\": " << count
+    out << (first ? "\n" : ",\n") << "    {\"arch\": " << json_string(arch) << ", \"vps\": " << count
         << ", \"processors\": " << ints(processors) << ", \"alpha\": " << fraction(p.alpha)
         << ", \"turnaround\": " << fraction(p.turnaround) << ", \"allocation\": " << ints(p.vps);
     if (variant == MtatVariant::paper)
@@ -514,9 +476,9 @@ int compress_command(const Arguments& a)
     if (before.vps[i] > 0 && after.vps[i] == 0) freed.push_back(static_cast<int>(i));
   }
   std::ostringstream out;
-  out << "{\n  \"command\": \"compress\",\n  \"variant\": " << quote(compression_variant_name(variant))
-      << ",\n  \"mtat\": " << quote(mtat_variant_name(mtat_variant))
-      << ",\n  \"pool_target\": " << quote(pool_target_name(target)) << ",\n";
+  out << "{\n  \"command\": \"compress\",\n  \"variant\": " << json_string(compression_variant_name(variant))
+      << ",\n  \"mtat\": " << json_string(mtat_variant_name(mtat_variant))
+      << ",\n  \"pool_target\": " << json_string(pool_target_name(target)) << ",\n";
   out << "  \"vps\": " << vp_counts(demand) << ",\n" << machine_json(m);
   out << "  \"mtat_turnaround\": " << fraction(before.turnaround) << ",\n";
   out << "  \"mtat_allocation\": " << ints(before.vps) << ",\n";
@@ -534,7 +496,7 @@ int compress_command(const Arguments& a)
       processors.push_back(static_cast<int>(i));
       bounds.push_back(static_cast<int>(floor_of(pool_target * m.capacities[i])));
     }
-    out << (first ? "\n" : ",\n") << "    {\"arch\": " << quote(arch)
+    out << (first ? "\n" : ",\n") << "    {\"arch\": " << json_string(arch)
         << ", \"mtat_turnaround\": " << fraction(before.pool_turnarounds.at(arch))
         << ", \"target\": " << fraction(pool_target) << ", \"processors\": " << ints(processors)
         << ", \"bounds\": " << ints(bounds) << "}";
@@ -568,7 +530,7 @@ int expand_command(const Arguments& a)
   AllocationMap map = read_map_json(read_file(path), path);
   SchedulerOptions options;
   options.expansion = option_value(a, "--search", "column", parse_expansion_search);
-  options.max_exhaustive_slices = static_cast<int>(whole_number("--max-slices", a.get_or("--max-slices", "20"), 1, 30));
+  options.max_exhaustive_slices = static_cast<int>(parse_whole("--max-slices", a.get_or("--max-slices", "20"), 1, 30));
   options.new_slice_rule = option_value(a, "--rule", "turnaround", parse_new_slice_rule);
   options.allocation.mtat = option_value(a, "--mtat", "optimal", parse_mtat_variant);
   options.allocation.compression = option_value(a, "--compression", "exact", parse_compression_variant);
@@ -581,7 +543,8 @@ int expand_command(const Arguments& a)
     every_arch[p.arch] = 1;
   Pattern pattern = find_free_pattern(map, every_arch, kFreeEntry, options);
   std::ostringstream out;
-  out << "{\n  \"command\": \"expand\",\n  \"search\": " << quote(expansion_search_name(options.expansion)) << ",\n";
+  out << "{\n  \"command\": \"expand\",\n  \"search\": " << json_string(expansion_search_name(options.expansion))
+      << ",\n";
   out << "  \"slices\": " << map.slices.size() << ",\n";
   out << "  \"free_entries\": " << map.free_entries() << ",\n";
   out << "  \"pattern\": " << pattern_json(map, pattern);
@@ -594,16 +557,16 @@ int expand_command(const Arguments& a)
     int largest = -1;
     for (const auto& j : map.jobs)
       largest = std::max(largest, j.id);
-    int id = a.has("--job") ? static_cast<int>(whole_number("--job", a.get("--job"), 0, 1'000'000'000)) : largest + 1;
+    int id = a.has("--job") ? static_cast<int>(parse_whole("--job", a.get("--job"), 0, 1'000'000'000)) : largest + 1;
     if (map.job(id)) throw InputError("--job: job " + std::to_string(id) + " is already in the map");
     EventResult r = submit_job(map, id, demand, options);
     const PlacementDecision& d = r.placements.front();
     out << ",\n  \"submission\": {\n";
     out << "    \"job\": " << id << ",\n    \"vps\": " << vp_counts(demand) << ",\n";
-    out << "    \"rule\": " << quote(new_slice_rule_name(options.new_slice_rule)) << ",\n";
-    out << "    \"mtat\": " << quote(mtat_variant_name(options.allocation.mtat))
-        << ", \"compression\": " << quote(compression_variant_name(options.allocation.compression))
-        << ", \"pool_target\": " << quote(pool_target_name(options.allocation.pool_target)) << ",\n";
+    out << "    \"rule\": " << json_string(new_slice_rule_name(options.new_slice_rule)) << ",\n";
+    out << "    \"mtat\": " << json_string(mtat_variant_name(options.allocation.mtat))
+        << ", \"compression\": " << json_string(compression_variant_name(options.allocation.compression))
+        << ", \"pool_target\": " << json_string(pool_target_name(options.allocation.pool_target)) << ",\n";
     out << "    \"new_slice_turnaround\": " << fraction(d.new_slice_turnaround) << ",\n";
     out << "    \"pattern\": " << pattern_json(map, d.pattern) << ",\n";
     out << "    \"free_turnaround\": " << (d.free_turnaround ? fraction(*d.free_turnaround) : "null") << ",\n";
@@ -612,7 +575,7 @@ int expand_command(const Arguments& a)
     out << "    \"slices\": " << ints(d.slices) << ",\n";
     out << "    \"turnaround\": " << fraction(d.turnaround) << ",\n";
     out << "    \"allocation\": " << list(r.placed, [](const VpCount& c) {
-      return "{\"processor\": " + quote(c.processor) + ", \"vps\": " + std::to_string(c.vps) + "}";
+      return "{\"processor\": " + json_string(c.processor) + ", \"vps\": " + std::to_string(c.vps) + "}";
     }) << "\n  },\n";
     out << "  \"map\": " << map_json(r.map, 2);
   }

@@ -8,8 +8,8 @@
 #include "experiment/gang_now_plan.hpp"
 #include "policies/memory_constrained/policies.hpp"
 
-#include <charconv>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 namespace jobsched::memory_constrained {
@@ -58,21 +58,9 @@ std::string json_list(const std::vector<T>& values)
   return out + "]";
 }
 
-long long parse_whole(const std::string& option, const std::string& text)
-{
-  long long value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size())
-    throw InputError(option + ": '" + text + "' is not a whole number");
-  return value;
-}
-
 int parse_int(const std::string& option, const std::string& text, long long lowest)
 {
-  long long value = parse_whole(option, text);
-  if (value < lowest || value > 1'000'000'000)
-    throw InputError(option + ": " + text + " is out of range (" + std::to_string(lowest) + " to 1000000000)");
-  return static_cast<int>(value);
+  return static_cast<int>(parse_whole(option, text, lowest, 1'000'000'000));
 }
 
 } // namespace
@@ -139,7 +127,8 @@ int plan_main(const std::vector<std::string>& args)
     } else if (option_value("--k", value)) {
       k = parse_int("--k", value, 0);
     } else if (option_value("--max-partitions", value)) {
-      long long bound = parse_whole("--max-partitions", value);
+      long long bound = parse_whole("--max-partitions", value, std::numeric_limits<long long>::min(),
+                                    std::numeric_limits<long long>::max());
       if (bound < 1) throw InputError("--max-partitions: " + value + " must be at least 1");
       options.opt_epoch.max_partitions_examined = bound;
     } else if (option_value("--mins", value)) {

@@ -10,7 +10,6 @@
 #include "output/output_files.hpp"
 #include "plot/figures.hpp"
 
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -62,18 +61,6 @@ std::string number(double value, const char* format = "%.10g")
   char buf[64];
   std::snprintf(buf, sizeof buf, format, value);
   return buf;
-}
-
-long long parse_whole(const std::string& option, const std::string& text, long long lowest, long long highest)
-{
-  long long value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size())
-    throw InputError(option + ": '" + text + "' is not a whole number");
-  if (value < lowest || value > highest)
-    throw InputError(option + ": " + text + " is out of range (" + std::to_string(lowest) + " to " +
-                     std::to_string(highest) + ")");
-  return value;
 }
 
 double parse_real(const std::string& option, const std::string& text)

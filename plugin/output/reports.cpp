@@ -9,7 +9,6 @@
 
 namespace jobsched {
 
-namespace {
 std::string json_string(const std::string& s)
 {
   std::string out = "\"";
@@ -25,6 +24,8 @@ std::string json_string(const std::string& s)
   }
   return out + "\"";
 }
+
+namespace {
 FormattedNumber num(double v)
 {
   return FormattedNumber(v);

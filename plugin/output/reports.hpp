@@ -15,6 +15,10 @@
 
 namespace jobsched {
 
+/* `s` as a JSON string literal: quoted, '"' and '\\' escaped, control characters (below 0x20) as \u00XX; other
+ * bytes (UTF-8 included) as they are. */
+std::string json_string(const std::string& s);
+
 struct RunDescription {
   std::string scenario;
   std::string policy;
