@@ -623,6 +623,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";
     f.overrun = w.choice("overrun", "extend", {"extend", "kill"}) == "kill" ? Overrun::kill : Overrun::extend;
     f.load_factor = w.num("load_factor", 1, 0, 1e6, true);
+    f.shake = w.num("shake", 0, 0, kMaxSeconds);
     sc.workload.size_field = w.choice("size_field", "requested", {"requested", "allocated"}) == "allocated"
                                  ? SizeField::allocated
                                  : SizeField::requested;
@@ -741,6 +742,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   im.finish();
   s.finish();
   if (sc.workload.generator && !generator_seed_given) sc.workload.generator->seed = sc.simulation.seed;
+  sc.workload.filter.shake_seed = sc.simulation.seed;
 
   Section o = top.sub("output");
   sc.output_dir = resolve(fs::current_path(), o.str("dir", "results/" + sc.name));

@@ -1,6 +1,7 @@
 #include "workload/workload.hpp"
 
 #include "core/errors.hpp"
+#include "core/random.hpp"
 #include "core/time_format.hpp"
 
 #include <algorithm>
@@ -86,6 +87,14 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
         j.submit_time = first + (j.submit_time - first) / filter.load_factor;
         j.recorded_start = -1; // the site's schedule does not scale with the load
       }
+    if (filter.shake > 0) {
+      RandomStream shifts(filter.shake_seed, "shake");
+      for (auto& j : w.jobs) {
+        j.submit_time = std::max(first, j.submit_time + shifts.uniform(-filter.shake, filter.shake));
+        j.recorded_start = -1; // nor does it follow the shaken submissions
+      }
+      std::stable_sort(w.jobs.begin(), w.jobs.end(), by_submission);
+    }
     double work = 0;
     for (const auto& j : w.jobs)
       work += j.size * j.run_time;

@@ -3,6 +3,7 @@
 
 #include "model/job.hpp"
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -23,6 +24,13 @@ struct WorkloadFilter {
   bool reject_oversize = false; // jobs larger than the machine: error instead of skip
   Overrun overrun = Overrun::extend;
   double load_factor = 1; // arrival rate multiplier: inter-arrival times are divided by it (a load sweep on a log)
+  /* Input shaking: each submission moves by a uniform amount in [-shake, +shake] seconds (never before the first
+   * submission), drawn from the stream "shake" of `shake_seed`. One trace replayed as it is gives one schedule, and
+   * a small change in the input can move a metric by more than the difference under study; replications with
+   * different seeds average that sensitivity out (the idea of Tsafrir, Ouaknine and Feitelson's "input shaking").
+   * 0: the trace as it is. */
+  double shake = 0;
+  std::uint64_t shake_seed = 1;
 };
 
 struct Workload {

@@ -62,6 +62,10 @@ expect_error nan_interarrival 2 "--set" "workload.generator.mean_interarrival: e
   run "$work/good.yaml" --set workload.generator.mean_interarrival=.nan
 expect_error inf_max_run_time 2 "--set" "workload.generator.max_run_time: expected a finite number" -- \
   run "$work/good.yaml" --set workload.generator.max_run_time=.inf
+expect_error negative_shake 2 "--set" "workload.shake: must be at least 0" -- \
+  run "$work/good.yaml" --set workload.shake=-5
+expect_error nan_shake 2 "--set" "workload.shake: expected a finite number" -- \
+  run "$work/good.yaml" --set workload.shake=.nan
 expect_error huge_level 2 "--set" "workload.communication.level: must be between 0 and 1000" -- \
   run "$work/good.yaml" --set workload.communication.level=2147483648
 expect_error tiny_reference_speed 2 "--set" "simulation.reference_speed: must be at least 1000" -- \

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -69,6 +70,77 @@ TEST(BuildWorkload, LoadFactorDividesInterArrivalTimes)
   EXPECT_DOUBLE_EQ(w.offered_load, 900.0 / (16 * 150));
   Workload unscaled = build_workload("w", r, WorkloadFilter{}, 16, 0);
   EXPECT_DOUBLE_EQ(unscaled.offered_load, 900.0 / (16 * 300));
+}
+
+/* Input shaking: 2,000 jobs submitted 100 s apart, shaken by up to 30 s. Every shift is within +-30 s (checked by
+ * matching each job's id back to its recorded submission), none is before the first submission, the jobs come out in
+ * submission order, the mean shift of a uniform(-30, 30) draw is 0 with standard deviation 30 / sqrt(3 x 2000) =
+ * 0.39 s (asserted within 4 of them), at least 95% of the jobs moved (a draw of exactly 0 has probability 0), the
+ * same seed gives the same times and another seed others, and shake 0 leaves the trace as it is. */
+TEST(BuildWorkload, ShakeMovesEachSubmissionWithinItsBound)
+{
+  std::vector<JobRecord> r;
+  for (long i = 0; i < 2000; i++)
+    r.push_back(rec(i + 1, 1000 + 100.0 * i, 1, 10, 10));
+  WorkloadFilter f;
+  f.shake = 30;
+  f.shake_seed = 7;
+  Workload w = build_workload("w", r, f, 16, 0);
+  ASSERT_EQ(w.jobs.size(), 2000U);
+  double sum = 0;
+  int moved = 0;
+  for (size_t k = 0; k < w.jobs.size(); k++) {
+    const auto& j = w.jobs[k];
+    const double recorded = 1000 + 100.0 * static_cast<double>(j.id - 1);
+    EXPECT_LE(std::abs(j.submit_time - recorded), 30.0) << "job " << j.id;
+    EXPECT_GE(j.submit_time, 1000.0);
+    if (k > 0) {
+      EXPECT_LE(w.jobs[k - 1].submit_time, j.submit_time);
+    }
+    if (j.id > 1) sum += j.submit_time - recorded; // the first job can only move later (clamped)
+    moved += j.submit_time != recorded;
+  }
+  EXPECT_NEAR(sum / 1999, 0.0, 4 * 30 / std::sqrt(3.0 * 1999));
+  EXPECT_GE(moved, 1900);
+  Workload again = build_workload("w", r, f, 16, 0);
+  Workload other_seed = build_workload(
+      "w", r,
+      [&] {
+        WorkloadFilter g = f;
+        g.shake_seed = 8;
+        return g;
+      }(),
+      16, 0);
+  int same = 0;
+  int differ = 0;
+  for (size_t k = 0; k < w.jobs.size(); k++) {
+    same += w.jobs[k].submit_time == again.jobs[k].submit_time;
+    differ += w.jobs[k].submit_time != other_seed.jobs[k].submit_time;
+  }
+  EXPECT_EQ(same, 2000);
+  EXPECT_GE(differ, 1900);
+  Workload unshaken = build_workload("w", r, WorkloadFilter{}, 16, 0);
+  for (size_t k = 0; k < unshaken.jobs.size(); k++)
+    ASSERT_EQ(unshaken.jobs[k].submit_time, 1000 + 100.0 * static_cast<double>(k));
+}
+
+/* Shaking reorders jobs closer together than the shake: two jobs 1 s apart, shaken by up to 1000 s, come out in
+ * submission order whatever their draws; over 20 seeds both orders appear (each has probability 1/2 for two i.i.d.
+ * draws, so the chance of seeing only one is 2 x 2^-20). */
+TEST(BuildWorkload, ShakeReordersCloseSubmissions)
+{
+  std::vector<JobRecord> r{rec(1, 5000, 1, 10, 10), rec(2, 5001, 1, 10, 10)};
+  std::set<long> first_ids;
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    WorkloadFilter f;
+    f.shake = 1000;
+    f.shake_seed = seed;
+    Workload w = build_workload("w", r, f, 16, 0);
+    ASSERT_EQ(w.jobs.size(), 2U);
+    EXPECT_LE(w.jobs[0].submit_time, w.jobs[1].submit_time);
+    first_ids.insert(static_cast<long>(w.jobs[0].id));
+  }
+  EXPECT_EQ(first_ids.size(), 2U);
 }
 
 TEST(BuildWorkload, AllValidKeepsEverything)
