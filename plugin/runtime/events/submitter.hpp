@@ -1,7 +1,6 @@
 /* The workload's arrivals as a polled event source: it knows every submission time in advance, so the scheduler wakes
  * at each one and takes the jobs submitted then, in one event, with no actor and no message (thousands of sleeping
- * actors would cost minutes, see ../shared/SIMGRID-NOTES.md; one actor sending a message per instant costs a third of
- * a fast run).
+ * actors would cost minutes in SimGrid 3.32; one actor sending a message per instant costs a third of a fast run).
  * Closed (`workload.closed`): the first `population` jobs are submitted at time 0 and every job that leaves is
  * replaced at once by the next one of the workload, submitted at that instant, so exactly `population` jobs are in the
  * system until the workload runs out. */
