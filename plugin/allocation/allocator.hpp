@@ -17,10 +17,13 @@
 
 namespace jobsched {
 
-/* A running job's expected end (its start plus its estimate, never in the past) and its processors. */
+/* A running job's expected end (its start plus its estimate, never in the past), its processors, and the start and
+ * estimate it was computed from (an allocator with a cost model may stretch the estimate by the job's placement). */
 struct ExpectedRelease {
   double end = 0;
   ResourceSet resources;
+  double start = 0;
+  double estimate = 0;
 };
 
 /* What the runtime tells an allocator before a decision pass, when it asks for it. */

@@ -32,7 +32,10 @@
  *    `waits: head` only the first job of a pass that waits (under FCFS and EASY, the head) may choose to; every later
  *    one starts now when it fits. The default, `waits: every-job`, lets each job choose: it did better on KTH SP2
  *    (docs/reproduction/smp-cluster.md). The releases are the running jobs' expected ends when the pass begins,
- *    plus those of the jobs the policy starts during the pass (Allocator::started). `wait_tolerance` (default 0): a
+ *    plus those of the jobs the policy starts during the pass (Allocator::started); with `releases: stretched` (the
+ *    default) a job's expected end is its start plus its estimate stretched by the same estimate of its communication
+ *    cost on its nodes, since that is how long the rule expects any run to last (`releases: estimate`: start plus
+ *    estimate, as EASY plans). `wait_tolerance` (default 0): a
  *    more compact option wins when it is expected to end at most wait_tolerance x estimate after the earliest one
  *    (a near-tie goes to the compact placement: see compact_within_tolerance). */
 #include "allocation/allocator.hpp"
@@ -73,6 +76,10 @@ class SmpNodes : public Allocator {
         contention_weight_(env.params.get_double("contention_weight")),
         wait_tolerance_(env.params.get_double("wait_tolerance"))
   {
+    const std::string& releases = env.params.get_string("releases");
+    if (releases != "estimate" && releases != "stretched")
+      throw InputError("policy.allocation_params.releases: expected stretched or estimate, got '" + releases + "'");
+    stretched_releases_ = releases == "stretched";
     const std::string& waits = env.params.get_string("waits");
     if (waits != "head" && waits != "every-job")
       throw InputError("policy.allocation_params.waits: expected head or every-job, got '" + waits + "'");
@@ -97,6 +104,12 @@ class SmpNodes : public Allocator {
     now_ = view.now;
     network_load_ = view.network_load;
     releases_ = std::move(view.releases);
+    if (rule_ == TightRule::cost_aware && stretched_releases_) {
+      for (ExpectedRelease& r : releases_)
+        r.end = std::max(now_, r.start + r.estimate * stretch(nodes_of(r.resources)));
+      std::stable_sort(releases_.begin(), releases_.end(),
+                       [](const ExpectedRelease& a, const ExpectedRelease& b) { return a.end < b.end; });
+    }
     bounds_.clear();
     waiter_seen_ = false;
     observed_ = true;
@@ -109,10 +122,24 @@ class SmpNodes : public Allocator {
   void started(const Job& job, const ResourceSet& resources) const override
   {
     if (!observed_ || rule_ != TightRule::cost_aware) return;
-    const double end = now_ + job.estimate;
+    const double end = now_ + job.estimate * (stretched_releases_ ? stretch(nodes_of(resources)) : 1.0);
     auto later = std::upper_bound(releases_.begin(), releases_.end(), end,
                                   [](double t, const ExpectedRelease& r) { return t < r.end; });
-    releases_.insert(later, ExpectedRelease{end, resources});
+    releases_.insert(later, ExpectedRelease{end, resources, now_, job.estimate});
+  }
+
+  /* How many nodes `resources` spans. */
+  int nodes_of(const ResourceSet& resources) const
+  {
+    std::vector<bool> used(machine_.host_count(), false);
+    int nodes = 0;
+    resources.for_each([&](int p) {
+      if (!used[machine_.host_of(p)]) {
+        used[machine_.host_of(p)] = true;
+        nodes++;
+      }
+    });
+    return nodes;
   }
 
   /* The Tight in force now (fixed and paper rules). */
@@ -254,6 +281,7 @@ class SmpNodes : public Allocator {
   double contention_weight_;
   double wait_tolerance_;
   bool head_only_ = false;
+  bool stretched_releases_ = true;
   std::vector<int> cores_by_size_;
   // What the last observe() said.
   double now_ = 0;
@@ -280,6 +308,9 @@ AllocatorRegistration smp{
        "cost-aware, network model: a busy link divides a job's bandwidth by 1 + this (see cost_aware_placement.hpp)"},
       {"wait_tolerance", "0.0",
        "cost-aware: a more compact option wins when expected to end at most this x estimate later than the earliest"},
+      {"releases", "stretched",
+       "cost-aware: a running job is expected to end at its start plus its estimate stretched by its communication "
+       "cost on its nodes (stretched), or plus its estimate alone (estimate, like EASY's)"},
       {"waits", "every-job",
        "cost-aware: every-job (each job may choose to wait), or head (only the first job of a pass that waits, the "
        "one EASY reserves for; later ones start when they fit)"}},

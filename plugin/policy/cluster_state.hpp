@@ -39,7 +39,7 @@ inline std::vector<ExpectedRelease> expected_releases(const ClusterState& state)
   std::vector<ExpectedRelease> out;
   out.reserve(state.running.size());
   for (const auto& [id, r] : state.running)
-    if (!r.suspended) out.push_back({r.expected_end(state.now), r.resources});
+    if (!r.suspended) out.push_back({r.expected_end(state.now), r.resources, r.start_time, r.job->estimate});
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.end < b.end; });
   return out;
 }

@@ -6,8 +6,9 @@
 # readings of the paper's FCFS. Prints the doc's tables (markdown) and draws its figure.
 #
 # Usage: scenarios/smp-cluster/reproduce.sh [BUILD_DIR [RESULTS_DIR]]   (defaults: build, results)
-# Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 24 runs, about 9 minutes of CPU (7 of wall time) on the 2-core
-# development machine; finished runs are kept in RESULTS_DIR, so an interrupted reproduction resumes where it stopped.
+# Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 8 x 600 + 24 runs, about 80 minutes of CPU (45 of wall time)
+# on the 2-core development machine, most of it the shaken replications (SHAKEN_REPS=3 takes a third of that time);
+# finished runs are kept in RESULTS_DIR, so an interrupted reproduction resumes where it stopped.
 set -eu
 build=${1:-build}
 results=${2:-results}
@@ -73,6 +74,27 @@ tolerance_args=()
 for_each_variant tolerance
 echo "## wait tolerance"
 python3 "$here/tolerance_table.py" "${tolerance_args[@]}"
+echo
+
+# The same rules on shaken copies of the log (workload.shake: 60 s, SHAKEN_REPS replications, default 10): every fixed
+# Tight, the paper's rule and the cost-aware rule with both kinds of releases (stretched, the default, and estimate),
+# each variant; means and paired confidence intervals with shaken_table.py.
+shaken() { # NAME PLACEMENT [--set ...]: the shaken sweep of one variant into RESULTS_DIR/smp-shaken-NAME
+  local name=$1 p=$2 values=""
+  shift 2
+  for t in 0 1 2 3 4 5 6; do values+="{tight: $t, placement: $p}, "; done
+  values+="{adaptive: true, placement: $p}, {adaptive: cost-aware, placement: $p}, "
+  values+="{adaptive: cost-aware, releases: estimate, placement: $p}"
+  nice "$build/jobsched" sweep "$here/rules.yaml" --set workload.shake=60 --set "replications=${SHAKEN_REPS:-10}" \
+    --set output.trace=false \
+    --set "sweep={policy.allocation_params: [$values], workload.communication.level: [0, 1, 2, 3, 4, 5]}" "$@" \
+    --out "$results/smp-shaken-$name" --quiet
+  shaken_args+=("$name" "$results/smp-shaken-$name")
+}
+shaken_args=()
+for_each_variant shaken
+echo "## shaken"
+python3 "$here/shaken_table.py" --tables "${shaken_args[@]}"
 echo
 
 # The figure: slowdown against Level, one line per rule (10 x 10, first-fit, formula).

@@ -195,11 +195,13 @@ TEST(Scheduler, NetworkLoadIsMeasuredForAnAdaptiveAllocator)
 TEST(Scheduler, CostAwarePlacementReadsTheRunningJobsExpectedEnds)
 {
   // Two 3-core nodes, formula cost at Level 2 with base 0.25: a run stretches 1.5 times on one node, 2 times on two.
-  // At t = 0, J1 (2 processors, 40 s) takes node 0's cores 0-1, J2 (2 processors, 1000 s) node 1's cores 3-4; H (2
-  // processors, estimate 100) finds one free core on each node: now on 2 nodes it is expected to end at 0 + 100 x 2 =
-  // 200; waiting for node 0, at J1's expected end e (its estimate), at e + 100 x 1.5.
-  //  e = 40: 190 < 200, H waits for node 0; J1 really ends at 40 x 1.5 = 60, H starts then and ends at 60 + 150.
-  //  e = 60: 210 > 200, H starts at 0 on cores 2 and 5 and ends at 200.
+  // At t = 0, J1 (2 processors, runs 20 s, estimate e) takes node 0's cores 0-1, J2 (2 processors, 1000 s) node 1's
+  // cores 3-4; H (2 processors, estimate 100) finds one free core on each node: now on 2 nodes it is expected to end
+  // at 0 + 100 x 2 = 200; waiting for node 0, at J1's expected end, at that end + 100 x 1.5. J1 really ends at
+  // 20 x 1.5 = 30. J1's expected end is e x 1.5 (releases stretched, the default) or e (releases: estimate).
+  //  e = 30, stretched: 45 + 150 = 195 < 200: H waits for node 0, starts at 30 and ends at 30 + 150 = 180.
+  //  e = 40, stretched: 60 + 150 = 210 > 200: H starts at 0 on cores 2 and 5 and ends at 200.
+  //  e = 40, estimate: 40 + 150 = 190 < 200: H waits, starts at 30, ends at 180.
   Folder f;
   f.write("p.xml", R"(<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -211,15 +213,21 @@ TEST(Scheduler, CostAwarePlacementReadsTheRunningJobsExpectedEnds)
   </zone>
 </platform>
 )");
-  for (double estimate : {40.0, 60.0}) {
-    f.write("w.swf", swf_line(1, 0, 40, 2, estimate) + swf_line(2, 0, 1000, 2, 1000) + swf_line(3, 0, 100, 2, 100));
+  struct Case {
+    double estimate;
+    const char* releases;
+    double h_start, h_end;
+  };
+  for (const Case& c : {Case{30, "stretched", 30, 180}, Case{40, "stretched", 0, 200}, Case{40, "estimate", 30, 180}}) {
+    f.write("w.swf", swf_line(1, 0, 20, 2, c.estimate) + swf_line(2, 0, 1000, 2, 1000) + swf_line(3, 0, 100, 2, 100));
     auto r = run(f, "platform: p.xml\ndeployment: " + kDeploy +
                         "\nworkload: {trace: w.swf, communication: {model: formula, level: 2, base: 0.25}}\n"
-                        "policy: {name: easy, allocation: smp, allocation_params: {adaptive: cost-aware}}\n");
+                        "policy: {name: easy, allocation: smp, allocation_params: {adaptive: cost-aware, releases: " +
+                        c.releases + "}}\n");
     ASSERT_EQ(r.size(), 9U);
-    EXPECT_NEAR(r[2], 60, 1e-6); // J1: 40 s stretched 1.5 times
-    EXPECT_NEAR(r[7], estimate == 40.0 ? 60 : 0, 1e-6) << "estimate " << estimate;
-    EXPECT_NEAR(r[8], estimate == 40.0 ? 210 : 200, 1e-6) << "estimate " << estimate;
+    EXPECT_NEAR(r[2], 30, 1e-6); // J1: 20 s stretched 1.5 times
+    EXPECT_NEAR(r[7], c.h_start, 1e-6) << "estimate " << c.estimate << ", releases " << c.releases;
+    EXPECT_NEAR(r[8], c.h_end, 1e-6) << "estimate " << c.estimate << ", releases " << c.releases;
   }
 }
 

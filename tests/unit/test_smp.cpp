@@ -120,7 +120,8 @@ TEST(CostAwarePlacement, StretchEstimatesByHand)
 /* The cost-aware rule in the allocator. 4 nodes x 4 cores, Level 2, base 0.25: stretch 1 + 0.5 x nodes (1.5 on one
  * node, 2.0 on two). A 4-processor job with estimate 100 at t = 0 sees 2 free cores on node 0 and 2 on node 1, nodes
  * 2 and 3 busy: now it needs 2 nodes and is expected to end at 0 + 100 x 2.0 = 200. The job on node 2 is expected to
- * end at t_free, the one on node 3 at 1000; from t_free one node holds it, expected end t_free + 100 x 1.5. */
+ * end at t_free (it started at t_free - 30 with estimate 20, stretched by 1.5 on its one node), the one on node 3 at
+ * 1000 (850 + 100 x 1.5); from t_free one node holds it, expected end t_free + 100 x 1.5. */
 struct CostAwareCase {
   Smp smp{4, 4, {{"adaptive", "cost-aware"}}, 2, 0.25};
   Job job;
@@ -131,7 +132,7 @@ struct CostAwareCase {
     job.estimate = 100;
     AllocatorView view;
     view.now = 0;
-    view.releases = {{t_free, smp.node(2)}, {1000, smp.node(3)}};
+    view.releases = {{t_free, smp.node(2), t_free - 30, 20}, {1000, smp.node(3), 850, 100}};
     smp.allocator->observe(view);
   }
   std::optional<std::string> place(const ResourceSet& available) const
@@ -176,7 +177,7 @@ TEST(CostAwarePlacement, WaitsHeadLetsOnlyTheFirstWaiterWait)
   for (const char* waits : {"every-job", "head"}) {
     Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"waits", waits}}, 2, 0.25);
     AllocatorView view;
-    view.releases = {{40, smp.node(2)}, {1000, smp.node(3)}};
+    view.releases = {{40, smp.node(2), 10, 20}, {1000, smp.node(3), 850, 100}};
     smp.allocator->observe(view);
     Job first, second;
     first.id = 7;
@@ -196,22 +197,23 @@ TEST(CostAwarePlacement, WaitsHeadLetsOnlyTheFirstWaiterWait)
 TEST(CostAwarePlacement, EasyReservesTheCompactPlacementItWaitsFor)
 {
   // 2 nodes x 2 cores, Level 2, base 0.25 (stretch 1.5 on one node, 2.0 on two). Running at t = 0: A on processor 0
-  // (node 0) expected to end at t_a, B on processor 2 (node 1) at 1000; idle: processors 1 and 3, one per node.
+  // (node 0), started at t_a - 30 with estimate 20, so the rule expects it to end at t_a (20 x 1.5 after its start)
+  // and EASY at t_a - 10; B on processor 2 (node 1) until 1000 or later; idle: processors 1 and 3, one per node.
   // Queue: H (2 processors, estimate 100), then C and D (1 processor, estimate 100 each).
   //  t_a = 40: H now on 2 nodes ends at 200, at 40 on node 0 at 40 + 150 = 190: H waits, and EASY reserves node 0
-  //  (processors 0-1) from 40. C ends at 100 > 40, so it may only use unreserved processor 3; D then finds none.
+  //  (processors 0-1) from 30. C ends at 100 > 30, so it may only use unreserved processor 3; D then finds none.
   //  t_a = 60: 60 + 150 = 210 > 200: H starts now on processors 1 and 3.
   using jobsched::testing::job;
   for (double t_a : {40.0, 60.0}) {
     PolicyUnderTest p("easy", Machine::uniform(2, 2), "smp", {{"adaptive", "cost-aware"}}, 2, 0.25);
-    const WorkloadJob a = job(1, 0, 1, t_a), b = job(2, 0, 1, 1000), h = job(3, 0, 2, 100), c = job(4, 0, 1, 100),
+    const WorkloadJob a = job(1, 0, 1, 20), b = job(2, 0, 1, 1000), h = job(3, 0, 2, 100), c = job(4, 0, 1, 100),
                       d = job(5, 0, 1, 100);
     ClusterState state;
     state.now = 0;
     state.machine = &p.machine;
     state.up = ResourceSet::all(4);
     state.idle = ResourceSet::range(4, 1, 1) | ResourceSet::range(4, 3, 1);
-    state.running[1] = RunningJob{&a, ResourceSet::range(4, 0, 1), 0, false};
+    state.running[1] = RunningJob{&a, ResourceSet::range(4, 0, 1), t_a - 30, false};
     state.running[2] = RunningJob{&b, ResourceSet::range(4, 2, 1), 0, false};
     for (const WorkloadJob* j : {&h, &c, &d})
       p.policy->job_submitted(*j, 0);
@@ -251,7 +253,7 @@ TEST(CostAwarePlacement, WaitToleranceInTheAllocator)
   for (const char* tolerance : {"0.1", "0.09"}) {
     Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"wait_tolerance", tolerance}}, 2, 0.25);
     AllocatorView view;
-    view.releases = {{60, smp.node(2)}, {1000, smp.node(3)}};
+    view.releases = {{60, smp.node(2), 30, 20}, {1000, smp.node(3), 850, 100}};
     smp.allocator->observe(view);
     Job j;
     j.id = 7;
@@ -262,6 +264,30 @@ TEST(CostAwarePlacement, WaitToleranceInTheAllocator)
   }
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"wait_tolerance", "-0.1"}}), InputError);
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"wait_tolerance", "nan"}}), InputError);
+}
+
+TEST(CostAwarePlacement, StretchedReleasesByHand)
+{
+  // 4 nodes x 4 cores, Level 2, base 0.25: stretch 1.5 on one node, 2.0 on two. The 4-processor job (estimate 100)
+  // ends at 200 now on nodes 0 and 1. A job started at 0 with estimate 40 on node 2 alone frees it at 40 by its
+  // estimate (waiting ends at 40 + 150 = 190: the job waits) or at 40 x 1.5 = 60 stretched (210: it starts now). A
+  // job on nodes 2 and 3 with estimate 30 frees them at 30 (180: waits) or at 30 x 2.0 = 60 stretched (210: now).
+  for (const char* releases : {"estimate", "stretched"}) {
+    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"releases", releases}}, 2, 0.25);
+    const bool stretched = std::string(releases) == "stretched";
+    Job j;
+    j.id = 7;
+    j.size = 4;
+    j.estimate = 100;
+    for (const auto& [running, estimate] : {std::pair{smp.node(2), 40.0}, std::pair{smp.node(2) | smp.node(3), 30.0}}) {
+      AllocatorView view;
+      view.releases = {{estimate, running, 0, estimate}};
+      smp.allocator->observe(view);
+      auto placed = smp.allocator->select(j, smp.available({2, 2, 0, 0}));
+      EXPECT_EQ(placed ? placed->to_string() : "none", stretched ? "0-1 4-5" : "none") << releases << " " << estimate;
+    }
+  }
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"releases", "actual"}}), InputError);
 }
 
 TEST(SmpAllocation, AdaptiveTakesOffTrueOrCostAware)
