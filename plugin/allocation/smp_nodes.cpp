@@ -74,8 +74,10 @@ class SmpNodes : public Allocator {
         level_(env.communication_level), base_(env.communication_base), network_model_(env.network_model),
         first_fit_(env.params.get_string("placement") == "first-fit"),
         contention_weight_(env.params.get_double("contention_weight")),
-        wait_tolerance_(env.params.get_double("wait_tolerance"))
+        wait_tolerance_(env.params.get_double("wait_tolerance")), spread_weight_(env.params.get_double("spread_weight"))
   {
+    if (!(spread_weight_ >= 0) || !std::isfinite(spread_weight_))
+      throw InputError("policy.allocation_params.spread_weight: must be a finite number >= 0");
     const std::string& releases = env.params.get_string("releases");
     if (releases != "estimate" && releases != "stretched")
       throw InputError("policy.allocation_params.releases: expected stretched or estimate, got '" + releases + "'");
@@ -182,11 +184,18 @@ class SmpNodes : public Allocator {
     if (now_nodes > 0) options.push_back({now_, now_nodes});
     // A job after the pass's first waiter would wait without a reservation (see the file's comment).
     const bool may_choose_to_wait = now_nodes < 0 || !(head_only_ && waiter_seen_);
+    // An option's cost: its expected finish, plus spread_weight times the communication time its run adds to the most
+    // compact one's (the machine time a spread run takes from the jobs behind it).
+    const double compact_stretch = stretch(compact);
+    auto cost_stretch = [&](int n) {
+      const double s = stretch(n);
+      return s + spread_weight_ * (s - compact_stretch);
+    };
     if (may_choose_to_wait && now_nodes != compact) {
       // Waiting cannot win once its start is later than finishing now minus the most compact run (plus the tolerance).
-      const double give_up =
-          now_nodes > 0 ? now_ + job.estimate * (stretch(now_nodes) - stretch(compact)) + wait_tolerance_ * job.estimate
-                        : std::numeric_limits<double>::infinity();
+      const double give_up = now_nodes > 0 ? now_ + job.estimate * (cost_stretch(now_nodes) - compact_stretch) +
+                                                 wait_tolerance_ * job.estimate
+                                           : std::numeric_limits<double>::infinity();
       int fewest = now_nodes > 0 ? now_nodes : std::numeric_limits<int>::max();
       for (size_t i = 0; i < releases_.size() && releases_[i].end <= give_up + kTimeEpsilon && fewest > compact;) {
         const double t = releases_[i].end;
@@ -199,12 +208,11 @@ class SmpNodes : public Allocator {
         }
       }
     }
-    const long bound = options.empty() ? compact
-                       : options.size() == 1
-                           ? options.front().nodes
-                           : compact_within_tolerance(
-                                 options, job.estimate, [this](int n) { return stretch(n); }, wait_tolerance_)
-                                 .option.nodes;
+    const long bound =
+        options.empty() ? compact
+        : options.size() == 1
+            ? options.front().nodes
+            : compact_within_tolerance(options, job.estimate, cost_stretch, wait_tolerance_).option.nodes;
     if (now_nodes < 0 || bound < now_nodes) waiter_seen_ = true;
     if (observed_) bounds_[job.id] = bound;
     return bound;
@@ -280,6 +288,7 @@ class SmpNodes : public Allocator {
   bool first_fit_;
   double contention_weight_;
   double wait_tolerance_;
+  double spread_weight_;
   bool head_only_ = false;
   bool stretched_releases_ = true;
   std::vector<int> cores_by_size_;
@@ -308,6 +317,8 @@ AllocatorRegistration smp{
        "cost-aware, network model: a busy link divides a job's bandwidth by 1 + this (see cost_aware_placement.hpp)"},
       {"wait_tolerance", "0.0",
        "cost-aware: a more compact option wins when expected to end at most this x estimate later than the earliest"},
+      {"spread_weight", "1.0",
+       "cost-aware: an option also costs this times the communication time its run adds to the most compact run's"},
       {"releases", "stretched",
        "cost-aware: a running job is expected to end at its start plus its estimate stretched by its communication "
        "cost on its nodes (stretched), or plus its estimate alone (estimate, like EASY's)"},

@@ -6,9 +6,10 @@
 # readings of the paper's FCFS. Prints the doc's tables (markdown) and draws its figure.
 #
 # Usage: scenarios/smp-cluster/reproduce.sh [BUILD_DIR [RESULTS_DIR]]   (defaults: build, results)
-# Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 8 x 600 + 24 runs, about 80 minutes of CPU (45 of wall time)
-# on the 2-core development machine, most of it the shaken replications (SHAKEN_REPS=3 takes a third of that time);
-# finished runs are kept in RESULTS_DIR, so an interrupted reproduction resumes where it stopped.
+# Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 8 x 660 + 24 runs, about 100 minutes of CPU (55 of wall
+# time) on the 2-core development machine, most of it the shaken replications (SHAKEN_REPS=3 takes a third of that
+# time), and 30 GB of disk (each run's jobs.csv); finished runs are kept in RESULTS_DIR, so an interrupted
+# reproduction resumes where it stopped (delete it after changing the code: a run is known by its scenario alone).
 set -eu
 build=${1:-build}
 results=${2:-results}
@@ -77,14 +78,16 @@ python3 "$here/tolerance_table.py" "${tolerance_args[@]}"
 echo
 
 # The same rules on shaken copies of the log (workload.shake: 60 s, SHAKEN_REPS replications, default 10): every fixed
-# Tight, the paper's rule and the cost-aware rule with both kinds of releases (stretched, the default, and estimate),
-# each variant; means and paired confidence intervals with shaken_table.py.
+# Tight, the paper's rule, and the cost-aware rule as it is (stretched releases, spread_weight 1), without the spread
+# weight, and in its first version (estimate releases, no spread weight), each variant; means and paired confidence
+# intervals with shaken_table.py, and a figure of the 10 x 10 first-fit variant.
 shaken() { # NAME PLACEMENT [--set ...]: the shaken sweep of one variant into RESULTS_DIR/smp-shaken-NAME
   local name=$1 p=$2 values=""
   shift 2
   for t in 0 1 2 3 4 5 6; do values+="{tight: $t, placement: $p}, "; done
   values+="{adaptive: true, placement: $p}, {adaptive: cost-aware, placement: $p}, "
-  values+="{adaptive: cost-aware, releases: estimate, placement: $p}"
+  values+="{adaptive: cost-aware, spread_weight: 0, placement: $p}, "
+  values+="{adaptive: cost-aware, releases: estimate, spread_weight: 0, placement: $p}"
   nice "$build/jobsched" sweep "$here/rules.yaml" --set workload.shake=60 --set "replications=${SHAKEN_REPS:-10}" \
     --set output.trace=false \
     --set "sweep={policy.allocation_params: [$values], workload.communication.level: [0, 1, 2, 3, 4, 5]}" "$@" \
@@ -96,6 +99,23 @@ for_each_variant shaken
 echo "## shaken"
 python3 "$here/shaken_table.py" --tables "${shaken_args[@]}"
 echo
+labels=()
+for t in 0 1 2 3 4 5 6; do
+  labels+=(--label "policy.allocation_params:{tight: $t, placement: first-fit}=Tight $t")
+done
+"$build/jobsched" plot "$results/smp-shaken-10x10-first-fit" --metric mean_slowdown \
+  --x workload.communication.level --series policy.allocation_params --log-y \
+  --label 'workload.communication.level=communication Level' \
+  --label 'mean_slowdown=mean slowdown (EASY, 10 shaken copies of KTH SP2)' "${labels[@]}" \
+  --label 'policy.allocation_params:{adaptive: true, placement: first-fit}=paper adaptive (6 - Level)' \
+  --label 'policy.allocation_params:{adaptive: cost-aware, placement: first-fit}=cost-aware' \
+  --label 'policy.allocation_params:{adaptive: cost-aware, spread_weight: 0, placement: first-fit}=cost-aware, spread_weight 0' \
+  --label 'policy.allocation_params:{adaptive: cost-aware, releases: estimate, spread_weight: 0, placement: first-fit}=cost-aware, first version' \
+  --out "$results/smp-shaken-10x10-first-fit/plots" >/dev/null
+for ext in png svg; do
+  cp "$results/smp-shaken-10x10-first-fit/plots/mean_slowdown-vs-workload.communication.level.$ext" \
+    "$figures/smp-rules-shaken-slowdown-vs-level.$ext"
+done
 
 # The figure: slowdown against Level, one line per rule (10 x 10, first-fit, formula).
 labels=()

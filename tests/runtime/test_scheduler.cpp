@@ -202,6 +202,7 @@ TEST(Scheduler, CostAwarePlacementReadsTheRunningJobsExpectedEnds)
   //  e = 30, stretched: 45 + 150 = 195 < 200: H waits for node 0, starts at 30 and ends at 30 + 150 = 180.
   //  e = 40, stretched: 60 + 150 = 210 > 200: H starts at 0 on cores 2 and 5 and ends at 200.
   //  e = 40, estimate: 40 + 150 = 190 < 200: H waits, starts at 30, ends at 180.
+  // (spread_weight 0: the expected finishes alone; the weight is tested by hand in tests/unit/test_smp.cpp.)
   Folder f;
   f.write("p.xml", R"(<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -220,10 +221,12 @@ TEST(Scheduler, CostAwarePlacementReadsTheRunningJobsExpectedEnds)
   };
   for (const Case& c : {Case{30, "stretched", 30, 180}, Case{40, "stretched", 0, 200}, Case{40, "estimate", 30, 180}}) {
     f.write("w.swf", swf_line(1, 0, 20, 2, c.estimate) + swf_line(2, 0, 1000, 2, 1000) + swf_line(3, 0, 100, 2, 100));
-    auto r = run(f, "platform: p.xml\ndeployment: " + kDeploy +
-                        "\nworkload: {trace: w.swf, communication: {model: formula, level: 2, base: 0.25}}\n"
-                        "policy: {name: easy, allocation: smp, allocation_params: {adaptive: cost-aware, releases: " +
-                        c.releases + "}}\n");
+    auto r =
+        run(f, "platform: p.xml\ndeployment: " + kDeploy +
+                   "\nworkload: {trace: w.swf, communication: {model: formula, level: 2, base: 0.25}}\n"
+                   "policy: {name: easy, allocation: smp, allocation_params: {adaptive: cost-aware, spread_weight: 0, "
+                   "releases: " +
+                   c.releases + "}}\n");
     ASSERT_EQ(r.size(), 9U);
     EXPECT_NEAR(r[2], 30, 1e-6); // J1: 20 s stretched 1.5 times
     EXPECT_NEAR(r[7], c.h_start, 1e-6) << "estimate " << c.estimate << ", releases " << c.releases;

@@ -123,7 +123,8 @@ TEST(CostAwarePlacement, StretchEstimatesByHand)
  * end at t_free (it started at t_free - 30 with estimate 20, stretched by 1.5 on its one node), the one on node 3 at
  * 1000 (850 + 100 x 1.5); from t_free one node holds it, expected end t_free + 100 x 1.5. */
 struct CostAwareCase {
-  Smp smp{4, 4, {{"adaptive", "cost-aware"}}, 2, 0.25};
+  // spread_weight 0: the options' expected finishes alone (the weight: SpreadWeightInTheAllocator).
+  Smp smp{4, 4, {{"adaptive", "cost-aware"}, {"spread_weight", "0"}}, 2, 0.25};
   Job job;
   explicit CostAwareCase(double t_free)
   {
@@ -205,7 +206,8 @@ TEST(CostAwarePlacement, EasyReservesTheCompactPlacementItWaitsFor)
   //  t_a = 60: 60 + 150 = 210 > 200: H starts now on processors 1 and 3.
   using jobsched::testing::job;
   for (double t_a : {40.0, 60.0}) {
-    PolicyUnderTest p("easy", Machine::uniform(2, 2), "smp", {{"adaptive", "cost-aware"}}, 2, 0.25);
+    PolicyUnderTest p("easy", Machine::uniform(2, 2), "smp", {{"adaptive", "cost-aware"}, {"spread_weight", "0"}}, 2,
+                      0.25);
     const WorkloadJob a = job(1, 0, 1, 20), b = job(2, 0, 1, 1000), h = job(3, 0, 2, 100), c = job(4, 0, 1, 100),
                       d = job(5, 0, 1, 100);
     ClusterState state;
@@ -251,7 +253,7 @@ TEST(CostAwarePlacement, WaitToleranceInTheAllocator)
   // CostAwareCase with t_free = 60: now on 2 nodes ends at 200, on one node at 60 + 150 = 210, 10 s (0.1 x the
   // estimate 100) later. wait_tolerance 0.1: the job waits; 0.09: it starts now on nodes 0 and 1.
   for (const char* tolerance : {"0.1", "0.09"}) {
-    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"wait_tolerance", tolerance}}, 2, 0.25);
+    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"wait_tolerance", tolerance}, {"spread_weight", "0"}}, 2, 0.25);
     AllocatorView view;
     view.releases = {{60, smp.node(2), 30, 20}, {1000, smp.node(3), 850, 100}};
     smp.allocator->observe(view);
@@ -266,6 +268,29 @@ TEST(CostAwarePlacement, WaitToleranceInTheAllocator)
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"wait_tolerance", "nan"}}), InputError);
 }
 
+TEST(CostAwarePlacement, SpreadWeightInTheAllocator)
+{
+  // CostAwareCase with t_free = 60: now on 2 nodes (stretch 2.0) ends at 200, on one node (1.5) at 60 + 150 = 210.
+  // spread_weight w adds w x 100 x (2.0 - 1.5) to the spread option: 205 with w = 0.1 (it still starts now), 250 with
+  // w = 1, the default (it waits; the compact option, already the most compact, costs its finish, 210).
+  for (const char* weight : {"0.1", "1", "default"}) {
+    std::map<std::string, std::string> params{{"adaptive", "cost-aware"}};
+    if (std::string(weight) != "default") params["spread_weight"] = weight;
+    Smp smp(4, 4, params, 2, 0.25);
+    AllocatorView view;
+    view.releases = {{60, smp.node(2), 30, 20}, {1000, smp.node(3), 850, 100}};
+    smp.allocator->observe(view);
+    Job j;
+    j.id = 7;
+    j.size = 4;
+    j.estimate = 100;
+    auto placed = smp.allocator->select(j, smp.available({2, 2, 0, 0}));
+    EXPECT_EQ(placed ? placed->to_string() : "none", std::string(weight) == "0.1" ? "0-1 4-5" : "none") << weight;
+  }
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"spread_weight", "-1"}}), InputError);
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"spread_weight", "inf"}}), InputError);
+}
+
 TEST(CostAwarePlacement, StretchedReleasesByHand)
 {
   // 4 nodes x 4 cores, Level 2, base 0.25: stretch 1.5 on one node, 2.0 on two. The 4-processor job (estimate 100)
@@ -273,7 +298,7 @@ TEST(CostAwarePlacement, StretchedReleasesByHand)
   // estimate (waiting ends at 40 + 150 = 190: the job waits) or at 40 x 1.5 = 60 stretched (210: it starts now). A
   // job on nodes 2 and 3 with estimate 30 frees them at 30 (180: waits) or at 30 x 2.0 = 60 stretched (210: now).
   for (const char* releases : {"estimate", "stretched"}) {
-    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"releases", releases}}, 2, 0.25);
+    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"releases", releases}, {"spread_weight", "0"}}, 2, 0.25);
     const bool stretched = std::string(releases) == "stretched";
     Job j;
     j.id = 7;
