@@ -8,7 +8,8 @@
  * at each instant the running jobs' estimates free processors, the fewest nodes available then, when that is fewer
  * than before. The rule takes the option with the earliest expected finish. A tie (within kTimeEpsilon) goes to the
  * fewer nodes: the job is expected to end at the same time either way, and the compact option gives the machine less
- * work (size x E x stretch processor-seconds) and leaves the processors idle until its start to backfilling. */
+ * work (size x E x stretch processor-seconds) and leaves the processors idle until its start to backfilling. The
+ * allocator may weigh more than the finish (its spread_weight) by passing a stretch function that adds it. */
 #pragma once
 
 #include <functional>

@@ -35,7 +35,10 @@
  *    plus those of the jobs the policy starts during the pass (Allocator::started); with `releases: stretched` (the
  *    default) a job's expected end is its start plus its estimate stretched by the same estimate of its communication
  *    cost on its nodes, since that is how long the rule expects any run to last (`releases: estimate`: start plus
- *    estimate, as EASY plans). `wait_tolerance` (default 0): a
+ *    estimate, as EASY plans). `spread_weight` (default 1): an option also costs spread_weight x E x (stretch(n) -
+ *    stretch(most compact)), the communication time its run adds to the most compact one's: the machine time a spread
+ *    run takes from the jobs behind it, which its own finish does not show (0: the expected finish alone).
+ *    `wait_tolerance` (default 0): a
  *    more compact option wins when it is expected to end at most wait_tolerance x estimate after the earliest one
  *    (a near-tie goes to the compact placement: see compact_within_tolerance). */
 #include "allocation/allocator.hpp"

@@ -123,10 +123,12 @@ TEST(CostAwarePlacement, StretchEstimatesByHand)
  * end at t_free (it started at t_free - 30 with estimate 20, stretched by 1.5 on its one node), the one on node 3 at
  * 1000 (850 + 100 x 1.5); from t_free one node holds it, expected end t_free + 100 x 1.5. */
 struct CostAwareCase {
-  // spread_weight 0: the options' expected finishes alone (the weight: SpreadWeightInTheAllocator).
-  Smp smp{4, 4, {{"adaptive", "cost-aware"}, {"spread_weight", "0"}}, 2, 0.25};
+  Smp smp;
   Job job;
-  explicit CostAwareCase(double t_free)
+  // `params` beyond adaptive: cost-aware; spread_weight 0 by default here: the options' expected finishes alone (the
+  // weight: SpreadWeightInTheAllocator).
+  explicit CostAwareCase(double t_free, std::map<std::string, std::string> params = {{"spread_weight", "0"}})
+      : smp(4, 4, with_cost_aware(std::move(params)), 2, 0.25)
   {
     job.id = 7;
     job.size = 4;
@@ -140,6 +142,13 @@ struct CostAwareCase {
   {
     auto r = smp.allocator->select(job, available);
     return r ? std::optional<std::string>(r->to_string()) : std::nullopt;
+  }
+  /* Where the job goes with 2 free cores on each of nodes 0 and 1 ("none": it waits). */
+  std::string place_now() const { return place(smp.available({2, 2, 0, 0})).value_or("none"); }
+  static std::map<std::string, std::string> with_cost_aware(std::map<std::string, std::string> params)
+  {
+    params["adaptive"] = "cost-aware";
+    return params;
   }
 };
 
@@ -253,16 +262,8 @@ TEST(CostAwarePlacement, WaitToleranceInTheAllocator)
   // CostAwareCase with t_free = 60: now on 2 nodes ends at 200, on one node at 60 + 150 = 210, 10 s (0.1 x the
   // estimate 100) later. wait_tolerance 0.1: the job waits; 0.09: it starts now on nodes 0 and 1.
   for (const char* tolerance : {"0.1", "0.09"}) {
-    Smp smp(4, 4, {{"adaptive", "cost-aware"}, {"wait_tolerance", tolerance}, {"spread_weight", "0"}}, 2, 0.25);
-    AllocatorView view;
-    view.releases = {{60, smp.node(2), 30, 20}, {1000, smp.node(3), 850, 100}};
-    smp.allocator->observe(view);
-    Job j;
-    j.id = 7;
-    j.size = 4;
-    j.estimate = 100;
-    auto placed = smp.allocator->select(j, smp.available({2, 2, 0, 0}));
-    EXPECT_EQ(placed ? placed->to_string() : "none", std::string(tolerance) == "0.1" ? "none" : "0-1 4-5") << tolerance;
+    CostAwareCase c(60, {{"wait_tolerance", tolerance}, {"spread_weight", "0"}});
+    EXPECT_EQ(c.place_now(), std::string(tolerance) == "0.1" ? "none" : "0-1 4-5") << tolerance;
   }
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"wait_tolerance", "-0.1"}}), InputError);
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"wait_tolerance", "nan"}}), InputError);
@@ -274,18 +275,9 @@ TEST(CostAwarePlacement, SpreadWeightInTheAllocator)
   // spread_weight w adds w x 100 x (2.0 - 1.5) to the spread option: 205 with w = 0.1 (it still starts now), 250 with
   // w = 1, the default (it waits; the compact option, already the most compact, costs its finish, 210).
   for (const char* weight : {"0.1", "1", "default"}) {
-    std::map<std::string, std::string> params{{"adaptive", "cost-aware"}};
+    std::map<std::string, std::string> params;
     if (std::string(weight) != "default") params["spread_weight"] = weight;
-    Smp smp(4, 4, params, 2, 0.25);
-    AllocatorView view;
-    view.releases = {{60, smp.node(2), 30, 20}, {1000, smp.node(3), 850, 100}};
-    smp.allocator->observe(view);
-    Job j;
-    j.id = 7;
-    j.size = 4;
-    j.estimate = 100;
-    auto placed = smp.allocator->select(j, smp.available({2, 2, 0, 0}));
-    EXPECT_EQ(placed ? placed->to_string() : "none", std::string(weight) == "0.1" ? "0-1 4-5" : "none") << weight;
+    EXPECT_EQ(CostAwareCase(60, params).place_now(), std::string(weight) == "0.1" ? "0-1 4-5" : "none") << weight;
   }
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"spread_weight", "-1"}}), InputError);
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"spread_weight", "inf"}}), InputError);
