@@ -99,40 +99,31 @@ for_each_variant shaken
 echo "## shaken"
 python3 "$here/shaken_table.py" --tables "${shaken_args[@]}"
 echo
-labels=()
-for t in 0 1 2 3 4 5 6; do
-  labels+=(--label "policy.allocation_params:{tight: $t, placement: first-fit}=Tight $t")
-done
-"$build/jobsched" plot "$results/smp-shaken-10x10-first-fit" --metric mean_slowdown \
-  --x workload.communication.level --series policy.allocation_params --log-y \
-  --label 'workload.communication.level=communication Level' \
-  --label 'mean_slowdown=mean slowdown (EASY, 10 shaken copies of KTH SP2)' "${labels[@]}" \
-  --label 'policy.allocation_params:{adaptive: true, placement: first-fit}=paper adaptive (6 - Level)' \
-  --label 'policy.allocation_params:{adaptive: cost-aware, placement: first-fit}=cost-aware' \
+# The figures: slowdown against Level, one line per rule (10 x 10, first-fit, formula), on the log as recorded and on
+# its shaken copies.
+rules_figure() { # SWEEP_DIR FIGURE_NAME Y_LABEL [--label ...]: draw the sweep's figure into docs/reproduction/figures
+  local sweep=$1 figure=$2 ylabel=$3 t
+  shift 3
+  local labels=()
+  for t in 0 1 2 3 4 5 6; do
+    labels+=(--label "policy.allocation_params:{tight: $t, placement: first-fit}=Tight $t")
+  done
+  "$build/jobsched" plot "$sweep" --metric mean_slowdown --x workload.communication.level \
+    --series policy.allocation_params --log-y --label 'workload.communication.level=communication Level' \
+    --label "mean_slowdown=$ylabel" "${labels[@]}" \
+    --label 'policy.allocation_params:{adaptive: true, placement: first-fit}=paper adaptive (6 - Level)' \
+    --label 'policy.allocation_params:{adaptive: cost-aware, placement: first-fit}=cost-aware' "$@" \
+    --out "$sweep/plots" >/dev/null
+  for ext in png svg; do
+    cp "$sweep/plots/mean_slowdown-vs-workload.communication.level.$ext" "$figures/$figure.$ext"
+  done
+}
+rules_figure "$results/smp-rules-10x10-first-fit" smp-rules-slowdown-vs-level 'mean slowdown (EASY, KTH SP2)' \
+  --label 'policy.allocation_params:{adaptive: cost-aware, waits: head, placement: first-fit}=cost-aware, waits: head'
+rules_figure "$results/smp-shaken-10x10-first-fit" smp-rules-shaken-slowdown-vs-level \
+  "mean slowdown (EASY, ${SHAKEN_REPS:-10} shaken copies of KTH SP2)" \
   --label 'policy.allocation_params:{adaptive: cost-aware, spread_weight: 0, placement: first-fit}=cost-aware, spread_weight 0' \
-  --label 'policy.allocation_params:{adaptive: cost-aware, releases: estimate, spread_weight: 0, placement: first-fit}=cost-aware, first version' \
-  --out "$results/smp-shaken-10x10-first-fit/plots" >/dev/null
-for ext in png svg; do
-  cp "$results/smp-shaken-10x10-first-fit/plots/mean_slowdown-vs-workload.communication.level.$ext" \
-    "$figures/smp-rules-shaken-slowdown-vs-level.$ext"
-done
-
-# The figure: slowdown against Level, one line per rule (10 x 10, first-fit, formula).
-labels=()
-for t in 0 1 2 3 4 5 6; do
-  labels+=(--label "policy.allocation_params:{tight: $t, placement: first-fit}=Tight $t")
-done
-"$build/jobsched" plot "$results/smp-rules-10x10-first-fit" --metric mean_slowdown \
-  --x workload.communication.level --series policy.allocation_params --log-y \
-  --label 'workload.communication.level=communication Level' --label 'mean_slowdown=mean slowdown (EASY, KTH SP2)' \
-  "${labels[@]}" --label 'policy.allocation_params:{adaptive: true, placement: first-fit}=paper adaptive (6 - Level)' \
-  --label 'policy.allocation_params:{adaptive: cost-aware, placement: first-fit}=cost-aware' \
-  --label 'policy.allocation_params:{adaptive: cost-aware, waits: head, placement: first-fit}=cost-aware, waits: head' \
-  --out "$results/smp-rules-10x10-first-fit/plots" >/dev/null
-for ext in png svg; do
-  cp "$results/smp-rules-10x10-first-fit/plots/mean_slowdown-vs-workload.communication.level.$ext" \
-    "$figures/smp-rules-slowdown-vs-level.$ext"
-done
+  --label 'policy.allocation_params:{adaptive: cost-aware, releases: estimate, spread_weight: 0, placement: first-fit}=cost-aware, first version'
 
 # The paper's FCFS (Table 1, 178-268 at Level 0): strict FCFS and first-fit list scheduling, plain and bounded
 # slowdown (tau = 10 s), every Tight at Levels 0, 2 and 4 (first-fit placement).
