@@ -21,10 +21,11 @@
  *    tight_max, 0, tight_max), rounded, where network_load (0..1) is the mean utilization of the links that carry
  *    traffic between hosts, measured by SimGrid before each decision. With the defaults (tight_max 6, level_weight 1,
  *    load_weight 0) this is Tight = 6 - Level, the rule behind the paper's "adaptive" row.
- *  - cost-aware: at each decision, for each job, the bound is the node count of the option with the earliest expected
- *    finish among "start now on the fewest nodes free now" and "wait until the running jobs' estimates free a more
- *    compact placement" (allocation/cost_aware_placement.hpp), the run time being the job's estimate stretched by
- *    its communication cost on that many nodes: the formula's (workload.communication base and level), or with
+ *  - cost-aware: at each decision, for each job, the bound is the node count of the option with the lowest cost (its
+ *    expected finish, plus the spread weight's term below) among "start now on the fewest nodes free now" and "wait
+ *    until the running jobs free a more compact placement" (allocation/cost_aware_placement.hpp), the run time being
+ *    the job's estimate stretched by its communication cost on that many nodes: the formula's (workload.communication
+ *    base and level), or with
  *    `communication.model: network` that times a contention term from the measured network load. The decision of a
  *    job holds for the whole decision pass, so EASY's reservation for a head that waits is for the compact placement
  *    it waits for, and a job that waits is not backfilled. `tight` and the paper rule's parameters are ignored.
@@ -38,9 +39,8 @@
  *    estimate, as EASY plans). `spread_weight` (default 1): an option also costs spread_weight x E x (stretch(n) -
  *    stretch(most compact)), the communication time its run adds to the most compact one's: the machine time a spread
  *    run takes from the jobs behind it, which its own finish does not show (0: the expected finish alone).
- *    `wait_tolerance` (default 0): a
- *    more compact option wins when it is expected to end at most wait_tolerance x estimate after the earliest one
- *    (a near-tie goes to the compact placement: see compact_within_tolerance). */
+ *    `wait_tolerance` (default 0): a more compact option wins when its cost is at most wait_tolerance x estimate above
+ *    the lowest (a near-tie goes to the compact placement: see compact_within_tolerance). */
 #include "allocation/allocator.hpp"
 #include "allocation/cost_aware_placement.hpp"
 #include "core/errors.hpp"
@@ -229,14 +229,7 @@ class SmpNodes : public Allocator {
     if (first_fit_) {
       ResourceSet lowest = available.lowest(job.size);
       if (lowest.empty()) return std::nullopt;
-      std::vector<bool> used(machine_.host_count(), false);
-      long nodes = 0;
-      for (int p : lowest.members())
-        if (!used[machine_.host_of(p)]) {
-          used[machine_.host_of(p)] = true;
-          nodes++;
-        }
-      if (nodes <= bound) return lowest;
+      if (nodes_of(lowest) <= bound) return lowest;
     }
     const int hosts = machine_.host_count();
     std::vector<int> free(hosts, 0);
@@ -319,7 +312,7 @@ AllocatorRegistration smp{
       {"contention_weight", "1.0",
        "cost-aware, network model: a busy link divides a job's bandwidth by 1 + this (see cost_aware_placement.hpp)"},
       {"wait_tolerance", "0.0",
-       "cost-aware: a more compact option wins when expected to end at most this x estimate later than the earliest"},
+       "cost-aware: a more compact option wins when its cost is at most this x estimate above the lowest"},
       {"spread_weight", "1.0",
        "cost-aware: an option also costs this times the communication time its run adds to the most compact run's"},
       {"releases", "stretched",
