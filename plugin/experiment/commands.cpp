@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <fstream>
 #include <map>
@@ -119,6 +120,35 @@ std::string self_executable()
   return std::string(buf, static_cast<size_t>(n));
 }
 
+/* FNV-1a over the bytes of `file`, continuing from `h`. */
+std::uint64_t hash_file(const std::string& file, std::uint64_t h)
+{
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + file);
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); i++) {
+      h ^= static_cast<unsigned char>(buf[i]);
+      h *= 0x100000001b3ULL;
+    }
+  }
+  return h;
+}
+
+/* Which build of jobsched this is: a hash of the executable and of the library that holds this code. A sweep records
+ * it in each run folder and redoes the finished runs that another build made, since a run is named by its scenario
+ * alone and a changed policy or model would otherwise leave old results in new tables. */
+std::string build_identity()
+{
+  std::uint64_t h = hash_file(self_executable(), 0xcbf29ce484222325ULL);
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&build_identity), &info) != 0 && info.dli_fname != nullptr)
+    h = hash_file(info.dli_fname, h);
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
 std::string shell_quote(const std::string& s)
 {
   std::string out = "'";
@@ -137,6 +167,14 @@ std::string last_line(const fs::path& file)
   return last;
 }
 
+std::string first_line(const fs::path& file)
+{
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
 void write_file(const fs::path& dir, const std::string& name, const std::string& text)
 {
   OutputFiles files(dir);
@@ -148,19 +186,24 @@ void write_file(const fs::path& dir, const std::string& name, const std::string&
 class RunPool {
  public:
   RunPool(const SweepOptions& o, fs::path dir, bool show_progress)
-      : options_(o), dir_(std::move(dir)), exe_(self_executable()), progress_(show_progress)
+      : options_(o), dir_(std::move(dir)), exe_(self_executable()), build_(build_identity()), progress_(show_progress)
   {
   }
 
-  /* Runs every run of `runs` that has no summary yet. */
+  /* Runs every run of `runs` that has no summary yet, or whose summary another build of jobsched wrote. */
   void run_all(const std::vector<SweepRun>& runs)
   {
     std::vector<const SweepRun*> todo;
     for (const auto& r : runs) {
-      if (fs::exists(dir_ / "runs" / r.hash / "summary.json"))
-        reused_++;
-      else
+      const fs::path run_dir = dir_ / "runs" / r.hash;
+      if (!fs::exists(run_dir / "summary.json")) {
         todo.push_back(&r);
+      } else if (first_line(run_dir / "build.txt") != build_) {
+        todo.push_back(&r);
+        other_build_++;
+      } else {
+        reused_++;
+      }
     }
     total_ += static_cast<long>(todo.size());
     size_t next = 0;
@@ -182,6 +225,7 @@ class RunPool {
   }
 
   long reused() const { return reused_; }
+  long other_build() const { return other_build_; }
   long done() const { return done_; }
   const std::vector<std::pair<const SweepRun*, std::string>>& failures() const { return failures_; }
   void end_progress() const
@@ -229,6 +273,7 @@ class RunPool {
     done_++;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(run_dir / "summary.json")) {
       fs::remove(run_dir / "stderr.txt");
+      write_file(run_dir, "build.txt", build_ + "\n");
       return;
     }
     std::string why = last_line(run_dir / "stderr.txt");
@@ -258,10 +303,12 @@ class RunPool {
   const SweepOptions& options_;
   fs::path dir_;
   std::string exe_;
+  std::string build_; // build_identity()
   bool progress_;
   long total_ = 0;
   long done_ = 0;
   long reused_ = 0;
+  long other_build_ = 0; // finished runs that another build made, redone
   std::vector<std::pair<const SweepRun*, std::string>> failures_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
@@ -379,6 +426,10 @@ int sweep_main(const std::vector<std::string>& args)
     pool.run_all(extra);
   }
   pool.end_progress();
+  if (pool.other_build() > 0 && !o.quiet)
+    std::fprintf(stderr,
+                 "jobsched sweep: %ld finished run%s had been made by another build of jobsched (build.txt): redone\n",
+                 pool.other_build(), pool.other_build() == 1 ? "" : "s");
 
   for (const auto& [run, why] : pool.failures())
     std::fprintf(stderr, "jobsched: run %s (point %ld, replication %ld) failed: %s\n", run->hash.c_str(), run->point,

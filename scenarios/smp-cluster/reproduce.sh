@@ -9,7 +9,7 @@
 # Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 8 x 660 + 24 runs, about 100 minutes of CPU (55 of wall
 # time) on the 2-core development machine, most of it the shaken replications (SHAKEN_REPS=3 takes a third of that
 # time), and 30 GB of disk (each run's jobs.csv); finished runs are kept in RESULTS_DIR, so an interrupted
-# reproduction resumes where it stopped (delete it after changing the code: a run is known by its scenario alone).
+# reproduction resumes where it stopped (the runs that another build of jobsched made are redone).
 set -eu
 build=${1:-build}
 results=${2:-results}

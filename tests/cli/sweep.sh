@@ -49,6 +49,19 @@ echo "$out" | grep -q "1 simulated now, 5 already done" || problems+=" partial r
 cmp -s A/results.csv results-before.csv || problems+=" redone run changed the results;"
 report resume "$problems"
 
+# 3b. A finished run that another build of jobsched made (its build.txt differs, or is missing) is redone; the others
+# are not. Every run folder names the build that made it.
+problems=""
+[ "$(cat A/runs/*/build.txt | sort -u | wc -l)" = 1 ] || problems+=" run folders name several builds;"
+echo 0000000000000000 >"$(run_dir fcfs 1)/build.txt"
+rm "$(run_dir easy 0)/build.txt"
+out=$("$bin" sweep sweep.yaml --out A -j 2 2>err.txt)
+echo "$out" | grep -q "2 simulated now, 4 already done" || problems+=" rerun said: $(echo "$out" | head -1);"
+grep -q "2 finished runs had been made by another build of jobsched" err.txt || problems+=" no note: $(cat err.txt);"
+[ "$(cat A/runs/*/build.txt | sort -u | wc -l)" = 1 ] || problems+=" the redone runs name another build;"
+cmp -s A/results.csv results-before.csv || problems+=" redone runs changed the results;"
+report other_build_redone "$problems"
+
 # 4. Shards partition the runs; collect merges them into the same tables as one local sweep.
 problems=""
 "$bin" sweep sweep.yaml --out B --shard 1/2 --quiet || problems+=" shard 1 failed;"
