@@ -313,7 +313,7 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
   perf.decisions = driver->counters().events;
   RunFolder folder(sc.output_dir);
   folder.write("summary.json", report.summary_json);
-  folder.write("jobs.csv", jobs_csv(report.jobs));
+  if (sc.write_jobs) folder.write("jobs.csv", jobs_csv(report.jobs));
   write_performance_and_commit(folder, perf, wall_start);
   report.out_dir = folder.dir();
   return report;

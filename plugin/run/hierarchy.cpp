@@ -537,7 +537,7 @@ HierarchyReport run_hierarchy(const Scenario& sc, const RunOptions& options)
   perf.decisions = run.decisions;
   RunFolder folder(sc.output_dir);
   folder.write("summary.json", r.summary_json);
-  folder.write("jobs.csv", jobs_csv(records, run.leaf_of_job));
+  if (sc.write_jobs) folder.write("jobs.csv", jobs_csv(records, run.leaf_of_job));
   write_performance_and_commit(folder, perf, wall_start);
   report.out_dir = folder.dir();
   return report;

@@ -265,7 +265,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   perf.jobs = static_cast<long>(report.jobs);
   perf.segments = segments;
   perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";
-  write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name);
+  if (sc.write_jobs) write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name);
   folder.write("summary.json", summary_json(run, workload, report.metrics));
   write_performance_and_commit(folder, perf, wall_start);
   return report;

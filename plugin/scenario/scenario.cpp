@@ -747,6 +747,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   Section o = top.sub("output");
   sc.output_dir = resolve(fs::current_path(), o.str("dir", "results/" + sc.name));
   sc.write_trace = o.boolean("trace", true);
+  sc.write_jobs = o.boolean("jobs", true);
   o.finish();
   top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores them
   top.ignore("replications");

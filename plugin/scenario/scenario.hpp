@@ -68,6 +68,7 @@ struct Scenario {
   SimulationSpec simulation;
   std::filesystem::path output_dir;
   bool write_trace = true; // output.trace: false leaves trace.csv out (a sweep of long time-shared runs: GBs)
+  bool write_jobs = true;  // output.jobs: false leaves jobs.csv out (a sweep that reads only summary.json)
 };
 
 /* `overrides` are "dotted.key=value" strings from --set, applied to the YAML before it is read. */

@@ -8,7 +8,7 @@
 # Usage: scenarios/smp-cluster/reproduce.sh [BUILD_DIR [RESULTS_DIR]]   (defaults: build, results)
 # Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 8 x 660 + 24 runs, about 100 minutes of CPU (55 of wall
 # time) on the 2-core development machine, most of it the shaken replications (SHAKEN_REPS=3 takes a third of that
-# time), and 30 GB of disk (each run's jobs.csv); finished runs are kept in RESULTS_DIR, so an interrupted
+# time); finished runs are kept in RESULTS_DIR (summaries only: output.jobs and output.trace off), so an interrupted
 # reproduction resumes where it stopped (the runs that another build of jobsched made are redone).
 set -eu
 build=${1:-build}
@@ -16,6 +16,7 @@ results=${2:-results}
 here=scenarios/smp-cluster
 figures=docs/reproduction/figures
 mkdir -p "$figures"
+lean=(--set output.jobs=false --set output.trace=false) # the tables read summary.json only
 
 grid() { # PLACEMENT: the sweep of rules.yaml with that placement
   local p=$1 values=""
@@ -27,8 +28,8 @@ grid() { # PLACEMENT: the sweep of rules.yaml with that placement
 variant() { # NAME PLACEMENT [--set ...]: one variant of rules.yaml into RESULTS_DIR/smp-rules-NAME, and its table
   local name=$1 placement=$2
   shift 2
-  nice "$build/jobsched" sweep "$here/rules.yaml" --set "$(grid "$placement")" "$@" --out "$results/smp-rules-$name" \
-    --quiet
+  nice "$build/jobsched" sweep "$here/rules.yaml" --set "$(grid "$placement")" "$@" "${lean[@]}" \
+    --out "$results/smp-rules-$name" --quiet
   echo "## $name"
   python3 "$here/rules_table.py" "$results/smp-rules-$name"
   echo
@@ -55,7 +56,7 @@ for p in first-fit fewest-nodes; do
   for w in 1.0 2.0 4.0 8.0; do values+="{adaptive: cost-aware, contention_weight: $w, placement: $p}, "; done
   nice "$build/jobsched" sweep "$here/rules.yaml" --set workload.communication.model=network \
     --set "sweep={policy.allocation_params: [${values%, }], workload.communication.level: [1, 2, 3, 4, 5]}" \
-    --out "$results/smp-contention-$p" --quiet
+    "${lean[@]}" --out "$results/smp-contention-$p" --quiet
   echo "## contention weight, network, $p"
   python3 "$here/contention_table.py" "$results/smp-rules-network-$p" "$results/smp-contention-$p"
   echo
@@ -68,7 +69,7 @@ tolerance() { # NAME PLACEMENT [--set ...]: the wait_tolerance sweep of one vari
   for t in 0.05 0.1 0.3 0.5 1.0; do values+="{adaptive: cost-aware, wait_tolerance: $t, placement: $p}, "; done
   nice "$build/jobsched" sweep "$here/rules.yaml" \
     --set "sweep={policy.allocation_params: [${values%, }], workload.communication.level: [0, 1, 2, 3, 4, 5]}" "$@" \
-    --out "$results/smp-tolerance-$name" --quiet
+    "${lean[@]}" --out "$results/smp-tolerance-$name" --quiet
   tolerance_args+=("$name" "$results/smp-rules-$name" "$results/smp-tolerance-$name")
 }
 tolerance_args=()
@@ -89,7 +90,7 @@ shaken() { # NAME PLACEMENT [--set ...]: the shaken sweep of one variant into RE
   values+="{adaptive: cost-aware, spread_weight: 0, placement: $p}, "
   values+="{adaptive: cost-aware, releases: estimate, spread_weight: 0, placement: $p}"
   nice "$build/jobsched" sweep "$here/rules.yaml" --set workload.shake=60 --set "replications=${SHAKEN_REPS:-10}" \
-    --set output.trace=false \
+    "${lean[@]}" \
     --set "sweep={policy.allocation_params: [$values], workload.communication.level: [0, 1, 2, 3, 4, 5]}" "$@" \
     --out "$results/smp-shaken-$name" --quiet
   shaken_args+=("$name" "$results/smp-shaken-$name")
@@ -129,6 +130,6 @@ rules_figure "$results/smp-shaken-10x10-first-fit" smp-rules-shaken-slowdown-vs-
 # slowdown (tau = 10 s), every Tight at Levels 0, 2 and 4 (first-fit placement).
 nice "$build/jobsched" sweep "$here/tight-level.yaml" \
   --set 'sweep={policy.name: [fcfs, first-fit-list], policy.allocation_params.tight: [0, 2, 4, 6], workload.communication.level: [0, 2, 4]}' \
-  --out "$results/smp-fcfs-readings" --quiet
+  "${lean[@]}" --out "$results/smp-fcfs-readings" --quiet
 echo "## FCFS readings"
 python3 "$here/fcfs_table.py" "$results/smp-fcfs-readings"

@@ -236,6 +236,14 @@ problems=""
 [ -f "$work/quiet/jobs.csv" ] || problems+=" no jobs.csv;"
 report quiet_success "$problems"
 
+# output.jobs: false and output.trace: false leave jobs.csv and trace.csv out; summary.json is the same.
+"$bin" run "$work/good.yaml" --quiet --out "$work/lean" --set output.jobs=false --set output.trace=false
+listing=$(cd "$work/lean" 2>/dev/null && ls -A | tr '\n' ' ')
+problems=""
+[ "$listing" = "performance.json summary.json " ] || problems+=" output folder holds '$listing';"
+cmp -s "$work/lean/summary.json" "$work/quiet/summary.json" || problems+=" summary.json differs;"
+report without_jobs_and_trace "$problems"
+
 # ---- Determinism: the quickstart twice gives byte-identical results (performance.json is wall time) ----
 
 problems=""
