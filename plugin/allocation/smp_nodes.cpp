@@ -25,10 +25,11 @@
  *    expected finish, plus the spread weight's term below) among "start now on the fewest nodes free now" and "wait
  *    until the running jobs free a more compact placement" (allocation/cost_aware_placement.hpp), the run time being
  *    the job's estimate stretched by its communication cost on that many nodes: the formula's (workload.communication
- *    base and level), or with
- *    `communication.model: network` that times a contention term from the measured network load. The decision of a
- *    job holds for the whole decision pass, so EASY's reservation for a head that waits is for the compact placement
- *    it waits for, and a job that waits is not backfilled. `tight` and the paper rule's parameters are ignored.
+ *    base and level), or with `communication.model: network` that times a contention term from the measured network
+ *    load (`load_measure`: mean, the default, its mean over time since the first decision, since a job meets the load
+ *    the network carries over its run of hours, which the instant of a decision understates; or now, the load at the
+ *    decision). The decision of a job holds for the whole decision pass, so EASY's reservation for a head that waits
+ *    is for the compact placement it waits for, and a job that waits is not backfilled. `tight` and the paper rule's parameters are ignored.
  *    Only the head of the queue holds a reservation; a later job that waits may see its compact hole taken. With
  *    `waits: head` only the first job of a pass that waits (under FCFS and EASY, the head) may choose to; every later
  *    one starts now when it fits. The default, `waits: every-job`, lets each job choose: it did better on KTH SP2
@@ -85,6 +86,10 @@ class SmpNodes : public Allocator {
     if (releases != "estimate" && releases != "stretched")
       throw InputError("policy.allocation_params.releases: expected stretched or estimate, got '" + releases + "'");
     stretched_releases_ = releases == "stretched";
+    const std::string& load = env.params.get_string("load_measure");
+    if (load != "now" && load != "mean")
+      throw InputError("policy.allocation_params.load_measure: expected now or mean, got '" + load + "'");
+    mean_load_ = load == "mean";
     const std::string& waits = env.params.get_string("waits");
     if (waits != "head" && waits != "every-job")
       throw InputError("policy.allocation_params.waits: expected head or every-job, got '" + waits + "'");
@@ -106,8 +111,14 @@ class SmpNodes : public Allocator {
 
   void observe(AllocatorView view) override
   {
+    if (observed_)
+      load_integral_ += (view.now - now_) * network_load_;
+    else
+      first_observed_ = view.now;
     now_ = view.now;
     network_load_ = view.network_load;
+    const double elapsed = now_ - first_observed_;
+    contention_load_ = mean_load_ && elapsed > 0 ? load_integral_ / elapsed : network_load_;
     releases_ = std::move(view.releases);
     if (rule_ == TightRule::cost_aware && stretched_releases_) {
       for (ExpectedRelease& r : releases_)
@@ -169,7 +180,7 @@ class SmpNodes : public Allocator {
   /* The job's estimated run-time stretch on `nodes` nodes. */
   double stretch(int nodes) const
   {
-    return network_model_ ? network_stretch(base_, level_, nodes, network_load_, contention_weight_)
+    return network_model_ ? network_stretch(base_, level_, nodes, contention_load_, contention_weight_)
                           : formula_stretch(base_, level_, nodes);
   }
 
@@ -287,6 +298,10 @@ class SmpNodes : public Allocator {
   double spread_weight_;
   bool head_only_ = false;
   bool stretched_releases_ = true;
+  bool mean_load_ = true;
+  double load_integral_ = 0;   // of the measured network load over time, since the first decision
+  double first_observed_ = 0;  // the first decision's instant
+  double contention_load_ = 0; // what the network estimate uses: the load now, or its mean so far
   std::vector<int> cores_by_size_;
   // What the last observe() said.
   double now_ = 0;
@@ -315,6 +330,9 @@ AllocatorRegistration smp{
        "cost-aware: a more compact option wins when its cost is at most this x estimate above the lowest"},
       {"spread_weight", "1.0",
        "cost-aware: an option also costs this times the communication time its run adds to the most compact run's"},
+      {"load_measure", "mean",
+       "cost-aware, network model: the network load its contention term uses, measured now or its mean since the first "
+       "decision"},
       {"releases", "stretched",
        "cost-aware: a running job is expected to end at its start plus its estimate stretched by its communication "
        "cost on its nodes (stretched), or plus its estimate alone (estimate, like EASY's)"},

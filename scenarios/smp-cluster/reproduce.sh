@@ -79,16 +79,19 @@ python3 "$here/tolerance_table.py" "${tolerance_args[@]}"
 echo
 
 # The same rules on shaken copies of the log (workload.shake: 60 s, SHAKEN_REPS replications, default 10): every fixed
-# Tight, the paper's rule, and the cost-aware rule as it is (stretched releases, spread_weight 1), without the spread
-# weight, and in its first version (estimate releases, no spread weight), each variant; means and paired confidence
-# intervals with shaken_table.py, and a figure of the 10 x 10 first-fit variant.
+# Tight, the paper's rule, and the cost-aware rule as it is (stretched releases, spread_weight 1, mean network load),
+# without the spread weight, in its first version (estimate releases, no spread weight, the network load now) and,
+# with the network model, with the load now; means and paired confidence intervals with shaken_table.py, and a figure
+# of the 10 x 10 first-fit variant.
 shaken() { # NAME PLACEMENT [--set ...]: the shaken sweep of one variant into RESULTS_DIR/smp-shaken-NAME
   local name=$1 p=$2 values=""
   shift 2
   for t in 0 1 2 3 4 5 6; do values+="{tight: $t, placement: $p}, "; done
   values+="{adaptive: true, placement: $p}, {adaptive: cost-aware, placement: $p}, "
-  values+="{adaptive: cost-aware, spread_weight: 0, placement: $p}, "
-  values+="{adaptive: cost-aware, releases: estimate, spread_weight: 0, placement: $p}"
+  values+="{adaptive: cost-aware, spread_weight: 0, load_measure: now, placement: $p}, "
+  values+="{adaptive: cost-aware, releases: estimate, spread_weight: 0, load_measure: now, placement: $p}"
+  # The network estimate with the load at the decision instead of its mean (the formula model measures no load).
+  if [[ $name == network-* ]]; then values+=", {adaptive: cost-aware, load_measure: now, placement: $p}"; fi
   nice "$build/jobsched" sweep "$here/rules.yaml" --set workload.shake=60 --set "replications=${SHAKEN_REPS:-10}" \
     "${lean[@]}" \
     --set "sweep={policy.allocation_params: [$values], workload.communication.level: [0, 1, 2, 3, 4, 5]}" "$@" \
@@ -123,8 +126,8 @@ rules_figure "$results/smp-rules-10x10-first-fit" smp-rules-slowdown-vs-level 'm
   --label 'policy.allocation_params:{adaptive: cost-aware, waits: head, placement: first-fit}=cost-aware, waits: head'
 rules_figure "$results/smp-shaken-10x10-first-fit" smp-rules-shaken-slowdown-vs-level \
   "mean slowdown (EASY, ${SHAKEN_REPS:-10} shaken copies of KTH SP2)" \
-  --label 'policy.allocation_params:{adaptive: cost-aware, spread_weight: 0, placement: first-fit}=cost-aware, spread_weight 0' \
-  --label 'policy.allocation_params:{adaptive: cost-aware, releases: estimate, spread_weight: 0, placement: first-fit}=cost-aware, first version'
+  --label 'policy.allocation_params:{adaptive: cost-aware, spread_weight: 0, load_measure: now, placement: first-fit}=cost-aware, spread_weight 0' \
+  --label 'policy.allocation_params:{adaptive: cost-aware, releases: estimate, spread_weight: 0, load_measure: now, placement: first-fit}=cost-aware, first version'
 
 # The paper's FCFS (Table 1, 178-268 at Level 0): strict FCFS and first-fit list scheduling, plain and bounded
 # slowdown (tau = 10 s), every Tight at Levels 0, 2 and 4 (first-fit placement).

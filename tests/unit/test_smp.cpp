@@ -283,6 +283,40 @@ TEST(CostAwarePlacement, SpreadWeightInTheAllocator)
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"spread_weight", "inf"}}), InputError);
 }
 
+TEST(CostAwarePlacement, MeanNetworkLoadByHand)
+{
+  // Network model, 4 nodes x 4 cores, Level 2, base 0.25 (formula stretch 1.5 on one node, 2.0 on two), spread weight
+  // 0. The measured load is 0 at t = 0 and 1 from t = 10; at t = 40 the job (estimate 100) can start now on nodes 0
+  // and 1, or at 40 + 110 = 150 on node 2 alone (ending at 150 + 150 = 300). load_measure now: load 1, contention
+  // 1 + (1 - 0^2) = 2, stretch 4.0, now ends at 40 + 400 = 440: it waits. load_measure mean: (10 x 0 + 30 x 1) / 40 =
+  // 0.75, contention 1 + (1 - 0.25^2) = 1.9375, stretch 3.875, now ends at 40 + 387.5 = 427.5: it waits too; with the
+  // load at 1 only from t = 35, the mean is 5 / 40 = 0.125, contention 1 + (1 - 0.875^2) = 1.234375, stretch
+  // 2.46875, now ends at 286.875 < 300: it starts now, while load_measure now still waits.
+  const Machine machine = Machine::uniform(4, 4);
+  for (const char* measure : {"now", "mean"})
+    for (double busy_from : {10.0, 35.0}) {
+      const auto& info = allocator_registry().get("smp");
+      Params params(info.params, {{"adaptive", "cost-aware"}, {"load_measure", measure}, {"spread_weight", "0"}},
+                    "policy.allocation_params");
+      auto allocator = info.make(AllocatorEnv{machine, params, 2, 0.25, true});
+      for (double t : {0.0, busy_from, 40.0}) {
+        AllocatorView view;
+        view.now = t;
+        view.network_load = t >= busy_from ? 1.0 : 0.0;
+        view.releases = {{150, machine.processors_of(2), 150, 0}, {1000, machine.processors_of(3), 1000, 0}};
+        allocator->observe(view);
+      }
+      Job j;
+      j.id = 7;
+      j.size = 4;
+      j.estimate = 100;
+      auto placed = allocator->select(j, ResourceSet::range(16, 0, 2) | ResourceSet::range(16, 4, 2));
+      const bool starts_now = std::string(measure) == "mean" && busy_from == 35.0;
+      EXPECT_EQ(placed ? placed->to_string() : "none", starts_now ? "0-1 4-5" : "none") << measure << " " << busy_from;
+    }
+  EXPECT_THROW(Smp(2, 2, {{"adaptive", "cost-aware"}, {"load_measure", "max"}}), InputError);
+}
+
 TEST(CostAwarePlacement, StretchedReleasesByHand)
 {
   // 4 nodes x 4 cores, Level 2, base 0.25: stretch 1.5 on one node, 2.0 on two. The 4-processor job (estimate 100)
