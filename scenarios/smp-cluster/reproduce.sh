@@ -6,9 +6,9 @@
 # readings of the paper's FCFS. Prints the doc's tables (markdown) and draws its figure.
 #
 # Usage: scenarios/smp-cluster/reproduce.sh [BUILD_DIR [RESULTS_DIR]]   (defaults: build, results)
-# Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 8 x 660 + 24 runs, about 100 minutes of CPU (55 of wall
-# time) on the 2-core development machine, most of it the shaken replications (SHAKEN_REPS=3 takes a third of that
-# time); finished runs are kept in RESULTS_DIR (summaries only: output.jobs and output.trace off), so an interrupted
+# Run from the repository's root. 8 x 60 + 40 + 8 x 30 + 6 x 660 + 2 x 720 + 24 runs, about 100 minutes of CPU
+# (55 of wall time) on the 2-core development machine, most of it the shaken replications (SHAKEN_REPS=3 takes a
+# third of that time); finished runs are kept in RESULTS_DIR (summaries only: output.jobs and output.trace off), so an interrupted
 # reproduction resumes where it stopped (the runs that another build of jobsched made are redone).
 set -eu
 build=${1:-build}
