@@ -29,19 +29,19 @@
  *    load (`load_measure`: mean, the default, its mean over time since the first decision, since a job meets the load
  *    the network carries over its run of hours, which the instant of a decision understates; or now, the load at the
  *    decision). The decision of a job holds for the whole decision pass, so EASY's reservation for a head that waits
- *    is for the compact placement it waits for, and a job that waits is not backfilled. `tight` and the paper rule's parameters are ignored.
- *    Only the head of the queue holds a reservation; a later job that waits may see its compact hole taken. With
- *    `waits: head` only the first job of a pass that waits (under FCFS and EASY, the head) may choose to; every later
- *    one starts now when it fits. The default, `waits: every-job`, lets each job choose: it did better on KTH SP2
- *    (docs/reproduction/smp-cluster.md). The releases are the running jobs' expected ends when the pass begins,
- *    plus those of the jobs the policy starts during the pass (Allocator::started); with `releases: stretched` (the
- *    default) a job's expected end is its start plus its estimate stretched by the same estimate of its communication
- *    cost on its nodes, since that is how long the rule expects any run to last (`releases: estimate`: start plus
- *    estimate, as EASY plans). `spread_weight` (default 1): an option also costs spread_weight x E x (stretch(n) -
- *    stretch(most compact)), the communication time its run adds to the most compact one's: the machine time a spread
- *    run takes from the jobs behind it, which its own finish does not show (0: the expected finish alone).
- *    `wait_tolerance` (default 0): a more compact option wins when its cost is at most wait_tolerance x estimate above
- *    the lowest (a near-tie goes to the compact placement: see compact_within_tolerance). */
+ *    is for the compact placement it waits for, and a job that waits is not backfilled. `tight` and the paper rule's
+ * parameters are ignored. Only the head of the queue holds a reservation; a later job that waits may see its compact
+ * hole taken. With `waits: head` only the first job of a pass that waits (under FCFS and EASY, the head) may choose to;
+ * every later one starts now when it fits. The default, `waits: every-job`, lets each job choose: it did better on KTH
+ * SP2 (docs/reproduction/smp-cluster.md). The releases are the running jobs' expected ends when the pass begins, plus
+ * those of the jobs the policy starts during the pass (Allocator::started); with `releases: stretched` (the default) a
+ * job's expected end is its start plus its estimate stretched by the same estimate of its communication cost on its
+ * nodes, since that is how long the rule expects any run to last (`releases: estimate`: start plus estimate, as EASY
+ * plans). `spread_weight` (default 1): an option also costs spread_weight x E x (stretch(n) - stretch(most compact)),
+ * the communication time its run adds to the most compact one's: the machine time a spread run takes from the jobs
+ * behind it, which its own finish does not show (0: the expected finish alone). `wait_tolerance` (default 0): a more
+ * compact option wins when its cost is at most wait_tolerance x estimate above the lowest (a near-tie goes to the
+ * compact placement: see compact_within_tolerance). */
 #include "allocation/allocator.hpp"
 #include "allocation/cost_aware_placement.hpp"
 #include "core/errors.hpp"
@@ -122,7 +122,7 @@ class SmpNodes : public Allocator {
     releases_ = std::move(view.releases);
     if (rule_ == TightRule::cost_aware && stretched_releases_) {
       for (ExpectedRelease& r : releases_)
-        r.end = std::max(now_, r.start + r.estimate * stretch(nodes_of(r.resources)));
+        r.end = std::max(now_, r.start + r.estimate * stretch(machine_.hosts_spanned(r.resources)));
       std::stable_sort(releases_.begin(), releases_.end(),
                        [](const ExpectedRelease& a, const ExpectedRelease& b) { return a.end < b.end; });
     }
@@ -138,24 +138,10 @@ class SmpNodes : public Allocator {
   void started(const Job& job, const ResourceSet& resources) const override
   {
     if (!observed_ || rule_ != TightRule::cost_aware) return;
-    const double end = now_ + job.estimate * (stretched_releases_ ? stretch(nodes_of(resources)) : 1.0);
+    const double end = now_ + job.estimate * (stretched_releases_ ? stretch(machine_.hosts_spanned(resources)) : 1.0);
     auto later = std::upper_bound(releases_.begin(), releases_.end(), end,
                                   [](double t, const ExpectedRelease& r) { return t < r.end; });
     releases_.insert(later, ExpectedRelease{end, resources, now_, job.estimate});
-  }
-
-  /* How many nodes `resources` spans. */
-  int nodes_of(const ResourceSet& resources) const
-  {
-    std::vector<bool> used(machine_.host_count(), false);
-    int nodes = 0;
-    resources.for_each([&](int p) {
-      if (!used[machine_.host_of(p)]) {
-        used[machine_.host_of(p)] = true;
-        nodes++;
-      }
-    });
-    return nodes;
   }
 
   /* The Tight in force now (fixed and paper rules). */
@@ -240,7 +226,7 @@ class SmpNodes : public Allocator {
     if (first_fit_) {
       ResourceSet lowest = available.lowest(job.size);
       if (lowest.empty()) return std::nullopt;
-      if (nodes_of(lowest) <= bound) return lowest;
+      if (machine_.hosts_spanned(lowest) <= bound) return lowest;
     }
     const int hosts = machine_.host_count();
     std::vector<int> free(hosts, 0);

@@ -32,6 +32,19 @@ class Machine {
   bool has_positions() const { return !positions_.empty(); }
   int x(int host) const { return positions_[host].first; }
   int y(int host) const { return positions_[host].second; }
+  /* How many hosts the processors of `r` belong to (one pass: a host's processors are consecutive). */
+  int hosts_spanned(const ResourceSet& r) const
+  {
+    int hosts = 0;
+    int last = -1;
+    r.for_each([&](int p) {
+      if (resource_host_[p] != last) {
+        last = resource_host_[p];
+        hosts++;
+      }
+    });
+    return hosts;
+  }
   /* The processors (cores) of one host. */
   ResourceSet processors_of(int host) const
   {

@@ -109,10 +109,11 @@ TEST(AvailabilityProfile, AgreesWithAPlainStepListOnRandomOperations)
         double now = origin + static_cast<double>(gen() % 4);
         tree.advance_to(now);
         advance(now);
-        reserved.erase(std::remove_if(reserved.begin(), reserved.end(),
-                                      [&](const auto& r) { return std::get<1>(r) <= now; }),
-                       reserved.end());
-        for (auto& r : reserved) std::get<0>(r) = std::max(std::get<0>(r), now);
+        reserved.erase(
+            std::remove_if(reserved.begin(), reserved.end(), [&](const auto& r) { return std::get<1>(r) <= now; }),
+            reserved.end());
+        for (auto& r : reserved)
+          std::get<0>(r) = std::max(std::get<0>(r), now);
       } else if (!reserved.empty() && gen() % 3 == 0) {
         size_t i = gen() % reserved.size();
         auto [a, b, n] = reserved[i];
@@ -158,6 +159,18 @@ TEST(FirstFit, LowestIdleAndPreferredFirst)
   EXPECT_EQ(ff->select(j, idle, &pref)->to_string(), "2 5-6");
   j.size = 6;
   EXPECT_FALSE(ff->select(j, idle).has_value());
+}
+
+/* Three hosts of 4 cores: processors 0-3, 4-7, 8-11. {0, 1, 5, 9, 10} touches all three, {4, 5} one, {} none. */
+TEST(Machine, HostsSpannedBySets)
+{
+  const Machine m = Machine::uniform(3, 4);
+  ResourceSet spread(12);
+  for (int p : {0, 1, 5, 9, 10})
+    spread |= ResourceSet::range(12, p, 1);
+  EXPECT_EQ(m.hosts_spanned(spread), 3);
+  EXPECT_EQ(m.hosts_spanned(ResourceSet::range(12, 4, 2)), 1);
+  EXPECT_EQ(m.hosts_spanned(ResourceSet(12)), 0);
 }
 
 TEST(Metrics, DefinitionsOnTwoJobs)
