@@ -90,6 +90,22 @@ std::vector<double> run(const Folder& f, const std::string& scenario_yaml)
 const std::string kCluster16 = std::string(SOURCE_DIR) + "/platforms/cluster-16.xml";
 const std::string kDeploy = std::string(SOURCE_DIR) + "/deployments/single-scheduler.xml";
 
+/* A platform of two SMP nodes n0 and n1 of `cores` 1 Gflop/s cores on 1 GB/s links, and a front end. */
+std::string two_smp_nodes(int cores)
+{
+  return R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="smp" prefix="n" suffix="" radical="0-1" speed="1Gf" core=")" +
+         std::to_string(cores) + R"(" bw="1GBps" lat="0"
+             loopback_bw="100GBps" loopback_lat="0"/>
+    <zone id="front" routing="Full"><host id="frontend" speed="1Gf"/></zone>
+  </zone>
+</platform>
+)";
+}
+
 TEST(Scheduler, CompletionsThenSubmissionsThenOneDecisionPerInstant)
 {
   // J1 fills the machine until 10; J2 (whole machine) is submitted at 10: the policy must see J1 end, then J2
@@ -204,16 +220,7 @@ TEST(Scheduler, CostAwarePlacementReadsTheRunningJobsExpectedEnds)
   //  e = 40, estimate: 40 + 150 = 190 < 200: H waits, starts at 30, ends at 180.
   // (spread_weight 0: the expected finishes alone; the weight is tested by hand in tests/unit/test_smp.cpp.)
   Folder f;
-  f.write("p.xml", R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="world" routing="Full">
-    <cluster id="smp" prefix="n" suffix="" radical="0-1" speed="1Gf" core="3" bw="1GBps" lat="0"
-             loopback_bw="100GBps" loopback_lat="0"/>
-    <zone id="front" routing="Full"><host id="frontend" speed="1Gf"/></zone>
-  </zone>
-</platform>
-)");
+  f.write("p.xml", two_smp_nodes(3));
   struct Case {
     double estimate;
     const char* releases;
@@ -239,16 +246,7 @@ TEST(Scheduler, SmpNodesGiveEachProcessOneCore)
   // Two 4-core nodes = 8 processors, numbered node by node. J1 (6 processors) gets node 0's four cores and two of
   // node 1's; J2 (2 processors) the other two. A core is a processor: both run at full speed and end at 10.
   Folder f;
-  f.write("p.xml", R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="world" routing="Full">
-    <cluster id="smp" prefix="n" suffix="" radical="0-1" speed="1Gf" core="4" bw="1GBps" lat="0"
-             loopback_bw="100GBps" loopback_lat="0"/>
-    <zone id="front" routing="Full"><host id="frontend" speed="1Gf"/></zone>
-  </zone>
-</platform>
-)");
+  f.write("p.xml", two_smp_nodes(4));
   f.write("w.swf", swf_line(1, 0, 10, 6, 10) + swf_line(2, 0, 10, 2, 10));
   auto r = run(f, "platform: p.xml\ndeployment: " + kDeploy + "\nworkload: {trace: w.swf}\npolicy: {name: fcfs}\n");
   ASSERT_EQ(r.size(), 6U);
