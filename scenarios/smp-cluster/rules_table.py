@@ -6,8 +6,9 @@ best fixed Tight; better than the paper's rule wherever that is more than 5% off
 Usage: rules_table.py SWEEP_DIR [METRIC] [--paper]   (METRIC: a column of results.csv, default mean_slowdown;
 --paper: each cell as "paper / ours", with the paper's Table 2, for the 10 x 10 sweeps)"""
 import csv
-import re
 import sys
+
+from shaken_table import rule_of  # "Tight 3", "paper", "cost-aware, waits: head"
 
 # The paper's Table 2: EASY average slowdown by Tight (0..6, then its adaptive row) and Level (0..5).
 PAPER = {
@@ -20,15 +21,6 @@ PAPER = {
     "Tight 6": [61.6, 84.6, 119.5, 171.1, 562.6, 2692.8],
     "paper": [61.6, 83.4, 121.3, 159.4, 253.4, 354.1],
 }
-
-def rule_of(params):
-    """'{tight: 3, placement: first-fit}' -> 'Tight 3'; adaptive true -> 'paper'; cost-aware -> 'cost-aware'."""
-    if "cost-aware" in params:
-        return "cost-aware, waits: head" if "waits: head" in params else "cost-aware"
-    if "adaptive: true" in params:
-        return "paper"
-    return "Tight " + re.search(r"tight: (\d+)", params).group(1)
-
 
 def main():
     args = [a for a in sys.argv[1:] if a != "--paper"]
