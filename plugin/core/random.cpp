@@ -1,5 +1,7 @@
 #include "core/random.hpp"
 
+#include "core/fnv1a.hpp"
+
 #include <cmath>
 
 namespace jobsched {
@@ -11,16 +13,6 @@ std::uint64_t splitmix64(std::uint64_t x)
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
-}
-
-std::uint64_t fnv1a(const std::string& s)
-{
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 #include "experiment/commands.hpp"
 
 #include "core/errors.hpp"
+#include "core/fnv1a.hpp"
 #include "experiment/statistics.hpp"
 #include "experiment/sweep_plan.hpp"
 #include "experiment/tables.hpp"
@@ -126,12 +127,8 @@ std::uint64_t hash_file(const std::string& file, std::uint64_t h)
   std::ifstream in(file, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + file);
   char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    for (std::streamsize i = 0; i < in.gcount(); i++) {
-      h ^= static_cast<unsigned char>(buf[i]);
-      h *= 0x100000001b3ULL;
-    }
-  }
+  while (in.read(buf, sizeof buf) || in.gcount() > 0)
+    h = fnv1a(buf, static_cast<std::size_t>(in.gcount()), h);
   return h;
 }
 
@@ -140,13 +137,11 @@ std::uint64_t hash_file(const std::string& file, std::uint64_t h)
  * alone and a changed policy or model would otherwise leave old results in new tables. */
 std::string build_identity()
 {
-  std::uint64_t h = hash_file(self_executable(), 0xcbf29ce484222325ULL);
+  std::uint64_t h = hash_file(self_executable(), kFnv1aOffset);
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&build_identity), &info) != 0 && info.dli_fname != nullptr)
     h = hash_file(info.dli_fname, h);
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
+  return hex16(h);
 }
 
 std::string shell_quote(const std::string& s)

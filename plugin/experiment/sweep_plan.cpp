@@ -1,11 +1,11 @@
 #include "experiment/sweep_plan.hpp"
 
 #include "core/errors.hpp"
+#include "core/fnv1a.hpp"
 #include "core/time_format.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_tree.hpp"
 
-#include <cstdio>
 
 namespace fs = std::filesystem;
 
@@ -20,18 +20,6 @@ std::string yaml_text(const YAML::Node& n)
   out.SetSeqFormat(YAML::Flow);
   out << n;
   return out.c_str();
-}
-
-std::string hex_hash(const std::string& text)
-{
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
 }
 
 /* Each replication is a process and a folder: a million of them is a typo, not an experiment. */
@@ -211,7 +199,7 @@ SweepRun SweepPlan::make_run(long point, long replication) const
   YAML::Emitter out;
   out << resolved;
   run.resolved_yaml = std::string(out.c_str()) + "\n";
-  run.hash = hex_hash(scenario_.string() + "\n" + run.resolved_yaml);
+  run.hash = hex16(fnv1a(scenario_.string() + "\n" + run.resolved_yaml));
   return run;
 }
 

@@ -1,0 +1,36 @@
+/* FNV-1a, 64 bits: the one hash of names, scenarios and files (random streams' names, sweep runs, builds). */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace jobsched {
+
+constexpr std::uint64_t kFnv1aOffset = 0xcbf29ce484222325ULL;
+
+/* The hash of `n` bytes, continuing from `h` (the offset basis for a fresh hash). */
+inline std::uint64_t fnv1a(const char* data, std::size_t n, std::uint64_t h = kFnv1aOffset)
+{
+  for (std::size_t i = 0; i < n; i++) {
+    h ^= static_cast<unsigned char>(data[i]);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+inline std::uint64_t fnv1a(const std::string& s, std::uint64_t h = kFnv1aOffset)
+{
+  return fnv1a(s.data(), s.size(), h);
+}
+
+/* 16 lowercase hexadecimal digits. */
+inline std::string hex16(std::uint64_t h)
+{
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+} // namespace jobsched
