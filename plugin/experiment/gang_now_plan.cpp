@@ -400,14 +400,6 @@ std::set<std::string> arch_set(const std::vector<std::string>& archs)
   return std::set<std::string>(archs.begin(), archs.end());
 }
 
-std::vector<size_t> pool_of(const std::vector<std::string>& archs, const std::string& arch)
-{
-  std::vector<size_t> out;
-  for (size_t i = 0; i < archs.size(); i++)
-    if (archs[i] == arch) out.push_back(i);
-  return out;
-}
-
 std::string machine_json(const Machine& m)
 {
   std::string out = "  \"capacities\": " + list(m.capacities, [](const Rational& a) { return exact(a); }) + ",\n";

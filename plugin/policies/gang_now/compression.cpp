@@ -150,15 +150,13 @@ PooledCompressionResult compress_pools(const std::vector<int>& vps, const std::v
   for (const auto& [arch, t] : pool_turnarounds)
     common = std::max(common, t);
   for (const auto& [arch, t] : pool_turnarounds) {
-    std::vector<size_t> pool;
+    const std::vector<size_t> pool = pool_of(archs, arch);
     std::vector<int> pool_vps;
     std::vector<Rational> pool_capacities;
-    for (size_t i = 0; i < vps.size(); i++)
-      if (archs[i] == arch) {
-        pool.push_back(i);
-        pool_vps.push_back(vps[i]);
-        pool_capacities.push_back(capacities[i]);
-      }
+    for (size_t i : pool) {
+      pool_vps.push_back(vps[i]);
+      pool_capacities.push_back(capacities[i]);
+    }
     Rational pool_target = target == PoolTarget::common ? common : t;
     out.pool_targets[arch] = pool_target;
     if (pool.empty()) continue;

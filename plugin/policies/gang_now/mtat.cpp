@@ -116,6 +116,14 @@ MtatResult mtat(int vps, const std::vector<Rational>& capacities, MtatVariant va
   return out;
 }
 
+std::vector<size_t> pool_of(const std::vector<std::string>& archs, const std::string& arch)
+{
+  std::vector<size_t> out;
+  for (size_t i = 0; i < archs.size(); i++)
+    if (archs[i] == arch) out.push_back(i);
+  return out;
+}
+
 PooledMtatResult pooled_mtat(const VpCounts& demand, const std::vector<Rational>& capacities,
                              const std::vector<std::string>& archs, MtatVariant variant)
 {
@@ -123,13 +131,10 @@ PooledMtatResult pooled_mtat(const VpCounts& demand, const std::vector<Rational>
   out.vps.assign(capacities.size(), 0);
   for (const auto& [arch, count] : demand) {
     if (count <= 0) continue;
-    std::vector<size_t> pool;
+    const std::vector<size_t> pool = pool_of(archs, arch);
     std::vector<Rational> pool_capacities;
-    for (size_t i = 0; i < capacities.size(); i++)
-      if (archs[i] == arch) {
-        pool.push_back(i);
-        pool_capacities.push_back(capacities[i]);
-      }
+    for (size_t i : pool)
+      pool_capacities.push_back(capacities[i]);
     if (pool.empty())
       throw InputError("MTAT: " + std::to_string(count) + " VPs of architecture '" + arch +
                        "' and no processor of that architecture");

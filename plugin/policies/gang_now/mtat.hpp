@@ -74,6 +74,9 @@ struct PooledMtatResult {
   Rational turnaround{0};
 };
 
+/* The pool of architecture `arch`: the indices i, in order, with archs[i] == arch. */
+std::vector<size_t> pool_of(const std::vector<std::string>& archs, const std::string& arch);
+
 /* MTAT once per architecture pool: processor i has capacity capacities[i] and architecture archs[i]. Throws
  * InputError when the job has VPs of an architecture no processor given has. */
 PooledMtatResult pooled_mtat(const VpCounts& demand, const std::vector<Rational>& capacities,
