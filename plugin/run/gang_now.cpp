@@ -47,17 +47,14 @@ std::string summary_json(const Scenario& sc, const GangNowReport& r, const GangN
   long restarts = 0;
   double lost = 0;
   for (const GangNowJobResult& j : r.jobs) {
-    turnarounds.push_back(j.finish - j.submit);
-    stretches.push_back((j.finish - j.submit) / j.dedicated);
+    turnarounds.push_back(j.turnaround());
+    stretches.push_back(j.stretch());
     restarts += j.restarts;
     lost += j.work_lost;
   }
   double sum = 0;
-  double sum_squares = 0;
-  for (double s : stretches) {
+  for (double s : stretches)
     sum += s;
-    sum_squares += s * s;
-  }
   const double n = static_cast<double>(stretches.size());
   const gn::SchedulerOptions& o = spec.policy.options;
   std::ostringstream out;
@@ -109,9 +106,9 @@ std::string jobs_csv(const std::vector<GangNowJobResult>& jobs)
   for (const GangNowJobResult& j : jobs)
     out << j.id << ',' << j.arch << ',' << j.vps << ',' << FormattedNumber(j.work) << ',' << FormattedNumber(j.submit)
         << ',' << FormattedNumber(j.first_run) << ',' << FormattedNumber(j.finish) << ','
-        << FormattedNumber(j.finish - j.submit) << ',' << FormattedNumber(j.dedicated) << ','
-        << FormattedNumber((j.finish - j.submit) / j.dedicated) << ',' << j.migrations << ','
-        << FormattedNumber(j.bytes_moved) << ',' << j.restarts << ',' << FormattedNumber(j.work_lost) << '\n';
+        << FormattedNumber(j.turnaround()) << ',' << FormattedNumber(j.dedicated) << ',' << FormattedNumber(j.stretch())
+        << ',' << j.migrations << ',' << FormattedNumber(j.bytes_moved) << ',' << j.restarts << ','
+        << FormattedNumber(j.work_lost) << '\n';
   return out.str();
 }
 
@@ -295,8 +292,8 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
   double sum_s = 0;
   double sum_s2 = 0;
   for (const GangNowJobResult& j : report.jobs) {
-    const double s = (j.finish - j.submit) / j.dedicated;
-    sum += j.finish - j.submit;
+    const double s = j.stretch();
+    sum += j.turnaround();
     sum_s += s;
     sum_s2 += s * s;
   }

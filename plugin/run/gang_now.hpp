@@ -34,6 +34,9 @@ struct GangNowJobResult {
   double bytes_moved = 0;
   long restarts = 0;
   double work_lost = 0;
+  double turnaround() const { return finish - submit; }
+  /* Turnaround over the dedicated time (`dedicated`: alone on every workstation of its architecture). */
+  double stretch() const { return turnaround() / dedicated; }
 };
 
 struct GangNowReport {
