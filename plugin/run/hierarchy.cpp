@@ -259,18 +259,14 @@ void node_actor(SharedRun* run, hs::TreeVertex v)
       }
       continue;
     }
-    std::vector<double> shares;
-    if (spec.allocator == hs::NodeAllocator::equi || spec.job_scheduler == hs::JobScheduler::equi) {
-      std::vector<bool> active;
-      for (const FeedbackMessage& f : feedback)
-        active.push_back(f.unfinished > 0);
-      shares = hs::equi_allotments(active, allotment, whole);
-    } else {
-      std::vector<double> desires;
-      for (const FeedbackMessage& f : feedback)
-        desires.push_back(f.desire);
-      shares = whole ? hs::deq_allotments_whole(desires, allotment) : hs::deq_allotments(desires, allotment);
+    std::vector<bool> active;
+    std::vector<double> desires;
+    for (const FeedbackMessage& f : feedback) {
+      active.push_back(f.unfinished > 0);
+      desires.push_back(f.desire);
     }
+    const std::vector<double> shares =
+        hs::divide_processors(spec.allocator, spec.job_scheduler, active, desires, allotment, whole);
     const bool changed = shares != sent;
     const double effective = now + (changed ? child_delay : 0);
     for (size_t i = 0; i < kids.size(); i++)

@@ -115,4 +115,13 @@ std::vector<double> equi_allotments(const std::vector<bool>& unfinished, double 
   return out;
 }
 
+std::vector<double> divide_processors(NodeAllocator allocator, JobScheduler job_scheduler,
+                                      const std::vector<bool>& unfinished, const std::vector<double>& desires,
+                                      double processors, bool whole)
+{
+  if (allocator == NodeAllocator::equi || job_scheduler == JobScheduler::equi)
+    return equi_allotments(unfinished, processors, whole);
+  return whole ? deq_allotments_whole(desires, processors) : deq_allotments(desires, processors);
+}
+
 } // namespace jobsched::hierarchical

@@ -10,6 +10,8 @@
  * Allotments may be fractional (time-shared processors, as in the paper's analysis) or whole processors. */
 #pragma once
 
+#include "policies/hierarchical/feedback.hpp"
+
 #include <vector>
 
 namespace jobsched::hierarchical {
@@ -30,5 +32,12 @@ std::vector<double> deq_allotments_whole(const std::vector<double>& desires, dou
 /* EQUI: `processors` / (children with unfinished jobs) each; `whole`: whole processors, the extra ones to the first
  * children. */
 std::vector<double> equi_allotments(const std::vector<bool>& unfinished, double processors, bool whole);
+
+/* How a node (or a leaf, among its jobs) divides `processors`: EQUI among the children with unfinished jobs when the
+ * allocator is EQUI or the jobs are scheduled by EQUI (whose desires say nothing), else DEQ on their desires; `whole`:
+ * whole processors. */
+std::vector<double> divide_processors(NodeAllocator allocator, JobScheduler job_scheduler,
+                                      const std::vector<bool>& unfinished, const std::vector<double>& desires,
+                                      double processors, bool whole);
 
 } // namespace jobsched::hierarchical

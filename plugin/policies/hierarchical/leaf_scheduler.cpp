@@ -58,17 +58,13 @@ double LeafScheduler::desire() const
 LeafAllotment LeafScheduler::allot(double processors)
 {
   LeafAllotment out;
-  std::vector<double> shares;
-  if (settings_.allocator == NodeAllocator::equi || settings_.job_scheduler == JobScheduler::equi) {
-    shares = equi_allotments(std::vector<bool>(active_.size(), true), processors, settings_.whole_processors);
-  } else {
-    std::vector<double> desires;
-    desires.reserve(active_.size());
-    for (const ActiveJob& a : active_)
-      desires.push_back(a.desire);
-    shares =
-        settings_.whole_processors ? deq_allotments_whole(desires, processors) : deq_allotments(desires, processors);
-  }
+  std::vector<double> desires;
+  desires.reserve(active_.size());
+  for (const ActiveJob& a : active_)
+    desires.push_back(a.desire);
+  const std::vector<double> shares =
+      divide_processors(settings_.allocator, settings_.job_scheduler, std::vector<bool>(active_.size(), true), desires,
+                        processors, settings_.whole_processors);
   for (size_t i = 0; i < active_.size(); i++) {
     ActiveJob& a = active_[i];
     const double moved = std::fabs(shares[i] - a.allotment);
