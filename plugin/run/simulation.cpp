@@ -165,6 +165,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
                                        std::vector<EventSource*>{ctx.submitter.get(), ctx.monitor.get()}, progress);
   SchedulerActor& scheduler = *ctx.scheduler;
   scheduler.set_max_backlog(sc.simulation.max_backlog);
+  scheduler.set_platform_name(sc.platform.string());
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
   else

@@ -164,6 +164,84 @@ TEST(Scheduler, HostFailureFailsItsJobAndTheReturnIsDelivered)
   EXPECT_NEAR(host_calls[3], 8, 1e-6);
 }
 
+/* Three hosts and a front end; w1 and w2 follow the state profile `profile` (a SimGrid state_file). */
+std::string three_hosts_two_with_one_profile(const Folder& f, const std::string& profile)
+{
+  f.write("w1.state", profile);
+  f.write("w2.state", profile); // SimGrid refuses one profile file named by two hosts
+  f.write("p.xml", R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="w1" speed="1Gf" state_file="w1.state"/>
+    <host id="w2" speed="1Gf" state_file="w2.state"/>
+    <host id="w3" speed="1Gf"/>
+    <host id="frontend" speed="1Gf"/>
+  </zone>
+</platform>
+)");
+  return "p.xml";
+}
+
+/* Host calls (kind 4) of the recorded policy calls after the 3 x `jobs` job values: host, time pairs. */
+std::vector<double> host_calls_of(const std::vector<double>& r, size_t jobs)
+{
+  std::vector<double> out;
+  for (size_t i = 3 * jobs; i + 2 < r.size(); i += 3)
+    if (r[i] == 4) out.insert(out.end(), {r[i + 1], r[i + 2]});
+  return out;
+}
+
+TEST(Scheduler, TwoHostsGoingDownAndBackAtOneInstant)
+{
+  // w1 and w2 go down together at 5 and come back together at 8. J1 runs on w1 from 0: it fails at 5. J2 needs the
+  // three hosts from 6: it starts at 8, when both are back, and ends at 11. The policy hears of both hosts at 5 and
+  // at 8. Both execution paths (timers and SimGrid ptasks, whose failure wakes the scheduler) give the same.
+  for (const char* execution : {"timer", "ptask"}) {
+    SCOPED_TRACE(execution);
+    Folder f;
+    const std::string platform = three_hosts_two_with_one_profile(f, "5 0\n8 1\n");
+    f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 3, 3));
+    g_calls.clear();
+    auto r = run(f, "platform: " + platform + "\ndeployment: " + kDeploy +
+                        "\nworkload: {trace: w.swf}\npolicy: {name: test-recording-fcfs}\nsimulation: {execution: " +
+                        execution + "}\n");
+    ASSERT_GE(r.size(), 6U);
+    EXPECT_EQ(r[0], static_cast<double>(JobFate::failed));
+    EXPECT_NEAR(r[2], 5, 1e-6);
+    EXPECT_EQ(r[3], static_cast<double>(JobFate::completed));
+    EXPECT_NEAR(r[4], 8, 1e-6);
+    EXPECT_NEAR(r[5], 11, 1e-6);
+    const std::vector<double> expected = {0, 5, 1, 5, 0, 8, 1, 8};
+    EXPECT_EQ(host_calls_of(r, 2), expected);
+  }
+}
+
+TEST(Scheduler, JobsOnlyHostsDownForGoodCouldStartAreOneError)
+{
+  // w1 and w2 go down at 5 and never come back: J2 (three hosts) can never start. The scheduler polls the hosts
+  // every hour; once nothing else can happen for 30 days, the run stops with an error naming the platform and the
+  // hosts, instead of polling forever.
+  Folder f;
+  const std::string platform = three_hosts_two_with_one_profile(f, "5 0\n");
+  f.write("w.swf", swf_line(1, 0, 2, 1, 2) + swf_line(2, 6, 3, 3, 3));
+  fs::path file = f.write("scenario.yaml", "platform: " + platform + "\ndeployment: " + kDeploy +
+                                               "\nworkload: {trace: w.swf}\npolicy: {name: fcfs}\n");
+  auto r = in_child([&] {
+    try {
+      jobsched::testing::run_quietly(file, f.dir / "out");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      return std::vector<double>{1, static_cast<double>(what.find("p.xml: 1 jobs wait") != std::string::npos),
+                                 static_cast<double>(what.find("(w1, w2)") != std::string::npos),
+                                 static_cast<double>(what.find("since 6 s") != std::string::npos)};
+    }
+    return std::vector<double>{0};
+  });
+  EXPECT_EQ(r, (std::vector<double>{1, 1, 1, 1}));
+  EXPECT_FALSE(fs::exists(f.dir / "out"));
+}
+
 TEST(Scheduler, OverrunKillStopsTheJobAtItsEstimate)
 {
   // J1 asks for 60 s and would run 100: with overrun=kill it ends at 60 (wall time reached); J2, blocked behind it

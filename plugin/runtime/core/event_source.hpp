@@ -52,12 +52,15 @@ class EventSource {
   void delivered() { in_flight_--; }
 
  protected:
-  /* Send without waiting for the scheduler (any actor may send, the scheduler included). */
+  /* Send from the source's own actor (never from the scheduler's): it returns once the scheduler, which always has a
+   * receive posted, has the event, within the same instant. Not a detached put: in SimGrid 3.32 a detached send that
+   * waits in the mailbox for a receive posted later never completes (the receiver waits forever on a comm RUNNING), so
+   * a second event sent before the scheduler took the first one deadlocked the run (two hosts switched off at once). */
   void send(std::unique_ptr<Event> event)
   {
     event->source = this;
     in_flight_++;
-    mailbox_->put_init(event.release(), 0)->detach();
+    mailbox_->put(event.release(), 0);
   }
   sg4::Mailbox* mailbox_;
   int in_flight_ = 0;

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/time.hpp"
+#include "core/time_format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,18 @@ void SchedulerActor::job_ended(JobId id, JobFate fate)
   driver_->job_ended(s, now_);
   for (auto* source : sources_)
     source->job_ended(now_);
+}
+
+std::string SchedulerActor::stranded_message() const
+{
+  std::string down;
+  int listed = 0;
+  for (int h = 0; h < machine_.host_count(); h++)
+    if (!host_up_[h] && listed++ < 3) down += (down.empty() ? "" : ", ") + hosts_[h]->get_name();
+  if (hosts_down_ > 3) down += " and " + std::to_string(hosts_down_ - 3) + " more";
+  return platform_name_ + ": " + std::to_string(driver_->waiting_count()) +
+         " jobs wait and only hosts down could start them (" + down + "), but no state or speed profile brought one " +
+         "back in the " + format_exact(kMaxWaitForHosts) + " s since " + format_exact(waiting_for_hosts_since_) + " s";
 }
 
 void SchedulerActor::host_changed(int host)
@@ -122,8 +135,20 @@ void SchedulerActor::operator()()
     activities.push_back(receive_);
     double now = sg4::Engine::get_clock();
     // While hosts are down or at speed 0, only a SimGrid profile may bring them back, and future profile events do
-    // not keep a simulation alive (an execution on a host at speed 0 never ends): poll for them.
-    if (hosts_down_ > 0) wake_at = std::min(wake_at, now + 3600);
+    // not keep a simulation alive (an execution on a host at speed 0 never ends): poll for them. SimGrid does not say
+    // whether a profile has events left, so jobs that only hosts down for good could run would make the polling go on
+    // forever: a run where nothing but such a host can change anything stops after kMaxWaitForHosts.
+    if (hosts_down_ > 0) {
+      const bool only_hosts_can_help = activities.size() == 1 && std::isinf(wake_at) && exhausted() &&
+                                       !sources_pending(now) && driver_->waiting_count() > 0;
+      if (!only_hosts_can_help)
+        waiting_for_hosts_since_ = -1;
+      else if (waiting_for_hosts_since_ < 0)
+        waiting_for_hosts_since_ = now;
+      else if (now - waiting_for_hosts_since_ >= kMaxWaitForHosts)
+        throw InputError(stranded_message());
+      wake_at = std::min(wake_at, now + kHostPollPeriod);
+    }
     // Nothing scheduled and no event on its way on a machine that is all up: the policy is stuck.
     if (activities.size() == 1 && std::isinf(wake_at) && !sources_pending(now))
       throw PolicyError("the policy left " + std::to_string(driver_->waiting_count()) +

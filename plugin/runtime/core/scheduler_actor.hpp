@@ -33,6 +33,8 @@ class SchedulerActor {
   /* Stop the run once more than `jobs` are in the system (submitted and not ended): a saturated system, whose run
    * would otherwise last as long as its ever longer queue takes to drain. 0: never. */
   void set_max_backlog(long jobs) { max_backlog_ = jobs; }
+  /* How errors about the platform name it (its file). */
+  void set_platform_name(std::string name) { platform_name_ = std::move(name); }
   /* When the run stopped on its backlog, -1 when it did not. */
   double backlog_stop_time() const { return backlog_stop_time_; }
   /* A run whose every dispatch ends before its job computes (time slices shorter than the image loads that start
@@ -40,6 +42,11 @@ class SchedulerActor {
   static constexpr long kFruitlessDispatchLimit = 1000;
   /* When the run stopped on kFruitlessDispatchLimit, -1 when it did not. */
   double stall_stop_time() const { return stall_stop_time_; }
+  /* While hosts are down, the scheduler looks every kHostPollPeriod seconds whether a profile brought one back. When
+   * jobs wait, nothing runs, no event is due and only such a host could change that, the run stops with an error
+   * after kMaxWaitForHosts (30 days) of this. */
+  static constexpr double kHostPollPeriod = 3600;
+  static constexpr double kMaxWaitForHosts = 30 * 86400;
   const ResourceSet& up() const { return up_; }
   void operator()();
   /* A job left the machine (called by the runtime's collection, or by a driver that killed it). */
@@ -54,6 +61,7 @@ class SchedulerActor {
   void host_changed(int host);
   bool sources_pending(double now) const;
   double policy_wakeup() const;
+  std::string stranded_message() const;
 
   const Machine& machine_;
   std::vector<sg4::Host*> hosts_;
@@ -77,6 +85,8 @@ class SchedulerActor {
   long submitted_ = 0;
   double backlog_stop_time_ = -1;
   double stall_stop_time_ = -1;
+  std::string platform_name_ = "platform";
+  double waiting_for_hosts_since_ = -1; // when the run began to wait for nothing but hosts down, -1: it does not
   SchedulerStats stats_;
 };
 
