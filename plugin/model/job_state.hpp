@@ -29,6 +29,8 @@ struct JobCounters {
   double bytes_moved = 0;    // image bytes written, read or transferred
   double switching_time = 0; // seconds spent in context switches and reallocations
   double transfer_time = 0;  // seconds spent writing, reading or moving images
+  int requeues = 0;          // times the job went back to the waiting queue after losing its processors
+  double work_lost = 0;      // seconds it had computed before those requeues (done again)
 };
 
 struct JobState {

@@ -52,6 +52,13 @@ struct OwnerSpec {
   double activity() const { return model == Model::alternating ? mean_busy / (mean_busy + mean_idle) : 0; }
 };
 
+/* What happens to a job whose processors are taken from it, by an owner's return or by a host failure (a SimGrid state
+ * profile): `requeue` (the job goes back to the waiting queue at its original position, its work lost and counted, as
+ * Slurm's JobRequeue does) or `kill` (it leaves: KILLED after an owner's return, FAILED after a host failure). Space
+ * sharing applies it on both; time sharing applies it on host failures only (the memory of a job on a failed host is
+ * gone) and suspends the jobs of a workstation whose owner came back, re-planning at once. */
+enum class GuestEviction { requeue, kill };
+
 /* What the scheduler sees: at `time`, workstation `host` leaves (busy: processor_exit) or joins (new_processor). */
 struct OwnerChange {
   double time = 0;

@@ -60,6 +60,8 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jo
     m.totals.bytes_moved += o.counters.bytes_moved;
     m.totals.switching_time += o.counters.switching_time;
     m.totals.transfer_time += o.counters.transfer_time;
+    m.totals.requeues += o.counters.requeues;
+    m.totals.work_lost += o.counters.work_lost;
     switch (o.fate) {
     case JobFate::running:
       m.jobs_unfinished++;

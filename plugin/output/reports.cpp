@@ -77,7 +77,7 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
          "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
-         "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time\n";
+         "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time,requeues,work_lost\n";
   Row row;
   for (size_t i = 0; i < states.size(); i++) {
     const JobState& o = states[i];
@@ -106,7 +106,8 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
       row << ",,";
     const JobCounters& c = o.counters;
     row << ',' << c.preemptions << ',' << c.resizes << ',' << c.migrations << ',' << num(c.bytes_moved) << ','
-        << num(c.switching_time) << ',' << num(c.transfer_time) << '\n';
+        << num(c.switching_time) << ',' << num(c.transfer_time) << ',' << c.requeues << ',' << num(c.work_lost)
+        << '\n';
     row.write_to(out);
   }
 }
@@ -194,6 +195,8 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   out << "  \"bytes_moved\": " << num(m.totals.bytes_moved) << ",\n";
   out << "  \"switching_time\": " << num(m.totals.switching_time) << ",\n";
   out << "  \"transfer_time\": " << num(m.totals.transfer_time) << ",\n";
+  out << "  \"requeues\": " << m.totals.requeues << ",\n";
+  out << "  \"work_lost\": " << num(m.totals.work_lost) << ",\n";
   out << "  \"jobs_in_system_middle_third\": " << num(m.jobs_in_system_middle_third) << ",\n";
   out << "  \"jobs_in_system_last_third\": " << num(m.jobs_in_system_last_third) << ",\n";
   out << "  \"saturated\": " << m.saturated << ",\n";

@@ -58,6 +58,8 @@ const std::map<std::string, KeyName>& key_names()
       {"bytes_moved", {"bytes moved", ""}},
       {"switching_time", {"switching time", "s"}},
       {"transfer_time", {"transfer time", "s"}},
+      {"requeues", {"requeues", ""}},
+      {"work_lost", {"work lost", "s"}},
       {"jobs_in_system_middle_third", {"jobs in the system (middle third)", ""}},
       {"jobs_in_system_last_third", {"jobs in the system (last third)", ""}},
       {"saturated", {"saturated", ""}},

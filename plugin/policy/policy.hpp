@@ -32,6 +32,10 @@ class Policy {
   virtual void job_submitted(const Job& job, double now) = 0;
   virtual void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) {}
   virtual void host_changed(const HostChange& /*change*/, double /*now*/) {}
+  /* A running job lost its processors (owner's return, host failure) and waits again, its work to do anew
+   * (`owners.eviction: requeue`). By default it is submitted again; queue-based policies put it back at its original
+   * place. */
+  virtual void job_requeued(const Job& job, double now) { job_submitted(job, now); }
   /* Called once per instant after the event hooks, and when the wake-up time asked for has come. */
   virtual Decisions decide(const ClusterState& state) = 0;
   /* The next instant at which the policy wants decide() called even if nothing happens. */

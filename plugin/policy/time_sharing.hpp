@@ -24,6 +24,7 @@ struct HostChange {
   int host = 0;
   bool up = true;     // false: failed, or reclaimed by its owner
   double speed = 1.0; // fraction of peak speed left to guest jobs
+  bool owner = false; // the change is the workstation's owner coming back or leaving (the host itself stays on)
 };
 
 /* What a time-sharing policy sees when it plans. */

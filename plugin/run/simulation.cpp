@@ -10,6 +10,7 @@
 #include "runtime/drivers/space_sharing_driver.hpp"
 #include "runtime/drivers/time_sharing_driver.hpp"
 #include "runtime/events/host_monitor.hpp"
+#include "runtime/events/owner_source.hpp"
 #include "runtime/events/submitter.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/trace_search.hpp"
@@ -43,6 +44,8 @@ struct Context {
   std::unique_ptr<JobRuntime> runtime;
   std::unique_ptr<Submitter> submitter;
   std::unique_ptr<HostMonitor> monitor;
+  std::unique_ptr<OwnerActivity> owners; // `owners:` of the scenario, when it has a model
+  std::unique_ptr<OwnerSource> owner_source;
   std::unique_ptr<SchedulerActor> scheduler;
   std::exception_ptr failure;
   bool setup_failed = false; // the deployed actors then return at once, so SimGrid shuts down quietly
@@ -150,6 +153,22 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
   ctx.submitter = std::make_unique<Submitter>(workload.jobs, sc.workload.closed.jobs);
   ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);
+  std::vector<EventSource*> sources{ctx.submitter.get(), ctx.monitor.get()};
+  std::vector<bool> busy_at_start(hosts.size(), false);
+  if (sc.owners.model != OwnerSpec::Model::none) {
+    std::vector<std::string> names;
+    for (const auto* h : hosts)
+      names.push_back(h->get_name());
+    try { // a trace's errors name its file and line
+      ctx.owners = std::make_unique<OwnerActivity>(sc.owners, names, sc.simulation.seed);
+    } catch (const InputError& e) {
+      throw InputError(sc.file.string() + ": owners: " + e.what());
+    }
+    for (size_t h = 0; h < hosts.size(); h++)
+      busy_at_start[h] = ctx.owners->initially_busy(static_cast<int>(h));
+    ctx.owner_source = std::make_unique<OwnerSource>(*ctx.owners);
+    sources.push_back(ctx.owner_source.get());
+  }
   const size_t total = workload.jobs.size();
   std::function<void(double, size_t)> progress;
   auto sim_start = std::chrono::steady_clock::now();
@@ -161,17 +180,19 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
       std::fflush(stderr);
     };
   ctx.scheduler =
-      std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.runtime, mailbox,
-                                       std::vector<EventSource*>{ctx.submitter.get(), ctx.monitor.get()}, progress);
+      std::make_unique<SchedulerActor>(machine, hosts, workload.jobs, *ctx.runtime, mailbox, sources, progress);
   SchedulerActor& scheduler = *ctx.scheduler;
   scheduler.set_max_backlog(sc.simulation.max_backlog);
+  scheduler.set_eviction(sc.eviction);
+  scheduler.owners_busy_at_start(busy_at_start);
   scheduler.set_platform_name(sc.platform.string());
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
   else
     scheduler.set_driver(
         std::make_unique<SpaceSharingDriver>(machine, *ctx.policy, *ctx.allocator, *ctx.runtime, scheduler.up(),
-                                             [&scheduler](JobId id, JobFate fate) { scheduler.job_ended(id, fate); }));
+                                             [&scheduler](JobId id, JobFate fate) { scheduler.job_ended(id, fate); },
+                                             [&scheduler](JobId id, JobFate fate) { scheduler.job_evicted(id, fate); }));
 }
 
 } // namespace

@@ -387,39 +387,10 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
   return spec;
 }
 
-GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden)
+/* Workstation owners (model/owner_activity.hpp): the `owners` section of a scenario, or of gang_now. */
+OwnerSpec read_owners(Section& ow, const fs::path& dir, bool trace_overridden)
 {
-  namespace gn = gang_now;
-  GangNowSpec spec;
-  Section p = g.sub("policy");
-  gn::SchedulerOptions& o = spec.policy.options;
-  o.allocation.mtat = gn::parse_mtat_variant(p.choice("mtat", "optimal", {"optimal", "paper"}));
-  o.allocation.compression = gn::parse_compression_variant(p.choice("compression", "exact", {"exact", "paper"}));
-  o.allocation.pool_target = gn::parse_pool_target(p.choice("pool_target", "common", {"common", "per-pool"}));
-  o.expansion = gn::parse_expansion_search(p.choice("expansion", "column", {"column", "exhaustive"}));
-  // A run searches at most 2^12 slice sets per event by default; on a map with more slices holding free entries the
-  // exhaustive search gives way to the column search for that event (it cannot refuse, as the plan command does).
-  o.max_exhaustive_slices = static_cast<int>(p.integer("max_exhaustive_slices", 12, 1, 24));
-  o.exhaustive_falls_back = true;
-  o.new_slice_rule = gn::parse_new_slice_rule(p.choice("new_slice_rule", "turnaround", {"turnaround", "time-share"}));
-  const std::string eviction = p.choice("eviction", "migrate", {"migrate", "wait", "restart"});
-  spec.policy.eviction = eviction == "wait"      ? Eviction::wait
-                         : eviction == "restart" ? Eviction::restart
-                                                 : Eviction::migrate;
-  spec.policy.quantum = p.num("quantum", spec.policy.quantum, kMinQuantum, kMaxSeconds);
-  spec.policy.switch_cost = p.num("switch_cost", spec.policy.switch_cost, 0, kMaxSeconds);
-  // A context switch as long as the slice would leave no time to compute: the run would never end.
-  if (spec.policy.switch_cost >= spec.policy.quantum) {
-    const std::string k = p.has("switch_cost") ? "switch_cost" : "quantum";
-    p.fail(p.node()[k],
-           "the context switch (" + format_exact(spec.policy.switch_cost) + " s) must be shorter than the quantum (" +
-               format_exact(spec.policy.quantum) + " s)",
-           k);
-  }
-  p.finish();
-
-  Section ow = g.sub("owners");
-  OwnerSpec& owners = spec.owners;
+  OwnerSpec owners;
   const std::string model = ow.choice("model", "none", {"none", "alternating", "trace"});
   owners.model = model == "alternating" ? OwnerSpec::Model::alternating
                  : model == "trace"     ? OwnerSpec::Model::trace
@@ -453,6 +424,42 @@ GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden
       ow.fail(ow.node()["trace"], "file '" + owners.trace.string() + "' does not exist", "trace");
   }
   ow.ignore("trace");
+  return owners;
+}
+
+GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden)
+{
+  namespace gn = gang_now;
+  GangNowSpec spec;
+  Section p = g.sub("policy");
+  gn::SchedulerOptions& o = spec.policy.options;
+  o.allocation.mtat = gn::parse_mtat_variant(p.choice("mtat", "optimal", {"optimal", "paper"}));
+  o.allocation.compression = gn::parse_compression_variant(p.choice("compression", "exact", {"exact", "paper"}));
+  o.allocation.pool_target = gn::parse_pool_target(p.choice("pool_target", "common", {"common", "per-pool"}));
+  o.expansion = gn::parse_expansion_search(p.choice("expansion", "column", {"column", "exhaustive"}));
+  // A run searches at most 2^12 slice sets per event by default; on a map with more slices holding free entries the
+  // exhaustive search gives way to the column search for that event (it cannot refuse, as the plan command does).
+  o.max_exhaustive_slices = static_cast<int>(p.integer("max_exhaustive_slices", 12, 1, 24));
+  o.exhaustive_falls_back = true;
+  o.new_slice_rule = gn::parse_new_slice_rule(p.choice("new_slice_rule", "turnaround", {"turnaround", "time-share"}));
+  const std::string eviction = p.choice("eviction", "migrate", {"migrate", "wait", "restart"});
+  spec.policy.eviction = eviction == "wait"      ? Eviction::wait
+                         : eviction == "restart" ? Eviction::restart
+                                                 : Eviction::migrate;
+  spec.policy.quantum = p.num("quantum", spec.policy.quantum, kMinQuantum, kMaxSeconds);
+  spec.policy.switch_cost = p.num("switch_cost", spec.policy.switch_cost, 0, kMaxSeconds);
+  // A context switch as long as the slice would leave no time to compute: the run would never end.
+  if (spec.policy.switch_cost >= spec.policy.quantum) {
+    const std::string k = p.has("switch_cost") ? "switch_cost" : "quantum";
+    p.fail(p.node()[k],
+           "the context switch (" + format_exact(spec.policy.switch_cost) + " s) must be shorter than the quantum (" +
+               format_exact(spec.policy.quantum) + " s)",
+           k);
+  }
+  p.finish();
+
+  Section ow = g.sub("owners");
+  spec.owners = read_owners(ow, dir, trace_overridden);
   ow.finish();
 
   Section w = g.sub("workload");
@@ -718,6 +725,17 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     sc.policy.allocation_params = p.scalars("allocation_params");
     p.finish();
   }
+
+  // Owners of the compute hosts, on any platform and under any policy (gang_now has its own, in its section).
+  Section ow = top.sub("owners");
+  if (top.has("owners") && sc.gang_now)
+    top.fail(top.node()["owners"], "a gang_now scenario gives its owners in gang_now.owners", "owners");
+  if (top.has("owners") && (sc.hierarchy || sc.fork_join))
+    top.fail(top.node()["owners"], "hierarchy and fork_join scenarios have no owners", "owners");
+  sc.owners = read_owners(ow, dir, overridden.count("owners.trace") != 0);
+  sc.eviction =
+      ow.choice("eviction", "requeue", {"requeue", "kill"}) == "kill" ? GuestEviction::kill : GuestEviction::requeue;
+  ow.finish();
 
   Section s = top.sub("simulation");
   long seed = s.integer("seed", 1);

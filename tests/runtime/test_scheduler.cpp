@@ -146,7 +146,7 @@ TEST(Scheduler, HostFailureFailsItsJobAndTheReturnIsDelivered)
 )");
   f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3));
   auto r = run(f, "platform: p.xml\ndeployment: " + kDeploy +
-                      "\nworkload: {trace: w.swf}\npolicy: {name: test-recording-fcfs}\n");
+                      "\nworkload: {trace: w.swf}\npolicy: {name: test-recording-fcfs}\nowners: {eviction: kill}\n");
   ASSERT_GE(r.size(), 6U);
   EXPECT_EQ(r[0], static_cast<double>(JobFate::failed));
   EXPECT_NEAR(r[2], 5, 1e-6);
@@ -194,7 +194,7 @@ std::vector<double> host_calls_of(const std::vector<double>& r, size_t jobs)
 
 TEST(Scheduler, TwoHostsGoingDownAndBackAtOneInstant)
 {
-  // w1 and w2 go down together at 5 and come back together at 8. J1 runs on w1 from 0: it fails at 5. J2 needs the
+  // w1 and w2 go down together at 5 and come back together at 8. J1 runs on w1 from 0: it fails at 5 (eviction: kill). J2 needs the
   // three hosts from 6: it starts at 8, when both are back, and ends at 11. The policy hears of both hosts at 5 and
   // at 8. Both execution paths (timers and SimGrid ptasks, whose failure wakes the scheduler) give the same.
   for (const char* execution : {"timer", "ptask"}) {
@@ -204,7 +204,8 @@ TEST(Scheduler, TwoHostsGoingDownAndBackAtOneInstant)
     f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 3, 3));
     g_calls.clear();
     auto r = run(f, "platform: " + platform + "\ndeployment: " + kDeploy +
-                        "\nworkload: {trace: w.swf}\npolicy: {name: test-recording-fcfs}\nsimulation: {execution: " +
+                        "\nworkload: {trace: w.swf}\npolicy: {name: test-recording-fcfs}\nowners: {eviction: kill}\n"
+                        "simulation: {execution: " +
                         execution + "}\n");
     ASSERT_GE(r.size(), 6U);
     EXPECT_EQ(r[0], static_cast<double>(JobFate::failed));
@@ -240,6 +241,95 @@ TEST(Scheduler, JobsOnlyHostsDownForGoodCouldStartAreOneError)
   });
   EXPECT_EQ(r, (std::vector<double>{1, 1, 1, 1}));
   EXPECT_FALSE(fs::exists(f.dir / "out"));
+}
+
+/* Two hosts w1, w2 and a front end; w1 follows the state profile `w1_state` when given. */
+std::string two_hosts(const Folder& f, const std::string& w1_state = "")
+{
+  if (!w1_state.empty()) f.write("w1.state", w1_state);
+  f.write("p.xml", std::string(R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="w1" speed="1Gf")") + (w1_state.empty() ? "" : R"( state_file="w1.state")") + R"(/>
+    <host id="w2" speed="1Gf"/>
+    <host id="frontend" speed="1Gf"/>
+  </zone>
+</platform>
+)");
+  return "p.xml";
+}
+
+/* Per job of a run in a child: fate, start, finish, requeues, work lost, preemptions. */
+std::vector<double> run_counting(const Folder& f, const std::string& scenario_yaml)
+{
+  fs::path file = f.write("scenario.yaml", scenario_yaml);
+  return in_child([&] {
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+    std::vector<double> out;
+    for (const auto& o : r.states)
+      out.insert(out.end(), {static_cast<double>(o.fate), o.start_time, o.finish_time,
+                             static_cast<double>(o.counters.requeues), o.counters.work_lost,
+                             static_cast<double>(o.counters.preemptions)});
+    return out;
+  });
+}
+
+TEST(Owners, ReturnRequeuesTheJobAtItsPlaceUnderSpaceSharing)
+{
+  // w1's owner is back from 5 to 8. J1 (1 processor, 10 s) runs on w1 from 0: evicted at 5 with 5 s of work lost, it
+  // goes back to the queue and starts again at once on w2 (idle), ending at 15. J2 (both hosts, 3 s), submitted at 6,
+  // waits for w1 (back at 8) and w2 (free at 15): 15 to 18. Conservative backfilling puts J1 back at its place too.
+  for (const char* policy : {"fcfs", "easy", "conservative"}) {
+    SCOPED_TRACE(policy);
+    Folder f;
+    f.write("owners.csv", "5,w1,busy\n8,w1,idle\n");
+    f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3));
+    auto r = run_counting(f, "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
+                                 "\nworkload: {trace: w.swf}\npolicy: {name: " + policy +
+                                 "}\nowners: {model: trace, trace: owners.csv}\n");
+    const double completed = static_cast<double>(JobFate::completed);
+    EXPECT_EQ(r, (std::vector<double>{completed, 5, 15, 1, 5, 0, completed, 15, 18, 0, 0, 0}));
+  }
+}
+
+TEST(Owners, ReturnKillsTheJobWithEvictionKill)
+{
+  // As above with eviction: kill: J1 leaves at 5 (KILLED); J2 starts when w1 is back, at 8, and ends at 11.
+  Folder f;
+  f.write("owners.csv", "5,w1,busy\n8,w1,idle\n");
+  f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3));
+  auto r = run_counting(f, "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
+                               "\nworkload: {trace: w.swf}\npolicy: {name: fcfs}\nowners: {model: trace, trace: "
+                               "owners.csv, eviction: kill}\n");
+  EXPECT_EQ(r, (std::vector<double>{static_cast<double>(JobFate::killed), 0, 5, 0, 0, 0,
+                                    static_cast<double>(JobFate::completed), 8, 11, 0, 0, 0}));
+}
+
+TEST(Owners, HostFailureRequeuesLikeAnOwnersReturn)
+{
+  // The same schedule when w1 fails from 5 to 8 (a SimGrid state profile) instead: J1 fails at 5 and is requeued.
+  Folder f;
+  f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3));
+  auto r = run_counting(f, "platform: " + two_hosts(f, "5 0\n8 1\n") + "\ndeployment: " + kDeploy +
+                               "\nworkload: {trace: w.swf}\npolicy: {name: fcfs}\n");
+  const double completed = static_cast<double>(JobFate::completed);
+  EXPECT_EQ(r, (std::vector<double>{completed, 5, 15, 1, 5, 0, completed, 15, 18, 0, 0, 0}));
+}
+
+TEST(Owners, ReturnSuspendsTheJobUnderTimeSharing)
+{
+  // Gang with one-processor partitions: J1 (1 processor, 10 s) is in w1's partition. Its owner is back from 5 to 8:
+  // J1 is suspended (not requeued: its work is kept) and resumes at 8, ending at 13. J2 (1 processor, 4 s, from 0)
+  // runs on w2 undisturbed, 0 to 4.
+  Folder f;
+  f.write("owners.csv", "5,w1,busy\n8,w1,idle\n");
+  f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 0, 4, 1, 4));
+  auto r = run_counting(f, "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
+                               "\nworkload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 1}}\n"
+                               "owners: {model: trace, trace: owners.csv}\n");
+  const double completed = static_cast<double>(JobFate::completed);
+  EXPECT_EQ(r, (std::vector<double>{completed, 0, 13, 0, 0, 1, completed, 0, 4, 0, 0, 0}));
 }
 
 TEST(Scheduler, OverrunKillStopsTheJobAtItsEstimate)

@@ -48,6 +48,17 @@ class ConservativeBackfilling : public Policy {
   {
     ended_.push_back(job.id);
     compress_ = true;
+    started_position_.erase(job.id);
+  }
+  /* Back at its submission position; the profile is rebuilt (its running hold is gone). */
+  void job_requeued(const Job& job, double) override
+  {
+    auto it = started_position_.find(job.id);
+    const std::uint64_t position = it->second;
+    started_position_.erase(it);
+    queue_.emplace(position, &job);
+    position_[job.id] = position;
+    replan_ = true;
   }
   void host_changed(const HostChange&, double) override { replan_ = true; }
   size_t waiting_count() const override { return queue_.size(); }
@@ -231,6 +242,7 @@ class ConservativeBackfilling : public Policy {
       started_.push_back(job->id); // its reservation becomes its running hold at the next event
       queue_.erase(position);
       position_.erase(job->id);
+      started_position_[job->id] = position;
     }
     return out;
   }
@@ -240,6 +252,7 @@ class ConservativeBackfilling : public Policy {
   int capacity_ = -1;
   std::map<std::uint64_t, const Job*> queue_; // waiting jobs by submission position
   std::unordered_map<JobId, std::uint64_t> position_;
+  std::unordered_map<JobId, std::uint64_t> started_position_; // running jobs' submission positions (for a requeue)
   std::uint64_t next_position_ = 0;
   std::uint64_t first_unplaced_ = 0;       // jobs from this position on have no reservation yet
   std::unordered_map<JobId, Hold> held_;   // reservations of waiting jobs and holds of running ones

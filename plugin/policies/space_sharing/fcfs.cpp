@@ -12,6 +12,7 @@ class Fcfs : public Policy {
  public:
   explicit Fcfs(const PolicyEnv& env) : allocator_(env.allocator) {}
   void job_submitted(const Job& job, double) override { queue_.push(job); }
+  void job_requeued(const Job& job, double) override { queue_.push_in_submission_order(job); }
   size_t waiting_count() const override { return queue_.size(); }
 
   Decisions decide(const ClusterState& state) override

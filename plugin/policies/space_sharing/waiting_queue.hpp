@@ -14,6 +14,14 @@ namespace jobsched {
 class WaitingQueue {
  public:
   void push(const Job& job) { jobs_.push_back(&job); }
+  /* Put a job back where its submission places it (a requeued job): before the first job submitted after it. */
+  void push_in_submission_order(const Job& job)
+  {
+    auto later = std::find_if(jobs_.begin(), jobs_.end(), [&](const Job* j) {
+      return j->submit_time > job.submit_time || (j->submit_time == job.submit_time && j->id > job.id);
+    });
+    jobs_.insert(later, &job);
+  }
   bool empty() const { return jobs_.empty(); }
   size_t size() const { return jobs_.size(); }
   const Job& operator[](size_t i) const { return *jobs_[i]; }

@@ -16,6 +16,8 @@ class Driver {
   virtual void job_submitted(const WorkloadJob& job, double now) = 0;
   /* After the runtime has let the job go (its record says how and when). */
   virtual void job_ended(const JobState& state, double now) = 0;
+  /* The job lost its processors and waits again (its record is back to waiting, its work to do anew). */
+  virtual void job_requeued(const JobState& state, double now) = 0;
   /* `up`: the processors whose host is available after the change. */
   virtual void host_changed(const HostChange& change, const ResourceSet& up, double now) = 0;
   /* Ask the policy and apply its answer. */

@@ -21,6 +21,7 @@ SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> h
   for (const auto& j : jobs)
     runtime_.admit(j);
   up_ = ResourceSet(machine.resource_count());
+  owner_busy_.assign(static_cast<size_t>(machine.host_count()), false);
   for (int h = 0; h < machine.host_count(); h++) {
     host_up_.push_back(hosts_[h]->is_on() && hosts_[h]->get_available_speed() > 0);
     if (host_up_.back())
@@ -51,21 +52,48 @@ std::string SchedulerActor::stranded_message() const
     if (!host_up_[h] && listed++ < 3) down += (down.empty() ? "" : ", ") + hosts_[h]->get_name();
   if (hosts_down_ > 3) down += " and " + std::to_string(hosts_down_ - 3) + " more";
   return platform_name_ + ": " + std::to_string(driver_->waiting_count()) +
-         " jobs wait and only hosts down could start them (" + down + "), but no state or speed profile brought one " +
-         "back in the " + format_exact(kMaxWaitForHosts) + " s since " + format_exact(waiting_for_hosts_since_) + " s";
+         " jobs wait and only hosts down could start them (" + down + "), but none came back in the " + format_exact(kMaxWaitForHosts) + " s since " + format_exact(waiting_for_hosts_since_) + " s";
 }
 
-void SchedulerActor::host_changed(int host)
+void SchedulerActor::job_evicted(JobId id, JobFate fate)
+{
+  if (eviction_ == GuestEviction::kill) {
+    job_ended(id, fate);
+    return;
+  }
+  JobState& s = runtime_.table().at(id);
+  XBT_VERB("job %ld requeued, %g s of work lost", static_cast<long>(id), s.service);
+  s.counters.requeues++;
+  s.counters.work_lost += s.service;
+  s.service = 0;
+  s.status = JobStatus::waiting;
+  s.start_time = -1;
+  s.allocated.clear();
+  driver_->job_requeued(s, now_);
+}
+
+void SchedulerActor::owners_busy_at_start(const std::vector<bool>& busy)
+{
+  owner_busy_ = busy;
+  for (int h = 0; h < machine_.host_count(); h++)
+    if (owner_busy_[h] && host_up_[h]) {
+      host_up_[h] = false;
+      up_ -= machine_.processors_of(h);
+      hosts_down_++;
+    }
+}
+
+void SchedulerActor::host_changed(int host, bool owner)
 {
   sg4::Host* h = hosts_[host];
-  bool up = h->is_on() && h->get_available_speed() > 0;
+  bool up = h->is_on() && h->get_available_speed() > 0 && !owner_busy_[host];
   if (up)
     up_ |= machine_.processors_of(host);
   else
     up_ -= machine_.processors_of(host);
   if (up != host_up_[host]) hosts_down_ += up ? -1 : 1;
   host_up_[host] = up;
-  driver_->host_changed(HostChange{host, up, h->get_available_speed()}, up_, now_);
+  driver_->host_changed(HostChange{host, up, h->get_available_speed(), owner}, up_, now_);
 }
 
 double SchedulerActor::policy_wakeup() const
@@ -85,7 +113,10 @@ bool SchedulerActor::gather(bool woke_on_message)
 {
   bool happened = false;
   for (const auto& [id, fate] : runtime_.collect_ended()) {
-    job_ended(id, fate);
+    if (fate == JobFate::failed) // its host (or a link it used) failed
+      job_evicted(id, fate);
+    else
+      job_ended(id, fate);
     happened = true;
   }
   // Events of this instant: the one that woke us, and any a source is still sending (a closed population's
@@ -100,13 +131,17 @@ bool SchedulerActor::gather(bool woke_on_message)
   // Polled sources (arrivals) due now.
   for (auto* source : sources_)
     if (source->next_time() <= now_ + kTimeEpsilon) source->poll(now_, inbox_);
-  // Host changes before submissions, whatever order the events came in.
+  // Host changes (failures, profiles, owners) before submissions, whatever order the events came in.
   std::stable_partition(inbox_.begin(), inbox_.end(),
-                        [](const std::unique_ptr<Event>& e) { return e->kind == Event::Kind::host_change; });
+                        [](const std::unique_ptr<Event>& e) { return e->kind != Event::Kind::submissions; });
   for (const auto& e : inbox_) {
-    if (e->kind == Event::Kind::host_change)
-      host_changed(e->host);
-    else
+    if (e->kind == Event::Kind::host_change) {
+      host_changed(e->host, false);
+    } else if (e->kind == Event::Kind::owner) {
+      XBT_VERB("the owner of host %d %s", e->host, e->owner_busy ? "is back" : "left");
+      owner_busy_[e->host] = e->owner_busy;
+      host_changed(e->host, true);
+    } else
       for (const WorkloadJob* j : e->jobs) {
         XBT_VERB("job %ld submitted (%d processors, estimate %g s)", static_cast<long>(j->id), j->size, j->estimate);
         runtime_.table().at(j->id).status = JobStatus::waiting;

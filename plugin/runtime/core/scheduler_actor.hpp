@@ -5,6 +5,7 @@
  * submitted at t. All its state is its own, so several scheduler actors could run side by side. */
 #pragma once
 
+#include "model/owner_activity.hpp"
 #include "runtime/core/driver.hpp"
 #include "runtime/core/event_source.hpp"
 #include "runtime/execution/job_runtime.hpp"
@@ -51,6 +52,12 @@ class SchedulerActor {
   void operator()();
   /* A job left the machine (called by the runtime's collection, or by a driver that killed it). */
   void job_ended(JobId id, JobFate fate);
+  /* A job lost its processors (its host failed, or a driver killed it for the host's owner): requeued, or ended with
+   * `fate`, by the eviction rule. */
+  void job_evicted(JobId id, JobFate fate);
+  void set_eviction(GuestEviction eviction) { eviction_ = eviction; }
+  /* Hosts whose owner is there at time 0 (owners: the hosts are not available to jobs); before the driver is made. */
+  void owners_busy_at_start(const std::vector<bool>& busy);
 
   const SchedulerStats& stats() const { return stats_; }
   size_t ended_count() const { return ended_; }
@@ -58,7 +65,7 @@ class SchedulerActor {
 
  private:
   bool gather(bool woke_on_message);
-  void host_changed(int host);
+  void host_changed(int host, bool owner);
   bool sources_pending(double now) const;
   double policy_wakeup() const;
   std::string stranded_message() const;
@@ -73,6 +80,8 @@ class SchedulerActor {
 
   ResourceSet up_;
   std::vector<bool> host_up_;
+  std::vector<bool> owner_busy_; // the workstation's owner is there: not available to jobs
+  GuestEviction eviction_ = GuestEviction::requeue;
   int hosts_down_ = 0; // hosts off or at speed 0
   double now_ = 0;
   double decided_at_ = -1; // the last instant the driver decided

@@ -10,8 +10,10 @@ namespace jobsched {
 
 SpaceSharingDriver::SpaceSharingDriver(const Machine& machine, Policy& policy, Allocator& allocator,
                                        JobRuntime& runtime, const ResourceSet& up,
-                                       std::function<void(JobId, JobFate)> end_job)
-    : machine_(machine), policy_(policy), allocator_(allocator), runtime_(runtime), end_job_(std::move(end_job))
+                                       std::function<void(JobId, JobFate)> end_job,
+                                       std::function<void(JobId, JobFate)> evict_job)
+    : machine_(machine), policy_(policy), allocator_(allocator), runtime_(runtime), end_job_(std::move(end_job)),
+      evict_job_(std::move(evict_job))
 {
   if (allocator_.wants_network_load())
     for (auto* link : sg4::Engine::get_instance()->get_all_links())
@@ -30,12 +32,23 @@ double SpaceSharingDriver::network_load() const
   return sum / static_cast<double>(network_links_.size());
 }
 
-void SpaceSharingDriver::job_ended(const JobState& s, double now)
+void SpaceSharingDriver::release(JobId id)
 {
-  auto it = state_.running.find(s.job->id);
+  auto it = state_.running.find(id);
   if (!it->second.suspended) state_.idle |= it->second.resources & state_.up;
   state_.running.erase(it);
+}
+
+void SpaceSharingDriver::job_ended(const JobState& s, double now)
+{
+  release(s.job->id);
   policy_.job_ended(*s.job, job_end_of(s.fate), now);
+}
+
+void SpaceSharingDriver::job_requeued(const JobState& s, double now)
+{
+  release(s.job->id);
+  policy_.job_requeued(*s.job, now);
 }
 
 void SpaceSharingDriver::host_changed(const HostChange& change, const ResourceSet& up, double now)
@@ -51,6 +64,17 @@ void SpaceSharingDriver::host_changed(const HostChange& change, const ResourceSe
   }
   state_.up = up;
   policy_.host_changed(change, now);
+  // The owner is back on a host that stays on: its guests leave it (a failed host's jobs failed with it already).
+  if (change.owner && !change.up) {
+    std::vector<JobId> guests;
+    for (const auto& [id, job] : state_.running)
+      if (job.resources.intersects(r)) guests.push_back(id);
+    for (JobId id : guests) {
+      XBT_VERB("job %ld evicted by the owner of host %d", static_cast<long>(id), change.host);
+      runtime_.kill(id);
+      evict_job_(id, JobFate::killed);
+    }
+  }
 }
 
 void SpaceSharingDriver::decide(double now, const ResourceSet&)

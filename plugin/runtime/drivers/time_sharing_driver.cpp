@@ -28,6 +28,13 @@ void TimeSharingDriver::job_ended(const JobState& s, double now)
   policy_.job_ended(*s.job, job_end_of(s.fate), now);
 }
 
+/* Its host failed: it ends for the policy and comes again, at its place in submission order (in_system_ keeps it). */
+void TimeSharingDriver::job_requeued(const JobState& s, double now)
+{
+  policy_.job_ended(*s.job, JobEnd::failed, now);
+  policy_.job_submitted(*s.job, now);
+}
+
 void TimeSharingDriver::host_changed(const HostChange& change, const ResourceSet&, double now)
 {
   policy_.host_changed(change, now);

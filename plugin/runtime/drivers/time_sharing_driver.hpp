@@ -24,6 +24,7 @@ class TimeSharingDriver : public Driver {
   TimeSharingDriver(const Machine& machine, TimeSharingPolicy& policy, JobRuntime& runtime);
   void job_submitted(const WorkloadJob& job, double now) override;
   void job_ended(const JobState& state, double now) override;
+  void job_requeued(const JobState& state, double now) override;
   void host_changed(const HostChange& change, const ResourceSet& up, double now) override;
   void decide(double now, const ResourceSet& up) override;
   double next_wakeup() const override { return until_; }

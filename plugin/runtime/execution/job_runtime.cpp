@@ -246,7 +246,7 @@ void JobRuntime::drop_preparation(Execution& x)
   preparing_.erase(x.job->id);
   if (x.stall_end >= 0) {
     x.stall_end = -1;
-    x.token++;
+    x.token = ++last_token_;
   }
 }
 
@@ -357,7 +357,8 @@ void JobRuntime::launch(Execution& x)
 
 void JobRuntime::push_timer(Execution& x, double end)
 {
-  timer_heap_.push(Timer{end, x.job->id, ++x.token});
+  x.token = ++last_token_;
+  timer_heap_.push(Timer{end, x.job->id, x.token});
 }
 
 void JobRuntime::start_timer(Execution& x)
@@ -405,7 +406,7 @@ void JobRuntime::retime(Execution& x)
   const double left = timer_left(x);
   x.remaining *= left;
   x.timer_flops *= left;
-  x.token++;
+  x.token = ++last_token_;
   start_timer(x);
 }
 
@@ -426,7 +427,7 @@ void JobRuntime::stop_exec(Execution& x)
   if (x.timer_end >= 0) {
     x.remaining *= timer_left(x);
     x.timer_end = -1;
-    x.token++;
+    x.token = ++last_token_;
     return;
   }
   if (!x.exec) return;
@@ -662,7 +663,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       Timer t = timer_heap_.top();
       timer_heap_.pop();
       Execution& x = jobs_.at(t.job);
-      x.token++;
+      x.token = ++last_token_;
       if (x.timer_end >= 0) {
         ended.emplace_back(t.job, x.host_failed ? JobFate::failed : JobFate::completed);
       } else if (x.stall_end >= 0) {
@@ -716,7 +717,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       x.exec = nullptr;
       x.pending.clear();
       x.timer_end = -1;
-      x.token++;
+      x.token = ++last_token_;
     } else if (fate != JobFate::completed && x.exec && x.exec->get_state() == State::STARTED) {
       x.exec->cancel();
     }

@@ -188,6 +188,8 @@ class JobRuntime {
   std::vector<double> host_speed_; // each compute host's available speed (-1: off), as of host_speed_epoch_
   unsigned host_speed_epoch_ = ~0U;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timer_heap_;
+  unsigned last_token_ = 0; // timers' tokens come from one counter: a job started again (requeued) must not match the
+                            // stale timers of its earlier execution
   std::shared_ptr<std::vector<const sg4::Host*>> changed_hosts_; // noticed by SimGrid callbacks, handled in collect
   std::set<JobId> preparing_; // jobs waiting on the activities of a preparation stage
   int wall_time_jobs_ = 0;    // running jobs killed at their estimate (next_deadline scans only if any)
