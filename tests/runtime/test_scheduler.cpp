@@ -7,6 +7,7 @@
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
 #include "support/quiet_run.hpp"
+#include "support/trace_checks.hpp"
 
 #include "support/scratch_folder.hpp"
 
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 using namespace jobsched;
 using jobsched::testing::in_child;
@@ -330,6 +332,86 @@ TEST(Owners, ReturnSuspendsTheJobUnderTimeSharing)
                                "owners: {model: trace, trace: owners.csv}\n");
   const double completed = static_cast<double>(JobFate::completed);
   EXPECT_EQ(r, (std::vector<double>{completed, 0, 13, 0, 0, 1, completed, 0, 4, 0, 0, 0}));
+}
+
+/* A run under owners drawn by the alternating model, checked against a second draw of the same owners: returns the
+ * number of running segments that overlap another job's on a processor, the largest gap between a completed job's
+ * computing time and its run time plus the work it lost, the running segments on a host while its owner is there,
+ * and the run's requeues and preemptions. */
+std::vector<double> owners_invariants(const std::string& policy)
+{
+  Folder f;
+  fs::path file = f.write("scenario.yaml", "platform: " + kCluster16 + "\ndeployment: " + kDeploy +
+                                               "\nworkload: {generator: {jobs: 60, mean_interarrival: 300, max_size: "
+                                               "4, max_run_time: 3000}}\npolicy: " +
+                                               policy +
+                                               "\nowners: {model: alternating, mean_idle: 2000, activity: 0.3}\n"
+                                               "simulation: {seed: 7}\n");
+  return in_child([&] {
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+    // The owners again, from the same seed: busy intervals per host (16 hosts, named node-0 .. node-15).
+    Scenario sc = load_scenario(file);
+    std::vector<std::string> names;
+    for (int h = 0; h < 16; h++)
+      names.push_back("node-" + std::to_string(h));
+    OwnerActivity owners(sc.owners, names, sc.simulation.seed);
+    std::vector<std::vector<std::pair<double, double>>> busy(16);
+    std::vector<double> since(16, -1);
+    for (int h = 0; h < 16; h++)
+      if (owners.initially_busy(h)) since[h] = 0;
+    const double end = r.metrics.last_finish + 1;
+    while (owners.next_time() <= end)
+      for (const OwnerChange& c : owners.take_due(owners.next_time())) {
+        if (c.busy)
+          since[c.host] = c.time;
+        else
+          busy[c.host].emplace_back(since[c.host], c.time);
+      }
+    for (int h = 0; h < 16; h++)
+      if (since[h] >= 0 && (busy[h].empty() || busy[h].back().first != since[h])) busy[h].emplace_back(since[h], end);
+    double on_busy_host = 0;
+    std::map<JobId, double> computed;
+    for (const TraceSegment& s : r.trace) {
+      if (s.status != JobStatus::running) continue;
+      computed[s.job] += s.end - s.start;
+      s.processors.for_each([&](int p) {
+        for (const auto& [from, to] : busy[p])
+          if (s.start < to - 1e-9 && from < s.end - 1e-9) on_busy_host++;
+      });
+    }
+    double worst = 0;
+    for (size_t i = 0; i < r.states.size(); i++)
+      if (r.states[i].fate == JobFate::completed)
+        worst = std::max(worst, std::abs(computed[r.states[i].job->id] - r.workload->jobs[i].run_time -
+                                         r.states[i].counters.work_lost));
+    return std::vector<double>{static_cast<double>(jobsched::testing::computing_overlaps(r.trace)), worst,
+                               on_busy_host, static_cast<double>(r.metrics.totals.requeues),
+                               static_cast<double>(r.metrics.totals.preemptions),
+                               static_cast<double>(r.metrics.jobs_completed)};
+  });
+}
+
+TEST(Owners, AlternatingOwnersKeepTheTraceInvariants)
+{
+  // EASY requeues the jobs of the hosts whose owner comes back, gang suspends them; either way no processor computes
+  // for two jobs, no job computes on a host while its owner is there, every job completes, and a job computes exactly
+  // its run time plus the work it lost.
+  auto easy = owners_invariants("{name: easy}");
+  ASSERT_EQ(easy.size(), 6U);
+  EXPECT_EQ(easy[0], 0);
+  EXPECT_LT(easy[1], 1e-6);
+  EXPECT_EQ(easy[2], 0);
+  EXPECT_GT(easy[3], 0); // some jobs were requeued
+  EXPECT_EQ(easy[4], 0);
+  EXPECT_EQ(easy[5], 60);
+  auto gang = owners_invariants("{name: gang, params: {partition_size: 1, quantum: 600}}");
+  ASSERT_EQ(gang.size(), 6U);
+  EXPECT_EQ(gang[0], 0);
+  EXPECT_LT(gang[1], 1e-6);
+  EXPECT_EQ(gang[2], 0);
+  EXPECT_EQ(gang[3], 0); // suspended, never requeued: no host failed
+  EXPECT_GT(gang[4], 0);
+  EXPECT_EQ(gang[5], 60);
 }
 
 TEST(Scheduler, OverrunKillStopsTheJobAtItsEstimate)
