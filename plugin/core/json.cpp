@@ -44,7 +44,7 @@ std::string scalar_text(const Json& value)
   if (value.is_number_float()) {
     const double v = value.get<double>();
     if (!std::isfinite(v)) return "null"; // as nlohmann writes it
-    char buf[400];                        // the longest fixed text of a double: 309 digits before the point
+    char buf[400]; // the longest fixed text of a double: DBL_MAX has 309 digits, 5e-324 is 0. and 324 decimals
     return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed).ptr);
   }
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);
