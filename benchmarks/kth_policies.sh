@@ -17,7 +17,7 @@ run() {
   shift
   "${pin[@]}" "$bin" run "$src/scenarios/kth-sp2-easy.yaml" --quiet --out "$out/$name" \
     --set workload.communication.pattern=none "$@"
-  field() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$out/$name/performance.json"; }
+  field() { python3 -c 'import json, sys; print(json.load(open(sys.argv[2]))[sys.argv[1]])' "$1" "$out/$name/performance.json"; }
   printf '%-14s %8s %10.3f %10.3f %10.0f %12.0f %11.1f\n' "$name" "$(field jobs)" "$(field wall_time_s)" \
     "$(field simulation_wall_time_s)" "$(field jobs_per_wall_second)" "$(field segments_per_wall_second)" \
     "$(field peak_memory_mb)"

@@ -71,7 +71,7 @@ YAML
       printf '%-12s %8s %9s   failed: %s\n' "$name" "$hosts" "$jobs" "$(head -c 200 "$work/err")"
       continue
     fi
-    field() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$2"; }
+    field() { python3 -c 'import json, sys; print(json.load(open(sys.argv[2]))[sys.argv[1]])' "$1" "$2"; }
     printf '%-12s %8s %9s %10.2f %10.0f %11.0f %12s\n' "$name" "$hosts" "$jobs" \
       "$(field wall_time_s "$work/out/performance.json")" \
       "$(field jobs_per_wall_second "$work/out/performance.json")" \

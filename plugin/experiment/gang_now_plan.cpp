@@ -1,12 +1,11 @@
 /* `jobsched plan mtat|compress|expand`: MTAT, Compression and Expansion of Al-Saqabi, Otto & Walpole, "Gang
- * Scheduling in Heterogeneous Distributed Systems" (sections 4.1 to 4.4.1), on the command line, as hand-written
- * JSON; and the allocation map's JSON form. */
+ * Scheduling in Heterogeneous Distributed Systems" (sections 4.1 to 4.4.1), on the command line, as JSON
+ * (nlohmann-json, laid out by core/json.hpp); and the allocation map's JSON form. */
 #include "experiment/gang_now_plan.hpp"
 
 #include "core/errors.hpp"
+#include "core/json.hpp"
 #include "experiment/command_line.hpp"
-#include "experiment/json_reader.hpp"
-#include "output/reports.hpp"
 #include "policies/gang_now/events.hpp"
 
 #include <cstdio>
@@ -53,189 +52,205 @@ namespace {
 // ---- JSON writing ----
 
 /* A rational as an exact JSON string: a decimal when it has one ("1.1"), else "p/q". */
-std::string exact(const Rational& value)
+Json exact(const Rational& value)
 {
-  return json_string(exact_string(value));
+  return exact_string(value);
 }
 
-std::string fraction(const Rational& value)
+Json fraction(const Rational& value)
 {
-  return json_string(fraction_string(value));
+  return fraction_string(value);
 }
 
-template <class T, class F>
-std::string list(const std::vector<T>& values, F show)
+/* A rational as a JSON number: exact when it has a decimal form, else to 12 significant digits. */
+Json decimal(const Rational& value)
 {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); i++)
-    out += (i ? ", " : "") + show(values[i]);
-  return out + "]";
+  return json_decimal(decimal_string(value));
 }
 
-std::string ints(const std::vector<int>& values)
+Json fractions(const std::vector<Rational>& values)
 {
-  return list(values, [](int v) { return std::to_string(v); });
+  Json out = Json::array();
+  for (const auto& v : values)
+    out.push_back(fraction(v));
+  return out;
 }
 
-std::string fractions(const std::vector<Rational>& values)
+Json vp_counts(const VpCounts& vps)
 {
-  return list(values, [](const Rational& v) { return fraction(v); });
+  Json out = Json::object();
+  for (const auto& [arch, count] : vps)
+    out[arch] = count;
+  return out;
 }
 
-std::string vp_counts(const VpCounts& vps)
+Json names(const AllocationMap& map, const std::vector<int>& processors)
 {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [arch, count] : vps) {
-    out += (first ? "" : ", ") + json_string(arch) + ": " + std::to_string(count);
-    first = false;
-  }
-  return out + "}";
-}
-
-std::string names(const AllocationMap& map, const std::vector<int>& processors)
-{
-  return list(processors, [&map](int p) { return json_string(map.processors[static_cast<size_t>(p)].name); });
+  Json out = Json::array();
+  for (int p : processors)
+    out.push_back(map.processors[static_cast<size_t>(p)].name);
+  return out;
 }
 
 // ---- reading the map ----
 
-[[noreturn]] void bad_map(const std::string& source, const json::Value& at, const std::string& what)
+/* Messages name the value at fault by its JSON pointer ("/processors/2/capacity"). */
+[[noreturn]] void bad_map(const std::string& source, const std::string& at, const std::string& what)
 {
-  throw InputError(source + ":" + std::to_string(at.line) + ": " + what);
+  throw InputError(source + ": " + (at.empty() ? "" : at + ": ") + what);
 }
 
-const json::Value& member(const std::string& source, const json::Value& object, const std::string& key)
+/* The pointer to member `key` of the object at `at` ("~" and "/" in the key escaped as RFC 6901 says). */
+std::string pointer(const std::string& at, const std::string& key)
 {
-  const json::Value* v = object.find(key);
-  if (!v) bad_map(source, object, "missing key \"" + key + "\"");
-  return *v;
+  return (Json::json_pointer(at) / key).to_string();
 }
 
-void only_keys(const std::string& source, const json::Value& object, const std::set<std::string>& keys,
+/* "a number", "an object", "null"... */
+std::string kind_name(const Json& v)
+{
+  if (v.is_null()) return "null";
+  return std::string(v.is_object() || v.is_array() ? "an " : "a ") + v.type_name();
+}
+
+const Json& member(const std::string& source, const Json& object, const std::string& at, const std::string& key)
+{
+  auto it = object.find(key);
+  if (it == object.end()) bad_map(source, at, "missing key \"" + key + "\"");
+  return *it;
+}
+
+void only_keys(const std::string& source, const Json& object, const std::string& at, const std::set<std::string>& keys,
                const std::string& where)
 {
-  for (const auto& [key, value] : object.members)
-    if (!keys.count(key)) bad_map(source, value, "unknown key \"" + key + "\" in " + where);
+  for (auto it = object.begin(); it != object.end(); ++it)
+    if (!keys.count(it.key())) bad_map(source, pointer(at, it.key()), "unknown key \"" + it.key() + "\" in " + where);
 }
 
-long long whole(const std::string& source, const json::Value& v, const std::string& key, long long lowest,
-                long long highest)
+long long whole(const std::string& source, const Json& v, const std::string& at, const std::string& key,
+                long long lowest, long long highest)
 {
-  if (v.kind != json::Value::Kind::number) bad_map(source, v, "\"" + key + "\" must be a number, not " + v.kind_name());
-  long long value = 0;
-  size_t used = 0;
-  try {
-    value = std::stoll(v.text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != v.text.size() || value < lowest || value > highest)
-    bad_map(source, v,
+  if (!v.is_number()) bad_map(source, at, "\"" + key + "\" must be a number, not " + kind_name(v));
+  // Whole numbers only (1.0 and 1e3 are doubles in JSON's reading, as they were refused before); a non-negative one is
+  // unsigned, checked before it is read as signed.
+  bool fits = v.is_number_integer() &&
+              (!v.is_number_unsigned() || v.get<unsigned long long>() <= static_cast<unsigned long long>(highest));
+  long long value = fits ? v.get<long long>() : 0;
+  if (!fits || value < lowest || value > highest)
+    bad_map(source, at,
             "\"" + key + "\" must be a whole number from " + std::to_string(lowest) + " to " + std::to_string(highest) +
-                ", not " + v.text);
+                ", not " + v.dump());
   return value;
 }
 
 } // namespace
 
-std::string map_json(const AllocationMap& map, int indent)
+Json map_document(const AllocationMap& map)
 {
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  std::ostringstream out;
-  out << "{\n" << pad << "  \"processors\": [";
-  for (size_t p = 0; p < map.processors.size(); p++) {
-    const Processor& proc = map.processors[p];
-    out << (p ? ",\n" : "\n") << pad << "    {\"name\": " << json_string(proc.name)
-        << ", \"capacity\": " << exact(proc.capacity) << ", \"arch\": " << json_string(proc.arch) << "}";
+  Json processors = Json::array();
+  for (const Processor& proc : map.processors)
+    processors.push_back(Json{{"name", proc.name}, {"capacity", exact(proc.capacity)}, {"arch", proc.arch}});
+  Json jobs = Json::array();
+  for (const JobRecord& job : map.jobs)
+    jobs.push_back(Json{{"id", job.id}, {"vps", vp_counts(job.vps)}});
+  Json slices = Json::array();
+  for (const auto& slice : map.slices) {
+    Json entries = Json::array();
+    for (const Entry& e : slice)
+      entries.push_back(e.free() ? Json(nullptr) : Json{{"job", e.job}, {"vps", e.vps}});
+    slices.push_back(entries);
   }
-  out << (map.processors.empty() ? "],\n" : "\n" + pad + "  ],\n");
-  out << pad << "  \"jobs\": [";
-  for (size_t k = 0; k < map.jobs.size(); k++)
-    out << (k ? ",\n" : "\n") << pad << "    {\"id\": " << map.jobs[k].id << ", \"vps\": " << vp_counts(map.jobs[k].vps)
-        << "}";
-  out << (map.jobs.empty() ? "],\n" : "\n" + pad + "  ],\n");
-  out << pad << "  \"next_job\": " << map.next_job << ",\n";
-  out << pad << "  \"slices\": [";
-  for (size_t s = 0; s < map.slices.size(); s++)
-    out << (s ? ",\n" : "\n") << pad << "    " << list(map.slices[s], [](const Entry& e) {
-      return e.free() ? std::string("null")
-                      : "{\"job\": " + std::to_string(e.job) + ", \"vps\": " + std::to_string(e.vps) + "}";
-    });
-  out << (map.slices.empty() ? "]\n" : "\n" + pad + "  ]\n") << pad << "}";
-  return out.str();
+  return Json{{"processors", processors}, {"jobs", jobs}, {"next_job", map.next_job}, {"slices", slices}};
+}
+
+std::string map_json(const AllocationMap& map)
+{
+  return json_text(map_document(map));
 }
 
 AllocationMap read_map_json(const std::string& text, const std::string& source)
 {
-  using Kind = json::Value::Kind;
-  json::Value doc = json::parse(text, source);
-  if (doc.kind != Kind::object) bad_map(source, doc, "an allocation map is a JSON object");
-  only_keys(source, doc, {"processors", "jobs", "next_job", "slices"}, "the allocation map");
+  const Json doc = parse_json(text, source);
+  if (!doc.is_object()) bad_map(source, "", "an allocation map is a JSON object");
+  only_keys(source, doc, "", {"processors", "jobs", "next_job", "slices"}, "the allocation map");
   AllocationMap map;
-  const json::Value& processors = member(source, doc, "processors");
-  if (processors.kind != Kind::array) bad_map(source, processors, "\"processors\" must be an array");
-  for (const auto& p : processors.items) {
-    if (p.kind != Kind::object) bad_map(source, p, "each processor is an object");
-    only_keys(source, p, {"name", "capacity", "arch"}, "a processor");
+  const Json& processors = member(source, doc, "", "processors");
+  if (!processors.is_array()) bad_map(source, "/processors", "\"processors\" must be an array");
+  for (size_t i = 0; i < processors.size(); i++) {
+    const Json& p = processors[i];
+    const std::string at = "/processors/" + std::to_string(i);
+    if (!p.is_object()) bad_map(source, at, "each processor is an object");
+    only_keys(source, p, at, {"name", "capacity", "arch"}, "a processor");
     Processor proc;
-    const json::Value& name = member(source, p, "name");
-    if (name.kind != Kind::string || name.text.empty()) bad_map(source, name, "\"name\" must be a non-empty string");
-    proc.name = name.text;
-    const json::Value& capacity = member(source, p, "capacity");
-    if (capacity.kind != Kind::string && capacity.kind != Kind::number)
-      bad_map(source, capacity, "\"capacity\" must be a number or a string");
-    proc.capacity = parse_capacity(capacity.text, source + ":" + std::to_string(capacity.line) + ": processor '" +
-                                                      proc.name + "' capacity");
-    if (const json::Value* arch = p.find("arch")) {
-      if (arch->kind != Kind::string || arch->text.empty())
-        bad_map(source, *arch, "\"arch\" must be a non-empty string");
-      proc.arch = arch->text;
+    const Json& name = member(source, p, at, "name");
+    if (!name.is_string() || name.get_ref<const std::string&>().empty())
+      bad_map(source, at + "/name", "\"name\" must be a non-empty string");
+    proc.name = name.get<std::string>();
+    const Json& capacity = member(source, p, at, "capacity");
+    if (!capacity.is_string() && !capacity.is_number())
+      bad_map(source, at + "/capacity", "\"capacity\" must be a number or a string");
+    // A number's text is the shortest that reads back to the same double: the digits as written for any capacity
+    // parse_capacity accepts (at most 4 decimal places, up to 1000).
+    proc.capacity = parse_capacity(capacity.is_string() ? capacity.get<std::string>() : capacity.dump(),
+                                   source + ": " + at + "/capacity: processor '" + proc.name + "' capacity");
+    if (auto arch = p.find("arch"); arch != p.end()) {
+      if (!arch->is_string() || arch->get_ref<const std::string&>().empty())
+        bad_map(source, at + "/arch", "\"arch\" must be a non-empty string");
+      proc.arch = arch->get<std::string>();
     }
     map.processors.push_back(proc);
   }
-  if (map.processors.size() > 10'000) bad_map(source, processors, "more than 10000 processors");
-  const json::Value& slices = member(source, doc, "slices");
-  if (slices.kind != Kind::array) bad_map(source, slices, "\"slices\" must be an array");
-  for (const auto& s : slices.items) {
-    if (s.kind != Kind::array) bad_map(source, s, "each slice is an array of entries, one per processor");
-    if (s.items.size() != map.processors.size())
-      bad_map(source, s,
-              "a slice has " + std::to_string(s.items.size()) + " entries for " +
-                  std::to_string(map.processors.size()) + " processors");
+  if (map.processors.size() > 10'000) bad_map(source, "/processors", "more than 10000 processors");
+  const Json& slices = member(source, doc, "", "slices");
+  if (!slices.is_array()) bad_map(source, "/slices", "\"slices\" must be an array");
+  for (size_t k = 0; k < slices.size(); k++) {
+    const Json& s = slices[k];
+    const std::string at = "/slices/" + std::to_string(k);
+    if (!s.is_array()) bad_map(source, at, "each slice is an array of entries, one per processor");
+    if (s.size() != map.processors.size())
+      bad_map(source, at,
+              "a slice has " + std::to_string(s.size()) + " entries for " + std::to_string(map.processors.size()) +
+                  " processors");
     std::vector<Entry> slice;
-    for (const auto& e : s.items) {
-      if (e.kind == Kind::null) {
+    for (size_t i = 0; i < s.size(); i++) {
+      const Json& e = s[i];
+      const std::string entry_at = at + "/" + std::to_string(i);
+      if (e.is_null()) {
         slice.emplace_back();
         continue;
       }
-      if (e.kind != Kind::object) bad_map(source, e, "an entry is null (free) or {\"job\": ID, \"vps\": N}");
-      only_keys(source, e, {"job", "vps"}, "an entry");
-      slice.push_back(Entry{static_cast<int>(whole(source, member(source, e, "job"), "job", 0, 1'000'000'000)),
-                            static_cast<int>(whole(source, member(source, e, "vps"), "vps", 1, 1'000'000))});
+      if (!e.is_object()) bad_map(source, entry_at, "an entry is null (free) or {\"job\": ID, \"vps\": N}");
+      only_keys(source, e, entry_at, {"job", "vps"}, "an entry");
+      slice.push_back(Entry{
+          static_cast<int>(
+              whole(source, member(source, e, entry_at, "job"), entry_at + "/job", "job", 0, 1'000'000'000)),
+          static_cast<int>(whole(source, member(source, e, entry_at, "vps"), entry_at + "/vps", "vps", 1, 1'000'000))});
     }
     map.slices.push_back(slice);
   }
-  if (const json::Value* jobs = doc.find("jobs")) {
-    if (jobs->kind != Kind::array) bad_map(source, *jobs, "\"jobs\" must be an array");
-    for (const auto& j : jobs->items) {
-      if (j.kind != Kind::object) bad_map(source, j, "each job is an object");
-      only_keys(source, j, {"id", "vps"}, "a job");
+  if (auto jobs = doc.find("jobs"); jobs != doc.end()) {
+    if (!jobs->is_array()) bad_map(source, "/jobs", "\"jobs\" must be an array");
+    for (size_t k = 0; k < jobs->size(); k++) {
+      const Json& j = (*jobs)[k];
+      const std::string at = "/jobs/" + std::to_string(k);
+      if (!j.is_object()) bad_map(source, at, "each job is an object");
+      only_keys(source, j, at, {"id", "vps"}, "a job");
       JobRecord record;
-      record.id = static_cast<int>(whole(source, member(source, j, "id"), "id", 0, 1'000'000'000));
-      const json::Value& vps = member(source, j, "vps");
-      if (vps.kind == Kind::object) {
-        for (const auto& [arch, count] : vps.members)
-          record.vps[arch] = static_cast<int>(whole(source, count, "vps", 0, 1'000'000));
+      record.id = static_cast<int>(whole(source, member(source, j, at, "id"), at + "/id", "id", 0, 1'000'000'000));
+      const Json& vps = member(source, j, at, "vps");
+      if (vps.is_object()) {
+        for (auto it = vps.begin(); it != vps.end(); ++it)
+          record.vps[it.key()] =
+              static_cast<int>(whole(source, it.value(), pointer(at + "/vps", it.key()), "vps", 0, 1'000'000));
       } else {
-        int count = static_cast<int>(whole(source, vps, "vps", 1, 1'000'000));
+        int count = static_cast<int>(whole(source, vps, at + "/vps", "vps", 1, 1'000'000));
         // A plain count: the architecture of the processors the job is on (or "any" if it is on none).
         std::set<std::string> archs;
         for (const auto& slice : map.slices)
           for (size_t p = 0; p < slice.size(); p++)
             if (slice[p].job == record.id) archs.insert(map.processors[p].arch);
         if (archs.size() > 1)
-          bad_map(source, vps,
+          bad_map(source, at + "/vps",
                   "job " + std::to_string(record.id) +
                       " is on several architectures: give its \"vps\" per architecture");
         record.vps[archs.empty() ? "any" : *archs.begin()] = count;
@@ -258,16 +273,16 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
     std::map<int, long long> vps; // a job's VPs in this slice, bounded like --vps
     for (const auto& e : slice)
       if (!e.free() && (vps[e.job] += e.vps) > 1'000'000)
-        bad_map(source, slices, "job " + std::to_string(e.job) + " has more than 1000000 VPs in a slice");
+        bad_map(source, "/slices", "job " + std::to_string(e.job) + " has more than 1000000 VPs in a slice");
   }
   for (const auto& job : map.jobs) {
     long long total = 0;
     for (const auto& [arch, count] : job.vps)
       total += count;
-    if (total > 1'000'000) bad_map(source, doc, "job " + std::to_string(job.id) + " has more than 1000000 VPs");
+    if (total > 1'000'000) bad_map(source, "", "job " + std::to_string(job.id) + " has more than 1000000 VPs");
   }
-  if (const json::Value* next = doc.find("next_job"))
-    map.next_job = static_cast<size_t>(whole(source, *next, "next_job", 0, 1'000'000'000));
+  if (auto next = doc.find("next_job"); next != doc.end())
+    map.next_job = static_cast<size_t>(whole(source, *next, "/next_job", "next_job", 0, 1'000'000'000));
   auto problems = validate(map);
   if (!problems.empty()) throw InputError(source + ": invalid allocation map: " + problems.front());
   return map;
@@ -400,11 +415,13 @@ std::set<std::string> arch_set(const std::vector<std::string>& archs)
   return std::set<std::string>(archs.begin(), archs.end());
 }
 
-std::string machine_json(const Machine& m)
+void put_machine(Json& out, const Machine& m)
 {
-  std::string out = "  \"capacities\": " + list(m.capacities, [](const Rational& a) { return exact(a); }) + ",\n";
-  out += "  \"archs\": " + list(m.archs, [](const std::string& z) { return json_string(z); }) + ",\n";
-  return out;
+  Json capacities = Json::array();
+  for (const auto& a : m.capacities)
+    capacities.push_back(exact(a));
+  out["capacities"] = capacities;
+  out["archs"] = m.archs;
 }
 
 int mtat_command(const Arguments& a)
@@ -417,15 +434,16 @@ int mtat_command(const Arguments& a)
   std::vector<Rational> completion;
   for (size_t i = 0; i < m.capacities.size(); i++)
     completion.push_back(Rational(r.vps[i]) / m.capacities[i]);
-  std::ostringstream out;
-  out << "{\n  \"command\": \"mtat\",\n  \"variant\": " << json_string(mtat_variant_name(variant)) << ",\n";
-  out << "  \"vps\": " << vp_counts(demand) << ",\n" << machine_json(m);
-  out << "  \"turnaround\": " << fraction(r.turnaround) << ",\n";
-  out << "  \"turnaround_decimal\": " << decimal_string(r.turnaround) << ",\n";
-  out << "  \"allocation\": " << ints(r.vps) << ",\n";
-  out << "  \"completion_times\": " << fractions(completion) << ",\n";
-  out << "  \"pools\": [";
-  bool first = true;
+  Json out;
+  out["command"] = "mtat";
+  out["variant"] = mtat_variant_name(variant);
+  out["vps"] = vp_counts(demand);
+  put_machine(out, m);
+  out["turnaround"] = fraction(r.turnaround);
+  out["turnaround_decimal"] = decimal(r.turnaround);
+  out["allocation"] = r.vps;
+  out["completion_times"] = fractions(completion);
+  Json pools = Json::array();
   for (const auto& [arch, count] : demand) {
     if (count == 0) continue;
     auto pool = pool_of(m.archs, arch);
@@ -436,17 +454,22 @@ int mtat_command(const Arguments& a)
       processors.push_back(static_cast<int>(i));
     }
     MtatResult p = mtat(count, capacities, variant);
-    out << (first ? "\n" : ",\n") << "    {\"arch\": " << json_string(arch) << ", \"vps\": " << count
-        << ", \"processors\": " << ints(processors) << ", \"alpha\": " << fraction(p.alpha)
-        << ", \"turnaround\": " << fraction(p.turnaround) << ", \"allocation\": " << ints(p.vps);
-    if (variant == MtatVariant::paper)
-      out << ",\n     \"ideal\": " << fractions(p.ideal) << ", \"floors\": " << ints(p.floors)
-          << ", \"diff\": " << p.diff << ", \"drags\": " << fractions(p.drags);
-    out << "}";
-    first = false;
+    Json entry{{"arch", arch},
+               {"vps", count},
+               {"processors", processors},
+               {"alpha", fraction(p.alpha)},
+               {"turnaround", fraction(p.turnaround)},
+               {"allocation", p.vps}};
+    if (variant == MtatVariant::paper) {
+      entry["ideal"] = fractions(p.ideal);
+      entry["floors"] = p.floors;
+      entry["diff"] = p.diff;
+      entry["drags"] = fractions(p.drags);
+    }
+    pools.push_back(entry);
   }
-  out << "\n  ]\n}\n";
-  std::fputs(out.str().c_str(), stdout);
+  out["pools"] = pools;
+  std::fputs(json_text(out).c_str(), stdout);
   return 0;
 }
 
@@ -467,20 +490,21 @@ int compress_command(const Arguments& a)
     if (after.vps[i] > 0) kept.push_back(static_cast<int>(i));
     if (before.vps[i] > 0 && after.vps[i] == 0) freed.push_back(static_cast<int>(i));
   }
-  std::ostringstream out;
-  out << "{\n  \"command\": \"compress\",\n  \"variant\": " << json_string(compression_variant_name(variant))
-      << ",\n  \"mtat\": " << json_string(mtat_variant_name(mtat_variant))
-      << ",\n  \"pool_target\": " << json_string(pool_target_name(target)) << ",\n";
-  out << "  \"vps\": " << vp_counts(demand) << ",\n" << machine_json(m);
-  out << "  \"mtat_turnaround\": " << fraction(before.turnaround) << ",\n";
-  out << "  \"mtat_allocation\": " << ints(before.vps) << ",\n";
-  out << "  \"turnaround\": " << fraction(after.turnaround) << ",\n";
-  out << "  \"turnaround_decimal\": " << decimal_string(after.turnaround) << ",\n";
-  out << "  \"allocation\": " << ints(after.vps) << ",\n";
-  out << "  \"processors_kept\": " << ints(kept) << ",\n";
-  out << "  \"processors_freed\": " << ints(freed) << ",\n";
-  out << "  \"pools\": [";
-  bool first = true;
+  Json out;
+  out["command"] = "compress";
+  out["variant"] = compression_variant_name(variant);
+  out["mtat"] = mtat_variant_name(mtat_variant);
+  out["pool_target"] = pool_target_name(target);
+  out["vps"] = vp_counts(demand);
+  put_machine(out, m);
+  out["mtat_turnaround"] = fraction(before.turnaround);
+  out["mtat_allocation"] = before.vps;
+  out["turnaround"] = fraction(after.turnaround);
+  out["turnaround_decimal"] = decimal(after.turnaround);
+  out["allocation"] = after.vps;
+  out["processors_kept"] = kept;
+  out["processors_freed"] = freed;
+  Json pools = Json::array();
   for (const auto& [arch, pool_target] : after.pool_targets) {
     std::vector<int> processors;
     std::vector<int> bounds;
@@ -488,14 +512,14 @@ int compress_command(const Arguments& a)
       processors.push_back(static_cast<int>(i));
       bounds.push_back(static_cast<int>(floor_of(pool_target * m.capacities[i])));
     }
-    out << (first ? "\n" : ",\n") << "    {\"arch\": " << json_string(arch)
-        << ", \"mtat_turnaround\": " << fraction(before.pool_turnarounds.at(arch))
-        << ", \"target\": " << fraction(pool_target) << ", \"processors\": " << ints(processors)
-        << ", \"bounds\": " << ints(bounds) << "}";
-    first = false;
+    pools.push_back(Json{{"arch", arch},
+                         {"mtat_turnaround", fraction(before.pool_turnarounds.at(arch))},
+                         {"target", fraction(pool_target)},
+                         {"processors", processors},
+                         {"bounds", bounds}});
   }
-  out << "\n  ]\n}\n";
-  std::fputs(out.str().c_str(), stdout);
+  out["pools"] = pools;
+  std::fputs(json_text(out).c_str(), stdout);
   return 0;
 }
 
@@ -509,10 +533,9 @@ std::string read_file(const std::string& path)
   return text.str();
 }
 
-std::string pattern_json(const AllocationMap& map, const Pattern& p)
+Json pattern_document(const AllocationMap& map, const Pattern& p)
 {
-  return "{\"processors\": " + names(map, p.processors) + ", \"slices\": " + ints(p.slices) +
-         ", \"size\": " + fraction(p.size) + "}";
+  return Json{{"processors", names(map, p.processors)}, {"slices", p.slices}, {"size", fraction(p.size)}};
 }
 
 int expand_command(const Arguments& a)
@@ -534,12 +557,12 @@ int expand_command(const Arguments& a)
   for (const auto& p : map.processors)
     every_arch[p.arch] = 1;
   Pattern pattern = find_free_pattern(map, every_arch, kFreeEntry, options);
-  std::ostringstream out;
-  out << "{\n  \"command\": \"expand\",\n  \"search\": " << json_string(expansion_search_name(options.expansion))
-      << ",\n";
-  out << "  \"slices\": " << map.slices.size() << ",\n";
-  out << "  \"free_entries\": " << map.free_entries() << ",\n";
-  out << "  \"pattern\": " << pattern_json(map, pattern);
+  Json out;
+  out["command"] = "expand";
+  out["search"] = expansion_search_name(options.expansion);
+  out["slices"] = map.slices.size();
+  out["free_entries"] = map.free_entries();
+  out["pattern"] = pattern_document(map, pattern);
   if (a.has("--vps")) {
     std::set<std::string> archs;
     for (const auto& p : map.processors)
@@ -553,26 +576,28 @@ int expand_command(const Arguments& a)
     if (map.job(id)) throw InputError("--job: job " + std::to_string(id) + " is already in the map");
     EventResult r = submit_job(map, id, demand, options);
     const PlacementDecision& d = r.placements.front();
-    out << ",\n  \"submission\": {\n";
-    out << "    \"job\": " << id << ",\n    \"vps\": " << vp_counts(demand) << ",\n";
-    out << "    \"rule\": " << json_string(new_slice_rule_name(options.new_slice_rule)) << ",\n";
-    out << "    \"mtat\": " << json_string(mtat_variant_name(options.allocation.mtat))
-        << ", \"compression\": " << json_string(compression_variant_name(options.allocation.compression))
-        << ", \"pool_target\": " << json_string(pool_target_name(options.allocation.pool_target)) << ",\n";
-    out << "    \"new_slice_turnaround\": " << fraction(d.new_slice_turnaround) << ",\n";
-    out << "    \"pattern\": " << pattern_json(map, d.pattern) << ",\n";
-    out << "    \"free_turnaround\": " << (d.free_turnaround ? fraction(*d.free_turnaround) : "null") << ",\n";
-    out << "    \"uses_free_space\": " << (d.uses_free_space ? "true" : "false") << ",\n";
-    out << "    \"waits\": " << (d.waits ? "true" : "false") << ",\n";
-    out << "    \"slices\": " << ints(d.slices) << ",\n";
-    out << "    \"turnaround\": " << fraction(d.turnaround) << ",\n";
-    out << "    \"allocation\": " << list(r.placed, [](const VpCount& c) {
-      return "{\"processor\": " + json_string(c.processor) + ", \"vps\": " + std::to_string(c.vps) + "}";
-    }) << "\n  },\n";
-    out << "  \"map\": " << map_json(r.map, 2);
+    Json allocation = Json::array();
+    for (const VpCount& c : r.placed)
+      allocation.push_back(Json{{"processor", c.processor}, {"vps", c.vps}});
+    Json submission;
+    submission["job"] = id;
+    submission["vps"] = vp_counts(demand);
+    submission["rule"] = new_slice_rule_name(options.new_slice_rule);
+    submission["mtat"] = mtat_variant_name(options.allocation.mtat);
+    submission["compression"] = compression_variant_name(options.allocation.compression);
+    submission["pool_target"] = pool_target_name(options.allocation.pool_target);
+    submission["new_slice_turnaround"] = fraction(d.new_slice_turnaround);
+    submission["pattern"] = pattern_document(map, d.pattern);
+    submission["free_turnaround"] = d.free_turnaround ? fraction(*d.free_turnaround) : Json(nullptr);
+    submission["uses_free_space"] = d.uses_free_space;
+    submission["waits"] = d.waits;
+    submission["slices"] = d.slices;
+    submission["turnaround"] = fraction(d.turnaround);
+    submission["allocation"] = allocation;
+    out["submission"] = submission;
+    out["map"] = map_document(r.map);
   }
-  out << "\n}\n";
-  std::fputs(out.str().c_str(), stdout);
+  std::fputs(json_text(out).c_str(), stdout);
   return 0;
 }
 

@@ -4,13 +4,13 @@
 #include "experiment/plan_command.hpp"
 
 #include "core/errors.hpp"
+#include "core/json.hpp"
 #include "experiment/command_line.hpp"
 #include "experiment/gang_now_plan.hpp"
 #include "policies/memory_constrained/policies.hpp"
 
 #include <cstdio>
 #include <limits>
-#include <sstream>
 
 namespace jobsched::memory_constrained {
 
@@ -30,32 +30,25 @@ see 'jobsched plan mtat --help'.
 
 namespace {
 
-std::string decimal(double value)
+/* A quotient of the schedule as a JSON number, to 12 significant digits. */
+Json decimal(double value)
 {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.12g", value);
-  return buf;
+  return json_decimal(buf);
 }
 
-std::string decimal(const Fraction& f)
+Json decimal(const Fraction& f)
 {
   return decimal(boost::rational_cast<double>(f));
 }
 
-std::string fraction_string(const Fraction& f)
+/* A fraction as an exact JSON string: "3/4", "2". */
+Json fraction_string(const Fraction& f)
 {
-  std::string s = "\"" + std::to_string(f.numerator());
+  std::string s = std::to_string(f.numerator());
   if (f.denominator() != 1) s += "/" + std::to_string(f.denominator());
-  return s + "\"";
-}
-
-template <class T>
-std::string json_list(const std::vector<T>& values)
-{
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); i++)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
+  return s;
 }
 
 int parse_int(const std::string& option, const std::string& text, long long lowest)
@@ -68,40 +61,41 @@ int parse_int(const std::string& option, const std::string& text, long long lowe
 std::string schedule_json(const QuantumSchedule& schedule, const std::string& policy, const std::vector<int>& mins,
                           std::optional<int> k)
 {
-  std::ostringstream out;
-  out << "{\n";
-  out << "  \"policy\": \"" << policy << "\",\n";
-  out << "  \"nodes\": " << schedule.nodes << ",\n";
-  out << "  \"k\": " << (k ? std::to_string(*k) : "null") << ",\n";
-  out << "  \"mins\": " << json_list(mins) << ",\n";
-  out << "  \"overhead\": " << schedule.overhead() << ",\n";
-  out << "  \"normalized_overhead\": " << decimal(schedule.normalized_overhead()) << ",\n";
-  out << "  \"epoch_count\": " << schedule.epochs.size() << ",\n";
-  out << "  \"assignments_tested\": " << schedule.assignments_tested << ",\n";
-  out << "  \"assignments_tested_per_epoch\": " << decimal(schedule.assignments_tested_per_epoch()) << ",\n";
-  out << "  \"pieces\": [";
-  for (size_t i = 0; i < schedule.pieces.size(); i++) {
-    const Piece& p = schedule.pieces[i];
-    out << (i ? ",\n" : "\n") << "    {\"job\": " << p.job << ", \"min\": " << mins[static_cast<size_t>(p.job)]
-        << ", \"first_node\": " << p.first_node << ", \"width\": " << p.width << ", \"start\": " << decimal(p.start)
-        << ", \"duration\": " << decimal(p.duration) << ", \"start_fraction\": " << fraction_string(p.start)
-        << ", \"duration_fraction\": " << fraction_string(p.duration) << "}";
-  }
-  out << (schedule.pieces.empty() ? "],\n" : "\n  ],\n");
-  out << "  \"epochs\": [";
-  for (size_t e = 0; e < schedule.epochs.size(); e++) {
-    const Epoch& epoch = schedule.epochs[e];
+  Json pieces = Json::array();
+  for (const Piece& p : schedule.pieces)
+    pieces.push_back(Json{{"job", p.job},
+                          {"min", mins[static_cast<size_t>(p.job)]},
+                          {"first_node", p.first_node},
+                          {"width", p.width},
+                          {"start", decimal(p.start)},
+                          {"duration", decimal(p.duration)},
+                          {"start_fraction", fraction_string(p.start)},
+                          {"duration_fraction", fraction_string(p.duration)}});
+  Json epochs = Json::array();
+  for (const Epoch& epoch : schedule.epochs) {
     std::vector<int> widths;
     for (int index : epoch.pieces)
       widths.push_back(schedule.pieces[static_cast<size_t>(index)].width);
-    out << (e ? ",\n" : "\n") << "    {\"start\": " << decimal(epoch.start)
-        << ", \"duration\": " << decimal(epoch.duration) << ", \"start_fraction\": " << fraction_string(epoch.start)
-        << ", \"duration_fraction\": " << fraction_string(epoch.duration) << ", \"widths\": " << json_list(widths)
-        << ", \"pieces\": " << json_list(epoch.pieces) << "}";
+    epochs.push_back(Json{{"start", decimal(epoch.start)},
+                          {"duration", decimal(epoch.duration)},
+                          {"start_fraction", fraction_string(epoch.start)},
+                          {"duration_fraction", fraction_string(epoch.duration)},
+                          {"widths", widths},
+                          {"pieces", epoch.pieces}});
   }
-  out << (schedule.epochs.empty() ? "]\n" : "\n  ]\n");
-  out << "}\n";
-  return out.str();
+  Json out;
+  out["policy"] = policy;
+  out["nodes"] = schedule.nodes;
+  out["k"] = k ? Json(*k) : Json(nullptr);
+  out["mins"] = mins;
+  out["overhead"] = schedule.overhead();
+  out["normalized_overhead"] = decimal(schedule.normalized_overhead());
+  out["epoch_count"] = schedule.epochs.size();
+  out["assignments_tested"] = schedule.assignments_tested;
+  out["assignments_tested_per_epoch"] = decimal(schedule.assignments_tested_per_epoch());
+  out["pieces"] = pieces;
+  out["epochs"] = epochs;
+  return json_text(out);
 }
 
 int plan_main(const std::vector<std::string>& args)

@@ -1,12 +1,14 @@
 #include "experiment/tables.hpp"
 
 #include "core/errors.hpp"
+#include "core/json.hpp"
 #include "core/time_format.hpp"
 #include "experiment/csv.hpp"
 #include "experiment/statistics.hpp"
 
+#include <algorithm>
 #include <cstdlib>
-#include <fstream>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -31,27 +33,24 @@ std::string plan_csv(const SweepPlan& plan, const std::vector<SweepRun>& runs)
   return out;
 }
 
-std::vector<std::pair<std::string, double>> read_summary_numbers(const fs::path& summary)
+std::vector<std::pair<std::string, double>> read_summary_numbers(const fs::path& summary,
+                                                                 const std::vector<std::string>& numeric)
 {
-  std::ifstream in(summary);
-  if (!in) throw InputError(summary.string() + ": cannot open");
+  const Json doc = read_json_file(summary);
+  if (!doc.is_object()) throw InputError(summary.string() + ": a summary is a JSON object");
   std::vector<std::pair<std::string, double>> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    auto q1 = line.find('"');
-    auto q2 = line.find('"', q1 + 1);
-    auto colon = line.find(':', q2);
-    if (q1 == std::string::npos || q2 == std::string::npos || colon == std::string::npos) continue;
-    std::string value = line.substr(colon + 1);
-    while (!value.empty() && (value.back() == ',' || value.back() == ' '))
-      value.pop_back();
-    size_t start = value.find_first_not_of(' ');
-    if (start == std::string::npos) continue;
-    value = value.substr(start);
-    char* end = nullptr;
-    double v = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() || *end != '\0') continue; // text, objects
-    out.emplace_back(line.substr(q1 + 1, q2 - q1 - 1), v);
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    const Json& value = it.value();
+    const std::string quoted = "\"" + it.key() + "\"";
+    if (value.is_number()) {
+      out.emplace_back(it.key(), value.get<double>());
+    } else if (value.is_null()) {
+      // What a run writes for a NaN or an infinite value: no number to put in a table.
+      throw InputError(summary.string() + ": " + quoted + " is null, not a number");
+    } else if (std::find(numeric.begin(), numeric.end(), it.key()) != numeric.end()) {
+      throw InputError(summary.string() + ": " + quoted + " is " + value.type_name() + " (" +
+                       value.dump(-1, ' ', false, Json::error_handler_t::replace) + "), not a number");
+    }
   }
   return out;
 }
@@ -88,16 +87,16 @@ SweepTables build_tables(const fs::path& sweep_dir, double confidence)
   // First pass: statuses and metrics of every run.
   std::vector<std::vector<std::pair<std::string, double>>> metrics(plan.table.rows.size());
   std::vector<std::string> status(plan.table.rows.size());
-  std::vector<std::string> metric_names;
+  std::vector<std::string> metric_names; // every run's numeric fields, in order of first appearance
+  std::set<std::string> known;
   for (size_t i = 0; i < plan.table.rows.size(); i++) {
     fs::path dir = sweep_dir / "runs" / plan.table.rows[i][plan.hash_column];
     if (fs::exists(dir / "summary.json")) {
       status[i] = "ok";
-      metrics[i] = read_summary_numbers(dir / "summary.json");
-      if (metric_names.empty())
-        for (const auto& [name, v] : metrics[i])
-          if (plan.table.column(name) < 0) // `seed` is already a column of the plan
-            metric_names.push_back(name);
+      metrics[i] = read_summary_numbers(dir / "summary.json", metric_names);
+      for (const auto& [name, v] : metrics[i])
+        if (plan.table.column(name) < 0 && known.insert(name).second) // `seed` is already a column of the plan
+          metric_names.push_back(name);
       t.ok++;
     } else if (fs::exists(dir / "error.txt")) {
       status[i] = "failed";
@@ -106,6 +105,19 @@ SweepTables build_tables(const fs::path& sweep_dir, double confidence)
       status[i] = "missing";
       t.missing++;
     }
+  }
+
+  // A metric a run lacks is an empty cell, unless the run has the field but not as a number: read again, to say so.
+  for (size_t i = 0; i < plan.table.rows.size(); i++) {
+    if (status[i] != "ok") continue;
+    std::set<std::string> present;
+    for (const auto& [name, v] : metrics[i])
+      present.insert(name);
+    std::vector<std::string> lacking;
+    for (const auto& name : metric_names)
+      if (!present.count(name)) lacking.push_back(name);
+    if (!lacking.empty())
+      read_summary_numbers(sweep_dir / "runs" / plan.table.rows[i][plan.hash_column] / "summary.json", lacking);
   }
 
   std::vector<std::string> header{"run", "point", "replication", "seed"};
@@ -163,7 +175,7 @@ std::map<long, std::vector<double>> metric_samples(const fs::path& sweep_dir, co
     fs::path summary = sweep_dir / "runs" / r.hash / "summary.json";
     if (!fs::exists(summary)) continue;
     bool found = false;
-    for (const auto& [name, v] : read_summary_numbers(summary))
+    for (const auto& [name, v] : read_summary_numbers(summary, {metric}))
       if (name == metric) {
         out[r.point].push_back(v);
         found = true;

@@ -14,8 +14,11 @@ namespace jobsched {
 /* plan.csv text for `runs` (in plan order). */
 std::string plan_csv(const SweepPlan& plan, const std::vector<SweepRun>& runs);
 
-/* The numeric fields of a summary.json, in file order. */
-std::vector<std::pair<std::string, double>> read_summary_numbers(const std::filesystem::path& summary);
+/* The numeric top-level fields of a summary.json, in file order (text, booleans, objects and arrays left out). Throws
+ * InputError naming the file when it is not a JSON object (malformed JSON, NaN included), when a field is null (what a
+ * run writes for a NaN or an infinite value), or when a field named in `numeric` is there but is not a number. */
+std::vector<std::pair<std::string, double>> read_summary_numbers(const std::filesystem::path& summary,
+                                                                 const std::vector<std::string>& numeric = {});
 
 struct SweepTables {
   std::string results_csv;

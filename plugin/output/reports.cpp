@@ -1,29 +1,13 @@
 #include "output/reports.hpp"
 
+#include "core/json.hpp"
 #include "core/time_format.hpp"
 
 #include <charconv>
-#include <sstream>
 #include <string_view>
 #include <sys/resource.h>
 
 namespace jobsched {
-
-std::string json_string(const std::string& s)
-{
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
 
 namespace {
 FormattedNumber num(double v)
@@ -137,121 +121,115 @@ void TraceWriter::write(const TraceSegment& s)
 
 std::string summary_json(const RunDescription& run, const Workload& w, const RunMetrics& m)
 {
-  std::ostringstream out;
   // Rejected: records the simulator cannot run. Skipped: jobs the scenario's filters left out.
   long skipped = 0;
   long rejected = 0;
-  std::string skipped_reasons;
-  std::string rejected_reasons;
+  Json skipped_reasons = Json::object();
+  Json rejected_reasons = Json::object();
   for (const auto& [reason, n] : w.skipped) {
     bool is_rejection = is_rejection_reason(reason);
     (is_rejection ? rejected : skipped) += n;
-    std::string& list = is_rejection ? rejected_reasons : skipped_reasons;
-    list += (list.empty() ? "" : ", ") + json_string(reason) + ": " + std::to_string(n);
+    (is_rejection ? rejected_reasons : skipped_reasons)[reason] = n;
   }
-  out << "{\n";
-  out << "  \"scenario\": " << json_string(run.scenario) << ",\n";
-  out << "  \"policy\": " << json_string(run.policy) << ",\n";
-  out << "  \"allocation\": " << json_string(run.allocation) << ",\n";
-  out << "  \"workload\": " << json_string(run.workload) << ",\n";
-  out << "  \"platform\": " << json_string(run.platform) << ",\n";
-  out << "  \"hosts\": " << run.hosts << ",\n";
-  out << "  \"processors\": " << run.processors << ",\n";
-  out << "  \"seed\": " << run.seed << ",\n";
-  out << "  \"records_read\": " << w.source_records << ",\n";
-  out << "  \"jobs_simulated\": " << w.jobs.size() << ",\n";
-  out << "  \"jobs_skipped\": " << skipped << ",\n";
-  out << "  \"jobs_skipped_by_reason\": {" << skipped_reasons << "},\n";
-  out << "  \"jobs_rejected\": " << rejected << ",\n";
-  out << "  \"jobs_rejected_by_reason\": {" << rejected_reasons << "},\n";
-  out << "  \"jobs_over_estimate\": " << w.overrun_jobs << ",\n";
-  out << "  \"offered_load\": " << num(w.offered_load) << ",\n";
-  out << "  \"jobs_completed\": " << m.jobs_completed << ",\n";
-  out << "  \"jobs_walltime_reached\": " << m.jobs_walltime_reached << ",\n";
-  out << "  \"jobs_killed\": " << m.jobs_killed << ",\n";
-  out << "  \"jobs_failed\": " << m.jobs_failed << ",\n";
-  out << "  \"jobs_unfinished\": " << m.jobs_unfinished << ",\n";
-  out << "  \"first_submission\": " << num(m.first_submission) << ",\n";
-  out << "  \"last_finish\": " << num(m.last_finish) << ",\n";
-  out << "  \"makespan\": " << num(m.makespan) << ",\n";
-  out << "  \"utilization\": " << num(m.utilization) << ",\n";
-  out << "  \"mean_waiting_time\": " << num(m.mean_wait) << ",\n";
-  out << "  \"median_waiting_time\": " << num(m.median_wait) << ",\n";
-  out << "  \"max_waiting_time\": " << num(m.max_wait) << ",\n";
-  out << "  \"mean_turnaround_time\": " << num(m.mean_turnaround) << ",\n";
-  out << "  \"mean_slowdown\": " << num(m.mean_slowdown) << ",\n";
-  out << "  \"mean_bounded_slowdown\": " << num(m.mean_bounded_slowdown) << ",\n";
-  out << "  \"mean_nodes_used\": " << num(m.mean_nodes_used) << ",\n";
-  out << "  \"mean_communication_cost\": " << num(m.mean_communication_cost) << ",\n";
-  out << "  \"mean_page_fault_cost\": " << num(m.mean_page_fault_cost) << ",\n";
-  out << "  \"jobs_measured\": " << m.jobs_measured << ",\n";
-  out << "  \"jobs_with_recorded_start\": " << m.jobs_with_recorded_start << ",\n";
-  out << "  \"site_mean_waiting_time\": " << num(m.site_mean_wait) << ",\n";
-  out << "  \"jobs_started_late\": " << m.jobs_started_late << ",\n";
-  out << "  \"warmup\": " << num(run.warmup) << ",\n";
-  out << "  \"preemptions\": " << m.totals.preemptions << ",\n";
-  out << "  \"resizes\": " << m.totals.resizes << ",\n";
-  out << "  \"migrations\": " << m.totals.migrations << ",\n";
-  out << "  \"bytes_moved\": " << num(m.totals.bytes_moved) << ",\n";
-  out << "  \"switching_time\": " << num(m.totals.switching_time) << ",\n";
-  out << "  \"transfer_time\": " << num(m.totals.transfer_time) << ",\n";
-  out << "  \"requeues\": " << m.totals.requeues << ",\n";
-  out << "  \"work_lost\": " << num(m.totals.work_lost) << ",\n";
-  out << "  \"jobs_in_system_middle_third\": " << num(m.jobs_in_system_middle_third) << ",\n";
-  out << "  \"jobs_in_system_last_third\": " << num(m.jobs_in_system_last_third) << ",\n";
-  out << "  \"saturated\": " << m.saturated << ",\n";
-  out << "  \"backlog_stop_time\": " << num(m.backlog_stop_time) << ",\n";
-  out << "  \"stall_stop_time\": " << num(m.stall_stop_time) << ",\n";
-  out << "  \"bounded_slowdown_tau\": " << num(kBoundedSlowdownTau) << "\n";
-  out << "}\n";
-  return out.str();
+  Json s;
+  s["scenario"] = run.scenario;
+  s["policy"] = run.policy;
+  s["allocation"] = run.allocation;
+  s["workload"] = run.workload;
+  s["platform"] = run.platform;
+  s["hosts"] = run.hosts;
+  s["processors"] = run.processors;
+  s["seed"] = run.seed;
+  s["records_read"] = w.source_records;
+  s["jobs_simulated"] = w.jobs.size();
+  s["jobs_skipped"] = skipped;
+  s["jobs_skipped_by_reason"] = skipped_reasons;
+  s["jobs_rejected"] = rejected;
+  s["jobs_rejected_by_reason"] = rejected_reasons;
+  s["jobs_over_estimate"] = w.overrun_jobs;
+  s["offered_load"] = json_number(w.offered_load);
+  s["jobs_completed"] = m.jobs_completed;
+  s["jobs_walltime_reached"] = m.jobs_walltime_reached;
+  s["jobs_killed"] = m.jobs_killed;
+  s["jobs_failed"] = m.jobs_failed;
+  s["jobs_unfinished"] = m.jobs_unfinished;
+  s["first_submission"] = json_number(m.first_submission);
+  s["last_finish"] = json_number(m.last_finish);
+  s["makespan"] = json_number(m.makespan);
+  s["utilization"] = json_number(m.utilization);
+  s["mean_waiting_time"] = json_number(m.mean_wait);
+  s["median_waiting_time"] = json_number(m.median_wait);
+  s["max_waiting_time"] = json_number(m.max_wait);
+  s["mean_turnaround_time"] = json_number(m.mean_turnaround);
+  s["mean_slowdown"] = json_number(m.mean_slowdown);
+  s["mean_bounded_slowdown"] = json_number(m.mean_bounded_slowdown);
+  s["mean_nodes_used"] = json_number(m.mean_nodes_used);
+  s["mean_communication_cost"] = json_number(m.mean_communication_cost);
+  s["mean_page_fault_cost"] = json_number(m.mean_page_fault_cost);
+  s["jobs_measured"] = m.jobs_measured;
+  s["jobs_with_recorded_start"] = m.jobs_with_recorded_start;
+  s["site_mean_waiting_time"] = json_number(m.site_mean_wait);
+  s["jobs_started_late"] = m.jobs_started_late;
+  s["warmup"] = json_number(run.warmup);
+  s["preemptions"] = m.totals.preemptions;
+  s["resizes"] = m.totals.resizes;
+  s["migrations"] = m.totals.migrations;
+  s["bytes_moved"] = json_number(m.totals.bytes_moved);
+  s["switching_time"] = json_number(m.totals.switching_time);
+  s["transfer_time"] = json_number(m.totals.transfer_time);
+  s["requeues"] = m.totals.requeues;
+  s["work_lost"] = json_number(m.totals.work_lost);
+  s["jobs_in_system_middle_third"] = json_number(m.jobs_in_system_middle_third);
+  s["jobs_in_system_last_third"] = json_number(m.jobs_in_system_last_third);
+  s["saturated"] = m.saturated;
+  s["backlog_stop_time"] = json_number(m.backlog_stop_time);
+  s["stall_stop_time"] = json_number(m.stall_stop_time);
+  s["bounded_slowdown_tau"] = json_number(kBoundedSlowdownTau);
+  return json_text(s);
 }
 
 std::string performance_json(const PerformanceFigures& p)
 {
-  std::ostringstream out;
-  out << "{\n";
-  out << "  \"execution\": " << json_string(p.execution) << ",\n";
-  out << "  \"wall_time_s\": " << num(p.wall_seconds) << ",\n";
-  out << "  \"simulation_wall_time_s\": " << num(p.simulation_seconds) << ",\n";
-  out << "  \"peak_memory_mb\": " << num(p.peak_memory_mb) << ",\n";
-  out << "  \"jobs\": " << p.jobs << ",\n";
-  out << "  \"decision_instants\": " << p.instants << ",\n";
-  out << "  \"decisions\": " << p.decisions << ",\n";
-  out << "  \"trace_segments\": " << p.segments << ",\n";
-  out << "  \"segments_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.segments / p.simulation_seconds : 0)
-      << ",\n";
-  out << "  \"jobs_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.jobs / p.simulation_seconds : 0) << ",\n";
-  out << "  \"instants_per_wall_second\": " << num(p.simulation_seconds > 0 ? p.instants / p.simulation_seconds : 0)
-      << "\n";
-  out << "}\n";
-  return out.str();
+  auto per_second = [&p](double count) {
+    return json_number(p.simulation_seconds > 0 ? count / p.simulation_seconds : 0);
+  };
+  Json s;
+  s["execution"] = p.execution;
+  s["wall_time_s"] = json_number(p.wall_seconds);
+  s["simulation_wall_time_s"] = json_number(p.simulation_seconds);
+  s["peak_memory_mb"] = json_number(p.peak_memory_mb);
+  s["jobs"] = p.jobs;
+  s["decision_instants"] = p.instants;
+  s["decisions"] = p.decisions;
+  s["trace_segments"] = p.segments;
+  s["segments_per_wall_second"] = per_second(static_cast<double>(p.segments));
+  s["jobs_per_wall_second"] = per_second(static_cast<double>(p.jobs));
+  s["instants_per_wall_second"] = per_second(static_cast<double>(p.instants));
+  return json_text(s);
 }
 
 std::string fork_join_summary_json(const ForkJoinResult& r)
 {
-  std::ostringstream out;
   const ForkJoinSpec& f = r.spec;
-  out << "{\n";
-  out << "  \"scenario\": " << json_string(r.scenario) << ",\n";
-  out << "  \"kind\": \"fork-join\",\n";
-  out << "  \"platform\": " << json_string(r.platform) << ",\n";
-  out << "  \"seed\": " << r.seed << ",\n";
-  out << "  \"threads\": " << f.threads << ",\n";
-  out << "  \"granularity\": " << num(f.granularity) << ",\n";
-  out << "  \"fault_rate\": " << num(f.fault_rate) << ",\n";
-  out << "  \"fault_service\": " << num(f.fault_service) << ",\n";
-  out << "  \"correlation\": " << num(f.correlation) << ",\n";
-  out << "  \"offsets\": " << json_string(to_string(f.offsets)) << ",\n";
-  out << "  \"barrier_cost\": " << num(f.barrier_cost) << ",\n";
-  out << "  \"phases\": " << r.phases << ",\n";
-  out << "  \"faults_per_thread\": " << r.faults_per_thread << ",\n";
-  out << "  \"computation_time\": " << num(static_cast<double>(r.phases) * f.granularity) << ",\n";
-  out << "  \"completion_time\": " << num(r.completion_time) << ",\n";
-  out << "  \"expected_completion_time\": " << num(r.expected_completion_time) << ",\n";
-  out << "  \"slowdown\": " << num(r.slowdown) << "\n";
-  out << "}\n";
-  return out.str();
+  Json s;
+  s["scenario"] = r.scenario;
+  s["kind"] = "fork-join";
+  s["platform"] = r.platform;
+  s["seed"] = r.seed;
+  s["threads"] = f.threads;
+  s["granularity"] = json_number(f.granularity);
+  s["fault_rate"] = json_number(f.fault_rate);
+  s["fault_service"] = json_number(f.fault_service);
+  s["correlation"] = json_number(f.correlation);
+  s["offsets"] = to_string(f.offsets);
+  s["barrier_cost"] = json_number(f.barrier_cost);
+  s["phases"] = r.phases;
+  s["faults_per_thread"] = r.faults_per_thread;
+  s["computation_time"] = json_number(static_cast<double>(r.phases) * f.granularity);
+  s["completion_time"] = json_number(r.completion_time);
+  s["expected_completion_time"] = json_number(r.expected_completion_time);
+  s["slowdown"] = json_number(r.slowdown);
+  return json_text(s);
 }
 
 void write_performance_and_commit(RunFolder& folder, PerformanceFigures& p,

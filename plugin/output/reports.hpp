@@ -1,6 +1,6 @@
 /* The text of the output files: jobs.csv (Batsim's columns first, so evalys and other Batsim tools read it, then
  * ours), trace.csv (execution segments), summary.json (deterministic results) and performance.json (the simulator's own
- * wall time and memory). */
+ * wall time and memory), the last two written with nlohmann-json (core/json.hpp). */
 #pragma once
 
 #include "model/fork_join.hpp"
@@ -14,10 +14,6 @@
 #include <string>
 
 namespace jobsched {
-
-/* `s` as a JSON string literal: quoted, '"' and '\\' escaped, control characters (below 0x20) as \u00XX; other
- * bytes (UTF-8 included) as they are. */
-std::string json_string(const std::string& s);
 
 struct RunDescription {
   std::string scenario;

@@ -22,8 +22,6 @@ std::optional<double> parse_number(const std::string& text);
 /* The number in a cell, or an InputError naming the file, row and column. */
 double number_at(const Table& t, size_t row, size_t col);
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
-/* A top-level field of a small JSON object (summary.json), as text. */
-std::optional<std::string> json_field(const std::string& json, const std::string& key);
 std::string read_file(const fs::path& file);
 void write_file(const fs::path& file, const std::string& content);
 /* The last component of a folder's path (its name in titles). */

@@ -3,6 +3,7 @@
 #include "plot/figures.hpp"
 
 #include "core/errors.hpp"
+#include "core/json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -178,15 +179,22 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
   fs::path summary_file = run_dir / "summary.json";
   std::error_code ec;
   if (fs::exists(summary_file, ec)) {
-    std::string summary = read_file(summary_file);
-    if (auto p = json_field(summary, "processors")) {
-      auto v = parse_number(*p);
-      if (!v || *v < 1 || *v != std::floor(*v))
-        throw InputError(summary_file.string() + ": processors '" + *p + "' is not a positive integer");
-      processors = std::max(processors, static_cast<long>(*v));
+    const Json summary = read_json_file(summary_file);
+    if (!summary.is_object()) throw InputError(summary_file.string() + ": a summary is a JSON object");
+    if (auto p = summary.find("processors"); p != summary.end()) {
+      if (!p->is_number_integer() || p->get<long long>() < 1)
+        throw InputError(summary_file.string() + ": processors " + p->dump() + " is not a positive integer");
+      processors = std::max(processors, static_cast<long>(p->get<long long>()));
     }
-    if (auto s = json_field(summary, "scenario"); s && !s->empty()) run_name = *s;
-    if (auto s = json_field(summary, "policy")) policy = *s;
+    auto text = [&](const char* key) {
+      auto it = summary.find(key);
+      if (it == summary.end()) return std::string();
+      if (!it->is_string())
+        throw InputError(summary_file.string() + ": " + key + " " + it->dump() + " is not a string");
+      return it->get<std::string>();
+    };
+    if (std::string s = text("scenario"); !s.empty()) run_name = s;
+    policy = text("policy");
   }
   std::string run_title = run_name + (policy.empty() ? "" : " under " + policy);
 

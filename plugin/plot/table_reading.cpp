@@ -1,4 +1,4 @@
-/* Reading what runs and sweeps wrote: numbers in CSV cells, fields of summary.json, whole files. */
+/* Reading what runs and sweeps wrote: numbers in CSV cells, whole files. */
 #include "plot/figures.hpp"
 
 #include "core/errors.hpp"
@@ -44,33 +44,6 @@ std::string join(const std::vector<std::string>& items, const std::string& sep)
   for (const auto& s : items)
     out += (out.empty() ? "" : sep) + s;
   return out;
-}
-
-/* A flat field of a JSON object as text (strings unquoted, simple escapes undone); nullopt when absent. Enough for
- * summary.json, whose fields we look up are top-level scalars. */
-std::optional<std::string> json_field(const std::string& json, const std::string& key)
-{
-  std::string quoted = "\"" + key + "\"";
-  for (size_t pos = json.find(quoted); pos != std::string::npos; pos = json.find(quoted, pos + 1)) {
-    size_t i = json.find_first_not_of(" \t\r\n", pos + quoted.size());
-    if (i == std::string::npos || json[i] != ':') continue;
-    i = json.find_first_not_of(" \t\r\n", i + 1);
-    if (i == std::string::npos) return std::nullopt;
-    if (json[i] == '"') {
-      std::string out;
-      for (size_t j = i + 1; j < json.size() && json[j] != '"'; j++) {
-        if (json[j] == '\\' && j + 1 < json.size()) j++;
-        out += json[j];
-      }
-      return out;
-    }
-    size_t end = json.find_first_of(",}\r\n", i);
-    std::string raw = json.substr(i, end == std::string::npos ? std::string::npos : end - i);
-    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t'))
-      raw.pop_back();
-    return raw;
-  }
-  return std::nullopt;
 }
 
 } // namespace jobsched::plot

@@ -2,6 +2,7 @@
 #include "run/gang_now.hpp"
 
 #include "core/errors.hpp"
+#include "core/json.hpp"
 #include "core/time.hpp"
 #include "core/time_format.hpp"
 #include "output/run_folder.hpp"
@@ -57,45 +58,42 @@ std::string summary_json(const Scenario& sc, const GangNowReport& r, const GangN
     sum += s;
   const double n = static_cast<double>(stretches.size());
   const gn::SchedulerOptions& o = spec.policy.options;
-  std::ostringstream out;
-  out << "{\n";
-  out << "  \"scenario\": \"" << sc.name << "\",\n";
-  out << "  \"kind\": \"gang_now\",\n";
-  out << "  \"seed\": " << sc.simulation.seed << ",\n";
-  out << "  \"platform\": \"" << sc.platform.filename().string() << "\",\n";
-  out << "  \"workstations\": " << workstations << ",\n";
-  out << "  \"slowest_speed\": " << FormattedNumber(slowest) << ",\n";
-  out << "  \"mtat\": \"" << gn::mtat_variant_name(o.allocation.mtat) << "\",\n";
-  out << "  \"compression\": \"" << gn::compression_variant_name(o.allocation.compression) << "\",\n";
-  out << "  \"pool_target\": \"" << gn::pool_target_name(o.allocation.pool_target) << "\",\n";
-  out << "  \"expansion\": \"" << gn::expansion_search_name(o.expansion) << "\",\n";
-  out << "  \"new_slice_rule\": \"" << gn::new_slice_rule_name(o.new_slice_rule) << "\",\n";
-  out << "  \"eviction\": \"" << eviction_name(spec.policy.eviction) << "\",\n";
-  out << "  \"quantum\": " << FormattedNumber(spec.policy.quantum) << ",\n";
-  out << "  \"switch_cost\": " << FormattedNumber(spec.policy.switch_cost) << ",\n";
-  out << "  \"owner_activity\": " << FormattedNumber(spec.owners.activity()) << ",\n";
-  out << "  \"jobs\": " << r.jobs.size() << ",\n";
-  out << "  \"makespan\": " << FormattedNumber(makespan) << ",\n";
-  out << "  \"mean_turnaround\": " << FormattedNumber(n > 0 ? r.mean_turnaround : 0) << ",\n";
-  out << "  \"median_turnaround\": " << FormattedNumber(median_of(turnarounds)) << ",\n";
-  out << "  \"max_turnaround\": "
-      << FormattedNumber(turnarounds.empty() ? 0 : *std::max_element(turnarounds.begin(), turnarounds.end())) << ",\n";
-  out << "  \"mean_stretch\": " << FormattedNumber(n > 0 ? sum / n : 0) << ",\n";
-  out << "  \"max_stretch\": "
-      << FormattedNumber(stretches.empty() ? 0 : *std::max_element(stretches.begin(), stretches.end())) << ",\n";
-  out << "  \"fairness\": " << FormattedNumber(r.fairness) << ",\n";
-  out << "  \"migrations\": " << r.migrations << ",\n";
-  out << "  \"bytes_moved\": " << FormattedNumber(r.bytes_moved) << ",\n";
-  out << "  \"restarts\": " << restarts << ",\n";
-  out << "  \"work_lost\": " << FormattedNumber(lost) << ",\n";
-  out << "  \"owner_returns\": " << owner_exits << ",\n";
-  out << "  \"processor_exits\": " << c.processor_exits << ",\n";
-  out << "  \"new_processors\": " << c.new_processors << ",\n";
-  out << "  \"scheduler_events\": " << c.events << ",\n";
-  out << "  \"rotations\": " << c.rotations << ",\n";
-  out << "  \"max_slices\": " << c.max_slices << "\n";
-  out << "}\n";
-  return out.str();
+  Json s;
+  s["scenario"] = sc.name;
+  s["kind"] = "gang_now";
+  s["seed"] = sc.simulation.seed;
+  s["platform"] = sc.platform.filename().string();
+  s["workstations"] = workstations;
+  s["slowest_speed"] = json_number(slowest);
+  s["mtat"] = gn::mtat_variant_name(o.allocation.mtat);
+  s["compression"] = gn::compression_variant_name(o.allocation.compression);
+  s["pool_target"] = gn::pool_target_name(o.allocation.pool_target);
+  s["expansion"] = gn::expansion_search_name(o.expansion);
+  s["new_slice_rule"] = gn::new_slice_rule_name(o.new_slice_rule);
+  s["eviction"] = eviction_name(spec.policy.eviction);
+  s["quantum"] = json_number(spec.policy.quantum);
+  s["switch_cost"] = json_number(spec.policy.switch_cost);
+  s["owner_activity"] = json_number(spec.owners.activity());
+  s["jobs"] = r.jobs.size();
+  s["makespan"] = json_number(makespan);
+  s["mean_turnaround"] = json_number(n > 0 ? r.mean_turnaround : 0);
+  s["median_turnaround"] = json_number(median_of(turnarounds));
+  s["max_turnaround"] =
+      json_number(turnarounds.empty() ? 0 : *std::max_element(turnarounds.begin(), turnarounds.end()));
+  s["mean_stretch"] = json_number(n > 0 ? sum / n : 0);
+  s["max_stretch"] = json_number(stretches.empty() ? 0 : *std::max_element(stretches.begin(), stretches.end()));
+  s["fairness"] = json_number(r.fairness);
+  s["migrations"] = r.migrations;
+  s["bytes_moved"] = json_number(r.bytes_moved);
+  s["restarts"] = restarts;
+  s["work_lost"] = json_number(lost);
+  s["owner_returns"] = owner_exits;
+  s["processor_exits"] = c.processor_exits;
+  s["new_processors"] = c.new_processors;
+  s["scheduler_events"] = c.events;
+  s["rotations"] = c.rotations;
+  s["max_slices"] = c.max_slices;
+  return json_text(s);
 }
 
 std::string jobs_csv(const std::vector<GangNowJobResult>& jobs)

@@ -1,6 +1,7 @@
 #include "run/hierarchy.hpp"
 
 #include "core/errors.hpp"
+#include "core/json.hpp"
 #include "core/time_format.hpp"
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
@@ -290,53 +291,50 @@ std::string summary_json(const Scenario& sc, const SharedRun& run, const std::ve
   }
   const double lower_bound = analysis.lower_bound;
   const std::vector<long> per_level = hs::nodes_per_level(run.tree);
-  std::ostringstream out;
-  out << "{\n";
-  out << "  \"scenario\": \"" << sc.name << "\",\n";
-  out << "  \"kind\": \"hierarchy\",\n";
-  out << "  \"seed\": " << sc.simulation.seed << ",\n";
-  out << "  \"algorithm\": \"" << hs::algorithm_name(spec) << "\",\n";
-  out << "  \"levels\": " << run.levels << ",\n";
-  out << "  \"tree_nodes\": " << boost::num_vertices(run.tree) << ",\n";
-  out << "  \"leaves\": " << run.leaf_count << ",\n";
-  out << "  \"nodes_per_level\": [";
+  Json nodes_per_level = Json::array();
   for (int k = 2; k <= run.levels; k++)
-    out << (k > 2 ? ", " : "") << per_level[static_cast<size_t>(k)];
-  out << "],\n";
-  out << "  \"processors\": " << spec.processors << ",\n";
-  out << "  \"quantum\": " << FormattedNumber(spec.quantum) << ",\n";
-  out << "  \"quantum_factor\": " << spec.quantum_factor << ",\n";
-  out << "  \"cost_factor\": " << FormattedNumber(spec.cost_factor) << ",\n";
-  out << "  \"allotments\": \"" << (spec.whole_processors ? "whole" : "fractional") << "\",\n";
-  out << "  \"messages\": \"" << (spec.messages_over_platform ? "platform" : "free") << "\",\n";
-  out << "  \"jobs\": " << records.size() << ",\n";
-  out << "  \"offered_load\": " << FormattedNumber(spec.workload.offered_load()) << ",\n";
-  out << "  \"total_work\": " << FormattedNumber(total_work) << ",\n";
-  out << "  \"makespan\": " << FormattedNumber(makespan) << ",\n";
-  out << "  \"lower_bound\": " << FormattedNumber(lower_bound) << ",\n";
-  out << "  \"makespan_over_lower_bound\": " << FormattedNumber(makespan / lower_bound) << ",\n";
-  out << "  \"utilization\": " << FormattedNumber(run.allotted_time > 0 ? total_work / run.allotted_time : 0) << ",\n";
-  out << "  \"machine_utilization\": " << FormattedNumber(total_work / (P * makespan)) << ",\n";
-  out << "  \"mean_response_time\": " << FormattedNumber(response / static_cast<double>(records.size())) << ",\n";
-  out << "  \"transition_factor\": " << FormattedNumber(analysis.transition_factor) << ",\n";
-  out << "  \"theorem1_bound\": " << FormattedNumber(analysis.theorem1_bound) << ",\n";
-  out << "  \"makespan_over_theorem1_bound\": " << FormattedNumber(makespan / analysis.theorem1_bound) << ",\n";
-  out << "  \"lemma1_satisfied_ratio\": " << FormattedNumber(analysis.lemma1_satisfied_ratio) << ",\n";
-  out << "  \"lemma1_allotment_ratio\": " << FormattedNumber(analysis.lemma1_allotment_ratio) << ",\n";
-  out << "  \"reallocation_stall_time\": " << FormattedNumber(stall) << ",\n";
-  out << "  \"deprived_quanta\": " << run.deprived_quanta << ",\n";
-  out << "  \"deprived_quanta_with_idle_processors\": " << run.deprived_with_idle_processors << ",\n";
-  out << "  \"leaf_quanta\": " << run.leaf_quanta << ",\n";
+    nodes_per_level.push_back(per_level[static_cast<size_t>(k)]);
+  Json s;
+  s["scenario"] = sc.name;
+  s["kind"] = "hierarchy";
+  s["seed"] = sc.simulation.seed;
+  s["algorithm"] = hs::algorithm_name(spec);
+  s["levels"] = run.levels;
+  s["tree_nodes"] = boost::num_vertices(run.tree);
+  s["leaves"] = run.leaf_count;
+  s["nodes_per_level"] = nodes_per_level;
+  s["processors"] = spec.processors;
+  s["quantum"] = json_number(spec.quantum);
+  s["quantum_factor"] = spec.quantum_factor;
+  s["cost_factor"] = json_number(spec.cost_factor);
+  s["allotments"] = spec.whole_processors ? "whole" : "fractional";
+  s["messages"] = spec.messages_over_platform ? "platform" : "free";
+  s["jobs"] = records.size();
+  s["offered_load"] = json_number(spec.workload.offered_load());
+  s["total_work"] = json_number(total_work);
+  s["makespan"] = json_number(makespan);
+  s["lower_bound"] = json_number(lower_bound);
+  s["makespan_over_lower_bound"] = json_number(makespan / lower_bound);
+  s["utilization"] = json_number(run.allotted_time > 0 ? total_work / run.allotted_time : 0);
+  s["machine_utilization"] = json_number(total_work / (P * makespan));
+  s["mean_response_time"] = json_number(response / static_cast<double>(records.size()));
+  s["transition_factor"] = json_number(analysis.transition_factor);
+  s["theorem1_bound"] = json_number(analysis.theorem1_bound);
+  s["makespan_over_theorem1_bound"] = json_number(makespan / analysis.theorem1_bound);
+  s["lemma1_satisfied_ratio"] = json_number(analysis.lemma1_satisfied_ratio);
+  s["lemma1_allotment_ratio"] = json_number(analysis.lemma1_allotment_ratio);
+  s["reallocation_stall_time"] = json_number(stall);
+  s["deprived_quanta"] = run.deprived_quanta;
+  s["deprived_quanta_with_idle_processors"] = run.deprived_with_idle_processors;
+  s["leaf_quanta"] = run.leaf_quanta;
   // Messages over the platform: from the boundary of the root's round an allotment derives from (its feedback was sent
   // then) to the allotment's arrival at a level-2 node.
   const double received = static_cast<double>(run.allotments_received);
-  out << "  \"allotment_delay_min\": " << FormattedNumber(run.allotment_delay_min) << ",\n";
-  out << "  \"allotment_delay_mean\": " << FormattedNumber(received > 0 ? run.allotment_delay_sum / received : 0)
-      << ",\n";
-  out << "  \"allotment_delay_max\": " << FormattedNumber(run.allotment_delay_max) << ",\n";
-  out << "  \"invariants_checked\": " << (invariants_checked ? "true" : "false") << "\n";
-  out << "}\n";
-  return out.str();
+  s["allotment_delay_min"] = json_number(run.allotment_delay_min);
+  s["allotment_delay_mean"] = json_number(received > 0 ? run.allotment_delay_sum / received : 0);
+  s["allotment_delay_max"] = json_number(run.allotment_delay_max);
+  s["invariants_checked"] = invariants_checked;
+  return json_text(s);
 }
 
 std::string jobs_csv(const std::vector<hs::JobRecord>& records, const std::vector<int>& leaf_of_job)

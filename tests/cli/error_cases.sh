@@ -346,7 +346,8 @@ expect_plan_error gang_unknown_arch "--vps: no processor has architecture 'c'" -
 expect_plan_error gang_no_map "plan expand: --map FILE.json is required" -- expand
 expect_plan_error gang_missing_map "--map: cannot read '$work/none.json'" -- expand --map "$work/none.json"
 printf '{"processors": [{"name": "P1", "capacity": 1}],\n "slices": [[{"job": 1, "vps": 1}]' >"$work/cut.json"
-expect_plan_error gang_malformed_map "cut.json:2: malformed JSON: expected ']' to close an array" -- \
+expect_plan_error gang_malformed_map \
+  "cut.json: malformed JSON: parse error at line 2, column 35: syntax error while parsing array - unexpected end of input" -- \
   expand --map "$work/cut.json"
 printf '%s\n' '{"processors": [{"name": "P1", "capacity": 1}, {"name": "P2", "capacity": 1}],' \
   ' "slices": [[{"job": 1, "vps": 1}, null], [null, {"job": 1, "vps": 1}]]}' >"$work/split.json"
@@ -354,10 +355,12 @@ expect_plan_error gang_invalid_map \
   "split.json: invalid allocation map: job 1 is not placed the same way in slices 0 and 1" -- \
   expand --map "$work/split.json"
 printf '{"processors": [{"name": "P1", "capacity": -1}], "slices": []}' >"$work/negative.json"
-expect_plan_error gang_map_capacity "negative.json:1: processor 'P1' capacity: '-1' is not a positive" -- \
+expect_plan_error gang_map_capacity \
+  "negative.json: /processors/0/capacity: processor 'P1' capacity: '-1' is not a positive" -- \
   expand --map "$work/negative.json"
 printf '{"processors": [{"name": "P1", "capacity": 1}], "slices": [[null]], "colour": 2}' >"$work/key.json"
-expect_plan_error gang_map_unknown_key "key.json:1: unknown key \"colour\" in the allocation map" -- \
+expect_plan_error gang_map_unknown_key \
+  "key.json: /colour: unknown key \"colour\" in the allocation map" -- \
   expand --map "$work/key.json"
 printf '{"processors": [{"name": "P1", "capacity": 1}], "slices": [[{"job": 1, "vps": 1}]]}' >"$work/one.json"
 expect_plan_error gang_job_without_vps "--job applies to a submission: give --vps too" -- \

@@ -5,7 +5,6 @@
 source "$(dirname "$0")/lib.sh" fork_join "$@"
 scenario=$src/scenarios/adaptive-partitioning/fork-join.yaml
 
-field() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$2"; }
 check_run() { # NAME EXPECTED_SLOWDOWN(or -) SET...
   local name=$1 expected=$2
   shift 2

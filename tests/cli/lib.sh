@@ -27,8 +27,13 @@ report() { # NAME PROBLEMS
   fi
 }
 
-# field KEY FILE: the value of KEY in a summary.json (numbers, words, or strings unquoted).
-field() { sed -n "s/.*\"$1\": \"*\([a-z0-9.e+-]*\)\"*,*$/\1/p" "$2"; }
+# field KEY FILE: the value of the top-level KEY of a JSON file (summary.json), read by Python's json module: strings
+# as they are, other values as JSON (numbers, true/false, null); nothing when KEY is absent.
+field() {
+  python3 -c 'import json, sys
+v = json.load(open(sys.argv[2], encoding="utf-8")).get(sys.argv[1], "")
+print(v if isinstance(v, str) else json.dumps(v))' "$1" "$2"
+}
 
 finish() {
   echo "$passed passed, $failed failed"

@@ -178,4 +178,61 @@ TEST(SweepTables, ResultsAndAggregateFromRunFolders)
       << t90.aggregate_csv;
 }
 
+/* summary.json is read with nlohmann-json: numbers in file order, text, booleans and objects left out; a NaN (not
+ * JSON), a null (what a run writes for a NaN), a string where a number is expected, truncated text: one InputError,
+ * one line naming the file, never a NaN in a table. */
+TEST(SweepTables, SummaryReaderRefusesWhatIsNotANumber)
+{
+  Folder f;
+  auto good = f.write("good.json", "{\"scenario\": \"7\", \"makespan\": 12.5, \"jobs\": 3, \"by\": {\"a\": 1}, "
+                                   "\"checked\": true, \"levels\": [2, 4]}\n");
+  EXPECT_EQ(read_summary_numbers(good, {"makespan", "jobs"}),
+            (std::vector<std::pair<std::string, double>>{{"makespan", 12.5}, {"jobs", 3}}));
+  auto error = [&f](const std::string& name, const std::string& text, const std::vector<std::string>& numeric) {
+    auto file = f.write(name, text);
+    std::string what = input_error_of([&] { read_summary_numbers(file, numeric); });
+    EXPECT_EQ(what.rfind(file.string() + ": ", 0), 0u) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    return what.substr(std::min(what.size(), file.string().size() + 2));
+  };
+  EXPECT_EQ(error("nan.json", "{\"makespan\": NaN}\n", {}).rfind("malformed JSON: parse error at line 1, column 14", 0),
+            0u);
+  EXPECT_EQ(error("null.json", "{\"makespan\": null}\n", {}), "\"makespan\" is null, not a number");
+  EXPECT_EQ(error("string.json", "{\"makespan\": \"12\"}\n", {"makespan"}),
+            "\"makespan\" is string (\"12\"), not a number");
+  EXPECT_EQ(error("truncated.json", "{\"makespan\": 12.5,\n  \"jobs\": ", {})
+                .rfind("malformed JSON: parse error at line 2, column 11", 0),
+            0u);
+  EXPECT_EQ(error("list.json", "[1, 2]\n", {}), "a summary is a JSON object");
+}
+
+/* The sweep tables (jobsched collect) stop on such a summary instead of writing NaN or an empty cell. */
+TEST(SweepTables, TablesRefuseASummaryWithoutItsNumbers)
+{
+  Folder f;
+  auto file = f.write("s.yaml", kBase + "sweep: {policy.name: [fcfs, easy]}\n");
+  SweepPlan plan = SweepPlan::load(file, {});
+  auto runs = plan.initial_runs();
+  f.write("out/plan.csv", plan_csv(plan, runs));
+  f.write("out/runs/" + runs[0].hash + "/summary.json", "{\"makespan\": 10}\n");
+  auto second = f.write("out/runs/" + runs[1].hash + "/summary.json", "{\"makespan\": \"nan\"}\n");
+  EXPECT_EQ(input_error_of([&] { build_tables(f.dir / "out"); }),
+            second.string() + ": \"makespan\" is string (\"nan\"), not a number");
+  // The same when the run without the number comes first.
+  auto first = f.write("out/runs/" + runs[0].hash + "/summary.json", "{\"makespan\": \"12\"}\n");
+  f.write("out/runs/" + runs[1].hash + "/summary.json", "{\"makespan\": 20}\n");
+  EXPECT_EQ(input_error_of([&] { build_tables(f.dir / "out"); }),
+            first.string() + ": \"makespan\" is string (\"12\"), not a number");
+  f.write("out/runs/" + runs[0].hash + "/summary.json", "{\"makespan\": 10}\n");
+  f.write("out/runs/" + runs[1].hash + "/summary.json", "{\"makespan\": \"nan\"}\n");
+  EXPECT_EQ(input_error_of([&] { metric_samples(f.dir / "out", runs, "makespan"); }),
+            second.string() + ": \"makespan\" is string (\"nan\"), not a number");
+  f.write("out/runs/" + runs[1].hash + "/summary.json", "{\"makespan\": nan}\n");
+  EXPECT_EQ(input_error_of([&] { build_tables(f.dir / "out"); }).rfind(second.string() + ": malformed JSON: ", 0), 0u);
+  f.write("out/runs/" + runs[1].hash + "/summary.json", "{\"makespan\": 20}\n");
+  SweepTables t = build_tables(f.dir / "out");
+  EXPECT_NE(t.aggregate_csv.find("\n0,fcfs,makespan,1,10,"), std::string::npos) << t.aggregate_csv;
+  EXPECT_NE(t.aggregate_csv.find("\n1,easy,makespan,1,20,"), std::string::npos) << t.aggregate_csv;
+}
+
 } // namespace

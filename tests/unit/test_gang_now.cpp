@@ -800,10 +800,18 @@ TEST(GangNowMapJson, RoundTripAndErrors)
     }
     return std::string("no error");
   };
-  EXPECT_EQ(message("{\"processors\": [], \"slices\": [}"), "bad.json:1: malformed JSON: unexpected character '}'");
-  EXPECT_EQ(message("{\"processors\": []}"), "bad.json:1: missing key \"slices\"");
-  EXPECT_EQ(message("{\"processors\": [{\"name\": \"A\", \"capacity\": 0}], \"slices\": []}").rfind("bad.json:1: ", 0),
+  EXPECT_EQ(
+      message("{\"processors\": [], \"slices\": [}")
+          .rfind("bad.json: malformed JSON: parse error at line 1, column 31: syntax error while parsing value", 0),
+      0u);
+  EXPECT_EQ(message("{\"processors\": []}"), "bad.json: missing key \"slices\"");
+  EXPECT_EQ(message("{\"processors\": [{\"name\": \"A\", \"capacity\": 0}], \"slices\": []}")
+                .rfind("bad.json: /processors/0/capacity: processor 'A' capacity", 0),
             0u);
+  EXPECT_EQ(message(R"({"processors": [{"name": "A", "capacity": 1}], "slices": [[{"job": 1, "vps": 1.5}]]})"),
+            "bad.json: /slices/0/0/vps: \"vps\" must be a whole number from 1 to 1000000, not 1.5");
+  EXPECT_EQ(message(R"({"processors": [{"name": "A", "capacity": 1, "name": "B"}], "slices": []})"),
+            "bad.json: malformed JSON: the key \"name\" is given twice in an object");
   EXPECT_NE(message(R"({"processors": [{"name": "A", "capacity": 1}, {"name": "B", "capacity": 1}],
                         "slices": [[{"job": 1, "vps": 1}, null], [null, {"job": 1, "vps": 1}]]})")
                 .find("not placed the same way"),
