@@ -69,7 +69,7 @@ long parse_count(const std::string& option, const std::string& text, long min)
   char* end = nullptr;
   long v = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || v < min)
-    throw InputError(option + ": expected an integer >= " + std::to_string(min) + ", got '" + text + "'");
+    throw InputError(option + ": expected an integer >= " + std::to_string(min) + ", got " + quoted_value(text));
   return v;
 }
 
@@ -91,10 +91,10 @@ SweepOptions parse_options(const std::vector<std::string>& args)
     else if (a == "--shard") {
       std::string v = value();
       auto slash = v.find('/');
-      if (slash == std::string::npos) throw InputError("--shard: expected I/N, got '" + v + "'");
+      if (slash == std::string::npos) throw InputError("--shard: expected I/N, got " + quoted_value(v));
       o.shard_index = static_cast<int>(parse_count("--shard", v.substr(0, slash), 1));
       o.shard_count = static_cast<int>(parse_count("--shard", v.substr(slash + 1), 1));
-      if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got '" + v + "'");
+      if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got " + quoted_value(v));
     } else if (a == "--slurm")
       o.slurm = true;
     else if (a == "--shards")
@@ -102,11 +102,11 @@ SweepOptions parse_options(const std::vector<std::string>& args)
     else if (a == "--quiet" || a == "-q")
       o.quiet = true;
     else if (!a.empty() && a[0] == '-')
-      throw InputError("unknown option '" + a + "' (see jobsched sweep --help)");
+      throw InputError("unknown option " + quoted_value(a) + " (see jobsched sweep --help)");
     else if (o.scenario.empty())
       o.scenario = a;
     else
-      throw InputError("more than one scenario given ('" + o.scenario.string() + "', '" + a + "')");
+      throw InputError("more than one scenario given ('" + o.scenario.string() + "', " + quoted_value(a) + ")");
   }
   if (o.scenario.empty()) throw InputError("no scenario given: jobsched sweep SCENARIO.yaml");
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
@@ -320,7 +320,8 @@ std::vector<SweepRun> more_replications(const SweepPlan& plan, const fs::path& d
     try {
       flags = metric_samples(dir, runs, rule.stop_when);
     } catch (const InputError&) {
-      throw InputError("replications.stop_when: '" + rule.stop_when + "' is not a numeric field of summary.json");
+      throw InputError("replications.stop_when: " + quoted_value(rule.stop_when) +
+                       " is not a numeric field of summary.json");
     }
     for (const auto& [point, values] : flags)
       if (std::all_of(values.begin(), values.end(), [](double v) { return v > 0; })) stopped.insert(point);
@@ -466,7 +467,7 @@ int collect_main(const std::vector<std::string>& args)
       double c = 0;
       auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
       if (error != std::errc() || end != text.data() + text.size() || !(c >= 0.5 && c < 1))
-        throw InputError("--confidence: must be a number at least 0.5 and below 1, got '" + text + "'");
+        throw InputError("--confidence: must be a number at least 0.5 and below 1, got " + quoted_value(text));
       confidence = c;
     } else {
       rest.push_back(args[i]);

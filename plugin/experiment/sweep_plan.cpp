@@ -40,7 +40,7 @@ T as_scalar(const fs::path& file, const YAML::Node& n, const std::string& key, c
   try {
     return n.as<T>();
   } catch (const YAML::Exception&) {
-    fail(file, n, key, "expected " + expected + ", got '" + n.Scalar() + "'");
+    fail(file, n, key, "expected " + expected + ", got " + quoted_value(n.Scalar()));
   }
 }
 

@@ -54,7 +54,7 @@ class Section {
     try {
       return n.as<T>();
     } catch (const YAML::Exception&) {
-      fail(n, std::string("expected ") + type_name + ", got '" + n.Scalar() + "'", k);
+      fail(n, std::string("expected ") + type_name + ", got " + quoted_value(n.Scalar()), k);
     }
   }
   std::string str(const std::string& k, const std::string& fallback) { return get<std::string>(k, fallback, "text"); }
@@ -62,7 +62,7 @@ class Section {
   double num(const std::string& k, double fallback)
   {
     double v = get<double>(k, fallback, "a number");
-    if (!std::isfinite(v)) fail(node_[k], "expected a finite number, got '" + node_[k].Scalar() + "'", k);
+    if (!std::isfinite(v)) fail(node_[k], "expected a finite number, got " + quoted_value(node_[k].Scalar()), k);
     return v;
   }
   /* A number in [lo, hi] (`above` true: in (lo, hi]). */
@@ -95,7 +95,7 @@ class Section {
     std::string list;
     for (const auto& a : allowed)
       list += (list.empty() ? "" : ", ") + a;
-    fail(node_[k], "expected one of " + list + ", got '" + v + "'", k);
+    fail(node_[k], "expected one of " + list + ", got " + quoted_value(v), k);
   }
   Section sub(const std::string& k)
   {
@@ -202,7 +202,7 @@ void apply_override(YAML::Node& root, const std::string& assignment)
   YAML::Node cur = root;
   for (size_t i = 0; i + 1 < parts.size(); i++) {
     if (cur[parts[i]] && !cur[parts[i]].IsMap() && !cur[parts[i]].IsNull())
-      throw InputError("--set " + path + ": '" + parts[i] + "' is not a mapping");
+      throw InputError("--set " + path + ": " + quoted_value(parts[i]) + " is not a mapping");
     if (!cur[parts[i]] || cur[parts[i]].IsNull()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
     YAML::Node next = cur[parts[i]];
     cur.reset(next);
@@ -370,8 +370,8 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
         }
       if (!found)
         w.fail(item,
-               "expected one of step, log, poly2, ramp, poly1, exp, impulse, got '" +
-                   (item.IsScalar() ? item.Scalar() : std::string("a non-scalar")) + "'",
+               "expected one of step, log, poly2, ramp, poly1, exp, impulse, got " +
+                   (item.IsScalar() ? quoted_value(item.Scalar()) : std::string("a non-scalar")),
                "shapes");
     }
   }
@@ -476,7 +476,7 @@ GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden
     for (const auto& item : list) {
       if (!item.IsScalar() || item.Scalar().empty()) w.fail(item, "expected an architecture name", "archs");
       if (std::find(wl.archs.begin(), wl.archs.end(), item.Scalar()) != wl.archs.end())
-        w.fail(item, "'" + item.Scalar() + "' is listed twice", "archs");
+        w.fail(item, quoted_value(item.Scalar()) + " is listed twice", "archs");
       wl.archs.push_back(item.Scalar());
     }
   }

@@ -198,6 +198,25 @@ done
 
 # ---- Command line ----
 
+# A quoted value stays on one line: a YAML block scalar's newlines are written \n, a tab \t (these used to split
+# the message over several lines), and a long value is cut.
+{
+  scenario_head block_number
+  printf 'workload:\n  generator:\n    jobs: |\n      5\n      6\n'
+} >"$work/block-number.yaml"
+expect_error block_scalar_number 2 "block-number.yaml:6: workload.generator.jobs" "got '5\\n6\\n'" -- \
+  run "$work/block-number.yaml"
+{
+  scenario_head block_param
+  printf 'workload:\n  generator: {jobs: 5}\n'
+  printf 'policy:\n  name: gang\n  params:\n    quantum: |\n      60\n      \t120\n'
+} >"$work/block-param.yaml"
+expect_error block_scalar_parameter 1 "policy.params.quantum: expected a finite number, got '60\\n\\t120\\n'" -- \
+  run "$work/block-param.yaml"
+expect_error long_quoted_value 3 "policy.name" "unknown name 'xxxxxxxxxx" "xxx...' (300 characters)" -- \
+  run "$work/good.yaml" --set "policy.name=$(printf 'x%.0s' {1..300})"
+expect_error newline_in_option 1 "unknown option '--bo\\ngus'" -- run "$work/good.yaml" $'--bo\ngus'
+
 expect_error unknown_option 1 "unknown option '--bogus'" -- run "$work/good.yaml" --bogus
 expect_error no_scenario 1 "no scenario given" -- run
 
