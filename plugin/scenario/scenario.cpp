@@ -1,6 +1,7 @@
 #include "scenario/scenario.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/time.hpp"
 #include "core/time_format.hpp"
 #include "scenario/scenario_tree.hpp"
@@ -449,7 +450,7 @@ GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden
   if (model == "trace") {
     if (!ow.has("trace")) ow.fail(ow.node(), "trace: missing (a file of TIME,HOST,STATE lines)");
     owners.trace = resolve(trace_overridden ? fs::current_path() : dir, ow.str("trace", ""));
-    if (!fs::is_regular_file(owners.trace))
+    if (!is_input_file(owners.trace, ow.key("trace")))
       ow.fail(ow.node()["trace"], "file '" + owners.trace.string() + "' does not exist", "trace");
   }
   ow.ignore("trace");

@@ -196,6 +196,21 @@ for kind_scenario in quickstart.yaml gang-now/now.yaml hierarchical/ac-ds.yaml a
     run "$src/scenarios/$kind_scenario" --set "platform=$src/platforms"
 done
 
+# ---- Paths with a component longer than the file system allows (these used to end as an internal error, exit 3) ----
+
+long_name=$(printf 'n%.0s' {1..300})
+expect_error long_platform_name 2 "good.yaml: platform: file '/tmp/$long_name.xml' cannot be looked up" \
+  "File name too long" -- run "$work/good.yaml" --set "platform=/tmp/$long_name.xml"
+expect_error long_deployment_name 1 "good.yaml: deployment: file '/tmp/$long_name.xml' cannot be looked up" -- \
+  run "$work/good.yaml" --set "deployment=/tmp/$long_name.xml"
+expect_error long_trace_path 1 "workload.trace: file '/tmp/$long_name.swf' cannot be looked up" -- \
+  run "$work/good.yaml" --set workload.generator=null --set "workload.trace=/tmp/$long_name.swf"
+expect_error long_trace_name 2 "workload.trace: file '" "/$long_name.swf' cannot be looked up" -- \
+  run "$work/good.yaml" --set workload.generator=null --set "workload.trace=$long_name.swf"
+expect_error long_owner_trace 1 "gang_now.owners.trace: file '/tmp/$long_name.csv' cannot be looked up" -- \
+  run "$src/scenarios/gang-now/now.yaml" --set "gang_now.owners={model: trace, trace: /tmp/$long_name.csv}"
+expect_error long_scenario_name 1 "/tmp/$long_name.yaml" -- run "/tmp/$long_name.yaml"
+
 # ---- Command line ----
 
 # A quoted value stays on one line: a YAML block scalar's newlines are written \n, a tab \t (these used to split
