@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -35,6 +36,14 @@ std::vector<std::pair<std::string, double>> read_summary_numbers(const fs::path&
 {
   std::ifstream in(summary);
   if (!in) throw InputError(summary.string() + ": cannot open");
+  std::stringstream text;
+  text << in.rdbuf();
+  return summary_numbers(text.str());
+}
+
+std::vector<std::pair<std::string, double>> summary_numbers(const std::string& json_text)
+{
+  std::istringstream in(json_text);
   std::vector<std::pair<std::string, double>> out;
   std::string line;
   while (std::getline(in, line)) {

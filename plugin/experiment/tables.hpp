@@ -16,6 +16,8 @@ std::string plan_csv(const SweepPlan& plan, const std::vector<SweepRun>& runs);
 
 /* The numeric fields of a summary.json, in file order. */
 std::vector<std::pair<std::string, double>> read_summary_numbers(const std::filesystem::path& summary);
+/* Same, of summary.json text. */
+std::vector<std::pair<std::string, double>> summary_numbers(const std::string& json_text);
 
 struct SweepTables {
   std::string results_csv;

@@ -118,8 +118,27 @@ counts=$(awk -F, '$3 == "mean_bounded_slowdown" { print $4 }' D2/aggregate.csv |
 "$bin" sweep sweep.yaml --out D3 --quiet \
   --set 'replications={min: 2, max: 3, metric: mean_bounded_slowdown, stop_when: nope}' 2>D3.err
 [ $? -eq 2 ] || problems+=" an unknown stop_when metric did not exit 2;"
+[ -e D3 ] && problems+=" an unknown stop_when metric left folder D3;"
 grep -q "replications.stop_when: 'nope' is not a numeric field" D3.err || problems+=" message: $(head -1 D3.err);"
 report stop_when "$problems"
+
+# 6c. A sweep is checked whole before its first run: a stopping rule naming a field the runs do not write, or a key
+#     given twice in the scenario file, is one line, exit 2, and no folder (these used to be found after the first
+#     runs, or to fail every run one by one).
+problems=""
+"$bin" sweep sweep.yaml --out F1 --quiet --set 'replications={min: 2, max: 3, metric: mean_slowdwon}' 2>F1.err
+[ $? -eq 2 ] || problems+=" unknown metric: not exit 2;"
+grep -q "replications.metric: 'mean_slowdwon' is not a numeric field of the summary.json these runs write (" F1.err ||
+  problems+=" message: $(head -c 300 F1.err);"
+[ "$(wc -l <F1.err)" = 1 ] || problems+=" $(wc -l <F1.err) stderr lines;"
+[ -e F1 ] && problems+=" folder F1 left;"
+printf 'output:\n  trace: false\n  trace: false\n' | cat sweep.yaml - >twice.yaml
+"$bin" sweep twice.yaml --out F2 --quiet 2>F2.err
+[ $? -eq 2 ] || problems+=" key given twice: not exit 2;"
+grep -q "twice.yaml:11: output.trace: duplicate key" F2.err || problems+=" message: $(head -c 300 F2.err);"
+[ "$(wc -l <F2.err)" = 1 ] || problems+=" $(wc -l <F2.err) stderr lines;"
+[ -e F2 ] && problems+=" folder F2 left;"
+report sweep_checked_before_runs "$problems"
 
 # 7. --slurm writes a job array and runs nothing.
 out=$("$bin" sweep sweep.yaml --out E --slurm --shards 2)

@@ -149,6 +149,47 @@ TEST(SweepPlan, BadSweepsAreInputErrors)
   EXPECT_DOUBLE_EQ(SweepPlan::load(ninety, {}).replications().confidence, 0.9);
 }
 
+// A sweep is checked whole before its first run: its stopping rule against the fields its runs write (these used to
+// be found after the first runs), and keys given twice (these used to pass the plan and fail every run).
+TEST(SweepPlan, StoppingRuleAndDuplicateKeysFailBeforeAnyRun)
+{
+  Folder f;
+  auto metric = f.write("m.yaml", kBase + "replications: {min: 2, max: 4, metric: mean_slowdwon}\n");
+  EXPECT_NE(input_error_of([&] {
+              SweepPlan::load(metric, {});
+            }).find("m.yaml:4: replications.metric: 'mean_slowdwon' is not a numeric field"),
+            std::string::npos);
+  auto stop = f.write("s.yaml", kBase + "replications: {min: 2, max: 4,\n  stop_when: saturatd}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(stop, {}); }).find("s.yaml:5: replications.stop_when: 'saturatd'"),
+            std::string::npos);
+  // The same rule with fields a simulation run writes (text fields such as `policy` are not metrics).
+  auto good = f.write("g.yaml", kBase + "replications: {min: 2, max: 4, metric: mean_turnaround_time, "
+                                        "stop_when: saturated}\n");
+  EXPECT_EQ(SweepPlan::load(good, {}).replications().stop_when, "saturated");
+  auto text = f.write("t.yaml", kBase + "replications: {min: 2, max: 4, metric: policy}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(text, {}); }).find("'policy' is not a numeric field"),
+            std::string::npos);
+  // A fork-join run writes its own summary: its slowdown is a metric, mean_bounded_slowdown (the default) is not.
+  const fs::path fork_join = fs::path(SOURCE_DIR) / "scenarios/adaptive-partitioning/fork-join.yaml";
+  EXPECT_NE(input_error_of([&] {
+              SweepPlan::load(fork_join, {"replications={min: 2, max: 3}"});
+            }).find("replications.metric: 'mean_bounded_slowdown' is not a numeric field"),
+            std::string::npos);
+  EXPECT_EQ(SweepPlan::load(fork_join, {"replications={min: 2, max: 3, metric: slowdown}"}).replications().metric,
+            "slowdown");
+
+  // output: is not part of a run's resolved scenario, but each run reads it from the file.
+  auto twice = f.write("d.yaml", kBase + "output:\n  trace: false\n  trace: true\nsweep: {workload.shake: [0, 1]}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(twice, {}); }).find("d.yaml:6: output.trace: duplicate key"),
+            std::string::npos);
+  auto axis = f.write("a.yaml", kBase + "sweep:\n  policy.name: [fcfs]\n  policy.name: [easy]\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(axis, {}); }).find("a.yaml:6: sweep.policy.name: duplicate key"),
+            std::string::npos);
+  auto rule = f.write("r.yaml", kBase + "replications:\n  min: 2\n  min: 3\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(rule, {}); }).find("r.yaml:6: replications.min: duplicate key"),
+            std::string::npos);
+}
+
 TEST(SweepTables, ResultsAndAggregateFromRunFolders)
 {
   Folder f;
