@@ -177,6 +177,23 @@ void write_file(const fs::path& dir, const std::string& name, const std::string&
   files.commit();
 }
 
+/* plan.csv, unless the folder's plan is already this one. A different plan makes the folder's results.csv and
+ * aggregate.csv stale: they are removed first, so a sweep killed before its new tables are written leaves a plan and
+ * no tables (`jobsched collect` makes them), never the new plan beside the old tables. */
+void write_plan(const fs::path& dir, const std::string& plan)
+{
+  std::ifstream in(dir / "plan.csv", std::ios::binary);
+  std::stringstream old;
+  old << in.rdbuf();
+  if (in && old.str() == plan) return;
+  for (const char* table : {"results.csv", "aggregate.csv"}) {
+    std::error_code ec;
+    fs::remove(dir / table, ec);
+    if (ec) throw InputError((dir / table).string() + ": cannot remove the outdated table (" + ec.message() + ")");
+  }
+  write_file(dir, "plan.csv", plan);
+}
+
 /* Runs simulations as child processes, at most `parallel` at once. */
 class RunPool {
  public:
@@ -234,6 +251,11 @@ class RunPool {
     fs::path run_dir = dir_ / "runs" / r.hash;
     fs::create_directories(run_dir);
     fs::remove(run_dir / "error.txt");
+    // The run is redone: its old summary goes, and the folder names this build before the run starts, so that a run
+    // which finishes after this sweep process was killed is found done by this build when the sweep is resumed (the
+    // run's folder keeps build.txt, output/run_folder.hpp).
+    fs::remove(run_dir / "summary.json");
+    write_file(run_dir, "build.txt", build_ + "\n");
     std::string header = "# Resolved from " + options_.scenario.string() + " with:";
     for (const auto& o : r.overrides)
       header += " --set " + o;
@@ -268,7 +290,6 @@ class RunPool {
     done_++;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(run_dir / "summary.json")) {
       fs::remove(run_dir / "stderr.txt");
-      write_file(run_dir, "build.txt", build_ + "\n");
       return;
     }
     std::string why = last_line(run_dir / "stderr.txt");
@@ -407,7 +428,7 @@ int sweep_main(const std::vector<std::string>& args)
   std::vector<SweepRun> mine;
   for (size_t i = 0; i < runs.size(); i++)
     if (o.shard_count == 0 || static_cast<int>(i % o.shard_count) == o.shard_index - 1) mine.push_back(runs[i]);
-  if (o.shard_count == 0 || !fs::exists(dir / "plan.csv")) write_file(dir, "plan.csv", plan_csv(plan, runs));
+  if (o.shard_count == 0 || !fs::exists(dir / "plan.csv")) write_plan(dir, plan_csv(plan, runs));
 
   RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO));
   pool.run_all(mine);
@@ -418,7 +439,7 @@ int sweep_main(const std::vector<std::string>& args)
     std::stable_sort(runs.begin(), runs.end(), [](const SweepRun& a, const SweepRun& b) {
       return a.point < b.point || (a.point == b.point && a.replication < b.replication);
     });
-    write_file(dir, "plan.csv", plan_csv(plan, runs));
+    write_plan(dir, plan_csv(plan, runs));
     pool.run_all(extra);
   }
   pool.end_progress();
