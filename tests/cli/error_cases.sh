@@ -235,6 +235,18 @@ expect_error newline_in_option 1 "unknown option '--bo\\ngus'" -- run "$work/goo
 expect_error unknown_option 1 "unknown option '--bogus'" -- run "$work/good.yaml" --bogus
 expect_error no_scenario 1 "no scenario given" -- run
 
+# ---- A trace named with a comma: jobs.csv quotes its workload_name (RFC 4180), every row keeps 29 fields ----
+printf '1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n2 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n' \
+  >"$work/a,b.swf"
+problems=""
+"$bin" run "$work/good.yaml" --quiet --out "$work/comma" --set workload.generator=null \
+  --set "workload.trace=$work/a,b.swf" 2>"$work/comma.err" || problems+=" failed: $(head -c 300 "$work/comma.err");"
+[ "$(cut -c1-12 "$work/comma/jobs.csv" 2>/dev/null | sed -n 2p)" = '1,"a,b.swf",' ] ||
+  problems+=" row 1: $(sed -n 2p "$work/comma/jobs.csv" 2>/dev/null | cut -c1-40);"
+sed 's/"[^"]*"/Q/g' "$work/comma/jobs.csv" | awk -F, 'NF != 29 { bad = 1 } END { exit bad }' ||
+  problems+=" rows without 29 fields;"
+report comma_in_workload_name "$problems"
+
 # ---- A successful run ----
 
 out="$work/results/nested/ok"
