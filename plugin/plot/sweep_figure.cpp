@@ -56,8 +56,10 @@ std::string series_part(const std::string& key, const std::string& value, const 
   return short_name(key, names) + "=" + value + unit;
 }
 
-/* The y range where gnuplot's autoscale would mislead: a slowdown starts at 1 (its ideal; below is impossible); a log
- * axis spans the data, not whole decades. Empty: gnuplot's autoscale. */
+/* The y range where gnuplot's autoscale would mislead: a slowdown starts at 1 (its ideal; below is impossible); a
+ * quantity whose means are all >= 0 (times, counts, utilizations) starts at 0 when an error bar reaches below it (a
+ * turnaround axis used to run down to -500); a log axis spans the data, not whole decades. Empty: gnuplot's
+ * autoscale. */
 std::string y_range_commands(const std::map<std::string, std::vector<SweepPoint>>& series, const std::string& metric,
                              bool log_y)
 {
@@ -70,7 +72,15 @@ std::string y_range_commands(const std::map<std::string, std::vector<SweepPoint>
   double floor = slowdown && lowest_mean >= 1 ? 1 : -INFINITY;
   std::ostringstream c;
   if (!log_y) {
-    if (floor == 1) c << "set yrange [1:*]\nset ytics add (1)\n"; // the ideal, labelled
+    if (floor == 1) {
+      c << "set yrange [1:*]\nset ytics add (1)\n"; // the ideal, labelled
+    } else if (lowest_mean >= 0) {
+      bool below_zero = false; // an interval's lower end, or gnuplot's margin under a mean of 0
+      for (const auto& [label, points] : series)
+        for (const auto& p : points)
+          below_zero = below_zero || p.mean - p.ci.value_or(0) <= 0;
+      if (below_zero) c << "set yrange [0:*]\n";
+    }
     return c.str();
   }
   double lowest = INFINITY;
@@ -251,6 +261,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     std::string saturated_means = "# " + xkey + "\t" + req.metric + " (saturated)\n";
     bool any_error = false;
     bool any_saturated = false;
+    bool any_steady = false; // a point not saturated: on the series' line
     for (const auto& p : points) {
       std::string xs = num(position(p.x) + shift);
       if (p.saturated) { // drawn apart, unconnected and without an interval: its value depends on the run's length
@@ -259,6 +270,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
         continue;
       }
       means += xs + "\t" + num(p.mean) + "\n";
+      any_steady = true;
       if (p.ci) {
         errors += xs + "\t" + num(p.mean) + "\t" + num(*p.ci) + "\n";
         any_error = true;
@@ -266,7 +278,6 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     }
     std::string mean_file = "series-" + std::to_string(i) + ".dat";
     std::string error_file = "errors-" + std::to_string(i) + ".dat";
-    job.data_files.emplace_back(mean_file, means);
     std::string title = series_keys.empty() ? short_name(req.metric, req.names) : series_labels[i];
     // gnuplot has 8 line colours: series 9 to 16 take them again, dashed, with squares instead of circles.
     const bool second_round = i >= 8;
@@ -276,8 +287,11 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
       job.data_files.emplace_back(error_file, errors);
       plots.push_back(gp_str(error_file) + " using 1:2:3 with yerrorbars" + style + " notitle");
     }
-    plots.push_back(gp_str(mean_file) + " using 1:2 with " + (numeric ? "linespoints" : "points") + style + " title " +
-                    gp_str(title));
+    // A series whose every point saturated has no line: gnuplot skips a data file without points, and its legend
+    // entry with it, so the entry is drawn from NaN (nothing on the graph) in the series' style.
+    if (any_steady) job.data_files.emplace_back(mean_file, means);
+    plots.push_back((any_steady ? gp_str(mean_file) + " using 1:2" : std::string("NaN")) + " with " +
+                    (numeric ? "linespoints" : "points") + style + " title " + gp_str(title));
     if (any_saturated) {
       std::string saturated_file = "saturated-" + std::to_string(i) + ".dat";
       job.data_files.emplace_back(saturated_file, saturated_means);
