@@ -62,6 +62,24 @@ TEST(Csv, QuotingRoundTrips)
 
 using Folder = jobsched::testing::ScratchFolder;
 
+// A field holding a line break is written quoted on two lines; read_csv reads it back as one field of one row (it
+// used to split the row there and report a wrong field count), and a row's line is the line it starts on.
+TEST(Csv, QuotedLineBreaksRoundTripThroughAFile)
+{
+  Folder f;
+  const std::vector<std::string> header{"job_id", "workload_name", "arch"};
+  const std::vector<std::string> row{"1", "two\nlines", "x86,64"};
+  auto file = f.write("t.csv", csv_row(header) + csv_row(row) + csv_row({"2", "plain", "\"q\""}));
+  CsvTable t = read_csv(file);
+  EXPECT_EQ(t.header, header);
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[0], row);
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"2", "plain", "\"q\""}));
+  EXPECT_EQ(t.lines, (std::vector<size_t>{2, 4}));
+  auto open = f.write("u.csv", "a,b\n1,\"never closed\n2,3\n");
+  EXPECT_NE(input_error_of([&] { read_csv(open); }).find("u.csv:2: a quoted field is not closed"), std::string::npos);
+}
+
 const std::string kBase = "platform: p.xml\nworkload: {generator: {jobs: 10}}\nsimulation: {seed: 7}\n";
 
 TEST(SweepPlan, GridOrderLastAxisFastest)
