@@ -5,9 +5,11 @@
 #include "experiment/csv.hpp"
 #include "experiment/statistics.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <yaml-cpp/yaml.h>
 
 namespace fs = std::filesystem;
 
@@ -88,6 +90,77 @@ PlanTable read_plan(const fs::path& sweep_dir)
   return p;
 }
 
+/* The leaves of a YAML mapping by dotted path, in file order: scalars as they are, lists in flow form. */
+void mapping_leaves(const YAML::Node& map, const std::string& prefix,
+                    std::vector<std::pair<std::string, std::string>>& out)
+{
+  for (const auto& kv : map) {
+    const std::string path = prefix + kv.first.Scalar();
+    if (kv.second.IsMap()) {
+      mapping_leaves(kv.second, path + ".", out);
+    } else if (kv.second.IsScalar()) {
+      out.emplace_back(path, kv.second.Scalar());
+    } else if (kv.second.IsNull()) {
+      out.emplace_back(path, "");
+    } else {
+      YAML::Emitter text;
+      text << YAML::Flow << kv.second;
+      out.emplace_back(path, text.c_str());
+    }
+  }
+}
+
+/* The swept keys' columns of the tables. A key swept over mappings (policy: {name: apvm, params: {fraction: 0.5}})
+ * keeps its column (the YAML text: plot labels name it) and is followed by one column per leaf key, named by its
+ * dotted path (policy.name, policy.params.fraction), empty where a point's mapping lacks it: plain values that a table
+ * reader (pandas) loads without parsing YAML. */
+class AxisColumns {
+ public:
+  explicit AxisColumns(const PlanTable& plan)
+  {
+    for (size_t a = 0; a < plan.axes.size(); a++) {
+      names_.push_back(plan.axes[a]);
+      std::vector<std::string> leaves;
+      for (const auto& row : plan.table.rows) {
+        const std::string& text = row[4 + a];
+        if (leaves_of_.count({a, text}) != 0) continue;
+        std::vector<std::pair<std::string, std::string>> found;
+        try {
+          const YAML::Node n = YAML::Load(text);
+          if (n.IsMap()) mapping_leaves(n, "", found);
+        } catch (const YAML::Exception&) {
+        } // not YAML: a plain value
+        for (const auto& [path, value] : found)
+          if (std::find(leaves.begin(), leaves.end(), path) == leaves.end()) leaves.push_back(path);
+        leaves_of_[{a, text}] = std::map<std::string, std::string>(found.begin(), found.end());
+      }
+      for (const auto& path : leaves)
+        names_.push_back(plan.axes[a] + "." + path);
+      leaf_names_.push_back(leaves);
+    }
+  }
+  const std::vector<std::string>& names() const { return names_; }
+  /* The columns' values for a plan row's swept values (`values`: one per swept key). */
+  std::vector<std::string> values(const std::vector<std::string>& swept) const
+  {
+    std::vector<std::string> out;
+    for (size_t a = 0; a < swept.size(); a++) {
+      out.push_back(swept[a]);
+      const auto& leaves = leaves_of_.at({a, swept[a]});
+      for (const auto& path : leaf_names_[a]) {
+        auto it = leaves.find(path);
+        out.push_back(it == leaves.end() ? "" : it->second);
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<std::vector<std::string>> leaf_names_;                                       // per swept key
+  std::map<std::pair<size_t, std::string>, std::map<std::string, std::string>> leaves_of_; // (key, value) -> leaves
+};
+
 } // namespace
 
 SweepTables build_tables(const fs::path& sweep_dir, double confidence)
@@ -117,8 +190,9 @@ SweepTables build_tables(const fs::path& sweep_dir, double confidence)
     }
   }
 
+  const AxisColumns axis_columns(plan);
   std::vector<std::string> header{"run", "point", "replication", "seed"};
-  header.insert(header.end(), plan.axes.begin(), plan.axes.end());
+  header.insert(header.end(), axis_columns.names().begin(), axis_columns.names().end());
   header.push_back("status");
   header.insert(header.end(), metric_names.begin(), metric_names.end());
   t.results_csv = csv_row(header);
@@ -127,11 +201,14 @@ SweepTables build_tables(const fs::path& sweep_dir, double confidence)
   std::map<long, std::vector<std::string>> point_values;
   for (size_t i = 0; i < plan.table.rows.size(); i++) {
     const auto& row = plan.table.rows[i];
-    std::vector<std::string> out(row.begin(), row.begin() + plan.hash_column);
+    const std::vector<std::string> swept(row.begin() + 4, row.begin() + plan.hash_column);
+    std::vector<std::string> out(row.begin(), row.begin() + 4);
+    const std::vector<std::string> columns = axis_columns.values(swept);
+    out.insert(out.end(), columns.begin(), columns.end());
     out.push_back(status[i]);
     std::map<std::string, double> by_name(metrics[i].begin(), metrics[i].end());
     long point = std::strtol(row[1].c_str(), nullptr, 10);
-    point_values[point].assign(row.begin() + 4, row.begin() + plan.hash_column);
+    point_values[point] = columns;
     for (const auto& name : metric_names) {
       auto it = by_name.find(name);
       out.push_back(it == by_name.end() ? "" : format_number(it->second));
@@ -141,7 +218,7 @@ SweepTables build_tables(const fs::path& sweep_dir, double confidence)
   }
 
   std::vector<std::string> agg_header{"point"};
-  agg_header.insert(agg_header.end(), plan.axes.begin(), plan.axes.end());
+  agg_header.insert(agg_header.end(), axis_columns.names().begin(), axis_columns.names().end());
   for (const char* c : {"metric", "n", "mean", "std", "ci95_half_width", "confidence", "ci_half_width"})
     agg_header.emplace_back(c);
   t.aggregate_csv = csv_row(agg_header);

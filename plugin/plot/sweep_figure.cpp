@@ -116,7 +116,19 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   size_t metric_col = t.required_column("metric");
   size_t mean_col = t.required_column("mean");
   size_t ci_col = t.required_column("ci95_half_width");
-  std::vector<std::string> keys(t.header.begin() + 1, t.header.begin() + static_cast<long>(metric_col));
+  // The swept keys and their columns. The columns that aggregate.csv adds after a key swept over mappings, one per
+  // leaf (policy.name after policy: experiment/tables.cpp), are left out: the figure names the mapping's values.
+  std::vector<std::string> keys;
+  std::vector<size_t> key_column;
+  for (size_t c = 1; c < metric_col; c++) {
+    const std::string& name = t.header[c];
+    const bool leaf_of_earlier = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
+      return name.size() > k.size() && name.compare(0, k.size() + 1, k + ".") == 0;
+    });
+    if (leaf_of_earlier) continue;
+    keys.push_back(name);
+    key_column.push_back(c);
+  }
   if (keys.empty()) throw InputError(file + ": no swept key (no column between point and metric): nothing to plot");
 
   std::vector<std::string> metrics;
@@ -143,8 +155,8 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   std::vector<std::vector<std::string>> values(keys.size());
   for (size_t r : rows)
     for (size_t k = 0; k < keys.size(); k++)
-      if (std::find(values[k].begin(), values[k].end(), t.rows[r][k + 1]) == values[k].end())
-        values[k].push_back(t.rows[r][k + 1]);
+      if (std::find(values[k].begin(), values[k].end(), t.rows[r][key_column[k]]) == values[k].end())
+        values[k].push_back(t.rows[r][key_column[k]]);
 
   std::vector<size_t> series_keys;
   if (req.series) {
@@ -171,14 +183,14 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   auto label_of = [&](size_t r) {
     std::vector<std::string> parts;
     for (size_t k : series_keys)
-      parts.push_back(series_part(keys[k], t.rows[r][k + 1], req.names));
+      parts.push_back(series_part(keys[k], t.rows[r][key_column[k]], req.names));
     return join(parts);
   };
   std::set<std::pair<std::string, std::string>> saturated; // (series, x) of the points most of whose runs saturated
   if (req.metric != kSaturatedMetric)
     for (size_t r = 0; r < t.rows.size(); r++)
       if (t.rows[r][metric_col] == kSaturatedMetric && !t.rows[r][mean_col].empty() && number_at(t, r, mean_col) >= 0.5)
-        saturated.emplace(label_of(r), t.rows[r][x + 1]);
+        saturated.emplace(label_of(r), t.rows[r][key_column[x]]);
   size_t missing = 0;
   for (size_t r : rows) {
     std::string label = label_of(r);
@@ -189,7 +201,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
       continue;
     }
     SweepPoint p;
-    p.x = t.rows[r][x + 1];
+    p.x = t.rows[r][key_column[x]];
     p.mean = number_at(t, r, mean_col);
     p.saturated = saturated.count({label, p.x}) != 0;
     if (!t.rows[r][ci_col].empty()) p.ci = number_at(t, r, ci_col);

@@ -237,4 +237,42 @@ TEST(SweepTables, ResultsAndAggregateFromRunFolders)
       << t90.aggregate_csv;
 }
 
+// A key swept over mappings keeps its column (the YAML text) and gets one plain column per leaf key, empty where a
+// point's mapping lacks it (these mappings used to reach a table reader only as quoted YAML).
+TEST(SweepTables, SweptMappingsGetAColumnPerLeafKey)
+{
+  Folder f;
+  auto file = f.write("m.yaml", kBase + "sweep:\n  policy:\n    - {name: fcfs}\n"
+                                        "    - {name: gang, params: {quantum: 60, partition_size: 4}}\n"
+                                        "  workload.shake: [0, 5]\n");
+  SweepPlan plan = SweepPlan::load(file, {});
+  auto runs = plan.initial_runs();
+  ASSERT_EQ(runs.size(), 4u);
+  f.write("out/plan.csv", plan_csv(plan, runs));
+  for (size_t i = 0; i < runs.size(); i++)
+    f.write("out/runs/" + runs[i].hash + "/summary.json", "{\n  \"mean_slowdown\": " + std::to_string(i + 1) + "\n}\n");
+  SweepTables t = build_tables(f.dir / "out");
+  const CsvTable results = [&] {
+    f.write("out/results.csv", t.results_csv);
+    return read_csv(f.dir / "out/results.csv");
+  }();
+  EXPECT_EQ(results.header, (std::vector<std::string>{"run", "point", "replication", "seed", "policy", "policy.name",
+                                                      "policy.params.quantum", "policy.params.partition_size",
+                                                      "workload.shake", "status", "mean_slowdown"}));
+  ASSERT_EQ(results.rows.size(), 4u);
+  EXPECT_EQ(results.rows[0],
+            (std::vector<std::string>{"1", "0", "0", "7", "{name: fcfs}", "fcfs", "", "", "0", "ok", "1"}));
+  EXPECT_EQ(results.rows[3],
+            (std::vector<std::string>{"4", "3", "0", "7", "{name: gang, params: {quantum: 60, partition_size: 4}}",
+                                      "gang", "60", "4", "5", "ok", "4"}));
+  f.write("out/aggregate.csv", t.aggregate_csv);
+  const CsvTable aggregate = read_csv(f.dir / "out/aggregate.csv");
+  EXPECT_EQ(std::vector<std::string>(aggregate.header.begin(), aggregate.header.begin() + 7),
+            (std::vector<std::string>{"point", "policy", "policy.name", "policy.params.quantum",
+                                      "policy.params.partition_size", "workload.shake", "metric"}));
+  EXPECT_EQ(std::vector<std::string>(aggregate.rows[2].begin(), aggregate.rows[2].begin() + 8),
+            (std::vector<std::string>{"2", "{name: gang, params: {quantum: 60, partition_size: 4}}", "gang", "60", "4",
+                                      "0", "mean_slowdown", "1"}));
+}
+
 } // namespace

@@ -500,6 +500,32 @@ TEST_F(PlotTest, NonNegativeAxisStartsAtZero)
   }
 }
 
+/* The plain columns aggregate.csv adds after a key swept over mappings (policy.name after policy) are not keys of the
+ * figure: its series are the mappings, as labelled before (--label 'policy:{name: apmc}=APMC'). */
+TEST_F(PlotTest, LeafColumnsOfASweptMappingAreNotSeriesKeys)
+{
+  fs::path sweep = make_sweep();
+  write(sweep / "aggregate.csv",
+        "point,policy,policy.name,policy.params.fraction,workload.load_factor,metric,n,mean,std,ci95_half_width\n"
+        "0,{name: apmc},apmc,,0.5,mean_turnaround_time,1,100,,\n"
+        "1,{name: apmc},apmc,,0.7,mean_turnaround_time,1,150,,\n"
+        "2,\"{name: apvm, params: {fraction: 0.5}}\",apvm,0.5,0.5,mean_turnaround_time,1,120,,\n"
+        "3,\"{name: apvm, params: {fraction: 0.5}}\",apvm,0.5,0.7,mean_turnaround_time,1,180,,\n");
+  jplot::SweepRequest req;
+  req.metric = "mean_turnaround_time";
+  req.x = "workload.load_factor";
+  req.names["policy:{name: apmc}"] = "APMC";
+  std::string c = sweep_commands(sweep, req);
+  EXPECT_NE(c.find("title 'APMC'"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'policy={name: apvm, params: {fraction: 0.5}}'"), std::string::npos) << c;
+  req.series = "policy";
+  EXPECT_EQ(sweep_commands(sweep, req), c);
+  req.x = "policy.name"; // not a key of the figure
+  std::string e = input_error_of([&] { jplot::sweep_figure(sweep, req); });
+  EXPECT_NE(e.find("--x 'policy.name' is not a swept key"), std::string::npos) << e;
+  EXPECT_NE(e.find("swept keys: policy, workload.load_factor"), std::string::npos) << e;
+}
+
 TEST_F(PlotTest, LabelOptionsAreCheckedAndSweepOnly)
 {
   fs::path sweep = make_sweep();
