@@ -65,8 +65,8 @@ TightRule tight_rule(const std::string& value)
   if (value == "true") return TightRule::paper;
   if (value == "cost-aware") return TightRule::cost_aware;
   throw InputError(
-      "policy.allocation_params.adaptive: expected off (or false), true (the paper's rule) or cost-aware, got '" +
-      value + "'");
+      "policy.allocation_params.adaptive: expected off (or false), true (the paper's rule) or cost-aware, got " +
+      quoted_value(value));
 }
 
 class SmpNodes : public Allocator {
@@ -84,15 +84,16 @@ class SmpNodes : public Allocator {
       throw InputError("policy.allocation_params.spread_weight: must be a finite number >= 0");
     const std::string& releases = env.params.get_string("releases");
     if (releases != "estimate" && releases != "stretched")
-      throw InputError("policy.allocation_params.releases: expected stretched or estimate, got '" + releases + "'");
+      throw InputError("policy.allocation_params.releases: expected stretched or estimate, got " +
+                       quoted_value(releases));
     stretched_releases_ = releases == "stretched";
     const std::string& load = env.params.get_string("load_measure");
     if (load != "now" && load != "mean")
-      throw InputError("policy.allocation_params.load_measure: expected now or mean, got '" + load + "'");
+      throw InputError("policy.allocation_params.load_measure: expected now or mean, got " + quoted_value(load));
     mean_load_ = load == "mean";
     const std::string& waits = env.params.get_string("waits");
     if (waits != "head" && waits != "every-job")
-      throw InputError("policy.allocation_params.waits: expected head or every-job, got '" + waits + "'");
+      throw InputError("policy.allocation_params.waits: expected head or every-job, got " + quoted_value(waits));
     head_only_ = waits == "head";
     if (!(wait_tolerance_ >= 0) || !std::isfinite(wait_tolerance_))
       throw InputError("policy.allocation_params.wait_tolerance: must be a finite number >= 0");

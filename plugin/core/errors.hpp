@@ -6,12 +6,23 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace jobsched {
 
+/* `text` on one line: control characters (a YAML block scalar's newline, a tab, a carriage return) written as the
+ * escapes \n, \t, \r or \xNN, so an error message is always exactly one line. */
+std::string one_line(std::string_view text);
+
+/* A user's value as an error message quotes it: between single quotes, on one line (one_line), and cut after
+ * kQuotedLength characters with "..." so a whole file pasted into a value does not fill the terminal. */
+std::string quoted_value(std::string_view value);
+inline constexpr std::size_t kQuotedLength = 80;
+
 class InputError : public std::runtime_error {
  public:
-  explicit InputError(const std::string& what) : std::runtime_error(what) {}
+  /* The message is made one line here (one_line), whatever a caller put in it. */
+  explicit InputError(const std::string& what) : std::runtime_error(one_line(what)) {}
 };
 
 /* A policy asked the runtime for something impossible (start a job on busy processors...): a bug, not bad input. */

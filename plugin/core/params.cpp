@@ -46,7 +46,7 @@ Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, 
 const std::string& Params::get_string(const std::string& name) const
 {
   auto it = values_.find(name);
-  if (it == values_.end()) throw PolicyError("parameter '" + name + "' was never declared");
+  if (it == values_.end()) throw PolicyError("parameter " + quoted_value(name) + " was never declared");
   return it->second;
 }
 
@@ -56,7 +56,7 @@ double Params::get_double(const std::string& name) const
   char* end = nullptr;
   double d = std::strtod(v.c_str(), &end);
   if (v.empty() || *end != '\0' || !std::isfinite(d))
-    throw InputError(where_ + "." + name + ": expected a finite number, got '" + v + "'");
+    throw InputError(where_ + "." + name + ": expected a finite number, got " + quoted_value(v));
   return d;
 }
 
@@ -74,7 +74,8 @@ long Params::get_int(const std::string& name) const
   char* end = nullptr;
   errno = 0;
   long i = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0') throw InputError(where_ + "." + name + ": expected an integer, got '" + v + "'");
+  if (v.empty() || *end != '\0')
+    throw InputError(where_ + "." + name + ": expected an integer, got " + quoted_value(v));
   if (errno == ERANGE || i > kMaxInt || i < -kMaxInt)
     throw InputError(where_ + "." + name + ": " + v + " is out of range (at most " + std::to_string(kMaxInt) + ")");
   return i;
@@ -95,7 +96,7 @@ std::vector<std::string> Params::get_list(const std::string& name) const
 {
   YAML::Node n = parse_value(where_ + "." + name, get_string(name));
   if (!n.IsSequence())
-    throw InputError(where_ + "." + name + ": expected a list, e.g. [1, 2], got '" + get_string(name) + "'");
+    throw InputError(where_ + "." + name + ": expected a list, e.g. [1, 2], got " + quoted_value(get_string(name)));
   std::vector<std::string> out;
   for (const auto& item : n) {
     if (!item.IsScalar()) throw InputError(where_ + "." + name + ": expected a list of single values");
@@ -108,7 +109,7 @@ std::map<std::string, std::string> Params::get_map(const std::string& name) cons
 {
   YAML::Node n = parse_value(where_ + "." + name, get_string(name));
   if (!n.IsMap())
-    throw InputError(where_ + "." + name + ": expected a mapping, e.g. {a: 1}, got '" + get_string(name) + "'");
+    throw InputError(where_ + "." + name + ": expected a mapping, e.g. {a: 1}, got " + quoted_value(get_string(name)));
   std::map<std::string, std::string> out;
   for (const auto& kv : n) {
     if (!kv.second.IsScalar())
@@ -123,7 +124,7 @@ bool Params::get_bool(const std::string& name) const
   const std::string& v = get_string(name);
   if (v == "true") return true;
   if (v == "false") return false;
-  throw InputError(where_ + "." + name + ": expected true or false, got '" + v + "'");
+  throw InputError(where_ + "." + name + ": expected true or false, got " + quoted_value(v));
 }
 
 } // namespace jobsched

@@ -18,7 +18,7 @@ class Registry {
   void add(Info info)
   {
     for (const auto& i : items_)
-      if (i.name == info.name) throw PolicyError("two components registered under the name '" + info.name + "'");
+      if (i.name == info.name) throw PolicyError("two components registered under the name " + quoted_value(info.name));
     items_.push_back(std::move(info));
   }
   const Info& get(const std::string& name) const
@@ -28,7 +28,7 @@ class Registry {
     std::string known;
     for (const auto* i : all())
       known += (known.empty() ? "" : ", ") + i->name;
-    throw InputError(what_ + ": unknown name '" + name + "' (known: " + known + ")");
+    throw InputError(what_ + ": unknown name " + quoted_value(name) + " (known: " + known + ")");
   }
   std::vector<const Info*> all() const
   {

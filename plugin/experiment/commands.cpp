@@ -69,7 +69,7 @@ long parse_count(const std::string& option, const std::string& text, long min)
   char* end = nullptr;
   long v = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || v < min)
-    throw InputError(option + ": expected an integer >= " + std::to_string(min) + ", got '" + text + "'");
+    throw InputError(option + ": expected an integer >= " + std::to_string(min) + ", got " + quoted_value(text));
   return v;
 }
 
@@ -91,10 +91,10 @@ SweepOptions parse_options(const std::vector<std::string>& args)
     else if (a == "--shard") {
       std::string v = value();
       auto slash = v.find('/');
-      if (slash == std::string::npos) throw InputError("--shard: expected I/N, got '" + v + "'");
+      if (slash == std::string::npos) throw InputError("--shard: expected I/N, got " + quoted_value(v));
       o.shard_index = static_cast<int>(parse_count("--shard", v.substr(0, slash), 1));
       o.shard_count = static_cast<int>(parse_count("--shard", v.substr(slash + 1), 1));
-      if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got '" + v + "'");
+      if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got " + quoted_value(v));
     } else if (a == "--slurm")
       o.slurm = true;
     else if (a == "--shards")
@@ -102,11 +102,11 @@ SweepOptions parse_options(const std::vector<std::string>& args)
     else if (a == "--quiet" || a == "-q")
       o.quiet = true;
     else if (!a.empty() && a[0] == '-')
-      throw InputError("unknown option '" + a + "' (see jobsched sweep --help)");
+      throw InputError("unknown option " + quoted_value(a) + " (see jobsched sweep --help)");
     else if (o.scenario.empty())
       o.scenario = a;
     else
-      throw InputError("more than one scenario given ('" + o.scenario.string() + "', '" + a + "')");
+      throw InputError("more than one scenario given ('" + o.scenario.string() + "', " + quoted_value(a) + ")");
   }
   if (o.scenario.empty()) throw InputError("no scenario given: jobsched sweep SCENARIO.yaml");
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
@@ -177,6 +177,23 @@ void write_file(const fs::path& dir, const std::string& name, const std::string&
   files.commit();
 }
 
+/* plan.csv, unless the folder's plan is already this one. A different plan makes the folder's results.csv and
+ * aggregate.csv stale: they are removed first, so a sweep killed before its new tables are written leaves a plan and
+ * no tables (`jobsched collect` makes them), never the new plan beside the old tables. */
+void write_plan(const fs::path& dir, const std::string& plan)
+{
+  std::ifstream in(dir / "plan.csv", std::ios::binary);
+  std::stringstream old;
+  old << in.rdbuf();
+  if (in && old.str() == plan) return;
+  for (const char* table : {"results.csv", "aggregate.csv"}) {
+    std::error_code ec;
+    fs::remove(dir / table, ec);
+    if (ec) throw InputError((dir / table).string() + ": cannot remove the outdated table (" + ec.message() + ")");
+  }
+  write_file(dir, "plan.csv", plan);
+}
+
 /* Runs simulations as child processes, at most `parallel` at once. */
 class RunPool {
  public:
@@ -234,6 +251,11 @@ class RunPool {
     fs::path run_dir = dir_ / "runs" / r.hash;
     fs::create_directories(run_dir);
     fs::remove(run_dir / "error.txt");
+    // The run is redone: its old summary goes, and the folder names this build before the run starts, so that a run
+    // which finishes after this sweep process was killed is found done by this build when the sweep is resumed (the
+    // run's folder keeps build.txt, output/run_folder.hpp).
+    fs::remove(run_dir / "summary.json");
+    write_file(run_dir, "build.txt", build_ + "\n");
     std::string header = "# Resolved from " + options_.scenario.string() + " with:";
     for (const auto& o : r.overrides)
       header += " --set " + o;
@@ -268,7 +290,6 @@ class RunPool {
     done_++;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(run_dir / "summary.json")) {
       fs::remove(run_dir / "stderr.txt");
-      write_file(run_dir, "build.txt", build_ + "\n");
       return;
     }
     std::string why = last_line(run_dir / "stderr.txt");
@@ -320,7 +341,8 @@ std::vector<SweepRun> more_replications(const SweepPlan& plan, const fs::path& d
     try {
       flags = metric_samples(dir, runs, rule.stop_when);
     } catch (const InputError&) {
-      throw InputError("replications.stop_when: '" + rule.stop_when + "' is not a numeric field of summary.json");
+      throw InputError("replications.stop_when: " + quoted_value(rule.stop_when) +
+                       " is not a numeric field of summary.json");
     }
     for (const auto& [point, values] : flags)
       if (std::all_of(values.begin(), values.end(), [](double v) { return v > 0; })) stopped.insert(point);
@@ -406,7 +428,7 @@ int sweep_main(const std::vector<std::string>& args)
   std::vector<SweepRun> mine;
   for (size_t i = 0; i < runs.size(); i++)
     if (o.shard_count == 0 || static_cast<int>(i % o.shard_count) == o.shard_index - 1) mine.push_back(runs[i]);
-  if (o.shard_count == 0 || !fs::exists(dir / "plan.csv")) write_file(dir, "plan.csv", plan_csv(plan, runs));
+  if (o.shard_count == 0 || !fs::exists(dir / "plan.csv")) write_plan(dir, plan_csv(plan, runs));
 
   RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO));
   pool.run_all(mine);
@@ -417,7 +439,7 @@ int sweep_main(const std::vector<std::string>& args)
     std::stable_sort(runs.begin(), runs.end(), [](const SweepRun& a, const SweepRun& b) {
       return a.point < b.point || (a.point == b.point && a.replication < b.replication);
     });
-    write_file(dir, "plan.csv", plan_csv(plan, runs));
+    write_plan(dir, plan_csv(plan, runs));
     pool.run_all(extra);
   }
   pool.end_progress();
@@ -466,7 +488,7 @@ int collect_main(const std::vector<std::string>& args)
       double c = 0;
       auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
       if (error != std::errc() || end != text.data() + text.size() || !(c >= 0.5 && c < 1))
-        throw InputError("--confidence: must be a number at least 0.5 and below 1, got '" + text + "'");
+        throw InputError("--confidence: must be a number at least 0.5 and below 1, got " + quoted_value(text));
       confidence = c;
     } else {
       rest.push_back(args[i]);

@@ -2,28 +2,10 @@
 
 #include "core/errors.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 namespace jobsched {
-
-std::string csv_field(const std::string& value)
-{
-  if (value.find_first_of(",\"\n\r") == std::string::npos) return value;
-  std::string out = "\"";
-  for (char c : value) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string csv_row(const std::vector<std::string>& fields)
-{
-  std::string out;
-  for (size_t i = 0; i < fields.size(); i++)
-    out += (i == 0 ? "" : ",") + csv_field(fields[i]);
-  return out + "\n";
-}
 
 std::vector<std::string> csv_split(const std::string& line)
 {
@@ -75,18 +57,29 @@ CsvTable read_csv(const std::filesystem::path& file)
   size_t line_no = 0;
   while (std::getline(in, line)) {
     line_no++;
+    const size_t first_line = line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
+    // A quoted field may hold a line break (csv_field quotes it): the record goes on while a quote is open (an odd
+    // number of double quotes so far, since a quote inside a field is doubled).
+    while (std::count(line.begin(), line.end(), '"') % 2 == 1) {
+      std::string more;
+      if (!std::getline(in, more))
+        throw InputError(file.string() + ":" + std::to_string(first_line) + ": a quoted field is not closed");
+      line_no++;
+      if (!more.empty() && more.back() == '\r') more.pop_back();
+      line += "\n" + more;
+    }
     auto fields = csv_split(line);
     if (t.header.empty()) {
       t.header = std::move(fields);
       continue;
     }
     if (fields.size() != t.header.size())
-      throw InputError(file.string() + ":" + std::to_string(line_no) + ": " + std::to_string(fields.size()) +
+      throw InputError(file.string() + ":" + std::to_string(first_line) + ": " + std::to_string(fields.size()) +
                        " fields, the header has " + std::to_string(t.header.size()));
     t.rows.push_back(std::move(fields));
-    t.lines.push_back(line_no);
+    t.lines.push_back(first_line);
   }
   if (in.bad()) throw InputError(file.string() + ": cannot read");
   if (t.header.empty()) throw InputError(file.string() + ": empty file, expected a header line");

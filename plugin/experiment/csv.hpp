@@ -1,5 +1,7 @@
-/* The CSV dialect of the experiment tables: comma-separated, RFC 4180 quoting when a field needs it. */
+/* Reading the CSV files this program writes (core/csv.hpp: comma-separated, RFC 4180 quoting when a field needs it). */
 #pragma once
+
+#include "core/csv.hpp"
 
 #include <filesystem>
 #include <string>
@@ -7,8 +9,6 @@
 
 namespace jobsched {
 
-std::string csv_field(const std::string& value);
-std::string csv_row(const std::vector<std::string>& fields);
 std::vector<std::string> csv_split(const std::string& line);
 
 struct CsvTable {

@@ -16,7 +16,7 @@ RangeRounding parse_range_rounding(const std::string& text)
   if (text == "mix") return RangeRounding::mix;
   if (text == "floor") return RangeRounding::floor;
   if (text == "nearest") return RangeRounding::nearest;
-  throw InputError("--rounding: '" + text + "' is not one of mix, floor, nearest");
+  throw InputError("--rounding: " + quoted_value(text) + " is not one of mix, floor, nearest");
 }
 
 std::string to_string(RangeRounding rounding)

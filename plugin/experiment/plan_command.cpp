@@ -133,11 +133,11 @@ int plan_main(const std::vector<std::string>& args)
         mins->push_back(parse_int("--mins", item, 1));
       if (mins->empty() || value.back() == ',') throw InputError("--mins: expected M1,M2,... (at least one job)");
     } else if (a.rfind("-", 0) == 0) {
-      throw InputError("plan: unknown option '" + a + "'");
+      throw InputError("plan: unknown option " + quoted_value(a));
     } else if (policy_name.empty()) {
       policy_name = a;
     } else {
-      throw InputError("plan: more than one policy given ('" + policy_name + "', '" + a + "')");
+      throw InputError("plan: more than one policy given (" + quoted_value(policy_name) + ", " + quoted_value(a) + ")");
     }
   }
   if (policy_name.empty()) throw InputError("plan: no policy given: jobsched plan POLICY --nodes N --mins M1,M2,...");

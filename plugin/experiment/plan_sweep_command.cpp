@@ -71,7 +71,7 @@ double parse_real(const std::string& option, const std::string& text)
     if (used != text.size() || !std::isfinite(value)) throw std::invalid_argument(text);
     return value;
   } catch (const std::exception&) {
-    throw InputError(option + ": '" + text + "' is not a number");
+    throw InputError(option + ": " + quoted_value(text) + " is not a number");
   }
 }
 
@@ -222,7 +222,7 @@ int plan_sweep_main(const std::vector<std::string>& args)
       return 0;
     } else if (option_value("--figure", v)) {
       if (v != "9" && v != "10" && v != "11" && v != "all")
-        throw InputError("--figure: '" + v + "' is not one of 9, 10, 11, all");
+        throw InputError("--figure: " + quoted_value(v) + " is not one of 9, 10, 11, all");
       figure = v;
       figure_given = true;
     } else if (option_value("--nodes", v)) {
@@ -260,7 +260,7 @@ int plan_sweep_main(const std::vector<std::string>& args)
     } else if (a == "--quiet" || a == "-q") {
       quiet = true;
     } else {
-      throw InputError("plan-sweep: unknown argument '" + a + "'");
+      throw InputError("plan-sweep: unknown argument " + quoted_value(a));
     }
   }
   if (rule.max_trials < rule.batch)

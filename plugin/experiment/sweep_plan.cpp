@@ -3,9 +3,13 @@
 #include "core/errors.hpp"
 #include "core/fnv1a.hpp"
 #include "core/time_format.hpp"
+#include "experiment/tables.hpp"
+#include "output/reports.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_tree.hpp"
 
+#include <algorithm>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -40,7 +44,7 @@ T as_scalar(const fs::path& file, const YAML::Node& n, const std::string& key, c
   try {
     return n.as<T>();
   } catch (const YAML::Exception&) {
-    fail(file, n, key, "expected " + expected + ", got '" + n.Scalar() + "'");
+    fail(file, n, key, "expected " + expected + ", got " + quoted_value(n.Scalar()));
   }
 }
 
@@ -49,7 +53,42 @@ long as_long(const fs::path& file, const YAML::Node& n, const std::string& key)
   return as_scalar<long>(file, n, key, "an integer");
 }
 
+/* A key given twice in `sweep:` or `replications:` (YAML keeps both; the second would silently win). */
+void reject_duplicate_keys(const fs::path& file, const YAML::Node& map, const std::string& prefix)
+{
+  std::set<std::string> keys;
+  for (const auto& kv : map)
+    if (!keys.insert(kv.first.Scalar()).second) fail(file, kv.first, prefix + kv.first.Scalar(), "duplicate key");
+}
+
+/* The stopping rule's `key` (metric or stop_when) must name a numeric field that the runs of every point write. */
+void check_rule_metric(const fs::path& file, const YAML::Node& reps, const std::string& key, const std::string& metric,
+                       const std::vector<std::string>& written)
+{
+  if (written.empty() || std::find(written.begin(), written.end(), metric) != written.end()) return;
+  std::string list;
+  for (const auto& name : written)
+    list += (list.empty() ? "" : ", ") + name;
+  const YAML::Node at = reps[key] ? reps[key] : reps;
+  fail(file, at, "replications." + key,
+       quoted_value(metric) + " is not a numeric field of the summary.json these runs write (" + list + ")");
+}
+
 } // namespace
+
+std::vector<std::string> summary_metrics(const Scenario& scenario)
+{
+  std::string text;
+  if (scenario.gang_now || scenario.hierarchy) return {};
+  if (scenario.fork_join)
+    text = fork_join_summary_json(ForkJoinResult{});
+  else
+    text = summary_json(RunDescription{}, Workload{}, RunMetrics{});
+  std::vector<std::string> names;
+  for (const auto& [name, value] : summary_numbers(text))
+    names.push_back(name);
+  return names;
+}
 
 std::uint64_t ReplicationRule::seed_of(long replication) const
 {
@@ -81,6 +120,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
   const YAML::Node sweep = tree["sweep"];
   if (sweep && !sweep.IsNull()) {
     if (!sweep.IsMap()) fail(scenario, sweep, "sweep", "expected a mapping of dotted keys to lists of values");
+    reject_duplicate_keys(scenario, sweep, "sweep.");
     for (const auto& kv : sweep) {
       SweepAxis axis{kv.first.Scalar(), {}};
       if (axis.key == "simulation.seed")
@@ -124,6 +164,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     if (rule.seeds.empty()) fail(scenario, reps, "replications", "empty list of seeds");
   } else {
     rule.adaptive = true;
+    reject_duplicate_keys(scenario, reps, "replications.");
     for (const auto& kv : reps) {
       const std::string k = kv.first.Scalar();
       if (k == "min")
@@ -152,10 +193,19 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
       fail(scenario, reps, "replications.confidence", "must be at least 0.5 and below 1 (0.9 for a 90% interval)");
   }
 
-  // Check every point now, so that a typo in a swept key fails before any simulation starts.
+  // Check every point now, so that a typo in a swept key fails before any simulation starts: first its resolved
+  // scenario (errors name the key in the sweep), then as its runs will read it, the scenario file with the run's --set
+  // assignments (a key given twice in a section the resolved scenario leaves out, such as output:, used to fail every
+  // run one by one); and check that the stopping rule names fields these runs write.
   for (long p = 0; p < plan.point_count(); p++) {
     SweepRun run = plan.make_run(p, 0);
     parse_scenario(run.resolved_yaml, plan.scenario_, {});
+    const Scenario sc = load_scenario(scenario, run.overrides);
+    if (rule.adaptive) {
+      const std::vector<std::string> written = summary_metrics(sc);
+      check_rule_metric(scenario, reps, "metric", rule.metric, written);
+      if (!rule.stop_when.empty()) check_rule_metric(scenario, reps, "stop_when", rule.stop_when, written);
+    }
   }
   return plan;
 }

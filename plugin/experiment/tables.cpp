@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <set>
+#include <yaml-cpp/yaml.h>
 
 namespace fs = std::filesystem;
 
@@ -33,11 +34,12 @@ std::string plan_csv(const SweepPlan& plan, const std::vector<SweepRun>& runs)
   return out;
 }
 
-std::vector<std::pair<std::string, double>> read_summary_numbers(const fs::path& summary,
-                                                                 const std::vector<std::string>& numeric)
+namespace {
+/* The numeric top-level fields of `doc`, read from `source` (see read_summary_numbers). */
+std::vector<std::pair<std::string, double>> numbers_of(const Json& doc, const std::string& source,
+                                                       const std::vector<std::string>& numeric)
 {
-  const Json doc = read_json_file(summary);
-  if (!doc.is_object()) throw InputError(summary.string() + ": a summary is a JSON object");
+  if (!doc.is_object()) throw InputError(source + ": a summary is a JSON object");
   std::vector<std::pair<std::string, double>> out;
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     const Json& value = it.value();
@@ -46,13 +48,25 @@ std::vector<std::pair<std::string, double>> read_summary_numbers(const fs::path&
       out.emplace_back(it.key(), value.get<double>());
     } else if (value.is_null()) {
       // What a run writes for a NaN or an infinite value: no number to put in a table.
-      throw InputError(summary.string() + ": " + quoted + " is null, not a number");
+      throw InputError(source + ": " + quoted + " is null, not a number");
     } else if (std::find(numeric.begin(), numeric.end(), it.key()) != numeric.end()) {
-      throw InputError(summary.string() + ": " + quoted + " is " + value.type_name() + " (" +
+      throw InputError(source + ": " + quoted + " is " + value.type_name() + " (" +
                        value.dump(-1, ' ', false, Json::error_handler_t::replace) + "), not a number");
     }
   }
   return out;
+}
+} // namespace
+
+std::vector<std::pair<std::string, double>> read_summary_numbers(const fs::path& summary,
+                                                                 const std::vector<std::string>& numeric)
+{
+  return numbers_of(read_json_file(summary), summary.string(), numeric);
+}
+
+std::vector<std::pair<std::string, double>> summary_numbers(const std::string& json_text)
+{
+  return numbers_of(parse_json(json_text, "summary"), "summary", {});
 }
 
 namespace {
@@ -77,6 +91,77 @@ PlanTable read_plan(const fs::path& sweep_dir)
     p.axes.push_back(h[c]);
   return p;
 }
+
+/* The leaves of a YAML mapping by dotted path, in file order: scalars as they are, lists in flow form. */
+void mapping_leaves(const YAML::Node& map, const std::string& prefix,
+                    std::vector<std::pair<std::string, std::string>>& out)
+{
+  for (const auto& kv : map) {
+    const std::string path = prefix + kv.first.Scalar();
+    if (kv.second.IsMap()) {
+      mapping_leaves(kv.second, path + ".", out);
+    } else if (kv.second.IsScalar()) {
+      out.emplace_back(path, kv.second.Scalar());
+    } else if (kv.second.IsNull()) {
+      out.emplace_back(path, "");
+    } else {
+      YAML::Emitter text;
+      text << YAML::Flow << kv.second;
+      out.emplace_back(path, text.c_str());
+    }
+  }
+}
+
+/* The swept keys' columns of the tables. A key swept over mappings (policy: {name: apvm, params: {fraction: 0.5}})
+ * keeps its column (the YAML text: plot labels name it) and is followed by one column per leaf key, named by its
+ * dotted path (policy.name, policy.params.fraction), empty where a point's mapping lacks it: plain values that a table
+ * reader (pandas) loads without parsing YAML. */
+class AxisColumns {
+ public:
+  explicit AxisColumns(const PlanTable& plan)
+  {
+    for (size_t a = 0; a < plan.axes.size(); a++) {
+      names_.push_back(plan.axes[a]);
+      std::vector<std::string> leaves;
+      for (const auto& row : plan.table.rows) {
+        const std::string& text = row[4 + a];
+        if (leaves_of_.count({a, text}) != 0) continue;
+        std::vector<std::pair<std::string, std::string>> found;
+        try {
+          const YAML::Node n = YAML::Load(text);
+          if (n.IsMap()) mapping_leaves(n, "", found);
+        } catch (const YAML::Exception&) {
+        } // not YAML: a plain value
+        for (const auto& [path, value] : found)
+          if (std::find(leaves.begin(), leaves.end(), path) == leaves.end()) leaves.push_back(path);
+        leaves_of_[{a, text}] = std::map<std::string, std::string>(found.begin(), found.end());
+      }
+      for (const auto& path : leaves)
+        names_.push_back(plan.axes[a] + "." + path);
+      leaf_names_.push_back(leaves);
+    }
+  }
+  const std::vector<std::string>& names() const { return names_; }
+  /* The columns' values for a plan row's swept values (`values`: one per swept key). */
+  std::vector<std::string> values(const std::vector<std::string>& swept) const
+  {
+    std::vector<std::string> out;
+    for (size_t a = 0; a < swept.size(); a++) {
+      out.push_back(swept[a]);
+      const auto& leaves = leaves_of_.at({a, swept[a]});
+      for (const auto& path : leaf_names_[a]) {
+        auto it = leaves.find(path);
+        out.push_back(it == leaves.end() ? "" : it->second);
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<std::vector<std::string>> leaf_names_;                                       // per swept key
+  std::map<std::pair<size_t, std::string>, std::map<std::string, std::string>> leaves_of_; // (key, value) -> leaves
+};
 
 } // namespace
 
@@ -120,8 +205,9 @@ SweepTables build_tables(const fs::path& sweep_dir, double confidence)
       read_summary_numbers(sweep_dir / "runs" / plan.table.rows[i][plan.hash_column] / "summary.json", lacking);
   }
 
+  const AxisColumns axis_columns(plan);
   std::vector<std::string> header{"run", "point", "replication", "seed"};
-  header.insert(header.end(), plan.axes.begin(), plan.axes.end());
+  header.insert(header.end(), axis_columns.names().begin(), axis_columns.names().end());
   header.push_back("status");
   header.insert(header.end(), metric_names.begin(), metric_names.end());
   t.results_csv = csv_row(header);
@@ -130,11 +216,14 @@ SweepTables build_tables(const fs::path& sweep_dir, double confidence)
   std::map<long, std::vector<std::string>> point_values;
   for (size_t i = 0; i < plan.table.rows.size(); i++) {
     const auto& row = plan.table.rows[i];
-    std::vector<std::string> out(row.begin(), row.begin() + plan.hash_column);
+    const std::vector<std::string> swept(row.begin() + 4, row.begin() + plan.hash_column);
+    std::vector<std::string> out(row.begin(), row.begin() + 4);
+    const std::vector<std::string> columns = axis_columns.values(swept);
+    out.insert(out.end(), columns.begin(), columns.end());
     out.push_back(status[i]);
     std::map<std::string, double> by_name(metrics[i].begin(), metrics[i].end());
     long point = std::strtol(row[1].c_str(), nullptr, 10);
-    point_values[point].assign(row.begin() + 4, row.begin() + plan.hash_column);
+    point_values[point] = columns;
     for (const auto& name : metric_names) {
       auto it = by_name.find(name);
       out.push_back(it == by_name.end() ? "" : format_number(it->second));
@@ -144,7 +233,7 @@ SweepTables build_tables(const fs::path& sweep_dir, double confidence)
   }
 
   std::vector<std::string> agg_header{"point"};
-  agg_header.insert(agg_header.end(), plan.axes.begin(), plan.axes.end());
+  agg_header.insert(agg_header.end(), axis_columns.names().begin(), axis_columns.names().end());
   for (const char* c : {"metric", "n", "mean", "std", "ci95_half_width", "confidence", "ci_half_width"})
     agg_header.emplace_back(c);
   t.aggregate_csv = csv_row(agg_header);

@@ -19,6 +19,8 @@ std::string plan_csv(const SweepPlan& plan, const std::vector<SweepRun>& runs);
  * run writes for a NaN or an infinite value), or when a field named in `numeric` is there but is not a number. */
 std::vector<std::pair<std::string, double>> read_summary_numbers(const std::filesystem::path& summary,
                                                                  const std::vector<std::string>& numeric = {});
+/* Same, of summary.json text. */
+std::vector<std::pair<std::string, double>> summary_numbers(const std::string& json_text);
 
 struct SweepTables {
   std::string results_csv;

@@ -67,7 +67,7 @@ Exit status: 0 success, 2 bad input (the message names the file, line or key), 3
 
 [[noreturn]] void usage_error(const std::string& msg)
 {
-  std::fprintf(stderr, "jobsched: error: %s (see jobsched --help)\n", msg.c_str());
+  std::fprintf(stderr, "jobsched: error: %s (see jobsched --help)\n", one_line(msg).c_str());
   std::exit(2);
 }
 
@@ -144,11 +144,11 @@ int run(int argc, char** argv)
       check_log_option(a);
       options.simgrid_args.push_back(a);
     } else if (a.rfind("-", 0) == 0) {
-      usage_error("unknown option '" + a + "'");
+      usage_error("unknown option " + quoted_value(a));
     } else if (scenario_file.empty()) {
       scenario_file = a;
     } else {
-      usage_error("more than one scenario given ('" + scenario_file + "', '" + a + "')");
+      usage_error("more than one scenario given ('" + scenario_file + "', " + quoted_value(a) + ")");
     }
   }
   if (scenario_file.empty()) usage_error("no scenario given: jobsched run SCENARIO.yaml");
@@ -259,7 +259,7 @@ int main(int argc, char** argv)
     if (cmd == "plan") return memory_constrained::plan_main(rest);
     if (cmd == "plan-sweep") return memory_constrained::plan_sweep_main(rest);
     if (cmd == "mesh-platform") return mesh_platform_main(rest);
-    usage_error("unknown command '" + cmd + "'");
+    usage_error("unknown command " + quoted_value(cmd));
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());
     return 2;

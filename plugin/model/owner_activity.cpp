@@ -52,19 +52,19 @@ std::vector<OwnerChange> read_owner_trace(const std::filesystem::path& file, con
     std::stringstream ss(line);
     for (std::string f; std::getline(ss, f, ',');)
       fields.push_back(trim(f));
-    if (fields.size() != 3) throw InputError(where + "expected TIME,HOST,STATE (3 fields), got '" + line + "'");
+    if (fields.size() != 3) throw InputError(where + "expected TIME,HOST,STATE (3 fields), got " + quoted_value(line));
     char* end = nullptr;
     const double t = std::strtod(fields[0].c_str(), &end);
     if (fields[0].empty() || *end != '\0' || !std::isfinite(t) || t < 0)
-      throw InputError(where + "time '" + fields[0] + "' is not a finite number of seconds >= 0");
+      throw InputError(where + "time " + quoted_value(fields[0]) + " is not a finite number of seconds >= 0");
     if (t < last)
       throw InputError(where + "time " + fields[0] + " is before the previous line's: lines go in time order");
     last = t;
     auto it = index.find(fields[1]);
-    if (it == index.end()) throw InputError(where + "no compute host named '" + fields[1] + "'");
+    if (it == index.end()) throw InputError(where + "no compute host named " + quoted_value(fields[1]));
     const int h = it->second;
     if (fields[2] != "busy" && fields[2] != "idle")
-      throw InputError(where + "state '" + fields[2] + "' is neither busy nor idle");
+      throw InputError(where + "state " + quoted_value(fields[2]) + " is neither busy nor idle");
     const bool now_busy = fields[2] == "busy";
     if (now_busy == busy[static_cast<size_t>(h)])
       throw InputError(where + "host " + fields[1] + " is already " + fields[2]);

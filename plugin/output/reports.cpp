@@ -1,5 +1,6 @@
 #include "output/reports.hpp"
 
+#include "core/csv.hpp"
 #include "core/json.hpp"
 #include "core/time_format.hpp"
 
@@ -61,16 +62,18 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
          "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
-         "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time,requeues,work_lost\n";
+         "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time,"
+         "requeues,work_lost\n";
+  const std::string name_field = csv_field(workload_name); // the scenario's text: a comma in it is quoted
   Row row;
   for (size_t i = 0; i < states.size(); i++) {
     const JobState& o = states[i];
     const WorkloadJob& j = jobs[i];
     bool started = o.start_time >= 0;
     bool ended = o.fate != JobFate::running;
-    row << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size
-        << ',' << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ','
-        << batsim_final_state(o.fate) << ',';
+    row << j.id << ',' << name_field << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size << ','
+        << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
+        << ',';
     if (started && ended) {
       double exec = o.finish_time - o.start_time;
       double turnaround = o.finish_time - j.submit_time;

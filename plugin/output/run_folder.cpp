@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <unistd.h>
 #include <vector>
 
@@ -75,11 +77,55 @@ class RunFolder::File {
   std::ostream out_;
 };
 
+namespace {
+
+std::string host_name()
+{
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "localhost";
+  return name;
+}
+
+/* Whether process `pid` of this host still runs: a zombie (killed, not yet waited for by its parent) does not. */
+bool process_runs(pid_t pid)
+{
+  if (kill(pid, 0) != 0 && errno == ESRCH) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true; // no /proc: kill() said it exists
+  const auto name_end = line.rfind(')');      // the command name, in parentheses, may hold spaces
+  return name_end == std::string::npos || name_end + 2 >= line.size() ||
+         (line[name_end + 2] != 'Z' && line[name_end + 2] != 'X');
+}
+
+/* `.NAME.tmp-HOST-PID` and `.NAME.old-HOST-PID` folders beside `dir` that processes of this host which no longer run
+ * left behind (a killed run: its partial trace.csv can be tens of MB). A live process's folders are kept (two runs
+ * into the same folder at once), and so are other hosts' (a shared file system), whose processes cannot be asked. */
+void remove_dead_runs_folders(const fs::path& dir, const std::string& host)
+{
+  std::error_code ec;
+  const std::string name = dir.filename().string();
+  for (const auto& entry : fs::directory_iterator(dir.parent_path(), ec)) {
+    const std::string n = entry.path().filename().string();
+    std::string rest;
+    for (const char* kind : {".tmp-", ".old-"}) {
+      const std::string prefix = "." + name + kind + host + "-";
+      if (n.size() > prefix.size() && n.compare(0, prefix.size(), prefix) == 0) rest = n.substr(prefix.size());
+    }
+    if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos || rest.size() > 9) continue;
+    const auto pid = static_cast<pid_t>(std::stol(rest));
+    if (pid == getpid() || !process_runs(pid)) fs::remove_all(entry.path(), ec);
+  }
+}
+
+} // namespace
+
 RunFolder::RunFolder(fs::path dir) : dir_(std::move(dir))
 {
   fs::path name = dir_.filename().empty() ? dir_.parent_path().filename() : dir_.filename();
   if (dir_.filename().empty()) dir_ = dir_.parent_path();
-  tmp_ = dir_.parent_path() / ("." + name.string() + ".tmp-" + std::to_string(getpid()));
+  host_ = host_name();
+  tmp_ = dir_.parent_path() / ("." + name.string() + ".tmp-" + host_ + "-" + std::to_string(getpid()));
 }
 
 RunFolder::~RunFolder()
@@ -95,7 +141,7 @@ std::ostream& RunFolder::open(const std::string& name)
 {
   std::error_code ec;
   if (files_.empty()) {
-    fs::remove_all(tmp_, ec); // a leftover of a killed run with the same process id
+    remove_dead_runs_folders(dir_, host_); // this process's own leftover too (a killed run with the same id)
     fs::create_directories(tmp_, ec);
     if (ec) throw InputError(dir_.string() + ": cannot create the output folder (" + ec.message() + ")");
   }
@@ -127,7 +173,8 @@ void RunFolder::commit()
       if (ec)
         throw InputError(entry.path().string() + ": cannot move into the new output folder (" + ec.message() + ")");
     }
-    fs::path old = dir_.parent_path() / ("." + dir_.filename().string() + ".old-" + std::to_string(getpid()));
+    fs::path old =
+        dir_.parent_path() / ("." + dir_.filename().string() + ".old-" + host_ + "-" + std::to_string(getpid()));
     fs::remove_all(old, ec);
     fs::rename(dir_, old, ec);
     if (ec) throw InputError(dir_.string() + ": cannot replace the output folder (" + ec.message() + ")");

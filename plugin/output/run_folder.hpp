@@ -1,11 +1,12 @@
 /* A run's output folder, committed as a set.
  *
  * The files are written (streamed: trace.csv grows while the simulation runs) into a hidden sibling folder,
- * `.NAME.tmp-PID`, which commit() renames into place, replacing the previous run's folder, so a reader sees every
+ * `.NAME.tmp-HOST-PID`, which commit() renames into place, replacing the previous run's folder, so a reader sees every
  * file of one run or none of them, never jobs.csv of one run beside summary.json of another. Files in the previous
  * folder that a run does not write (a sweep's scenario.yaml and stderr.txt, a user's notes) are carried over; the
  * previous run's outputs and figures are not. A run that fails, or is destroyed before commit(), removes its hidden
- * folder; a killed process leaves it behind, under a name no reader looks for. */
+ * folder; a killed process leaves it behind, under a name no reader looks for, and the next run into the same folder
+ * on the same host removes it (and a `.NAME.old-HOST-PID` that a process killed inside commit() left). */
 #pragma once
 
 #include <filesystem>
@@ -36,6 +37,7 @@ class RunFolder {
   class File; // a buffered POSIX file that remembers why a write failed (errno), for the error message
   std::filesystem::path dir_;
   std::filesystem::path tmp_;
+  std::string host_; // this machine's name, in the hidden folders' names
   std::vector<std::pair<std::string, std::unique_ptr<File>>> files_;
   bool committed_ = false;
 };

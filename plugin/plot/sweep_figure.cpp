@@ -56,8 +56,10 @@ std::string series_part(const std::string& key, const std::string& value, const 
   return short_name(key, names) + "=" + value + unit;
 }
 
-/* The y range where gnuplot's autoscale would mislead: a slowdown starts at 1 (its ideal; below is impossible); a log
- * axis spans the data, not whole decades. Empty: gnuplot's autoscale. */
+/* The y range where gnuplot's autoscale would mislead: a slowdown starts at 1 (its ideal; below is impossible); a
+ * quantity whose means are all >= 0 (times, counts, utilizations) starts at 0 when an error bar reaches below it (a
+ * turnaround axis used to run down to -500); a log axis spans the data, not whole decades. Empty: gnuplot's
+ * autoscale. */
 std::string y_range_commands(const std::map<std::string, std::vector<SweepPoint>>& series, const std::string& metric,
                              bool log_y)
 {
@@ -70,7 +72,15 @@ std::string y_range_commands(const std::map<std::string, std::vector<SweepPoint>
   double floor = slowdown && lowest_mean >= 1 ? 1 : -INFINITY;
   std::ostringstream c;
   if (!log_y) {
-    if (floor == 1) c << "set yrange [1:*]\nset ytics add (1)\n"; // the ideal, labelled
+    if (floor == 1) {
+      c << "set yrange [1:*]\nset ytics add (1)\n"; // the ideal, labelled
+    } else if (lowest_mean >= 0) {
+      bool below_zero = false; // an interval's lower end, or gnuplot's margin under a mean of 0
+      for (const auto& [label, points] : series)
+        for (const auto& p : points)
+          below_zero = below_zero || p.mean - p.ci.value_or(0) <= 0;
+      if (below_zero) c << "set yrange [0:*]\n";
+    }
     return c.str();
   }
   double lowest = INFINITY;
@@ -106,7 +116,19 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   size_t metric_col = t.required_column("metric");
   size_t mean_col = t.required_column("mean");
   size_t ci_col = t.required_column("ci95_half_width");
-  std::vector<std::string> keys(t.header.begin() + 1, t.header.begin() + static_cast<long>(metric_col));
+  // The swept keys and their columns. The columns that aggregate.csv adds after a key swept over mappings, one per
+  // leaf (policy.name after policy: experiment/tables.cpp), are left out: the figure names the mapping's values.
+  std::vector<std::string> keys;
+  std::vector<size_t> key_column;
+  for (size_t c = 1; c < metric_col; c++) {
+    const std::string& name = t.header[c];
+    const bool leaf_of_earlier = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
+      return name.size() > k.size() && name.compare(0, k.size() + 1, k + ".") == 0;
+    });
+    if (leaf_of_earlier) continue;
+    keys.push_back(name);
+    key_column.push_back(c);
+  }
   if (keys.empty()) throw InputError(file + ": no swept key (no column between point and metric): nothing to plot");
 
   std::vector<std::string> metrics;
@@ -133,8 +155,8 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   std::vector<std::vector<std::string>> values(keys.size());
   for (size_t r : rows)
     for (size_t k = 0; k < keys.size(); k++)
-      if (std::find(values[k].begin(), values[k].end(), t.rows[r][k + 1]) == values[k].end())
-        values[k].push_back(t.rows[r][k + 1]);
+      if (std::find(values[k].begin(), values[k].end(), t.rows[r][key_column[k]]) == values[k].end())
+        values[k].push_back(t.rows[r][key_column[k]]);
 
   std::vector<size_t> series_keys;
   if (req.series) {
@@ -161,14 +183,14 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   auto label_of = [&](size_t r) {
     std::vector<std::string> parts;
     for (size_t k : series_keys)
-      parts.push_back(series_part(keys[k], t.rows[r][k + 1], req.names));
+      parts.push_back(series_part(keys[k], t.rows[r][key_column[k]], req.names));
     return join(parts);
   };
   std::set<std::pair<std::string, std::string>> saturated; // (series, x) of the points most of whose runs saturated
   if (req.metric != kSaturatedMetric)
     for (size_t r = 0; r < t.rows.size(); r++)
       if (t.rows[r][metric_col] == kSaturatedMetric && !t.rows[r][mean_col].empty() && number_at(t, r, mean_col) >= 0.5)
-        saturated.emplace(label_of(r), t.rows[r][x + 1]);
+        saturated.emplace(label_of(r), t.rows[r][key_column[x]]);
   size_t missing = 0;
   for (size_t r : rows) {
     std::string label = label_of(r);
@@ -179,7 +201,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
       continue;
     }
     SweepPoint p;
-    p.x = t.rows[r][x + 1];
+    p.x = t.rows[r][key_column[x]];
     p.mean = number_at(t, r, mean_col);
     p.saturated = saturated.count({label, p.x}) != 0;
     if (!t.rows[r][ci_col].empty()) p.ci = number_at(t, r, ci_col);
@@ -251,6 +273,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     std::string saturated_means = "# " + xkey + "\t" + req.metric + " (saturated)\n";
     bool any_error = false;
     bool any_saturated = false;
+    bool any_steady = false; // a point not saturated: on the series' line
     for (const auto& p : points) {
       std::string xs = num(position(p.x) + shift);
       if (p.saturated) { // drawn apart, unconnected and without an interval: its value depends on the run's length
@@ -259,6 +282,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
         continue;
       }
       means += xs + "\t" + num(p.mean) + "\n";
+      any_steady = true;
       if (p.ci) {
         errors += xs + "\t" + num(p.mean) + "\t" + num(*p.ci) + "\n";
         any_error = true;
@@ -266,7 +290,6 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     }
     std::string mean_file = "series-" + std::to_string(i) + ".dat";
     std::string error_file = "errors-" + std::to_string(i) + ".dat";
-    job.data_files.emplace_back(mean_file, means);
     std::string title = series_keys.empty() ? short_name(req.metric, req.names) : series_labels[i];
     // gnuplot has 8 line colours: series 9 to 16 take them again, dashed, with squares instead of circles.
     const bool second_round = i >= 8;
@@ -276,8 +299,11 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
       job.data_files.emplace_back(error_file, errors);
       plots.push_back(gp_str(error_file) + " using 1:2:3 with yerrorbars" + style + " notitle");
     }
-    plots.push_back(gp_str(mean_file) + " using 1:2 with " + (numeric ? "linespoints" : "points") + style + " title " +
-                    gp_str(title));
+    // A series whose every point saturated has no line: gnuplot skips a data file without points, and its legend
+    // entry with it, so the entry is drawn from NaN (nothing on the graph) in the series' style.
+    if (any_steady) job.data_files.emplace_back(mean_file, means);
+    plots.push_back((any_steady ? gp_str(mean_file) + " using 1:2" : std::string("NaN")) + " with " +
+                    (numeric ? "linespoints" : "points") + style + " title " + gp_str(title));
     if (any_saturated) {
       std::string saturated_file = "saturated-" + std::to_string(i) + ".dat";
       job.data_files.emplace_back(saturated_file, saturated_means);

@@ -1,6 +1,7 @@
 #include "run/engine_setup.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "platform/platform_check.hpp"
 
 #include <unistd.h>
@@ -47,8 +48,8 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
 {
   // A folder or a missing file would reach SimGrid's parser, which fails on a folder with no message.
   auto require_file = [&sc](const std::filesystem::path& p, const char* key) {
-    if (!std::filesystem::is_regular_file(p))
-      throw InputError(sc.file.string() + ": " + key + ": file '" + p.string() + "' does not exist");
+    const std::string where = sc.file.string() + ": " + key;
+    if (!is_input_file(p, where)) throw InputError(where + ": file '" + p.string() + "' does not exist");
   };
   require_file(sc.platform, "platform");
   if (!sc.deployment.empty()) require_file(sc.deployment, "deployment");

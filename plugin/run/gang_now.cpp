@@ -1,6 +1,7 @@
 /* Gang scheduling on a heterogeneous network of workstations: one run (run/gang_now.hpp). */
 #include "run/gang_now.hpp"
 
+#include "core/csv.hpp"
 #include "core/errors.hpp"
 #include "core/json.hpp"
 #include "core/time.hpp"
@@ -102,8 +103,8 @@ std::string jobs_csv(const std::vector<GangNowJobResult>& jobs)
   out << "job_id,arch,vps,work,submit,first_run,finish,turnaround,dedicated,stretch,migrations,bytes_moved,restarts,"
          "work_lost\n";
   for (const GangNowJobResult& j : jobs)
-    out << j.id << ',' << j.arch << ',' << j.vps << ',' << FormattedNumber(j.work) << ',' << FormattedNumber(j.submit)
-        << ',' << FormattedNumber(j.first_run) << ',' << FormattedNumber(j.finish) << ','
+    out << j.id << ',' << csv_field(j.arch) << ',' << j.vps << ',' << FormattedNumber(j.work) << ','
+        << FormattedNumber(j.submit) << ',' << FormattedNumber(j.first_run) << ',' << FormattedNumber(j.finish) << ','
         << FormattedNumber(j.turnaround()) << ',' << FormattedNumber(j.dedicated) << ',' << FormattedNumber(j.stretch())
         << ',' << j.migrations << ',' << FormattedNumber(j.bytes_moved) << ',' << j.restarts << ','
         << FormattedNumber(j.work_lost) << '\n';

@@ -1,6 +1,7 @@
 #include "scenario/scenario.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/time.hpp"
 #include "core/time_format.hpp"
 #include "scenario/scenario_tree.hpp"
@@ -54,7 +55,7 @@ class Section {
     try {
       return n.as<T>();
     } catch (const YAML::Exception&) {
-      fail(n, std::string("expected ") + type_name + ", got '" + n.Scalar() + "'", k);
+      fail(n, std::string("expected ") + type_name + ", got " + quoted_value(n.Scalar()), k);
     }
   }
   std::string str(const std::string& k, const std::string& fallback) { return get<std::string>(k, fallback, "text"); }
@@ -62,7 +63,7 @@ class Section {
   double num(const std::string& k, double fallback)
   {
     double v = get<double>(k, fallback, "a number");
-    if (!std::isfinite(v)) fail(node_[k], "expected a finite number, got '" + node_[k].Scalar() + "'", k);
+    if (!std::isfinite(v)) fail(node_[k], "expected a finite number, got " + quoted_value(node_[k].Scalar()), k);
     return v;
   }
   /* A number in [lo, hi] (`above` true: in (lo, hi]). */
@@ -95,7 +96,7 @@ class Section {
     std::string list;
     for (const auto& a : allowed)
       list += (list.empty() ? "" : ", ") + a;
-    fail(node_[k], "expected one of " + list + ", got '" + v + "'", k);
+    fail(node_[k], "expected one of " + list + ", got " + quoted_value(v), k);
   }
   Section sub(const std::string& k)
   {
@@ -202,7 +203,7 @@ void apply_override(YAML::Node& root, const std::string& assignment)
   YAML::Node cur = root;
   for (size_t i = 0; i + 1 < parts.size(); i++) {
     if (cur[parts[i]] && !cur[parts[i]].IsMap() && !cur[parts[i]].IsNull())
-      throw InputError("--set " + path + ": '" + parts[i] + "' is not a mapping");
+      throw InputError("--set " + path + ": " + quoted_value(parts[i]) + " is not a mapping");
     if (!cur[parts[i]] || cur[parts[i]].IsNull()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
     YAML::Node next = cur[parts[i]];
     cur.reset(next);
@@ -370,8 +371,8 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
         }
       if (!found)
         w.fail(item,
-               "expected one of step, log, poly2, ramp, poly1, exp, impulse, got '" +
-                   (item.IsScalar() ? item.Scalar() : std::string("a non-scalar")) + "'",
+               "expected one of step, log, poly2, ramp, poly1, exp, impulse, got " +
+                   (item.IsScalar() ? quoted_value(item.Scalar()) : std::string("a non-scalar")),
                "shapes");
     }
   }
@@ -420,7 +421,7 @@ OwnerSpec read_owners(Section& ow, const fs::path& dir, bool trace_overridden)
   if (model == "trace") {
     if (!ow.has("trace")) ow.fail(ow.node(), "trace: missing (a file of TIME,HOST,STATE lines)");
     owners.trace = resolve(trace_overridden ? fs::current_path() : dir, ow.str("trace", ""));
-    if (!fs::is_regular_file(owners.trace))
+    if (!is_input_file(owners.trace, ow.key("trace")))
       ow.fail(ow.node()["trace"], "file '" + owners.trace.string() + "' does not exist", "trace");
   }
   ow.ignore("trace");
@@ -483,7 +484,7 @@ GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden
     for (const auto& item : list) {
       if (!item.IsScalar() || item.Scalar().empty()) w.fail(item, "expected an architecture name", "archs");
       if (std::find(wl.archs.begin(), wl.archs.end(), item.Scalar()) != wl.archs.end())
-        w.fail(item, "'" + item.Scalar() + "' is listed twice", "archs");
+        w.fail(item, quoted_value(item.Scalar()) + " is listed twice", "archs");
       wl.archs.push_back(item.Scalar());
     }
   }

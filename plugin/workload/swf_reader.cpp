@@ -106,7 +106,7 @@ SwfFile parse_swf(const std::string& text, const std::string& origin, SizeField 
       auto [end, error] = std::from_chars(p, field_end, v);
       if (error != std::errc() || end != field_end || !std::isfinite(v))
         throw InputError(where() + ": field " + std::to_string(count + 1) + " (" + field_names[count] +
-                         ") is not a number: '" + std::string(p, field_end) + "'");
+                         ") is not a number: " + quoted_value(std::string(p, field_end)));
       f[count++] = v;
       p = end;
     }

@@ -1,6 +1,7 @@
 #include "workload/trace_search.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 #include <cstdlib>
 
@@ -32,13 +33,13 @@ fs::path find_trace(const std::string& name, const fs::path& scenario_dir, const
 {
   if (name.find('/') != std::string::npos) {
     fs::path p = fs::path(name).is_absolute() ? fs::path(name) : scenario_dir / name;
-    if (!fs::is_regular_file(p)) throw InputError(key + ": trace file '" + p.string() + "' does not exist");
+    if (!is_input_file(p, key)) throw InputError(key + ": trace file '" + p.string() + "' does not exist");
     return p.lexically_normal();
   }
   std::string looked;
   for (const auto& dir : trace_search_path(scenario_dir)) {
     fs::path p = dir / name;
-    if (fs::is_regular_file(p)) return p.lexically_normal();
+    if (is_input_file(p, key)) return p.lexically_normal();
     looked += (looked.empty() ? "" : ", ") + dir.lexically_normal().string();
   }
   throw InputError(key + ": trace '" + name + "' not found (looked in " + looked +

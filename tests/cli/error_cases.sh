@@ -196,10 +196,56 @@ for kind_scenario in quickstart.yaml gang-now/now.yaml hierarchical/ac-ds.yaml a
     run "$src/scenarios/$kind_scenario" --set "platform=$src/platforms"
 done
 
+# ---- Paths with a component longer than the file system allows (these used to end as an internal error, exit 3) ----
+
+long_name=$(printf 'n%.0s' {1..300})
+expect_error long_platform_name 2 "good.yaml: platform: file '/tmp/$long_name.xml' cannot be looked up" \
+  "File name too long" -- run "$work/good.yaml" --set "platform=/tmp/$long_name.xml"
+expect_error long_deployment_name 1 "good.yaml: deployment: file '/tmp/$long_name.xml' cannot be looked up" -- \
+  run "$work/good.yaml" --set "deployment=/tmp/$long_name.xml"
+expect_error long_trace_path 1 "workload.trace: file '/tmp/$long_name.swf' cannot be looked up" -- \
+  run "$work/good.yaml" --set workload.generator=null --set "workload.trace=/tmp/$long_name.swf"
+expect_error long_trace_name 2 "workload.trace: file '" "/$long_name.swf' cannot be looked up" -- \
+  run "$work/good.yaml" --set workload.generator=null --set "workload.trace=$long_name.swf"
+expect_error long_owner_trace 1 "gang_now.owners.trace: file '/tmp/$long_name.csv' cannot be looked up" -- \
+  run "$src/scenarios/gang-now/now.yaml" --set "gang_now.owners={model: trace, trace: /tmp/$long_name.csv}"
+expect_error long_scenario_name 1 "/tmp/$long_name.yaml" -- run "/tmp/$long_name.yaml"
+
 # ---- Command line ----
+
+# A quoted value stays on one line: a YAML block scalar's newlines are written \n, a tab \t (these used to split
+# the message over several lines), and a long value is cut.
+{
+  scenario_head block_number
+  printf 'workload:\n  generator:\n    jobs: |\n      5\n      6\n'
+} >"$work/block-number.yaml"
+expect_error block_scalar_number 2 "block-number.yaml:6: workload.generator.jobs" "got '5\\n6\\n'" -- \
+  run "$work/block-number.yaml"
+{
+  scenario_head block_param
+  printf 'workload:\n  generator: {jobs: 5}\n'
+  printf 'policy:\n  name: gang\n  params:\n    quantum: |\n      60\n      \t120\n'
+} >"$work/block-param.yaml"
+expect_error block_scalar_parameter 1 "policy.params.quantum: expected a finite number, got '60\\n\\t120\\n'" -- \
+  run "$work/block-param.yaml"
+expect_error long_quoted_value 3 "policy.name" "unknown name 'xxxxxxxxxx" "xxx...' (300 characters)" -- \
+  run "$work/good.yaml" --set "policy.name=$(printf 'x%.0s' {1..300})"
+expect_error newline_in_option 1 "unknown option '--bo\\ngus'" -- run "$work/good.yaml" $'--bo\ngus'
 
 expect_error unknown_option 1 "unknown option '--bogus'" -- run "$work/good.yaml" --bogus
 expect_error no_scenario 1 "no scenario given" -- run
+
+# ---- A trace named with a comma: jobs.csv quotes its workload_name (RFC 4180), every row keeps 29 fields ----
+printf '1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n2 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n' \
+  >"$work/a,b.swf"
+problems=""
+"$bin" run "$work/good.yaml" --quiet --out "$work/comma" --set workload.generator=null \
+  --set "workload.trace=$work/a,b.swf" 2>"$work/comma.err" || problems+=" failed: $(head -c 300 "$work/comma.err");"
+[ "$(cut -c1-12 "$work/comma/jobs.csv" 2>/dev/null | sed -n 2p)" = '1,"a,b.swf",' ] ||
+  problems+=" row 1: $(sed -n 2p "$work/comma/jobs.csv" 2>/dev/null | cut -c1-40);"
+sed 's/"[^"]*"/Q/g' "$work/comma/jobs.csv" | awk -F, 'NR == 1 { n = NF } NF != n || n < 29 { bad = 1 } END { exit bad }' ||
+  problems+=" rows without the header's fields;"
+report comma_in_workload_name "$problems"
 
 # ---- A successful run ----
 

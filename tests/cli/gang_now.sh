@@ -40,6 +40,17 @@ report no_owner_no_return "$([ $? -eq 0 ] || echo ' owners came back')"
 cmp -s "$work/again/summary.json" "$work/migrate/summary.json" && cmp -s "$work/again/jobs.csv" "$work/migrate/jobs.csv"
 report same_seed_same_bytes "$([ $? -eq 0 ] || echo ' outputs differ')"
 
+# An architecture named with a comma is quoted in jobs.csv (RFC 4180; it used to add a column to its rows): with
+# the quoted fields taken as one, every row has the header's 14 fields.
+sed 's/value="x86"/value="x86,64"/' "$src/platforms/now-16-lan.xml" >"$work/now-comma.xml"
+problems=""
+"$bin" run "$scenario" --quiet --out "$work/comma" "${small[@]}" --set "platform=$work/now-comma.xml" \
+  2>"$work/comma.err" || problems+=" failed: $(head -c 300 "$work/comma.err");"
+grep -q '^[0-9]*,"x86,64",' "$work/comma/jobs.csv" || problems+=" no row of arch \"x86,64\";"
+sed 's/"[^"]*"/Q/g' "$work/comma/jobs.csv" | awk -F, 'NF != 14 { bad = 1 } END { exit bad }' ||
+  problems+=" rows without 14 fields;"
+report comma_in_arch "$problems"
+
 expect_bad_setting eviction gang_now.policy.eviction gang_now.policy.eviction=never
 expect_bad_setting quantum gang_now.policy.quantum gang_now.policy.quantum=-1
 expect_bad_setting unknown_key gang_now.workload.vps gang_now.workload.vps=3

@@ -118,8 +118,79 @@ counts=$(awk -F, '$3 == "mean_bounded_slowdown" { print $4 }' D2/aggregate.csv |
 "$bin" sweep sweep.yaml --out D3 --quiet \
   --set 'replications={min: 2, max: 3, metric: mean_bounded_slowdown, stop_when: nope}' 2>D3.err
 [ $? -eq 2 ] || problems+=" an unknown stop_when metric did not exit 2;"
+[ -e D3 ] && problems+=" an unknown stop_when metric left folder D3;"
 grep -q "replications.stop_when: 'nope' is not a numeric field" D3.err || problems+=" message: $(head -1 D3.err);"
 report stop_when "$problems"
+
+# 6c. A sweep is checked whole before its first run: a stopping rule naming a field the runs do not write, or a key
+#     given twice in the scenario file, is one line, exit 2, and no folder (these used to be found after the first
+#     runs, or to fail every run one by one).
+problems=""
+"$bin" sweep sweep.yaml --out F1 --quiet --set 'replications={min: 2, max: 3, metric: mean_slowdwon}' 2>F1.err
+[ $? -eq 2 ] || problems+=" unknown metric: not exit 2;"
+grep -q "replications.metric: 'mean_slowdwon' is not a numeric field of the summary.json these runs write (" F1.err ||
+  problems+=" message: $(head -c 300 F1.err);"
+[ "$(wc -l <F1.err)" = 1 ] || problems+=" $(wc -l <F1.err) stderr lines;"
+[ -e F1 ] && problems+=" folder F1 left;"
+printf 'output:\n  trace: false\n  trace: false\n' | cat sweep.yaml - >twice.yaml
+"$bin" sweep twice.yaml --out F2 --quiet 2>F2.err
+[ $? -eq 2 ] || problems+=" key given twice: not exit 2;"
+grep -q "twice.yaml:11: output.trace: duplicate key" F2.err || problems+=" message: $(head -c 300 F2.err);"
+[ "$(wc -l <F2.err)" = 1 ] || problems+=" $(wc -l <F2.err) stderr lines;"
+[ -e F2 ] && problems+=" folder F2 left;"
+report sweep_checked_before_runs "$problems"
+
+# 8. Killed sweeps. Runs of 100,000 jobs (about a second each) so that the kills land while a run is simulating.
+cat >big.yaml <<YAML
+name: sweep-killed
+platform: $src/platforms/cluster-16.xml
+deployment: $src/deployments/single-scheduler.xml
+workload:
+  generator: {jobs: 100000, mean_interarrival: 200}
+YAML
+# wait_for CONDITION...: poll (at most 60 s) until the command succeeds.
+wait_for() {
+  local i
+  for i in $(seq 1200); do
+    "$@" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+has_hidden_folder() { compgen -G "K/runs/.*.tmp-*" >/dev/null; }
+plan_rows_are() { [ "$(wc -l <K/plan.csv)" = $(($1 + 1)) ]; }
+problems=""
+"$bin" sweep big.yaml --out K --quiet --set replications=1 || problems+=" first sweep failed;"
+[ -e K/results.csv ] && [ -e K/aggregate.csv ] || problems+=" first sweep wrote no tables;"
+# 8a. A rerun with more replications, killed (sweep and run) while its new run simulates: the old tables are gone with
+#     the old plan (they used to stay beside the new plan.csv).
+"$bin" sweep big.yaml --out K --quiet --set replications=2 &
+sweep_pid=$!
+wait_for plan_rows_are 2 && wait_for has_hidden_folder || problems+=" the rerun's run never started;"
+run_pid=$(pgrep -P "$sweep_pid")
+kill -9 "$sweep_pid"
+wait "$sweep_pid" 2>/dev/null
+[ -e K/results.csv ] && problems+=" results.csv of the old plan left beside the new plan.csv;"
+[ -e K/aggregate.csv ] && problems+=" aggregate.csv of the old plan left;"
+# 8b. The sweep was killed alone: its run goes on and finishes, and the resumed sweep finds it done by this build
+#     (it used to say the run had been made by another build, and redo it).
+wait_for eval '! kill -0 "$run_pid" 2>/dev/null' || problems+=" the orphaned run did not finish;"
+out=$("$bin" sweep big.yaml --out K --set replications=2 2>K.err)
+echo "$out" | grep -q "0 simulated now, 2 already done" || problems+=" resume said: $(echo "$out" | head -1);"
+grep -q "another build" K.err && problems+=" resume: $(cat K.err);"
+# 8c. A run killed while it simulates leaves its hidden folder (partial trace.csv); the run that redoes it removes it.
+"$bin" sweep big.yaml --out K --quiet --set replications=3 &
+sweep_pid=$!
+wait_for plan_rows_are 3 && wait_for has_hidden_folder || problems+=" the third replication never started;"
+run_pid=$(pgrep -P "$sweep_pid")
+kill -9 "$run_pid"
+kill -9 "$sweep_pid"
+wait "$sweep_pid" 2>/dev/null
+has_hidden_folder || problems+=" the killed run left no hidden folder (the case tests nothing);"
+"$bin" sweep big.yaml --out K --quiet --set replications=3 || problems+=" resumed sweep failed;"
+has_hidden_folder && problems+=" hidden folders left: $(ls -a K/runs | grep tmp | tr '\n' ' ');"
+[ "$(grep -c ',ok,' K/results.csv 2>/dev/null)" = 3 ] || problems+=" results.csv has not 3 ok rows;"
+report killed_sweeps "$problems"
 
 # 7. --slurm writes a job array and runs nothing.
 out=$("$bin" sweep sweep.yaml --out E --slurm --shards 2)

@@ -1,5 +1,6 @@
 /* ResourceSet, AvailabilityProfile, first-fit allocation and the metric definitions, on hand-computed values. */
 #include "allocation/allocator.hpp"
+#include "core/errors.hpp"
 #include "core/time_format.hpp"
 #include "output/metrics.hpp"
 #include "policies/space_sharing/availability_profile.hpp"
@@ -295,4 +296,21 @@ TEST(Speedup, ModelsByHand)
   EXPECT_DOUBLE_EQ(Speedup::with_beta(2)(4), 2);
   EXPECT_DOUBLE_EQ(Speedup::with_beta(2)(2), 1.5);
   EXPECT_DOUBLE_EQ(Speedup::with_beta(0)(8), 1); // beta 0: no speedup at all
+}
+
+// Error messages are one line whatever the user wrote: control characters become escapes (by hand), a long value is
+// cut at kQuotedLength bytes, never inside a UTF-8 character.
+TEST(Errors, QuotedValuesStayOnOneLine)
+{
+  EXPECT_EQ(quoted_value("easy"), "'easy'");
+  EXPECT_EQ(quoted_value("5\n6\n"), "'5\\n6\\n'");
+  EXPECT_EQ(quoted_value("a\tb\rc\x01"
+                         "d\x7f"),
+            "'a\\tb\\rc\\x01d\\x7f'");
+  EXPECT_EQ(quoted_value(std::string(80, 'x')), "'" + std::string(80, 'x') + "'");
+  EXPECT_EQ(quoted_value(std::string(81, 'x')), "'" + std::string(80, 'x') + "...' (81 characters)");
+  // 79 ASCII bytes then a 2-byte character (U+00E9, bytes c3 a9): byte 80 is its second half, so the cut is at 79.
+  EXPECT_EQ(quoted_value(std::string(79, 'x') + "\xc3\xa9" + "yy"),
+            "'" + std::string(79, 'x') + "...' (83 characters)");
+  EXPECT_EQ(InputError("a.yaml:3: key: got '1\n2'").what(), std::string("a.yaml:3: key: got '1\\n2'"));
 }

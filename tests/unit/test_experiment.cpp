@@ -62,6 +62,24 @@ TEST(Csv, QuotingRoundTrips)
 
 using Folder = jobsched::testing::ScratchFolder;
 
+// A field holding a line break is written quoted on two lines; read_csv reads it back as one field of one row (it
+// used to split the row there and report a wrong field count), and a row's line is the line it starts on.
+TEST(Csv, QuotedLineBreaksRoundTripThroughAFile)
+{
+  Folder f;
+  const std::vector<std::string> header{"job_id", "workload_name", "arch"};
+  const std::vector<std::string> row{"1", "two\nlines", "x86,64"};
+  auto file = f.write("t.csv", csv_row(header) + csv_row(row) + csv_row({"2", "plain", "\"q\""}));
+  CsvTable t = read_csv(file);
+  EXPECT_EQ(t.header, header);
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[0], row);
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"2", "plain", "\"q\""}));
+  EXPECT_EQ(t.lines, (std::vector<size_t>{2, 4}));
+  auto open = f.write("u.csv", "a,b\n1,\"never closed\n2,3\n");
+  EXPECT_NE(input_error_of([&] { read_csv(open); }).find("u.csv:2: a quoted field is not closed"), std::string::npos);
+}
+
 const std::string kBase = "platform: p.xml\nworkload: {generator: {jobs: 10}}\nsimulation: {seed: 7}\n";
 
 TEST(SweepPlan, GridOrderLastAxisFastest)
@@ -149,6 +167,47 @@ TEST(SweepPlan, BadSweepsAreInputErrors)
   EXPECT_DOUBLE_EQ(SweepPlan::load(ninety, {}).replications().confidence, 0.9);
 }
 
+// A sweep is checked whole before its first run: its stopping rule against the fields its runs write (these used to
+// be found after the first runs), and keys given twice (these used to pass the plan and fail every run).
+TEST(SweepPlan, StoppingRuleAndDuplicateKeysFailBeforeAnyRun)
+{
+  Folder f;
+  auto metric = f.write("m.yaml", kBase + "replications: {min: 2, max: 4, metric: mean_slowdwon}\n");
+  EXPECT_NE(input_error_of([&] {
+              SweepPlan::load(metric, {});
+            }).find("m.yaml:4: replications.metric: 'mean_slowdwon' is not a numeric field"),
+            std::string::npos);
+  auto stop = f.write("s.yaml", kBase + "replications: {min: 2, max: 4,\n  stop_when: saturatd}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(stop, {}); }).find("s.yaml:5: replications.stop_when: 'saturatd'"),
+            std::string::npos);
+  // The same rule with fields a simulation run writes (text fields such as `policy` are not metrics).
+  auto good = f.write("g.yaml", kBase + "replications: {min: 2, max: 4, metric: mean_turnaround_time, "
+                                        "stop_when: saturated}\n");
+  EXPECT_EQ(SweepPlan::load(good, {}).replications().stop_when, "saturated");
+  auto text = f.write("t.yaml", kBase + "replications: {min: 2, max: 4, metric: policy}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(text, {}); }).find("'policy' is not a numeric field"),
+            std::string::npos);
+  // A fork-join run writes its own summary: its slowdown is a metric, mean_bounded_slowdown (the default) is not.
+  const fs::path fork_join = fs::path(SOURCE_DIR) / "scenarios/adaptive-partitioning/fork-join.yaml";
+  EXPECT_NE(input_error_of([&] {
+              SweepPlan::load(fork_join, {"replications={min: 2, max: 3}"});
+            }).find("replications.metric: 'mean_bounded_slowdown' is not a numeric field"),
+            std::string::npos);
+  EXPECT_EQ(SweepPlan::load(fork_join, {"replications={min: 2, max: 3, metric: slowdown}"}).replications().metric,
+            "slowdown");
+
+  // output: is not part of a run's resolved scenario, but each run reads it from the file.
+  auto twice = f.write("d.yaml", kBase + "output:\n  trace: false\n  trace: true\nsweep: {workload.shake: [0, 1]}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(twice, {}); }).find("d.yaml:6: output.trace: duplicate key"),
+            std::string::npos);
+  auto axis = f.write("a.yaml", kBase + "sweep:\n  policy.name: [fcfs]\n  policy.name: [easy]\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(axis, {}); }).find("a.yaml:6: sweep.policy.name: duplicate key"),
+            std::string::npos);
+  auto rule = f.write("r.yaml", kBase + "replications:\n  min: 2\n  min: 3\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(rule, {}); }).find("r.yaml:6: replications.min: duplicate key"),
+            std::string::npos);
+}
+
 TEST(SweepTables, ResultsAndAggregateFromRunFolders)
 {
   Folder f;
@@ -233,6 +292,44 @@ TEST(SweepTables, TablesRefuseASummaryWithoutItsNumbers)
   SweepTables t = build_tables(f.dir / "out");
   EXPECT_NE(t.aggregate_csv.find("\n0,fcfs,makespan,1,10,"), std::string::npos) << t.aggregate_csv;
   EXPECT_NE(t.aggregate_csv.find("\n1,easy,makespan,1,20,"), std::string::npos) << t.aggregate_csv;
+}
+
+// A key swept over mappings keeps its column (the YAML text) and gets one plain column per leaf key, empty where a
+// point's mapping lacks it (these mappings used to reach a table reader only as quoted YAML).
+TEST(SweepTables, SweptMappingsGetAColumnPerLeafKey)
+{
+  Folder f;
+  auto file = f.write("m.yaml", kBase + "sweep:\n  policy:\n    - {name: fcfs}\n"
+                                        "    - {name: gang, params: {quantum: 60, partition_size: 4}}\n"
+                                        "  workload.shake: [0, 5]\n");
+  SweepPlan plan = SweepPlan::load(file, {});
+  auto runs = plan.initial_runs();
+  ASSERT_EQ(runs.size(), 4u);
+  f.write("out/plan.csv", plan_csv(plan, runs));
+  for (size_t i = 0; i < runs.size(); i++)
+    f.write("out/runs/" + runs[i].hash + "/summary.json", "{\n  \"mean_slowdown\": " + std::to_string(i + 1) + "\n}\n");
+  SweepTables t = build_tables(f.dir / "out");
+  const CsvTable results = [&] {
+    f.write("out/results.csv", t.results_csv);
+    return read_csv(f.dir / "out/results.csv");
+  }();
+  EXPECT_EQ(results.header, (std::vector<std::string>{"run", "point", "replication", "seed", "policy", "policy.name",
+                                                      "policy.params.quantum", "policy.params.partition_size",
+                                                      "workload.shake", "status", "mean_slowdown"}));
+  ASSERT_EQ(results.rows.size(), 4u);
+  EXPECT_EQ(results.rows[0],
+            (std::vector<std::string>{"1", "0", "0", "7", "{name: fcfs}", "fcfs", "", "", "0", "ok", "1"}));
+  EXPECT_EQ(results.rows[3],
+            (std::vector<std::string>{"4", "3", "0", "7", "{name: gang, params: {quantum: 60, partition_size: 4}}",
+                                      "gang", "60", "4", "5", "ok", "4"}));
+  f.write("out/aggregate.csv", t.aggregate_csv);
+  const CsvTable aggregate = read_csv(f.dir / "out/aggregate.csv");
+  EXPECT_EQ(std::vector<std::string>(aggregate.header.begin(), aggregate.header.begin() + 7),
+            (std::vector<std::string>{"point", "policy", "policy.name", "policy.params.quantum",
+                                      "policy.params.partition_size", "workload.shake", "metric"}));
+  EXPECT_EQ(std::vector<std::string>(aggregate.rows[2].begin(), aggregate.rows[2].begin() + 8),
+            (std::vector<std::string>{"2", "{name: gang, params: {quantum: 60, partition_size: 4}}", "gang", "60", "4",
+                                      "0", "mean_slowdown", "1"}));
 }
 
 } // namespace

@@ -435,6 +435,97 @@ TEST_F(PlotTest, SweepValueLabelsAndSaturatedPoints)
   EXPECT_EQ(data.count("saturated-1.dat"), 0u); // easy saturated nowhere
 }
 
+/* A series whose every point saturated keeps its legend entry (gnuplot drops the entry of a data file without
+ * points: its open circles were there, unnamed), drawn from NaN in the series' style. */
+TEST_F(PlotTest, AllSaturatedSeriesKeepsItsLegendEntry)
+{
+  fs::path sweep = make_sweep();
+  write(sweep / "aggregate.csv",
+        "point,policy.name,workload.generator.mean_interarrival,metric,n,mean,std,ci95_half_width\n"
+        "1,fcfs,300,mean_bounded_slowdown,5,42.5,6.1,7.57\n"
+        "1,fcfs,300,saturated,5,0,0,0\n"
+        "2,easy,300,mean_bounded_slowdown,5,900,300,372\n"
+        "2,easy,300,saturated,5,1,0,0\n"
+        "3,easy,600,mean_bounded_slowdown,5,700,200,248\n"
+        "3,easy,600,saturated,5,0.6,0.5,0.6\n");
+  jplot::SweepRequest req;
+  req.x = "workload.generator.mean_interarrival";
+  jplot::PlotJob job = jplot::sweep_figure(sweep, req);
+  ASSERT_EQ(job.figures.size(), 1u);
+  const std::string& c = job.figures[0].commands;
+  EXPECT_NE(c.find("'series-0.dat' using 1:2 with linespoints lt 1 lw 2 pt 7 ps 1.2 title 'policy=fcfs'"),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find("NaN with linespoints lt 2 lw 2 pt 7 ps 1.2 title 'policy=easy'"), std::string::npos) << c;
+  std::map<std::string, std::string> data(job.data_files.begin(), job.data_files.end());
+  EXPECT_EQ(data.count("series-1.dat"), 0u);
+  ASSERT_EQ(data.count("saturated-1.dat"), 1u);
+  EXPECT_NE(data["saturated-1.dat"].find("\t900\n"), std::string::npos) << data["saturated-1.dat"];
+  EXPECT_NE(data["saturated-1.dat"].find("\t700\n"), std::string::npos) << data["saturated-1.dat"];
+  if (gnuplot_installed()) { // the figure as drawn names both series
+    plot({sweep.string(), "--x=workload.generator.mean_interarrival"});
+    expect_svg(sweep / "plots" / "mean_bounded_slowdown-vs-workload.generator.mean_interarrival.svg",
+               {"policy=fcfs", "policy=easy", "open circle: saturated"});
+  }
+}
+
+/* A quantity that cannot be negative (every mean >= 0) starts at 0 when an interval reaches below it; gnuplot's
+ * autoscale drew a turnaround axis from -500. Means of 300 +- 800 and 2000 +- 100 s. */
+TEST_F(PlotTest, NonNegativeAxisStartsAtZero)
+{
+  fs::path sweep = make_sweep();
+  write(sweep / "aggregate.csv", "point,policy.name,metric,n,mean,std,ci95_half_width\n"
+                                 "1,fcfs,mean_turnaround_time,3,300,322,800\n"
+                                 "2,easy,mean_turnaround_time,3,2000,40,100\n");
+  jplot::SweepRequest req;
+  req.metric = "mean_turnaround_time";
+  std::string c = sweep_commands(sweep, req);
+  EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [0:*]"}));
+  EXPECT_EQ(lines_starting(c, "set offsets"), (std::vector<std::string>{"set offsets 0, 0, graph 0.06, 0"}));
+  // Intervals above 0: gnuplot's autoscale. A negative mean: the quantity can be negative, no floor.
+  write(sweep / "aggregate.csv", "point,policy.name,metric,n,mean,std,ci95_half_width\n"
+                                 "1,fcfs,mean_turnaround_time,3,300,40,100\n"
+                                 "2,easy,mean_turnaround_time,3,2000,40,100\n");
+  EXPECT_TRUE(lines_starting(sweep_commands(sweep, req), "set yrange").empty());
+  write(sweep / "aggregate.csv", "point,policy.name,metric,n,mean,std,ci95_half_width\n"
+                                 "1,fcfs,mean_turnaround_time,3,-300,40,100\n"
+                                 "2,easy,mean_turnaround_time,3,2000,40,100\n");
+  EXPECT_TRUE(lines_starting(sweep_commands(sweep, req), "set yrange").empty());
+  if (gnuplot_installed()) { // the lowest y tic gnuplot draws is 0
+    write(sweep / "aggregate.csv", "point,policy.name,metric,n,mean,std,ci95_half_width\n"
+                                   "1,fcfs,mean_turnaround_time,3,300,322,800\n"
+                                   "2,easy,mean_turnaround_time,3,2000,40,100\n");
+    plot({sweep.string(), "--metric", "mean_turnaround_time"});
+    EXPECT_EQ(y_tic_labels(slurp(sweep / "plots" / "mean_turnaround_time-vs-policy.name.svg")).at(0), "0");
+  }
+}
+
+/* The plain columns aggregate.csv adds after a key swept over mappings (policy.name after policy) are not keys of the
+ * figure: its series are the mappings, as labelled before (--label 'policy:{name: apmc}=APMC'). */
+TEST_F(PlotTest, LeafColumnsOfASweptMappingAreNotSeriesKeys)
+{
+  fs::path sweep = make_sweep();
+  write(sweep / "aggregate.csv",
+        "point,policy,policy.name,policy.params.fraction,workload.load_factor,metric,n,mean,std,ci95_half_width\n"
+        "0,{name: apmc},apmc,,0.5,mean_turnaround_time,1,100,,\n"
+        "1,{name: apmc},apmc,,0.7,mean_turnaround_time,1,150,,\n"
+        "2,\"{name: apvm, params: {fraction: 0.5}}\",apvm,0.5,0.5,mean_turnaround_time,1,120,,\n"
+        "3,\"{name: apvm, params: {fraction: 0.5}}\",apvm,0.5,0.7,mean_turnaround_time,1,180,,\n");
+  jplot::SweepRequest req;
+  req.metric = "mean_turnaround_time";
+  req.x = "workload.load_factor";
+  req.names["policy:{name: apmc}"] = "APMC";
+  std::string c = sweep_commands(sweep, req);
+  EXPECT_NE(c.find("title 'APMC'"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'policy={name: apvm, params: {fraction: 0.5}}'"), std::string::npos) << c;
+  req.series = "policy";
+  EXPECT_EQ(sweep_commands(sweep, req), c);
+  req.x = "policy.name"; // not a key of the figure
+  std::string e = input_error_of([&] { jplot::sweep_figure(sweep, req); });
+  EXPECT_NE(e.find("--x 'policy.name' is not a swept key"), std::string::npos) << e;
+  EXPECT_NE(e.find("swept keys: policy, workload.load_factor"), std::string::npos) << e;
+}
+
 TEST_F(PlotTest, LabelOptionsAreCheckedAndSweepOnly)
 {
   fs::path sweep = make_sweep();

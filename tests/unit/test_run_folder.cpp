@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace jobsched;
@@ -111,6 +112,35 @@ TEST(RunFolder, AWriteErrorNamesTheFileAndTheReason)
     EXPECT_NE(what.find("run/summary.json: cannot write (No space left on device)"), std::string::npos) << what;
   }
   EXPECT_FALSE(fs::exists(s.dir / "run")); // nothing committed
+}
+
+// A killed run leaves its hidden folder behind; the next run into the same folder on this host removes the folders of
+// processes that no longer run, and keeps those of a live process and of another host (these used to pile up).
+TEST(RunFolder, TheNextRunRemovesTheHiddenFoldersOfKilledRuns)
+{
+  Sandbox s;
+  char host[256] = {};
+  ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+  pid_t dead = fork(); // a process id that no longer runs: a child that has exited and been waited for
+  if (dead == 0) _exit(0);
+  ASSERT_GT(dead, 0);
+  ASSERT_EQ(waitpid(dead, nullptr, 0), dead);
+  const std::string here = std::string(host) + "-";
+  const std::string killed = ".run.tmp-" + here + std::to_string(dead);
+  const std::string killed_in_commit = ".run.old-" + here + std::to_string(dead);
+  const std::string live = ".run.tmp-" + here + std::to_string(getppid());
+  const std::string elsewhere = ".run.tmp-another-host-" + std::to_string(dead);
+  const std::string other_folder = ".other.tmp-" + here + std::to_string(dead);
+  for (const auto& name : {killed, killed_in_commit, live, elsewhere, other_folder})
+    put(s.dir / name / "trace.csv", "partial");
+  {
+    RunFolder f(s.dir / "run");
+    f.write("summary.json", "{}");
+    f.commit();
+  }
+  std::vector<std::string> kept{elsewhere, other_folder, live, "run"};
+  std::sort(kept.begin(), kept.end());
+  EXPECT_EQ(listing(s.dir), kept);
 }
 
 } // namespace

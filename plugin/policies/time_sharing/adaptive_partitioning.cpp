@@ -76,7 +76,7 @@ UnitRounding unit_rounding_from(const std::string& name)
   if (name == "floor") return UnitRounding::floor;
   if (name == "nearest") return UnitRounding::nearest;
   if (name == "ceiling") return UnitRounding::ceiling;
-  throw InputError("policy.params.rounding: '" + name + "' is not one of floor, nearest, ceiling");
+  throw InputError("policy.params.rounding: " + quoted_value(name) + " is not one of floor, nearest, ceiling");
 }
 
 const char* to_string(UnitRounding r)
@@ -157,11 +157,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       throw InputError("policy.params.context_switch: must be a finite number of seconds >= 0");
     const std::string usage = env.params.get_string("usage");
     if (usage != "processor-seconds" && usage != "seconds")
-      throw InputError("policy.params.usage: '" + usage + "' is not one of processor-seconds, seconds");
+      throw InputError("policy.params.usage: " + quoted_value(usage) + " is not one of processor-seconds, seconds");
     usage_per_processor_ = usage == "processor-seconds";
     const std::string configure = env.params.get_string("configure");
     if (configure != "arrival" && configure != "dispatch")
-      throw InputError("policy.params.configure: '" + configure + "' is not one of arrival, dispatch");
+      throw InputError("policy.params.configure: " + quoted_value(configure) + " is not one of arrival, dispatch");
     configure_at_arrival_ = configure == "arrival";
     rounding_ = ap::unit_rounding_from(env.params.get_string("rounding"));
     if (variant == Variant::ap || variant == Variant::gs) {

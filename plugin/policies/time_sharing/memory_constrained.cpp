@@ -40,7 +40,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
         min_nodes_(env.params.get_string("min_nodes"))
   {
     if (min_nodes_ != "memory" && min_nodes_ != "size" && min_nodes_ != "min_size")
-      throw InputError("policy.params.min_nodes: '" + min_nodes_ + "' is not one of memory, size, min_size");
+      throw InputError("policy.params.min_nodes: " + quoted_value(min_nodes_) +
+                       " is not one of memory, size, min_size");
     long k = env.params.get_int("k");
     if (k < 0 || k > 1'000'000) throw InputError("policy.params.k: must be between 0 and 1000000");
     options_.k = static_cast<int>(k);

@@ -1,0 +1,15 @@
+/* Looking up a file the user named (a platform, a trace...) without letting std::filesystem end the program. */
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace jobsched {
+
+/* Whether `path` is a regular file: false when nothing is there (or a folder is). When the path cannot even be looked
+ * up (a component longer than the file system allows, a loop of symbolic links, a folder it may not search), an
+ * InputError "WHERE: file 'PATH' cannot be looked up (REASON)": std::filesystem's throwing calls would report these
+ * as an internal error. */
+bool is_input_file(const std::filesystem::path& path, const std::string& where);
+
+} // namespace jobsched
