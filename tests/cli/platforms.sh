@@ -206,6 +206,26 @@ scenario unitless_speed "$work/unitless-speed.xml"
 expect_error unitless_negative_speed 2 "unitless-speed.xml" "host 'h2' has a speed of 0 or less" -- \
   run "$work/unitless_speed.yaml"
 
+# Links SimGrid accepts but over which a message would never arrive (a time-sharing run's quanta then went on forever):
+# a route's link of bandwidth 0, a cluster's links of a negative bandwidth, a split-duplex link (named by its halves).
+platform zero-bandwidth.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' '    <host id="h2" speed="1Gf"/>' \
+  '    <link id="wire" bandwidth="0Bps" latency="1us"/>' \
+  '    <route src="h1" dst="h2"><link_ctn id="wire"/></route>' '  </zone>'
+scenario zero_bandwidth "$work/zero-bandwidth.xml"
+expect_error zero_bandwidth 2 "zero-bandwidth.xml" "link 'wire' has a bandwidth of 0 or less" -- \
+  run "$work/zero_bandwidth.yaml" --set policy.name=gang --set policy.params.quantum=10
+platform negative-bandwidth.xml \
+  '  <cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="-1GBps" lat="1us"/>'
+scenario negative_bandwidth "$work/negative-bandwidth.xml"
+expect_error negative_bandwidth 2 "negative-bandwidth.xml" "has a bandwidth of 0 or less" -- \
+  run "$work/negative_bandwidth.yaml"
+platform split-duplex-zero.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+  '    <host id="h2" speed="1Gf"/>' '    <link id="duplex" bandwidth="0MBps" latency="1us" sharing_policy="SPLITDUPLEX"/>' \
+  '    <route src="h1" dst="h2"><link_ctn id="duplex" direction="UP"/></route>' '  </zone>'
+scenario split_duplex_zero "$work/split-duplex-zero.xml"
+expect_error split_duplex_zero 2 "split-duplex-zero.xml" "link 'duplex_DOWN' has a bandwidth of 0 or less" -- \
+  run "$work/split_duplex_zero.yaml"
+
 platform no-host.xml '  <zone id="z" routing="Full">' '  </zone>'
 scenario no_host "$work/no-host.xml"
 expect_error no_host 2 "no-host.xml" "no host" -- run "$work/no_host.yaml"
