@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include <xbt/parse_units.hpp>
+
 namespace jobsched {
 
 namespace {
@@ -49,6 +51,35 @@ struct Routes {
   }
 };
 
+enum class Quantity { speed, bandwidth, time };
+
+/* A SimGrid quantity such as 1Gf, 200MBps or 1us: a finite number and a unit, read by SimGrid's own parser (the one
+ * that reads the platform), so that the platform written is one SimGrid loads with the values given; speeds and
+ * bandwidths positive, times (latencies) at least 0. A unit-less number is refused: SimGrid would warn and assume a
+ * unit. */
+void quantity(const std::string& option, const std::string& text, Quantity kind)
+{
+  const char* what = kind == Quantity::speed       ? "positive speed"
+                     : kind == Quantity::bandwidth ? "positive bandwidth"
+                                                   : "time >= 0";
+  const char* example = kind == Quantity::speed ? "1Gf" : kind == Quantity::bandwidth ? "200MBps" : "1us";
+  const std::string refused = option + ": '" + text + "' is not a " + what + " with its unit (e.g. " + example;
+  if (text.empty() || !std::isalpha(static_cast<unsigned char>(text.back())))
+    throw InputError(refused + "; a number alone has no unit)");
+  double value = 0;
+  try {
+    value = kind == Quantity::speed       ? xbt_parse_get_speed(option, 0, text, option)
+            : kind == Quantity::bandwidth ? xbt_parse_get_bandwidth(option, 0, text, option)
+                                          : xbt_parse_get_time(option, 0, text, option);
+  } catch (const std::exception& e) { // "Parse error at OPTION:0: unknown unit: Gfx"
+    std::string reason = e.what();
+    const std::string prefix = "Parse error at " + option + ":0: ";
+    if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
+    throw InputError(refused + "; " + reason.substr(0, reason.find('\n')) + ")");
+  }
+  if (!(kind == Quantity::time ? value >= 0 : value > 0) || !std::isfinite(value)) throw InputError(refused + ")");
+}
+
 } // namespace
 
 int io_node_row(int index, int io_nodes, int height)
@@ -66,6 +97,11 @@ std::string mesh_platform_xml(const MeshSpec& s)
                      std::to_string(s.io_nodes));
   if (!(s.memory_mb > 0) || !std::isfinite(s.memory_mb))
     throw InputError("mesh: memory-mb must be a positive number, got " + number(s.memory_mb));
+  quantity("--speed", s.speed, Quantity::speed);
+  quantity("--bandwidth", s.bandwidth, Quantity::bandwidth);
+  quantity("--latency", s.latency, Quantity::time);
+  quantity("--nic-bandwidth", s.nic_bandwidth, Quantity::bandwidth);
+  quantity("--io-bandwidth", s.io_bandwidth, Quantity::bandwidth);
   const int w = s.width;
   const int h = s.height;
   std::ostringstream o;
@@ -161,20 +197,6 @@ int whole(const std::string& option, const std::string& text)
   return value;
 }
 
-/* A SimGrid quantity such as 1Gf, 200MBps or 1us: a positive number followed by letters (SimGrid checks the unit). */
-const std::string& quantity(const std::string& option, const std::string& text)
-{
-  size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.'))
-    digits++;
-  bool letters = digits < text.size();
-  for (size_t i = digits; i < text.size(); i++)
-    letters = letters && std::isalpha(static_cast<unsigned char>(text[i]));
-  if (digits == 0 || !letters || !(std::atof(text.c_str()) > 0))
-    throw InputError(option + ": '" + text + "' is not a positive quantity with its unit (e.g. 1Gf, 200MBps, 1us)");
-  return text;
-}
-
 } // namespace
 
 int mesh_platform_main(const std::vector<std::string>& args)
@@ -205,15 +227,15 @@ int mesh_platform_main(const std::vector<std::string>& args)
     else if (name == "--io-nodes")
       s.io_nodes = whole(name, value);
     else if (name == "--speed")
-      s.speed = quantity(name, value);
+      s.speed = value;
     else if (name == "--bandwidth")
-      s.bandwidth = quantity(name, value);
+      s.bandwidth = value;
     else if (name == "--latency")
-      s.latency = quantity(name, value);
+      s.latency = value;
     else if (name == "--nic-bandwidth")
-      s.nic_bandwidth = quantity(name, value);
+      s.nic_bandwidth = value;
     else if (name == "--io-bandwidth")
-      s.io_bandwidth = quantity(name, value);
+      s.io_bandwidth = value;
     else if (name == "--memory-mb") {
       char* end = nullptr;
       s.memory_mb = std::strtod(value.c_str(), &end);

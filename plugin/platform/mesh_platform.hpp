@@ -41,8 +41,9 @@ struct MeshSpec {
 /* The west-edge row an I/O node hangs off: rows spread evenly, (2i + 1) height / (2 k), rounded down. */
 int io_node_row(int index, int io_nodes, int height);
 
-/* The platform as SimGrid XML (version 4.1). InputError for sizes below 1, more I/O nodes than rows, or a memory
- * that is not a positive number. */
+/* The platform as SimGrid XML (version 4.1). InputError for sizes below 1, more I/O nodes than rows, a memory that is
+ * not a positive number, or a speed, bandwidth or latency that SimGrid's parser does not read as a positive finite
+ * value with its unit. */
 std::string mesh_platform_xml(const MeshSpec& spec);
 
 /* `jobsched mesh-platform [--width W] [--height H] [options]`: the XML on stdout. */
