@@ -132,6 +132,29 @@ EOF
 expect_error oversize_job 3 "big.swf:3:" "job 2" "64 processors" -- \
   run "$work/oversize.yaml" --set workload.oversize_jobs=error
 
+# Under gang with partitions of 5, one job has at most 15 of the 16 processors: a 16-processor job (line 2) is an
+# oversize job, an error when oversize_jobs says so (naming the key), else skipped and counted.
+cat >"$work/whole.swf" <<'EOF'
+1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1
+2 10 0 100 16 -1 -1 16 200 -1 1 1 1 -1 -1 -1 -1 -1
+3 20 0 100 15 -1 -1 15 200 -1 1 1 1 -1 -1 -1 -1 -1
+EOF
+{
+  scenario_head gang_oversize
+  printf 'workload:\n  trace: ./whole.swf\npolicy:\n  name: gang\n  params: {partition_size: 5, quantum: 60}\n'
+} >"$work/gang-oversize.yaml"
+expect_error gang_oversize_job 4 "whole.swf:2:" "job 2 asks for 16 processors" "at most 15 of the 16" \
+  "policy.params.partition_size: 3 partitions of 5 processors" -- \
+  run "$work/gang-oversize.yaml" --set workload.oversize_jobs=error
+problems=""
+"$bin" run "$work/gang-oversize.yaml" --quiet --out "$work/out-gang-oversize" >/dev/null 2>"$work/gang-oversize.stderr" ||
+  problems+=" exit status $? (expected 0): $(head -n 1 "$work/gang-oversize.stderr");"
+grep -q '"jobs_rejected_by_reason": {"larger_than_machine": 1}' "$work/out-gang-oversize/summary.json" 2>/dev/null ||
+  problems+=" summary.json does not count one larger_than_machine job;"
+grep -q '"jobs_completed": 2,' "$work/out-gang-oversize/summary.json" 2>/dev/null ||
+  problems+=" summary.json does not count 2 completed jobs;"
+report gang_oversize_skipped "$problems"
+
 {
   scenario_head missing_trace
   printf 'workload:\n  trace: no-such-trace-7f3a.swf.gz\n'
