@@ -142,6 +142,12 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
   if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
   apply_job_shapes(workload.jobs, sc.workload.jobs, machine.resource_count(), sc.simulation.seed);
+  if (ctx.time_sharing_policy && ctx.time_sharing_policy->needs_memory() &&
+      std::none_of(workload.jobs.begin(), workload.jobs.end(), [](const auto& j) { return j.memory_kb > 0; }))
+    throw InputError(sc.file.string() + ": policy.name: " + sc.policy.name +
+                     " sizes partitions by the jobs' memory, and no job of the workload has any (memory comes from "
+                     "workload.generator.memory_distribution or min_nodes, workload.jobs.memory_mb, "
+                     "workload.memory.model: paging, or a trace's used or requested memory, SWF fields 7 and 10)");
 
   const ExecutionMode mode = sc.simulation.execution == "ptask"   ? ExecutionMode::ptask
                              : sc.simulation.execution == "timer" ? ExecutionMode::timer

@@ -132,6 +132,15 @@ EOF
 expect_error oversize_job 3 "big.swf:3:" "job 2" "64 processors" -- \
   run "$work/oversize.yaml" --set workload.oversize_jobs=error
 
+# APMC and APVM size partitions by memory: a workload without any (the generator's default, a trace whose SWF fields
+# 7 and 10 are -1) would make them AP under another name.
+expect_error apmc_without_memory 3 "good.yaml: policy.name: apmc" "no job of the workload has any" \
+  "SWF fields 7 and 10" -- run "$work/good.yaml" --set policy.name=apmc
+expect_error apvm_without_memory 2 "good.yaml: policy.name: apvm" "workload.generator.memory_distribution" -- \
+  run "$work/good.yaml" --set policy.name=apvm
+expect_error apmc_trace_without_memory 2 "oversize.yaml: policy.name: apmc" "no job of the workload has any" -- \
+  run "$work/oversize.yaml" --set policy.name=apmc
+
 # Under gang with partitions of 5, one job has at most 15 of the 16 processors: a 16-processor job (line 2) is an
 # oversize job, an error when oversize_jobs says so (naming the key), else skipped and counted.
 cat >"$work/whole.swf" <<'EOF'

@@ -189,6 +189,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
   }
 
+  bool needs_memory() const override { return node_memory_mb_ > 0; } // APMC and APVM
+
   void job_submitted(const Job& job, double /*now*/) override
   {
     Entry e;
