@@ -81,6 +81,12 @@ expect_run fat_tree 8 16 ft-0 "ft-0 ft-1 ft-2 ft-3 ft-4 ft-5 ft-6 ft-7"
 scenario small_full "$platforms/small-full.xml"
 expect_run small_full 4 5 Amber "Amber Beryl Cobalt Delft"
 
+# Batsim's default master by name: a host named master_host without a role computes nothing and runs the actors (here
+# the two-core Amber renamed, which was first in natural order; 3 hosts and 3 processors are left).
+sed 's/"Amber"/"master_host"/g' "$platforms/small-full.xml" >"$work/master-host.xml"
+scenario master_host "$work/master-host.xml"
+expect_run master_host 3 3 master_host "Beryl Cobalt Delft"
+
 # Batsim's roles: the master runs the actors and computes nothing, the storage host computes nothing.
 all_w="w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15"
 scenario batsim_roles "$platforms/batsim-roles.xml"
