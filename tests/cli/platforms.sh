@@ -92,9 +92,16 @@ all_w="w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15"
 scenario batsim_roles "$platforms/batsim-roles.xml"
 expect_run batsim_roles 16 16 head0 "$all_w"
 
-# The repository's own platform without its deployment: no roles, so the front end computes too (17 hosts).
+# The repository's own platform without a deployment: its front end has role master, so it runs the actors and the
+# same 16 hosts compute as with the deployment below.
 scenario cluster16_no_deployment "$cluster16"
-expect_run cluster16_no_deployment 17 17 frontend "frontend node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 \
+expect_run cluster16_no_deployment 16 16 frontend "node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 node-8 \
+node-9 node-10 node-11 node-12 node-13 node-14 node-15"
+
+# A platform without roles: every host computes, the first in natural order too (the front end here, 17 hosts).
+sed 's|<prop id="role" value="master"/>||' "$cluster16" >"$work/cluster16-no-roles.xml"
+scenario cluster16_no_roles "$work/cluster16-no-roles.xml"
+expect_run cluster16_no_roles 17 17 frontend "frontend node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 \
 node-8 node-9 node-10 node-11 node-12 node-13 node-14 node-15"
 
 # ---- With a deployment: its hosts are the front end, and master and storage hosts still compute nothing ----
