@@ -10,6 +10,11 @@ usage: scripts/grid_of_clusters.py [--sites 4] [--nodes 64] [--wan-latency 2.5ms
 platforms/grid-of-clusters.xml is the default output.
 """
 import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from simgrid_units import check_bandwidth, check_time, refuse  # noqa: E402
 
 p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 p.add_argument("--sites", type=int, default=4)
@@ -17,6 +22,11 @@ p.add_argument("--nodes", type=int, default=64)
 p.add_argument("--wan-latency", default="2.5ms")
 p.add_argument("--wan-bandwidth", default="1Gbps")
 a = p.parse_args()
+for option, value in (("--sites", a.sites), ("--nodes", a.nodes)):
+    if value < 1:
+        refuse("grid_of_clusters.py", f"{option}: must be at least 1, got {value}")
+check_time("grid_of_clusters.py", "--wan-latency", a.wan_latency)
+check_bandwidth("grid_of_clusters.py", "--wan-bandwidth", a.wan_bandwidth)
 S = range(a.sites)
 out = ["<?xml version='1.0'?>",
        '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',

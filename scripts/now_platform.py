@@ -17,7 +17,11 @@ lengths, so every architecture gets a spread of speeds. The front end (role mast
 Routes are written out for every pair of workstations (Full routing), symmetrical.
 """
 import argparse
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from simgrid_units import check_bandwidth, check_time, refuse  # noqa: E402
 
 ARCHS = ["sparc", "x86", "alpha"]
 SPEEDS = [50, 75, 100, 150, 200, 100, 50, 250]  # Mflop/s
@@ -31,7 +35,9 @@ def main():
     p.add_argument("--latency", default="100us", help="the segment's (lan) or each port's (switched) latency")
     a = p.parse_args()
     if a.workstations < 1 or a.workstations > 1000:
-        sys.exit("now_platform.py: --workstations must be between 1 and 1000")
+        refuse("now_platform.py", f"--workstations: must be between 1 and 1000, got {a.workstations}")
+    check_bandwidth("now_platform.py", "--bandwidth", a.bandwidth)
+    check_time("now_platform.py", "--latency", a.latency)
     n = a.workstations
     out = sys.stdout
     out.write("<?xml version='1.0'?>\n")

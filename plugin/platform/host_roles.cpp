@@ -62,18 +62,27 @@ std::vector<HostDescription> describe(const std::vector<sg4::Host*>& hosts, cons
 
 } // namespace
 
+std::string role_of(const HostDescription& host)
+{
+  if (host.role.empty() && host.name == kBatsimMasterName) return kMasterRole;
+  return host.role;
+}
+
 std::vector<size_t> compute_host_indices(const std::vector<HostDescription>& hosts)
 {
   std::vector<size_t> out;
-  for (size_t i : in_natural_order(hosts))
-    if (!hosts[i].runs_deployed_actor && (hosts[i].role.empty() || hosts[i].role == kComputeRole)) out.push_back(i);
+  for (size_t i : in_natural_order(hosts)) {
+    const std::string role = role_of(hosts[i]);
+    if (!hosts[i].runs_deployed_actor && (role.empty() || role == kComputeRole)) out.push_back(i);
+  }
   return out;
 }
 
 size_t actors_host_index(const std::vector<HostDescription>& hosts)
 {
   std::vector<size_t> order = in_natural_order(hosts);
-  auto master = std::find_if(order.begin(), order.end(), [&hosts](size_t i) { return hosts[i].role == kMasterRole; });
+  auto master =
+      std::find_if(order.begin(), order.end(), [&hosts](size_t i) { return role_of(hosts[i]) == kMasterRole; });
   return master != order.end() ? *master : order.at(0);
 }
 

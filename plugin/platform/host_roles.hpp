@@ -3,7 +3,9 @@
  * jobsched must run on platforms written by others (SimGrid's examples, Batsim's platforms) without a deployment
  * written for them, so the roles of hosts are read from the platform itself, following Batsim's convention: a host
  * property `role` of `master` marks the host that runs the scheduler, any other value but `compute` (e.g. `storage`)
- * marks a host that is not a compute host, and a host without the property computes. The rule:
+ * marks a host that is not a compute host, and a host without the property computes, except one named `master_host`:
+ * Batsim takes the host of that name as its master when no role says otherwise (its platforms without roles rely on
+ * it), so jobsched gives it the role `master`. The rule:
  *
  *  - a host computes when its role is absent or `compute`, and it runs no actor placed by a deployment file (with a
  *    deployment, the hosts it names are the front end);
@@ -31,12 +33,17 @@ namespace sg4 = simgrid::s4u;
 /* The value of the `role` property that marks the host running jobsched's actors, and the one of compute hosts. */
 inline constexpr const char* kMasterRole = "master";
 inline constexpr const char* kComputeRole = "compute";
+/* The name of Batsim's default master host: a host of that name without a `role` property has the role `master`. */
+inline constexpr const char* kBatsimMasterName = "master_host";
 
 struct HostDescription {
   std::string name;
   std::string role;                 // the `role` property, "" when the host has none
   bool runs_deployed_actor = false; // a deployment file placed one of jobsched's actors on it
 };
+
+/* The host's role for the rule: its `role` property, or `master` for a host named master_host without one. */
+std::string role_of(const HostDescription& host);
 
 /* Indices (into `hosts`) of the compute hosts, in natural name order. */
 std::vector<size_t> compute_host_indices(const std::vector<HostDescription>& hosts);

@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include <xbt/parse_units.hpp>
+
 namespace jobsched {
 
 namespace {
@@ -33,6 +35,7 @@ std::string number(double v)
 
 struct Routes {
   std::ostringstream out;
+  bool y_stages = true; // false for a mesh of one row, whose routers are X stages only
   /* A one-way route of one link (SPLITDUPLEX: `direction` picks the link's UP or DOWN half). */
   void add(const std::string& from, const std::string& to, const std::string& link, const char* direction)
   {
@@ -44,9 +47,38 @@ struct Routes {
   {
     add(host, router(x, y, 'x'), link, "UP");
     add(router(x, y, 'x'), host, link, "DOWN");
-    add(router(x, y, 'y'), host, link, "DOWN");
+    if (y_stages) add(router(x, y, 'y'), host, link, "DOWN");
   }
 };
+
+enum class Quantity { speed, bandwidth, time };
+
+/* A SimGrid quantity such as 1Gf, 200MBps or 1us: a finite number and a unit, read by SimGrid's own parser (the one
+ * that reads the platform), so that the platform written is one SimGrid loads with the values given; speeds and
+ * bandwidths positive, times (latencies) at least 0. A unit-less number is refused: SimGrid would warn and assume a
+ * unit. */
+void quantity(const std::string& option, const std::string& text, Quantity kind)
+{
+  const char* what = kind == Quantity::speed       ? "positive speed"
+                     : kind == Quantity::bandwidth ? "positive bandwidth"
+                                                   : "time >= 0";
+  const char* example = kind == Quantity::speed ? "1Gf" : kind == Quantity::bandwidth ? "200MBps" : "1us";
+  const std::string refused = option + ": '" + text + "' is not a " + what + " with its unit (e.g. " + example;
+  if (text.empty() || !std::isalpha(static_cast<unsigned char>(text.back())))
+    throw InputError(refused + "; a number alone has no unit)");
+  double value = 0;
+  try {
+    value = kind == Quantity::speed       ? xbt_parse_get_speed(option, 0, text, option)
+            : kind == Quantity::bandwidth ? xbt_parse_get_bandwidth(option, 0, text, option)
+                                          : xbt_parse_get_time(option, 0, text, option);
+  } catch (const std::exception& e) { // "Parse error at OPTION:0: unknown unit: Gfx"
+    std::string reason = e.what();
+    const std::string prefix = "Parse error at " + option + ":0: ";
+    if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
+    throw InputError(refused + "; " + reason.substr(0, reason.find('\n')) + ")");
+  }
+  if (!(kind == Quantity::time ? value >= 0 : value > 0) || !std::isfinite(value)) throw InputError(refused + ")");
+}
 
 } // namespace
 
@@ -65,6 +97,11 @@ std::string mesh_platform_xml(const MeshSpec& s)
                      std::to_string(s.io_nodes));
   if (!(s.memory_mb > 0) || !std::isfinite(s.memory_mb))
     throw InputError("mesh: memory-mb must be a positive number, got " + number(s.memory_mb));
+  quantity("--speed", s.speed, Quantity::speed);
+  quantity("--bandwidth", s.bandwidth, Quantity::bandwidth);
+  quantity("--latency", s.latency, Quantity::time);
+  quantity("--nic-bandwidth", s.nic_bandwidth, Quantity::bandwidth);
+  quantity("--io-bandwidth", s.io_bandwidth, Quantity::bandwidth);
   const int w = s.width;
   const int h = s.height;
   std::ostringstream o;
@@ -87,14 +124,21 @@ std::string mesh_platform_xml(const MeshSpec& s)
   for (int k = 0; k < s.io_nodes; k++)
     o << "    <host id=\"io-" << k << "\" speed=\"" << s.speed << "\"><prop id=\"role\" value=\"storage\"/></host>\n";
   o << "    <host id=\"frontend\" speed=\"" << s.speed << "\"><prop id=\"role\" value=\"master\"/></host>\n";
+  // With one row nothing turns into a Y stage: the stages would be entered by no route, and SimGrid's Dijkstra
+  // (3.32) then never returns from any route search on the zone (a W x 1 mesh with traffic hung). No Y stages there.
+  const bool y_stages = h > 1;
   for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      o << "    <router id=\"" << router(x, y, 'x') << "\"/><router id=\"" << router(x, y, 'y') << "\"/>\n";
+    for (int x = 0; x < w; x++) {
+      o << "    <router id=\"" << router(x, y, 'x') << "\"/>";
+      if (y_stages) o << "<router id=\"" << router(x, y, 'y') << "\"/>";
+      o << "\n";
+    }
   auto link = [&o](const std::string& id, const std::string& bandwidth, const std::string& latency) {
     o << "    <link id=\"" << id << "\" bandwidth=\"" << bandwidth << "\" latency=\"" << latency
       << "\" sharing_policy=\"SPLITDUPLEX\"/>\n";
   };
   Routes routes;
+  routes.y_stages = y_stages;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const std::string nic = "nic-" + std::to_string(y * w + x);
@@ -153,20 +197,6 @@ int whole(const std::string& option, const std::string& text)
   return value;
 }
 
-/* A SimGrid quantity such as 1Gf, 200MBps or 1us: a positive number followed by letters (SimGrid checks the unit). */
-const std::string& quantity(const std::string& option, const std::string& text)
-{
-  size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.'))
-    digits++;
-  bool letters = digits < text.size();
-  for (size_t i = digits; i < text.size(); i++)
-    letters = letters && std::isalpha(static_cast<unsigned char>(text[i]));
-  if (digits == 0 || !letters || !(std::atof(text.c_str()) > 0))
-    throw InputError(option + ": '" + text + "' is not a positive quantity with its unit (e.g. 1Gf, 200MBps, 1us)");
-  return text;
-}
-
 } // namespace
 
 int mesh_platform_main(const std::vector<std::string>& args)
@@ -197,15 +227,15 @@ int mesh_platform_main(const std::vector<std::string>& args)
     else if (name == "--io-nodes")
       s.io_nodes = whole(name, value);
     else if (name == "--speed")
-      s.speed = quantity(name, value);
+      s.speed = value;
     else if (name == "--bandwidth")
-      s.bandwidth = quantity(name, value);
+      s.bandwidth = value;
     else if (name == "--latency")
-      s.latency = quantity(name, value);
+      s.latency = value;
     else if (name == "--nic-bandwidth")
-      s.nic_bandwidth = quantity(name, value);
+      s.nic_bandwidth = value;
     else if (name == "--io-bandwidth")
-      s.io_bandwidth = quantity(name, value);
+      s.io_bandwidth = value;
     else if (name == "--memory-mb") {
       char* end = nullptr;
       s.memory_mb = std::strtod(value.c_str(), &end);

@@ -6,7 +6,8 @@
  * routers (four neighbours inside, three on an edge, two at a corner). Routes are dimension-ordered, X then Y, as the
  * Paragon's routing chips did: each router is two SimGrid routing points, its X stage (`router-X-Y-x`) and its Y
  * stage (`router-X-Y-y`); the X stages are linked along rows, the Y stages along columns, and an X stage may turn into
- * the Y stage of its column neighbour but nothing goes back from Y to X. The only shortest path between two nodes is
+ * the Y stage of its column neighbour but nothing goes back from Y to X (a mesh of one row has X stages only: SimGrid's
+ * Dijkstra never returns on a zone whose Y stages no route enters). The only shortest path between two nodes is
  * then the XY route, which a DijkstraCache zone finds (it loads in milliseconds; Floyd takes 0.15 s at 16 x 8). A
  * route between nodes at (x1, y1) and (x2, y2) crosses |x2 - x1| + |y2 - y1| mesh links and the two NIC links.
  *
@@ -40,8 +41,9 @@ struct MeshSpec {
 /* The west-edge row an I/O node hangs off: rows spread evenly, (2i + 1) height / (2 k), rounded down. */
 int io_node_row(int index, int io_nodes, int height);
 
-/* The platform as SimGrid XML (version 4.1). InputError for sizes below 1, more I/O nodes than rows, or a memory
- * that is not a positive number. */
+/* The platform as SimGrid XML (version 4.1). InputError for sizes below 1, more I/O nodes than rows, a memory that is
+ * not a positive number, or a speed, bandwidth or latency that SimGrid's parser does not read as a positive finite
+ * value with its unit. */
 std::string mesh_platform_xml(const MeshSpec& spec);
 
 /* `jobsched mesh-platform [--width W] [--height H] [options]`: the XML on stdout. */

@@ -14,6 +14,7 @@
 
 #include <limits>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace jobsched {
@@ -54,9 +55,22 @@ struct Plan {
   std::map<JobId, double> image_bytes;
 };
 
+/* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what
+ * it makes of the machine). */
+struct JobLimit {
+  int processors = 0; // 0: the machine's processors
+  std::string reason;
+};
+
 class TimeSharingPolicy {
  public:
   virtual ~TimeSharingPolicy() = default;
+  /* A job larger than this is left out of the workload like a job larger than the machine (workload.oversize_jobs:
+   * skipped and counted as larger_than_machine, or an error). */
+  virtual JobLimit job_limit() const { return {}; }
+  /* The policy sizes jobs by their memory (Job::memory_kb): a workload where no job has any is an input error, since
+   * the policy would silently be its memory-blind sibling. */
+  virtual bool needs_memory() const { return false; }
   virtual void job_submitted(const Job& /*job*/, double /*now*/) {}
   virtual void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) {}
   virtual void host_changed(const HostChange& /*change*/, double /*now*/) {}

@@ -4,6 +4,8 @@
 #include "core/input_file.hpp"
 #include "platform/platform_check.hpp"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 namespace jobsched {
@@ -44,6 +46,21 @@ void require_positive_speed(const sg4::Host& host, const std::filesystem::path& 
                      "' has a speed of 0 or less: a compute host needs a positive speed");
 }
 
+void require_positive_bandwidths(const sg4::Engine& engine, const std::filesystem::path& platform)
+{
+  std::vector<sg4::Link*> links = engine.get_all_links();
+  // The first offending link in name order, so that the message does not depend on SimGrid's storage order.
+  std::sort(links.begin(), links.end(),
+            [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
+  for (const auto* link : links) {
+    // A Wi-Fi link's bandwidth is per station (its rates), not this value; jobsched's host model has no Wi-Fi.
+    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI) continue;
+    if (!(link->get_bandwidth() > 0))
+      throw InputError(platform.string() + ": link '" + link->get_name() +
+                       "' has a bandwidth of 0 or less: a message over it would never arrive");
+  }
+}
+
 EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args)
 {
   // A folder or a missing file would reach SimGrid's parser, which fails on a folder with no message.
@@ -80,6 +97,7 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
   } catch (const std::exception& e) {
     throw InputError(sc.platform.string() + ": invalid platform: " + first_error_line(e.what()));
   }
+  require_positive_bandwidths(*engine_, sc.platform);
 }
 
 void EngineSetup::load_deployment(const std::filesystem::path& deployment)

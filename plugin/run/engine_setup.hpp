@@ -40,9 +40,16 @@ class HeldBackMessages {
 /* SimGrid accepts a host speed of 0 or less, and then jobs never end: a compute host must compute. */
 void require_positive_speed(const sg4::Host& host, const std::filesystem::path& platform);
 
+/* SimGrid accepts a link bandwidth of 0 or less, and then a message over it never arrives (a time-sharing policy's
+ * quanta go on forever). A run may send over any link of the platform (routes between compute hosts, and between
+ * them and the host of jobsched's actors, can cross every one), so every link must have a positive bandwidth; the
+ * first that does not, in name order, is named (a SPLITDUPLEX link as SimGrid names its halves, ID_UP and ID_DOWN). */
+void require_positive_bandwidths(const sg4::Engine& engine, const std::filesystem::path& platform);
+
 class EngineSetup {
  public:
-  /* Checks the files, makes the engine and loads the platform (InputError naming the file or option otherwise). */
+  /* Checks the files, makes the engine and loads the platform (InputError naming the file or option otherwise, or
+   * naming a link whose bandwidth is not positive). */
   EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args);
   sg4::Engine& engine() { return *engine_; }
   /* Loads the deployment (InputError naming it when SimGrid refuses it). */

@@ -66,7 +66,8 @@ void guarded(Context& ctx, F body)
   }
 }
 
-Workload load_workload(const Scenario& sc, int processors)
+/* `limit`: the most processors the policy can give one job, when fewer than the machine's `processors`. */
+Workload load_workload(const Scenario& sc, int processors, const JobLimit& limit)
 {
   const WorkloadSpec& ws = sc.workload;
   if (ws.trace) {
@@ -75,10 +76,11 @@ Workload load_workload(const Scenario& sc, int processors)
                                                : fs::path(".");
     fs::path path = find_trace(*ws.trace, dir, sc.file.string() + ": workload.trace");
     SwfFile swf = read_swf(path.string(), ws.size_field);
-    return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs);
+    return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs, limit.processors,
+                          limit.reason);
   }
   return build_workload("generated-seed" + std::to_string(ws.generator->seed), generate_jobs(*ws.generator, processors),
-                        ws.filter, processors, 0);
+                        ws.filter, processors, 0, limit.processors, limit.reason);
 }
 
 /* Compute hosts, workload, allocator, policy and actors' state, once the deployment is loaded. */
@@ -118,12 +120,6 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   read_mesh_positions(machine, hosts, sc.platform);
   double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
 
-  ctx.workload = std::make_shared<Workload>(load_workload(sc, machine.resource_count()));
-  Workload& workload = *ctx.workload;
-  if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
-  if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
-  apply_job_shapes(workload.jobs, sc.workload.jobs, machine.resource_count(), sc.simulation.seed);
-
   try { // registry and parameter errors name a key: add the scenario file
     const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
     ctx.allocator_params = Params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
@@ -140,6 +136,21 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   } catch (const InputError& e) {
     throw InputError(sc.file.string() + ": " + e.what());
   }
+
+  // The policy first: a time-sharing policy may run smaller jobs than the machine (gang's partitions), and the
+  // workload leaves out larger ones.
+  const JobLimit limit = ctx.time_sharing_policy ? ctx.time_sharing_policy->job_limit() : JobLimit{};
+  ctx.workload = std::make_shared<Workload>(load_workload(sc, machine.resource_count(), limit));
+  Workload& workload = *ctx.workload;
+  if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
+  if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
+  apply_job_shapes(workload.jobs, sc.workload.jobs, machine.resource_count(), sc.simulation.seed);
+  if (ctx.time_sharing_policy && ctx.time_sharing_policy->needs_memory() &&
+      std::none_of(workload.jobs.begin(), workload.jobs.end(), [](const auto& j) { return j.memory_kb > 0; }))
+    throw InputError(sc.file.string() + ": policy.name: " + sc.policy.name +
+                     " sizes partitions by the jobs' memory, and no job of the workload has any (memory comes from "
+                     "workload.generator.memory_distribution or min_nodes, workload.jobs.memory_mb, "
+                     "workload.memory.model: paging, or a trace's used or requested memory, SWF fields 7 and 10)");
 
   const ExecutionMode mode = sc.simulation.execution == "ptask"   ? ExecutionMode::ptask
                              : sc.simulation.execution == "timer" ? ExecutionMode::timer

@@ -137,7 +137,7 @@ SwfFile parse_swf(const std::string& text, const std::string& origin, SizeField 
                                 : f[fallback] > 0 ? whole(fallback, kMaxCount)
                                                   : -1);
     job.estimate = f[8] > 0 ? f[8] : -1;
-    job.memory_kb = f[6] > 0 ? f[6] : -1;
+    job.memory_kb = f[6] > 0 ? f[6] : f[9] > 0 ? f[9] : -1; // used memory, else requested memory
     if (f[2] >= 0) job.recorded_start = f[1] + f[2];
     if (f[4] > 0) job.recorded_size = static_cast<int>(whole(4, kMaxCount));
     job.user = static_cast<int>(whole(11, kMaxCount));

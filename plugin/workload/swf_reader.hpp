@@ -19,7 +19,8 @@ struct SwfFile {
 enum class SizeField { requested, allocated };
 
 /* Job size: see SizeField. Estimate: requested time (field 9), else the run time. Memory: used memory per processor
- * (field 7, KB). A malformed line is an InputError "file:line: ...". */
+ * (field 7, KB), else requested memory per processor (field 10, KB), else none (-1). A malformed line is an InputError
+ * "file:line: ...". */
 SwfFile read_swf(const std::string& path, SizeField size_field = SizeField::requested);
 
 /* The same, from text already in memory (`origin` names it in errors). */

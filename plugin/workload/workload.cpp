@@ -15,8 +15,9 @@ bool is_rejection_reason(const std::string& reason)
 }
 
 Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
-                        int machine_size, int source_max_procs)
+                        int machine_size, int source_max_procs, int largest_job, const std::string& largest_job_reason)
 {
+  if (largest_job <= 0 || largest_job > machine_size) largest_job = machine_size;
   Workload w;
   w.name = std::move(name);
   w.source_max_procs = source_max_procs;
@@ -47,10 +48,14 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
       skip(job.size <= 0 ? "no_size" : "no_run_time");
       continue;
     }
-    if (job.size > machine_size) {
-      if (filter.reject_oversize)
+    if (job.size > largest_job) {
+      if (filter.reject_oversize && job.size > machine_size)
         throw InputError(rec.origin + ": job " + std::to_string(job.id) + " asks for " + std::to_string(job.size) +
                          " processors but the machine has " + std::to_string(machine_size));
+      if (filter.reject_oversize)
+        throw InputError(rec.origin + ": job " + std::to_string(job.id) + " asks for " + std::to_string(job.size) +
+                         " processors but one job can have at most " + std::to_string(largest_job) + " of the " +
+                         std::to_string(machine_size) + " (" + largest_job_reason + ")");
       skip("larger_than_machine");
       continue;
     }

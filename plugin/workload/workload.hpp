@@ -56,8 +56,11 @@ struct JobRecord {
 };
 
 /* Apply validity checks, the filter and the overrun rule; `machine_size` is the number of processors.
- * Throws InputError naming the record's origin when the filter says to reject. */
+ * Throws InputError naming the record's origin when the filter says to reject. `largest_job` (0: machine_size), when
+ * smaller, is the most processors the policy can give one job, for the reason `largest_job_reason` (a key and its
+ * value): larger jobs are treated as larger than the machine. */
 Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
-                        int machine_size, int source_max_procs);
+                        int machine_size, int source_max_procs, int largest_job = 0,
+                        const std::string& largest_job_reason = "");
 
 } // namespace jobsched

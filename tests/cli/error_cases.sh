@@ -132,6 +132,38 @@ EOF
 expect_error oversize_job 3 "big.swf:3:" "job 2" "64 processors" -- \
   run "$work/oversize.yaml" --set workload.oversize_jobs=error
 
+# APMC and APVM size partitions by memory: a workload without any (the generator's default, a trace whose SWF fields
+# 7 and 10 are -1) would make them AP under another name.
+expect_error apmc_without_memory 3 "good.yaml: policy.name: apmc" "no job of the workload has any" \
+  "SWF fields 7 and 10" -- run "$work/good.yaml" --set policy.name=apmc
+expect_error apvm_without_memory 2 "good.yaml: policy.name: apvm" "workload.generator.memory_distribution" -- \
+  run "$work/good.yaml" --set policy.name=apvm
+expect_error apmc_trace_without_memory 2 "oversize.yaml: policy.name: apmc" "no job of the workload has any" -- \
+  run "$work/oversize.yaml" --set policy.name=apmc
+
+# Under gang with partitions of 5, one job has at most 15 of the 16 processors: a 16-processor job (line 2) is an
+# oversize job, an error when oversize_jobs says so (naming the key), else skipped and counted.
+cat >"$work/whole.swf" <<'EOF'
+1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1
+2 10 0 100 16 -1 -1 16 200 -1 1 1 1 -1 -1 -1 -1 -1
+3 20 0 100 15 -1 -1 15 200 -1 1 1 1 -1 -1 -1 -1 -1
+EOF
+{
+  scenario_head gang_oversize
+  printf 'workload:\n  trace: ./whole.swf\npolicy:\n  name: gang\n  params: {partition_size: 5, quantum: 60}\n'
+} >"$work/gang-oversize.yaml"
+expect_error gang_oversize_job 4 "whole.swf:2:" "job 2 asks for 16 processors" "at most 15 of the 16" \
+  "policy.params.partition_size: 3 partitions of 5 processors" -- \
+  run "$work/gang-oversize.yaml" --set workload.oversize_jobs=error
+problems=""
+"$bin" run "$work/gang-oversize.yaml" --quiet --out "$work/out-gang-oversize" >/dev/null 2>"$work/gang-oversize.stderr" ||
+  problems+=" exit status $? (expected 0): $(head -n 1 "$work/gang-oversize.stderr");"
+grep -q '"jobs_rejected_by_reason": {"larger_than_machine": 1}' "$work/out-gang-oversize/summary.json" 2>/dev/null ||
+  problems+=" summary.json does not count one larger_than_machine job;"
+grep -q '"jobs_completed": 2,' "$work/out-gang-oversize/summary.json" 2>/dev/null ||
+  problems+=" summary.json does not count 2 completed jobs;"
+report gang_oversize_skipped "$problems"
+
 {
   scenario_head missing_trace
   printf 'workload:\n  trace: no-such-trace-7f3a.swf.gz\n'
@@ -422,7 +454,63 @@ expect_mesh_error() { expect_command_error "$1" "$2" -- mesh-platform "${@:4}"; 
 expect_mesh_error mesh_bad_width "--width: 'x' is not a whole number" -- --width x
 expect_mesh_error mesh_zero_height "mesh: width and height must be at least 1" -- --height 0
 expect_mesh_error mesh_too_many_io_nodes "io-nodes must be between 0 and the height (8), got 9" -- --io-nodes 9
-expect_mesh_error mesh_bad_bandwidth "--bandwidth: 'fast' is not a positive quantity" -- --bandwidth fast
+expect_mesh_error mesh_bad_bandwidth "--bandwidth: 'fast' is not a positive bandwidth with its unit" -- \
+  --bandwidth fast
+# Units are read by SimGrid's own parser: a unit it does not know, a number alone, a value beyond a double.
+expect_mesh_error mesh_unknown_speed_unit "--speed: '1Gfx' is not a positive speed with its unit (e.g. 1Gf; unknown \
+unit: Gfx)" -- --speed 1Gfx
+expect_mesh_error mesh_unitless_bandwidth "--nic-bandwidth: '200' is not a positive bandwidth" -- --nic-bandwidth 200
+expect_mesh_error mesh_time_for_latency "--latency: '1uss' is not a time >= 0" -- --latency 1uss
+expect_mesh_error mesh_negative_latency "--latency: '-1us' is not a time >= 0" -- --latency=-1us
+expect_mesh_error mesh_huge_speed "--speed: '1e400Gf' is not a positive speed" -- --speed 1e400Gf
+expect_mesh_error mesh_infinite_speed "--speed: 'inff' is not a positive speed" -- --speed inff
+
+# The Python platform generators: the same rule (one line naming the option, exit status 2, nothing on stdout).
+# expect_script_error NAME FRAGMENT -- SCRIPT ARG...
+expect_script_error() {
+  local name=$1 fragment=$2
+  shift 3
+  python3 "$src/scripts/$1" "${@:2}" >"$work/$name.stdout" 2>"$work/$name.stderr"
+  local status=$? problems="" lines first
+  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
+  lines=$(awk 'END { print NR }' "$work/$name.stderr")
+  [ "$lines" -eq 1 ] || problems+=" $lines stderr lines (expected 1);"
+  first=$(head -n 1 "$work/$name.stderr")
+  case "$first" in
+    "$1: error: "*"$fragment"*) ;;
+    *) problems+=" stderr is not '$1: error: ...$fragment...': $first;" ;;
+  esac
+  [ -s "$work/$name.stdout" ] && problems+=" stdout not empty;"
+  report "$name" "$problems"
+}
+if command -v python3 >/dev/null; then
+  expect_script_error now_unknown_unit "--bandwidth: '1Gfx' is not a positive number with its unit" -- \
+    now_platform.py --bandwidth 1Gfx
+  expect_script_error now_unitless_latency "--latency: '100' is not a positive number with its unit" -- \
+    now_platform.py --latency 100
+  expect_script_error now_zero_bandwidth "--bandwidth: '0Mbps'" -- now_platform.py --bandwidth 0Mbps
+  expect_script_error now_no_workstation "--workstations: must be between 1 and 1000, got 0" -- \
+    now_platform.py --workstations 0
+  expect_script_error grid_bad_wan_unit "--wan-bandwidth: '1GBpsx'" -- grid_of_clusters.py --wan-bandwidth 1GBpsx
+  expect_script_error grid_no_node "--nodes: must be at least 1, got 0" -- grid_of_clusters.py --nodes 0
+  # The scripts' unit tables against SimGrid's parser (which mesh-platform uses): every unit the scripts accept,
+  # SimGrid accepts, and near misses are refused by both.
+  problems=""
+  while read -r kind option unit; do
+    "$bin" mesh-platform --width 1 --height 1 "$option" "1$unit" >/dev/null 2>"$work/units.stderr" ||
+      problems+=" SimGrid refuses the $kind unit '$unit' the scripts accept: $(head -n 1 "$work/units.stderr");"
+  done < <(python3 -c "
+import sys; sys.path.insert(0, '$src/scripts')
+import simgrid_units as u
+for x in sorted(u.BANDWIDTH_UNITS): print('bandwidth --bandwidth', x)
+for x in sorted(u.TIME_UNITS): print('time --latency', x)")
+  for unit in MBPS Mbs mbps Gfx B; do
+    "$bin" mesh-platform --bandwidth "1$unit" >/dev/null 2>&1 && problems+=" SimGrid accepts the bandwidth unit '$unit';"
+    python3 "$src/scripts/now_platform.py" --bandwidth "1$unit" >/dev/null 2>&1 &&
+      problems+=" now_platform.py accepts the bandwidth unit '$unit';"
+  done
+  report generator_units_match_simgrid "$problems"
+fi
 expect_mesh_error mesh_unknown_option "unknown option '--depth'" -- --depth 3
 expect_error submesh_without_positions 2 "policy.allocation" "needs a mesh platform" -- \
   run "$work/good.yaml" --set policy.allocation=submesh-first-fit

@@ -81,14 +81,27 @@ expect_run fat_tree 8 16 ft-0 "ft-0 ft-1 ft-2 ft-3 ft-4 ft-5 ft-6 ft-7"
 scenario small_full "$platforms/small-full.xml"
 expect_run small_full 4 5 Amber "Amber Beryl Cobalt Delft"
 
+# Batsim's default master by name: a host named master_host without a role computes nothing and runs the actors (here
+# the two-core Amber renamed, which was first in natural order; 3 hosts and 3 processors are left).
+sed 's/"Amber"/"master_host"/g' "$platforms/small-full.xml" >"$work/master-host.xml"
+scenario master_host "$work/master-host.xml"
+expect_run master_host 3 3 master_host "Beryl Cobalt Delft"
+
 # Batsim's roles: the master runs the actors and computes nothing, the storage host computes nothing.
 all_w="w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15"
 scenario batsim_roles "$platforms/batsim-roles.xml"
 expect_run batsim_roles 16 16 head0 "$all_w"
 
-# The repository's own platform without its deployment: no roles, so the front end computes too (17 hosts).
+# The repository's own platform without a deployment: its front end has role master, so it runs the actors and the
+# same 16 hosts compute as with the deployment below.
 scenario cluster16_no_deployment "$cluster16"
-expect_run cluster16_no_deployment 17 17 frontend "frontend node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 \
+expect_run cluster16_no_deployment 16 16 frontend "node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 node-8 \
+node-9 node-10 node-11 node-12 node-13 node-14 node-15"
+
+# A platform without roles: every host computes, the first in natural order too (the front end here, 17 hosts).
+sed 's|<prop id="role" value="master"/>||' "$cluster16" >"$work/cluster16-no-roles.xml"
+scenario cluster16_no_roles "$work/cluster16-no-roles.xml"
+expect_run cluster16_no_roles 17 17 frontend "frontend node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 \
 node-8 node-9 node-10 node-11 node-12 node-13 node-14 node-15"
 
 # ---- With a deployment: its hosts are the front end, and master and storage hosts still compute nothing ----
@@ -205,6 +218,26 @@ platform unitless-speed.xml '  <zone id="z" routing="Full">' '    <host id="h1" 
 scenario unitless_speed "$work/unitless-speed.xml"
 expect_error unitless_negative_speed 2 "unitless-speed.xml" "host 'h2' has a speed of 0 or less" -- \
   run "$work/unitless_speed.yaml"
+
+# Links SimGrid accepts but over which a message would never arrive (a time-sharing run's quanta then went on forever):
+# a route's link of bandwidth 0, a cluster's links of a negative bandwidth, a split-duplex link (named by its halves).
+platform zero-bandwidth.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' '    <host id="h2" speed="1Gf"/>' \
+  '    <link id="wire" bandwidth="0Bps" latency="1us"/>' \
+  '    <route src="h1" dst="h2"><link_ctn id="wire"/></route>' '  </zone>'
+scenario zero_bandwidth "$work/zero-bandwidth.xml"
+expect_error zero_bandwidth 2 "zero-bandwidth.xml" "link 'wire' has a bandwidth of 0 or less" -- \
+  run "$work/zero_bandwidth.yaml" --set policy.name=gang --set policy.params.quantum=10
+platform negative-bandwidth.xml \
+  '  <cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="-1GBps" lat="1us"/>'
+scenario negative_bandwidth "$work/negative-bandwidth.xml"
+expect_error negative_bandwidth 2 "negative-bandwidth.xml" "has a bandwidth of 0 or less" -- \
+  run "$work/negative_bandwidth.yaml"
+platform split-duplex-zero.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+  '    <host id="h2" speed="1Gf"/>' '    <link id="duplex" bandwidth="0MBps" latency="1us" sharing_policy="SPLITDUPLEX"/>' \
+  '    <route src="h1" dst="h2"><link_ctn id="duplex" direction="UP"/></route>' '  </zone>'
+scenario split_duplex_zero "$work/split-duplex-zero.xml"
+expect_error split_duplex_zero 2 "split-duplex-zero.xml" "link 'duplex_DOWN' has a bandwidth of 0 or less" -- \
+  run "$work/split_duplex_zero.yaml"
 
 platform no-host.xml '  <zone id="z" routing="Full">' '  </zone>'
 scenario no_host "$work/no-host.xml"

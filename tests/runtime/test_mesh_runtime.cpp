@@ -61,6 +61,22 @@ TEST(MeshRuntime, RoutesAreAsLongAsTheManhattanDistance)
   EXPECT_EQ(got, want);
 }
 
+/* A mesh of one row, 8 x 1 (it has no Y stages): routes along the row, |x2 - x1| mesh links and the two NICs. The front
+ * end hangs off (7, 0), io-0 off (0, 0). SimGrid's route search on the first W x 1 meshes never returned. */
+TEST(MeshRuntime, AMeshOfOneRowRoutesAlongIt)
+{
+  jobsched::testing::ScratchFolder f;
+  MeshSpec spec;
+  spec.width = 8;
+  spec.height = 1;
+  auto file = f.write("row.xml", mesh_platform_xml(spec));
+  auto got = route_lengths(
+      file.string(),
+      {{"node-0", "node-7"}, {"node-7", "node-0"}, {"node-3", "frontend"}, {"io-0", "node-5"}, {"node-2", "node-3"}});
+  const std::vector<double> want = {7, 9, 7, 9, 4, 6, 5, 7, 1, 3};
+  EXPECT_EQ(got, want);
+}
+
 namespace {
 
 /* A 2 x 2 mesh whose links all carry 100 MB/s (1e8 bytes/s) with no latency; io-0 hangs off router (0, 1)

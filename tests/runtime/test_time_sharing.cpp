@@ -182,6 +182,18 @@ TEST(Gang, AJobLargerThanAPartitionSpansSeveral)
   expect_times(o.finish, {16, 20, 20});
 }
 
+// Partitions of 3 on 4 processors: one partition, n3 idle. J1 asks for 4, more than the partition holds: it is left
+// out as larger than the machine (workload.oversize_jobs: skip), not an error. J2 (3 procs, run 10) and J3 (2, run 5)
+// at 0 take rows 0 and 1: J2 0-10 (ends, its row goes), J3 10-15.
+TEST(Gang, AJobLargerThanThePartitionsIsAnOversizeJob)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 10, 4) + swf(2, 0, 10, 3) + swf(3, 0, 5, 2),
+               "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 3, quantum: 10}}\n");
+  expect_times(o.finish, {10, 15});
+  expect_times(o.start, {0, 10});
+}
+
 // EQUI on 4 processors: J1 (4 x 10 s of work) alone at 0 gets 4; J2 arrives at 5: 2 each; J1 ends at 15; J2 then
 // gets 4 for its last 20 processor-seconds: ends at 20.
 TEST(Equi, ArrivalsAndDeparturesResizeJobs)

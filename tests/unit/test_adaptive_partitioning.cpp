@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -58,6 +59,31 @@ TEST(AdaptivePartitioning, PartitionUnitEdges)
   }
   EXPECT_EQ(ap::partition_unit(100, 1, ap::UnitRounding::ceiling), 100); // 128 > P: capped
   EXPECT_THROW(ap::unit_rounding_from("up"), InputError);
+}
+
+TEST(AdaptivePartitioning, PartitionUnitOfAVanishingLoad)
+{
+  // With period 1 and 900 s between arrivals the load average halves a thousand times in a row: it reaches subnormal
+  // numbers (the smallest is 2^-1074), where P / L is infinite. The unit is then the whole machine, as for any
+  // L <= P / (2P) = 1/2 (P / L >= 2P: the largest power of two <= P / L is at least P).
+  const double smallest = std::numeric_limits<double>::denorm_min();
+  for (auto r : {ap::UnitRounding::floor, ap::UnitRounding::nearest, ap::UnitRounding::ceiling}) {
+    EXPECT_EQ(ap::partition_unit(128, smallest, r), 128) << ap::to_string(r);
+    EXPECT_EQ(ap::partition_unit(100, smallest, r), 100) << ap::to_string(r);
+    EXPECT_EQ(ap::partition_unit(128, 1e-310, r), 128) << ap::to_string(r); // subnormal, P / L = inf
+    EXPECT_EQ(ap::partition_unit(128, 1e-300, r), 128) << ap::to_string(r); // normal, P / L = 1.28e302
+    EXPECT_EQ(ap::partition_unit(100, 0.5, r), 100) << ap::to_string(r);    // P / L = 2P exactly
+  }
+  // The halvings of next_load themselves: from 15 jobs, samples of 0 bring the load to 15 / 2^5 < 1/2 after five
+  // periods and to 0 through the subnormals after about 1080; every unit from the fifth on is P.
+  double load = 15;
+  for (int i = 1; i <= 1100; i++) {
+    load = ap::next_load(load, 0);
+    if (i >= 5) {
+      ASSERT_EQ(ap::partition_unit(128, load, ap::UnitRounding::floor), 128) << "after " << i << " halvings";
+    }
+  }
+  EXPECT_EQ(load, 0.0);
 }
 
 TEST(AdaptivePartitioning, PartitionSizesOfThePapersExamples)

@@ -45,6 +45,25 @@ TEST(HostRoles, BatsimMasterRunsTheActorsAndOnlyComputeRolesCompute)
   EXPECT_EQ(hosts[actors_host_index(hosts)].name, "master_host0");
 }
 
+TEST(HostRoles, BatsimsMasterHostByNameIsTheMasterWithoutARole)
+{
+  // Batsim's platforms without roles: "master_host" is Batsim's master, computes nothing and runs the actors, although
+  // "a0" comes first in natural order.
+  std::vector<HostDescription> hosts{{"a1", "", false}, {"master_host", "", false}, {"a0", "", false}};
+  EXPECT_EQ(names_of(hosts, compute_host_indices(hosts)), (Names{"a0", "a1"}));
+  EXPECT_EQ(hosts[actors_host_index(hosts)].name, "master_host");
+  // An explicit role wins over the name; the name alone is the rule (master_host0 is an ordinary host).
+  std::vector<HostDescription> computing{{"master_host", "compute", false}, {"b", "", false}};
+  EXPECT_EQ(names_of(computing, compute_host_indices(computing)), (Names{"b", "master_host"}));
+  EXPECT_EQ(computing[actors_host_index(computing)].name, "b");
+  std::vector<HostDescription> numbered{{"master_host0", "", false}, {"c", "", false}};
+  EXPECT_EQ(names_of(numbered, compute_host_indices(numbered)), (Names{"c", "master_host0"}));
+  // Another master by role: the first master in natural order runs the actors, and neither computes.
+  std::vector<HostDescription> two{{"master_host", "", false}, {"head", "master", false}, {"n", "", false}};
+  EXPECT_EQ(names_of(two, compute_host_indices(two)), (Names{"n"}));
+  EXPECT_EQ(two[actors_host_index(two)].name, "head");
+}
+
 TEST(HostRoles, WithoutAMasterTheActorsGoToTheFirstHostEvenIfItDoesNotCompute)
 {
   std::vector<HostDescription> hosts{{"b", "", false}, {"a", "storage", false}};

@@ -506,7 +506,7 @@ TEST(Scenario, LoadScenarioFromTheRepository)
   Scenario sc = jobsched::load_scenario(SOURCE_DIR "/scenarios/quickstart.yaml");
   EXPECT_EQ(sc.name, "quickstart");
   EXPECT_EQ(sc.platform, fs::path(SOURCE_DIR "/platforms/cluster-16.xml").lexically_normal());
-  EXPECT_EQ(sc.deployment, fs::path(SOURCE_DIR "/deployments/single-scheduler.xml").lexically_normal());
+  EXPECT_TRUE(sc.deployment.empty()); // the platform's roles place the actors
   ASSERT_TRUE(sc.workload.generator.has_value());
   EXPECT_EQ(sc.workload.generator->jobs, 500);
   EXPECT_EQ(sc.workload.generator->seed, 42u);
@@ -514,7 +514,10 @@ TEST(Scenario, LoadScenarioFromTheRepository)
   EXPECT_DOUBLE_EQ(sc.workload.generator->max_run_time, 14400);
   EXPECT_EQ(sc.policy.name, "easy");
   EXPECT_TRUE(fs::is_regular_file(sc.platform));
-  EXPECT_TRUE(fs::is_regular_file(sc.deployment));
+  // The bundled scenario that shows a deployment: its path is relative to the scenario file.
+  Scenario deployed = jobsched::load_scenario(SOURCE_DIR "/scenarios/kth-sp2-easy.yaml");
+  EXPECT_EQ(deployed.deployment, fs::path(SOURCE_DIR "/deployments/single-scheduler.xml").lexically_normal());
+  EXPECT_TRUE(fs::is_regular_file(deployed.deployment));
 
   std::string msg = input_error_of([] { jobsched::load_scenario("/nonexistent/dir/s.yaml"); });
   EXPECT_TRUE(contains(msg, "/nonexistent/dir/s.yaml: cannot open")) << msg;

@@ -107,6 +107,20 @@ TEST(SwfReader, ZeroRequestedProcessorsAlsoFallsBack)
   EXPECT_DOUBLE_EQ(f.records[0].job.memory_kb, -1);
 }
 
+TEST(SwfReader, MemoryIsUsedMemoryElseRequestedMemory)
+{
+  // Field 7 (used) 2048 and field 10 (requested) 4096: used. Field 7 -1, field 10 4096: requested. Field 7 0 and
+  // field 10 0: none.
+  SwfFile f = parse_swf("1 0 0 10 4 -1 2048 4 20 4096 1 1 1 -1 -1 -1 -1 -1\n"
+                        "2 0 0 10 4 -1 -1 4 20 4096 1 1 1 -1 -1 -1 -1 -1\n"
+                        "3 0 0 10 4 -1 0 4 20 0 1 1 1 -1 -1 -1 -1 -1\n",
+                        "mem.swf");
+  ASSERT_EQ(f.records.size(), 3u);
+  EXPECT_DOUBLE_EQ(f.records[0].job.memory_kb, 2048);
+  EXPECT_DOUBLE_EQ(f.records[1].job.memory_kb, 4096);
+  EXPECT_DOUBLE_EQ(f.records[2].job.memory_kb, -1);
+}
+
 TEST(SwfReader, NoSizeAtAllIsKeptForBuildWorkloadToSkip)
 {
   // Like KTH job 27313: both processor fields -1.

@@ -198,6 +198,27 @@ TEST(BuildWorkload, MachineSizeItselfFits)
   EXPECT_EQ(w.skipped, (Skips{{"larger_than_machine", 1}}));
 }
 
+TEST(BuildWorkload, APolicysLargestJobActsAsTheMachineSize)
+{
+  // Gang with partitions of 5 on 16 processors: one job has at most 15. Sizes 15, 16 and 17: 16 and 17 are oversize.
+  std::vector<JobRecord> r{rec(1, 0, 15, 100, 200, 1), rec(2, 1, 16, 100, 200, 2), rec(3, 2, 17, 100, 200, 3)};
+  const std::string why = "policy.params.partition_size: 3 partitions of 5 processors";
+  Workload w = build_workload("w", r, WorkloadFilter{}, 16, 0, 15, why);
+  EXPECT_EQ(ids(w), (std::vector<long>{1}));
+  EXPECT_EQ(w.skipped, (Skips{{"larger_than_machine", 2}}));
+  WorkloadFilter reject;
+  reject.reject_oversize = true;
+  std::vector<JobRecord> fits_machine{rec(1, 0, 15, 100, 200, 1), rec(2, 1, 16, 100, 200, 2)};
+  EXPECT_EQ(input_error_of([&] { build_workload("w", fits_machine, reject, 16, 0, 15, why); }),
+            "t.swf:2: job 2 asks for 16 processors but one job can have at most 15 of the 16 (" + why + ")");
+  // Larger than the machine itself: the machine's message.
+  std::vector<JobRecord> beyond{rec(3, 2, 17, 100, 200, 3)};
+  EXPECT_EQ(input_error_of([&] { build_workload("w", beyond, reject, 16, 0, 15, why); }),
+            "t.swf:3: job 3 asks for 17 processors but the machine has 16");
+  // 0 (or a bound above the machine): the machine's size.
+  EXPECT_EQ(ids(build_workload("w", r, WorkloadFilter{}, 16, 0, 0, "")), (std::vector<long>{1, 2}));
+}
+
 TEST(BuildWorkload, MaxJobsCountsOnlyValidJobs)
 {
   WorkloadFilter f;

@@ -98,6 +98,9 @@ int partition_unit(int processors, double load, UnitRounding rounding)
   if (!(load > 0)) return processors; // no load measured yet: the whole machine
   const double share = processors / load;
   if (share < 1) return 1;
+  // From P / L >= 2P on, the largest power of two <= P / L is at least P: the unit is P. Returning here also keeps the
+  // loop below finite when L has decayed into subnormal numbers and P / L is infinite (where 2 x inf <= inf forever).
+  if (!(share < 2.0 * processors)) return processors;
   double low = 1; // the largest power of two <= share
   while (low * 2 <= share)
     low *= 2;
@@ -185,6 +188,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         throw InputError("policy.params.overhead: must be a finite number >= 0 (0.25 for 25%)");
     }
   }
+
+  bool needs_memory() const override { return node_memory_mb_ > 0; } // APMC and APVM
 
   void job_submitted(const Job& job, double /*now*/) override
   {

@@ -3,8 +3,12 @@
  * "Scalable Hierarchical Scheduling for Malleable Parallel Jobs"). At every arrival and departure the processors
  * that are up are split as equally as possible among the jobs in the system:
  *   - running rigid and moldable jobs keep their processors (they cannot change);
- *   - the other jobs are admitted in submission order (running malleable jobs first) while their minimums (a rigid
- *     job's size, a moldable or malleable job's min_size, e.g. its memory) fit in what is left; the rest wait;
+ *   - the other jobs are considered in submission order (running malleable jobs first) and admitted when their
+ *     minimum (a rigid job's size, a moldable or malleable job's min_size, e.g. its memory) fits in what is left.
+ *     `admission: skip` (the default, as in the papers' EQUI, which never blocks) passes over a job that does not fit
+ *     and admits later ones that do, so a large rigid job can wait while smaller later ones pass it for as long as
+ *     they keep arriving; `admission: in-order` stops at the first job that does not fit (FCFS admission: no job is
+ *     admitted past it), so the large job waits only for the processors held when it became first;
  *   - admitted jobs get their minimum, then the remaining processors one at a time to the job with the fewest
  *     (ties: earliest submitted), never beyond a job's maximum: a max-min fair split.
  * Jobs keep the processors they have where they can (a shrinking job keeps its lowest ones; a growing job keeps all
@@ -16,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace jobsched {
 namespace {
@@ -26,6 +31,10 @@ class Equi : public TimeSharingPolicy {
   {
     if (!(reallocation_cost_ >= 0) || std::isinf(reallocation_cost_))
       throw InputError("policy.params.reallocation_cost: must be a finite number >= 0");
+    const std::string& admission = env.params.get_string("admission");
+    if (admission != "skip" && admission != "in-order")
+      throw InputError("policy.params.admission: expected skip or in-order, got '" + admission + "'");
+    in_order_ = admission == "in-order";
   }
 
   Plan plan(const SystemView& view) override
@@ -46,13 +55,17 @@ class Equi : public TimeSharingPolicy {
     }
     for (const JobState* s : view.jobs)
       if (!s->holds_processors()) flexible.push_back(s);
-    // Admission in order while minimums fit, then the max-min fair split.
+    // Admission in order while minimums fit (passing over those that do not, or stopping at the first), then the
+    // max-min fair split.
     int left = free.count();
     std::vector<const JobState*> admitted;
     std::vector<int> share;
     for (const JobState* s : flexible) {
       int minimum = s->job->min_processors();
-      if (minimum > left) continue;
+      if (minimum > left) {
+        if (in_order_) break;
+        continue;
+      }
       admitted.push_back(s);
       share.push_back(minimum);
       left -= minimum;
@@ -86,12 +99,16 @@ class Equi : public TimeSharingPolicy {
 
  private:
   double reallocation_cost_;
+  bool in_order_ = false; // admission stops at the first job whose minimum does not fit
 };
 
 PolicyRegistration equi{
     {"equi",
      "dynamic equipartition: at every arrival and departure, processors split equally among jobs",
-     {{"reallocation_cost", "0.0", "seconds of stall per processor added to or removed from a job"}},
+     {{"reallocation_cost", "0.0", "seconds of stall per processor added to or removed from a job"},
+      {"admission", "skip",
+       "skip: a job whose minimum does not fit is passed over and later jobs may start; in-order: no job starts "
+       "before an earlier one that does not fit"}},
      nullptr,
      [](const PolicyEnv& env) { return std::make_unique<Equi>(env); }}};
 

@@ -1,10 +1,11 @@
 /* Gang scheduling with fixed partitions, GS(p) (Ousterhout 1982; the baseline of Setia, "The Interaction between
  * Memory Allocation and Adaptive Partitioning in Message-Passing Multicomputers", section 3, and of McCann &
  * Zahorjan). The machine is cut into partitions of p processors (processors left over when p does not divide the
- * machine stay idle); a job takes ceil(size / p) partitions in one row of an Ousterhout matrix (rows = time slices),
- * the first row with enough free partitions, else a new row. Rows take turns for a quantum Q each, round-robin; a
- * row emptied by departures is removed and the next row starts its slice at once. With one row there is no switch.
- * Every job switched in stalls `context_switch` seconds first. */
+ * machine stay idle, and a job larger than the floor(P / p) x p processors of the partitions is left out of the
+ * workload as larger than the machine, by workload.oversize_jobs); a job takes ceil(size / p) partitions in one row of
+ * an Ousterhout matrix (rows = time slices), the first row with enough free partitions, else a new row. Rows take turns
+ * for a quantum Q each, round-robin; a row emptied by departures is removed and the next row starts its slice at once.
+ * With one row there is no switch. Every job switched in stalls `context_switch` seconds first. */
 #include "policy/cluster_state.hpp"
 #include "policy/policy.hpp"
 
@@ -35,13 +36,20 @@ class Gang : public TimeSharingPolicy {
       throw InputError("policy.params.context_switch: must be a finite number >= 0");
   }
 
+  JobLimit job_limit() const override
+  {
+    if (partitions_ * partition_size_ == machine_.resource_count()) return {};
+    return {partitions_ * partition_size_, "policy.params.partition_size: " + std::to_string(partitions_) +
+                                               " partitions of " + std::to_string(partition_size_) + " processors"};
+  }
+
   void job_submitted(const Job& job, double now) override
   {
     const int k = (job.min_processors() + partition_size_ - 1) / partition_size_;
-    if (k > partitions_)
-      throw InputError("policy.params.partition_size: job " + std::to_string(job.id) + " needs " +
-                       std::to_string(job.min_processors()) + " processors, more than the " +
-                       std::to_string(partitions_) + " partitions of " + std::to_string(partition_size_) + " hold");
+    if (k > partitions_) // the workload leaves such jobs out (job_limit)
+      throw PolicyError("gang: job " + std::to_string(job.id) + " needs " + std::to_string(job.min_processors()) +
+                        " processors, more than the " + std::to_string(partitions_) + " partitions of " +
+                        std::to_string(partition_size_) + " hold");
     if (rows_.empty()) { // the matrix was empty: this job's row starts a slice now
       current_ = 0;
       slice_end_ = now + quantum_;

@@ -1,0 +1,170 @@
+/* EQUI's admission (plugin/policies/time_sharing/equi.cpp) on views built by hand: with `admission: skip` a large
+ * rigid job waits while later small ones pass it for as long as they keep coming; with `admission: in-order` it
+ * starts as soon as the processors held when it became first are free, and the jobs behind it wait. The expected
+ * plans are worked out by hand in the comments. */
+#include "core/errors.hpp"
+#include "policy/policy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace jobsched;
+
+namespace {
+
+/* EQUI on a uniform machine of `processors`, fed rigid or moldable jobs. */
+class EquiBench {
+ public:
+  EquiBench(int processors, const std::map<std::string, std::string>& values)
+      : machine_(Machine::uniform(processors)), info_(policy_registry().get("equi")),
+        params_(info_.params, values, "policy.params"),
+        allocator_(allocator_registry().get("first-fit").make(AllocatorEnv{machine_, allocator_params_})),
+        policy_(info_.make_time_sharing(PolicyEnv{machine_, *allocator_, params_}))
+  {
+  }
+  /* Submit job `id` at `now`: rigid of `size` processors, or moldable from `size` to the whole machine. */
+  void submit(JobId id, double now, int size, JobShape shape = JobShape::rigid)
+  {
+    Job& j = jobs_.emplace_back();
+    j.id = id;
+    j.submit_time = now;
+    j.shape = shape;
+    j.size = size;
+    j.min_size = size;
+    j.max_size = machine_.resource_count();
+    JobState& s = states_.emplace_back();
+    s.job = &j;
+    s.status = JobStatus::waiting;
+    in_system_.push_back(&s);
+    policy_->job_submitted(j, now);
+  }
+  void end(JobId id, double now)
+  {
+    for (size_t i = 0; i < in_system_.size(); i++)
+      if (in_system_[i]->job->id == id) {
+        policy_->job_ended(*in_system_[i]->job, JobEnd::completed, now);
+        in_system_.erase(in_system_.begin() + static_cast<long>(i));
+        return;
+      }
+    FAIL() << "job " << id << " is not in the system";
+  }
+  /* The processors each running job holds after a plan at `now`, applied to the records as the driver would. */
+  std::map<JobId, int> plan(double now)
+  {
+    SystemView view;
+    view.now = now;
+    view.machine = &machine_;
+    view.up = ResourceSet::all(machine_.resource_count());
+    view.jobs.assign(in_system_.begin(), in_system_.end());
+    Plan p = policy_->plan(view);
+    std::map<JobId, int> counts;
+    ResourceSet taken(machine_.resource_count());
+    for (JobState* s : in_system_) {
+      auto it = p.run.find(s->job->id);
+      if (it != p.run.end()) {
+        EXPECT_FALSE(taken.intersects(it->second)) << "job " << s->job->id << " shares processors";
+        taken |= it->second;
+        if (s->start_time < 0) s->start_time = now;
+        s->processors = it->second;
+        s->status = JobStatus::running;
+        counts[s->job->id] = it->second.count();
+      } else if (s->started()) {
+        s->status = JobStatus::suspended;
+      }
+    }
+    return counts;
+  }
+
+ private:
+  Machine machine_;
+  const PolicyInfo& info_;
+  Params params_;
+  Params allocator_params_{{}, {}, "policy.allocation_params"};
+  std::unique_ptr<Allocator> allocator_;
+  std::unique_ptr<TimeSharingPolicy> policy_;
+  std::deque<Job> jobs_;
+  std::deque<JobState> states_;
+  std::vector<JobState*> in_system_;
+};
+
+using Counts = std::map<JobId, int>;
+
+} // namespace
+
+/* 8 processors. Job 1 (rigid 4) runs; job 2 (rigid 6) arrives: 4 are free, it waits. Then rigid jobs of 4 arrive one
+ * after the other, each just before the previous one ends:
+ *   skip:     job 3 takes the 4 free processors; job 1 ends (4 free, job 2 still needs 6); job 4 takes them; job 3
+ *             ends; job 5 takes them... job 2 never starts while the small ones keep coming.
+ *   in-order: job 3 waits behind job 2; job 1 ends: 8 free, job 2 takes 6, job 3 (4) does not fit in the 2 left and
+ *             waits; job 4 arrives and waits too; job 2 ends: jobs 3 and 4 take 4 each. */
+TEST(Equi, SkipLetsSmallJobsPassALargeOneForever)
+{
+  EquiBench skip(8, {});
+  skip.submit(1, 0, 4);
+  EXPECT_EQ(skip.plan(0), (Counts{{1, 4}}));
+  skip.submit(2, 1, 6);
+  EXPECT_EQ(skip.plan(1), (Counts{{1, 4}}));
+  skip.submit(3, 2, 4);
+  EXPECT_EQ(skip.plan(2), (Counts{{1, 4}, {3, 4}}));
+  JobId older = 1; // the two small jobs running
+  JobId newer = 3;
+  for (JobId next = 4; next < 10; next++) {
+    const double t = 10.0 * static_cast<double>(next);
+    skip.end(older, t); // `newer` still holds 4 processors: job 2 does not fit in the other 4
+    EXPECT_EQ(skip.plan(t), (Counts{{newer, 4}})) << "at " << t;
+    skip.submit(next, t + 1, 4);
+    EXPECT_EQ(skip.plan(t + 1), (Counts{{newer, 4}, {next, 4}})) << "at " << t + 1;
+    older = newer;
+    newer = next;
+  }
+}
+
+TEST(Equi, InOrderAdmissionStopsAtTheFirstJobThatDoesNotFit)
+{
+  EquiBench in_order(8, {{"admission", "in-order"}});
+  in_order.submit(1, 0, 4);
+  EXPECT_EQ(in_order.plan(0), (Counts{{1, 4}}));
+  in_order.submit(2, 1, 6);
+  EXPECT_EQ(in_order.plan(1), (Counts{{1, 4}}));
+  in_order.submit(3, 2, 4);
+  EXPECT_EQ(in_order.plan(2), (Counts{{1, 4}})); // 4 free, but job 2 is first and needs 6
+  in_order.end(1, 30);
+  EXPECT_EQ(in_order.plan(30), (Counts{{2, 6}})); // 2 left, job 3 needs 4
+  in_order.submit(4, 31, 4);
+  EXPECT_EQ(in_order.plan(31), (Counts{{2, 6}}));
+  in_order.end(2, 40);
+  EXPECT_EQ(in_order.plan(40), (Counts{{3, 4}, {4, 4}}));
+}
+
+/* Moldable jobs share what is left after admission, under either rule. 10 processors: rigid job 1 (6) runs; rigid job
+ * 2 (8) waits; moldable job 3 (minimum 2) arrives.
+ *   skip:     job 3 is admitted with its 2, then gets the 2 left over: 4.
+ *   in-order: job 3 waits behind job 2; the 4 free processors stay idle. */
+TEST(Equi, AdmissionDecidesWhoSharesTheRest)
+{
+  for (const char* admission : {"skip", "in-order"}) {
+    EquiBench bench(10, {{"admission", admission}});
+    bench.submit(1, 0, 6);
+    bench.submit(2, 0, 8);
+    bench.submit(3, 0, 2, JobShape::moldable);
+    const Counts expected = std::string(admission) == "skip" ? Counts{{1, 6}, {3, 4}} : Counts{{1, 6}};
+    EXPECT_EQ(bench.plan(0), expected) << admission;
+  }
+}
+
+TEST(Equi, AdmissionParameterIsChecked)
+{
+  try {
+    EquiBench bench(4, {{"admission", "fifo"}});
+    FAIL() << "admission: fifo was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("policy.params.admission: expected skip or in-order, got 'fifo'"),
+              std::string::npos)
+        << e.what();
+  }
+}
