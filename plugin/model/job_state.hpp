@@ -33,6 +33,15 @@ struct JobCounters {
   double work_lost = 0;      // seconds it had computed before those requeues (done again)
 };
 
+/* What a job's computing amounted to, in seconds, for its metrics (output/metrics.hpp). The runtime adds each running
+ * segment up on its own side and copies the sums here only when the job leaves the machine or the run ends: they
+ * derive from the job's hidden run time and speedup, which policies must not read while the job is in the system. */
+struct JobAccount {
+  double dedicated_time = 0;  // how long its computing would have taken alone on its requested processors
+  double paged_run_time = 0;  // the part of that owed to its run time stretched by paging: run time x (1 + paging)
+  double page_fault_time = 0; // the part of that owed to paging: run time x paging stretch
+};
+
 struct JobState {
   const Job* job = nullptr;
   JobStatus status = JobStatus::pending;
@@ -40,12 +49,14 @@ struct JobState {
   double start_time = -1; // first start
   double finish_time = -1;
   ResourceSet processors; // the current allotment (the last one once finished)
-  ResourceSet used;       // every processor the job ever computed on (while it runs)
-  std::string allocated;  // once finished: `used` in interval notation (the sets are then released: on a machine of
-                          // 10,000 processors each is 1.2 KB, and a run may hold a million finished jobs)
-  double service = 0;     // seconds it has computed so far (running segments): what feedback policies read
-  PlacementCost cost;     // of the current (last) placement
+  /* Once finished (or at the end of the run): in interval notation, the processors it held from its first start to
+   * its end when it never let them go (never suspended, resized or moved), else empty; the set itself is then
+   * released (on a machine of 10,000 processors it is 1.2 KB, and a run may hold a million finished jobs). */
+  std::string allocated;
+  double service = 0; // seconds it has computed so far (running segments): what feedback policies read
+  PlacementCost cost; // of the current (last) placement
   JobCounters counters;
+  JobAccount account; // filled when the job leaves the machine or the run ends (zero before)
 
   bool started() const { return start_time >= 0; }
   bool finished() const { return status == JobStatus::finished; }

@@ -5,9 +5,9 @@
 
 namespace jobsched {
 
-double bounded_slowdown(double turnaround, double execution_time, double tau)
+double bounded_slowdown(double turnaround, double dedicated_time, double tau)
 {
-  return std::max(1.0, turnaround / std::max(execution_time, tau));
+  return std::max(1.0, turnaround / std::max(dedicated_time, tau));
 }
 
 const char* batsim_final_state(JobFate fate)
@@ -27,10 +27,39 @@ const char* batsim_final_state(JobFate fate)
   return "?";
 }
 
-double communication_seconds(const JobState& o, const WorkloadJob& job)
+double nine_decimals(double v)
 {
-  double lost = (o.finish_time - o.start_time) - job.run_time * (1.0 + o.cost.page_faults);
-  return lost < 1e-6 ? 0.0 : lost; // a job killed at its wall time did not run its whole run time
+  return std::round(v * 1e9) / 1e9;
+}
+
+double communication_seconds(const JobState& o)
+{
+  double lost = o.account.dedicated_time - o.account.paged_run_time;
+  return lost < 1e-6 ? 0.0 : lost;
+}
+
+JobMetrics job_metrics(const JobState& o, double stop_time)
+{
+  JobMetrics m;
+  const double submit = o.job->submit_time;
+  const bool ended = o.fate != JobFate::running;
+  m.end = ended ? o.finish_time : std::max(stop_time, submit);
+  m.start = o.start_time >= 0 ? o.start_time : m.end;
+  m.waiting = m.start - submit;
+  m.execution = m.end - m.start;
+  m.turnaround = m.end - submit;
+  m.dedicated = o.account.dedicated_time;
+  // A job that computed from its start to its end on its requested processors (every space-sharing job) has Batsim's
+  // stretch, turnaround / execution time, as it always had. Otherwise its dedicated time is a sum of segments: the
+  // ratios are those of its times to nine decimals (see nine_decimals()).
+  const bool segmented = m.dedicated != m.execution;
+  const double turnaround = segmented ? nine_decimals(m.turnaround) : m.turnaround;
+  const double dedicated = segmented ? nine_decimals(m.dedicated) : m.dedicated;
+  m.slowdown = dedicated > 0 ? turnaround / dedicated : ended ? 1.0 : -1.0;
+  m.bounded_slowdown = bounded_slowdown(turnaround, dedicated);
+  m.communication = communication_seconds(o);
+  m.page_faults = o.account.page_fault_time;
+  return m;
 }
 
 double busy_area(const TraceSegment& segment)
@@ -43,15 +72,12 @@ bool saturation_test(double middle_third, double last_third)
   return last_third > kSaturationRatio * middle_third && last_third - middle_third > kSaturationMargin;
 }
 
-RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double area, int machine_processors,
-                           double warmup)
+RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int machine_processors, double warmup)
 {
   RunMetrics m;
   std::vector<double> waits;
   bool first = true;
-  for (size_t i = 0; i < states.size(); i++) {
-    const JobState& o = states[i];
-    const WorkloadJob& job = jobs[i];
+  for (const JobState& o : states) {
     if (first || o.job->submit_time < m.first_submission) m.first_submission = o.job->submit_time;
     first = false;
     m.totals.preemptions += o.counters.preemptions;
@@ -89,16 +115,14 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jo
       if (o.start_time > o.job->recorded_start + 1e-6) m.jobs_started_late++;
     }
     if (o.job->submit_time < warmup) continue;
-    double wait = o.start_time - o.job->submit_time;
-    double turnaround = o.finish_time - o.job->submit_time;
-    double exec = o.finish_time - o.start_time;
-    waits.push_back(wait);
-    m.mean_turnaround += turnaround;
-    m.mean_slowdown += exec > 0 ? turnaround / exec : 1.0;
-    m.mean_bounded_slowdown += bounded_slowdown(turnaround, exec);
+    const JobMetrics j = job_metrics(o, o.finish_time);
+    waits.push_back(j.waiting);
+    m.mean_turnaround += j.turnaround;
+    m.mean_slowdown += j.slowdown;
+    m.mean_bounded_slowdown += j.bounded_slowdown;
     m.mean_nodes_used += o.cost.nodes_used;
-    m.mean_communication_cost += communication_seconds(o, job);
-    m.mean_page_fault_cost += job.run_time * o.cost.page_faults;
+    m.mean_communication_cost += j.communication;
+    m.mean_page_fault_cost += j.page_faults;
   }
   m.jobs_measured = static_cast<long>(waits.size());
   if (m.jobs_with_recorded_start > 0) m.site_mean_wait /= static_cast<double>(m.jobs_with_recorded_start);

@@ -1,10 +1,22 @@
-/* Per-job and whole-run metrics, in one place so that jobs.csv, summary.json and tests agree on definitions.
+/* Per-job and whole-run metrics, in one place so that jobs.csv, summary.json and tests agree on definitions (the
+ * README's "Outputs" defines every column and key for users).
  *
- *   waiting time     = start - submission
+ *   waiting time     = first start - submission
  *   turnaround       = finish - submission
- *   execution time   = finish - start
- *   slowdown         = turnaround / execution time (Batsim's "stretch")
- *   bounded slowdown = max(1, turnaround / max(execution time, tau)), tau = 10 s (Feitelson et al. 1997)
+ *   execution time   = finish - first start (suspensions included)
+ *   dedicated time   = how long the job's computing would have taken alone on its requested processors, at its own
+ *                      speedup: each running segment's length x S(n) / S(size) / the policy's slowdown factor
+ *                      (JobAccount). Suspensions, context switches and image transfers are left out; the paging and
+ *                      communication of the processors it computed on, their speed and the network contention it met
+ *                      stay in. A space-sharing job computes in one segment on its requested processors: its
+ *                      dedicated time is its execution time.
+ *   slowdown         = turnaround / dedicated time (jobs.csv's "stretch"): time suspended counts as waiting
+ *   bounded slowdown = max(1, turnaround / max(dedicated time, tau)), tau = 10 s (Feitelson et al. 1997)
+ *   page-fault cost  = sum over its running segments of the fraction of its work done x run time x the paging stretch
+ *                      of that placement
+ *   communication    = dedicated time - the same sum at run time x (1 + paging stretch): what the rest of its dedicated
+ *                      time cost beyond computing and paging (0 without communication; a segment cut short by a host
+ *                      failure counts as computing and paging only)
  *   utilization      = sum over the trace's running segments of processors x length / (processors x makespan)
  *   makespan         = last finish - first submission
  * With a warm-up time (closed populations), the per-job means leave out jobs submitted before it; makespan and
@@ -21,7 +33,7 @@ namespace jobsched {
 
 constexpr double kBoundedSlowdownTau = 10.0;
 
-double bounded_slowdown(double turnaround, double execution_time, double tau = kBoundedSlowdownTau);
+double bounded_slowdown(double turnaround, double dedicated_time, double tau = kBoundedSlowdownTau);
 
 struct RunMetrics {
   long jobs_finished = 0; // completed, walltime reached, killed or failed
@@ -70,15 +82,38 @@ constexpr double kSaturationRatio = 1.5;
 constexpr double kSaturationMargin = 20;
 bool saturation_test(double middle_third, double last_third);
 
-/* Time a finished job lost to communication: its execution time beyond its run time stretched by paging (with the
- * formula model exactly run time x base x nodes x level; with traffic, what the network cost it, contention
- * included). */
-double communication_seconds(const JobState& s, const WorkloadJob& job);
+/* `v` to nine decimals. A time derived from SimGrid's clock carries in its last bits only the clock's rounding, which
+ * differs between timers and ptasks: a figure made of it that falls halfway between two sixth decimals (a slowdown of
+ * 9051 / 128 = 70.7109375) would be printed one way or the other. */
+double nine_decimals(double v);
 
-/* `states` and `jobs` in the same (workload) order; `busy_area`: processor-seconds of the trace's running segments
- * (see busy_area()). */
-RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double busy_area,
-                           int machine_processors, double warmup = 0);
+/* A job's row of jobs.csv (when its dedicated time is not its execution time, its ratios are those of its times to
+ * nine decimals). A job that has not ended (NOT_FINISHED: the run stopped on simulation.max_backlog) is
+ * measured as if it ended when the run stopped (`stop_time`, or its submission if later: the run never reached it),
+ * with what it computed until then; a job that never started is taken to start when it ended. */
+struct JobMetrics {
+  double start = 0;      // first start (its end if it never started)
+  double end = 0;        // finish (see above for a job that did not end)
+  double waiting = 0;    // start - submission
+  double execution = 0;  // end - start
+  double turnaround = 0; // end - submission
+  double dedicated = 0;  // JobAccount::dedicated_time
+  /* turnaround / dedicated; when it computed for no time: 1 if it ended (a job without work), -1 if it did not. */
+  double slowdown = 0;
+  double bounded_slowdown = 1;
+  double communication = 0; // see communication_seconds()
+  double page_faults = 0;   // JobAccount::page_fault_time
+};
+JobMetrics job_metrics(const JobState& s, double stop_time);
+
+/* Time a job lost to communication: its dedicated time beyond its run time stretched by paging, over the work it did
+ * (with the formula model exactly run time x base x nodes x level; with traffic, what the network cost it, contention
+ * included); below a microsecond, 0. */
+double communication_seconds(const JobState& s);
+
+/* `states` in workload order; `busy_area`: processor-seconds of the trace's running segments (see busy_area()). */
+RunMetrics compute_metrics(const std::deque<JobState>& states, double busy_area, int machine_processors,
+                           double warmup = 0);
 /* Processor-seconds a segment adds to the utilization: its processors x its length when running, else 0. */
 double busy_area(const TraceSegment& segment);
 

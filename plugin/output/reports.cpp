@@ -1,12 +1,17 @@
 #include "output/reports.hpp"
 
 #include "core/csv.hpp"
+#include "core/errors.hpp"
 #include "core/json.hpp"
 #include "core/time_format.hpp"
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <sstream>
 #include <string_view>
 #include <sys/resource.h>
+#include <unordered_map>
 
 namespace jobsched {
 
@@ -57,46 +62,88 @@ class Row {
 } // namespace
 
 void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
-                    const std::string& workload_name)
+                    const std::string& workload_name, double stop_time)
 {
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
          "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
          "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time,"
-         "requeues,work_lost\n";
+         "computing_time,dedicated_time,requeues,work_lost\n";
   const std::string name_field = csv_field(workload_name); // the scenario's text: a comma in it is quoted
   Row row;
   for (size_t i = 0; i < states.size(); i++) {
     const JobState& o = states[i];
     const WorkloadJob& j = jobs[i];
-    bool started = o.start_time >= 0;
-    bool ended = o.fate != JobFate::running;
-    row << j.id << ',' << name_field << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size << ','
-        << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
-        << ',';
-    if (started && ended) {
-      double exec = o.finish_time - o.start_time;
-      double turnaround = o.finish_time - j.submit_time;
-      row << num(o.start_time) << ',' << num(exec) << ',' << num(o.finish_time) << ','
-          << num(o.start_time - j.submit_time) << ',' << num(turnaround) << ','
-          << num(exec > 0 ? turnaround / exec : 1.0) << ',' << o.allocated << ",-1,,"
-          << num(bounded_slowdown(turnaround, exec));
-    } else {
-      if (started) row << num(o.start_time);
-      row << ",,,,,,,-1,,";
-    }
-    row << ',' << num(j.run_time) << ',' << o.counters.resizes + o.counters.migrations << ',';
-    if (started && ended)
-      row << o.cost.nodes_used << ',' << num(communication_seconds(o, j)) << ','
-          << num(j.run_time * o.cost.page_faults);
-    else
-      row << ",,";
+    const JobMetrics m = job_metrics(o, stop_time);
     const JobCounters& c = o.counters;
-    row << ',' << c.preemptions << ',' << c.resizes << ',' << c.migrations << ',' << num(c.bytes_moved) << ','
-        << num(c.switching_time) << ',' << num(c.transfer_time) << ',' << c.requeues << ',' << num(c.work_lost)
-        << '\n';
+    row << j.id << ',' << name_field << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size
+        << ',' << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ','
+        << batsim_final_state(o.fate) << ',' << num(m.start) << ',' << num(m.execution) << ',' << num(m.end) << ','
+        << num(m.waiting) << ',' << num(m.turnaround) << ',' << num(m.slowdown) << ',' << o.allocated << ",-1,,"
+        << num(m.bounded_slowdown) << ',' << num(j.run_time) << ',' << c.resizes + c.migrations << ','
+        << o.cost.nodes_used << ',' << num(m.communication) << ',' << num(m.page_faults) << ',' << c.preemptions << ','
+        << c.resizes << ',' << c.migrations << ',' << num(c.bytes_moved) << ',' << num(c.switching_time) << ','
+        << num(c.transfer_time) << ',' << num(o.service) << ',' << num(m.dedicated) << ',' << c.requeues << ','
+        << num(c.work_lost) << '\n';
     row.write_to(out);
   }
+}
+
+SegmentsWriter::SegmentsWriter() : spool_(std::tmpfile())
+{
+  if (spool_ == nullptr)
+    throw InputError(std::string("segments.csv: cannot create a temporary file (") + std::strerror(errno) + ")");
+}
+
+SegmentsWriter::~SegmentsWriter()
+{
+  std::fclose(spool_);
+}
+
+void SegmentsWriter::add(const TraceSegment& s)
+{
+  if (s.status != JobStatus::running) return;
+  text_.clear();
+  s.processors.append_to(text_);
+  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text_.size())};
+  std::fwrite(&head, sizeof head, 1, spool_);
+  std::fwrite(text_.data(), 1, text_.size(), spool_);
+}
+
+void SegmentsWriter::write(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
+                           const std::string& workload_name, double stop_time)
+{
+  if (std::fflush(spool_) != 0 || std::ferror(spool_) != 0)
+    throw InputError(std::string("segments.csv: cannot write its temporary file (") + std::strerror(errno) + ")");
+  std::rewind(spool_);
+  std::unordered_map<JobId, size_t> index;
+  for (size_t i = 0; i < jobs.size(); i++)
+    index[jobs[i].id] = i;
+  std::vector<double> ready(jobs.size()); // when each job became ready for its next segment
+  for (size_t i = 0; i < jobs.size(); i++)
+    ready[i] = jobs[i].submit_time;
+  out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+         "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
+         "allocated_resources,consumed_energy,metadata\n";
+  Row row;
+  Spooled head{};
+  while (std::fread(&head, sizeof head, 1, spool_) == 1) {
+    text_.resize(head.processors_length);
+    if (std::fread(text_.data(), 1, text_.size(), spool_) != text_.size()) break;
+    const size_t i = index.at(head.job);
+    const WorkloadJob& j = jobs[i];
+    const JobState& o = states[i];
+    const double execution = head.end - head.start;
+    row << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(ready[i]) << ',' << j.size << ','
+        << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
+        << ',' << num(head.start) << ',' << num(nine_decimals(execution)) << ',' << num(head.end) << ','
+        << num(nine_decimals(head.start - ready[i])) << ',' << num(nine_decimals(head.end - ready[i])) << ','
+        << num(job_metrics(o, stop_time).slowdown) << ',' << std::string_view(text_) << ",-1,\n";
+    row.write_to(out);
+    ready[i] = head.end;
+  }
+  if (std::ferror(spool_) != 0 || std::feof(spool_) == 0)
+    throw InputError(std::string("segments.csv: cannot read its temporary file back (") + std::strerror(errno) + ")");
 }
 
 TraceWriter::TraceWriter(std::ostream& out) : out_(out)

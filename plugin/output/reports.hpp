@@ -1,6 +1,7 @@
 /* The text of the output files: jobs.csv (Batsim's columns first, so evalys and other Batsim tools read it, then
- * ours), trace.csv (execution segments), summary.json (deterministic results) and performance.json (the simulator's own
- * wall time and memory), the last two written with nlohmann-json (core/json.hpp). */
+ * ours), trace.csv (execution segments), segments.csv (time-sharing runs: running segments in Batsim's columns),
+ * summary.json (deterministic results) and performance.json (the simulator's own wall time and memory), the last two
+ * written with nlohmann-json (core/json.hpp). */
 #pragma once
 
 #include "model/fork_join.hpp"
@@ -9,6 +10,7 @@
 #include "workload/workload.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <ostream>
 #include <string>
@@ -27,9 +29,36 @@ struct RunDescription {
   double warmup = 0; // closed populations: jobs submitted before are left out of the per-job means
 };
 
-/* `states` and `jobs` in the same (workload) order. */
+/* `states` and `jobs` in the same (workload) order; `stop_time`: when the run stopped (see job_metrics()). */
 void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
-                    const std::string& workload_name);
+                    const std::string& workload_name, double stop_time);
+/* segments.csv, for evalys and other Batsim tools: jobs.csv's Batsim columns, one row per running segment, the row's
+ * submission being when the job became ready for that segment (its submission, then the end of its previous running
+ * segment); success, final_state and stretch are the job's (jobs.csv's). Segments close while the run goes, before
+ * their job's end is known: they wait in a temporary file, read back once at the end of the run to be written with
+ * their job's final figures. */
+class SegmentsWriter {
+ public:
+  SegmentsWriter(); // InputError when no temporary file can be made
+  ~SegmentsWriter();
+  SegmentsWriter(const SegmentsWriter&) = delete;
+  SegmentsWriter& operator=(const SegmentsWriter&) = delete;
+  void add(const TraceSegment& segment); // keeps running segments, ignores the others
+  /* `states` and `jobs` in the same (workload) order, every job of the segments among them; `stop_time` as for
+   * write_jobs_csv(). */
+  void write(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
+             const std::string& workload_name, double stop_time);
+
+ private:
+  struct Spooled {
+    JobId job;
+    double start;
+    double end;
+    std::uint32_t processors_length; // the processors' interval notation follows
+  };
+  std::FILE* spool_;
+  std::string text_;
+};
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. */
 class TraceWriter {
  public:

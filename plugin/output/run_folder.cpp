@@ -17,7 +17,8 @@ namespace jobsched {
 
 const std::vector<std::string>& run_output_names()
 {
-  static const std::vector<std::string> names{"jobs.csv", "trace.csv", "summary.json", "performance.json", "plots"};
+  static const std::vector<std::string> names{"jobs.csv",     "trace.csv",        "segments.csv",
+                                              "summary.json", "performance.json", "plots"};
   return names;
 }
 

@@ -246,12 +246,15 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   long segments = 0;
   std::vector<TraceSegment> kept;
   std::optional<TraceWriter> trace_writer;
+  std::optional<SegmentsWriter> segments_writer; // time-sharing runs: segments.csv, for evalys
   try {
     prepare(ctx, engine, sc, options);
     if (sc.write_trace) trace_writer.emplace(folder.open("trace.csv"));
+    if (sc.write_trace && ctx.time_sharing_policy) segments_writer.emplace();
     ctx.runtime->set_trace_sink(
-        [&trace_writer, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
+        [&trace_writer, &segments_writer, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
           if (trace_writer) trace_writer->write(s);
+          if (segments_writer) segments_writer->add(s);
           area += busy_area(s);
           segments++;
           if (keep) kept.push_back(s);
@@ -262,6 +265,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   }
   if (!ctx.setup_failed) setup.succeeded(); // SimGrid's warnings of the set-up are shown
   engine.run();
+  const double stop_time = sg4::Engine::get_clock(); // jobs still in the system are measured at this instant
   if (options.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
   if (ctx.failure) std::rethrow_exception(ctx.failure);
   if (!ctx.scheduler->finished())
@@ -275,8 +279,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
   const Workload& workload = *ctx.workload;
-  report.metrics =
-      compute_metrics(report.states, workload.jobs, area, ctx.machine.resource_count(), sc.workload.closed.warmup);
+  report.metrics = compute_metrics(report.states, area, ctx.machine.resource_count(), sc.workload.closed.warmup);
   report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();
   if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;
   report.metrics.stall_stop_time = ctx.scheduler->stall_stop_time();
@@ -298,7 +301,9 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   perf.jobs = static_cast<long>(report.jobs);
   perf.segments = segments;
   perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";
-  if (sc.write_jobs) write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name);
+  if (sc.write_jobs) write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name, stop_time);
+  if (segments_writer)
+    segments_writer->write(folder.open("segments.csv"), report.states, workload.jobs, workload.name, stop_time);
   folder.write("summary.json", summary_json(run, workload, report.metrics));
   write_performance_and_commit(folder, perf, wall_start);
   return report;

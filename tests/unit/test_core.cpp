@@ -193,6 +193,7 @@ TEST(Metrics, DefinitionsOnTwoJobs)
     s.fate = JobFate::completed;
     s.start_time = start;
     s.finish_time = finish;
+    s.account.dedicated_time = finish - start; // computing all along on its requested processors
     return s;
   };
   o[0] = finished(a, 5, 25);  // wait 5, exec 20, turnaround 25
@@ -204,7 +205,7 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   double area = 0;
   for (const auto& s : trace)
     area += busy_area(s);
-  RunMetrics m = compute_metrics(o, jobs, area, 4);
+  RunMetrics m = compute_metrics(o, area, 4);
   EXPECT_DOUBLE_EQ(m.mean_wait, 10);
   EXPECT_DOUBLE_EQ(m.median_wait, 10);
   EXPECT_DOUBLE_EQ(m.makespan, 30);
@@ -212,6 +213,48 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   EXPECT_DOUBLE_EQ(m.mean_slowdown, (25.0 / 20 + 20.0 / 5) / 2);
   // bounded: job b's execution (5 s) is below tau = 10 s: 20 / 10 = 2.
   EXPECT_DOUBLE_EQ(m.mean_bounded_slowdown, (25.0 / 20 + 2.0) / 2);
+}
+
+// A job submitted at 0, started at 10, finished at 100, that computed 40 s (dedicated time 40 s: it was suspended the
+// rest of the time), of which 32 s at its run time of 30 s stretched by paging (x 16/15) and 2 s of paging (30 x
+// 1/15): slowdown 100 / 40, communication 40 - 32 = 8 s. The same job still running when the run stopped at 60 is
+// measured at 60; had it not computed, its slowdown would be -1 (undefined) and its bounded slowdown 60 / 10.
+TEST(Metrics, JobMetricsDivideByTheDedicatedTime)
+{
+  WorkloadJob job;
+  job.submit_time = 0;
+  JobState s;
+  s.job = &job;
+  s.start_time = 10;
+  s.finish_time = 100;
+  s.fate = JobFate::completed;
+  s.account = JobAccount{40, 32, 2};
+  JobMetrics m = job_metrics(s, 1e9);
+  EXPECT_DOUBLE_EQ(m.waiting, 10);
+  EXPECT_DOUBLE_EQ(m.execution, 90);
+  EXPECT_DOUBLE_EQ(m.turnaround, 100);
+  EXPECT_DOUBLE_EQ(m.slowdown, 2.5);
+  EXPECT_DOUBLE_EQ(m.bounded_slowdown, 2.5);
+  EXPECT_DOUBLE_EQ(m.communication, 8);
+  EXPECT_DOUBLE_EQ(m.page_faults, 2);
+  s.fate = JobFate::running;
+  s.finish_time = -1;
+  m = job_metrics(s, 60);
+  EXPECT_DOUBLE_EQ(m.end, 60);
+  EXPECT_DOUBLE_EQ(m.execution, 50);
+  EXPECT_DOUBLE_EQ(m.slowdown, 60.0 / 40);
+  s.account = JobAccount{};
+  s.start_time = -1;
+  m = job_metrics(s, 60);
+  EXPECT_DOUBLE_EQ(m.start, 60);
+  EXPECT_DOUBLE_EQ(m.waiting, 60);
+  EXPECT_DOUBLE_EQ(m.slowdown, -1);
+  EXPECT_DOUBLE_EQ(m.bounded_slowdown, 6);
+  EXPECT_DOUBLE_EQ(m.communication, 0);
+  job.submit_time = 80; // submitted after the run stopped: measured at its submission
+  m = job_metrics(s, 60);
+  EXPECT_DOUBLE_EQ(m.start, 80);
+  EXPECT_DOUBLE_EQ(m.turnaround, 0);
 }
 
 TEST(TimeFormat, ShortestStableText)

@@ -66,6 +66,7 @@ void SchedulerActor::job_evicted(JobId id, JobFate fate)
   s.counters.requeues++;
   s.counters.work_lost += s.service;
   s.service = 0;
+  s.account = JobAccount{}; // its measures are those of its last run
   s.status = JobStatus::waiting;
   s.start_time = -1;
   s.allocated.clear();

@@ -101,11 +101,46 @@ JobRuntime::Execution& JobRuntime::get(JobId id)
 
 double JobRuntime::remaining_fraction(JobId id) const
 {
-  const Execution& x = jobs_.at(id);
+  return work_left(jobs_.at(id));
+}
+
+double JobRuntime::work_left(const Execution& x)
+{
   if (x.timer_end >= 0) return x.remaining * timer_left(x);
   if (x.exec && x.exec->get_state() == sg4::Activity::State::STARTED)
     return x.remaining * x.exec->get_remaining_ratio();
   return x.remaining;
+}
+
+void JobRuntime::account(Execution& x, double length)
+{
+  // The segment's length at the rate the job would have progressed on its requested processors without the policy's
+  // slowdown; the fraction of its work done, at its run time stretched by the paging of this placement. On one
+  // segment from start to finish (every space-sharing job) these are exactly its execution time and its run time x
+  // (1 + paging), as the outputs computed them before there was an account.
+  // A rescaled length is rounded to the nanosecond, SimGrid's timing precision: the clock's last bits differ between
+  // timers and ptasks, and would otherwise tip a figure of jobs.csv over its sixth decimal one way or the other.
+  double dedicated = length;
+  if (x.dedicated_rate != 1.0) dedicated = std::round(length * x.dedicated_rate * 1e9) / 1e9;
+  x.account.dedicated_time += dedicated;
+  const double paging = state(x).cost.page_faults;
+  if (x.failing) { // its work went with its host, and a failed ptask's progress cannot be read: no communication
+    x.account.paged_run_time += dedicated;
+    x.account.page_fault_time += dedicated * paging / (1.0 + paging);
+    return;
+  }
+  const double left = work_left(x);
+  const double done = x.remaining_at_segment - left;
+  x.remaining_at_segment = left;
+  x.account.paged_run_time += done * (x.job->run_time * (1.0 + paging));
+  x.account.page_fault_time += done * (x.job->run_time * paging);
+}
+
+void JobRuntime::settle(Execution& x)
+{
+  JobState& s = state(x);
+  s.account = x.account;
+  if (x.held_throughout) s.allocated = s.processors.to_string();
 }
 
 void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* processors)
@@ -116,6 +151,7 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   switch (s.status) {
   case JobStatus::running:
     s.service += length;
+    account(x, length);
     break;
   case JobStatus::switching:
     s.counters.switching_time += length;
@@ -129,36 +165,31 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   bool open = s.status == JobStatus::running || s.status == JobStatus::suspended || s.status == JobStatus::switching ||
               s.status == JobStatus::transferring;
   const bool finishing = status == JobStatus::finished;
-  if (finishing) s.allocated = (s.used.empty() ? s.processors : s.used).to_string();
+  if (finishing) settle(x);
   if (open && length > 0 && trace_sink_) // a finishing job's processors go with its last segment, not copied
     trace_sink_(TraceSegment{x.job->id, x.since, now, finishing ? std::move(s.processors) : s.processors, s.status});
   if (processors != nullptr && *processors != s.processors) {
     s.processors = *processors;
+    x.held_throughout = false;
     x.speed_epoch = ~0U; // the cached speed and placement cost were for the old processors
     x.cost_valid = false;
   }
   s.status = status;
   if (finishing) {
-    // Moving out releases the sets' heap storage (assigning an empty set would keep its capacity).
-    ResourceSet released_used = std::move(s.used);
+    // Moving out releases the set's heap storage (assigning an empty set would keep its capacity).
     ResourceSet released_processors = std::move(s.processors);
-    s.used = ResourceSet();
     s.processors = ResourceSet();
   }
   s.image_out = false;
   x.since = now;
-  if (status == JobStatus::running) {
-    if (s.used.capacity() == 0)
-      s.used = s.processors;
-    else
-      s.used |= s.processors;
-  }
 }
 
 void JobRuntime::close_trace()
 {
-  for (auto& [id, x] : jobs_)
+  for (auto& [id, x] : jobs_) {
     enter(x, state(x).status);
+    settle(x); // no policy plans after this
+  }
 }
 
 std::vector<sg4::ActivityPtr> JobRuntime::move_image(const std::vector<sg4::Host*>& from,
@@ -297,6 +328,12 @@ void JobRuntime::launch(Execution& x)
   x.computed_since_dispatch = true;
   fruitless_dispatches_ = 0;
   const auto n = static_cast<size_t>(s.processors.count());
+  // Alone on its requested processors it would progress S(size) / S(n) times as fast, and without the policy's
+  // slowdown: its account counts this segment's seconds at that rate (exactly 1 on its requested processors).
+  x.dedicated_rate =
+      static_cast<int>(n) == x.job->size ? 1.0 : x.job->speedup(static_cast<double>(n)) / x.job->speedup(x.job->size);
+  if (x.slowdown != 1.0) x.dedicated_rate /= x.slowdown;
+  x.remaining_at_segment = x.remaining;
   if (!x.cost_valid) { // depends on the processors only: a job resumed where it was keeps it
     s.cost = model_.cost(*x.job, s.processors);
     x.cost_valid = true;
@@ -479,6 +516,7 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   x.own_writes.clear();
   stop_exec(x);
   drop_preparation(x);
+  x.held_throughout = false;
   if (preemption) s.counters.preemptions++;
   if (preemption && !x.computed_since_dispatch) fruitless_dispatches_++;
   if (!unfinished_write.empty()) {
@@ -718,12 +756,12 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       x.pending.clear();
       x.timer_end = -1;
       x.token = ++last_token_;
-    } else if (fate != JobFate::completed && x.exec && x.exec->get_state() == State::STARTED) {
-      x.exec->cancel();
     }
-    stop_exec(x);
+    stop_exec(x); // cancels an execution still going (a job at its wall time), keeping what it did for its account
     drop_preparation(x);
     x.exec = nullptr;
+    if (fate == JobFate::completed) x.remaining = 0; // a finished ptask leaves `remaining` as it was at its launch
+    x.failing = fate == JobFate::failed;
     enter(x, JobStatus::finished);
     jobs_.erase(id);
   }

@@ -145,6 +145,13 @@ class JobRuntime {
     double image_bytes = -1;              // the policy's image size (Preparation::image_bytes), -1: the job's memory
     bool computed_since_dispatch = false; // it reached computing since it was last started or resumed
     std::vector<sg4::ActivityPtr> own_writes; // its image write, when it was resumed before the write ended
+    // Its account (JobAccount), summed here while it runs and copied to its JobState when it ends: policies read the
+    // JobState, and the account derives from the hidden run time and speedup.
+    JobAccount account;
+    double dedicated_rate = 1;       // dedicated seconds per second of the open running segment (see account())
+    double remaining_at_segment = 1; // `remaining` when the open running segment began
+    bool held_throughout = true;     // it has held the processors of its first start without a break
+    bool failing = false;            // it is leaving the machine because a host failed
     // Fast path: the execution or the stall in progress as a timer.
     double slowest_speed = 0;   // of its hosts, valid while speed_epoch == host_epoch_
     bool on_host_off = false;   // likewise: one of its hosts is off
@@ -166,9 +173,13 @@ class JobRuntime {
   void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
   void start_timer(Execution& x); // time x.timer_flops on its processors from now
   void push_timer(Execution& x, double end);
-  void retime(Execution& x);
-  static double timer_left(const Execution& x); // fraction of the timed work not done yet // a host's speed changed:
-                                                // the rest of the work at the new speed
+  void retime(Execution& x);                    // a host's speed changed: the rest of the work at the new speed
+  static double timer_left(const Execution& x); // fraction of the timed work not done yet
+  static double work_left(const Execution& x);  // fraction of the job's work not done yet, computing included
+  /* Add a running segment of `length` seconds that just closed to the job's account. */
+  static void account(Execution& x, double length);
+  /* Copy what the outputs need into the job's record: at its end, or at the end of the run. */
+  static void settle(Execution& x);
   void drop_preparation(Execution& x);
   void add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from);
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
