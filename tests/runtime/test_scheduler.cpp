@@ -277,6 +277,18 @@ std::vector<double> run_counting(const Folder& f, const std::string& scenario_ya
   });
 }
 
+/* A run on two_hosts() whose w1's owner is back from 5 to 8 (an owner trace), `swf` the workload, `policy` and
+ * `owners_extra` (more keys of the owners section) as YAML flow text; per job what run_counting() returns. */
+std::vector<double> owner_case(const std::string& swf, const std::string& policy, const std::string& owners_extra = "")
+{
+  Folder f;
+  f.write("owners.csv", "5,w1,busy\n8,w1,idle\n");
+  f.write("w.swf", swf);
+  return run_counting(f, "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
+                             "\nworkload: {trace: w.swf}\npolicy: " + policy +
+                             "\nowners: {model: trace, trace: owners.csv" + owners_extra + "}\n");
+}
+
 TEST(Owners, ReturnRequeuesTheJobAtItsPlaceUnderSpaceSharing)
 {
   // w1's owner is back from 5 to 8. J1 (1 processor, 10 s) runs on w1 from 0: evicted at 5 with 5 s of work lost, it
@@ -284,12 +296,7 @@ TEST(Owners, ReturnRequeuesTheJobAtItsPlaceUnderSpaceSharing)
   // waits for w1 (back at 8) and w2 (free at 15): 15 to 18. Conservative backfilling puts J1 back at its place too.
   for (const char* policy : {"fcfs", "easy", "conservative"}) {
     SCOPED_TRACE(policy);
-    Folder f;
-    f.write("owners.csv", "5,w1,busy\n8,w1,idle\n");
-    f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3));
-    auto r = run_counting(f, "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
-                                 "\nworkload: {trace: w.swf}\npolicy: {name: " + policy +
-                                 "}\nowners: {model: trace, trace: owners.csv}\n");
+    auto r = owner_case(swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3), std::string("{name: ") + policy + "}");
     const double completed = static_cast<double>(JobFate::completed);
     EXPECT_EQ(r, (std::vector<double>{completed, 5, 15, 1, 5, 0, completed, 15, 18, 0, 0, 0}));
   }
@@ -298,12 +305,7 @@ TEST(Owners, ReturnRequeuesTheJobAtItsPlaceUnderSpaceSharing)
 TEST(Owners, ReturnKillsTheJobWithEvictionKill)
 {
   // As above with eviction: kill: J1 leaves at 5 (KILLED); J2 starts when w1 is back, at 8, and ends at 11.
-  Folder f;
-  f.write("owners.csv", "5,w1,busy\n8,w1,idle\n");
-  f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3));
-  auto r = run_counting(f, "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
-                               "\nworkload: {trace: w.swf}\npolicy: {name: fcfs}\nowners: {model: trace, trace: "
-                               "owners.csv, eviction: kill}\n");
+  auto r = owner_case(swf_line(1, 0, 10, 1, 10) + swf_line(2, 6, 3, 2, 3), "{name: fcfs}", ", eviction: kill");
   EXPECT_EQ(r, (std::vector<double>{static_cast<double>(JobFate::killed), 0, 5, 0, 0, 0,
                                     static_cast<double>(JobFate::completed), 8, 11, 0, 0, 0}));
 }
@@ -324,12 +326,7 @@ TEST(Owners, ReturnSuspendsTheJobUnderTimeSharing)
   // Gang with one-processor partitions: J1 (1 processor, 10 s) is in w1's partition. Its owner is back from 5 to 8:
   // J1 is suspended (not requeued: its work is kept) and resumes at 8, ending at 13. J2 (1 processor, 4 s, from 0)
   // runs on w2 undisturbed, 0 to 4.
-  Folder f;
-  f.write("owners.csv", "5,w1,busy\n8,w1,idle\n");
-  f.write("w.swf", swf_line(1, 0, 10, 1, 10) + swf_line(2, 0, 4, 1, 4));
-  auto r = run_counting(f, "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
-                               "\nworkload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 1}}\n"
-                               "owners: {model: trace, trace: owners.csv}\n");
+  auto r = owner_case(swf_line(1, 0, 10, 1, 10) + swf_line(2, 0, 4, 1, 4), "{name: gang, params: {partition_size: 1}}");
   const double completed = static_cast<double>(JobFate::completed);
   EXPECT_EQ(r, (std::vector<double>{completed, 0, 13, 0, 0, 1, completed, 0, 4, 0, 0, 0}));
 }
