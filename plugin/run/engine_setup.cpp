@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/time_format.hpp"
 #include "platform/platform_check.hpp"
 
 #include <algorithm>
@@ -39,11 +40,17 @@ void HeldBackMessages::release(bool show)
   }
 }
 
-void require_positive_speed(const sg4::Host& host, const std::filesystem::path& platform)
+void require_usable_speed(const sg4::Host& host, const std::filesystem::path& platform)
 {
-  if (!(host.get_speed() > 0))
+  const double speed = host.get_speed();
+  if (!(speed > 0))
     throw InputError(platform.string() + ": host '" + host.get_name() +
                      "' has a speed of 0 or less: a compute host needs a positive speed");
+  // Run times are scaled by reference speed / host speed: a speed far from any processor's makes every job end at
+  // once or never (an infinite speed, or 1e-300 flop/s), as for simulation.reference_speed.
+  if (speed < kMinHostSpeed || speed > kMaxHostSpeed)
+    throw InputError(platform.string() + ": host '" + host.get_name() + "' has a speed of " + format_exact(speed) +
+                     " flop/s: a compute host's speed must be between 1000 and 1e18 flop/s per core");
 }
 
 void require_positive_bandwidths(const sg4::Engine& engine, const std::filesystem::path& platform)

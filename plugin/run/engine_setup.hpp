@@ -37,8 +37,11 @@ class HeldBackMessages {
   int saved_ = -1;
 };
 
-/* SimGrid accepts a host speed of 0 or less, and then jobs never end: a compute host must compute. */
-void require_positive_speed(const sg4::Host& host, const std::filesystem::path& platform);
+/* SimGrid accepts a host speed of 0 or less, and then jobs never end, or an infinite one, and then they end at once: a
+ * compute host's speed must lie between kMinHostSpeed and kMaxHostSpeed (the bounds of simulation.reference_speed). */
+constexpr double kMinHostSpeed = 1e3;
+constexpr double kMaxHostSpeed = 1e18;
+void require_usable_speed(const sg4::Host& host, const std::filesystem::path& platform);
 
 /* SimGrid accepts a link bandwidth of 0 or less, and then a message over it never arrives (a time-sharing policy's
  * quanta go on forever). A run may send over any link of the platform (routes between compute hosts, and between

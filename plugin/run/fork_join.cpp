@@ -26,7 +26,7 @@ ForkJoinReport run_fork_join(const Scenario& sc, const RunOptions& options)
                      " threads need as many compute hosts (one thread per node), " + sc.platform.string() + " has " +
                      std::to_string(hosts.size()));
   for (int i = 0; i < spec.threads; i++)
-    require_positive_speed(*hosts[static_cast<size_t>(i)], sc.platform);
+    require_usable_speed(*hosts[static_cast<size_t>(i)], sc.platform);
   const double reference_speed =
       sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : hosts.front()->get_speed();
 

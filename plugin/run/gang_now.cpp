@@ -126,7 +126,7 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
   if (hosts.empty()) throw InputError(sc.platform.string() + ": no compute host (no workstation)");
   double slowest = std::numeric_limits<double>::infinity();
   for (const auto* h : hosts) {
-    require_positive_speed(*h, sc.platform);
+    require_usable_speed(*h, sc.platform);
     slowest = std::min(slowest, h->get_speed());
   }
   Machine machine;

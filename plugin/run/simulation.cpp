@@ -113,7 +113,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
     throw InputError(sc.platform.string() +
                      ": no compute host (every host runs a deployed actor or has a role other than compute)");
   for (const auto* h : hosts)
-    require_positive_speed(*h, sc.platform);
+    require_usable_speed(*h, sc.platform);
   Machine& machine = ctx.machine;
   for (auto* h : hosts)
     machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());

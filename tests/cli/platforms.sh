@@ -188,6 +188,15 @@ scenario missing_speed_file "$work/missing-speed-file.xml"
 expect_error missing_speed_file 2 "missing-speed-file.xml: invalid platform" "'no-such-profile.txt'" -- \
   run "$work/missing_speed_file.yaml"
 
+# Speeds SimGrid accepts but no job could run at: they end at once, or never (found by the mutation campaign).
+platform infinite-speed.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="inf"/>' '  </zone>'
+scenario infinite_speed "$work/infinite-speed.xml"
+expect_error infinite_speed 2 "infinite-speed.xml: host 'h1' has a speed of inf flop/s" "between 1000 and 1e18" -- \
+  run "$work/infinite_speed.yaml"
+platform tiny-speed.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1e-300f"/>' '  </zone>'
+scenario tiny_speed "$work/tiny-speed.xml"
+expect_error tiny_speed 1 "tiny-speed.xml: host 'h1' has a speed of 1e-300 flop/s" -- run "$work/tiny_speed.yaml"
+
 sed 's/version="4.1"/version="3"/' "$platforms/small-full.xml" >"$work/old-version.xml"
 scenario old_version "$work/old-version.xml"
 expect_error v3_platform 2 "old-version.xml: invalid platform" "TOO OLD" -- run "$work/old_version.yaml"
