@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "experiment/command_line.hpp"
 #include "output/output_files.hpp"
-#include "plot/figures.hpp"
+#include "plot/gnuplot.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -5,6 +5,7 @@
 #include "core/time_format.hpp"
 #include "experiment/tables.hpp"
 #include "output/reports.hpp"
+#include "run/fork_join.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_tree.hpp"
 

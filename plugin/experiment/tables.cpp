@@ -1,9 +1,9 @@
 #include "experiment/tables.hpp"
 
+#include "core/csv.hpp"
 #include "core/errors.hpp"
 #include "core/json.hpp"
 #include "core/time_format.hpp"
-#include "experiment/csv.hpp"
 #include "experiment/statistics.hpp"
 
 #include <algorithm>

@@ -258,30 +258,6 @@ std::string performance_json(const PerformanceFigures& p)
   return json_text(s);
 }
 
-std::string fork_join_summary_json(const ForkJoinResult& r)
-{
-  const ForkJoinSpec& f = r.spec;
-  Json s;
-  s["scenario"] = r.scenario;
-  s["kind"] = "fork-join";
-  s["platform"] = r.platform;
-  s["seed"] = r.seed;
-  s["threads"] = f.threads;
-  s["granularity"] = json_number(f.granularity);
-  s["fault_rate"] = json_number(f.fault_rate);
-  s["fault_service"] = json_number(f.fault_service);
-  s["correlation"] = json_number(f.correlation);
-  s["offsets"] = to_string(f.offsets);
-  s["barrier_cost"] = json_number(f.barrier_cost);
-  s["phases"] = r.phases;
-  s["faults_per_thread"] = r.faults_per_thread;
-  s["computation_time"] = json_number(static_cast<double>(r.phases) * f.granularity);
-  s["completion_time"] = json_number(r.completion_time);
-  s["expected_completion_time"] = json_number(r.expected_completion_time);
-  s["slowdown"] = json_number(r.slowdown);
-  return json_text(s);
-}
-
 void write_performance_and_commit(RunFolder& folder, PerformanceFigures& p,
                                   std::chrono::steady_clock::time_point wall_start)
 {

@@ -4,7 +4,6 @@
  * written with nlohmann-json (core/json.hpp). */
 #pragma once
 
-#include "model/fork_join.hpp"
 #include "output/metrics.hpp"
 #include "output/run_folder.hpp"
 #include "workload/workload.hpp"
@@ -87,19 +86,6 @@ std::string performance_json(const PerformanceFigures& p);
 void write_performance_and_commit(RunFolder& folder, PerformanceFigures& p,
                                   std::chrono::steady_clock::time_point wall_start);
 
-/* summary.json of a fork-join run (model/fork_join.hpp). */
-struct ForkJoinResult {
-  std::string scenario;
-  std::string platform;
-  std::uint64_t seed = 0;
-  ForkJoinSpec spec;
-  long phases = 0;
-  long faults_per_thread = 0;
-  double completion_time = 0;          // simulated
-  double expected_completion_time = 0; // computed directly from the same faults: the two must agree
-  double slowdown = 0;                 // completion time / (phases x granularity)
-};
-std::string fork_join_summary_json(const ForkJoinResult& r);
 /* Peak resident memory of this process, in MiB. */
 double peak_memory_mb();
 

@@ -1,15 +1,15 @@
 /* The pieces of `jobsched plot` (plot/plot.cpp reads the command line): reading the tables a run or a sweep wrote
  * (plot/table_reading.cpp), the figures of sweeps (plot/sweep_figure.cpp) and of runs (plot/run_figures.cpp), and
- * gnuplot, which draws them (plot/gnuplot.cpp). Internal to plot/. */
+ * gnuplot, which draws them (plot/gnuplot.hpp). Internal to plot/. */
 #pragma once
 
-#include "experiment/csv.hpp"
+#include "core/csv.hpp"
+#include "plot/gnuplot.hpp"
 
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace jobsched::plot {
@@ -26,24 +26,6 @@ std::string read_file(const fs::path& file);
 void write_file(const fs::path& file, const std::string& content);
 /* The last component of a folder's path (its name in titles). */
 std::string folder_name(const fs::path& dir);
-
-// gnuplot
-/* A gnuplot string literal. */
-std::string gp_str(const std::string& s);
-/* A number in a gnuplot script or data file. */
-std::string num(double v);
-/* One figure: its file name without extension and the gnuplot commands that draw it (terminal and output excluded). */
-struct Figure {
-  std::string name;
-  std::string commands;
-};
-/* Files needed by the figures' commands, written into the temporary folder before gnuplot runs. */
-struct PlotJob {
-  std::vector<Figure> figures;
-  std::vector<std::pair<std::string, std::string>> data_files; // name in the temporary folder, content
-};
-/* Draw every figure as SVG and PNG with gnuplot and commit them to `out_dir`; returns the files written. */
-std::vector<fs::path> render(const PlotJob& job, const fs::path& out_dir);
 
 // Axes
 /* Names the user gave to keys (--label KEY=TEXT), by key. */

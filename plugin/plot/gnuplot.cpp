@@ -1,12 +1,13 @@
 /* gnuplot: one script and its data files in a temporary folder, one gnuplot process that draws each figure twice
  * (svg, then pngcairo or png), and the figures committed to the output folder like every other output (temporary
  * name, rename), so a failure anywhere leaves no partial figure behind. */
+#include "plot/gnuplot.hpp"
+
+#include "core/errors.hpp"
+#include "output/output_files.hpp"
 #include "plot/figures.hpp"
 #include "plot/plot.hpp"
 
-#include "core/errors.hpp"
-
-#include "output/output_files.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

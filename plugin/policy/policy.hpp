@@ -7,6 +7,7 @@
 #include "allocation/allocator.hpp"
 #include "core/params.hpp"
 #include "core/registry.hpp"
+#include "model/machine_events.hpp"
 #include "policy/cluster_state.hpp"
 #include "policy/decision.hpp"
 #include "policy/time_sharing.hpp"

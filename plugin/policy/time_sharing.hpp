@@ -11,6 +11,7 @@
 #include "core/machine.hpp"
 #include "core/resource_set.hpp"
 #include "model/job_state.hpp"
+#include "model/machine_events.hpp"
 
 #include <limits>
 #include <map>
@@ -18,15 +19,6 @@
 #include <vector>
 
 namespace jobsched {
-
-enum class JobEnd { completed, killed, failed };
-
-struct HostChange {
-  int host = 0;
-  bool up = true;     // false: failed, or reclaimed by its owner
-  double speed = 1.0; // fraction of peak speed left to guest jobs
-  bool owner = false; // the change is the workstation's owner coming back or leaving (the host itself stays on)
-};
 
 /* What a time-sharing policy sees when it plans. */
 struct SystemView {

@@ -3,11 +3,26 @@
  * from the same faults, which must agree) and performance.json. One engine per process, so one call per process. */
 #pragma once
 
+#include "model/fork_join.hpp"
 #include "output/reports.hpp"
 #include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
 
 namespace jobsched {
+
+/* summary.json of a fork-join run. */
+struct ForkJoinResult {
+  std::string scenario;
+  std::string platform;
+  std::uint64_t seed = 0;
+  ForkJoinSpec spec;
+  long phases = 0;
+  long faults_per_thread = 0;
+  double completion_time = 0;          // simulated
+  double expected_completion_time = 0; // computed directly from the same faults: the two must agree
+  double slowdown = 0;                 // completion time / (phases x granularity)
+};
+std::string fork_join_summary_json(const ForkJoinResult& r);
 
 struct ForkJoinReport {
   ForkJoinResult result;

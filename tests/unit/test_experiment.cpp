@@ -1,7 +1,7 @@
 /* Sweeps without simulating: Student t against published table values, confidence intervals by hand, grid expansion
  * and --set interplay, replication seeds (common random numbers), run identity, CSV quoting, and the tables built
  * from hand-made run folders. */
-#include "experiment/csv.hpp"
+#include "core/csv.hpp"
 #include "experiment/statistics.hpp"
 #include "experiment/sweep_plan.hpp"
 #include "experiment/tables.hpp"

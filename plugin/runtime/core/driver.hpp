@@ -4,7 +4,7 @@
 #pragma once
 
 #include "model/job_state.hpp"
-#include "policy/time_sharing.hpp"
+#include "model/machine_events.hpp"
 
 #include <functional>
 
