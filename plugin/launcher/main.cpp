@@ -263,9 +263,9 @@ int main(int argc, char** argv)
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());
     return 2;
-  } catch (const InvariantViolation& e) {
+  } catch (const InvariantViolation& e) { // a finding about the paper's analysis, not a bug of jobsched
     std::fprintf(stderr, "jobsched: %s\n", e.what());
-    return 3;
+    return kExitInvariantViolated;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "jobsched: internal error: %s\n", e.what());
     return 3;

@@ -50,7 +50,8 @@ done
 
 # Outside the analysis's preconditions the invariant breaks (so the check can fail): whole processors (DEQ rounds
 # desires up, a satisfied subtree keeps processors its jobs cannot take), QF = 2 (upper levels decide on older
-# desires), CF = 0.1 (allotments reach the subtrees late). `invariants: on` checks anyway: exit 3, one line.
+# desires), CF = 0.1 (allotments reach the subtrees late). `invariants: on` checks anyway: exit 4 (a finding, not an
+# internal error, 3), one line.
 for broken in hierarchy.allotments=whole hierarchy.quantum_factor=2 hierarchy.cost_factor=0.1; do
   name=broken_${broken#hierarchy.}
   "$bin" run "$scenario" --quiet --out "$work/$name" "${small[@]}" --set "$broken" 2>"$work/$name.err"
@@ -60,7 +61,7 @@ for broken in hierarchy.allotments=whole hierarchy.quantum_factor=2 hierarchy.co
   "$bin" run "$scenario" --quiet --out "$work/$name-on" "${small[@]}" --set "$broken" \
     --set hierarchy.invariants=on 2>"$work/$name-on.err"
   status=$?
-  [ $status -eq 3 ] && [ "$(wc -l <"$work/$name-on.err")" -eq 1 ] && [ ! -e "$work/$name-on" ] &&
+  [ $status -eq 4 ] && [ "$(wc -l <"$work/$name-on.err")" -eq 1 ] && [ ! -e "$work/$name-on" ] &&
     grep -q "invariant violated: at t = .* a job is deprived" "$work/$name-on.err"
   report "$name-on" "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/$name-on.err")")"
 done
@@ -68,7 +69,7 @@ done
 "$bin" run "$scenario" --quiet --out "$work/equi-on" "${small[@]}" --set hierarchy.algorithm=equi-equi \
   --set hierarchy.invariants=on 2>"$work/equi-on.err"
 status=$?
-[ $status -eq 3 ] && grep -q "invariant violated: Lemma 1 violated by job .*total allotment" "$work/equi-on.err"
+[ $status -eq 4 ] && grep -q "invariant violated: Lemma 1 violated by job .*total allotment" "$work/equi-on.err"
 report lemma1_on_equi "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/equi-on.err")")"
 
 # A lone Step job of parallelism 4 under AC-DS, K = 2: its first quantum on 1 processor (the initial desire) covers
