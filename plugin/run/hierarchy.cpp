@@ -466,6 +466,8 @@ HierarchyReport run_hierarchy(const Scenario& sc, const RunOptions& options)
     run.up.push_back(sg4::Mailbox::by_name("hierarchy-up-" + std::to_string(v)));
     run.down.push_back(sg4::Mailbox::by_name("hierarchy-down-" + std::to_string(v)));
   }
+  fit_actor_stacks(run.network ? 2 * n - 1 : n,
+                   sc.file.string() + ": hierarchy: the tree's " + std::to_string(n) + " scheduler nodes");
   std::vector<sg4::ActorPtr> actors;
   for (hs::TreeVertex v = 0; v < n; v++)
     actors.push_back(sg4::Actor::create("scheduler-" + std::to_string(v), placement[v], node_actor, &run, v));
