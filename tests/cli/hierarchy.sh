@@ -188,4 +188,8 @@ status=$?
 [ $status -eq 2 ] && [ "$(wc -l <"$work/tree400-8m.err")" -eq 1 ] && [ ! -e "$work/tree400-8m" ] &&
   grep -q "400 actors need 3202 MiB of stacks" "$work/tree400-8m.err"
 report tree400_big_stacks_one_line "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/tree400-8m.err")")"
+# A grid without the zoneRoute between the two sites: the messages across it made SimGrid abort mid-run (134).
+grep -v 'zoneRoute src="site-0" dst="site-1"' "$src/tests/platforms/grid-2-sites.xml" >"$work/grid-noroute.xml"
+expect_error missing_zone_route 2 "grid-noroute.xml: no route from site-1-frontend to site-0-frontend" \
+  "tree node 3 and its parent exchange messages" -- run "$graphml_scenario" --quiet --set "platform=$work/grid-noroute.xml"
 finish
