@@ -162,6 +162,9 @@ int run(int argc, char** argv)
       std::printf("  mean turnaround %s s, fairness %s, %ld migrations (%s bytes)\n",
                   format_number(g.mean_turnaround).c_str(), format_number(g.fairness).c_str(), g.migrations,
                   format_number(g.bytes_moved).c_str());
+      if (g.backlog_stop_time >= 0)
+        std::printf("  stopped at %s s: saturated, more jobs in the system than simulation.max_backlog\n",
+                    format_number(g.backlog_stop_time).c_str());
       std::printf("  simulated in %.3f s, peak memory %.0f MiB\n", g.performance.simulation_seconds,
                   g.performance.peak_memory_mb);
       std::printf("  outputs: %s/{jobs.csv,summary.json,performance.json}\n", g.out_dir.string().c_str());
