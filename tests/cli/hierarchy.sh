@@ -178,7 +178,7 @@ expect_bad_setting hierarchy_load "hierarchy.workload.load: load 1e+05 makes 1.6
 # A 400-node tree's actors: with SimGrid's 8 MiB stacks they did not fit under ulimit -v 1.5 GB (SIGABRT, no message);
 # with small stacks they do, and when the user asks for 8 MiB again, one line says so.
 tree400=(--set hierarchy.levels=5 --set hierarchy.min_children=7 --set hierarchy.max_children=7 --set
-  hierarchy.workload.jobs=20)
+  hierarchy.workload.jobs=5 --set hierarchy.workload.work_unit=1e-9)
 (ulimit -v 1500000 && "$bin" run "$scenario" --quiet --out "$work/tree400" "${tree400[@]}" 2>"$work/tree400.err")
 [ "$(field tree_nodes "$work/tree400/summary.json")" = 400 ]
 report tree400_under_ulimit "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/tree400.err")")"
