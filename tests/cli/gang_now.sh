@@ -66,8 +66,9 @@ problems=""
 [ "$(field saturated "$work/backlog/summary.json")" = 1 ] || problems+=" saturated not 1;"
 [ -n "$third" ] && [ "$(field backlog_stop_time "$work/backlog/summary.json")" = "$third" ] ||
   problems+=" stopped at $(field backlog_stop_time "$work/backlog/summary.json"), third arrival at '$third';"
-[ "$(field unfinished_jobs "$work/backlog/summary.json")" = 3 ] && [ "$(field jobs "$work/backlog/summary.json")" = 0 ] ||
-  problems+=" jobs $(field jobs "$work/backlog/summary.json"), unfinished $(field unfinished_jobs "$work/backlog/summary.json");"
+b=$work/backlog/summary.json
+[ "$(field unfinished_jobs "$b")" = 3 ] && [ "$(field jobs "$b")" = 0 ] ||
+  problems+=" jobs $(field jobs "$b"), unfinished $(field unfinished_jobs "$b");"
 report max_backlog_stops "$problems$(head -c 300 "$work/backlog.err")"
 
 expect_bad_setting eviction gang_now.policy.eviction gang_now.policy.eviction=never

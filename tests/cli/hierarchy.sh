@@ -169,12 +169,12 @@ expect_bad_setting root_quanta "hierarchy.quantum_factor: quantum_factor^(levels
   hierarchy.quantum_factor=10 hierarchy.max_children=1
 deep='{}'
 for _ in 1 2 3 4 5 6 7 8 9; do deep="{children: [$deep]}"; done # depth 9: K = 11
-expect_bad_setting deep_tree_root_quanta "= 64^9 (the tree's depth)" "hierarchy.tree=$deep" hierarchy.quantum_factor=64 \
-  hierarchy.levels=null hierarchy.min_children=null hierarchy.max_children=null
+expect_bad_setting deep_tree_root_quanta "= 64^9 (the tree's depth)" "hierarchy.tree=$deep" \
+  hierarchy.quantum_factor=64 hierarchy.levels=null hierarchy.min_children=null hierarchy.max_children=null
 expect_bad_setting tree_nodes "hierarchy.levels: a generated tree of 20 levels" hierarchy.levels=20
 expect_bad_setting hierarchy_jobs "hierarchy.workload.jobs: must be at most 1000000" hierarchy.workload.jobs=10000000
-expect_bad_setting hierarchy_load "hierarchy.workload.load: load 1e+05 makes 1.6e+07 jobs" hierarchy.workload.jobs=null \
-  hierarchy.workload.load=1e5
+expect_bad_setting hierarchy_load "hierarchy.workload.load: load 1e+05 makes 1.6e+07 jobs" \
+  hierarchy.workload.jobs=null hierarchy.workload.load=1e5
 # A 400-node tree's actors: with SimGrid's 8 MiB stacks they did not fit under ulimit -v 1.5 GB (SIGABRT, no message);
 # with small stacks they do, and when the user asks for 8 MiB again, one line says so.
 tree400=(--set hierarchy.levels=5 --set hierarchy.min_children=7 --set hierarchy.max_children=7 --set
@@ -191,5 +191,6 @@ report tree400_big_stacks_one_line "$([ $? -eq 0 ] || echo " exit $status: $(hea
 # A grid without the zoneRoute between the two sites: the messages across it made SimGrid abort mid-run (134).
 grep -v 'zoneRoute src="site-0" dst="site-1"' "$src/tests/platforms/grid-2-sites.xml" >"$work/grid-noroute.xml"
 expect_error missing_zone_route 2 "grid-noroute.xml: no route from site-1-frontend to site-0-frontend" \
-  "tree node 3 and its parent exchange messages" -- run "$graphml_scenario" --quiet --set "platform=$work/grid-noroute.xml"
+  "tree node 3 and its parent exchange messages" -- run "$graphml_scenario" --quiet \
+  --set "platform=$work/grid-noroute.xml"
 finish
