@@ -162,6 +162,9 @@ int run(int argc, char** argv)
       std::printf("  mean turnaround %s s, fairness %s, %ld migrations (%s bytes)\n",
                   format_number(g.mean_turnaround).c_str(), format_number(g.fairness).c_str(), g.migrations,
                   format_number(g.bytes_moved).c_str());
+      if (g.backlog_stop_time >= 0)
+        std::printf("  stopped at %s s: saturated, more jobs in the system than simulation.max_backlog\n",
+                    format_number(g.backlog_stop_time).c_str());
       std::printf("  simulated in %.3f s, peak memory %.0f MiB\n", g.performance.simulation_seconds,
                   g.performance.peak_memory_mb);
       std::printf("  outputs: %s/{jobs.csv,summary.json,performance.json}\n", g.out_dir.string().c_str());
@@ -263,9 +266,9 @@ int main(int argc, char** argv)
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());
     return 2;
-  } catch (const InvariantViolation& e) {
+  } catch (const InvariantViolation& e) { // a finding about the paper's analysis, not a bug of jobsched
     std::fprintf(stderr, "jobsched: %s\n", e.what());
-    return 3;
+    return kExitInvariantViolated;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "jobsched: internal error: %s\n", e.what());
     return 3;

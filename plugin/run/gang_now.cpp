@@ -41,7 +41,7 @@ double median_of(std::vector<double> v)
 }
 
 std::string summary_json(const Scenario& sc, const GangNowReport& r, const GangNowCounters& c, int workstations,
-                         double slowest, double makespan, long owner_exits)
+                         double slowest, double makespan, long owner_exits, long unfinished, double backlog_stop_time)
 {
   const GangNowSpec& spec = *sc.gang_now;
   std::vector<double> turnarounds;
@@ -76,6 +76,10 @@ std::string summary_json(const Scenario& sc, const GangNowReport& r, const GangN
   s["switch_cost"] = json_number(spec.policy.switch_cost);
   s["owner_activity"] = json_number(spec.owners.activity());
   s["jobs"] = r.jobs.size();
+  s["unfinished_jobs"] = unfinished;
+  // As in the main runs: the run stopped on simulation.max_backlog, the one saturation stop every kind shares.
+  s["saturated"] = backlog_stop_time >= 0 ? 1 : 0;
+  s["backlog_stop_time"] = json_number(backlog_stop_time);
   s["makespan"] = json_number(makespan);
   s["mean_turnaround"] = json_number(n > 0 ? r.mean_turnaround : 0);
   s["median_turnaround"] = json_number(median_of(turnarounds));
@@ -206,6 +210,7 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
   std::exception_ptr failure;
   long instants = 0;
   double simulated_wall = 0;
+  double backlog_stop_time = -1;
   try {
     // Doubled-up VPs share their workstation's CPU: executions are SimGrid activities (ptasks), not timers.
     runtime = std::make_unique<JobRuntime>(machine, hosts, slowest, CommSpec{}, MemorySpec{}, ImageStoreSpec{},
@@ -251,6 +256,11 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
         inbox.clear();
         driver->tick(t);
         driver->reconcile(t);
+        if (sc.simulation.max_backlog > 0 && driver->jobs_in_system() > sc.simulation.max_backlog) {
+          backlog_stop_time = t;
+          driver->stop();
+          break;
+        }
       }
       simulated_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     } catch (const simgrid::ForcefulKillException&) {
@@ -266,7 +276,12 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
 
   GangNowReport report;
   double makespan = 0;
+  long unfinished = 0;
   for (const GangJobRecord& rec : driver->records()) {
+    if (rec.finish < 0) { // the run stopped on simulation.max_backlog first: not in the jobs' figures
+      unfinished++;
+      continue;
+    }
     GangNowJobResult j;
     j.id = rec.job->id;
     j.arch = rec.job->arch;
@@ -299,8 +314,9 @@ GangNowReport run_gang_now(const Scenario& sc, const RunOptions& options)
   const auto n = static_cast<double>(report.jobs.size());
   report.mean_turnaround = n > 0 ? sum / n : 0;
   report.fairness = sum_s2 > 0 ? sum_s * sum_s / (n * sum_s2) : 1;
-  report.summary_json =
-      summary_json(sc, report, driver->counters(), static_cast<int>(hosts.size()), slowest, makespan, owners.exits());
+  report.backlog_stop_time = backlog_stop_time;
+  report.summary_json = summary_json(sc, report, driver->counters(), static_cast<int>(hosts.size()), slowest, makespan,
+                                     owners.exits(), unfinished, backlog_stop_time);
   PerformanceFigures& perf = report.performance;
   perf.execution = "ptask";
   perf.simulation_seconds = simulated_wall;

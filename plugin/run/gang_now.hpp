@@ -40,8 +40,9 @@ struct GangNowJobResult {
 };
 
 struct GangNowReport {
-  std::vector<GangNowJobResult> jobs;
+  std::vector<GangNowJobResult> jobs; // the jobs that finished
   std::string summary_json;
+  double backlog_stop_time = -1; // when the run stopped on simulation.max_backlog, -1 if it did not
   double mean_turnaround = 0;
   double fairness = 0;
   long migrations = 0;

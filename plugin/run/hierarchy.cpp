@@ -5,6 +5,7 @@
 #include "core/time_format.hpp"
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
+#include "platform/routes.hpp"
 #include "policies/hierarchical/analysis.hpp"
 #include "policies/hierarchical/leaf_scheduler.hpp"
 #include "policies/hierarchical/scheduler_tree.hpp"
@@ -461,11 +462,23 @@ HierarchyReport run_hierarchy(const Scenario& sc, const RunOptions& options)
   const std::vector<sg4::Host*> placement = place_schedulers(engine, sc, run.tree);
   run.network = spec.messages_over_platform;
   run.message_bytes = spec.message_bytes;
+  if (run.network) { // every node talks with its parent both ways: their routes, before the run
+    engine.seal_platform();
+    for (hs::TreeVertex v = 1; v < n; v++) {
+      sg4::Host* up = placement[static_cast<size_t>(hs::parent(run.tree, v))];
+      if (up == placement[v]) continue;
+      const std::string why = "tree node " + std::to_string(v + 1) + " and its parent exchange messages";
+      require_route(*placement[v], *up, sc.platform, why);
+      require_route(*up, *placement[v], sc.platform, why);
+    }
+  }
   run.inbox.resize(n);
   for (hs::TreeVertex v = 0; v < n; v++) {
     run.up.push_back(sg4::Mailbox::by_name("hierarchy-up-" + std::to_string(v)));
     run.down.push_back(sg4::Mailbox::by_name("hierarchy-down-" + std::to_string(v)));
   }
+  fit_actor_stacks(run.network ? 2 * n - 1 : n,
+                   sc.file.string() + ": hierarchy: the tree's " + std::to_string(n) + " scheduler nodes");
   std::vector<sg4::ActorPtr> actors;
   for (hs::TreeVertex v = 0; v < n; v++)
     actors.push_back(sg4::Actor::create("scheduler-" + std::to_string(v), placement[v], node_actor, &run, v));

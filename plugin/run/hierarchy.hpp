@@ -30,7 +30,7 @@
  * checks them where the paper's analysis applies (QF = 1, CF = 0, fractional allotments, free messages, DS + DEQ;
  * Lemma 1 and Theorem 1 under A-Control with convergence rate 0): a failure there is a bug. `invariants: on` checks
  * them on any run, which shows where the analysis stops holding; `off` never. A failed check is an InvariantViolation
- * (exit status 3, one line, no output files).
+ * (exit status kExitInvariantViolated, one line, no output files).
  *
  * Writes summary.json, jobs.csv (one row per job) and performance.json. One engine per process. */
 #pragma once
@@ -44,7 +44,11 @@
 
 namespace jobsched {
 
-/* A check of the paper's analysis failed (`invariants`): the launcher prints it on one line, exit status 3. */
+/* A check of the paper's analysis failed (`invariants`): the launcher prints it on one line and exits with
+ * kExitInvariantViolated, distinct from bad input (2) and internal errors (3): the run did what it was asked, and what
+ * it found contradicts the paper. */
+inline constexpr int kExitInvariantViolated = 4;
+
 class InvariantViolation : public std::logic_error {
  public:
   explicit InvariantViolation(const std::string& what) : std::logic_error("invariant violated: " + what) {}

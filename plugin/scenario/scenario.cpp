@@ -241,8 +241,21 @@ YAML::Node load_yaml_file(const fs::path& file)
   return parse_yaml(ss.str(), file.string());
 }
 
+/* Scheduler trees (hierarchy): every node is an actor (two over the platform) that decides at each of its quanta, about
+ * 2e5 decisions per second measured. A run of the default workload lasts about 10^4 quanta of L, so 10^4 nodes make
+ * 10^8 decisions, some 10 minutes; a larger tree would run for hours (a generated tree of 20 levels did not even fit
+ * in memory). */
+constexpr size_t kMaxTreeNodes = 10000;
+constexpr const char* kTreeNodesReason =
+    " (every node is an actor deciding at each of its quanta: a run would last hours)";
+/* A run simulates at least one quantum of the root, QF^(K - 2) quanta of L at every leaf: 10^6 take 2.3 s per leaf
+ * (measured); 10^9, hours, and QF^(K - 2) beyond 2^63 overflowed. */
+constexpr double kMaxLeafQuantaPerRootQuantum = 1e6;
+/* The jobs of a hierarchy run are all made before it starts and kept to its end, about 0.75 KB each (measured): 10^6
+ * jobs take some 750 MB (10^7, 7.5 GB, ran out of memory inside an actor, which aborts SimGrid). */
+constexpr long kMaxHierarchyJobs = 1000000;
+
 /* An explicit scheduler tree: nested {children: [...]} mappings, as parent indices in preorder (root first). */
-constexpr size_t kMaxTreeNodes = 100000;
 
 void read_tree_node(Section& node, int parent, hierarchical::TreeDescription& tree, const std::string& file,
                     const std::set<std::string>* overridden)
@@ -250,7 +263,7 @@ void read_tree_node(Section& node, int parent, hierarchical::TreeDescription& tr
   std::vector<int>& parents = tree.parents;
   const int me = static_cast<int>(parents.size());
   if (parents.size() >= kMaxTreeNodes)
-    node.fail(node.node(), "a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes");
+    node.fail(node.node(), "a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes" + kTreeNodesReason);
   parents.push_back(parent);
   tree.names.push_back(node.str("name", ""));
   tree.hosts.push_back(node.str("host", ""));
@@ -290,6 +303,18 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
   if (spec.max_children < spec.min_children)
     h.fail(h.node()["max_children"], "must be at least min_children (" + std::to_string(spec.min_children) + ")",
            "max_children");
+  // A generated tree may reach max_children^k nodes at level K - k, whatever its seed.
+  double largest_tree = 0;
+  for (int k = 0; k <= spec.levels - 2; k++)
+    largest_tree += std::pow(static_cast<double>(spec.max_children), k);
+  if (largest_tree > static_cast<double>(kMaxTreeNodes)) {
+    const char* k = h.has("levels") ? "levels" : "max_children";
+    h.fail(h.node()[k],
+           "a generated tree of " + std::to_string(spec.levels) + " levels and up to " +
+               std::to_string(spec.max_children) + " children per node may have " + format_exact(largest_tree) +
+               " nodes, more than " + std::to_string(kMaxTreeNodes) + kTreeNodesReason,
+           k);
+  }
   if (h.has("tree_seed")) spec.tree_seed = static_cast<std::uint64_t>(h.integer("tree_seed", 0, 0, kMaxCount));
   h.ignore("tree_seed");
   if (h.has("tree") && h.has("tree_file"))
@@ -320,7 +345,8 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
     try {
       tree = hs::tree_from_graphml(in);
       if (tree.parents.size() > kMaxTreeNodes)
-        throw std::invalid_argument("a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes");
+        throw std::invalid_argument("a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes" +
+                                    kTreeNodesReason);
       hs::tree_from_parents(tree.parents); // leaves at one depth
     } catch (const std::invalid_argument& e) {
       throw InputError(path.string() + ": " + e.what());
@@ -329,10 +355,25 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
     spec.tree_names = tree.names;
     spec.tree_hosts = tree.hosts;
   }
-  // The quanta of the highest level must stay countable.
-  const double top_quanta = std::pow(static_cast<double>(spec.quantum_factor), spec.levels - 2);
-  if (!spec.tree_parents && top_quanta > 1e9)
-    h.fail(h.node()["quantum_factor"], "quantum_factor^(levels - 2) must be at most 1e9", "quantum_factor");
+  // Every run simulates at least one quantum of the root.
+  int levels = spec.levels;
+  if (spec.tree_parents) { // an explicit tree's K: its depth + 2 (read_tree_node numbers parents before children)
+    const std::vector<int>& parents = *spec.tree_parents;
+    std::vector<int> depth(parents.size(), 0);
+    int deepest = 0;
+    for (size_t i = 1; i < parents.size(); i++)
+      if (parents[i] >= 0 && static_cast<size_t>(parents[i]) < i)
+        deepest = std::max(deepest, depth[i] = depth[static_cast<size_t>(parents[i])] + 1);
+    levels = deepest + 2;
+  }
+  const double top_quanta = std::pow(static_cast<double>(spec.quantum_factor), levels - 2);
+  if (top_quanta > kMaxLeafQuantaPerRootQuantum)
+    h.fail(h.node()["quantum_factor"],
+           "quantum_factor^(levels - 2) = " + std::to_string(spec.quantum_factor) + "^" + std::to_string(levels - 2) +
+               (spec.tree_parents ? " (the tree's depth)" : "") + " = " + format_exact(top_quanta) +
+               " leaf quanta per quantum of the root, more than 1e6 (a run simulates at least one root quantum: "
+               "1e6 leaf quanta take seconds per leaf, 1e9 hours)",
+           "quantum_factor");
   spec.convergence_rate = h.num("convergence_rate", spec.convergence_rate, 0, 1);
   if (spec.convergence_rate >= 1) h.fail(h.node()["convergence_rate"], "must be below 1", "convergence_rate");
   spec.a_greedy.utilization_threshold = h.num("utilization_threshold", spec.a_greedy.utilization_threshold, 0, 1, true);
@@ -345,10 +386,21 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
   Section w = h.sub("workload");
   hs::DowneyWorkloadSpec& wl = spec.workload;
   if (w.has("jobs") && w.has("load")) w.fail(w.node()["load"], "give jobs or load, not both", "load");
-  wl.jobs = w.integer("jobs", wl.jobs, 1, 10000000);
+  wl.jobs = w.integer("jobs", wl.jobs, 1, kMaxJobs);
+  if (wl.jobs > kMaxHierarchyJobs)
+    w.fail(w.node()["jobs"],
+           "must be at most " + std::to_string(kMaxHierarchyJobs) + ", got " + std::to_string(wl.jobs) +
+               " (every job is kept in memory, about 0.75 KB each)",
+           "jobs");
   if (w.has("load")) {
     const double load = w.num("load", 1, 0, 1e6, true);
-    wl.jobs = std::max(1L, std::lround(load * wl.jobs_per_unit_load));
+    const double jobs = std::max(1.0, std::round(load * wl.jobs_per_unit_load));
+    if (jobs > static_cast<double>(kMaxHierarchyJobs))
+      w.fail(w.node()["load"],
+             "load " + format_exact(load) + " makes " + format_exact(jobs) + " jobs, more than " +
+                 std::to_string(kMaxHierarchyJobs) + " (every job is kept in memory, about 0.75 KB each)",
+             "load");
+    wl.jobs = static_cast<long>(jobs);
   }
   w.ignore("load");
   wl.work_unit = w.num("work_unit", wl.work_unit, 0, 1e6, true);

@@ -51,6 +51,26 @@ sed 's/"[^"]*"/Q/g' "$work/comma/jobs.csv" | awk -F, 'NF != 14 { bad = 1 } END {
   problems+=" rows without 14 fields;"
 report comma_in_arch "$problems"
 
+# simulation.max_backlog stops a gang_now run as it stops the main runs (it was ignored). Jobs arrive about every second
+# and none of 10^5 s can end before the third arrives: with max_backlog 2 the run stops at the third job's submission,
+# read from a run of 1 s jobs with the same seed (the arrivals do not depend on the work), with 3 jobs unfinished.
+fast=(--set gang_now.workload.mean_interarrival=1 --set gang_now.owners.activity=0)
+"$bin" run "$scenario" --quiet --out "$work/arrivals" "${small[@]}" "${fast[@]}" --set gang_now.workload.min_work=1 \
+  --set gang_now.workload.max_work=1 2>/dev/null
+"$bin" run "$scenario" --quiet --out "$work/backlog" "${small[@]}" "${fast[@]}" --set gang_now.workload.min_work=1e5 \
+  --set gang_now.workload.max_work=1e5 --set simulation.max_backlog=2 2>"$work/backlog.err"
+third=$(awk -F, '$1 == 2 { print $5 }' "$work/arrivals/jobs.csv")
+problems=""
+[ "$(field saturated "$work/arrivals/summary.json")" = 0 ] &&
+  [ "$(field backlog_stop_time "$work/arrivals/summary.json")" = -1 ] || problems+=" the unbounded run saturated;"
+[ "$(field saturated "$work/backlog/summary.json")" = 1 ] || problems+=" saturated not 1;"
+[ -n "$third" ] && [ "$(field backlog_stop_time "$work/backlog/summary.json")" = "$third" ] ||
+  problems+=" stopped at $(field backlog_stop_time "$work/backlog/summary.json"), third arrival at '$third';"
+b=$work/backlog/summary.json
+[ "$(field unfinished_jobs "$b")" = 3 ] && [ "$(field jobs "$b")" = 0 ] ||
+  problems+=" jobs $(field jobs "$b"), unfinished $(field unfinished_jobs "$b");"
+report max_backlog_stops "$problems$(head -c 300 "$work/backlog.err")"
+
 expect_bad_setting eviction gang_now.policy.eviction gang_now.policy.eviction=never
 expect_bad_setting quantum gang_now.policy.quantum gang_now.policy.quantum=-1
 expect_bad_setting unknown_key gang_now.workload.vps gang_now.workload.vps=3

@@ -50,7 +50,8 @@ done
 
 # Outside the analysis's preconditions the invariant breaks (so the check can fail): whole processors (DEQ rounds
 # desires up, a satisfied subtree keeps processors its jobs cannot take), QF = 2 (upper levels decide on older
-# desires), CF = 0.1 (allotments reach the subtrees late). `invariants: on` checks anyway: exit 3, one line.
+# desires), CF = 0.1 (allotments reach the subtrees late). `invariants: on` checks anyway: exit 4 (a finding, not an
+# internal error, 3), one line.
 for broken in hierarchy.allotments=whole hierarchy.quantum_factor=2 hierarchy.cost_factor=0.1; do
   name=broken_${broken#hierarchy.}
   "$bin" run "$scenario" --quiet --out "$work/$name" "${small[@]}" --set "$broken" 2>"$work/$name.err"
@@ -60,7 +61,7 @@ for broken in hierarchy.allotments=whole hierarchy.quantum_factor=2 hierarchy.co
   "$bin" run "$scenario" --quiet --out "$work/$name-on" "${small[@]}" --set "$broken" \
     --set hierarchy.invariants=on 2>"$work/$name-on.err"
   status=$?
-  [ $status -eq 3 ] && [ "$(wc -l <"$work/$name-on.err")" -eq 1 ] && [ ! -e "$work/$name-on" ] &&
+  [ $status -eq 4 ] && [ "$(wc -l <"$work/$name-on.err")" -eq 1 ] && [ ! -e "$work/$name-on" ] &&
     grep -q "invariant violated: at t = .* a job is deprived" "$work/$name-on.err"
   report "$name-on" "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/$name-on.err")")"
 done
@@ -68,7 +69,7 @@ done
 "$bin" run "$scenario" --quiet --out "$work/equi-on" "${small[@]}" --set hierarchy.algorithm=equi-equi \
   --set hierarchy.invariants=on 2>"$work/equi-on.err"
 status=$?
-[ $status -eq 3 ] && grep -q "invariant violated: Lemma 1 violated by job .*total allotment" "$work/equi-on.err"
+[ $status -eq 4 ] && grep -q "invariant violated: Lemma 1 violated by job .*total allotment" "$work/equi-on.err"
 report lemma1_on_equi "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/equi-on.err")")"
 
 # A lone Step job of parallelism 4 under AC-DS, K = 2: its first quantum on 1 processor (the initial desire) covers
@@ -161,4 +162,35 @@ expect_bad_setting zero_bytes hierarchy.message_bytes hierarchy.message_bytes=0
 expect_bad_setting tree_and_file hierarchy.tree_file 'hierarchy.tree={children: [{}]}' hierarchy.tree_file=x.graphml \
   hierarchy.levels=null hierarchy.min_children=null hierarchy.max_children=null
 expect_bad_setting no_front_end hierarchy.messages hierarchy.messages=platform
+# Bounds with their reasons: a run simulates at least one root quantum, QF^(K - 2) leaf quanta (10^9 ran for hours, and
+# QF^(K - 2) of a deep explicit tree overflowed: SIGFPE); every node is an actor (levels 20 exhausted memory); every
+# job is kept in memory (10^7 jobs: bad_alloc inside an actor, abort).
+expect_bad_setting root_quanta "hierarchy.quantum_factor: quantum_factor^(levels - 2) = 10^9" hierarchy.levels=11 \
+  hierarchy.quantum_factor=10 hierarchy.max_children=1
+deep='{}'
+for _ in 1 2 3 4 5 6 7 8 9; do deep="{children: [$deep]}"; done # depth 9: K = 11
+expect_bad_setting deep_tree_root_quanta "= 64^9 (the tree's depth)" "hierarchy.tree=$deep" \
+  hierarchy.quantum_factor=64 hierarchy.levels=null hierarchy.min_children=null hierarchy.max_children=null
+expect_bad_setting tree_nodes "hierarchy.levels: a generated tree of 20 levels" hierarchy.levels=20
+expect_bad_setting hierarchy_jobs "hierarchy.workload.jobs: must be at most 1000000" hierarchy.workload.jobs=10000000
+expect_bad_setting hierarchy_load "hierarchy.workload.load: load 1e+05 makes 1.6e+07 jobs" \
+  hierarchy.workload.jobs=null hierarchy.workload.load=1e5
+# A 400-node tree's actors: with SimGrid's 8 MiB stacks they did not fit under ulimit -v 1.5 GB (SIGABRT, no message);
+# with small stacks they do, and when the user asks for 8 MiB again, one line says so.
+tree400=(--set hierarchy.levels=5 --set hierarchy.min_children=7 --set hierarchy.max_children=7 --set
+  hierarchy.workload.jobs=5 --set hierarchy.workload.work_unit=1e-9)
+(ulimit -v 1500000 && "$bin" run "$scenario" --quiet --out "$work/tree400" "${tree400[@]}" 2>"$work/tree400.err")
+[ "$(field tree_nodes "$work/tree400/summary.json")" = 400 ]
+report tree400_under_ulimit "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/tree400.err")")"
+(ulimit -v 1500000 && "$bin" run "$scenario" --quiet --out "$work/tree400-8m" "${tree400[@]}" \
+  --cfg=contexts/stack-size:8192 2>"$work/tree400-8m.err")
+status=$?
+[ $status -eq 2 ] && [ "$(wc -l <"$work/tree400-8m.err")" -eq 1 ] && [ ! -e "$work/tree400-8m" ] &&
+  grep -q "400 actors need 3202 MiB of stacks" "$work/tree400-8m.err"
+report tree400_big_stacks_one_line "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/tree400-8m.err")")"
+# A grid without the zoneRoute between the two sites: the messages across it made SimGrid abort mid-run (134).
+grep -v 'zoneRoute src="site-0" dst="site-1"' "$src/tests/platforms/grid-2-sites.xml" >"$work/grid-noroute.xml"
+expect_error missing_zone_route 2 "grid-noroute.xml: no route from site-1-frontend to site-0-frontend" \
+  "tree node 3 and its parent exchange messages" -- run "$graphml_scenario" --quiet \
+  --set "platform=$work/grid-noroute.xml"
 finish

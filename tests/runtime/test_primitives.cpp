@@ -170,6 +170,21 @@ TEST_P(BothPaths, MigrationPaysTheImageTransfer)
   EXPECT_NEAR(r[1], 11.0, 1e-6);
 }
 
+TEST_P(BothPaths, MigrationOfAnImageBelowOneByteStillMovesIt)
+{
+  // The same move with an image of 0.4 byte: it crosses the wire as one whole byte (1e-8 s), not as a message of 0
+  // bytes, which SimGrid's L07 model never completes (the job then never computed again). Ends at 2 + 1e-8 + 8.
+  WorkloadJob j = make_job(1, 1, 10);
+  auto r = simulate_on(GetParam(), [&](JobRuntime& rt) {
+    rt.start(j, procs({0}));
+    sg4::this_actor::sleep_until(2);
+    rt.migrate(1, procs({2}), 0.4);
+    return wait_all(rt);
+  });
+  ASSERT_EQ(r.size(), 2U);
+  EXPECT_NEAR(r[1], 10.0 + 1e-8, 1e-9);
+}
+
 TEST(Runtime, TwoJobsContendForOneLink)
 {
   // Ring of 2 processes across the wire, 1 s of compute each, 0.5 byte/flop: each direction carries 5e8 bytes, 1e9

@@ -262,6 +262,12 @@ bool GangNowDriver::all_blocked_by_owners() const
   return !in_system_.empty();
 }
 
+void GangNowDriver::stop()
+{
+  for (const auto& [id, v] : vps_)
+    if (runtime_.is_running(id)) runtime_.kill(id);
+}
+
 double GangNowDriver::next_wakeup() const
 {
   double t = map_.slices.size() > 1 ? slice_start_ + policy_.quantum : kInfinity;

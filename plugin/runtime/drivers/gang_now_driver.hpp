@@ -86,6 +86,10 @@ class GangNowDriver {
   void reconcile(double now);
   double next_wakeup() const;
   bool empty() const { return in_system_.empty(); }
+  long jobs_in_system() const { return static_cast<long>(in_system_.size()); }
+  /* The run stops before its jobs end (simulation.max_backlog): every VP still in the runtime is killed, so that no
+   * SimGrid activity outlives the scheduler. */
+  void stop();
   /* Every job in the system has all the workstations of its architecture taken by their owners: none can progress
    * until an owner leaves. */
   bool all_blocked_by_owners() const;

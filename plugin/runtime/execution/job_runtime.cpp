@@ -32,6 +32,13 @@ bool in_progress(const sg4::ActivityPtr& a)
   using State = sg4::Activity::State;
   return a->get_state() != State::FINISHED && a->get_state() != State::FAILED && a->get_state() != State::CANCELED;
 }
+/* Each of `parts` destinations' share of an image of `bytes` (> 0), in whole bytes and at least one: SimGrid's L07
+ * model never completes a message of 0 bytes over a route without latency (the job waiting for it would never compute
+ * again), and a share below a byte, truncated, would be one. */
+uint64_t image_share(double bytes, size_t parts)
+{
+  return std::max<uint64_t>(1, static_cast<uint64_t>(bytes / static_cast<double>(parts)));
+}
 } // namespace
 
 JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, double reference_speed, CommSpec comm,
@@ -198,7 +205,7 @@ std::vector<sg4::ActivityPtr> JobRuntime::move_image(const std::vector<sg4::Host
   // Each new process receives its share of the image from the old process of the same rank (wrapping around).
   std::vector<sg4::ActivityPtr> out;
   if (!(bytes > 0) || from.empty()) return out;
-  const auto share = static_cast<uint64_t>(bytes / static_cast<double>(to.size()));
+  const uint64_t share = image_share(bytes, to.size());
   for (size_t i = 0; i < to.size(); i++)
     if (from[i % from.size()] != to[i]) out.push_back(sg4::Comm::sendto_async(from[i % from.size()], to[i], share));
   return out;
@@ -220,7 +227,7 @@ void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vect
     x.stages.push_back({JobStatus::transferring, [this, &x, bytes, image_from] {
                           auto to = hosts_of(state(x).processors);
                           std::vector<sg4::ActivityPtr> out;
-                          const auto share = static_cast<uint64_t>(bytes / static_cast<double>(to.size()));
+                          const uint64_t share = image_share(bytes, to.size());
                           if (images_.kind == ImageStoreSpec::Kind::host) {
                             for (auto* h : to)
                               out.push_back(sg4::Comm::sendto_async(image_host_, h, share));
@@ -536,7 +543,7 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   x.image_hosts = hosts_of(s.processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, bytes] {
                         std::vector<sg4::ActivityPtr> out;
-                        const auto share = static_cast<uint64_t>(bytes / static_cast<double>(x.image_hosts.size()));
+                        const uint64_t share = image_share(bytes, x.image_hosts.size());
                         for (auto* h : x.image_hosts)
                           out.push_back(images_.kind == ImageStoreSpec::Kind::host
                                             ? sg4::ActivityPtr(sg4::Comm::sendto_async(h, image_host_, share))
