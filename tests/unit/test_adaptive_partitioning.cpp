@@ -9,6 +9,7 @@
 #include "output/metrics.hpp"
 #include "policies/time_sharing/adaptive_partitioning.hpp"
 #include "policy/policy.hpp"
+#include "support/time_sharing_bench.hpp"
 #include "workload/generator.hpp"
 
 #include <gtest/gtest.h>
@@ -130,95 +131,25 @@ TEST(AdaptivePartitioning, LoadAverageUpdate)
 namespace {
 
 /* A policy of the family on a uniform machine, and the jobs of its views (moldable 1..P). */
-class Bench {
+class Bench : public jobsched::testing::TimeSharingBench {
  public:
-  /* `mesh_width` > 0: processor i is at x = i mod mesh_width, y = i div mesh_width of a mesh (for a submesh
-   * `allocation`). */
-  Bench(int processors, const std::string& name, const std::map<std::string, std::string>& values,
-        const std::string& allocation = "first-fit", int mesh_width = 0)
-      : machine_(mesh(processors, mesh_width)), info_(policy_registry().get(name)),
-        params_(info_.params, values, "policy.params"),
-        allocator_(allocator_registry().get(allocation).make(AllocatorEnv{machine_, allocator_params_})),
-        policy_(info_.make_time_sharing(PolicyEnv{machine_, *allocator_, params_}))
-  {
-  }
-  static Machine mesh(int processors, int width)
-  {
-    Machine m = Machine::uniform(processors);
-    if (width > 0)
-      for (int i = 0; i < processors; i++)
-        m.set_position(i, i % width, i / width);
-    return m;
-  }
+  using TimeSharingBench::TimeSharingBench;
   /* Submit job `id` now; `memory_processors` of memory (node_memory_mb 1: one MB per processor). */
   void submit(JobId id, double now, int memory_processors = 0)
   {
-    Job& j = jobs_.emplace_back();
+    Job j;
     j.id = id;
     j.submit_time = now;
     j.shape = JobShape::moldable;
     j.size = 1;
     j.min_size = 1;
-    j.max_size = machine_.resource_count();
+    j.max_size = processors();
     if (memory_processors > 0) j.memory_kb = memory_processors * 1024.0;
-    JobState& s = states_.emplace_back();
-    s.job = &j;
-    s.status = JobStatus::waiting;
-    in_system_.push_back(&s);
-    policy_->job_submitted(j, now);
+    TimeSharingBench::submit(j, now);
   }
-  void end(JobId id, double now)
-  {
-    for (size_t i = 0; i < in_system_.size(); i++)
-      if (in_system_[i]->job->id == id) {
-        policy_->job_ended(*in_system_[i]->job, JobEnd::completed, now);
-        in_system_.erase(in_system_.begin() + static_cast<long>(i));
-        return;
-      }
-    FAIL() << "job " << id << " is not in the system";
-  }
-  /* Plan at `now`, then apply the plan to the records as the driver would (running or suspended). */
-  Plan plan(double now)
-  {
-    SystemView view;
-    view.now = now;
-    view.machine = &machine_;
-    view.up = ResourceSet::all(machine_.resource_count());
-    view.jobs.assign(in_system_.begin(), in_system_.end());
-    Plan p = policy_->plan(view);
-    for (JobState* s : in_system_) {
-      auto it = p.run.find(s->job->id);
-      if (it != p.run.end()) {
-        if (s->start_time < 0) s->start_time = now;
-        s->processors = it->second;
-        s->status = JobStatus::running;
-      } else if (s->started()) {
-        s->status = JobStatus::suspended;
-      }
-    }
-    return p;
-  }
-
- private:
-  Machine machine_;
-  const PolicyInfo& info_;
-  Params params_;
-  Params allocator_params_{{}, {}, "policy.allocation_params"};
-  std::unique_ptr<Allocator> allocator_;
-  std::unique_ptr<TimeSharingPolicy> policy_;
-  std::deque<Job> jobs_;
-  std::deque<JobState> states_;
-  std::vector<JobState*> in_system_;
 };
 
-/* The processors each job of the plan got, by job. */
-std::map<JobId, int> counts(const Plan& p)
-{
-  std::map<JobId, int> out;
-  for (const auto& [id, r] : p.run)
-    out[id] = r.count();
-  return out;
-}
+using jobsched::testing::processor_counts;
 
 } // namespace
 
@@ -229,24 +160,24 @@ TEST(AdaptivePartitioning, PoliciesConfigureThePapersExamples)
   Bench apmc(128, "apmc", {{"initial_load", "5"}});
   apmc.submit(1, 0, 20);
   apmc.submit(2, 0, 45);
-  EXPECT_EQ(counts(apmc.plan(0)), (std::map<JobId, int>{{1, 32}, {2, 64}}));
+  EXPECT_EQ(processor_counts(apmc.plan(0)), (std::map<JobId, int>{{1, 32}, {2, 64}}));
 
   Bench half(128, "apvm", {{"initial_load", "5"}, {"fraction", "0.5"}, {"overhead", "0.25"}});
   half.submit(1, 0, 45);
   half.submit(2, 0, 20);
   Plan p = half.plan(0);
-  EXPECT_EQ(counts(p), (std::map<JobId, int>{{1, 32}, {2, 32}}));
+  EXPECT_EQ(processor_counts(p), (std::map<JobId, int>{{1, 32}, {2, 32}}));
   ASSERT_EQ(p.slowdown.count(1), 1U);
   EXPECT_DOUBLE_EQ(p.slowdown.at(1), 1 + (1 - 32.0 / 45) / 0.5 * 0.25);
   EXPECT_EQ(p.slowdown.count(2), 0U); // 32 processors hold its 20: no paging
 
   Bench three_quarters(128, "apvm", {{"initial_load", "5"}, {"fraction", "0.75"}, {"overhead", "0.25"}});
   three_quarters.submit(1, 0, 45);
-  EXPECT_EQ(counts(three_quarters.plan(0)), (std::map<JobId, int>{{1, 64}}));
+  EXPECT_EQ(processor_counts(three_quarters.plan(0)), (std::map<JobId, int>{{1, 64}}));
 
   Bench plain(128, "ap", {{"initial_load", "5"}});
   plain.submit(1, 0, 45); // AP ignores memory
-  EXPECT_EQ(counts(plain.plan(0)), (std::map<JobId, int>{{1, 32}}));
+  EXPECT_EQ(processor_counts(plain.plan(0)), (std::map<JobId, int>{{1, 32}}));
 }
 
 /* Images (Plan::image_bytes, 1 MiB of memory per processor of min_j): APVM(0.5) loads the active pages its partition
@@ -297,7 +228,7 @@ TEST(AdaptivePartitioning, ContiguityLeavesFragmentsIdle)
       b.submit(id, 0, 1);
     b.submit(5, 0, 3);
     Plan first = b.plan(0);
-    EXPECT_EQ(counts(first), (std::map<JobId, int>{{1, 2}, {2, 2}, {3, 2}, {4, 2}})) << allocation;
+    EXPECT_EQ(processor_counts(first), (std::map<JobId, int>{{1, 2}, {2, 2}, {3, 2}, {4, 2}})) << allocation;
     b.end(1, 0.5);
     b.end(4, 0.5);
     Plan later = b.plan(0.5);
@@ -306,7 +237,7 @@ TEST(AdaptivePartitioning, ContiguityLeavesFragmentsIdle)
       EXPECT_EQ(later.run.at(5).to_string(), "0-1 6-7");
     } else {
       EXPECT_EQ(later.run.count(5), 0U);
-      EXPECT_EQ(counts(later), (std::map<JobId, int>{{2, 2}, {3, 2}}));
+      EXPECT_EQ(processor_counts(later), (std::map<JobId, int>{{2, 2}, {3, 2}}));
     }
   }
 }
@@ -320,7 +251,7 @@ TEST(AdaptivePartitioning, SkipsJobsThatDoNotFit)
   b.submit(2, 0, 3);
   b.submit(3, 0, 1);
   Plan p = b.plan(0);
-  EXPECT_EQ(counts(p), (std::map<JobId, int>{{1, 2}, {3, 2}}));
+  EXPECT_EQ(processor_counts(p), (std::map<JobId, int>{{1, 2}, {3, 2}}));
   EXPECT_EQ(p.run.at(1).to_string(), "0-1");
   EXPECT_EQ(p.run.at(3).to_string(), "2-3");
   EXPECT_DOUBLE_EQ(p.until, 2); // a job waits: the next quantum
@@ -336,24 +267,24 @@ TEST(AdaptivePartitioning, LoadAverageSetsThePartitionUnit)
     Bench b(128, "ap", {{"rounding", rounding}});
     for (JobId id = 1; id <= 9; id++)
       b.submit(id, 0);
-    EXPECT_EQ(counts(b.plan(0)), (std::map<JobId, int>{{1, 128}})) << rounding;
+    EXPECT_EQ(processor_counts(b.plan(0)), (std::map<JobId, int>{{1, 128}})) << rounding;
     b.plan(100);
     for (JobId id = 1; id <= 9; id++)
       b.end(id, 101);
     b.submit(10, 101);
     const bool ceiling = std::string(rounding) == "ceiling";
     const int at_five = ceiling ? 32 : 16; // 128/5 = 25.6
-    EXPECT_EQ(counts(b.plan(101)), (std::map<JobId, int>{{10, at_five}})) << rounding;
+    EXPECT_EQ(processor_counts(b.plan(101)), (std::map<JobId, int>{{10, at_five}})) << rounding;
     Plan alone = b.plan(200);
-    EXPECT_EQ(counts(alone), (std::map<JobId, int>{{10, at_five}})) << rounding;
+    EXPECT_EQ(processor_counts(alone), (std::map<JobId, int>{{10, at_five}})) << rounding;
     b.end(10, 250);
     b.submit(11, 250);
     const int expected = ceiling ? 64 : 32; // 128/3 = 42.7
-    EXPECT_EQ(counts(b.plan(250)), (std::map<JobId, int>{{11, expected}})) << rounding;
+    EXPECT_EQ(processor_counts(b.plan(250)), (std::map<JobId, int>{{11, expected}})) << rounding;
     b.end(11, 260);
     b.plan(260);
     b.submit(12, 601);
-    EXPECT_EQ(counts(b.plan(601)), (std::map<JobId, int>{{12, 128}})) << rounding;
+    EXPECT_EQ(processor_counts(b.plan(601)), (std::map<JobId, int>{{12, 128}})) << rounding;
   }
 }
 
@@ -367,10 +298,10 @@ TEST(AdaptivePartitioning, ConfigureOnArrivalOrAtFirstDispatch)
   for (Bench* b : {&arrival, &dispatch}) {
     for (JobId id = 1; id <= 9; id++)
       b->submit(id, 0);
-    EXPECT_EQ(counts(b->plan(0)), (std::map<JobId, int>{{1, 128}}));
+    EXPECT_EQ(processor_counts(b->plan(0)), (std::map<JobId, int>{{1, 128}}));
   }
-  EXPECT_EQ(counts(arrival.plan(100)), (std::map<JobId, int>{{2, 128}}));
-  EXPECT_EQ(counts(dispatch.plan(100)), (std::map<JobId, int>{{2, 32}, {3, 32}, {4, 32}, {5, 32}}));
+  EXPECT_EQ(processor_counts(arrival.plan(100)), (std::map<JobId, int>{{2, 128}}));
+  EXPECT_EQ(processor_counts(dispatch.plan(100)), (std::map<JobId, int>{{2, 32}, {3, 32}, {4, 32}, {5, 32}}));
 }
 
 /* Priority and the usage halving, under GS(128) (one job at a time). Job 1 runs alone from 0 to 100: 100 s x 128 =
@@ -381,11 +312,11 @@ TEST(AdaptivePartitioning, UsageHalvingEveryPeriod)
 {
   Bench b(128, "ap", {{"partition_size", "128"}});
   b.submit(1, 0);
-  EXPECT_EQ(counts(b.plan(0)), (std::map<JobId, int>{{1, 128}}));
+  EXPECT_EQ(processor_counts(b.plan(0)), (std::map<JobId, int>{{1, 128}}));
   EXPECT_DOUBLE_EQ(b.plan(0).until, 100); // alone: nothing to do before the load sample
   b.submit(2, 99);
   Plan at99 = b.plan(99);
-  EXPECT_EQ(counts(at99), (std::map<JobId, int>{{1, 128}}));
+  EXPECT_EQ(processor_counts(at99), (std::map<JobId, int>{{1, 128}}));
   EXPECT_DOUBLE_EQ(at99.until, 100);
   std::map<double, JobId> runs;
   for (int k = 0; k <= 30; k++) {

@@ -4,6 +4,7 @@
  * plans are worked out by hand in the comments. */
 #include "core/errors.hpp"
 #include "policy/policy.hpp"
+#include "support/time_sharing_bench.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,78 +19,26 @@ using namespace jobsched;
 namespace {
 
 /* EQUI on a uniform machine of `processors`, fed rigid or moldable jobs. */
-class EquiBench {
+class EquiBench : public jobsched::testing::TimeSharingBench {
  public:
   EquiBench(int processors, const std::map<std::string, std::string>& values)
-      : machine_(Machine::uniform(processors)), info_(policy_registry().get("equi")),
-        params_(info_.params, values, "policy.params"),
-        allocator_(allocator_registry().get("first-fit").make(AllocatorEnv{machine_, allocator_params_})),
-        policy_(info_.make_time_sharing(PolicyEnv{machine_, *allocator_, params_}))
+      : TimeSharingBench(processors, "equi", values)
   {
   }
   /* Submit job `id` at `now`: rigid of `size` processors, or moldable from `size` to the whole machine. */
   void submit(JobId id, double now, int size, JobShape shape = JobShape::rigid)
   {
-    Job& j = jobs_.emplace_back();
+    Job j;
     j.id = id;
     j.submit_time = now;
     j.shape = shape;
     j.size = size;
     j.min_size = size;
-    j.max_size = machine_.resource_count();
-    JobState& s = states_.emplace_back();
-    s.job = &j;
-    s.status = JobStatus::waiting;
-    in_system_.push_back(&s);
-    policy_->job_submitted(j, now);
+    j.max_size = processors();
+    TimeSharingBench::submit(j, now);
   }
-  void end(JobId id, double now)
-  {
-    for (size_t i = 0; i < in_system_.size(); i++)
-      if (in_system_[i]->job->id == id) {
-        policy_->job_ended(*in_system_[i]->job, JobEnd::completed, now);
-        in_system_.erase(in_system_.begin() + static_cast<long>(i));
-        return;
-      }
-    FAIL() << "job " << id << " is not in the system";
-  }
-  /* The processors each running job holds after a plan at `now`, applied to the records as the driver would. */
-  std::map<JobId, int> plan(double now)
-  {
-    SystemView view;
-    view.now = now;
-    view.machine = &machine_;
-    view.up = ResourceSet::all(machine_.resource_count());
-    view.jobs.assign(in_system_.begin(), in_system_.end());
-    Plan p = policy_->plan(view);
-    std::map<JobId, int> counts;
-    ResourceSet taken(machine_.resource_count());
-    for (JobState* s : in_system_) {
-      auto it = p.run.find(s->job->id);
-      if (it != p.run.end()) {
-        EXPECT_FALSE(taken.intersects(it->second)) << "job " << s->job->id << " shares processors";
-        taken |= it->second;
-        if (s->start_time < 0) s->start_time = now;
-        s->processors = it->second;
-        s->status = JobStatus::running;
-        counts[s->job->id] = it->second.count();
-      } else if (s->started()) {
-        s->status = JobStatus::suspended;
-      }
-    }
-    return counts;
-  }
-
- private:
-  Machine machine_;
-  const PolicyInfo& info_;
-  Params params_;
-  Params allocator_params_{{}, {}, "policy.allocation_params"};
-  std::unique_ptr<Allocator> allocator_;
-  std::unique_ptr<TimeSharingPolicy> policy_;
-  std::deque<Job> jobs_;
-  std::deque<JobState> states_;
-  std::vector<JobState*> in_system_;
+  /* The processors each running job holds after a plan at `now`. */
+  std::map<JobId, int> plan(double now) { return jobsched::testing::processor_counts(TimeSharingBench::plan(now)); }
 };
 
 using Counts = std::map<JobId, int>;

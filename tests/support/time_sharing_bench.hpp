@@ -1,0 +1,106 @@
+/* A time-sharing policy planning over views built by hand, with no SimGrid: jobs are submitted and ended by the test,
+ * and each plan is applied to the jobs' records as the driver would (running on the processors given, or suspended),
+ * so the next plan sees what the last one did. */
+#pragma once
+
+#include "policy/policy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace jobsched::testing {
+
+class TimeSharingBench {
+ public:
+  /* Policy `name` with `values` on `processors` uniform processors; `mesh_width` > 0: processor i is at
+   * x = i mod mesh_width, y = i div mesh_width of a mesh (for a submesh `allocation`). */
+  TimeSharingBench(int processors, const std::string& name, const std::map<std::string, std::string>& values,
+                   const std::string& allocation = "first-fit", int mesh_width = 0)
+      : machine_(mesh(processors, mesh_width)), info_(policy_registry().get(name)),
+        params_(info_.params, values, "policy.params"),
+        allocator_(allocator_registry().get(allocation).make(AllocatorEnv{machine_, allocator_params_})),
+        policy_(info_.make_time_sharing(PolicyEnv{machine_, *allocator_, params_}))
+  {
+  }
+  int processors() const { return machine_.resource_count(); }
+  /* Submit `job` (its id and submit time set by the caller) at `now`. */
+  void submit(const Job& job, double now)
+  {
+    const Job& j = jobs_.emplace_back(job);
+    JobState& s = states_.emplace_back();
+    s.job = &j;
+    s.status = JobStatus::waiting;
+    in_system_.push_back(&s);
+    policy_->job_submitted(j, now);
+  }
+  void end(JobId id, double now)
+  {
+    for (size_t i = 0; i < in_system_.size(); i++)
+      if (in_system_[i]->job->id == id) {
+        policy_->job_ended(*in_system_[i]->job, JobEnd::completed, now);
+        in_system_.erase(in_system_.begin() + static_cast<long>(i));
+        return;
+      }
+    FAIL() << "job " << id << " is not in the system";
+  }
+  /* Plan at `now`, then apply the plan to the records; a processor given to two jobs is a test failure. */
+  Plan plan(double now)
+  {
+    SystemView view;
+    view.now = now;
+    view.machine = &machine_;
+    view.up = ResourceSet::all(machine_.resource_count());
+    view.jobs.assign(in_system_.begin(), in_system_.end());
+    Plan p = policy_->plan(view);
+    ResourceSet taken(machine_.resource_count());
+    for (JobState* s : in_system_) {
+      auto it = p.run.find(s->job->id);
+      if (it != p.run.end()) {
+        EXPECT_FALSE(taken.intersects(it->second)) << "job " << s->job->id << " shares processors";
+        taken |= it->second;
+        if (s->start_time < 0) s->start_time = now;
+        s->processors = it->second;
+        s->status = JobStatus::running;
+      } else if (s->started()) {
+        s->status = JobStatus::suspended;
+      }
+    }
+    return p;
+  }
+
+ private:
+  static Machine mesh(int processors, int width)
+  {
+    Machine m = Machine::uniform(processors);
+    if (width > 0)
+      for (int i = 0; i < processors; i++)
+        m.set_position(i, i % width, i / width);
+    return m;
+  }
+
+  Machine machine_;
+  const PolicyInfo& info_;
+  Params params_;
+  Params allocator_params_{{}, {}, "policy.allocation_params"};
+  std::unique_ptr<Allocator> allocator_;
+  std::unique_ptr<TimeSharingPolicy> policy_;
+  std::deque<Job> jobs_;
+  std::deque<JobState> states_;
+  std::vector<JobState*> in_system_;
+};
+
+/* The processors each job of a plan got, by job. */
+inline std::map<JobId, int> processor_counts(const Plan& p)
+{
+  std::map<JobId, int> out;
+  for (const auto& [id, processors] : p.run)
+    out[id] = processors.count();
+  return out;
+}
+
+} // namespace jobsched::testing
