@@ -76,15 +76,14 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
     const WorkloadJob& j = jobs[i];
     const JobMetrics m = job_metrics(o, stop_time);
     const JobCounters& c = o.counters;
-    row << j.id << ',' << name_field << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size
-        << ',' << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ','
-        << batsim_final_state(o.fate) << ',' << num(m.start) << ',' << num(m.execution) << ',' << num(m.end) << ','
-        << num(m.waiting) << ',' << num(m.turnaround) << ',' << num(m.slowdown) << ',' << o.allocated << ",-1,,"
-        << num(m.bounded_slowdown) << ',' << num(j.run_time) << ',' << c.resizes + c.migrations << ','
-        << o.cost.nodes_used << ',' << num(m.communication) << ',' << num(m.page_faults) << ',' << c.preemptions << ','
-        << c.resizes << ',' << c.migrations << ',' << num(c.bytes_moved) << ',' << num(c.switching_time) << ','
-        << num(c.transfer_time) << ',' << num(o.service) << ',' << num(m.dedicated) << ',' << c.requeues << ','
-        << num(c.work_lost) << '\n';
+    row << j.id << ',' << name_field << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size << ','
+        << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
+        << ',' << num(m.start) << ',' << num(m.execution) << ',' << num(m.end) << ',' << num(m.waiting) << ','
+        << num(m.turnaround) << ',' << num(m.slowdown) << ',' << o.allocated << ",-1,," << num(m.bounded_slowdown)
+        << ',' << num(j.run_time) << ',' << c.resizes + c.migrations << ',' << o.cost.nodes_used << ','
+        << num(m.communication) << ',' << num(m.page_faults) << ',' << c.preemptions << ',' << c.resizes << ','
+        << c.migrations << ',' << num(c.bytes_moved) << ',' << num(c.switching_time) << ',' << num(c.transfer_time)
+        << ',' << num(o.service) << ',' << num(m.dedicated) << ',' << c.requeues << ',' << num(c.work_lost) << '\n';
     row.write_to(out);
   }
 }

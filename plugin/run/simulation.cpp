@@ -200,10 +200,10 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
   else
-    scheduler.set_driver(
-        std::make_unique<SpaceSharingDriver>(machine, *ctx.policy, *ctx.allocator, *ctx.runtime, scheduler.up(),
-                                             [&scheduler](JobId id, JobFate fate) { scheduler.job_ended(id, fate); },
-                                             [&scheduler](JobId id, JobFate fate) { scheduler.job_evicted(id, fate); }));
+    scheduler.set_driver(std::make_unique<SpaceSharingDriver>(
+        machine, *ctx.policy, *ctx.allocator, *ctx.runtime, scheduler.up(),
+        [&scheduler](JobId id, JobFate fate) { scheduler.job_ended(id, fate); },
+        [&scheduler](JobId id, JobFate fate) { scheduler.job_evicted(id, fate); }));
 }
 
 } // namespace

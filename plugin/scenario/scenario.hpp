@@ -65,8 +65,8 @@ struct Scenario {
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
   std::optional<hierarchical::HierarchySpec> hierarchy; // hierarchical scheduling (run/hierarchy.hpp) instead
   std::optional<GangNowSpec> gang_now; // gang scheduling on networks of workstations (run/gang_now.hpp) instead
-  OwnerSpec owners;                                     // workstation owners of the compute hosts (`owners:`)
-  GuestEviction eviction = GuestEviction::requeue;      // what a job that loses its processors does (owners.eviction)
+  OwnerSpec owners;                    // workstation owners of the compute hosts (`owners:`)
+  GuestEviction eviction = GuestEviction::requeue; // what a job that loses its processors does (owners.eviction)
   SimulationSpec simulation;
   std::filesystem::path output_dir;
   bool write_trace = true; // output.trace: false leaves trace.csv out (a sweep of long time-shared runs: GBs)

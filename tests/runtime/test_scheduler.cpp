@@ -196,9 +196,9 @@ std::vector<double> host_calls_of(const std::vector<double>& r, size_t jobs)
 
 TEST(Scheduler, TwoHostsGoingDownAndBackAtOneInstant)
 {
-  // w1 and w2 go down together at 5 and come back together at 8. J1 runs on w1 from 0: it fails at 5 (eviction: kill). J2 needs the
-  // three hosts from 6: it starts at 8, when both are back, and ends at 11. The policy hears of both hosts at 5 and
-  // at 8. Both execution paths (timers and SimGrid ptasks, whose failure wakes the scheduler) give the same.
+  // w1 and w2 go down together at 5 and come back together at 8. J1 runs on w1 from 0: it fails at 5 (eviction: kill).
+  // J2 needs the three hosts from 6: it starts at 8, when both are back, and ends at 11. The policy hears of both hosts
+  // at 5 and at 8. Both execution paths (timers and SimGrid ptasks, whose failure wakes the scheduler) give the same.
   for (const char* execution : {"timer", "ptask"}) {
     SCOPED_TRACE(execution);
     Folder f;
@@ -253,7 +253,8 @@ std::string two_hosts(const Folder& f, const std::string& w1_state = "")
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <zone id="z" routing="Full">
-    <host id="w1" speed="1Gf")") + (w1_state.empty() ? "" : R"( state_file="w1.state")") + R"(/>
+    <host id="w1" speed="1Gf")") +
+                       (w1_state.empty() ? "" : R"( state_file="w1.state")") + R"(/>
     <host id="w2" speed="1Gf"/>
     <host id="frontend" speed="1Gf"/>
   </zone>
@@ -270,9 +271,9 @@ std::vector<double> run_counting(const Folder& f, const std::string& scenario_ya
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out;
     for (const auto& o : r.states)
-      out.insert(out.end(), {static_cast<double>(o.fate), o.start_time, o.finish_time,
-                             static_cast<double>(o.counters.requeues), o.counters.work_lost,
-                             static_cast<double>(o.counters.preemptions)});
+      out.insert(out.end(),
+                 {static_cast<double>(o.fate), o.start_time, o.finish_time, static_cast<double>(o.counters.requeues),
+                  o.counters.work_lost, static_cast<double>(o.counters.preemptions)});
     return out;
   });
 }
@@ -381,8 +382,10 @@ std::vector<double> owners_invariants(const std::string& policy)
       if (r.states[i].fate == JobFate::completed)
         worst = std::max(worst, std::abs(computed[r.states[i].job->id] - r.workload->jobs[i].run_time -
                                          r.states[i].counters.work_lost));
-    return std::vector<double>{static_cast<double>(jobsched::testing::computing_overlaps(r.trace)), worst,
-                               on_busy_host, static_cast<double>(r.metrics.totals.requeues),
+    return std::vector<double>{static_cast<double>(jobsched::testing::computing_overlaps(r.trace)),
+                               worst,
+                               on_busy_host,
+                               static_cast<double>(r.metrics.totals.requeues),
                                static_cast<double>(r.metrics.totals.preemptions),
                                static_cast<double>(r.metrics.jobs_completed)};
   });

@@ -52,7 +52,8 @@ std::string SchedulerActor::stranded_message() const
     if (!host_up_[h] && listed++ < 3) down += (down.empty() ? "" : ", ") + hosts_[h]->get_name();
   if (hosts_down_ > 3) down += " and " + std::to_string(hosts_down_ - 3) + " more";
   return platform_name_ + ": " + std::to_string(driver_->waiting_count()) +
-         " jobs wait and only hosts down could start them (" + down + "), but none came back in the " + format_exact(kMaxWaitForHosts) + " s since " + format_exact(waiting_for_hosts_since_) + " s";
+         " jobs wait and only hosts down could start them (" + down + "), but none came back in the " +
+         format_exact(kMaxWaitForHosts) + " s since " + format_exact(waiting_for_hosts_since_) + " s";
 }
 
 void SchedulerActor::job_evicted(JobId id, JobFate fate)
