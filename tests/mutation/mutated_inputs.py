@@ -165,7 +165,8 @@ def mutate_yaml(text, rng):
         return rng.choice(["", "\n", "# nothing\n", "---\n", "~\n", "[]\n"])
     elif op == 10:  # stray unicode or bytes
         i = rng.randrange(len(text) + 1)
-        return text[:i] + rng.choice(["\u00e9", "\u4e2d", "\U0001F600", "\ufeff", "\u202e", "\t", "\x00", ": :"]) + text[i:]
+        stray = rng.choice(["\u00e9", "\u4e2d", "\U0001F600", "\ufeff", "\u202e", "\t", "\x00", ": :"])
+        return text[:i] + stray + text[i:]
     elif data:  # indentation broken
         i = rng.choice(data)
         lines[i] = rng.choice(["   ", "", " "]) + lines[i].lstrip()
@@ -435,7 +436,8 @@ class Campaign:
         rng = self.rng
         options = {"--width": "4", "--height": "2", "--io-nodes": "1"}
         for _ in range(rng.randrange(1, 3)):
-            key = rng.choice(list(options) + ["--speed", "--bandwidth", "--latency", "--nic-bandwidth", "--memory-mb", "--io-bandwidth", "--bogus"])
+            key = rng.choice(list(options) + ["--speed", "--bandwidth", "--latency", "--nic-bandwidth", "--memory-mb",
+                                              "--io-bandwidth", "--bogus"])
             options[key] = rng.choice(YAML_VALUES[:20] + ["", "-", "1Gf", "1e9", "2", "3", "10MBps", "1ms", "64"])
         command = ["mesh-platform"]
         for key, value in options.items():
