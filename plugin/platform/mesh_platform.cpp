@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -64,7 +65,10 @@ void quantity(const std::string& option, const std::string& text, Quantity kind)
                                                    : "time >= 0";
   const char* example = kind == Quantity::speed ? "1Gf" : kind == Quantity::bandwidth ? "200MBps" : "1us";
   const std::string refused = option + ": '" + text + "' is not a " + what + " with its unit (e.g. " + example;
-  if (text.empty() || !std::isalpha(static_cast<unsigned char>(text.back())))
+  // What strtod reads is the number (nan and inf too, which end in a letter); nothing after it: no unit.
+  char* unit = nullptr;
+  std::strtod(text.c_str(), &unit);
+  if (text.empty() || *unit == '\0')
     throw InputError(refused + "; a number alone has no unit)");
   double value = 0;
   try {

@@ -464,6 +464,11 @@ expect_mesh_error mesh_time_for_latency "--latency: '1uss' is not a time >= 0" -
 expect_mesh_error mesh_negative_latency "--latency: '-1us' is not a time >= 0" -- --latency=-1us
 expect_mesh_error mesh_huge_speed "--speed: '1e400Gf' is not a positive speed" -- --speed 1e400Gf
 expect_mesh_error mesh_infinite_speed "--speed: 'inff' is not a positive speed" -- --speed inff
+# nan and inf end in a letter but are numbers alone (SimGrid would warn on stderr before our line)
+expect_mesh_error mesh_unitless_nan_speed "--speed: 'nan' is not a positive speed with its unit (e.g. 1Gf; a number \
+alone has no unit)" -- --speed nan
+expect_mesh_error mesh_unitless_inf_latency "--latency: 'inf' is not a time >= 0 with its unit (e.g. 1us; a number \
+alone has no unit)" -- --latency inf
 
 # The Python platform generators: the same rule (one line naming the option, exit status 2, nothing on stdout).
 # expect_script_error NAME FRAGMENT -- SCRIPT ARG...
