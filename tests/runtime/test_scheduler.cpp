@@ -391,6 +391,33 @@ std::vector<double> owners_invariants(const std::string& policy)
   });
 }
 
+TEST(Owners, AnOwnerWhoNeverLeavesUnderGangIsOneError)
+{
+  // Gang keeps J1 in w1's partition, suspended once w1's owner is back at 5; the owner never leaves (the trace ends),
+  // so nothing will ever compute again though gang re-plans every quantum: after 30 days of this, one error naming
+  // the platform and w1, instead of quanta forever.
+  Folder f;
+  f.write("owners.csv", "5,w1,busy\n");
+  f.write("w.swf", swf_line(1, 0, 10, 1, 10));
+  fs::path file = f.write("scenario.yaml", "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
+                                               "\nworkload: {trace: w.swf}\npolicy: {name: gang, params: "
+                                               "{partition_size: 1, quantum: 60}}\nowners: {model: trace, trace: "
+                                               "owners.csv}\n");
+  auto r = in_child([&] {
+    try {
+      jobsched::testing::run_quietly(file, f.dir / "out");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      return std::vector<double>{1, static_cast<double>(what.find("p.xml: 1 jobs wait") != std::string::npos),
+                                 static_cast<double>(what.find("(w1)") != std::string::npos),
+                                 static_cast<double>(what.find("since 5 s") != std::string::npos)};
+    }
+    return std::vector<double>{0};
+  });
+  EXPECT_EQ(r, (std::vector<double>{1, 1, 1, 1}));
+  EXPECT_FALSE(fs::exists(f.dir / "out"));
+}
+
 TEST(Owners, AlternatingOwnersKeepTheTraceInvariants)
 {
   // EASY requeues the jobs of the hosts whose owner comes back, gang suspends them; either way no processor computes

@@ -51,8 +51,8 @@ std::string SchedulerActor::stranded_message() const
   for (int h = 0; h < machine_.host_count(); h++)
     if (!host_up_[h] && listed++ < 3) down += (down.empty() ? "" : ", ") + hosts_[h]->get_name();
   if (hosts_down_ > 3) down += " and " + std::to_string(hosts_down_ - 3) + " more";
-  return platform_name_ + ": " + std::to_string(driver_->waiting_count()) +
-         " jobs wait and only hosts down could start them (" + down + "), but none came back in the " +
+  return platform_name_ + ": " + std::to_string(driver_->waiting_count() + runtime_.size()) +
+         " jobs wait and only hosts down could run them (" + down + "), but none came back in the " +
          format_exact(kMaxWaitForHosts) + " s since " + format_exact(waiting_for_hosts_since_) + " s";
 }
 
@@ -174,10 +174,17 @@ void SchedulerActor::operator()()
     // While hosts are down or at speed 0, only a SimGrid profile may bring them back, and future profile events do
     // not keep a simulation alive (an execution on a host at speed 0 never ends): poll for them. SimGrid does not say
     // whether a profile has events left, so jobs that only hosts down for good could run would make the polling go on
-    // forever: a run where nothing but such a host can change anything stops after kMaxWaitForHosts.
+    // forever: a run where nothing but such a host can change anything stops after kMaxWaitForHosts. Nothing computes,
+    // no event is to come (a source's: an owner leaving), and jobs are in the system, waiting or suspended; a policy
+    // that re-plans on its own (a time-sharing quantum) changes nothing then.
     if (hosts_down_ > 0) {
-      const bool only_hosts_can_help = activities.size() == 1 && std::isinf(wake_at) && exhausted() &&
-                                       !sources_pending(now) && driver_->waiting_count() > 0;
+      double next_event = std::numeric_limits<double>::infinity();
+      for (const auto* source : sources_)
+        next_event = std::min(next_event, source->next_time());
+      const bool nothing_computes =
+          activities.size() == 1 && std::isinf(runtime_.next_timer()) && std::isinf(runtime_.next_deadline());
+      const bool only_hosts_can_help = nothing_computes && std::isinf(next_event) && exhausted() &&
+                                       !sources_pending(now) && (driver_->waiting_count() > 0 || runtime_.size() > 0);
       if (!only_hosts_can_help)
         waiting_for_hosts_since_ = -1;
       else if (waiting_for_hosts_since_ < 0)
