@@ -220,6 +220,25 @@ TEST(Scheduler, TwoHostsGoingDownAndBackAtOneInstant)
   }
 }
 
+/* Runs the scenario `file` in a child and expects one InputError holding each of `fragments`, and no output folder. */
+void expect_input_error(const Folder& f, const fs::path& file, const std::vector<std::string>& fragments)
+{
+  auto r = in_child([&] {
+    try {
+      jobsched::testing::run_quietly(file, f.dir / "out");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      std::vector<double> found{1};
+      for (const auto& fragment : fragments)
+        found.push_back(what.find(fragment) != std::string::npos);
+      return found;
+    }
+    return std::vector<double>{0};
+  });
+  EXPECT_EQ(r, std::vector<double>(fragments.size() + 1, 1.0));
+  EXPECT_FALSE(fs::exists(f.dir / "out"));
+}
+
 TEST(Scheduler, JobsOnlyHostsDownForGoodCouldStartAreOneError)
 {
   // w1 and w2 go down at 5 and never come back: J2 (three hosts) can never start. The scheduler polls the hosts
@@ -230,19 +249,7 @@ TEST(Scheduler, JobsOnlyHostsDownForGoodCouldStartAreOneError)
   f.write("w.swf", swf_line(1, 0, 2, 1, 2) + swf_line(2, 6, 3, 3, 3));
   fs::path file = f.write("scenario.yaml", "platform: " + platform + "\ndeployment: " + kDeploy +
                                                "\nworkload: {trace: w.swf}\npolicy: {name: fcfs}\n");
-  auto r = in_child([&] {
-    try {
-      jobsched::testing::run_quietly(file, f.dir / "out");
-    } catch (const InputError& e) {
-      const std::string what = e.what();
-      return std::vector<double>{1, static_cast<double>(what.find("p.xml: 1 jobs wait") != std::string::npos),
-                                 static_cast<double>(what.find("(w1, w2)") != std::string::npos),
-                                 static_cast<double>(what.find("since 6 s") != std::string::npos)};
-    }
-    return std::vector<double>{0};
-  });
-  EXPECT_EQ(r, (std::vector<double>{1, 1, 1, 1}));
-  EXPECT_FALSE(fs::exists(f.dir / "out"));
+  expect_input_error(f, file, {"p.xml: 1 jobs wait", "(w1, w2)", "since 6 s"});
 }
 
 /* Two hosts w1, w2 and a front end; w1 follows the state profile `w1_state` when given. */
@@ -403,19 +410,7 @@ TEST(Owners, AnOwnerWhoNeverLeavesUnderGangIsOneError)
                                                "\nworkload: {trace: w.swf}\npolicy: {name: gang, params: "
                                                "{partition_size: 1, quantum: 60}}\nowners: {model: trace, trace: "
                                                "owners.csv}\n");
-  auto r = in_child([&] {
-    try {
-      jobsched::testing::run_quietly(file, f.dir / "out");
-    } catch (const InputError& e) {
-      const std::string what = e.what();
-      return std::vector<double>{1, static_cast<double>(what.find("p.xml: 1 jobs wait") != std::string::npos),
-                                 static_cast<double>(what.find("(w1)") != std::string::npos),
-                                 static_cast<double>(what.find("since 5 s") != std::string::npos)};
-    }
-    return std::vector<double>{0};
-  });
-  EXPECT_EQ(r, (std::vector<double>{1, 1, 1, 1}));
-  EXPECT_FALSE(fs::exists(f.dir / "out"));
+  expect_input_error(f, file, {"p.xml: 1 jobs wait", "(w1)", "since 5 s"});
 }
 
 TEST(Owners, AlternatingOwnersKeepTheTraceInvariants)
