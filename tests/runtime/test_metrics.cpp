@@ -3,6 +3,7 @@
  * taken alone on its requested processors), so suspension counts as waiting; the communication cost is communication
  * only; segments.csv has one row per running segment; jobs still in the system when a run stops on
  * simulation.max_backlog have every column defined. */
+#include "core/csv.hpp"
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
 #include "support/quiet_run.hpp"
@@ -13,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 using jobsched::testing::in_child;
 namespace fs = std::filesystem;
@@ -47,36 +47,25 @@ std::string swf(int id, double submit, double run, int procs)
   return buf;
 }
 
-/* A CSV file as rows of named fields (no quoting: jobsched writes none). */
+/* A CSV file as rows of named fields. */
 struct Csv {
   std::vector<std::string> header;
   std::vector<std::map<std::string, std::string>> rows;
 };
 
-std::vector<std::string> fields_of(const std::string& line)
-{
-  std::vector<std::string> out;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, ','))
-    out.push_back(field);
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
-Csv read_csv(const fs::path& file)
+/* The project's CSV reader (core/csv.hpp, quoted fields included), by column name. */
+Csv read_rows(const fs::path& file)
 {
   Csv csv;
-  std::ifstream in(file);
-  std::string line;
-  if (!std::getline(in, line)) {
-    ADD_FAILURE() << file << " is missing or empty";
+  if (!fs::exists(file)) {
+    ADD_FAILURE() << file << " is missing";
     return csv;
   }
-  csv.header = fields_of(line);
-  while (std::getline(in, line)) {
-    auto f = fields_of(line);
-    EXPECT_EQ(f.size(), csv.header.size()) << file << ": " << line;
+  const jobsched::CsvTable table = jobsched::read_csv(file);
+  csv.header = table.header;
+  for (size_t r = 0; r < table.rows.size(); r++) {
+    const auto& f = table.rows[r];
+    EXPECT_EQ(f.size(), csv.header.size()) << file << ": row " << r + 1;
     std::map<std::string, std::string> row;
     for (size_t i = 0; i < f.size() && i < csv.header.size(); i++)
       row[csv.header[i]] = f[i];
@@ -138,7 +127,7 @@ TEST(Metrics, GangSlowdownCountsSuspensionAsWaiting)
   Folder f;
   run(f, 1, swf(1, 0, 100, 1) + swf(2, 0, 100, 1),
       "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 1, quantum: 10}}\n");
-  Csv jobs = read_csv(f.dir / "out" / "jobs.csv");
+  Csv jobs = read_rows(f.dir / "out" / "jobs.csv");
   ASSERT_EQ(jobs.rows.size(), 2U);
   expect_columns(jobs.rows[0],
                  {{"starting_time", 0},
@@ -174,7 +163,7 @@ TEST(Metrics, GangSlowdownCountsSuspensionAsWaiting)
   EXPECT_NEAR(summary_value(summary, "mean_communication_cost"), 0, 1e-9);
   EXPECT_NEAR(summary_value(summary, "mean_turnaround_time"), 195, 1e-9);
 
-  Csv segments = read_csv(f.dir / "out" / "segments.csv");
+  Csv segments = read_rows(f.dir / "out" / "segments.csv");
   ASSERT_EQ(segments.rows.size(), 20U);
   std::map<int, int> slices;
   for (const auto& row : segments.rows) {
@@ -208,7 +197,7 @@ TEST(Metrics, GangCommunicationCostIsCommunicationOnly)
   run(f, 2, swf(1, 0, 100, 2) + swf(2, 0, 100, 2),
       "workload: {trace: w.swf, communication: {model: formula, level: 1, base: 0.05}}\n"
       "policy: {name: gang, params: {partition_size: 2, quantum: 10}}\n");
-  Csv jobs = read_csv(f.dir / "out" / "jobs.csv");
+  Csv jobs = read_rows(f.dir / "out" / "jobs.csv");
   ASSERT_EQ(jobs.rows.size(), 2U);
   expect_columns(jobs.rows[0],
                  {{"finish_time", 210},
@@ -233,7 +222,7 @@ TEST(Metrics, MalleableDedicatedTimeIsAtTheRequestedSize)
   run(f, 4, swf(1, 0, 10, 4) + swf(2, 5, 10, 4),
       "workload: {trace: w.swf, jobs: {shape: malleable, speedup: {model: beta, beta_min: 2}}}\n"
       "policy: {name: equi}\n");
-  Csv jobs = read_csv(f.dir / "out" / "jobs.csv");
+  Csv jobs = read_rows(f.dir / "out" / "jobs.csv");
   ASSERT_EQ(jobs.rows.size(), 2U);
   expect_columns(jobs.rows[0], {{"finish_time", 35.0 / 3}, {"dedicated_time", 10}, {"stretch", 35.0 / 30}}, "J1");
   expect_columns(jobs.rows[1], {{"finish_time", 50.0 / 3}, {"dedicated_time", 10}, {"stretch", (50.0 / 3 - 5) / 10}},
@@ -262,7 +251,7 @@ TEST(Metrics, NotFinishedRowsHaveEveryColumnDefined)
   run(f, 1, swf(1, 0, 100, 1) + swf(2, 0, 100, 1) + swf(3, 25, 100, 1) + swf(4, 40, 100, 1),
       "workload: {trace: w.swf}\npolicy: {name: gang, params: {partition_size: 1, quantum: 10}}\n"
       "simulation: {max_backlog: 2}\n");
-  Csv jobs = read_csv(f.dir / "out" / "jobs.csv");
+  Csv jobs = read_rows(f.dir / "out" / "jobs.csv");
   ASSERT_EQ(jobs.rows.size(), 4U);
   expect_all_defined(jobs);
   for (const auto& row : jobs.rows) {
@@ -323,7 +312,7 @@ TEST(Metrics, NotFinishedRowsHaveEveryColumnDefined)
   // Under FCFS J1 holds processor 0 from its start at 0 to the stop at 2 (J3's submission): allocated_resources "0".
   run(f, 1, swf(1, 0, 100, 1) + swf(2, 1, 50, 1) + swf(3, 2, 50, 1),
       "workload: {trace: w.swf}\npolicy: {name: fcfs}\nsimulation: {max_backlog: 2}\n");
-  jobs = read_csv(f.dir / "out" / "jobs.csv");
+  jobs = read_rows(f.dir / "out" / "jobs.csv");
   ASSERT_EQ(jobs.rows.size(), 3U);
   expect_all_defined(jobs);
   EXPECT_EQ(jobs.rows[0]["allocated_resources"], "0");
