@@ -33,8 +33,9 @@ namespace jobsched {
 
 const char* const kSweepUsage = R"(Usage: jobsched sweep SCENARIO.yaml [options]
 
-Runs every point of the scenario's `sweep:` grid times its `replications:`, each as its own `jobsched run` process,
-then writes results.csv (one row per run) and aggregate.csv (per point and metric: n, mean, std, 95% half-width).
+Runs every point of the scenario's `sweep:` grid times its `replications:`, each as its own `jobsched run` process
+(`jobsched fork-join` for the fork-join study), then writes results.csv (one row per run) and aggregate.csv (per
+point and metric: n, mean, std, 95% half-width).
 Finished runs are kept (runs/<hash>/) and not redone when the sweep is run again.
 
 Options:
@@ -197,8 +198,9 @@ void write_plan(const fs::path& dir, const std::string& plan)
 /* Runs simulations as child processes, at most `parallel` at once. */
 class RunPool {
  public:
-  RunPool(const SweepOptions& o, fs::path dir, bool show_progress)
-      : options_(o), dir_(std::move(dir)), exe_(self_executable()), build_(build_identity()), progress_(show_progress)
+  RunPool(const SweepOptions& o, fs::path dir, bool show_progress, bool fork_join)
+      : options_(o), dir_(std::move(dir)), exe_(self_executable()), build_(build_identity()), progress_(show_progress),
+        fork_join_(fork_join)
   {
   }
 
@@ -261,8 +263,8 @@ class RunPool {
       header += " --set " + o;
     write_file(run_dir, "scenario.yaml", header + "\n" + r.resolved_yaml);
 
-    std::vector<std::string> args{exe_,     "run", fs::absolute(options_.scenario).string(), "--out", run_dir.string(),
-                                  "--quiet"};
+    std::vector<std::string> args{exe_, fork_join_ ? "fork-join" : "run", fs::absolute(options_.scenario).string(),
+                                  "--out", run_dir.string(), "--quiet"};
     for (const auto& o : r.overrides) {
       args.emplace_back("--set");
       args.push_back(o);
@@ -321,6 +323,7 @@ class RunPool {
   std::string exe_;
   std::string build_; // build_identity()
   bool progress_;
+  bool fork_join_; // each run is `jobsched fork-join`, not `jobsched run`
   long total_ = 0;
   long done_ = 0;
   long reused_ = 0;
@@ -430,7 +433,7 @@ int sweep_main(const std::vector<std::string>& args)
     if (o.shard_count == 0 || static_cast<int>(i % o.shard_count) == o.shard_index - 1) mine.push_back(runs[i]);
   if (o.shard_count == 0 || !fs::exists(dir / "plan.csv")) write_plan(dir, plan_csv(plan, runs));
 
-  RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO));
+  RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO), plan.fork_join());
   pool.run_all(mine);
   while (adaptive) {
     auto extra = more_replications(plan, dir, runs);

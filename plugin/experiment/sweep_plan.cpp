@@ -202,6 +202,9 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     SweepRun run = plan.make_run(p, 0);
     parse_scenario(run.resolved_yaml, plan.scenario_, {});
     const Scenario sc = load_scenario(scenario, run.overrides);
+    if (p == 0) plan.fork_join_ = sc.fork_join.has_value();
+    if (sc.fork_join.has_value() != plan.fork_join_)
+      throw InputError(scenario.string() + ": sweep: some points are fork_join studies and others scheduling runs");
     if (rule.adaptive) {
       const std::vector<std::string> written = summary_metrics(sc);
       check_rule_metric(scenario, reps, "metric", rule.metric, written);

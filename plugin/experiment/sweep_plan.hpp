@@ -71,6 +71,8 @@ class SweepPlan {
   /* The runs of fixed replications, or the first `min` replications of a stopping rule, in plan order. */
   std::vector<SweepRun> initial_runs() const;
   std::string output_dir() const { return output_dir_; }
+  /* The runs are of the fork-join study (`jobsched fork-join`), not scheduling runs (`jobsched run`). */
+  bool fork_join() const { return fork_join_; }
 
  private:
   std::filesystem::path scenario_;
@@ -79,6 +81,7 @@ class SweepPlan {
   std::vector<SweepAxis> axes_;
   ReplicationRule rule_;
   std::string output_dir_;
+  bool fork_join_ = false;
 };
 
 } // namespace jobsched

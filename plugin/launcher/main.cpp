@@ -31,6 +31,8 @@ const char* const kUsage = R"(jobsched: simulate parallel job scheduling policie
 
 Usage:
   jobsched run SCENARIO.yaml [options]   simulate one scenario
+  jobsched fork-join SCENARIO.yaml [options]
+                                         Setia's fork-join paging study (a `fork_join:` scenario), same options
   jobsched sweep SCENARIO.yaml [options] a grid of runs with replications, in parallel, resumable
   jobsched collect SWEEP_DIR             results.csv and aggregate.csv from a (sharded) sweep's runs
   jobsched list-policies                 policies and allocators, with their parameters
@@ -112,7 +114,8 @@ int list_policies()
   return 0;
 }
 
-int run(int argc, char** argv)
+/* `jobsched run` (a scheduling run) and `jobsched fork-join` (the paging study of one program): the same options. */
+int run(int argc, char** argv, bool fork_join_command = false)
 {
   std::string scenario_file;
   std::vector<std::string> overrides;
@@ -151,8 +154,19 @@ int run(int argc, char** argv)
       usage_error("more than one scenario given ('" + scenario_file + "', " + quoted_value(a) + ")");
     }
   }
-  if (scenario_file.empty()) usage_error("no scenario given: jobsched run SCENARIO.yaml");
+  if (scenario_file.empty())
+    usage_error(std::string("no scenario given: jobsched ") + (fork_join_command ? "fork-join" : "run") +
+                " SCENARIO.yaml");
   Scenario sc = load_scenario(scenario_file, overrides);
+  // The fork-join study simulates one program's threads, not jobs under a policy: a command of its own, so that a
+  // scheduling run always writes the same outputs.
+  if (fork_join_command && !sc.fork_join)
+    throw InputError(scenario_file + ": fork_join: missing (jobsched fork-join runs a scenario whose fork_join section "
+                                     "describes the program; scheduling scenarios run with jobsched run)");
+  if (!fork_join_command && sc.fork_join)
+    throw InputError(scenario_file + ": fork_join: the fork-join paging study is not a scheduling run: run it with "
+                                     "jobsched fork-join " +
+                     scenario_file);
   if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
   if (sc.gang_now) {
@@ -255,6 +269,7 @@ int main(int argc, char** argv)
     }
     if (cmd == "list-policies") return list_policies();
     if (cmd == "run") return run(argc - 2, argv + 2);
+    if (cmd == "fork-join") return run(argc - 2, argv + 2, true);
     if (cmd == "plot") return plot_main(std::vector<std::string>(argv + 2, argv + argc));
     std::vector<std::string> rest(argv + 2, argv + argc);
     if (cmd == "sweep") return sweep_main(rest);

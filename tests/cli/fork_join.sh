@@ -11,7 +11,7 @@ check_run() { # NAME EXPECTED_SLOWDOWN(or -) SET...
   local problems=""
   local sets=()
   for s in "$@"; do sets+=(--set "$s"); done
-  if ! "$bin" run "$scenario" --quiet --out "$work/$name" "${sets[@]}" 2>"$work/$name.err"; then
+  if ! "$bin" fork-join "$scenario" --quiet --out "$work/$name" "${sets[@]}" 2>"$work/$name.err"; then
     report "$name" " failed: $(head -c 300 "$work/$name.err")"
     return
   fi
@@ -34,17 +34,20 @@ check_run correlation_099 - fork_join.correlation=0.99
 check_run window_reading - fork_join.correlation=0.9 fork_join.offsets=window fork_join.threads=16
 check_run barrier_cost 1.2 fork_join.correlation=1 fork_join.threads=4 fork_join.granularity=1e-3 \
   fork_join.barrier_cost=1e-4
-"$bin" run "$scenario" --quiet --out "$work/again" --set fork_join.correlation=0.99 2>/dev/null
+"$bin" fork-join "$scenario" --quiet --out "$work/again" --set fork_join.correlation=0.99 2>/dev/null
 cmp -s "$work/again/summary.json" "$work/correlation_099/summary.json"
 report same_seed_same_summary "$([ $? -eq 0 ] || echo ' summaries differ')"
 
 expect_error too_many_threads 2 "fork_join.threads" "129 threads need as many compute hosts" -- \
-  run "$scenario" --set fork_join.threads=129
-expect_error correlation_out_of_range 1 "fork_join.correlation: must be" -- run "$scenario" --set fork_join.correlation=2
+  fork-join "$scenario" --set fork_join.threads=129
+expect_error correlation_out_of_range 1 "fork_join.correlation: must be" -- fork-join "$scenario" --set fork_join.correlation=2
 expect_error fork_join_and_workload 1 "a fork_join scenario has no workload or policy" -- \
-  run "$scenario" --set workload.generator.jobs=5
+  fork-join "$scenario" --set workload.generator.jobs=5
 expect_error fork_join_deployment 1 "places its threads itself" -- \
-  run "$scenario" --set deployment="$src/deployments/single-scheduler.xml"
-expect_error fork_join_unknown_key 1 "fork_join.thread: unknown key" -- run "$scenario" --set fork_join.thread=3
-expect_error fork_join_huge 1 "phase steps" -- run "$scenario" --set fork_join.granularity=1e-9
+  fork-join "$scenario" --set deployment="$src/deployments/single-scheduler.xml"
+expect_error fork_join_unknown_key 1 "fork_join.thread: unknown key" -- fork-join "$scenario" --set fork_join.thread=3
+expect_error fork_join_huge 1 "phase steps" -- fork-join "$scenario" --set fork_join.granularity=1e-9
+# The study is a command of its own: `run` names it, and `fork-join` refuses a scheduling scenario.
+expect_error run_names_fork_join_command 1 "run it with jobsched fork-join" -- run "$scenario"
+expect_error fork_join_needs_section 1 "fork_join: missing" -- fork-join "$src/scenarios/quickstart.yaml"
 finish
