@@ -138,6 +138,10 @@ expect_error apmc_without_memory 3 "good.yaml: policy.name: apmc" "no job of the
   "SWF fields 7 and 10" -- run "$work/good.yaml" --set policy.name=apmc
 expect_error apvm_without_memory 2 "good.yaml: policy.name: apvm" "workload.generator.memory_distribution" -- \
   run "$work/good.yaml" --set policy.name=apvm
+# memory-constrained with min_nodes: memory on jobs that have none used to fall back to min_size without a word.
+expect_error min_nodes_memory_without_memory 3 "good.yaml: policy.name: memory-constrained" \
+  "no job of the workload has any" "workload.jobs.memory_mb" -- run "$work/good.yaml" \
+  --set policy.name=memory-constrained --set policy.params.min_nodes=memory --set policy.params.node_memory_mb=64
 expect_error apmc_trace_without_memory 2 "oversize.yaml: policy.name: apmc" "no job of the workload has any" -- \
   run "$work/oversize.yaml" --set policy.name=apmc
 

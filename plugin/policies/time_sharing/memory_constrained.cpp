@@ -8,7 +8,8 @@
  *   - A node is a processor of the platform (the paper's processor-memory pair; a multicomputer has one core per
  *     host). N = every processor of the machine.
  *   - M_j, by `min_nodes`: "memory": ceil(memory_kb x size / (node_memory_mb x 1024)), the job's memory (SWF field
- *     7, per processor) over a node's (`node_memory_mb` > 0 required), or min_size when the job's memory is unknown;
+ *     7, per processor) over a node's (`node_memory_mb` > 0 required), or min_size when the job's memory is unknown
+ *     (a workload where no job has any memory is refused: the policy would silently be min_size);
  *     "size": the job's requested size (a trace's sizes standing for memory-imposed minimums); "min_size": the job's
  *     min_processors() (a malleable or moldable job's min_size, a rigid job's size). A job with M_j > N is refused in
  *     one line at its submission.
@@ -34,6 +35,7 @@ namespace {
 
 class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
  public:
+  bool needs_memory() const override { return min_nodes_ == "memory"; }
   explicit MemoryConstrainedTimeSharing(const PolicyEnv& env)
       : machine_(env.machine), policy_(&memory_constrained::memory_constrained_policy(env.params.get_string("policy"))),
         node_memory_mb_(env.params.get_double("node_memory_mb")), switch_cost_(env.params.get_double("context_switch")),
