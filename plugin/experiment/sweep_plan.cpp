@@ -202,6 +202,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     SweepRun run = plan.make_run(p, 0);
     parse_scenario(run.resolved_yaml, plan.scenario_, {});
     const Scenario sc = load_scenario(scenario, run.overrides);
+    check_input_files(sc); // a platform or trace not found would fail every run, one by one
     if (p == 0) plan.fork_join_ = sc.fork_join.has_value();
     if (sc.fork_join.has_value() != plan.fork_join_)
       throw InputError(scenario.string() + ": sweep: some points are fork_join studies and others scheduling runs");

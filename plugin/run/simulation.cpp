@@ -13,7 +13,6 @@
 #include "runtime/events/owner_source.hpp"
 #include "runtime/events/submitter.hpp"
 #include "workload/swf_reader.hpp"
-#include "workload/trace_search.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -71,10 +70,7 @@ Workload load_workload(const Scenario& sc, int processors, const JobLimit& limit
 {
   const WorkloadSpec& ws = sc.workload;
   if (ws.trace) {
-    fs::path dir = !ws.trace_dir.empty()       ? ws.trace_dir
-                   : sc.file.has_parent_path() ? sc.file.parent_path()
-                                               : fs::path(".");
-    fs::path path = find_trace(*ws.trace, dir, sc.file.string() + ": workload.trace");
+    fs::path path = trace_path(sc);
     SwfFile swf = read_swf(path.string(), ws.size_field);
     return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs, limit.processors,
                           limit.reason);

@@ -5,6 +5,7 @@
 #include "core/time.hpp"
 #include "core/time_format.hpp"
 #include "scenario/scenario_tree.hpp"
+#include "workload/trace_search.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -824,6 +825,25 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   top.ignore("replications");
   top.finish();
   return sc;
+}
+
+fs::path trace_path(const Scenario& sc)
+{
+  const fs::path dir = !sc.workload.trace_dir.empty() ? sc.workload.trace_dir
+                       : sc.file.has_parent_path()    ? sc.file.parent_path()
+                                                      : fs::path(".");
+  return find_trace(*sc.workload.trace, dir, sc.file.string() + ": workload.trace");
+}
+
+void check_input_files(const Scenario& sc)
+{
+  auto require_file = [&sc](const fs::path& p, const char* key) {
+    const std::string where = sc.file.string() + ": " + key;
+    if (!is_input_file(p, where)) throw InputError(where + ": file '" + p.string() + "' does not exist");
+  };
+  require_file(sc.platform, "platform");
+  if (!sc.deployment.empty()) require_file(sc.deployment, "deployment");
+  if (sc.workload.trace && !sc.fork_join) trace_path(sc);
 }
 
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& overrides)

@@ -73,6 +73,14 @@ struct Scenario {
   bool write_jobs = true;  // output.jobs: false leaves jobs.csv out (a sweep that reads only summary.json)
 };
 
+/* The SWF file of `workload.trace` (searched as workload/trace_search.hpp says, from the scenario's folder); an
+ * InputError naming the key and where it looked when it is not found. The scenario must have a trace. */
+std::filesystem::path trace_path(const Scenario& scenario);
+
+/* The files a run of the scenario reads that a load does not open (the platform, the deployment, the trace): an
+ * InputError naming the key for the first that is missing. A sweep calls it for every point before its first run. */
+void check_input_files(const Scenario& scenario);
+
 /* `overrides` are "dotted.key=value" strings from --set, applied to the YAML before it is read. */
 Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
 

@@ -138,6 +138,12 @@ printf 'output:\n  trace: false\n  trace: false\n' | cat sweep.yaml - >twice.yam
 grep -q "twice.yaml:11: output.trace: duplicate key" F2.err || problems+=" message: $(head -c 300 F2.err);"
 [ "$(wc -l <F2.err)" = 1 ] || problems+=" $(wc -l <F2.err) stderr lines;"
 [ -e F2 ] && problems+=" folder F2 left;"
+# a trace that cannot be found (it made every run fail one by one, exit 1)
+"$bin" sweep sweep.yaml --out F3 --quiet --set workload.generator=null --set workload.trace=no-such-trace.swf 2>F3.err
+[ $? -eq 2 ] || problems+=" missing trace: not exit 2;"
+grep -q "sweep.yaml: workload.trace: .*no-such-trace.swf" F3.err || problems+=" message: $(head -c 300 F3.err);"
+[ "$(wc -l <F3.err)" = 1 ] || problems+=" $(wc -l <F3.err) stderr lines;"
+[ -e F3 ] && problems+=" folder F3 left;"
 report sweep_checked_before_runs "$problems"
 
 # 8. Killed sweeps. Runs of 100,000 jobs (about a second each) so that the kills land while a run is simulating.

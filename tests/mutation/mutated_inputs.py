@@ -49,8 +49,6 @@ KNOWN_BUGS = {
                            "nodes), 12 jobs, quantum 1 ms: no end within the 60 s timeout",
     "gang-now-denormal-work": "gang_now with gang_now.workload.min_work 1e-320 (a denormal, accepted as positive): "
                               "the run does not end (1e-300 ends in 0.05 s)",
-    "sweep-run-errors": "jobsched sweep checks the keys but not the files up front: a missing platform or trace "
-                        "makes every run fail, one line each, exit status 1",
 }
 
 
@@ -528,8 +526,6 @@ def main():
                 if problem == "skipped":
                     known_tally[known][0] += 1
                     continue
-                if kind == "sweep" and rc == 1 and lines and all("failed: jobsched: error:" in l for l in lines):
-                    known = "sweep-run-errors"
                 if problem and known:
                     known_tally[known][1] += 1
                     if args.verbose:
