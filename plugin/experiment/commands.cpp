@@ -406,6 +406,7 @@ int sweep_main(const std::vector<std::string>& args)
     }
   SweepOptions o = parse_options(args);
   SweepPlan plan = SweepPlan::load(o.scenario, o.overrides);
+  plan.check_input_files();
   fs::path dir = fs::absolute(!o.out_dir.empty()           ? o.out_dir
                               : !plan.output_dir().empty() ? fs::path(plan.output_dir())
                                                            : fs::path("results") / o.scenario.stem())

@@ -202,7 +202,6 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     SweepRun run = plan.make_run(p, 0);
     parse_scenario(run.resolved_yaml, plan.scenario_, {});
     const Scenario sc = load_scenario(scenario, run.overrides);
-    check_input_files(sc); // a platform or trace not found would fail every run, one by one
     if (p == 0) plan.fork_join_ = sc.fork_join.has_value();
     if (sc.fork_join.has_value() != plan.fork_join_)
       throw InputError(scenario.string() + ": sweep: some points are fork_join studies and others scheduling runs");
@@ -213,6 +212,12 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     }
   }
   return plan;
+}
+
+void SweepPlan::check_input_files() const
+{
+  for (long p = 0; p < point_count(); p++)
+    jobsched::check_input_files(load_scenario(scenario_, make_run(p, 0).overrides));
 }
 
 long SweepPlan::point_count() const

@@ -236,6 +236,11 @@ int run(int argc, char** argv, bool fork_join_command = false)
     if (m.backlog_stop_time >= 0)
       std::printf("  stopped at %s s: saturated, more jobs in the system than simulation.max_backlog\n",
                   format_number(m.backlog_stop_time).c_str());
+    if (m.no_progress_stop_time >= 0)
+      std::printf("  stopped at %s s: saturated, no job ended for %s days while jobs were evicted again and again, or "
+                  "none computed (jobs.csv: NOT_FINISHED rows)\n",
+                  format_number(m.no_progress_stop_time).c_str(),
+                  format_number(SchedulerActor::kMaxWithoutProgress / 86400).c_str());
     if (m.stall_stop_time >= 0)
       std::printf(
           "  stopped at %s s: saturated, no job computed in %ld dispatches in a row (its time slice ended while "

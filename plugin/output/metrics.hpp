@@ -68,6 +68,8 @@ struct RunMetrics {
   double jobs_in_system_last_third = 0;
   int saturated = 0;
   double backlog_stop_time = -1; // when the run stopped on simulation.max_backlog (then saturated), -1 if it did not
+  double no_progress_stop_time = -1; // when the run stopped because no job ended while jobs were evicted again and
+                                     // again, or nothing computed, for 30 simulated days (then saturated), or -1
   double stall_stop_time = -1;   // when the run stopped because no dispatch reached computing (then saturated), or -1
 };
 

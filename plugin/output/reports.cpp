@@ -233,6 +233,7 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   s["saturated"] = m.saturated;
   s["backlog_stop_time"] = json_number(m.backlog_stop_time);
   s["stall_stop_time"] = json_number(m.stall_stop_time);
+  s["no_progress_stop_time"] = json_number(m.no_progress_stop_time);
   s["bounded_slowdown_tau"] = json_number(kBoundedSlowdownTau);
   return json_text(s);
 }

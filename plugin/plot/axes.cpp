@@ -65,6 +65,7 @@ const std::map<std::string, KeyName>& key_names()
       {"saturated", {"saturated", ""}},
       {"backlog_stop_time", {"backlog stop time", "s"}},
       {"stall_stop_time", {"stall stop time", "s"}},
+      {"no_progress_stop_time", {"no-progress stop time", "s"}},
       {"bounded_slowdown_tau", {"bounded slowdown threshold", "s"}},
       // a fork-join run's summary.json (model/fork_join.hpp)
       {"slowdown", {"slowdown", ""}},

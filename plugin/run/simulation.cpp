@@ -280,6 +280,8 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;
   report.metrics.stall_stop_time = ctx.scheduler->stall_stop_time();
   if (report.metrics.stall_stop_time >= 0) report.metrics.saturated = 1;
+  report.metrics.no_progress_stop_time = ctx.scheduler->no_progress_stop_time();
+  if (report.metrics.no_progress_stop_time >= 0) report.metrics.saturated = 1;
 
   RunDescription run{sc.name,
                      sc.policy.name,

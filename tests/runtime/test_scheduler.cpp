@@ -413,6 +413,57 @@ TEST(Owners, AnOwnerWhoNeverLeavesUnderGangIsOneError)
   expect_input_error(f, file, {"p.xml: 1 jobs wait", "(w1)", "since 5 s"});
 }
 
+/* A run on two_hosts() with `owners_csv` as the owner trace and `swf` as the workload, under `policy`: the no-progress
+ * stop time, saturated, and the first job's fate, requeues and work lost, and the backlog stop time. */
+std::vector<double> no_progress_case(const std::string& owners_csv, const std::string& swf, const std::string& policy)
+{
+  Folder f;
+  f.write("owners.csv", owners_csv);
+  f.write("w.swf", swf);
+  fs::path file = f.write("scenario.yaml", "platform: " + two_hosts(f) + "\ndeployment: " + kDeploy +
+                                               "\nworkload: {trace: w.swf}\npolicy: " + policy +
+                                               "\nowners: {model: trace, trace: owners.csv}\n");
+  return in_child([&] {
+    RunReport rep = jobsched::testing::run_quietly(file, f.dir / "out");
+    const JobState& s = rep.states.front();
+    return std::vector<double>{rep.metrics.no_progress_stop_time, rep.metrics.saturated,
+                               static_cast<double>(s.fate),   static_cast<double>(s.counters.requeues),
+                               s.counters.work_lost,          rep.metrics.backlog_stop_time};
+  });
+}
+
+TEST(Owners, JobsEvictedAgainAndAgainStopTheRunAfterThirtyDays)
+{
+  // J1 needs both hosts for 2000 s. w1's owner comes back for 10 s at 1000 + 1500 k (k = 0, 1, ...): J1 computes
+  // 1000 s, is requeued, restarts at 1010 and is evicted 1490 s later, again and again, for ever. No job ends: the run
+  // stops 30 days (2,592,000 s) after it began, saturated, after the evictions at 1000 + 1500 k <= 2,592,000, k = 0 ..
+  // 1727: 1728 requeues and 1000 + 1727 x 1490 = 2,574,230 s of work lost.
+  std::string owners;
+  for (int k = 0; k < 2000; k++)
+    owners += std::to_string(1000 + 1500 * k) + ",w1,busy\n" + std::to_string(1010 + 1500 * k) + ",w1,idle\n";
+  auto r = no_progress_case(owners, swf_line(1, 0, 2000, 2, 2000), "{name: fcfs}");
+  ASSERT_EQ(r.size(), 6u);
+  EXPECT_NEAR(r[0], 2592000, 1e-3);
+  EXPECT_EQ(r[1], 1);
+  EXPECT_EQ(r[2], static_cast<double>(JobFate::running)); // NOT_FINISHED
+  EXPECT_EQ(r[3], 1728);
+  EXPECT_NEAR(r[4], 2574230, 1e-3);
+  EXPECT_EQ(r[5], -1);
+}
+
+TEST(Owners, NothingComputingForThirtyDaysStopsTheRun)
+{
+  // Gang suspends J1 (w1's partition) when w1's owner comes back at 5; the owner leaves only after 40 days. Nothing
+  // computes from 5 on: the run stops at 5 + 30 days, saturated, J1 never requeued (time sharing keeps its work).
+  auto r = no_progress_case("5,w1,busy\n3456000,w1,idle\n", swf_line(1, 0, 10, 1, 10),
+                            "{name: gang, params: {partition_size: 1, quantum: 60}}");
+  ASSERT_EQ(r.size(), 6u);
+  EXPECT_NEAR(r[0], 5 + 2592000, 1e-3);
+  EXPECT_EQ(r[1], 1);
+  EXPECT_EQ(r[2], static_cast<double>(JobFate::running));
+  EXPECT_EQ(r[3], 0);
+}
+
 TEST(Owners, AlternatingOwnersKeepTheTraceInvariants)
 {
   // EASY requeues the jobs of the hosts whose owner comes back, gang suspends them; either way no processor computes

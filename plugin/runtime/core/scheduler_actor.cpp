@@ -39,6 +39,8 @@ void SchedulerActor::job_ended(JobId id, JobFate fate)
   s.finish_time = now_;
   s.status = JobStatus::finished;
   ended_++;
+  last_end_ = now_;
+  requeues_since_end_ = 0;
   driver_->job_ended(s, now_);
   for (auto* source : sources_)
     source->job_ended(now_);
@@ -65,6 +67,7 @@ void SchedulerActor::job_evicted(JobId id, JobFate fate)
   JobState& s = runtime_.table().at(id);
   XBT_VERB("job %ld requeued, %g s of work lost", static_cast<long>(id), s.service);
   s.counters.requeues++;
+  requeues_since_end_++;
   s.counters.work_lost += s.service;
   s.service = 0;
   s.account = JobAccount{}; // its measures are those of its last run
@@ -156,6 +159,20 @@ bool SchedulerActor::gather(bool woke_on_message)
   return happened;
 }
 
+bool SchedulerActor::no_progress(double now)
+{
+  if (runtime_.size() == 0 && driver_->waiting_count() == 0) { // nobody waits for progress
+    last_end_ = now;
+    requeues_since_end_ = 0;
+    last_computing_ = now;
+    return false;
+  }
+  const bool evicted_again_and_again = requeues_since_end_ > 0 && now - last_end_ >= kMaxWithoutProgress;
+  // Jobs that only hosts down for good could run are the stranded rule's (an error about the platform, above).
+  const bool stranded = waiting_for_hosts_since_ >= 0;
+  return evicted_again_and_again || (!stranded && now - last_computing_ >= kMaxWithoutProgress);
+}
+
 void SchedulerActor::operator()()
 {
   auto wall_start = std::chrono::steady_clock::now();
@@ -171,6 +188,13 @@ void SchedulerActor::operator()()
     auto activities = runtime_.activities();
     activities.push_back(receive_);
     double now = sg4::Engine::get_clock();
+    const bool computing = activities.size() > 1 || !std::isinf(runtime_.next_timer());
+    if (computing) last_computing_ = now;
+    if (runtime_.size() > 0 || driver_->waiting_count() > 0) { // look again when kMaxWithoutProgress's limit comes
+      const double limit =
+          std::min(requeues_since_end_ > 0 ? last_end_ : now, last_computing_) + kMaxWithoutProgress + kTimeEpsilon;
+      if (limit > now) wake_at = std::min(wake_at, limit); // past: the stranded rule's case, which polls on its own
+    }
     // While hosts are down or at speed 0, only a SimGrid profile may bring them back, and future profile events do
     // not keep a simulation alive (an execution on a host at speed 0 never ends): poll for them. SimGrid does not say
     // whether a profile has events left, so jobs that only hosts down for good could run would make the polling go on
@@ -207,8 +231,14 @@ void SchedulerActor::operator()()
       sg4::this_actor::yield();
     }
     now_ = sg4::Engine::get_clock();
+    if (computing) last_computing_ = now_; // it went on until now
     bool woke_on_message = woke == static_cast<ssize_t>(activities.size()) - 1;
     bool happened = gather(woke_on_message);
+    if (no_progress(now_)) {
+      XBT_VERB("no job ended nor computed for %g s at %g s: the run stops", kMaxWithoutProgress, now_);
+      no_progress_stop_time_ = now_;
+      break;
+    }
     if (!happened && now_ < policy_wakeup() - kTimeEpsilon) continue;
     stats_.instants++;
     decided_at_ = now_;

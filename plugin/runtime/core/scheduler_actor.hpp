@@ -48,6 +48,13 @@ class SchedulerActor {
    * after kMaxWaitForHosts (30 days) of this. */
   static constexpr double kHostPollPeriod = 3600;
   static constexpr double kMaxWaitForHosts = 30 * 86400;
+  /* A run that goes on without progress would never end: jobs that owners or failing hosts evict again and again (a
+   * job wider than the workstations that are ever idle together), or jobs that wait while nothing computes (owners
+   * who keep the workstations for months). It stops as saturated once jobs are in the system and, for this long, no
+   * job ended while jobs were requeued, or nothing computed. */
+  static constexpr double kMaxWithoutProgress = 30 * 86400;
+  /* When the run stopped on kMaxWithoutProgress, -1 when it did not. */
+  double no_progress_stop_time() const { return no_progress_stop_time_; }
   const ResourceSet& up() const { return up_; }
   void operator()();
   /* A job left the machine (called by the runtime's collection, or by a driver that killed it). */
@@ -96,6 +103,11 @@ class SchedulerActor {
   double stall_stop_time_ = -1;
   std::string platform_name_ = "platform";
   double waiting_for_hosts_since_ = -1; // when the run began to wait for nothing but hosts down, -1: it does not
+  double last_end_ = 0;            // the last instant a job ended (or the system was empty)
+  long requeues_since_end_ = 0;    // jobs requeued since then
+  double last_computing_ = 0;      // the last instant some job computed or prepared (or the system was empty)
+  double no_progress_stop_time_ = -1;
+  bool no_progress(double now); // see kMaxWithoutProgress
   SchedulerStats stats_;
 };
 
