@@ -66,6 +66,9 @@ const std::map<std::string, KeyName>& key_names()
       {"backlog_stop_time", {"backlog stop time", "s"}},
       {"stall_stop_time", {"stall stop time", "s"}},
       {"bounded_slowdown_tau", {"bounded slowdown threshold", "s"}},
+      {"fairness", {"fairness (Jain's index of slowdowns)", ""}},
+      {"max_slowdown", {"maximum slowdown", ""}},
+      {"owner_returns", {"owners' returns", ""}},
       // a fork-join run's summary.json (model/fork_join.hpp)
       {"slowdown", {"slowdown", ""}},
       {"threads", {"threads", ""}},

@@ -619,6 +619,57 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     Section g = w.sub("generator");
     if (w.has("generator")) {
       GeneratorSpec gs;
+      // One branch per model; a key of another model is refused, naming the key and the model.
+      const std::string model = g.choice("model", "batch", {"batch", "vp"});
+      gs.model = model == "vp" ? GeneratorModel::vp : GeneratorModel::batch;
+      static const std::vector<std::string> kVpKeys = {"min_vps",  "max_vps",         "min_work",         "max_work",
+                                                       "image_mb", "new_vp_per_hour", "vp_exit_per_hour", "archs"};
+      static const std::vector<std::string> kBatchKeys = {"max_size",
+                                                          "serial_fraction",
+                                                          "power_of_two_fraction",
+                                                          "min_run_time",
+                                                          "max_run_time",
+                                                          "short_mean",
+                                                          "long_mean",
+                                                          "long_fraction",
+                                                          "max_estimate_factor",
+                                                          "time_resolution",
+                                                          "run_time_distribution",
+                                                          "memory_distribution",
+                                                          "node_memory_mb",
+                                                          "min_nodes"};
+      for (const auto& k : gs.model == GeneratorModel::vp ? kBatchKeys : kVpKeys)
+        if (g.has(k))
+          g.fail(g.node()[k],
+                 "model " + model + " has no such key (it belongs to model " +
+                     (gs.model == GeneratorModel::vp ? "batch" : "vp") + ")",
+                 k);
+      if (gs.model == GeneratorModel::vp) {
+        VpGeneratorSpec& vp = gs.vp;
+        gs.jobs = 20;
+        gs.mean_interarrival = 600;
+        vp.min_vps = static_cast<int>(g.integer("min_vps", vp.min_vps, 1, 10000));
+        vp.max_vps = static_cast<int>(g.integer("max_vps", std::max(vp.max_vps, vp.min_vps), 1, 10000));
+        if (vp.max_vps < vp.min_vps) g.fail(g.node()["max_vps"], "must be at least min_vps", "max_vps");
+        vp.min_work = g.num("min_work", vp.min_work, 0, kMaxSeconds, true);
+        vp.max_work = g.num("max_work", std::max(vp.max_work, vp.min_work), 0, kMaxSeconds, true);
+        if (vp.max_work < vp.min_work) g.fail(g.node()["max_work"], "must be at least min_work", "max_work");
+        vp.image_mb = g.num("image_mb", vp.image_mb, 0, 1e6);
+        vp.new_vp_per_hour = g.num("new_vp_per_hour", vp.new_vp_per_hour, 0, 1e4);
+        vp.vp_exit_per_hour = g.num("vp_exit_per_hour", vp.vp_exit_per_hour, 0, 1e4);
+        g.ignore("archs");
+        if (g.has("archs")) {
+          const YAML::Node list = g.node()["archs"];
+          if (!list.IsSequence() || list.size() == 0)
+            g.fail(list, "expected a non-empty list of architecture names", "archs");
+          for (const auto& item : list) {
+            if (!item.IsScalar() || item.Scalar().empty()) g.fail(item, "expected an architecture name", "archs");
+            if (std::find(vp.archs.begin(), vp.archs.end(), item.Scalar()) != vp.archs.end())
+              g.fail(item, quoted_value(item.Scalar()) + " is listed twice", "archs");
+            vp.archs.push_back(item.Scalar());
+          }
+        }
+      }
       gs.jobs = g.integer("jobs", gs.jobs, 1, kMaxJobs);
       gs.mean_interarrival = g.num("mean_interarrival", gs.mean_interarrival, 0, kMaxSeconds, true);
       gs.max_size = static_cast<int>(g.integer("max_size", gs.max_size, 0, kMaxCount));

@@ -121,6 +121,11 @@ bool SchedulerActor::gather(bool woke_on_message)
       job_ended(id, fate);
     happened = true;
   }
+  for (const auto& [id, process] : runtime_.collect_process_ends()) {
+    if (runtime_.table().at(id).finished()) continue;
+    driver_->process_ended(id, process, now_);
+    happened = true;
+  }
   // Events of this instant: the one that woke us, and any a source is still sending (a closed population's
   // replacements for the jobs that just ended among them).
   while (woke_on_message || sources_pending(now_)) {
@@ -143,6 +148,9 @@ bool SchedulerActor::gather(bool woke_on_message)
       XBT_VERB("the owner of host %d %s", e->host, e->owner_busy ? "is back" : "left");
       owner_busy_[e->host] = e->owner_busy;
       host_changed(e->host, true);
+    } else if (e->kind == Event::Kind::process) {
+      if (runtime_.table().at(e->job).status != JobStatus::finished)
+        driver_->process_event(e->job, e->process_added, e->draw, now_);
     } else
       for (const WorkloadJob* j : e->jobs) {
         XBT_VERB("job %ld submitted (%d processors, estimate %g s)", static_cast<long>(j->id), j->size, j->estimate);
