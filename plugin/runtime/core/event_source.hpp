@@ -51,6 +51,9 @@ class EventSource {
   /* Polled sources: when the next event is due (infinity: none), and the events due at `now`. */
   virtual double next_time() const { return std::numeric_limits<double>::infinity(); }
   virtual void poll(double /*now*/, std::vector<std::unique_ptr<Event>>& /*into*/) {}
+  /* Its events come from the jobs in the system (a job's application adding or ending processes): they cannot bring a
+   * host back, so the scheduler's wait for hosts down (SchedulerActor::kMaxWaitForHosts) does not count them. */
+  virtual bool from_jobs() const { return false; }
   /* The scheduler received one of this source's events. */
   void delivered() { in_flight_--; }
 

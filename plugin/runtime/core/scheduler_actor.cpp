@@ -188,7 +188,7 @@ void SchedulerActor::operator()()
     if (hosts_down_ > 0) {
       double next_event = std::numeric_limits<double>::infinity();
       for (const auto* source : sources_)
-        next_event = std::min(next_event, source->next_time());
+        if (!source->from_jobs()) next_event = std::min(next_event, source->next_time());
       const bool nothing_computes =
           activities.size() == 1 && std::isinf(runtime_.next_timer()) && std::isinf(runtime_.next_deadline());
       const bool only_hosts_can_help = nothing_computes && std::isinf(next_event) && exhausted() &&

@@ -22,6 +22,7 @@ class ProcessEventSource : public EventSource {
                      std::uint64_t seed);
   bool pending_at(double) const override { return false; }
   bool exhausted() const override { return true; }
+  bool from_jobs() const override { return true; }
   double next_time() const override;
   void poll(double now, std::vector<std::unique_ptr<Event>>& into) override;
   void job_ended(double now) override;

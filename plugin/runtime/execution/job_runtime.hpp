@@ -110,7 +110,14 @@ class JobRuntime {
   void close_trace();
 
   bool is_running(JobId id) const { return jobs_.count(id) != 0 || groups_.count(id) != 0; }
-  size_t size() const { return jobs_.size() - static_cast<size_t>(process_executions_) + groups_.size(); }
+  /* Jobs on the machine: started and not ended (a job made of processes whose processes all wait is not). */
+  size_t size() const
+  {
+    size_t started_groups = 0;
+    for (const auto& [id, g] : groups_)
+      started_groups += g.state->started() ? 1 : 0;
+    return jobs_.size() - static_cast<size_t>(process_executions_) + started_groups;
+  }
   /* Fraction of the job's work still to do (1 at start). */
   double remaining_fraction(JobId id) const;
 
