@@ -8,6 +8,7 @@ void Machine::add_host(const std::string& name, int cores, double speed)
   host_names_.push_back(name);
   cores_.push_back(cores);
   speeds_.push_back(speed);
+  archs_.emplace_back("any");
   first_resource_.push_back(resource_count());
   for (int c = 0; c < cores; c++)
     resource_host_.push_back(host);

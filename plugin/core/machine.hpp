@@ -32,6 +32,10 @@ class Machine {
   bool has_positions() const { return !positions_.empty(); }
   int x(int host) const { return positions_[host].first; }
   int y(int host) const { return positions_[host].second; }
+  /* A host's architecture (its platform property `arch`; "any" when it has none): the workstations a job of that
+   * architecture may run on (gang-now's pools). */
+  void set_arch(int host, const std::string& arch) { archs_.at(static_cast<size_t>(host)) = arch; }
+  const std::string& arch(int host) const { return archs_[static_cast<size_t>(host)]; }
   /* How many hosts the processors of `r` belong to (one pass: a host's processors are consecutive). */
   int hosts_spanned(const ResourceSet& r) const
   {
@@ -58,6 +62,7 @@ class Machine {
   std::vector<int> first_resource_;
   std::vector<int> resource_host_;
   std::vector<std::pair<int, int>> positions_; // (x, y) per host; empty when the platform gives none
+  std::vector<std::string> archs_;             // per host
 };
 
 } // namespace jobsched

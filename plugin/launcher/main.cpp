@@ -8,7 +8,6 @@
 #include "plot/plot.hpp"
 #include "policy/policy.hpp"
 #include "run/fork_join.hpp"
-#include "run/gang_now.hpp"
 #include "run/hierarchy.hpp"
 #include "run/simulation.hpp"
 #include "runtime/core/scheduler_actor.hpp"
@@ -169,22 +168,6 @@ int run(int argc, char** argv, bool fork_join_command = false)
                      scenario_file);
   if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
-  if (sc.gang_now) {
-    GangNowReport g = run_gang_now(sc, options);
-    if (!quiet) {
-      std::printf("jobsched: %s: %zu gang jobs on a network of workstations\n", sc.name.c_str(), g.jobs.size());
-      std::printf("  mean turnaround %s s, fairness %s, %ld migrations (%s bytes)\n",
-                  format_number(g.mean_turnaround).c_str(), format_number(g.fairness).c_str(), g.migrations,
-                  format_number(g.bytes_moved).c_str());
-      if (g.backlog_stop_time >= 0)
-        std::printf("  stopped at %s s: saturated, more jobs in the system than simulation.max_backlog\n",
-                    format_number(g.backlog_stop_time).c_str());
-      std::printf("  simulated in %.3f s, peak memory %.0f MiB\n", g.performance.simulation_seconds,
-                  g.performance.peak_memory_mb);
-      std::printf("  outputs: %s/{jobs.csv,summary.json,performance.json}\n", g.out_dir.string().c_str());
-    }
-    return 0;
-  }
   if (sc.hierarchy) {
     HierarchyReport h = run_hierarchy(sc, options);
     if (!quiet) {

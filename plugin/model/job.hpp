@@ -34,6 +34,9 @@ struct Job {
   JobShape shape = JobShape::rigid;
   int min_size = 1; // moldable and malleable jobs: fewest processors (e.g. its memory does not fit on fewer)
   int max_size = 1; // moldable and malleable jobs: most processors it can use
+  /* The architecture its code is built for (the hosts' property `arch`), empty when the workload gives none. Only
+   * gang-now reads it: a job without one takes the architecture of the platform's largest total capacity. */
+  std::string arch;
 
   /* The allotment bounds a policy must respect: [size, size] for a rigid job. */
   int min_processors() const { return shape == JobShape::rigid ? size : min_size; }

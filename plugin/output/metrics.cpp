@@ -76,6 +76,7 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int 
 {
   RunMetrics m;
   std::vector<double> waits;
+  double slowdown_squares = 0;
   bool first = true;
   for (const JobState& o : states) {
     if (first || o.job->submit_time < m.first_submission) m.first_submission = o.job->submit_time;
@@ -119,6 +120,8 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int 
     waits.push_back(j.waiting);
     m.mean_turnaround += j.turnaround;
     m.mean_slowdown += j.slowdown;
+    slowdown_squares += j.slowdown * j.slowdown;
+    m.max_slowdown = std::max(m.max_slowdown, j.slowdown);
     m.mean_bounded_slowdown += j.bounded_slowdown;
     m.mean_nodes_used += o.cost.nodes_used;
     m.mean_communication_cost += j.communication;
@@ -133,6 +136,7 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int 
       sum += w;
     m.mean_wait = sum / n;
     m.mean_turnaround /= n;
+    if (slowdown_squares > 0) m.fairness = m.mean_slowdown * m.mean_slowdown / (n * slowdown_squares);
     m.mean_slowdown /= n;
     m.mean_bounded_slowdown /= n;
     m.mean_nodes_used /= n;

@@ -26,6 +26,7 @@
 #include "model/job.hpp"
 #include "model/job_state.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,12 @@ struct RunMetrics {
   double no_progress_stop_time = -1; // when the run stopped because no job ended while jobs were evicted again and
                                      // again, or nothing computed, for 30 simulated days (then saturated), or -1
   double stall_stop_time = -1;   // when the run stopped because no dispatch reached computing (then saturated), or -1
+  /* Jain's fairness index of the measured jobs' slowdowns, (sum s)^2 / (n sum s^2): 1 when every job is slowed alike,
+   * tending to 1/n as one job's slowdown dominates (1 with no job); and the largest slowdown. */
+  double fairness = 1;
+  double max_slowdown = 0;
+  long owner_returns = 0;                       // workstation owners who came back (owners:), over the run
+  std::map<std::string, double> policy_figures; // what only the policy counts (TimeSharingPolicy::figures)
 };
 
 /* A run is saturated when the number of jobs in the system still grows at the end of the arrivals: its time average

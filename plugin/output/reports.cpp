@@ -235,6 +235,13 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   s["stall_stop_time"] = json_number(m.stall_stop_time);
   s["no_progress_stop_time"] = json_number(m.no_progress_stop_time);
   s["bounded_slowdown_tau"] = json_number(kBoundedSlowdownTau);
+  s["fairness"] = json_number(m.fairness);
+  s["max_slowdown"] = json_number(m.max_slowdown);
+  s["owner_returns"] = m.owner_returns;
+  Json figures = Json::object();
+  for (const auto& [name, value] : m.policy_figures)
+    figures[name] = json_number(value);
+  s["policy_figures"] = figures;
   return json_text(s);
 }
 

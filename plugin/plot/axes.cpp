@@ -67,6 +67,9 @@ const std::map<std::string, KeyName>& key_names()
       {"stall_stop_time", {"stall stop time", "s"}},
       {"no_progress_stop_time", {"no-progress stop time", "s"}},
       {"bounded_slowdown_tau", {"bounded slowdown threshold", "s"}},
+      {"fairness", {"fairness (Jain's index of slowdowns)", ""}},
+      {"max_slowdown", {"maximum slowdown", ""}},
+      {"owner_returns", {"owners' returns", ""}},
       // a fork-join run's summary.json (model/fork_join.hpp)
       {"slowdown", {"slowdown", ""}},
       {"threads", {"threads", ""}},

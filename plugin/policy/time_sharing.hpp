@@ -45,11 +45,26 @@ struct Plan {
    * (Job::image_bytes), saved on preemption and loaded back on resumption only. Without `simulation.images` nothing
    * moves either way. */
   std::map<JobId, double> image_bytes;
+  /* Jobs run as processes, one per processor entry (gang-now's virtual processors): for each job listed, where each
+   * of its processes is, by process number (0 .. size - 1, then one more per new process): a processor index, and
+   * processors may repeat (processes doubled up on one host share its CPU); kProcessNotPlaced (-1: it has no place
+   * and waits); kProcessEnded (-2: it ended, or the policy ends it now: a VP_exit its application asked for, its
+   * remaining work dropped). More entries than the job has processes add processes. A listed job's `run` entry holds
+   * the processors whose processes compute; its other processes are held suspended where they are (a job not in
+   * `run`: all of them). A process whose processor changes moves: its image (the job's memory per processor,
+   * Job::memory_kb) crosses the platform and it keeps its work, or, with `restart_moved_processes`, it starts its
+   * work again there (the work done is lost and counted in work_lost). A process is resumed after `switch_cost`
+   * seconds of context switch; its first start and a restart pay none. */
+  static constexpr int kProcessNotPlaced = -1;
+  static constexpr int kProcessEnded = -2;
+  std::map<JobId, std::vector<int>> processes;
+  bool restart_moved_processes = false;
 };
 
 /* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what
  * it makes of the machine). */
 struct JobLimit {
+  static constexpr int kAnySize = 2147483647; // `processors` of a policy that takes jobs of any size
   int processors = 0; // 0: the machine's processors
   std::string reason;
 };
@@ -63,9 +78,21 @@ class TimeSharingPolicy {
   /* The policy sizes jobs by their memory (Job::memory_kb): a workload where no job has any is an input error, since
    * the policy would silently be its memory-blind sibling. */
   virtual bool needs_memory() const { return false; }
+  /* The policy's plans place jobs as processes (Plan::processes), several of which may share a host's CPU: the runtime
+   * must execute them as SimGrid activities (ptasks), not timers. */
+  virtual bool places_processes() const { return false; }
   virtual void job_submitted(const Job& /*job*/, double /*now*/) {}
   virtual void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) {}
   virtual void host_changed(const HostChange& /*change*/, double /*now*/) {}
+  /* Processes (Plan::processes): process `process` of the job finished its work (not the job's last one: then
+   * job_ended), and the job's own events, `added` a new process (new_VP) or the application asks one to end (VP_exit;
+   * `draw`, uniform in [0, 1), picks which). */
+  virtual void process_ended(const Job& /*job*/, int /*process*/, double /*now*/) {}
+  virtual void process_event(const Job& /*job*/, bool /*added*/, double /*draw*/, double /*now*/) {}
+  /* The processors up when the run begins (owners present at time 0 hold theirs), before the first submission. */
+  virtual void processors_up_at_start(const ResourceSet& /*up*/) {}
+  /* Figures only this policy has, for summary.json's `policy_figures` (name -> value); empty by default. */
+  virtual std::map<std::string, double> figures() const { return {}; }
   /* Called at every instant where something happened, and when the previous plan's `until` has come. */
   virtual Plan plan(const SystemView& view) = 0;
 };

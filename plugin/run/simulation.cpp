@@ -11,6 +11,7 @@
 #include "runtime/drivers/time_sharing_driver.hpp"
 #include "runtime/events/host_monitor.hpp"
 #include "runtime/events/owner_source.hpp"
+#include "runtime/events/process_source.hpp"
 #include "runtime/events/submitter.hpp"
 #include "workload/swf_reader.hpp"
 
@@ -18,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -45,6 +47,7 @@ struct Context {
   std::unique_ptr<HostMonitor> monitor;
   std::unique_ptr<OwnerActivity> owners; // `owners:` of the scenario, when it has a model
   std::unique_ptr<OwnerSource> owner_source;
+  std::unique_ptr<ProcessEventSource> process_source; // the jobs' own new_VP and VP_exit (model vp)
   std::unique_ptr<SchedulerActor> scheduler;
   std::exception_ptr failure;
   bool setup_failed = false; // the deployed actors then return at once, so SimGrid shuts down quietly
@@ -65,18 +68,44 @@ void guarded(Context& ctx, F body)
   }
 }
 
-/* `limit`: the most processors the policy can give one job, when fewer than the machine's `processors`. */
-Workload load_workload(const Scenario& sc, int processors, const JobLimit& limit)
+/* The machine's architectures in host order, and each one's total capacity (speed / the slowest host's speed). */
+std::vector<std::string> machine_archs(const Machine& machine)
 {
+  std::vector<std::string> out;
+  for (int h = 0; h < machine.host_count(); h++)
+    if (std::find(out.begin(), out.end(), machine.arch(h)) == out.end()) out.push_back(machine.arch(h));
+  return out;
+}
+std::vector<double> arch_capacities(const Machine& machine)
+{
+  const std::vector<std::string> archs = machine_archs(machine);
+  double slowest = std::numeric_limits<double>::infinity();
+  for (int h = 0; h < machine.host_count(); h++)
+    slowest = std::min(slowest, machine.speed(h));
+  std::vector<double> out(archs.size(), 0.0);
+  for (int h = 0; h < machine.host_count(); h++)
+    out[static_cast<size_t>(std::find(archs.begin(), archs.end(), machine.arch(h)) - archs.begin())] +=
+        machine.speed(h) / slowest;
+  return out;
+}
+
+/* `limit`: the most processors the policy can give one job, when fewer than the machine's `processors`. */
+Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimit& limit)
+{
+  const int processors = machine.resource_count();
+  const int largest = limit.processors == JobLimit::kAnySize ? kAnyJobSize : limit.processors;
   const WorkloadSpec& ws = sc.workload;
   if (ws.trace) {
     fs::path path = trace_path(sc);
     SwfFile swf = read_swf(path.string(), ws.size_field);
-    return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs, limit.processors,
+    return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs, largest,
                           limit.reason);
   }
-  return build_workload("generated-seed" + std::to_string(ws.generator->seed), generate_jobs(*ws.generator, processors),
-                        ws.filter, processors, 0, limit.processors, limit.reason);
+  return build_workload("generated-seed" + std::to_string(ws.generator->seed),
+                        ws.generator->model == GeneratorModel::vp
+                            ? generate_vp_jobs(*ws.generator, machine_archs(machine), arch_capacities(machine))
+                            : generate_jobs(*ws.generator, processors),
+                        ws.filter, processors, 0, largest, limit.reason);
 }
 
 /* Compute hosts, workload, allocator, policy and actors' state, once the deployment is loaded. */
@@ -111,10 +140,18 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   for (const auto* h : hosts)
     require_usable_speed(*h, sc.platform);
   Machine& machine = ctx.machine;
-  for (auto* h : hosts)
+  for (auto* h : hosts) {
     machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
+    const char* arch = h->get_property("arch");
+    if (arch != nullptr && *arch != '\0') machine.set_arch(machine.host_count() - 1, arch);
+  }
   read_mesh_positions(machine, hosts, sc.platform);
   double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
+  // The VP jobs' work is given on the slowest workstation (workload/generator.hpp, model vp).
+  const bool vp_jobs = sc.workload.generator && sc.workload.generator->model == GeneratorModel::vp;
+  if (vp_jobs && !(sc.simulation.reference_speed > 0))
+    for (int h = 0; h < machine.host_count(); h++)
+      reference_speed = std::min(reference_speed, machine.speed(h));
 
   try { // registry and parameter errors name a key: add the scenario file
     const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
@@ -136,7 +173,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   // The policy first: a time-sharing policy may run smaller jobs than the machine (gang's partitions), and the
   // workload leaves out larger ones.
   const JobLimit limit = ctx.time_sharing_policy ? ctx.time_sharing_policy->job_limit() : JobLimit{};
-  ctx.workload = std::make_shared<Workload>(load_workload(sc, machine.resource_count(), limit));
+  ctx.workload = std::make_shared<Workload>(load_workload(sc, machine, limit));
   Workload& workload = *ctx.workload;
   if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
   if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
@@ -148,9 +185,36 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
                      "workload.generator.memory_distribution or min_nodes, workload.jobs.memory_mb, "
                      "workload.memory.model: paging, or a trace's used or requested memory, SWF fields 7 and 10)");
 
-  const ExecutionMode mode = sc.simulation.execution == "ptask"   ? ExecutionMode::ptask
-                             : sc.simulation.execution == "timer" ? ExecutionMode::timer
-                                                                  : ExecutionMode::automatic;
+  ExecutionMode mode = sc.simulation.execution == "ptask"   ? ExecutionMode::ptask
+                       : sc.simulation.execution == "timer" ? ExecutionMode::timer
+                                                            : ExecutionMode::automatic;
+  // Processes doubled up on a host share its CPU: only SimGrid's activities (ptasks) do that.
+  if (ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes()) {
+    // Processes migrate between hosts of one architecture: every such pair needs a route of links (SimGrid would fail
+    // the first transfer in the middle of the run, and an empty route would make migrations free).
+    engine.seal_platform();
+    for (size_t a = 0; a < hosts.size(); a++)
+      for (size_t b = a + 1; b < hosts.size(); b++) {
+        if (machine.arch(static_cast<int>(a)) != machine.arch(static_cast<int>(b))) continue;
+        std::vector<sg4::Link*> links;
+        double latency = 0;
+        bool routed = true;
+        try {
+          hosts[a]->route_to(hosts[b], links, &latency);
+        } catch (const std::exception&) {
+          routed = false;
+        }
+        if (!routed || links.empty())
+          throw InputError(sc.platform.string() + ": no route between hosts " + hosts[a]->get_name() + " and " +
+                           hosts[b]->get_name() + " (both of architecture " + machine.arch(static_cast<int>(a)) +
+                           ": policy " + sc.policy.name +
+                           " may migrate processes between them, over a route of links)");
+      }
+    if (mode == ExecutionMode::timer)
+      throw InputError(sc.file.string() + ": simulation.execution: timer cannot share a host's CPU between the " +
+                       "processes policy " + sc.policy.name + " places there: use ptask or auto");
+    mode = ExecutionMode::ptask;
+  }
   try {
     ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication,
                                                sc.workload.memory, sc.simulation.images, mode);
@@ -162,6 +226,15 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   ctx.monitor = std::make_unique<HostMonitor>(hosts, mailbox);
   std::vector<EventSource*> sources{ctx.submitter.get(), ctx.monitor.get()};
   std::vector<bool> busy_at_start(hosts.size(), false);
+  if (vp_jobs && (sc.workload.generator->vp.new_vp_per_hour > 0 || sc.workload.generator->vp.vp_exit_per_hour > 0)) {
+    if (!(ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes()))
+      throw InputError(sc.file.string() + ": workload.generator.new_vp_per_hour, vp_exit_per_hour: policy " +
+                       sc.policy.name + " does not run jobs as processes (gang-now does): set them to 0");
+    ctx.process_source = std::make_unique<ProcessEventSource>(
+        workload.jobs, ctx.runtime->table(), sc.workload.generator->vp.new_vp_per_hour,
+        sc.workload.generator->vp.vp_exit_per_hour, sc.simulation.seed);
+    sources.push_back(ctx.process_source.get());
+  }
   if (sc.owners.model != OwnerSpec::Model::none) {
     std::vector<std::string> names;
     for (const auto* h : hosts)
@@ -193,6 +266,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   scheduler.set_eviction(sc.eviction);
   scheduler.owners_busy_at_start(busy_at_start);
   scheduler.set_platform_name(sc.platform.string());
+  if (ctx.time_sharing_policy) ctx.time_sharing_policy->processors_up_at_start(scheduler.up());
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
   else
@@ -239,22 +313,29 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   // there as segments close, adding up the busy processor-seconds for the utilization on the way.
   RunFolder folder(sc.output_dir);
   double area = 0;
+  // Processes doubled up on a processor run in segments of their own at the same time: the processor is busy once.
+  std::optional<std::vector<std::vector<std::pair<double, double>>>> busy;
   long segments = 0;
   std::vector<TraceSegment> kept;
   std::optional<TraceWriter> trace_writer;
   std::optional<SegmentsWriter> segments_writer; // time-sharing runs: segments.csv, for evalys
   try {
     prepare(ctx, engine, sc, options);
+    if (ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes())
+      busy.emplace(static_cast<size_t>(ctx.machine.resource_count()));
     if (sc.write_trace) trace_writer.emplace(folder.open("trace.csv"));
     if (sc.write_trace && ctx.time_sharing_policy) segments_writer.emplace();
-    ctx.runtime->set_trace_sink(
-        [&trace_writer, &segments_writer, &area, &segments, &kept, keep = options.keep_trace](const TraceSegment& s) {
-          if (trace_writer) trace_writer->write(s);
-          if (segments_writer) segments_writer->add(s);
-          area += busy_area(s);
-          segments++;
-          if (keep) kept.push_back(s);
-        });
+    ctx.runtime->set_trace_sink([&trace_writer, &segments_writer, &area, &segments, &kept, &busy,
+                                 keep = options.keep_trace](const TraceSegment& s) {
+      if (trace_writer) trace_writer->write(s);
+      if (segments_writer) segments_writer->add(s);
+      if (busy && s.status == JobStatus::running)
+        s.processors.for_each([&](int p) { (*busy)[static_cast<size_t>(p)].emplace_back(s.start, s.end); });
+      else
+        area += busy_area(s);
+      segments++;
+      if (keep) kept.push_back(s);
+    });
   } catch (...) {
     ctx.failure = std::current_exception();
     ctx.setup_failed = true;
@@ -275,10 +356,21 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
   const Workload& workload = *ctx.workload;
+  if (busy)
+    for (auto& intervals : *busy) { // the union of each processor's running intervals
+      std::sort(intervals.begin(), intervals.end());
+      double covered_to = -std::numeric_limits<double>::infinity();
+      for (const auto& [start, end] : intervals) {
+        area += std::max(0.0, end - std::max(start, covered_to));
+        covered_to = std::max(covered_to, end);
+      }
+    }
   report.metrics = compute_metrics(report.states, area, ctx.machine.resource_count(), sc.workload.closed.warmup);
   report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();
   if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;
   report.metrics.stall_stop_time = ctx.scheduler->stall_stop_time();
+  if (ctx.owners) report.metrics.owner_returns = ctx.owners->exits();
+  if (ctx.time_sharing_policy) report.metrics.policy_figures = ctx.time_sharing_policy->figures();
   if (report.metrics.stall_stop_time >= 0) report.metrics.saturated = 1;
   report.metrics.no_progress_stop_time = ctx.scheduler->no_progress_stop_time();
   if (report.metrics.no_progress_stop_time >= 0) report.metrics.saturated = 1;

@@ -441,7 +441,7 @@ hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, 
   return spec;
 }
 
-/* Workstation owners (model/owner_activity.hpp): the `owners` section of a scenario, or of gang_now. */
+/* Workstation owners (model/owner_activity.hpp): the `owners` section of a scenario. */
 OwnerSpec read_owners(Section& ow, const fs::path& dir, bool trace_overridden)
 {
   OwnerSpec owners;
@@ -481,71 +481,6 @@ OwnerSpec read_owners(Section& ow, const fs::path& dir, bool trace_overridden)
   return owners;
 }
 
-GangNowSpec read_gang_now(Section& g, const fs::path& dir, bool trace_overridden)
-{
-  namespace gn = gang_now;
-  GangNowSpec spec;
-  Section p = g.sub("policy");
-  gn::SchedulerOptions& o = spec.policy.options;
-  o.allocation.mtat = gn::parse_mtat_variant(p.choice("mtat", "optimal", {"optimal", "paper"}));
-  o.allocation.compression = gn::parse_compression_variant(p.choice("compression", "exact", {"exact", "paper"}));
-  o.allocation.pool_target = gn::parse_pool_target(p.choice("pool_target", "common", {"common", "per-pool"}));
-  o.expansion = gn::parse_expansion_search(p.choice("expansion", "column", {"column", "exhaustive"}));
-  // A run searches at most 2^12 slice sets per event by default; on a map with more slices holding free entries the
-  // exhaustive search gives way to the column search for that event (it cannot refuse, as the plan command does).
-  o.max_exhaustive_slices = static_cast<int>(p.integer("max_exhaustive_slices", 12, 1, 24));
-  o.exhaustive_falls_back = true;
-  o.new_slice_rule = gn::parse_new_slice_rule(p.choice("new_slice_rule", "turnaround", {"turnaround", "time-share"}));
-  const std::string eviction = p.choice("eviction", "migrate", {"migrate", "wait", "restart"});
-  spec.policy.eviction = eviction == "wait"      ? Eviction::wait
-                         : eviction == "restart" ? Eviction::restart
-                                                 : Eviction::migrate;
-  spec.policy.quantum = p.num("quantum", spec.policy.quantum, kMinQuantum, kMaxSeconds);
-  spec.policy.switch_cost = p.num("switch_cost", spec.policy.switch_cost, 0, kMaxSeconds);
-  // A context switch as long as the slice would leave no time to compute: the run would never end.
-  if (spec.policy.switch_cost >= spec.policy.quantum) {
-    const std::string k = p.has("switch_cost") ? "switch_cost" : "quantum";
-    p.fail(p.node()[k],
-           "the context switch (" + format_exact(spec.policy.switch_cost) + " s) must be shorter than the quantum (" +
-               format_exact(spec.policy.quantum) + " s)",
-           k);
-  }
-  p.finish();
-
-  Section ow = g.sub("owners");
-  spec.owners = read_owners(ow, dir, trace_overridden);
-  ow.finish();
-
-  Section w = g.sub("workload");
-  GangWorkloadSpec& wl = spec.workload;
-  wl.jobs = w.integer("jobs", wl.jobs, 1, 1000000);
-  wl.mean_interarrival = w.num("mean_interarrival", wl.mean_interarrival, 0, kMaxSeconds, true);
-  wl.min_vps = static_cast<int>(w.integer("min_vps", wl.min_vps, 1, 10000));
-  wl.max_vps = static_cast<int>(w.integer("max_vps", std::max(wl.max_vps, wl.min_vps), 1, 10000));
-  if (wl.max_vps < wl.min_vps) w.fail(w.node()["max_vps"], "must be at least min_vps", "max_vps");
-  wl.min_work = w.num("min_work", wl.min_work, 0, kMaxSeconds, true);
-  wl.max_work = w.num("max_work", std::max(wl.max_work, wl.min_work), 0, kMaxSeconds, true);
-  if (wl.max_work < wl.min_work) w.fail(w.node()["max_work"], "must be at least min_work", "max_work");
-  wl.image_mb = w.num("image_mb", wl.image_mb, 0, 1e6);
-  wl.new_vp_per_hour = w.num("new_vp_per_hour", wl.new_vp_per_hour, 0, 1e4);
-  wl.vp_exit_per_hour = w.num("vp_exit_per_hour", wl.vp_exit_per_hour, 0, 1e4);
-  w.ignore("archs");
-  if (w.has("archs")) {
-    const YAML::Node list = w.node()["archs"];
-    if (!list.IsSequence() || list.size() == 0)
-      w.fail(list, "expected a non-empty list of architecture names", "archs");
-    for (const auto& item : list) {
-      if (!item.IsScalar() || item.Scalar().empty()) w.fail(item, "expected an architecture name", "archs");
-      if (std::find(wl.archs.begin(), wl.archs.end(), item.Scalar()) != wl.archs.end())
-        w.fail(item, quoted_value(item.Scalar()) + " is listed twice", "archs");
-      wl.archs.push_back(item.Scalar());
-    }
-  }
-  w.finish();
-  g.finish();
-  return spec;
-}
-
 Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, const std::vector<std::string>& overrides)
 {
   const std::string fname = file.string();
@@ -569,15 +504,14 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
   sc.deployment = deployment.empty() ? fs::path() : resolve(base_of("deployment"), deployment);
 
-  if (top.has("gang_now")) { // gang scheduling on networks of workstations: its own jobs, owners and scheduler
-    for (const char* other : {"workload", "policy", "fork_join", "hierarchy"})
-      if (top.has(other))
-        top.fail(top.node()[other],
-                 "a gang_now scenario has no workload, policy, fork_join or hierarchy (its jobs, owners and policy are "
-                 "in gang_now)",
-                 other);
-    Section g = top.sub("gang_now");
-    sc.gang_now = read_gang_now(g, dir, overridden.count("gang_now.owners.trace") != 0);
+  // Gang scheduling on networks of workstations had a simulator of its own: it is the policy gang-now now.
+  if (top.has("gang_now")) {
+    top.fail(top.node()["gang_now"],
+             "this section is gone: write policy.name: gang-now with its settings in policy.params (mtat, compression, "
+             "pool_target, expansion, max_exhaustive_slices, new_slice_rule, eviction, quantum, switch_cost), the "
+             "owners in a top-level owners: section, and the jobs as workload.generator.model: vp (its keys in "
+             "workload.generator)",
+             "gang_now");
   } else if (top.has("hierarchy")) { // hierarchical scheduling of malleable jobs: its own jobs and schedulers
     for (const char* other : {"workload", "policy", "fork_join"})
       if (top.has(other))
@@ -620,6 +554,57 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     Section g = w.sub("generator");
     if (w.has("generator")) {
       GeneratorSpec gs;
+      // One branch per model; a key of another model is refused, naming the key and the model.
+      const std::string model = g.choice("model", "batch", {"batch", "vp"});
+      gs.model = model == "vp" ? GeneratorModel::vp : GeneratorModel::batch;
+      static const std::vector<std::string> kVpKeys = {"min_vps",  "max_vps",         "min_work",         "max_work",
+                                                       "image_mb", "new_vp_per_hour", "vp_exit_per_hour", "archs"};
+      static const std::vector<std::string> kBatchKeys = {"max_size",
+                                                          "serial_fraction",
+                                                          "power_of_two_fraction",
+                                                          "min_run_time",
+                                                          "max_run_time",
+                                                          "short_mean",
+                                                          "long_mean",
+                                                          "long_fraction",
+                                                          "max_estimate_factor",
+                                                          "time_resolution",
+                                                          "run_time_distribution",
+                                                          "memory_distribution",
+                                                          "node_memory_mb",
+                                                          "min_nodes"};
+      for (const auto& k : gs.model == GeneratorModel::vp ? kBatchKeys : kVpKeys)
+        if (g.has(k))
+          g.fail(g.node()[k],
+                 "model " + model + " has no such key (it belongs to model " +
+                     (gs.model == GeneratorModel::vp ? "batch" : "vp") + ")",
+                 k);
+      if (gs.model == GeneratorModel::vp) {
+        VpGeneratorSpec& vp = gs.vp;
+        gs.jobs = 20;
+        gs.mean_interarrival = 600;
+        vp.min_vps = static_cast<int>(g.integer("min_vps", vp.min_vps, 1, 10000));
+        vp.max_vps = static_cast<int>(g.integer("max_vps", std::max(vp.max_vps, vp.min_vps), 1, 10000));
+        if (vp.max_vps < vp.min_vps) g.fail(g.node()["max_vps"], "must be at least min_vps", "max_vps");
+        vp.min_work = g.num("min_work", vp.min_work, 0, kMaxSeconds, true);
+        vp.max_work = g.num("max_work", std::max(vp.max_work, vp.min_work), 0, kMaxSeconds, true);
+        if (vp.max_work < vp.min_work) g.fail(g.node()["max_work"], "must be at least min_work", "max_work");
+        vp.image_mb = g.num("image_mb", vp.image_mb, 0, 1e6);
+        vp.new_vp_per_hour = g.num("new_vp_per_hour", vp.new_vp_per_hour, 0, 1e4);
+        vp.vp_exit_per_hour = g.num("vp_exit_per_hour", vp.vp_exit_per_hour, 0, 1e4);
+        g.ignore("archs");
+        if (g.has("archs")) {
+          const YAML::Node list = g.node()["archs"];
+          if (!list.IsSequence() || list.size() == 0)
+            g.fail(list, "expected a non-empty list of architecture names", "archs");
+          for (const auto& item : list) {
+            if (!item.IsScalar() || item.Scalar().empty()) g.fail(item, "expected an architecture name", "archs");
+            if (std::find(vp.archs.begin(), vp.archs.end(), item.Scalar()) != vp.archs.end())
+              g.fail(item, quoted_value(item.Scalar()) + " is listed twice", "archs");
+            vp.archs.push_back(item.Scalar());
+          }
+        }
+      }
       gs.jobs = g.integer("jobs", gs.jobs, 1, kMaxJobs);
       gs.mean_interarrival = g.num("mean_interarrival", gs.mean_interarrival, 0, kMaxSeconds, true);
       gs.max_size = static_cast<int>(g.integer("max_size", gs.max_size, 0, kMaxCount));
@@ -780,10 +765,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     p.finish();
   }
 
-  // Owners of the compute hosts, on any platform and under any policy (gang_now has its own, in its section).
+  // Owners of the compute hosts, on any platform and under any policy.
   Section ow = top.sub("owners");
-  if (top.has("owners") && sc.gang_now)
-    top.fail(top.node()["owners"], "a gang_now scenario gives its owners in gang_now.owners", "owners");
   if (top.has("owners") && (sc.hierarchy || sc.fork_join))
     top.fail(top.node()["owners"], "hierarchy and fork_join scenarios have no owners", "owners");
   sc.owners = read_owners(ow, dir, overridden.count("owners.trace") != 0);

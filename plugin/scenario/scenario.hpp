@@ -6,8 +6,8 @@
 #include "model/fork_join.hpp"
 #include "model/job_model.hpp"
 #include "model/job_shapes.hpp"
+#include "model/owner_activity.hpp"
 #include "policies/hierarchical/hierarchy_spec.hpp"
-#include "scenario/gang_now_spec.hpp"
 #include "workload/generator.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/workload.hpp"
@@ -64,7 +64,6 @@ struct Scenario {
   PolicySpec policy;
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
   std::optional<hierarchical::HierarchySpec> hierarchy; // hierarchical scheduling (run/hierarchy.hpp) instead
-  std::optional<GangNowSpec> gang_now; // gang scheduling on networks of workstations (run/gang_now.hpp) instead
   OwnerSpec owners;                    // workstation owners of the compute hosts (`owners:`)
   GuestEviction eviction = GuestEviction::requeue; // what a job that loses its processors does (owners.eviction)
   SimulationSpec simulation;

@@ -173,4 +173,50 @@ std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size
   return out;
 }
 
+std::vector<JobRecord> generate_vp_jobs(const GeneratorSpec& spec, std::vector<std::string> archs,
+                                        std::vector<double> arch_weights)
+{
+  const VpGeneratorSpec& vp = spec.vp;
+  if (!vp.archs.empty()) { // only the architectures listed
+    std::vector<std::string> kept;
+    std::vector<double> weights;
+    for (const std::string& a : vp.archs) {
+      auto it = std::find(archs.begin(), archs.end(), a);
+      if (it == archs.end()) throw InputError("workload.generator.archs: no compute host has architecture '" + a + "'");
+      kept.push_back(a);
+      weights.push_back(arch_weights[static_cast<size_t>(it - archs.begin())]);
+    }
+    archs = std::move(kept);
+    arch_weights = std::move(weights);
+  }
+  RandomStream arrivals(spec.seed, "gang-arrivals");
+  RandomStream vps(spec.seed, "gang-vps");
+  RandomStream work(spec.seed, "gang-work");
+  RandomStream arch(spec.seed, "gang-arch");
+  const double total = std::accumulate(arch_weights.begin(), arch_weights.end(), 0.0);
+  std::vector<JobRecord> out;
+  double t = 0;
+  for (long i = 0; i < spec.jobs; i++) {
+    JobRecord r;
+    WorkloadJob& j = r.job;
+    j.id = i;
+    if (i > 0) t += arrivals.exponential(spec.mean_interarrival);
+    j.submit_time = t;
+    j.size = vps.uniform_int(vp.min_vps, vp.max_vps);
+    j.run_time = vp.min_work == vp.max_work ? vp.min_work : work.log_uniform(vp.min_work, vp.max_work);
+    j.estimate = j.run_time;
+    j.memory_kb = vp.image_mb * 1e6 / 1024.0;
+    double u = arch.uniform() * total;
+    size_t a = 0;
+    while (a + 1 < archs.size() && u >= arch_weights[a]) {
+      u -= arch_weights[a];
+      a++;
+    }
+    j.arch = archs[a];
+    r.origin = "workload.generator job " + std::to_string(i);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 } // namespace jobsched

@@ -84,7 +84,37 @@ enum class MemoryDistribution { none, setia_a, setia_b, setia_c };
  * numbers of `stream` whatever the distribution. */
 int draw_memory_processors(MemoryDistribution distribution, int machine_size, RandomStream& stream);
 
+/* Which generator makes the jobs (workload.generator.model): `batch`, the generator above; `vp`, the VP jobs of the
+ * gang-now study (generate_vp_jobs). */
+enum class GeneratorModel { batch, vp };
+
+/* The VP jobs of gang scheduling on networks of workstations (Al-Saqabi, Otto & Walpole). The paper has no workload
+ * ("insufficient trace data on VP and processor behavior"): this one is ours, every number a scenario key.
+ *   - arrivals: Poisson, mean interarrival `mean_interarrival` seconds (stream "gang-arrivals");
+ *   - a job is X virtual processors (VPs: its size) of equal work, X uniform in [min_vps, max_vps] (stream "gang-vps");
+ *   - work per VP (the job's run time): log-uniform in [min_work, max_work] seconds at the reference speed, which is
+ *     the slowest compute host's under this model unless simulation.reference_speed says otherwise (stream
+ *     "gang-work");
+ *   - the memory image of one VP: `image_mb` MB (10^6 bytes; the job's memory per processor): what a migration moves;
+ *   - one architecture per job, drawn among the platform's architectures (or those listed in `archs`) with
+ *     probability proportional to the architecture's total capacity (sum of speed / slowest speed) (stream
+ *     "gang-arch"), so that each pool gets work in proportion to what it can do;
+ *   - while it is in the system a job creates VPs (new_VP) and ends VPs early (VP_exit) at the Poisson rates
+ *     `new_vp_per_hour` and `vp_exit_per_hour` (runtime/events/process_source.hpp). */
+struct VpGeneratorSpec {
+  int min_vps = 2;
+  int max_vps = 16;
+  double min_work = 300;
+  double max_work = 3000;
+  double image_mb = 32;
+  double new_vp_per_hour = 0;
+  double vp_exit_per_hour = 0;
+  std::vector<std::string> archs; // empty: every architecture of the platform
+};
+
 struct GeneratorSpec {
+  GeneratorModel model = GeneratorModel::batch;
+  VpGeneratorSpec vp; // model vp
   long jobs = 200;
   std::uint64_t seed = 1;
   double mean_interarrival = 60; // seconds
@@ -105,5 +135,10 @@ struct GeneratorSpec {
 };
 
 std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size);
+
+/* Model vp: `archs` and `arch_weights` are the platform's architectures and their total capacities (positive), in
+ * host order. InputError when `spec.vp.archs` names an architecture no host has. */
+std::vector<JobRecord> generate_vp_jobs(const GeneratorSpec& spec, std::vector<std::string> archs,
+                                        std::vector<double> arch_weights);
 
 } // namespace jobsched

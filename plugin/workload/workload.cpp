@@ -17,7 +17,7 @@ bool is_rejection_reason(const std::string& reason)
 Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
                         int machine_size, int source_max_procs, int largest_job, const std::string& largest_job_reason)
 {
-  if (largest_job <= 0 || largest_job > machine_size) largest_job = machine_size;
+  if (largest_job <= 0 || (largest_job > machine_size && largest_job != kAnyJobSize)) largest_job = machine_size;
   Workload w;
   w.name = std::move(name);
   w.source_max_procs = source_max_procs;

@@ -55,6 +55,9 @@ struct JobRecord {
   std::string origin; // "file:line" for error messages
 };
 
+/* `largest_job` for a policy that takes jobs of any size (gang-now: more processes than processors share them). */
+constexpr int kAnyJobSize = 2147483647;
+
 /* Apply validity checks, the filter and the overrun rule; `machine_size` is the number of processors.
  * Throws InputError naming the record's origin when the filter says to reject. `largest_job` (0: machine_size), when
  * smaller, is the most processors the policy can give one job, for the reason `largest_job_reason` (a key and its

@@ -19,12 +19,12 @@ plot() { # NAME METRIC X FIGURE [OPTIONS...]
   local name=$1 metric=$2 x=$3 figure=$4
   shift 4
   "$build/jobsched" plot "$results/gang-now/$name" --metric "$metric" --x "$x" "$@" \
-    --label 'gang_now.owners.activity=owner activity (busy fraction)' \
-    --label 'gang_now.policy.eviction=eviction' --label 'gang_now.workload.image_mb=image per VP (MB)' \
-    --label 'mean_turnaround=mean turnaround (s)' --label 'fairness=fairness (Jain index of stretches)' \
-    --label 'migrations=migrations' --label 'mean_stretch=mean stretch' \
-    --label 'gang_now.policy.eviction:migrate=migrate' --label 'gang_now.policy.eviction:wait=wait' \
-    --label 'gang_now.policy.eviction:restart=restart' \
+    --label 'owners.activity=owner activity (busy fraction)' \
+    --label 'policy.params.eviction=eviction' --label 'workload.generator.image_mb=image per VP (MB)' \
+    --label 'mean_turnaround_time=mean turnaround (s)' --label 'fairness=fairness (Jain index of slowdowns)' \
+    --label 'migrations=migrations' --label 'mean_slowdown=mean slowdown' \
+    --label 'policy.params.eviction:migrate=migrate' --label 'policy.params.eviction:wait=wait' \
+    --label 'policy.params.eviction:restart=restart' \
     --label 'platform:platforms/now-16-lan.xml=10 Mbit/s shared' \
     --label 'platform:scenarios/gang-now/platforms/now-16-lan-100mbit.xml=100 Mbit/s shared' \
     --label 'platform:platforms/now-16-switched.xml=10 Mbit/s switched' \
@@ -33,11 +33,11 @@ plot() { # NAME METRIC X FIGURE [OPTIONS...]
 }
 
 sweep activity
-plot activity mean_turnaround gang_now.owners.activity activity-turnaround
-plot activity fairness gang_now.owners.activity activity-fairness
+plot activity mean_turnaround_time owners.activity activity-turnaround
+plot activity fairness owners.activity activity-fairness
 sweep network
-plot network mean_turnaround gang_now.workload.image_mb network-turnaround --log-y
-plot network migrations gang_now.workload.image_mb network-migrations
+plot network mean_turnaround_time workload.generator.image_mb network-turnaround --log-y
+plot network migrations workload.generator.image_mb network-migrations
 sweep variants
 sweep expansion
 for name in activity network variants expansion; do

@@ -2,20 +2,19 @@
 """Markdown table of a gang-now sweep (docs/reproduction/gang-now.md): one row per point of the grid, its swept
 values, then the mean over the replications of each metric, with the 95% half-width of the mean ("m +- h").
 
-Usage: tables.py SWEEP_DIR [METRIC...]   (default metrics: mean_turnaround mean_stretch fairness migrations
-                                          bytes_moved restarts work_lost max_slices)"""
+Usage: tables.py SWEEP_DIR [METRIC...]   (default metrics: mean_turnaround_time mean_slowdown fairness migrations
+                                          bytes_moved work_lost)"""
 import csv
 import sys
 from collections import OrderedDict
 
-DEFAULT = ["mean_turnaround", "mean_stretch", "fairness", "migrations", "bytes_moved", "restarts", "work_lost",
-           "max_slices"]
-SHORT = {"gang_now.owners.activity": "activity", "gang_now.policy.eviction": "eviction",
-         "gang_now.workload.image_mb": "image MB", "gang_now.policy.mtat": "MTAT",
-         "gang_now.policy.compression": "compression", "gang_now.policy.pool_target": "pool target",
-         "gang_now.policy.expansion": "expansion", "gang_now.policy.new_slice_rule": "new-slice rule",
-         "mean_turnaround": "turnaround (s)", "mean_stretch": "stretch", "bytes_moved": "GB moved",
-         "work_lost": "work lost (s)", "max_slices": "slices (max)"}
+DEFAULT = ["mean_turnaround_time", "mean_slowdown", "fairness", "migrations", "bytes_moved", "work_lost"]
+SHORT = {"owners.activity": "activity", "policy.params.eviction": "eviction",
+         "workload.generator.image_mb": "image MB", "policy.params.mtat": "MTAT",
+         "policy.params.compression": "compression", "policy.params.pool_target": "pool target",
+         "policy.params.expansion": "expansion", "policy.params.new_slice_rule": "new-slice rule",
+         "mean_turnaround_time": "turnaround (s)", "mean_slowdown": "slowdown", "bytes_moved": "GB moved",
+         "work_lost": "work lost (s)"}
 
 
 def cell(row, metric):

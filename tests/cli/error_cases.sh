@@ -99,8 +99,8 @@ for policy in gang ap memory-constrained; do
   expect_error "tiny_quantum_$policy" 1 "policy.params.quantum: must be a number of seconds, at least 0.001" -- \
     run "$work/good.yaml" --set policy.name=$policy --set policy.params.quantum=1e-300
 done
-expect_error gang_now_owner_periods 1 "gang_now.owners.mean_idle: must be at least 1" -- \
-  run "$src/scenarios/gang-now/now.yaml" --set gang_now.owners.mean_idle=1e-300
+expect_error gang_now_owner_periods 1 "owners.mean_idle: must be at least 1" -- \
+  run "$src/scenarios/gang-now/now.yaml" --set owners.mean_idle=1e-300
 expect_error apmc_memory_over_machine 1 "policy.params: job 1 needs at least 30 processors" -- \
   run "$work/good.yaml" --set policy.name=apmc --set workload.generator.memory_distribution=A \
   --set policy.params.node_memory_mb=0.1 --set workload.jobs.shape=moldable --set workload.jobs.max_size=16
@@ -244,8 +244,8 @@ expect_error long_trace_path 1 "workload.trace: file '/tmp/$long_name.swf' canno
   run "$work/good.yaml" --set workload.generator=null --set "workload.trace=/tmp/$long_name.swf"
 expect_error long_trace_name 2 "workload.trace: file '" "/$long_name.swf' cannot be looked up" -- \
   run "$work/good.yaml" --set workload.generator=null --set "workload.trace=$long_name.swf"
-expect_error long_owner_trace 1 "gang_now.owners.trace: file '/tmp/$long_name.csv' cannot be looked up" -- \
-  run "$src/scenarios/gang-now/now.yaml" --set "gang_now.owners={model: trace, trace: /tmp/$long_name.csv}"
+expect_error long_owner_trace 1 "owners.trace: file '/tmp/$long_name.csv' cannot be looked up" -- \
+  run "$src/scenarios/gang-now/now.yaml" --set "owners={model: trace, trace: /tmp/$long_name.csv}"
 expect_error long_scenario_name 1 "/tmp/$long_name.yaml" -- run "/tmp/$long_name.yaml"
 
 # ---- Command line ----

@@ -1,10 +1,37 @@
 #!/usr/bin/env bash
-# Gang scheduling on networks of workstations (scenarios/gang-now/now.yaml) as a user runs it: runs under the three
-# eviction policies and the paper's variants finish every job; the same seed gives the same bytes; the owners' trace
-# and every key are checked, one line naming the file, line or key, exit status 2, no outputs.
+# Gang scheduling on networks of workstations (scenarios/gang-now/now.yaml: policy.name gang-now, owners:, the VP
+# workload of workload.generator.model vp) as a user runs it: runs under the three eviction policies and the paper's
+# variants finish every job, with no processor computing for two jobs at once; the same seed gives the same bytes;
+# `jobsched plot` draws the run; an SWF trace runs under gang-now; every key is checked, one line naming the file,
+# line or key, exit status 2, no outputs; the old gang_now: section is refused, naming the keys that replace it.
 source "$(dirname "$0")/lib.sh" gang_now "$@"
 scenario=$src/scenarios/gang-now/now.yaml
-small=(--set gang_now.workload.jobs=8)
+small=(--set workload.generator.jobs=8)
+
+# No processor computes (running or switching) for two jobs at one instant in trace.csv: prints the first overlap.
+overlap() { # TRACE
+  python3 - "$1" <<'PY'
+import csv, sys
+busy = {}
+for row in csv.DictReader(open(sys.argv[1], newline="")):
+    if row["state"] not in ("running", "switching"):
+        continue
+    start, end = float(row["start"]), float(row["end"])
+    for part in row["processors"].split(" "):
+        a, _, b = part.partition("-")
+        for p in range(int(a), int(b or a) + 1):
+            busy.setdefault(p, []).append((start, end, row["job_id"]))
+for p, segments in busy.items():
+    segments.sort()
+    last_end, last_job = None, None
+    for start, end, job in segments:
+        if last_end is not None and start < last_end - 1e-9 * max(1.0, abs(last_end)) and job != last_job:
+            print(f"jobs {last_job} and {job} compute on processor {p} at {start}")
+            sys.exit()
+        if last_end is None or end > last_end:
+            last_end, last_job = end, job
+PY
+}
 
 check_run() { # NAME SET...
   local name=$1
@@ -15,76 +42,85 @@ check_run() { # NAME SET...
     report "$name" " failed: $(head -c 300 "$work/$name.err")"
     return
   fi
-  [ "$(field jobs "$work/$name/summary.json")" = 8 ] || problems+=" jobs;"
+  [ "$(field jobs_completed "$work/$name/summary.json")" = 8 ] || problems+=" jobs_completed;"
   [ "$(($(wc -l <"$work/$name/jobs.csv") - 1))" = 8 ] || problems+=" jobs.csv rows;"
-  # Every job ran at least as long as one VP's work on the fastest workstation (capacity 5): its last VP does its
-  # whole work (VP_exit never ends a job's last VP).
-  awk -F, 'NR > 1 && !($8 >= $4 / 5 * (1 - 1e-9)) { bad = 1 } END { exit bad }' "$work/$name/jobs.csv" ||
+  # Every job ran at least as long as one VP's work (its requested_time, column 6) on the fastest workstation
+  # (capacity 5): its last VP does its whole work (VP_exit never ends a job's last VP). Turnaround: column 13.
+  awk -F, 'NR > 1 && !($13 >= $6 / 5 * (1 - 1e-9)) { bad = 1 } END { exit bad }' "$work/$name/jobs.csv" ||
     problems+=" a job ended faster than its work allows;"
+  local o
+  o=$(overlap "$work/$name/trace.csv")
+  [ -z "$o" ] || problems+=" $o;"
   report "$name" "$problems"
 }
 check_run migrate
-check_run wait gang_now.policy.eviction=wait
-check_run restart gang_now.policy.eviction=restart
-check_run paper gang_now.policy.mtat=paper gang_now.policy.compression=paper gang_now.policy.pool_target=per-pool
-check_run exhaustive gang_now.policy.expansion=exhaustive gang_now.policy.new_slice_rule=time-share
+check_run wait policy.params.eviction=wait
+check_run restart policy.params.eviction=restart
+check_run paper policy.params.mtat=paper policy.params.compression=paper policy.params.pool_target=per-pool
+check_run exhaustive policy.params.expansion=exhaustive policy.params.new_slice_rule=time-share
 check_run switched platform=$src/platforms/now-16-switched.xml
-check_run no_owners gang_now.owners.activity=0
+check_run no_owners owners.activity=0
 
-[ "$(field restarts "$work/migrate/summary.json")" = 0 ] && [ "$(field migrations "$work/restart/summary.json")" = 0 ]
-report restart_never_migrates "$([ $? -eq 0 ] || echo ' migrate restarted or restart migrated')"
-[ "$(field migrations "$work/no_owners/summary.json")" != "" ] && [ "$(field owner_returns "$work/no_owners/summary.json")" = 0 ]
-report no_owner_no_return "$([ $? -eq 0 ] || echo ' owners came back')"
+[ "$(field work_lost "$work/migrate/summary.json")" = 0 ] && [ "$(field migrations "$work/restart/summary.json")" = 0 ]
+report restart_never_migrates "$([ $? -eq 0 ] || echo ' migrate lost work or restart migrated')"
+[ "$(field work_lost "$work/restart/summary.json")" != 0 ]
+report restart_loses_work "$([ $? -eq 0 ] || echo ' restart lost no work')"
+[ "$(field owner_returns "$work/no_owners/summary.json")" = 0 ] && [ "$(field owner_returns "$work/migrate/summary.json")" != 0 ]
+report owner_returns_counted "$([ $? -eq 0 ] || echo ' owners came back with activity 0, or never with 0.3')"
 
 "$bin" run "$scenario" --quiet --out "$work/again" "${small[@]}" 2>/dev/null
-cmp -s "$work/again/summary.json" "$work/migrate/summary.json" && cmp -s "$work/again/jobs.csv" "$work/migrate/jobs.csv"
+cmp -s "$work/again/summary.json" "$work/migrate/summary.json" && cmp -s "$work/again/jobs.csv" "$work/migrate/jobs.csv" &&
+  cmp -s "$work/again/trace.csv" "$work/migrate/trace.csv"
 report same_seed_same_bytes "$([ $? -eq 0 ] || echo ' outputs differ')"
 
-# An architecture named with a comma is quoted in jobs.csv (RFC 4180; it used to add a column to its rows): with
-# the quoted fields taken as one, every row has the header's 14 fields.
-sed 's/value="x86"/value="x86,64"/' "$src/platforms/now-16-lan.xml" >"$work/now-comma.xml"
-problems=""
-"$bin" run "$scenario" --quiet --out "$work/comma" "${small[@]}" --set "platform=$work/now-comma.xml" \
-  2>"$work/comma.err" || problems+=" failed: $(head -c 300 "$work/comma.err");"
-grep -q '^[0-9]*,"x86,64",' "$work/comma/jobs.csv" || problems+=" no row of arch \"x86,64\";"
-sed 's/"[^"]*"/Q/g' "$work/comma/jobs.csv" | awk -F, 'NF != 14 { bad = 1 } END { exit bad }' ||
-  problems+=" rows without 14 fields;"
-report comma_in_arch "$problems"
+"$bin" plot "$work/migrate" --out "$work/plots" >"$work/plot.out" 2>&1
+report plot "$([ $? -eq 0 ] && ls "$work/plots" | grep -q . || echo " jobsched plot failed: $(head -c 300 "$work/plot.out")")"
 
-# simulation.max_backlog stops a gang_now run as it stops the main runs (it was ignored). Jobs arrive about every second
-# and none of 10^5 s can end before the third arrives: with max_backlog 2 the run stops at the third job's submission,
-# read from a run of 1 s jobs with the same seed (the arrivals do not depend on the work), with 3 jobs unfinished.
-fast=(--set gang_now.workload.mean_interarrival=1 --set gang_now.owners.activity=0)
-"$bin" run "$scenario" --quiet --out "$work/arrivals" "${small[@]}" "${fast[@]}" --set gang_now.workload.min_work=1 \
-  --set gang_now.workload.max_work=1 2>/dev/null
-"$bin" run "$scenario" --quiet --out "$work/backlog" "${small[@]}" "${fast[@]}" --set gang_now.workload.min_work=1e5 \
-  --set gang_now.workload.max_work=1e5 --set simulation.max_backlog=2 2>"$work/backlog.err"
-third=$(awk -F, '$1 == 2 { print $5 }' "$work/arrivals/jobs.csv")
+# A rigid SWF job of size n is n VPs of its run time: 3 jobs of sizes 1, 4 and 20 (more VPs than the 16 workstations)
+# on the network, no owners.
+printf '1 0 -1 100 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n2 10 -1 200 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n3 20 -1 50 20 -1 -1 20 50 -1 1 1 1 1 1 1 -1 -1\n' >"$work/w.swf"
+problems=""
+"$bin" run "$scenario" --quiet --out "$work/swf" --set workload.generator=null --set "workload.trace=$work/w.swf" \
+  --set owners.activity=0 2>"$work/swf.err" || problems+=" failed: $(head -c 300 "$work/swf.err");"
+[ "$(field jobs_completed "$work/swf/summary.json")" = 3 ] || problems+=" not 3 jobs completed;"
+report swf_jobs_are_vps "$problems"
+
+# simulation.max_backlog stops a gang-now run as any run. Jobs arrive about every second and none of 10^5 s can end
+# before the third arrives: with max_backlog 2 the run stops at the third job's submission, read from a run of 1 s
+# jobs with the same seed (the arrivals do not depend on the work), with no job completed.
+fast=(--set workload.generator.mean_interarrival=1 --set owners.activity=0)
+"$bin" run "$scenario" --quiet --out "$work/arrivals" "${small[@]}" "${fast[@]}" --set workload.generator.min_work=1 \
+  --set workload.generator.max_work=1 2>/dev/null
+"$bin" run "$scenario" --quiet --out "$work/backlog" "${small[@]}" "${fast[@]}" \
+  --set workload.generator.min_work=1e5 --set workload.generator.max_work=1e5 --set simulation.max_backlog=2 \
+  2>"$work/backlog.err"
+third=$(awk -F, '$1 == 2 { print $4 }' "$work/arrivals/jobs.csv")
 problems=""
 [ "$(field saturated "$work/arrivals/summary.json")" = 0 ] &&
   [ "$(field backlog_stop_time "$work/arrivals/summary.json")" = -1 ] || problems+=" the unbounded run saturated;"
 [ "$(field saturated "$work/backlog/summary.json")" = 1 ] || problems+=" saturated not 1;"
 [ -n "$third" ] && [ "$(field backlog_stop_time "$work/backlog/summary.json")" = "$third" ] ||
   problems+=" stopped at $(field backlog_stop_time "$work/backlog/summary.json"), third arrival at '$third';"
-b=$work/backlog/summary.json
-[ "$(field unfinished_jobs "$b")" = 3 ] && [ "$(field jobs "$b")" = 0 ] ||
-  problems+=" jobs $(field jobs "$b"), unfinished $(field unfinished_jobs "$b");"
+[ "$(field jobs_completed "$work/backlog/summary.json")" = 0 ] || problems+=" jobs completed;"
 report max_backlog_stops "$problems$(head -c 300 "$work/backlog.err")"
 
-expect_bad_setting eviction gang_now.policy.eviction gang_now.policy.eviction=never
-expect_bad_setting quantum gang_now.policy.quantum gang_now.policy.quantum=-1
-expect_bad_setting unknown_key gang_now.workload.vps gang_now.workload.vps=3
-expect_bad_setting activity gang_now.owners.activity gang_now.owners.activity=1.5
-expect_bad_setting cv gang_now.owners.idle_cv gang_now.owners.idle_cv=nan
-expect_bad_setting arch gang_now.workload.archs 'gang_now.workload.archs=[mips]'
-expect_bad_setting missing_trace gang_now.owners.trace gang_now.owners.model=trace gang_now.owners.activity=null \
-  gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
-  gang_now.owners.trace=$work/none.csv
+expect_bad_setting eviction "policy.params.eviction: 'never' is not one of" policy.params.eviction=never
+expect_bad_setting quantum policy.params.quantum policy.params.quantum=-1
+expect_bad_setting switch_cost policy.params.switch_cost policy.params.switch_cost=60
+expect_bad_setting slices policy.params.max_exhaustive_slices policy.params.max_exhaustive_slices=30
+expect_bad_setting unknown_key workload.generator.vps workload.generator.vps=3
+expect_bad_setting other_model "workload.generator.max_size: model vp has no such key" workload.generator.max_size=4
+expect_bad_setting activity owners.activity owners.activity=1.5
+expect_bad_setting cv owners.idle_cv owners.idle_cv=nan
+expect_bad_setting arch workload.generator.archs 'workload.generator.archs=[mips]'
+expect_bad_setting timer simulation.execution simulation.execution=timer
+expect_bad_setting rates_need_processes workload.generator.new_vp_per_hour 'policy={name: equi}'
+owner_trace=(owners.model=trace owners.activity=null owners.mean_idle=null owners.idle_cv=null owners.busy_cv=null)
+expect_bad_setting missing_trace owners.trace "${owner_trace[@]}" owners.trace=$work/none.csv
 printf '10,ws-0,busy\n5,ws-0,idle\n' >"$work/owners.csv"
-expect_bad_setting trace_order "owners.csv:2" gang_now.owners.model=trace gang_now.owners.activity=null \
-  gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
-  gang_now.owners.trace=$work/owners.csv
-expect_bad_setting with_policy policy 'policy={name: easy}'
+expect_bad_setting trace_order "owners.csv:2" "${owner_trace[@]}" owners.trace=$work/owners.csv
+expect_bad_setting old_section "gang_now: this section is gone: write policy.name: gang-now" \
+  'gang_now={policy: {quantum: 3}}'
 cat >"$work/noroute.xml" <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -95,11 +131,10 @@ cat >"$work/noroute.xml" <<'XML'
   </zone>
 </platform>
 XML
-expect_bad_setting no_route "no route between workstations a1 and a2" platform=$work/noroute.xml
+expect_bad_setting no_route "no route between hosts a1 and a2" platform=$work/noroute.xml
 # One workstation whose owner is there from the start and never leaves: the job would wait for ever.
 sed -e 's|<host id="a2" speed="2Gf"/>||' -e 's|id="a1"|id="ws-0"|' "$work/noroute.xml" >"$work/one.xml"
 printf '0,ws-0,busy\n' >"$work/forever.csv"
-expect_bad_setting owners_forever "owners never leave" gang_now.owners.model=trace gang_now.owners.activity=null \
-  gang_now.owners.mean_idle=null gang_now.owners.idle_cv=null gang_now.owners.busy_cv=null \
-  gang_now.owners.trace=$work/forever.csv platform=$work/one.xml gang_now.workload.jobs=1
+expect_bad_setting owners_forever "none came back" "${owner_trace[@]}" owners.trace=$work/forever.csv \
+  platform=$work/one.xml workload.generator.jobs=1
 finish

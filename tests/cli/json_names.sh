@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A scenario whose name holds a quote, a backslash, a tab and a non-ASCII character: the summary.json and
-# performance.json of a normal run (scenarios/quickstart.yaml), a gang_now run and a hierarchy run are JSON that
+# performance.json of a normal run (scenarios/quickstart.yaml), a gang-now run and a hierarchy run are JSON that
 # Python's json module reads, and the summary's "scenario" is the name, unchanged.
 source "$(dirname "$0")/lib.sh" json_names "$@"
 name=$'say "hi" \\ back\tslash \u00e9'
@@ -33,7 +33,7 @@ PY
   report "$case" "$problems"
 }
 check normal scenarios/quickstart.yaml workload.generator.jobs=30
-check gang_now scenarios/gang-now/now.yaml gang_now.workload.jobs=8
+check gang_now scenarios/gang-now/now.yaml workload.generator.jobs=8
 check hierarchy scenarios/hierarchical/ac-ds.yaml hierarchy.workload.jobs=40 hierarchy.workload.work_unit=1e-6 \
   hierarchy.levels=3
 finish

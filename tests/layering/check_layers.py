@@ -17,21 +17,12 @@ import os
 import re
 import sys
 
-# Includes against the layers that stay until the two separate simulators (gang_now:, hierarchy:) are folded into the
+# Includes against the layers that stay until the separate hierarchy: simulator is folded into the
 # main runtime: each (file, include) pair, paths under plugin/, and why it is there.
 ALLOWED_FOR_NOW = {
     # The hierarchy: section is read by the scenario into the hierarchy simulator's own spec type.
     ("scenario/scenario.hpp", "policies/hierarchical/hierarchy_spec.hpp"):
         "Scenario::hierarchy holds the hierarchy simulator's spec",
-    # The gang_now: section names the gang-now simulator's policy variants in its own spec.
-    ("scenario/gang_now_spec.hpp", "policies/gang_now/runtime_policy.hpp"):
-        "GangNowSpec holds the gang-now simulator's policy settings",
-    # The gang-now driver runs its one policy itself instead of through the policy interfaces and the registry...
-    ("runtime/drivers/gang_now_driver.hpp", "policies/gang_now/runtime_policy.hpp"):
-        "the gang-now driver applies its policy directly, not through policy/",
-    # ... and makes its own jobs instead of receiving them from the submitter.
-    ("runtime/drivers/gang_now_driver.hpp", "workload/gang_now_workload.hpp"):
-        "the gang-now driver generates its workload itself, not through runtime/events",
     # The hierarchy simulator builds its scheduler tree in run/ rather than through the policy registry.
     ("run/hierarchy.cpp", "policies/hierarchical/analysis.hpp"): "the hierarchy simulator names its policy's parts",
     ("run/hierarchy.cpp", "policies/hierarchical/leaf_scheduler.hpp"): "the hierarchy simulator names its policy's parts",

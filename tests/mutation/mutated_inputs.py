@@ -8,7 +8,7 @@ Makes seeded random mutants of every kind of input and runs the command that rea
   replaced by numeric extremes 0, -1, NaN, inf, 1e308, 2^31, 2^63 or by values of the wrong type, keys deleted,
   duplicated or misspelt, files cut or emptied, unicode, long paths), scenarios with an `owners:` section and their
   `TIME,HOST,STATE` owner traces (unsorted, unknown hosts, duplicated states, simultaneous changes, bad numbers),
-  gang_now and hierarchy scenarios (trees too), and the mesh and fork-join scenarios;
+  gang-now and hierarchy scenarios (trees too), and the mesh and fork-join scenarios;
 - `jobsched sweep` on a tiny mutated sweep file, `jobsched mesh-platform` and `jobsched plan` with mutated options.
 Every run must either succeed (the mutant was still valid) or fail with exit status 2, exactly one line on stderr
 that starts with "jobsched: error:", and no output (no output folder; nothing on stdout for the commands that print);
@@ -47,7 +47,7 @@ KNOWN_BUGS = {
                         "gang re-plans every quantum while its jobs wait for the owners, beyond the 60 s timeout",
     "hierarchy-wide-tree": "an explicit hierarchy tree whose root has 5,000 leaves (under the documented 10,000 "
                            "nodes), 12 jobs, quantum 1 ms: no end within the 60 s timeout",
-    "gang-now-denormal-work": "gang_now with gang_now.workload.min_work 1e-320 (a denormal, accepted as positive): "
+    "gang-now-denormal-work": "gang-now with workload.generator.min_work 1e-320 (a denormal, accepted as positive): "
                               "the run does not end (1e-300 ends in 0.05 s)",
 }
 
@@ -400,7 +400,7 @@ class Campaign:
             rows = owner_trace([f"ws-{i}" for i in range(16)], rng)
             trace = self.write(case, "owners.csv", mutate_owner_trace(rows, rng) if rng.random() < 0.5 else
                                "\n".join(",".join(r) for r in rows) + "\n")
-            text = re.sub(r"  owners:\n(    .*\n)+", f"  owners:\n    model: trace\n    trace: {trace}\n", text)
+            text = re.sub(r"\nowners:\n(  .*\n)+", f"\nowners:\n  model: trace\n  trace: {trace}\n", text)
         text = mutate_yaml(text, rng) if rng.random() < 0.9 else text
         command = self.run_case(case, text)
         if re.search(r"min_work: 1e-320\b", text):

@@ -1,12 +1,14 @@
 /* Gang scheduling on networks of workstations, the pure parts around the runtime: capacities from platform speeds,
- * the owners' busy and idle periods (drawn and traced), the workload, and the `gang_now:` scenario keys. */
+ * the owners' busy and idle periods (drawn and traced), the VP workload (workload.generator.model: vp), the policy's
+ * parameters and the old `gang_now:` section's one-line refusal. */
 #include "model/owner_activity.hpp"
 #include "policies/gang_now/events.hpp"
 #include "policies/gang_now/rational.hpp"
+#include "policy/policy.hpp"
 #include "scenario/scenario.hpp"
 #include "support/input_error.hpp"
 #include "support/scratch_folder.hpp"
-#include "workload/gang_now_workload.hpp"
+#include "workload/generator.hpp"
 
 #include <gtest/gtest.h>
 
@@ -116,56 +118,102 @@ TEST(GangNowModel, AlternatingOwnersAreReproducibleAndAlternate)
 
 TEST(GangNowModel, WorkloadFollowsItsSpec)
 {
-  GangWorkloadSpec spec;
+  GeneratorSpec spec;
+  spec.model = GeneratorModel::vp;
   spec.jobs = 500;
-  spec.min_vps = 3;
-  spec.max_vps = 5;
-  spec.min_work = 10;
-  spec.max_work = 100;
-  auto jobs = generate_gang_jobs(spec, {"x", "y"}, {3, 1}, 9);
+  spec.seed = 9;
+  spec.vp.min_vps = 3;
+  spec.vp.max_vps = 5;
+  spec.vp.min_work = 10;
+  spec.vp.max_work = 100;
+  spec.vp.image_mb = 2;
+  auto jobs = generate_vp_jobs(spec, {"x", "y"}, {3, 1});
   ASSERT_EQ(jobs.size(), 500U);
   int x = 0;
   for (size_t i = 0; i < jobs.size(); i++) {
-    EXPECT_GE(jobs[i].vps, 3);
-    EXPECT_LE(jobs[i].vps, 5);
-    EXPECT_GE(jobs[i].work, 10);
-    EXPECT_LE(jobs[i].work, 100);
+    const WorkloadJob& j = jobs[i].job;
+    EXPECT_GE(j.size, 3);
+    EXPECT_LE(j.size, 5);
+    EXPECT_GE(j.run_time, 10);
+    EXPECT_LE(j.run_time, 100);
+    EXPECT_EQ(j.memory_kb * 1024, 2e6); // the image of one VP, per processor
     if (i > 0) {
-      EXPECT_GE(jobs[i].submit, jobs[i - 1].submit);
+      EXPECT_GE(j.submit_time, jobs[i - 1].job.submit_time);
     }
-    x += jobs[i].arch == "x";
+    x += j.arch == "x";
   }
   // Architecture x has 3/4 of the capacity: about 375 of 500 jobs (binomial sd 9.7).
   EXPECT_NEAR(x, 375, 40);
+  spec.vp.archs = {"y"};
+  for (const auto& r : generate_vp_jobs(spec, {"x", "y"}, {3, 1}))
+    EXPECT_EQ(r.job.arch, "y");
+  spec.vp.archs = {"mips"};
+  EXPECT_NE(input_error_of([&] {
+              generate_vp_jobs(spec, {"x", "y"}, {3, 1});
+            }).find("workload.generator.archs"),
+            std::string::npos);
 }
 
 TEST(GangNowModel, ScenarioKeysAreChecked)
 {
-  const std::string head = "platform: p.xml\ngang_now:\n";
+  const std::string head = "platform: p.xml\npolicy: {name: gang-now}\n";
   auto error = [&](const std::string& body) { return input_error_of([&] { parse_scenario(head + body, "s.yaml"); }); };
-  Scenario sc = parse_scenario(head + "  policy: {mtat: paper, expansion: exhaustive, eviction: restart, quantum: 30}\n"
-                                      "  owners: {model: alternating, mean_idle: 1000, mean_busy: 250}\n"
-                                      "  workload: {jobs: 5, min_vps: 2, max_vps: 4}\n",
+  Scenario sc = parse_scenario(head + "owners: {model: alternating, mean_idle: 1000, mean_busy: 250}\n"
+                                      "workload:\n  generator: {model: vp, jobs: 5, min_vps: 2, max_vps: 4}\n",
                                "s.yaml");
-  ASSERT_TRUE(sc.gang_now);
-  EXPECT_EQ(sc.gang_now->policy.options.allocation.mtat, gn::MtatVariant::paper);
-  EXPECT_EQ(sc.gang_now->policy.options.expansion, gn::ExpansionSearch::exhaustive);
-  EXPECT_EQ(sc.gang_now->policy.eviction, Eviction::restart);
-  EXPECT_EQ(sc.gang_now->owners.activity(), 0.2);
-  EXPECT_NE(error("  policy: {eviction: never}\n").find("s.yaml:3: gang_now.policy.eviction: expected one of"),
+  ASSERT_TRUE(sc.workload.generator);
+  EXPECT_EQ(sc.workload.generator->model, GeneratorModel::vp);
+  EXPECT_EQ(sc.workload.generator->jobs, 5);
+  EXPECT_EQ(sc.workload.generator->vp.min_vps, 2);
+  EXPECT_EQ(sc.workload.generator->vp.max_vps, 4);
+  EXPECT_EQ(sc.owners.activity(), 0.2);
+  // A key of the other model names the key and the model.
+  EXPECT_NE(error("workload:\n  generator: {model: vp, max_size: 4}\n")
+                .find("s.yaml:4: workload.generator.max_size: model vp has no such key (it belongs to model batch)"),
             std::string::npos);
-  EXPECT_NE(error("  policy: {quantm: 3}\n").find("gang_now.policy.quantm: unknown key"), std::string::npos);
-  EXPECT_NE(error("  policy: {quantum: 0}\n").find("gang_now.policy.quantum"), std::string::npos);
-  EXPECT_NE(error("  policy: {quantum: 0.4}\n").find("s.yaml:3: gang_now.policy.quantum: the context switch (0.5 s)"),
+  EXPECT_NE(error("workload:\n  generator: {min_vps: 4}\n").find("workload.generator.min_vps: model batch has no"),
             std::string::npos);
-  EXPECT_NE(error("  policy: {quantum: 2, switch_cost: 2}\n").find("gang_now.policy.switch_cost"), std::string::npos);
-  EXPECT_NE(error("  owners: {model: none, mean_idle: 3}\n").find("only model: alternating"), std::string::npos);
-  EXPECT_NE(error("  owners: {model: trace}\n").find("trace: missing"), std::string::npos);
-  EXPECT_NE(error("  owners: {model: alternating, idle_cv: 0.5}\n").find("gang_now.owners.idle_cv"), std::string::npos);
-  EXPECT_NE(error("  workload: {min_vps: 4, max_vps: 2}\n").find("gang_now.workload.max_vps"), std::string::npos);
-  EXPECT_NE(error("  workload: {image_mb: .nan}\n").find("gang_now.workload.image_mb"), std::string::npos);
-  EXPECT_NE(input_error_of([&] { parse_scenario(head + "workload: {}\n", "s.yaml"); }).find("a gang_now scenario"),
+  EXPECT_NE(error("workload:\n  generator: {model: vp, min_vps: 4, max_vps: 2}\n").find("workload.generator.max_vps"),
             std::string::npos);
+  EXPECT_NE(error("workload:\n  generator: {model: vp, image_mb: .nan}\n").find("workload.generator.image_mb"),
+            std::string::npos);
+  EXPECT_NE(error("workload:\n  generator: {model: vpp}\n").find("workload.generator.model"), std::string::npos);
+  // The old section: one line naming the keys that replace it.
+  const std::string old =
+      input_error_of([] { parse_scenario("platform: p.xml\ngang_now:\n  policy: {quantum: 3}\n", "s.yaml"); });
+  for (const char* key : {"s.yaml:3: gang_now: this section is gone", "policy.name: gang-now", "policy.params",
+                          "owners:", "workload.generator.model: vp"})
+    EXPECT_NE(old.find(key), std::string::npos) << key << " not in: " << old;
+}
+
+/* The policy's parameters (policy.params of a scenario), checked when the policy is made: one line naming the key. */
+TEST(GangNowModel, PolicyParametersAreChecked)
+{
+  Machine machine;
+  machine.add_host("a", 1, 1e9);
+  machine.add_host("b", 1, 2e9);
+  auto allocator = allocator_registry().get("first-fit").make(AllocatorEnv{machine, Params()});
+  const PolicyInfo& info = policy_registry().get("gang-now");
+  auto make = [&](const std::map<std::string, std::string>& values) {
+    Params params(info.params, values, "policy.params");
+    return info.make_time_sharing(PolicyEnv{machine, *allocator, params});
+  };
+  EXPECT_NE(make({{"mtat", "paper"}, {"expansion", "exhaustive"}, {"eviction", "restart"}, {"quantum", "30"}}),
+            nullptr);
+  auto error = [&](const std::map<std::string, std::string>& values) { return input_error_of([&] { make(values); }); };
+  EXPECT_NE(error({{"eviction", "never"}}).find("policy.params.eviction: 'never' is not one of migrate, wait, restart"),
+            std::string::npos);
+  EXPECT_NE(error({{"mtat", "best"}}).find("policy.params.mtat"), std::string::npos);
+  EXPECT_NE(error({{"compression", "x"}}).find("policy.params.compression"), std::string::npos);
+  EXPECT_NE(error({{"pool_target", "x"}}).find("policy.params.pool_target"), std::string::npos);
+  EXPECT_NE(error({{"expansion", "x"}}).find("policy.params.expansion"), std::string::npos);
+  EXPECT_NE(error({{"new_slice_rule", "x"}}).find("policy.params.new_slice_rule"), std::string::npos);
+  EXPECT_NE(error({{"max_exhaustive_slices", "25"}}).find("policy.params.max_exhaustive_slices"), std::string::npos);
+  EXPECT_NE(error({{"quantm", "3"}}).find("policy.params.quantm"), std::string::npos);
+  EXPECT_NE(error({{"quantum", "0"}}).find("policy.params.quantum"), std::string::npos);
+  EXPECT_NE(error({{"quantum", "0.4"}}).find("policy.params.switch_cost: the context switch (0.5 s)"),
+            std::string::npos);
+  EXPECT_NE(error({{"switch_cost", "-1"}}).find("policy.params.switch_cost"), std::string::npos);
 }
 
 TEST(GangNowModel, ExhaustiveSearchGivesWayToColumnsInRuns)

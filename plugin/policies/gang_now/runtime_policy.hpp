@@ -1,7 +1,7 @@
 /* The run-time choices of gang scheduling on networks of workstations (Al-Saqabi, Otto & Walpole, "Gang Scheduling
  * in Heterogeneous Distributed Systems"): the paper's algorithms with their variants (events.hpp), what an owner's
- * return does to the guests, and the time slices' quantum and context switch (the paper gives neither). The driver
- * (runtime/drivers/gang_now_driver.hpp) applies them; the scenario's `gang_now.policy` section sets them. */
+ * return does to the guests, and the time slices' quantum and context switch (the paper gives neither). The policy
+ * gang-now (gang_now_policy.cpp) applies them; its parameters (policy.params) set them. */
 #pragma once
 
 #include "policies/gang_now/events.hpp"

@@ -24,6 +24,10 @@ class Driver {
   virtual void decide(double now, const ResourceSet& up) = 0;
   /* The next instant the policy wants to be asked even if nothing happens. */
   virtual double next_wakeup() const = 0;
+  /* Jobs made of processes (runtime/execution/job_runtime.hpp): a process finished its work (not its job's last),
+   * and the jobs' own events (new process, or one to end; `draw` picks which). */
+  virtual void process_ended(JobId /*job*/, int /*process*/, double /*now*/) {}
+  virtual void process_event(JobId /*job*/, bool /*added*/, double /*draw*/, double /*now*/) {}
   /* Jobs submitted and not started. */
   virtual size_t waiting_count() const = 0;
   long decisions() const { return decisions_; }

@@ -25,11 +25,14 @@ namespace sg4 = simgrid::s4u;
 class EventSource;
 
 struct Event {
-  enum class Kind { submissions, host_change, owner };
+  enum class Kind { submissions, host_change, owner, process };
   Kind kind = Kind::submissions;
   std::vector<const WorkloadJob*> jobs; // submissions
   int host = -1;                        // host_change, owner: the compute host's index
   bool owner_busy = false;              // owner: the workstation's owner came back (else: left)
+  JobId job = -1;                       // process: the job whose application adds a process or ends one
+  bool process_added = false;           // process: a new process (else: one ends)
+  double draw = 0;                      // process: uniform in [0, 1), which process ends
   EventSource* source = nullptr;
 };
 
@@ -48,6 +51,9 @@ class EventSource {
   /* Polled sources: when the next event is due (infinity: none), and the events due at `now`. */
   virtual double next_time() const { return std::numeric_limits<double>::infinity(); }
   virtual void poll(double /*now*/, std::vector<std::unique_ptr<Event>>& /*into*/) {}
+  /* Its events come from the jobs in the system (a job's application adding or ending processes): they cannot bring a
+   * host back, so the scheduler's wait for hosts down (SchedulerActor::kMaxWaitForHosts) does not count them. */
+  virtual bool from_jobs() const { return false; }
   /* The scheduler received one of this source's events. */
   void delivered() { in_flight_--; }
 

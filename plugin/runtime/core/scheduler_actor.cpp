@@ -124,6 +124,11 @@ bool SchedulerActor::gather(bool woke_on_message)
       job_ended(id, fate);
     happened = true;
   }
+  for (const auto& [id, process] : runtime_.collect_process_ends()) {
+    if (runtime_.table().at(id).finished()) continue;
+    driver_->process_ended(id, process, now_);
+    happened = true;
+  }
   // Events of this instant: the one that woke us, and any a source is still sending (a closed population's
   // replacements for the jobs that just ended among them).
   while (woke_on_message || sources_pending(now_)) {
@@ -146,6 +151,9 @@ bool SchedulerActor::gather(bool woke_on_message)
       XBT_VERB("the owner of host %d %s", e->host, e->owner_busy ? "is back" : "left");
       owner_busy_[e->host] = e->owner_busy;
       host_changed(e->host, true);
+    } else if (e->kind == Event::Kind::process) {
+      if (runtime_.table().at(e->job).status != JobStatus::finished)
+        driver_->process_event(e->job, e->process_added, e->draw, now_);
     } else
       for (const WorkloadJob* j : e->jobs) {
         XBT_VERB("job %ld submitted (%d processors, estimate %g s)", static_cast<long>(j->id), j->size, j->estimate);
@@ -204,7 +212,7 @@ void SchedulerActor::operator()()
     if (hosts_down_ > 0) {
       double next_event = std::numeric_limits<double>::infinity();
       for (const auto* source : sources_)
-        next_event = std::min(next_event, source->next_time());
+        if (!source->from_jobs()) next_event = std::min(next_event, source->next_time());
       const bool nothing_computes =
           activities.size() == 1 && std::isinf(runtime_.next_timer()) && std::isinf(runtime_.next_deadline());
       const bool only_hosts_can_help = nothing_computes && std::isinf(next_event) && exhausted() &&

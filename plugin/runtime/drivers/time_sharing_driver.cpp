@@ -23,6 +23,7 @@ void TimeSharingDriver::job_submitted(const WorkloadJob& job, double now)
 
 void TimeSharingDriver::job_ended(const JobState& s, double now)
 {
+  process_jobs_.erase(s.job->id);
   in_system_.erase(std::find(in_system_.begin(), in_system_.end(), &s));
   submission_order_.erase(s.job->id);
   policy_.job_ended(*s.job, job_end_of(s.fate), now);
@@ -33,6 +34,16 @@ void TimeSharingDriver::job_requeued(const JobState& s, double now)
 {
   policy_.job_ended(*s.job, JobEnd::failed, now);
   policy_.job_submitted(*s.job, now);
+}
+
+void TimeSharingDriver::process_ended(JobId job, int process, double now)
+{
+  policy_.process_ended(*runtime_.table().at(job).job, process, now);
+}
+
+void TimeSharingDriver::process_event(JobId job, bool added, double draw, double now)
+{
+  policy_.process_event(*runtime_.table().at(job).job, added, draw, now);
 }
 
 void TimeSharingDriver::host_changed(const HostChange& change, const ResourceSet&, double now)
@@ -57,6 +68,24 @@ double slowdown_of(const Plan& plan, JobId id)
 void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
 {
   ResourceSet given(machine_.resource_count());
+  for (const auto& [id, where] : plan.processes) {
+    const JobState* s = runtime_.table().find(id);
+    const std::string job = "plan: job " + std::to_string(id);
+    if (s == nullptr || s->status == JobStatus::pending || s->finished())
+      throw PolicyError(job + " is not in the system");
+    if (static_cast<int>(where.size()) < runtime_.process_count(id))
+      throw PolicyError(job + ": " + std::to_string(where.size()) + " processes placed, it has " +
+                        std::to_string(runtime_.process_count(id)));
+    for (int p : where)
+      if (p < Plan::kProcessEnded || p >= machine_.resource_count())
+        throw PolicyError(job + ": a process on processor " + std::to_string(p) + ", not one of the machine's");
+    auto run = plan.run.find(id);
+    if (run != plan.run.end())
+      run->second.for_each([&](int processor) {
+        if (std::find(where.begin(), where.end(), processor) == where.end())
+          throw PolicyError(job + " runs on processor " + std::to_string(processor) + " where it has no process");
+      });
+  }
   for (const auto& [id, processors] : plan.run) {
     const JobState* s = runtime_.table().find(id);
     const std::string job = "plan: job " + std::to_string(id);
@@ -68,6 +97,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     if (given.intersects(processors))
       throw PolicyError(job + ": processors " + (given & processors).to_string() + " given to two jobs");
     given |= processors;
+    if (plan.processes.count(id) != 0) continue; // its processes, checked above
     const int n = processors.count();
     const Job& j = *s->job;
     if (n < j.min_processors() || n > j.max_processors())
@@ -89,6 +119,49 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     if (!(bytes >= 0) || std::isinf(bytes))
       throw PolicyError("plan: job " + std::to_string(id) + ": image of " + std::to_string(bytes) +
                         " bytes is not a finite size >= 0");
+  }
+}
+
+void TimeSharingDriver::apply_processes(const Plan& plan)
+{
+  for (const auto& [id, where] : plan.processes)
+    process_jobs_.insert(id);
+  // Every process of every job made of processes, in job id order, then process order: suspensions, moves and
+  // resumptions at one instant, so no processor computes for two jobs at any time.
+  static const std::vector<int> kNowhere;
+  for (JobId id : process_jobs_) {
+    const JobState& s = runtime_.table().at(id);
+    if (s.finished()) continue;
+    auto listed = plan.processes.find(id);
+    const std::vector<int>& where = listed != plan.processes.end() ? listed->second : kNowhere;
+    auto run = plan.run.find(id);
+    const ResourceSet* computing = run != plan.run.end() ? &run->second : nullptr;
+    while (runtime_.process_count(id) < static_cast<int>(where.size()))
+      runtime_.add_process(id);
+    const double image = s.job->memory_kb > 0 ? s.job->memory_kb * 1024.0 : 0.0;
+    for (int p = 0; p < runtime_.process_count(id); p++) {
+      const int now_on = runtime_.process_processor(id, p);
+      if (now_on == JobRuntime::kProcessEnded) continue;
+      const int target = p < static_cast<int>(where.size()) ? where[static_cast<size_t>(p)] : now_on;
+      if (target == Plan::kProcessEnded) {
+        runtime_.end_process(id, p);
+        decisions_++;
+        continue;
+      }
+      const int to = target == Plan::kProcessNotPlaced ? now_on : target;
+      const bool compute = target >= 0 && computing != nullptr && computing->test(target);
+      if (to < 0 || (now_on < 0 && !compute)) continue; // not started, and not to compute now
+      if (now_on >= 0 && to != now_on && plan.restart_moved_processes) {
+        runtime_.restart_process(id, p, to, compute);
+        decisions_++;
+        continue;
+      }
+      if (now_on == to && compute == runtime_.process_computes(id, p)) continue;
+      if (now_on >= 0 && to != now_on)
+        XBT_VERB("process %d of job %ld moves from processor %d to %d", p, static_cast<long>(id), now_on, to);
+      runtime_.place_process(id, p, to, compute, image, plan.switch_cost);
+      decisions_++;
+    }
   }
 }
 
@@ -119,6 +192,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   for (const auto& [order, state] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
+    if (process_jobs_.count(id) != 0) continue; // apply_processes()
     auto it = plan.run.find(id);
     if (it == plan.run.end()) {
       XBT_VERB("suspend job %ld", static_cast<long>(id));
@@ -130,8 +204,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   }
   // 2 and 3. Acquire: resizes (shrinks first), resumes and starts.
   std::vector<std::pair<JobId, const ResourceSet*>> resizes;
+  apply_processes(plan);
   for (const auto& [id, processors] : plan.run) {
     const JobState& s = runtime_.table().at(id);
+    if (process_jobs_.count(id) != 0) continue;
     if (s.holds_processors() && s.processors != processors) resizes.emplace_back(id, &processors);
   }
   std::stable_sort(resizes.begin(), resizes.end(), [this](const auto& a, const auto& b) {
@@ -149,7 +225,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   }
   for (const auto& [id, processors] : plan.run) {
     const JobState& s = runtime_.table().at(id);
-    if (s.holds_processors()) continue;
+    if (s.holds_processors() || process_jobs_.count(id) != 0) continue;
     Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
     if (auto bytes = plan.image_bytes.find(id); bytes != plan.image_bytes.end()) prep.image_bytes = bytes->second;
     XBT_VERB("%s job %ld on %s", s.status == JobStatus::waiting ? "start" : "resume", static_cast<long>(id),

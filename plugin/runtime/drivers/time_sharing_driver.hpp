@@ -14,6 +14,7 @@
 #include "runtime/execution/job_runtime.hpp"
 
 #include <cstdint>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -27,11 +28,16 @@ class TimeSharingDriver : public Driver {
   void job_requeued(const JobState& state, double now) override;
   void host_changed(const HostChange& change, const ResourceSet& up, double now) override;
   void decide(double now, const ResourceSet& up) override;
+  void process_ended(JobId job, int process, double now) override;
+  void process_event(JobId job, bool added, double draw, double now) override;
   double next_wakeup() const override { return until_; }
   size_t waiting_count() const override;
 
  private:
   void check(const Plan& plan, const ResourceSet& up) const;
+  /* Plan::processes: bring each process of the listed jobs (and of the jobs made of processes the plan leaves out)
+   * where the plan says. */
+  void apply_processes(const Plan& plan);
 
   const Machine& machine_;
   TimeSharingPolicy& policy_;
@@ -42,6 +48,7 @@ class TimeSharingDriver : public Driver {
   // The jobs of the last plan: the only ones that can hold processors now (a job gets processors only from a plan),
   // so suspensions look at them rather than at every job in the system.
   std::vector<JobId> last_run_;
+  std::set<JobId> process_jobs_; // jobs a plan placed as processes, until they end
   double until_ = std::numeric_limits<double>::infinity();
 };
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <utility>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_runtime, "jobsched: job executions on the platform");
 
@@ -108,7 +109,14 @@ JobRuntime::Execution& JobRuntime::get(JobId id)
 
 double JobRuntime::remaining_fraction(JobId id) const
 {
-  return work_left(jobs_.at(id));
+  auto g = groups_.find(id);
+  if (g == groups_.end()) return work_left(jobs_.at(id));
+  double left = 0; // the mean over its processes
+  for (size_t p = 0; p < g->second.processor.size(); p++) {
+    const JobId e = g->second.execution[p];
+    left += e != ProcessGroup::kNone ? work_left(jobs_.at(e)) : g->second.processor[p] == kProcessEnded ? 0.0 : 1.0;
+  }
+  return g->second.processor.empty() ? 0.0 : left / static_cast<double>(g->second.processor.size());
 }
 
 double JobRuntime::work_left(const Execution& x)
@@ -174,7 +182,7 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   const bool finishing = status == JobStatus::finished;
   if (finishing) settle(x);
   if (open && length > 0 && trace_sink_) // a finishing job's processors go with its last segment, not copied
-    trace_sink_(TraceSegment{x.job->id, x.since, now, finishing ? std::move(s.processors) : s.processors, s.status});
+    trace_sink_(TraceSegment{trace_id(x), x.since, now, finishing ? std::move(s.processors) : s.processors, s.status});
   if (processors != nullptr && *processors != s.processors) {
     s.processors = *processors;
     x.held_throughout = false;
@@ -197,6 +205,8 @@ void JobRuntime::close_trace()
     enter(x, state(x).status);
     settle(x); // no policy plans after this
   }
+  for (auto& [id, g] : groups_)
+    sync_group(g);
 }
 
 std::vector<sg4::ActivityPtr> JobRuntime::move_image(const std::vector<sg4::Host*>& from,
@@ -501,6 +511,16 @@ void JobRuntime::start(const WorkloadJob& job, const ResourceSet& processors, Pr
 
 void JobRuntime::kill(JobId id)
 {
+  if (auto it = groups_.find(id); it != groups_.end()) { // a job made of processes: all of them
+    ProcessGroup& g = it->second;
+    for (size_t p = 0; p < g.execution.size(); p++)
+      drop_process_execution(g, static_cast<int>(p));
+    sync_group(g);
+    g.state->status = JobStatus::finished;
+    g.state->processors = ResourceSet();
+    groups_.erase(it);
+    return;
+  }
   Execution& x = get(id);
   stop_exec(x);
   drop_preparation(x);
@@ -755,8 +775,11 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
   std::stable_sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   ended.erase(std::unique(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
               ended.end());
+  std::vector<std::pair<JobId, JobFate>> job_ends;
   for (const auto& [id, fate] : ended) {
-    Execution& x = jobs_.at(id);
+    auto found = jobs_.find(id);
+    if (found == jobs_.end()) continue; // a process of a job that failed with another of its processes
+    Execution& x = found->second;
     if (lost.count(id) != 0) { // its activities failed with their host: let them go untouched
       if (x.job->kill_at_estimate && (x.exec || x.timer_end >= 0)) wall_time_jobs_--;
       x.exec = nullptr;
@@ -770,9 +793,289 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
     if (fate == JobFate::completed) x.remaining = 0; // a finished ptask leaves `remaining` as it was at its launch
     x.failing = fate == JobFate::failed;
     enter(x, JobStatus::finished);
+    if (x.owner >= 0) { // a process: its job goes on, or ends with it
+      process_left(x, fate, job_ends);
+      continue;
+    }
     jobs_.erase(id);
+    job_ends.emplace_back(id, fate);
   }
-  return ended;
+  std::stable_sort(job_ends.begin(), job_ends.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return job_ends;
+}
+
+// Jobs made of processes (job_runtime.hpp).
+
+JobRuntime::ProcessGroup& JobRuntime::group(JobId id)
+{
+  auto it = groups_.find(id);
+  if (it != groups_.end()) return it->second;
+  if (jobs_.count(id) != 0)
+    throw PolicyError("job " + std::to_string(id) + " runs as one execution: its processes cannot be placed");
+  auto truth = truth_.find(id);
+  if (truth == truth_.end()) throw PolicyError("job " + std::to_string(id) + " is not known to the runtime");
+  if (timers_)
+    throw InputError("job " + std::to_string(id) +
+                     " runs as processes that may share a host's CPU: that needs "
+                     "simulation.execution: ptask (or auto)");
+  ProcessGroup& g = groups_[id];
+  g.job = truth->second;
+  g.state = &table_.at(id);
+  g.base = g.state->counters;
+  const int n = std::max(1, g.job->size);
+  g.execution.assign(static_cast<size_t>(n), ProcessGroup::kNone);
+  g.processor.assign(static_cast<size_t>(n), kProcessNotPlaced);
+  return g;
+}
+
+int JobRuntime::process_count(JobId id) const
+{
+  auto it = groups_.find(id);
+  if (it != groups_.end()) return static_cast<int>(it->second.processor.size());
+  auto truth = truth_.find(id);
+  return truth == truth_.end() ? 0 : std::max(1, truth->second->size);
+}
+
+int JobRuntime::process_processor(JobId id, int process) const
+{
+  auto it = groups_.find(id);
+  if (it == groups_.end()) return kProcessNotPlaced;
+  return it->second.processor.at(static_cast<size_t>(process));
+}
+
+bool JobRuntime::process_computes(JobId id, int process) const
+{
+  auto it = groups_.find(id);
+  if (it == groups_.end()) return false;
+  const JobId e = it->second.execution.at(static_cast<size_t>(process));
+  if (e == ProcessGroup::kNone) return false;
+  const Execution& x = jobs_.at(e);
+  return state(x).holds_processors() || (state(x).status == JobStatus::transferring && x.compute_after);
+}
+
+JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int process)
+{
+  WorkloadJob spec = *g.job; // its work: the job's run time at the reference speed, on one processor
+  spec.id = --last_process_id_;
+  spec.size = 1;
+  spec.shape = JobShape::rigid;
+  spec.min_size = spec.max_size = 1;
+  spec.estimate = g.job->run_time;
+  spec.kill_at_estimate = false;
+  g.specs.push_back(spec);
+  const WorkloadJob& w = g.specs.back();
+  g.states.emplace_back();
+  JobState& s = g.states.back();
+  s.job = &w;
+  s.status = JobStatus::waiting;
+  Execution& x = jobs_[w.id];
+  x.job = &w;
+  x.state = &s;
+  x.owner = g.job->id;
+  x.process = process;
+  x.since = sg4::Engine::get_clock();
+  s.start_time = x.since;
+  process_executions_++;
+  g.execution[static_cast<size_t>(process)] = w.id;
+  if (!g.state->started()) g.state->start_time = x.since;
+  return x;
+}
+
+void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
+{
+  JobId& e = g.execution[static_cast<size_t>(process)];
+  if (e == ProcessGroup::kNone) return;
+  Execution& x = jobs_.at(e);
+  stop_exec(x);
+  drop_preparation(x);
+  x.exec = nullptr;
+  enter(x, JobStatus::finished);
+  jobs_.erase(e);
+  process_executions_--;
+  e = ProcessGroup::kNone;
+}
+
+void JobRuntime::sync_group(ProcessGroup& g)
+{
+  JobState& s = *g.state;
+  if (s.finished()) return;
+  ResourceSet processors(machine_.resource_count());
+  int rank = 0; // 0 none, 1 suspended, 2 transferring, 3 switching, 4 running
+  for (JobId e : g.execution) {
+    if (e == ProcessGroup::kNone) continue;
+    const JobState& p = state(jobs_.at(e));
+    processors |= p.processors;
+    const int r = p.status == JobStatus::running     ? 4
+                  : p.status == JobStatus::switching ? 3
+                  : p.holds_processors()             ? 2
+                                                     : 1;
+    rank = std::max(rank, r);
+  }
+  s.processors = std::move(processors);
+  s.status = rank == 4     ? JobStatus::running
+             : rank == 3   ? JobStatus::switching
+             : rank == 2   ? JobStatus::transferring
+             : s.started() ? JobStatus::suspended
+                           : JobStatus::waiting;
+  JobCounters c = g.base;
+  double service = 0;
+  double done = 0;
+  for (const JobState& p : g.states) {
+    c.preemptions += p.counters.preemptions;
+    c.migrations += p.counters.migrations;
+    c.bytes_moved += p.counters.bytes_moved;
+    c.switching_time += p.counters.switching_time;
+    c.transfer_time += p.counters.transfer_time;
+    service = std::max(service, p.service);
+  }
+  for (size_t p = 0; p < g.execution.size(); p++)
+    done += g.processor[p] == kProcessEnded         ? 1.0
+            : g.execution[p] != ProcessGroup::kNone ? 1.0 - work_left(jobs_.at(g.execution[p]))
+                                                    : 0.0;
+  c.requeues = s.counters.requeues; // the scheduler's: kept as it wrote them
+  c.work_lost = s.counters.work_lost;
+  s.counters = c;
+  s.service = service;
+  // Its dedicated time: its processes alone, one per processor of the reference speed, all at once: the work of one
+  // process (its run time), in the proportion of its processes' work done.
+  const double fraction = g.execution.empty() ? 0.0 : done / static_cast<double>(g.execution.size());
+  s.account.dedicated_time = fraction * g.job->run_time;
+  s.account.paged_run_time = s.account.dedicated_time;
+  s.account.page_fault_time = 0;
+}
+
+bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<JobId, JobFate>>& job_ends)
+{
+  const JobId job = x.owner;
+  const int process = x.process;
+  ProcessGroup& g = groups_.at(job);
+  jobs_.erase(x.job->id);
+  process_executions_--;
+  g.execution[static_cast<size_t>(process)] = ProcessGroup::kNone;
+  g.processor[static_cast<size_t>(process)] = kProcessEnded;
+  const bool last = std::all_of(g.processor.begin(), g.processor.end(), [](int p) { return p == kProcessEnded; });
+  if (fate == JobFate::completed && !last) {
+    process_ends_.emplace_back(job, process);
+    sync_group(g);
+    return false;
+  }
+  // Its last process ended, or a process failed with its host: the job leaves the machine (its other processes with
+  // it).
+  for (size_t p = 0; p < g.execution.size(); p++)
+    drop_process_execution(g, static_cast<int>(p));
+  sync_group(g);
+  if (fate == JobFate::completed) {
+    g.state->account.dedicated_time = g.job->run_time;
+    g.state->account.paged_run_time = g.job->run_time;
+  }
+  g.state->status = JobStatus::finished;
+  g.state->processors = ResourceSet();
+  groups_.erase(job);
+  job_ends.emplace_back(job, fate);
+  return true;
+}
+
+void JobRuntime::place_process(JobId id, int process, int processor, bool compute, double image_bytes,
+                               double resume_stall)
+{
+  ProcessGroup& g = group(id);
+  if (process < 0 || process >= static_cast<int>(g.processor.size()))
+    throw PolicyError("job " + std::to_string(id) + " has no process " + std::to_string(process));
+  if (processor < 0 || processor >= machine_.resource_count())
+    throw PolicyError("job " + std::to_string(id) + ": process " + std::to_string(process) + " on processor " +
+                      std::to_string(processor) + ", not one of the machine's");
+  const auto p = static_cast<size_t>(process);
+  if (g.processor[p] == kProcessEnded)
+    throw PolicyError("job " + std::to_string(id) + ": process " + std::to_string(process) + " has ended");
+  ResourceSet target(machine_.resource_count());
+  target.set(processor);
+  if (g.execution[p] == ProcessGroup::kNone) { // not started: it starts there once it computes
+    if (compute) {
+      Execution& x = new_process_execution(g, process);
+      g.processor[p] = processor;
+      state(x).processors = target;
+      x.computed_since_dispatch = false;
+      advance(x);
+    }
+    sync_group(g);
+    return;
+  }
+  Execution& x = jobs_.at(g.execution[p]);
+  JobState& s = state(x);
+  if (g.processor[p] != processor) { // a move: its image crosses the platform, its work goes with it
+    const bool in_transit = s.status == JobStatus::transferring && !x.moving_from.empty();
+    std::vector<sg4::Host*> from = in_transit ? x.moving_from : hosts_of(s.processors);
+    stop_exec(x);
+    drop_preparation(x);
+    s.counters.migrations++;
+    if (image_bytes > 0) s.counters.bytes_moved += image_bytes;
+    x.held_throughout = false;
+    x.compute_after = compute;
+    x.computed_since_dispatch = false;
+    x.moving_from = from;
+    g.processor[p] = processor;
+    enter(x, JobStatus::waiting, &target);
+    x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
+                          return move_image(from, hosts_of(state(x).processors), image_bytes);
+                        }});
+    advance(x);
+    sync_group(g);
+    return;
+  }
+  if (s.status == JobStatus::transferring && !x.moving_from.empty()) { // on its way here: compute on arrival or not
+    x.compute_after = compute;
+    s.image_out = !compute;
+  } else if (compute && s.status == JobStatus::suspended) {
+    x.compute_after = true;
+    x.computed_since_dispatch = false;
+    enter(x, JobStatus::waiting);
+    if (resume_stall > 0) x.stages.push_back({JobStatus::switching, nullptr, true, resume_stall});
+    advance(x);
+  } else if (!compute && s.holds_processors()) {
+    suspend(x.job->id, false, true);
+  }
+  sync_group(g);
+}
+
+void JobRuntime::restart_process(JobId id, int process, int processor, bool compute)
+{
+  ProcessGroup& g = group(id);
+  const auto p = static_cast<size_t>(process);
+  if (g.execution.at(p) != ProcessGroup::kNone) {
+    const double lost = (1 - work_left(jobs_.at(g.execution[p]))) * g.job->run_time;
+    g.state->counters.work_lost += lost;
+    drop_process_execution(g, process);
+  }
+  g.processor[p] = kProcessNotPlaced;
+  if (compute) place_process(id, process, processor, true, 0, 0);
+  sync_group(g);
+}
+
+int JobRuntime::add_process(JobId id)
+{
+  ProcessGroup& g = group(id);
+  g.execution.push_back(ProcessGroup::kNone);
+  g.processor.push_back(kProcessNotPlaced);
+  return static_cast<int>(g.processor.size()) - 1;
+}
+
+void JobRuntime::end_process(JobId id, int process)
+{
+  ProcessGroup& g = group(id);
+  const auto p = static_cast<size_t>(process);
+  if (g.processor.at(p) == kProcessEnded) return;
+  drop_process_execution(g, process);
+  g.processor[p] = kProcessEnded;
+  if (std::all_of(g.processor.begin(), g.processor.end(), [](int q) { return q == kProcessEnded; }))
+    throw PolicyError("job " + std::to_string(id) +
+                      ": its last process cannot be ended (the job ends when its work "
+                      "is done)");
+  sync_group(g);
+}
+
+std::vector<std::pair<JobId, int>> JobRuntime::collect_process_ends()
+{
+  return std::exchange(process_ends_, {});
 }
 
 } // namespace jobsched

@@ -109,10 +109,50 @@ class JobRuntime {
   /* Close every open trace segment at the current time (end of the run). */
   void close_trace();
 
-  bool is_running(JobId id) const { return jobs_.count(id) != 0; }
-  size_t size() const { return jobs_.size(); }
+  bool is_running(JobId id) const { return jobs_.count(id) != 0 || groups_.count(id) != 0; }
+  /* Jobs on the machine: started and not ended (a job made of processes whose processes all wait is not). */
+  size_t size() const
+  {
+    size_t started_groups = 0;
+    for (const auto& [id, g] : groups_)
+      started_groups += g.state->started() ? 1 : 0;
+    return jobs_.size() - static_cast<size_t>(process_executions_) + started_groups;
+  }
   /* Fraction of the job's work still to do (1 at start). */
   double remaining_fraction(JobId id) const;
+
+  /* Jobs made of processes (gang-now's virtual processors). Such a job keeps its one JobState; each of its processes
+   * is placed on one processor of its own and computes, is suspended, moves or ends on its own. Processes doubled up
+   * on a host share its CPU (they are separate executions: on the ptask path SimGrid shares the host between them, so
+   * n processes of work W on a host of speed s all end at n W / s; the timer path cannot share and refuses them). A
+   * process's work is the job's run time at the reference speed (a rigid job of size n: n processes of its run time);
+   * a process ends when its work is done, the job with its last process. The job's record shows the union of its
+   * processes' processors, the furthest status among them (running, switching, transferring, suspended), their
+   * counters summed, and its service as its longest-computing process's. Process numbers are 0 .. size - 1, then one
+   * more per add_process(). */
+  static constexpr int kProcessNotPlaced = -1; // not started yet (or restarted and not started again)
+  static constexpr int kProcessEnded = -2;     // its work is done, or end_process() dropped it
+  int process_count(JobId id) const;
+  /* The processor process `process` of job `id` is on, or kProcessNotPlaced / kProcessEnded. */
+  int process_processor(JobId id, int process) const;
+  bool process_computes(JobId id, int process) const; // running, or preparing to compute
+  /* Bring one process where the policy wants it: on `processor`, computing (`compute`) or held suspended there.
+   * Not started yet: it starts there when it computes (its work whole), else nothing happens. On another processor:
+   * it moves (its image of `image_bytes` crosses the platform from its old host, with SimGrid's contention, and it
+   * keeps its work; a counted migration), and computes after the transfer or rests suspended; a process moved again
+   * while its image is on its way leaves from its original host again. Otherwise it is resumed (after `resume_stall`
+   * seconds of context switch) or suspended as `compute` says. */
+  void place_process(JobId id, int process, int processor, bool compute, double image_bytes, double resume_stall);
+  /* Kill the process and start its work again from nothing on `processor` (when `compute`; else it waits there,
+   * not started): the work it had done is lost, added to the job's work_lost (seconds at the reference speed). */
+  void restart_process(JobId id, int process, int processor, bool compute);
+  /* One more process (not placed), with a whole process's work; returns its number. */
+  int add_process(JobId id);
+  /* The application ends the process (VP_exit): its remaining work is dropped. Not the job's last one. */
+  void end_process(JobId id, int process);
+  /* Processes that finished their work since the last call, the jobs' last ones excepted (their job ends in
+   * collect_ended()), in order. */
+  std::vector<std::pair<JobId, int>> collect_process_ends();
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
    * image or stalled when its time was up); 0 once any job computes. */
   long fruitless_dispatches_in_a_row() const { return fruitless_dispatches_; }
@@ -163,7 +203,34 @@ class JobRuntime {
     double stall_end = -1;  // stalled on a timer until then (-1: not)
     bool host_failed = false;
     unsigned token = 0;
+    // A process of a job made of processes: its job and number (-1: an execution of a whole job).
+    JobId owner = -1;
+    int process = -1;
+    std::vector<sg4::Host*> moving_from; // a process whose image is on its way: the host it left
   };
+  /* A job made of processes: one Execution per process in jobs_, under ids of their own (negative). */
+  struct ProcessGroup {
+    JobState* state = nullptr;
+    const WorkloadJob* job = nullptr;
+    std::vector<JobId> execution;     // per process: the id of its Execution, or kNone
+    std::vector<int> processor;       // per process: where it is (or kProcessNotPlaced, kProcessEnded)
+    std::deque<WorkloadJob> specs;    // the processes' own jobs (size 1, the process's work), stable addresses
+    std::deque<JobState> states;      // their records, private to the runtime
+    JobCounters base;                 // counters of the processes' executions that are gone
+    double service_done = 0;          // the longest service of the executions that are gone
+    static constexpr JobId kNone = 0; // process execution ids are negative
+  };
+  ProcessGroup& group(JobId id);
+  /* A new execution for a process (not started). */
+  Execution& new_process_execution(ProcessGroup& g, int process);
+  /* Forget a process's execution (it ended, was killed or restarts), keeping its counters in the group's. */
+  void drop_process_execution(ProcessGroup& g, int process);
+  /* Bring the job's record in line with its processes. */
+  void sync_group(ProcessGroup& g);
+  /* A process execution in `ended`: its job goes on, or ends with it (returns true: the job's end is reported). */
+  bool process_left(Execution& x, JobFate fate, std::vector<std::pair<JobId, JobFate>>& job_ends);
+  /* The job's id in the trace: its own, or its process's job's. */
+  static JobId trace_id(const Execution& x) { return x.owner >= 0 ? x.owner : x.job->id; }
   Execution& get(JobId id);
   static JobState& state(const Execution& x) { return *x.state; }
   /* Close the open segment and open one in `status` (on `processors` when given). */
@@ -209,6 +276,10 @@ class JobRuntime {
   std::unordered_map<JobId, const WorkloadJob*> truth_; // what the runtime executes; the table holds the public part
   std::function<void(const TraceSegment&)> trace_sink_;
   std::map<JobId, Execution> jobs_;
+  std::map<JobId, ProcessGroup> groups_;            // jobs made of processes, by job id
+  JobId last_process_id_ = 0;                       // process executions get ids -1, -2, ...
+  long process_executions_ = 0;                     // entries of jobs_ that are processes
+  std::vector<std::pair<JobId, int>> process_ends_; // for collect_process_ends()
 };
 
 } // namespace jobsched

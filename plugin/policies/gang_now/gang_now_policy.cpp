@@ -1,0 +1,327 @@
+/* Gang scheduling on a heterogeneous network of workstations (Al-Saqabi, Otto & Walpole, "Gang Scheduling in
+ * Heterogeneous Distributed Systems") as the time-sharing policy `gang-now`: the paper's allocation map and event
+ * handlers (events.hpp: MTAT, Compression, Expansion) decide, and each plan says where every virtual processor (VP)
+ * is and which compute (Plan::processes); the one time-sharing driver and the runtime make the platform follow.
+ *
+ *   - Workstations: the compute hosts, one processor each (a VP goes to its host's first core), capacity a_i = the
+ *     host's speed / the slowest host's (rational.hpp, capacity_from_speeds), architecture = the host's property
+ *     `arch` ("any" without one).
+ *   - Jobs: a job of size n is n VPs of its architecture (Job::arch; a job without one takes the architecture of the
+ *     largest total capacity, the first in host order on a tie), each with the job's run time as its work at the
+ *     reference speed. A VP ends when its work is done (VP_exit), the job with its last VP.
+ *   - Time slices: the map's slices run in turn, `quantum` seconds each; a VP computes while its job holds the running
+ *     slice and its workstation is available; a VP resumed pays `switch_cost` seconds. With one slice nothing rotates;
+ *     when the slice count changes the running slice keeps its index (the first slice if that is gone).
+ *   - Owners (the scenario's `owners:` section; any host change): a workstation whose owner comes back leaves the map
+ *     (processor_exit) and its VPs are reallocated: their images move (`eviction: migrate`, the paper), or they are
+ *     killed and start again where they go, their work lost (`restart`); under `wait` the map keeps the workstation
+ *     and its VPs are suspended until the owner leaves. An owner leaving brings the workstation back (new_processor).
+ *   - The jobs' own events (new_VP, VP_exit) come from the workload's rates (runtime/events/process_source.hpp); a
+ *     VP_exit ends one of the job's placed VPs (picked by the event's draw), never its last, and is ignored when the
+ *     job has none placed. */
+#include "policies/gang_now/runtime_policy.hpp"
+#include "policy/policy.hpp"
+
+#include "core/errors.hpp"
+#include "core/time.hpp"
+#include "core/time_format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace jobsched {
+namespace {
+
+namespace gn = gang_now;
+
+std::string choice(const Params& params, const std::string& key, const std::vector<std::string>& allowed)
+{
+  const std::string& value = params.get_string(key);
+  if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return value;
+  std::string list;
+  for (const auto& a : allowed)
+    list += (list.empty() ? "" : ", ") + a;
+  throw InputError("policy.params." + key + ": '" + value + "' is not one of " + list);
+}
+
+class GangNow : public TimeSharingPolicy {
+ public:
+  explicit GangNow(const PolicyEnv& env) : machine_(env.machine)
+  {
+    const Params& p = env.params;
+    gn::SchedulerOptions& o = spec_.options;
+    o.allocation.mtat = gn::parse_mtat_variant(choice(p, "mtat", {"optimal", "paper"}));
+    o.allocation.compression = gn::parse_compression_variant(choice(p, "compression", {"exact", "paper"}));
+    o.allocation.pool_target = gn::parse_pool_target(choice(p, "pool_target", {"common", "per-pool"}));
+    o.expansion = gn::parse_expansion_search(choice(p, "expansion", {"column", "exhaustive"}));
+    const long slices = p.get_int("max_exhaustive_slices");
+    if (slices < 1 || slices > 24) throw InputError("policy.params.max_exhaustive_slices: must be between 1 and 24");
+    // A run cannot refuse an event: on a map with more slices holding free entries the exhaustive search gives way to
+    // the column search for that event.
+    o.max_exhaustive_slices = static_cast<int>(slices);
+    o.exhaustive_falls_back = true;
+    o.new_slice_rule = gn::parse_new_slice_rule(choice(p, "new_slice_rule", {"turnaround", "time-share"}));
+    const std::string eviction = choice(p, "eviction", {"migrate", "wait", "restart"});
+    spec_.eviction = eviction == "wait"      ? Eviction::wait
+                     : eviction == "restart" ? Eviction::restart
+                                             : Eviction::migrate;
+    spec_.quantum = p.get_seconds_at_least("quantum", kMinQuantum);
+    spec_.switch_cost = p.get_double("switch_cost");
+    if (!(spec_.switch_cost >= 0) || std::isinf(spec_.switch_cost))
+      throw InputError("policy.params.switch_cost: must be a finite number >= 0");
+    // A context switch as long as the slice would leave no time to compute: the run would never end.
+    if (spec_.switch_cost >= spec_.quantum)
+      throw InputError("policy.params.switch_cost: the context switch (" + format_exact(spec_.switch_cost) +
+                       " s) must be shorter than the quantum (" + format_exact(spec_.quantum) + " s)");
+    double slowest = std::numeric_limits<double>::infinity();
+    for (int h = 0; h < machine_.host_count(); h++)
+      slowest = std::min(slowest, machine_.speed(h));
+    std::map<std::string, double> capacity_of_arch;
+    for (int h = 0; h < machine_.host_count(); h++) {
+      gn::Processor w{machine_.host_name(h),
+                      gn::capacity_from_speeds(machine_.speed(h), slowest, "host " + machine_.host_name(h)),
+                      machine_.arch(h)};
+      capacity_of_arch[w.arch] += boost::rational_cast<double>(w.capacity);
+      host_index_[w.name] = h;
+      workstations_.push_back(std::move(w));
+    }
+    double best = -1;
+    for (const auto& w : workstations_) // the largest total capacity, the first in host order on a tie
+      if (capacity_of_arch[w.arch] > best) {
+        best = capacity_of_arch[w.arch];
+        default_arch_ = w.arch;
+      }
+    busy_.assign(workstations_.size(), false);
+    map_.processors = workstations_;
+  }
+
+  bool places_processes() const override { return true; }
+  /* Any size: VPs beyond the workstations double up on them. */
+  JobLimit job_limit() const override { return {JobLimit::kAnySize, ""}; }
+
+  void processors_up_at_start(const ResourceSet& up) override
+  {
+    map_ = gn::AllocationMap{};
+    for (size_t h = 0; h < workstations_.size(); h++) {
+      busy_[h] = !up.test(machine_.first_resource(static_cast<int>(h)));
+      // Under `wait` owners do not change the map: every workstation is in it from the start.
+      if (!busy_[h] || spec_.eviction == Eviction::wait) map_.processors.push_back(workstations_[h]);
+    }
+  }
+
+  void job_submitted(const Job& job, double now) override
+  {
+    const std::string arch = job.arch.empty() ? default_arch_ : job.arch;
+    if (std::none_of(workstations_.begin(), workstations_.end(),
+                     [&](const gn::Processor& w) { return w.arch == arch; }))
+      throw InputError("gang-now: job " + std::to_string(job.id) + " is of architecture '" + arch +
+                       "', and no compute host has it (host property arch)");
+    Vps& v = jobs_[job.id];
+    v.arch = arch;
+    v.where.assign(static_cast<size_t>(std::max(1, job.size)), Plan::kProcessNotPlaced);
+    apply(gn::submit_job(map_, static_cast<int>(job.id), {{arch, std::max(1, job.size)}}, spec_.options));
+    after_event(now);
+  }
+
+  void job_ended(const Job& job, JobEnd, double now) override
+  {
+    if (jobs_.erase(job.id) == 0) return;
+    if (map_.job(static_cast<int>(job.id)) != nullptr)
+      apply(gn::job_exit(map_, static_cast<int>(job.id), spec_.options));
+    after_event(now);
+  }
+
+  void process_ended(const Job& job, int process, double now) override
+  {
+    auto it = jobs_.find(job.id);
+    if (it == jobs_.end()) return;
+    int& host = it->second.where.at(static_cast<size_t>(process));
+    const int was = host;
+    host = Plan::kProcessEnded;
+    if (was >= 0) {
+      apply(gn::vp_exit(map_, static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name, spec_.options));
+    } else { // a waiting job holds no entry: only its count changes
+      for (auto& j : map_.jobs)
+        if (j.id == static_cast<int>(job.id) && !j.vps.empty() && --j.vps.begin()->second == 0) j.vps.clear();
+    }
+    after_event(now);
+  }
+
+  void process_event(const Job& job, bool added, double draw, double now) override
+  {
+    auto it = jobs_.find(job.id);
+    if (it == jobs_.end()) return;
+    Vps& v = it->second;
+    if (added) {
+      v.where.push_back(Plan::kProcessNotPlaced);
+      new_vps_++;
+      apply(gn::new_vp(map_, static_cast<int>(job.id), v.arch, spec_.options));
+      after_event(now);
+      return;
+    }
+    std::vector<size_t> placed;
+    size_t alive = 0;
+    for (size_t p = 0; p < v.where.size(); p++) {
+      alive += v.where[p] != Plan::kProcessEnded;
+      if (v.where[p] >= 0) placed.push_back(p);
+    }
+    if (alive <= 1 || placed.empty()) return;
+    const size_t pick =
+        placed[std::min(placed.size() - 1, static_cast<size_t>(draw * static_cast<double>(placed.size())))];
+    const int host = v.where[pick];
+    v.where[pick] = Plan::kProcessEnded; // the plan tells the runtime to end it
+    vp_exits_++;
+    apply(gn::vp_exit(map_, static_cast<int>(job.id), workstations_[static_cast<size_t>(host)].name, spec_.options));
+    after_event(now);
+  }
+
+  void host_changed(const HostChange& change, double now) override
+  {
+    const auto h = static_cast<size_t>(change.host);
+    if (change.owner) (change.up ? new_processors_ : processor_exits_)++;
+    busy_[h] = !change.up;
+    if (spec_.eviction == Eviction::wait) return; // the map keeps it; its VPs are suspended while it is down
+    const std::string& name = workstations_[h].name;
+    if (!change.up) {
+      if (map_.processor_index(name) >= 0) apply(gn::processor_exit(map_, name, spec_.options));
+    } else if (map_.processor_index(name) < 0) {
+      apply(gn::new_processor(map_, workstations_[h], spec_.options));
+    }
+    after_event(now);
+  }
+
+  Plan plan(const SystemView& view) override
+  {
+    rotate_if_due(view.now);
+    std::set<int> running;
+    if (active_ < map_.slices.size())
+      for (const gn::Entry& e : map_.slices[active_])
+        if (!e.free()) running.insert(e.job);
+    Plan plan;
+    plan.switch_cost = spec_.switch_cost;
+    plan.restart_moved_processes = spec_.eviction == Eviction::restart;
+    for (const auto& [id, v] : jobs_) {
+      plan.processes[id] = v.where;
+      if (running.count(static_cast<int>(id)) == 0) continue;
+      ResourceSet computing(machine_.resource_count());
+      for (int h : v.where)
+        if (h >= 0 && view.up.test(machine_.first_resource(h))) computing.set(machine_.first_resource(h));
+      if (!computing.empty()) plan.run[id] = std::move(computing);
+    }
+    // The driver places processes by processor: the map's workstations are hosts, a VP goes to the host's first core.
+    for (auto& [id, where] : plan.processes)
+      for (int& h : where)
+        if (h >= 0) h = machine_.first_resource(h);
+    if (map_.slices.size() > 1) plan.until = slice_start_ + spec_.quantum;
+    return plan;
+  }
+
+  std::map<std::string, double> figures() const override
+  {
+    return {{"processor_exits", static_cast<double>(processor_exits_)},
+            {"new_processors", static_cast<double>(new_processors_)},
+            {"scheduler_events", static_cast<double>(events_)},
+            {"rotations", static_cast<double>(rotations_)},
+            {"max_slices", static_cast<double>(max_slices_)},
+            {"new_vps", static_cast<double>(new_vps_)},
+            {"vp_exits", static_cast<double>(vp_exits_)}};
+  }
+
+ private:
+  struct Vps {
+    std::string arch;
+    std::vector<int> where; // per process: its workstation (host index), kProcessNotPlaced or kProcessEnded
+  };
+
+  void apply(const gn::EventResult& result)
+  {
+    map_ = result.map;
+    events_++;
+    max_slices_ = std::max(max_slices_, static_cast<long>(map_.slices.size()));
+    auto take = [this](long job, int from, int to, int count, const char* what) {
+      auto it = jobs_.find(job);
+      if (it == jobs_.end())
+        throw PolicyError(std::string("gang-now: ") + what + " of unknown job " + std::to_string(job));
+      for (int& h : it->second.where)
+        if (count > 0 && h == from) {
+          h = to;
+          count--;
+        }
+      if (count > 0)
+        throw PolicyError(std::string("gang-now: ") + what + " of job " + std::to_string(job) +
+                          ": more VPs than it has there");
+    };
+    for (const gn::VpMove& m : result.migrations)
+      take(m.job, host_index_.at(m.from), host_index_.at(m.to), m.vps, "moved VPs");
+    for (const gn::VpCount& s : result.suspended)
+      take(s.job, host_index_.at(s.processor), Plan::kProcessNotPlaced, s.vps, "suspended VPs");
+    for (const gn::VpCount& p : result.placed)
+      take(p.job, Plan::kProcessNotPlaced, host_index_.at(p.processor), p.vps, "placed VPs");
+  }
+
+  void after_event(double now)
+  {
+    const size_t tau = map_.slices.size();
+    if (active_ >= tau) active_ = 0;
+    // The running slice gets a whole quantum from the moment it has another slice to share the time with.
+    if (tau_ <= 1) slice_start_ = now;
+    tau_ = tau;
+  }
+
+  void rotate_if_due(double now)
+  {
+    const size_t tau = map_.slices.size();
+    tau_ = tau;
+    if (tau <= 1) {
+      active_ = 0;
+      slice_start_ = now;
+      return;
+    }
+    if (now + kTimeEpsilon < slice_start_ + spec_.quantum) return;
+    active_ = (active_ + 1) % tau;
+    slice_start_ = now;
+    rotations_++;
+  }
+
+  const Machine& machine_;
+  GangNowPolicySpec spec_;
+  std::vector<gn::Processor> workstations_; // one per compute host, in host order
+  std::map<std::string, int> host_index_;
+  std::string default_arch_;
+  std::vector<bool> busy_;
+  gn::AllocationMap map_;
+  std::map<JobId, Vps> jobs_;
+  size_t active_ = 0; // the running slice
+  size_t tau_ = 0;    // the map's slices when last looked at
+  double slice_start_ = 0;
+  long processor_exits_ = 0;
+  long new_processors_ = 0;
+  long events_ = 0;
+  long rotations_ = 0;
+  long max_slices_ = 0;
+  long new_vps_ = 0;
+  long vp_exits_ = 0;
+};
+
+PolicyRegistration gang_now{
+    {"gang-now",
+     "Al-Saqabi et al.'s gang scheduling on a heterogeneous network of workstations: jobs are VPs placed by MTAT, "
+     "Compression and Expansion in an allocation map of time slices; owners' returns migrate, suspend or restart VPs",
+     {{"mtat", "optimal", "MTAT variant: optimal (exact minimum) or paper (Figure 3 as printed)"},
+      {"compression", "exact", "Compression variant: exact or paper"},
+      {"pool_target", "common", "Compression's target with several architectures: common or per-pool"},
+      {"expansion", "column", "Expansion's search for free space: column or exhaustive"},
+      {"max_exhaustive_slices", "12", "exhaustive search only on maps of at most this many slices with free entries"},
+      {"new_slice_rule", "turnaround", "new slice or free space: turnaround (4.4.1) or time-share (4.3)"},
+      {"eviction", "migrate", "a returning owner's guests: migrate (the paper), wait (suspended there) or restart"},
+      {"quantum", "60.0", "seconds each time slice runs in turn"},
+      {"switch_cost", "0.5", "seconds a VP stalls when its slice starts again"}},
+     nullptr,
+     [](const PolicyEnv& env) { return std::make_unique<GangNow>(env); }}};
+
+} // namespace
+} // namespace jobsched
