@@ -27,6 +27,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace jobsched {
 
@@ -84,7 +86,22 @@ enum class MemoryDistribution { none, setia_a, setia_b, setia_c };
  * numbers of `stream` whatever the distribution. */
 int draw_memory_processors(MemoryDistribution distribution, int machine_size, RandomStream& stream);
 
+/* `workload.generator.model: downey`: Downey's moldable job model turned into phased malleable jobs, as Cao et al.'s
+ * study draws them (policies/hierarchical/malleable_job.hpp says how); the keys of today's hierarchy.workload. */
+struct DowneyGeneratorSpec {
+  double beta1 = -0.14;
+  double beta2 = 0.073;
+  double min_parallelism = 1;
+  double max_parallelism = 256;
+  double work_unit = 1e-6; // processor-seconds per Downey unit
+  double jobs_per_unit_load = 160;
+  double phase_length = 0.01;       // seconds of span (10 L, L = 1 ms)
+  std::vector<std::string> shapes;  // curve names; empty: all seven
+};
+
 struct GeneratorSpec {
+  std::string model = "batch"; // batch (generate_jobs below) or downey (DowneyGeneratorSpec, run/simulation.cpp)
+  DowneyGeneratorSpec downey;
   long jobs = 200;
   std::uint64_t seed = 1;
   double mean_interarrival = 60; // seconds

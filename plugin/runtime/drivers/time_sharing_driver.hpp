@@ -32,6 +32,7 @@ class TimeSharingDriver : public Driver {
 
  private:
   void check(const Plan& plan, const ResourceSet& up) const;
+  void check_shares(const Plan& plan, const ResourceSet& given) const;
 
   const Machine& machine_;
   TimeSharingPolicy& policy_;
