@@ -439,7 +439,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     processors_ = P;
   }
 
-  void allot_jobs(hs::TreeVertex v, const Node& node, double& allotted, bool& deprived)
+  void allot_jobs(hs::TreeVertex v, Node& node, double& allotted, bool& deprived)
   {
     const auto& list = leaf_jobs_[v];
     std::vector<double> desires;
@@ -453,6 +453,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       const double moved = std::fabs(shares[i] - e.allotment);
       const double stall = moved * spec_.quantum * spec_.cost_factor;
       e.stall += stall;
+      node.delay_to_report += stall; // the leaf's delay, reported up at its parent's next boundary
       new_stall_[list[i]] = stall;
       e.allotment = shares[i];
       allotted += shares[i];
@@ -468,9 +469,20 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     view.up.for_each([&up](int p) { up.push_back(p); });
     const int capacity = view.up.capacity();
     std::vector<std::pair<JobId, double>> order; // leaves, then admission order
+    double total = 0;
     for (hs::TreeVertex v : leaves_)
       for (JobId id : leaf_jobs_[v])
-        if (jobs_.at(id).allotment > 0) order.emplace_back(id, jobs_.at(id).allotment);
+        if (jobs_.at(id).allotment > 0) {
+          order.emplace_back(id, jobs_.at(id).allotment);
+          total += jobs_.at(id).allotment;
+        }
+    // With reallocation delays a subtree keeps its old shares until its new ones arrive, so the leaves' allotments may
+    // add up to more than P for a while: on the machine, every share is then cut by the same factor (the policy's
+    // records keep the allotments it decided).
+    const auto P = static_cast<double>(up.size());
+    if (total > P)
+      for (auto& entry : order)
+        entry.second *= P / total;
     if (spec_.whole_processors) {
       ResourceSet free = view.up;
       std::vector<ResourceSet> kept(order.size());
@@ -480,12 +492,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         ResourceSet mine = s->processors & free;
         const int want = static_cast<int>(std::lround(order[i].second));
         kept[i] = mine.count() > want ? mine.lowest(want) : mine;
+        if (kept[i].capacity() == 0) kept[i] = ResourceSet(capacity);
         free -= kept[i];
       }
       for (size_t i = 0; i < order.size(); i++) {
         const int want = static_cast<int>(std::lround(order[i].second));
         ResourceSet mine = kept[i].capacity() != 0 ? kept[i] : ResourceSet(capacity);
-        ResourceSet more = free.lowest(want - mine.count());
+        ResourceSet more = free.lowest(std::min(want - mine.count(), free.count())); // cut shares round to more
         free -= more;
         mine |= more;
         if (!mine.empty()) plan.run[order[i].first] = mine;
