@@ -201,7 +201,14 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
                                                  sc.workload.communication.base,
                                                  sc.workload.communication.model == CommCostModel::network});
     const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
-    ctx.policy_params = Params(policy_info.params, sc.policy.params, "policy.params");
+    // A parameter naming a file (its name ends in _file, e.g. the hierarchical policies' tree_file) is relative to
+    // the scenario's folder, like the workload's trace.
+    std::map<std::string, std::string> policy_params = sc.policy.params;
+    for (auto& [key, value] : policy_params)
+      if (key.size() > 5 && key.compare(key.size() - 5, 5, "_file") == 0 && !value.empty() &&
+          fs::path(value).is_relative() && sc.file.has_parent_path())
+        value = (sc.file.parent_path() / value).string();
+    ctx.policy_params = Params(policy_info.params, policy_params, "policy.params");
     PolicyEnv env{machine, *ctx.allocator, ctx.policy_params, sc.simulation.seed};
     if (policy_info.time_sharing())
       ctx.time_sharing_policy = policy_info.make_time_sharing(env);
