@@ -99,6 +99,9 @@ struct TraceSegment {
   double end = 0;
   ResourceSet processors;
   JobStatus status = JobStatus::running;
+  /* Processor-seconds the job held, when it is not processors x length: a running segment on fractional shares
+   * (Plan::share) holds its share of them. -1: processors x length. */
+  double area = -1;
 };
 
 } // namespace jobsched

@@ -267,18 +267,25 @@ TEST(Runtime, PhaseBoundaryRetimesTheJob)
 }
 
 // A fractional share of 1.5 processors on the same two: phase 1 at 1.5, 4 / 1.5 = 8/3 s; phase 2 at min(1.5, 1) = 1,
-// 2 s: ends at 14/3.
+// 2 s: ends at 14/3. Its running segment held 1.5 x 14/3 = 7 processor-seconds, not 2 x 14/3.
 TEST(Runtime, FractionalShareSetsTheRate)
 {
   WorkloadJob j = two_phase_job(1);
   auto r = simulate_on(ExecutionMode::timer, [&](JobRuntime& rt) {
+    double area = 0;
+    rt.set_trace_sink([&area](const TraceSegment& s) {
+      if (s.status == JobStatus::running) area += s.area;
+    });
     Preparation prep;
     prep.share = 1.5;
     rt.start(j, procs({0, 1}), prep);
-    return wait_all(rt);
+    std::vector<double> out = wait_all(rt);
+    out.push_back(area);
+    return out;
   });
-  ASSERT_EQ(r.size(), 2U);
+  ASSERT_EQ(r.size(), 3U);
   EXPECT_NEAR(r[1], 14.0 / 3, 1e-9);
+  EXPECT_NEAR(r[2], 7, 1e-9);
 }
 
 // Phase-varying jobs execute on timers only: on the ptask path the start is one line naming the job.

@@ -190,8 +190,16 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
               s.status == JobStatus::transferring;
   const bool finishing = status == JobStatus::finished;
   if (finishing) settle(x);
+  // A running segment on shares holds their processor-seconds, not its processors' (Plan::share).
+  double area = -1;
+  if (s.status == JobStatus::running && (x.share >= 0 || x.share_area > 0))
+    area = x.share_area + (now - std::max(x.since, x.share_since)) *
+                              (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
+  x.share_area = 0;
+  x.share_since = now;
   if (open && length > 0 && trace_sink_) // a finishing job's processors go with its last segment, not copied
-    trace_sink_(TraceSegment{x.job->id, x.since, now, finishing ? std::move(s.processors) : s.processors, s.status});
+    trace_sink_(
+        TraceSegment{x.job->id, x.since, now, finishing ? std::move(s.processors) : s.processors, s.status, area});
   if (processors != nullptr && *processors != s.processors) {
     s.processors = *processors;
     x.held_throughout = false;
@@ -518,6 +526,9 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
   if (same_processors && !(stall > 0) && s.status == JobStatus::running && phased(x) && x.timer_end >= 0) {
     // A new share on the same processors: the rest of the segment at the new rate, in the same trace segment.
     sync_phase(x);
+    x.share_area += (now - std::max(x.since, x.share_since)) *
+                    (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
+    x.share_since = now;
     x.share = share;
     s.counters.resizes++;
     x.token = ++last_token_;

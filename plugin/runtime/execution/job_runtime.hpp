@@ -180,6 +180,8 @@ class JobRuntime {
     double span_rate = 0;      // span per second while it computes now
     double work_done = 0;      // processor-seconds done, up to timer_start
     double profile_work = 0;    // the profile's total work
+    double share_area = 0;      // processor-seconds held on shares in the open segment, up to share_since
+    double share_since = 0;
   };
   Execution& get(JobId id);
   static JobState& state(const Execution& x) { return *x.state; }
