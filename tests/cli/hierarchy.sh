@@ -118,6 +118,19 @@ printf '1 0 -1 10 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\n' >"$work/rigid.swf"
 [ "$(awk -F, 'NR == 2 { print $11 }' "$work/rigid/jobs.csv")" = 10.75 ]
 report rigid_swf_job "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/rigid.err") $(awk -F, 'NR == 2 { print $11 }' "$work/rigid/jobs.csv")")"
 
+# Owners on a network of workstations (platforms/now-16-lan.xml, owners away and back every second or so): a host
+# that goes down between two boundaries is left out of the plan at once (its jobs laid out again on the others), and
+# every job completes, fractional or whole.
+for allotments in fractional whole; do
+  "$bin" run "$scenario" --quiet --out "$work/owners-$allotments" --set "platform=$src/platforms/now-16-lan.xml" \
+    --set workload.generator.jobs=30 --set workload.generator.work_unit=1e-3 --set policy.params.quantum=0.01 \
+    --set policy.params.allotments=$allotments --set 'owners={model: alternating, mean_idle: 1, mean_busy: 1}' \
+    2>"$work/owners-$allotments.err"
+  [ "$(field jobs_completed "$work/owners-$allotments/summary.json")" = 30 ] &&
+    [ "$(field processors "$work/owners-$allotments/summary.json")" = 16 ]
+  report "owners_$allotments" "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/owners-$allotments.err")")"
+done
+
 "$bin" run "$scenario" --quiet --out "$work/again" "${small[@]}" 2>/dev/null
 cmp -s "$work/again/summary.json" "$work/ac-ds/summary.json" && cmp -s "$work/again/jobs.csv" "$work/ac-ds/jobs.csv" &&
   cmp -s "$work/again/trace.csv" "$work/ac-ds/trace.csv"

@@ -181,7 +181,16 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     // Within the runtime's instant (core/time.hpp) of the boundary is at the boundary: the scheduler serves no second
     // wake-up so close to a decision (a segment of a job that ends a hair before the boundary).
     if (view.now < next_boundary_ - kTimeEpsilon) {
-      Plan same = current_; // between boundaries: what the last round decided, less the jobs that ended
+      // Between boundaries: what the last round decided, less the jobs that ended; laid out again on the processors
+      // still up when a host went down (an owner came back, a failure) since.
+      bool all_up = true;
+      for (const auto& [id, processors] : current_.run)
+        all_up = all_up && view.up.contains(processors);
+      if (!all_up) {
+        current_ = layout(view);
+        current_.stall.clear();
+      }
+      Plan same = current_;
       same.stall.clear();
       same.until = next_boundary_;
       return same;
@@ -472,6 +481,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     Plan plan;
     std::vector<int> up;
     view.up.for_each([&up](int p) { up.push_back(p); });
+    if (up.empty()) { // every host down: nothing runs until one comes back
+      new_stall_.clear();
+      return plan;
+    }
     const int capacity = view.up.capacity();
     std::vector<std::pair<JobId, double>> order; // leaves, then admission order
     double total = 0;
