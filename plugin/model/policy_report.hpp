@@ -12,8 +12,8 @@
 namespace jobsched {
 
 struct PolicyReport {
-  std::vector<std::string> job_columns;                       // names, in order
-  std::map<JobId, std::vector<double>> job_values;            // per job that has them, one value per column
+  std::vector<std::string> job_columns;                        // names, in order
+  std::map<JobId, std::vector<double>> job_values;             // per job that has them, one value per column
   std::vector<std::pair<std::string, double>> summary_numbers; // summary.json keys, in order
   std::vector<std::pair<std::string, std::string>> summary_texts;
   std::vector<std::pair<std::string, bool>> summary_flags;

@@ -4,8 +4,8 @@
  * written with nlohmann-json (core/json.hpp). */
 #pragma once
 
-#include "output/metrics.hpp"
 #include "model/policy_report.hpp"
+#include "output/metrics.hpp"
 #include "output/run_folder.hpp"
 #include "workload/workload.hpp"
 

@@ -6,8 +6,8 @@
 #include "platform/mesh_platform.hpp"
 #include "platform/platform_check.hpp"
 #include "policies/hierarchical/malleable_job.hpp"
-#include "run/hierarchy.hpp"
 #include "run/engine_setup.hpp"
+#include "run/hierarchy.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
 #include "runtime/drivers/time_sharing_driver.hpp"
@@ -151,8 +151,9 @@ Workload load_workload(const Scenario& sc, int processors, const JobLimit& limit
                           limit.reason);
   }
   if (ws.generator->model == "downey")
-    return build_workload("downey-seed" + std::to_string(ws.generator->seed), generate_downey(*ws.generator, processors),
-                          ws.filter, processors, 0, limit.processors, limit.reason);
+    return build_workload("downey-seed" + std::to_string(ws.generator->seed),
+                          generate_downey(*ws.generator, processors), ws.filter, processors, 0, limit.processors,
+                          limit.reason);
   return build_workload("generated-seed" + std::to_string(ws.generator->seed), generate_jobs(*ws.generator, processors),
                         ws.filter, processors, 0, limit.processors, limit.reason);
 }

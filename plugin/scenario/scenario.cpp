@@ -619,10 +619,21 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     Section g = w.sub("generator");
     const bool downey = w.has("generator") && g.choice("model", "batch", {"batch", "downey"}) == "downey";
     if (downey) { // the Downey phased generator of Cao et al.'s study: its keys only
-      static const char* const batch_keys[] = {
-          "mean_interarrival", "max_size",         "serial_fraction",     "power_of_two_fraction", "min_run_time",
-          "max_run_time",      "max_estimate_factor", "time_resolution",  "run_time_distribution", "short_mean",
-          "long_mean",         "long_fraction",    "memory_distribution", "node_memory_mb",        "min_nodes"};
+      static const char* const batch_keys[] = {"mean_interarrival",
+                                               "max_size",
+                                               "serial_fraction",
+                                               "power_of_two_fraction",
+                                               "min_run_time",
+                                               "max_run_time",
+                                               "max_estimate_factor",
+                                               "time_resolution",
+                                               "run_time_distribution",
+                                               "short_mean",
+                                               "long_mean",
+                                               "long_fraction",
+                                               "memory_distribution",
+                                               "node_memory_mb",
+                                               "min_nodes"};
       for (const char* k : batch_keys)
         if (g.has(k)) g.fail(g.node()[k], std::string("a key of model batch, not of model downey"), k);
       GeneratorSpec gs;
@@ -663,8 +674,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
       // Bound the largest job's span, so that a typo cannot run for days (1e8 quanta of the default 1 ms).
       const double largest_span = std::exp((1 - d.beta1) / d.beta2) * d.work_unit / d.min_parallelism;
       if (!(largest_span <= 1e5))
-        g.fail(g.node()["work_unit"], "the largest job's span would be " + format_exact(largest_span) + " s (at most 1e5)",
-               "work_unit");
+        g.fail(g.node()["work_unit"],
+               "the largest job's span would be " + format_exact(largest_span) + " s (at most 1e5)", "work_unit");
       long seed = g.integer("seed", 0);
       if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
       gs.seed = static_cast<std::uint64_t>(seed);
@@ -672,8 +683,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
       g.finish();
       sc.workload.generator = gs;
     } else if (w.has("generator")) {
-      for (const char* k : {"load", "work_unit", "beta1", "beta2", "min_parallelism", "max_parallelism", "phase_length",
-                            "shapes"})
+      for (const char* k :
+           {"load", "work_unit", "beta1", "beta2", "min_parallelism", "max_parallelism", "phase_length", "shapes"})
         if (g.has(k)) g.fail(g.node()[k], "a key of model downey, not of model batch", k);
       GeneratorSpec gs;
       gs.jobs = g.integer("jobs", gs.jobs, 1, kMaxJobs);

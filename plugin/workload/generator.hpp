@@ -95,8 +95,8 @@ struct DowneyGeneratorSpec {
   double max_parallelism = 256;
   double work_unit = 1e-6; // processor-seconds per Downey unit
   double jobs_per_unit_load = 160;
-  double phase_length = 0.01;       // seconds of span (10 L, L = 1 ms)
-  std::vector<std::string> shapes;  // curve names; empty: all seven
+  double phase_length = 0.01;      // seconds of span (10 L, L = 1 ms)
+  std::vector<std::string> shapes; // curve names; empty: all seven
 };
 
 struct GeneratorSpec {

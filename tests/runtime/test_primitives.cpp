@@ -296,9 +296,8 @@ TEST(Runtime, PhasedJobOnPtasksIsAnInputError)
     try {
       rt.start(j, procs({0, 1}));
     } catch (const InputError& e) {
-      return std::vector<double>{std::string(e.what()).find("job 7 has a parallelism profile") != std::string::npos
-                                     ? 1.0
-                                     : 0.0};
+      return std::vector<double>{
+          std::string(e.what()).find("job 7 has a parallelism profile") != std::string::npos ? 1.0 : 0.0};
     }
     return std::vector<double>{-1};
   });

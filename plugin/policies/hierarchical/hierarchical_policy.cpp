@@ -5,8 +5,8 @@
  * node (leaf) admits the jobs the policy assigned to it, turns what each job did in the last quantum into its desire
  * (feedback.hpp: A-Control, A-Greedy, or none under EQUI), and the nodes whose boundary it is report their children's
  * desire sums (DS) and unfinished counts upwards, then divide what their parent gave them among their children (DEQ or
- * EQUI: allocation.hpp), down to the jobs. Level k decides every L QF^(k - 2); a node's report reaches its parent at the
- * parent's boundary; a node whose children's allotments change passes them on after the reallocation delays its
+ * EQUI: allocation.hpp), down to the jobs. Level k decides every L QF^(k - 2); a node's report reaches its parent at
+ * the parent's boundary; a node whose children's allotments change passes them on after the reallocation delays its
  * subtree reported (section 4.3(4), as in run/hierarchy.hpp). This is the paper's model of messages (`messages: free`:
  * synchronous, no latency), so the rounds run here as calls, children before parents going up and parents before
  * children going down, in one instant: what each node decides depends on its children's messages only, exactly as
@@ -75,7 +75,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     // A quantum is at least 100 of the runtime's instants (kTimeEpsilon), so that a boundary is one.
     spec_.quantum = p.get_seconds_at_least("quantum", 100 * kTimeEpsilon);
     const long qf = p.get_int("quantum_factor");
-    if (qf < 1 || qf > 64) throw InputError("policy.params.quantum_factor: must be in [1, 64], got " + std::to_string(qf));
+    if (qf < 1 || qf > 64)
+      throw InputError("policy.params.quantum_factor: must be in [1, 64], got " + std::to_string(qf));
     spec_.quantum_factor = static_cast<int>(qf);
     spec_.cost_factor = p.get_double("cost_factor");
     if (!(spec_.cost_factor >= 0) || spec_.cost_factor > 1000)
@@ -125,8 +126,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
                                   spec_.allocator == hs::NodeAllocator::deq &&
                                   spec_.job_scheduler != hs::JobScheduler::equi;
     check_ = spec_.invariants == "on" || (spec_.invariants == "auto" && analysis_applies);
-    check_lemma_ = check_ && (spec_.invariants == "on" || (spec_.job_scheduler == hs::JobScheduler::a_control &&
-                                                          spec_.convergence_rate == 0));
+    check_lemma_ = check_ && (spec_.invariants == "on" ||
+                              (spec_.job_scheduler == hs::JobScheduler::a_control && spec_.convergence_rate == 0));
   }
 
   bool runs_parallelism_profiles() const override { return true; }
@@ -169,6 +170,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     }
     records_.push_back(e.record);
     leaf_of_.emplace(job.id, e.leaf);
+    jobs_.erase(it); // its record is kept; a long trace's finished jobs would otherwise stay here
   }
 
   Plan plan(const SystemView& view) override
@@ -200,9 +202,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     const double P = static_cast<double>(view.up.count());
     round(m, t, P);
     current_ = layout(view);
-    const bool idle = arrivals_.empty() && std::all_of(leaves_.begin(), leaves_.end(), [this](hs::TreeVertex v) {
-                        return leaf_jobs_[v].empty();
-                      });
+    const bool idle = arrivals_.empty() && std::all_of(leaves_.begin(), leaves_.end(),
+                                                       [this](hs::TreeVertex v) { return leaf_jobs_[v].empty(); });
     next_boundary_ = idle ? std::numeric_limits<double>::infinity() : t + L;
     current_.until = next_boundary_;
     return current_;
@@ -225,7 +226,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     long parent = -1;
     std::vector<hs::TreeVertex> kids;
     size_t slot = 0;
-    long period = 1; // its quantum in quanta of L
+    long period = 1;                // its quantum in quanta of L
     std::vector<Feedback> feedback; // its children's latest
     std::vector<double> sent;
     std::deque<Allotment> pending;
@@ -268,7 +269,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     const std::string& file = p.get_string("tree_file");
     const bool generated_keys_given = p.get_int("levels") != 3 || p.get_int("min_children") != 1 ||
                                       p.get_int("max_children") != 5 || p.get_int("tree_seed") != -1;
-    if (!parents.empty() && !file.empty()) throw InputError("policy.params.tree_file: give tree or tree_file, not both");
+    if (!parents.empty() && !file.empty())
+      throw InputError("policy.params.tree_file: give tree or tree_file, not both");
     if ((!parents.empty() || !file.empty()) && generated_keys_given)
       throw InputError(std::string("policy.params.") + (parents.empty() ? "tree_file" : "tree") +
                        ": an explicit tree has no generation settings (levels, min_children, max_children, tree_seed)");
@@ -632,13 +634,13 @@ PolicyReport HierarchicalPolicy::report() const
   if (a.lemma1_satisfied_ratio > 1 + 1e-9) {
     const hs::JobRecord& j = job(a.lemma1_satisfied_job);
     r.invariant_violation = "Lemma 1 violated by job " + std::to_string(j.id) + ": satisfied time " +
-                            format_number(j.satisfied_time) + " > (c + 1) x span = " +
-                            format_number((j.transition_factor + 1) * j.span);
+                            format_number(j.satisfied_time) +
+                            " > (c + 1) x span = " + format_number((j.transition_factor + 1) * j.span);
   } else if (a.lemma1_allotment_ratio > 1 + 1e-9) {
     const hs::JobRecord& j = job(a.lemma1_allotment_job);
     r.invariant_violation = "Lemma 1 violated by job " + std::to_string(j.id) + ": total allotment " +
-                            format_number(j.total_allotment) + " > (c + 1) x work = " +
-                            format_number((j.transition_factor + 1) * j.work);
+                            format_number(j.total_allotment) +
+                            " > (c + 1) x work = " + format_number((j.transition_factor + 1) * j.work);
   } else if (a.makespan > a.theorem1_bound * (1 + 1e-9)) {
     r.invariant_violation = "Theorem 1 violated: makespan " + format_number(a.makespan) +
                             " > 2 (c + 1) x lower bound = " + format_number(a.theorem1_bound);
@@ -694,10 +696,10 @@ struct Registrations {
   Registrations()
   {
     for (const Variant& v : kVariants)
-      policy_registry().add(PolicyInfo{v.name, v.description, hierarchical_params(), nullptr,
-                                       [v](const PolicyEnv& env) {
-                                         return std::make_unique<HierarchicalPolicy>(env, v.job_scheduler, v.allocator);
-                                       }});
+      policy_registry().add(
+          PolicyInfo{v.name, v.description, hierarchical_params(), nullptr, [v](const PolicyEnv& env) {
+                       return std::make_unique<HierarchicalPolicy>(env, v.job_scheduler, v.allocator);
+                     }});
   }
 } registrations;
 

@@ -195,8 +195,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
         decisions_++;
         continue;
       }
-      Preparation prep{plan.switch_cost + seconds, images, runtime_.image_writes_on(processors),
-                       slowdown_of(plan, id)};
+      Preparation prep{plan.switch_cost + seconds, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
       if (auto bytes = plan.image_bytes.find(id); bytes != plan.image_bytes.end()) prep.image_bytes = bytes->second;
       prep.share = a;
       if (s.status == JobStatus::waiting)

@@ -117,9 +117,9 @@ double JobRuntime::work_left(const Execution& x)
     double done = x.work_done;
     const auto& profile = x.job->profile;
     if (x.timer_end >= 0 && x.segment < profile.span.size())
-      done += std::min((sg4::Engine::get_clock() - x.timer_start) * x.span_rate,
-                       profile.span[x.segment] - x.segment_done) *
-              profile.parallelism[x.segment];
+      done +=
+          std::min((sg4::Engine::get_clock() - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done) *
+          profile.parallelism[x.segment];
     return x.profile_work > 0 ? std::max(0.0, 1 - done / x.profile_work) : 0.0;
   }
   if (x.timer_end >= 0) return x.remaining * timer_left(x);
@@ -499,8 +499,8 @@ void JobRuntime::sync_phase(Execution& x)
   const ParallelismProfile& profile = x.job->profile;
   if (x.timer_end < 0 || x.segment >= profile.span.size()) return;
   const double now = sg4::Engine::get_clock();
-  const double covered = std::max(
-      0.0, std::min((now - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done));
+  const double covered =
+      std::max(0.0, std::min((now - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done));
   const double work = covered * profile.parallelism[x.segment];
   x.segment_done += covered;
   x.work_done += work;
@@ -526,8 +526,8 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
   if (same_processors && !(stall > 0) && s.status == JobStatus::running && phased(x) && x.timer_end >= 0) {
     // A new share on the same processors: the rest of the segment at the new rate, in the same trace segment.
     sync_phase(x);
-    x.share_area += (now - std::max(x.since, x.share_since)) *
-                    (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
+    x.share_area +=
+        (now - std::max(x.since, x.share_since)) * (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
     x.share_since = now;
     x.share = share;
     s.counters.resizes++;

@@ -174,13 +174,13 @@ class JobRuntime {
     bool host_failed = false;
     unsigned token = 0;
     // Jobs with a parallelism profile (timer path only): the timer ends at the end of the current segment.
-    double share = -1;         // Preparation::share
-    size_t segment = 0;        // of the profile
-    double segment_done = 0;   // span covered inside it, up to timer_start
-    double span_rate = 0;      // span per second while it computes now
-    double work_done = 0;      // processor-seconds done, up to timer_start
-    double profile_work = 0;    // the profile's total work
-    double share_area = 0;      // processor-seconds held on shares in the open segment, up to share_since
+    double share = -1;       // Preparation::share
+    size_t segment = 0;      // of the profile
+    double segment_done = 0; // span covered inside it, up to timer_start
+    double span_rate = 0;    // span per second while it computes now
+    double work_done = 0;    // processor-seconds done, up to timer_start
+    double profile_work = 0; // the profile's total work
+    double share_area = 0;   // processor-seconds held on shares in the open segment, up to share_since
     double share_since = 0;
   };
   Execution& get(JobId id);
@@ -194,8 +194,8 @@ class JobRuntime {
   void push_timer(Execution& x, double end);
   void retime(Execution& x);                    // a host's speed changed: the rest of the work at the new speed
   static bool phased(const Execution& x) { return !x.job->profile.empty(); }
-  void start_phase_timer(Execution& x); // the current segment's end, at the job's rate from now
-  static void sync_phase(Execution& x); // its progress up to now into segment_done, work_done and its JobState
+  void start_phase_timer(Execution& x);         // the current segment's end, at the job's rate from now
+  static void sync_phase(Execution& x);         // its progress up to now into segment_done, work_done and its JobState
   static double timer_left(const Execution& x); // fraction of the timed work not done yet
   static double work_left(const Execution& x);  // fraction of the job's work not done yet, computing included
   /* Add a running segment of `length` seconds that just closed to the job's account. */
