@@ -34,9 +34,25 @@ def fmt(values, digits=3):
     return f"{mean:.{digits}f} ± {half:.{digits}f}"
 
 
+# The sweeps of the policies (policy.name: ac-ds...) name their axes and metrics differently from the hierarchy:
+# section's (the old simulator, still used by wide-area.yaml's messages over the platform): rows are read under the old
+# names.
+RENAMED = {"policy.name": "hierarchy.algorithm", "policy.params.levels": "hierarchy.levels",
+           "workload.generator.jobs": "hierarchy.workload.jobs",
+           "policy.params.quantum_factor": "hierarchy.quantum_factor",
+           "policy.params.cost_factor": "hierarchy.cost_factor",
+           "allotted_utilization": "utilization", "mean_turnaround_time": "mean_response_time"}
+
+
 def rows(folder):
     with open(Path(folder) / "results.csv") as f:
-        return [r for r in csv.DictReader(f) if r["status"] == "ok"]
+        out = [r for r in csv.DictReader(f) if r["status"] == "ok"]
+    for r in out:
+        if "policy.name" in r or "allotted_utilization" in r:
+            for new, old in RENAMED.items():
+                if new in r:
+                    r[old] = r[new]
+    return out
 
 
 SHOWN = None  # job counts shown as columns (None: all)

@@ -45,10 +45,23 @@ struct Job {
   double image_bytes() const { return memory_kb > 0 ? memory_kb * 1024.0 * size : 0.0; }
 };
 
+/* How a job's parallelism varies along its span (Cao et al.'s phased malleable jobs): segment k covers span[k]
+ * seconds of span (its critical path, at the reference speed) with parallelism[k] >= 0 threads, so its work is
+ * span[k] x parallelism[k] processor-seconds. On an allotment of a processors (fractional allowed) the job does
+ * min(a, h) work per second and covers span at min(a, h) / h. Empty: the job follows its speedup function instead. */
+struct ParallelismProfile {
+  std::vector<double> span;
+  std::vector<double> parallelism;
+  bool empty() const { return span.empty(); }
+  double total_span() const;
+  double total_work() const;
+};
+
 /* The workload's full record of a job: the public part and the hidden truth. */
 struct WorkloadJob : Job {
   double run_time = 0; // seconds at the reference speed on `size` dedicated processors
   Speedup speedup;     // progress rate on n processors, relative to one
+  ParallelismProfile profile; // phase-varying parallelism (hidden like the run time); empty for most workloads
 
   /* Work at one processor, in seconds at the reference speed: run time x S(size). */
   double work() const { return run_time * speedup(size); }

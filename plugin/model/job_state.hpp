@@ -54,6 +54,12 @@ struct JobState {
    * released (on a machine of 10,000 processors it is 1.2 KB, and a run may hold a million finished jobs). */
   std::string allocated;
   double service = 0; // seconds it has computed so far (running segments): what feedback policies read
+  /* Jobs with a parallelism profile (WorkloadJob::profile): the work done (processor-seconds at the reference speed)
+   * and the span covered so far, as the job itself would report them (Cao et al.'s w(q) and l(q) are their
+   * differences over a quantum). A measurement, not the truth: it says nothing of what is left. Brought up to date
+   * whenever a time-sharing policy plans (JobRuntime::measure_progress). */
+  double work_done = 0;
+  double span_done = 0;
   PlacementCost cost; // of the current (last) placement
   JobCounters counters;
   JobAccount account; // filled when the job leaves the machine or the run ends (zero before)
@@ -93,6 +99,9 @@ struct TraceSegment {
   double end = 0;
   ResourceSet processors;
   JobStatus status = JobStatus::running;
+  /* Processor-seconds the job held, when it is not processors x length: a running segment on fractional shares
+   * (Plan::share) holds its share of them. -1: processors x length. */
+  double area = -1;
 };
 
 } // namespace jobsched

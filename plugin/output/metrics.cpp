@@ -64,7 +64,8 @@ JobMetrics job_metrics(const JobState& o, double stop_time)
 
 double busy_area(const TraceSegment& segment)
 {
-  return segment.status == JobStatus::running ? segment.processors.count() * (segment.end - segment.start) : 0.0;
+  if (segment.status != JobStatus::running) return 0.0;
+  return segment.area >= 0 ? segment.area : segment.processors.count() * (segment.end - segment.start);
 }
 
 bool saturation_test(double middle_third, double last_third)

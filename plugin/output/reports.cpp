@@ -62,13 +62,16 @@ class Row {
 } // namespace
 
 void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
-                    const std::string& workload_name, double stop_time)
+                    const std::string& workload_name, double stop_time, const PolicyReport& extra)
 {
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
          "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
          "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time,"
-         "computing_time,dedicated_time,requeues,work_lost\n";
+         "computing_time,dedicated_time,requeues,work_lost";
+  for (const std::string& column : extra.job_columns)
+    out << ',' << column;
+  out << '\n';
   const std::string name_field = csv_field(workload_name); // the scenario's text: a comma in it is quoted
   Row row;
   for (size_t i = 0; i < states.size(); i++) {
@@ -83,7 +86,15 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
         << ',' << num(j.run_time) << ',' << c.resizes + c.migrations << ',' << o.cost.nodes_used << ','
         << num(m.communication) << ',' << num(m.page_faults) << ',' << c.preemptions << ',' << c.resizes << ','
         << c.migrations << ',' << num(c.bytes_moved) << ',' << num(c.switching_time) << ',' << num(c.transfer_time)
-        << ',' << num(o.service) << ',' << num(m.dedicated) << ',' << c.requeues << ',' << num(c.work_lost) << '\n';
+        << ',' << num(o.service) << ',' << num(m.dedicated) << ',' << c.requeues << ',' << num(c.work_lost);
+    if (!extra.job_columns.empty()) { // the policy's columns, empty for the jobs it has no value for
+      auto values = extra.job_values.find(j.id);
+      for (size_t k = 0; k < extra.job_columns.size(); k++) {
+        row << ',';
+        if (values != extra.job_values.end() && k < values->second.size()) row << num(values->second[k]);
+      }
+    }
+    row << '\n';
     row.write_to(out);
   }
 }
@@ -168,7 +179,8 @@ void TraceWriter::write(const TraceSegment& s)
   out_.write(row_.data(), static_cast<std::streamsize>(row_.size()));
 }
 
-std::string summary_json(const RunDescription& run, const Workload& w, const RunMetrics& m)
+namespace {
+Json summary_object(const RunDescription& run, const Workload& w, const RunMetrics& m)
 {
   // Rejected: records the simulator cannot run. Skipped: jobs the scenario's filters left out.
   long skipped = 0;
@@ -242,6 +254,24 @@ std::string summary_json(const RunDescription& run, const Workload& w, const Run
   for (const auto& [name, value] : m.policy_figures)
     figures[name] = json_number(value);
   s["policy_figures"] = figures;
+  return s;
+}
+} // namespace
+
+std::string summary_json(const RunDescription& run, const Workload& w, const RunMetrics& m)
+{
+  return json_text(summary_object(run, w, m));
+}
+
+std::string summary_json(const RunDescription& run, const Workload& w, const RunMetrics& m, const PolicyReport& extra)
+{
+  Json s = summary_object(run, w, m);
+  for (const auto& [key, text] : extra.summary_texts)
+    s[key] = text;
+  for (const auto& [key, value] : extra.summary_numbers)
+    s[key] = json_number(value);
+  for (const auto& [key, flag] : extra.summary_flags)
+    s[key] = flag;
   return json_text(s);
 }
 

@@ -4,6 +4,7 @@
  * written with nlohmann-json (core/json.hpp). */
 #pragma once
 
+#include "model/policy_report.hpp"
 #include "output/metrics.hpp"
 #include "output/run_folder.hpp"
 #include "workload/workload.hpp"
@@ -30,7 +31,7 @@ struct RunDescription {
 
 /* `states` and `jobs` in the same (workload) order; `stop_time`: when the run stopped (see job_metrics()). */
 void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
-                    const std::string& workload_name, double stop_time);
+                    const std::string& workload_name, double stop_time, const PolicyReport& extra = {});
 /* segments.csv, for evalys and other Batsim tools: jobs.csv's Batsim columns, one row per running segment, the row's
  * submission being when the job became ready for that segment (its submission, then the end of its previous running
  * segment); success, final_state and stretch are the job's (jobs.csv's). Segments close while the run goes, before
@@ -69,6 +70,9 @@ class TraceWriter {
   std::string row_;
 };
 std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);
+/* With the policy's own keys after the common ones (model/policy_report.hpp). */
+std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m,
+                         const PolicyReport& extra);
 
 struct PerformanceFigures {
   double wall_seconds = 0;       // whole run: reading inputs, simulating, writing outputs

@@ -12,6 +12,7 @@
 #include "policy/decision.hpp"
 #include "policy/time_sharing.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -25,6 +26,7 @@ struct PolicyEnv {
   const Machine& machine;
   const Allocator& allocator;
   const Params& params;
+  std::uint64_t seed = 1; // the simulation's seed, for policies that draw numbers (their own streams)
 };
 
 class Policy {

@@ -12,6 +12,7 @@
 #include "core/resource_set.hpp"
 #include "model/job_state.hpp"
 #include "model/machine_events.hpp"
+#include "model/policy_report.hpp"
 
 #include <limits>
 #include <map>
@@ -59,6 +60,17 @@ struct Plan {
   static constexpr int kProcessEnded = -2;
   std::map<JobId, std::vector<int>> processes;
   bool restart_moved_processes = false;
+  /* Fractional allotments (Cao et al.'s processor shares), for the jobs it lists: the job holds `share` processors'
+   * worth of time (> 0, at most its processors' count and more than that count minus 2). The listed jobs' processor
+   * sets are laid out by McNaughton's wrap-around rule: along the processors, each job's share after the previous
+   * one's, so that jobs next to each other time-share the processor between them inside the plan's interval (one in
+   * its first part, the other in its last), never computing on it at the same time. Such a boundary processor is in
+   * both jobs' sets; the driver checks that every group of jobs linked by shared processors holds at most as many
+   * shares as it has processors. A listed job computes at rate min(share, h) (its profile's parallelism h). */
+  std::map<JobId, double> share;
+  /* Seconds a listed running job stalls from now, before it computes again (a reallocation the policy charges
+   * itself, e.g. Cao's x L CF for an allotment changed by x), added to a stall still in progress. */
+  std::map<JobId, double> stall;
 };
 
 /* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what
@@ -95,6 +107,12 @@ class TimeSharingPolicy {
   virtual std::map<std::string, double> figures() const { return {}; }
   /* Called at every instant where something happened, and when the previous plan's `until` has come. */
   virtual Plan plan(const SystemView& view) = 0;
+  /* The policy schedules malleable jobs by their parallelism profile (Cao et al.): jobs of the workload without one
+   * (rigid jobs of a trace, the batch generator's) become one phase of constant parallelism = their size, over their
+   * run time, malleable from 1 to the machine's processors. */
+  virtual bool runs_parallelism_profiles() const { return false; }
+  /* At the end of the run: the policy's own columns, summary keys and checks (model/policy_report.hpp). */
+  virtual PolicyReport report() const { return {}; }
 };
 
 } // namespace jobsched

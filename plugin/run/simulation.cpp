@@ -5,7 +5,9 @@
 #include "platform/host_roles.hpp"
 #include "platform/mesh_platform.hpp"
 #include "platform/platform_check.hpp"
+#include "policies/hierarchical/malleable_job.hpp"
 #include "run/engine_setup.hpp"
+#include "run/hierarchy.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
 #include "runtime/drivers/time_sharing_driver.hpp"
@@ -68,6 +70,75 @@ void guarded(Context& ctx, F body)
   }
 }
 
+/* `workload.generator.model: downey`: Cao et al.'s phased malleable jobs (policies/hierarchical/malleable_job.hpp),
+ * released at their arrival. Each job's parallelism profile is its phases' segments; it asks for ceil(A) processors
+ * (its average parallelism, at most the machine's), its run time being how long it lasts alone on them. */
+std::vector<JobRecord> generate_downey(const GeneratorSpec& gs, int processors)
+{
+  namespace hs = hierarchical;
+  hs::DowneyWorkloadSpec spec;
+  spec.jobs = gs.jobs;
+  spec.beta1 = gs.downey.beta1;
+  spec.beta2 = gs.downey.beta2;
+  spec.A_min = gs.downey.min_parallelism;
+  spec.A_max = gs.downey.max_parallelism;
+  spec.work_unit = gs.downey.work_unit;
+  spec.jobs_per_unit_load = gs.downey.jobs_per_unit_load;
+  spec.phase_length = gs.downey.phase_length;
+  if (!gs.downey.shapes.empty()) {
+    spec.shapes.clear();
+    for (const std::string& name : gs.downey.shapes)
+      for (int k = 0; k < hs::kShapeCount; k++)
+        if (name == hs::to_string(static_cast<hs::ParallelismShape>(k)))
+          spec.shapes.push_back(static_cast<hs::ParallelismShape>(k));
+  }
+  // Leaves: the policy places jobs (policies/hierarchical/hierarchical_policy.cpp); the draw here is not used.
+  std::vector<hs::GeneratedJob> generated = hs::generate_downey_jobs(spec, processors, 1, gs.seed);
+  std::vector<JobRecord> out;
+  out.reserve(generated.size());
+  for (size_t i = 0; i < generated.size(); i++) {
+    const hs::MalleableJob& m = generated[i].job;
+    WorkloadJob j;
+    j.id = static_cast<JobId>(i);
+    j.submit_time = generated[i].release;
+    j.size = std::max(1, std::min(processors, static_cast<int>(std::ceil(m.average_parallelism() - 1e-9))));
+    j.shape = JobShape::malleable;
+    j.min_size = 1;
+    j.max_size = processors;
+    const auto phases = static_cast<long>(m.shapes().size());
+    double alone = 0;
+    for (long p = 0; p < phases; p++) {
+      const double segment_span = m.phase_span(p) / hs::kSegmentsPerPhase;
+      for (int k = 0; k < hs::kSegmentsPerPhase; k++) {
+        const double h = m.segment_parallelism(p, k);
+        j.profile.span.push_back(segment_span);
+        j.profile.parallelism.push_back(h);
+        alone += h > 0 ? segment_span * h / std::min(h, static_cast<double>(j.size)) : segment_span;
+      }
+    }
+    j.run_time = alone;
+    j.estimate = alone;
+    j.speedup = Speedup{};
+    out.push_back({j, "downey job " + std::to_string(i)});
+  }
+  return out;
+}
+
+/* Policies that schedule parallelism profiles (Cao et al.'s): a job without one is one phase of constant parallelism
+ * = its size over its run time (work = size x run time), malleable from 1 to the machine's processors. */
+void give_profiles(JobList& jobs, int processors)
+{
+  for (WorkloadJob& j : jobs) {
+    if (j.profile.empty()) {
+      j.profile.span = {j.run_time};
+      j.profile.parallelism = {static_cast<double>(j.size)};
+    }
+    j.shape = JobShape::malleable;
+    j.min_size = 1;
+    j.max_size = processors;
+  }
+}
+
 /* The machine's architectures in host order, and each one's total capacity (speed / the slowest host's speed). */
 std::vector<std::string> machine_archs(const Machine& machine)
 {
@@ -101,6 +172,9 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
     return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs, largest,
                           limit.reason);
   }
+  if (ws.generator->model == GeneratorModel::downey)
+    return build_workload("downey-seed" + std::to_string(ws.generator->seed), generate_downey(*ws.generator, processors),
+                          ws.filter, processors, 0, largest, limit.reason);
   return build_workload("generated-seed" + std::to_string(ws.generator->seed),
                         ws.generator->model == GeneratorModel::vp
                             ? generate_vp_jobs(*ws.generator, machine_archs(machine), arch_capacities(machine))
@@ -160,8 +234,15 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
                                                  sc.workload.communication.base,
                                                  sc.workload.communication.model == CommCostModel::network});
     const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
-    ctx.policy_params = Params(policy_info.params, sc.policy.params, "policy.params");
-    PolicyEnv env{machine, *ctx.allocator, ctx.policy_params};
+    // A parameter naming a file (its name ends in _file, e.g. the hierarchical policies' tree_file) is relative to
+    // the scenario's folder, like the workload's trace.
+    std::map<std::string, std::string> policy_params = sc.policy.params;
+    for (auto& [key, value] : policy_params)
+      if (key.size() > 5 && key.compare(key.size() - 5, 5, "_file") == 0 && !value.empty() &&
+          fs::path(value).is_relative() && sc.file.has_parent_path())
+        value = (sc.file.parent_path() / value).string();
+    ctx.policy_params = Params(policy_info.params, policy_params, "policy.params");
+    PolicyEnv env{machine, *ctx.allocator, ctx.policy_params, sc.simulation.seed};
     if (policy_info.time_sharing())
       ctx.time_sharing_policy = policy_info.make_time_sharing(env);
     else
@@ -178,6 +259,8 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
   if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
   apply_job_shapes(workload.jobs, sc.workload.jobs, machine.resource_count(), sc.simulation.seed);
+  if (ctx.time_sharing_policy && ctx.time_sharing_policy->runs_parallelism_profiles())
+    give_profiles(workload.jobs, machine.resource_count());
   if (ctx.time_sharing_policy && ctx.time_sharing_policy->needs_memory() &&
       std::none_of(workload.jobs.begin(), workload.jobs.end(), [](const auto& j) { return j.memory_kb > 0; }))
     throw InputError(sc.file.string() + ": policy.name: " + sc.policy.name +
@@ -391,10 +474,13 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   perf.jobs = static_cast<long>(report.jobs);
   perf.segments = segments;
   perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";
-  if (sc.write_jobs) write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name, stop_time);
+  const PolicyReport policy_report = ctx.time_sharing_policy ? ctx.time_sharing_policy->report() : PolicyReport{};
+  if (!policy_report.invariant_violation.empty()) throw InvariantViolation(policy_report.invariant_violation);
+  if (sc.write_jobs)
+    write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name, stop_time, policy_report);
   if (segments_writer)
     segments_writer->write(folder.open("segments.csv"), report.states, workload.jobs, workload.name, stop_time);
-  folder.write("summary.json", summary_json(run, workload, report.metrics));
+  folder.write("summary.json", summary_json(run, workload, report.metrics, policy_report));
   write_performance_and_commit(folder, perf, wall_start);
   return report;
 }

@@ -552,11 +552,82 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     sc.workload.trace_dir =
         overridden.count("workload.trace") != 0 || overridden.count("workload") != 0 ? fs::current_path() : dir;
     Section g = w.sub("generator");
-    if (w.has("generator")) {
+    // One branch per model (workload.generator.model); a key of another model is refused, naming the key and the model.
+    const std::string generator_model =
+        w.has("generator") ? g.choice("model", "batch", {"batch", "vp", "downey"}) : "batch";
+    if (generator_model == "downey") { // the Downey phased generator of Cao et al.'s study: its keys only
+      static const char* const batch_keys[] = {"mean_interarrival",
+                                               "max_size",
+                                               "serial_fraction",
+                                               "power_of_two_fraction",
+                                               "min_run_time",
+                                               "max_run_time",
+                                               "max_estimate_factor",
+                                               "time_resolution",
+                                               "run_time_distribution",
+                                               "short_mean",
+                                               "long_mean",
+                                               "long_fraction",
+                                               "memory_distribution",
+                                               "node_memory_mb",
+                                               "min_nodes"};
+      for (const char* k : batch_keys)
+        if (g.has(k)) g.fail(g.node()[k], std::string("a key of model batch, not of model downey"), k);
+      for (const char* k :
+           {"min_vps", "max_vps", "min_work", "max_work", "image_mb", "new_vp_per_hour", "vp_exit_per_hour", "archs"})
+        if (g.has(k)) g.fail(g.node()[k], std::string("a key of model vp, not of model downey"), k);
       GeneratorSpec gs;
-      // One branch per model; a key of another model is refused, naming the key and the model.
-      const std::string model = g.choice("model", "batch", {"batch", "vp"});
-      gs.model = model == "vp" ? GeneratorModel::vp : GeneratorModel::batch;
+      gs.model = GeneratorModel::downey;
+      DowneyGeneratorSpec& d = gs.downey;
+      if (g.has("jobs") && g.has("load")) g.fail(g.node()["load"], "give jobs or load, not both", "load");
+      gs.jobs = g.integer("jobs", 300, 1, 1000000);
+      if (g.has("load")) {
+        const double load = g.num("load", 1, 0, 1e6, true);
+        const double jobs = std::max(1.0, std::round(load * d.jobs_per_unit_load));
+        if (jobs > 1e6)
+          g.fail(g.node()["load"], "load " + format_exact(load) + " makes more than 1000000 jobs", "load");
+        gs.jobs = static_cast<long>(jobs);
+      }
+      g.ignore("load");
+      d.work_unit = g.num("work_unit", d.work_unit, 0, 1e6, true);
+      d.beta1 = g.num("beta1", d.beta1, -1e3, 1e3);
+      d.beta2 = g.num("beta2", d.beta2, 0, 1e3, true);
+      d.min_parallelism = g.num("min_parallelism", d.min_parallelism, 1, 1e6);
+      d.max_parallelism = g.num("max_parallelism", d.max_parallelism, 1, 1e6);
+      if (d.max_parallelism < d.min_parallelism)
+        g.fail(g.node()["max_parallelism"], "must be at least min_parallelism", "max_parallelism");
+      d.phase_length = g.num("phase_length", d.phase_length, 0, 1e6, true);
+      if (g.has("shapes")) {
+        const YAML::Node list = g.node()["shapes"];
+        if (!list.IsSequence() || list.size() == 0) g.fail(list, "expected a non-empty list of curve names", "shapes");
+        for (const auto& item : list) {
+          static const std::set<std::string> names{"step", "log", "poly2", "ramp", "poly1", "exp", "impulse"};
+          if (!item.IsScalar() || names.count(item.Scalar()) == 0)
+            g.fail(item,
+                   "expected one of step, log, poly2, ramp, poly1, exp, impulse, got " +
+                       (item.IsScalar() ? quoted_value(item.Scalar()) : std::string("a non-scalar")),
+                   "shapes");
+          d.shapes.push_back(item.Scalar());
+        }
+      }
+      g.ignore("shapes");
+      // Bound the largest job's span, so that a typo cannot run for days (1e8 quanta of the default 1 ms).
+      const double largest_span = std::exp((1 - d.beta1) / d.beta2) * d.work_unit / d.min_parallelism;
+      if (!(largest_span <= 1e5))
+        g.fail(g.node()["work_unit"],
+               "the largest job's span would be " + format_exact(largest_span) + " s (at most 1e5)", "work_unit");
+      long seed = g.integer("seed", 0);
+      if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
+      gs.seed = static_cast<std::uint64_t>(seed);
+      generator_seed_given = g.has("seed");
+      g.finish();
+      sc.workload.generator = gs;
+    } else if (w.has("generator")) {
+      for (const char* k :
+           {"load", "work_unit", "beta1", "beta2", "min_parallelism", "max_parallelism", "phase_length", "shapes"})
+        if (g.has(k)) g.fail(g.node()[k], "a key of model downey, not of model " + generator_model, k);
+      GeneratorSpec gs;
+      gs.model = generator_model == "vp" ? GeneratorModel::vp : GeneratorModel::batch;
       static const std::vector<std::string> kVpKeys = {"min_vps",  "max_vps",         "min_work",         "max_work",
                                                        "image_mb", "new_vp_per_hour", "vp_exit_per_hour", "archs"};
       static const std::vector<std::string> kBatchKeys = {"max_size",
@@ -576,7 +647,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
       for (const auto& k : gs.model == GeneratorModel::vp ? kBatchKeys : kVpKeys)
         if (g.has(k))
           g.fail(g.node()[k],
-                 "model " + model + " has no such key (it belongs to model " +
+                 "model " + generator_model + " has no such key (it belongs to model " +
                      (gs.model == GeneratorModel::vp ? "batch" : "vp") + ")",
                  k);
       if (gs.model == GeneratorModel::vp) {

@@ -27,6 +27,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace jobsched {
 
@@ -85,8 +87,9 @@ enum class MemoryDistribution { none, setia_a, setia_b, setia_c };
 int draw_memory_processors(MemoryDistribution distribution, int machine_size, RandomStream& stream);
 
 /* Which generator makes the jobs (workload.generator.model): `batch`, the generator above; `vp`, the VP jobs of the
- * gang-now study (generate_vp_jobs). */
-enum class GeneratorModel { batch, vp };
+ * gang-now study (generate_vp_jobs); `downey`, the phased malleable jobs of the hierarchical study
+ * (DowneyGeneratorSpec). */
+enum class GeneratorModel { batch, vp, downey };
 
 /* The VP jobs of gang scheduling on networks of workstations (Al-Saqabi, Otto & Walpole). The paper has no workload
  * ("insufficient trace data on VP and processor behavior"): this one is ours, every number a scenario key.
@@ -112,9 +115,23 @@ struct VpGeneratorSpec {
   std::vector<std::string> archs; // empty: every architecture of the platform
 };
 
+/* `workload.generator.model: downey`: Downey's moldable job model turned into phased malleable jobs, as Cao et al.'s
+ * study draws them (policies/hierarchical/malleable_job.hpp says how); the keys of today's hierarchy.workload. */
+struct DowneyGeneratorSpec {
+  double beta1 = -0.14;
+  double beta2 = 0.073;
+  double min_parallelism = 1;
+  double max_parallelism = 256;
+  double work_unit = 1e-6; // processor-seconds per Downey unit
+  double jobs_per_unit_load = 160;
+  double phase_length = 0.01;      // seconds of span (10 L, L = 1 ms)
+  std::vector<std::string> shapes; // curve names; empty: all seven
+};
+
 struct GeneratorSpec {
   GeneratorModel model = GeneratorModel::batch;
   VpGeneratorSpec vp; // model vp
+  DowneyGeneratorSpec downey; // model downey
   long jobs = 200;
   std::uint64_t seed = 1;
   double mean_interarrival = 60; // seconds

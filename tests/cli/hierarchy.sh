@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Hierarchical scheduling (scenarios/hierarchical/) as a user runs it: AC-DS, AG-DS and EQUI-EQUI runs finish with the
-# paper's invariants checked where they apply (QF 1, CF 0, fractional); makespan between the lower bound and Theorem 1's
-# bound, Lemma 1's ratios at most 1, no deprived job while processors idle, on generated trees of K = 2..5 and several
-# seeds; runs outside the analysis's preconditions break the invariants, and `invariants: on` then fails them (the
-# checks can fail); a lone Step job's completion computed by hand; the same seed gives the same bytes; a tree from
-# GraphML, and malformed or non-tree GraphML as one line naming the file; messages over a wide-area platform, with the
-# allotments' delays and the jobs' starts computed by hand; bad settings are one line naming the key, exit status 2.
+# Hierarchical scheduling as a user runs it, through the policies ac-ds, ag-ds, equi-equi (and the mixed ones) of the
+# one runtime (scenarios/hierarchical/, P = the platform's 256 processors): runs finish with the paper's invariants
+# checked where they apply (QF 1, CF 0, fractional); makespan between the lower bound and Theorem 1's bound, Lemma 1's
+# ratios at most 1, no deprived job while processors idle, on generated trees of K = 2..5 and several seeds; runs
+# outside the analysis's preconditions break the invariants, and `invariants: on` then fails them (the checks can
+# fail); a lone Step job's completion and a rigid SWF job's computed by hand; a smaller platform gives other results;
+# the same seed gives the same bytes; a tree given explicitly or in GraphML, and malformed or non-tree GraphML as one
+# line naming the file; `jobsched plot` draws a run; bad settings are one line naming the key, exit status 2.
+# Messages over a wide-area platform are still the hierarchy: section's (tests/cli/hierarchy/two-sites.yaml): the
+# allotments' delays and the jobs' starts computed by hand.
 source "$(dirname "$0")/lib.sh" hierarchy "$@"
 scenario=$src/scenarios/hierarchical/ac-ds.yaml
-small=(--set hierarchy.workload.jobs=40 --set hierarchy.workload.work_unit=1e-6 --set hierarchy.levels=3)
+small=(--set workload.generator.jobs=40 --set workload.generator.work_unit=1e-6 --set policy.params.levels=3)
 
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b * (1 + 1e-9)) }'; }
 
@@ -25,6 +28,9 @@ check_run() { # NAME EXPECTED_INVARIANTS SET...
   [ "$(field invariants_checked "$f")" = "$invariants" ] || problems+=" invariants_checked $(field invariants_checked "$f");"
   le "$(field lower_bound "$f")" "$(field makespan "$f")" || problems+=" makespan below the lower bound;"
   [ "$(field algorithm "$f")" = "${name%%_*}" ] || problems+=" algorithm $(field algorithm "$f");"
+  [ "$(field policy "$f")" = "${name%%_*}" ] || problems+=" policy $(field policy "$f");"
+  [ "$(field processors "$f")" = 256 ] || problems+=" processors $(field processors "$f");"
+  [ "$(field jobs_completed "$f")" = 40 ] || problems+=" jobs_completed $(field jobs_completed "$f");"
   [ "$(($(wc -l <"$work/$name/jobs.csv") - 1))" = 40 ] || problems+=" jobs.csv rows;"
   if [ "$invariants" = true ] && [ "${name%%_*}" = ac-ds ]; then
     le "$(field makespan "$f")" "$(field theorem1_bound "$f")" || problems+=" above Theorem 1's bound;"
@@ -38,67 +44,115 @@ check_run() { # NAME EXPECTED_INVARIANTS SET...
 }
 
 check_run ac-ds true
-check_run ag-ds true hierarchy.algorithm=ag-ds
-check_run equi-equi false hierarchy.algorithm=equi-equi
-check_run ac-ds_deep true hierarchy.levels=5
-check_run ac-ds_whole_qf2_cf false hierarchy.allotments=whole hierarchy.quantum_factor=2 hierarchy.cost_factor=0.1
+check_run ag-ds true policy.name=ag-ds
+check_run equi-equi false policy.name=equi-equi
+check_run ac-equi false policy.name=ac-equi
+check_run ag-equi false policy.name=ag-equi
+check_run equi-ds false policy.name=equi-ds
+check_run ac-ds_deep true policy.params.levels=5
+check_run ac-ds_whole_qf2_cf false policy.params.allotments=whole policy.params.quantum_factor=2 \
+  policy.params.cost_factor=0.1
 for k in 2 4; do
   for seed in 2 3; do
-    check_run "ac-ds_k${k}_seed$seed" true hierarchy.levels=$k simulation.seed=$seed
+    check_run "ac-ds_k${k}_seed$seed" true policy.params.levels=$k simulation.seed=$seed
   done
 done
 
 # Outside the analysis's preconditions the invariant breaks (so the check can fail): whole processors (DEQ rounds
 # desires up, a satisfied subtree keeps processors its jobs cannot take), QF = 2 (upper levels decide on older
 # desires), CF = 0.1 (allotments reach the subtrees late). `invariants: on` checks anyway: exit 4 (a finding, not an
-# internal error, 3), one line.
-for broken in hierarchy.allotments=whole hierarchy.quantum_factor=2 hierarchy.cost_factor=0.1; do
-  name=broken_${broken#hierarchy.}
-  "$bin" run "$scenario" --quiet --out "$work/$name" "${small[@]}" --set "$broken" 2>"$work/$name.err"
+# internal error, 3), one line. K = 4, seed 3: six leaves (with K = 3 and seed 1 the tree has one leaf, and a lone
+# leaf's CF delays stall no other subtree).
+for broken in policy.params.allotments=whole policy.params.quantum_factor=2 policy.params.cost_factor=0.1; do
+  name=broken_${broken#policy.params.}
+  broken_sets=("${small[@]}" --set policy.params.levels=4 --set simulation.seed=3 --set "$broken")
+  "$bin" run "$scenario" --quiet --out "$work/$name" "${broken_sets[@]}" 2>"$work/$name.err"
   idle=$(field deprived_quanta_with_idle_processors "$work/$name/summary.json")
   [ "$(field invariants_checked "$work/$name/summary.json")" = false ] && [ "${idle:-0}" -gt 0 ]
   report "$name" "$([ $? -eq 0 ] || echo " expected deprived quanta with idle processors, got '$idle'")"
-  "$bin" run "$scenario" --quiet --out "$work/$name-on" "${small[@]}" --set "$broken" \
-    --set hierarchy.invariants=on 2>"$work/$name-on.err"
+  "$bin" run "$scenario" --quiet --out "$work/$name-on" "${broken_sets[@]}" --set policy.params.invariants=on \
+    2>"$work/$name-on.err"
   status=$?
   [ $status -eq 4 ] && [ "$(wc -l <"$work/$name-on.err")" -eq 1 ] && [ ! -e "$work/$name-on" ] &&
     grep -q "invariant violated: at t = .* a job is deprived" "$work/$name-on.err"
   report "$name-on" "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/$name-on.err")")"
 done
 # Lemma 1 is about A-Control: EQUI's jobs hold what they are given, far more than (c + 1) w.
-"$bin" run "$scenario" --quiet --out "$work/equi-on" "${small[@]}" --set hierarchy.algorithm=equi-equi \
-  --set hierarchy.invariants=on 2>"$work/equi-on.err"
+"$bin" run "$scenario" --quiet --out "$work/equi-on" "${small[@]}" --set policy.name=equi-equi \
+  --set policy.params.invariants=on 2>"$work/equi-on.err"
 status=$?
 [ $status -eq 4 ] && grep -q "invariant violated: Lemma 1 violated by job .*total allotment" "$work/equi-on.err"
 report lemma1_on_equi "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/equi-on.err")")"
 
 # A lone Step job of parallelism 4 under AC-DS, K = 2: its first quantum on 1 processor (the initial desire) covers
-# L / 4 of its span; from then on it has its 4 and covers L per L: it ends at L + (span - L / 4).
-"$bin" run "$scenario" --quiet --out "$work/lone" --set hierarchy.levels=2 --set hierarchy.workload.jobs=1 \
-  --set hierarchy.workload.min_parallelism=4 --set hierarchy.workload.max_parallelism=4 \
-  --set 'hierarchy.workload.shapes=[step]' --set hierarchy.workload.work_unit=1e-4 2>"$work/lone.err"
-read -r span finish < <(awk -F, 'NR == 2 { print $5, $9 }' "$work/lone/jobs.csv")
-awk -v s="$span" -v f="$finish" 'BEGIN { e = 0.001 + s - 0.00025; exit !(f - e < 1e-9 && e - f < 1e-9) }'
-report lone_step_job "$([ $? -eq 0 ] || echo " finish $finish, expected 0.001 + $span - 0.00025")"
+# L / 4 of its span; from then on it has its 4 and covers L per L: it ends at L + (span - L / 4). It asks for 4
+# processors, and its run time (trace_run_time, alone on them) is its span.
+lone=(--set policy.params.levels=2 --set workload.generator.jobs=1 --set workload.generator.min_parallelism=4
+  --set workload.generator.max_parallelism=4 --set 'workload.generator.shapes=[step]'
+  --set workload.generator.work_unit=1e-4)
+"$bin" run "$scenario" --quiet --out "$work/lone" "${lone[@]}" 2>"$work/lone.err"
+read -r size span finish < <(awk -F, 'NR == 2 { print $5, $19, $11 }' "$work/lone/jobs.csv")
+awk -v n="$size" -v s="$span" -v f="$finish" 'BEGIN { e = 0.001 + s - 0.00025; exit !(n == 4 && f - e < 1e-6 && e - f < 1e-6) }'
+report lone_step_job "$([ $? -eq 0 ] || echo " size $size, finish $finish, expected 0.001 + $span - 0.00025")"
+
+# P is the platform's: the lone job of parallelism 64 on cluster-16.xml's 16 processors has 16 after its first
+# quantum: it covers L / 64 of its span in the first, then 16 / 64 = 1/4 per second: it ends at L + 4 (span - L / 64),
+# its span being its run time alone on the 64 processors it asks for on 256 (jobs.csv's six decimals: within 1e-5).
+wide=(--set workload.generator.min_parallelism=64 --set workload.generator.max_parallelism=64 --set workload.generator.work_unit=1e-2)
+"$bin" run "$scenario" --quiet --out "$work/lone-256" "${lone[@]}" "${wide[@]}" 2>/dev/null
+"$bin" run "$scenario" --quiet --out "$work/lone-16" "${lone[@]}" "${wide[@]}" \
+  --set "platform=$src/platforms/cluster-16.xml" 2>"$work/lone-16.err"
+read -r span finish256 < <(awk -F, 'NR == 2 { print $19, $11 }' "$work/lone-256/jobs.csv")
+read -r finish16 < <(awk -F, 'NR == 2 { print $11 }' "$work/lone-16/jobs.csv")
+awk -v s="$span" -v a="$finish256" -v b="$finish16" 'BEGIN { L = 0.001; e = L + s - L / 64; g = L + 4 * (s - L / 64)
+  exit !((a - e) ^ 2 < 1e-10 && (b - g) ^ 2 < 1e-10) }'
+report platform_sets_p "$([ $? -eq 0 ] || echo " finishes $finish256 and $finish16 for a span of $span")"
+[ "$(field processors "$work/lone-16/summary.json")" = 16 ]
+report platform_processors "$([ $? -eq 0 ] || echo " processors $(field processors "$work/lone-16/summary.json")")"
+
+# Every workload runs: a rigid SWF job of 4 processors and 10 s is one phase of parallelism 4 and work 40. Under AC-DS
+# with L = 1 s: 1 processor in the first quantum (0.25 s of its span), then 4: it ends at 1 + 9.75 = 10.75.
+printf '1 0 -1 10 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\n' >"$work/rigid.swf"
+"$bin" run "$scenario" --quiet --out "$work/rigid" --set "workload={trace: $work/rigid.swf}" \
+  --set policy.params.quantum=1 --set policy.params.levels=2 2>"$work/rigid.err"
+[ "$(awk -F, 'NR == 2 { print $11 }' "$work/rigid/jobs.csv")" = 10.75 ]
+report rigid_swf_job "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/rigid.err") $(awk -F, 'NR == 2 { print $11 }' "$work/rigid/jobs.csv")")"
+
+# Owners on a network of workstations (platforms/now-16-lan.xml, owners away and back every second or so): a host
+# that goes down between two boundaries is left out of the plan at once (its jobs laid out again on the others), and
+# every job completes, fractional or whole.
+for allotments in fractional whole; do
+  "$bin" run "$scenario" --quiet --out "$work/owners-$allotments" --set "platform=$src/platforms/now-16-lan.xml" \
+    --set workload.generator.jobs=30 --set workload.generator.work_unit=1e-3 --set policy.params.quantum=0.01 \
+    --set policy.params.allotments=$allotments --set 'owners={model: alternating, mean_idle: 1, mean_busy: 1}' \
+    2>"$work/owners-$allotments.err"
+  [ "$(field jobs_completed "$work/owners-$allotments/summary.json")" = 30 ] &&
+    [ "$(field processors "$work/owners-$allotments/summary.json")" = 16 ]
+  report "owners_$allotments" "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/owners-$allotments.err")")"
+done
 
 "$bin" run "$scenario" --quiet --out "$work/again" "${small[@]}" 2>/dev/null
-cmp -s "$work/again/summary.json" "$work/ac-ds/summary.json" && cmp -s "$work/again/jobs.csv" "$work/ac-ds/jobs.csv"
+cmp -s "$work/again/summary.json" "$work/ac-ds/summary.json" && cmp -s "$work/again/jobs.csv" "$work/ac-ds/jobs.csv" &&
+  cmp -s "$work/again/trace.csv" "$work/ac-ds/trace.csv"
 report same_seed_same_bytes "$([ $? -eq 0 ] || echo ' outputs differ')"
+
+"$bin" plot "$work/ac-ds" >"$work/plot.out" 2>"$work/plot.err"
+report plot "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/plot.err")")"
 
 "$bin" run "$src/scenarios/hierarchical/explicit-tree.yaml" --quiet --out "$work/explicit" 2>"$work/explicit.err"
 [ "$(field levels "$work/explicit/summary.json")" = 4 ] && [ "$(field leaves "$work/explicit/summary.json")" = 3 ]
 report explicit_tree "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/explicit.err")")"
 
-# GraphML (hierarchy.tree_file): the two-site tree of tests/cli/hierarchy/, K = 3.
-graphml_scenario=$src/tests/cli/hierarchy/two-sites.yaml
-"$bin" run "$graphml_scenario" --quiet --out "$work/graphml" --set hierarchy.messages=free 2>"$work/graphml.err"
+# GraphML (policy.params.tree_file): the two-site tree of tests/cli/hierarchy/, K = 3.
+graphml=(--set "policy.params.tree_file=$src/tests/cli/hierarchy/two-sites.graphml" --set policy.params.levels=null)
+"$bin" run "$scenario" --quiet --out "$work/graphml" "${graphml[@]}" 2>"$work/graphml.err"
 [ "$(field levels "$work/graphml/summary.json")" = 3 ] && [ "$(field leaves "$work/graphml/summary.json")" = 2 ]
 report graphml_tree "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/graphml.err")")"
 
 bad_graphml() { # NAME WORDS CONTENT
   printf '%s\n' "$3" >"$work/$1.graphml"
-  (cd "$work" && "$bin" run "$graphml_scenario" --quiet --out "$work/$1-out" --set hierarchy.tree_file="$1.graphml" \
-    --set hierarchy.messages=free 2>"$work/$1.err")
+  "$bin" run "$scenario" --quiet --out "$work/$1-out" --set "policy.params.tree_file=$work/$1.graphml" \
+    --set policy.params.levels=null 2>"$work/$1.err"
   local status=$? problems=""
   [ $status -eq 2 ] || problems+=" exit status $status;"
   [ "$(wc -l <"$work/$1.err")" -eq 1 ] || problems+=" not one line;"
@@ -118,11 +172,12 @@ bad_graphml uneven "every leaf must be at the same depth" "$head<node id=\"r\"/>
 <node id=\"c\"/><edge source=\"r\" target=\"a\"/><edge source=\"a\" target=\"b\"/><edge source=\"r\" target=\"c\"/>
 </graph></graphml>"
 bad_graphml empty "malformed GraphML" ""
-(cd "$work" && "$bin" run "$graphml_scenario" --quiet --out "$work/nofile" --set hierarchy.tree_file=none.graphml \
-  2>"$work/nofile.err")
-[ $? -eq 2 ] && grep -q "hierarchy.tree_file: cannot open .*none.graphml" "$work/nofile.err"
+"$bin" run "$scenario" --quiet --out "$work/nofile" --set policy.params.tree_file=none.graphml \
+  --set policy.params.levels=null 2>"$work/nofile.err"
+[ $? -eq 2 ] && grep -q "policy.params.tree_file: cannot open .*none.graphml" "$work/nofile.err"
 report graphml_missing_file "$([ $? -eq 0 ] || echo " $(cat "$work/nofile.err")")"
 
+graphml_scenario=$src/tests/cli/hierarchy/two-sites.yaml
 # Messages over the platform (tests/platforms/grid-2-sites.xml): a message between the two front ends crosses two
 # uplinks of 1.15 ms at 1 Gbps: lambda = 2 x 1.15 ms + 1000 B / 125 MB/s = 2.308 ms (ptask_L07: no latency factor).
 # The root decides a round when both feedbacks are in, at b + lambda (b the round's boundary); the cluster beside it
@@ -150,44 +205,28 @@ report wide_area_delays "$problems"
   [ "$(field allotment_delay_max "$work/wide-free/summary.json")" = 0 ]
 report free_messages_no_delay "$([ $? -eq 0 ] || echo ' the first job waited with free messages')"
 
-expect_bad_setting quantum_factor hierarchy.quantum_factor hierarchy.quantum_factor=0
-expect_bad_setting algorithm hierarchy.algorithm hierarchy.algorithm=fifo
-expect_bad_setting uneven_tree hierarchy.tree 'hierarchy.tree={children: [{children: [{}]}, {}]}' hierarchy.levels=null \
-  hierarchy.min_children=null hierarchy.max_children=null
-expect_bad_setting unknown_key hierarchy.workload.size hierarchy.workload.size=3
-expect_bad_setting jobs_and_load hierarchy.workload.load hierarchy.workload.load=2
-expect_bad_setting shape hierarchy.workload.shapes 'hierarchy.workload.shapes=[square]'
-expect_bad_setting with_policy policy 'policy={name: easy}'
-expect_bad_setting zero_bytes hierarchy.message_bytes hierarchy.message_bytes=0
-expect_bad_setting tree_and_file hierarchy.tree_file 'hierarchy.tree={children: [{}]}' hierarchy.tree_file=x.graphml \
-  hierarchy.levels=null hierarchy.min_children=null hierarchy.max_children=null
-expect_bad_setting no_front_end hierarchy.messages hierarchy.messages=platform
-# Bounds with their reasons: a run simulates at least one root quantum, QF^(K - 2) leaf quanta (10^9 ran for hours, and
-# QF^(K - 2) of a deep explicit tree overflowed: SIGFPE); every node is an actor (levels 20 exhausted memory); every
-# job is kept in memory (10^7 jobs: bad_alloc inside an actor, abort).
-expect_bad_setting root_quanta "hierarchy.quantum_factor: quantum_factor^(levels - 2) = 10^9" hierarchy.levels=11 \
-  hierarchy.quantum_factor=10 hierarchy.max_children=1
-deep='{}'
-for _ in 1 2 3 4 5 6 7 8 9; do deep="{children: [$deep]}"; done # depth 9: K = 11
-expect_bad_setting deep_tree_root_quanta "= 64^9 (the tree's depth)" "hierarchy.tree=$deep" \
-  hierarchy.quantum_factor=64 hierarchy.levels=null hierarchy.min_children=null hierarchy.max_children=null
-expect_bad_setting tree_nodes "hierarchy.levels: a generated tree of 20 levels" hierarchy.levels=20
-expect_bad_setting hierarchy_jobs "hierarchy.workload.jobs: must be at most 1000000" hierarchy.workload.jobs=10000000
-expect_bad_setting hierarchy_load "hierarchy.workload.load: load 1e+05 makes 1.6e+07 jobs" \
-  hierarchy.workload.jobs=null hierarchy.workload.load=1e5
-# A 400-node tree's actors: with SimGrid's 8 MiB stacks they did not fit under ulimit -v 1.5 GB (SIGABRT, no message);
-# with small stacks they do, and when the user asks for 8 MiB again, one line says so.
-tree400=(--set hierarchy.levels=5 --set hierarchy.min_children=7 --set hierarchy.max_children=7 --set
-  hierarchy.workload.jobs=5 --set hierarchy.workload.work_unit=1e-9)
-(ulimit -v 1500000 && "$bin" run "$scenario" --quiet --out "$work/tree400" "${tree400[@]}" 2>"$work/tree400.err")
-[ "$(field tree_nodes "$work/tree400/summary.json")" = 400 ]
-report tree400_under_ulimit "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/tree400.err")")"
-(ulimit -v 1500000 && "$bin" run "$scenario" --quiet --out "$work/tree400-8m" "${tree400[@]}" \
-  --cfg=contexts/stack-size:8192 2>"$work/tree400-8m.err")
-status=$?
-[ $status -eq 2 ] && [ "$(wc -l <"$work/tree400-8m.err")" -eq 1 ] && [ ! -e "$work/tree400-8m" ] &&
-  grep -q "400 actors need 3202 MiB of stacks" "$work/tree400-8m.err"
-report tree400_big_stacks_one_line "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/tree400-8m.err")")"
+expect_bad_setting quantum_factor policy.params.quantum_factor policy.params.quantum_factor=0
+expect_bad_setting quantum policy.params.quantum policy.params.quantum=1e-6
+expect_bad_setting allotments policy.params.allotments policy.params.allotments=half
+expect_bad_setting invariants policy.params.invariants policy.params.invariants=maybe
+expect_bad_setting convergence policy.params.convergence_rate policy.params.convergence_rate=1
+expect_bad_setting responsiveness policy.params.responsiveness policy.params.responsiveness=0.5
+expect_bad_setting algorithm policy.name policy.name=ac-fifo
+expect_bad_setting uneven_tree policy.params.tree 'policy.params.tree=[-1, 0, 1, 0]' policy.params.levels=null
+expect_bad_setting tree_and_levels "policy.params.tree: an explicit tree has no generation settings" \
+  'policy.params.tree=[-1, 0]'
+expect_bad_setting tree_and_file policy.params.tree_file 'policy.params.tree=[-1, 0]' policy.params.tree_file=x.graphml \
+  policy.params.levels=null
+expect_bad_setting tree_nodes "policy.params.levels: a generated tree of 20 levels" policy.params.levels=20
+expect_bad_setting messages_platform "policy.params.messages: only free" policy.params.messages=platform
+expect_bad_setting unknown_key workload.generator.size workload.generator.size=3
+expect_bad_setting batch_key "workload.generator.mean_interarrival: a key of model batch" \
+  workload.generator.mean_interarrival=10
+expect_bad_setting downey_key "workload.generator.beta1: a key of model downey" workload.generator.model=batch \
+  workload.generator.beta1=1
+expect_bad_setting jobs_and_load workload.generator.load workload.generator.load=2
+expect_bad_setting shape workload.generator.shapes 'workload.generator.shapes=[square]'
+expect_bad_setting model workload.generator.model workload.generator.model=vp2
 # A grid without the zoneRoute between the two sites: the messages across it made SimGrid abort mid-run (134).
 grep -v 'zoneRoute src="site-0" dst="site-1"' "$src/tests/platforms/grid-2-sites.xml" >"$work/grid-noroute.xml"
 expect_error missing_zone_route 2 "grid-noroute.xml: no route from site-1-frontend to site-0-frontend" \

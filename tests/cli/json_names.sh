@@ -34,6 +34,6 @@ PY
 }
 check normal scenarios/quickstart.yaml workload.generator.jobs=30
 check gang_now scenarios/gang-now/now.yaml workload.generator.jobs=8
-check hierarchy scenarios/hierarchical/ac-ds.yaml hierarchy.workload.jobs=40 hierarchy.workload.work_unit=1e-6 \
-  hierarchy.levels=3
+check hierarchy scenarios/hierarchical/ac-ds.yaml workload.generator.jobs=40 workload.generator.work_unit=1e-6 \
+  policy.params.levels=3
 finish

@@ -27,6 +27,10 @@ ALLOWED_FOR_NOW = {
     ("run/hierarchy.cpp", "policies/hierarchical/analysis.hpp"): "the hierarchy simulator names its policy's parts",
     ("run/hierarchy.cpp", "policies/hierarchical/leaf_scheduler.hpp"): "the hierarchy simulator names its policy's parts",
     ("run/hierarchy.cpp", "policies/hierarchical/scheduler_tree.hpp"): "the hierarchy simulator names its policy's parts",
+    # workload.generator.model: downey makes its phased jobs with the hierarchical pure code (until that generator
+    # moves to workload/), and the run reports the InvariantViolation the hierarchy simulator defines.
+    ("run/simulation.cpp", "policies/hierarchical/malleable_job.hpp"):
+        "the Downey generator's phased jobs come from the hierarchical pure code",
 }
 
 SOURCE_SUFFIXES = (".hpp", ".cpp", ".h", ".cc", ".hh", ".ipp", ".tpp")

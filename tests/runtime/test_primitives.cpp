@@ -1,5 +1,6 @@
 /* The runtime primitives on SimGrid with exact completion times, computed by hand from the platform's figures:
  * hosts of 1 Gflop/s, one link of 100 MB/s with no latency. Jobs of run time R do R x 1e9 flops per process. */
+#include "core/errors.hpp"
 #include "runtime/execution/job_runtime.hpp"
 #include "support/child_process.hpp"
 #include "support/test_engine.hpp"
@@ -226,6 +227,114 @@ TEST_P(BothPaths, KillStopsTheJobAndFreesItsProcessors)
   ASSERT_EQ(r.size(), 3U);
   EXPECT_EQ(r[0], 0.0);
   EXPECT_NEAR(r[2], 9.0, 1e-6); // k runs [5, 9) on the freed processors
+}
+
+/* A job of two phases, Cao et al.'s model: 1 s of span at parallelism 4 (4 processor-seconds), then 2 s at
+ * parallelism 1 (2 processor-seconds). */
+WorkloadJob two_phase_job(JobId id)
+{
+  WorkloadJob j = make_job(id, 2, 4);
+  j.shape = JobShape::malleable;
+  j.max_size = 4;
+  j.profile.span = {1, 2};
+  j.profile.parallelism = {4, 1};
+  return j;
+}
+
+// On 2 whole processors: phase 1 at min(2, 4) = 2 work per second, 4 / 2 = 2 s (span at 2 / 4 = 0.5 per second);
+// phase 2 at min(2, 1) = 1, its 2 s of span in 2 s: ends at 4. At t = 1 it reports 2 of work done and 0.5 of span.
+TEST(Runtime, PhaseBoundaryRetimesTheJob)
+{
+  WorkloadJob j = two_phase_job(1);
+  auto r = simulate_on(ExecutionMode::timer, [&](JobRuntime& rt) {
+    rt.start(j, procs({0, 1}));
+    sg4::this_actor::sleep_until(1);
+    rt.measure_progress();
+    const JobState& s = rt.table().at(1);
+    std::vector<double> out{s.work_done, s.span_done};
+    for (double v : wait_all(rt))
+      out.push_back(v);
+    out.push_back(rt.table().at(1).work_done);
+    out.push_back(rt.table().at(1).span_done);
+    return out;
+  });
+  ASSERT_EQ(r.size(), 6U);
+  EXPECT_NEAR(r[0], 2, 1e-9);
+  EXPECT_NEAR(r[1], 0.5, 1e-9);
+  EXPECT_NEAR(r[3], 4, 1e-9);
+  EXPECT_NEAR(r[4], 6, 1e-9); // all its work, and all its span, once finished
+  EXPECT_NEAR(r[5], 3, 1e-9);
+}
+
+// A fractional share of 1.5 processors on the same two: phase 1 at 1.5, 4 / 1.5 = 8/3 s; phase 2 at min(1.5, 1) = 1,
+// 2 s: ends at 14/3. Its running segment held 1.5 x 14/3 = 7 processor-seconds, not 2 x 14/3.
+TEST(Runtime, FractionalShareSetsTheRate)
+{
+  WorkloadJob j = two_phase_job(1);
+  auto r = simulate_on(ExecutionMode::timer, [&](JobRuntime& rt) {
+    double area = 0;
+    rt.set_trace_sink([&area](const TraceSegment& s) {
+      if (s.status == JobStatus::running) area += s.area;
+    });
+    Preparation prep;
+    prep.share = 1.5;
+    rt.start(j, procs({0, 1}), prep);
+    std::vector<double> out = wait_all(rt);
+    out.push_back(area);
+    return out;
+  });
+  ASSERT_EQ(r.size(), 3U);
+  EXPECT_NEAR(r[1], 14.0 / 3, 1e-9);
+  EXPECT_NEAR(r[2], 7, 1e-9);
+}
+
+// Phase-varying jobs execute on timers only: on the ptask path the start is one line naming the job.
+TEST(Runtime, PhasedJobOnPtasksIsAnInputError)
+{
+  WorkloadJob j = two_phase_job(7);
+  auto r = simulate_on(ExecutionMode::ptask, [&](JobRuntime& rt) {
+    try {
+      rt.start(j, procs({0, 1}));
+    } catch (const InputError& e) {
+      return std::vector<double>{
+          std::string(e.what()).find("job 7 has a parallelism profile") != std::string::npos ? 1.0 : 0.0};
+    }
+    return std::vector<double>{-1};
+  });
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_EQ(r[0], 1.0);
+}
+
+// A reallocation stall: one phase of 4 s of span at parallelism 4 (16 processor-seconds). On 2 processors until 1
+// (2 done), then given all 4 with a stall of 0.5 s: computes again at 1.5, 14 / 4 = 3.5 s: ends at 5. A second
+// allotment at 1.25 with 0.5 s more stall adds to the 0.25 s left: computes again at 2, ends at 5.5; it stalled
+// 0.25 + 0.75 = 1 s in all.
+TEST(Runtime, ReallocationStallDelaysTheJob)
+{
+  for (bool again : {false, true}) {
+    WorkloadJob j = make_job(1, 4, 4);
+    j.shape = JobShape::malleable;
+    j.max_size = 4;
+    j.profile.span = {4};
+    j.profile.parallelism = {4};
+    auto r = simulate_on(ExecutionMode::timer, [&](JobRuntime& rt) {
+      rt.start(j, procs({0, 1}));
+      sg4::this_actor::sleep_until(1);
+      rt.collect_ended();
+      rt.reallot(1, procs({0, 1, 2, 3}), -1, 0.5);
+      if (again) {
+        sg4::this_actor::sleep_until(1.25);
+        rt.collect_ended();
+        rt.reallot(1, procs({0, 1, 2, 3}), -1, 0.5);
+      }
+      std::vector<double> out = wait_all(rt);
+      out.push_back(rt.table().at(1).counters.switching_time);
+      return out;
+    });
+    ASSERT_EQ(r.size(), 3U);
+    EXPECT_NEAR(r[1], again ? 5.5 : 5, 1e-9);
+    EXPECT_NEAR(r[2], again ? 1 : 0.5, 1e-9);
+  }
 }
 
 } // namespace

@@ -70,6 +70,8 @@ void SchedulerActor::job_evicted(JobId id, JobFate fate)
   requeues_since_end_++;
   s.counters.work_lost += s.service;
   s.service = 0;
+  s.work_done = 0; // a parallelism profile starts again from its first segment
+  s.span_done = 0;
   s.account = JobAccount{}; // its measures are those of its last run
   s.status = JobStatus::waiting;
   s.start_time = -1;

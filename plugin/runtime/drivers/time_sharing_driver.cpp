@@ -94,6 +94,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     if (processors.capacity() != machine_.resource_count() || processors.empty())
       throw PolicyError(job + ": no processors given");
     if (!up.contains(processors)) throw PolicyError(job + ": processors " + processors.to_string() + " are down");
+    if (plan.share.count(id) != 0) continue; // time-shared: check_shares()
     if (given.intersects(processors))
       throw PolicyError(job + ": processors " + (given & processors).to_string() + " given to two jobs");
     given |= processors;
@@ -106,6 +107,11 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     if (j.shape == JobShape::moldable && s->started() && n != s->processors.count())
       throw PolicyError(job + " is moldable: its processor count is fixed once it started");
   }
+  if (!plan.share.empty()) check_shares(plan, given);
+  for (const auto& [id, seconds] : plan.stall)
+    if (plan.run.count(id) == 0 || !(seconds >= 0) || std::isinf(seconds))
+      throw PolicyError("plan: job " + std::to_string(id) + ": a stall of " + std::to_string(seconds) +
+                        " s, but it does not run or the stall is not a finite number >= 0");
   for (const auto& [id, factor] : plan.slowdown) {
     if (plan.run.count(id) == 0)
       throw PolicyError("plan: job " + std::to_string(id) + " has a slowdown but does not run");
@@ -165,8 +171,57 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
   }
 }
 
+/* Jobs with shares time-share the processors where their sets meet (Plan::share): none of those processors is given
+ * whole to another job, each share fits its set, and every group of jobs linked by shared processors holds at most as
+ * many shares as it has processors, which McNaughton's wrap-around rule then realizes without two jobs on one
+ * processor at once. */
+void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given) const
+{
+  std::vector<JobId> ids;
+  std::vector<double> shares;
+  std::vector<size_t> parent;
+  std::vector<long> holder(static_cast<size_t>(machine_.resource_count()), -1); // a share job holding the processor
+  auto root = [&parent](size_t i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (const auto& [id, share] : plan.share) {
+    auto it = plan.run.find(id);
+    const std::string job = "plan: job " + std::to_string(id);
+    if (it == plan.run.end()) throw PolicyError(job + " has a share but does not run");
+    const auto n = static_cast<double>(it->second.count());
+    if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2)
+      throw PolicyError(job + ": a share of " + std::to_string(share) + " processors on " + it->second.to_string());
+    if (given.intersects(it->second))
+      throw PolicyError(job + ": processors " + (given & it->second).to_string() + " given to two jobs");
+    const size_t me = ids.size();
+    ids.push_back(id);
+    shares.push_back(share);
+    parent.push_back(me);
+    it->second.for_each([&](int p) {
+      long& h = holder[static_cast<size_t>(p)];
+      if (h < 0)
+        h = static_cast<long>(me);
+      else
+        parent[root(me)] = root(static_cast<size_t>(h));
+    });
+  }
+  std::vector<double> held(ids.size(), 0);
+  std::vector<double> processors(ids.size(), 0);
+  for (size_t i = 0; i < ids.size(); i++)
+    held[root(i)] += shares[i];
+  for (long h : holder)
+    if (h >= 0) processors[root(static_cast<size_t>(h))] += 1;
+  for (size_t i = 0; i < ids.size(); i++)
+    if (root(i) == i && held[i] > processors[i] * (1 + 1e-9))
+      throw PolicyError("plan: job " + std::to_string(ids[i]) + " and the jobs time-sharing processors with it hold " +
+                        std::to_string(held[i]) + " processors' worth on " + std::to_string(processors[i]));
+}
+
 void TimeSharingDriver::decide(double now, const ResourceSet& up)
 {
+  if (policy_.runs_parallelism_profiles()) runtime_.measure_progress(); // the feedback such policies read
   SystemView view;
   view.now = now;
   view.machine = &machine_;
@@ -201,6 +256,29 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     } else if (it->second != s.processors && s.job->shape != JobShape::malleable) {
       runtime_.suspend(id, images, false); // a move: resume() on the new processors counts it as a migration
     }
+  }
+  if (!plan.share.empty() || !plan.stall.empty()) { // shares and the policy's own stalls (Plan::share, Plan::stall)
+    for (const auto& [id, processors] : plan.run) {
+      const JobState& s = runtime_.table().at(id);
+      auto share = plan.share.find(id);
+      auto stall = plan.stall.find(id);
+      const double a = share == plan.share.end() ? -1.0 : share->second;
+      const double seconds = stall == plan.stall.end() ? 0.0 : stall->second;
+      if (s.holds_processors()) {
+        runtime_.reallot(id, processors, a, seconds);
+        decisions_++;
+        continue;
+      }
+      Preparation prep{plan.switch_cost + seconds, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
+      if (auto bytes = plan.image_bytes.find(id); bytes != plan.image_bytes.end()) prep.image_bytes = bytes->second;
+      prep.share = a;
+      if (s.status == JobStatus::waiting)
+        runtime_.start(id, processors, std::move(prep));
+      else
+        runtime_.resume(id, processors, std::move(prep));
+      decisions_++;
+    }
+    return;
   }
   // 2 and 3. Acquire: resizes (shrinks first), resumes and starts.
   std::vector<std::pair<JobId, const ResourceSet*>> resizes;

@@ -38,6 +38,7 @@ class TimeSharingDriver : public Driver {
   /* Plan::processes: bring each process of the listed jobs (and of the jobs made of processes the plan leaves out)
    * where the plan says. */
   void apply_processes(const Plan& plan);
+  void check_shares(const Plan& plan, const ResourceSet& given) const;
 
   const Machine& machine_;
   TimeSharingPolicy& policy_;

@@ -121,6 +121,15 @@ double JobRuntime::remaining_fraction(JobId id) const
 
 double JobRuntime::work_left(const Execution& x)
 {
+  if (phased(x)) {
+    double done = x.work_done;
+    const auto& profile = x.job->profile;
+    if (x.timer_end >= 0 && x.segment < profile.span.size())
+      done +=
+          std::min((sg4::Engine::get_clock() - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done) *
+          profile.parallelism[x.segment];
+    return x.profile_work > 0 ? std::max(0.0, 1 - done / x.profile_work) : 0.0;
+  }
   if (x.timer_end >= 0) return x.remaining * timer_left(x);
   if (x.exec && x.exec->get_state() == sg4::Activity::State::STARTED)
     return x.remaining * x.exec->get_remaining_ratio();
@@ -135,6 +144,14 @@ void JobRuntime::account(Execution& x, double length)
   // (1 + paging), as the outputs computed them before there was an account.
   // A rescaled length is rounded to the nanosecond, SimGrid's timing precision: the clock's last bits differ between
   // timers and ptasks, and would otherwise tip a figure of jobs.csv over its sixth decimal one way or the other.
+  if (phased(x)) { // its dedicated time: its run time (alone on its requested processors) x the work done
+    const double left = work_left(x);
+    const double done = x.remaining_at_segment - left;
+    x.remaining_at_segment = left;
+    x.account.dedicated_time += done * x.job->run_time;
+    x.account.paged_run_time += done * x.job->run_time;
+    return;
+  }
   double dedicated = length;
   if (x.dedicated_rate != 1.0) dedicated = std::round(length * x.dedicated_rate * 1e9) / 1e9;
   x.account.dedicated_time += dedicated;
@@ -181,8 +198,16 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
               s.status == JobStatus::transferring;
   const bool finishing = status == JobStatus::finished;
   if (finishing) settle(x);
+  // A running segment on shares holds their processor-seconds, not its processors' (Plan::share).
+  double area = -1;
+  if (s.status == JobStatus::running && (x.share >= 0 || x.share_area > 0))
+    area = x.share_area + (now - std::max(x.since, x.share_since)) *
+                              (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
+  x.share_area = 0;
+  x.share_since = now;
   if (open && length > 0 && trace_sink_) // a finishing job's processors go with its last segment, not copied
-    trace_sink_(TraceSegment{trace_id(x), x.since, now, finishing ? std::move(s.processors) : s.processors, s.status});
+    trace_sink_(
+        TraceSegment{trace_id(x), x.since, now, finishing ? std::move(s.processors) : s.processors, s.status, area});
   if (processors != nullptr && *processors != s.processors) {
     s.processors = *processors;
     x.held_throughout = false;
@@ -228,6 +253,7 @@ void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vect
     throw PolicyError("job " + std::to_string(x.job->id) + ": slowdown " + std::to_string(prep.slowdown) +
                       " is not a finite factor >= 1");
   x.slowdown = prep.slowdown;
+  x.share = prep.share;
   if (!prep.after.empty())
     x.stages.push_back({JobStatus::transferring, [after = std::move(prep.after)] { return after; }, false});
   if (prep.image_bytes >= 0) x.image_bytes = prep.image_bytes;
@@ -355,6 +381,15 @@ void JobRuntime::launch(Execution& x)
     s.cost = model_.cost(*x.job, s.processors);
     x.cost_valid = true;
   }
+  if (phased(x)) { // its profile says how fast it goes: timed segment by segment
+    if (!timers_)
+      throw InputError("job " + std::to_string(x.job->id) +
+                       " has a parallelism profile: such jobs execute on timers only (simulation.execution auto or "
+                       "timer, and no workload.communication traffic)");
+    if (x.job->kill_at_estimate) wall_time_jobs_++;
+    start_timer(x);
+    return;
+  }
   // The remaining work at the reference speed over the speedup on n processors (for a linear job: run time x size
   // / n), stretched by paging (and the formula's cost).
   const double base_seconds =
@@ -441,11 +476,90 @@ void JobRuntime::start_timer(Execution& x)
     x.speed_epoch = host_epoch_;
   }
   x.host_failed = x.host_failed || x.on_host_off;
+  if (phased(x)) {
+    start_phase_timer(x);
+    return;
+  }
   const double speed = x.slowest_speed;
   const double now = sg4::Engine::get_clock();
   x.timer_start = now;
   x.timer_end = x.host_failed ? now : speed > 0 ? now + x.timer_flops / speed : std::numeric_limits<double>::infinity();
   if (std::isfinite(x.timer_end)) push_timer(x, x.timer_end);
+}
+
+void JobRuntime::start_phase_timer(Execution& x)
+{
+  const double now = sg4::Engine::get_clock();
+  const ParallelismProfile& profile = x.job->profile;
+  x.timer_start = now;
+  const double h = profile.parallelism[x.segment];
+  const double a = x.share >= 0 ? x.share : static_cast<double>(state(x).processors.count());
+  const double speed = std::max(0.0, x.slowest_speed) / reference_speed_;
+  x.span_rate = h > 0 ? std::min(a, h) * speed / h : speed;
+  const double left = std::max(0.0, profile.span[x.segment] - x.segment_done);
+  if (x.host_failed || left == 0)
+    x.timer_end = now;
+  else
+    x.timer_end = x.span_rate > 0 ? now + left / x.span_rate : std::numeric_limits<double>::infinity();
+  if (std::isfinite(x.timer_end)) push_timer(x, x.timer_end);
+}
+
+void JobRuntime::sync_phase(Execution& x)
+{
+  const ParallelismProfile& profile = x.job->profile;
+  if (x.timer_end < 0 || x.segment >= profile.span.size()) return;
+  const double now = sg4::Engine::get_clock();
+  const double covered =
+      std::max(0.0, std::min((now - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done));
+  const double work = covered * profile.parallelism[x.segment];
+  x.segment_done += covered;
+  x.work_done += work;
+  state(x).span_done += covered;
+  state(x).work_done += work;
+  x.timer_start = now;
+  x.remaining = x.profile_work > 0 ? std::max(0.0, 1 - x.work_done / x.profile_work) : 0.0;
+}
+
+void JobRuntime::measure_progress()
+{
+  for (auto& [id, x] : jobs_)
+    if (phased(x) && x.timer_end >= 0) sync_phase(x);
+}
+
+void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, double stall)
+{
+  Execution& x = get(id);
+  JobState& s = state(x);
+  const bool same_processors = processors == s.processors;
+  if (same_processors && share == x.share && !(stall > 0)) return;
+  const double now = sg4::Engine::get_clock();
+  if (same_processors && !(stall > 0) && s.status == JobStatus::running && phased(x) && x.timer_end >= 0) {
+    // A new share on the same processors: the rest of the segment at the new rate, in the same trace segment.
+    sync_phase(x);
+    x.share_area +=
+        (now - std::max(x.since, x.share_since)) * (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
+    x.share_since = now;
+    x.share = share;
+    s.counters.resizes++;
+    x.token = ++last_token_;
+    start_timer(x);
+    return;
+  }
+  const bool stalled_now = s.status == JobStatus::switching && x.stall_end >= 0;
+  if (!x.pending.empty() || (!x.stages.empty() && !stalled_now))
+    throw PolicyError("job " + std::to_string(id) + " cannot be given a new allotment while it prepares or migrates");
+  const double stall_left = stalled_now ? std::max(0.0, x.stall_end - now) : 0.0;
+  stop_exec(x);
+  drop_preparation(x);
+  if (!same_processors || share != x.share) s.counters.resizes++;
+  x.compute_after = true;
+  enter(x, JobStatus::waiting, &processors);
+  Preparation prep;
+  prep.stall = stall_left + std::max(0.0, stall);
+  prep.slowdown = x.slowdown;
+  prep.share = share;
+  add_preparation(x, std::move(prep), {});
+  advance(x);
 }
 
 double JobRuntime::timer_left(const Execution& x)
@@ -457,9 +571,13 @@ double JobRuntime::timer_left(const Execution& x)
 
 void JobRuntime::retime(Execution& x)
 {
-  const double left = timer_left(x);
-  x.remaining *= left;
-  x.timer_flops *= left;
+  if (phased(x)) {
+    sync_phase(x);
+  } else {
+    const double left = timer_left(x);
+    x.remaining *= left;
+    x.timer_flops *= left;
+  }
   x.token = ++last_token_;
   start_timer(x);
 }
@@ -479,7 +597,10 @@ void JobRuntime::stop_exec(Execution& x)
 {
   if (x.job->kill_at_estimate && (x.exec || x.timer_end >= 0)) wall_time_jobs_--;
   if (x.timer_end >= 0) {
-    x.remaining *= timer_left(x);
+    if (phased(x))
+      sync_phase(x);
+    else
+      x.remaining *= timer_left(x);
     x.timer_end = -1;
     x.token = ++last_token_;
     return;
@@ -504,6 +625,7 @@ void JobRuntime::start(const WorkloadJob& job, const ResourceSet& processors, Pr
   s.processors = processors;
   s.status = JobStatus::waiting;
   x.computed_since_dispatch = false;
+  if (phased(x)) x.profile_work = job.profile.total_work();
   if (prep.image_bytes < 0) prep.read_image = false; // nothing to read back yet, unless the policy loads images
   add_preparation(x, std::move(prep), {});
   advance(x);
@@ -729,7 +851,22 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       timer_heap_.pop();
       Execution& x = jobs_.at(t.job);
       x.token = ++last_token_;
-      if (x.timer_end >= 0) {
+      if (x.timer_end >= 0 && phased(x) && !x.host_failed) { // a segment ends: exactly, whatever the clock's bits
+        const ParallelismProfile& profile = x.job->profile;
+        const double rest = std::max(0.0, profile.span[x.segment] - x.segment_done);
+        x.work_done += rest * profile.parallelism[x.segment];
+        state(x).span_done += rest;
+        state(x).work_done += rest * profile.parallelism[x.segment];
+        x.segment++;
+        x.segment_done = 0;
+        x.timer_start = now;
+        if (x.segment < profile.span.size()) {
+          x.remaining = x.profile_work > 0 ? std::max(0.0, 1 - x.work_done / x.profile_work) : 0.0;
+          start_phase_timer(x);
+        } else {
+          ended.emplace_back(t.job, JobFate::completed);
+        }
+      } else if (x.timer_end >= 0) {
         ended.emplace_back(t.job, x.host_failed ? JobFate::failed : JobFate::completed);
       } else if (x.stall_end >= 0) {
         x.stall_end = -1;

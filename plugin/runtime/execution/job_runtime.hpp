@@ -58,6 +58,9 @@ struct Preparation {
    * its first start included (its code and data come from the image store), and written out when it is next
    * preempted. -1: the job's whole memory (Job::image_bytes), read back only after a preemption. */
   double image_bytes = -1;
+  /* >= 0: the job's fractional allotment (Plan::share): it computes at min(share, h) on its profile's parallelism h.
+   * -1: as many processors as it holds. Jobs without a parallelism profile ignore it. */
+  double share = -1;
 };
 
 class JobRuntime {
@@ -90,6 +93,13 @@ class JobRuntime {
   void resume(JobId id, const ResourceSet& processors = {}, Preparation prep = {});
   /* Continue the remaining work on `processors` at once, after `prep` (a reallocation stall, others' image writes). */
   void resize(JobId id, const ResourceSet& processors, Preparation prep = {});
+  /* A running (or stalled) job's new allotment: `processors`, `share` (Preparation::share) and `stall` seconds more
+   * of reallocation before it computes again (added to a stall in progress). Nothing changes and nothing is counted
+   * when all three say what the job already has. */
+  void reallot(JobId id, const ResourceSet& processors, double share, double stall);
+  /* Bring the public progress measures (JobState::work_done, span_done) of the jobs with a parallelism profile up to
+   * the current time. */
+  void measure_progress();
   /* Send an image of `image_bytes` from the old hosts to the new ones, then continue the remaining work there. */
   void migrate(JobId id, const ResourceSet& processors, double image_bytes);
 
@@ -207,6 +217,15 @@ class JobRuntime {
     JobId owner = -1;
     int process = -1;
     std::vector<sg4::Host*> moving_from; // a process whose image is on its way: the host it left
+    // Jobs with a parallelism profile (timer path only): the timer ends at the end of the current segment.
+    double share = -1;       // Preparation::share
+    size_t segment = 0;      // of the profile
+    double segment_done = 0; // span covered inside it, up to timer_start
+    double span_rate = 0;    // span per second while it computes now
+    double work_done = 0;    // processor-seconds done, up to timer_start
+    double profile_work = 0; // the profile's total work
+    double share_area = 0;   // processor-seconds held on shares in the open segment, up to share_since
+    double share_since = 0;
   };
   /* A job made of processes: one Execution per process in jobs_, under ids of their own (negative). */
   struct ProcessGroup {
@@ -241,6 +260,9 @@ class JobRuntime {
   void start_timer(Execution& x); // time x.timer_flops on its processors from now
   void push_timer(Execution& x, double end);
   void retime(Execution& x);                    // a host's speed changed: the rest of the work at the new speed
+  static bool phased(const Execution& x) { return !x.job->profile.empty(); }
+  void start_phase_timer(Execution& x);         // the current segment's end, at the job's rate from now
+  static void sync_phase(Execution& x);         // its progress up to now into segment_done, work_done and its JobState
   static double timer_left(const Execution& x); // fraction of the timed work not done yet
   static double work_left(const Execution& x);  // fraction of the job's work not done yet, computing included
   /* Add a running segment of `length` seconds that just closed to the job's account. */

@@ -1,0 +1,707 @@
+/* Cao, Sun, Qian and Wu's hierarchical scheduling of malleable jobs as time-sharing policies of the one runtime:
+ * `ac-ds`, `ag-ds`, `equi-equi` and the mixed `ac-equi`, `ag-equi`, `equi-ds` (job scheduler - node allocator).
+ *
+ * The tree of schedulers (scheduler_tree.hpp) decides at every quantum boundary of the leaves, t = m L: each level-2
+ * node (leaf) admits the jobs the policy assigned to it, turns what each job did in the last quantum into its desire
+ * (feedback.hpp: A-Control, A-Greedy, or none under EQUI), and the nodes whose boundary it is report their children's
+ * desire sums (DS) and unfinished counts upwards, then divide what their parent gave them among their children (DEQ or
+ * EQUI: allocation.hpp), down to the jobs. Level k decides every L QF^(k - 2); a node's report reaches its parent at
+ * the parent's boundary; a node whose children's allotments change passes them on after the reallocation delays its
+ * subtree reported (section 4.3(4), as in run/hierarchy.hpp). This is the paper's model of messages (`messages: free`:
+ * synchronous, no latency), so the rounds run here as calls, children before parents going up and parents before
+ * children going down, in one instant: what each node decides depends on its children's messages only, exactly as
+ * the actors of run/hierarchy.cpp decided. Messages over the platform (latency and bytes) are not carried yet: they
+ * stay with the `hierarchy:` section.
+ *
+ * P is the number of the platform's processors that are up. A job's feedback is what it reports itself: the work done
+ * and the span covered in the quantum, read from its JobState (JobState::work_done, span_done), never its profile.
+ * Allotments reach the runtime as a plan: `allotments: whole` gives whole processors, kept where they were when
+ * possible; `fractional` (the paper's) gives each job its share (Plan::share), laid out by McNaughton's wrap-around
+ * rule over the processors in a stable order (the leaves', then the jobs' admission order), so a processor at the
+ * boundary between two jobs is time-shared inside the quantum. A job computes at min(a, h). A job whose allotment
+ * changes by x stalls x L CF (Plan::stall), carried over the next quanta when longer than one; a job allotted nothing
+ * is suspended.
+ *
+ * Jobs go to a leaf drawn uniformly in submission order from the stream "hierarchy leaves" of the simulation's seed
+ * (the stream and order of the old Downey generator, so the same scenario sends every job to the same leaf).
+ *
+ * When no job is in the system the tree decides one round with nothing to do and then sleeps until the next
+ * submission, whose first boundary is the next multiple of L (idle rounds change nothing once the desires are 0).
+ *
+ * Section 3.4's analysis is measured on every run (report()): per job its transition factor, satisfied time, total
+ * allotment and stall; the run's Theorem 1 bound and Lemma 1 ratios, and the quanta where a job is deprived while
+ * fewer than P processors are allotted. `invariants: auto` checks them where the analysis applies (QF 1, CF 0,
+ * fractional, DS + DEQ; Lemma 1 and Theorem 1 under A-Control with convergence rate 0), `on` always, `off` never. */
+#include "policies/hierarchical/analysis.hpp"
+#include "policies/hierarchical/hierarchy_spec.hpp"
+#include "policy/policy.hpp"
+
+#include "core/errors.hpp"
+#include "core/random.hpp"
+#include "core/time.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace jobsched {
+namespace {
+
+namespace hs = hierarchical;
+
+constexpr double kTimeTolerance = 1e-9; // of a quantum: an allotment effective this close to a boundary is due
+
+std::string format_number(double v)
+{
+  std::ostringstream out;
+  out.precision(12);
+  out << v;
+  return out.str();
+}
+
+class HierarchicalPolicy : public TimeSharingPolicy {
+ public:
+  HierarchicalPolicy(const PolicyEnv& env, hs::JobScheduler job_scheduler, hs::NodeAllocator allocator)
+      : leaves_stream_(env.seed, "hierarchy leaves")
+  {
+    const Params& p = env.params;
+    spec_.job_scheduler = job_scheduler;
+    spec_.allocator = allocator;
+    // A quantum is at least 100 of the runtime's instants (kTimeEpsilon), so that a boundary is one.
+    spec_.quantum = p.get_seconds_at_least("quantum", 100 * kTimeEpsilon);
+    const long qf = p.get_int("quantum_factor");
+    if (qf < 1 || qf > 64)
+      throw InputError("policy.params.quantum_factor: must be in [1, 64], got " + std::to_string(qf));
+    spec_.quantum_factor = static_cast<int>(qf);
+    spec_.cost_factor = p.get_double("cost_factor");
+    if (!(spec_.cost_factor >= 0) || spec_.cost_factor > 1000)
+      throw InputError("policy.params.cost_factor: must be in [0, 1000]");
+    const std::string& allotments = p.get_string("allotments");
+    if (allotments != "fractional" && allotments != "whole")
+      throw InputError("policy.params.allotments: expected fractional or whole, got '" + allotments + "'");
+    spec_.whole_processors = allotments == "whole";
+    spec_.convergence_rate = p.get_double("convergence_rate");
+    if (!(spec_.convergence_rate >= 0) || spec_.convergence_rate >= 1)
+      throw InputError("policy.params.convergence_rate: must be in [0, 1)");
+    spec_.a_greedy.utilization_threshold = p.get_double("utilization_threshold");
+    if (!(spec_.a_greedy.utilization_threshold > 0) || spec_.a_greedy.utilization_threshold > 1)
+      throw InputError("policy.params.utilization_threshold: must be in (0, 1]");
+    spec_.a_greedy.responsiveness = p.get_double("responsiveness");
+    if (!(spec_.a_greedy.responsiveness >= 1) || spec_.a_greedy.responsiveness > 1e6)
+      throw InputError("policy.params.responsiveness: must be in [1, 1e6]");
+    spec_.invariants = p.get_string("invariants");
+    if (spec_.invariants != "auto" && spec_.invariants != "on" && spec_.invariants != "off")
+      throw InputError("policy.params.invariants: expected auto, on or off, got '" + spec_.invariants + "'");
+    const std::string& messages = p.get_string("messages");
+    if (messages != "free")
+      throw InputError("policy.params.messages: only free (the paper's model) runs under policy.name; '" + messages +
+                       "' (latency and bytes over the platform) is still the hierarchy: section's");
+    read_tree(p, env.seed);
+    const size_t n = boost::num_vertices(tree_);
+    levels_ = hs::levels(tree_);
+    nodes_.resize(n);
+    for (hs::TreeVertex v = 0; v < n; v++) {
+      Node& node = nodes_[v];
+      node.level = tree_[v].level;
+      node.parent = hs::parent(tree_, v);
+      node.kids = hs::children(tree_, v);
+      node.period = 1;
+      for (int k = 2; k < node.level; k++)
+        node.period *= spec_.quantum_factor;
+      node.feedback.assign(node.kids.size(), Feedback{});
+      node.sent.assign(node.kids.size(), 0.0);
+    }
+    for (hs::TreeVertex v = 0; v < n; v++)
+      for (size_t i = 0; i < nodes_[v].kids.size(); i++)
+        nodes_[nodes_[v].kids[i]].slot = i;
+    leaves_ = hs::leaves(tree_);
+    leaf_jobs_.resize(n);
+    // Section 3.4's setting (analysis.hpp).
+    const bool analysis_applies = spec_.quantum_factor == 1 && spec_.cost_factor == 0 && !spec_.whole_processors &&
+                                  spec_.allocator == hs::NodeAllocator::deq &&
+                                  spec_.job_scheduler != hs::JobScheduler::equi;
+    check_ = spec_.invariants == "on" || (spec_.invariants == "auto" && analysis_applies);
+    check_lemma_ = check_ && (spec_.invariants == "on" ||
+                              (spec_.job_scheduler == hs::JobScheduler::a_control && spec_.convergence_rate == 0));
+  }
+
+  bool runs_parallelism_profiles() const override { return true; }
+
+  void job_submitted(const Job& job, double /*now*/) override
+  {
+    if (jobs_.count(job.id) != 0) { // requeued after its host failed: its work starts again, on its leaf
+      JobEntry& e = jobs_.at(job.id);
+      e = fresh_entry(job.id, e.leaf, e.record.release);
+      arrivals_.push_back(job.id);
+      return;
+    }
+    const int leaf = leaves_stream_.uniform_int(0, static_cast<int>(leaves_.size()) - 1);
+    jobs_.emplace(job.id, fresh_entry(job.id, leaf, job.submit_time));
+    arrivals_.push_back(job.id);
+  }
+
+  void job_ended(const Job& job, JobEnd how, double now) override
+  {
+    auto it = jobs_.find(job.id);
+    if (it == jobs_.end()) return;
+    JobEntry& e = it->second;
+    current_.run.erase(job.id);
+    current_.share.erase(job.id);
+    current_.stall.erase(job.id);
+    if (!e.admitted) {
+      arrivals_.erase(std::remove(arrivals_.begin(), arrivals_.end(), job.id), arrivals_.end());
+      return;
+    }
+    auto& list = leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]];
+    list.erase(std::remove(list.begin(), list.end(), job.id), list.end());
+    if (how != JobEnd::completed) return; // requeued: job_submitted() follows
+    close_quantum(e, now, true);
+    e.record.finish = now;
+    // Its work and span as it reported them (its measures at its end), for the analysis.
+    if (e.state != nullptr) {
+      e.record.work = e.state->work_done;
+      e.record.span = e.state->span_done;
+      e.record.average_parallelism = e.record.span > 0 ? e.record.work / e.record.span : 0;
+    }
+    records_.push_back(e.record);
+    leaf_of_.emplace(job.id, e.leaf);
+    jobs_.erase(it); // its record is kept; a long trace's finished jobs would otherwise stay here
+  }
+
+  Plan plan(const SystemView& view) override
+  {
+    const double L = spec_.quantum;
+    for (const JobState* s : view.jobs)
+      if (auto it = jobs_.find(s->job->id); it != jobs_.end()) it->second.state = s;
+    if (std::isinf(next_boundary_)) // after an idle spell: the tree decides at the next boundary, not before
+      next_boundary_ = std::ceil(view.now / L - kTimeTolerance) * L;
+    // Within the runtime's instant (core/time.hpp) of the boundary is at the boundary: the scheduler serves no second
+    // wake-up so close to a decision (a segment of a job that ends a hair before the boundary).
+    if (view.now < next_boundary_ - kTimeEpsilon) {
+      // Between boundaries: what the last round decided, less the jobs that ended; laid out again on the processors
+      // still up when a host went down (an owner came back, a failure) since.
+      bool all_up = true;
+      for (const auto& [id, processors] : current_.run)
+        all_up = all_up && view.up.contains(processors);
+      if (!all_up) {
+        current_ = layout(view);
+        current_.stall.clear();
+      }
+      Plan same = current_;
+      same.stall.clear();
+      same.until = next_boundary_;
+      return same;
+    }
+    const auto m = static_cast<long>(std::llround(view.now / L));
+    const double t = static_cast<double>(m) * L;
+    const double P = static_cast<double>(view.up.count());
+    round(m, t, P);
+    current_ = layout(view);
+    const bool idle = arrivals_.empty() && std::all_of(leaves_.begin(), leaves_.end(),
+                                                       [this](hs::TreeVertex v) { return leaf_jobs_[v].empty(); });
+    next_boundary_ = idle ? std::numeric_limits<double>::infinity() : t + L;
+    current_.until = next_boundary_;
+    return current_;
+  }
+
+  PolicyReport report() const override;
+
+ private:
+  struct Feedback {
+    double desire = 0;
+    long unfinished = 0;
+    double delay = 0;
+  };
+  struct Allotment {
+    double processors = 0;
+    double effective = 0;
+  };
+  struct Node {
+    int level = 2;
+    long parent = -1;
+    std::vector<hs::TreeVertex> kids;
+    size_t slot = 0;
+    long period = 1;                // its quantum in quanta of L
+    std::vector<Feedback> feedback; // its children's latest
+    std::vector<double> sent;
+    std::deque<Allotment> pending;
+    double allotment = 0;
+    double delay_to_report = 0;
+    double child_delay = 0;
+    double desire = 0;
+    long unfinished = 0;
+  };
+  struct JobEntry {
+    int leaf = 0;
+    bool admitted = false;
+    const JobState* state = nullptr;
+    double desire = hs::kInitialDesire;
+    double allotment = 0;
+    double stall = 0; // seconds of stall still to come
+    // The quantum in progress: its start, and the job's measures then.
+    double quantum_start = -1;
+    double work_mark = 0;
+    double span_mark = 0;
+    double stalled = 0; // of this quantum
+    hs::QuantumFeedback last;
+    bool ran = false;
+    double previous_parallelism = hs::kInitialDesire;
+    hs::JobRecord record;
+  };
+
+  JobEntry fresh_entry(JobId id, int leaf, double release) const
+  {
+    JobEntry e;
+    e.leaf = leaf;
+    e.record.id = id;
+    e.record.release = release;
+    return e;
+  }
+
+  void read_tree(const Params& p, std::uint64_t seed)
+  {
+    const std::vector<std::string> parents = p.get_list("tree");
+    const std::string& file = p.get_string("tree_file");
+    const bool generated_keys_given = p.get_int("levels") != 3 || p.get_int("min_children") != 1 ||
+                                      p.get_int("max_children") != 5 || p.get_int("tree_seed") != -1;
+    if (!parents.empty() && !file.empty())
+      throw InputError("policy.params.tree_file: give tree or tree_file, not both");
+    if ((!parents.empty() || !file.empty()) && generated_keys_given)
+      throw InputError(std::string("policy.params.") + (parents.empty() ? "tree_file" : "tree") +
+                       ": an explicit tree has no generation settings (levels, min_children, max_children, tree_seed)");
+    try {
+      if (!parents.empty()) {
+        std::vector<int> list;
+        for (const std::string& item : parents) {
+          size_t used = 0;
+          long value = 0;
+          try {
+            value = std::stol(item, &used);
+          } catch (const std::exception&) {
+            used = 0;
+          }
+          if (used != item.size() || value < -1 || value > 10000)
+            throw InputError("policy.params.tree: expected parent indices (-1 for the root), got '" + item + "'");
+          list.push_back(static_cast<int>(value));
+        }
+        tree_ = hs::tree_from_parents(list);
+        return;
+      }
+      if (!file.empty()) {
+        std::ifstream in(file);
+        if (!in) throw InputError("policy.params.tree_file: cannot open " + file);
+        try {
+          const hs::TreeDescription d = hs::tree_from_graphml(in);
+          if (d.parents.size() > 10000) throw InputError(file + ": a tree of more than 10000 nodes");
+          tree_ = hs::tree_from_parents(d.parents);
+        } catch (const std::invalid_argument& e) {
+          throw InputError(file + ": " + e.what());
+        }
+        return;
+      }
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("policy.params.") + (parents.empty() ? "tree_file" : "tree") + ": " + e.what());
+    }
+    const long levels = p.get_int("levels");
+    const long min_children = p.get_int("min_children");
+    const long max_children = p.get_int("max_children");
+    if (levels < 2 || levels > 20) throw InputError("policy.params.levels: must be in [2, 20]");
+    if (min_children < 1 || min_children > 1000) throw InputError("policy.params.min_children: must be in [1, 1000]");
+    if (max_children < min_children || max_children > 1000)
+      throw InputError("policy.params.max_children: must be in [min_children, 1000]");
+    double largest = 0;
+    for (long k = 0; k <= levels - 2; k++)
+      largest += std::pow(static_cast<double>(max_children), static_cast<double>(k));
+    if (largest > 10000)
+      throw InputError("policy.params.levels: a generated tree of " + std::to_string(levels) + " levels and up to " +
+                       std::to_string(max_children) + " children per node may have more than 10000 nodes");
+    const long tree_seed = p.get_int("tree_seed");
+    if (tree_seed < -1) throw InputError("policy.params.tree_seed: must be >= 0 (or -1: the simulation's seed)");
+    tree_ = hs::generate_tree(static_cast<int>(levels), static_cast<int>(min_children), static_cast<int>(max_children),
+                              tree_seed < 0 ? seed : static_cast<std::uint64_t>(tree_seed));
+  }
+
+  /* The quantum that began at e.quantum_start ends at `end` (a boundary, or the job's completion): its measures go
+   * into the job's record and its feedback (leaf_scheduler.cpp's run_quantum, on what the runtime measured). */
+  void close_quantum(JobEntry& e, double end, bool finished)
+  {
+    if (e.quantum_start < 0) return;
+    const double L = spec_.quantum;
+    const double stalled = e.stalled;
+    const double elapsed = finished ? std::max(0.0, end - e.quantum_start - stalled) : L - stalled;
+    const double work = e.state != nullptr ? e.state->work_done - e.work_mark : 0;
+    const double span = e.state != nullptr ? e.state->span_done - e.span_mark : 0;
+    e.last = {work, span, e.allotment, L};
+    e.ran = true;
+    e.record.stall_time += stalled;
+    if (spec_.job_scheduler != hs::JobScheduler::equi && e.allotment >= e.desire * (1 - 1e-12))
+      e.record.satisfied_time += elapsed;
+    e.record.total_allotment += e.allotment * (stalled + elapsed);
+    if (span > 0) {
+      const double A = work / span;
+      e.record.transition_factor =
+          std::max(e.record.transition_factor, std::max(A / e.previous_parallelism, e.previous_parallelism / A));
+      e.previous_parallelism = A;
+    }
+    if (e.record.start < 0 && e.allotment > 0) e.record.start = e.quantum_start;
+    e.quantum_start = -1;
+  }
+
+  void round(long m, double t, double P)
+  {
+    const size_t n = nodes_.size();
+    // The leaves' boundary: close the last quantum of their jobs, admit the new ones, compute desires.
+    for (hs::TreeVertex v : leaves_)
+      for (JobId id : leaf_jobs_[v])
+        close_quantum(jobs_.at(id), t, false);
+    for (JobId id : arrivals_) {
+      JobEntry& e = jobs_.at(id);
+      e.admitted = true;
+      leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]].push_back(id);
+    }
+    arrivals_.clear();
+    for (hs::TreeVertex v : leaves_)
+      for (JobId id : leaf_jobs_[v]) {
+        JobEntry& e = jobs_.at(id);
+        if (!e.ran) continue;
+        if (spec_.job_scheduler == hs::JobScheduler::a_control)
+          e.desire = hs::a_control_desire(e.desire, e.last, spec_.convergence_rate);
+        else if (spec_.job_scheduler == hs::JobScheduler::a_greedy)
+          e.desire = hs::a_greedy_desire(e.desire, e.last, spec_.a_greedy);
+      }
+    // Up: children (higher indices) before parents.
+    for (size_t i = n; i-- > 0;) {
+      Node& node = nodes_[i];
+      if (m % node.period != 0) continue;
+      node.desire = 0;
+      node.unfinished = 0;
+      node.child_delay = 0;
+      if (node.kids.empty()) {
+        const auto& list = leaf_jobs_[i];
+        if (spec_.job_scheduler == hs::JobScheduler::equi)
+          node.desire = list.empty() ? 0 : std::numeric_limits<double>::infinity();
+        else
+          for (JobId id : list)
+            node.desire += jobs_.at(id).desire;
+        node.unfinished = static_cast<long>(list.size());
+      } else {
+        for (const Feedback& f : node.feedback) {
+          node.desire += f.desire;
+          node.unfinished += f.unfinished;
+          node.child_delay += f.delay;
+        }
+        node.delay_to_report += node.child_delay;
+      }
+      if (node.parent >= 0 && m % nodes_[static_cast<size_t>(node.parent)].period == 0) {
+        nodes_[static_cast<size_t>(node.parent)].feedback[node.slot] =
+            Feedback{node.desire, node.unfinished, node.delay_to_report};
+        node.delay_to_report = 0;
+      }
+    }
+    // Down: parents before children.
+    double allotted = 0;
+    bool deprived = false;
+    for (size_t i = 0; i < n; i++) {
+      Node& node = nodes_[i];
+      if (m % node.period != 0) continue;
+      while (!node.pending.empty() && node.pending.front().effective <= t + kTimeTolerance * spec_.quantum) {
+        node.allotment = node.pending.front().processors;
+        node.pending.pop_front();
+      }
+      if (node.parent < 0) node.allotment = P;
+      if (node.kids.empty()) {
+        allot_jobs(i, node, allotted, deprived);
+        continue;
+      }
+      std::vector<bool> active;
+      std::vector<double> desires;
+      for (const Feedback& f : node.feedback) {
+        active.push_back(f.unfinished > 0);
+        desires.push_back(f.desire);
+      }
+      std::vector<double> shares = hs::divide_processors(spec_.allocator, spec_.job_scheduler, active, desires,
+                                                         node.allotment, spec_.whole_processors);
+      const double effective = t + (shares != node.sent ? node.child_delay : 0);
+      for (size_t k = 0; k < node.kids.size(); k++)
+        nodes_[node.kids[k]].pending.push_back(Allotment{shares[k], effective});
+      node.sent = std::move(shares);
+    }
+    leaf_quanta_ += static_cast<long>(leaves_.size());
+    allotted_time_ += allotted * spec_.quantum;
+    if (deprived) {
+      deprived_quanta_++;
+      if (allotted < P * (1 - 1e-9)) {
+        deprived_with_idle_++;
+        if (first_idle_violation_ < 0) {
+          first_idle_violation_ = t;
+          idle_at_violation_ = P - allotted;
+        }
+      }
+    }
+    for (hs::TreeVertex v : leaves_)
+      for (JobId id : leaf_jobs_[v]) {
+        JobEntry& e = jobs_.at(id);
+        e.quantum_start = t;
+        e.work_mark = e.state != nullptr ? e.state->work_done : 0;
+        e.span_mark = e.state != nullptr ? e.state->span_done : 0;
+        e.stalled = std::min(e.stall, spec_.quantum);
+        e.stall -= e.stalled;
+      }
+    processors_ = P;
+  }
+
+  void allot_jobs(hs::TreeVertex v, Node& node, double& allotted, bool& deprived)
+  {
+    const auto& list = leaf_jobs_[v];
+    std::vector<double> desires;
+    for (JobId id : list)
+      desires.push_back(jobs_.at(id).desire);
+    const std::vector<double> shares =
+        hs::divide_processors(spec_.allocator, spec_.job_scheduler, std::vector<bool>(list.size(), true), desires,
+                              node.allotment, spec_.whole_processors);
+    for (size_t i = 0; i < list.size(); i++) {
+      JobEntry& e = jobs_.at(list[i]);
+      const double moved = std::fabs(shares[i] - e.allotment);
+      const double stall = moved * spec_.quantum * spec_.cost_factor;
+      e.stall += stall;
+      node.delay_to_report += stall; // the leaf's delay, reported up at its parent's next boundary
+      new_stall_[list[i]] = stall;
+      e.allotment = shares[i];
+      allotted += shares[i];
+      if (spec_.job_scheduler != hs::JobScheduler::equi && e.allotment < e.desire * (1 - 1e-12)) deprived = true;
+    }
+  }
+
+  /* The round's allotments as a plan on the processors that are up. */
+  Plan layout(const SystemView& view)
+  {
+    Plan plan;
+    std::vector<int> up;
+    view.up.for_each([&up](int p) { up.push_back(p); });
+    if (up.empty()) { // every host down: nothing runs until one comes back
+      new_stall_.clear();
+      return plan;
+    }
+    const int capacity = view.up.capacity();
+    std::vector<std::pair<JobId, double>> order; // leaves, then admission order
+    double total = 0;
+    for (hs::TreeVertex v : leaves_)
+      for (JobId id : leaf_jobs_[v])
+        if (jobs_.at(id).allotment > 0) {
+          order.emplace_back(id, jobs_.at(id).allotment);
+          total += jobs_.at(id).allotment;
+        }
+    // With reallocation delays a subtree keeps its old shares until its new ones arrive, so the leaves' allotments may
+    // add up to more than P for a while: on the machine, every share is then cut by the same factor (the policy's
+    // records keep the allotments it decided).
+    const auto P = static_cast<double>(up.size());
+    if (total > P)
+      for (auto& entry : order)
+        entry.second *= P / total;
+    if (spec_.whole_processors) {
+      ResourceSet free = view.up;
+      std::vector<ResourceSet> kept(order.size());
+      for (size_t i = 0; i < order.size(); i++) {
+        const JobState* s = jobs_.at(order[i].first).state;
+        if (s == nullptr || !s->holds_processors()) continue;
+        ResourceSet mine = s->processors & free;
+        const int want = static_cast<int>(std::lround(order[i].second));
+        kept[i] = mine.count() > want ? mine.lowest(want) : mine;
+        if (kept[i].capacity() == 0) kept[i] = ResourceSet(capacity);
+        free -= kept[i];
+      }
+      for (size_t i = 0; i < order.size(); i++) {
+        const int want = static_cast<int>(std::lround(order[i].second));
+        ResourceSet mine = kept[i].capacity() != 0 ? kept[i] : ResourceSet(capacity);
+        ResourceSet more = free.lowest(std::min(want - mine.count(), free.count())); // cut shares round to more
+        free -= more;
+        mine |= more;
+        if (!mine.empty()) plan.run[order[i].first] = mine;
+      }
+    } else {
+      double x = 0; // McNaughton's wrap-around: each share after the previous one along the processors
+      const auto last = static_cast<double>(up.size());
+      for (const auto& [id, share] : order) {
+        const double lo = std::min(x, last);
+        const double hi = std::min(x + share, last);
+        x += share;
+        auto first = static_cast<size_t>(std::floor(lo));
+        auto end = static_cast<size_t>(std::ceil(hi - 1e-12));
+        if (first >= up.size()) first = up.size() - 1;
+        end = std::min(std::max(end, first + 1), up.size());
+        ResourceSet mine(capacity);
+        for (size_t k = first; k < end; k++)
+          mine.set(up[k]);
+        plan.run[id] = mine;
+        plan.share[id] = std::min(share, static_cast<double>(mine.count()));
+      }
+    }
+    // A job holding processors stalls for the new reallocation on top of what remains of its stall; one that comes
+    // back from suspension owes the whole of what remains (suspended, it could not pay it).
+    for (const auto& [id, processors] : plan.run) {
+      const JobEntry& e = jobs_.at(id);
+      const bool holds = e.state != nullptr && e.state->holds_processors();
+      auto fresh = new_stall_.find(id);
+      const double stall = holds ? (fresh == new_stall_.end() ? 0.0 : fresh->second) : e.stalled + e.stall;
+      if (stall > 0) plan.stall[id] = stall;
+    }
+    new_stall_.clear();
+    return plan;
+  }
+
+  hs::HierarchySpec spec_;
+  RandomStream leaves_stream_;
+  hs::SchedulerTree tree_;
+  int levels_ = 2;
+  std::vector<Node> nodes_;
+  std::vector<hs::TreeVertex> leaves_;
+  std::vector<std::vector<JobId>> leaf_jobs_; // by vertex: the jobs a leaf holds, in admission order
+  std::map<JobId, JobEntry> jobs_;
+  std::vector<JobId> arrivals_; // submitted since the last boundary, in submission order
+  std::map<JobId, double> new_stall_;
+  Plan current_;
+  double next_boundary_ = std::numeric_limits<double>::infinity();
+  double processors_ = 0;
+  bool check_ = false;
+  bool check_lemma_ = false;
+  std::vector<hs::JobRecord> records_;
+  std::map<JobId, int> leaf_of_;
+  long leaf_quanta_ = 0;
+  double allotted_time_ = 0; // processor-seconds the leaves allotted to jobs
+  long deprived_quanta_ = 0;
+  long deprived_with_idle_ = 0;
+  double first_idle_violation_ = -1;
+  double idle_at_violation_ = 0;
+};
+
+PolicyReport HierarchicalPolicy::report() const
+{
+  PolicyReport r;
+  r.job_columns = {"leaf", "transition_factor", "satisfied_time", "total_allotment", "stall_time"};
+  for (const hs::JobRecord& rec : records_)
+    r.job_values[rec.id] = {static_cast<double>(leaf_of_.at(rec.id)), rec.transition_factor, rec.satisfied_time,
+                            rec.total_allotment, rec.stall_time};
+  r.summary_texts = {{"algorithm", hs::algorithm_name(spec_)},
+                     {"allotments", spec_.whole_processors ? "whole" : "fractional"},
+                     {"messages", "free"}};
+  const std::vector<long> per_level = hs::nodes_per_level(tree_);
+  r.summary_numbers = {{"levels", levels_},
+                       {"tree_nodes", static_cast<double>(nodes_.size())},
+                       {"leaves", static_cast<double>(leaves_.size())},
+                       {"quantum", spec_.quantum},
+                       {"quantum_factor", spec_.quantum_factor},
+                       {"cost_factor", spec_.cost_factor}};
+  std::vector<hs::JobRecord> records = records_;
+  std::sort(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  r.summary_numbers.emplace_back("reallocation_stall_time", 0);
+  double stall = 0;
+  for (const hs::JobRecord& rec : records)
+    stall += rec.stall_time;
+  r.summary_numbers.back().second = stall;
+  r.summary_numbers.emplace_back("deprived_quanta", deprived_quanta_);
+  r.summary_numbers.emplace_back("deprived_quanta_with_idle_processors", deprived_with_idle_);
+  r.summary_numbers.emplace_back("leaf_quanta", leaf_quanta_);
+  r.summary_flags = {{"invariants_checked", check_}};
+  if (records.empty()) return r;
+  // The analysis needs each job's work and span: the runtime's measures at its end (what the job reported).
+  const hs::AnalysisFigures a = hs::analyse(records, processors_);
+  r.summary_numbers.emplace_back("total_work", a.total_work);
+  r.summary_numbers.emplace_back("lower_bound", a.lower_bound);
+  r.summary_numbers.emplace_back("makespan_over_lower_bound", a.makespan / a.lower_bound);
+  r.summary_numbers.emplace_back("transition_factor", a.transition_factor);
+  r.summary_numbers.emplace_back("theorem1_bound", a.theorem1_bound);
+  r.summary_numbers.emplace_back("makespan_over_theorem1_bound", a.makespan / a.theorem1_bound);
+  r.summary_numbers.emplace_back("lemma1_satisfied_ratio", a.lemma1_satisfied_ratio);
+  r.summary_numbers.emplace_back("lemma1_allotment_ratio", a.lemma1_allotment_ratio);
+  // The paper's utilizations: the work over the processor time allotted, and over P x makespan.
+  r.summary_numbers.emplace_back("allotted_utilization", allotted_time_ > 0 ? a.total_work / allotted_time_ : 0);
+  r.summary_numbers.emplace_back("machine_utilization", a.total_work / (processors_ * a.makespan));
+  if (check_ && deprived_with_idle_ > 0) {
+    r.invariant_violation = "at t = " + format_number(first_idle_violation_) + " a job is deprived but " +
+                            format_number(idle_at_violation_) + " of " + format_number(processors_) +
+                            " processors are not allotted (" + std::to_string(deprived_with_idle_) + " such quanta)";
+    return r;
+  }
+  if (!check_lemma_) return r;
+  auto job = [&records](long id) -> const hs::JobRecord& {
+    return *std::find_if(records.begin(), records.end(), [id](const auto& x) { return x.id == id; });
+  };
+  if (a.lemma1_satisfied_ratio > 1 + 1e-9) {
+    const hs::JobRecord& j = job(a.lemma1_satisfied_job);
+    r.invariant_violation = "Lemma 1 violated by job " + std::to_string(j.id) + ": satisfied time " +
+                            format_number(j.satisfied_time) +
+                            " > (c + 1) x span = " + format_number((j.transition_factor + 1) * j.span);
+  } else if (a.lemma1_allotment_ratio > 1 + 1e-9) {
+    const hs::JobRecord& j = job(a.lemma1_allotment_job);
+    r.invariant_violation = "Lemma 1 violated by job " + std::to_string(j.id) + ": total allotment " +
+                            format_number(j.total_allotment) +
+                            " > (c + 1) x work = " + format_number((j.transition_factor + 1) * j.work);
+  } else if (a.makespan > a.theorem1_bound * (1 + 1e-9)) {
+    r.invariant_violation = "Theorem 1 violated: makespan " + format_number(a.makespan) +
+                            " > 2 (c + 1) x lower bound = " + format_number(a.theorem1_bound);
+  }
+  return r;
+}
+
+std::vector<ParamSpec> hierarchical_params()
+{
+  return {
+      {"quantum", "0.001", "L: seconds between two decisions of the level-2 schedulers"},
+      {"quantum_factor", "1", "QF: level k decides every L QF^(k - 2)"},
+      {"cost_factor", "0.0", "CF: a job whose allotment changes by x processors stalls x L CF seconds"},
+      {"allotments", "fractional", "fractional (time-shared processors, the paper's) or whole processors"},
+      {"levels", "3", "K of a generated tree (levels including the jobs')"},
+      {"min_children", "1", "generated tree: fewest children of a node above level 2"},
+      {"max_children", "5", "generated tree: most children of a node above level 2"},
+      {"tree_seed", "-1", "generated tree: its seed (-1: the simulation's seed)"},
+      {"tree", "[]", "explicit tree: parent indices, root first (-1), a parent before its children"},
+      {"tree_file", "", "explicit tree: a GraphML file (edges from parent to child)"},
+      {"messages", "free", "free: the paper's synchronous model without latency (the only one here)"},
+      {"message_bytes", "64.0", "bytes of one message (messages over the platform; unused under free)"},
+      {"convergence_rate", "0.0", "A-Control's v in [0, 1): desire = v d + (1 - v) A"},
+      {"utilization_threshold", "0.8", "A-Greedy's delta: a quantum is efficient when w >= delta a L"},
+      {"responsiveness", "2.0", "A-Greedy's rho: the desire's factor up or down"},
+      {"invariants", "auto", "check section 3.4's analysis: auto (where it applies), on, off"},
+  };
+}
+
+struct Variant {
+  const char* name;
+  const char* description;
+  hs::JobScheduler job_scheduler;
+  hs::NodeAllocator allocator;
+};
+
+const Variant kVariants[] = {
+    {"ac-ds", "Cao et al.'s hierarchical scheduling: A-Control desires, Desire-Sum up the tree, DEQ down",
+     hs::JobScheduler::a_control, hs::NodeAllocator::deq},
+    {"ag-ds", "Cao et al.'s hierarchical scheduling: A-Greedy desires, Desire-Sum up the tree, DEQ down",
+     hs::JobScheduler::a_greedy, hs::NodeAllocator::deq},
+    {"equi-equi", "Cao et al.'s hierarchical scheduling: EQUI among children with unfinished jobs, and among jobs",
+     hs::JobScheduler::equi, hs::NodeAllocator::equi},
+    {"ac-equi", "Cao et al.'s hierarchical scheduling: A-Control desires, EQUI between the nodes",
+     hs::JobScheduler::a_control, hs::NodeAllocator::equi},
+    {"ag-equi", "Cao et al.'s hierarchical scheduling: A-Greedy desires, EQUI between the nodes",
+     hs::JobScheduler::a_greedy, hs::NodeAllocator::equi},
+    {"equi-ds", "Cao et al.'s hierarchical scheduling: EQUI among a leaf's jobs, Desire-Sum and DEQ between the nodes",
+     hs::JobScheduler::equi, hs::NodeAllocator::deq},
+};
+
+struct Registrations {
+  Registrations()
+  {
+    for (const Variant& v : kVariants)
+      policy_registry().add(
+          PolicyInfo{v.name, v.description, hierarchical_params(), nullptr, [v](const PolicyEnv& env) {
+                       return std::make_unique<HierarchicalPolicy>(env, v.job_scheduler, v.allocator);
+                     }});
+  }
+} registrations;
+
+} // namespace
+} // namespace jobsched
