@@ -77,7 +77,6 @@ struct RunMetrics {
   double fairness = 1;
   double max_slowdown = 0;
   long owner_returns = 0;                       // workstation owners who came back (owners:), over the run
-  std::map<std::string, double> policy_figures; // what only the policy counts (TimeSharingPolicy::figures)
 };
 
 /* A run is saturated when the number of jobs in the system still grows at the end of the arrivals: its time average

@@ -250,10 +250,6 @@ Json summary_object(const RunDescription& run, const Workload& w, const RunMetri
   s["fairness"] = json_number(m.fairness);
   s["max_slowdown"] = json_number(m.max_slowdown);
   s["owner_returns"] = m.owner_returns;
-  Json figures = Json::object();
-  for (const auto& [name, value] : m.policy_figures)
-    figures[name] = json_number(value);
-  s["policy_figures"] = figures;
   return s;
 }
 } // namespace

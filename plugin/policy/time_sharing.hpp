@@ -103,8 +103,6 @@ class TimeSharingPolicy {
   virtual void process_event(const Job& /*job*/, bool /*added*/, double /*draw*/, double /*now*/) {}
   /* The processors up when the run begins (owners present at time 0 hold theirs), before the first submission. */
   virtual void processors_up_at_start(const ResourceSet& /*up*/) {}
-  /* Figures only this policy has, for summary.json's `policy_figures` (name -> value); empty by default. */
-  virtual std::map<std::string, double> figures() const { return {}; }
   /* Called at every instant where something happened, and when the previous plan's `until` has come. */
   virtual Plan plan(const SystemView& view) = 0;
   /* The policy schedules malleable jobs by their parallelism profile (Cao et al.): jobs of the workload without one

@@ -453,7 +453,6 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;
   report.metrics.stall_stop_time = ctx.scheduler->stall_stop_time();
   if (ctx.owners) report.metrics.owner_returns = ctx.owners->exits();
-  if (ctx.time_sharing_policy) report.metrics.policy_figures = ctx.time_sharing_policy->figures();
   if (report.metrics.stall_stop_time >= 0) report.metrics.saturated = 1;
   report.metrics.no_progress_stop_time = ctx.scheduler->no_progress_stop_time();
   if (report.metrics.no_progress_stop_time >= 0) report.metrics.saturated = 1;

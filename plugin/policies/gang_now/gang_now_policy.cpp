@@ -220,15 +220,18 @@ class GangNow : public TimeSharingPolicy {
     return plan;
   }
 
-  std::map<std::string, double> figures() const override
+  /* gang-now's own counts, after summary.json's common keys (sweeps aggregate them like any metric). */
+  PolicyReport report() const override
   {
-    return {{"processor_exits", static_cast<double>(processor_exits_)},
-            {"new_processors", static_cast<double>(new_processors_)},
-            {"scheduler_events", static_cast<double>(events_)},
-            {"rotations", static_cast<double>(rotations_)},
-            {"max_slices", static_cast<double>(max_slices_)},
-            {"new_vps", static_cast<double>(new_vps_)},
-            {"vp_exits", static_cast<double>(vp_exits_)}};
+    PolicyReport r;
+    r.summary_numbers = {{"processor_exits", static_cast<double>(processor_exits_)},
+                         {"new_processors", static_cast<double>(new_processors_)},
+                         {"scheduler_events", static_cast<double>(events_)},
+                         {"rotations", static_cast<double>(rotations_)},
+                         {"max_slices", static_cast<double>(max_slices_)},
+                         {"new_vps", static_cast<double>(new_vps_)},
+                         {"vp_exits", static_cast<double>(vp_exits_)}};
+    return r;
   }
 
  private:
