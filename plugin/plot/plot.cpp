@@ -25,7 +25,8 @@ Draws figures (SVG and PNG) from the files jobsched wrote, with gnuplot.
 
 Options:
   --metric NAME          sweeps: the metric to plot (default mean_bounded_slowdown)
-  --x KEY                sweeps: the swept key on the x axis (default: the first swept key)
+  --x KEY                sweeps: the swept key on the x axis (default: the first swept key); for a key swept over
+                         mappings, one of its leaves (policy.name for policy) labels the points by that leaf
   --series KEY[,KEY...]  sweeps: one line per value of these keys (default: the other swept keys that vary)
   --log-y                sweeps: logarithmic y axis (for metrics that span orders of magnitude)
   --from S, --to S       runs: draw only the window [S, S] in seconds since the first submission (long runs)

@@ -263,7 +263,10 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
     }
   }
   if (rectangles.empty())
-    throw InputError(t.file.string() + ": no started job has allocated_resources: nothing to draw in a Gantt chart");
+    throw InputError(t.file.string() +
+                     ": no started job has allocated_resources (a time-shared job that moved has none: its segments "
+                     "are in trace.csv, which this run did not write; rerun it with output.trace: true): nothing to "
+                     "draw in a Gantt chart");
   std::string boxes = "# start\tend\tlowest\thighest\tcolour (job_id)\n";
   std::string labels;
   std::string aggregation_note;

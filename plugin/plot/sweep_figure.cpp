@@ -142,22 +142,31 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     throw InputError("unknown metric '" + req.metric + "' in " + file +
                      "; known metrics: " + (metrics.empty() ? "(none: the file has no rows)" : join(metrics)));
 
+  // A key, or a leaf of a key swept over mappings (policy.name for policy), which then stands for its mapping when
+  // it tells the mapping's values apart (short labels: "easy" rather than "{name: easy}").
   auto key_index = [&](const std::string& key, const char* option) {
     auto it = std::find(keys.begin(), keys.end(), key);
-    if (it == keys.end())
-      throw InputError(std::string(option) + " '" + key + "' is not a swept key of " + file +
-                       "; swept keys: " + join(keys));
-    return static_cast<size_t>(it - keys.begin());
+    if (it != keys.end()) return static_cast<size_t>(it - keys.begin());
+    const auto leaf = std::find(t.header.begin() + 1, t.header.begin() + static_cast<long>(metric_col), key);
+    for (size_t k = 0; k < keys.size() && leaf != t.header.begin() + static_cast<long>(metric_col); k++) {
+      if (key.compare(0, keys[k].size() + 1, keys[k] + ".") != 0) continue;
+      const auto column = static_cast<size_t>(leaf - t.header.begin());
+      std::map<std::string, std::string> mapping_of; // leaf value -> the mapping it comes from
+      for (const auto& row : t.rows) {
+        const auto [known, fresh] = mapping_of.emplace(row[column], row[key_column[k]]);
+        if (!fresh && known->second != row[key_column[k]])
+          throw InputError(std::string(option) + " '" + key + "': points of '" + keys[k] + "' with different values (" +
+                           known->second + ", " + row[key_column[k]] + ") have the same " + key + " '" + row[column] +
+                           "': use " + option + " " + keys[k]);
+      }
+      keys[k] = key;
+      key_column[k] = column;
+      return k;
+    }
+    throw InputError(std::string(option) + " '" + key + "' is not a swept key of " + file +
+                     "; swept keys: " + join(keys));
   };
   size_t x = req.x ? key_index(*req.x, "--x") : 0;
-
-  // Values each key takes (in order of appearance) among the metric's rows.
-  std::vector<std::vector<std::string>> values(keys.size());
-  for (size_t r : rows)
-    for (size_t k = 0; k < keys.size(); k++)
-      if (std::find(values[k].begin(), values[k].end(), t.rows[r][key_column[k]]) == values[k].end())
-        values[k].push_back(t.rows[r][key_column[k]]);
-
   std::vector<size_t> series_keys;
   if (req.series) {
     std::istringstream items(*req.series);
@@ -167,6 +176,16 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
       if (k == x) throw InputError("--series '" + item + "' is also the --x key");
       if (std::find(series_keys.begin(), series_keys.end(), k) == series_keys.end()) series_keys.push_back(k);
     }
+  }
+
+  // Values each key takes (in order of appearance) among the metric's rows.
+  std::vector<std::vector<std::string>> values(keys.size());
+  for (size_t r : rows)
+    for (size_t k = 0; k < keys.size(); k++)
+      if (std::find(values[k].begin(), values[k].end(), t.rows[r][key_column[k]]) == values[k].end())
+        values[k].push_back(t.rows[r][key_column[k]]);
+
+  if (req.series) {
     for (size_t k = 0; k < keys.size(); k++)
       if (k != x && values[k].size() > 1 && std::find(series_keys.begin(), series_keys.end(), k) == series_keys.end())
         throw InputError("swept key '" + keys[k] + "' takes " + std::to_string(values[k].size()) +

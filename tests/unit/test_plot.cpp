@@ -501,7 +501,8 @@ TEST_F(PlotTest, NonNegativeAxisStartsAtZero)
 }
 
 /* The plain columns aggregate.csv adds after a key swept over mappings (policy.name after policy) are not keys of the
- * figure: its series are the mappings, as labelled before (--label 'policy:{name: apmc}=APMC'). */
+ * figure by default: its series are the mappings, as labelled before (--label 'policy:{name: apmc}=APMC'). A leaf
+ * named by --x or --series stands for its mapping when it tells the mapping's values apart (short labels). */
 TEST_F(PlotTest, LeafColumnsOfASweptMappingAreNotSeriesKeys)
 {
   fs::path sweep = make_sweep();
@@ -520,10 +521,27 @@ TEST_F(PlotTest, LeafColumnsOfASweptMappingAreNotSeriesKeys)
   EXPECT_NE(c.find("title 'policy={name: apvm, params: {fraction: 0.5}}'"), std::string::npos) << c;
   req.series = "policy";
   EXPECT_EQ(sweep_commands(sweep, req), c);
-  req.x = "policy.name"; // not a key of the figure
+  req.x = "policy.name"; // stands for policy, labelled by the leaf's values
+  req.series = "workload.load_factor";
+  c = sweep_commands(sweep, req);
+  EXPECT_NE(c.find("set xtics ('apmc' 0, 'apvm' 1)"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'load factor=0.5'"), std::string::npos) << c;
+  req.x = "policy.params.fraction"; // empty for apmc, 0.5 for apvm: tells them apart too
+  EXPECT_NE(sweep_commands(sweep, req).find("set xtics"), std::string::npos);
+  // A leaf that does not tell the mappings apart: one line naming the mapping key to use.
+  write(sweep / "aggregate.csv",
+        "point,policy,policy.name,policy.params.fraction,metric,n,mean,std,ci95_half_width\n"
+        "0,\"{name: apvm, params: {fraction: 0.25}}\",apvm,0.25,mean_turnaround_time,1,100,,\n"
+        "1,\"{name: apvm, params: {fraction: 0.5}}\",apvm,0.5,mean_turnaround_time,1,120,,\n");
+  req.x = "policy.name";
+  req.series.reset();
   std::string e = input_error_of([&] { jplot::sweep_figure(sweep, req); });
-  EXPECT_NE(e.find("--x 'policy.name' is not a swept key"), std::string::npos) << e;
-  EXPECT_NE(e.find("swept keys: policy, workload.load_factor"), std::string::npos) << e;
+  EXPECT_NE(e.find("--x 'policy.name': points of 'policy' with different values"), std::string::npos) << e;
+  EXPECT_NE(e.find("use --x policy"), std::string::npos) << e;
+  req.x = "policy.params.nope";
+  e = input_error_of([&] { jplot::sweep_figure(sweep, req); });
+  EXPECT_NE(e.find("--x 'policy.params.nope' is not a swept key"), std::string::npos) << e;
+  EXPECT_NE(e.find("swept keys: policy"), std::string::npos) << e;
 }
 
 TEST_F(PlotTest, LabelOptionsAreCheckedAndSweepOnly)
