@@ -2,7 +2,8 @@
 # Same scenario, same seed: byte-identical outputs, for one scenario of every policy family (space sharing, the SMP
 # allocator with both communication models, a submesh allocator with traffic over the network, gang, EQUI, AP with
 # images, APVM, the memory-constrained schedulers, gang-now on networks of workstations with owners, owners under
-# space and time sharing, the fork-join study). Each scenario runs twice in separate processes; every output but performance.json (wall time) must match.
+# space and time sharing, Cao et al.'s hierarchical schedulers on their phased jobs and on rigid ones, the fork-join
+# study). Each scenario runs twice in separate processes; every output but performance.json (wall time) must match.
 source "$(dirname "$0")/lib.sh" determinism "$@"
 
 twice() { # NAME COMMAND SCENARIO SET...
@@ -55,5 +56,7 @@ twice owners_gang run "$src/scenarios/time-sharing.yaml" platform="$src/platform
 twice gang_now run "$src/scenarios/gang-now/now.yaml" workload.generator.jobs=15
 twice gang_now_swf run "$quick" workload.generator.jobs=40 platform="$src/platforms/now-16-lan.xml" \
   'policy={name: gang-now, params: {quantum: 600}}' 'owners={model: alternating, mean_idle: 3000, mean_busy: 500}'
+twice ac_ds run "$src/scenarios/hierarchical/ac-ds.yaml" workload.generator.jobs=40
+twice equi_equi_swf run "$quick" workload.generator.jobs=60 'policy={name: equi-equi, params: {quantum: 60}}'
 least_files=1 twice fork_join fork-join "$src/scenarios/adaptive-partitioning/fork-join.yaml" fork_join.threads=16
 finish
