@@ -71,6 +71,10 @@ class Section {
   double num(const std::string& k, double fallback, double lo, double hi, bool above = false)
   {
     double v = num(k, fallback);
+    // A subnormal "positive" number (1e-320) is as good as 0 to the simulation: divided by, it overflows, and durations
+    // of it never add up (a generated VP of work 1e-320 s never ended).
+    if (above && lo == 0 && v > 0 && v < std::numeric_limits<double>::min())
+      fail(node_[k], "must be above 0, got " + format_exact(v) + ", too small to compute with (a subnormal number)", k);
     if (v < lo || v > hi || (above && v == lo))
       fail(node_[k],
            "must be " + std::string(above ? "above " : "at least ") + format_exact(lo) + " and at most " +

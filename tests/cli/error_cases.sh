@@ -138,6 +138,11 @@ expect_error apmc_without_memory 3 "good.yaml: policy.name: apmc" "no job of the
   "SWF fields 7 and 10" -- run "$work/good.yaml" --set policy.name=apmc
 expect_error apvm_without_memory 2 "good.yaml: policy.name: apvm" "workload.generator.memory_distribution" -- \
   run "$work/good.yaml" --set policy.name=apvm
+# A subnormal number where a positive one is expected (a VP of work 1e-320 s never ended).
+expect_error subnormal_vp_work 2 "workload.generator.min_work: must be above 0, got 1e-320" "subnormal" -- \
+  run "$src/scenarios/gang-now/now.yaml" --set workload.generator.min_work=1e-320
+expect_error subnormal_run_time 1 "workload.generator.min_run_time: must be above 0, got 1e-320" -- \
+  run "$work/good.yaml" --set workload.generator.min_run_time=1e-320
 # memory-constrained with min_nodes: memory on jobs that have none used to fall back to min_size without a word.
 expect_error min_nodes_memory_without_memory 3 "good.yaml: policy.name: memory-constrained" \
   "no job of the workload has any" "workload.jobs.memory_mb" -- run "$work/good.yaml" \
