@@ -8,29 +8,11 @@ source "$(dirname "$0")/lib.sh" gang_now "$@"
 scenario=$src/scenarios/gang-now/now.yaml
 small=(--set workload.generator.jobs=8)
 
-# No processor computes (running or switching) for two jobs at one instant in trace.csv: prints the first overlap.
+# No processor computes (running or switching) for two jobs at one instant in trace.csv: prints the first overlap
+# (the mutation campaign's check of every successful run, tests/mutation/mutated_inputs.py).
 overlap() { # TRACE
-  python3 - "$1" <<'PY'
-import csv, sys
-busy = {}
-for row in csv.DictReader(open(sys.argv[1], newline="")):
-    if row["state"] not in ("running", "switching"):
-        continue
-    start, end = float(row["start"]), float(row["end"])
-    for part in row["processors"].split(" "):
-        a, _, b = part.partition("-")
-        for p in range(int(a), int(b or a) + 1):
-            busy.setdefault(p, []).append((start, end, row["job_id"]))
-for p, segments in busy.items():
-    segments.sort()
-    last_end, last_job = None, None
-    for start, end, job in segments:
-        if last_end is not None and start < last_end - 1e-9 * max(1.0, abs(last_end)) and job != last_job:
-            print(f"jobs {last_job} and {job} compute on processor {p} at {start}")
-            sys.exit()
-        if last_end is None or end > last_end:
-            last_end, last_job = end, job
-PY
+  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from mutated_inputs import trace_overlap
+print(trace_overlap(sys.argv[2]) or "")' "$src/tests/mutation" "$1"
 }
 
 check_run() { # NAME SET...

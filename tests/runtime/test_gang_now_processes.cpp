@@ -53,6 +53,26 @@ const char* const kOne = R"(<?xml version='1.0'?>
 </platform>
 )";
 
+/* Three workstations a1, a2, a3 of one architecture at `speeds` (SimGrid speed strings) behind the link `lan` of
+ * 25,000,000 B/s and 1 ms, and ctl (role master). */
+std::string one_lan(const std::string& a1, const std::string& a2, const std::string& a3)
+{
+  return R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a1" speed=")" +
+         a1 + R"("/> <host id="a2" speed=")" + a2 + R"("/> <host id="a3" speed=")" + a3 + R"("/>
+    <host id="ctl" speed="1Gf"><prop id="role" value="master"/></host>
+    <link id="lan" bandwidth="25000000Bps" latency="1ms" sharing_policy="SHARED"/>
+    <route src="a1" dst="a2"><link_ctn id="lan"/></route>
+    <route src="a1" dst="a3"><link_ctn id="lan"/></route>
+    <route src="a2" dst="a3"><link_ctn id="lan"/></route>
+  </zone>
+</platform>
+)";
+}
+
 /* Per job (workload order): finish, migrations, bytes moved, work lost, preemptions; then the trace's overlaps and
  * the flops computed over the flops of the jobs' work (`work_flops`, given by the test: it knows what was dropped). */
 struct Outcome {
@@ -195,19 +215,7 @@ TEST(GangNowProcesses, EvictedVpsShareTheLinkTheirImagesCross)
   // 1e8 / 2.5e7 = 4.001 s. Both resume at 6.001 and end at 14.001.
   ScratchFolder f;
   f.write("owners.csv", "2,a2,busy\n");
-  const std::string platform = R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="a1" speed="1Gf"/> <host id="a2" speed="2Gf"/> <host id="a3" speed="1Gf"/>
-    <host id="ctl" speed="1Gf"><prop id="role" value="master"/></host>
-    <link id="lan" bandwidth="25000000Bps" latency="1ms" sharing_policy="SHARED"/>
-    <route src="a1" dst="a2"><link_ctn id="lan"/></route>
-    <route src="a1" dst="a3"><link_ctn id="lan"/></route>
-    <route src="a2" dst="a3"><link_ctn id="lan"/></route>
-  </zone>
-</platform>
-)";
+  const std::string platform = one_lan("1Gf", "2Gf", "1Gf");
   Outcome o = run(f, platform,
                   "  params: {switch_cost: 0}\nowners: {model: trace, trace: owners.csv}\nworkload:\n  generator: "
                   "{model: vp, jobs: 1, min_vps: 2, max_vps: 2, min_work: 10, max_work: 10, image_mb: 50}\n",
@@ -228,19 +236,7 @@ TEST(GangNowProcesses, TwoWorkstationsReclaimedAtOneInstant)
   // Flops: 5e9 on a1, 5e9 on a2, 2e10 on a3 = the 3e10 of work.
   ScratchFolder f;
   f.write("owners.csv", "5,a1,busy\n5,a2,busy\n");
-  const std::string platform = R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="a1" speed="1Gf"/> <host id="a2" speed="1Gf"/> <host id="a3" speed="1Gf"/>
-    <host id="ctl" speed="1Gf"><prop id="role" value="master"/></host>
-    <link id="lan" bandwidth="25000000Bps" latency="1ms" sharing_policy="SHARED"/>
-    <route src="a1" dst="a2"><link_ctn id="lan"/></route>
-    <route src="a1" dst="a3"><link_ctn id="lan"/></route>
-    <route src="a2" dst="a3"><link_ctn id="lan"/></route>
-  </zone>
-</platform>
-)";
+  const std::string platform = one_lan("1Gf", "1Gf", "1Gf");
   Outcome o = run(f, platform,
                   "  params: {switch_cost: 0}\nowners: {model: trace, trace: owners.csv}\nworkload:\n  generator: "
                   "{model: vp, jobs: 1, min_vps: 3, max_vps: 3, min_work: 10, max_work: 10, image_mb: 25}\n",
