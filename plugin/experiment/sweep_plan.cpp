@@ -6,6 +6,7 @@
 #include "experiment/tables.hpp"
 #include "output/reports.hpp"
 #include "run/fork_join.hpp"
+#include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_tree.hpp"
 
@@ -216,8 +217,11 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
 
 void SweepPlan::check_input_files() const
 {
-  for (long p = 0; p < point_count(); p++)
-    jobsched::check_input_files(load_scenario(scenario_, make_run(p, 0).overrides));
+  for (long p = 0; p < point_count(); p++) {
+    const Scenario sc = load_scenario(scenario_, make_run(p, 0).overrides);
+    jobsched::check_input_files(sc);
+    check_policy_choices(sc); // an unknown policy would fail every run of the point, one by one
+  }
 }
 
 long SweepPlan::point_count() const

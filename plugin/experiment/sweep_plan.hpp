@@ -71,7 +71,8 @@ class SweepPlan {
   /* The runs of fixed replications, or the first `min` replications of a stopping rule, in plan order. */
   std::vector<SweepRun> initial_runs() const;
   std::string output_dir() const { return output_dir_; }
-  /* Every point's platform, deployment and trace exist (a missing one would fail every run, one by one). */
+  /* Every point's platform, deployment and trace exist, and its policy and parameters are known (else every run of
+   * the point would fail, one by one). */
   void check_input_files() const;
   /* The runs are of the fork-join study (`jobsched fork-join`), not scheduling runs (`jobsched run`). */
   bool fork_join() const { return fork_join_; }

@@ -361,6 +361,19 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
 
 } // namespace
 
+void check_policy_choices(const Scenario& sc)
+{
+  if (sc.fork_join) return; // a study of one program: no policy
+  try {
+    const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
+    Params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
+    const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
+    Params(policy_info.params, sc.policy.params, "policy.params");
+  } catch (const InputError& e) {
+    throw InputError(sc.file.string() + ": " + e.what());
+  }
+}
+
 RunReport run_scenario(const Scenario& sc, const RunOptions& options)
 {
   auto wall_start = std::chrono::steady_clock::now();

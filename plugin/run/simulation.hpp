@@ -34,4 +34,9 @@ struct RunReport {
 
 RunReport run_scenario(const Scenario& scenario, const RunOptions& options);
 
+/* Without simulating: the policy and the allocator the scenario names exist and its parameters are theirs, of the
+ * right types (what a value means for the platform is checked when the run begins); an InputError naming the scenario
+ * file and the key. A sweep checks every point with it before its first run. */
+void check_policy_choices(const Scenario& scenario);
+
 } // namespace jobsched

@@ -791,7 +791,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
     if (max_size > 0 && max_size < min_size) js.fail(js.node()["max_size"], "must be >= min_size", "max_size");
     shape.min_size = static_cast<int>(min_size);
     shape.max_size = static_cast<int>(max_size);
-    shape.memory_mb = js.num("memory_mb", 0);
+    // At most a petabyte per processor: a job's image (memory x processors, in bytes) must stay a finite number.
+    shape.memory_mb = js.num("memory_mb", 0, 0, 1e9);
     if (!(shape.memory_mb >= 0) || std::isinf(shape.memory_mb))
       js.fail(js.node()["memory_mb"], "must be a finite number >= 0", "memory_mb");
     Section sp = js.sub("speedup");

@@ -85,14 +85,15 @@ all=$(cat <(ls S1/runs) <(ls S2/runs) | sort -u)
 [ "$all" = "$(ls A/runs | sort)" ] || problems+=" the shards together are not the sweep's runs;"
 report shards_partition_the_runs "$problems"
 
-# 5. A failing run is reported and the sweep goes on.
-"$bin" sweep sweep.yaml --out C --quiet --set 'sweep={policy.name: [fcfs, nope]}' --set replications=1 2>C.err
+# 5. A failing run is reported and the sweep goes on (apmc fails once it sees that no job of the workload has memory;
+#    an unknown policy would be refused before the first run, below).
+"$bin" sweep sweep.yaml --out C --quiet --set 'sweep={policy.name: [fcfs, apmc]}' --set replications=1 2>C.err
 status=$?
 problems=""
 [ "$status" -eq 1 ] || problems+=" exit $status (expected 1);"
-grep -q "failed: .*unknown name 'nope'" C.err || problems+=" no failure message: $(head -1 C.err);"
+grep -q "failed: .*no job of the workload has any" C.err || problems+=" no failure message: $(head -1 C.err);"
 grep -q ',fcfs,ok,' C/results.csv || problems+=" the good run is missing;"
-grep -q ',nope,failed,' C/results.csv || problems+=" the failed run is not marked;"
+grep -q ',apmc,failed,' C/results.csv || problems+=" the failed run is not marked;"
 report failed_run "$problems"
 
 # 6. Stopping rule: every point ends with max replications or a half-width within 60% of its mean; with these
@@ -144,6 +145,12 @@ grep -q "twice.yaml:11: output.trace: duplicate key" F2.err || problems+=" messa
 grep -q "sweep.yaml: workload.trace: .*no-such-trace.swf" F3.err || problems+=" message: $(head -c 300 F3.err);"
 [ "$(wc -l <F3.err)" = 1 ] || problems+=" $(wc -l <F3.err) stderr lines;"
 [ -e F3 ] && problems+=" folder F3 left;"
+# a swept policy name that does not exist (every run of its point failed, exit 1)
+"$bin" sweep sweep.yaml --out F4 --quiet --set 'sweep={policy.name: [easy, "e中asy"]}' 2>F4.err
+[ $? -eq 2 ] || problems+=" unknown policy: not exit 2;"
+grep -q "sweep.yaml: policy.name: unknown name 'e中asy'" F4.err || problems+=" message: $(head -c 300 F4.err);"
+[ "$(wc -l <F4.err)" = 1 ] || problems+=" $(wc -l <F4.err) stderr lines;"
+[ -e F4 ] && problems+=" folder F4 left;"
 report sweep_checked_before_runs "$problems"
 
 # 8. Killed sweeps. Runs of 100,000 jobs (about a second each) so that the kills land while a run is simulating.
