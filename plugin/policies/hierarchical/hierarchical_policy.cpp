@@ -13,12 +13,12 @@
  * the actors of run/hierarchy.cpp decided.
  *
  * `messages: platform` (beyond the paper): each node sits on a platform host (place_nodes), and a message of
- * `message_bytes` from a node to its parent or back takes the time SimGrid's route gives one message alone (latency plus
- * bytes over the narrowest link, platform/routes.hpp's message_time), computed once at set-up: a static model, without
- * contention between messages (64-byte messages: a few microseconds against milliseconds of latency). The timing rules
- * are the old actors': a node above level 2 decides a round when the last of its children's feedback is in (the
- * latest of their decision instants plus their message time); nobody waits for allotments: an allotment arrives its
- * message time after its sender decided and applies at the receiver's first decision at or after its arrival (a
+ * `message_bytes` from a node to its parent or back takes the time SimGrid's route gives one message alone (latency
+ * plus bytes over the narrowest link, platform/routes.hpp's message_time), computed once at set-up: a static model,
+ * without contention between messages (64-byte messages: a few microseconds against milliseconds of latency). The
+ * timing rules are the old actors': a node above level 2 decides a round when the last of its children's feedback is in
+ * (the latest of their decision instants plus their message time); nobody waits for allotments: an allotment arrives
+ * its message time after its sender decided and applies at the receiver's first decision at or after its arrival (a
  * leaf's next boundary). Quanta stay on the clock; what latency costs is staleness.
  *
  * P is the number of the platform's processors that are up. A job's feedback is what it reports itself: the work done
@@ -237,6 +237,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     double arrival = 0;
     double origin = -1;
     bool counted = false; // in the allotment delays
+    long round = 0;       // the sender's round (m)
   };
   struct Node {
     int level = 2;
@@ -475,9 +476,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       Node& node = nodes_[i];
       if (m % node.period != 0) continue;
       const double now = node.decides_at + kTimeTolerance * spec_.quantum;
+      // Over the platform a parent decides this round after its child did (it waits for the child's feedback), so what
+      // it sends now reaches the child's next decision at the earliest, even from the same host at the same instant.
+      auto arrived = [&](const Allotment& a) { return a.arrival <= now && (!messages_over_platform_ || a.round < m); };
       if (node.kids.empty()) // a leaf's allotment delays: from the root's round to the arrival
         for (Allotment& a : node.pending)
-          if (a.arrival <= now && !a.counted && a.origin >= 0) {
+          if (arrived(a) && !a.counted && a.origin >= 0) {
             a.counted = true;
             const double delay = a.arrival - a.origin;
             allotment_delay_min_ = allotments_received_ == 0 ? delay : std::min(allotment_delay_min_, delay);
@@ -487,7 +491,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
           }
       // Messages from one parent arrive in the order they were sent (the same time each): the first not yet arrived or
       // not yet effective holds back the later ones.
-      while (!node.pending.empty() && node.pending.front().arrival <= now && node.pending.front().effective <= now) {
+      while (!node.pending.empty() && arrived(node.pending.front()) && node.pending.front().effective <= now) {
         node.allotment = node.pending.front().processors;
         node.origin = node.pending.front().origin;
         node.pending.pop_front();
@@ -511,7 +515,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       const double effective = node.decides_at + (shares != node.sent ? node.child_delay : 0);
       for (size_t k = 0; k < node.kids.size(); k++)
         nodes_[node.kids[k]].pending.push_back(
-            Allotment{shares[k], effective, node.decides_at + nodes_[node.kids[k]].down_delay, node.origin});
+            Allotment{shares[k], effective, node.decides_at + nodes_[node.kids[k]].down_delay, node.origin, false, m});
       node.sent = std::move(shares);
     }
     leaf_quanta_ += static_cast<long>(leaves_.size());
