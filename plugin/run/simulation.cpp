@@ -8,7 +8,6 @@
 #include "platform/routes.hpp"
 #include "policies/hierarchical/malleable_job.hpp"
 #include "run/engine_setup.hpp"
-#include "run/hierarchy.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
 #include "runtime/drivers/time_sharing_driver.hpp"

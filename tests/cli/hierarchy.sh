@@ -230,6 +230,14 @@ expect_bad_setting tree_and_levels "policy.params.tree: an explicit tree has no 
 expect_bad_setting tree_and_file policy.params.tree_file 'policy.params.tree=[-1, 0]' policy.params.tree_file=x.graphml \
   policy.params.levels=null
 expect_bad_setting tree_nodes "policy.params.levels: a generated tree of 20 levels" policy.params.levels=20
+# The former hierarchy: section (its own simulator) is one line naming the keys that replace it, exit status 2, no
+# output.
+printf 'name: old\nplatform: %s\nhierarchy:\n  algorithm: ac-ds\n  processors: 16\n' "$src/platforms/cluster-16.xml" \
+  >"$work/old-section.yaml"
+expect_error old_section 2 "old-section.yaml:4: hierarchy: this section is gone: write policy.name: ac-ds" \
+  "the jobs as workload.generator.model: downey" -- run "$work/old-section.yaml" --quiet
+[ ! -e "$work/out-old_section" ]
+report old_section_no_output "$([ $? -eq 0 ] || echo ' an output folder was made')"
 expect_bad_setting messages "policy.params.messages: expected free or platform" policy.params.messages=carrier
 expect_bad_setting message_bytes policy.params.message_bytes policy.params.message_bytes=-1
 expect_bad_setting unknown_key workload.generator.size workload.generator.size=3

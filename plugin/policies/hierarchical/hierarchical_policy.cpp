@@ -7,10 +7,10 @@
  * desire sums (DS) and unfinished counts upwards, then divide what their parent gave them among their children (DEQ or
  * EQUI: allocation.hpp), down to the jobs. Level k decides every L QF^(k - 2); a node's report reaches its parent at
  * the parent's boundary; a node whose children's allotments change passes them on after the reallocation delays its
- * subtree reported (section 4.3(4), as in run/hierarchy.hpp). This is the paper's model of messages (`messages: free`:
- * synchronous, no latency), so the rounds run here as calls, children before parents going up and parents before
- * children going down, in one instant: what each node decides depends on its children's messages only, exactly as
- * the actors of run/hierarchy.cpp decided.
+ * subtree reported (section 4.3(4), as in the former run/hierarchy.hpp). This is the paper's model of messages
+ * (`messages: free`: synchronous, no latency), so the rounds run here as calls, children before parents going up and
+ * parents before children going down, in one instant: what each node decides depends on its children's messages only,
+ * exactly as the actors of the former hierarchy: simulator decided.
  *
  * `messages: platform` (beyond the paper): each node sits on a platform host (place_nodes), and a message of
  * `message_bytes` from a node to its parent or back takes the time SimGrid's route gives one message alone (latency
@@ -377,10 +377,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     e.quantum_start = -1;
   }
 
-  /* Messages over the platform: where each node runs (as run/hierarchy.cpp placed its actors): the host the tree gives
-   * it (policy.params.tree_hosts, or a GraphML node's `host`), else the site front ends (role frontend, natural name
-   * order): the root on the first, the root's i-th child and its whole subtree on front end i mod (their number). Then
-   * each node's message times to its parent and back, from the routes (MessageNetwork::time). */
+  /* Messages over the platform: where each node runs (as the former hierarchy: simulator placed its actors): the host
+   * the tree gives it (policy.params.tree_hosts, or a GraphML node's `host`), else the site front ends (role frontend,
+   * natural name order): the root on the first, the root's i-th child and its whole subtree on front end i mod (their
+   * number). Then each node's message times to its parent and back, from the routes (MessageNetwork::time). */
   void place_nodes(const Params& p, const MessageNetwork* network)
   {
     if (network == nullptr) throw InputError("policy.params.messages: platform needs a platform to send messages over");
