@@ -230,6 +230,9 @@ expect_bad_setting tree_and_levels "policy.params.tree: an explicit tree has no 
 expect_bad_setting tree_and_file policy.params.tree_file 'policy.params.tree=[-1, 0]' policy.params.tree_file=x.graphml \
   policy.params.levels=null
 expect_bad_setting tree_nodes "policy.params.levels: a generated tree of 20 levels" policy.params.levels=20
+# QF^(K - 2) leaf quanta per root quantum: 64^18 overflowed the nodes' periods (SIGFPE, exit 136).
+expect_bad_setting root_quanta "policy.params.quantum_factor: quantum_factor^(levels - 2) = 64^18" \
+  policy.params.quantum_factor=64 policy.params.levels=20 policy.params.max_children=1
 # The former hierarchy: section (its own simulator) is one line naming the keys that replace it, exit status 2, no
 # output.
 printf 'name: old\nplatform: %s\nhierarchy:\n  algorithm: ac-ds\n  processors: 16\n' "$src/platforms/cluster-16.xml" \

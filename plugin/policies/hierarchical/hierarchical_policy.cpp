@@ -115,6 +115,15 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     read_tree(p, env.seed);
     const size_t n = boost::num_vertices(tree_);
     levels_ = hs::levels(tree_);
+    // A run simulates at least one quantum of the root, QF^(K - 2) of the leaves' (10^6 take seconds per leaf, 10^9
+    // hours), and a larger power overflowed the nodes' periods (a division by zero: SIGFPE), as the hierarchy: section
+    // refused it.
+    const double root_quanta = std::pow(static_cast<double>(spec_.quantum_factor), levels_ - 2);
+    if (root_quanta > 1e6)
+      throw InputError("policy.params.quantum_factor: quantum_factor^(levels - 2) = " + std::to_string(qf) + "^" +
+                       std::to_string(levels_ - 2) + " = " + format_number(root_quanta) +
+                       " leaf quanta per quantum of the root, more than 1e6 (a run simulates at least one root "
+                       "quantum: 1e6 leaf quanta take seconds per leaf, 1e9 hours)");
     nodes_.resize(n);
     for (hs::TreeVertex v = 0; v < n; v++) {
       Node& node = nodes_[v];
