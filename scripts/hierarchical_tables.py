@@ -34,13 +34,13 @@ def fmt(values, digits=3):
     return f"{mean:.{digits}f} ± {half:.{digits}f}"
 
 
-# The sweeps of the policies (policy.name: ac-ds...) name their axes and metrics differently from the hierarchy:
-# section's (the old simulator, still used by wide-area.yaml's messages over the platform): rows are read under the old
-# names.
+# The sweeps of the policies (policy.name: ac-ds...) name their axes and metrics differently from the former hierarchy:
+# section's (the old simulator, whose sweeps the tables were first made from): rows are read under the old names.
 RENAMED = {"policy.name": "hierarchy.algorithm", "policy.params.levels": "hierarchy.levels",
            "workload.generator.jobs": "hierarchy.workload.jobs",
            "policy.params.quantum_factor": "hierarchy.quantum_factor",
            "policy.params.cost_factor": "hierarchy.cost_factor",
+           "policy.params.messages": "hierarchy.messages",
            "allotted_utilization": "utilization", "mean_turnaround_time": "mean_response_time"}
 
 

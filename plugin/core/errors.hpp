@@ -31,4 +31,14 @@ class PolicyError : public std::logic_error {
   explicit PolicyError(const std::string& what) : std::logic_error(what) {}
 };
 
+/* A check of a paper's analysis failed (the hierarchical policies' `invariants`): the launcher prints it on one line and
+ * exits with kExitInvariantViolated, distinct from bad input (2) and internal errors (3): the run did what it was asked,
+ * and what it found contradicts the paper. */
+inline constexpr int kExitInvariantViolated = 4;
+
+class InvariantViolation : public std::logic_error {
+ public:
+  explicit InvariantViolation(const std::string& what) : std::logic_error("invariant violated: " + what) {}
+};
+
 } // namespace jobsched

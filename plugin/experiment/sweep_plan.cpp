@@ -81,7 +81,6 @@ void check_rule_metric(const fs::path& file, const YAML::Node& reps, const std::
 std::vector<std::string> summary_metrics(const Scenario& scenario)
 {
   std::string text;
-  if (scenario.hierarchy) return {};
   if (scenario.fork_join)
     text = fork_join_summary_json(ForkJoinResult{});
   else

@@ -23,9 +23,7 @@ namespace jobsched {
 struct Scenario;
 
 /* The numeric fields of the summary.json that a run of `scenario` writes, read off that file's writer itself (fed
- * empty results), so that a stopping rule naming another field fails before the first run. Empty for the kinds of run
- * whose summary is written by code that needs a simulation (hierarchy:): their rule is checked on the
- * first summaries. */
+ * empty results), so that a stopping rule naming another field fails before the first run. */
 std::vector<std::string> summary_metrics(const Scenario& scenario);
 
 struct SweepAxis {

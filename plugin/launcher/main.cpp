@@ -8,7 +8,6 @@
 #include "plot/plot.hpp"
 #include "policy/policy.hpp"
 #include "run/fork_join.hpp"
-#include "run/hierarchy.hpp"
 #include "run/simulation.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "scenario/scenario.hpp"
@@ -168,20 +167,6 @@ int run(int argc, char** argv, bool fork_join_command = false)
                      scenario_file);
   if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
-  if (sc.hierarchy) {
-    HierarchyReport h = run_hierarchy(sc, options);
-    if (!quiet) {
-      const HierarchyResult& r = h.result;
-      std::printf("jobsched: %s: %ld malleable jobs under %s, %d levels, %ld schedulers\n", sc.name.c_str(), r.jobs,
-                  hierarchical::algorithm_name(*sc.hierarchy).c_str(), r.levels, r.tree_nodes);
-      std::printf("  makespan %s s, utilization %s\n", format_number(r.makespan).c_str(),
-                  format_number(r.utilization).c_str());
-      std::printf("  simulated in %.3f s, peak memory %.0f MiB\n", h.performance.simulation_seconds,
-                  h.performance.peak_memory_mb);
-      std::printf("  outputs: %s/{jobs.csv,summary.json,performance.json}\n", h.out_dir.string().c_str());
-    }
-    return 0;
-  }
   if (sc.fork_join) {
     ForkJoinReport f = run_fork_join(sc, options);
     if (!quiet) {

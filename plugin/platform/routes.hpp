@@ -21,4 +21,10 @@ namespace sg4 = simgrid::s4u;
 void require_route(const sg4::Host& from, const sg4::Host& to, const std::filesystem::path& platform,
                    const std::string& why, bool need_links = false);
 
+/* Seconds one message of `bytes` alone takes from `from` to `to` under the ptask_L07 network model (no latency or
+ * bandwidth factor): the route's latency plus bytes over its narrowest link; 0 from a host to itself. A missing route
+ * is require_route's InputError. The platform must be sealed. */
+double message_time(const sg4::Host& from, const sg4::Host& to, double bytes, const std::filesystem::path& platform,
+                    const std::string& why);
+
 } // namespace jobsched

@@ -21,12 +21,22 @@
 
 namespace jobsched {
 
+/* The platform's hosts as message end points, for a policy whose own decisions travel over the network (the
+ * hierarchical policies' `messages: platform`). The runtime fills it from SimGrid's routes; the policy stays pure. */
+struct MessageNetwork {
+  std::vector<std::string> front_ends; // hosts whose role is frontend, in natural name order
+  /* Seconds a message of `bytes` takes from host `from` to host `to` (any host of the platform, by name): 0 on one
+   * host. Throws InputError naming the host or the missing route; `why` says who talks. */
+  std::function<double(const std::string& from, const std::string& to, double bytes, const std::string& why)> time;
+};
+
 /* What a policy gets at construction. */
 struct PolicyEnv {
   const Machine& machine;
   const Allocator& allocator;
   const Params& params;
-  std::uint64_t seed = 1; // the simulation's seed, for policies that draw numbers (their own streams)
+  std::uint64_t seed = 1;                  // the simulation's seed, for policies that draw numbers (their own streams)
+  const MessageNetwork* network = nullptr; // null in unit tests: no platform to send messages over
 };
 
 class Policy {

@@ -5,9 +5,9 @@
 #include "platform/host_roles.hpp"
 #include "platform/mesh_platform.hpp"
 #include "platform/platform_check.hpp"
+#include "platform/routes.hpp"
 #include "policies/hierarchical/malleable_job.hpp"
 #include "run/engine_setup.hpp"
-#include "run/hierarchy.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
 #include "runtime/drivers/time_sharing_driver.hpp"
@@ -173,8 +173,8 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
                           limit.reason);
   }
   if (ws.generator->model == GeneratorModel::downey)
-    return build_workload("downey-seed" + std::to_string(ws.generator->seed), generate_downey(*ws.generator, processors),
-                          ws.filter, processors, 0, largest, limit.reason);
+    return build_workload("downey-seed" + std::to_string(ws.generator->seed),
+                          generate_downey(*ws.generator, processors), ws.filter, processors, 0, largest, limit.reason);
   return build_workload("generated-seed" + std::to_string(ws.generator->seed),
                         ws.generator->model == GeneratorModel::vp
                             ? generate_vp_jobs(*ws.generator, machine_archs(machine), arch_capacities(machine))
@@ -242,7 +242,24 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
           fs::path(value).is_relative() && sc.file.has_parent_path())
         value = (sc.file.parent_path() / value).string();
     ctx.policy_params = Params(policy_info.params, policy_params, "policy.params");
-    PolicyEnv env{machine, *ctx.allocator, ctx.policy_params, sc.simulation.seed};
+    // Messages a policy sends over the platform (the hierarchical policies' messages: platform): their times come
+    // from SimGrid's routes, asked only by a policy that needs them.
+    MessageNetwork network;
+    for (sg4::Host* h : engine.get_all_hosts()) {
+      const char* role = h->get_property("role");
+      if (role != nullptr && std::string(role) == "frontend") network.front_ends.push_back(h->get_name());
+    }
+    std::sort(network.front_ends.begin(), network.front_ends.end(), natural_less);
+    network.time = [&engine, &sc](const std::string& from, const std::string& to, double bytes,
+                                  const std::string& why) {
+      const sg4::Host* a = engine.host_by_name_or_null(from);
+      const sg4::Host* b = engine.host_by_name_or_null(to);
+      if (a == nullptr || b == nullptr)
+        throw InputError(why + ": host '" + (a == nullptr ? from : to) + "' is not in " + sc.platform.string());
+      engine.seal_platform();
+      return message_time(*a, *b, bytes, sc.platform, why);
+    };
+    PolicyEnv env{machine, *ctx.allocator, ctx.policy_params, sc.simulation.seed, &network};
     if (policy_info.time_sharing())
       ctx.time_sharing_policy = policy_info.make_time_sharing(env);
     else

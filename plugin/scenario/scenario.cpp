@@ -246,205 +246,6 @@ YAML::Node load_yaml_file(const fs::path& file)
   return parse_yaml(ss.str(), file.string());
 }
 
-/* Scheduler trees (hierarchy): every node is an actor (two over the platform) that decides at each of its quanta, about
- * 2e5 decisions per second measured. A run of the default workload lasts about 10^4 quanta of L, so 10^4 nodes make
- * 10^8 decisions, some 10 minutes; a larger tree would run for hours (a generated tree of 20 levels did not even fit
- * in memory). */
-constexpr size_t kMaxTreeNodes = 10000;
-constexpr const char* kTreeNodesReason =
-    " (every node is an actor deciding at each of its quanta: a run would last hours)";
-/* A run simulates at least one quantum of the root, QF^(K - 2) quanta of L at every leaf: 10^6 take 2.3 s per leaf
- * (measured); 10^9, hours, and QF^(K - 2) beyond 2^63 overflowed. */
-constexpr double kMaxLeafQuantaPerRootQuantum = 1e6;
-/* The jobs of a hierarchy run are all made before it starts and kept to its end, about 0.75 KB each (measured): 10^6
- * jobs take some 750 MB (10^7, 7.5 GB, ran out of memory inside an actor, which aborts SimGrid). */
-constexpr long kMaxHierarchyJobs = 1000000;
-
-/* An explicit scheduler tree: nested {children: [...]} mappings, as parent indices in preorder (root first). */
-
-void read_tree_node(Section& node, int parent, hierarchical::TreeDescription& tree, const std::string& file,
-                    const std::set<std::string>* overridden)
-{
-  std::vector<int>& parents = tree.parents;
-  const int me = static_cast<int>(parents.size());
-  if (parents.size() >= kMaxTreeNodes)
-    node.fail(node.node(), "a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes" + kTreeNodesReason);
-  parents.push_back(parent);
-  tree.names.push_back(node.str("name", ""));
-  tree.hosts.push_back(node.str("host", ""));
-  node.ignore("children");
-  if (node.has("children")) {
-    const YAML::Node list = node.node()["children"];
-    if (!list.IsSequence() || list.size() == 0)
-      node.fail(list, "expected a non-empty list of nodes (a leaf has no 'children')", "children");
-    for (size_t i = 0; i < list.size(); i++) {
-      Section child(list[i], node.key("children") + "[" + std::to_string(i) + "]", file, overridden);
-      if (list[i].IsNull()) child.fail(list[i], "expected a mapping ({} for a leaf)");
-      read_tree_node(child, me, tree, file, overridden);
-    }
-  }
-  node.finish();
-}
-
-hierarchical::HierarchySpec read_hierarchy(Section& h, const std::string& file, const std::set<std::string>* overridden)
-{
-  namespace hs = hierarchical;
-  hs::HierarchySpec spec;
-  const std::string algorithm =
-      h.choice("algorithm", "ac-ds", {"ac-ds", "ag-ds", "equi-equi", "ac-equi", "ag-equi", "equi-ds"});
-  const std::string job_part = algorithm.substr(0, algorithm.find('-'));
-  spec.job_scheduler = job_part == "ac"   ? hs::JobScheduler::a_control
-                       : job_part == "ag" ? hs::JobScheduler::a_greedy
-                                          : hs::JobScheduler::equi;
-  spec.allocator = algorithm.substr(algorithm.find('-') + 1) == "ds" ? hs::NodeAllocator::deq : hs::NodeAllocator::equi;
-  spec.processors = static_cast<int>(h.integer("processors", spec.processors, 1, 1000000));
-  spec.quantum = h.num("quantum", spec.quantum, 0, 1e6, true);
-  spec.quantum_factor = static_cast<int>(h.integer("quantum_factor", spec.quantum_factor, 1, 64));
-  spec.cost_factor = h.num("cost_factor", spec.cost_factor, 0, 1000);
-  spec.whole_processors = h.choice("allotments", "fractional", {"fractional", "whole"}) == "whole";
-  spec.levels = static_cast<int>(h.integer("levels", spec.levels, 2, 20));
-  spec.min_children = static_cast<int>(h.integer("min_children", spec.min_children, 1, 1000));
-  spec.max_children = static_cast<int>(h.integer("max_children", spec.max_children, 1, 1000));
-  if (spec.max_children < spec.min_children)
-    h.fail(h.node()["max_children"], "must be at least min_children (" + std::to_string(spec.min_children) + ")",
-           "max_children");
-  // A generated tree may reach max_children^k nodes at level K - k, whatever its seed.
-  double largest_tree = 0;
-  for (int k = 0; k <= spec.levels - 2; k++)
-    largest_tree += std::pow(static_cast<double>(spec.max_children), k);
-  if (largest_tree > static_cast<double>(kMaxTreeNodes)) {
-    const char* k = h.has("levels") ? "levels" : "max_children";
-    h.fail(h.node()[k],
-           "a generated tree of " + std::to_string(spec.levels) + " levels and up to " +
-               std::to_string(spec.max_children) + " children per node may have " + format_exact(largest_tree) +
-               " nodes, more than " + std::to_string(kMaxTreeNodes) + kTreeNodesReason,
-           k);
-  }
-  if (h.has("tree_seed")) spec.tree_seed = static_cast<std::uint64_t>(h.integer("tree_seed", 0, 0, kMaxCount));
-  h.ignore("tree_seed");
-  if (h.has("tree") && h.has("tree_file"))
-    h.fail(h.node()["tree_file"], "give 'tree' or 'tree_file', not both", "tree_file");
-  for (const char* given : {"tree", "tree_file"})
-    if (h.has(given))
-      for (const char* generated : {"levels", "min_children", "max_children", "tree_seed"})
-        if (h.has(generated))
-          h.fail(h.node()[generated],
-                 std::string("an explicit tree has no generation settings: give '") + given + "' or these", generated);
-  if (h.has("tree")) {
-    Section t = h.sub("tree");
-    hs::TreeDescription tree;
-    read_tree_node(t, -1, tree, file, overridden);
-    spec.tree_parents = tree.parents;
-    spec.tree_names = tree.names;
-    spec.tree_hosts = tree.hosts;
-  }
-  h.ignore("tree");
-  if (h.has("tree_file")) { // GraphML, relative to the scenario (to the current folder when given with --set)
-    const fs::path dir = fs::path(file).has_parent_path() ? fs::path(file).parent_path() : fs::path(".");
-    const std::string key = h.key("tree_file");
-    const bool from_command_line = overridden != nullptr && overridden->count(key) != 0;
-    const fs::path path = resolve(from_command_line ? fs::current_path() : dir, h.str("tree_file", ""));
-    std::ifstream in(path);
-    if (!in) h.fail(h.node()["tree_file"], "cannot open " + path.string(), "tree_file");
-    hs::TreeDescription tree;
-    try {
-      tree = hs::tree_from_graphml(in);
-      if (tree.parents.size() > kMaxTreeNodes)
-        throw std::invalid_argument("a tree of more than " + std::to_string(kMaxTreeNodes) + " nodes" +
-                                    kTreeNodesReason);
-      hs::tree_from_parents(tree.parents); // leaves at one depth
-    } catch (const std::invalid_argument& e) {
-      throw InputError(path.string() + ": " + e.what());
-    }
-    spec.tree_parents = tree.parents;
-    spec.tree_names = tree.names;
-    spec.tree_hosts = tree.hosts;
-  }
-  // Every run simulates at least one quantum of the root.
-  int levels = spec.levels;
-  if (spec.tree_parents) { // an explicit tree's K: its depth + 2 (read_tree_node numbers parents before children)
-    const std::vector<int>& parents = *spec.tree_parents;
-    std::vector<int> depth(parents.size(), 0);
-    int deepest = 0;
-    for (size_t i = 1; i < parents.size(); i++)
-      if (parents[i] >= 0 && static_cast<size_t>(parents[i]) < i)
-        deepest = std::max(deepest, depth[i] = depth[static_cast<size_t>(parents[i])] + 1);
-    levels = deepest + 2;
-  }
-  const double top_quanta = std::pow(static_cast<double>(spec.quantum_factor), levels - 2);
-  if (top_quanta > kMaxLeafQuantaPerRootQuantum)
-    h.fail(h.node()["quantum_factor"],
-           "quantum_factor^(levels - 2) = " + std::to_string(spec.quantum_factor) + "^" + std::to_string(levels - 2) +
-               (spec.tree_parents ? " (the tree's depth)" : "") + " = " + format_exact(top_quanta) +
-               " leaf quanta per quantum of the root, more than 1e6 (a run simulates at least one root quantum: "
-               "1e6 leaf quanta take seconds per leaf, 1e9 hours)",
-           "quantum_factor");
-  spec.convergence_rate = h.num("convergence_rate", spec.convergence_rate, 0, 1);
-  if (spec.convergence_rate >= 1) h.fail(h.node()["convergence_rate"], "must be below 1", "convergence_rate");
-  spec.a_greedy.utilization_threshold = h.num("utilization_threshold", spec.a_greedy.utilization_threshold, 0, 1, true);
-  spec.a_greedy.responsiveness = h.num("responsiveness", spec.a_greedy.responsiveness, 1, 1e6, true);
-  spec.invariants = h.choice("invariants", "auto", {"auto", "on", "off"});
-  spec.messages_over_platform = h.choice("messages", "free", {"free", "platform"}) == "platform";
-  // Positive: SimGrid's ptask_L07 model charges no latency to a message of zero bytes.
-  spec.message_bytes = h.num("message_bytes", spec.message_bytes, 0, 1e12, true);
-
-  Section w = h.sub("workload");
-  hs::DowneyWorkloadSpec& wl = spec.workload;
-  if (w.has("jobs") && w.has("load")) w.fail(w.node()["load"], "give jobs or load, not both", "load");
-  wl.jobs = w.integer("jobs", wl.jobs, 1, kMaxJobs);
-  if (wl.jobs > kMaxHierarchyJobs)
-    w.fail(w.node()["jobs"],
-           "must be at most " + std::to_string(kMaxHierarchyJobs) + ", got " + std::to_string(wl.jobs) +
-               " (every job is kept in memory, about 0.75 KB each)",
-           "jobs");
-  if (w.has("load")) {
-    const double load = w.num("load", 1, 0, 1e6, true);
-    const double jobs = std::max(1.0, std::round(load * wl.jobs_per_unit_load));
-    if (jobs > static_cast<double>(kMaxHierarchyJobs))
-      w.fail(w.node()["load"],
-             "load " + format_exact(load) + " makes " + format_exact(jobs) + " jobs, more than " +
-                 std::to_string(kMaxHierarchyJobs) + " (every job is kept in memory, about 0.75 KB each)",
-             "load");
-    wl.jobs = static_cast<long>(jobs);
-  }
-  w.ignore("load");
-  wl.work_unit = w.num("work_unit", wl.work_unit, 0, 1e6, true);
-  wl.beta1 = w.num("beta1", wl.beta1, -1e3, 1e3);
-  wl.beta2 = w.num("beta2", wl.beta2, 0, 1e3, true);
-  wl.A_min = w.num("min_parallelism", wl.A_min, 1, 1e6);
-  wl.A_max = w.num("max_parallelism", wl.A_max, 1, 1e6);
-  if (wl.A_max < wl.A_min) w.fail(w.node()["max_parallelism"], "must be at least min_parallelism", "max_parallelism");
-  wl.phase_length = w.num("phase_length", 10 * spec.quantum, 0, 1e6, true);
-  if (w.has("shapes")) {
-    const YAML::Node list = w.node()["shapes"];
-    if (!list.IsSequence() || list.size() == 0) w.fail(list, "expected a non-empty list of curve names", "shapes");
-    wl.shapes.clear();
-    for (const auto& item : list) {
-      bool found = false;
-      for (int s = 0; s < hs::kShapeCount; s++)
-        if (item.IsScalar() && item.Scalar() == hs::to_string(static_cast<hs::ParallelismShape>(s))) {
-          wl.shapes.push_back(static_cast<hs::ParallelismShape>(s));
-          found = true;
-        }
-      if (!found)
-        w.fail(item,
-               "expected one of step, log, poly2, ramp, poly1, exp, impulse, got " +
-                   (item.IsScalar() ? quoted_value(item.Scalar()) : std::string("a non-scalar")),
-               "shapes");
-    }
-  }
-  w.ignore("shapes");
-  // Bound the largest job's span in quanta, so that a typo cannot run for days.
-  const double largest_span = std::exp((1 - wl.beta1) / wl.beta2) * wl.work_unit / wl.A_min;
-  if (!(largest_span / spec.quantum <= 1e8))
-    w.fail(w.node()["work_unit"],
-           "the largest job's span would be " + format_exact(largest_span / spec.quantum) + " quanta (at most 1e8)",
-           "work_unit");
-  w.finish();
-  h.finish();
-  return spec;
-}
-
 /* Workstation owners (model/owner_activity.hpp): the `owners` section of a scenario. */
 OwnerSpec read_owners(Section& ow, const fs::path& dir, bool trace_overridden)
 {
@@ -516,14 +317,14 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
              "owners in a top-level owners: section, and the jobs as workload.generator.model: vp (its keys in "
              "workload.generator)",
              "gang_now");
-  } else if (top.has("hierarchy")) { // hierarchical scheduling of malleable jobs: its own jobs and schedulers
-    for (const char* other : {"workload", "policy", "fork_join"})
-      if (top.has(other))
-        top.fail(top.node()[other],
-                 "a hierarchy scenario has no workload, policy or fork_join (its jobs and schedulers are in hierarchy)",
-                 other);
-    Section h = top.sub("hierarchy");
-    sc.hierarchy = read_hierarchy(h, fname, &overridden);
+  } else if (top.has("hierarchy")) { // hierarchical scheduling had a simulator of its own: the policies ac-ds... now
+    top.fail(top.node()["hierarchy"],
+             "this section is gone: write policy.name: ac-ds (or ag-ds, equi-equi, ac-equi, ag-equi, equi-ds) with its "
+             "settings in policy.params (quantum, quantum_factor, cost_factor, allotments, levels, min_children, "
+             "max_children, tree_seed, tree, tree_file, tree_hosts, messages, message_bytes, convergence_rate, "
+             "utilization_threshold, responsiveness, invariants), the jobs as workload.generator.model: downey (its "
+             "keys in workload.generator) and P as the platform's processors",
+             "hierarchy");
   } else if (top.has("fork_join")) { // the fork-join paging study: a program of threads, not a workload under a policy
     for (const char* other : {"workload", "policy"})
       if (top.has(other))
@@ -843,8 +644,8 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
 
   // Owners of the compute hosts, on any platform and under any policy.
   Section ow = top.sub("owners");
-  if (top.has("owners") && (sc.hierarchy || sc.fork_join))
-    top.fail(top.node()["owners"], "hierarchy and fork_join scenarios have no owners", "owners");
+  if (top.has("owners") && sc.fork_join)
+    top.fail(top.node()["owners"], "fork_join scenarios have no owners", "owners");
   sc.owners = read_owners(ow, dir, overridden.count("owners.trace") != 0);
   sc.eviction =
       ow.choice("eviction", "requeue", {"requeue", "kill"}) == "kill" ? GuestEviction::kill : GuestEviction::requeue;

@@ -7,7 +7,6 @@
 #include "model/job_model.hpp"
 #include "model/job_shapes.hpp"
 #include "model/owner_activity.hpp"
-#include "policies/hierarchical/hierarchy_spec.hpp"
 #include "workload/generator.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/workload.hpp"
@@ -63,7 +62,6 @@ struct Scenario {
   WorkloadSpec workload;            // not read when fork_join is set
   PolicySpec policy;
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
-  std::optional<hierarchical::HierarchySpec> hierarchy; // hierarchical scheduling (run/hierarchy.hpp) instead
   OwnerSpec owners;                    // workstation owners of the compute hosts (`owners:`)
   GuestEviction eviction = GuestEviction::requeue; // what a job that loses its processors does (owners.eviction)
   SimulationSpec simulation;

@@ -116,7 +116,7 @@ struct VpGeneratorSpec {
 };
 
 /* `workload.generator.model: downey`: Downey's moldable job model turned into phased malleable jobs, as Cao et al.'s
- * study draws them (policies/hierarchical/malleable_job.hpp says how); the keys of today's hierarchy.workload. */
+ * study draws them (policies/hierarchical/malleable_job.hpp says how); the keys of the former hierarchy.workload. */
 struct DowneyGeneratorSpec {
   double beta1 = -0.14;
   double beta2 = 0.073;

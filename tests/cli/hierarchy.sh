@@ -7,8 +7,9 @@
 # fail); a lone Step job's completion and a rigid SWF job's computed by hand; a smaller platform gives other results;
 # the same seed gives the same bytes; a tree given explicitly or in GraphML, and malformed or non-tree GraphML as one
 # line naming the file; `jobsched plot` draws a run; bad settings are one line naming the key, exit status 2.
-# Messages over a wide-area platform are still the hierarchy: section's (tests/cli/hierarchy/two-sites.yaml): the
-# allotments' delays and the jobs' starts computed by hand.
+# Messages over a wide-area platform (policy.params.messages: platform, tests/cli/hierarchy/two-sites.yaml): the
+# allotments' delays and the jobs' starts computed by hand; a tree node on a host not in the platform, or two nodes
+# without a route between them, is one line.
 source "$(dirname "$0")/lib.sh" hierarchy "$@"
 scenario=$src/scenarios/hierarchical/ac-ds.yaml
 small=(--set workload.generator.jobs=40 --set workload.generator.work_unit=1e-6 --set policy.params.levels=3)
@@ -188,22 +189,33 @@ graphml_scenario=$src/tests/cli/hierarchy/two-sites.yaml
 "$bin" run "$graphml_scenario" --quiet --out "$work/wide" 2>"$work/wide.err"
 f=$work/wide/summary.json
 problems=""
+[ -s "$work/wide.err" ] && problems+=" $(head -c 300 "$work/wide.err");"
 awk -v a="$(field allotment_delay_min "$f")" -v b="$(field allotment_delay_max "$f")" \
   'BEGIN { exit !(a - 0.002308 < 1e-6 && 0.002308 - a < 1e-6 && b - 0.004616 < 1e-6 && 0.004616 - b < 1e-6) }' ||
   problems+=" delays $(field allotment_delay_min "$f") $(field allotment_delay_max "$f");"
-problems+=$(awk -F, 'NR > 1 {
+problems+=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  { id = $col["job_id"]; leaf = $col["leaf"]; r = $col["submission_time"]; start = $col["starting_time"]
   L = 0.001; lambda = 0.002308
-  b = L * int($3 / L - 1e-9 + 1); if ($3 / L == int($3 / L)) b = $3
-  arrival = b + ($2 == 0 ? 1 : 2) * lambda
+  b = L * int(r / L - 1e-9 + 1); if (r / L == int(r / L)) b = r
+  arrival = b + (leaf == 0 ? 1 : 2) * lambda
   want = L * int(arrival / L + 1)
-  if ((want - $8) ^ 2 > 1e-18) printf " job %s at leaf %s starts at %s, expected %s;", $1, $2, $8, want }' \
-  "$work/wide/jobs.csv")
+  if ((want - start) ^ 2 > 1e-18) printf " job %s at leaf %s starts at %s, expected %s;", id, leaf, start, want
+  leaves[leaf] = 1 }
+  END { if (!(0 in leaves) || !(1 in leaves)) printf " the jobs do not use both leaves;" }' "$work/wide/jobs.csv")
 [ "$(field messages "$f")" = platform ] || problems+=" messages $(field messages "$f");"
 report wide_area_delays "$problems"
-"$bin" run "$graphml_scenario" --quiet --out "$work/wide-free" --set hierarchy.messages=free 2>/dev/null
-[ "$(awk -F, 'NR == 2 { print $8 }' "$work/wide-free/jobs.csv")" = 0 ] &&
-  [ "$(field allotment_delay_max "$work/wide-free/summary.json")" = 0 ]
+"$bin" run "$graphml_scenario" --quiet --out "$work/wide-free" --set policy.params.messages=free 2>/dev/null
+[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i } NR == 2 { print $col["starting_time"] }' \
+  "$work/wide-free/jobs.csv")" = 0 ] && [ "$(field allotment_delay_max "$work/wide-free/summary.json")" = 0 ]
 report free_messages_no_delay "$([ $? -eq 0 ] || echo ' the first job waited with free messages')"
+# Every node on site 1's front end but the root (tree_hosts, over the GraphML's hosts): both leaves are a message of
+# lambda away, so every delay is 2 lambda.
+"$bin" run "$graphml_scenario" --quiet --out "$work/wide-hosts" \
+  --set 'policy.params.tree_hosts=[site-0-frontend, site-1-frontend, site-1-frontend]' 2>"$work/wide-hosts.err"
+awk -v a="$(field allotment_delay_min "$work/wide-hosts/summary.json")" 'BEGIN { exit !((a - 0.004616) ^ 2 < 1e-12) }'
+report tree_hosts_placement "$([ $? -eq 0 ] || echo " delay $(field allotment_delay_min "$work/wide-hosts/summary.json") $(head -c 300 "$work/wide-hosts.err")")"
+expect_error unknown_tree_host 2 "tree node 2 and its parent exchange messages" "host 'nowhere' is not in" -- \
+  run "$graphml_scenario" --quiet --set 'policy.params.tree_hosts=[site-0-frontend, nowhere]'
 
 expect_bad_setting quantum_factor policy.params.quantum_factor policy.params.quantum_factor=0
 expect_bad_setting quantum policy.params.quantum policy.params.quantum=1e-6
@@ -218,7 +230,19 @@ expect_bad_setting tree_and_levels "policy.params.tree: an explicit tree has no 
 expect_bad_setting tree_and_file policy.params.tree_file 'policy.params.tree=[-1, 0]' policy.params.tree_file=x.graphml \
   policy.params.levels=null
 expect_bad_setting tree_nodes "policy.params.levels: a generated tree of 20 levels" policy.params.levels=20
-expect_bad_setting messages_platform "policy.params.messages: only free" policy.params.messages=platform
+# QF^(K - 2) leaf quanta per root quantum: 64^18 overflowed the nodes' periods (SIGFPE, exit 136).
+expect_bad_setting root_quanta "policy.params.quantum_factor: quantum_factor^(levels - 2) = 64^18" \
+  policy.params.quantum_factor=64 policy.params.levels=20 policy.params.max_children=1
+# The former hierarchy: section (its own simulator) is one line naming the keys that replace it, exit status 2, no
+# output.
+printf 'name: old\nplatform: %s\nhierarchy:\n  algorithm: ac-ds\n  processors: 16\n' "$src/platforms/cluster-16.xml" \
+  >"$work/old-section.yaml"
+expect_error old_section 2 "old-section.yaml:4: hierarchy: this section is gone: write policy.name: ac-ds" \
+  "the jobs as workload.generator.model: downey" -- run "$work/old-section.yaml" --quiet
+[ ! -e "$work/out-old_section" ]
+report old_section_no_output "$([ $? -eq 0 ] || echo ' an output folder was made')"
+expect_bad_setting messages "policy.params.messages: expected free or platform" policy.params.messages=carrier
+expect_bad_setting message_bytes policy.params.message_bytes policy.params.message_bytes=-1
 expect_bad_setting unknown_key workload.generator.size workload.generator.size=3
 expect_bad_setting batch_key "workload.generator.mean_interarrival: a key of model batch" \
   workload.generator.mean_interarrival=10
@@ -227,7 +251,8 @@ expect_bad_setting downey_key "workload.generator.beta1: a key of model downey" 
 expect_bad_setting jobs_and_load workload.generator.load workload.generator.load=2
 expect_bad_setting shape workload.generator.shapes 'workload.generator.shapes=[square]'
 expect_bad_setting model workload.generator.model workload.generator.model=vp2
-# A grid without the zoneRoute between the two sites: the messages across it made SimGrid abort mid-run (134).
+# A grid without the zoneRoute between the two sites: the messages across it made SimGrid abort mid-run (134); the
+# routes are checked when the tree is placed.
 grep -v 'zoneRoute src="site-0" dst="site-1"' "$src/tests/platforms/grid-2-sites.xml" >"$work/grid-noroute.xml"
 expect_error missing_zone_route 2 "grid-noroute.xml: no route from site-1-frontend to site-0-frontend" \
   "tree node 3 and its parent exchange messages" -- run "$graphml_scenario" --quiet \

@@ -17,18 +17,10 @@ import os
 import re
 import sys
 
-# Includes against the layers that stay until the separate hierarchy: simulator is folded into the
-# main runtime: each (file, include) pair, paths under plugin/, and why it is there.
+# Includes against the layers that stay for now: each (file, include) pair, paths under plugin/, and why it is there.
 ALLOWED_FOR_NOW = {
-    # The hierarchy: section is read by the scenario into the hierarchy simulator's own spec type.
-    ("scenario/scenario.hpp", "policies/hierarchical/hierarchy_spec.hpp"):
-        "Scenario::hierarchy holds the hierarchy simulator's spec",
-    # The hierarchy simulator builds its scheduler tree in run/ rather than through the policy registry.
-    ("run/hierarchy.cpp", "policies/hierarchical/analysis.hpp"): "the hierarchy simulator names its policy's parts",
-    ("run/hierarchy.cpp", "policies/hierarchical/leaf_scheduler.hpp"): "the hierarchy simulator names its policy's parts",
-    ("run/hierarchy.cpp", "policies/hierarchical/scheduler_tree.hpp"): "the hierarchy simulator names its policy's parts",
     # workload.generator.model: downey makes its phased jobs with the hierarchical pure code (until that generator
-    # moves to workload/), and the run reports the InvariantViolation the hierarchy simulator defines.
+    # moves to workload/).
     ("run/simulation.cpp", "policies/hierarchical/malleable_job.hpp"):
         "the Downey generator's phased jobs come from the hierarchical pure code",
 }

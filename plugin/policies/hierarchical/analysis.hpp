@@ -6,7 +6,7 @@
  *    max(r + l of the last job to finish, total work / P), c being the largest transition factor of the jobs;
  *  - the step of its proof that the levels do not break: whenever a job is deprived, all P processors are allotted.
  * They hold for QF = 1, no reallocation cost, fractional allotments and a convergence rate of 0; the run checks them
- * there (run/hierarchy.hpp).
+ * there (hierarchical_policy.cpp).
  *
  * How we measure what the lemma is about (leaf_scheduler.hpp keeps it per job). The lemma's proof bounds each quantum
  * q in which the job runs: with T1 the time in q at parallelism h <= a and T2 the rest, the span covered is

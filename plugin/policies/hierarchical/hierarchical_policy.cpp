@@ -7,11 +7,19 @@
  * desire sums (DS) and unfinished counts upwards, then divide what their parent gave them among their children (DEQ or
  * EQUI: allocation.hpp), down to the jobs. Level k decides every L QF^(k - 2); a node's report reaches its parent at
  * the parent's boundary; a node whose children's allotments change passes them on after the reallocation delays its
- * subtree reported (section 4.3(4), as in run/hierarchy.hpp). This is the paper's model of messages (`messages: free`:
- * synchronous, no latency), so the rounds run here as calls, children before parents going up and parents before
- * children going down, in one instant: what each node decides depends on its children's messages only, exactly as
- * the actors of run/hierarchy.cpp decided. Messages over the platform (latency and bytes) are not carried yet: they
- * stay with the `hierarchy:` section.
+ * subtree reported (section 4.3(4), as in the former run/hierarchy.hpp). This is the paper's model of messages
+ * (`messages: free`: synchronous, no latency), so the rounds run here as calls, children before parents going up and
+ * parents before children going down, in one instant: what each node decides depends on its children's messages only,
+ * exactly as the actors of the former hierarchy: simulator decided.
+ *
+ * `messages: platform` (beyond the paper): each node sits on a platform host (place_nodes), and a message of
+ * `message_bytes` from a node to its parent or back takes the time SimGrid's route gives one message alone (latency
+ * plus bytes over the narrowest link, platform/routes.hpp's message_time), computed once at set-up: a static model,
+ * without contention between messages (64-byte messages: a few microseconds against milliseconds of latency). The
+ * timing rules are the old actors': a node above level 2 decides a round when the last of its children's feedback is in
+ * (the latest of their decision instants plus their message time); nobody waits for allotments: an allotment arrives
+ * its message time after its sender decided and applies at the receiver's first decision at or after its arrival (a
+ * leaf's next boundary). Quanta stay on the clock; what latency costs is staleness.
  *
  * P is the number of the platform's processors that are up. A job's feedback is what it reports itself: the work done
  * and the span covered in the quantum, read from its JobState (JobState::work_done, span_done), never its profile.
@@ -98,12 +106,24 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     if (spec_.invariants != "auto" && spec_.invariants != "on" && spec_.invariants != "off")
       throw InputError("policy.params.invariants: expected auto, on or off, got '" + spec_.invariants + "'");
     const std::string& messages = p.get_string("messages");
-    if (messages != "free")
-      throw InputError("policy.params.messages: only free (the paper's model) runs under policy.name; '" + messages +
-                       "' (latency and bytes over the platform) is still the hierarchy: section's");
+    if (messages != "free" && messages != "platform")
+      throw InputError("policy.params.messages: expected free or platform, got '" + messages + "'");
+    messages_over_platform_ = messages == "platform";
+    message_bytes_ = p.get_double("message_bytes");
+    if (!(message_bytes_ >= 0) || message_bytes_ > 1e12)
+      throw InputError("policy.params.message_bytes: must be in [0, 1e12]");
     read_tree(p, env.seed);
     const size_t n = boost::num_vertices(tree_);
     levels_ = hs::levels(tree_);
+    // A run simulates at least one quantum of the root, QF^(K - 2) of the leaves' (10^6 take seconds per leaf, 10^9
+    // hours), and a larger power overflowed the nodes' periods (a division by zero: SIGFPE), as the hierarchy: section
+    // refused it.
+    const double root_quanta = std::pow(static_cast<double>(spec_.quantum_factor), levels_ - 2);
+    if (root_quanta > 1e6)
+      throw InputError("policy.params.quantum_factor: quantum_factor^(levels - 2) = " + std::to_string(qf) + "^" +
+                       std::to_string(levels_ - 2) + " = " + format_number(root_quanta) +
+                       " leaf quanta per quantum of the root, more than 1e6 (a run simulates at least one root "
+                       "quantum: 1e6 leaf quanta take seconds per leaf, 1e9 hours)");
     nodes_.resize(n);
     for (hs::TreeVertex v = 0; v < n; v++) {
       Node& node = nodes_[v];
@@ -119,12 +139,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     for (hs::TreeVertex v = 0; v < n; v++)
       for (size_t i = 0; i < nodes_[v].kids.size(); i++)
         nodes_[nodes_[v].kids[i]].slot = i;
+    if (messages_over_platform_) place_nodes(p, env.network);
     leaves_ = hs::leaves(tree_);
     leaf_jobs_.resize(n);
     // Section 3.4's setting (analysis.hpp).
     const bool analysis_applies = spec_.quantum_factor == 1 && spec_.cost_factor == 0 && !spec_.whole_processors &&
                                   spec_.allocator == hs::NodeAllocator::deq &&
-                                  spec_.job_scheduler != hs::JobScheduler::equi;
+                                  spec_.job_scheduler != hs::JobScheduler::equi && !messages_over_platform_;
     check_ = spec_.invariants == "on" || (spec_.invariants == "auto" && analysis_applies);
     check_lemma_ = check_ && (spec_.invariants == "on" ||
                               (spec_.job_scheduler == hs::JobScheduler::a_control && spec_.convergence_rate == 0));
@@ -220,6 +241,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   struct Allotment {
     double processors = 0;
     double effective = 0;
+    // Messages over the platform: when it reaches the child, and the boundary of the root's round it derives from (the
+    // feedback it answers was sent then; -1: a share of nothing, sent before any root decision).
+    double arrival = 0;
+    double origin = -1;
+    bool counted = false; // in the allotment delays
+    long round = 0;       // the sender's round (m)
   };
   struct Node {
     int level = 2;
@@ -235,6 +262,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     double child_delay = 0;
     double desire = 0;
     long unfinished = 0;
+    // Messages over the platform: one message's time to the parent and from it, the instant the node decides in the
+    // round under way, and the origin (see Allotment) of the allotment it holds.
+    double up_delay = 0;
+    double down_delay = 0;
+    double decides_at = 0;
+    double origin = -1;
   };
   struct JobEntry {
     int leaf = 0;
@@ -299,6 +332,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
           const hs::TreeDescription d = hs::tree_from_graphml(in);
           if (d.parents.size() > 10000) throw InputError(file + ": a tree of more than 10000 nodes");
           tree_ = hs::tree_from_parents(d.parents);
+          graphml_hosts_ = d.hosts;
         } catch (const std::invalid_argument& e) {
           throw InputError(file + ": " + e.what());
         }
@@ -352,6 +386,43 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     e.quantum_start = -1;
   }
 
+  /* Messages over the platform: where each node runs (as the former hierarchy: simulator placed its actors): the host
+   * the tree gives it (policy.params.tree_hosts, or a GraphML node's `host`), else the site front ends (role frontend,
+   * natural name order): the root on the first, the root's i-th child and its whole subtree on front end i mod (their
+   * number). Then each node's message times to its parent and back, from the routes (MessageNetwork::time). */
+  void place_nodes(const Params& p, const MessageNetwork* network)
+  {
+    if (network == nullptr) throw InputError("policy.params.messages: platform needs a platform to send messages over");
+    std::vector<std::string> named = p.get_list("tree_hosts");
+    if (named.empty()) named = graphml_hosts_;
+    const size_t n = nodes_.size();
+    if (named.size() > n)
+      throw InputError("policy.params.tree_hosts: " + std::to_string(named.size()) + " hosts for a tree of " +
+                       std::to_string(n) + " nodes");
+    hosts_.assign(n, std::string());
+    std::vector<size_t> site(n, 0);
+    for (size_t i = 0; i < nodes_[0].kids.size(); i++)
+      site[nodes_[0].kids[i]] = i;
+    for (size_t v = 0; v < n; v++) { // parents come before their children
+      if (nodes_[v].parent > 0) site[v] = site[static_cast<size_t>(nodes_[v].parent)];
+      if (v < named.size() && !named[v].empty()) {
+        hosts_[v] = named[v];
+        continue;
+      }
+      if (network->front_ends.empty())
+        throw InputError("policy.params.messages: platform: the platform has no host with role 'frontend' to place "
+                         "the schedulers on (or give every tree node a host: policy.params.tree_hosts)");
+      hosts_[v] = network->front_ends[site[v] % network->front_ends.size()];
+    }
+    for (size_t v = 1; v < n; v++) {
+      const std::string& parent = hosts_[static_cast<size_t>(nodes_[v].parent)];
+      const std::string why =
+          "policy.params.messages: tree node " + std::to_string(v + 1) + " and its parent exchange messages";
+      nodes_[v].up_delay = network->time(hosts_[v], parent, message_bytes_, why);
+      nodes_[v].down_delay = network->time(parent, hosts_[v], message_bytes_, why);
+    }
+  }
+
   void round(long m, double t, double P)
   {
     const size_t n = nodes_.size();
@@ -381,6 +452,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       node.desire = 0;
       node.unfinished = 0;
       node.child_delay = 0;
+      // A node above level 2 decides when the last of its children's feedback is in (free messages: at t).
+      node.decides_at = t;
+      for (hs::TreeVertex kid : node.kids)
+        node.decides_at = std::max(node.decides_at, nodes_[kid].decides_at + nodes_[kid].up_delay);
       if (node.kids.empty()) {
         const auto& list = leaf_jobs_[i];
         if (spec_.job_scheduler == hs::JobScheduler::equi)
@@ -409,11 +484,31 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     for (size_t i = 0; i < n; i++) {
       Node& node = nodes_[i];
       if (m % node.period != 0) continue;
-      while (!node.pending.empty() && node.pending.front().effective <= t + kTimeTolerance * spec_.quantum) {
+      const double now = node.decides_at + kTimeTolerance * spec_.quantum;
+      // Over the platform a parent decides this round after its child did (it waits for the child's feedback), so what
+      // it sends now reaches the child's next decision at the earliest, even from the same host at the same instant.
+      auto arrived = [&](const Allotment& a) { return a.arrival <= now && (!messages_over_platform_ || a.round < m); };
+      if (node.kids.empty()) // a leaf's allotment delays: from the root's round to the arrival
+        for (Allotment& a : node.pending)
+          if (arrived(a) && !a.counted && a.origin >= 0) {
+            a.counted = true;
+            const double delay = a.arrival - a.origin;
+            allotment_delay_min_ = allotments_received_ == 0 ? delay : std::min(allotment_delay_min_, delay);
+            allotment_delay_max_ = std::max(allotment_delay_max_, delay);
+            allotment_delay_sum_ += delay;
+            allotments_received_++;
+          }
+      // Messages from one parent arrive in the order they were sent (the same time each): the first not yet arrived or
+      // not yet effective holds back the later ones.
+      while (!node.pending.empty() && arrived(node.pending.front()) && node.pending.front().effective <= now) {
         node.allotment = node.pending.front().processors;
+        node.origin = node.pending.front().origin;
         node.pending.pop_front();
       }
-      if (node.parent < 0) node.allotment = P;
+      if (node.parent < 0) {
+        node.allotment = P;
+        node.origin = t;
+      }
       if (node.kids.empty()) {
         allot_jobs(i, node, allotted, deprived);
         continue;
@@ -426,9 +521,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       }
       std::vector<double> shares = hs::divide_processors(spec_.allocator, spec_.job_scheduler, active, desires,
                                                          node.allotment, spec_.whole_processors);
-      const double effective = t + (shares != node.sent ? node.child_delay : 0);
+      const double effective = node.decides_at + (shares != node.sent ? node.child_delay : 0);
       for (size_t k = 0; k < node.kids.size(); k++)
-        nodes_[node.kids[k]].pending.push_back(Allotment{shares[k], effective});
+        nodes_[node.kids[k]].pending.push_back(
+            Allotment{shares[k], effective, node.decides_at + nodes_[node.kids[k]].down_delay, node.origin, false, m});
       node.sent = std::move(shares);
     }
     leaf_quanta_ += static_cast<long>(leaves_.size());
@@ -555,6 +651,14 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   }
 
   hs::HierarchySpec spec_;
+  bool messages_over_platform_ = false;
+  double message_bytes_ = 0;
+  std::vector<std::string> graphml_hosts_; // a GraphML tree's node hosts ("" where not given)
+  std::vector<std::string> hosts_;         // by vertex, messages over the platform
+  long allotments_received_ = 0;           // by leaves, and their delays
+  double allotment_delay_sum_ = 0;
+  double allotment_delay_min_ = 0;
+  double allotment_delay_max_ = 0;
   RandomStream leaves_stream_;
   hs::SchedulerTree tree_;
   int levels_ = 2;
@@ -588,7 +692,7 @@ PolicyReport HierarchicalPolicy::report() const
                             rec.total_allotment, rec.stall_time};
   r.summary_texts = {{"algorithm", hs::algorithm_name(spec_)},
                      {"allotments", spec_.whole_processors ? "whole" : "fractional"},
-                     {"messages", "free"}};
+                     {"messages", messages_over_platform_ ? "platform" : "free"}};
   const std::vector<long> per_level = hs::nodes_per_level(tree_);
   r.summary_numbers = {{"levels", levels_},
                        {"tree_nodes", static_cast<double>(nodes_.size())},
@@ -606,6 +710,13 @@ PolicyReport HierarchicalPolicy::report() const
   r.summary_numbers.emplace_back("deprived_quanta", deprived_quanta_);
   r.summary_numbers.emplace_back("deprived_quanta_with_idle_processors", deprived_with_idle_);
   r.summary_numbers.emplace_back("leaf_quanta", leaf_quanta_);
+  // From the boundary of the root's round an allotment derives from (its feedback was sent then) to its arrival at a
+  // leaf: 0 with free messages.
+  r.summary_numbers.emplace_back("allotment_delay_min", allotment_delay_min_);
+  r.summary_numbers.emplace_back(
+      "allotment_delay_mean",
+      allotments_received_ > 0 ? allotment_delay_sum_ / static_cast<double>(allotments_received_) : 0.0);
+  r.summary_numbers.emplace_back("allotment_delay_max", allotment_delay_max_);
   r.summary_flags = {{"invariants_checked", check_}};
   if (records.empty()) return r;
   // The analysis needs each job's work and span: the runtime's measures at its end (what the job reported).
@@ -661,8 +772,11 @@ std::vector<ParamSpec> hierarchical_params()
       {"tree_seed", "-1", "generated tree: its seed (-1: the simulation's seed)"},
       {"tree", "[]", "explicit tree: parent indices, root first (-1), a parent before its children"},
       {"tree_file", "", "explicit tree: a GraphML file (edges from parent to child)"},
-      {"messages", "free", "free: the paper's synchronous model without latency (the only one here)"},
+      {"messages", "free",
+       "free: the paper's synchronous model without latency; platform: messages between the platform's hosts"},
       {"message_bytes", "64.0", "bytes of one message (messages over the platform; unused under free)"},
+      {"tree_hosts", "[]",
+       "messages over the platform: the host of each tree node in index order ('' or none: a front end)"},
       {"convergence_rate", "0.0", "A-Control's v in [0, 1): desire = v d + (1 - v) A"},
       {"utilization_threshold", "0.8", "A-Greedy's delta: a quantum is efficient when w >= delta a L"},
       {"responsiveness", "2.0", "A-Greedy's rho: the desire's factor up or down"},

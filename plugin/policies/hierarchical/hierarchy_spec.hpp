@@ -1,6 +1,6 @@
-/* The `hierarchy:` section of a scenario: hierarchical feedback-driven scheduling of malleable jobs after Cao, Sun,
- * Qian and Wu, "Scalable Hierarchical Scheduling for Malleable Parallel Jobs on Multiprocessor-based Systems"
- * (run/hierarchy.hpp runs it; docs/reproduction/hierarchical.md reproduces the paper with it). */
+/* The settings of hierarchical feedback-driven scheduling of malleable jobs after Cao, Sun, Qian and Wu, "Scalable
+ * Hierarchical Scheduling for Malleable Parallel Jobs on Multiprocessor-based Systems" (hierarchical_policy.cpp reads
+ * them from policy.params; docs/reproduction/hierarchical.md reproduces the paper with them). */
 #pragma once
 
 #include "policies/hierarchical/allocation.hpp"
@@ -34,8 +34,7 @@ struct HierarchySpec {
   double convergence_rate = 0;            // AC
   AGreedyParams a_greedy;                 // AG
   DowneyWorkloadSpec workload;
-  // Messages: free (the paper's model: every actor on one host), or over the platform (actors on the site front ends,
-  // run/hierarchy.hpp), each message `message_bytes` long.
+  // Messages: free (the paper's model), or over the platform (hierarchical_policy.cpp), each `message_bytes` long.
   bool messages_over_platform = false;
   double message_bytes = 64;
   std::string invariants = "auto"; // auto: checked on runs where they hold (QF 1, CF 0, fractional); on: on every

@@ -6,9 +6,11 @@
  *
  * Reallocation cost (section 4.3(4)): a job whose allotment changes by x processors stalls x L CF -- it computes
  * nothing while its processors move, holding its new allotment -- carried into the next quanta when longer than one.
- * The node's delay for the quantum is the sum of its jobs' stalls; the levels above accumulate it (run/hierarchy.hpp).
+ * The node's delay for the quantum is the sum of its jobs' stalls; the levels above accumulate it
+ * (hierarchical_policy.cpp).
  *
- * Pure code, no SimGrid: the actors of run/hierarchy.cpp call it. It also keeps, per job, what section 3.4's analysis
+ * Pure code, no SimGrid: the tests run one job through it as a second method against the runtime (the former
+ * hierarchy: simulator's actors called it). It also keeps, per job, what section 3.4's analysis
  * is about: the transition factor c (largest ratio of the average parallelism of two successive quanta in which the job
  * ran, the first compared with the initial desire), the satisfied time and the total allotment, measured as
  * analysis.hpp says. */
