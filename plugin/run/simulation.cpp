@@ -6,7 +6,6 @@
 #include "platform/mesh_platform.hpp"
 #include "platform/platform_check.hpp"
 #include "platform/routes.hpp"
-#include "policies/hierarchical/malleable_job.hpp"
 #include "run/engine_setup.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
@@ -70,60 +69,6 @@ void guarded(Context& ctx, F body)
   }
 }
 
-/* `workload.generator.model: downey`: Cao et al.'s phased malleable jobs (policies/hierarchical/malleable_job.hpp),
- * released at their arrival. Each job's parallelism profile is its phases' segments; it asks for ceil(A) processors
- * (its average parallelism, at most the machine's), its run time being how long it lasts alone on them. */
-std::vector<JobRecord> generate_downey(const GeneratorSpec& gs, int processors)
-{
-  namespace hs = hierarchical;
-  hs::DowneyWorkloadSpec spec;
-  spec.jobs = gs.jobs;
-  spec.beta1 = gs.downey.beta1;
-  spec.beta2 = gs.downey.beta2;
-  spec.A_min = gs.downey.min_parallelism;
-  spec.A_max = gs.downey.max_parallelism;
-  spec.work_unit = gs.downey.work_unit;
-  spec.jobs_per_unit_load = gs.downey.jobs_per_unit_load;
-  spec.phase_length = gs.downey.phase_length;
-  if (!gs.downey.shapes.empty()) {
-    spec.shapes.clear();
-    for (const std::string& name : gs.downey.shapes)
-      for (int k = 0; k < hs::kShapeCount; k++)
-        if (name == hs::to_string(static_cast<hs::ParallelismShape>(k)))
-          spec.shapes.push_back(static_cast<hs::ParallelismShape>(k));
-  }
-  // Leaves: the policy places jobs (policies/hierarchical/hierarchical_policy.cpp); the draw here is not used.
-  std::vector<hs::GeneratedJob> generated = hs::generate_downey_jobs(spec, processors, 1, gs.seed);
-  std::vector<JobRecord> out;
-  out.reserve(generated.size());
-  for (size_t i = 0; i < generated.size(); i++) {
-    const hs::MalleableJob& m = generated[i].job;
-    WorkloadJob j;
-    j.id = static_cast<JobId>(i);
-    j.submit_time = generated[i].release;
-    j.size = std::max(1, std::min(processors, static_cast<int>(std::ceil(m.average_parallelism() - 1e-9))));
-    j.shape = JobShape::malleable;
-    j.min_size = 1;
-    j.max_size = processors;
-    const auto phases = static_cast<long>(m.shapes().size());
-    double alone = 0;
-    for (long p = 0; p < phases; p++) {
-      const double segment_span = m.phase_span(p) / hs::kSegmentsPerPhase;
-      for (int k = 0; k < hs::kSegmentsPerPhase; k++) {
-        const double h = m.segment_parallelism(p, k);
-        j.profile.span.push_back(segment_span);
-        j.profile.parallelism.push_back(h);
-        alone += h > 0 ? segment_span * h / std::min(h, static_cast<double>(j.size)) : segment_span;
-      }
-    }
-    j.run_time = alone;
-    j.estimate = alone;
-    j.speedup = Speedup{};
-    out.push_back({j, "downey job " + std::to_string(i)});
-  }
-  return out;
-}
-
 /* Policies that schedule parallelism profiles (Cao et al.'s): a job without one is one phase of constant parallelism
  * = its size over its run time (work = size x run time), malleable from 1 to the machine's processors. */
 void give_profiles(JobList& jobs, int processors)
@@ -174,7 +119,7 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
   }
   if (ws.generator->model == GeneratorModel::downey)
     return build_workload("downey-seed" + std::to_string(ws.generator->seed),
-                          generate_downey(*ws.generator, processors), ws.filter, processors, 0, largest, limit.reason);
+                          generate_downey_jobs(*ws.generator, processors), ws.filter, processors, 0, largest, limit.reason);
   return build_workload("generated-seed" + std::to_string(ws.generator->seed),
                         ws.generator->model == GeneratorModel::vp
                             ? generate_vp_jobs(*ws.generator, machine_archs(machine), arch_capacities(machine))

@@ -116,7 +116,7 @@ struct VpGeneratorSpec {
 };
 
 /* `workload.generator.model: downey`: Downey's moldable job model turned into phased malleable jobs, as Cao et al.'s
- * study draws them (policies/hierarchical/malleable_job.hpp says how); the keys of the former hierarchy.workload. */
+ * study draws them (model/malleable_job.hpp says how); the keys of the former hierarchy.workload. */
 struct DowneyGeneratorSpec {
   double beta1 = -0.14;
   double beta2 = 0.073;
@@ -152,6 +152,11 @@ struct GeneratorSpec {
 };
 
 std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size);
+
+/* `workload.generator.model: downey`: Cao et al.'s phased malleable jobs (model/malleable_job.hpp),
+ * released at their arrival. Each job's parallelism profile is its phases' segments; it asks for ceil(A) processors
+ * (its average parallelism, at most the machine's), its run time being how long it lasts alone on them. */
+std::vector<JobRecord> generate_downey_jobs(const GeneratorSpec& spec, int processors);
 
 /* Model vp: `archs` and `arch_weights` are the platform's architectures and their total capacities (positive), in
  * host order. InputError when `spec.vp.archs` names an architecture no host has. */

@@ -19,10 +19,6 @@ import sys
 
 # Includes against the layers that stay for now: each (file, include) pair, paths under plugin/, and why it is there.
 ALLOWED_FOR_NOW = {
-    # workload.generator.model: downey makes its phased jobs with the hierarchical pure code (until that generator
-    # moves to workload/).
-    ("run/simulation.cpp", "policies/hierarchical/malleable_job.hpp"):
-        "the Downey generator's phased jobs come from the hierarchical pure code",
 }
 
 SOURCE_SUFFIXES = (".hpp", ".cpp", ".h", ".cc", ".hh", ".ipp", ".tpp")

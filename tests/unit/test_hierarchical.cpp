@@ -5,7 +5,7 @@
 #include "policies/hierarchical/analysis.hpp"
 #include "policies/hierarchical/feedback.hpp"
 #include "policies/hierarchical/leaf_scheduler.hpp"
-#include "policies/hierarchical/malleable_job.hpp"
+#include "model/malleable_job.hpp"
 #include "policies/hierarchical/scheduler_tree.hpp"
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 
 #include "policies/hierarchical/allocation.hpp"
 #include "policies/hierarchical/feedback.hpp"
-#include "policies/hierarchical/malleable_job.hpp"
+#include "model/malleable_job.hpp"
 #include "policies/hierarchical/scheduler_tree.hpp"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
  * Jobs on Multiprocessor-based Systems", sections 3.1-3.3 and 4.3(4)): the scheduler that holds jobs. At each of its
  * quantum boundaries it admits the jobs released since, computes each job's desire from its last quantum (AC, AG, or
  * none under EQUI: feedback.hpp), reports their sum (DS) upwards, divides the processors it received among its jobs
- * (DEQ or EQUI: allocation.hpp) and runs them for one quantum at rate min(a, h) (malleable_job.hpp).
+ * (DEQ or EQUI: allocation.hpp) and runs them for one quantum at rate min(a, h) (model/malleable_job.hpp).
  *
  * Reallocation cost (section 4.3(4)): a job whose allotment changes by x processors stalls x L CF -- it computes
  * nothing while its processors move, holding its new allotment -- carried into the next quanta when longer than one.
@@ -18,7 +18,7 @@
 
 #include "policies/hierarchical/allocation.hpp"
 #include "policies/hierarchical/feedback.hpp"
-#include "policies/hierarchical/malleable_job.hpp"
+#include "model/malleable_job.hpp"
 
 #include <deque>
 #include <vector>

@@ -1,6 +1,6 @@
 /* Cao, Sun, Qian and Wu, section 4.1: the malleable job model (see malleable_job.hpp for the readings), and Downey's
  * moldable model with the parameters of their Table 1 (section 4.2). */
-#include "policies/hierarchical/malleable_job.hpp"
+#include "model/malleable_job.hpp"
 
 #include "core/random.hpp"
 
