@@ -9,7 +9,9 @@ Makes seeded random mutants of every kind of input and runs the command that rea
   duplicated or misspelt, files cut or emptied, unicode, long paths), scenarios with an `owners:` section and their
   `TIME,HOST,STATE` owner traces (unsorted, unknown hosts, duplicated states, simultaneous changes, bad numbers),
   gang-now and hierarchy scenarios (trees too), and the mesh and fork-join scenarios;
-- `jobsched sweep` on a tiny mutated sweep file, `jobsched mesh-platform` and `jobsched plan` with mutated options.
+- `jobsched sweep` on a tiny mutated sweep file, `jobsched mesh-platform` and `jobsched plan` with mutated options,
+  `jobsched plot` on run and sweep folders whose tables (cut, lines deleted or doubled, cells replaced, a column
+  dropped) and options are mutated.
 Every run must either succeed (the mutant was still valid) or fail with exit status 2, exactly one line on stderr
 that starts with "jobsched: error:", and no output (no output folder; nothing on stdout for the commands that print);
 a crash, a hang (timeout), another exit status or a second line is a failure, printed with the mutant so that it can
@@ -487,8 +489,69 @@ class Campaign:
         return command, None, True
 
 
+    def kind_plot(self, case):
+        """jobsched plot on a run folder (jobs.csv, summary.json) or a sweep folder (aggregate.csv), files and
+        options mutated."""
+        rng = self.rng
+        folder = os.path.join(case, "in")
+        os.makedirs(folder)
+        if rng.random() < 0.5:
+            jobs = PLOT_JOBS if rng.random() < 0.3 else mutate_csv(PLOT_JOBS, rng)
+            self.write(folder, "jobs.csv", jobs)
+            summary = PLOT_SUMMARY if rng.random() < 0.5 else mutate_numbers(PLOT_SUMMARY, rng, "#")
+            self.write(folder, "summary.json", summary)
+            options = {"--from": "0", "--to": "300"}
+            keys = list(options) + ["--xlabel", "--bogus"]
+        else:
+            self.write(folder, "aggregate.csv", PLOT_AGGREGATE if rng.random() < 0.3 else mutate_csv(PLOT_AGGREGATE, rng))
+            options = {"--metric": "mean_slowdown", "--x": "workload.load_factor"}
+            keys = list(options) + ["--series", "--label", "--log-y", "--ylabel"]
+        for _ in range(rng.randrange(0, 3)):
+            options[rng.choice(keys)] = rng.choice(YAML_VALUES[:20] + ["policy.name", "mean_slowdown", "", "x=y",
+                                                                        "policy.name=P", "1e9", "-5"])
+        out = os.path.join(case, "out")
+        command = ["plot", folder]
+        for key, value in options.items():
+            command += [key, value]
+        return command + ["--out", out], out, False
+
+
+PLOT_JOBS = ("job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+             "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
+             "allocated_resources,consumed_energy,metadata\n"
+             "1,w,rigid,0,4,100,1,COMPLETED_SUCCESSFULLY,0,100,100,0,100,1,0-3,-1,\n"
+             "2,w,rigid,10,3,200,1,COMPLETED_SUCCESSFULLY,100,150,250,90,240,1.6,0-1 4,-1,\n"
+             "3,w,rigid,20,1,50,1,COMPLETED_SUCCESSFULLY,20,50,70,0,50,1,5,-1,\n")
+PLOT_SUMMARY = '{"scenario": "tiny", "policy": "easy", "hosts": 8, "processors": 8, "makespan": 250}\n'
+PLOT_AGGREGATE = ("point,policy.name,workload.load_factor,metric,n,mean,std,ci95_half_width\n"
+                  "0,fcfs,0.5,mean_slowdown,3,2.5,0.5,1.2\n1,easy,0.5,mean_slowdown,3,1.5,0.2,0.5\n"
+                  "2,fcfs,0.7,mean_slowdown,3,4.5,0.5,1.2\n3,easy,0.7,mean_slowdown,3,2.5,0.3,0.7\n")
+
+
+def mutate_csv(text, rng):
+    """One change to a CSV table: cut, a line deleted or doubled, a cell replaced, a column dropped."""
+    lines = text.rstrip("\n").split("\n")
+    op = rng.randrange(6)
+    if op == 0:
+        return text[: rng.randrange(len(text))]
+    if op == 1 and len(lines) > 1:
+        del lines[rng.randrange(len(lines))]
+    elif op == 2:
+        i = rng.randrange(len(lines))
+        lines.insert(i, lines[i])
+    elif op in (3, 4):
+        i = rng.randrange(len(lines))
+        cells = lines[i].split(",")
+        cells[rng.randrange(len(cells))] = rng.choice(BAD_VALUES + YAML_VALUES[:20])
+        lines[i] = ",".join(cells)
+    else:
+        column = rng.randrange(len(lines[0].split(",")))
+        lines = [",".join(c for k, c in enumerate(l.split(",")) if k != column) for l in lines]
+    return "\n".join(lines) + "\n"
+
+
 KINDS = ["platform", "deployment", "swf", "scenario", "owners", "owner_trace", "gang_now", "hierarchy",
-         "other_scenarios", "sweep", "mesh_platform", "plan"]
+         "other_scenarios", "sweep", "mesh_platform", "plan", "plot"]
 
 
 def main():
