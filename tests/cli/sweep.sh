@@ -203,6 +203,26 @@ has_hidden_folder || problems+=" the killed run left no hidden folder (the case 
 "$bin" sweep big.yaml --out K --quiet --set replications=3 || problems+=" resumed sweep failed;"
 has_hidden_folder && problems+=" hidden folders left: $(ls -a K/runs | grep tmp | tr '\n' ' ');"
 [ "$(grep -c ',ok,' K/results.csv 2>/dev/null)" = 3 ] || problems+=" results.csv has not 3 ok rows;"
+# 8d. Killed at random times (sweep and runs together, 0 to 2.5 s after its start), then resumed: the tables are
+#     byte-identical to those of a sweep never interrupted, and no folder of a killed run looks complete.
+"$bin" sweep big.yaml --out K2 --quiet --set replications=3 || problems+=" uninterrupted sweep failed;"
+for attempt in 1 2 3; do
+  rm -rf K3
+  setsid "$bin" sweep big.yaml --out K3 --quiet --set replications=3 &
+  sweep_pid=$!
+  sleep "$((RANDOM % 25 / 10)).$((RANDOM % 10))"
+  kill -9 -- -"$sweep_pid" 2>/dev/null
+  wait "$sweep_pid" 2>/dev/null
+  for run in K3/runs/*/; do # a run folder with a summary.json is complete: it must hold every output
+    [ -e "$run/summary.json" ] || continue
+    for f in jobs.csv trace.csv performance.json; do
+      [ -e "$run/$f" ] || problems+=" attempt $attempt: $run has summary.json but no $f;"
+    done
+  done
+  "$bin" sweep big.yaml --out K3 --quiet --set replications=3 || problems+=" attempt $attempt: resumed sweep failed;"
+  cmp -s K2/results.csv K3/results.csv || problems+=" attempt $attempt: results.csv differs from the uninterrupted one;"
+  cmp -s K2/aggregate.csv K3/aggregate.csv || problems+=" attempt $attempt: aggregate.csv differs;"
+done
 report killed_sweeps "$problems"
 
 # 7. --slurm writes a job array and runs nothing.
