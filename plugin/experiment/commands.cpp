@@ -480,7 +480,8 @@ int collect_main(const std::vector<std::string>& args)
     std::puts(
         "Usage: jobsched collect SWEEP_DIR [--confidence C]\n\nWrites SWEEP_DIR/results.csv and aggregate.csv from "
         "SWEEP_DIR/plan.csv and the runs in SWEEP_DIR/runs/ (e.g. after the shards of a Slurm array).\n"
-        "  --confidence C   level of aggregate.csv's ci_half_width column (default 0.95; ci95_half_width stays)");
+        "  --confidence C   level of aggregate.csv's ci_half_width column (default 0.95; ci95_half_width stays)\n"
+        "Exit status: 0, 1 if some runs failed or are missing (their rows say so), 2 bad input.");
     return 0;
   }
   double confidence = 0.95;

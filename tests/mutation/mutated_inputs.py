@@ -11,7 +11,9 @@ Makes seeded random mutants of every kind of input and runs the command that rea
   gang-now and hierarchy scenarios (trees too), and the mesh and fork-join scenarios;
 - `jobsched sweep` on a tiny mutated sweep file, `jobsched mesh-platform` and `jobsched plan` with mutated options,
   `jobsched plot` on run and sweep folders whose tables (cut, lines deleted or doubled, cells replaced, a column
-  dropped) and options are mutated.
+  dropped) and options are mutated, `jobsched plan-sweep` with mutated options, `jobsched collect` on a sweep folder
+  whose plan.csv or a summary.json is mutated (exit status 1 is their documented outcome for a point that did not
+  converge and for failed or missing runs).
 Every run must either succeed (the mutant was still valid) or fail with exit status 2, exactly one line on stderr
 that starts with "jobsched: error:", and no output (no output folder; nothing on stdout for the commands that print);
 a crash, a hang (timeout), another exit status or a second line is a failure, printed with the mutant so that it can
@@ -515,6 +517,45 @@ class Campaign:
             command += [key, value]
         return command + ["--out", out], out, False
 
+    def kind_plan_sweep(self, case):
+        """jobsched plan-sweep, one point (CSV on stdout), options mutated; few trials so that a run stays short."""
+        rng = self.rng
+        options = {"--nodes": "16", "--jobs": "4", "--batch": "200", "--max-trials": "400"}
+        keys = ["--nodes", "--jobs", "--load", "--k", "--seed", "--confidence", "--precision", "--rounding", "--bogus"]
+        for _ in range(rng.randrange(1, 3)):
+            options[rng.choice(keys)] = rng.choice(YAML_VALUES[:20] + ["", "0", "1", "3", "100", "200", "0.5", "floor",
+                                                                        "mix", "nearest", "bogus"])
+        command = ["plan-sweep", "--no-plot"]
+        for key, value in options.items():
+            command += [key, value]
+        return command, None, True
+
+    def kind_collect(self, case):
+        """jobsched collect on a sweep folder (plan.csv, runs/HASH/summary.json) with one file mutated."""
+        rng = self.rng
+        folder = os.path.join(case, "sweep")
+        runs = [("a1b2c3d4e5f60718", "fcfs", 2.5), ("1b2c3d4e5f607182", "easy", 1.5)]
+        os.makedirs(os.path.join(folder, "runs"))
+        plan = "run,point,replication,seed,policy.name,hash\n" + "".join(
+            f"{i + 1},{i},0,1,{name},{h}\n" for i, (h, name, _) in enumerate(runs))
+        summaries = {h: f'{{"scenario": "s", "policy": "{name}", "jobs_completed": 5, "mean_slowdown": {v}}}\n'
+                     for h, name, v in runs}
+        target = rng.randrange(3)
+        if target == 0:
+            plan = mutate_csv(plan, rng)
+        for k, (h, name, _) in enumerate(runs):
+            os.makedirs(os.path.join(folder, "runs", h))
+            text = summaries[h]
+            if target == k + 1:
+                text = mutate_numbers(text, rng, "#") if rng.random() < 0.5 else text[: rng.randrange(len(text))]
+            self.write(os.path.join(folder, "runs", h), "summary.json", text)
+        self.write(folder, "plan.csv", plan)
+        command = ["collect", folder]
+        if rng.random() < 0.3:
+            command += ["--confidence", rng.choice(YAML_VALUES[:20] + ["0.9", "1", "0.5"])]
+        # collect writes its tables into the folder it reads: no output folder to check
+        return command, None, False
+
 
 PLOT_JOBS = ("job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
              "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
@@ -551,7 +592,7 @@ def mutate_csv(text, rng):
 
 
 KINDS = ["platform", "deployment", "swf", "scenario", "owners", "owner_trace", "gang_now", "hierarchy",
-         "other_scenarios", "sweep", "mesh_platform", "plan", "plot"]
+         "other_scenarios", "sweep", "mesh_platform", "plan", "plot", "plan_sweep", "collect"]
 
 
 def main():
@@ -595,6 +636,10 @@ def main():
                 if problem == "skipped":
                     known_tally[known][0] += 1
                     continue
+                # Documented outcomes other than success: plan-sweep exits 1 when a point did not converge within
+                # --max-trials, collect when some runs failed or are missing (their rows say so).
+                if problem == "exit status 1" and kind in ("plan_sweep", "collect"):
+                    problem, rc = None, 0
                 if problem and known:
                     known_tally[known][1] += 1
                     if args.verbose:
