@@ -6,6 +6,8 @@
 #include "experiment/sweep_plan.hpp"
 #include "experiment/tables.hpp"
 #include "output/output_files.hpp"
+#include "run/simulation.hpp"
+#include "scenario/scenario.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -263,8 +265,9 @@ class RunPool {
       header += " --set " + o;
     write_file(run_dir, "scenario.yaml", header + "\n" + r.resolved_yaml);
 
-    std::vector<std::string> args{exe_, fork_join_ ? "fork-join" : "run", fs::absolute(options_.scenario).string(),
-                                  "--out", run_dir.string(), "--quiet"};
+    std::vector<std::string> args{
+        exe_,     fork_join_ ? "fork-join" : "run", fs::absolute(options_.scenario).string(), "--out", run_dir.string(),
+        "--quiet"};
     for (const auto& o : r.overrides) {
       args.emplace_back("--set");
       args.push_back(o);
@@ -405,8 +408,10 @@ int sweep_main(const std::vector<std::string>& args)
       return 0;
     }
   SweepOptions o = parse_options(args);
-  SweepPlan plan = SweepPlan::load(o.scenario, o.overrides);
-  plan.check_input_files();
+  SweepPlan plan = SweepPlan::load(o.scenario, o.overrides, [](const Scenario& sc) {
+    check_input_files(sc);
+    check_policy_choices(sc);
+  });
   fs::path dir = fs::absolute(!o.out_dir.empty()           ? o.out_dir
                               : !plan.output_dir().empty() ? fs::path(plan.output_dir())
                                                            : fs::path("results") / o.scenario.stem())

@@ -6,7 +6,6 @@
 #include "experiment/tables.hpp"
 #include "output/reports.hpp"
 #include "run/fork_join.hpp"
-#include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_tree.hpp"
 
@@ -97,7 +96,8 @@ std::uint64_t ReplicationRule::seed_of(long replication) const
   return base_seed + static_cast<std::uint64_t>(replication);
 }
 
-SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::string>& overrides)
+SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::string>& overrides,
+                          const std::function<void(const Scenario&)>& check_point)
 {
   SweepPlan plan;
   plan.scenario_ = fs::absolute(scenario).lexically_normal();
@@ -202,6 +202,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     SweepRun run = plan.make_run(p, 0);
     parse_scenario(run.resolved_yaml, plan.scenario_, {});
     const Scenario sc = load_scenario(scenario, run.overrides);
+    if (check_point) check_point(sc);
     if (p == 0) plan.fork_join_ = sc.fork_join.has_value();
     if (sc.fork_join.has_value() != plan.fork_join_)
       throw InputError(scenario.string() + ": sweep: some points are fork_join studies and others scheduling runs");
@@ -212,15 +213,6 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     }
   }
   return plan;
-}
-
-void SweepPlan::check_input_files() const
-{
-  for (long p = 0; p < point_count(); p++) {
-    const Scenario sc = load_scenario(scenario_, make_run(p, 0).overrides);
-    jobsched::check_input_files(sc);
-    check_policy_choices(sc); // an unknown policy would fail every run of the point, one by one
-  }
 }
 
 long SweepPlan::point_count() const

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 #include <yaml-cpp/yaml.h>
@@ -56,8 +57,11 @@ struct SweepRun {
 
 class SweepPlan {
  public:
-  /* Reads `sweep:` and `replications:` from the scenario after the command line's --set overrides. */
-  static SweepPlan load(const std::filesystem::path& scenario, const std::vector<std::string>& overrides);
+  /* Reads `sweep:` and `replications:` from the scenario after the command line's --set overrides. Every point's
+   * scenario is loaded once to check it; `check_point`, when given, checks it further (jobsched sweep: its files and
+   * its policy, without which every run of the point would fail, one by one). */
+  static SweepPlan load(const std::filesystem::path& scenario, const std::vector<std::string>& overrides,
+                        const std::function<void(const Scenario&)>& check_point = {});
 
   const std::filesystem::path& scenario() const { return scenario_; }
   const std::vector<SweepAxis>& axes() const { return axes_; }
@@ -69,9 +73,6 @@ class SweepPlan {
   /* The runs of fixed replications, or the first `min` replications of a stopping rule, in plan order. */
   std::vector<SweepRun> initial_runs() const;
   std::string output_dir() const { return output_dir_; }
-  /* Every point's platform, deployment and trace exist, and its policy and parameters are known (else every run of
-   * the point would fail, one by one). */
-  void check_input_files() const;
   /* The runs are of the fork-join study (`jobsched fork-join`), not scheduling runs (`jobsched run`). */
   bool fork_join() const { return fork_join_; }
 

@@ -119,12 +119,37 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
   }
   if (ws.generator->model == GeneratorModel::downey)
     return build_workload("downey-seed" + std::to_string(ws.generator->seed),
-                          generate_downey_jobs(*ws.generator, processors), ws.filter, processors, 0, largest, limit.reason);
+                          generate_downey_jobs(*ws.generator, processors), ws.filter, processors, 0, largest,
+                          limit.reason);
   return build_workload("generated-seed" + std::to_string(ws.generator->seed),
                         ws.generator->model == GeneratorModel::vp
                             ? generate_vp_jobs(*ws.generator, machine_archs(machine), arch_capacities(machine))
                             : generate_jobs(*ws.generator, processors),
                         ws.filter, processors, 0, largest, limit.reason);
+}
+
+/* The allocator and the policy the scenario names, with their parameters read; InputErrors name the key. */
+struct PolicyChoices {
+  const AllocatorInfo* allocator = nullptr;
+  Params allocator_params;
+  const PolicyInfo* policy = nullptr;
+  Params policy_params;
+};
+PolicyChoices read_policy_choices(const Scenario& sc)
+{
+  PolicyChoices c;
+  c.allocator = &allocator_registry().get(sc.policy.allocation);
+  c.allocator_params = Params(c.allocator->params, sc.policy.allocation_params, "policy.allocation_params");
+  c.policy = &policy_registry().get(sc.policy.name);
+  // A parameter naming a file (its name ends in _file, e.g. the hierarchical policies' tree_file) is relative to the
+  // scenario's folder, like the workload's trace.
+  std::map<std::string, std::string> policy_params = sc.policy.params;
+  for (auto& [key, value] : policy_params)
+    if (key.size() > 5 && key.compare(key.size() - 5, 5, "_file") == 0 && !value.empty() &&
+        fs::path(value).is_relative() && sc.file.has_parent_path())
+      value = (sc.file.parent_path() / value).string();
+  c.policy_params = Params(c.policy->params, policy_params, "policy.params");
+  return c;
 }
 
 /* Compute hosts, workload, allocator, policy and actors' state, once the deployment is loaded. */
@@ -173,20 +198,14 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
       reference_speed = std::min(reference_speed, machine.speed(h));
 
   try { // registry and parameter errors name a key: add the scenario file
-    const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
-    ctx.allocator_params = Params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
+    PolicyChoices choices = read_policy_choices(sc);
+    const AllocatorInfo& alloc_info = *choices.allocator;
+    ctx.allocator_params = std::move(choices.allocator_params);
     ctx.allocator = alloc_info.make(AllocatorEnv{machine, ctx.allocator_params, sc.workload.communication.level,
                                                  sc.workload.communication.base,
                                                  sc.workload.communication.model == CommCostModel::network});
-    const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
-    // A parameter naming a file (its name ends in _file, e.g. the hierarchical policies' tree_file) is relative to
-    // the scenario's folder, like the workload's trace.
-    std::map<std::string, std::string> policy_params = sc.policy.params;
-    for (auto& [key, value] : policy_params)
-      if (key.size() > 5 && key.compare(key.size() - 5, 5, "_file") == 0 && !value.empty() &&
-          fs::path(value).is_relative() && sc.file.has_parent_path())
-        value = (sc.file.parent_path() / value).string();
-    ctx.policy_params = Params(policy_info.params, policy_params, "policy.params");
+    const PolicyInfo& policy_info = *choices.policy;
+    ctx.policy_params = std::move(choices.policy_params);
     // Messages a policy sends over the platform (the hierarchical policies' messages: platform): their times come
     // from SimGrid's routes, asked only by a policy that needs them.
     MessageNetwork network;
@@ -327,10 +346,7 @@ void check_policy_choices(const Scenario& sc)
 {
   if (sc.fork_join) return; // a study of one program: no policy
   try {
-    const AllocatorInfo& alloc_info = allocator_registry().get(sc.policy.allocation);
-    Params(alloc_info.params, sc.policy.allocation_params, "policy.allocation_params");
-    const PolicyInfo& policy_info = policy_registry().get(sc.policy.name);
-    Params(policy_info.params, sc.policy.params, "policy.params");
+    read_policy_choices(sc);
   } catch (const InputError& e) {
     throw InputError(sc.file.string() + ": " + e.what());
   }

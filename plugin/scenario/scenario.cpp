@@ -644,8 +644,7 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
 
   // Owners of the compute hosts, on any platform and under any policy.
   Section ow = top.sub("owners");
-  if (top.has("owners") && sc.fork_join)
-    top.fail(top.node()["owners"], "fork_join scenarios have no owners", "owners");
+  if (top.has("owners") && sc.fork_join) top.fail(top.node()["owners"], "fork_join scenarios have no owners", "owners");
   sc.owners = read_owners(ow, dir, overridden.count("owners.trace") != 0);
   sc.eviction =
       ow.choice("eviction", "requeue", {"requeue", "kill"}) == "kill" ? GuestEviction::kill : GuestEviction::requeue;
