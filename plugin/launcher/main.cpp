@@ -1,6 +1,7 @@
 /* jobsched: the launcher. Reads a scenario, runs one simulation, writes its outputs. */
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
+#include "core/version.hpp"
 #include "experiment/commands.hpp"
 #include "experiment/plan_command.hpp"
 #include "experiment/plan_sweep_command.hpp"
