@@ -23,6 +23,12 @@ for p in $policies; do
   [ -z "$problems" ] || problems+=" $(head -c 600 "$work/$p.out")"
   report "check-policy $p" "$problems"
 done
+# Seed 2 under gang-now: a host failed under suspended VPs, which the policy then moved away from it, and SimGrid
+# aborted on the transfer from a host that is off (fixed: a suspended process fails with its host).
+"$bin" check-policy gang-now --seed 2 >"$work/gang-now-2.out" 2>&1 &&
+  report "check-policy gang-now --seed 2 (failures under suspended VPs)" "" ||
+  report "check-policy gang-now --seed 2 (failures under suspended VPs)" " $(grep -A2 FAIL "$work/gang-now-2.out")"
+
 # Shapes: a space-sharing policy is tried on every shape; memory-constrained (pieces of changing width) not on
 # moldable jobs, which the runtime refuses for it.
 problems=""
