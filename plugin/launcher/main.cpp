@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
 #include "core/version.hpp"
+#include "experiment/check_policy.hpp"
 #include "experiment/commands.hpp"
 #include "experiment/plan_command.hpp"
 #include "experiment/plan_sweep_command.hpp"
@@ -35,6 +36,8 @@ Usage:
   jobsched sweep SCENARIO.yaml [options] a grid of runs with replications, in parallel, resumable
   jobsched collect SWEEP_DIR             results.csv and aggregate.csv from a (sharded) sweep's runs
   jobsched list-policies                 policies and allocators, with their parameters
+  jobsched check-policy NAME [options]   a policy through the runtime's invariants on generated scenarios
+                                         (exit 1 on a violation; 'check-policy --help')
   jobsched plot PATH [options]           figures from a sweep or run folder (needs gnuplot)
   jobsched plan POLICY --nodes N --mins M1,M2,... [--k K]
                                          one quantum of a memory-constrained policy, as JSON ('plan --help')
@@ -251,6 +254,7 @@ int main(int argc, char** argv)
     if (cmd == "plan") return memory_constrained::plan_main(rest);
     if (cmd == "plan-sweep") return memory_constrained::plan_sweep_main(rest);
     if (cmd == "mesh-platform") return mesh_platform_main(rest);
+    if (cmd == "check-policy") return check_policy_main(rest);
     usage_error("unknown command " + quoted_value(cmd));
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());

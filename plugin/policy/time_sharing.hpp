@@ -93,6 +93,10 @@ class TimeSharingPolicy {
   /* The policy's plans place jobs as processes (Plan::processes), several of which may share a host's CPU: the runtime
    * must execute them as SimGrid activities (ptasks), not timers. */
   virtual bool places_processes() const { return false; }
+  /* The job shapes (workload.jobs.shape) the policy schedules as they are: a workload of another shape is an input
+   * error. By default every shape (the driver keeps a rigid job's processor count, and a moldable one's once it
+   * started). `jobsched check-policy` tries each shape taken. */
+  virtual bool takes_shape(JobShape /*shape*/) const { return true; }
   virtual void job_submitted(const Job& /*job*/, double /*now*/) {}
   virtual void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) {}
   virtual void host_changed(const HostChange& /*change*/, double /*now*/) {}

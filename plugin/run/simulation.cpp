@@ -240,6 +240,10 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
   if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
   apply_job_shapes(workload.jobs, sc.workload.jobs, machine.resource_count(), sc.simulation.seed);
+  if (ctx.time_sharing_policy && !ctx.time_sharing_policy->runs_parallelism_profiles() &&
+      !ctx.time_sharing_policy->takes_shape(sc.workload.jobs.shape))
+    throw InputError(sc.file.string() + ": workload.jobs.shape: policy " + sc.policy.name + " does not schedule " +
+                     to_string(sc.workload.jobs.shape) + " jobs");
   if (ctx.time_sharing_policy && ctx.time_sharing_policy->runs_parallelism_profiles())
     give_profiles(workload.jobs, machine.resource_count());
   if (ctx.time_sharing_policy && ctx.time_sharing_policy->needs_memory() &&

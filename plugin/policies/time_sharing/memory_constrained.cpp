@@ -36,6 +36,8 @@ namespace {
 class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
  public:
   bool needs_memory() const override { return min_nodes_ == "memory"; }
+  // Each schedule gives a job a piece of another width: its processor count changes while it runs.
+  bool takes_shape(JobShape shape) const override { return shape != JobShape::moldable; }
   explicit MemoryConstrainedTimeSharing(const PolicyEnv& env)
       : machine_(env.machine), policy_(&memory_constrained::memory_constrained_policy(env.params.get_string("policy"))),
         node_memory_mb_(env.params.get_double("node_memory_mb")), switch_cost_(env.params.get_double("context_switch")),

@@ -803,7 +803,11 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
     host_epoch_++; // cached slowest speeds are stale
     for (auto& [id, x] : jobs_) {
       const JobState& s = *x.state;
-      if (s.status == JobStatus::suspended || (s.status == JobStatus::transferring && s.image_out)) continue;
+      // A suspended job holds no processor, but a suspended process (Plan::processes) keeps its image in its host's
+      // memory: it fails with the host (moving it from there would start a transfer from a host that is off, which
+      // SimGrid aborts on).
+      if ((s.status == JobStatus::suspended && x.owner < 0) || (s.status == JobStatus::transferring && s.image_out))
+        continue;
       auto hosts = hosts_of(s.processors);
       if (std::none_of(hosts.begin(), hosts.end(), [&](const sg4::Host* h) { return changed.count(h) != 0; })) continue;
       if (std::any_of(hosts.begin(), hosts.end(), [](const sg4::Host* h) { return !h->is_on(); })) {

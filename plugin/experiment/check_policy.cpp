@@ -1,0 +1,593 @@
+/* jobsched check-policy NAME: runs a registered policy on small generated scenarios, each as `jobsched run` in a child
+ * process (SimGrid allows one engine per process), and checks the outputs with rules of its own, apart from the
+ * runtime's checks: no processor computes for two jobs at once, each job's busy processor-seconds cover its work,
+ * every job is in jobs.csv and finished, the runs stop by themselves, and a run made twice gives the same bytes. */
+#include "experiment/check_policy.hpp"
+
+#include "allocation/allocator.hpp"
+#include "core/csv.hpp"
+#include "core/errors.hpp"
+#include "core/json.hpp"
+#include "core/machine.hpp"
+#include "core/params.hpp"
+#include "experiment/command_line.hpp"
+#include "policy/policy.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <spawn.h>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace jobsched {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kCheckPolicyUsage = R"(Usage: jobsched check-policy NAME [--seed S] [--keep DIR]
+
+Runs the registered policy NAME (space- or time-sharing, a plugin's included) on small generated scenarios: 4 and 64
+hosts, many jobs submitted at one instant and ends coinciding with arrivals, host failures, workstation owners, and
+every job shape the policy takes (rigid, moldable, malleable; memory for the policies sizing jobs by it, the VP
+generator for a policy placing processes, Downey's phased jobs for one scheduling parallelism profiles). Each case is
+one `jobsched run` in a child process, checked from its outputs: no processor computing for two jobs at once
+(trace.csv), each finished job's busy processor-seconds x speed covering its work, every job of the workload in
+jobs.csv and finished (nothing waits forever: these runs are lightly loaded), no stop as saturated, no run refused
+or aborted by the runtime; and one case run twice gives byte-identical jobs.csv, trace.csv and summary.json.
+It prints each case and stops at the first violation, naming the folder that keeps the case's scenario (case.yaml,
+runnable with jobsched run) and outputs.
+
+Options:
+  --seed S     the scenarios' simulation.seed (default 1): other seeds, other workloads, owners and trees
+  --keep DIR   write the cases into DIR and keep them (default: a temporary folder, removed when every case passes)
+
+Exit status: 0 every case passed, 1 a violation (printed, its scenario kept), 2 bad input (an unknown policy).
+)";
+
+const std::vector<JobShape> kAllShapes{JobShape::rigid, JobShape::moldable, JobShape::malleable};
+
+/* What the policy declares about the jobs it takes, read from a policy built on a small machine with its default
+ * parameters (time-sharing policies declare it through TimeSharingPolicy; a space-sharing policy starts every job on
+ * its requested size, so it takes every shape). */
+struct PolicyTraits {
+  bool time_sharing = false;
+  bool needs_memory = false; // sizes jobs by their memory: the workload gets memory
+  bool processes = false;    // places jobs as processes (gang-now's VPs): the VP generator
+  bool profiles = false;     // schedules parallelism profiles (Cao et al.'s): Downey's phased jobs; fractional shares
+  std::vector<JobShape> shapes = kAllShapes;
+};
+
+PolicyTraits policy_traits(const PolicyInfo& info)
+{
+  PolicyTraits t;
+  t.time_sharing = info.time_sharing();
+  if (!t.time_sharing) return t;
+  Machine machine = Machine::uniform(4);
+  const AllocatorInfo& first_fit = allocator_registry().get("first-fit");
+  Params allocator_params(first_fit.params, {}, "policy.allocation_params");
+  auto allocator = first_fit.make(AllocatorEnv{machine, allocator_params});
+  Params params(info.params, {}, "policy.params");
+  auto policy = info.make_time_sharing(PolicyEnv{machine, *allocator, params, 1, nullptr});
+  t.needs_memory = policy->needs_memory();
+  t.processes = policy->places_processes();
+  t.profiles = policy->runs_parallelism_profiles();
+  t.shapes.clear();
+  // Jobs placed as processes are the VP generator's rigid jobs; parallelism profiles make every job malleable.
+  for (JobShape s : kAllShapes)
+    if (policy->takes_shape(s) && !(t.processes && s != JobShape::rigid) && !(t.profiles && s != JobShape::malleable))
+      t.shapes.push_back(s);
+  return t;
+}
+
+/* A generated platform: hosts node-0 .. node-N-1 (natural order = processor order), a front end `master` running
+ * jobsched's actors, optional failures (SimGrid state files), optional routes over one shared link (for policies
+ * that move process images between hosts). */
+struct PlatformSpec {
+  int hosts = 4;
+  int cores = 1;
+  bool faster_odd_hosts = false; // odd hosts at 2 Gflop/s, the others at 1
+  bool routes = false;
+  std::map<int, std::vector<std::pair<double, int>>> failures; // host -> (time, 0 down / 1 up) lines of its state file
+
+  double host_speed(int h) const { return faster_odd_hosts && h % 2 == 1 ? 2e9 : 1e9; }
+};
+
+constexpr long kReferenceSpeed = 1000000000; // every case's simulation.reference_speed (flop/s): the slowest host's
+
+void write_text(const fs::path& file, const std::string& text)
+{
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  if (!out.flush()) throw InputError(file.string() + ": cannot write");
+}
+
+std::string read_text(const fs::path& file)
+{
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_platform(const fs::path& dir, const PlatformSpec& p)
+{
+  std::ostringstream x;
+  x << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    << "<!-- Written by jobsched check-policy. -->\n<platform version=\"4.1\">\n  <zone id=\"check\" "
+       "routing=\"Full\">\n"
+    << "    <host id=\"master\" speed=\"1Gf\"><prop id=\"role\" value=\"master\"/></host>\n";
+  for (int h = 0; h < p.hosts; h++) {
+    x << "    <host id=\"node-" << h << "\" speed=\"" << (p.host_speed(h) > 1e9 ? "2Gf" : "1Gf") << "\" core=\""
+      << p.cores << "\"";
+    auto f = p.failures.find(h);
+    if (f != p.failures.end()) {
+      std::string name = "node-" + std::to_string(h) + "-state.txt";
+      std::ostringstream lines;
+      for (auto [time, up] : f->second)
+        lines << time << " " << up << "\n";
+      write_text(dir / name, lines.str());
+      x << " state_file=\"" << name << "\"";
+    }
+    x << "/>\n";
+  }
+  if (p.routes) {
+    x << "    <link id=\"lan\" bandwidth=\"125MBps\" latency=\"50us\" sharing_policy=\"SHARED\"/>\n";
+    std::vector<std::string> names{"master"};
+    for (int h = 0; h < p.hosts; h++)
+      names.push_back("node-" + std::to_string(h));
+    for (size_t a = 0; a < names.size(); a++)
+      for (size_t b = a + 1; b < names.size(); b++)
+        x << "    <route src=\"" << names[a] << "\" dst=\"" << names[b] << "\"><link_ctn id=\"lan\"/></route>\n";
+  }
+  x << "  </zone>\n</platform>\n";
+  write_text(dir / "platform.xml", x.str());
+}
+
+/* The work a finished job's busy processor-seconds (at the reference speed) must cover, from jobs.csv. */
+enum class WorkRule {
+  size_times_run_time, // linear speedup (every batch and VP case): work = requested size x run time, any allotment
+  run_time,            // Downey's phased jobs: parallelism >= 1 in every phase, so work >= the run time alone
+};
+
+struct Case {
+  std::string name;
+  std::string what;
+  PlatformSpec platform;
+  std::string workload; // the YAML lines under workload:, indented by 2
+  std::string rest;     // other top-level YAML (owners:)
+  int jobs = 0;         // records the generator makes
+  WorkRule work = WorkRule::size_times_run_time;
+};
+
+std::string shape_name(JobShape s)
+{
+  return to_string(s);
+}
+
+std::vector<Case> make_cases(const PolicyTraits& t)
+{
+  std::vector<Case> cases;
+  // Failures: two hosts down twice each, in the middle of the runs (times scaled to the workload's length).
+  auto failing = [](PlatformSpec p, double scale) {
+    p.failures[1] = {{3000 * scale, 0}, {3600 * scale, 1}, {9000 * scale, 0}, {9300 * scale, 1}};
+    p.failures[p.hosts - 2] = {{5000 * scale, 0}, {5050 * scale, 1}};
+    return p;
+  };
+  auto owners = [](double scale) {
+    std::ostringstream o;
+    o << "owners:\n  model: alternating\n  mean_idle: " << 3000 * scale << "\n  activity: 0.2\n";
+    return o.str();
+  };
+  PlatformSpec four;
+  four.hosts = 4;
+  PlatformSpec eight;
+  eight.hosts = 8;
+  PlatformSpec large;
+  large.hosts = 64;
+  large.faster_odd_hosts = true;
+  if (t.processes) { // VP jobs on workstations joined by one LAN (their images move over it)
+    for (PlatformSpec* p : {&four, &eight, &large})
+      p->routes = true;
+    large.hosts = 32;
+    const std::string vp = "  generator:\n    model: vp\n    jobs: 12\n    mean_interarrival: 900\n    min_vps: 1\n"
+                           "    max_vps: 6\n    min_work: 100\n    max_work: 800\n    image_mb: 1\n";
+    cases.push_back({"small", "4 workstations, 12 VP jobs of 1 to 6 VPs (doubled up)", four, vp, "", 12});
+    cases.push_back({"large", "32 workstations of 1 and 2 Gflop/s, 12 VP jobs", large,
+                     "  generator:\n    model: vp\n    jobs: 12\n    mean_interarrival: 300\n    min_vps: 4\n"
+                     "    max_vps: 24\n    min_work: 100\n    max_work: 800\n    image_mb: 1\n",
+                     "", 12});
+    cases.push_back({"simultaneous", "8 workstations, 6 VP jobs always in the system (each end is an arrival)", eight,
+                     vp + "  closed:\n    jobs: 6\n", "", 12});
+    cases.push_back({"failures", "8 workstations, two failing twice", failing(eight, 0.1), vp, "", 12});
+    cases.push_back(
+        {"owners", "8 workstations whose owners come and go (busy 20% of the time)", eight, vp, owners(0.5), 12});
+    return cases;
+  }
+  if (t.profiles) { // Cao et al.'s phased malleable jobs (tiny work units: runs of seconds), then batch jobs
+    const std::string downey = "  generator:\n    model: downey\n    jobs: 30\n    work_unit: 1.0e-6\n";
+    cases.push_back({"small", "4 hosts, 30 Downey jobs", four, downey, "", 30, WorkRule::run_time});
+    cases.push_back(
+        {"large", "64 hosts of 1 and 2 Gflop/s, 30 Downey jobs", large, downey, "", 30, WorkRule::run_time});
+    cases.push_back({"simultaneous", "8 hosts, 8 Downey jobs always in the system (each end is an arrival)", eight,
+                     downey + "  closed:\n    jobs: 8\n", "", 30, WorkRule::run_time});
+    cases.push_back(
+        {"failures", "8 hosts, two failing twice", failing(eight, 0.001), downey, "", 30, WorkRule::run_time});
+    cases.push_back({"owners", "8 hosts whose owners come and go (busy 20% of the time)", eight, downey, owners(0.001),
+                     30, WorkRule::run_time});
+    cases.push_back({"batch", "4 hosts, 20 rigid batch jobs made one phase each (work = size x run time)", four,
+                     "  generator:\n    jobs: 20\n    mean_interarrival: 0.4\n    min_run_time: 0.01\n"
+                     "    max_run_time: 0.1\n    time_resolution: 0.01\n",
+                     "", 20});
+    return cases;
+  }
+  // Batch jobs: run times and submissions on 100 s steps, so that ends coincide with arrivals.
+  // A policy sizing jobs by memory gets half a processor's worth per processor of the job (node_memory_mb 1 by
+  // default): a job needs about half its processors.
+  const std::string memory = t.needs_memory ? "    memory_mb: 0.5\n" : "";
+  auto batch = [&memory](int jobs, double interarrival, int max_size, const std::string& shape = "") {
+    std::ostringstream w;
+    w << "  generator:\n    jobs: " << jobs << "\n    mean_interarrival: " << interarrival
+      << "\n    min_run_time: 100\n    max_run_time: 1000\n    time_resolution: 100\n";
+    if (max_size > 0) w << "    max_size: " << max_size << "\n";
+    if (!shape.empty() || !memory.empty())
+      w << "  jobs:\n" << (shape.empty() ? "" : "    shape: " + shape + "\n    min_size: 1\n") << memory;
+    return w.str();
+  };
+  cases.push_back({"small", "4 hosts, 30 jobs, submissions and ends on 100 s steps", four, batch(30, 500, 0), "", 30});
+  cases.push_back({"large", "64 hosts of 1 and 2 Gflop/s, 60 jobs", large, batch(60, 200, 0), "", 60});
+  cases.push_back({"simultaneous", "8 hosts, 10 jobs always in the system (each end is an arrival at that instant)",
+                   eight, batch(40, 500, 0) + "  closed:\n    jobs: 10\n", "", 40});
+  cases.push_back(
+      {"failures", "8 hosts, two failing twice, jobs requeued", failing(eight, 1), batch(30, 500, 0), "", 30});
+  cases.push_back({"owners", "8 hosts whose owners come and go (busy 20% of the time), jobs of at most 4", eight,
+                   batch(30, 500, 4), owners(1), 30});
+  for (JobShape s : t.shapes) {
+    if (s == JobShape::rigid) continue; // every case above
+    std::string n = shape_name(s);
+    cases.push_back({n, "8 hosts of 2 cores, 30 " + n + " jobs of 1 to their size, linear speedup", PlatformSpec{8, 2},
+                     batch(30, 400, 0, n), "", 30});
+  }
+  return cases;
+}
+
+std::string case_yaml(const Case& c, const std::string& policy, long long seed, const std::string& command)
+{
+  std::ostringstream y;
+  y << "# " << command << ": case " << c.name << " (" << c.what << ").\n# Rerun: jobsched run case.yaml --out DIR\n"
+    << "name: check-" << c.name << "\nplatform: platform.xml\nworkload:\n"
+    << c.workload << "policy:\n  name: " << policy << "\n"
+    << c.rest << "simulation:\n  seed: " << seed << "\n  reference_speed: " << kReferenceSpeed
+    << "\noutput:\n  trace: true\n";
+  return y.str();
+}
+
+std::string self_executable()
+{
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) throw std::runtime_error("cannot find the jobsched executable (/proc/self/exe)");
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+/* `jobsched run case.yaml --out out --quiet` in `dir`, stderr to dir/stderr.txt. Returns the wait status. */
+int run_case(const fs::path& dir, const std::string& out)
+{
+  std::vector<std::string> args{self_executable(),    "run",    (dir / "case.yaml").string(), "--out",
+                                (dir / out).string(), "--quiet"};
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  std::string err = (dir / (out + "-stderr.txt")).string();
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  return status;
+}
+
+/* What a failed run said: the last line of its stderr, or its exit status or signal. */
+std::string failed_run(const fs::path& stderr_file, int status)
+{
+  std::ifstream in(stderr_file);
+  std::string line;
+  std::string last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  if (WIFSIGNALED(status))
+    return "killed by signal " + std::to_string(WTERMSIG(status)) + (last.empty() ? "" : ": ") + last;
+  const int code = WEXITSTATUS(status);
+  const char* kind = code == 2   ? "refused the case as bad input"
+                     : code == 3 ? "stopped on an internal error (a decision the runtime refused, or a crash)"
+                     : code == 4 ? "stopped on a violated invariant"
+                                 : "failed";
+  return std::string("the run ") + kind + " (exit status " + std::to_string(code) + ")" +
+         (last.empty() ? "" : ": " + last);
+}
+
+/* Batsim's interval notation ("0-3 7") as processor indices; false when malformed or outside [0, capacity). */
+bool parse_processors(const std::string& text, int capacity, std::vector<int>& out)
+{
+  out.clear();
+  std::istringstream in(text);
+  std::string item;
+  while (in >> item) {
+    auto dash = item.find('-');
+    char* end = nullptr;
+    long first = std::strtol(item.c_str(), &end, 10);
+    long last = first;
+    if (dash != std::string::npos) {
+      if (end != item.c_str() + dash) return false;
+      last = std::strtol(item.c_str() + dash + 1, &end, 10);
+    }
+    if (*end != '\0' || first < 0 || last < first || last >= capacity) return false;
+    for (long p = first; p <= last; p++)
+      out.push_back(static_cast<int>(p));
+  }
+  return !out.empty();
+}
+
+double number(const std::string& text)
+{
+  return std::strtod(text.c_str(), nullptr);
+}
+
+struct Interval {
+  double start;
+  double end;
+  long job;
+  bool end_of_set; // the processor is the lowest or highest of the row's set
+  size_t line;
+};
+
+} // namespace
+
+std::string check_run_outputs(const fs::path& out, const CheckedRun& c)
+{
+  const double tick = 1.5e-6; // two rounded times may be this far apart and stand for one instant
+  Json summary = parse_json(read_text(out / "summary.json"), (out / "summary.json").string());
+  auto count = [&summary](const char* key) { return summary.at(key).get<long>(); };
+  if (count("records_read") != c.records)
+    return "summary.json: records_read " + std::to_string(count("records_read")) + ", the generator made " +
+           std::to_string(c.records);
+  if (count("jobs_simulated") + count("jobs_rejected") + count("jobs_skipped") != c.records)
+    return "summary.json: jobs simulated, rejected and skipped do not add up to the " + std::to_string(c.records) +
+           " records";
+  for (const char* key : {"backlog_stop_time", "stall_stop_time", "no_progress_stop_time"})
+    if (summary.at(key).get<double>() >= 0)
+      return std::string("the run stopped as saturated (summary.json ") + key + " " +
+             std::to_string(summary.at(key).get<double>()) + ") on a lightly loaded case";
+
+  CsvTable jobs = read_csv(out / "jobs.csv");
+  const size_t id_col = jobs.required_column("job_id");
+  const size_t state_col = jobs.required_column("final_state");
+  const size_t size_col = jobs.required_column("requested_number_of_resources");
+  const size_t run_col = jobs.required_column("trace_run_time");
+  if (static_cast<long>(jobs.rows.size()) != count("jobs_simulated"))
+    return "jobs.csv has " + std::to_string(jobs.rows.size()) + " rows for " + std::to_string(count("jobs_simulated")) +
+           " jobs simulated";
+  std::map<long, size_t> row_of;
+  for (size_t r = 0; r < jobs.rows.size(); r++) {
+    long id = std::strtol(jobs.rows[r][id_col].c_str(), nullptr, 10);
+    if (!row_of.emplace(id, r).second) return jobs.where(r) + ": job " + std::to_string(id) + " has two rows";
+    if (jobs.rows[r][state_col] != "COMPLETED_SUCCESSFULLY")
+      return jobs.where(r) + ": job " + std::to_string(id) + " ended " + jobs.rows[r][state_col] +
+             " (every job of these lightly loaded cases must complete)";
+  }
+
+  // trace.csv: intervals per processor of running (computing) and switching (holding the processor) rows.
+  const int processors = static_cast<int>(c.speed.size()) * c.cores;
+  CsvTable trace = read_csv(out / "trace.csv");
+  const size_t tj = trace.required_column("job_id");
+  const size_t ts = trace.required_column("start");
+  const size_t te = trace.required_column("end");
+  const size_t tp = trace.required_column("processors");
+  const size_t tstate = trace.required_column("state");
+  std::vector<std::vector<Interval>> on(static_cast<size_t>(processors));
+  std::map<long, std::map<int, std::vector<std::pair<double, double>>>> running; // job -> processor -> intervals
+  std::vector<int> members;
+  for (size_t r = 0; r < trace.rows.size(); r++) {
+    const auto& row = trace.rows[r];
+    long job = std::strtol(row[tj].c_str(), nullptr, 10);
+    if (row_of.count(job) == 0) return trace.where(r) + ": job " + row[tj] + " is not in jobs.csv";
+    if (!parse_processors(row[tp], processors, members))
+      return trace.where(r) + ": processors '" + row[tp] + "' are not processors of the machine";
+    double start = number(row[ts]);
+    double end = number(row[te]);
+    if (!(end >= start)) return trace.where(r) + ": a segment ending before it starts";
+    const std::string& state = row[tstate];
+    if (state != "running" && state != "switching") continue;
+    for (int p : members) {
+      on[static_cast<size_t>(p)].push_back(
+          {start, end, job, p == members.front() || p == members.back(), trace.lines[r]});
+      if (state == "running") running[job][p].emplace_back(start, end);
+    }
+  }
+  // A processor computes for one job at a time. Policies on fractional shares (Plan::share, McNaughton's wrap-around)
+  // time-share a processor at the end of two jobs' sets within one segment, which trace.csv records whole: there
+  // only, two jobs may overlap.
+  for (size_t p = 0; p < on.size(); p++) {
+    auto& list = on[p];
+    std::sort(list.begin(), list.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    for (size_t a = 0; a < list.size(); a++)
+      for (size_t b = a + 1; b < list.size() && list[b].start < list[a].end - tick; b++) {
+        const Interval& x = list[a];
+        const Interval& y = list[b];
+        if (x.job == y.job || y.end <= y.start + tick || x.end <= x.start + tick) continue;
+        if (c.shares && x.end_of_set && y.end_of_set) continue;
+        std::ostringstream why;
+        why << "trace.csv lines " << x.line << " and " << y.line << ": processor " << p << " computes for jobs "
+            << x.job << " and " << y.job << " at once, from " << std::max(x.start, y.start) << " to "
+            << std::min(x.end, y.end);
+        return why.str();
+      }
+  }
+  // Work: each job's running processor-seconds (one processor counted once while several of the job's processes
+  // share it), times its speed over the reference speed, cover its work.
+  const double fastest = c.speed.empty() ? 1 : *std::max_element(c.speed.begin(), c.speed.end());
+  for (const auto& [job, per_processor] : running) {
+    double busy = 0;
+    size_t segments = 0;
+    for (auto [p, list] : per_processor) {
+      std::sort(list.begin(), list.end());
+      double speed = c.speed[static_cast<size_t>(p / c.cores)];
+      double covered_to = -1;
+      for (auto [s, e] : list) {
+        s = std::max(s, covered_to);
+        if (e > s) busy += (e - s) * speed;
+        covered_to = std::max(covered_to, e);
+        segments++;
+      }
+    }
+    const auto& row = jobs.rows[row_of.at(job)];
+    const double size = number(row[size_col]);
+    const double run_time = number(row[run_col]);
+    const double work = c.work_is_size_times_run_time ? size * run_time : run_time;
+    // Rounding: each time in the files is within 5e-7 of the true one.
+    const double slack = 1e-6 * (work + size) + 1e-6 * static_cast<double>(segments) * fastest;
+    if (busy + slack < work) {
+      std::ostringstream why;
+      why << jobs.where(row_of.at(job)) << ": job " << job << " completed after " << busy
+          << " processor-seconds of computing (at the reference speed, trace.csv), less than its work of " << work
+          << (c.work_is_size_times_run_time ? " (requested size x trace_run_time)"
+                                            : " (trace_run_time: every phase has parallelism >= 1)");
+      return why.str();
+    }
+  }
+  for (const auto& [job, r] : row_of)
+    if (running.count(job) == 0 && number(jobs.rows[r][run_col]) > 0)
+      return jobs.where(r) + ": job " + std::to_string(job) +
+             " completed without computing (no running row in "
+             "trace.csv)";
+  return "";
+}
+
+int check_policy_main(const std::vector<std::string>& args)
+{
+  std::string name;
+  long long seed = 1;
+  std::string keep;
+  for (size_t i = 0; i < args.size(); i++) {
+    const std::string& a = args[i];
+    std::string value;
+    if (a == "--help" || a == "-h") {
+      std::fputs(kCheckPolicyUsage, stdout);
+      return 0;
+    } else if (option_with_value(args, i, "--seed", value)) {
+      seed = parse_whole("--seed", value, 0, LLONG_MAX);
+    } else if (option_with_value(args, i, "--keep", value)) {
+      keep = value;
+    } else if (!a.empty() && a[0] == '-') {
+      throw InputError("unknown option " + quoted_value(a) + " (see jobsched check-policy --help)");
+    } else if (name.empty()) {
+      name = a;
+    } else {
+      throw InputError("more than one policy given ('" + name + "', " + quoted_value(a) + ")");
+    }
+  }
+  if (name.empty()) throw InputError("no policy given: jobsched check-policy NAME (names: jobsched list-policies)");
+  const PolicyInfo& info = policy_registry().get(name); // InputError naming the known policies
+  const PolicyTraits traits = policy_traits(info);
+
+  fs::path root;
+  if (!keep.empty()) {
+    root = fs::absolute(keep).lexically_normal();
+    std::error_code ec;
+    fs::create_directories(root, ec);
+    if (ec || !fs::is_directory(root)) throw InputError("--keep: cannot create the folder " + quoted_value(keep));
+  } else {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = (fs::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") / "jobsched-check-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw InputError("cannot create a temporary folder (" + pattern + ")");
+    root = pattern;
+  }
+
+  std::string command = "jobsched check-policy " + name + " --seed " + std::to_string(seed);
+  std::string shapes;
+  for (JobShape s : traits.shapes)
+    shapes += (shapes.empty() ? "" : ", ") + shape_name(s);
+  std::printf("%s: %s policy; jobs %s%s%s; cases in %s\n", command.c_str(),
+              traits.time_sharing ? "time-sharing" : "space-sharing",
+              traits.processes  ? "placed as processes (VP generator)"
+              : traits.profiles ? "as parallelism profiles (Downey's phased jobs)"
+                                : shapes.c_str(),
+              traits.needs_memory ? ", with memory" : "", traits.profiles ? ", fractional shares" : "",
+              root.string().c_str());
+  std::fflush(stdout);
+
+  const std::vector<Case> cases = make_cases(traits);
+  // A policy of a library loaded with LD_PRELOAD needs it to run again (the launcher's --plugin will replace this).
+  const char* preload = std::getenv("LD_PRELOAD");
+  const std::string rerun = (preload != nullptr && *preload != '\0' ? "LD_PRELOAD=" + std::string(preload) + " " : "") +
+                            self_executable() + " run ";
+  auto violation = [&](const Case& c, const fs::path& dir, const std::string& why) {
+    std::printf("  FAIL %-13s %s\n       %s\n", c.name.c_str(), c.what.c_str(), why.c_str());
+    std::printf("%s: violation in case %s. Its scenario and outputs are kept in %s; reproduce with:\n  %s%s --out %s\n",
+                name.c_str(), c.name.c_str(), dir.string().c_str(), rerun.c_str(), (dir / "case.yaml").string().c_str(),
+                (dir / "again").string().c_str());
+    return 1;
+  };
+  for (const Case& c : cases) {
+    const fs::path dir = root / c.name;
+    fs::create_directories(dir);
+    write_platform(dir, c.platform);
+    write_text(dir / "case.yaml", case_yaml(c, name, seed, command));
+    auto begin = std::chrono::steady_clock::now();
+    int status = run_case(dir, "out");
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+      return violation(c, dir, failed_run(dir / "out-stderr.txt", status));
+    std::string why;
+    try {
+      CheckedRun checked{c.jobs, c.platform.cores, {}, c.work == WorkRule::size_times_run_time, traits.profiles};
+      for (int h = 0; h < c.platform.hosts; h++)
+        checked.speed.push_back(c.platform.host_speed(h) / static_cast<double>(kReferenceSpeed));
+      why = check_run_outputs(dir / "out", checked);
+    } catch (const std::exception& e) { // unreadable outputs are a finding about the run, not bad input
+      why = std::string("its outputs cannot be read: ") + e.what();
+    }
+    if (!why.empty()) return violation(c, dir, why);
+    // Same seed, same bytes: the case with owners (the most random streams) run again.
+    std::string repeat;
+    if (c.name == "owners") {
+      status = run_case(dir, "repeat");
+      if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        return violation(c, dir, "run again: " + failed_run(dir / "repeat-stderr.txt", status));
+      for (const char* file : {"jobs.csv", "trace.csv", "summary.json"})
+        if (read_text(dir / "out" / file) != read_text(dir / "repeat" / file))
+          return violation(c, dir,
+                           std::string("run twice with the same seed, ") + file + " differs (out/ and repeat/)");
+      repeat = ", run twice: same bytes";
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    std::printf("  ok   %-13s %s (%.1f s%s)\n", c.name.c_str(), c.what.c_str(), seconds, repeat.c_str());
+    std::fflush(stdout);
+  }
+  std::printf("%s: all %zu cases pass\n", name.c_str(), cases.size());
+  if (keep.empty()) fs::remove_all(root);
+  return 0;
+}
+
+} // namespace jobsched

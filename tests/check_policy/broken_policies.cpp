@@ -1,0 +1,74 @@
+/* Two deliberately broken space-sharing policies that `jobsched check-policy` must catch (tests/cli/check_policy.sh):
+ *   broken-busy  starts the oldest waiting job on the lowest-numbered processors, busy or not (a decision the
+ *                runtime refuses: the check reports the run's internal error);
+ *   broken-kill  starts jobs first-come first-served where they fit, then kills each at the next decision (the
+ *                runtime lets a policy kill; the check finds jobs that never finished, in jobs.csv).
+ * They register statically, like in-tree policies; the test loads this library with LD_PRELOAD until the launcher's
+ * --plugin option (issue 22, item 2) replaces it. */
+#include "policy/policy.hpp"
+
+#include <deque>
+
+namespace jobsched {
+namespace {
+
+class BrokenBusy : public Policy {
+ public:
+  explicit BrokenBusy(const PolicyEnv& env) : processors_(env.machine.resource_count()) {}
+  void job_submitted(const Job& job, double) override { queue_.push_back(job); }
+  size_t waiting_count() const override { return queue_.size(); }
+  Decisions decide(const ClusterState&) override
+  {
+    Decisions out;
+    if (!queue_.empty()) {
+      out.push_back(Decision::start(queue_.front().id, ResourceSet::range(processors_, 0, queue_.front().size)));
+      queue_.pop_front();
+    }
+    return out;
+  }
+
+ private:
+  int processors_;
+  std::deque<Job> queue_;
+};
+
+class BrokenKill : public Policy {
+ public:
+  explicit BrokenKill(const PolicyEnv& env) : allocator_(env.allocator) {}
+  void job_submitted(const Job& job, double) override { queue_.push_back(job); }
+  size_t waiting_count() const override { return queue_.size(); }
+  Decisions decide(const ClusterState& state) override
+  {
+    Decisions out;
+    ResourceSet idle = state.idle;
+    for (const auto& [id, running] : state.running)
+      if (running.start_time < state.now) {
+        out.push_back(Decision::kill(id));
+        idle |= running.resources & state.up;
+      }
+    while (!queue_.empty()) {
+      auto chosen = allocator_.select(queue_.front(), idle);
+      if (!chosen) break;
+      idle -= *chosen;
+      out.push_back(Decision::start(queue_.front().id, *chosen));
+      queue_.pop_front();
+    }
+    return out;
+  }
+
+ private:
+  const Allocator& allocator_;
+  std::deque<Job> queue_;
+};
+
+PolicyRegistration broken_busy{{"broken-busy",
+                                "test policy: starts the oldest job on the lowest processors, busy or not",
+                                {},
+                                [](const PolicyEnv& env) { return std::make_unique<BrokenBusy>(env); }}};
+PolicyRegistration broken_kill{{"broken-kill",
+                                "test policy: first-come first-served, then kills each job at the next decision",
+                                {},
+                                [](const PolicyEnv& env) { return std::make_unique<BrokenKill>(env); }}};
+
+} // namespace
+} // namespace jobsched
