@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jobsched {
@@ -17,6 +18,10 @@ class Registry {
   explicit Registry(std::string what) : what_(std::move(what)) {}
   void add(Info info)
   {
+    if (staging_) {
+      staged_.push_back(std::move(info));
+      return;
+    }
     for (const auto& i : items_)
       if (i.name == info.name) throw PolicyError("two components registered under the name " + quoted_value(info.name));
     items_.push_back(std::move(info));
@@ -30,6 +35,23 @@ class Registry {
       known += (known.empty() ? "" : ", ") + i->name;
     throw InputError(what_ + ": unknown name " + quoted_value(name) + " (known: " + known + ")");
   }
+  bool contains(const std::string& name) const
+  {
+    return std::any_of(items_.begin(), items_.end(), [&](const Info& i) { return i.name == name; });
+  }
+  /* A plugin library registers from its static initialisers, inside dlopen, where an exception must not escape:
+   * between begin_staging() and end_staging(), add() sets aside what it gets, unchecked, and the plugin loader
+   * (policy/plugin_loader.hpp) checks the lot, then adds it or drops it. */
+  void begin_staging()
+  {
+    staging_ = true;
+    staged_.clear();
+  }
+  std::vector<Info> end_staging()
+  {
+    staging_ = false;
+    return std::exchange(staged_, {});
+  }
   std::vector<const Info*> all() const
   {
     std::vector<const Info*> out;
@@ -42,6 +64,8 @@ class Registry {
  private:
   std::string what_;
   std::vector<Info> items_;
+  bool staging_ = false;
+  std::vector<Info> staged_;
 };
 
 } // namespace jobsched

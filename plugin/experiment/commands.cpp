@@ -6,6 +6,7 @@
 #include "experiment/sweep_plan.hpp"
 #include "experiment/tables.hpp"
 #include "output/output_files.hpp"
+#include "policy/plugin_loader.hpp"
 #include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
 
@@ -45,6 +46,8 @@ Options:
   -j N, --jobs N    simulations at once (default: all cores)
   --set KEY=VALUE   override a scenario value for every run (repeatable); the grid itself too:
                     --set 'sweep={policy.name: [fcfs, easy]}' --set replications=10
+  --plugin PATH     load policies and allocators from the shared library PATH, in this process and in every run
+                    (repeatable); build.txt records every loaded library's hash, so a rebuilt one redoes its runs
   --shard I/N       run only the I-th of N slices of the runs (1 <= I <= N), write no table: see collect
   --slurm           write DIR/plan.csv and DIR/sweep.sbatch (a Slurm job array, one task per shard), run nothing
   --shards N        with --slurm: number of array tasks (default: one per run, at most 1000)
@@ -65,6 +68,7 @@ struct SweepOptions {
   bool slurm = false;
   int slurm_shards = 0;
   bool quiet = false;
+  std::vector<std::string> plugins; // --plugin, absolute: passed on to every run
 };
 
 long parse_count(const std::string& option, const std::string& text, long min)
@@ -91,6 +95,8 @@ SweepOptions parse_options(const std::vector<std::string>& args)
       o.jobs = static_cast<int>(parse_count(a, value(), 1));
     else if (a == "--set")
       o.overrides.push_back(value());
+    else if (a == "--plugin")
+      o.plugins.push_back(fs::absolute(value()).lexically_normal().string());
     else if (a == "--shard") {
       std::string v = value();
       auto slash = v.find('/');
@@ -144,6 +150,8 @@ std::string build_identity()
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&build_identity), &info) != 0 && info.dli_fname != nullptr)
     h = hash_file(info.dli_fname, h);
+  for (const auto& plugin : loaded_plugins()) // a rebuilt plugin redoes the runs too
+    h = fnv1a(plugin.hash, h);
   return hex16(h);
 }
 
@@ -259,7 +267,10 @@ class RunPool {
     // which finishes after this sweep process was killed is found done by this build when the sweep is resumed (the
     // run's folder keeps build.txt, output/run_folder.hpp).
     fs::remove(run_dir / "summary.json");
-    write_file(run_dir, "build.txt", build_ + "\n");
+    std::string build = build_ + "\n";
+    for (const auto& plugin : loaded_plugins()) // what the first line's hash covers besides jobsched's own files
+      build += "plugin " + plugin.hash + " " + plugin.file.string() + "\n";
+    write_file(run_dir, "build.txt", build);
     std::string header = "# Resolved from " + options_.scenario.string() + " with:";
     for (const auto& o : r.overrides)
       header += " --set " + o;
@@ -271,6 +282,10 @@ class RunPool {
     for (const auto& o : r.overrides) {
       args.emplace_back("--set");
       args.push_back(o);
+    }
+    for (const auto& plugin : options_.plugins) {
+      args.emplace_back("--plugin");
+      args.push_back(plugin);
     }
     std::vector<char*> argv;
     for (auto& a : args)
@@ -383,6 +398,8 @@ std::string slurm_script(const SweepOptions& o, const fs::path& dir, int shards,
                     std::to_string(shards) + "\" -j \"${SLURM_CPUS_PER_TASK:-1}\" --quiet";
   for (const auto& s : o.overrides)
     cmd += " --set " + shell_quote(s);
+  for (const auto& plugin : o.plugins)
+    cmd += " --plugin " + shell_quote(plugin);
   std::ostringstream out;
   out << "#!/bin/bash\n"
       << "# Written by jobsched sweep --slurm: one array task per shard of the sweep's runs.\n"
@@ -408,6 +425,7 @@ int sweep_main(const std::vector<std::string>& args)
       return 0;
     }
   SweepOptions o = parse_options(args);
+  load_command_line_plugins(o.plugins);
   SweepPlan plan = SweepPlan::load(o.scenario, o.overrides, [](const Scenario& sc) {
     check_input_files(sc);
     check_policy_choices(sc);

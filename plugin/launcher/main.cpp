@@ -8,6 +8,7 @@
 #include "experiment/plan_sweep_command.hpp"
 #include "platform/mesh_platform.hpp"
 #include "plot/plot.hpp"
+#include "policy/plugin_loader.hpp"
 #include "policy/policy.hpp"
 #include "run/fork_join.hpp"
 #include "run/simulation.hpp"
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -35,7 +37,8 @@ Usage:
                                          Setia's fork-join paging study (a `fork_join:` scenario), same options
   jobsched sweep SCENARIO.yaml [options] a grid of runs with replications, in parallel, resumable
   jobsched collect SWEEP_DIR             results.csv and aggregate.csv from a (sharded) sweep's runs
-  jobsched list-policies                 policies and allocators, with their parameters
+  jobsched list-policies [--plugin PATH]...
+                                         policies and allocators, with their parameters
   jobsched check-policy NAME [options]   a policy through the runtime's invariants on generated scenarios
                                          (exit 1 on a violation; 'check-policy --help')
   jobsched plot PATH [options]           figures from a sweep or run folder (needs gnuplot)
@@ -63,6 +66,8 @@ Options:
   --quiet           no progress line and no summary on the terminal
   --cfg=NAME:VALUE  a SimGrid configuration option (see --cfg=help), passed through
   --log=SPEC        a SimGrid logging option, e.g. --log=jobsched_scheduler.thres:debug, passed through
+  --plugin PATH     load policies and allocators from the shared library PATH (after JOBSCHED_PLUGIN_PATH's,
+                    before the scenario's plugins:). Repeatable.
 
 Outputs (in the output folder): jobs.csv (one row per job, Batsim's columns first), summary.json
 (deterministic results), performance.json (the simulator's wall time and memory).
@@ -101,16 +106,42 @@ void print_params(const std::vector<ParamSpec>& params)
     std::printf("      %s = %s\t%s\n", p.name.c_str(), p.default_value.c_str(), p.description.c_str());
 }
 
-int list_policies()
+int list_policies(const std::vector<std::string>& args)
 {
+  std::vector<std::string> plugin_files;
+  for (size_t i = 0; i < args.size(); i++) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::puts("Usage: jobsched list-policies [--plugin PATH]...\n\nThe registered policies and allocators with "
+                "their parameters; those of a plugin (--plugin, JOBSCHED_PLUGIN_PATH) marked with its library.");
+      return 0;
+    } else if (args[i] == "--plugin") {
+      if (i + 1 >= args.size()) usage_error("--plugin needs a value");
+      plugin_files.push_back(args[++i]);
+    } else if (args[i].rfind("--plugin=", 0) == 0) {
+      plugin_files.push_back(args[i].substr(9));
+    } else {
+      usage_error("list-policies: unexpected " + quoted_value(args[i]) + " (it takes --plugin PATH only)");
+    }
+  }
+  load_command_line_plugins(plugin_files);
+  // What came from a plugin is marked with its library.
+  std::map<std::string, std::string> policy_library;
+  std::map<std::string, std::string> allocator_library;
+  for (const auto& plugin : loaded_plugins()) {
+    for (const auto& name : plugin.policies)
+      policy_library[name] = "[" + plugin.file.string() + "] ";
+    for (const auto& name : plugin.allocators)
+      allocator_library[name] = "[" + plugin.file.string() + "] ";
+  }
   std::printf("Policies (policy.name; parameters under policy.params, with defaults):\n");
   for (const auto* p : policy_registry().all()) {
-    std::printf("  %-14s %s%s\n", p->name.c_str(), p->time_sharing() ? "[time-sharing] " : "", p->description.c_str());
+    std::printf("  %-14s %s%s%s\n", p->name.c_str(), policy_library[p->name].c_str(),
+                p->time_sharing() ? "[time-sharing] " : "", p->description.c_str());
     print_params(p->params);
   }
   std::printf("\nAllocators (policy.allocation; parameters under policy.allocation_params):\n");
   for (const auto* a : allocator_registry().all()) {
-    std::printf("  %-14s %s\n", a->name.c_str(), a->description.c_str());
+    std::printf("  %-14s %s%s\n", a->name.c_str(), allocator_library[a->name].c_str(), a->description.c_str());
     print_params(a->params);
   }
   return 0;
@@ -124,6 +155,7 @@ int run(int argc, char** argv, bool fork_join_command = false)
   std::string out_dir;
   bool quiet = false;
   RunOptions options;
+  std::vector<std::string> plugin_files;
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
     auto value = [&](const char* name) -> std::string {
@@ -143,6 +175,10 @@ int run(int argc, char** argv, bool fork_join_command = false)
       out_dir = a.substr(6);
     } else if (a == "--quiet" || a == "-q") {
       quiet = true;
+    } else if (a == "--plugin") {
+      plugin_files.push_back(value("--plugin"));
+    } else if (a.rfind("--plugin=", 0) == 0) {
+      plugin_files.push_back(a.substr(9));
     } else if (a.rfind("--cfg=", 0) == 0) {
       options.simgrid_args.push_back(a);
     } else if (a.rfind("--log=", 0) == 0) {
@@ -159,6 +195,7 @@ int run(int argc, char** argv, bool fork_join_command = false)
   if (scenario_file.empty())
     usage_error(std::string("no scenario given: jobsched ") + (fork_join_command ? "fork-join" : "run") +
                 " SCENARIO.yaml");
+  load_command_line_plugins(plugin_files);
   Scenario sc = load_scenario(scenario_file, overrides);
   // The fork-join study simulates one program's threads, not jobs under a policy: a command of its own, so that a
   // scheduling run always writes the same outputs.
@@ -244,7 +281,7 @@ int main(int argc, char** argv)
       std::printf("jobsched %s\n", JOBSCHED_VERSION);
       return 0;
     }
-    if (cmd == "list-policies") return list_policies();
+    if (cmd == "list-policies") return list_policies(std::vector<std::string>(argv + 2, argv + argc));
     if (cmd == "run") return run(argc - 2, argv + 2);
     if (cmd == "fork-join") return run(argc - 2, argv + 2, true);
     if (cmd == "plot") return plot_main(std::vector<std::string>(argv + 2, argv + argc));

@@ -6,6 +6,7 @@
 #include "platform/mesh_platform.hpp"
 #include "platform/platform_check.hpp"
 #include "platform/routes.hpp"
+#include "policy/plugin_loader.hpp"
 #include "run/engine_setup.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
@@ -349,6 +350,9 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
 void check_policy_choices(const Scenario& sc)
 {
   if (sc.fork_join) return; // a study of one program: no policy
+  // The scenario's plugins before any name is looked up (their errors name the scenario file already).
+  for (const auto& plugin : sc.plugins)
+    load_plugin(plugin.path, plugin.origin);
   try {
     read_policy_choices(sc);
   } catch (const InputError& e) {
@@ -359,6 +363,9 @@ void check_policy_choices(const Scenario& sc)
 RunReport run_scenario(const Scenario& sc, const RunOptions& options)
 {
   auto wall_start = std::chrono::steady_clock::now();
+  // The scenario's plugins before any name is looked up (their errors name the scenario file already).
+  for (const auto& plugin : sc.plugins)
+    load_plugin(plugin.path, plugin.origin);
 
   EngineSetup setup(sc, options.program, options.simgrid_args);
   sg4::Engine& engine = setup.engine();

@@ -308,6 +308,19 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   sc.platform = resolve(base_of("platform"), top.str("platform", ""));
   std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
   sc.deployment = deployment.empty() ? fs::path() : resolve(base_of("deployment"), deployment);
+  // Shared libraries of policies and allocators (policy/plugin_loader.hpp), loaded when the scenario is run.
+  if (top.has("plugins") && !top.node()["plugins"].IsNull()) {
+    const YAML::Node list = top.node()["plugins"];
+    if (!list.IsSequence()) top.fail(list, "expected a list of shared library files", "plugins");
+    const bool set = overridden.count("plugins") != 0;
+    for (std::size_t i = 0; i < list.size(); i++) {
+      const std::string key = "plugins[" + std::to_string(i) + "]";
+      const std::string origin = (set ? "--set" : fname + ":" + std::to_string(list[i].Mark().line + 1)) + ": " + key;
+      if (!list[i].IsScalar() || list[i].Scalar().empty()) throw InputError(origin + ": expected a file name");
+      sc.plugins.push_back({resolve(base_of("plugins"), list[i].Scalar()), origin});
+    }
+  }
+  top.ignore("plugins");
 
   // Gang scheduling on networks of workstations had a simulator of its own: it is the policy gang-now now.
   if (top.has("gang_now")) {

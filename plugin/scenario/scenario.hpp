@@ -54,6 +54,12 @@ struct SimulationSpec {
   long max_backlog = 0;           // stop the run once more jobs than this are in the system (0: never)
 };
 
+/* A shared library of policies or allocators the scenario loads (`plugins:`, policy/plugin_loader.hpp). */
+struct PluginFile {
+  std::filesystem::path path; // relative paths resolved against the scenario's folder (--set: the current folder)
+  std::string origin;         // where the scenario names it, for errors: "x.yaml:3: plugins[0]"
+};
+
 struct Scenario {
   std::filesystem::path file;
   std::string name;
@@ -68,6 +74,8 @@ struct Scenario {
   std::filesystem::path output_dir;
   bool write_trace = true; // output.trace: false leaves trace.csv out (a sweep of long time-shared runs: GBs)
   bool write_jobs = true;  // output.jobs: false leaves jobs.csv out (a sweep that reads only summary.json)
+  /* `plugins:`, loaded before the policy and the allocator are looked up. */
+  std::vector<PluginFile> plugins;
 };
 
 /* The SWF file of `workload.trace` (searched as workload/trace_search.hpp says, from the scenario's folder); an

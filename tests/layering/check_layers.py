@@ -142,7 +142,8 @@ def check(source_dir, allowed_for_now):
             if quoted is not None:  # as the compiler looks: beside the including file first, then plugin/
                 beside = os.path.normpath(os.path.join(os.path.dirname(rel), quoted)).replace(os.sep, "/")
                 for candidate in (beside, os.path.normpath(quoted).replace(os.sep, "/")):
-                    if os.path.isfile(os.path.join(plugin, candidate)):
+                    # A header CMake generates from CANDIDATE.in (core/version.hpp) is a file of plugin/ too.
+                    if any(os.path.isfile(os.path.join(plugin, candidate + suffix)) for suffix in ("", ".in")):
                         target = candidate
                         break
                 if target is None:
