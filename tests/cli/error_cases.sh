@@ -527,6 +527,21 @@ for x in sorted(u.TIME_UNITS): print('time --latency', x)")
   report generator_units_match_simgrid "$problems"
 fi
 expect_mesh_error mesh_unknown_option "unknown option '--depth'" -- --depth 3
+
+# ---- The command line (CLI11): every sub-command refuses an unknown option in one line naming the command ----
+for command in run fork-join sweep collect list-policies plot plan "plan mtat" "plan compress" "plan expand" \
+  plan-sweep mesh-platform; do
+  # shellcheck disable=SC2086 # "plan mtat" is two words
+  expect_command_error "unknown_option_${command// /_}" "$command: unknown option '--bogus' (see jobsched $command --help)" \
+    -- $command --bogus=1
+done
+expect_command_error unknown_option_launcher "unknown option '--bogus' (see jobsched --help)" -- --bogus
+# A missing value, an extra word, an option given twice: one line each, naming the option or word.
+expect_command_error missing_value_out "sweep: --out needs a value" -- sweep "$work/good.yaml" --out
+expect_command_error extra_scenario "run: unexpected argument 'second.yaml'" -- run "$work/good.yaml" second.yaml
+expect_command_error out_twice "run: --out is given twice" -- run "$work/good.yaml" --out a --out=b
+# -jN is -j N: -j0 reaches the check of -j's value (it was an unknown option '-j0').
+expect_command_error sweep_j0 "-j: expected an integer >= 1, got '0'" -- sweep "$work/good.yaml" -j0
 expect_error submesh_without_positions 2 "policy.allocation" "needs a mesh platform" -- \
   run "$work/good.yaml" --set policy.allocation=submesh-first-fit
 sed 's|<prop id="y" value="3"/>||' "$src/platforms/mesh-16x8.xml" >"$work/mesh-without-y.xml"
