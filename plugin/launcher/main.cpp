@@ -106,8 +106,11 @@ void check_log_option(const std::string& option)
 
 void print_params(const std::vector<ParamSpec>& params)
 {
-  for (const auto& p : params)
-    std::printf("      %s = %s\t%s\n", p.name.c_str(), p.default_value.c_str(), p.description.c_str());
+  for (const auto& p : params) {
+    const std::string allowed = p.allowed_text();
+    std::printf("      %s = %s\t%s%s\n", p.name.c_str(), p.default_value.c_str(), p.description.c_str(),
+                allowed.empty() ? "" : (" [" + allowed + "]").c_str());
+  }
 }
 
 int list_policies()

@@ -89,6 +89,17 @@ done
 run_case help_short_sweep 0 stdout 1 "Usage: jobsched sweep SCENARIO.yaml [options]" -- sweep -h
 run_case help_word 0 stdout 1 "Usage:" -- help
 
+# list-policies shows each parameter's choices and range.
+run_case list_policies_allowed 0 stdout 3 "~admission = skip" "~[one of skip, in-order]" "~[in (0, 1]]" -- list-policies
+problems=""
+grep -qE '^      admission = skip.*\[one of skip, in-order\]$' "$work/list_policies_allowed.stdout" ||
+  problems+=" equi's admission line lacks its choices;"
+grep -qE '^      fraction = 0.5.*\[in \(0, 1\]\]$' "$work/list_policies_allowed.stdout" ||
+  problems+=" apvm's fraction line lacks its range;"
+grep -qE '^      quantum = 600.0.*\[at least 0.001\]$' "$work/list_policies_allowed.stdout" ||
+  problems+=" gang's quantum line lacks its range;"
+report list_policies_allowed_lines "$problems"
+
 # An unknown command: one error line.
 run_case unknown_command 2 stderr 1 "~jobsched: error: unknown command 'frobnicate'" -- frobnicate
 lines=$(awk 'END { print NR }' "$work/unknown_command.stderr")
