@@ -3,7 +3,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${JOBSCHED_BUILD_DIR:-$ROOT/build}
 PACKAGES=(cmake g++ make pkg-config libsimgrid-dev libyaml-cpp-dev libboost-graph-dev zlib1g-dev googletest libgtest-dev
-  gnuplot-nox python3 nlohmann-json3-dev)
+  gnuplot-nox python3 nlohmann-json3-dev libcli11-dev)
 
 install_missing_packages() {
   local missing=()

@@ -63,10 +63,7 @@ TightRule tight_rule(const std::string& value)
 {
   if (value == "off" || value == "false") return TightRule::fixed;
   if (value == "true") return TightRule::paper;
-  if (value == "cost-aware") return TightRule::cost_aware;
-  throw InputError(
-      "policy.allocation_params.adaptive: expected off (or false), true (the paper's rule) or cost-aware, got " +
-      quoted_value(value));
+  return TightRule::cost_aware; // the parameter's last choice
 }
 
 class SmpNodes : public Allocator {
@@ -80,30 +77,10 @@ class SmpNodes : public Allocator {
         contention_weight_(env.params.get_double("contention_weight")),
         wait_tolerance_(env.params.get_double("wait_tolerance")), spread_weight_(env.params.get_double("spread_weight"))
   {
-    if (!(spread_weight_ >= 0) || !std::isfinite(spread_weight_))
-      throw InputError("policy.allocation_params.spread_weight: must be a finite number >= 0");
-    const std::string& releases = env.params.get_string("releases");
-    if (releases != "estimate" && releases != "stretched")
-      throw InputError("policy.allocation_params.releases: expected stretched or estimate, got " +
-                       quoted_value(releases));
-    stretched_releases_ = releases == "stretched";
-    const std::string& load = env.params.get_string("load_measure");
-    if (load != "now" && load != "mean")
-      throw InputError("policy.allocation_params.load_measure: expected now or mean, got " + quoted_value(load));
-    mean_load_ = load == "mean";
-    const std::string& waits = env.params.get_string("waits");
-    if (waits != "head" && waits != "every-job")
-      throw InputError("policy.allocation_params.waits: expected head or every-job, got " + quoted_value(waits));
-    head_only_ = waits == "head";
-    if (!(wait_tolerance_ >= 0) || !std::isfinite(wait_tolerance_))
-      throw InputError("policy.allocation_params.wait_tolerance: must be a finite number >= 0");
-    if (contention_weight_ < 0) throw InputError("policy.allocation_params.contention_weight: must be >= 0");
-    const std::string& placement = env.params.get_string("placement");
-    if (placement != "first-fit" && placement != "fewest-nodes")
-      throw InputError("policy.allocation_params.placement: expected fewest-nodes or first-fit, got '" + placement +
-                       "'");
-    if (tight_ < 0) throw InputError("policy.allocation_params.tight: must be >= 0");
-    if (tight_max_ < 0) throw InputError("policy.allocation_params.tight_max: must be >= 0");
+    // The parameters' choices and ranges are checked by Params (their declarations below).
+    stretched_releases_ = env.params.get_string("releases") == "stretched";
+    mean_load_ = env.params.get_string("load_measure") == "mean";
+    head_only_ = env.params.get_string("waits") == "head";
     cores_by_size_.resize(machine_.host_count());
     for (int h = 0; h < machine_.host_count(); h++)
       cores_by_size_[h] = machine_.cores(h);
@@ -302,30 +279,50 @@ class SmpNodes : public Allocator {
 AllocatorRegistration smp{
     {"smp",
      "SMP nodes: at most ceil(C / cores) + Tight nodes per job, fewest nodes, best fit (SMP-cluster paper)",
-     {{"tight", "0", "extra nodes allowed beyond the minimum (the paper's Tight)"},
-      {"adaptive", "off",
+     {{"tight", "0", "extra nodes allowed beyond the minimum (the paper's Tight)", {}, ParamRange::at_least(0)},
+      {"adaptive",
+       "off",
        "off (or false): fixed tight; true: Tight from the communication level and network load (the paper's rule); "
        "cost-aware: "
-       "start now or wait for a compact placement, whichever the estimates say ends first"},
-      {"tight_max", "6", "adaptive true: Tight on a quiet network at Level 0"},
+       "start now or wait for a compact placement, whichever the estimates say ends first",
+       {"off", "false", "true", "cost-aware"}},
+      {"tight_max", "6", "adaptive true: Tight on a quiet network at Level 0", {}, ParamRange::at_least(0)},
       {"level_weight", "1.0", "adaptive true: Tight given up per communication Level"},
       {"load_weight", "0.0", "adaptive true: fraction of tight_max given up at full network load"},
-      {"placement", "fewest-nodes", "fewest-nodes, or first-fit (lowest free cores when within the bound)"},
-      {"contention_weight", "1.0",
-       "cost-aware, network model: a busy link divides a job's bandwidth by 1 + this (see cost_aware_placement.hpp)"},
-      {"wait_tolerance", "0.0",
-       "cost-aware: a more compact option wins when its cost is at most this x estimate above the lowest"},
-      {"spread_weight", "1.0",
-       "cost-aware: an option also costs this times the communication time its run adds to the most compact run's"},
-      {"load_measure", "mean",
+      {"placement",
+       "fewest-nodes",
+       "fewest-nodes, or first-fit (lowest free cores when within the bound)",
+       {"fewest-nodes", "first-fit"}},
+      {"contention_weight",
+       "1.0",
+       "cost-aware, network model: a busy link divides a job's bandwidth by 1 + this (see cost_aware_placement.hpp)",
+       {},
+       ParamRange::at_least(0)},
+      {"wait_tolerance",
+       "0.0",
+       "cost-aware: a more compact option wins when its cost is at most this x estimate above the lowest",
+       {},
+       ParamRange::at_least(0)},
+      {"spread_weight",
+       "1.0",
+       "cost-aware: an option also costs this times the communication time its run adds to the most compact run's",
+       {},
+       ParamRange::at_least(0)},
+      {"load_measure",
+       "mean",
        "cost-aware, network model: the network load its contention term uses, measured now or its mean since the first "
-       "decision"},
-      {"releases", "stretched",
+       "decision",
+       {"now", "mean"}},
+      {"releases",
+       "stretched",
        "cost-aware: a running job is expected to end at its start plus its estimate stretched by its communication "
-       "cost on its nodes (stretched), or plus its estimate alone (estimate, like EASY's)"},
-      {"waits", "every-job",
+       "cost on its nodes (stretched), or plus its estimate alone (estimate, like EASY's)",
+       {"stretched", "estimate"}},
+      {"waits",
+       "every-job",
        "cost-aware: every-job (each job may choose to wait), or head (only the first job of a pass that waits, the "
-       "one EASY reserves for; later ones start when they fit)"}},
+       "one EASY reserves for; later ones start when they fit)",
+       {"every-job", "head"}}},
      [](const AllocatorEnv& env) { return std::make_unique<SmpNodes>(env); }}};
 
 } // namespace

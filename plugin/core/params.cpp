@@ -5,10 +5,52 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <yaml-cpp/yaml.h>
 
 namespace jobsched {
+
+namespace {
+/* A bound as people write it: 1000000 and 0.0001 rather than 1e+06 and 1e-04. */
+std::string bound_text(double value)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.15g", value);
+  return buf;
+}
+} // namespace
+
+bool ParamRange::contains(double value) const
+{
+  const bool above_low = low_open ? value > low : value >= low;
+  const bool below_high = high_open ? value < high : value <= high;
+  return above_low && below_high;
+}
+
+std::string ParamRange::text() const
+{
+  const bool has_low = std::isfinite(low);
+  const bool has_high = std::isfinite(high);
+  if (has_low && has_high)
+    return std::string("in ") + (low_open ? "(" : "[") + bound_text(low) + ", " + bound_text(high) +
+           (high_open ? ")" : "]");
+  if (has_low) return (low_open ? "above " : "at least ") + bound_text(low);
+  if (has_high) return (high_open ? "below " : "at most ") + bound_text(high);
+  return "any number";
+}
+
+std::string ParamSpec::allowed_text() const
+{
+  std::string text;
+  if (!choices.empty()) {
+    text = "one of ";
+    for (size_t i = 0; i < choices.size(); i++)
+      text += (i == 0 ? "" : ", ") + choices[i];
+  }
+  if (range) text += (text.empty() ? "" : ", or a number ") + range->text();
+  return text;
+}
 
 Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values, std::string where)
     : where_(std::move(where))
@@ -40,7 +82,25 @@ Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, 
       get_int(s.name);
     else if (numeric_default)
       get_double(s.name);
+    check_allowed(s);
   }
+}
+
+void Params::check_allowed(const ParamSpec& spec) const
+{
+  if (spec.choices.empty() && !spec.range) return;
+  const std::string& v = get_string(spec.name);
+  for (const auto& choice : spec.choices)
+    if (v == choice) return;
+  if (spec.range && (spec.choices.empty() || looks_numeric(v)) && spec.range->contains(get_double(spec.name))) return;
+  throw InputError(where_ + "." + spec.name + ": " + quoted_value(v) + " is not " + spec.allowed_text());
+}
+
+bool Params::looks_numeric(const std::string& text)
+{
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0';
 }
 
 const std::string& Params::get_string(const std::string& name) const

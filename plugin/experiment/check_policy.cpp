@@ -10,8 +10,12 @@
 #include "core/json.hpp"
 #include "core/machine.hpp"
 #include "core/params.hpp"
+#include "core/command_line.hpp"
 #include "experiment/command_line.hpp"
+#include "policy/plugin_loader.hpp"
 #include "policy/policy.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -39,7 +43,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kCheckPolicyUsage = R"(Usage: jobsched check-policy NAME [--seed S] [--keep DIR]
+const char* const kCheckPolicyUsage = R"(Usage: jobsched check-policy NAME [--seed S] [--keep DIR] [--plugin PATH]...
 
 Runs the registered policy NAME (space- or time-sharing, a plugin's included) on small generated scenarios: 4 and 64
 hosts, many jobs submitted at one instant and ends coinciding with arrivals, host failures, workstation owners, and
@@ -55,6 +59,7 @@ runnable with jobsched run) and outputs.
 Options:
   --seed S     the scenarios' simulation.seed (default 1): other seeds, other workloads, owners and trees
   --keep DIR   write the cases into DIR and keep them (default: a temporary folder, removed when every case passes)
+  --plugin PATH  load the policies of the shared library PATH first (repeatable), here and in every case's run
 
 Exit status: 0 every case passed, 1 a violation (printed, its scenario kept), 2 bad input (an unknown policy).
 )";
@@ -285,10 +290,14 @@ std::string self_executable()
 }
 
 /* `jobsched run case.yaml --out out --quiet` in `dir`, stderr to dir/stderr.txt. Returns the wait status. */
-int run_case(const fs::path& dir, const std::string& out)
+int run_case(const fs::path& dir, const std::string& out, const std::vector<std::string>& plugins)
 {
   std::vector<std::string> args{self_executable(),    "run",    (dir / "case.yaml").string(), "--out",
                                 (dir / out).string(), "--quiet"};
+  for (const auto& p : plugins) {
+    args.emplace_back("--plugin");
+    args.push_back(p);
+  }
   std::vector<char*> argv;
   for (auto& a : args)
     argv.push_back(a.data());
@@ -485,29 +494,25 @@ std::string check_run_outputs(const fs::path& out, const CheckedRun& c)
   return "";
 }
 
-int check_policy_main(const std::vector<std::string>& args)
-{
+namespace {
+
+struct CheckPolicyOptions {
   std::string name;
-  long long seed = 1;
-  std::string keep;
-  for (size_t i = 0; i < args.size(); i++) {
-    const std::string& a = args[i];
-    std::string value;
-    if (a == "--help" || a == "-h") {
-      std::fputs(kCheckPolicyUsage, stdout);
-      return 0;
-    } else if (option_with_value(args, i, "--seed", value)) {
-      seed = parse_whole("--seed", value, 0, LLONG_MAX);
-    } else if (option_with_value(args, i, "--keep", value)) {
-      keep = value;
-    } else if (!a.empty() && a[0] == '-') {
-      throw InputError("unknown option " + quoted_value(a) + " (see jobsched check-policy --help)");
-    } else if (name.empty()) {
-      name = a;
-    } else {
-      throw InputError("more than one policy given ('" + name + "', " + quoted_value(a) + ")");
-    }
-  }
+  std::string seed_text; // --seed S
+  std::string keep;      // --keep DIR
+  std::vector<std::string> plugins; // --plugin PATH, in order
+};
+
+int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
+{
+  const std::string& name = o.name;
+  const long long seed = parsed.count("--seed") > 0 ? parse_whole("--seed", o.seed_text, 0, LLONG_MAX) : 1;
+  const std::string& keep = o.keep;
+  // The cases run in child processes, from other folders: they load the same libraries, by absolute paths.
+  std::vector<std::string> plugins;
+  for (const auto& p : o.plugins)
+    plugins.push_back(fs::absolute(p).lexically_normal().string());
+  load_command_line_plugins(plugins);
   if (name.empty()) throw InputError("no policy given: jobsched check-policy NAME (names: jobsched list-policies)");
   const PolicyInfo& info = policy_registry().get(name); // InputError naming the known policies
   const PolicyTraits traits = policy_traits(info);
@@ -526,6 +531,8 @@ int check_policy_main(const std::vector<std::string>& args)
   }
 
   std::string command = "jobsched check-policy " + name + " --seed " + std::to_string(seed);
+  for (const auto& p : plugins)
+    command += " --plugin " + p;
   std::string shapes;
   for (JobShape s : traits.shapes)
     shapes += (shapes.empty() ? "" : ", ") + shape_name(s);
@@ -539,10 +546,10 @@ int check_policy_main(const std::vector<std::string>& args)
   std::fflush(stdout);
 
   const std::vector<Case> cases = make_cases(traits);
-  // A policy of a library loaded with LD_PRELOAD needs it to run again (the launcher's --plugin will replace this).
-  const char* preload = std::getenv("LD_PRELOAD");
-  const std::string rerun = (preload != nullptr && *preload != '\0' ? "LD_PRELOAD=" + std::string(preload) + " " : "") +
-                            self_executable() + " run ";
+  // A policy of a plugin needs its library to run again.
+  std::string rerun = self_executable() + " run ";
+  for (const auto& p : plugins)
+    rerun += "--plugin " + p + " ";
   auto violation = [&](const Case& c, const fs::path& dir, const std::string& why) {
     std::printf("  FAIL %-13s %s\n       %s\n", c.name.c_str(), c.what.c_str(), why.c_str());
     std::printf("%s: violation in case %s. Its scenario and outputs are kept in %s; reproduce with:\n  %s%s --out %s\n",
@@ -556,7 +563,7 @@ int check_policy_main(const std::vector<std::string>& args)
     write_platform(dir, c.platform);
     write_text(dir / "case.yaml", case_yaml(c, name, seed, command));
     auto begin = std::chrono::steady_clock::now();
-    int status = run_case(dir, "out");
+    int status = run_case(dir, "out", plugins);
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
       return violation(c, dir, failed_run(dir / "out-stderr.txt", status));
     std::string why;
@@ -572,7 +579,7 @@ int check_policy_main(const std::vector<std::string>& args)
     // Same seed, same bytes: the case with owners (the most random streams) run again.
     std::string repeat;
     if (c.name == "owners") {
-      status = run_case(dir, "repeat");
+      status = run_case(dir, "repeat", plugins);
       if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
         return violation(c, dir, "run again: " + failed_run(dir / "repeat-stderr.txt", status));
       for (const char* file : {"jobs.csv", "trace.csv", "summary.json"})
@@ -588,6 +595,19 @@ int check_policy_main(const std::vector<std::string>& args)
   std::printf("%s: all %zu cases pass\n", name.c_str(), cases.size());
   if (keep.empty()) fs::remove_all(root);
   return 0;
+}
+
+} // namespace
+
+void add_check_policy_command(CommandLine& cli)
+{
+  auto o = std::make_shared<CheckPolicyOptions>();
+  CLI::App* command = cli.add_command(cli.root(), "check-policy", kCheckPolicyUsage,
+                                      [o](const CLI::App& parsed) { return check_policy(*o, parsed); });
+  command->add_option("name", o->name, "the policy");
+  command->add_option("--seed", o->seed_text);
+  command->add_option("--keep", o->keep);
+  command->add_option("--plugin", o->plugins)->allow_extra_args(false);
 }
 
 } // namespace jobsched

@@ -23,8 +23,9 @@ struct CheckedRun {
  * processes share it, at least its work. Times are read as the files round them (6 decimals). */
 std::string check_run_outputs(const std::filesystem::path& out, const CheckedRun& run);
 
-/* jobsched check-policy NAME [--seed S] [--keep DIR]. Returns the exit status: 0 every case passed, 1 a violation
- * (printed with the folder of its reproducing scenario), 2 bad input. */
-int check_policy_main(const std::vector<std::string>& args);
+class CommandLine;
+/* jobsched check-policy NAME [--seed S] [--keep DIR] [--plugin PATH]...: its exit status is 0 every case passed, 1 a
+ * violation (printed with the folder of its reproducing scenario), 2 bad input. */
+void add_check_policy_command(CommandLine& cli);
 
 } // namespace jobsched

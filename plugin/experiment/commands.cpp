@@ -10,6 +10,7 @@
 #include "run/simulation.hpp"
 #include "scenario/scenario.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -54,21 +55,20 @@ Options:
   --quiet           no progress and no summary on the terminal
 
 Then: jobsched collect DIR   merges the runs of all shards into results.csv and aggregate.csv.
+Exit status: 0 all runs succeeded, 1 some failed (the tables are still written), 2 bad input.
 )";
 
 namespace {
 
-struct SweepOptions {
-  fs::path scenario;
-  std::vector<std::string> overrides;
-  fs::path out_dir;
+struct SweepOptions : ScenarioOptions {
+  std::string jobs_text;   // -j N, --jobs N
+  std::string shard_text;  // --shard I/N
+  std::string shards_text; // --shards N
   int jobs = 0;
   int shard_index = 0; // 1-based; 0: no sharding
   int shard_count = 0;
   bool slurm = false;
   int slurm_shards = 0;
-  bool quiet = false;
-  std::vector<std::string> plugins; // --plugin, absolute: passed on to every run
 };
 
 long parse_count(const std::string& option, const std::string& text, long min)
@@ -80,46 +80,21 @@ long parse_count(const std::string& option, const std::string& text, long min)
   return v;
 }
 
-SweepOptions parse_options(const std::vector<std::string>& args)
+/* The numbers of the options, read and checked once CLI11 has split the command line. */
+void check_options(SweepOptions& o, const CLI::App& command)
 {
-  SweepOptions o;
-  for (size_t i = 0; i < args.size(); i++) {
-    const std::string& a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw InputError(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--out")
-      o.out_dir = value();
-    else if (a == "-j" || a == "--jobs")
-      o.jobs = static_cast<int>(parse_count(a, value(), 1));
-    else if (a == "--set")
-      o.overrides.push_back(value());
-    else if (a == "--plugin")
-      o.plugins.push_back(fs::absolute(value()).lexically_normal().string());
-    else if (a == "--shard") {
-      std::string v = value();
-      auto slash = v.find('/');
-      if (slash == std::string::npos) throw InputError("--shard: expected I/N, got " + quoted_value(v));
-      o.shard_index = static_cast<int>(parse_count("--shard", v.substr(0, slash), 1));
-      o.shard_count = static_cast<int>(parse_count("--shard", v.substr(slash + 1), 1));
-      if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got " + quoted_value(v));
-    } else if (a == "--slurm")
-      o.slurm = true;
-    else if (a == "--shards")
-      o.slurm_shards = static_cast<int>(parse_count(a, value(), 1));
-    else if (a == "--quiet" || a == "-q")
-      o.quiet = true;
-    else if (!a.empty() && a[0] == '-')
-      throw InputError("unknown option " + quoted_value(a) + " (see jobsched sweep --help)");
-    else if (o.scenario.empty())
-      o.scenario = a;
-    else
-      throw InputError("more than one scenario given ('" + o.scenario.string() + "', " + quoted_value(a) + ")");
+  if (command.count("--jobs") > 0) o.jobs = static_cast<int>(parse_count("-j", o.jobs_text, 1));
+  if (command.count("--shard") > 0) {
+    const std::string& v = o.shard_text;
+    auto slash = v.find('/');
+    if (slash == std::string::npos) throw InputError("--shard: expected I/N, got " + quoted_value(v));
+    o.shard_index = static_cast<int>(parse_count("--shard", v.substr(0, slash), 1));
+    o.shard_count = static_cast<int>(parse_count("--shard", v.substr(slash + 1), 1));
+    if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got " + quoted_value(v));
   }
+  if (command.count("--shards") > 0) o.slurm_shards = static_cast<int>(parse_count("--shards", o.shards_text, 1));
   if (o.scenario.empty()) throw InputError("no scenario given: jobsched sweep SCENARIO.yaml");
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  return o;
 }
 
 std::string self_executable()
@@ -271,7 +246,7 @@ class RunPool {
     for (const auto& plugin : loaded_plugins()) // what the first line's hash covers besides jobsched's own files
       build += "plugin " + plugin.hash + " " + plugin.file.string() + "\n";
     write_file(run_dir, "build.txt", build);
-    std::string header = "# Resolved from " + options_.scenario.string() + " with:";
+    std::string header = "# Resolved from " + options_.scenario + " with:";
     for (const auto& o : r.overrides)
       header += " --set " + o;
     write_file(run_dir, "scenario.yaml", header + "\n" + r.resolved_yaml);
@@ -417,22 +392,18 @@ std::string slurm_script(const SweepOptions& o, const fs::path& dir, int shards,
 
 } // namespace
 
-int sweep_main(const std::vector<std::string>& args)
+namespace {
+
+int run_sweep(const SweepOptions& o)
 {
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::fputs(kSweepUsage, stdout);
-      return 0;
-    }
-  SweepOptions o = parse_options(args);
   load_command_line_plugins(o.plugins);
   SweepPlan plan = SweepPlan::load(o.scenario, o.overrides, [](const Scenario& sc) {
     check_input_files(sc);
     check_policy_choices(sc);
   });
-  fs::path dir = fs::absolute(!o.out_dir.empty()           ? o.out_dir
+  fs::path dir = fs::absolute(!o.out_dir.empty()           ? fs::path(o.out_dir)
                               : !plan.output_dir().empty() ? fs::path(plan.output_dir())
-                                                           : fs::path("results") / o.scenario.stem())
+                                                           : fs::path("results") / fs::path(o.scenario).stem())
                      .lexically_normal();
   const bool adaptive = plan.replications().adaptive;
   if (adaptive && (o.shard_count > 0 || o.slurm))
@@ -444,7 +415,7 @@ int sweep_main(const std::vector<std::string>& args)
     fs::create_directories(dir / "slurm");
     OutputFiles files(dir);
     files.add("plan.csv", plan_csv(plan, runs));
-    files.add("sweep.sbatch", slurm_script(o, dir, shards, o.scenario.stem().string()));
+    files.add("sweep.sbatch", slurm_script(o, dir, shards, fs::path(o.scenario).stem().string()));
     files.commit();
     if (!o.quiet)
       std::printf("jobsched: %zu runs in %d shards\n  submit: sbatch %s\n  then:   jobsched collect %s\n", runs.size(),
@@ -497,33 +468,57 @@ int sweep_main(const std::vector<std::string>& args)
   return pool.failures().empty() ? 0 : 1;
 }
 
-int collect_main(const std::vector<std::string>& args)
+} // namespace
+
+void add_scenario_options(CLI::App& command, ScenarioOptions& o)
 {
-  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    std::puts(
-        "Usage: jobsched collect SWEEP_DIR [--confidence C]\n\nWrites SWEEP_DIR/results.csv and aggregate.csv from "
-        "SWEEP_DIR/plan.csv and the runs in SWEEP_DIR/runs/ (e.g. after the shards of a Slurm array).\n"
-        "  --confidence C   level of aggregate.csv's ci_half_width column (default 0.95; ci95_half_width stays)\n"
-        "Exit status: 0, 1 if some runs failed or are missing (their rows say so), 2 bad input.");
-    return 0;
-  }
+  command.add_option("scenario", o.scenario, "the scenario file");
+  command.add_option("--set", o.overrides)->allow_extra_args(false);
+  command.add_option("--out", o.out_dir);
+  command.add_flag("-q,--quiet", o.quiet);
+  command.add_option("--plugin", o.plugins)->allow_extra_args(false);
+}
+
+void add_sweep_command(CommandLine& cli)
+{
+  auto o = std::make_shared<SweepOptions>();
+  CLI::App* command = cli.add_command(cli.root(), "sweep", kSweepUsage, [o](const CLI::App& parsed) {
+    check_options(*o, parsed);
+    return run_sweep(*o);
+  });
+  add_scenario_options(*command, *o);
+  command->add_option("-j,--jobs", o->jobs_text);
+  command->add_option("--shard", o->shard_text);
+  command->add_flag("--slurm", o->slurm);
+  command->add_option("--shards", o->shards_text);
+}
+
+namespace {
+
+const char* const kCollectUsage =
+    "Usage: jobsched collect SWEEP_DIR [--confidence C]\n\nWrites SWEEP_DIR/results.csv and aggregate.csv from "
+    "SWEEP_DIR/plan.csv and the runs in SWEEP_DIR/runs/ (e.g. after the shards of a Slurm array).\n"
+    "  --confidence C   level of aggregate.csv's ci_half_width column (default 0.95; ci95_half_width stays)\n"
+    "Exit status: 0, 1 if some runs failed or are missing (their rows say so), 2 bad input.\n";
+
+struct CollectOptions {
+  std::string dir;
+  std::string confidence_text; // --confidence C
+};
+
+int run_collect(const CollectOptions& o, const CLI::App& command)
+{
   double confidence = 0.95;
-  std::vector<std::string> rest;
-  for (size_t i = 0; i < args.size(); i++) {
-    if (args[i] == "--confidence") {
-      if (i + 1 == args.size()) throw InputError("--confidence: missing value");
-      const std::string& text = args[++i];
-      double c = 0;
-      auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
-      if (error != std::errc() || end != text.data() + text.size() || !(c >= 0.5 && c < 1))
-        throw InputError("--confidence: must be a number at least 0.5 and below 1, got " + quoted_value(text));
-      confidence = c;
-    } else {
-      rest.push_back(args[i]);
-    }
+  if (command.count("--confidence") > 0) {
+    const std::string& text = o.confidence_text;
+    double c = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
+    if (error != std::errc() || end != text.data() + text.size() || !(c >= 0.5 && c < 1))
+      throw InputError("--confidence: must be a number at least 0.5 and below 1, got " + quoted_value(text));
+    confidence = c;
   }
-  if (rest.size() != 1) throw InputError("usage: jobsched collect SWEEP_DIR [--confidence C]");
-  fs::path dir = rest[0];
+  if (o.dir.empty()) throw InputError("usage: jobsched collect SWEEP_DIR [--confidence C]");
+  fs::path dir = o.dir;
   SweepTables t = build_tables(dir, confidence);
   OutputFiles files(dir);
   files.add("results.csv", t.results_csv);
@@ -532,6 +527,17 @@ int collect_main(const std::vector<std::string>& args)
   std::printf("jobsched: %ld runs ok, %ld failed, %ld missing\n  tables: %s/{results.csv,aggregate.csv}\n", t.ok,
               t.failed, t.missing, dir.c_str());
   return t.failed + t.missing == 0 ? 0 : 1;
+}
+
+} // namespace
+
+void add_collect_command(CommandLine& cli)
+{
+  auto o = std::make_shared<CollectOptions>();
+  CLI::App* command = cli.add_command(cli.root(), "collect", kCollectUsage,
+                                      [o](const CLI::App& parsed) { return run_collect(*o, parsed); });
+  command->add_option("dir", o->dir);
+  command->add_option("--confidence", o->confidence_text);
 }
 
 } // namespace jobsched

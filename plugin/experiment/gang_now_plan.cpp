@@ -3,11 +3,13 @@
  * (nlohmann-json, laid out by core/json.hpp); and the allocation map's JSON form. */
 #include "experiment/gang_now_plan.hpp"
 
+#include "core/command_line.hpp"
 #include "core/errors.hpp"
 #include "core/json.hpp"
 #include "experiment/command_line.hpp"
 #include "policies/gang_now/events.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -41,11 +43,6 @@ Gang scheduling on heterogeneous workstations (Al-Saqabi, Otto & Walpole, sectio
   --job ID              the submitted job's id (default: one more than the largest in the map)
 Exit status: 0 success, 2 bad arguments or input.
 )";
-
-bool is_gang_plan_command(const std::string& word)
-{
-  return word == "mtat" || word == "compress" || word == "expand";
-}
 
 namespace {
 
@@ -294,8 +291,7 @@ namespace {
 
 struct Arguments {
   std::string command;
-  std::map<std::string, std::string> values;
-  bool help = false;
+  std::map<std::string, std::string> values; // the options given, by name
 
   bool has(const std::string& option) const { return values.count(option) > 0; }
   const std::string& get(const std::string& option) const { return values.at(option); }
@@ -304,31 +300,6 @@ struct Arguments {
     return has(option) ? get(option) : fallback;
   }
 };
-
-Arguments read_arguments(const std::vector<std::string>& args, const std::set<std::string>& allowed)
-{
-  Arguments out;
-  out.command = args.at(0);
-  for (size_t i = 1; i < args.size(); i++) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      out.help = true;
-      continue;
-    }
-    if (a.rfind("--", 0) != 0) throw InputError("plan " + out.command + ": unexpected argument '" + a + "'");
-    std::string name;
-    std::string value;
-    for (const auto& option : allowed)
-      if (option_with_value(args, i, option, value)) {
-        name = option;
-        break;
-      }
-    if (name.empty()) throw InputError("plan " + out.command + ": unknown option '" + a.substr(0, a.find('=')) + "'");
-    if (out.values.count(name)) throw InputError(name + " is given twice");
-    out.values[name] = value;
-  }
-  return out;
-}
 
 std::vector<std::string> split(const std::string& text)
 {
@@ -603,27 +574,28 @@ int expand_command(const Arguments& a)
 
 } // namespace
 
-int gang_plan_main(const std::vector<std::string>& args)
+void add_gang_plan_commands(CommandLine& cli, CLI::App& plan)
 {
-  const std::string& command = args.at(0);
-  std::set<std::string> allowed;
-  if (command == "mtat")
-    allowed = {"--capacities", "--archs", "--vps", "--variant"};
-  else if (command == "compress")
-    allowed = {"--capacities", "--archs", "--vps", "--variant", "--mtat", "--pool-target"};
-  else if (command == "expand")
-    allowed = {"--map",  "--search", "--max-slices",  "--vps",        "--job",
-               "--rule", "--mtat",   "--compression", "--pool-target"};
-  else
-    throw InputError("plan: unknown gang command '" + command + "'");
-  Arguments a = read_arguments(args, allowed);
-  if (a.help) {
-    std::fputs(kGangPlanUsage, stdout);
-    return 0;
+  const std::map<std::string, std::vector<std::string>> options{
+      {"mtat", {"--capacities", "--archs", "--vps", "--variant"}},
+      {"compress", {"--capacities", "--archs", "--vps", "--variant", "--mtat", "--pool-target"}},
+      {"expand",
+       {"--map", "--search", "--max-slices", "--vps", "--job", "--rule", "--mtat", "--compression", "--pool-target"}}};
+  for (const auto& [name, names] : options) {
+    // Every option is text, read by the command itself: Arguments keeps those given.
+    auto values = std::make_shared<std::map<std::string, std::string>>();
+    CLI::App* command = cli.add_command(plan, name, kGangPlanUsage, [name, values](const CLI::App& parsed) {
+      Arguments a;
+      a.command = name;
+      for (const auto& [option, value] : *values)
+        if (parsed.count(option) > 0) a.values[option] = value;
+      if (name == "mtat") return mtat_command(a);
+      if (name == "compress") return compress_command(a);
+      return expand_command(a);
+    });
+    for (const auto& option : names)
+      command->add_option(option, (*values)[option]);
   }
-  if (command == "mtat") return mtat_command(a);
-  if (command == "compress") return compress_command(a);
-  return expand_command(a);
 }
 
 } // namespace jobsched::gang_now

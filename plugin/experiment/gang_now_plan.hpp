@@ -4,6 +4,7 @@
  * and below. */
 #pragma once
 
+#include "core/command_line.hpp"
 #include "core/json.hpp"
 #include "policies/gang_now/allocation_map.hpp"
 
@@ -14,9 +15,6 @@ namespace jobsched::gang_now {
 
 /* The help of `jobsched plan mtat|compress|expand` (printed by `jobsched plan mtat --help` and the others). */
 extern const char* const kGangPlanUsage;
-
-/* True for the words `jobsched plan` hands to gang_plan_main: "mtat", "compress", "expand". */
-bool is_gang_plan_command(const std::string& word);
 
 /* The allocation map as a JSON document:
  *   {"processors": [{"name": "P1", "capacity": "1.1", "arch": "x86"}, ...],
@@ -40,6 +38,7 @@ AllocationMap read_map_json(const std::string& text, const std::string& source);
 
 /* The body of `jobsched plan mtat|compress|expand ...`; args starts with the command word. Prints the JSON and
  * returns 0; throws InputError (one line) on bad arguments. */
-int gang_plan_main(const std::vector<std::string>& args);
+/* Declares `jobsched plan mtat|compress|expand` as sub-commands of `plan` (the app of `jobsched plan`). */
+void add_gang_plan_commands(CommandLine& cli, CLI::App& plan);
 
 } // namespace jobsched::gang_now

@@ -3,12 +3,14 @@
  * the validator with its policy's promises. */
 #include "experiment/plan_command.hpp"
 
+#include "core/command_line.hpp"
 #include "core/errors.hpp"
 #include "core/json.hpp"
 #include "experiment/command_line.hpp"
 #include "experiment/gang_now_plan.hpp"
 #include "policies/memory_constrained/policies.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <limits>
 
@@ -98,47 +100,38 @@ std::string schedule_json(const QuantumSchedule& schedule, const std::string& po
   return json_text(out);
 }
 
-int plan_main(const std::vector<std::string>& args)
+namespace {
+
+/* The command line of `jobsched plan POLICY ...`, as CLI11 read it. */
+struct PlanArguments {
+  std::string policy;
+  std::string nodes, mins, k, max_partitions;
+};
+
+int run_plan(const PlanArguments& arguments, const CLI::App& command)
 {
-  // The gang-scheduling algorithms have their own words and options.
-  if (!args.empty() && gang_now::is_gang_plan_command(args.front())) return gang_now::gang_plan_main(args);
-  std::string policy_name;
+  const std::string& policy_name = arguments.policy;
   std::optional<int> nodes;
   std::optional<std::vector<int>> mins;
   std::optional<int> k;
   PlanOptions options;
-  for (size_t i = 0; i < args.size(); i++) {
-    const std::string& a = args[i];
-    auto option_value = [&](const std::string& name, std::string& value) {
-      return option_with_value(args, i, name, value);
-    };
-    std::string value;
-    if (a == "--help" || a == "-h") {
-      std::fputs(kPlanUsage, stdout);
-      return 0;
-    } else if (option_value("--nodes", value)) {
-      nodes = parse_int("--nodes", value, 1);
-    } else if (option_value("--k", value)) {
-      k = parse_int("--k", value, 0);
-    } else if (option_value("--max-partitions", value)) {
-      long long bound = parse_whole("--max-partitions", value, std::numeric_limits<long long>::min(),
-                                    std::numeric_limits<long long>::max());
-      if (bound < 1) throw InputError("--max-partitions: " + value + " must be at least 1");
-      options.opt_epoch.max_partitions_examined = bound;
-    } else if (option_value("--mins", value)) {
-      mins.emplace();
-      std::string item;
-      std::istringstream items(value);
-      while (std::getline(items, item, ','))
-        mins->push_back(parse_int("--mins", item, 1));
-      if (mins->empty() || value.back() == ',') throw InputError("--mins: expected M1,M2,... (at least one job)");
-    } else if (a.rfind("-", 0) == 0) {
-      throw InputError("plan: unknown option " + quoted_value(a));
-    } else if (policy_name.empty()) {
-      policy_name = a;
-    } else {
-      throw InputError("plan: more than one policy given (" + quoted_value(policy_name) + ", " + quoted_value(a) + ")");
-    }
+  if (command.count("--nodes") > 0) nodes = parse_int("--nodes", arguments.nodes, 1);
+  if (command.count("--k") > 0) k = parse_int("--k", arguments.k, 0);
+  if (command.count("--max-partitions") > 0) {
+    const std::string& value = arguments.max_partitions;
+    long long bound = parse_whole("--max-partitions", value, std::numeric_limits<long long>::min(),
+                                  std::numeric_limits<long long>::max());
+    if (bound < 1) throw InputError("--max-partitions: " + value + " must be at least 1");
+    options.opt_epoch.max_partitions_examined = bound;
+  }
+  if (command.count("--mins") > 0) {
+    const std::string& value = arguments.mins;
+    mins.emplace();
+    std::string item;
+    std::istringstream items(value);
+    while (std::getline(items, item, ','))
+      mins->push_back(parse_int("--mins", item, 1));
+    if (mins->empty() || value.back() == ',') throw InputError("--mins: expected M1,M2,... (at least one job)");
   }
   if (policy_name.empty()) throw InputError("plan: no policy given: jobsched plan POLICY --nodes N --mins M1,M2,...");
   const MemoryConstrainedPolicy& policy = memory_constrained_policy(policy_name);
@@ -157,6 +150,22 @@ int plan_main(const std::vector<std::string>& args)
                  .c_str(),
              stdout);
   return 0;
+}
+
+} // namespace
+
+void add_plan_command(CommandLine& cli)
+{
+  auto o = std::make_shared<PlanArguments>();
+  CLI::App* command =
+      cli.add_command(cli.root(), "plan", kPlanUsage, [o](const CLI::App& parsed) { return run_plan(*o, parsed); });
+  command->add_option("policy", o->policy);
+  command->add_option("--nodes", o->nodes);
+  command->add_option("--mins", o->mins);
+  command->add_option("--k", o->k);
+  command->add_option("--max-partitions", o->max_partitions);
+  // The gang-scheduling algorithms have their own words and options.
+  gang_now::add_gang_plan_commands(cli, *command);
 }
 
 } // namespace jobsched::memory_constrained

@@ -2,6 +2,7 @@
  * JSON on stdout. The format is documented in README.md ("Memory-constrained schedules") and in schedule_json. */
 #pragma once
 
+#include "core/command_line.hpp"
 #include "policies/memory_constrained/quantum_schedule.hpp"
 
 #include <optional>
@@ -21,10 +22,10 @@ extern const char* const kPlanUsage;
 std::string schedule_json(const QuantumSchedule& schedule, const std::string& policy, const std::vector<int>& mins,
                           std::optional<int> k);
 
-/* The body of `jobsched plan POLICY --nodes N --mins M1,M2,... [--k K] [--max-partitions P]`; args excludes "plan".
- * `plan mtat`, `plan compress` and `plan expand` go to gang_now::gang_plan_main (experiment/gang_now_plan.hpp).
- * Prints the JSON and returns 0. Throws InputError (one line) on bad arguments and when the policy cannot schedule
- * the input, PolicyError if the schedule fails the validator (a bug). */
-int plan_main(const std::vector<std::string>& args);
+/* Declares `jobsched plan POLICY --nodes N --mins M1,M2,... [--k K] [--max-partitions P]` on `cli`, with its
+ * sub-commands `plan mtat`, `plan compress` and `plan expand` (gang_now::add_gang_plan_commands). The command prints
+ * the JSON and returns 0; it throws InputError (one line) on bad arguments and when the policy cannot schedule the
+ * input, PolicyError if the schedule fails the validator (a bug). */
+void add_plan_command(CommandLine& cli);
 
 } // namespace jobsched::memory_constrained

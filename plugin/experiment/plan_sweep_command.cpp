@@ -5,11 +5,13 @@
  * run to run; timings go to stderr. */
 #include "experiment/plan_sweep_command.hpp"
 
+#include "core/command_line.hpp"
 #include "core/errors.hpp"
 #include "experiment/command_line.hpp"
 #include "output/output_files.hpp"
 #include "plot/gnuplot.hpp"
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -199,7 +201,14 @@ std::string overhead_csv_rows(const std::string& panel, const PointResult& r)
   return out;
 }
 
-int plan_sweep_main(const std::vector<std::string>& args)
+/* The command line of `jobsched plan-sweep`, as CLI11 read it: text, checked by run_plan_sweep. */
+struct PlanSweepArguments {
+  std::string figure, nodes, jobs, load, k, seed, confidence, precision, batch, max_trials, rounding, out;
+  bool no_plot = false;
+  bool quiet = false;
+};
+
+int run_plan_sweep(const PlanSweepArguments& arguments, const CLI::App& command)
 {
   std::string figure = "all";
   OverheadPoint single;
@@ -208,60 +217,53 @@ int plan_sweep_main(const std::vector<std::string>& args)
   StoppingRule rule;
   RangeRounding rounding = RangeRounding::mix;
   std::string out_dir = "results/plan-sweep";
-  bool plot = true;
-  bool quiet = false;
+  const bool plot = !arguments.no_plot;
+  const bool quiet = arguments.quiet;
   bool figure_given = false;
-  for (size_t i = 0; i < args.size(); i++) {
-    const std::string& a = args[i];
-    auto option_value = [&](const std::string& name, std::string& value) {
-      return option_with_value(args, i, name, value);
-    };
-    std::string v;
-    if (a == "--help" || a == "-h") {
-      std::fputs(kPlanSweepUsage, stdout);
-      return 0;
-    } else if (option_value("--figure", v)) {
-      if (v != "9" && v != "10" && v != "11" && v != "all")
-        throw InputError("--figure: " + quoted_value(v) + " is not one of 9, 10, 11, all");
-      figure = v;
-      figure_given = true;
-    } else if (option_value("--nodes", v)) {
-      single.nodes = static_cast<int>(parse_whole("--nodes", v, 1, 1'000'000));
-      single_point = true;
-    } else if (option_value("--jobs", v)) {
-      single.jobs = static_cast<int>(parse_whole("--jobs", v, 1, 1'000'000));
-      single_point = true;
-    } else if (option_value("--load", v)) {
-      single.load_percent = static_cast<int>(parse_whole("--load", v, 1, 1'000'000));
-      single_point = true;
-    } else if (option_value("--k", v)) {
-      single.k = static_cast<int>(parse_whole("--k", v, 0, 1'000'000));
-      single_point = true;
-    } else if (option_value("--seed", v)) {
-      seed = static_cast<std::uint64_t>(parse_whole("--seed", v, 0, std::numeric_limits<long long>::max()));
-    } else if (option_value("--confidence", v)) {
-      rule.confidence = parse_real("--confidence", v);
-      if (!(rule.confidence > 0 && rule.confidence < 1))
-        throw InputError("--confidence: " + v + " must be strictly between 0 and 1");
-    } else if (option_value("--precision", v)) {
-      rule.relative_precision = parse_real("--precision", v);
-      if (!(rule.relative_precision > 0)) throw InputError("--precision: " + v + " must be positive");
-    } else if (option_value("--batch", v)) {
-      rule.batch = static_cast<long>(parse_whole("--batch", v, 2, 100'000'000));
-    } else if (option_value("--max-trials", v)) {
-      rule.max_trials = static_cast<long>(parse_whole("--max-trials", v, 2, 1'000'000'000'000LL));
-    } else if (option_value("--rounding", v)) {
-      rounding = parse_range_rounding(v);
-    } else if (option_value("--out", v)) {
-      if (v.empty()) throw InputError("--out: empty folder name");
-      out_dir = v;
-    } else if (a == "--no-plot") {
-      plot = false;
-    } else if (a == "--quiet" || a == "-q") {
-      quiet = true;
-    } else {
-      throw InputError("plan-sweep: unknown argument " + quoted_value(a));
-    }
+  auto given = [&command](const char* name) { return command.count(name) > 0; };
+  if (given("--figure")) {
+    const std::string& v = arguments.figure;
+    if (v != "9" && v != "10" && v != "11" && v != "all")
+      throw InputError("--figure: " + quoted_value(v) + " is not one of 9, 10, 11, all");
+    figure = v;
+    figure_given = true;
+  }
+  if (given("--nodes")) {
+    single.nodes = static_cast<int>(parse_whole("--nodes", arguments.nodes, 1, 1'000'000));
+    single_point = true;
+  }
+  if (given("--jobs")) {
+    single.jobs = static_cast<int>(parse_whole("--jobs", arguments.jobs, 1, 1'000'000));
+    single_point = true;
+  }
+  if (given("--load")) {
+    single.load_percent = static_cast<int>(parse_whole("--load", arguments.load, 1, 1'000'000));
+    single_point = true;
+  }
+  if (given("--k")) {
+    single.k = static_cast<int>(parse_whole("--k", arguments.k, 0, 1'000'000));
+    single_point = true;
+  }
+  if (given("--seed"))
+    seed = static_cast<std::uint64_t>(parse_whole("--seed", arguments.seed, 0, std::numeric_limits<long long>::max()));
+  if (given("--confidence")) {
+    const std::string& v = arguments.confidence;
+    rule.confidence = parse_real("--confidence", v);
+    if (!(rule.confidence > 0 && rule.confidence < 1))
+      throw InputError("--confidence: " + v + " must be strictly between 0 and 1");
+  }
+  if (given("--precision")) {
+    const std::string& v = arguments.precision;
+    rule.relative_precision = parse_real("--precision", v);
+    if (!(rule.relative_precision > 0)) throw InputError("--precision: " + v + " must be positive");
+  }
+  if (given("--batch")) rule.batch = static_cast<long>(parse_whole("--batch", arguments.batch, 2, 100'000'000));
+  if (given("--max-trials"))
+    rule.max_trials = static_cast<long>(parse_whole("--max-trials", arguments.max_trials, 2, 1'000'000'000'000LL));
+  if (given("--rounding")) rounding = parse_range_rounding(arguments.rounding);
+  if (given("--out")) {
+    if (arguments.out.empty()) throw InputError("--out: empty folder name");
+    out_dir = arguments.out;
   }
   if (rule.max_trials < rule.batch)
     throw InputError("--max-trials: " + std::to_string(rule.max_trials) + " is below the batch size " +
@@ -329,6 +331,32 @@ int plan_sweep_main(const std::vector<std::string>& args)
       std::printf("%s\n", path.string().c_str());
   if (!quiet) std::fprintf(stderr, "plan-sweep: done in %.1f s\n", elapsed());
   return all_converged ? 0 : 1;
+}
+
+void add_plan_sweep_command(CommandLine& cli)
+{
+  auto o = std::make_shared<PlanSweepArguments>();
+  CLI::App* command = cli.add_command(cli.root(), "plan-sweep", kPlanSweepUsage,
+                                      [o](const CLI::App& parsed) { return run_plan_sweep(*o, parsed); });
+  command->add_option("--figure", o->figure);
+  command->add_option("--nodes", o->nodes);
+  command->add_option("--jobs", o->jobs);
+  command->add_option("--load", o->load);
+  command->add_option("--k", o->k);
+  command->add_option("--seed", o->seed);
+  command->add_option("--confidence", o->confidence);
+  command->add_option("--precision", o->precision);
+  command->add_option("--batch", o->batch);
+  command->add_option("--max-trials", o->max_trials);
+  command->add_option("--rounding", o->rounding);
+  command->add_option("--out", o->out);
+  command->add_flag("--no-plot", o->no_plot);
+  command->add_flag("-q,--quiet", o->quiet);
+}
+
+int plan_sweep_main(const std::vector<std::string>& args)
+{
+  return run_one_command("plan-sweep", add_plan_sweep_command, args);
 }
 
 } // namespace jobsched::memory_constrained

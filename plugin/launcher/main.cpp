@@ -1,4 +1,5 @@
 /* jobsched: the launcher. Reads a scenario, runs one simulation, writes its outputs. */
+#include "core/command_line.hpp"
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
 #include "core/version.hpp"
@@ -15,6 +16,7 @@
 #include "runtime/core/scheduler_actor.hpp"
 #include "scenario/scenario.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -74,6 +76,17 @@ Outputs (in the output folder): jobs.csv (one row per job, Batsim's columns firs
 Exit status: 0 success, 2 bad input (the message names the file, line or key), 3 internal error.
 )";
 
+const char* const kForkJoinUsage = R"(Usage: jobsched fork-join SCENARIO.yaml [options]
+
+Setia's fork-join paging study: one program's threads under the scenario's `fork_join:` section.
+
+Options: --set KEY=VALUE, --out DIR, --quiet, --cfg=NAME:VALUE and --log=SPEC, as for jobsched run (see
+jobsched run --help).
+
+Outputs (in the output folder): summary.json (deterministic results) and performance.json.
+Exit status: 0 success, 2 bad input (the message names the file, line or key), 3 internal error.
+)";
+
 [[noreturn]] void usage_error(const std::string& msg)
 {
   std::fprintf(stderr, "jobsched: error: %s (see jobsched --help)\n", one_line(msg).c_str());
@@ -102,27 +115,15 @@ void check_log_option(const std::string& option)
 
 void print_params(const std::vector<ParamSpec>& params)
 {
-  for (const auto& p : params)
-    std::printf("      %s = %s\t%s\n", p.name.c_str(), p.default_value.c_str(), p.description.c_str());
+  for (const auto& p : params) {
+    const std::string allowed = p.allowed_text();
+    std::printf("      %s = %s\t%s%s\n", p.name.c_str(), p.default_value.c_str(), p.description.c_str(),
+                allowed.empty() ? "" : (" [" + allowed + "]").c_str());
+  }
 }
 
-int list_policies(const std::vector<std::string>& args)
+int list_policies(const std::vector<std::string>& plugin_files)
 {
-  std::vector<std::string> plugin_files;
-  for (size_t i = 0; i < args.size(); i++) {
-    if (args[i] == "--help" || args[i] == "-h") {
-      std::puts("Usage: jobsched list-policies [--plugin PATH]...\n\nThe registered policies and allocators with "
-                "their parameters; those of a plugin (--plugin, JOBSCHED_PLUGIN_PATH) marked with its library.");
-      return 0;
-    } else if (args[i] == "--plugin") {
-      if (i + 1 >= args.size()) usage_error("--plugin needs a value");
-      plugin_files.push_back(args[++i]);
-    } else if (args[i].rfind("--plugin=", 0) == 0) {
-      plugin_files.push_back(args[i].substr(9));
-    } else {
-      usage_error("list-policies: unexpected " + quoted_value(args[i]) + " (it takes --plugin PATH only)");
-    }
-  }
   load_command_line_plugins(plugin_files);
   // What came from a plugin is marked with its library.
   std::map<std::string, std::string> policy_library;
@@ -147,55 +148,30 @@ int list_policies(const std::vector<std::string>& args)
   return 0;
 }
 
+/* The options of `jobsched run` and `jobsched fork-join`. */
+struct RunCommandOptions : ScenarioOptions {
+  std::vector<std::string> cfg; // --cfg=NAME:VALUE, passed to SimGrid
+  std::vector<std::string> log; // --log=SPEC, passed to SimGrid
+};
+
 /* `jobsched run` (a scheduling run) and `jobsched fork-join` (the paging study of one program): the same options. */
-int run(int argc, char** argv, bool fork_join_command = false)
+int run(const RunCommandOptions& o, bool fork_join_command = false)
 {
-  std::string scenario_file;
-  std::vector<std::string> overrides;
-  std::string out_dir;
-  bool quiet = false;
+  const std::string& scenario_file = o.scenario;
+  const std::vector<std::string>& overrides = o.overrides;
+  const std::string& out_dir = o.out_dir;
+  const bool quiet = o.quiet;
   RunOptions options;
-  std::vector<std::string> plugin_files;
-  for (int i = 0; i < argc; i++) {
-    std::string a = argv[i];
-    auto value = [&](const char* name) -> std::string {
-      if (i + 1 >= argc) usage_error(std::string(name) + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::fputs(kRunUsage, stdout);
-      return 0;
-    } else if (a == "--set") {
-      overrides.push_back(value("--set"));
-    } else if (a.rfind("--set=", 0) == 0) {
-      overrides.push_back(a.substr(6));
-    } else if (a == "--out") {
-      out_dir = value("--out");
-    } else if (a.rfind("--out=", 0) == 0) {
-      out_dir = a.substr(6);
-    } else if (a == "--quiet" || a == "-q") {
-      quiet = true;
-    } else if (a == "--plugin") {
-      plugin_files.push_back(value("--plugin"));
-    } else if (a.rfind("--plugin=", 0) == 0) {
-      plugin_files.push_back(a.substr(9));
-    } else if (a.rfind("--cfg=", 0) == 0) {
-      options.simgrid_args.push_back(a);
-    } else if (a.rfind("--log=", 0) == 0) {
-      check_log_option(a);
-      options.simgrid_args.push_back(a);
-    } else if (a.rfind("-", 0) == 0) {
-      usage_error("unknown option " + quoted_value(a));
-    } else if (scenario_file.empty()) {
-      scenario_file = a;
-    } else {
-      usage_error("more than one scenario given ('" + scenario_file + "', " + quoted_value(a) + ")");
-    }
+  for (const auto& cfg : o.cfg)
+    options.simgrid_args.push_back("--cfg=" + cfg);
+  for (const auto& log : o.log) {
+    check_log_option("--log=" + log);
+    options.simgrid_args.push_back("--log=" + log);
   }
   if (scenario_file.empty())
     usage_error(std::string("no scenario given: jobsched ") + (fork_join_command ? "fork-join" : "run") +
                 " SCENARIO.yaml");
-  load_command_line_plugins(plugin_files);
+  load_command_line_plugins(o.plugins);
   Scenario sc = load_scenario(scenario_file, overrides);
   // The fork-join study simulates one program's threads, not jobs under a policy: a command of its own, so that a
   // scheduling run always writes the same outputs.
@@ -263,6 +239,46 @@ int run(int argc, char** argv, bool fork_join_command = false)
   return 0;
 }
 
+void add_run_command(CommandLine& cli, const std::string& name, bool fork_join_command)
+{
+  auto o = std::make_shared<RunCommandOptions>();
+  CLI::App* command = cli.add_command(cli.root(), name, fork_join_command ? kForkJoinUsage : kRunUsage,
+                                      [o, fork_join_command](const CLI::App&) { return run(*o, fork_join_command); });
+  add_scenario_options(*command, *o);
+  command->add_option("--cfg", o->cfg)->allow_extra_args(false);
+  command->add_option("--log", o->log)->allow_extra_args(false);
+}
+
+/* The one place that makes jobsched's command line: every sub-command, each declared beside its code. */
+int run_command_line(const std::vector<std::string>& args)
+{
+  auto version = std::make_shared<bool>(false);
+  CommandLine cli(kUsage, [version](const CLI::App&) {
+    if (!*version) usage_error("no command given");
+    std::printf("jobsched %s\n", JOBSCHED_VERSION);
+    return 0;
+  });
+  cli.root().add_flag("--version", *version);
+  add_run_command(cli, "run", false);
+  add_run_command(cli, "fork-join", true);
+  add_sweep_command(cli);
+  add_collect_command(cli);
+  auto plugin_files = std::make_shared<std::vector<std::string>>();
+  cli.add_command(cli.root(), "list-policies",
+                  "Usage: jobsched list-policies [--plugin PATH]...\n\nThe policies and allocators, with their "
+                  "parameters, defaults and allowed values; those of a plugin (--plugin, JOBSCHED_PLUGIN_PATH) marked "
+                  "with its library.\nExit status: 0, 2 a plugin that cannot be loaded.\n",
+                  [plugin_files](const CLI::App&) { return list_policies(*plugin_files); })
+      ->add_option("--plugin", *plugin_files)
+      ->allow_extra_args(false);
+  add_check_policy_command(cli);
+  add_plot_command(cli);
+  memory_constrained::add_plan_command(cli);
+  memory_constrained::add_plan_sweep_command(cli);
+  add_mesh_platform_command(cli);
+  return cli.run(args);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -271,28 +287,10 @@ int main(int argc, char** argv)
     std::fputs(kUsage, stderr);
     return 2;
   }
-  std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.front() == "help") args.front() = "--help";
   try {
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (cmd == "--version") {
-      std::printf("jobsched %s\n", JOBSCHED_VERSION);
-      return 0;
-    }
-    if (cmd == "list-policies") return list_policies(std::vector<std::string>(argv + 2, argv + argc));
-    if (cmd == "run") return run(argc - 2, argv + 2);
-    if (cmd == "fork-join") return run(argc - 2, argv + 2, true);
-    if (cmd == "plot") return plot_main(std::vector<std::string>(argv + 2, argv + argc));
-    std::vector<std::string> rest(argv + 2, argv + argc);
-    if (cmd == "sweep") return sweep_main(rest);
-    if (cmd == "collect") return collect_main(rest);
-    if (cmd == "plan") return memory_constrained::plan_main(rest);
-    if (cmd == "plan-sweep") return memory_constrained::plan_sweep_main(rest);
-    if (cmd == "mesh-platform") return mesh_platform_main(rest);
-    if (cmd == "check-policy") return check_policy_main(rest);
-    usage_error("unknown command " + quoted_value(cmd));
+    return run_command_line(args);
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());
     return 2;

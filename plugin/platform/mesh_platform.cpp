@@ -2,8 +2,10 @@
  * router is two routing points. */
 #include "platform/mesh_platform.hpp"
 
+#include "core/command_line.hpp"
 #include "core/errors.hpp"
 
+#include <CLI/CLI.hpp>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -203,53 +205,47 @@ int whole(const std::string& option, const std::string& text)
 
 } // namespace
 
-int mesh_platform_main(const std::vector<std::string>& args)
+namespace {
+
+/* The command line of `jobsched mesh-platform`, as CLI11 read it. */
+struct MeshArguments {
+  std::string width, height, io_nodes, memory_mb;
+  MeshSpec spec; // the options given as text go straight in
+};
+
+int run_mesh_platform(const MeshArguments& arguments, const CLI::App& command)
 {
-  MeshSpec s;
-  for (size_t i = 0; i < args.size(); i++) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(kMeshUsage, stdout);
-      return 0;
-    }
-    std::string name = a;
-    std::string value;
-    const size_t eq = a.find('=');
-    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
-      name = a.substr(0, eq);
-      value = a.substr(eq + 1);
-    } else if (a.rfind("--", 0) == 0) {
-      if (i + 1 >= args.size()) throw InputError(a + " needs a value");
-      value = args[++i];
-    } else {
-      throw InputError("mesh-platform: unexpected argument '" + a + "' (see jobsched mesh-platform --help)");
-    }
-    if (name == "--width")
-      s.width = whole(name, value);
-    else if (name == "--height")
-      s.height = whole(name, value);
-    else if (name == "--io-nodes")
-      s.io_nodes = whole(name, value);
-    else if (name == "--speed")
-      s.speed = value;
-    else if (name == "--bandwidth")
-      s.bandwidth = value;
-    else if (name == "--latency")
-      s.latency = value;
-    else if (name == "--nic-bandwidth")
-      s.nic_bandwidth = value;
-    else if (name == "--io-bandwidth")
-      s.io_bandwidth = value;
-    else if (name == "--memory-mb") {
-      char* end = nullptr;
-      s.memory_mb = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0') throw InputError(name + ": '" + value + "' is not a number");
-    } else
-      throw InputError("mesh-platform: unknown option '" + name + "' (see jobsched mesh-platform --help)");
+  MeshSpec s = arguments.spec;
+  if (command.count("--width") > 0) s.width = whole("--width", arguments.width);
+  if (command.count("--height") > 0) s.height = whole("--height", arguments.height);
+  if (command.count("--io-nodes") > 0) s.io_nodes = whole("--io-nodes", arguments.io_nodes);
+  if (command.count("--memory-mb") > 0) {
+    const std::string& value = arguments.memory_mb;
+    char* end = nullptr;
+    s.memory_mb = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0') throw InputError("--memory-mb: '" + value + "' is not a number");
   }
   const std::string xml = mesh_platform_xml(s);
   std::fwrite(xml.data(), 1, xml.size(), stdout);
   return 0;
+}
+
+} // namespace
+
+void add_mesh_platform_command(CommandLine& cli)
+{
+  auto o = std::make_shared<MeshArguments>();
+  CLI::App* command = cli.add_command(cli.root(), "mesh-platform", kMeshUsage,
+                                      [o](const CLI::App& parsed) { return run_mesh_platform(*o, parsed); });
+  command->add_option("--width", o->width);
+  command->add_option("--height", o->height);
+  command->add_option("--speed", o->spec.speed);
+  command->add_option("--bandwidth", o->spec.bandwidth);
+  command->add_option("--latency", o->spec.latency);
+  command->add_option("--nic-bandwidth", o->spec.nic_bandwidth);
+  command->add_option("--memory-mb", o->memory_mb);
+  command->add_option("--io-nodes", o->io_nodes);
+  command->add_option("--io-bandwidth", o->spec.io_bandwidth);
 }
 
 void read_mesh_positions(Machine& machine, const std::vector<simgrid::s4u::Host*>& hosts,

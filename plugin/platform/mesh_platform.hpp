@@ -46,8 +46,9 @@ int io_node_row(int index, int io_nodes, int height);
  * value with its unit. */
 std::string mesh_platform_xml(const MeshSpec& spec);
 
-/* `jobsched mesh-platform [--width W] [--height H] [options]`: the XML on stdout. */
-int mesh_platform_main(const std::vector<std::string>& args);
+class CommandLine;
+/* Declares `jobsched mesh-platform [--width W] [--height H] [options]` (the XML on stdout) on `cli`. */
+void add_mesh_platform_command(CommandLine& cli);
 
 /* Gives `machine` the mesh positions of its hosts (`hosts[i]` is machine host i) from their properties x and y. A
  * platform whose hosts have neither keeps no positions; one where some compute host lacks one, where a value is not a

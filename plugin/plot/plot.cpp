@@ -2,9 +2,11 @@
  * plot/gnuplot.cpp. */
 #include "plot/plot.hpp"
 
+#include "core/command_line.hpp"
 #include "core/errors.hpp"
 #include "plot/figures.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -45,74 +47,67 @@ Prints the paths of the files written. Needs gnuplot (Debian: apt-get install gn
 Exit status: 0 success, 2 bad input (the message names the file, line or key), 3 internal error.
 )";
 
-int plot_main(const std::vector<std::string>& args)
+namespace {
+
+/* The command line of jobsched plot, as CLI11 read it. */
+struct PlotOptions {
+  std::string path;
+  std::string metric, x, series, from, to, xlabel, ylabel, out;
+  std::vector<std::string> labels; // --label KEY=TEXT, in order
+  bool log_y = false;
+};
+
+int run_plot(const PlotOptions& o, const CLI::App& command)
 {
   using namespace plot;
-  std::string path;
+  const std::string& path = o.path;
   SweepRequest sweep;
   bool sweep_option = false;
   std::string out;
   RunWindow window;
   bool run_option = false;
-  for (size_t i = 0; i < args.size(); i++) {
-    const std::string& a = args[i];
-    auto value = [&](const std::string& name) -> std::string {
-      std::string v;
-      if (a == name) {
-        if (i + 1 >= args.size()) throw InputError(name + " needs a value (see jobsched plot --help)");
-        v = args[++i];
-      } else {
-        v = a.substr(name.size() + 1);
-      }
-      if (v.empty()) throw InputError(name + " needs a non-empty value (see jobsched plot --help)");
-      return v;
-    };
-    auto is = [&a](const std::string& name) { return a == name || a.rfind(name + "=", 0) == 0; };
-    if (a == "--help" || a == "-h") {
-      std::fputs(kPlotUsage, stdout);
-      return 0;
-    } else if (is("--metric")) {
-      sweep.metric = value("--metric");
-      sweep_option = true;
-    } else if (is("--x")) {
-      sweep.x = value("--x");
-      sweep_option = true;
-    } else if (is("--series")) {
-      sweep.series = value("--series");
-      sweep_option = true;
-    } else if (a == "--log-y") {
-      sweep.log_y = true;
-      sweep_option = true;
-    } else if (is("--from") || is("--to")) {
-      const std::string name = is("--from") ? "--from" : "--to";
-      const std::string v = value(name);
-      char* end = nullptr;
-      double seconds = std::strtod(v.c_str(), &end);
-      if (*end != '\0' || !std::isfinite(seconds) || seconds < 0)
-        throw InputError(name + " '" + v + "': expected seconds since the first submission (a number >= 0)");
-      (name == "--from" ? window.from : window.to) = seconds;
-      run_option = true;
-    } else if (is("--xlabel")) {
-      sweep.xlabel = window.xlabel = value("--xlabel");
-    } else if (is("--ylabel")) {
-      sweep.ylabel = window.ylabel = value("--ylabel");
-    } else if (is("--label")) {
-      const std::string v = value("--label");
-      size_t eq = v.find('=');
-      if (eq == 0 || eq == std::string::npos || eq + 1 == v.size())
-        throw InputError("--label '" + v + "': expected KEY=TEXT (e.g. --label workload.load_factor='offered load')");
-      sweep.names[v.substr(0, eq)] = v.substr(eq + 1);
-      sweep_option = true;
-    } else if (is("--out")) {
-      out = value("--out");
-    } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
-      throw InputError("unknown option '" + a + "' for plot (see jobsched plot --help)");
-    } else if (path.empty()) {
-      path = a;
-    } else {
-      throw InputError("more than one folder given ('" + path + "', '" + a + "')");
-    }
+  auto given = [&command](const std::string& name) { return command.count(name) > 0; };
+  auto value = [&](const std::string& name, const std::string& v) -> const std::string& {
+    if (v.empty()) throw InputError(name + " needs a non-empty value (see jobsched plot --help)");
+    return v;
+  };
+  if (given("--metric")) {
+    sweep.metric = value("--metric", o.metric);
+    sweep_option = true;
   }
+  if (given("--x")) {
+    sweep.x = value("--x", o.x);
+    sweep_option = true;
+  }
+  if (given("--series")) {
+    sweep.series = value("--series", o.series);
+    sweep_option = true;
+  }
+  if (o.log_y) {
+    sweep.log_y = true;
+    sweep_option = true;
+  }
+  for (const std::string name : {"--from", "--to"}) {
+    if (!given(name)) continue;
+    const std::string& v = value(name, name == "--from" ? o.from : o.to);
+    char* end = nullptr;
+    double seconds = std::strtod(v.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(seconds) || seconds < 0)
+      throw InputError(name + " '" + v + "': expected seconds since the first submission (a number >= 0)");
+    (name == "--from" ? window.from : window.to) = seconds;
+    run_option = true;
+  }
+  if (given("--xlabel")) sweep.xlabel = window.xlabel = value("--xlabel", o.xlabel);
+  if (given("--ylabel")) sweep.ylabel = window.ylabel = value("--ylabel", o.ylabel);
+  for (const std::string& label : o.labels) {
+    const std::string& v = value("--label", label);
+    size_t eq = v.find('=');
+    if (eq == 0 || eq == std::string::npos || eq + 1 == v.size())
+      throw InputError("--label '" + v + "': expected KEY=TEXT (e.g. --label workload.load_factor='offered load')");
+    sweep.names[v.substr(0, eq)] = v.substr(eq + 1);
+    sweep_option = true;
+  }
+  if (given("--out")) out = value("--out", o.out);
   if (path.empty())
     throw InputError("no folder given: jobsched plot PATH (a sweep folder with aggregate.csv or a run folder with "
                      "jobs.csv)");
@@ -140,6 +135,31 @@ int plot_main(const std::vector<std::string>& args)
     std::printf("%s\n", file.string().c_str());
   std::fflush(stdout);
   return 0;
+}
+
+} // namespace
+
+void add_plot_command(CommandLine& cli)
+{
+  auto o = std::make_shared<PlotOptions>();
+  CLI::App* command =
+      cli.add_command(cli.root(), "plot", kPlotUsage, [o](const CLI::App& parsed) { return run_plot(*o, parsed); });
+  command->add_option("path", o->path);
+  command->add_option("--metric", o->metric);
+  command->add_option("--x", o->x);
+  command->add_option("--series", o->series);
+  command->add_flag("--log-y", o->log_y);
+  command->add_option("--from", o->from);
+  command->add_option("--to", o->to);
+  command->add_option("--xlabel", o->xlabel);
+  command->add_option("--ylabel", o->ylabel);
+  command->add_option("--label", o->labels)->allow_extra_args(false);
+  command->add_option("--out", o->out);
+}
+
+int plot_main(const std::vector<std::string>& args)
+{
+  return run_one_command("plot", add_plot_command, args);
 }
 
 } // namespace jobsched

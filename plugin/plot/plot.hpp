@@ -22,6 +22,10 @@ extern const char* const kPlotUsage;
  * "plot". Prints the paths of the files written on stdout and returns 0. Throws InputError on bad input (unknown
  * option, metric or key, a folder with neither aggregate.csv nor jobs.csv, malformed tables, gnuplot missing), and
  * std::runtime_error when gnuplot fails on the script we wrote (an internal error). Writes no file on failure. */
+class CommandLine;
+/* Declares `jobsched plot PATH [options]` on `cli`. */
+void add_plot_command(CommandLine& cli);
+/* `jobsched plot ARGS...`: its exit status; bad arguments are InputErrors. */
 int plot_main(const std::vector<std::string>& args);
 
 } // namespace jobsched

@@ -3,11 +3,13 @@
  *                runtime refuses: the check reports the run's internal error);
  *   broken-kill  starts jobs first-come first-served where they fit, then kills each at the next decision (the
  *                runtime lets a policy kill; the check finds jobs that never finished, in jobs.csv).
- * They register statically, like in-tree policies; the test loads this library with LD_PRELOAD until the launcher's
- * --plugin option (issue 22, item 2) replaces it. */
+ * A plugin library like a user's: the test loads it with check-policy --plugin. */
+#include "policy/plugin.hpp"
 #include "policy/policy.hpp"
 
 #include <deque>
+
+JOBSCHED_PLUGIN;
 
 namespace jobsched {
 namespace {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # jobsched check-policy as a policy author runs it: every in-tree policy passes every case (exit 0, one "ok" line per
-# case, one case run twice); two deliberately broken policies (tests/check_policy/broken_policies.cpp, loaded with
-# LD_PRELOAD until --plugin lands) are caught (exit 1) with a scenario that reproduces the violation under
+# case, one case run twice); two deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
+# library loaded with --plugin) are caught (exit 1) with a scenario that reproduces the violation under
 # `jobsched run`; an unknown policy or option is one line and exit 2; the temporary folder goes when every case passes.
 # Usage: check_policy.sh JOBSCHED_BINARY SOURCE_DIR BROKEN_POLICIES_LIBRARY
 source "$(dirname "$0")/lib.sh" check_policy "$1" "$2"
@@ -68,13 +68,14 @@ done
 # broken-busy: the runtime refuses its start on busy processors (an internal error); the check says so, keeps the
 # case, and `jobsched run` of the kept scenario fails the same way.
 problems=""
-LD_PRELOAD=$broken "$bin" check-policy broken-busy --keep "$work/busy" >"$work/busy.out" 2>&1
+"$bin" check-policy broken-busy --plugin "$broken" --keep "$work/busy" >"$work/busy.out" 2>&1
 rc=$?
 [ $rc = 1 ] || problems+=" exit status $rc;"
 grep -q '^  FAIL small ' "$work/busy.out" || problems+=" no FAIL line;"
 grep -q 'busy or down' "$work/busy.out" || problems+=" the runtime's reason missing;"
-grep -q "jobsched run $work/busy/small/case.yaml" "$work/busy.out" || problems+=" no reproducing command;"
-LD_PRELOAD=$broken "$bin" run "$work/busy/small/case.yaml" --out "$work/busy-again" --quiet 2>"$work/busy-again.err"
+grep -q "jobsched run --plugin $broken $work/busy/small/case.yaml" "$work/busy.out" ||
+  problems+=" no reproducing command;"
+"$bin" run --plugin "$broken" "$work/busy/small/case.yaml" --out "$work/busy-again" --quiet 2>"$work/busy-again.err"
 rc=$?
 [ $rc = 3 ] && grep -q 'busy or down' "$work/busy-again.err" || problems+=" rerun: exit $rc $(cat "$work/busy-again.err");"
 [ -e "$work/busy-again" ] && problems+=" rerun left outputs;"
@@ -86,14 +87,14 @@ report "broken-busy caught, reproduced" "$problems"
 # broken-kill: the runtime lets it kill; the check finds a job that did not complete in jobs.csv. Without --keep the
 # temporary folder is kept and named.
 problems=""
-LD_PRELOAD=$broken TMPDIR=$work/tmp "$bin" check-policy broken-kill >"$work/kill.out" 2>&1
+TMPDIR=$work/tmp "$bin" check-policy broken-kill --plugin "$broken" >"$work/kill.out" 2>&1
 rc=$?
 [ $rc = 1 ] || problems+=" exit status $rc;"
 grep -q 'ended COMPLETED_KILLED' "$work/kill.out" || problems+=" no killed job named;"
 kept=$(sed -n 's/.*kept in \(.*\); reproduce with:$/\1/p' "$work/kill.out")
 case "$kept" in "$work"/tmp/*) ;; *) problems+=" kept folder '$kept';" ;; esac
 if [ -f "$kept/case.yaml" ]; then
-  LD_PRELOAD=$broken "$bin" run "$kept/case.yaml" --out "$work/kill-again" --quiet || problems+=" rerun failed;"
+  "$bin" run --plugin "$broken" "$kept/case.yaml" --out "$work/kill-again" --quiet || problems+=" rerun failed;"
   grep -q ',COMPLETED_KILLED,' "$work/kill-again/jobs.csv" || problems+=" rerun killed no job;"
 else
   problems+=" no case.yaml in '$kept';"

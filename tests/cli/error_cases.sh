@@ -72,14 +72,14 @@ expect_error tiny_reference_speed 2 "--set" "simulation.reference_speed: must be
   run "$work/good.yaml" --set simulation.reference_speed=1e-300
 expect_error huge_tight 2 "policy.allocation_params.tight" "out of range" -- \
   run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.tight=9223372036854775807
-expect_error smp_adaptive 2 "policy.allocation_params.adaptive" "expected off (or false), true" -- \
+expect_error smp_adaptive 2 "policy.allocation_params.adaptive" "'sometimes' is not one of off, false, true, cost-aware" -- \
   run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.adaptive=sometimes
-expect_error smp_waits 2 "policy.allocation_params.waits" "expected head or every-job" -- \
+expect_error smp_waits 2 "policy.allocation_params.waits" "'nobody' is not one of every-job, head" -- \
   run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.adaptive=cost-aware \
   --set policy.allocation_params.waits=nobody
-expect_error smp_contention_weight 2 "policy.allocation_params.contention_weight" "must be >= 0" -- \
+expect_error smp_contention_weight 2 "policy.allocation_params.contention_weight" "'-1' is not at least 0" -- \
   run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.contention_weight=-1
-expect_error smp_wait_tolerance 2 "policy.allocation_params.wait_tolerance" "must be a finite number >= 0" -- \
+expect_error smp_wait_tolerance 2 "policy.allocation_params.wait_tolerance" "'-0.5' is not at least 0" -- \
   run "$work/good.yaml" --set policy.allocation=smp --set policy.allocation_params.wait_tolerance=-0.5
 expect_error huge_jobs 2 "workload.generator.jobs: must be between 1 and 100000000" -- \
   run "$work/good.yaml" --set workload.generator.jobs=2147483648
@@ -92,11 +92,11 @@ expect_error node_memory_alone 2 "--set" "workload.generator.node_memory_mb: onl
   run "$work/good.yaml" --set workload.generator.node_memory_mb=3
 expect_error negative_backlog 2 "--set" "simulation.max_backlog: must be between 0" -- \
   run "$work/good.yaml" --set simulation.max_backlog=-1
-expect_error apvm_fraction 1 "policy.params.fraction: must be in (0, 1]" -- \
+expect_error apvm_fraction 1 "policy.params.fraction: '2' is not in (0, 1]" -- \
   run "$work/good.yaml" --set policy.name=apvm --set policy.params.fraction=2
 # Quanta below a millisecond: 1e-300 s would not move the clock (memory-constrained stopped with an internal error).
 for policy in gang ap memory-constrained; do
-  expect_error "tiny_quantum_$policy" 1 "policy.params.quantum: must be a number of seconds, at least 0.001" -- \
+  expect_error "tiny_quantum_$policy" 1 "policy.params.quantum: '1e-300' is not at least 0.001" -- \
     run "$work/good.yaml" --set policy.name=$policy --set policy.params.quantum=1e-300
 done
 expect_error gang_now_owner_periods 1 "owners.mean_idle: must be at least 1" -- \
@@ -527,6 +527,21 @@ for x in sorted(u.TIME_UNITS): print('time --latency', x)")
   report generator_units_match_simgrid "$problems"
 fi
 expect_mesh_error mesh_unknown_option "unknown option '--depth'" -- --depth 3
+
+# ---- The command line (CLI11): every sub-command refuses an unknown option in one line naming the command ----
+for command in run fork-join sweep collect list-policies plot plan "plan mtat" "plan compress" "plan expand" \
+  plan-sweep mesh-platform; do
+  # shellcheck disable=SC2086 # "plan mtat" is two words
+  expect_command_error "unknown_option_${command// /_}" "$command: unknown option '--bogus' (see jobsched $command --help)" \
+    -- $command --bogus=1
+done
+expect_command_error unknown_option_launcher "unknown option '--bogus' (see jobsched --help)" -- --bogus
+# A missing value, an extra word, an option given twice: one line each, naming the option or word.
+expect_command_error missing_value_out "sweep: --out needs a value" -- sweep "$work/good.yaml" --out
+expect_command_error extra_scenario "run: unexpected argument 'second.yaml'" -- run "$work/good.yaml" second.yaml
+expect_command_error out_twice "run: --out is given twice" -- run "$work/good.yaml" --out a --out=b
+# -jN is -j N: -j0 reaches the check of -j's value (it was an unknown option '-j0').
+expect_command_error sweep_j0 "-j: expected an integer >= 1, got '0'" -- sweep "$work/good.yaml" -j0
 expect_error submesh_without_positions 2 "policy.allocation" "needs a mesh platform" -- \
   run "$work/good.yaml" --set policy.allocation=submesh-first-fit
 sed 's|<prop id="y" value="3"/>||' "$src/platforms/mesh-16x8.xml" >"$work/mesh-without-y.xml"

@@ -241,7 +241,7 @@ expect_error old_section 2 "old-section.yaml:4: hierarchy: this section is gone:
   "the jobs as workload.generator.model: downey" -- run "$work/old-section.yaml" --quiet
 [ ! -e "$work/out-old_section" ]
 report old_section_no_output "$([ $? -eq 0 ] || echo ' an output folder was made')"
-expect_bad_setting messages "policy.params.messages: expected free or platform" policy.params.messages=carrier
+expect_bad_setting messages "policy.params.messages: 'carrier' is not one of free, platform" policy.params.messages=carrier
 expect_bad_setting message_bytes policy.params.message_bytes policy.params.message_bytes=-1
 expect_bad_setting unknown_key workload.generator.size workload.generator.size=3
 expect_bad_setting batch_key "workload.generator.mean_interarrival: a key of model batch" \

@@ -27,6 +27,15 @@ problems=""
 [ "$(grep -c ',mean_bounded_slowdown,2,' A/aggregate.csv 2>/dev/null)" = 3 ] || problems+=" aggregate.csv lacks n=2 rows;"
 report full_sweep "$problems"
 
+# 1b. -j2 and --out=DIR are -j 2 and --out DIR: the same runs and the same tables.
+"$bin" sweep sweep.yaml --out=A2 -j2 --quiet
+status=$?
+problems=""
+[ "$status" -eq 0 ] || problems+=" exit $status;"
+cmp -s A/results.csv A2/results.csv || problems+=" results.csv differs from the -j 2 sweep's;"
+cmp -s A/aggregate.csv A2/aggregate.csv || problems+=" aggregate.csv differs from the -j 2 sweep's;"
+report attached_option_values "$problems"
+
 # 2. Common random numbers: replication 0 submits the same jobs under every policy, replication 1 other jobs.
 run_dir() { # POLICY REPLICATION -> the run's folder, from plan.csv (columns run,point,replication,seed,policy.name,hash)
   awk -F, -v p="$1" -v r="$2" '$5 == p && $3 == r { print "A/runs/" $6 }' A/plan.csv

@@ -78,6 +78,28 @@ fi
 # No arguments: the usage on stderr, status 2.
 run_case no_arguments 2 stderr 2 "Usage:" "~jobsched run SCENARIO.yaml" --
 
+# Every sub-command's --help: its own usage on stdout, status 0 (-h alike).
+for command in run fork-join sweep collect list-policies plot plan "plan mtat" "plan compress" "plan expand" \
+  plan-sweep mesh-platform; do
+  usage_line="~Usage: jobsched $command"
+  case "$command" in "plan compress" | "plan expand") usage_line="~jobsched $command " ;; esac
+  # shellcheck disable=SC2086 # "plan mtat" is two words
+  run_case "help_${command// /_}" 0 stdout 2 "$usage_line" "~Exit status" -- $command --help
+done
+run_case help_short_sweep 0 stdout 1 "Usage: jobsched sweep SCENARIO.yaml [options]" -- sweep -h
+run_case help_word 0 stdout 1 "Usage:" -- help
+
+# list-policies shows each parameter's choices and range.
+run_case list_policies_allowed 0 stdout 3 "~admission = skip" "~[one of skip, in-order]" "~[in (0, 1]]" -- list-policies
+problems=""
+grep -qE '^      admission = skip.*\[one of skip, in-order\]$' "$work/list_policies_allowed.stdout" ||
+  problems+=" equi's admission line lacks its choices;"
+grep -qE '^      fraction = 0.5.*\[in \(0, 1\]\]$' "$work/list_policies_allowed.stdout" ||
+  problems+=" apvm's fraction line lacks its range;"
+grep -qE '^      quantum = 600.0.*\[at least 0.001\]$' "$work/list_policies_allowed.stdout" ||
+  problems+=" gang's quantum line lacks its range;"
+report list_policies_allowed_lines "$problems"
+
 # An unknown command: one error line.
 run_case unknown_command 2 stderr 1 "~jobsched: error: unknown command 'frobnicate'" -- frobnicate
 lines=$(awk 'END { print NR }' "$work/unknown_command.stderr")

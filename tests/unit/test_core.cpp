@@ -4,6 +4,7 @@
 #include "core/time_format.hpp"
 #include "output/metrics.hpp"
 #include "policies/space_sharing/availability_profile.hpp"
+#include "policy/policy.hpp"
 
 #include <gtest/gtest.h>
 
@@ -318,6 +319,71 @@ TEST(Params, ListsAndMappingsKeepTheirShapeAndNumbersAreChecked)
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("policy.params.n"), std::string::npos) << e.what();
   }
+}
+
+/* Declared choices and ranges: the defaults pass, a value outside is one InputError naming the key, the value and
+ * what is allowed, written out here by hand. */
+TEST(Params, ChoicesAndRangesAreChecked)
+{
+  std::vector<ParamSpec> specs{{"order", "fcfs", "queue order", {"fcfs", "sjf", "ljf"}},
+                               {"fraction", "0.5", "a share", {}, ParamRange{0, 1, true, false}},
+                               {"count", "3", "a count", {}, ParamRange::between(1, 64)},
+                               {"cost", "0.0", "seconds", {}, ParamRange::at_least(0)},
+                               {"memory", "1.0", "MB", {}, ParamRange::above(0)},
+                               {"width", "auto", "auto or a number", {"auto"}, ParamRange::at_least(1)}};
+  auto refusal = [&](const std::map<std::string, std::string>& values) -> std::string {
+    try {
+      Params(specs, values, "policy.params");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  // Every default is allowed, and so are the ends of closed intervals.
+  Params defaults(specs, {}, "policy.params");
+  EXPECT_EQ(defaults.get_string("order"), "fcfs");
+  EXPECT_EQ(refusal({{"order", "ljf"}, {"fraction", "1"}, {"count", "64"}, {"cost", "0"}, {"width", "2.5"}}),
+            "accepted");
+  EXPECT_EQ(refusal({{"order", "bogus"}}), "policy.params.order: 'bogus' is not one of fcfs, sjf, ljf");
+  EXPECT_EQ(refusal({{"order", "FCFS"}}), "policy.params.order: 'FCFS' is not one of fcfs, sjf, ljf");
+  // Open ends are refused, closed ones are not.
+  EXPECT_EQ(refusal({{"fraction", "0"}}), "policy.params.fraction: '0' is not in (0, 1]");
+  EXPECT_EQ(refusal({{"fraction", "1.5"}}), "policy.params.fraction: '1.5' is not in (0, 1]");
+  EXPECT_EQ(refusal({{"count", "65"}}), "policy.params.count: '65' is not in [1, 64]");
+  EXPECT_EQ(refusal({{"count", "0"}}), "policy.params.count: '0' is not in [1, 64]");
+  EXPECT_EQ(refusal({{"cost", "-0.5"}}), "policy.params.cost: '-0.5' is not at least 0");
+  EXPECT_EQ(refusal({{"memory", "0"}}), "policy.params.memory: '0' is not above 0");
+  EXPECT_EQ(refusal({{"width", "0.5"}}), "policy.params.width: '0.5' is not one of auto, or a number at least 1");
+  EXPECT_EQ(refusal({{"width", "wide"}}), "policy.params.width: 'wide' is not one of auto, or a number at least 1");
+  // The type is checked before the range: a text where a number goes says so.
+  EXPECT_EQ(refusal({{"count", "many"}}), "policy.params.count: expected an integer, got 'many'");
+  // What list-policies prints beside each parameter.
+  EXPECT_EQ(specs[0].allowed_text(), "one of fcfs, sjf, ljf");
+  EXPECT_EQ(specs[1].allowed_text(), "in (0, 1]");
+  EXPECT_EQ((ParamSpec{"k", "1", "", {}, ParamRange::between(0, 1'000'000)}.allowed_text()), "in [0, 1000000]");
+  EXPECT_EQ((ParamSpec{"x", "1", "", {}, ParamRange{-1e300, 1e-4, false, true}}).allowed_text(),
+            "in [-1e+300, 0.0001)");
+  EXPECT_EQ((ParamSpec{"y", "1", "", {}, ParamRange{-1e300, 1e12, false, true}}).allowed_text(),
+            "in [-1e+300, 1000000000000)");
+  EXPECT_EQ((ParamSpec{"s", "a", "plain text"}.allowed_text()), "");
+}
+
+/* Every in-tree policy and allocator accepts its own defaults, and each default lies within its declared choices. */
+TEST(Params, InTreeDefaultsAreAllowed)
+{
+  auto check = [](const std::string& component, const std::vector<ParamSpec>& specs) {
+    for (const auto& s : specs) {
+      if (!s.choices.empty() && !s.range) {
+        EXPECT_NE(std::find(s.choices.begin(), s.choices.end(), s.default_value), s.choices.end())
+            << component << "." << s.name;
+      }
+    }
+    EXPECT_NO_THROW(Params(specs, {}, component)) << component;
+  };
+  for (const auto* p : policy_registry().all())
+    check(p->name, p->params);
+  for (const auto* a : allocator_registry().all())
+    check(a->name, a->params);
 }
 
 /* Downey (1997), by hand: A = 4, sigma = 0.5: S(2) = 4 x 2 / (4 + 0.5 x 1 / 2) = 8 / 4.25; S(6) = 24 / (0.5 x 3.5 +

@@ -38,41 +38,29 @@ namespace {
 
 namespace gn = gang_now;
 
-std::string choice(const Params& params, const std::string& key, const std::vector<std::string>& allowed)
-{
-  const std::string& value = params.get_string(key);
-  if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return value;
-  std::string list;
-  for (const auto& a : allowed)
-    list += (list.empty() ? "" : ", ") + a;
-  throw InputError("policy.params." + key + ": '" + value + "' is not one of " + list);
-}
-
 class GangNow : public TimeSharingPolicy {
  public:
   explicit GangNow(const PolicyEnv& env) : machine_(env.machine)
   {
     const Params& p = env.params;
     gn::SchedulerOptions& o = spec_.options;
-    o.allocation.mtat = gn::parse_mtat_variant(choice(p, "mtat", {"optimal", "paper"}));
-    o.allocation.compression = gn::parse_compression_variant(choice(p, "compression", {"exact", "paper"}));
-    o.allocation.pool_target = gn::parse_pool_target(choice(p, "pool_target", {"common", "per-pool"}));
-    o.expansion = gn::parse_expansion_search(choice(p, "expansion", {"column", "exhaustive"}));
+    // The choices and ranges of the parameters are declared with them (below) and checked by Params.
+    o.allocation.mtat = gn::parse_mtat_variant(p.get_string("mtat"));
+    o.allocation.compression = gn::parse_compression_variant(p.get_string("compression"));
+    o.allocation.pool_target = gn::parse_pool_target(p.get_string("pool_target"));
+    o.expansion = gn::parse_expansion_search(p.get_string("expansion"));
     const long slices = p.get_int("max_exhaustive_slices");
-    if (slices < 1 || slices > 24) throw InputError("policy.params.max_exhaustive_slices: must be between 1 and 24");
     // A run cannot refuse an event: on a map with more slices holding free entries the exhaustive search gives way to
     // the column search for that event.
     o.max_exhaustive_slices = static_cast<int>(slices);
     o.exhaustive_falls_back = true;
-    o.new_slice_rule = gn::parse_new_slice_rule(choice(p, "new_slice_rule", {"turnaround", "time-share"}));
-    const std::string eviction = choice(p, "eviction", {"migrate", "wait", "restart"});
+    o.new_slice_rule = gn::parse_new_slice_rule(p.get_string("new_slice_rule"));
+    const std::string& eviction = p.get_string("eviction");
     spec_.eviction = eviction == "wait"      ? Eviction::wait
                      : eviction == "restart" ? Eviction::restart
                                              : Eviction::migrate;
-    spec_.quantum = p.get_seconds_at_least("quantum", kMinQuantum);
+    spec_.quantum = p.get_double("quantum");
     spec_.switch_cost = p.get_double("switch_cost");
-    if (!(spec_.switch_cost >= 0) || std::isinf(spec_.switch_cost))
-      throw InputError("policy.params.switch_cost: must be a finite number >= 0");
     // A context switch as long as the slice would leave no time to compute: the run would never end.
     if (spec_.switch_cost >= spec_.quantum)
       throw InputError("policy.params.switch_cost: the context switch (" + format_exact(spec_.switch_cost) +
@@ -314,15 +302,28 @@ PolicyRegistration gang_now{
     {"gang-now",
      "Al-Saqabi et al.'s gang scheduling on a heterogeneous network of workstations: jobs are VPs placed by MTAT, "
      "Compression and Expansion in an allocation map of time slices; owners' returns migrate, suspend or restart VPs",
-     {{"mtat", "optimal", "MTAT variant: optimal (exact minimum) or paper (Figure 3 as printed)"},
-      {"compression", "exact", "Compression variant: exact or paper"},
-      {"pool_target", "common", "Compression's target with several architectures: common or per-pool"},
-      {"expansion", "column", "Expansion's search for free space: column or exhaustive"},
-      {"max_exhaustive_slices", "12", "exhaustive search only on maps of at most this many slices with free entries"},
-      {"new_slice_rule", "turnaround", "new slice or free space: turnaround (4.4.1) or time-share (4.3)"},
-      {"eviction", "migrate", "a returning owner's guests: migrate (the paper), wait (suspended there) or restart"},
-      {"quantum", "60.0", "seconds each time slice runs in turn"},
-      {"switch_cost", "0.5", "seconds a VP stalls when its slice starts again"}},
+     {{"mtat", "optimal", "MTAT variant: optimal (exact minimum) or paper (Figure 3 as printed)", {"optimal", "paper"}},
+      {"compression", "exact", "Compression variant: exact or paper", {"exact", "paper"}},
+      {"pool_target",
+       "common",
+       "Compression's target with several architectures: common or per-pool",
+       {"common", "per-pool"}},
+      {"expansion", "column", "Expansion's search for free space: column or exhaustive", {"column", "exhaustive"}},
+      {"max_exhaustive_slices",
+       "12",
+       "exhaustive search only on maps of at most this many slices with free entries",
+       {},
+       ParamRange::between(1, 24)},
+      {"new_slice_rule",
+       "turnaround",
+       "new slice or free space: turnaround (4.4.1) or time-share (4.3)",
+       {"turnaround", "time-share"}},
+      {"eviction",
+       "migrate",
+       "a returning owner's guests: migrate (the paper), wait (suspended there) or restart",
+       {"migrate", "wait", "restart"}},
+      {"quantum", "60.0", "seconds each time slice runs in turn", {}, ParamRange::at_least(kMinQuantum)},
+      {"switch_cost", "0.5", "seconds a VP stalls when its slice starts again", {}, ParamRange::at_least(0)}},
      nullptr,
      [](const PolicyEnv& env) { return std::make_unique<GangNow>(env); }}};
 

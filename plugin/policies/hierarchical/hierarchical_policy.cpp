@@ -80,38 +80,18 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     const Params& p = env.params;
     spec_.job_scheduler = job_scheduler;
     spec_.allocator = allocator;
-    // A quantum is at least 100 of the runtime's instants (kTimeEpsilon), so that a boundary is one.
-    spec_.quantum = p.get_seconds_at_least("quantum", 100 * kTimeEpsilon);
+    // The choices and ranges of the parameters are declared with them (hierarchical_params) and checked by Params.
+    spec_.quantum = p.get_double("quantum");
     const long qf = p.get_int("quantum_factor");
-    if (qf < 1 || qf > 64)
-      throw InputError("policy.params.quantum_factor: must be in [1, 64], got " + std::to_string(qf));
     spec_.quantum_factor = static_cast<int>(qf);
     spec_.cost_factor = p.get_double("cost_factor");
-    if (!(spec_.cost_factor >= 0) || spec_.cost_factor > 1000)
-      throw InputError("policy.params.cost_factor: must be in [0, 1000]");
-    const std::string& allotments = p.get_string("allotments");
-    if (allotments != "fractional" && allotments != "whole")
-      throw InputError("policy.params.allotments: expected fractional or whole, got '" + allotments + "'");
-    spec_.whole_processors = allotments == "whole";
+    spec_.whole_processors = p.get_string("allotments") == "whole";
     spec_.convergence_rate = p.get_double("convergence_rate");
-    if (!(spec_.convergence_rate >= 0) || spec_.convergence_rate >= 1)
-      throw InputError("policy.params.convergence_rate: must be in [0, 1)");
     spec_.a_greedy.utilization_threshold = p.get_double("utilization_threshold");
-    if (!(spec_.a_greedy.utilization_threshold > 0) || spec_.a_greedy.utilization_threshold > 1)
-      throw InputError("policy.params.utilization_threshold: must be in (0, 1]");
     spec_.a_greedy.responsiveness = p.get_double("responsiveness");
-    if (!(spec_.a_greedy.responsiveness >= 1) || spec_.a_greedy.responsiveness > 1e6)
-      throw InputError("policy.params.responsiveness: must be in [1, 1e6]");
     spec_.invariants = p.get_string("invariants");
-    if (spec_.invariants != "auto" && spec_.invariants != "on" && spec_.invariants != "off")
-      throw InputError("policy.params.invariants: expected auto, on or off, got '" + spec_.invariants + "'");
-    const std::string& messages = p.get_string("messages");
-    if (messages != "free" && messages != "platform")
-      throw InputError("policy.params.messages: expected free or platform, got '" + messages + "'");
-    messages_over_platform_ = messages == "platform";
+    messages_over_platform_ = p.get_string("messages") == "platform";
     message_bytes_ = p.get_double("message_bytes");
-    if (!(message_bytes_ >= 0) || message_bytes_ > 1e12)
-      throw InputError("policy.params.message_bytes: must be in [0, 1e12]");
     read_tree(p, env.seed);
     const size_t n = boost::num_vertices(tree_);
     levels_ = hs::levels(tree_);
@@ -344,8 +324,6 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     const long levels = p.get_int("levels");
     const long min_children = p.get_int("min_children");
     const long max_children = p.get_int("max_children");
-    if (levels < 2 || levels > 20) throw InputError("policy.params.levels: must be in [2, 20]");
-    if (min_children < 1 || min_children > 1000) throw InputError("policy.params.min_children: must be in [1, 1000]");
     if (max_children < min_children || max_children > 1000)
       throw InputError("policy.params.max_children: must be in [min_children, 1000]");
     double largest = 0;
@@ -355,7 +333,6 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       throw InputError("policy.params.levels: a generated tree of " + std::to_string(levels) + " levels and up to " +
                        std::to_string(max_children) + " children per node may have more than 10000 nodes");
     const long tree_seed = p.get_int("tree_seed");
-    if (tree_seed < -1) throw InputError("policy.params.tree_seed: must be >= 0 (or -1: the simulation's seed)");
     tree_ = hs::generate_tree(static_cast<int>(levels), static_cast<int>(min_children), static_cast<int>(max_children),
                               tree_seed < 0 ? seed : static_cast<std::uint64_t>(tree_seed));
   }
@@ -762,25 +739,59 @@ PolicyReport HierarchicalPolicy::report() const
 std::vector<ParamSpec> hierarchical_params()
 {
   return {
-      {"quantum", "0.001", "L: seconds between two decisions of the level-2 schedulers"},
-      {"quantum_factor", "1", "QF: level k decides every L QF^(k - 2)"},
-      {"cost_factor", "0.0", "CF: a job whose allotment changes by x processors stalls x L CF seconds"},
-      {"allotments", "fractional", "fractional (time-shared processors, the paper's) or whole processors"},
-      {"levels", "3", "K of a generated tree (levels including the jobs')"},
-      {"min_children", "1", "generated tree: fewest children of a node above level 2"},
-      {"max_children", "5", "generated tree: most children of a node above level 2"},
-      {"tree_seed", "-1", "generated tree: its seed (-1: the simulation's seed)"},
+      // A quantum is at least 100 of the runtime's instants (kTimeEpsilon), so that a boundary is one.
+      {"quantum",
+       "0.001",
+       "L: seconds between two decisions of the level-2 schedulers",
+       {},
+       ParamRange::at_least(100 * kTimeEpsilon)},
+      {"quantum_factor", "1", "QF: level k decides every L QF^(k - 2)", {}, ParamRange::between(1, 64)},
+      {"cost_factor",
+       "0.0",
+       "CF: a job whose allotment changes by x processors stalls x L CF seconds",
+       {},
+       ParamRange::between(0, 1000)},
+      {"allotments",
+       "fractional",
+       "fractional (time-shared processors, the paper's) or whole processors",
+       {"fractional", "whole"}},
+      {"levels", "3", "K of a generated tree (levels including the jobs')", {}, ParamRange::between(2, 20)},
+      {"min_children",
+       "1",
+       "generated tree: fewest children of a node above level 2",
+       {},
+       ParamRange::between(1, 1000)},
+      {"max_children",
+       "5",
+       "generated tree: most children of a node above level 2 (at least min_children)",
+       {},
+       ParamRange::between(1, 1000)},
+      {"tree_seed", "-1", "generated tree: its seed (-1: the simulation's seed)", {}, ParamRange::at_least(-1)},
       {"tree", "[]", "explicit tree: parent indices, root first (-1), a parent before its children"},
       {"tree_file", "", "explicit tree: a GraphML file (edges from parent to child)"},
-      {"messages", "free",
-       "free: the paper's synchronous model without latency; platform: messages between the platform's hosts"},
-      {"message_bytes", "64.0", "bytes of one message (messages over the platform; unused under free)"},
+      {"messages",
+       "free",
+       "free: the paper's synchronous model without latency; platform: messages between the platform's hosts",
+       {"free", "platform"}},
+      {"message_bytes",
+       "64.0",
+       "bytes of one message (messages over the platform; unused under free)",
+       {},
+       ParamRange::between(0, 1e12)},
       {"tree_hosts", "[]",
        "messages over the platform: the host of each tree node in index order ('' or none: a front end)"},
-      {"convergence_rate", "0.0", "A-Control's v in [0, 1): desire = v d + (1 - v) A"},
-      {"utilization_threshold", "0.8", "A-Greedy's delta: a quantum is efficient when w >= delta a L"},
-      {"responsiveness", "2.0", "A-Greedy's rho: the desire's factor up or down"},
-      {"invariants", "auto", "check section 3.4's analysis: auto (where it applies), on, off"},
+      {"convergence_rate",
+       "0.0",
+       "A-Control's v in [0, 1): desire = v d + (1 - v) A",
+       {},
+       ParamRange{0, 1, false, true}},
+      {"utilization_threshold",
+       "0.8",
+       "A-Greedy's delta: a quantum is efficient when w >= delta a L",
+       {},
+       ParamRange{0, 1, true, false}},
+      {"responsiveness", "2.0", "A-Greedy's rho: the desire's factor up or down", {}, ParamRange::between(1, 1e6)},
+      {"invariants", "auto", "check section 3.4's analysis: auto (where it applies), on, off", {"auto", "on", "off"}},
   };
 }
 

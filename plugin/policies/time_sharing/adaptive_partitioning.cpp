@@ -150,42 +150,28 @@ class AdaptivePartitioning : public TimeSharingPolicy {
  public:
   AdaptivePartitioning(const PolicyEnv& env, Variant variant)
       : allocator_(env.allocator), contiguous_(!env.allocator.any_processors_will_do()),
-        processors_(env.machine.resource_count()), quantum_(env.params.get_seconds_at_least("quantum", kMinQuantum)),
-        period_(env.params.get_seconds_at_least("period", kMinQuantum)), load_(env.params.get_double("initial_load")),
+        processors_(env.machine.resource_count()), quantum_(env.params.get_double("quantum")),
+        period_(env.params.get_double("period")), load_(env.params.get_double("initial_load")),
         switch_cost_(env.params.get_double("context_switch"))
   {
-    auto finite_at_least = [](double v, double low) { return v >= low && std::isfinite(v); };
-    if (!finite_at_least(load_, 0)) throw InputError("policy.params.initial_load: must be a finite number >= 0");
-    if (!finite_at_least(switch_cost_, 0))
-      throw InputError("policy.params.context_switch: must be a finite number of seconds >= 0");
-    const std::string usage = env.params.get_string("usage");
-    if (usage != "processor-seconds" && usage != "seconds")
-      throw InputError("policy.params.usage: " + quoted_value(usage) + " is not one of processor-seconds, seconds");
-    usage_per_processor_ = usage == "processor-seconds";
-    const std::string configure = env.params.get_string("configure");
-    if (configure != "arrival" && configure != "dispatch")
-      throw InputError("policy.params.configure: " + quoted_value(configure) + " is not one of arrival, dispatch");
-    configure_at_arrival_ = configure == "arrival";
+    // The parameters' choices and ranges are declared with them (common_params and the registrations below).
+    usage_per_processor_ = env.params.get_string("usage") == "processor-seconds";
+    configure_at_arrival_ = env.params.get_string("configure") == "arrival";
     rounding_ = ap::unit_rounding_from(env.params.get_string("rounding"));
     if (variant == Variant::ap || variant == Variant::gs) {
       const long p = env.params.get_int("partition_size");
-      if (p < 0 || p > processors_)
+      if (p > processors_) // p >= 0 is declared; the machine's size is known here
         throw InputError("policy.params.partition_size: must be between 0 (adaptive) and the machine's " +
                          std::to_string(processors_) + " processors");
       fixed_unit_ = static_cast<int>(p);
     }
     if (variant == Variant::apmc || variant == Variant::apvm) {
       node_memory_mb_ = env.params.get_double("node_memory_mb");
-      if (!(node_memory_mb_ > 0) || !std::isfinite(node_memory_mb_))
-        throw InputError("policy.params.node_memory_mb: must be a positive number (the memory of one processor, MB)");
     }
     next_period_ = period_; // the first sample is one period after time 0
     if (variant == Variant::apvm) {
       fraction_ = env.params.get_double("fraction");
       overhead_ = env.params.get_double("overhead");
-      if (!(fraction_ > 0 && fraction_ <= 1)) throw InputError("policy.params.fraction: must be in (0, 1]");
-      if (!finite_at_least(overhead_, 0))
-        throw InputError("policy.params.overhead: must be a finite number >= 0 (0.25 for 25%)");
     }
   }
 
@@ -421,12 +407,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 std::vector<ParamSpec> common_params(std::vector<ParamSpec> own)
 {
   std::vector<ParamSpec> out = {
-      {"quantum", "2.0", "seconds between dispatches (every job is preempted at a quantum's end)"},
-      {"period", "100.0", "seconds between load samples and usage halvings"},
-      {"initial_load", "1.0", "L before the first sample (jobs in the system)"},
-      {"usage", "processor-seconds", "what priority counts: processor-seconds or seconds held"},
-      {"configure", "arrival", "when p_j is fixed: at arrival or at first dispatch"},
-      {"context_switch", "0.0", "seconds a job stalls each time it is switched in"}};
+      {"quantum",
+       "2.0",
+       "seconds between dispatches (every job is preempted at a quantum's end)",
+       {},
+       ParamRange::at_least(kMinQuantum)},
+      {"period", "100.0", "seconds between load samples and usage halvings", {}, ParamRange::at_least(kMinQuantum)},
+      {"initial_load", "1.0", "L before the first sample (jobs in the system)", {}, ParamRange::at_least(0)},
+      {"usage",
+       "processor-seconds",
+       "what priority counts: processor-seconds or seconds held",
+       {"processor-seconds", "seconds"}},
+      {"configure", "arrival", "when p_j is fixed: at arrival or at first dispatch", {"arrival", "dispatch"}},
+      {"context_switch", "0.0", "seconds a job stalls each time it is switched in", {}, ParamRange::at_least(0)}};
   out.insert(out.end(), own.begin(), own.end());
   return out;
 }
@@ -436,14 +429,21 @@ std::unique_ptr<TimeSharingPolicy> make(const PolicyEnv& env, Variant variant)
   return std::make_unique<AdaptivePartitioning>(env, variant);
 }
 
-const ParamSpec kRounding{"rounding", "ceiling", "P/L to a power of two: floor, nearest or ceiling"};
-const ParamSpec kNodeMemory{"node_memory_mb", "1.0", "memory of one processor (MB): min_j = job memory / this"};
+const ParamSpec kRounding{
+    "rounding", "ceiling", "P/L to a power of two: floor, nearest or ceiling", {"floor", "nearest", "ceiling"}};
+const ParamSpec kNodeMemory{
+    "node_memory_mb", "1.0", "memory of one processor (MB): min_j = job memory / this", {}, ParamRange::above(0)};
 
 PolicyRegistration ap_registration{
     {"ap",
      "Setia's AP: time-shared adaptive partitioning, partitions of C = P/L (a power of two), feedback priority; with "
      "partition_size p, Setia's GS(p)",
-     common_params({kRounding, {"partition_size", "0", "0: adaptive (AP); p: every partition p processors, GS(p)"}}),
+     common_params({kRounding,
+                    {"partition_size",
+                     "0",
+                     "0: adaptive (AP); p: every partition p processors, GS(p)",
+                     {},
+                     ParamRange::at_least(0)}}),
      nullptr, [](const PolicyEnv& env) {
        return make(env, env.params.get_int("partition_size") == 0 ? Variant::ap : Variant::gs);
      }}};
@@ -454,10 +454,11 @@ PolicyRegistration apmc_registration{
 
 PolicyRegistration apvm_registration{
     {"apvm", "Setia's APVM(f): APMC down to f x the job's memory, paging overhead (1-c)/(1-f) x O below it",
-     common_params({kRounding,
-                    kNodeMemory,
-                    {"fraction", "0.5", "f: the least fraction of its memory a job is given"},
-                    {"overhead", "0.0", "O: the paging overhead at c = f (0.25 for 25%)"}}),
+     common_params(
+         {kRounding,
+          kNodeMemory,
+          {"fraction", "0.5", "f: the least fraction of its memory a job is given", {}, ParamRange{0, 1, true, false}},
+          {"overhead", "0.0", "O: the paging overhead at c = f (0.25 for 25%)", {}, ParamRange::at_least(0)}}),
      nullptr, [](const PolicyEnv& env) { return make(env, Variant::apvm); }}};
 
 } // namespace

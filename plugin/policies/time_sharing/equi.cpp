@@ -29,12 +29,7 @@ class Equi : public TimeSharingPolicy {
  public:
   explicit Equi(const PolicyEnv& env) : reallocation_cost_(env.params.get_double("reallocation_cost"))
   {
-    if (!(reallocation_cost_ >= 0) || std::isinf(reallocation_cost_))
-      throw InputError("policy.params.reallocation_cost: must be a finite number >= 0");
-    const std::string& admission = env.params.get_string("admission");
-    if (admission != "skip" && admission != "in-order")
-      throw InputError("policy.params.admission: expected skip or in-order, got '" + admission + "'");
-    in_order_ = admission == "in-order";
+    in_order_ = env.params.get_string("admission") == "in-order"; // skip or in-order (declared below)
   }
 
   Plan plan(const SystemView& view) override
@@ -105,10 +100,16 @@ class Equi : public TimeSharingPolicy {
 PolicyRegistration equi{
     {"equi",
      "dynamic equipartition: at every arrival and departure, processors split equally among jobs",
-     {{"reallocation_cost", "0.0", "seconds of stall per processor added to or removed from a job"},
-      {"admission", "skip",
+     {{"reallocation_cost",
+       "0.0",
+       "seconds of stall per processor added to or removed from a job",
+       {},
+       ParamRange::at_least(0)},
+      {"admission",
+       "skip",
        "skip: a job whose minimum does not fit is passed over and later jobs may start; in-order: no job starts "
-       "before an earlier one that does not fit"}},
+       "before an earlier one that does not fit",
+       {"skip", "in-order"}}},
      nullptr,
      [](const PolicyEnv& env) { return std::make_unique<Equi>(env); }}};
 

@@ -26,14 +26,12 @@ class Gang : public TimeSharingPolicy {
   {
     long p = env.params.get_int("partition_size");
     const int processors = machine_.resource_count();
-    if (p < 0 || p > processors)
+    if (p > processors) // p >= 0 is declared below; the machine's size is known here
       throw InputError("policy.params.partition_size: must be between 1 and the machine's " +
                        std::to_string(processors) + " processors (0: the whole machine)");
     partition_size_ = p == 0 ? processors : static_cast<int>(p);
     partitions_ = processors / partition_size_;
-    quantum_ = env.params.get_seconds_at_least("quantum", kMinQuantum);
-    if (!(switch_cost_ >= 0) || std::isinf(switch_cost_))
-      throw InputError("policy.params.context_switch: must be a finite number >= 0");
+    quantum_ = env.params.get_double("quantum");
   }
 
   JobLimit job_limit() const override
@@ -158,9 +156,9 @@ class Gang : public TimeSharingPolicy {
 PolicyRegistration gang{
     {"gang",
      "gang scheduling GS(p): partitions of p processors time-shared round-robin (Ousterhout matrix)",
-     {{"partition_size", "1", "p, processors per partition (0: the whole machine)"},
-      {"quantum", "600.0", "Q, seconds each row of the matrix runs in turn"},
-      {"context_switch", "0.0", "seconds a job stalls each time it is switched in"}},
+     {{"partition_size", "1", "p, processors per partition (0: the whole machine)", {}, ParamRange::at_least(0)},
+      {"quantum", "600.0", "Q, seconds each row of the matrix runs in turn", {}, ParamRange::at_least(kMinQuantum)},
+      {"context_switch", "0.0", "seconds a job stalls each time it is switched in", {}, ParamRange::at_least(0)}},
      nullptr,
      [](const PolicyEnv& env) { return std::make_unique<Gang>(env); }}};
 

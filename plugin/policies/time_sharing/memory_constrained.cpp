@@ -43,19 +43,11 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
         node_memory_mb_(env.params.get_double("node_memory_mb")), switch_cost_(env.params.get_double("context_switch")),
         min_nodes_(env.params.get_string("min_nodes"))
   {
-    if (min_nodes_ != "memory" && min_nodes_ != "size" && min_nodes_ != "min_size")
-      throw InputError("policy.params.min_nodes: " + quoted_value(min_nodes_) +
-                       " is not one of memory, size, min_size");
-    long k = env.params.get_int("k");
-    if (k < 0 || k > 1'000'000) throw InputError("policy.params.k: must be between 0 and 1000000");
-    options_.k = static_cast<int>(k);
-    quantum_ = env.params.get_seconds_at_least("quantum", kMinQuantum);
-    if (!(node_memory_mb_ >= 0) || std::isinf(node_memory_mb_))
-      throw InputError("policy.params.node_memory_mb: must be a finite number >= 0");
+    // The choices and ranges of the parameters are declared below and checked by Params.
+    options_.k = static_cast<int>(env.params.get_int("k"));
+    quantum_ = env.params.get_double("quantum");
     if (min_nodes_ == "memory" && !(node_memory_mb_ > 0))
       throw InputError("policy.params.node_memory_mb: min_nodes: memory needs the memory of a node (> 0)");
-    if (!(switch_cost_ >= 0) || std::isinf(switch_cost_))
-      throw InputError("policy.params.context_switch: must be a finite number >= 0");
     if (policy_->name == "opt-epoch" && options_.k > 1)
       throw InputError("policy.params.k: opt-epoch runs only for k <= 1 (the paper's choice); use heuristic-epoch");
     const int nodes = machine_.resource_count();
@@ -168,15 +160,23 @@ PolicyRegistration memory_constrained_registration{
     {"memory-constrained",
      "McCann & Zahorjan 1994: every job once per quantum on at least M_j nodes (its memory), cut by one of the six "
      "quantum schedulers; recomputed at arrivals and departures",
-     {{"policy", "opt-epoch",
+     {{"policy",
+       "opt-epoch",
        "buddy (buddy-star when J is not a power of two), buddy-star, hybrid, equi-epoch, "
-       "opt-epoch, heuristic-epoch"},
-      {"k", "1", "allowed inequity of hybrid, opt-epoch (k <= 1) and heuristic-epoch"},
-      {"quantum", "10.0", "T, seconds: every job runs once per quantum"},
-      {"min_nodes", "min_size",
-       "M_j: memory (job memory / node_memory_mb, rounded up), size (the requested size) or min_size"},
-      {"node_memory_mb", "0.0", "memory per node, MB, for min_nodes: memory"},
-      {"context_switch", "0.0", "seconds a job stalls each time it is switched in"}},
+       "opt-epoch, heuristic-epoch",
+       {"buddy", "buddy-star", "hybrid", "equi-epoch", "opt-epoch", "heuristic-epoch"}},
+      {"k",
+       "1",
+       "allowed inequity of hybrid, opt-epoch (k <= 1) and heuristic-epoch",
+       {},
+       ParamRange::between(0, 1'000'000)},
+      {"quantum", "10.0", "T, seconds: every job runs once per quantum", {}, ParamRange::at_least(kMinQuantum)},
+      {"min_nodes",
+       "min_size",
+       "M_j: memory (job memory / node_memory_mb, rounded up), size (the requested size) or min_size",
+       {"memory", "size", "min_size"}},
+      {"node_memory_mb", "0.0", "memory per node, MB, for min_nodes: memory", {}, ParamRange::at_least(0)},
+      {"context_switch", "0.0", "seconds a job stalls each time it is switched in", {}, ParamRange::at_least(0)}},
      nullptr,
      [](const PolicyEnv& env) { return std::make_unique<MemoryConstrainedTimeSharing>(env); }}};
 
