@@ -54,4 +54,7 @@ class AttachedRun {
   std::unique_ptr<State> state_;
 };
 
+/* jobsched::plugin_init() ran in this process (run/simgrid_plugin.cpp): jobsched is attached to a program's engine. */
+bool plugin_initialized();
+
 } // namespace jobsched

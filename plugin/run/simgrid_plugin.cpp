@@ -149,6 +149,11 @@ void on_simulation_end()
 
 } // namespace
 
+bool plugin_initialized()
+{
+  return plugin_run().run != nullptr;
+}
+
 void plugin_init()
 {
   if (!sg4::Engine::is_initialized())
