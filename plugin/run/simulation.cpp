@@ -1,6 +1,7 @@
 #include "run/simulation.hpp"
 
 #include "core/errors.hpp"
+#include "core/time_format.hpp"
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
 #include "platform/mesh_platform.hpp"
@@ -380,14 +381,27 @@ struct AttachedRun::State {
   std::optional<TraceWriter> trace_writer;
   std::optional<SegmentsWriter> segments_writer; // time-sharing runs: segments.csv, for evalys
 
+  // Where and when the scheduler's host was switched off under it (a state profile, a program's actor).
+  std::string scheduler_host_off;
+  double scheduler_host_off_at = 0;
+
   void run_scheduler()
   {
-    guarded(ctx, [this] {
-      sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [this] {
-        guarded(ctx, [this] { (*ctx.monitor)(); });
-      })->daemonize();
-      (*ctx.scheduler)();
-    });
+    sg4::Host* host = sg4::this_actor::get_host();
+    try {
+      guarded(ctx, [this] {
+        sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [this] {
+          guarded(ctx, [this] { (*ctx.monitor)(); });
+        })->daemonize();
+        (*ctx.scheduler)();
+      });
+    } catch (const simgrid::ForcefulKillException&) {
+      if (!host->is_on()) {
+        scheduler_host_off = host->get_name();
+        scheduler_host_off_at = sg4::Engine::get_clock();
+      }
+      throw;
+    }
   }
 };
 
@@ -479,6 +493,9 @@ RunReport AttachedRun::finish()
   const double stop_time = sg4::Engine::get_clock(); // jobs still in the system are measured at this instant
   if (options.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
   if (ctx.failure) std::rethrow_exception(ctx.failure);
+  if (!ctx.scheduler->finished() && !st.scheduler_host_off.empty())
+    throw InputError("jobsched's scheduler stopped at " + format_exact(st.scheduler_host_off_at) + " s: its host '" +
+                     st.scheduler_host_off + "' was switched off (jobsched's actors need a host that stays on)");
   if (!ctx.scheduler->finished())
     throw PolicyError("the simulation stopped before the scheduler finished (SimGrid reported a deadlock above)");
 
