@@ -2,6 +2,7 @@
  * calls jobsched::plugin_init() (or passes --cfg=plugin:jobsched), places jobsched's actors and its own with its
  * deployment, and runs. Each program runs in its own child process; the outcomes were computed by hand. */
 #include "core/errors.hpp"
+#include "policy/policy.hpp"
 #include "run/simgrid_plugin.hpp"
 #include "support/child_process.hpp"
 #include "support/scratch_folder.hpp"
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+using namespace jobsched;
 using jobsched::testing::in_child;
 namespace fs = std::filesystem;
 namespace sg4 = simgrid::s4u;
@@ -23,6 +25,31 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 using Folder = jobsched::testing::ScratchFolder;
+
+/* A broken policy: every waiting job starts on processor 0, busy or not. */
+class EverythingOnProcessorZero : public Policy {
+ public:
+  explicit EverythingOnProcessorZero(const PolicyEnv&) {}
+  void job_submitted(const Job& job, double) override { waiting_.push_back(job.id); }
+  void job_ended(const Job&, JobEnd, double) override {}
+  size_t waiting_count() const override { return waiting_.size(); }
+  Decisions decide(const ClusterState& state) override
+  {
+    Decisions out;
+    for (JobId id : waiting_)
+      out.push_back(Decision::start(id, ResourceSet::range(state.machine->resource_count(), 0, 1)));
+    waiting_.clear();
+    return out;
+  }
+
+ private:
+  std::vector<JobId> waiting_;
+};
+
+PolicyRegistration broken{
+    {"test-everything-on-processor-0", "starts every job on processor 0 (tests only)", {}, [](const PolicyEnv& env) {
+       return std::make_unique<EverythingOnProcessorZero>(env);
+     }}};
 
 /* Two 1 Gflop/s workstations w1 and w2 and a front end, on a switch. */
 const char* const kPlatform = R"(<?xml version='1.0'?>
@@ -241,6 +268,19 @@ TEST(SimgridPlugin, ErrorsOfTheProgramsSetUp)
   ASSERT_EQ(r.size(), 1U);
   EXPECT_EQ(error_of(f), "the program's deployment: must place one actor with function=\"jobsched_scheduler\" and one "
                          "with function=\"jobsched_submitter\"");
+  EXPECT_FALSE(fs::exists(f.dir / "out"));
+}
+
+TEST(SimgridPlugin, APolicysErrorDuringTheRunStopsEveryActorAndLeavesRun)
+{
+  // J1 and J2 both start on processor 0 at 0: the runtime refuses the second start (a PolicyError, a logic_error),
+  // jobsched stops every actor, the program's too (w2 is never switched off), and run() throws it at 0 s.
+  Folder f;
+  write_inputs(f, "workload: {trace: w.swf}\npolicy: {name: test-everything-on-processor-0}\noutput: {dir: out}\n");
+  auto r = program(f, {"--cfg=jobsched/scenario:" + (f.dir / "scenario.yaml").string()}, true, "with-injector.xml");
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_DOUBLE_EQ(r[0], 0);
+  EXPECT_NE(error_of(f).find("that are busy or down"), std::string::npos) << error_of(f);
   EXPECT_FALSE(fs::exists(f.dir / "out"));
 }
 
