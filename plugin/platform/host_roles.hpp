@@ -7,8 +7,9 @@
  * Batsim takes the host of that name as its master when no role says otherwise (its platforms without roles rely on
  * it), so jobsched gives it the role `master`. The rule:
  *
- *  - a host computes when its role is absent or `compute`, and it runs no actor placed by a deployment file (with a
- *    deployment, the hosts it names are the front end);
+ *  - a host computes when its role is absent or `compute`, and it runs none of jobsched's actors placed by a deployment
+ *    file (with a deployment, the hosts it places them on are the front end; in a program of one's own, the program's
+ *    other actors do not count, run/simgrid_plugin.hpp);
  *  - without a deployment, jobsched's actors (scheduler, host monitor, submitter: they compute nothing) run on the
  *    first `master` host in natural name order, or, when no host is a master, on the first host in natural name order
  *    (which then also computes).

@@ -4,6 +4,7 @@
 #include "core/input_file.hpp"
 #include "core/time_format.hpp"
 #include "platform/platform_check.hpp"
+#include "run/attached_run.hpp"
 
 #include <xbt/config.hpp>
 
@@ -122,6 +123,15 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
   }
   if (argc > 1)
     throw InputError(std::string("unknown option '") + argv[1] + "' (SimGrid options are --cfg=... and --log=...)");
+  // jobsched's own SimGrid options are for a program of the user's (run/simgrid_plugin.hpp): here they would be
+  // ignored, or attach jobsched a second time.
+  for (const char* key : {"jobsched/scenario", "jobsched/out"})
+    if (!simgrid::config::is_default(key))
+      throw InputError(std::string("--cfg=") + key + ": for jobsched inside a program of one's own; jobsched " +
+                       "run takes the scenario as its argument and the output folder as --out");
+  if (plugin_initialized())
+    throw InputError("--cfg=plugin:jobsched: for jobsched inside a program of one's own; the launcher is jobsched "
+                     "already");
   engine_->set_config("host/model:" + sc.simulation.host_model);
   messages_.emplace();
   try {

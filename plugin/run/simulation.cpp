@@ -1,12 +1,14 @@
 #include "run/simulation.hpp"
 
 #include "core/errors.hpp"
+#include "core/time_format.hpp"
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
 #include "platform/mesh_platform.hpp"
 #include "platform/platform_check.hpp"
 #include "platform/routes.hpp"
 #include "policy/plugin_loader.hpp"
+#include "run/attached_run.hpp"
 #include "run/engine_setup.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "runtime/drivers/space_sharing_driver.hpp"
@@ -153,44 +155,54 @@ PolicyChoices read_policy_choices(const Scenario& sc)
   return c;
 }
 
-/* Compute hosts, workload, allocator, policy and actors' state, once the deployment is loaded. */
-void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOptions& options)
+/* What errors name for the platform and the deployment: their files, or, in a user's program that loaded its own
+ * (jobsched::plugin_init), these words. */
+constexpr const char* kProgramPlatform = "the program's platform";
+constexpr const char* kProgramDeployment = "the program's deployment";
+
+/* Compute hosts, workload, allocator, policy and actors' state, once the deployment is loaded. `program_platform`: the
+ * engine, platform and deployment are a user's program's, whose own actors run beside jobsched's. */
+void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOptions& options,
+                     bool program_platform = false)
 {
-  // Compute hosts, in natural name order: hosts whose role is compute (or absent) and that run no deployed actor (those
-  // are the front end). Without a deployment, run_scenario placed the actors itself (platform/host_roles.hpp).
+  // Compute hosts, in natural name order: hosts whose role is compute (or absent) and that run none of jobsched's
+  // deployed actors (those are the front end; a user's program's own actors, a traffic generator say, may run on
+  // compute hosts). Without a deployment, run_scenario placed the actors itself (platform/host_roles.hpp).
+  const fs::path platform = program_platform ? fs::path(kProgramPlatform) : sc.platform;
   std::set<sg4::Host*> front_end;
-  if (!sc.deployment.empty()) {
+  if (!sc.deployment.empty() || program_platform) {
+    const std::string deployment = program_platform ? std::string(kProgramDeployment) : sc.deployment.string();
     int schedulers = 0;
     int submitters = 0;
     for (const auto& a : engine.get_all_actors()) {
-      front_end.insert(a->get_host());
+      const bool ours = a->get_name() == kSchedulerFunction || a->get_name() == kSubmitterFunction;
+      if (ours) front_end.insert(a->get_host());
       schedulers += a->get_name() == kSchedulerFunction;
       submitters += a->get_name() == kSubmitterFunction;
     }
     for (auto [count, function] :
          {std::pair(schedulers, kSchedulerFunction), std::pair(submitters, kSubmitterFunction)})
       if (count > 1)
-        throw InputError(sc.deployment.string() + ": " + std::to_string(count) + " actors run " + function +
-                         ": only one " + function + " actor is supported");
+        throw InputError(deployment + ": " + std::to_string(count) + " actors run " + function + ": only one " +
+                         function + " actor is supported");
     if (schedulers == 0 || submitters == 0)
-      throw InputError(sc.deployment.string() +
-                       ": must place one actor with function=\"jobsched_scheduler\" and one with "
-                       "function=\"jobsched_submitter\"");
+      throw InputError(deployment + ": must place one actor with function=\"jobsched_scheduler\" and one with "
+                                    "function=\"jobsched_submitter\"");
   }
   std::vector<sg4::Host*>& hosts = ctx.hosts;
   hosts = compute_hosts(engine, front_end);
   if (hosts.empty())
-    throw InputError(sc.platform.string() +
+    throw InputError(platform.string() +
                      ": no compute host (every host runs a deployed actor or has a role other than compute)");
   for (const auto* h : hosts)
-    require_usable_speed(*h, sc.platform);
+    require_usable_speed(*h, platform);
   Machine& machine = ctx.machine;
   for (auto* h : hosts) {
     machine.add_host(h->get_name(), h->get_core_count(), h->get_speed());
     const char* arch = h->get_property("arch");
     if (arch != nullptr && *arch != '\0') machine.set_arch(machine.host_count() - 1, arch);
   }
-  read_mesh_positions(machine, hosts, sc.platform);
+  read_mesh_positions(machine, hosts, platform);
   double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
   // The VP jobs' work is given on the slowest workstation (workload/generator.hpp, model vp).
   const bool vp_jobs = sc.workload.generator && sc.workload.generator->model == GeneratorModel::vp;
@@ -215,14 +227,14 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
       if (role != nullptr && std::string(role) == "frontend") network.front_ends.push_back(h->get_name());
     }
     std::sort(network.front_ends.begin(), network.front_ends.end(), natural_less);
-    network.time = [&engine, &sc](const std::string& from, const std::string& to, double bytes,
-                                  const std::string& why) {
+    network.time = [&engine, platform](const std::string& from, const std::string& to, double bytes,
+                                       const std::string& why) {
       const sg4::Host* a = engine.host_by_name_or_null(from);
       const sg4::Host* b = engine.host_by_name_or_null(to);
       if (a == nullptr || b == nullptr)
-        throw InputError(why + ": host '" + (a == nullptr ? from : to) + "' is not in " + sc.platform.string());
+        throw InputError(why + ": host '" + (a == nullptr ? from : to) + "' is not in " + platform.string());
       engine.seal_platform();
-      return message_time(*a, *b, bytes, sc.platform, why);
+      return message_time(*a, *b, bytes, platform, why);
     };
     PolicyEnv env{machine, *ctx.allocator, ctx.policy_params, sc.simulation.seed, &network};
     if (policy_info.time_sharing())
@@ -274,7 +286,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
           routed = false;
         }
         if (!routed || links.empty())
-          throw InputError(sc.platform.string() + ": no route between hosts " + hosts[a]->get_name() + " and " +
+          throw InputError(platform.string() + ": no route between hosts " + hosts[a]->get_name() + " and " +
                            hosts[b]->get_name() + " (both of architecture " + machine.arch(static_cast<int>(a)) +
                            ": policy " + sc.policy.name +
                            " may migrate processes between them, over a route of links)");
@@ -334,7 +346,7 @@ void prepare(Context& ctx, sg4::Engine& engine, const Scenario& sc, const RunOpt
   scheduler.set_max_backlog(sc.simulation.max_backlog);
   scheduler.set_eviction(sc.eviction);
   scheduler.owners_busy_at_start(busy_at_start);
-  scheduler.set_platform_name(sc.platform.string());
+  scheduler.set_platform_name(platform.string());
   if (ctx.time_sharing_policy) ctx.time_sharing_policy->processors_up_at_start(scheduler.up());
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
@@ -351,8 +363,7 @@ void check_policy_choices(const Scenario& sc)
 {
   if (sc.fork_join) return; // a study of one program: no policy
   // The scenario's plugins before any name is looked up (their errors name the scenario file already).
-  for (const auto& plugin : sc.plugins)
-    load_plugin(plugin.path, plugin.origin);
+  load_scenario_plugins(sc);
   try {
     read_policy_choices(sc);
   } catch (const InputError& e) {
@@ -360,43 +371,15 @@ void check_policy_choices(const Scenario& sc)
   }
 }
 
-RunReport run_scenario(const Scenario& sc, const RunOptions& options)
-{
-  auto wall_start = std::chrono::steady_clock::now();
-  // The scenario's plugins before any name is looked up (their errors name the scenario file already).
-  for (const auto& plugin : sc.plugins)
-    load_plugin(plugin.path, plugin.origin);
-
-  EngineSetup setup(sc, options.program, options.simgrid_args);
-  sg4::Engine& engine = setup.engine();
-
+struct AttachedRun::State {
+  RunOptions options;
+  std::chrono::steady_clock::time_point wall_start;
+  Scenario sc;
   Context ctx;
-  auto scheduler = [&ctx](std::vector<std::string>) {
-    guarded(ctx, [&ctx] {
-      sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [&ctx] {
-        guarded(ctx, [&ctx] { (*ctx.monitor)(); });
-      })->daemonize();
-      (*ctx.scheduler)();
-    });
-  };
-  // The submitter is a polled source of the scheduler's (runtime/events/submitter.hpp): the deployment may still name
-  // its actor, which has nothing to do.
-  auto submitter = [](std::vector<std::string>) {};
-  engine.register_function(kSchedulerFunction, scheduler);
-  engine.register_function(kSubmitterFunction, submitter);
-  if (sc.deployment.empty()) { // no deployment: the actors go to the host the platform's roles give them
-    sg4::Host* host = actors_host(engine);
-    if (host == nullptr) throw InputError(sc.platform.string() + ": the platform has no host");
-    sg4::Actor::create(kSchedulerFunction, host, [scheduler] { scheduler({}); });
-  } else {
-    setup.load_deployment(sc.deployment);
-  }
-
-  // Set-up errors from here on are raised only after the deployed actors have run (and returned at once): an engine
-  // destroyed with actors that never ran prints shutdown warnings around the one-line error.
+  std::vector<std::vector<std::string>> scheduler_arguments;
   // The outputs go to a hidden folder renamed into place at the end (output/run_folder.hpp); trace.csv is streamed
   // there as segments close, adding up the busy processor-seconds for the utilization on the way.
-  RunFolder folder(sc.output_dir);
+  std::optional<RunFolder> folder;
   double area = 0;
   // Processes doubled up on a processor run in segments of their own at the same time: the processor is busy once.
   std::optional<std::vector<std::vector<std::pair<double, double>>>> busy;
@@ -404,32 +387,122 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   std::vector<TraceSegment> kept;
   std::optional<TraceWriter> trace_writer;
   std::optional<SegmentsWriter> segments_writer; // time-sharing runs: segments.csv, for evalys
+
+  // Where and when the scheduler's host was switched off under it (a state profile, a program's actor).
+  std::string scheduler_host_off;
+  double scheduler_host_off_at = 0;
+
+  void run_scheduler()
+  {
+    sg4::Host* host = sg4::this_actor::get_host();
+    try {
+      guarded(ctx, [this] {
+        sg4::Actor::create("host-monitor", sg4::this_actor::get_host(), [this] {
+          guarded(ctx, [this] { (*ctx.monitor)(); });
+        })->daemonize();
+        (*ctx.scheduler)();
+      });
+    } catch (const simgrid::ForcefulKillException&) {
+      if (!host->is_on()) {
+        scheduler_host_off = host->get_name();
+        scheduler_host_off_at = sg4::Engine::get_clock();
+      }
+      throw;
+    }
+  }
+};
+
+AttachedRun::AttachedRun(RunOptions options, std::chrono::steady_clock::time_point wall_start)
+    : state_(std::make_unique<State>())
+{
+  state_->options = std::move(options);
+  state_->wall_start = wall_start;
+}
+
+AttachedRun::~AttachedRun() = default;
+
+void AttachedRun::register_actors(sg4::Engine& engine)
+{
+  State* st = state_.get();
+  // A factory, called as the deployment is loaded: it sees the actor's arguments before the run (a program's
+  // deployment may name the scenario there, run/simgrid_plugin.hpp).
+  engine.register_function(kSchedulerFunction,
+                           simgrid::kernel::actor::ActorCodeFactory(
+                               [st](std::vector<std::string> args) -> simgrid::kernel::actor::ActorCode {
+                                 st->scheduler_arguments.push_back(std::move(args));
+                                 return [st] { st->run_scheduler(); };
+                               }));
+  // The submitter is a polled source of the scheduler's (runtime/events/submitter.hpp): the deployment may still name
+  // its actor, which has nothing to do.
+  engine.register_function(kSubmitterFunction, [](std::vector<std::string>) {});
+}
+
+void AttachedRun::place_scheduler(sg4::Host* host)
+{
+  State* st = state_.get();
+  sg4::Actor::create(kSchedulerFunction, host, [st] { st->run_scheduler(); });
+}
+
+const std::vector<std::vector<std::string>>& AttachedRun::scheduler_arguments() const
+{
+  return state_->scheduler_arguments;
+}
+
+void AttachedRun::fail(std::exception_ptr failure)
+{
+  Context& ctx = state_->ctx;
+  if (!ctx.failure) ctx.failure = std::move(failure);
+  ctx.setup_failed = true;
+}
+
+bool AttachedRun::failed() const
+{
+  return state_->ctx.failure != nullptr;
+}
+
+bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool program_platform)
+{
+  State& st = *state_;
+  Context& ctx = st.ctx;
+  if (ctx.setup_failed) return false;
+  st.sc = scenario;
+  const Scenario& sc = st.sc;
   try {
-    prepare(ctx, engine, sc, options);
+    st.folder.emplace(sc.output_dir);
+    prepare_context(ctx, engine, sc, st.options, program_platform);
     if (ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes())
-      busy.emplace(static_cast<size_t>(ctx.machine.resource_count()));
-    if (sc.write_trace) trace_writer.emplace(folder.open("trace.csv"));
-    if (sc.write_trace && ctx.time_sharing_policy) segments_writer.emplace();
-    ctx.runtime->set_trace_sink([&trace_writer, &segments_writer, &area, &segments, &kept, &busy,
-                                 keep = options.keep_trace](const TraceSegment& s) {
-      if (trace_writer) trace_writer->write(s);
-      if (segments_writer) segments_writer->add(s);
-      if (busy && s.status == JobStatus::running)
-        s.processors.for_each([&](int p) { (*busy)[static_cast<size_t>(p)].emplace_back(s.start, s.end); });
+      st.busy.emplace(static_cast<size_t>(ctx.machine.resource_count()));
+    if (sc.write_trace) st.trace_writer.emplace(st.folder->open("trace.csv"));
+    if (sc.write_trace && ctx.time_sharing_policy) st.segments_writer.emplace();
+    ctx.runtime->set_trace_sink([&st, keep = st.options.keep_trace](const TraceSegment& s) {
+      if (st.trace_writer) st.trace_writer->write(s);
+      if (st.segments_writer) st.segments_writer->add(s);
+      if (st.busy && s.status == JobStatus::running)
+        s.processors.for_each([&](int p) { (*st.busy)[static_cast<size_t>(p)].emplace_back(s.start, s.end); });
       else
-        area += busy_area(s);
-      segments++;
-      if (keep) kept.push_back(s);
+        st.area += busy_area(s);
+      st.segments++;
+      if (keep) st.kept.push_back(s);
     });
   } catch (...) {
-    ctx.failure = std::current_exception();
-    ctx.setup_failed = true;
+    fail(std::current_exception());
+    return false;
   }
-  if (!ctx.setup_failed) setup.succeeded(); // SimGrid's warnings of the set-up are shown
-  engine.run();
+  return true;
+}
+
+RunReport AttachedRun::finish()
+{
+  State& st = *state_;
+  Context& ctx = st.ctx;
+  const Scenario& sc = st.sc;
+  const RunOptions& options = st.options;
   const double stop_time = sg4::Engine::get_clock(); // jobs still in the system are measured at this instant
   if (options.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
   if (ctx.failure) std::rethrow_exception(ctx.failure);
+  if (!ctx.scheduler->finished() && !st.scheduler_host_off.empty())
+    throw InputError("jobsched's scheduler stopped at " + format_exact(st.scheduler_host_off_at) + " s: its host '" +
+                     st.scheduler_host_off + "' was switched off (jobsched's actors need a host that stays on)");
   if (!ctx.scheduler->finished())
     throw PolicyError("the simulation stopped before the scheduler finished (SimGrid reported a deadlock above)");
 
@@ -437,12 +510,13 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   report.out_dir = sc.output_dir;
   report.workload = ctx.workload;
   report.states = ctx.runtime->table().take_all();
-  report.trace = std::move(kept);
+  report.trace = std::move(st.kept);
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
   const Workload& workload = *ctx.workload;
-  if (busy)
-    for (auto& intervals : *busy) { // the union of each processor's running intervals
+  double area = st.area;
+  if (st.busy)
+    for (auto& intervals : *st.busy) { // the union of each processor's running intervals
       std::sort(intervals.begin(), intervals.end());
       double covered_to = -std::numeric_limits<double>::infinity();
       for (const auto& [start, end] : intervals) {
@@ -473,17 +547,50 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   perf.instants = ctx.scheduler->stats().instants;
   perf.decisions = ctx.scheduler->stats().decisions;
   perf.jobs = static_cast<long>(report.jobs);
-  perf.segments = segments;
+  perf.segments = st.segments;
   perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";
   const PolicyReport policy_report = ctx.time_sharing_policy ? ctx.time_sharing_policy->report() : PolicyReport{};
   if (!policy_report.invariant_violation.empty()) throw InvariantViolation(policy_report.invariant_violation);
+  RunFolder& folder = *st.folder;
   if (sc.write_jobs)
     write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name, stop_time, policy_report);
-  if (segments_writer)
-    segments_writer->write(folder.open("segments.csv"), report.states, workload.jobs, workload.name, stop_time);
+  if (st.segments_writer)
+    st.segments_writer->write(folder.open("segments.csv"), report.states, workload.jobs, workload.name, stop_time);
   folder.write("summary.json", summary_json(run, workload, report.metrics, policy_report));
-  write_performance_and_commit(folder, perf, wall_start);
+  write_performance_and_commit(folder, perf, st.wall_start);
   return report;
+}
+
+void load_scenario_plugins(const Scenario& sc)
+{
+  for (const auto& plugin : sc.plugins) // their errors name the scenario file already
+    load_plugin(plugin.path, plugin.origin);
+}
+
+RunReport run_scenario(const Scenario& sc, const RunOptions& options)
+{
+  auto wall_start = std::chrono::steady_clock::now();
+  load_scenario_plugins(sc); // before any name is looked up
+
+  EngineSetup setup(sc, options.program, options.simgrid_args);
+  sg4::Engine& engine = setup.engine();
+
+  // The same attach, run and finish as jobsched inside a user's program (run/simgrid_plugin.cpp).
+  AttachedRun attached(options, wall_start);
+  attached.register_actors(engine);
+  if (sc.deployment.empty()) { // no deployment: the actors go to the host the platform's roles give them
+    sg4::Host* host = actors_host(engine);
+    if (host == nullptr) throw InputError(sc.platform.string() + ": the platform has no host");
+    attached.place_scheduler(host);
+  } else {
+    setup.load_deployment(sc.deployment);
+  }
+
+  // Set-up errors from here on are raised only after the deployed actors have run (and returned at once): an engine
+  // destroyed with actors that never ran prints shutdown warnings around the one-line error.
+  if (attached.prepare(engine, sc, false)) setup.succeeded(); // SimGrid's warnings of the set-up are shown
+  engine.run();
+  return attached.finish();
 }
 
 } // namespace jobsched

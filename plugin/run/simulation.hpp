@@ -34,6 +34,9 @@ struct RunReport {
 
 RunReport run_scenario(const Scenario& scenario, const RunOptions& options);
 
+/* Loads the libraries of the scenario's `plugins:` (policy/plugin_loader.hpp), before any policy name is looked up. */
+void load_scenario_plugins(const Scenario& scenario);
+
 /* Without simulating: the policy and the allocator the scenario names exist and its parameters are theirs, of the
  * right types (what a value means for the platform is checked when the run begins); an InputError naming the scenario
  * file and the key. A sweep checks every point with it before its first run. */

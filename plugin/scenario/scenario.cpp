@@ -286,7 +286,10 @@ OwnerSpec read_owners(Section& ow, const fs::path& dir, bool trace_overridden)
   return owners;
 }
 
-Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, const std::vector<std::string>& overrides)
+namespace {
+/* `program_platform`: the scenario of a program that loads its own platform and deployment (load_program_scenario). */
+Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
+                             const std::vector<std::string>& overrides, bool program_platform)
 {
   const std::string fname = file.string();
   YAML::Node root = parse_yaml(yaml_text, fname);
@@ -302,10 +305,18 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   bool generator_seed_given = false;
   Section top(root, "", fname, &overridden);
   sc.name = top.str("name", file.stem().string());
-  if (!top.has("platform")) throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
+  if (program_platform) // two platforms would be ambiguous: the program's is the one simulated
+    for (const char* key : {"platform", "deployment"})
+      if (top.has(key))
+        top.fail(top.node()[key],
+                 "not read in a program that loads its own platform and deployment (jobsched::plugin_init): remove "
+                 "it",
+                 key);
+  if (!top.has("platform") && !program_platform)
+    throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
   // Paths in the file are relative to the file; paths given with --set, to the current folder, as on any command line.
   auto base_of = [&](const std::string& key) { return overridden.count(key) != 0 ? fs::current_path() : dir; };
-  sc.platform = resolve(base_of("platform"), top.str("platform", ""));
+  if (!program_platform) sc.platform = resolve(base_of("platform"), top.str("platform", ""));
   std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
   sc.deployment = deployment.empty() ? fs::path() : resolve(base_of("deployment"), deployment);
   // Shared libraries of policies and allocators (policy/plugin_loader.hpp), loaded when the scenario is run.
@@ -698,6 +709,12 @@ Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, cons
   top.finish();
   return sc;
 }
+} // namespace
+
+Scenario parse_scenario(const std::string& yaml_text, const fs::path& file, const std::vector<std::string>& overrides)
+{
+  return parse_scenario_text(yaml_text, file, overrides, false);
+}
 
 fs::path trace_path(const Scenario& sc)
 {
@@ -725,6 +742,15 @@ Scenario load_scenario(const fs::path& file, const std::vector<std::string>& ove
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_scenario(ss.str(), file, overrides);
+}
+
+Scenario load_program_scenario(const fs::path& file, const std::vector<std::string>& overrides)
+{
+  std::ifstream in(file);
+  if (!in) throw InputError(file.string() + ": cannot open scenario file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_scenario_text(ss.str(), file, overrides, true);
 }
 
 } // namespace jobsched

@@ -89,6 +89,11 @@ void check_input_files(const Scenario& scenario);
 /* `overrides` are "dotted.key=value" strings from --set, applied to the YAML before it is read. */
 Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
 
+/* The scenario of a program that loads its own platform and deployment (jobsched inside a user's s4u program,
+ * run/simgrid_plugin.hpp): the keys platform and deployment must be absent (an InputError naming the key otherwise: two
+ * platforms would be ambiguous), and `platform` and `deployment` stay empty. */
+Scenario load_program_scenario(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
 /* Same, from YAML text (tests); relative paths resolve against `dir`. */
 Scenario parse_scenario(const std::string& yaml_text, const std::filesystem::path& file,
                         const std::vector<std::string>& overrides = {});

@@ -53,6 +53,29 @@ expect_error unknown_policy_parameter 1 "policy.params.foo: unknown parameter" -
   run "$work/good.yaml" --set policy.params.foo=1
 expect_error bad_set_syntax 2 "--set policy.name" "KEY=VALUE" -- run "$work/good.yaml" --set policy.name
 expect_error bad_simgrid_cfg 2 "--cfg:" "foo/bar" -- run "$work/good.yaml" --cfg=foo/bar:1
+# jobsched's own SimGrid options are for a program of one's own (jobsched::plugin_init), not for the launcher.
+expect_error plugin_scenario_cfg 2 "--cfg=jobsched/scenario:" "--out" -- run "$work/good.yaml" \
+  --cfg=jobsched/scenario:"$work/good.yaml"
+expect_error plugin_out_cfg 2 "--cfg=jobsched/out:" "program of one's own" -- run "$work/good.yaml" \
+  --cfg=jobsched/out:"$work/elsewhere"
+expect_error plugin_cfg 2 "--cfg=plugin:jobsched:" "jobsched already" -- run "$work/good.yaml" --cfg=plugin:jobsched
+# The front end (role master, where jobsched's actors run) switched off at 50 s by its state profile: one line naming
+# the host and the time, not an internal error.
+mkdir -p "$work/front-off"
+printf '50 0\n' >"$work/front-off/front.state"
+cat >"$work/front-off/p.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="w1" speed="1Gf"/>
+    <host id="w2" speed="1Gf"/>
+    <host id="frontend" speed="1Gf" state_file="front.state"><prop id="role" value="master"/></host>
+  </zone>
+</platform>
+XML
+printf 'platform: p.xml\nworkload: {generator: {jobs: 5}}\npolicy: {name: fcfs}\n' >"$work/front-off/s.yaml"
+expect_error front_end_switched_off 2 "stopped at 50 s" "host 'frontend' was switched off" -- run "$work/front-off/s.yaml"
 expect_error malformed_simgrid_log 2 "malformed --log=badlog" "CATEGORY.thres" -- run "$work/good.yaml" --log=badlog
 expect_error missing_scenario_file 2 "$work/none.yaml" "cannot open" -- run "$work/none.yaml"
 
