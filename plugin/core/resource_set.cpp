@@ -127,43 +127,18 @@ std::string ResourceSet::to_string() const
 
 void ResourceSet::append_to(std::string& out) const
 {
-  // Runs of consecutive members, found a word at a time: the start of a run is the lowest set bit, its end the lowest
-  // clear bit above it (counting trailing zeros, then trailing ones), so a range "0-8824" costs 138 words, not 8,825
-  // members. A run that reaches the top of a word continues into the next one.
   char buf[16];
   auto put = [&](int v) { out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); };
   bool first_run = true;
-  int run_start = -1; // the open run's first member, -1 when none is open
-  auto close_run = [&](int last) {
+  for_each_run([&](int first, int last) {
     if (!first_run) out += ' ';
     first_run = false;
-    put(run_start);
-    if (last > run_start) {
+    put(first);
+    if (last > first) {
       out += '-';
       put(last);
     }
-    run_start = -1;
-  };
-  const int words = static_cast<int>(words_.size());
-  for (int w = 0; w < words; w++) {
-    std::uint64_t bits = words_[static_cast<size_t>(w)];
-    int bit = 0; // bits below `bit` of this word are done
-    while (bit < 64) {
-      if (run_start >= 0) { // an open run: find where it stops
-        const std::uint64_t ones = bits >> bit;
-        const int length = ones == ~std::uint64_t{0} ? 64 : __builtin_ctzll(~ones);
-        if (bit + length == 64) break; // the run goes on into the next word
-        bit += length;
-        close_run(w * 64 + bit - 1);
-        continue;
-      }
-      const std::uint64_t rest = bit == 0 ? bits : bits >> bit << bit;
-      if (rest == 0) break;
-      bit = __builtin_ctzll(rest);
-      run_start = w * 64 + bit;
-    }
-  }
-  if (run_start >= 0) close_run(words * 64 - 1);
+  });
 }
 
 } // namespace jobsched
