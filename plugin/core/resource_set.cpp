@@ -49,6 +49,20 @@ bool ResourceSet::contains(const ResourceSet& other) const
   return true;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+int ResourceSet::count_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const
+{
+  std::uint64_t outside = 0;
+  int n = 0;
+  for (size_t i = 0; i < words_.size(); i++) {
+    outside |= words_[i] & (~allowed.words_[i] | taken.words_[i]);
+    n += __builtin_popcountll(words_[i]);
+  }
+  return outside != 0 ? -1 : n;
+}
+
 bool ResourceSet::intersects(const ResourceSet& other) const
 {
   for (size_t i = 0; i < words_.size(); i++)

@@ -36,6 +36,19 @@ TEST(ResourceSet, IntervalNotationAndSetAlgebra)
   EXPECT_EQ(s.members().back(), 129);
 }
 
+/* The time-sharing driver's one-pass check of a plan's set: its count when every member is allowed and none taken. */
+TEST(ResourceSet, CountIfWithinAndApart)
+{
+  const ResourceSet up = ResourceSet::range(200, 0, 150); // 0-149
+  ResourceSet taken(200);
+  taken.set(70);
+  EXPECT_EQ(ResourceSet::range(200, 60, 10).count_if_within_and_apart(up, taken), 10);  // 60-69
+  EXPECT_EQ(ResourceSet::range(200, 60, 11).count_if_within_and_apart(up, taken), -1);  // 70 is taken
+  EXPECT_EQ(ResourceSet::range(200, 140, 11).count_if_within_and_apart(up, taken), -1); // 150 is down
+  EXPECT_EQ(ResourceSet(200).count_if_within_and_apart(up, taken), 0);
+  EXPECT_EQ(ResourceSet::range(200, 71, 79).count_if_within_and_apart(up, taken), 79); // 71-149, across words
+}
+
 /* append_to() finds runs a word at a time; the reference here builds the notation from test(), one index at a time.
  * Sets of random runs (long ones across word boundaries, lone members, the first and the last index, full words)
  * on capacities around multiples of 64, plus the empty and the full set. */
