@@ -7,7 +7,8 @@
 #        issue's last column: it takes minutes per family). FAMILIES="gang equi" selects the rows (also
 #        smp-network: EASY with the smp allocator and the network cost model, ptasks; not by default, it takes more
 #        than a minute for 300 jobs on 10,000 hosts), HOSTS the machine size, TIMEOUT (seconds, default 600) stops
-#        a run that takes longer (printed as "> TIMEOUT s"). LIB: a folder holding the libjobsched.so to use (an older build kept for comparison).
+#        a run that takes longer (printed as "> TIMEOUT s"). LIB: a folder holding the libjobsched.so to use (an
+#        older build kept for comparison).
 # Prints one row per family and length: CPU seconds, microseconds of CPU per job, peak MiB, the utilization reached.
 set -euo pipefail
 bin=$1
