@@ -2,7 +2,8 @@
 # Proof that a change of speed changes no output: runs a set of small and medium scenarios of every policy family
 # with two builds of jobsched and compares jobs.csv, summary.json and trace.csv (segments.csv too where there is one)
 # byte for byte. Families: fcfs, easy, conservative, gang, equi, ap, apmc, apvm, memory-constrained under each of its
-# six quantum schedulers, the smp allocator under both communication models (formula and network).
+# six quantum schedulers, the smp allocator under both communication models (formula and network), gang-now, ac-ds;
+# then gang, equi, ap, memory-constrained, EASY and conservative on 10,000 hosts.
 # Usage: identity.sh OLD_BIN NEW_BIN [SOURCE_DIR]
 #   OLD_BIN, NEW_BIN: jobsched executables (set OLD_LIB / NEW_LIB to a folder holding the libjobsched.so each needs,
 #   when it is not the one in its RUNPATH). CASES="gang equi" selects cases by name prefix.
@@ -32,6 +33,9 @@ cases=(
   "mc-heuristic-epoch|memory-constrained/dynamic.yaml|60|300|policy.params.policy=heuristic-epoch"
   "smp-formula|quickstart.yaml|300|3000|platform=@SRC@/platforms/smp-cluster-10x10.xml policy.allocation=smp workload.communication.model=formula workload.communication.level=2"
   "smp-network|quickstart.yaml|300|3000|platform=@SRC@/platforms/smp-cluster-10x10.xml policy.allocation=smp workload.communication.model=network workload.communication.level=2"
+  # The other helpers' families run through the same time-sharing driver.
+  "gang-now|gang-now/now.yaml|50|100|"
+  "ac-ds|hierarchical/ac-ds.yaml|50|100|"
   # 10,000 one-core hosts (written below): processor sets of 157 words, long runs in trace.csv.
   "big-gang|quickstart.yaml|300|1000|platform=@WORK@/cluster-10000.xml policy.name=gang policy.params.quantum=600 workload.generator.mean_interarrival=0.7"
   "big-equi|quickstart.yaml|300|1000|platform=@WORK@/cluster-10000.xml policy.name=equi workload.jobs.shape=malleable workload.generator.mean_interarrival=0.7"
