@@ -43,8 +43,8 @@ std::vector<int> max_min_fair_split(const std::vector<int>& minimum, const std::
   std::int64_t left = spare;
   std::int64_t rising = 0; // jobs between their minimum and maximum at the current level
   long long level = 0;
-  int extra = 0;          // jobs at `level` that get one more
-  bool saturated = true;  // every job reaches its maximum
+  int extra = 0;         // jobs at `level` that get one more
+  bool saturated = true; // every job reaches its maximum
   for (size_t k = 0; k < changes.size();) {
     level = changes[k].first;
     for (; k < changes.size() && changes[k].first == level; k++)

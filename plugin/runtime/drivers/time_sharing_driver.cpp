@@ -226,8 +226,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
 {
   if (policy_.runs_parallelism_profiles()) runtime_.measure_progress(); // the feedback such policies read
   if (ended_in_list_ > 0) { // the jobs that ended since the last decision leave, the others keep their order
-    in_system_.erase(std::remove_if(in_system_.begin(), in_system_.end(), [](const JobState* s) { return s->finished(); }),
-                     in_system_.end());
+    in_system_.erase(
+        std::remove_if(in_system_.begin(), in_system_.end(), [](const JobState* s) { return s->finished(); }),
+        in_system_.end());
     ended_in_list_ = 0;
   }
   SystemView view;
