@@ -49,6 +49,20 @@ bool ResourceSet::contains(const ResourceSet& other) const
   return true;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+int ResourceSet::count_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const
+{
+  std::uint64_t outside = 0;
+  int n = 0;
+  for (size_t i = 0; i < words_.size(); i++) {
+    outside |= words_[i] & (~allowed.words_[i] | taken.words_[i]);
+    n += __builtin_popcountll(words_[i]);
+  }
+  return outside != 0 ? -1 : n;
+}
+
 bool ResourceSet::intersects(const ResourceSet& other) const
 {
   for (size_t i = 0; i < words_.size(); i++)
@@ -127,35 +141,18 @@ std::string ResourceSet::to_string() const
 
 void ResourceSet::append_to(std::string& out) const
 {
-  // Runs of consecutive members, found word by word (trace.csv writes one per segment).
   char buf[16];
   auto put = [&](int v) { out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); };
   bool first_run = true;
-  int run_start = -1;
-  int previous = -2;
-  auto close_run = [&] {
-    if (run_start < 0) return;
+  for_each_run([&](int first, int last) {
     if (!first_run) out += ' ';
     first_run = false;
-    put(run_start);
-    if (previous > run_start) {
+    put(first);
+    if (last > first) {
       out += '-';
-      put(previous);
+      put(last);
     }
-  };
-  for (size_t w = 0; w < words_.size(); w++) {
-    std::uint64_t bits = words_[w];
-    while (bits != 0) {
-      const int member = static_cast<int>(w * 64) + __builtin_ctzll(bits);
-      bits &= bits - 1;
-      if (member != previous + 1) {
-        close_run();
-        run_start = member;
-      }
-      previous = member;
-    }
-  }
-  close_run();
+  });
 }
 
 } // namespace jobsched

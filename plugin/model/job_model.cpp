@@ -110,16 +110,25 @@ PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources) const
     double limit = node_memory_mb_[host] * memory_.threshold;
     if (used > limit) c.page_faults += memory_.page_fault_penalty * (used - limit) / job_mb;
   };
-  resources.for_each([&](int p) {
-    int h = machine_.host_of(p);
-    if (h != host) {
-      close_node();
-      host = h;
-      processes = 0;
-    }
-    processes++;
-  });
-  close_node();
+  if (paging) {
+    resources.for_each([&](int p) {
+      int h = machine_.host_of(p);
+      if (h != host) {
+        close_node();
+        host = h;
+        processes = 0;
+      }
+      processes++;
+    });
+    close_node();
+  } else { // the nodes alone: a run of processors covers the hosts from its first's to its last's
+    resources.for_each_run([&](int first, int last) {
+      const int from = machine_.host_of(first);
+      const int to = machine_.host_of(last);
+      c.nodes_used += to - from + 1 - (from == host ? 1 : 0);
+      host = to;
+    });
+  }
   if (comm_.model != CommCostModel::traffic)
     c.communication = communication_cost(comm_.base, c.nodes_used, comm_.level);
   return c;

@@ -37,6 +37,66 @@ TEST(ResourceSet, IntervalNotationAndSetAlgebra)
   EXPECT_EQ(s.members().back(), 129);
 }
 
+/* The time-sharing driver's one-pass check of a plan's set: its count when every member is allowed and none taken. */
+TEST(ResourceSet, CountIfWithinAndApart)
+{
+  const ResourceSet up = ResourceSet::range(200, 0, 150); // 0-149
+  ResourceSet taken(200);
+  taken.set(70);
+  EXPECT_EQ(ResourceSet::range(200, 60, 10).count_if_within_and_apart(up, taken), 10);  // 60-69
+  EXPECT_EQ(ResourceSet::range(200, 60, 11).count_if_within_and_apart(up, taken), -1);  // 70 is taken
+  EXPECT_EQ(ResourceSet::range(200, 140, 11).count_if_within_and_apart(up, taken), -1); // 150 is down
+  EXPECT_EQ(ResourceSet(200).count_if_within_and_apart(up, taken), 0);
+  EXPECT_EQ(ResourceSet::range(200, 71, 79).count_if_within_and_apart(up, taken), 79); // 71-149, across words
+}
+
+/* append_to() finds runs a word at a time; the reference here builds the notation from test(), one index at a time.
+ * Sets of random runs (long ones across word boundaries, lone members, the first and the last index, full words)
+ * on capacities around multiples of 64, plus the empty and the full set. */
+TEST(ResourceSet, IntervalNotationByRunsMatchesMemberByMember)
+{
+  auto reference = [](const ResourceSet& s) {
+    std::string out;
+    int i = 0;
+    while (i < s.capacity()) {
+      if (!s.test(i)) {
+        i++;
+        continue;
+      }
+      int j = i;
+      while (j + 1 < s.capacity() && s.test(j + 1))
+        j++;
+      out += (out.empty() ? "" : " ") + std::to_string(i) + (j > i ? "-" + std::to_string(j) : "");
+      i = j + 1;
+    }
+    return out;
+  };
+  std::mt19937 rng(23);
+  int checked = 0;
+  for (int capacity : {1, 2, 63, 64, 65, 127, 128, 129, 200, 640, 10000}) {
+    EXPECT_EQ(ResourceSet(capacity).to_string(), "");
+    EXPECT_EQ(ResourceSet::all(capacity).to_string(), capacity == 1 ? "0" : "0-" + std::to_string(capacity - 1));
+    for (int trial = 0; trial < 300; trial++) {
+      ResourceSet s(capacity);
+      std::uniform_int_distribution<int> where(0, capacity - 1);
+      std::uniform_int_distribution<int> length(1, trial % 3 == 0 ? 3 : 200);
+      const int runs = std::uniform_int_distribution<int>(0, 12)(rng);
+      for (int r = 0; r < runs; r++) {
+        const int first = where(rng);
+        const int n = std::min(length(rng), capacity - first);
+        s |= ResourceSet::range(capacity, first, n);
+      }
+      if (trial % 5 == 0) s.set(capacity - 1);
+      if (trial % 7 == 0) s.set(0);
+      std::string appended = "x";
+      s.append_to(appended);
+      ASSERT_EQ(appended, "x" + reference(s)) << "capacity " << capacity << ", trial " << trial;
+      checked++;
+    }
+  }
+  EXPECT_EQ(checked, 11 * 300);
+}
+
 TEST(AvailabilityProfile, EarliestFitOnHandBuiltProfile)
 {
   // 4 processors from t=0; [0,10) 1 free, [10,20) 2 free, [20,inf) 4 free.

@@ -3,14 +3,17 @@
  * starts as soon as the processors held when it became first are free, and the jobs behind it wait. The expected
  * plans are worked out by hand in the comments. */
 #include "core/errors.hpp"
+#include "policies/time_sharing/equi.hpp"
 #include "policy/policy.hpp"
 #include "support/time_sharing_bench.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -116,4 +119,52 @@ TEST(Equi, AdmissionParameterIsChecked)
               std::string::npos)
         << e.what();
   }
+}
+
+/* The water-filling split against the rule it replaced, kept here as the reference: processors handed out one at a
+ * time, each to the job with the fewest (ties: the earliest) below its maximum. Random minimums, maximums (some at
+ * or below the minimum: jobs that cannot grow) and spare counts, from none to more than every job can take; many
+ * equal minimums so that ties decide. */
+TEST(Equi, WaterFillingSplitsAsOneAtATime)
+{
+  auto one_at_a_time = [](std::vector<int> share, const std::vector<int>& maximum, int left) {
+    while (left > 0) {
+      int best = -1;
+      for (size_t i = 0; i < share.size(); i++)
+        if (share[i] < maximum[i] && (best < 0 || share[i] < share[static_cast<size_t>(best)]))
+          best = static_cast<int>(i);
+      if (best < 0) break;
+      share[static_cast<size_t>(best)]++;
+      left--;
+    }
+    return share;
+  };
+  std::mt19937 rng(2023);
+  int ties_split = 0; // cases where jobs of equal count ended one apart (the tie-breaking was exercised)
+  for (int trial = 0; trial < 5000; trial++) {
+    const int jobs = std::uniform_int_distribution<int>(0, trial % 10 == 0 ? 60 : 12)(rng);
+    const int range = trial % 3 == 0 ? 4 : 40;
+    std::vector<int> minimum(static_cast<size_t>(jobs));
+    std::vector<int> maximum(static_cast<size_t>(jobs));
+    long capacity = 0;
+    for (int i = 0; i < jobs; i++) {
+      minimum[static_cast<size_t>(i)] = std::uniform_int_distribution<int>(1, range)(rng);
+      maximum[static_cast<size_t>(i)] = std::uniform_int_distribution<int>(1, 2 * range)(rng);
+      capacity += std::max(0, maximum[static_cast<size_t>(i)] - minimum[static_cast<size_t>(i)]);
+    }
+    const int spare = std::uniform_int_distribution<int>(0, static_cast<int>(capacity) + 5)(rng);
+    const std::vector<int> expected = one_at_a_time(minimum, maximum, spare);
+    ASSERT_EQ(max_min_fair_split(minimum, maximum, spare), expected) << "trial " << trial;
+    for (size_t i = 0; i + 1 < expected.size(); i++)
+      if (expected[i] == expected[i + 1] + 1 && minimum[i] < expected[i] && maximum[i + 1] > expected[i + 1]) {
+        ties_split++;
+        break;
+      }
+  }
+  EXPECT_GT(ties_split, 100);
+  // By hand: minimums 1, 3, 1, maximums 5, 4, 2, 6 spare: levels 1 -> 2 (jobs 0 and 2: 2 processors), 2 -> 3 (job 0
+  // only, job 2 is at its maximum: 1), 3 -> 4 (jobs 0 and 1: 2), then 1 left for the first job at 4 below its
+  // maximum: job 0 gets 5. Result 5, 4, 2.
+  EXPECT_EQ(max_min_fair_split({1, 3, 1}, {5, 4, 2}, 6), (std::vector<int>{5, 4, 2}));
+  EXPECT_EQ(max_min_fair_split({2, 2, 2}, {9, 9, 9}, 4), (std::vector<int>{4, 3, 3}));
 }

@@ -14,15 +14,67 @@
  * Jobs keep the processors they have where they can (a shrinking job keeps its lowest ones; a growing job keeps all
  * of them and takes the lowest free ones), so a resize moves only the processors that change hands. A malleable job
  * that is resized stalls `reallocation_cost` seconds per processor added or removed. */
-#include "policy/policy.hpp"
+#include "policies/time_sharing/equi.hpp"
 
 #include "core/errors.hpp"
+#include "policy/policy.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <utility>
 
 namespace jobsched {
+
+std::vector<int> max_min_fair_split(const std::vector<int>& minimum, const std::vector<int>& maximum, int spare)
+{
+  std::vector<int> share = minimum;
+  if (spare <= 0) return share;
+  // Raising the level from t to t + 1 costs one processor per job with minimum <= t < maximum: the jobs enter at their
+  // minimum and leave at their maximum, so the cost changes only there.
+  std::vector<std::pair<int, int>> changes; // (level, +1 entering or -1 leaving)
+  for (size_t i = 0; i < minimum.size(); i++)
+    if (maximum[i] > minimum[i]) {
+      changes.emplace_back(minimum[i], 1);
+      changes.emplace_back(maximum[i], -1);
+    }
+  std::sort(changes.begin(), changes.end());
+  std::int64_t left = spare;
+  std::int64_t rising = 0; // jobs between their minimum and maximum at the current level
+  long long level = 0;
+  int extra = 0;         // jobs at `level` that get one more
+  bool saturated = true; // every job reaches its maximum
+  for (size_t k = 0; k < changes.size();) {
+    level = changes[k].first;
+    for (; k < changes.size() && changes[k].first == level; k++)
+      rising += changes[k].second;
+    if (k == changes.size()) break; // rising is 0 again: every job at its maximum
+    const std::int64_t step = changes[k].first - level;
+    if (rising * step <= left) {
+      left -= rising * step;
+      continue;
+    }
+    level += left / rising;
+    extra = static_cast<int>(left % rising);
+    saturated = false;
+    break;
+  }
+  for (size_t i = 0; i < share.size(); i++) {
+    if (maximum[i] <= minimum[i]) continue;
+    if (saturated) {
+      share[i] = maximum[i];
+      continue;
+    }
+    share[i] = static_cast<int>(std::max<long long>(minimum[i], std::min<long long>(maximum[i], level)));
+    if (extra > 0 && share[i] == level && maximum[i] > level) {
+      share[i]++;
+      extra--;
+    }
+  }
+  return share;
+}
+
 namespace {
 
 class Equi : public TimeSharingPolicy {
@@ -65,15 +117,10 @@ class Equi : public TimeSharingPolicy {
       share.push_back(minimum);
       left -= minimum;
     }
-    while (left > 0) {
-      int best = -1;
-      for (size_t i = 0; i < admitted.size(); i++)
-        if (share[i] < admitted[i]->job->max_processors() && (best < 0 || share[i] < share[best]))
-          best = static_cast<int>(i);
-      if (best < 0) break;
-      share[best]++;
-      left--;
-    }
+    std::vector<int> maximum(admitted.size());
+    for (size_t i = 0; i < admitted.size(); i++)
+      maximum[i] = admitted[i]->job->max_processors();
+    share = max_min_fair_split(share, maximum, left);
     // Placement: keep what can be kept, then hand out the free processors in order.
     std::vector<ResourceSet> chosen(admitted.size());
     for (size_t i = 0; i < admitted.size(); i++) {

@@ -24,7 +24,7 @@ void TimeSharingDriver::job_submitted(const WorkloadJob& job, double now)
 void TimeSharingDriver::job_ended(const JobState& s, double now)
 {
   process_jobs_.erase(s.job->id);
-  in_system_.erase(std::find(in_system_.begin(), in_system_.end(), &s));
+  ended_in_list_++; // taken out of in_system_ at the next decision, all at once (no linear erase per job)
   submission_order_.erase(s.job->id);
   policy_.job_ended(*s.job, job_end_of(s.fate), now);
 }
@@ -91,15 +91,18 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     const std::string job = "plan: job " + std::to_string(id);
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
       throw PolicyError(job + " is not in the system");
-    if (processors.capacity() != machine_.resource_count() || processors.empty())
-      throw PolicyError(job + ": no processors given");
-    if (!up.contains(processors)) throw PolicyError(job + ": processors " + processors.to_string() + " are down");
-    if (plan.share.count(id) != 0) continue; // time-shared: check_shares()
-    if (given.intersects(processors))
+    if (processors.capacity() != machine_.resource_count()) throw PolicyError(job + ": no processors given");
+    const bool shared = plan.share.count(id) != 0;
+    // One pass over the words for the usual case: every processor up and none given yet (then their count).
+    const int n = shared ? -1 : processors.count_if_within_and_apart(up, given);
+    if (n <= 0) {
+      if (processors.empty()) throw PolicyError(job + ": no processors given");
+      if (!up.contains(processors)) throw PolicyError(job + ": processors " + processors.to_string() + " are down");
+      if (shared) continue; // time-shared: check_shares()
       throw PolicyError(job + ": processors " + (given & processors).to_string() + " given to two jobs");
+    }
     given |= processors;
     if (plan.processes.count(id) != 0) continue; // its processes, checked above
-    const int n = processors.count();
     const Job& j = *s->job;
     if (n < j.min_processors() || n > j.max_processors())
       throw PolicyError(job + " on " + std::to_string(n) + " processors, outside its bounds [" +
@@ -222,12 +225,25 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
 void TimeSharingDriver::decide(double now, const ResourceSet& up)
 {
   if (policy_.runs_parallelism_profiles()) runtime_.measure_progress(); // the feedback such policies read
+  if (ended_in_list_ > 0) { // the jobs that ended since the last decision leave, the others keep their order
+    in_system_.erase(
+        std::remove_if(in_system_.begin(), in_system_.end(), [](const JobState* s) { return s->finished(); }),
+        in_system_.end());
+    ended_in_list_ = 0;
+  }
   SystemView view;
   view.now = now;
   view.machine = &machine_;
   view.up = up;
-  view.jobs = in_system_;
-  Plan plan = policy_.plan(view);
+  view.jobs.swap(in_system_); // lent to the policy for the call, not copied
+  Plan plan;
+  try {
+    plan = policy_.plan(view);
+  } catch (...) {
+    in_system_.swap(view.jobs);
+    throw;
+  }
+  in_system_.swap(view.jobs);
   check(plan, up);
   until_ = plan.until;
   const bool images = runtime_.images_enabled();

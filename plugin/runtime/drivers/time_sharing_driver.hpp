@@ -44,6 +44,7 @@ class TimeSharingDriver : public Driver {
   TimeSharingPolicy& policy_;
   JobRuntime& runtime_;
   std::vector<const JobState*> in_system_; // submitted and not finished, in submission order
+  size_t ended_in_list_ = 0;               // jobs of in_system_ that ended since the last decision
   std::unordered_map<JobId, std::uint64_t> submission_order_;
   std::uint64_t submitted_ = 0;
   // The jobs of the last plan: the only ones that can hold processors now (a job gets processors only from a plan),

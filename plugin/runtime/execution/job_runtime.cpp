@@ -460,17 +460,24 @@ void JobRuntime::start_timer(Execution& x)
       for (size_t h = 0; h < hosts_.size(); h++)
         host_speed_[h] = hosts_[h]->is_on() ? hosts_[h]->get_speed() * hosts_[h]->get_available_speed() : -1;
       host_speed_epoch_ = host_epoch_;
+      uniform_host_speed_ = host_speed_.empty() ? -1 : host_speed_[0];
+      for (double v : host_speed_)
+        if (v != uniform_host_speed_) uniform_host_speed_ = -1;
     }
     double speed = std::numeric_limits<double>::infinity();
     bool off = false;
-    int last = -1;
-    state(x).processors.for_each([&](int p) {
-      const int h = machine_.host_of(p);
-      if (h == last) return; // processors come host by host
-      last = h;
-      off |= host_speed_[h] < 0;
-      speed = std::min(speed, std::max(0.0, host_speed_[h]));
-    });
+    const ResourceSet& processors = state(x).processors;
+    if (uniform_host_speed_ >= 0 && !processors.empty()) {
+      speed = uniform_host_speed_;
+    } else {
+      // Processors are numbered host by host: a run of them covers the hosts from its first's to its last's.
+      processors.for_each_run([&](int first, int last) {
+        for (int h = machine_.host_of(first), end = machine_.host_of(last); h <= end; h++) {
+          off |= host_speed_[static_cast<size_t>(h)] < 0;
+          speed = std::min(speed, std::max(0.0, host_speed_[static_cast<size_t>(h)]));
+        }
+      });
+    }
     x.slowest_speed = speed;
     x.on_host_off = off;
     x.speed_epoch = host_epoch_;

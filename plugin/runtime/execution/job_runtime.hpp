@@ -287,6 +287,9 @@ class JobRuntime {
   unsigned host_epoch_ = 0;        // counts the instants when some host changed speed or state
   std::vector<double> host_speed_; // each compute host's available speed (-1: off), as of host_speed_epoch_
   unsigned host_speed_epoch_ = ~0U;
+  // When every compute host is on at one available speed (as of host_speed_epoch_): that speed, the slowest of any
+  // set (no per-job walk over the hosts); -1 otherwise.
+  double uniform_host_speed_ = -1;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timer_heap_;
   unsigned last_token_ = 0; // timers' tokens come from one counter: a job started again (requeued) must not match the
                             // stale timers of its earlier execution

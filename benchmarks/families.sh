@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Benchmark of issue 23's table: CPU seconds (user + system, of the whole process) and peak memory of every policy
+# family on a plain SimGrid cluster of HOSTS one-core hosts (10,000 by default) under generated workloads at an
+# offered load of about 0.8 (benchmarks/scale.sh's generator settings), one run at a time on one core. CPU time is
+# reported rather than wall time because the machines it runs on are often shared with other work.
+# Usage: families.sh JOBSCHED_BIN [JOBS...]   JOBS: workload lengths (default "10000 100000"; add 1000000 for the
+#        issue's last column: it takes minutes per family). FAMILIES="gang equi" selects the rows (also
+#        smp-network: EASY with the smp allocator and the network cost model, ptasks; not by default, it takes more
+#        than a minute for 300 jobs on 10,000 hosts), HOSTS the machine size, TIMEOUT (seconds, default 600) stops
+#        a run that takes longer (printed as "> TIMEOUT s"). LIB: a folder holding the libjobsched.so to use (an
+#        older build kept for comparison).
+# Prints one row per family and length: CPU seconds, microseconds of CPU per job, peak MiB, the utilization reached.
+set -euo pipefail
+bin=$1
+shift
+lengths=${*:-"10000 100000"}
+hosts=${HOSTS:-10000}
+families=${FAMILIES:-"fcfs easy conservative gang equi ap memory-constrained"}
+limit=${TIMEOUT:-600}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c 0)
+lib=()
+[ -n "${LIB:-}" ] && lib=(env LD_LIBRARY_PATH="$LIB")
+
+# Mean inter-arrival time for an offered load of 0.8 on M processors (see scale.sh).
+interarrival() {
+  awk -v M="$1" 'BEGIN {
+    K = int(log(M) / log(2)); pow = 0; for (k = 1; k <= K; k++) pow += 2 ^ k; pow /= K;
+    size = 0.25 + 0.75 * (0.75 * pow + 0.25 * (2 + M) / 2);
+    run = (7200 - 10) / log(7200 / 10);
+    printf "%.6f", size * run / (0.8 * M) }'
+}
+
+cat >"$work/cluster.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="node-" suffix="" radical="0-$((hosts - 1))" speed="1Gf" bw="1GBps" lat="10us"
+           bb_bw="100GBps" bb_lat="0us"/>
+</platform>
+XML
+nodes=$(((hosts + 7) / 8))
+cat >"$work/smp.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="smp" prefix="smp-" suffix="" radical="0-$((nodes - 1))" speed="1Gf" core="8" bw="125MBps" lat="50us"
+           bb_bw="2.25GBps" bb_lat="500us" loopback_bw="1GBps" loopback_lat="1us"/>
+</platform>
+XML
+
+printf '%-20s %7s %9s %10s %10s %11s %12s\n' family hosts jobs "CPU (s)" "us/job" "peak (MiB)" utilization
+for jobs in $lengths; do
+  for family in $families; do
+    platform=$work/cluster.xml
+    case $family in
+    fcfs | easy | conservative) extra=(--set policy.name="$family") ;;
+    gang) extra=(--set policy.name=gang --set policy.params.partition_size=1 --set policy.params.quantum=600) ;;
+    equi) extra=(--set policy.name=equi --set workload.jobs.shape=malleable) ;;
+    ap) extra=(--set policy.name=ap --set workload.jobs.shape=moldable --set workload.jobs.min_size=1) ;;
+    memory-constrained) extra=(--set policy.name=memory-constrained --set workload.jobs.shape=malleable) ;;
+    smp-network)
+      # SMP nodes of 8 cores, the SMP-cluster paper's network cost model at Level 2 (ptasks: traffic matters).
+      platform=$work/smp.xml
+      extra=(--set policy.name=easy --set policy.allocation=smp --set workload.communication.model=network
+        --set workload.communication.level=2)
+      ;;
+    *)
+      echo "families.sh: unknown family $family" >&2
+      exit 2
+      ;;
+    esac
+    cat >"$work/s.yaml" <<YAML
+platform: $platform
+workload:
+  generator: {jobs: $jobs, mean_interarrival: $(interarrival "$hosts"), max_run_time: 7200}
+simulation: {seed: 1}
+YAML
+    rm -rf "$work/out"
+    set +e
+    "${lib[@]}" /usr/bin/time -f '%U %S %M' -o "$work/time" timeout "$limit" "${pin[@]}" "$bin" run "$work/s.yaml" \
+      --quiet --out "$work/out" "${extra[@]}" 2>"$work/err"
+    rc=$?
+    set -e
+    if [ $rc = 124 ]; then
+      printf '%-20s %7s %9s %10s\n' "$family" "$hosts" "$jobs" "> $limit s"
+      continue
+    elif [ $rc != 0 ]; then
+      printf '%-20s %7s %9s   failed: %s\n' "$family" "$hosts" "$jobs" "$(grep -v '^Command' "$work/err" | head -c 200)"
+      continue
+    fi
+    read -r user sys peak_kb <"$work/time"
+    utilization=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["utilization"])' \
+      "$work/out/summary.json")
+    awk -v f="$family" -v h="$hosts" -v j="$jobs" -v u="$user" -v s="$sys" -v m="$peak_kb" -v ut="$utilization" \
+      'BEGIN { printf "%-20s %7s %9s %10.2f %10.0f %11.0f %12.4f\n", f, h, j, u + s, (u + s) / j * 1e6, m / 1024, ut }'
+  done
+done
