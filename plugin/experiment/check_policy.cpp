@@ -11,6 +11,7 @@
 #include "core/machine.hpp"
 #include "core/params.hpp"
 #include "core/command_line.hpp"
+#include "experiment/child_process.hpp"
 #include "experiment/command_line.hpp"
 #include "policy/plugin_loader.hpp"
 #include "policy/policy.hpp"
@@ -24,12 +25,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
-#include <spawn.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -281,14 +280,6 @@ std::string case_yaml(const Case& c, const std::string& policy, long long seed, 
   return y.str();
 }
 
-std::string self_executable()
-{
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) throw std::runtime_error("cannot find the jobsched executable (/proc/self/exe)");
-  return std::string(buf, static_cast<size_t>(n));
-}
-
 /* `jobsched run case.yaml --out out --quiet` in `dir`, stderr to dir/stderr.txt. Returns the wait status. */
 int run_case(const fs::path& dir, const std::string& out, const std::vector<std::string>& plugins)
 {
@@ -298,20 +289,7 @@ int run_case(const fs::path& dir, const std::string& out, const std::vector<std:
     args.emplace_back("--plugin");
     args.push_back(p);
   }
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  std::string err = (dir / (out + "-stderr.txt")).string();
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
+  const pid_t pid = start_quiet_child(std::move(args), dir / (out + "-stderr.txt"));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) throw std::runtime_error("waitpid failed");

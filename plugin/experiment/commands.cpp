@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/fnv1a.hpp"
+#include "experiment/child_process.hpp"
 #include "experiment/statistics.hpp"
 #include "experiment/sweep_plan.hpp"
 #include "experiment/tables.hpp"
@@ -19,11 +20,9 @@
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <fstream>
 #include <map>
 #include <set>
-#include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -95,14 +94,6 @@ void check_options(SweepOptions& o, const CLI::App& command)
   if (command.count("--shards") > 0) o.slurm_shards = static_cast<int>(parse_count("--shards", o.shards_text, 1));
   if (o.scenario.empty()) throw InputError("no scenario given: jobsched sweep SCENARIO.yaml");
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-}
-
-std::string self_executable()
-{
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) throw std::runtime_error("cannot find the jobsched executable (/proc/self/exe)");
-  return std::string(buf, static_cast<size_t>(n));
 }
 
 /* FNV-1a over the bytes of `file`, continuing from `h`. */
@@ -262,20 +253,7 @@ class RunPool {
       args.emplace_back("--plugin");
       args.push_back(plugin);
     }
-    std::vector<char*> argv;
-    for (auto& a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    std::string err = (run_dir / "stderr.txt").string();
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    int rc = posix_spawn(&pid, exe_.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("cannot start " + exe_ + ": " + std::strerror(rc));
+    const pid_t pid = start_quiet_child(std::move(args), run_dir / "stderr.txt");
     return pid;
   }
 
