@@ -6,7 +6,9 @@
 # line or key, exit status 2, no outputs; the old gang_now: section is refused, naming the keys that replace it.
 source "$(dirname "$0")/lib.sh" gang_now "$@"
 scenario=$src/scenarios/gang-now/now.yaml
-small=(--set workload.generator.jobs=8)
+# validate_map: every rule of the allocation map checked before and after each event (off by default: slow on large
+# maps); a broken map is a PolicyError, so these runs would fail.
+small=(--set workload.generator.jobs=8 --set policy.params.validate_map=true)
 
 # No processor computes (running or switching) for two jobs at one instant in trace.csv: prints the first overlap
 # (the mutation campaign's check of every successful run, tests/mutation/mutated_inputs.py).
@@ -90,6 +92,7 @@ expect_bad_setting eviction "policy.params.eviction: 'never' is not one of" poli
 expect_bad_setting quantum policy.params.quantum policy.params.quantum=-1
 expect_bad_setting switch_cost policy.params.switch_cost policy.params.switch_cost=60
 expect_bad_setting slices policy.params.max_exhaustive_slices policy.params.max_exhaustive_slices=30
+expect_bad_setting validate_map "policy.params.validate_map: expected true or false" policy.params.validate_map=yes
 expect_bad_setting unknown_key workload.generator.vps workload.generator.vps=3
 expect_bad_setting other_model "workload.generator.max_size: model vp has no such key" workload.generator.max_size=4
 expect_bad_setting activity owners.activity owners.activity=1.5

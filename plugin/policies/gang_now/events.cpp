@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace jobsched::gang_now {
 
@@ -29,8 +31,9 @@ std::string job_name(int id)
   return "job " + std::to_string(id);
 }
 
-void check_map(const AllocationMap& map)
+void check_map(const AllocationMap& map, const SchedulerOptions& options)
 {
+  if (!options.validate) return;
   auto problems = validate(map);
   if (!problems.empty())
     throw InputError("invalid allocation map: " + problems.front() +
@@ -183,7 +186,15 @@ bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& hel
   return true;
 }
 
-/* One job's turn in an Expansion round; true if it moved or was placed. */
+bool holds_slice(const AllocationMap& map, int id)
+{
+  for (const auto& slice : map.slices)
+    for (const Entry& e : slice)
+      if (e.job == id) return true;
+  return false;
+}
+
+/* One job's turn in an Expansion round; true if it moved or was placed (false: the map is unchanged). */
 bool expand_job(AllocationMap& map, int id, const SchedulerOptions& options, EventResult& result)
 {
   const JobRecord job = *map.job(id);
@@ -197,8 +208,13 @@ bool expand_job(AllocationMap& map, int id, const SchedulerOptions& options, Eve
   if (pattern.empty()) return false;
   auto a = allocate_on(map, job.vps, pattern.processors, options);
   if (!a) return false;
-  // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
-  Rational now = map.turnaround_of(id) / Rational(static_cast<long long>(held.size()));
+  // Time-shared turnarounds with the same slice count tau on both sides: T / slices held. Its allocation is the same in
+  // every slice it holds: read from the first (as AllocationMap::turnaround_of does).
+  std::vector<int> current(map.processors.size(), 0);
+  const auto& first = map.slices[static_cast<size_t>(held.front())];
+  for (size_t p = 0; p < first.size(); p++)
+    if (first[p].job == id) current[p] = first[p].vps;
+  Rational now = turnaround_of(current, map.capacities()) / Rational(static_cast<long long>(held.size()));
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
   clear_job(map, id);
@@ -215,13 +231,17 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   std::vector<int> order;
   for (size_t k = 0; k < map.jobs.size(); k++)
     order.push_back(map.jobs[(start + k) % map.jobs.size()].id);
+  long long free_entries = map.free_entries(); // counted again only when a job's turn changed the map
   for (int id : order) {
     if (excluded.count(id)) continue;
     const JobRecord* job = map.job(id);
-    bool waiting = job && map.slices_of(id).empty();
+    bool waiting = job && !holds_slice(map, id);
     // "until no free entries remain": a waiting job may still take a new slice.
-    if (!job || (!waiting && map.free_entries() == 0)) continue;
-    if (expand_job(map, id, options, result)) result.expanded_jobs.push_back(id);
+    if (!job || (!waiting && free_entries == 0)) continue;
+    if (expand_job(map, id, options, result)) {
+      result.expanded_jobs.push_back(id);
+      free_entries = map.free_entries();
+    }
   }
   map.next_job = (start + 1) % map.jobs.size();
 }
@@ -231,11 +251,18 @@ using Holdings = std::map<int, std::map<std::string, int>>;
 
 Holdings holdings_of(const AllocationMap& map)
 {
+  // Each job's first slice, in one pass over the map (AllocationMap::allocation_of reads a job's entries there).
+  std::unordered_map<int, size_t> first_slice;
+  for (size_t s = 0; s < map.slices.size(); s++)
+    for (const Entry& e : map.slices[s])
+      if (!e.free()) first_slice.emplace(e.job, s);
   Holdings out;
   for (const auto& job : map.jobs) {
-    auto vps = map.allocation_of(job.id);
-    for (size_t p = 0; p < vps.size(); p++)
-      if (vps[p] > 0) out[job.id][map.processors[p].name] = vps[p];
+    auto it = first_slice.find(job.id);
+    if (it == first_slice.end()) continue;
+    const auto& slice = map.slices[it->second];
+    for (size_t p = 0; p < slice.size(); p++)
+      if (slice[p].job == job.id && slice[p].vps > 0) out[job.id][map.processors[p].name] = slice[p].vps;
   }
   return out;
 }
@@ -244,8 +271,11 @@ Holdings holdings_of(const AllocationMap& map)
 void record_moves(const Holdings& before, const AllocationMap& old_map, EventResult& result)
 {
   std::vector<Processor> rows = old_map.processors;
+  std::unordered_set<std::string> old_names;
+  for (const auto& p : old_map.processors)
+    old_names.insert(p.name);
   for (const auto& p : result.map.processors)
-    if (old_map.processor_index(p.name) < 0) rows.push_back(p);
+    if (old_names.count(p.name) == 0) rows.push_back(p);
   Holdings after = holdings_of(result.map);
   std::set<int> jobs;
   for (const auto& [id, h] : before)
@@ -286,8 +316,9 @@ void record_moves(const Holdings& before, const AllocationMap& old_map, EventRes
   }
 }
 
-void check_result(const EventResult& result)
+void check_result(const EventResult& result, const SchedulerOptions& options)
 {
+  if (!options.validate) return;
   auto problems = validate(result.map);
   if (!problems.empty()) throw PolicyError("gang scheduler produced an invalid allocation map: " + problems.front());
 }
@@ -311,7 +342,7 @@ EventResult after_departure(const AllocationMap& after_exit, const SchedulerOpti
   result.removed_slices += remove_empty_slices(result.map);
   expansion_round(result.map, {}, options, result);
   record_moves(holdings_of(after_exit), after_exit, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 
@@ -320,18 +351,21 @@ EventResult after_departure(const AllocationMap& after_exit, const SchedulerOpti
 Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int as_free,
                           const SchedulerOptions& options)
 {
-  std::vector<std::vector<bool>> free(map.slices.size(), std::vector<bool>(map.processors.size(), false));
+  // The job's architectures looked up once per processor, not once per entry.
+  std::vector<size_t> usable;
+  for (size_t p = 0; p < map.processors.size(); p++)
+    if (uses_arch(demand, map.processors[p].arch)) usable.push_back(p);
+  FreeRows free(map.slices.size(), map.processors.size());
   for (size_t s = 0; s < map.slices.size(); s++)
-    for (size_t p = 0; p < map.processors.size(); p++) {
+    for (size_t p : usable) {
       const Entry& e = map.slices[s][p];
-      free[s][p] =
-          uses_arch(demand, map.processors[p].arch) && (e.free() || (as_free != kFreeEntry && e.job == as_free));
+      if (e.free() || (as_free != kFreeEntry && e.job == as_free)) free.set(s, p);
     }
   ExpansionSearch search = options.expansion;
   if (search == ExpansionSearch::exhaustive && options.exhaustive_falls_back) {
-    const auto with_free = std::count_if(free.begin(), free.end(), [](const std::vector<bool>& slice) {
-      return std::find(slice.begin(), slice.end(), true) != slice.end();
-    });
+    long with_free = 0;
+    for (size_t s = 0; s < free.slices; s++)
+      with_free += free.row_empty(s) ? 0 : 1;
     if (with_free > options.max_exhaustive_slices) search = ExpansionSearch::column;
   }
   return find_pattern(free, map.capacities(), search, options.max_exhaustive_slices);
@@ -339,7 +373,7 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
 
 EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   if (job < 0) throw InputError(job_name(job) + ": job ids are >= 0");
   if (map.job(job)) throw InputError(job_name(job) + " is already in the allocation map");
   check_demand(vps, job);
@@ -350,13 +384,13 @@ EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, c
   result.map.jobs.push_back(record);
   result.placements.push_back(place_job(result.map, record, options));
   record_moves(holdings_of(map), map, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 
 EventResult new_processor(const AllocationMap& map, const Processor& processor, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   if (processor.name.empty()) throw InputError("new_processor: the processor has no name");
   if (map.processor_index(processor.name) >= 0)
     throw InputError("new_processor: processor '" + processor.name + "' is already in the allocation map");
@@ -370,13 +404,13 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
     slice.emplace_back();
   expansion_round(result.map, {}, options, result);
   record_moves(holdings_of(map), map, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 
 EventResult vp_exit(const AllocationMap& map, int job, const std::string& processor, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   queue_position(map, job);
   int p = map.processor_index(processor);
   if (p < 0) throw InputError("VP_exit: no processor '" + processor + "' in the allocation map");
@@ -397,7 +431,7 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
 
 EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   queue_position(map, job);
   AllocationMap after_exit = map;
   clear_job(after_exit, job);
@@ -407,7 +441,7 @@ EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& 
 
 EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   queue_position(map, job);
   if (arch.empty()) throw InputError("new_VP: " + job_name(job) + "'s new VP has no architecture");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
@@ -421,13 +455,13 @@ EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, c
   result.removed_slices += remove_empty_slices(result.map);
   if (result.map.free_entries() > free_before) expansion_round(result.map, {job}, options, result);
   record_moves(holdings_of(map), map, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 
 EventResult processor_exit(const AllocationMap& map, const std::string& processor, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   int p = map.processor_index(processor);
   if (p < 0) throw InputError("processor_exit: no processor '" + processor + "' in the allocation map");
   std::set<int> affected;
@@ -458,7 +492,7 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   }
   if (result.map.free_entries() > free_before) expansion_round(result.map, affected, options, result);
   record_moves(holdings_of(map), map, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 

@@ -65,6 +65,7 @@ class GangNow : public TimeSharingPolicy {
     o.max_exhaustive_slices = static_cast<int>(slices);
     o.exhaustive_falls_back = true;
     o.new_slice_rule = gn::parse_new_slice_rule(choice(p, "new_slice_rule", {"turnaround", "time-share"}));
+    o.validate = p.get_bool("validate_map");
     const std::string eviction = choice(p, "eviction", {"migrate", "wait", "restart"});
     spec_.eviction = eviction == "wait"      ? Eviction::wait
                      : eviction == "restart" ? Eviction::restart
@@ -240,9 +241,9 @@ class GangNow : public TimeSharingPolicy {
     std::vector<int> where; // per process: its workstation (host index), kProcessNotPlaced or kProcessEnded
   };
 
-  void apply(const gn::EventResult& result)
+  void apply(gn::EventResult result)
   {
-    map_ = result.map;
+    map_ = std::move(result.map);
     events_++;
     max_slices_ = std::max(max_slices_, static_cast<long>(map_.slices.size()));
     auto take = [this](long job, int from, int to, int count, const char* what) {
@@ -322,7 +323,9 @@ PolicyRegistration gang_now{
       {"new_slice_rule", "turnaround", "new slice or free space: turnaround (4.4.1) or time-share (4.3)"},
       {"eviction", "migrate", "a returning owner's guests: migrate (the paper), wait (suspended there) or restart"},
       {"quantum", "60.0", "seconds each time slice runs in turn"},
-      {"switch_cost", "0.5", "seconds a VP stalls when its slice starts again"}},
+      {"switch_cost", "0.5", "seconds a VP stalls when its slice starts again"},
+      {"validate_map", "false",
+       "check every rule of the allocation map before and after each event (the tests do; slow on large maps)"}},
      nullptr,
      [](const PolicyEnv& env) { return std::make_unique<GangNow>(env); }}};
 
