@@ -186,19 +186,28 @@ bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& hel
   return true;
 }
 
-bool holds_slice(const AllocationMap& map, int id)
+/* Every job's slices (AllocationMap::slices_of for all of them), in one pass over the map. */
+std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map)
 {
-  for (const auto& slice : map.slices)
-    for (const Entry& e : slice)
-      if (e.job == id) return true;
-  return false;
+  std::unordered_map<int, std::vector<int>> out;
+  for (size_t s = 0; s < map.slices.size(); s++) {
+    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    for (const Entry& e : map.slices[s]) {
+      if (e.free() || e.job == last) continue;
+      last = e.job;
+      auto& held = out[e.job];
+      if (held.empty() || held.back() != static_cast<int>(s)) held.push_back(static_cast<int>(s));
+    }
+  }
+  return out;
 }
 
-/* One job's turn in an Expansion round; true if it moved or was placed (false: the map is unchanged). */
-bool expand_job(AllocationMap& map, int id, const SchedulerOptions& options, EventResult& result)
+/* One job's turn in an Expansion round, the job holding `held` (its slices); true if it moved or was placed (false:
+ * the map is unchanged). */
+bool expand_job(AllocationMap& map, int id, const std::vector<int>& held, const SchedulerOptions& options,
+                EventResult& result)
 {
   const JobRecord job = *map.job(id);
-  auto held = map.slices_of(id);
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
     result.placements.push_back(place_job(map, job, options));
@@ -231,16 +240,26 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   std::vector<int> order;
   for (size_t k = 0; k < map.jobs.size(); k++)
     order.push_back(map.jobs[(start + k) % map.jobs.size()].id);
-  long long free_entries = map.free_entries(); // counted again only when a job's turn changed the map
+  // The free entries, counted again only when a job's turn changed the map; every job's slices from one pass over
+  // the map until a job's turn changes it, then each job's own (moves are few, or many in a row).
+  long long free_entries = map.free_entries();
+  auto index = slices_by_job(map);
+  bool index_valid = true;
   for (int id : order) {
     if (excluded.count(id)) continue;
     const JobRecord* job = map.job(id);
-    bool waiting = job && !holds_slice(map, id);
+    std::vector<int> held;
+    if (!index_valid)
+      held = map.slices_of(id);
+    else if (auto it = index.find(id); it != index.end())
+      held = it->second;
+    bool waiting = job && held.empty();
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && free_entries == 0)) continue;
-    if (expand_job(map, id, options, result)) {
+    if (expand_job(map, id, held, options, result)) {
       result.expanded_jobs.push_back(id);
       free_entries = map.free_entries();
+      index_valid = false;
     }
   }
   map.next_job = (start + 1) % map.jobs.size();
@@ -253,9 +272,14 @@ Holdings holdings_of(const AllocationMap& map)
 {
   // Each job's first slice, in one pass over the map (AllocationMap::allocation_of reads a job's entries there).
   std::unordered_map<int, size_t> first_slice;
-  for (size_t s = 0; s < map.slices.size(); s++)
+  for (size_t s = 0; s < map.slices.size(); s++) {
+    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     for (const Entry& e : map.slices[s])
-      if (!e.free()) first_slice.emplace(e.job, s);
+      if (!e.free() && e.job != last) {
+        last = e.job;
+        first_slice.emplace(e.job, s);
+      }
+  }
   Holdings out;
   for (const auto& job : map.jobs) {
     auto it = first_slice.find(job.id);
