@@ -60,6 +60,23 @@ report same_seed_same_bytes "$([ $? -eq 0 ] || echo ' outputs differ')"
 "$bin" plot "$work/migrate" --out "$work/plots" >"$work/plot.out" 2>&1
 report plot "$([ $? -eq 0 ] && ls "$work/plots" | grep -q . || echo " jobsched plot failed: $(head -c 300 "$work/plot.out")")"
 
+# scripts/now_platform.py --routing star (no per-pair route: one host_link per workstation) gives every pair of
+# workstations the links of the full routes (lan: the segment once; switched: the sender's port, then the
+# receiver's), so the same run, migrations included, byte for byte.
+problems=""
+for net in lan switched; do
+  for routing in full star; do
+    python3 "$src/scripts/now_platform.py" --workstations 16 --network $net --routing $routing >"$work/$routing-$net.xml"
+    "$bin" run "$scenario" --quiet --out "$work/$routing-$net" "${small[@]}" --set "platform=$work/$routing-$net.xml" \
+      2>"$work/$routing-$net.err" || problems+=" $routing $net failed: $(head -c 300 "$work/$routing-$net.err");"
+  done
+  grep -q '"migrations": 0,' "$work/star-$net/summary.json" && problems+=" no migration on $net;"
+  for f in jobs.csv trace.csv; do
+    cmp -s "$work/full-$net/$f" "$work/star-$net/$f" || problems+=" $net: $f differs;"
+  done
+done
+report star_routing_same_run "$problems"
+
 # A rigid SWF job of size n is n VPs of its run time: 3 jobs of sizes 1, 4 and 20 (more VPs than the 16 workstations)
 # on the network, no owners.
 printf '1 0 -1 100 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n2 10 -1 200 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n3 20 -1 50 20 -1 -1 20 50 -1 1 1 1 1 1 1 -1 -1\n' >"$work/w.swf"
