@@ -584,8 +584,8 @@ TEST(GangNowExpansion, ColumnSearchOnBitRowsMatchesTheDefinition)
         if (free[s][p]) rows.set(s, p);
     }
     const Pattern expected = column_search_by_definition(free, a);
-    for (const Pattern& got : {find_pattern(free, a, ExpansionSearch::column),
-                               find_pattern(rows, a, ExpansionSearch::column)}) {
+    for (const Pattern& got :
+         {find_pattern(free, a, ExpansionSearch::column), find_pattern(rows, a, ExpansionSearch::column)}) {
       EXPECT_EQ(got.processors, expected.processors) << "trial " << trial;
       EXPECT_EQ(got.slices, expected.slices) << "trial " << trial;
       EXPECT_EQ(got.size, expected.size) << "trial " << trial;

@@ -204,10 +204,10 @@ std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map
 
 /* One job's turn in an Expansion round, the job holding `held` (its slices); true if it moved or was placed (false:
  * the map is unchanged). */
-bool expand_job(AllocationMap& map, int id, const std::vector<int>& held, const SchedulerOptions& options,
+bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const SchedulerOptions& options,
                 EventResult& result)
 {
-  const JobRecord job = *map.job(id);
+  const int id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
     result.placements.push_back(place_job(map, job, options));
@@ -245,9 +245,11 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   long long free_entries = map.free_entries();
   auto index = slices_by_job(map);
   bool index_valid = true;
-  for (int id : order) {
+  // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
+  for (size_t k = 0; k < order.size(); k++) {
+    const int id = order[k];
     if (excluded.count(id)) continue;
-    const JobRecord* job = map.job(id);
+    const JobRecord* job = &map.jobs[(start + k) % map.jobs.size()];
     std::vector<int> held;
     if (!index_valid)
       held = map.slices_of(id);
@@ -256,7 +258,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     bool waiting = job && held.empty();
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && free_entries == 0)) continue;
-    if (expand_job(map, id, held, options, result)) {
+    if (expand_job(map, *job, held, options, result)) {
       result.expanded_jobs.push_back(id);
       free_entries = map.free_entries();
       index_valid = false;
@@ -312,6 +314,7 @@ void record_moves(const Holdings& before, const AllocationMap& old_map, EventRes
   for (int id : jobs) {
     const auto& was = before.count(id) ? before.at(id) : std::map<std::string, int>{};
     const auto& is = after.count(id) ? after.at(id) : std::map<std::string, int>{};
+    if (was == is) continue; // nothing lost, nothing gained
     for (const auto& arch : archs) {
       std::vector<VpCount> losses;
       std::vector<VpCount> gains;
@@ -490,11 +493,18 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   if (p < 0) throw InputError("processor_exit: no processor '" + processor + "' in the allocation map");
   std::set<int> affected;
   std::vector<std::pair<int, std::vector<int>>> held; // affected jobs in queue order, with the slices they hold
-  for (const auto& job : map.jobs)
-    if (map.allocation_of(job.id)[static_cast<size_t>(p)] > 0) {
-      affected.insert(job.id);
-      held.emplace_back(job.id, map.slices_of(job.id));
-    }
+  // The jobs with VPs on the processor: its column's entries (a job is placed the same way in all its slices).
+  std::unordered_set<int> on_processor;
+  for (const auto& slice : map.slices)
+    if (!slice[static_cast<size_t>(p)].free()) on_processor.insert(slice[static_cast<size_t>(p)].job);
+  if (!on_processor.empty()) {
+    auto slices = slices_by_job(map);
+    for (const auto& job : map.jobs)
+      if (on_processor.count(job.id) != 0) {
+        affected.insert(job.id);
+        held.emplace_back(job.id, slices[job.id]);
+      }
+  }
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   result.map.processors.erase(result.map.processors.begin() + p);
   for (auto& slice : result.map.slices)

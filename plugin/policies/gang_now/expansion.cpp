@@ -109,8 +109,7 @@ Pattern column_search(const FreeRows& free, const std::vector<Rational>& capacit
 } // namespace
 
 FreeRows::FreeRows(size_t slice_count, size_t processor_count)
-    : slices(slice_count), processors(processor_count), words((processor_count + 63) / 64),
-      bits(slice_count * words, 0)
+    : slices(slice_count), processors(processor_count), words((processor_count + 63) / 64), bits(slice_count * words, 0)
 {
 }
 
@@ -137,8 +136,7 @@ Pattern find_pattern(const std::vector<std::vector<bool>>& free, const std::vect
 Pattern find_pattern(const FreeRows& free, const std::vector<Rational>& capacities, ExpansionSearch search,
                      int max_slices)
 {
-  if (free.processors != capacities.size())
-    throw InputError("expansion: a slice has the wrong number of processors");
+  if (free.processors != capacities.size()) throw InputError("expansion: a slice has the wrong number of processors");
   if (search == ExpansionSearch::column) return column_search(free, capacities);
   std::vector<std::vector<bool>> rows(free.slices, std::vector<bool>(free.processors, false));
   for (size_t s = 0; s < free.slices; s++)
