@@ -241,27 +241,28 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   for (size_t k = 0; k < map.jobs.size(); k++)
     order.push_back(map.jobs[(start + k) % map.jobs.size()].id);
   // The free entries, counted again only when a job's turn changed the map; every job's slices from one pass over
-  // the map until a job's turn changes it, then each job's own (moves are few, or many in a row).
+  // the map. A job's turn changes only its own entries, and adds a slice at the end if any: the others' slices stay
+  // where they were unless an emptied slice was removed (then all are found again).
   long long free_entries = map.free_entries();
   auto index = slices_by_job(map);
-  bool index_valid = true;
   // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
     if (excluded.count(id)) continue;
     const JobRecord* job = &map.jobs[(start + k) % map.jobs.size()];
     std::vector<int> held;
-    if (!index_valid)
-      held = map.slices_of(id);
-    else if (auto it = index.find(id); it != index.end())
-      held = it->second;
+    if (auto it = index.find(id); it != index.end()) held = it->second;
     bool waiting = job && held.empty();
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && free_entries == 0)) continue;
+    const int removed_before = result.removed_slices;
     if (expand_job(map, *job, held, options, result)) {
       result.expanded_jobs.push_back(id);
       free_entries = map.free_entries();
-      index_valid = false;
+      if (result.removed_slices != removed_before)
+        index = slices_by_job(map);
+      else
+        index[id] = map.slices_of(id);
     }
   }
   map.next_job = (start + 1) % map.jobs.size();
