@@ -6,7 +6,9 @@
 # line or key, exit status 2, no outputs; the old gang_now: section is refused, naming the keys that replace it.
 source "$(dirname "$0")/lib.sh" gang_now "$@"
 scenario=$src/scenarios/gang-now/now.yaml
-small=(--set workload.generator.jobs=8)
+# validate_map: every rule of the allocation map checked before and after each event (off by default: slow on large
+# maps); a broken map is a PolicyError, so these runs would fail.
+small=(--set workload.generator.jobs=8 --set policy.params.validate_map=true)
 
 # No processor computes (running or switching) for two jobs at one instant in trace.csv: prints the first overlap
 # (the mutation campaign's check of every successful run, tests/mutation/mutated_inputs.py).
@@ -58,6 +60,23 @@ report same_seed_same_bytes "$([ $? -eq 0 ] || echo ' outputs differ')"
 "$bin" plot "$work/migrate" --out "$work/plots" >"$work/plot.out" 2>&1
 report plot "$([ $? -eq 0 ] && ls "$work/plots" | grep -q . || echo " jobsched plot failed: $(head -c 300 "$work/plot.out")")"
 
+# scripts/now_platform.py --routing star (no per-pair route: one host_link per workstation) gives every pair of
+# workstations the links of the full routes (lan: the segment once; switched: the sender's port, then the
+# receiver's), so the same run, migrations included, byte for byte.
+problems=""
+for net in lan switched; do
+  for routing in full star; do
+    python3 "$src/scripts/now_platform.py" --workstations 16 --network $net --routing $routing >"$work/$routing-$net.xml"
+    "$bin" run "$scenario" --quiet --out "$work/$routing-$net" "${small[@]}" --set "platform=$work/$routing-$net.xml" \
+      2>"$work/$routing-$net.err" || problems+=" $routing $net failed: $(head -c 300 "$work/$routing-$net.err");"
+  done
+  grep -q '"migrations": 0,' "$work/star-$net/summary.json" && problems+=" no migration on $net;"
+  for f in jobs.csv trace.csv; do
+    cmp -s "$work/full-$net/$f" "$work/star-$net/$f" || problems+=" $net: $f differs;"
+  done
+done
+report star_routing_same_run "$problems"
+
 # A rigid SWF job of size n is n VPs of its run time: 3 jobs of sizes 1, 4 and 20 (more VPs than the 16 workstations)
 # on the network, no owners.
 printf '1 0 -1 100 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n2 10 -1 200 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n3 20 -1 50 20 -1 -1 20 50 -1 1 1 1 1 1 1 -1 -1\n' >"$work/w.swf"
@@ -90,6 +109,7 @@ expect_bad_setting eviction "policy.params.eviction: 'never' is not one of" poli
 expect_bad_setting quantum policy.params.quantum policy.params.quantum=-1
 expect_bad_setting switch_cost policy.params.switch_cost policy.params.switch_cost=60
 expect_bad_setting slices policy.params.max_exhaustive_slices policy.params.max_exhaustive_slices=30
+expect_bad_setting validate_map "policy.params.validate_map: expected true or false" policy.params.validate_map=yes
 expect_bad_setting unknown_key workload.generator.vps workload.generator.vps=3
 expect_bad_setting other_model "workload.generator.max_size: model vp has no such key" workload.generator.max_size=4
 expect_bad_setting activity owners.activity owners.activity=1.5

@@ -88,7 +88,14 @@ Outcome run(const ScratchFolder& f, const std::string& platform, const std::stri
             const std::vector<double>& speeds)
 {
   f.write("p.xml", platform);
-  auto file = f.write("s.yaml", "platform: p.xml\npolicy:\n  name: gang-now\n" + rest);
+  // Every run checks the allocation map's rules before and after each event (policy.params.validate_map).
+  std::string checked = rest;
+  const std::string params = "  params: {";
+  if (auto at = checked.find(params); at != std::string::npos)
+    checked.insert(at + params.size(), "validate_map: true, ");
+  else
+    checked = "  params: {validate_map: true}\n" + checked;
+  auto file = f.write("s.yaml", "platform: p.xml\npolicy:\n  name: gang-now\n" + checked);
   auto v = in_child([&] {
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out{static_cast<double>(r.states.size())};

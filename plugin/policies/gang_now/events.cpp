@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace jobsched::gang_now {
 
@@ -29,8 +31,9 @@ std::string job_name(int id)
   return "job " + std::to_string(id);
 }
 
-void check_map(const AllocationMap& map)
+void check_map(const AllocationMap& map, const SchedulerOptions& options)
 {
+  if (!options.validate) return;
   auto problems = validate(map);
   if (!problems.empty())
     throw InputError("invalid allocation map: " + problems.front() +
@@ -183,11 +186,28 @@ bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& hel
   return true;
 }
 
-/* One job's turn in an Expansion round; true if it moved or was placed. */
-bool expand_job(AllocationMap& map, int id, const SchedulerOptions& options, EventResult& result)
+/* Every job's slices (AllocationMap::slices_of for all of them), in one pass over the map. */
+std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map)
 {
-  const JobRecord job = *map.job(id);
-  auto held = map.slices_of(id);
+  std::unordered_map<int, std::vector<int>> out;
+  for (size_t s = 0; s < map.slices.size(); s++) {
+    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    for (const Entry& e : map.slices[s]) {
+      if (e.free() || e.job == last) continue;
+      last = e.job;
+      auto& held = out[e.job];
+      if (held.empty() || held.back() != static_cast<int>(s)) held.push_back(static_cast<int>(s));
+    }
+  }
+  return out;
+}
+
+/* One job's turn in an Expansion round, the job holding `held` (its slices); true if it moved or was placed (false:
+ * the map is unchanged). */
+bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const SchedulerOptions& options,
+                EventResult& result)
+{
+  const int id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
     result.placements.push_back(place_job(map, job, options));
@@ -197,8 +217,13 @@ bool expand_job(AllocationMap& map, int id, const SchedulerOptions& options, Eve
   if (pattern.empty()) return false;
   auto a = allocate_on(map, job.vps, pattern.processors, options);
   if (!a) return false;
-  // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
-  Rational now = map.turnaround_of(id) / Rational(static_cast<long long>(held.size()));
+  // Time-shared turnarounds with the same slice count tau on both sides: T / slices held. Its allocation is the same in
+  // every slice it holds: read from the first (as AllocationMap::turnaround_of does).
+  std::vector<int> current(map.processors.size(), 0);
+  const auto& first = map.slices[static_cast<size_t>(held.front())];
+  for (size_t p = 0; p < first.size(); p++)
+    if (first[p].job == id) current[p] = first[p].vps;
+  Rational now = turnaround_of(current, map.capacities()) / Rational(static_cast<long long>(held.size()));
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
   clear_job(map, id);
@@ -215,13 +240,30 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   std::vector<int> order;
   for (size_t k = 0; k < map.jobs.size(); k++)
     order.push_back(map.jobs[(start + k) % map.jobs.size()].id);
-  for (int id : order) {
+  // The free entries, counted again only when a job's turn changed the map; every job's slices from one pass over
+  // the map. A job's turn changes only its own entries, and adds a slice at the end if any: the others' slices stay
+  // where they were unless an emptied slice was removed (then all are found again).
+  long long free_entries = map.free_entries();
+  auto index = slices_by_job(map);
+  // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
+  for (size_t k = 0; k < order.size(); k++) {
+    const int id = order[k];
     if (excluded.count(id)) continue;
-    const JobRecord* job = map.job(id);
-    bool waiting = job && map.slices_of(id).empty();
+    const JobRecord* job = &map.jobs[(start + k) % map.jobs.size()];
+    std::vector<int> held;
+    if (auto it = index.find(id); it != index.end()) held = it->second;
+    bool waiting = job && held.empty();
     // "until no free entries remain": a waiting job may still take a new slice.
-    if (!job || (!waiting && map.free_entries() == 0)) continue;
-    if (expand_job(map, id, options, result)) result.expanded_jobs.push_back(id);
+    if (!job || (!waiting && free_entries == 0)) continue;
+    const int removed_before = result.removed_slices;
+    if (expand_job(map, *job, held, options, result)) {
+      result.expanded_jobs.push_back(id);
+      free_entries = map.free_entries();
+      if (result.removed_slices != removed_before)
+        index = slices_by_job(map);
+      else
+        index[id] = map.slices_of(id);
+    }
   }
   map.next_job = (start + 1) % map.jobs.size();
 }
@@ -231,11 +273,23 @@ using Holdings = std::map<int, std::map<std::string, int>>;
 
 Holdings holdings_of(const AllocationMap& map)
 {
+  // Each job's first slice, in one pass over the map (AllocationMap::allocation_of reads a job's entries there).
+  std::unordered_map<int, size_t> first_slice;
+  for (size_t s = 0; s < map.slices.size(); s++) {
+    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    for (const Entry& e : map.slices[s])
+      if (!e.free() && e.job != last) {
+        last = e.job;
+        first_slice.emplace(e.job, s);
+      }
+  }
   Holdings out;
   for (const auto& job : map.jobs) {
-    auto vps = map.allocation_of(job.id);
-    for (size_t p = 0; p < vps.size(); p++)
-      if (vps[p] > 0) out[job.id][map.processors[p].name] = vps[p];
+    auto it = first_slice.find(job.id);
+    if (it == first_slice.end()) continue;
+    const auto& slice = map.slices[it->second];
+    for (size_t p = 0; p < slice.size(); p++)
+      if (slice[p].job == job.id && slice[p].vps > 0) out[job.id][map.processors[p].name] = slice[p].vps;
   }
   return out;
 }
@@ -244,8 +298,11 @@ Holdings holdings_of(const AllocationMap& map)
 void record_moves(const Holdings& before, const AllocationMap& old_map, EventResult& result)
 {
   std::vector<Processor> rows = old_map.processors;
+  std::unordered_set<std::string> old_names;
+  for (const auto& p : old_map.processors)
+    old_names.insert(p.name);
   for (const auto& p : result.map.processors)
-    if (old_map.processor_index(p.name) < 0) rows.push_back(p);
+    if (old_names.count(p.name) == 0) rows.push_back(p);
   Holdings after = holdings_of(result.map);
   std::set<int> jobs;
   for (const auto& [id, h] : before)
@@ -258,6 +315,7 @@ void record_moves(const Holdings& before, const AllocationMap& old_map, EventRes
   for (int id : jobs) {
     const auto& was = before.count(id) ? before.at(id) : std::map<std::string, int>{};
     const auto& is = after.count(id) ? after.at(id) : std::map<std::string, int>{};
+    if (was == is) continue; // nothing lost, nothing gained
     for (const auto& arch : archs) {
       std::vector<VpCount> losses;
       std::vector<VpCount> gains;
@@ -286,8 +344,9 @@ void record_moves(const Holdings& before, const AllocationMap& old_map, EventRes
   }
 }
 
-void check_result(const EventResult& result)
+void check_result(const EventResult& result, const SchedulerOptions& options)
 {
+  if (!options.validate) return;
   auto problems = validate(result.map);
   if (!problems.empty()) throw PolicyError("gang scheduler produced an invalid allocation map: " + problems.front());
 }
@@ -311,7 +370,7 @@ EventResult after_departure(const AllocationMap& after_exit, const SchedulerOpti
   result.removed_slices += remove_empty_slices(result.map);
   expansion_round(result.map, {}, options, result);
   record_moves(holdings_of(after_exit), after_exit, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 
@@ -320,18 +379,21 @@ EventResult after_departure(const AllocationMap& after_exit, const SchedulerOpti
 Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int as_free,
                           const SchedulerOptions& options)
 {
-  std::vector<std::vector<bool>> free(map.slices.size(), std::vector<bool>(map.processors.size(), false));
+  // The job's architectures looked up once per processor, not once per entry.
+  std::vector<size_t> usable;
+  for (size_t p = 0; p < map.processors.size(); p++)
+    if (uses_arch(demand, map.processors[p].arch)) usable.push_back(p);
+  FreeRows free(map.slices.size(), map.processors.size());
   for (size_t s = 0; s < map.slices.size(); s++)
-    for (size_t p = 0; p < map.processors.size(); p++) {
+    for (size_t p : usable) {
       const Entry& e = map.slices[s][p];
-      free[s][p] =
-          uses_arch(demand, map.processors[p].arch) && (e.free() || (as_free != kFreeEntry && e.job == as_free));
+      if (e.free() || (as_free != kFreeEntry && e.job == as_free)) free.set(s, p);
     }
   ExpansionSearch search = options.expansion;
   if (search == ExpansionSearch::exhaustive && options.exhaustive_falls_back) {
-    const auto with_free = std::count_if(free.begin(), free.end(), [](const std::vector<bool>& slice) {
-      return std::find(slice.begin(), slice.end(), true) != slice.end();
-    });
+    long with_free = 0;
+    for (size_t s = 0; s < free.slices; s++)
+      with_free += free.row_empty(s) ? 0 : 1;
     if (with_free > options.max_exhaustive_slices) search = ExpansionSearch::column;
   }
   return find_pattern(free, map.capacities(), search, options.max_exhaustive_slices);
@@ -339,7 +401,7 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
 
 EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   if (job < 0) throw InputError(job_name(job) + ": job ids are >= 0");
   if (map.job(job)) throw InputError(job_name(job) + " is already in the allocation map");
   check_demand(vps, job);
@@ -350,13 +412,13 @@ EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, c
   result.map.jobs.push_back(record);
   result.placements.push_back(place_job(result.map, record, options));
   record_moves(holdings_of(map), map, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 
 EventResult new_processor(const AllocationMap& map, const Processor& processor, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   if (processor.name.empty()) throw InputError("new_processor: the processor has no name");
   if (map.processor_index(processor.name) >= 0)
     throw InputError("new_processor: processor '" + processor.name + "' is already in the allocation map");
@@ -370,13 +432,13 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
     slice.emplace_back();
   expansion_round(result.map, {}, options, result);
   record_moves(holdings_of(map), map, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 
 EventResult vp_exit(const AllocationMap& map, int job, const std::string& processor, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   queue_position(map, job);
   int p = map.processor_index(processor);
   if (p < 0) throw InputError("VP_exit: no processor '" + processor + "' in the allocation map");
@@ -397,7 +459,7 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
 
 EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   queue_position(map, job);
   AllocationMap after_exit = map;
   clear_job(after_exit, job);
@@ -407,7 +469,7 @@ EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& 
 
 EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   queue_position(map, job);
   if (arch.empty()) throw InputError("new_VP: " + job_name(job) + "'s new VP has no architecture");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
@@ -421,22 +483,29 @@ EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, c
   result.removed_slices += remove_empty_slices(result.map);
   if (result.map.free_entries() > free_before) expansion_round(result.map, {job}, options, result);
   record_moves(holdings_of(map), map, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 
 EventResult processor_exit(const AllocationMap& map, const std::string& processor, const SchedulerOptions& options)
 {
-  check_map(map);
+  check_map(map, options);
   int p = map.processor_index(processor);
   if (p < 0) throw InputError("processor_exit: no processor '" + processor + "' in the allocation map");
   std::set<int> affected;
   std::vector<std::pair<int, std::vector<int>>> held; // affected jobs in queue order, with the slices they hold
-  for (const auto& job : map.jobs)
-    if (map.allocation_of(job.id)[static_cast<size_t>(p)] > 0) {
-      affected.insert(job.id);
-      held.emplace_back(job.id, map.slices_of(job.id));
-    }
+  // The jobs with VPs on the processor: its column's entries (a job is placed the same way in all its slices).
+  std::unordered_set<int> on_processor;
+  for (const auto& slice : map.slices)
+    if (!slice[static_cast<size_t>(p)].free()) on_processor.insert(slice[static_cast<size_t>(p)].job);
+  if (!on_processor.empty()) {
+    auto slices = slices_by_job(map);
+    for (const auto& job : map.jobs)
+      if (on_processor.count(job.id) != 0) {
+        affected.insert(job.id);
+        held.emplace_back(job.id, slices[job.id]);
+      }
+  }
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   result.map.processors.erase(result.map.processors.begin() + p);
   for (auto& slice : result.map.slices)
@@ -458,7 +527,7 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   }
   if (result.map.free_entries() > free_before) expansion_round(result.map, affected, options, result);
   record_moves(holdings_of(map), map, result);
-  check_result(result);
+  check_result(result, options);
   return result;
 }
 

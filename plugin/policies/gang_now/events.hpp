@@ -61,6 +61,10 @@ struct SchedulerOptions {
    * (InputError, the plan command), true uses the column search for that event (a run cannot stop there). */
   bool exhaustive_falls_back = false;
   NewSliceRule new_slice_rule = NewSliceRule::turnaround;
+  /* Check the map (validate) before and after each event: on by default (the plan command's maps come from users);
+   * the policy gang-now turns it off unless its parameter validate_map asks for it (the tests do), since a run's maps
+   * are the handlers' own and the check walks every job's slices at every event. */
+  bool validate = true;
 };
 
 /* `vps` VPs of `job` whose images go from processor `from` to processor `to` (same architecture). */
@@ -109,8 +113,9 @@ struct EventResult {
   int removed_slices = 0;
 };
 
-/* Each handler checks its map (validate) and its event, and throws InputError naming what is wrong: an unknown or
- * duplicate job or processor, a VP count <= 0, a VP_exit where the job has no VP. The map returned is valid. */
+/* Each handler checks its map (validate, when options.validate) and its event, and throws InputError naming what is
+ * wrong: an unknown or duplicate job or processor, a VP count <= 0, a VP_exit where the job has no VP. The map
+ * returned is valid. */
 EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options);
 EventResult new_processor(const AllocationMap& map, const Processor& processor, const SchedulerOptions& options);
 EventResult vp_exit(const AllocationMap& map, int job, const std::string& processor, const SchedulerOptions& options);

@@ -20,6 +20,7 @@
 
 #include "policies/gang_now/rational.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,28 @@ constexpr int kExhaustiveSlicesLimit = 20;
  * is processor p's capacity. Every row of `free` has capacities.size() entries. */
 Pattern find_pattern(const std::vector<std::vector<bool>>& free, const std::vector<Rational>& capacities,
                      ExpansionSearch search, int max_slices = kExhaustiveSlicesLimit);
+
+/* The free entries as bit rows, one per slice: processor p is bit p % 64 of word p / 64 of its slice's row (the
+ * scheduler's maps build them directly; a row of 1,000 processors is 16 words instead of 1,000 bools). */
+struct FreeRows {
+  size_t slices = 0;
+  size_t processors = 0;
+  size_t words = 0; // per row: (processors + 63) / 64
+  std::vector<std::uint64_t> bits;
+  FreeRows(size_t slice_count, size_t processor_count);
+  void set(size_t slice, size_t processor)
+  {
+    bits[slice * words + processor / 64] |= std::uint64_t{1} << (processor % 64);
+  }
+  bool test(size_t slice, size_t processor) const
+  {
+    return (bits[slice * words + processor / 64] >> (processor % 64)) & 1;
+  }
+  bool row_empty(size_t slice) const;
+};
+
+/* The same search on bit rows (the same pattern as find_pattern on the same entries). */
+Pattern find_pattern(const FreeRows& free, const std::vector<Rational>& capacities, ExpansionSearch search,
+                     int max_slices = kExhaustiveSlicesLimit);
 
 } // namespace jobsched::gang_now

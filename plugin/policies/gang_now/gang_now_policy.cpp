@@ -55,6 +55,7 @@ class GangNow : public TimeSharingPolicy {
     o.max_exhaustive_slices = static_cast<int>(slices);
     o.exhaustive_falls_back = true;
     o.new_slice_rule = gn::parse_new_slice_rule(p.get_string("new_slice_rule"));
+    o.validate = p.get_bool("validate_map");
     const std::string& eviction = p.get_string("eviction");
     spec_.eviction = eviction == "wait"      ? Eviction::wait
                      : eviction == "restart" ? Eviction::restart
@@ -228,9 +229,9 @@ class GangNow : public TimeSharingPolicy {
     std::vector<int> where; // per process: its workstation (host index), kProcessNotPlaced or kProcessEnded
   };
 
-  void apply(const gn::EventResult& result)
+  void apply(gn::EventResult result)
   {
-    map_ = result.map;
+    map_ = std::move(result.map);
     events_++;
     max_slices_ = std::max(max_slices_, static_cast<long>(map_.slices.size()));
     auto take = [this](long job, int from, int to, int count, const char* what) {
@@ -323,7 +324,9 @@ PolicyRegistration gang_now{
        "a returning owner's guests: migrate (the paper), wait (suspended there) or restart",
        {"migrate", "wait", "restart"}},
       {"quantum", "60.0", "seconds each time slice runs in turn", {}, ParamRange::at_least(kMinQuantum)},
-      {"switch_cost", "0.5", "seconds a VP stalls when its slice starts again", {}, ParamRange::at_least(0)}},
+      {"switch_cost", "0.5", "seconds a VP stalls when its slice starts again", {}, ParamRange::at_least(0)},
+      {"validate_map", "false",
+       "check every rule of the allocation map before and after each event (the tests do; slow on large maps)"}},
      nullptr,
      [](const PolicyEnv& env) { return std::make_unique<GangNow>(env); }}};
 
