@@ -1,7 +1,7 @@
 /* jobsched check-policy's reading of a run's outputs (experiment/check_policy.hpp), on hand-made run folders whose
  * verdicts are worked out by hand: a run on two single-core hosts, node-0 at the reference speed and node-1 twice as
  * fast; job 0 (1 processor, run time 100) then job 1 (2 processors, run time 50). */
-#include "experiment/check_policy.hpp"
+#include "experiment/run_outputs_check.hpp"
 #include "support/scratch_folder.hpp"
 
 #include <gtest/gtest.h>
