@@ -44,14 +44,16 @@ class ResourceSet {
 
   std::vector<int> members() const;
   /* Calls f(member) in increasing order while it returns true. */
-  template <class F> void for_each_until(F&& f) const
+  template <class F>
+  void for_each_until(F&& f) const
   {
     for (size_t w = 0; w < words_.size(); w++)
       for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
         if (!f(static_cast<int>(w * 64) + __builtin_ctzll(bits))) return;
   }
   /* Calls f(member) in increasing order, without building the list (per job start on hot paths). */
-  template <class F> void for_each(F&& f) const
+  template <class F>
+  void for_each(F&& f) const
   {
     for (size_t w = 0; w < words_.size(); w++)
       for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
@@ -59,7 +61,8 @@ class ResourceSet {
   }
   /* Calls f(first, last) for each run of consecutive members, in increasing order. Runs are found a word at a time
    * (trailing zeros, then trailing ones): a range "0-8824" costs 138 words, not 8,825 members. */
-  template <class F> void for_each_run(F&& f) const
+  template <class F>
+  void for_each_run(F&& f) const
   {
     int run_start = -1; // the open run's first member, -1 when none is open
     const int words = static_cast<int>(words_.size());

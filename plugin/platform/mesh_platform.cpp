@@ -70,8 +70,7 @@ void quantity(const std::string& option, const std::string& text, Quantity kind)
   // What strtod reads is the number (nan and inf too, which end in a letter); nothing after it: no unit.
   char* unit = nullptr;
   std::strtod(text.c_str(), &unit);
-  if (text.empty() || *unit == '\0')
-    throw InputError(refused + "; a number alone has no unit)");
+  if (text.empty() || *unit == '\0') throw InputError(refused + "; a number alone has no unit)");
   double value = 0;
   try {
     value = kind == Quantity::speed       ? xbt_parse_get_speed(option, 0, text, option)

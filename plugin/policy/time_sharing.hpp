@@ -77,7 +77,7 @@ struct Plan {
  * it makes of the machine). */
 struct JobLimit {
   static constexpr int kAnySize = 2147483647; // `processors` of a policy that takes jobs of any size
-  int processors = 0; // 0: the machine's processors
+  int processors = 0;                         // 0: the machine's processors
   std::string reason;
 };
 

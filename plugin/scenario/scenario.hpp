@@ -68,7 +68,7 @@ struct Scenario {
   WorkloadSpec workload;            // not read when fork_join is set
   PolicySpec policy;
   std::optional<ForkJoinSpec> fork_join; // the fork-join paging study (model/fork_join.hpp) instead of a workload
-  OwnerSpec owners;                    // workstation owners of the compute hosts (`owners:`)
+  OwnerSpec owners;                      // workstation owners of the compute hosts (`owners:`)
   GuestEviction eviction = GuestEviction::requeue; // what a job that loses its processors does (owners.eviction)
   SimulationSpec simulation;
   std::filesystem::path output_dir;
