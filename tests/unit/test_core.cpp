@@ -80,7 +80,8 @@ TEST(ResourceSet, IntervalNotationByRunsMatchesMemberByMember)
       ResourceSet s(capacity);
       std::uniform_int_distribution<int> where(0, capacity - 1);
       std::uniform_int_distribution<int> length(1, trial % 3 == 0 ? 3 : 200);
-      const int runs = std::uniform_int_distribution<int>(0, 12)(rng);
+      // Every fourth trial has up to 600 runs: text longer than append_to()'s 512-character block, appended in parts.
+      const int runs = std::uniform_int_distribution<int>(0, trial % 4 == 1 ? 600 : 12)(rng);
       for (int r = 0; r < runs; r++) {
         const int first = where(rng);
         const int n = std::min(length(rng), capacity - first);
@@ -95,6 +96,15 @@ TEST(ResourceSet, IntervalNotationByRunsMatchesMemberByMember)
     }
   }
   EXPECT_EQ(checked, 11 * 300);
+  // Every other processor of 10,000: 5,000 runs of one, "0 2 4 ... 9998": 5 numbers of one digit, 45 of two, 450 of
+  // three, 4,500 of four, and 4,999 spaces.
+  ResourceSet even(10000);
+  for (int i = 0; i < 10000; i += 2)
+    even.set(i);
+  const std::string text = even.to_string();
+  EXPECT_EQ(text.size(), 5U * 1 + 45U * 2 + 450U * 3 + 4500U * 4 + 4999U);
+  EXPECT_EQ(text.substr(0, 8), "0 2 4 6 ");
+  EXPECT_EQ(text.substr(text.size() - 9), "9996 9998");
 }
 
 TEST(AvailabilityProfile, EarliestFitOnHandBuiltProfile)
