@@ -269,7 +269,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       XBT_VERB("suspend job %ld", static_cast<long>(id));
       runtime_.suspend(id, images);
       decisions_++;
-    } else if (it->second != s.processors && s.job->shape != JobShape::malleable) {
+    } else if (s.job->shape != JobShape::malleable && it->second != s.processors) { // (the cheap test first)
       runtime_.suspend(id, images, false); // a move: resume() on the new processors counts it as a migration
     }
   }
