@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
 #include "output/metrics.hpp"
+#include "output/reports.hpp"
 #include "policies/space_sharing/availability_profile.hpp"
 #include "policy/policy.hpp"
 
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -243,6 +245,65 @@ TEST(Machine, HostsSpannedBySets)
   EXPECT_EQ(m.hosts_spanned(spread), 3);
   EXPECT_EQ(m.hosts_spanned(ResourceSet::range(12, 4, 2)), 1);
   EXPECT_EQ(m.hosts_spanned(ResourceSet(12)), 0);
+}
+
+/* trace.csv and segments.csv share the text of the last set formatted (reports.cpp): each row must still carry its
+ * own segment's processors, whether the two writers alternate or one writes all its rows first. The sets differ by
+ * one member ("20-24" and "20-24 50") or come back after another ("0-9"). */
+TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
+{
+  JobList jobs(2);
+  jobs[0].id = 1;
+  jobs[1].id = 2;
+  std::deque<JobState> states(2);
+  for (size_t i = 0; i < 2; i++) {
+    states[i].job = &jobs[i];
+    states[i].status = JobStatus::finished;
+    states[i].fate = JobFate::completed;
+    states[i].start_time = 0;
+    states[i].finish_time = 8;
+  }
+  ResourceSet b50 = ResourceSet::range(100, 20, 5);
+  b50.set(50);
+  const std::vector<TraceSegment> segments{{1, 0, 5, ResourceSet::range(100, 0, 10), JobStatus::running},
+                                           {2, 0, 5, ResourceSet::range(100, 20, 5), JobStatus::running},
+                                           {1, 5, 6, ResourceSet::range(100, 0, 10), JobStatus::suspended},
+                                           {2, 5, 7, b50, JobStatus::running},
+                                           {1, 6, 8, ResourceSet::range(100, 0, 10), JobStatus::running}};
+  auto column = [](const std::string& text, size_t index) { // that column of every row after the header
+    std::vector<std::string> values;
+    std::istringstream lines(text);
+    std::string line;
+    std::getline(lines, line);
+    while (std::getline(lines, line)) {
+      std::istringstream fields(line);
+      std::string field;
+      for (size_t i = 0; i <= index; i++)
+        std::getline(fields, field, ',');
+      values.push_back(field);
+    }
+    return values;
+  };
+  const std::vector<std::string> trace_sets{"0-9", "20-24", "0-9", "20-24 50", "0-9"};
+  const std::vector<std::string> running_sets{"0-9", "20-24", "20-24 50", "0-9"};
+  for (bool alternate : {true, false}) {
+    std::ostringstream trace;
+    std::ostringstream rows;
+    TraceWriter trace_writer(trace);
+    SegmentsWriter segments_writer;
+    for (const TraceSegment& s : segments) {
+      trace_writer.write(s);
+      if (alternate) segments_writer.add(s);
+    }
+    if (!alternate)
+      for (auto s = segments.rbegin(); s != segments.rend(); ++s) // backwards: never the last set formatted first
+        segments_writer.add(*s);
+    segments_writer.write(rows, states, jobs, "w", 8);
+    EXPECT_EQ(column(trace.str(), 3), trace_sets);
+    const std::vector<std::string> expected =
+        alternate ? running_sets : std::vector<std::string>(running_sets.rbegin(), running_sets.rend());
+    EXPECT_EQ(column(rows.str(), 14), expected) << rows.str();
+  }
 }
 
 TEST(Metrics, DefinitionsOnTwoJobs)
