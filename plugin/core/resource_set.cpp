@@ -141,18 +141,26 @@ std::string ResourceSet::to_string() const
 
 void ResourceSet::append_to(std::string& out) const
 {
-  char buf[16];
-  auto put = [&](int v) { out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); };
+  // Written into a block on the stack and appended a block at a time: a fragmented set (EQUI's allotments) has
+  // hundreds of runs, and appending each number and separator to the string on its own cost more than finding them.
+  char block[512];
+  char* end = block;
+  constexpr int kRunChars = 24; // ' ', two numbers of at most 11 characters, '-'
   bool first_run = true;
   for_each_run([&](int first, int last) {
-    if (!first_run) out += ' ';
+    if (end > block + sizeof block - kRunChars) {
+      out.append(block, end);
+      end = block;
+    }
+    if (!first_run) *end++ = ' ';
     first_run = false;
-    put(first);
+    end = std::to_chars(end, end + 11, first).ptr;
     if (last > first) {
-      out += '-';
-      put(last);
+      *end++ = '-';
+      end = std::to_chars(end, end + 11, last).ptr;
     }
   });
+  out.append(block, end);
 }
 
 } // namespace jobsched

@@ -23,6 +23,21 @@ FormattedNumber num(double v)
 } // namespace
 
 namespace {
+/* The interval notation of the last set formatted. A running segment goes to trace.csv then to segments.csv: the
+ * second writer finds its set here instead of formatting it again (EQUI's fragmented sets make rows of hundreds of
+ * characters). Per thread, so runs in different threads never share it. */
+std::string_view processors_text(const ResourceSet& processors)
+{
+  thread_local ResourceSet last;
+  thread_local std::string text;
+  if (!(processors == last) || text.empty()) {
+    text.clear();
+    processors.append_to(text);
+    last = processors;
+  }
+  return text;
+}
+
 /* One output row assembled in a reused buffer and written with one call: streaming field by field through an ostream
  * costs a sentry per field, which on a million-row jobs.csv or trace.csv was most of the writing time. */
 class Row {
@@ -113,11 +128,10 @@ SegmentsWriter::~SegmentsWriter()
 void SegmentsWriter::add(const TraceSegment& s)
 {
   if (s.status != JobStatus::running) return;
-  text_.clear();
-  s.processors.append_to(text_);
-  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text_.size())};
+  const std::string_view text = processors_text(s.processors);
+  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text.size())};
   std::fwrite(&head, sizeof head, 1, spool_);
-  std::fwrite(text_.data(), 1, text_.size(), spool_);
+  std::fwrite(text.data(), 1, text.size(), spool_);
 }
 
 void SegmentsWriter::write(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
@@ -172,7 +186,7 @@ void TraceWriter::write(const TraceSegment& s)
   row_ += ',';
   row_.append(FormattedNumber(s.end).view());
   row_ += ',';
-  s.processors.append_to(row_);
+  row_.append(processors_text(s.processors));
   row_ += ',';
   row_.append(to_string(s.status));
   row_ += '\n';

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
 #include "output/metrics.hpp"
+#include "output/reports.hpp"
 #include "policies/space_sharing/availability_profile.hpp"
 #include "policy/policy.hpp"
 
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -80,7 +82,8 @@ TEST(ResourceSet, IntervalNotationByRunsMatchesMemberByMember)
       ResourceSet s(capacity);
       std::uniform_int_distribution<int> where(0, capacity - 1);
       std::uniform_int_distribution<int> length(1, trial % 3 == 0 ? 3 : 200);
-      const int runs = std::uniform_int_distribution<int>(0, 12)(rng);
+      // Every fourth trial has up to 600 runs: text longer than append_to()'s 512-character block, appended in parts.
+      const int runs = std::uniform_int_distribution<int>(0, trial % 4 == 1 ? 600 : 12)(rng);
       for (int r = 0; r < runs; r++) {
         const int first = where(rng);
         const int n = std::min(length(rng), capacity - first);
@@ -95,6 +98,15 @@ TEST(ResourceSet, IntervalNotationByRunsMatchesMemberByMember)
     }
   }
   EXPECT_EQ(checked, 11 * 300);
+  // Every other processor of 10,000: 5,000 runs of one, "0 2 4 ... 9998": 5 numbers of one digit, 45 of two, 450 of
+  // three, 4,500 of four, and 4,999 spaces.
+  ResourceSet even(10000);
+  for (int i = 0; i < 10000; i += 2)
+    even.set(i);
+  const std::string text = even.to_string();
+  EXPECT_EQ(text.size(), 5U * 1 + 45U * 2 + 450U * 3 + 4500U * 4 + 4999U);
+  EXPECT_EQ(text.substr(0, 8), "0 2 4 6 ");
+  EXPECT_EQ(text.substr(text.size() - 9), "9996 9998");
 }
 
 TEST(AvailabilityProfile, EarliestFitOnHandBuiltProfile)
@@ -233,6 +245,65 @@ TEST(Machine, HostsSpannedBySets)
   EXPECT_EQ(m.hosts_spanned(spread), 3);
   EXPECT_EQ(m.hosts_spanned(ResourceSet::range(12, 4, 2)), 1);
   EXPECT_EQ(m.hosts_spanned(ResourceSet(12)), 0);
+}
+
+/* trace.csv and segments.csv share the text of the last set formatted (reports.cpp): each row must still carry its
+ * own segment's processors, whether the two writers alternate or one writes all its rows first. The sets differ by
+ * one member ("20-24" and "20-24 50") or come back after another ("0-9"). */
+TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
+{
+  JobList jobs(2);
+  jobs[0].id = 1;
+  jobs[1].id = 2;
+  std::deque<JobState> states(2);
+  for (size_t i = 0; i < 2; i++) {
+    states[i].job = &jobs[i];
+    states[i].status = JobStatus::finished;
+    states[i].fate = JobFate::completed;
+    states[i].start_time = 0;
+    states[i].finish_time = 8;
+  }
+  ResourceSet b50 = ResourceSet::range(100, 20, 5);
+  b50.set(50);
+  const std::vector<TraceSegment> segments{{1, 0, 5, ResourceSet::range(100, 0, 10), JobStatus::running},
+                                           {2, 0, 5, ResourceSet::range(100, 20, 5), JobStatus::running},
+                                           {1, 5, 6, ResourceSet::range(100, 0, 10), JobStatus::suspended},
+                                           {2, 5, 7, b50, JobStatus::running},
+                                           {1, 6, 8, ResourceSet::range(100, 0, 10), JobStatus::running}};
+  auto column = [](const std::string& text, size_t index) { // that column of every row after the header
+    std::vector<std::string> values;
+    std::istringstream lines(text);
+    std::string line;
+    std::getline(lines, line);
+    while (std::getline(lines, line)) {
+      std::istringstream fields(line);
+      std::string field;
+      for (size_t i = 0; i <= index; i++)
+        std::getline(fields, field, ',');
+      values.push_back(field);
+    }
+    return values;
+  };
+  const std::vector<std::string> trace_sets{"0-9", "20-24", "0-9", "20-24 50", "0-9"};
+  const std::vector<std::string> running_sets{"0-9", "20-24", "20-24 50", "0-9"};
+  for (bool alternate : {true, false}) {
+    std::ostringstream trace;
+    std::ostringstream rows;
+    TraceWriter trace_writer(trace);
+    SegmentsWriter segments_writer;
+    for (const TraceSegment& s : segments) {
+      trace_writer.write(s);
+      if (alternate) segments_writer.add(s);
+    }
+    if (!alternate)
+      for (auto s = segments.rbegin(); s != segments.rend(); ++s) // backwards: never the last set formatted first
+        segments_writer.add(*s);
+    segments_writer.write(rows, states, jobs, "w", 8);
+    EXPECT_EQ(column(trace.str(), 3), trace_sets);
+    const std::vector<std::string> expected =
+        alternate ? running_sets : std::vector<std::string>(running_sets.rbegin(), running_sets.rend());
+    EXPECT_EQ(column(rows.str(), 14), expected) << rows.str();
+  }
 }
 
 TEST(Metrics, DefinitionsOnTwoJobs)

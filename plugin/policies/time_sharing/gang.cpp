@@ -64,17 +64,20 @@ class Gang : public TimeSharingPolicy {
       row->free_cells = ResourceSet::range(partitions_, 0, partitions_);
       row->free = partitions_;
     }
-    // Its processors: the first ones of the first k free partitions, as many as it may use.
-    Placement placement{row, {}, ResourceSet(machine_.resource_count())};
+    // Its processors: the first ones of the first k free partitions, as many as it may use. The partitions are taken
+    // a word at a time (a job of thousands of processors would otherwise cost thousands of steps at each arrival and
+    // departure); with one processor per partition, its processors are its partitions.
+    Placement placement{row, row->free_cells.lowest(k), ResourceSet(machine_.resource_count())};
     int wanted = std::min(job.max_processors(), k * partition_size_);
-    row->free_cells.for_each_until([&](int part) {
-      placement.cells.push_back(part);
-      for (int i = 0; i < partition_size_ && wanted > 0; i++, wanted--)
-        placement.processors.set(part * partition_size_ + i);
-      return static_cast<int>(placement.cells.size()) < k;
-    });
-    for (int part : placement.cells)
-      row->free_cells.reset(part);
+    if (partition_size_ == 1 && wanted == k) {
+      placement.processors = placement.cells;
+    } else {
+      placement.cells.for_each([&](int part) {
+        for (int i = 0; i < partition_size_ && wanted > 0; i++, wanted--)
+          placement.processors.set(part * partition_size_ + i);
+      });
+    }
+    row->free_cells -= placement.cells;
     row->free -= k;
     row->jobs.push_back(job.id);
     placement_.emplace(job.id, std::move(placement));
@@ -84,9 +87,8 @@ class Gang : public TimeSharingPolicy {
   {
     auto it = placement_.find(job.id);
     Row* row = it->second.row;
-    for (int part : it->second.cells)
-      row->free_cells.set(part);
-    row->free += static_cast<int>(it->second.cells.size());
+    row->free_cells |= it->second.cells;
+    row->free += it->second.cells.count();
     row->jobs.erase(std::find(row->jobs.begin(), row->jobs.end(), job.id));
     placement_.erase(it);
     if (!row->jobs.empty()) return;
@@ -137,7 +139,7 @@ class Gang : public TimeSharingPolicy {
   };
   struct Placement {
     Row* row;
-    std::vector<int> cells; // its partitions
+    ResourceSet cells; // its partitions
     ResourceSet processors;
   };
 

@@ -17,6 +17,7 @@ TimeSharingDriver::TimeSharingDriver(const Machine& machine, TimeSharingPolicy& 
 void TimeSharingDriver::job_submitted(const WorkloadJob& job, double now)
 {
   in_system_.push_back(&runtime_.table().at(job.id));
+  in_system_order_.push_back(submitted_);
   submission_order_[job.id] = submitted_++;
   policy_.job_submitted(job, now);
 }
@@ -25,7 +26,10 @@ void TimeSharingDriver::job_ended(const JobState& s, double now)
 {
   process_jobs_.erase(s.job->id);
   ended_in_list_++; // taken out of in_system_ at the next decision, all at once (no linear erase per job)
-  submission_order_.erase(s.job->id);
+  if (auto order = submission_order_.find(s.job->id); order != submission_order_.end()) {
+    ended_orders_.push_back(order->second);
+    submission_order_.erase(order);
+  }
   policy_.job_ended(*s.job, job_end_of(s.fate), now);
 }
 
@@ -225,10 +229,24 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
 void TimeSharingDriver::decide(double now, const ResourceSet& up)
 {
   if (policy_.runs_parallelism_profiles()) runtime_.measure_progress(); // the feedback such policies read
-  if (ended_in_list_ > 0) { // the jobs that ended since the last decision leave, the others keep their order
-    in_system_.erase(
-        std::remove_if(in_system_.begin(), in_system_.end(), [](const JobState* s) { return s->finished(); }),
-        in_system_.end());
+  if (!ended_orders_.empty()) { // the jobs that ended since the last decision leave, the others keep their order
+    std::sort(ended_orders_.begin(), ended_orders_.end());
+    auto out = static_cast<size_t>(
+        std::lower_bound(in_system_order_.begin(), in_system_order_.end(), ended_orders_.front()) -
+        in_system_order_.begin());
+    size_t leaving = 0; // the next of ended_orders_ to find
+    for (size_t i = out; i < in_system_.size(); i++) {
+      if (leaving < ended_orders_.size() && in_system_order_[i] == ended_orders_[leaving]) {
+        leaving++;
+        continue;
+      }
+      in_system_[out] = in_system_[i];
+      in_system_order_[out] = in_system_order_[i];
+      out++;
+    }
+    in_system_.resize(out);
+    in_system_order_.resize(out);
+    ended_orders_.clear();
     ended_in_list_ = 0;
   }
   SystemView view;
@@ -269,7 +287,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       XBT_VERB("suspend job %ld", static_cast<long>(id));
       runtime_.suspend(id, images);
       decisions_++;
-    } else if (it->second != s.processors && s.job->shape != JobShape::malleable) {
+    } else if (s.job->shape != JobShape::malleable && it->second != s.processors) { // (the cheap test first)
       runtime_.suspend(id, images, false); // a move: resume() on the new processors counts it as a migration
     }
   }
