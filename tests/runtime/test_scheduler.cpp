@@ -426,9 +426,12 @@ std::vector<double> no_progress_case(const std::string& owners_csv, const std::s
   return in_child([&] {
     RunReport rep = jobsched::testing::run_quietly(file, f.dir / "out");
     const JobState& s = rep.states.front();
-    return std::vector<double>{rep.metrics.no_progress_stop_time, rep.metrics.saturated,
-                               static_cast<double>(s.fate),   static_cast<double>(s.counters.requeues),
-                               s.counters.work_lost,          rep.metrics.backlog_stop_time};
+    return std::vector<double>{rep.metrics.no_progress_stop_time,
+                               static_cast<double>(rep.metrics.saturated),
+                               static_cast<double>(s.fate),
+                               static_cast<double>(s.counters.requeues),
+                               s.counters.work_lost,
+                               rep.metrics.backlog_stop_time};
   });
 }
 

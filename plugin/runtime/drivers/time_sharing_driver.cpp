@@ -25,7 +25,7 @@ void TimeSharingDriver::job_submitted(const WorkloadJob& job, double now)
 void TimeSharingDriver::job_ended(const JobState& s, double now)
 {
   process_jobs_.erase(s.job->id);
-  ended_in_list_++; // taken out of in_system_ at the next decision, all at once (no linear erase per job)
+  // Taken out of in_system_ at the next decision, all at once (no linear erase per job).
   if (auto order = submission_order_.find(s.job->id); order != submission_order_.end()) {
     ended_orders_.push_back(order->second);
     submission_order_.erase(order);
@@ -231,9 +231,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   if (policy_.runs_parallelism_profiles()) runtime_.measure_progress(); // the feedback such policies read
   if (!ended_orders_.empty()) { // the jobs that ended since the last decision leave, the others keep their order
     std::sort(ended_orders_.begin(), ended_orders_.end());
-    auto out = static_cast<size_t>(
-        std::lower_bound(in_system_order_.begin(), in_system_order_.end(), ended_orders_.front()) -
-        in_system_order_.begin());
+    auto out =
+        static_cast<size_t>(std::lower_bound(in_system_order_.begin(), in_system_order_.end(), ended_orders_.front()) -
+                            in_system_order_.begin());
     size_t leaving = 0; // the next of ended_orders_ to find
     for (size_t i = out; i < in_system_.size(); i++) {
       if (leaving < ended_orders_.size() && in_system_order_[i] == ended_orders_[leaving]) {
@@ -247,7 +247,6 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     in_system_.resize(out);
     in_system_order_.resize(out);
     ended_orders_.clear();
-    ended_in_list_ = 0;
   }
   SystemView view;
   view.now = now;

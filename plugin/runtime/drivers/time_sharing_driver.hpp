@@ -44,7 +44,6 @@ class TimeSharingDriver : public Driver {
   TimeSharingPolicy& policy_;
   JobRuntime& runtime_;
   std::vector<const JobState*> in_system_; // submitted and not finished, in submission order
-  size_t ended_in_list_ = 0;               // jobs of in_system_ that ended since the last decision
   /* The submission order of each job of in_system_ (ascending), and of the jobs that ended since the last decision:
    * those leave in one pass over these numbers, without reading every job's record (a million-job gang run keeps tens
    * of thousands of jobs in the system, and that pass over their records was a sixth of its time). */
