@@ -1,23 +1,12 @@
 /* A test library that registers a policy but lacks the version symbol (no JOBSCHED_PLUGIN): refused. */
-#include "policy/policy.hpp"
+#include "plugins/never_starts.hpp"
 
 namespace {
 
 using namespace jobsched;
-
-class NeverStarts : public Policy {
- public:
-  void job_submitted(const Job&, double) override { waiting_++; }
-  size_t waiting_count() const override { return waiting_; }
-  Decisions decide(const ClusterState&) override { return {}; }
-
- private:
-  size_t waiting_ = 0;
-};
+using jobsched::test_plugins::make_never_starts;
 
 PolicyRegistration never{
-    {"test-no-version", "a policy of a library without the version symbol", {}, [](const PolicyEnv&) {
-       return std::make_unique<NeverStarts>();
-     }}};
+    {"test-no-version", "a policy of a library without the version symbol", {}, make_never_starts}};
 
 } // namespace
