@@ -4,6 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 
 namespace jobsched {
@@ -23,6 +26,17 @@ inline std::uint64_t fnv1a(const char* data, std::size_t n, std::uint64_t h = kF
 inline std::uint64_t fnv1a(const std::string& s, std::uint64_t h = kFnv1aOffset)
 {
   return fnv1a(s.data(), s.size(), h);
+}
+
+/* The hash of a file's bytes, continuing from `h`; nothing when the file cannot be read. */
+inline std::optional<std::uint64_t> fnv1a_file(const std::filesystem::path& file, std::uint64_t h = kFnv1aOffset)
+{
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0)
+    h = fnv1a(buf, static_cast<std::size_t>(in.gcount()), h);
+  return h;
 }
 
 /* 16 lowercase hexadecimal digits. */

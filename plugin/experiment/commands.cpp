@@ -96,15 +96,12 @@ void check_options(SweepOptions& o, const CLI::App& command)
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
 }
 
-/* FNV-1a over the bytes of `file`, continuing from `h`. */
+/* FNV-1a over the bytes of `file`, continuing from `h` (std::runtime_error when it cannot be read). */
 std::uint64_t hash_file(const std::string& file, std::uint64_t h)
 {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + file);
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0)
-    h = fnv1a(buf, static_cast<std::size_t>(in.gcount()), h);
-  return h;
+  const std::optional<std::uint64_t> hashed = fnv1a_file(file, h);
+  if (!hashed) throw std::runtime_error("cannot read " + file);
+  return *hashed;
 }
 
 /* Which build of jobsched this is: a hash of the executable and of the library that holds this code. A sweep records

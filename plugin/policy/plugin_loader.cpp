@@ -29,13 +29,9 @@ std::vector<LoadedPlugin>& plugins()
 
 std::string file_hash(const fs::path& file, const std::string& where)
 {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(where + ": cannot read it");
-  std::uint64_t h = kFnv1aOffset;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0)
-    h = fnv1a(buf, static_cast<std::size_t>(in.gcount()), h);
-  return hex16(h);
+  const std::optional<std::uint64_t> h = fnv1a_file(file);
+  if (!h) throw InputError(where + ": cannot read it");
+  return hex16(*h);
 }
 
 /* Who registered `name` first: a loaded library, or jobsched itself. */
