@@ -3,6 +3,9 @@
  * refuses anything unknown in one line, and runs the chosen command. */
 #pragma once
 
+#include "core/errors.hpp"
+
+#include <charconv>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,6 +45,20 @@ class CommandLine {
   std::unique_ptr<CLI::App> app_;
   std::map<const CLI::App*, CommandAction> commands_;
 };
+
+/* `text` as a whole number from `lowest` to `highest` (decimal digits, an optional '-', nothing else). InputError
+ * "OPTION: 'TEXT' is not a whole number" or "OPTION: TEXT is out of range (LOWEST to HIGHEST)". */
+inline long long parse_whole(const std::string& option, const std::string& text, long long lowest, long long highest)
+{
+  long long value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    throw InputError(option + ": '" + text + "' is not a whole number");
+  if (value < lowest || value > highest)
+    throw InputError(option + ": " + text + " is out of range (" + std::to_string(lowest) + " to " +
+                     std::to_string(highest) + ")");
+  return value;
+}
 
 /* `jobsched NAME ARGS...` with only the sub-command that `add` declares: for the commands that code and tests call. */
 int run_one_command(const std::string& name, const std::function<void(CommandLine&)>& add,

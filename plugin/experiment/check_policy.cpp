@@ -12,7 +12,6 @@
 #include "core/machine.hpp"
 #include "core/params.hpp"
 #include "experiment/child_process.hpp"
-#include "experiment/command_line.hpp"
 #include "experiment/run_outputs_check.hpp"
 #include "policy/plugin_loader.hpp"
 #include "policy/policy.hpp"

@@ -6,7 +6,6 @@
 #include "core/command_line.hpp"
 #include "core/errors.hpp"
 #include "core/json.hpp"
-#include "experiment/command_line.hpp"
 #include "policies/gang_now/events.hpp"
 
 #include <CLI/CLI.hpp>

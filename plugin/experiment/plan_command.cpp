@@ -6,7 +6,6 @@
 #include "core/command_line.hpp"
 #include "core/errors.hpp"
 #include "core/json.hpp"
-#include "experiment/command_line.hpp"
 #include "experiment/gang_now_plan.hpp"
 #include "policies/memory_constrained/policies.hpp"
 

@@ -7,7 +7,6 @@
 
 #include "core/command_line.hpp"
 #include "core/errors.hpp"
-#include "experiment/command_line.hpp"
 #include "output/output_files.hpp"
 #include "plot/gnuplot.hpp"
 
