@@ -24,32 +24,10 @@ command -v taskset >/dev/null && pin=(taskset -c 0)
 lib=()
 [ -n "${LIB:-}" ] && lib=(env LD_LIBRARY_PATH="$LIB")
 
-# Mean inter-arrival time for an offered load of 0.8 on M processors (see scale.sh).
-interarrival() {
-  awk -v M="$1" 'BEGIN {
-    K = int(log(M) / log(2)); pow = 0; for (k = 1; k <= K; k++) pow += 2 ^ k; pow /= K;
-    size = 0.25 + 0.75 * (0.75 * pow + 0.25 * (2 + M) / 2);
-    run = (7200 - 10) / log(7200 / 10);
-    printf "%.6f", size * run / (0.8 * M) }'
-}
+source "$(dirname "${BASH_SOURCE[0]}")/generated_runs.sh" # interarrival, write_cluster, write_smp_cluster
 
-cat >"$work/cluster.xml" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="node-" suffix="" radical="0-$((hosts - 1))" speed="1Gf" bw="1GBps" lat="10us"
-           bb_bw="100GBps" bb_lat="0us"/>
-</platform>
-XML
-nodes=$(((hosts + 7) / 8))
-cat >"$work/smp.xml" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="smp" prefix="smp-" suffix="" radical="0-$((nodes - 1))" speed="1Gf" core="8" bw="125MBps" lat="50us"
-           bb_bw="2.25GBps" bb_lat="500us" loopback_bw="1GBps" loopback_lat="1us"/>
-</platform>
-XML
+write_cluster "$work/cluster.xml" "$hosts"
+write_smp_cluster "$work/smp.xml" $(((hosts + 7) / 8))
 
 printf '%-20s %7s %9s %10s %10s %11s %12s\n' family hosts jobs "CPU (s)" "us/job" "peak (MiB)" utilization
 for jobs in $lengths; do

@@ -14,16 +14,7 @@ trap 'rm -rf "$work"' EXIT
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c 0)
 
-# Mean inter-arrival time for an offered load of 0.8 on M processors with the generator's defaults: sizes are serial
-# (1/4), a power of two 2..2^K (3/4 of the rest, exponent uniform) or uniform in 2..M; run times log-uniform in
-# [10, 7200] s.
-interarrival() {
-  awk -v M="$1" 'BEGIN {
-    K = int(log(M) / log(2)); pow = 0; for (k = 1; k <= K; k++) pow += 2 ^ k; pow /= K;
-    size = 0.25 + 0.75 * (0.75 * pow + 0.25 * (2 + M) / 2);
-    run = (7200 - 10) / log(7200 / 10);
-    printf "%.6f", size * run / (0.8 * M) }'
-}
+source "$(dirname "${BASH_SOURCE[0]}")/generated_runs.sh" # interarrival, write_cluster, write_smp_cluster
 
 printf '%-12s %8s %9s %10s %10s %11s %12s\n' policy hosts jobs "wall (s)" "jobs/s" "peak (MiB)" utilization
 for size in $sizes; do
@@ -38,14 +29,7 @@ for size in $sizes; do
       # SMP nodes of 8 cores, the SMP-cluster paper's network cost model at Level 2 (ptasks: traffic matters).
       nodes=$(((hosts + 7) / 8))
       platform=$work/smp-$nodes.xml
-      [ -f "$platform" ] || cat >"$platform" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="smp" prefix="smp-" suffix="" radical="0-$((nodes - 1))" speed="1Gf" core="8" bw="125MBps" lat="50us"
-           bb_bw="2.25GBps" bb_lat="500us" loopback_bw="1GBps" loopback_lat="1us"/>
-</platform>
-XML
+      [ -f "$platform" ] || write_smp_cluster "$platform" "$nodes"
       extra=(--set policy.name=easy --set policy.allocation=smp
         --set workload.communication='{model: network, level: 2}')
       ;;
@@ -53,14 +37,7 @@ XML
     *) extra=(--set policy.name="$policy") ;;
     esac
     if [ "$policy" != smp-network ] && [ ! -f "$platform" ]; then
-      cat >"$platform" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="node-" suffix="" radical="0-$((hosts - 1))" speed="1Gf" bw="1GBps" lat="10us"
-           bb_bw="100GBps" bb_lat="0us"/>
-</platform>
-XML
+      write_cluster "$platform" "$hosts"
     fi
     cat >"$work/s.yaml" <<YAML
 platform: $platform
