@@ -2,7 +2,9 @@
 # Proof that a change of speed changes no output: runs a set of small and medium scenarios of every policy family
 # with two builds of jobsched and compares jobs.csv, summary.json and trace.csv (segments.csv too where there is one)
 # byte for byte. Families: fcfs, easy, conservative, gang, equi, ap, apmc, apvm, memory-constrained under each of its
-# six quantum schedulers, the smp allocator under both communication models (formula and network), gang-now, ac-ds;
+# six quantum schedulers, the smp allocator under both communication models (formula and network), gang-now (its
+# eviction modes, the paper's variants, exhaustive search, other networks, busy and no owners, 128 workstations) and
+# Cao's policies (all six, other depths, quantum and cost factors, whole allotments, an explicit tree, wide area);
 # then gang, equi, ap, memory-constrained, EASY and conservative on 10,000 hosts.
 # Usage: identity.sh OLD_BIN NEW_BIN [SOURCE_DIR]
 #   OLD_BIN, NEW_BIN: jobsched executables (set OLD_LIB / NEW_LIB to a folder holding the libjobsched.so each needs,
@@ -15,7 +17,8 @@ src=${3:-$(cd "$(dirname "$0")/.." && pwd)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# name|scenario|size of the small run|size of the medium run|--set options (space-separated)
+# name|scenario|size of the small run|size of the medium run (none: one run)|--set options (space-separated).
+# A size "-" keeps the scenario's own number of jobs.
 cases=(
   "fcfs|quickstart.yaml|300|3000|policy.name=fcfs workload.generator.mean_interarrival=150 platform=@SRC@/platforms/cluster-128.xml"
   "easy|quickstart.yaml|300|3000|policy.name=easy workload.generator.mean_interarrival=150 platform=@SRC@/platforms/cluster-128.xml"
@@ -35,7 +38,28 @@ cases=(
   "smp-network|quickstart.yaml|300|3000|platform=@SRC@/platforms/smp-cluster-10x10.xml policy.allocation=smp workload.communication.model=network workload.communication.level=2"
   # The other helpers' families run through the same time-sharing driver.
   "gang-now|gang-now/now.yaml|50|100|"
+  "gang-now-default|gang-now/now.yaml|-||"
+  "gang-now-wait|gang-now/now.yaml|-||policy.params.eviction=wait"
+  "gang-now-restart|gang-now/now.yaml|-||policy.params.eviction=restart"
+  "gang-now-paper|gang-now/now.yaml|-||policy.params.mtat=paper policy.params.compression=paper policy.params.pool_target=per-pool"
+  "gang-now-exhaustive|gang-now/now.yaml|-||policy.params.expansion=exhaustive policy.params.new_slice_rule=time-share"
+  "gang-now-switched|gang-now/now.yaml|-||platform=@SRC@/platforms/now-16-switched.xml workload.generator.image_mb=32"
+  "gang-now-100mbit|gang-now/now.yaml|-||platform=@SRC@/scenarios/gang-now/platforms/now-16-lan-100mbit.xml"
+  "gang-now-busy|gang-now/now.yaml|60||owners.activity=0.6"
+  "gang-now-no-owners|gang-now/now.yaml|-||owners.activity=0"
+  "gang-now-300|gang-now/now.yaml|300||"
+  "gang-now-128|gang-now/now.yaml|100||platform=@WORK@/now-128-lan.xml"
+  "gang-now-128-loaded|gang-now/now.yaml|40||platform=@WORK@/now-128-lan.xml workload.generator.mean_interarrival=18.75"
   "ac-ds|hierarchical/ac-ds.yaml|50|100|"
+  "ac-ds-default|hierarchical/ac-ds.yaml|-||"
+  "ag-ds|hierarchical/ac-ds.yaml|-||policy.name=ag-ds"
+  "equi-equi|hierarchical/ac-ds.yaml|-||policy.name=equi-equi"
+  "ac-equi-k2|hierarchical/ac-ds.yaml|-||policy.name=ac-equi policy.params.levels=2"
+  "ag-equi-k5|hierarchical/ac-ds.yaml|100||policy.name=ag-equi policy.params.levels=5"
+  "equi-ds-qf|hierarchical/ac-ds.yaml|-||policy.name=equi-ds policy.params.quantum_factor=3 policy.params.cost_factor=0.1"
+  "ac-ds-whole|hierarchical/ac-ds.yaml|100||policy.params.allotments=whole"
+  "explicit-tree|hierarchical/explicit-tree.yaml|-||"
+  "wide-area|hierarchical/wide-area.yaml|50||"
   # 10,000 one-core hosts (written below): processor sets of 157 words, long runs in trace.csv.
   "big-gang|quickstart.yaml|300|1000|platform=@WORK@/cluster-10000.xml policy.name=gang policy.params.quantum=600 workload.generator.mean_interarrival=0.7"
   "big-equi|quickstart.yaml|300|1000|platform=@WORK@/cluster-10000.xml policy.name=equi workload.jobs.shape=malleable workload.generator.mean_interarrival=0.7"
@@ -44,18 +68,14 @@ cases=(
   "big-easy|quickstart.yaml|300|3000|platform=@WORK@/cluster-10000.xml policy.name=easy workload.generator.mean_interarrival=0.7"
   "big-conservative|quickstart.yaml|300|3000|platform=@WORK@/cluster-10000.xml policy.name=conservative workload.generator.mean_interarrival=0.7"
 )
-cat >"$work/cluster-10000.xml" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="node-" suffix="" radical="0-9999" speed="1Gf" bw="1GBps" lat="10us" bb_bw="100GBps" bb_lat="0us"/>
-</platform>
-XML
-
+source "$src/benchmarks/generated_runs.sh" # write_cluster
+write_cluster "$work/cluster-10000.xml" 10000
+python3 "$src/scripts/now_platform.py" --workstations 128 --network lan >"$work/now-128-lan.xml"
 run() { # BIN LIB OUT SCENARIO JOBS SETS...
   local bin=$1 lib=$2 out=$3 scenario=$4 jobs=$5
   shift 5
-  local sets=(--set output.trace=true --set workload.generator.jobs="$jobs")
+  local sets=(--set output.trace=true)
+  [ "$jobs" = - ] || sets+=(--set workload.generator.jobs="$jobs")
   for s in "$@"; do s=${s//@SRC@/$src}; sets+=(--set "${s//@WORK@/$work}"); done
   if [ -n "$lib" ]; then
     LD_LIBRARY_PATH=$lib "$bin" run "$src/scenarios/$scenario" --quiet --out "$out" "${sets[@]}"
