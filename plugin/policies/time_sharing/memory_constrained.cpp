@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace jobsched {
@@ -102,7 +103,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       }
       plan.run[state->job->id] = processors;
     }
-    plan.until = quantum_start_ + (q + next) * quantum_;
+    // A schedule whose pieces all span the whole quantum repeats without a change at its boundaries: the plan holds
+    // until an arrival, a departure or a host event, and the quantum's ends are not decision instants.
+    plan.until = whole_quantum_pieces_ ? std::numeric_limits<double>::infinity() : quantum_start_ + (q + next) * quantum_;
     if (deferred) plan.until = std::min(plan.until, view.now + 2 * kTimeEpsilon);
     return plan;
   }
@@ -129,6 +132,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     schedule_ = memory_constrained::QuantumSchedule{};
     starts_.clear();
     ends_.clear();
+    whole_quantum_pieces_ = false;
     if (jobs_.empty()) return;
     memory_constrained::PlanOptions options = options_;
     // BUDDY applies only to power-of-two J: in the dynamic setting it stands for BUDDY*, as in the paper's figures.
@@ -140,6 +144,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       starts_.push_back(boost::rational_cast<double>(p.start));
       ends_.push_back(boost::rational_cast<double>(p.start + p.duration));
     }
+    whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(), [](const auto& p) {
+      return p.start == 0 && p.duration == 1;
+    });
   }
 
   const Machine& machine_;
@@ -154,6 +161,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   std::vector<const JobState*> jobs_; // the schedule's job indices, in submission order
   memory_constrained::QuantumSchedule schedule_;
   std::vector<double> starts_, ends_; // each piece's time span as fractions of the quantum
+  bool whole_quantum_pieces_ = false;  // every piece spans [0, 1): the schedule never changes inside or between quanta
 };
 
 PolicyRegistration memory_constrained_registration{
