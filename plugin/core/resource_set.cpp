@@ -63,6 +63,17 @@ int ResourceSet::count_if_within_and_apart(const ResourceSet& allowed, const Res
   return outside != 0 ? -1 : n;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+int ResourceSet::count_differences(const ResourceSet& other) const
+{
+  int n = 0;
+  for (size_t i = 0; i < words_.size(); i++)
+    n += __builtin_popcountll(words_[i] ^ other.words_[i]);
+  return n;
+}
+
 bool ResourceSet::intersects(const ResourceSet& other) const
 {
   for (size_t i = 0; i < words_.size(); i++)

@@ -33,6 +33,8 @@ class ResourceSet {
   bool intersects(const ResourceSet& other) const;
   /* The count, when this set is within `allowed` and apart from `taken` (one pass instead of three); else -1. */
   int count_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const;
+  /* The members of one set and not the other, counted without building either difference (a resize's moves). */
+  int count_differences(const ResourceSet& other) const;
 
   ResourceSet& operator|=(const ResourceSet& other);
   ResourceSet& operator&=(const ResourceSet& other);

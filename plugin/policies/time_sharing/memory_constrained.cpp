@@ -89,10 +89,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       if (start > phase + epsilon) next = std::min(next, start);
       if (end > phase + epsilon) next = std::min(next, end);
       if (!(start <= phase + epsilon && phase + epsilon < end)) continue;
-      const auto& piece = schedule_.pieces[i];
-      const JobState* state = jobs_[static_cast<size_t>(piece.job)];
-      int width = std::min(piece.width, state->job->max_processors());
-      ResourceSet processors = ResourceSet::range(machine_.resource_count(), piece.first_node, width);
+      const JobState* state = jobs_[static_cast<size_t>(schedule_.pieces[i].job)];
+      const ResourceSet& processors = piece_processors_[i];
       if (!(all_up || view.up.contains(processors))) continue;
       // The runtime cannot resize or move a job that is still preparing (reading its image in, or stalled for a
       // context switch): after a replan such a job sits out this instant (it is suspended) and is resumed on its new
@@ -132,6 +130,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     schedule_ = memory_constrained::QuantumSchedule{};
     starts_.clear();
     ends_.clear();
+    piece_processors_.clear();
     whole_quantum_pieces_ = false;
     if (jobs_.empty()) return;
     memory_constrained::PlanOptions options = options_;
@@ -143,6 +142,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     for (const auto& p : schedule_.pieces) {
       starts_.push_back(boost::rational_cast<double>(p.start));
       ends_.push_back(boost::rational_cast<double>(p.start + p.duration));
+      const int width = std::min(p.width, jobs_[static_cast<size_t>(p.job)]->job->max_processors());
+      piece_processors_.push_back(ResourceSet::range(machine_.resource_count(), p.first_node, width));
     }
     whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(), [](const auto& p) {
       return p.start == 0 && p.duration == 1;
@@ -161,6 +162,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   std::vector<const JobState*> jobs_; // the schedule's job indices, in submission order
   memory_constrained::QuantumSchedule schedule_;
   std::vector<double> starts_, ends_; // each piece's time span as fractions of the quantum
+  std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
   bool whole_quantum_pieces_ = false;  // every piece spans [0, 1): the schedule never changes inside or between quanta
 };
 

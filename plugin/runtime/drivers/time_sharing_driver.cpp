@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_time_sharing, "jobsched: time-sharing plans");
 
@@ -314,20 +315,21 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     return;
   }
   // 2 and 3. Acquire: resizes (shrinks first), resumes and starts.
-  std::vector<std::pair<JobId, const ResourceSet*>> resizes;
+  // Each resize with whether it shrinks the job (its new set within its old one), found once per job rather than in
+  // every comparison of the sort.
+  std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes;
   apply_processes(plan);
   for (const auto& [id, processors] : plan.run) {
     const JobState& s = runtime_.table().at(id);
     if (process_jobs_.count(id) != 0) continue;
-    if (s.holds_processors() && s.processors != processors) resizes.emplace_back(id, &processors);
+    if (s.holds_processors() && s.processors != processors)
+      resizes.emplace_back(s.processors.contains(processors), id, &processors);
   }
-  std::stable_sort(resizes.begin(), resizes.end(), [this](const auto& a, const auto& b) {
-    auto shrinks = [this](const auto& r) { return runtime_.table().at(r.first).processors.contains(*r.second); };
-    return shrinks(a) && !shrinks(b);
-  });
-  for (const auto& [id, processors] : resizes) {
+  std::stable_sort(resizes.begin(), resizes.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) && !std::get<0>(b); });
+  for (const auto& [shrinks, id, processors] : resizes) {
     const JobState& s = runtime_.table().at(id);
-    const int moved_processors = (s.processors - *processors).count() + (*processors - s.processors).count();
+    const int moved_processors = s.processors.count_differences(*processors);
     XBT_VERB("resize job %ld to %s", static_cast<long>(id), processors->to_string().c_str());
     runtime_.resize(id, *processors,
                     Preparation{plan.reallocation_cost * moved_processors, false,
