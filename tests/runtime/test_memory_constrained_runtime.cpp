@@ -342,3 +342,59 @@ TEST(MemoryConstrainedRuntime, ReplansWhileImagesAreReadIn)
       }
     }
 }
+
+namespace {
+
+/* Finish times in workload order, then the run's decision instants (performance.json's decision_instants). */
+std::vector<double> finishes_and_instants(const jobsched::testing::ScratchFolder& f, const std::string& workload,
+                                          const std::string& policy)
+{
+  f.write("p.xml", kPlatform);
+  f.write("w.swf", workload);
+  auto file = f.write("s.yaml",
+                      "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
+  return in_child([&] {
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+    std::vector<double> out;
+    for (const auto& s : r.states)
+      out.push_back(s.finish_time);
+    out.push_back(static_cast<double>(r.performance.instants));
+    return out;
+  });
+}
+
+} // namespace
+
+/* A schedule whose pieces all span the whole quantum never changes at a quantum's end, so those ends are not decision
+ * instants. Quantum 1 s, OPT-EPOCH(1), M = 1 for both jobs (256 KB x 4 on 1 MB nodes). Job 1 (40 processor-seconds)
+ * is alone on the 4 nodes from 0: 16 done at 4, when job 2 (40) arrives; the schedule is one epoch of widths 2 + 2,
+ * so job 1's last 24 take 12 s (ends at 16) and job 2, 24 done by then, does its last 16 alone at rate 4: ends at 20.
+ * The instants are the two arrivals and the two departures: 0, 4, 16, 20. Stepping every quantum (as before) made
+ * 21: 0, 1, ..., 20. */
+TEST(MemoryConstrainedRuntime, WholeQuantumSchedulesAreNotSteppedQuantumByQuantum)
+{
+  jobsched::testing::ScratchFolder f;
+  auto got = finishes_and_instants(f, swf(1, 0, 10, 4, 256) + swf(2, 4, 10, 4, 256),
+                                   "{name: memory-constrained, params: {policy: opt-epoch, k: 1, quantum: 1, "
+                                   "min_nodes: memory, node_memory_mb: 1}}");
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_NEAR(got[0], 16, 1e-6);
+  EXPECT_NEAR(got[1], 20, 1e-6);
+  EXPECT_EQ(got[2], 4) << "decision instants";
+}
+
+/* A schedule with two epochs still changes at every epoch boundary (EquiEpochTimeSlicesTwoEpochs' run): the instants
+ * are 0, 20/3, 10, 50/3, 20, then 80/3 (jobs 2 and 3 end with their piece; job 1 is then alone on a whole-quantum
+ * schedule) and 30 (job 1 ends): 7. */
+TEST(MemoryConstrainedRuntime, EpochBoundariesRemainDecisionInstants)
+{
+  jobsched::testing::ScratchFolder f;
+  auto got = finishes_and_instants(f, three_jobs(),
+                                   "{name: memory-constrained, params: {policy: equi-epoch, quantum: 10, "
+                                   "min_nodes: memory, node_memory_mb: 1}}");
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_NEAR(got[0], 30, 1e-6);
+  EXPECT_NEAR(got[1], 80.0 / 3, 1e-6);
+  EXPECT_NEAR(got[2], 80.0 / 3, 1e-6);
+  EXPECT_EQ(got[3], 7) << "decision instants";
+}

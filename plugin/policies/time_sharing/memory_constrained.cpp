@@ -18,6 +18,9 @@
  *     first_node + width) of its piece during [start, start + duration) x T, and is suspended otherwise. A job whose
  *     piece is wider than its max_processors() uses the first max_processors() of them (the others idle).
  *   - A piece whose processors are not all up waits (its job is suspended) until they are.
+ *   - A schedule whose pieces all span the whole quantum (one epoch: every job on its piece all the time) asks for no
+ *     wake-up at the quantum's end: nothing changes there, so it holds until the next arrival, departure or host
+ *     event. Otherwise every piece boundary is a decision instant.
  *   - With memory images (simulation.images) or a context-switch cost, a job still preparing when a replan moves it
  *     is suspended and resumed on its new piece at once (the runtime cannot resize a job that prepares). */
 #include "policy/policy.hpp"
