@@ -106,7 +106,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     }
     // A schedule whose pieces all span the whole quantum repeats without a change at its boundaries: the plan holds
     // until an arrival, a departure or a host event, and the quantum's ends are not decision instants.
-    plan.until = whole_quantum_pieces_ ? std::numeric_limits<double>::infinity() : quantum_start_ + (q + next) * quantum_;
+    plan.until =
+        whole_quantum_pieces_ ? std::numeric_limits<double>::infinity() : quantum_start_ + (q + next) * quantum_;
     if (deferred) plan.until = std::min(plan.until, view.now + 2 * kTimeEpsilon);
     return plan;
   }
@@ -148,9 +149,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       const int width = std::min(p.width, jobs_[static_cast<size_t>(p.job)]->job->max_processors());
       piece_processors_.push_back(ResourceSet::range(machine_.resource_count(), p.first_node, width));
     }
-    whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(), [](const auto& p) {
-      return p.start == 0 && p.duration == 1;
-    });
+    whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(),
+                                        [](const auto& p) { return p.start == 0 && p.duration == 1; });
   }
 
   const Machine& machine_;
@@ -164,9 +164,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   double quantum_start_ = 0;
   std::vector<const JobState*> jobs_; // the schedule's job indices, in submission order
   memory_constrained::QuantumSchedule schedule_;
-  std::vector<double> starts_, ends_; // each piece's time span as fractions of the quantum
+  std::vector<double> starts_, ends_;         // each piece's time span as fractions of the quantum
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
-  bool whole_quantum_pieces_ = false;  // every piece spans [0, 1): the schedule never changes inside or between quanta
+  bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
 };
 
 PolicyRegistration memory_constrained_registration{

@@ -332,11 +332,11 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     const int moved_processors = s.processors.count_differences(*processors);
     XBT_VERB("resize job %ld to %s", static_cast<long>(id), processors->to_string().c_str());
     // Without images no write can be in progress: the processors it gains are not worked out (a copy of the set).
-    runtime_.resize(id, *processors,
-                    Preparation{plan.reallocation_cost * moved_processors, false,
-                                images ? runtime_.image_writes_on(*processors - s.processors)
-                                       : std::vector<sg4::ActivityPtr>{},
-                                slowdown_of(plan, id)});
+    runtime_.resize(
+        id, *processors,
+        Preparation{plan.reallocation_cost * moved_processors, false,
+                    images ? runtime_.image_writes_on(*processors - s.processors) : std::vector<sg4::ActivityPtr>{},
+                    slowdown_of(plan, id)});
     decisions_++;
   }
   for (const auto& [id, processors] : plan.run) {
