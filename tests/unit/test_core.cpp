@@ -52,6 +52,30 @@ TEST(ResourceSet, CountIfWithinAndApart)
   EXPECT_EQ(ResourceSet::range(200, 71, 79).count_if_within_and_apart(up, taken), 79); // 71-149, across words
 }
 
+/* count_differences() (a resize's moved processors) against the members counted one index at a time with test():
+ * random sets on capacities around multiples of 64 (heap-stored sets included), and by hand on ranges. */
+TEST(ResourceSet, CountDifferencesCountsTheMembersOfExactlyOneSet)
+{
+  EXPECT_EQ(ResourceSet::range(200, 0, 10).count_differences(ResourceSet::range(200, 5, 10)), 10); // 0-4 and 10-14
+  EXPECT_EQ(ResourceSet::range(200, 60, 80).count_differences(ResourceSet::range(200, 60, 80)), 0);
+  EXPECT_EQ(ResourceSet(200).count_differences(ResourceSet::range(200, 63, 2)), 2);
+  std::mt19937 rng(7);
+  for (int capacity : {1, 63, 64, 65, 255, 256, 257, 1000, 10000})
+    for (int trial = 0; trial < 20; trial++) {
+      ResourceSet a(capacity), b(capacity);
+      std::bernoulli_distribution member(trial % 4 == 0 ? 0.02 : 0.5);
+      for (int i = 0; i < capacity; i++) {
+        if (member(rng)) a.set(i);
+        if (member(rng)) b.set(i);
+      }
+      int expected = 0;
+      for (int i = 0; i < capacity; i++)
+        expected += a.test(i) != b.test(i);
+      EXPECT_EQ(a.count_differences(b), expected) << "capacity " << capacity << ", trial " << trial;
+      EXPECT_EQ(b.count_differences(a), expected) << "capacity " << capacity << ", trial " << trial;
+    }
+}
+
 /* append_to() finds runs a word at a time; the reference here builds the notation from test(), one index at a time.
  * Sets of random runs (long ones across word boundaries, lone members, the first and the last index, full words)
  * on capacities around multiples of 64, plus the empty and the full set. */
