@@ -186,6 +186,7 @@ int run(const RunCommandOptions& o, bool fork_join_command = false)
                      scenario_file);
   if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
+  options.process_ends_after = !fork_join_command; // run() ends the process (below)
   if (sc.fork_join) {
     ForkJoinReport f = run_fork_join(sc, options);
     if (!quiet) {
