@@ -576,21 +576,23 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   sg4::Engine& engine = setup.engine();
 
   // The same attach, run and finish as jobsched inside a user's program (run/simgrid_plugin.cpp).
-  AttachedRun attached(options, wall_start);
-  attached.register_actors(engine);
+  auto attached = std::make_unique<AttachedRun>(options, wall_start);
+  attached->register_actors(engine);
   if (sc.deployment.empty()) { // no deployment: the actors go to the host the platform's roles give them
     sg4::Host* host = actors_host(engine);
     if (host == nullptr) throw InputError(sc.platform.string() + ": the platform has no host");
-    attached.place_scheduler(host);
+    attached->place_scheduler(host);
   } else {
     setup.load_deployment(sc.deployment);
   }
 
   // Set-up errors from here on are raised only after the deployed actors have run (and returned at once): an engine
   // destroyed with actors that never ran prints shutdown warnings around the one-line error.
-  if (attached.prepare(engine, sc, false)) setup.succeeded(); // SimGrid's warnings of the set-up are shown
+  if (attached->prepare(engine, sc, false)) setup.succeeded(); // SimGrid's warnings of the set-up are shown
   engine.run();
-  return attached.finish();
+  RunReport report = attached->finish();
+  if (options.process_ends_after) static_cast<void>(attached.release()); // left to the process's end (RunOptions)
+  return report;
 }
 
 } // namespace jobsched

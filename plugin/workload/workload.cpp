@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <vector>
 
 namespace jobsched {
 
@@ -23,7 +24,14 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
   w.source_max_procs = source_max_procs;
   w.source_records = static_cast<long>(records.size());
   auto skip = [&w](const char* reason) { w.skipped[reason]++; };
+  // A job number read twice is an error. Logs number their jobs in increasing order: while the kept jobs' numbers
+  // increase, none can repeat and no table is needed; the first number that does not increase fills the table with
+  // the jobs kept so far, which is then kept up to date.
   std::unordered_map<JobId, const std::string*> origin_of; // job number -> where it was read
+  std::vector<const JobRecord*> kept;                       // the records of w.jobs, while numbers increase
+  bool increasing = true;
+  w.jobs.reserve(records.size());
+  kept.reserve(records.size());
   for (const auto& rec : records) {
     WorkloadJob job = rec.job;
     // Times beyond about 31,700 years lose the simulator's precision (and 1e300 s of work is infinite flops).
@@ -75,11 +83,21 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
       else
         job.kill_at_estimate = true;
     }
-    auto [first, fresh] = origin_of.emplace(job.id, &rec.origin);
-    if (!fresh)
-      throw InputError(rec.origin + ": job number " + std::to_string(job.id) + " appears twice (first at " +
-                       *first->second + ")");
-    w.jobs.push_back(job);
+    if (increasing && !kept.empty() && job.id <= kept.back()->job.id) {
+      increasing = false;
+      for (const JobRecord* k : kept)
+        origin_of.emplace(k->job.id, &k->origin);
+      kept = {};
+    }
+    if (increasing) {
+      kept.push_back(&rec);
+    } else {
+      auto [first, fresh] = origin_of.emplace(job.id, &rec.origin);
+      if (!fresh)
+        throw InputError(rec.origin + ": job number " + std::to_string(job.id) + " appears twice (first at " +
+                         *first->second + ")");
+    }
+    w.jobs.push_back(std::move(job));
   }
   auto by_submission = [](const WorkloadJob& a, const WorkloadJob& b) { return a.submit_time < b.submit_time; };
   if (!std::is_sorted(w.jobs.begin(), w.jobs.end(), by_submission)) // logs usually are: skip moving every job

@@ -182,6 +182,23 @@ TEST(SwfReader, CrLfLineEnds)
   EXPECT_EQ(f.records[1].origin, "dos.swf:4");
 }
 
+/* The reader walks the text between newlines: a last line without one is read, and a NUL ends a line's fields as its
+ * end does (the fields after it are not read: 3 fields here, then an error naming line 2). */
+TEST(SwfReader, LastLineWithoutNewlineAndNulInALine)
+{
+  SwfFile f = parse_swf(line_a + "\n" + line_b, "last.swf");
+  ASSERT_EQ(f.records.size(), 2u);
+  EXPECT_EQ(f.records[1].job.id, 2);
+  EXPECT_DOUBLE_EQ(f.records[1].job.submit_time, 10.5);
+  EXPECT_EQ(f.records[1].origin, "last.swf:2");
+  const std::string text = line_a + "\n" + std::string("3 20 0", 6) + std::string(1, '\0') + " 5 4 -1\n";
+  EXPECT_EQ(input_error_of([&] { parse_swf(text, "nul.swf"); }), "nul.swf:2: expected 18 fields, found 3");
+  // A header line is read whole; a line of blanks only is skipped, also when it is the last one.
+  f = parse_swf(line_a + "\n; MaxNodes: 9 MaxProcs: 12\n \t", "h.swf");
+  EXPECT_EQ(f.records.size(), 1u);
+  EXPECT_EQ(f.max_procs, 12);
+}
+
 TEST(SwfReader, TabsAndTrailingSpacesSeparateFields)
 {
   SwfFile f = parse_swf("5\t20\t0\t30\t2\t-1\t-1\t2\t60\t-1\t1\t4\t4\t-1\t-1\t-1\t-1\t-1   \n", "tab.swf");

@@ -143,6 +143,33 @@ TEST(BuildWorkload, ShakeReordersCloseSubmissions)
   EXPECT_EQ(first_ids.size(), 2U);
 }
 
+/* A job number read twice is an error naming both places; the check has a path of its own while the numbers increase
+ * (no table), so repeats are tried after increasing runs, after a first decrease, and among skipped records. */
+TEST(BuildWorkload, AJobNumberReadTwiceIsAnErrorNamingBothLines)
+{
+  // 1, 2, 3 increase; the second 2 is the first number that does not: it repeats line 2's.
+  std::vector<JobRecord> r = {rec(1, 0, 1, 10, 10, 1), rec(2, 1, 1, 10, 10, 2), rec(3, 2, 1, 10, 10, 3),
+                              rec(2, 3, 1, 10, 10, 4)};
+  EXPECT_EQ(input_error_of([&] { build_workload("w", r, WorkloadFilter{}, 16, 0); }),
+            "t.swf:4: job number 2 appears twice (first at t.swf:2)");
+  // 5, 3, 4 do not increase but none repeats; the second 3 (line 4) repeats line 2's, after the first decrease.
+  r = {rec(5, 0, 1, 10, 10, 1), rec(3, 1, 1, 10, 10, 2), rec(4, 2, 1, 10, 10, 3), rec(3, 3, 1, 10, 10, 4)};
+  EXPECT_EQ(input_error_of([&] { build_workload("w", r, WorkloadFilter{}, 16, 0); }),
+            "t.swf:4: job number 3 appears twice (first at t.swf:2)");
+  r.pop_back();
+  EXPECT_EQ(ids(build_workload("w", r, WorkloadFilter{}, 16, 0)), (std::vector<long>{5, 3, 4}));
+  // A skipped record (no run time, line 1) does not take its number: the later job 7 is kept, as is 6 after it.
+  r = {rec(7, 0, 1, 0, 10, 1), rec(7, 1, 1, 10, 10, 2), rec(6, 2, 1, 10, 10, 3)};
+  Workload w = build_workload("w", r, WorkloadFilter{}, 16, 0);
+  EXPECT_EQ(ids(w), (std::vector<long>{7, 6}));
+  EXPECT_EQ(w.skipped.at("no_run_time"), 1);
+  // The first repeat in record order is the one named, whichever path found the earlier number.
+  r = {rec(1, 0, 1, 10, 10, 1), rec(9, 1, 1, 10, 10, 2), rec(4, 2, 1, 10, 10, 3), rec(9, 3, 1, 10, 10, 4),
+       rec(1, 4, 1, 10, 10, 5)};
+  EXPECT_EQ(input_error_of([&] { build_workload("w", r, WorkloadFilter{}, 16, 0); }),
+            "t.swf:4: job number 9 appears twice (first at t.swf:2)");
+}
+
 TEST(BuildWorkload, AllValidKeepsEverything)
 {
   std::vector<JobRecord> r{rec(1, 0, 4, 100, 200), rec(2, 5, 16, 50, 60)};

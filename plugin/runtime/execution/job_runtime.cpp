@@ -920,7 +920,8 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
         ended.emplace_back(id, JobFate::walltime_reached);
     }
   // In job id order, each job once (the first reason found wins).
-  std::stable_sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (ended.size() > 1) // (a stable sort asks for a buffer even for one element)
+    std::stable_sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   ended.erase(std::unique(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
               ended.end());
   std::vector<std::pair<JobId, JobFate>> job_ends;
@@ -948,7 +949,8 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
     jobs_.erase(id);
     job_ends.emplace_back(id, fate);
   }
-  std::stable_sort(job_ends.begin(), job_ends.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (job_ends.size() > 1)
+    std::stable_sort(job_ends.begin(), job_ends.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return job_ends;
 }
 
