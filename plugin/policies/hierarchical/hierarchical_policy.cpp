@@ -524,8 +524,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         allot_jobs(i, node, allotted, deprived);
         continue;
       }
-      std::vector<bool> active;
-      std::vector<double> desires;
+      std::vector<bool>& active = all_unfinished_;
+      std::vector<double>& desires = desires_scratch_;
+      active.clear();
+      desires.clear();
       for (const Feedback& f : node.feedback) {
         active.push_back(f.unfinished > 0);
         desires.push_back(f.desire);
@@ -565,13 +567,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   void allot_jobs(hs::TreeVertex v, Node& node, double& allotted, bool& deprived)
   {
     const auto& list = leaf_jobs_[v];
-    std::vector<double> desires;
-    desires.reserve(list.size());
+    std::vector<double>& desires = desires_scratch_;
+    desires.clear();
     for (const JobEntry* e : list)
       desires.push_back(e->desire);
-    const std::vector<double> shares =
-        hs::divide_processors(spec_.allocator, spec_.job_scheduler, std::vector<bool>(list.size(), true), desires,
-                              node.allotment, spec_.whole_processors);
+    all_unfinished_.assign(list.size(), true);
+    const std::vector<double> shares = hs::divide_processors(spec_.allocator, spec_.job_scheduler, all_unfinished_,
+                                                             desires, node.allotment, spec_.whole_processors);
     for (size_t i = 0; i < list.size(); i++) {
       JobEntry& e = *list[i];
       const double moved = std::fabs(shares[i] - e.allotment);
@@ -681,6 +683,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   std::map<JobId, JobEntry> jobs_;
   std::vector<JobId> arrivals_; // submitted since the last boundary, in submission order
   std::map<JobId, double> new_stall_;
+  std::vector<double> desires_scratch_; // a node's children's desires and who is unfinished, kept between rounds
+  std::vector<bool> all_unfinished_;
   Plan current_;
   // The plan must be laid out again at the next boundary (a job came, left or got another allotment), else it is
   // current_ again; the processors up when current_ was laid out; jobs submitted since their JobState was looked up.
