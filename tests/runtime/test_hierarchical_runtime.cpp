@@ -128,10 +128,11 @@ TEST(Hierarchical, AFixedPointAppliesNothing)
   ASSERT_GT(span, 10 * L);
   ASSERT_GT(std::ceil(span / L) - span / L, 1e-3); // the end is no boundary
   Folder f;
-  auto file = f.write("s.yaml", "platform: " + std::string(SOURCE_DIR) +
-                                    "/platforms/smp-cluster-16x16.xml\nworkload:\n  generator: {model: downey, jobs: 1, "
-                                    "min_parallelism: 64, max_parallelism: 64, shapes: [step], work_unit: 1e-2}\n"
-                                    "policy:\n  name: equi-equi\n  params: {levels: 2}\nsimulation: {seed: 1}\n");
+  auto file =
+      f.write("s.yaml", "platform: " + std::string(SOURCE_DIR) +
+                            "/platforms/smp-cluster-16x16.xml\nworkload:\n  generator: {model: downey, jobs: 1, "
+                            "min_parallelism: 64, max_parallelism: 64, shapes: [step], work_unit: 1e-2}\n"
+                            "policy:\n  name: equi-equi\n  params: {levels: 2}\nsimulation: {seed: 1}\n");
   const std::vector<double> got = in_child([&] {
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     return std::vector<double>{r.states.front().finish_time, static_cast<double>(r.performance.instants),

@@ -342,10 +342,15 @@ class SameAsLast : public TimeSharingPolicy {
   long plans_ = 0;
 };
 
-PolicyRegistration same_as_last{{"test-same-as-last", "runs its job once, then the last plan again (tests only)", {},
-                                 nullptr, [](const PolicyEnv&) { return std::make_unique<SameAsLast>(false); }}};
-PolicyRegistration same_as_last_bad{{"test-same-as-last-bad", "the last plan again, with a job (tests only)", {},
-                                     nullptr, [](const PolicyEnv&) { return std::make_unique<SameAsLast>(true); }}};
+PolicyRegistration same_as_last{{"test-same-as-last",
+                                 "runs its job once, then the last plan again (tests only)",
+                                 {},
+                                 nullptr,
+                                 [](const PolicyEnv&) { return std::make_unique<SameAsLast>(false); }}};
+PolicyRegistration same_as_last_bad{
+    {"test-same-as-last-bad", "the last plan again, with a job (tests only)", {}, nullptr, [](const PolicyEnv&) {
+       return std::make_unique<SameAsLast>(true);
+     }}};
 
 // The driver applies nothing for Plan::same_as_last: a job of 5 s started at 0 runs on to 5 although the policy is
 // asked every second (instants 0, 1, 2, 3, 4 and its end at 5), and the run counts one decision, its start. A
