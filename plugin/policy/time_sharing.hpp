@@ -71,6 +71,11 @@ struct Plan {
   /* Seconds a listed running job stalls from now, before it computes again (a reallocation the policy charges
    * itself, e.g. Cao's x L CF for an allotment changed by x), added to a stall still in progress. */
   std::map<JobId, double> stall;
+  /* The last plan again (its other fields empty, `until` its own): every job of the last plan still in the system keeps
+   * its processors and share and holds them now, and no other job runs. Applying it would change nothing, so the
+   * driver applies nothing: a policy that decides every quantum says so when a quantum changed nothing (Cao's at a
+   * fixed point), instead of building and sending the whole plan again. */
+  bool same_as_last = false;
 };
 
 /* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what

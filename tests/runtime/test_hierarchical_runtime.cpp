@@ -111,4 +111,37 @@ TEST(Hierarchical, ThePlatformSetsP)
   EXPECT_NEAR(small[0], L + 4 * (span - L / 64), 1e-6);
 }
 
+// A fixed point costs the runtime nothing: under equi-equi a lone job gets the whole machine's share at every quantum
+// (EQUI reads no desire), so the plan of each round after the first is the first one again (Plan::same_as_last) and
+// the driver applies nothing. A Step job of parallelism 64 and span l on 256 processors computes at full rate from
+// t = 0: the run decides at the ceil(l / L) boundaries 0, L, ... before l and at its end, and makes one decision, its
+// start (before the policy said so, every boundary resized it to what it had, and counted a decision: l / L of them).
+TEST(Hierarchical, AFixedPointAppliesNothing)
+{
+  hs::DowneyWorkloadSpec spec;
+  spec.jobs = 1;
+  spec.A_min = spec.A_max = 64;
+  spec.shapes = {hs::ParallelismShape::step};
+  spec.work_unit = 1e-2;
+  const double span = hs::generate_downey_jobs(spec, 256, 1, 1).front().job.span();
+  const double L = 0.001;
+  ASSERT_GT(span, 10 * L);
+  ASSERT_GT(std::ceil(span / L) - span / L, 1e-3); // the end is no boundary
+  Folder f;
+  auto file =
+      f.write("s.yaml", "platform: " + std::string(SOURCE_DIR) +
+                            "/platforms/smp-cluster-16x16.xml\nworkload:\n  generator: {model: downey, jobs: 1, "
+                            "min_parallelism: 64, max_parallelism: 64, shapes: [step], work_unit: 1e-2}\n"
+                            "policy:\n  name: equi-equi\n  params: {levels: 2}\nsimulation: {seed: 1}\n");
+  const std::vector<double> got = in_child([&] {
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+    return std::vector<double>{r.states.front().finish_time, static_cast<double>(r.performance.instants),
+                               static_cast<double>(r.performance.decisions)};
+  });
+  ASSERT_EQ(got.size(), 3U);
+  EXPECT_NEAR(got[0], span, 1e-6);
+  EXPECT_EQ(got[1], std::ceil(span / L) + 1);
+  EXPECT_EQ(got[2], 1);
+}
+
 } // namespace

@@ -3,6 +3,8 @@
  * S(n), reallocation cost), memory images written and read through a link or disks (with contention), and a closed
  * population. Every run's trace is checked for its invariants: no processor computes for two jobs at once, each
  * job's running segments add up to its work, and utilization from the trace equals the work over the capacity. */
+#include "core/errors.hpp"
+#include "policy/policy.hpp"
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
 #include "support/quiet_run.hpp"
@@ -311,6 +313,80 @@ TEST(Closed, KeepsThePopulationConstant)
     }
     EXPECT_EQ(in_system, 3) << "at t = " << t;
   }
+}
+
+/* A policy that runs its one job on processor 0 at its first plan and then answers Plan::same_as_last every second;
+ * with `bad`, its second answer also names a job (a malformed plan). */
+class SameAsLast : public TimeSharingPolicy {
+ public:
+  explicit SameAsLast(bool bad) : bad_(bad) {}
+  Plan plan(const SystemView& view) override
+  {
+    Plan p;
+    p.until = view.now + 1;
+    if (view.jobs.empty()) return p;
+    const JobId id = view.jobs.front()->job->id;
+    if (plans_++ == 0) {
+      ResourceSet first(view.machine->resource_count());
+      first.set(0);
+      p.run[id] = first;
+      return p;
+    }
+    p.same_as_last = true;
+    if (bad_) p.share[id] = 1;
+    return p;
+  }
+
+ private:
+  bool bad_;
+  long plans_ = 0;
+};
+
+PolicyRegistration same_as_last{{"test-same-as-last",
+                                 "runs its job once, then the last plan again (tests only)",
+                                 {},
+                                 nullptr,
+                                 [](const PolicyEnv&) { return std::make_unique<SameAsLast>(false); }}};
+PolicyRegistration same_as_last_bad{
+    {"test-same-as-last-bad", "the last plan again, with a job (tests only)", {}, nullptr, [](const PolicyEnv&) {
+       return std::make_unique<SameAsLast>(true);
+     }}};
+
+// The driver applies nothing for Plan::same_as_last: a job of 5 s started at 0 runs on to 5 although the policy is
+// asked every second (instants 0, 1, 2, 3, 4 and its end at 5), and the run counts one decision, its start. A
+// same_as_last plan that names a job is refused as one line.
+TEST(TimeSharingDriver, TheLastPlanAgainAppliesNothing)
+{
+  Folder f;
+  f.write("p.xml", kPlatform);
+  f.write("d.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                   "<platform version=\"4.1\"><actor host=\"frontend\" function=\"jobsched_scheduler\"/>"
+                   "<actor host=\"frontend\" function=\"jobsched_submitter\"/></platform>\n");
+  f.write("w.swf", swf(1, 0, 5, 1));
+  const std::string head = "platform: p.xml\ndeployment: d.xml\nworkload: {trace: w.swf}\n";
+  auto file = f.write("s.yaml", head + "policy: {name: test-same-as-last}\n");
+  const std::vector<double> got = in_child([&] {
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+    return std::vector<double>{r.states.front().start_time, r.states.front().finish_time,
+                               static_cast<double>(r.performance.instants),
+                               static_cast<double>(r.performance.decisions)};
+  });
+  ASSERT_EQ(got.size(), 4U);
+  EXPECT_NEAR(got[0], 0, 1e-9);
+  EXPECT_NEAR(got[1], 5, 1e-6);
+  EXPECT_EQ(got[2], 6);
+  EXPECT_EQ(got[3], 1);
+
+  auto bad = f.write("bad.yaml", head + "policy: {name: test-same-as-last-bad}\n");
+  const std::vector<double> refused = in_child([&] {
+    try {
+      jobsched::testing::run_quietly(bad, f.dir / "bad-out");
+    } catch (const PolicyError& e) {
+      return std::vector<double>{std::string(e.what()).find("same_as_last") != std::string::npos ? 1.0 : 0.0};
+    }
+    return std::vector<double>{};
+  });
+  EXPECT_EQ(refused, std::vector<double>{1.0});
 }
 
 } // namespace

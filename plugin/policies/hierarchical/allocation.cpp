@@ -44,10 +44,12 @@ std::vector<double> deq_allotments(const std::vector<double>& desires, double pr
   std::vector<size_t> remaining(desires.size());
   std::iota(remaining.begin(), remaining.end(), 0);
   double left = processors;
+  std::vector<size_t> deprived; // kept from round to round (swapped with `remaining`): one allocation
+  deprived.reserve(desires.size());
   // The recursion of Algorithm 1 as a loop: each round satisfies every child whose desire fits the current share.
   while (!remaining.empty()) {
     const double share = left / static_cast<double>(remaining.size());
-    std::vector<size_t> deprived;
+    deprived.clear();
     double given = 0;
     for (size_t c : remaining) {
       if (desires[c] <= share) {
@@ -63,7 +65,7 @@ std::vector<double> deq_allotments(const std::vector<double>& desires, double pr
       return out;
     }
     left -= given;
-    remaining = std::move(deprived);
+    remaining.swap(deprived);
   }
   return out; // all satisfied: `left` stays idle
 }

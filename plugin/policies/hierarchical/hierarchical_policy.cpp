@@ -135,6 +135,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
 
   void job_submitted(const Job& job, double /*now*/) override
   {
+    unresolved_states_++;
     if (jobs_.count(job.id) != 0) { // requeued after its host failed: its work starts again, on its leaf
       JobEntry& e = jobs_.at(job.id);
       e = fresh_entry(job.id, e.leaf, e.record.release);
@@ -151,6 +152,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     auto it = jobs_.find(job.id);
     if (it == jobs_.end()) return;
     JobEntry& e = it->second;
+    relayout_ = relayout_ || current_.run.count(job.id) != 0; // the others' places along the processors move
     current_.run.erase(job.id);
     current_.share.erase(job.id);
     current_.stall.erase(job.id);
@@ -159,7 +161,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       return;
     }
     auto& list = leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]];
-    list.erase(std::remove(list.begin(), list.end(), job.id), list.end());
+    list.erase(std::remove(list.begin(), list.end(), &e), list.end());
     if (how != JobEnd::completed) return; // requeued: job_submitted() follows
     close_quantum(e, now, true);
     e.record.finish = now;
@@ -177,8 +179,11 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   Plan plan(const SystemView& view) override
   {
     const double L = spec_.quantum;
-    for (const JobState* s : view.jobs)
-      if (auto it = jobs_.find(s->job->id); it != jobs_.end()) it->second.state = s;
+    if (unresolved_states_ > 0) { // a job's record stays where it is: look for the new ones only
+      for (const JobState* s : view.jobs)
+        if (auto it = jobs_.find(s->job->id); it != jobs_.end()) it->second.state = s;
+      unresolved_states_ = 0;
+    }
     if (std::isinf(next_boundary_)) // after an idle spell: the tree decides at the next boundary, not before
       next_boundary_ = std::ceil(view.now / L - kTimeTolerance) * L;
     // Within the runtime's instant (core/time.hpp) of the boundary is at the boundary: the scheduler serves no second
@@ -192,6 +197,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       if (!all_up) {
         current_ = layout(view);
         current_.stall.clear();
+        relayout_ = true; // on the processors up now: the next boundary lays the plan out again
+      } else if (holding_all()) {
+        return last_plan_again();
       }
       Plan same = current_;
       same.stall.clear();
@@ -202,10 +210,18 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     const double t = static_cast<double>(m) * L;
     const double P = static_cast<double>(view.up.count());
     round(m, t, P);
-    current_ = layout(view);
     const bool idle = arrivals_.empty() && std::all_of(leaves_.begin(), leaves_.end(),
                                                        [this](hs::TreeVertex v) { return leaf_jobs_[v].empty(); });
     next_boundary_ = idle ? std::numeric_limits<double>::infinity() : t + L;
+    // The round gave every job what it had (bit for bit), none came or left, the processors up are the same and every
+    // job of the plan holds its processors: the plan would be the last one again, which the driver need not apply.
+    if (!relayout_ && view.up == laid_out_up_ && holding_all()) {
+      new_stall_.clear();
+      return last_plan_again();
+    }
+    current_ = layout(view);
+    relayout_ = false;
+    laid_out_up_ = view.up;
     current_.until = next_boundary_;
     return current_;
   }
@@ -213,6 +229,24 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   PolicyReport report() const override;
 
  private:
+  /* Every job of the plan in force holds its processors now (it is running, or stalled on them). */
+  bool holding_all() const
+  {
+    for (const auto& [id, processors] : current_.run) {
+      const JobState* s = jobs_.at(id).state;
+      if (s == nullptr || !s->holds_processors()) return false;
+    }
+    return true;
+  }
+  Plan last_plan_again()
+  {
+    current_.until = next_boundary_;
+    Plan again;
+    again.same_as_last = true;
+    again.until = next_boundary_;
+    return again;
+  }
+
   struct Feedback {
     double desire = 0;
     long unfinished = 0;
@@ -405,17 +439,17 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     const size_t n = nodes_.size();
     // The leaves' boundary: close the last quantum of their jobs, admit the new ones, compute desires.
     for (hs::TreeVertex v : leaves_)
-      for (JobId id : leaf_jobs_[v])
-        close_quantum(jobs_.at(id), t, false);
+      for (JobEntry* e : leaf_jobs_[v])
+        close_quantum(*e, t, false);
     for (JobId id : arrivals_) {
       JobEntry& e = jobs_.at(id);
       e.admitted = true;
-      leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]].push_back(id);
+      leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]].push_back(&e);
     }
     arrivals_.clear();
     for (hs::TreeVertex v : leaves_)
-      for (JobId id : leaf_jobs_[v]) {
-        JobEntry& e = jobs_.at(id);
+      for (JobEntry* entry : leaf_jobs_[v]) {
+        JobEntry& e = *entry;
         if (!e.ran) continue;
         if (spec_.job_scheduler == hs::JobScheduler::a_control)
           e.desire = hs::a_control_desire(e.desire, e.last, spec_.convergence_rate);
@@ -438,8 +472,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         if (spec_.job_scheduler == hs::JobScheduler::equi)
           node.desire = list.empty() ? 0 : std::numeric_limits<double>::infinity();
         else
-          for (JobId id : list)
-            node.desire += jobs_.at(id).desire;
+          for (const JobEntry* e : list)
+            node.desire += e->desire;
         node.unfinished = static_cast<long>(list.size());
       } else {
         for (const Feedback& f : node.feedback) {
@@ -490,8 +524,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         allot_jobs(i, node, allotted, deprived);
         continue;
       }
-      std::vector<bool> active;
-      std::vector<double> desires;
+      std::vector<bool>& active = all_unfinished_;
+      std::vector<double>& desires = desires_scratch_;
+      active.clear();
+      desires.clear();
       for (const Feedback& f : node.feedback) {
         active.push_back(f.unfinished > 0);
         desires.push_back(f.desire);
@@ -517,8 +553,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       }
     }
     for (hs::TreeVertex v : leaves_)
-      for (JobId id : leaf_jobs_[v]) {
-        JobEntry& e = jobs_.at(id);
+      for (JobEntry* entry : leaf_jobs_[v]) {
+        JobEntry& e = *entry;
         e.quantum_start = t;
         e.work_mark = e.state != nullptr ? e.state->work_done : 0;
         e.span_mark = e.state != nullptr ? e.state->span_done : 0;
@@ -531,19 +567,21 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   void allot_jobs(hs::TreeVertex v, Node& node, double& allotted, bool& deprived)
   {
     const auto& list = leaf_jobs_[v];
-    std::vector<double> desires;
-    for (JobId id : list)
-      desires.push_back(jobs_.at(id).desire);
-    const std::vector<double> shares =
-        hs::divide_processors(spec_.allocator, spec_.job_scheduler, std::vector<bool>(list.size(), true), desires,
-                              node.allotment, spec_.whole_processors);
+    std::vector<double>& desires = desires_scratch_;
+    desires.clear();
+    for (const JobEntry* e : list)
+      desires.push_back(e->desire);
+    all_unfinished_.assign(list.size(), true);
+    const std::vector<double> shares = hs::divide_processors(spec_.allocator, spec_.job_scheduler, all_unfinished_,
+                                                             desires, node.allotment, spec_.whole_processors);
     for (size_t i = 0; i < list.size(); i++) {
-      JobEntry& e = jobs_.at(list[i]);
+      JobEntry& e = *list[i];
       const double moved = std::fabs(shares[i] - e.allotment);
       const double stall = moved * spec_.quantum * spec_.cost_factor;
+      relayout_ = relayout_ || shares[i] != e.allotment || stall > 0;
       e.stall += stall;
       node.delay_to_report += stall; // the leaf's delay, reported up at its parent's next boundary
-      new_stall_[list[i]] = stall;
+      if (stall > 0) new_stall_[e.record.id] = stall; // none: 0 (layout())
       e.allotment = shares[i];
       allotted += shares[i];
       if (spec_.job_scheduler != hs::JobScheduler::equi && e.allotment < e.desire * (1 - 1e-12)) deprived = true;
@@ -564,10 +602,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     std::vector<std::pair<JobId, double>> order; // leaves, then admission order
     double total = 0;
     for (hs::TreeVertex v : leaves_)
-      for (JobId id : leaf_jobs_[v])
-        if (jobs_.at(id).allotment > 0) {
-          order.emplace_back(id, jobs_.at(id).allotment);
-          total += jobs_.at(id).allotment;
+      for (const JobEntry* e : leaf_jobs_[v])
+        if (e->allotment > 0) {
+          order.emplace_back(e->record.id, e->allotment);
+          total += e->allotment;
         }
     // With reallocation delays a subtree keeps its old shares until its new ones arrive, so the leaves' allotments may
     // add up to more than P for a while: on the machine, every share is then cut by the same factor (the policy's
@@ -641,11 +679,18 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   int levels_ = 2;
   std::vector<Node> nodes_;
   std::vector<hs::TreeVertex> leaves_;
-  std::vector<std::vector<JobId>> leaf_jobs_; // by vertex: the jobs a leaf holds, in admission order
+  std::vector<std::vector<JobEntry*>> leaf_jobs_; // by vertex: the jobs a leaf holds (in jobs_), in admission order
   std::map<JobId, JobEntry> jobs_;
   std::vector<JobId> arrivals_; // submitted since the last boundary, in submission order
   std::map<JobId, double> new_stall_;
+  std::vector<double> desires_scratch_; // a node's children's desires and who is unfinished, kept between rounds
+  std::vector<bool> all_unfinished_;
   Plan current_;
+  // The plan must be laid out again at the next boundary (a job came, left or got another allotment), else it is
+  // current_ again; the processors up when current_ was laid out; jobs submitted since their JobState was looked up.
+  bool relayout_ = true;
+  ResourceSet laid_out_up_;
+  long unresolved_states_ = 0;
   double next_boundary_ = std::numeric_limits<double>::infinity();
   double processors_ = 0;
   bool check_ = false;

@@ -262,6 +262,20 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     throw;
   }
   in_system_.swap(view.jobs);
+  if (plan.same_as_last) { // nothing to apply (Plan::same_as_last), once it is seen to be the last plan indeed
+    if (!plan.run.empty() || !plan.share.empty() || !plan.stall.empty() || !plan.processes.empty() ||
+        !plan.slowdown.empty() || !plan.image_bytes.empty())
+      throw PolicyError("plan: the last plan again (same_as_last), but with jobs of its own");
+    for (JobId id : last_run_) {
+      if (submission_order_.count(id) == 0) continue; // ended since
+      const JobState& s = runtime_.table().at(id);
+      if (!s.holds_processors() || !up.contains(s.processors))
+        throw PolicyError("plan: the last plan again (same_as_last), but job " + std::to_string(id) +
+                          " no longer holds its processors");
+    }
+    until_ = plan.until;
+    return;
+  }
   check(plan, up);
   until_ = plan.until;
   const bool images = runtime_.images_enabled();

@@ -448,6 +448,23 @@ void JobRuntime::push_timer(Execution& x, double end)
 {
   x.token = ++last_token_;
   timer_heap_.push(Timer{end, x.job->id, x.token});
+  // A job re-timed at every quantum (a new share) leaves its old entry behind, popped only when its old end comes,
+  // maybe millions of quanta later: once stale entries outnumber the executions, they go, so the heap's memory follows
+  // the jobs on the machine rather than the number of re-timings.
+  if (timer_heap_.size() > 2 * jobs_.size() + 1024) drop_stale_timers();
+}
+
+void JobRuntime::drop_stale_timers()
+{
+  std::vector<Timer> live;
+  live.reserve(jobs_.size());
+  for (; !timer_heap_.empty(); timer_heap_.pop()) {
+    const Timer& t = timer_heap_.top();
+    auto it = jobs_.find(t.job);
+    if (it != jobs_.end() && it->second.token == t.token) live.push_back(t);
+  }
+  // One live entry per execution at most, ordered by (end, job) alone: the heap pops them in the same order as before.
+  timer_heap_ = decltype(timer_heap_)(std::greater<>(), std::move(live));
 }
 
 void JobRuntime::start_timer(Execution& x)

@@ -259,6 +259,7 @@ class JobRuntime {
   void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
   void start_timer(Execution& x); // time x.timer_flops on its processors from now
   void push_timer(Execution& x, double end);
+  void drop_stale_timers();  // the heap's entries of executions re-timed or gone since
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
   static bool phased(const Execution& x) { return !x.job->profile.empty(); }
   void start_phase_timer(Execution& x);         // the current segment's end, at the job's rate from now
