@@ -223,9 +223,21 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
   if (std::fflush(spool_) != 0 || std::ferror(spool_) != 0)
     throw InputError(std::string("segments.csv: cannot write its temporary file (") + std::strerror(errno) + ")");
   std::rewind(spool_);
+  // A job's position from its number: by difference when the numbers are consecutive (generated workloads: no table
+  // of a million entries at the end of a long run), else looked up.
+  bool consecutive = true;
+  for (size_t i = 0; i < jobs.size() && consecutive; i++)
+    consecutive = jobs[i].id == jobs.front().id + static_cast<JobId>(i);
   std::unordered_map<JobId, size_t> index;
-  for (size_t i = 0; i < jobs.size(); i++)
-    index[jobs[i].id] = i;
+  if (!consecutive)
+    for (size_t i = 0; i < jobs.size(); i++)
+      index[jobs[i].id] = i;
+  auto position = [&](JobId id) {
+    if (!consecutive) return index.at(id);
+    const JobId p = id - jobs.front().id;
+    if (p < 0 || p >= static_cast<JobId>(jobs.size())) throw std::out_of_range("segments.csv: unknown job");
+    return static_cast<size_t>(p);
+  };
   std::vector<double> ready(jobs.size()); // when each job became ready for its next segment
   for (size_t i = 0; i < jobs.size(); i++)
     ready[i] = jobs[i].submit_time;
@@ -237,7 +249,7 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
   while (std::fread(&head, sizeof head, 1, spool_) == 1) {
     text_.resize(head.processors_length);
     if (std::fread(text_.data(), 1, text_.size(), spool_) != text_.size()) break;
-    const size_t i = index.at(head.job);
+    const size_t i = position(head.job);
     const WorkloadJob& j = jobs[i];
     const JobOutcome& o = outcomes[i];
     const double execution = head.end - head.start;
