@@ -25,32 +25,103 @@ const char* to_string(JobStatus s)
   return "?";
 }
 
+void JobTable::expect(const Job& job)
+{
+  const size_t p = jobs_.size();
+  if (p == 0) first_id_ = job.id;
+  if (consecutive_ && job.id != first_id_ + static_cast<JobId>(p)) { // from now on, ids are looked up
+    consecutive_ = false;
+    index_.reserve(p + 1);
+    for (size_t i = 0; i < p; i++)
+      index_.emplace(first_id_ + static_cast<JobId>(i), i);
+  }
+  if (!consecutive_ && !index_.emplace(job.id, p).second)
+    throw InputError("workload: job number " + std::to_string(job.id) + " appears twice");
+  jobs_.push_back(&job);
+}
+
 JobState& JobTable::add(const Job& job)
 {
-  if (!index_.emplace(job.id, states_.size()).second)
-    throw InputError("workload: job number " + std::to_string(job.id) + " appears twice");
-  JobState s; // its processor sets stay empty (no storage) until it starts: most jobs of a long run are not running
-  s.job = &job;
-  states_.push_back(std::move(s));
-  return states_.back();
+  expect(job);
+  return *record(jobs_.size() - 1);
+}
+
+long JobTable::position(JobId id) const
+{
+  if (consecutive_) {
+    const JobId p = id - first_id_;
+    return jobs_.empty() || id < first_id_ || p >= static_cast<JobId>(jobs_.size()) ? -1 : static_cast<long>(p);
+  }
+  auto it = index_.find(id);
+  return it == index_.end() ? -1 : static_cast<long>(it->second);
+}
+
+JobState* JobTable::record(size_t p)
+{
+  if (p < first_) return nullptr;
+  while (first_ + states_.size() <= p) { // its processor sets stay empty (no storage) until it starts
+    JobState s;
+    s.job = jobs_[first_ + states_.size()];
+    states_.push_back(std::move(s));
+  }
+  return &states_[p - first_];
 }
 
 JobState* JobTable::find(JobId id)
 {
-  auto it = index_.find(id);
-  return it == index_.end() ? nullptr : &states_[it->second];
+  const long p = position(id);
+  return p < 0 ? nullptr : record(static_cast<size_t>(p));
 }
 
 JobState& JobTable::at(JobId id)
 {
   JobState* s = find(id);
-  if (s == nullptr) throw PolicyError("job " + std::to_string(id) + " is not in the workload");
+  if (s == nullptr) {
+    if (contains(id)) throw PolicyError("job " + std::to_string(id) + " has left the system");
+    throw PolicyError("job " + std::to_string(id) + " is not in the workload");
+  }
   return *s;
 }
 
 const JobState& JobTable::at(JobId id) const
 {
   return const_cast<JobTable*>(this)->at(id);
+}
+
+bool JobTable::ended(JobId id) const
+{
+  const long p = position(id);
+  if (p < 0) return false;
+  const auto q = static_cast<size_t>(p);
+  if (q < first_) return true;
+  return q - first_ < states_.size() && states_[q - first_].finished();
+}
+
+void JobTable::mark_ended()
+{
+  if (!sink_) return;
+  while (marked_ < states_.size() && ready_to_release(states_[marked_]))
+    marked_++;
+}
+
+void JobTable::release_marked()
+{
+  for (; marked_ > 0; marked_--) {
+    sink_(states_.front(), first_);
+    states_.pop_front();
+    first_++;
+  }
+}
+
+void JobTable::release_all()
+{
+  marked_ = 0;
+  while (first_ < jobs_.size()) {
+    record(first_);
+    sink_(states_.front(), first_);
+    states_.pop_front();
+    first_++;
+  }
 }
 
 } // namespace jobsched

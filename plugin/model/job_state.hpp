@@ -8,6 +8,7 @@
 #include "model/job_model.hpp"
 
 #include <deque>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -76,20 +77,67 @@ struct JobState {
 };
 
 /* All jobs of the run in workload order, found by id. Records never move once added (a deque), so the runtime keeps
- * pointers to them. */
+ * pointers to them.
+ *
+ * A long run holds records only for the jobs between the oldest one still in the system and the newest one looked up:
+ * a job registered with expect() gets its record (pending) when it is first looked up (at its submission), and, once
+ * a release sink is set, the finished records at the front are handed to it in workload order and dropped
+ * (release_marked(), at instants when nothing points to them any more). The outputs are made from what the sink
+ * receives; a million-job run then holds the records of the jobs in the system and of the finished ones waiting for an
+ * earlier job to end, not of every job. */
 class JobTable {
  public:
   JobState& add(const Job& job);
+  /* Registers `job` at the next position of the workload order, its record made when first looked up. */
+  void expect(const Job& job);
   JobState& at(JobId id);
   const JobState& at(JobId id) const;
-  JobState* find(JobId id);
-  bool contains(JobId id) const { return index_.count(id) != 0; }
-  /* The records, moved out (end of the run). */
-  std::deque<JobState> take_all() { return std::move(states_); }
+  JobState* find(JobId id); // nullptr when the job is not registered or its record was released
+  const JobState* find(JobId id) const { return const_cast<JobTable*>(this)->find(id); }
+  bool contains(JobId id) const { return position(id) >= 0; }
+  /* The records, moved out (end of the run): those not released, in workload order. */
+  std::deque<JobState> take_all()
+  {
+    first_ += states_.size();
+    marked_ = 0;
+    return std::move(states_);
+  }
+
+  /* The job registered under `id` (its record may be released), nullptr if none. */
+  const Job* job_of(JobId id) const
+  {
+    const long p = position(id);
+    return p < 0 ? nullptr : jobs_[static_cast<size_t>(p)];
+  }
+  /* The job has left the machine: its record is finished, or was released. */
+  bool ended(JobId id) const;
+  /* Where finished records go (with their position in the workload order) before they are dropped; without a sink
+   * nothing is released. */
+  void set_release_sink(std::function<void(JobState&, size_t)> sink) { sink_ = std::move(sink); }
+  /* Notes the finished records at the front (they and every record before them finished) that release_marked() may
+   * drop: the scheduler marks before its driver decides and releases after, when the driver and the policy have
+   * forgotten the jobs that ended before the decision. */
+  void mark_ended();
+  void release_marked();
+  /* End of the run: every record not released, finished or not, made if never looked up, to the sink in order. */
+  void release_all();
+  size_t registered() const { return jobs_.size(); }
+  size_t held() const { return states_.size(); } // records in memory
 
  private:
-  std::deque<JobState> states_;
+  long position(JobId id) const; // in the workload order, -1 when not registered
+  JobState* record(size_t position); // made (pending) up to `position` if needed; nullptr when released
+  bool ready_to_release(const JobState& s) const { return s.finished() && s.fate != JobFate::running; }
+
+  std::vector<const Job*> jobs_; // by position
+  // Ids: consecutive from first_id_ (every generated workload), or else looked up in index_.
+  bool consecutive_ = true;
+  JobId first_id_ = 0;
   std::unordered_map<JobId, size_t> index_;
+  std::deque<JobState> states_; // positions first_ .. first_ + states_.size() - 1
+  size_t first_ = 0;
+  size_t marked_ = 0; // records at the front release_marked() may drop
+  std::function<void(JobState&, size_t)> sink_;
 };
 
 /* One row of trace.csv: a job spent [start, end) in `status` on `processors`. */

@@ -73,61 +73,63 @@ bool saturation_test(double middle_third, double last_third)
   return last_third > kSaturationRatio * middle_third && last_third - middle_third > kSaturationMargin;
 }
 
-RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int machine_processors, double warmup)
+void MetricsAccumulator::add(const JobState& o)
 {
-  RunMetrics m;
-  std::vector<double> waits;
-  double slowdown_squares = 0;
-  bool first = true;
-  for (const JobState& o : states) {
-    if (first || o.job->submit_time < m.first_submission) m.first_submission = o.job->submit_time;
-    first = false;
-    m.totals.preemptions += o.counters.preemptions;
-    m.totals.resizes += o.counters.resizes;
-    m.totals.migrations += o.counters.migrations;
-    m.totals.bytes_moved += o.counters.bytes_moved;
-    m.totals.switching_time += o.counters.switching_time;
-    m.totals.transfer_time += o.counters.transfer_time;
-    m.totals.requeues += o.counters.requeues;
-    m.totals.work_lost += o.counters.work_lost;
-    switch (o.fate) {
-    case JobFate::running:
-      m.jobs_unfinished++;
-      continue;
-    case JobFate::completed:
-      m.jobs_completed++;
-      break;
-    case JobFate::walltime_reached:
-      m.jobs_walltime_reached++;
-      break;
-    case JobFate::killed:
-      m.jobs_killed++;
-      break;
-    case JobFate::failed:
-      m.jobs_failed++;
-      break;
-    }
-    m.jobs_finished++;
-    if (o.start_time < 0) // killed before it ever started
-      continue;
-    m.last_finish = std::max(m.last_finish, o.finish_time);
-    if (o.job->recorded_start >= 0) {
-      m.jobs_with_recorded_start++;
-      m.site_mean_wait += o.job->recorded_start - o.job->submit_time;
-      if (o.start_time > o.job->recorded_start + 1e-6) m.jobs_started_late++;
-    }
-    if (o.job->submit_time < warmup) continue;
-    const JobMetrics j = job_metrics(o, o.finish_time);
-    waits.push_back(j.waiting);
-    m.mean_turnaround += j.turnaround;
-    m.mean_slowdown += j.slowdown;
-    slowdown_squares += j.slowdown * j.slowdown;
-    m.max_slowdown = std::max(m.max_slowdown, j.slowdown);
-    m.mean_bounded_slowdown += j.bounded_slowdown;
-    m.mean_nodes_used += o.cost.nodes_used;
-    m.mean_communication_cost += j.communication;
-    m.mean_page_fault_cost += j.page_faults;
+  RunMetrics& m = m_;
+  if (first_ || o.job->submit_time < m.first_submission) m.first_submission = o.job->submit_time;
+  first_ = false;
+  presence_.emplace_back(o.job->submit_time, o.fate == JobFate::running ? INFINITY : o.finish_time);
+  m.totals.preemptions += o.counters.preemptions;
+  m.totals.resizes += o.counters.resizes;
+  m.totals.migrations += o.counters.migrations;
+  m.totals.bytes_moved += o.counters.bytes_moved;
+  m.totals.switching_time += o.counters.switching_time;
+  m.totals.transfer_time += o.counters.transfer_time;
+  m.totals.requeues += o.counters.requeues;
+  m.totals.work_lost += o.counters.work_lost;
+  switch (o.fate) {
+  case JobFate::running:
+    m.jobs_unfinished++;
+    return;
+  case JobFate::completed:
+    m.jobs_completed++;
+    break;
+  case JobFate::walltime_reached:
+    m.jobs_walltime_reached++;
+    break;
+  case JobFate::killed:
+    m.jobs_killed++;
+    break;
+  case JobFate::failed:
+    m.jobs_failed++;
+    break;
   }
+  m.jobs_finished++;
+  if (o.start_time < 0) // killed before it ever started
+    return;
+  m.last_finish = std::max(m.last_finish, o.finish_time);
+  if (o.job->recorded_start >= 0) {
+    m.jobs_with_recorded_start++;
+    m.site_mean_wait += o.job->recorded_start - o.job->submit_time;
+    if (o.start_time > o.job->recorded_start + 1e-6) m.jobs_started_late++;
+  }
+  if (o.job->submit_time < warmup_) return;
+  const JobMetrics j = job_metrics(o, o.finish_time);
+  waits_.push_back(j.waiting);
+  m.mean_turnaround += j.turnaround;
+  m.mean_slowdown += j.slowdown;
+  slowdown_squares_ += j.slowdown * j.slowdown;
+  m.max_slowdown = std::max(m.max_slowdown, j.slowdown);
+  m.mean_bounded_slowdown += j.bounded_slowdown;
+  m.mean_nodes_used += o.cost.nodes_used;
+  m.mean_communication_cost += j.communication;
+  m.mean_page_fault_cost += j.page_faults;
+}
+
+RunMetrics MetricsAccumulator::finish(double area, int machine_processors)
+{
+  RunMetrics m = m_;
+  std::vector<double>& waits = waits_;
   m.jobs_measured = static_cast<long>(waits.size());
   if (m.jobs_with_recorded_start > 0) m.site_mean_wait /= static_cast<double>(m.jobs_with_recorded_start);
   auto n = static_cast<double>(waits.size());
@@ -137,7 +139,7 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int 
       sum += w;
     m.mean_wait = sum / n;
     m.mean_turnaround /= n;
-    if (slowdown_squares > 0) m.fairness = m.mean_slowdown * m.mean_slowdown / (n * slowdown_squares);
+    if (slowdown_squares_ > 0) m.fairness = m.mean_slowdown * m.mean_slowdown / (n * slowdown_squares_);
     m.mean_slowdown /= n;
     m.mean_bounded_slowdown /= n;
     m.mean_nodes_used /= n;
@@ -151,15 +153,13 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int 
   // Jobs in the system, averaged over the middle and last thirds of the submissions: each job adds the part of a third
   // it spent between its submission and its finish (an unfinished job: to the end).
   double last_submission = m.first_submission;
-  for (const JobState& o : states)
-    last_submission = std::max(last_submission, o.job->submit_time);
+  for (const auto& [from, to] : presence_)
+    last_submission = std::max(last_submission, from);
   const double third = (last_submission - m.first_submission) / 3;
   if (third > 0) {
     const double middle_start = m.first_submission + third;
     const double last_start = m.first_submission + 2 * third;
-    for (const JobState& o : states) {
-      const double from = o.job->submit_time;
-      const double to = o.fate == JobFate::running ? INFINITY : o.finish_time;
+    for (const auto& [from, to] : presence_) {
       m.jobs_in_system_middle_third += std::max(0.0, std::min(to, last_start) - std::max(from, middle_start));
       m.jobs_in_system_last_third += std::max(0.0, std::min(to, last_submission) - std::max(from, last_start));
     }
@@ -170,6 +170,14 @@ RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int 
   m.makespan = std::max(0.0, m.last_finish - m.first_submission);
   if (m.makespan > 0 && machine_processors > 0) m.utilization = area / (m.makespan * machine_processors);
   return m;
+}
+
+RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int machine_processors, double warmup)
+{
+  MetricsAccumulator sums(warmup);
+  for (const JobState& o : states)
+    sums.add(o);
+  return sums.finish(area, machine_processors);
 }
 
 } // namespace jobsched

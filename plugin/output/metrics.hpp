@@ -27,6 +27,7 @@
 #include "model/job_state.hpp"
 
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,27 @@ JobMetrics job_metrics(const JobState& s, double stop_time);
  * (with the formula model exactly run time x base x nodes x level; with traffic, what the network cost it, contention
  * included); below a microsecond, 0. */
 double communication_seconds(const JobState& s);
+
+/* The whole-run metrics as running sums: the jobs' records handed over one by one in workload order (a run drops each
+ * finished record once its row is written), the same sums in the same order as compute_metrics(). What needs every
+ * job's value is kept as one vector each: the measured jobs' waiting times (the median), and every job's submission
+ * and end (the jobs in the system over the thirds of the submission period, which are known only once the last
+ * submission is: a closed population's submissions are made as jobs leave). 24 bytes a job. */
+class MetricsAccumulator {
+ public:
+  explicit MetricsAccumulator(double warmup = 0) : warmup_(warmup) {}
+  void add(const JobState& s);
+  /* `busy_area`, `machine_processors`: as for compute_metrics(). */
+  RunMetrics finish(double busy_area, int machine_processors);
+
+ private:
+  double warmup_;
+  RunMetrics m_;
+  std::vector<double> waits_;
+  double slowdown_squares_ = 0;
+  bool first_ = true;
+  std::vector<std::pair<double, double>> presence_; // per job: submission, end (infinity when it did not end)
+};
 
 /* `states` in workload order; `busy_area`: processor-seconds of the trace's running segments (see busy_area()). */
 RunMetrics compute_metrics(const std::deque<JobState>& states, double busy_area, int machine_processors,

@@ -6,6 +6,9 @@
 #include "core/time_format.hpp"
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
 #include <charconv>
 #include <cstring>
 #include <sstream>
@@ -65,6 +68,11 @@ class Row {
     text_.append(n.view());
     return *this;
   }
+  void append_to(std::string& text)
+  {
+    text += text_;
+    text_.clear();
+  }
   void write_to(std::ostream& out)
   {
     out.write(text_.data(), static_cast<std::streamsize>(text_.size()));
@@ -76,42 +84,107 @@ class Row {
 };
 } // namespace
 
+namespace {
+const char* const kJobsCsvHeader =
+    "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+    "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
+    "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
+    "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time,"
+    "computing_time,dedicated_time,requeues,work_lost";
+
+/* The policy's columns of job `id`, each after a comma, empty for the jobs it has no value for. */
+void append_policy_values(Row& row, const PolicyReport& extra, JobId id)
+{
+  auto values = extra.job_values.find(id);
+  for (size_t k = 0; k < extra.job_columns.size(); k++) {
+    row << ',';
+    if (values != extra.job_values.end() && k < values->second.size()) row << num(values->second[k]);
+  }
+}
+} // namespace
+
+JobsCsvWriter::JobsCsvWriter(std::ostream& out, const std::string& workload_name, bool spool)
+    : out_(out), name_field_(csv_field(workload_name)) // the scenario's text: a comma in it is quoted
+{
+  if (spool) {
+    spool_ = std::tmpfile();
+    if (spool_ == nullptr)
+      throw InputError(std::string("jobs.csv: cannot create a temporary file (") + std::strerror(errno) + ")");
+  } else {
+    out_ << kJobsCsvHeader << '\n';
+  }
+}
+
+JobsCsvWriter::~JobsCsvWriter()
+{
+  if (spool_ != nullptr) std::fclose(spool_);
+}
+
+void JobsCsvWriter::write(const JobState& o, const WorkloadJob& j, double stop_time)
+{
+  const JobMetrics m = job_metrics(o, stop_time);
+  const JobCounters& c = o.counters;
+  Row row;
+  row << j.id << ',' << name_field_ << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size << ','
+      << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
+      << ',' << num(m.start) << ',' << num(m.execution) << ',' << num(m.end) << ',' << num(m.waiting) << ','
+      << num(m.turnaround) << ',' << num(m.slowdown) << ',' << o.allocated << ",-1,," << num(m.bounded_slowdown) << ','
+      << num(j.run_time) << ',' << c.resizes + c.migrations << ',' << o.cost.nodes_used << ',' << num(m.communication)
+      << ',' << num(m.page_faults) << ',' << c.preemptions << ',' << c.resizes << ',' << c.migrations << ','
+      << num(c.bytes_moved) << ',' << num(c.switching_time) << ',' << num(c.transfer_time) << ',' << num(o.service)
+      << ',' << num(m.dedicated) << ',' << c.requeues << ',' << num(c.work_lost) << '\n';
+  if (spool_ == nullptr) {
+    row.write_to(out_);
+    return;
+  }
+  row_.clear();
+  row.append_to(row_);
+  std::fwrite(row_.data(), 1, row_.size(), spool_);
+}
+
+void JobsCsvWriter::finish(const PolicyReport& extra)
+{
+  if (spool_ == nullptr) {
+    if (!extra.job_columns.empty())
+      throw std::logic_error("jobs.csv: the policy has columns of its own, and its rows were not kept for them");
+    return;
+  }
+  out_ << kJobsCsvHeader;
+  for (const std::string& column : extra.job_columns)
+    out_ << ',' << column;
+  out_ << '\n';
+  if (std::fflush(spool_) != 0 || std::ferror(spool_) != 0)
+    throw InputError(std::string("jobs.csv: cannot write its temporary file (") + std::strerror(errno) + ")");
+  std::rewind(spool_);
+  char* line = nullptr;
+  size_t capacity = 0;
+  ssize_t length = 0;
+  Row row;
+  while ((length = ::getline(&line, &capacity, spool_)) > 0) {
+    const std::string_view text(line, static_cast<size_t>(length) - 1); // without its newline
+    if (extra.job_columns.empty()) {
+      out_.write(line, length);
+      continue;
+    }
+    JobId id = 0;
+    std::from_chars(text.data(), text.data() + text.size(), id);
+    row << text;
+    append_policy_values(row, extra, id);
+    row << '\n';
+    row.write_to(out_);
+  }
+  std::free(line);
+  if (std::ferror(spool_) != 0)
+    throw InputError(std::string("jobs.csv: cannot read its temporary file back (") + std::strerror(errno) + ")");
+}
+
 void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
                     const std::string& workload_name, double stop_time, const PolicyReport& extra)
 {
-  out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
-         "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
-         "allocated_resources,consumed_energy,metadata,bounded_slowdown,trace_run_time,restarts,nodes_used,"
-         "communication_cost,page_fault_cost,preemptions,resizes,migrations,bytes_moved,switching_time,transfer_time,"
-         "computing_time,dedicated_time,requeues,work_lost";
-  for (const std::string& column : extra.job_columns)
-    out << ',' << column;
-  out << '\n';
-  const std::string name_field = csv_field(workload_name); // the scenario's text: a comma in it is quoted
-  Row row;
-  for (size_t i = 0; i < states.size(); i++) {
-    const JobState& o = states[i];
-    const WorkloadJob& j = jobs[i];
-    const JobMetrics m = job_metrics(o, stop_time);
-    const JobCounters& c = o.counters;
-    row << j.id << ',' << name_field << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size << ','
-        << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
-        << ',' << num(m.start) << ',' << num(m.execution) << ',' << num(m.end) << ',' << num(m.waiting) << ','
-        << num(m.turnaround) << ',' << num(m.slowdown) << ',' << o.allocated << ",-1,," << num(m.bounded_slowdown)
-        << ',' << num(j.run_time) << ',' << c.resizes + c.migrations << ',' << o.cost.nodes_used << ','
-        << num(m.communication) << ',' << num(m.page_faults) << ',' << c.preemptions << ',' << c.resizes << ','
-        << c.migrations << ',' << num(c.bytes_moved) << ',' << num(c.switching_time) << ',' << num(c.transfer_time)
-        << ',' << num(o.service) << ',' << num(m.dedicated) << ',' << c.requeues << ',' << num(c.work_lost);
-    if (!extra.job_columns.empty()) { // the policy's columns, empty for the jobs it has no value for
-      auto values = extra.job_values.find(j.id);
-      for (size_t k = 0; k < extra.job_columns.size(); k++) {
-        row << ',';
-        if (values != extra.job_values.end() && k < values->second.size()) row << num(values->second[k]);
-      }
-    }
-    row << '\n';
-    row.write_to(out);
-  }
+  JobsCsvWriter writer(out, workload_name, !extra.job_columns.empty());
+  for (size_t i = 0; i < states.size(); i++)
+    writer.write(states[i], jobs[i], stop_time);
+  writer.finish(extra);
 }
 
 SegmentsWriter::SegmentsWriter() : spool_(std::tmpfile())
@@ -137,12 +210,34 @@ void SegmentsWriter::add(const TraceSegment& s)
 void SegmentsWriter::write(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
                            const std::string& workload_name, double stop_time)
 {
+  std::vector<JobOutcome> outcomes;
+  outcomes.reserve(states.size());
+  for (const JobState& o : states)
+    outcomes.push_back({o.fate, job_metrics(o, stop_time).slowdown});
+  write(out, outcomes, jobs, workload_name);
+}
+
+void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& outcomes, const JobList& jobs,
+                           const std::string& workload_name)
+{
   if (std::fflush(spool_) != 0 || std::ferror(spool_) != 0)
     throw InputError(std::string("segments.csv: cannot write its temporary file (") + std::strerror(errno) + ")");
   std::rewind(spool_);
+  // A job's position from its number: by difference when the numbers are consecutive (generated workloads: no table
+  // of a million entries at the end of a long run), else looked up.
+  bool consecutive = true;
+  for (size_t i = 0; i < jobs.size() && consecutive; i++)
+    consecutive = jobs[i].id == jobs.front().id + static_cast<JobId>(i);
   std::unordered_map<JobId, size_t> index;
-  for (size_t i = 0; i < jobs.size(); i++)
-    index[jobs[i].id] = i;
+  if (!consecutive)
+    for (size_t i = 0; i < jobs.size(); i++)
+      index[jobs[i].id] = i;
+  auto position = [&](JobId id) {
+    if (!consecutive) return index.at(id);
+    const JobId p = id - jobs.front().id;
+    if (p < 0 || p >= static_cast<JobId>(jobs.size())) throw std::out_of_range("segments.csv: unknown job");
+    return static_cast<size_t>(p);
+  };
   std::vector<double> ready(jobs.size()); // when each job became ready for its next segment
   for (size_t i = 0; i < jobs.size(); i++)
     ready[i] = jobs[i].submit_time;
@@ -154,15 +249,15 @@ void SegmentsWriter::write(std::ostream& out, const std::deque<JobState>& states
   while (std::fread(&head, sizeof head, 1, spool_) == 1) {
     text_.resize(head.processors_length);
     if (std::fread(text_.data(), 1, text_.size(), spool_) != text_.size()) break;
-    const size_t i = index.at(head.job);
+    const size_t i = position(head.job);
     const WorkloadJob& j = jobs[i];
-    const JobState& o = states[i];
+    const JobOutcome& o = outcomes[i];
     const double execution = head.end - head.start;
     row << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(ready[i]) << ',' << j.size << ','
         << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
         << ',' << num(head.start) << ',' << num(nine_decimals(execution)) << ',' << num(head.end) << ','
         << num(nine_decimals(head.start - ready[i])) << ',' << num(nine_decimals(head.end - ready[i])) << ','
-        << num(job_metrics(o, stop_time).slowdown) << ',' << std::string_view(text_) << ",-1,\n";
+        << num(o.slowdown) << ',' << std::string_view(text_) << ",-1,\n";
     row.write_to(out);
     ready[i] = head.end;
   }

@@ -32,6 +32,32 @@ struct RunDescription {
 /* `states` and `jobs` in the same (workload) order; `stop_time`: when the run stopped (see job_metrics()). */
 void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
                     const std::string& workload_name, double stop_time, const PolicyReport& extra = {});
+/* jobs.csv row by row, in workload order, as jobs leave (a run writes a job's row once every job before it has left,
+ * and drops its record). `spool`: the policy's own columns (PolicyReport::job_columns) are known only at the end of the
+ * run: the rows wait in a temporary file, and finish() writes the header with those columns and every row with its
+ * values. Without `spool` the rows go straight to `out`, after the header, and the policy has no columns of its own
+ * (space-sharing policies). */
+class JobsCsvWriter {
+ public:
+  JobsCsvWriter(std::ostream& out, const std::string& workload_name, bool spool); // InputError: no temporary file
+  ~JobsCsvWriter();
+  JobsCsvWriter(const JobsCsvWriter&) = delete;
+  JobsCsvWriter& operator=(const JobsCsvWriter&) = delete;
+  /* `stop_time` as for write_jobs_csv() (only an unfinished job's row depends on it). */
+  void write(const JobState& state, const WorkloadJob& job, double stop_time);
+  void finish(const PolicyReport& extra);
+
+ private:
+  std::ostream& out_;
+  std::string name_field_;
+  std::FILE* spool_ = nullptr;
+  std::string row_;
+};
+/* What segments.csv needs of a job once it has left (its record is dropped then): how it ended, and its slowdown. */
+struct JobOutcome {
+  JobFate fate = JobFate::running;
+  double slowdown = 0;
+};
 /* segments.csv, for evalys and other Batsim tools: jobs.csv's Batsim columns, one row per running segment, the row's
  * submission being when the job became ready for that segment (its submission, then the end of its previous running
  * segment); success, final_state and stretch are the job's (jobs.csv's). Segments close while the run goes, before
@@ -48,6 +74,9 @@ class SegmentsWriter {
    * write_jobs_csv(). */
   void write(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
              const std::string& workload_name, double stop_time);
+  /* `outcomes` in the order of `jobs` (JobOutcome of each, its slowdown from job_metrics() with the run's stop time). */
+  void write(std::ostream& out, const std::vector<JobOutcome>& outcomes, const JobList& jobs,
+             const std::string& workload_name);
 
  private:
   struct Spooled {

@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_simulation, "jobsched: simulation set-up");
 
@@ -124,11 +125,20 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
     return build_workload("downey-seed" + std::to_string(ws.generator->seed),
                           generate_downey_jobs(*ws.generator, processors), ws.filter, processors, 0, largest,
                           limit.reason);
-  return build_workload("generated-seed" + std::to_string(ws.generator->seed),
-                        ws.generator->model == GeneratorModel::vp
-                            ? generate_vp_jobs(*ws.generator, machine_archs(machine), arch_capacities(machine))
-                            : generate_jobs(*ws.generator, processors),
-                        ws.filter, processors, 0, largest, limit.reason);
+  if (ws.generator->model == GeneratorModel::vp)
+    return build_workload("generated-seed" + std::to_string(ws.generator->seed),
+                          generate_vp_jobs(*ws.generator, machine_archs(machine), arch_capacities(machine)), ws.filter,
+                          processors, 0, largest, limit.reason);
+  // Each record filtered as it is drawn: a million generated jobs are not held twice (as records and as jobs).
+  WorkloadBuilder builder("generated-seed" + std::to_string(ws.generator->seed), ws.filter, processors, 0, largest,
+                          limit.reason, static_cast<size_t>(std::max(0L, ws.generator->jobs)));
+  long records = 0;
+  generate_jobs(*ws.generator, processors, [&builder, &records](JobRecord&& rec) {
+    builder.add(rec);
+    records++;
+  });
+  builder.set_source_records(records);
+  return builder.finish();
 }
 
 /* The allocator and the policy the scenario names, with their parameters read; InputErrors name the key. */
@@ -387,6 +397,24 @@ struct AttachedRun::State {
   std::vector<TraceSegment> kept;
   std::optional<TraceWriter> trace_writer;
   std::optional<SegmentsWriter> segments_writer; // time-sharing runs: segments.csv, for evalys
+  // Jobs that left, in workload order (JobTable's release sink): their jobs.csv rows and their share of the metrics
+  // are made then, and their records dropped.
+  std::optional<JobsCsvWriter> jobs_writer;
+  std::optional<MetricsAccumulator> sums;
+  std::vector<JobOutcome> outcomes;  // segments.csv's figures of each job, by workload position
+  std::deque<JobState> kept_states;  // RunOptions::keep_states
+  double stop_time = 0;              // when the run stopped, once it has (only unfinished jobs' rows depend on it)
+
+  void job_left(JobState& s, size_t position)
+  {
+    const JobList& jobs = ctx.workload->jobs;
+    if (position >= jobs.size() || s.job != &jobs[position])
+      throw std::logic_error("job record " + std::to_string(position) + " is not the workload's job at that position");
+    sums->add(s);
+    if (jobs_writer) jobs_writer->write(s, jobs[position], stop_time);
+    if (segments_writer) outcomes[position] = {s.fate, job_metrics(s, stop_time).slowdown};
+    if (options.keep_states) kept_states.push_back(std::move(s));
+  }
 
   // Where and when the scheduler's host was switched off under it (a state profile, a program's actor).
   std::string scheduler_host_off;
@@ -474,6 +502,12 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
       st.busy.emplace(static_cast<size_t>(ctx.machine.resource_count()));
     if (sc.write_trace) st.trace_writer.emplace(st.folder->open("trace.csv"));
     if (sc.write_trace && ctx.time_sharing_policy) st.segments_writer.emplace();
+    if (st.segments_writer) st.outcomes.resize(ctx.workload->jobs.size());
+    st.sums.emplace(sc.workload.closed.warmup);
+    // A time-sharing policy's own jobs.csv columns (PolicyReport) are known at the end: its rows wait for them.
+    if (sc.write_jobs)
+      st.jobs_writer.emplace(st.folder->open("jobs.csv"), ctx.workload->name, ctx.time_sharing_policy != nullptr);
+    ctx.runtime->table().set_release_sink([&st](JobState& s, size_t position) { st.job_left(s, position); });
     ctx.runtime->set_trace_sink([&st, keep = st.options.keep_trace](const TraceSegment& s) {
       if (st.trace_writer) st.trace_writer->write(s);
       if (st.segments_writer) st.segments_writer->add(s);
@@ -509,7 +543,9 @@ RunReport AttachedRun::finish()
   RunReport report;
   report.out_dir = sc.output_dir;
   report.workload = ctx.workload;
-  report.states = ctx.runtime->table().take_all();
+  st.stop_time = stop_time;
+  ctx.runtime->table().release_all(); // the jobs still in the system, and those never submitted
+  report.states = std::move(st.kept_states);
   report.trace = std::move(st.kept);
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
@@ -524,7 +560,7 @@ RunReport AttachedRun::finish()
         covered_to = std::max(covered_to, end);
       }
     }
-  report.metrics = compute_metrics(report.states, area, ctx.machine.resource_count(), sc.workload.closed.warmup);
+  report.metrics = st.sums->finish(area, ctx.machine.resource_count());
   report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();
   if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;
   report.metrics.stall_stop_time = ctx.scheduler->stall_stop_time();
@@ -552,10 +588,9 @@ RunReport AttachedRun::finish()
   const PolicyReport policy_report = ctx.time_sharing_policy ? ctx.time_sharing_policy->report() : PolicyReport{};
   if (!policy_report.invariant_violation.empty()) throw InvariantViolation(policy_report.invariant_violation);
   RunFolder& folder = *st.folder;
-  if (sc.write_jobs)
-    write_jobs_csv(folder.open("jobs.csv"), report.states, workload.jobs, workload.name, stop_time, policy_report);
+  if (st.jobs_writer) st.jobs_writer->finish(policy_report);
   if (st.segments_writer)
-    st.segments_writer->write(folder.open("segments.csv"), report.states, workload.jobs, workload.name, stop_time);
+    st.segments_writer->write(folder.open("segments.csv"), st.outcomes, workload.jobs, workload.name);
   folder.write("summary.json", summary_json(run, workload, report.metrics, policy_report));
   write_performance_and_commit(folder, perf, st.wall_start);
   return report;

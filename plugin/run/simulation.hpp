@@ -19,6 +19,7 @@ struct RunOptions {
   std::vector<std::string> simgrid_args; // --cfg=... and --log=... passed through to SimGrid
   bool progress = false;                 // a progress line on stderr
   bool keep_trace = false;               // also keep the trace in memory, in RunReport::trace (tests)
+  bool keep_states = false;              // also keep every job's final record, in RunReport::states (tests)
   /* The process ends right after the run (the launcher): the run's jobs, policy and runtime are left to the process's
    * end instead of freed one by one (2% of a run of the KTH log). */
   bool process_ends_after = false;
@@ -27,7 +28,7 @@ struct RunOptions {
 struct RunReport {
   std::filesystem::path out_dir;
   std::shared_ptr<const Workload> workload; // owns the jobs the states point to
-  std::deque<JobState> states;              // in workload order
+  std::deque<JobState> states;              // in workload order, with RunOptions::keep_states only
   std::vector<TraceSegment> trace;          // with RunOptions::keep_trace only (trace.csv has them all)
   std::string policy;
   size_t jobs = 0;

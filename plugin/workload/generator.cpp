@@ -95,6 +95,14 @@ int draw_memory_processors(MemoryDistribution distribution, int machine_size, Ra
 
 std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size)
 {
+  std::vector<JobRecord> out;
+  out.reserve(static_cast<size_t>(std::max(0L, spec.jobs)));
+  generate_jobs(spec, machine_size, [&out](JobRecord&& rec) { out.push_back(std::move(rec)); });
+  return out;
+}
+
+void generate_jobs(const GeneratorSpec& spec, int machine_size, const std::function<void(JobRecord&&)>& emit)
+{
   int max_size = spec.max_size > 0 ? std::min(spec.max_size, machine_size) : machine_size;
   if (spec.min_run_time <= 0 || spec.max_run_time < spec.min_run_time)
     throw InputError("workload.generator: need 0 < min_run_time <= max_run_time");
@@ -131,7 +139,6 @@ std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size
   RandomStream estimates(spec.seed, "estimates");
   int max_exponent = static_cast<int>(std::floor(std::log2(max_size)));
 
-  std::vector<JobRecord> out;
   double t = 0;
   for (long i = 0; i < spec.jobs; i++) {
     JobRecord rec;
@@ -168,9 +175,8 @@ std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size
                       1024.0 / job.size;
     job.estimate = std::max(job.run_time, quantize(job.run_time * estimates.uniform(1, spec.max_estimate_factor),
                                                    spec.time_resolution, job.run_time));
-    out.push_back(std::move(rec));
+    emit(std::move(rec));
   }
-  return out;
 }
 
 std::vector<JobRecord> generate_vp_jobs(const GeneratorSpec& spec, std::vector<std::string> archs,

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -152,6 +153,9 @@ struct GeneratorSpec {
 };
 
 std::vector<JobRecord> generate_jobs(const GeneratorSpec& spec, int machine_size);
+/* The same records, handed to `emit` one by one as they are drawn (a million-job workload is then never held twice:
+ * as records and as jobs). */
+void generate_jobs(const GeneratorSpec& spec, int machine_size, const std::function<void(JobRecord&&)>& emit);
 
 /* `workload.generator.model: downey`: Cao et al.'s phased malleable jobs (model/malleable_job.hpp),
  * released at their arrival. Each job's parallelism profile is its phases' segments; it asks for ceil(A) processors

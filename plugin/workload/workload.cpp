@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <unordered_map>
-#include <vector>
 
 namespace jobsched {
 
@@ -18,21 +17,36 @@ bool is_rejection_reason(const std::string& reason)
 Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
                         int machine_size, int source_max_procs, int largest_job, const std::string& largest_job_reason)
 {
-  if (largest_job <= 0 || (largest_job > machine_size && largest_job != kAnyJobSize)) largest_job = machine_size;
-  Workload w;
-  w.name = std::move(name);
-  w.source_max_procs = source_max_procs;
-  w.source_records = static_cast<long>(records.size());
+  WorkloadBuilder builder(std::move(name), filter, machine_size, source_max_procs, largest_job, largest_job_reason,
+                          records.size());
+  builder.set_source_records(static_cast<long>(records.size()));
+  for (const auto& rec : records)
+    builder.add(rec);
+  return builder.finish();
+}
+
+WorkloadBuilder::WorkloadBuilder(std::string name, const WorkloadFilter& filter, int machine_size, int source_max_procs,
+                                 int largest_job, std::string largest_job_reason, size_t expected_jobs)
+    : filter_(filter), machine_size_(machine_size), largest_job_(largest_job),
+      largest_job_reason_(std::move(largest_job_reason))
+{
+  if (largest_job_ <= 0 || (largest_job_ > machine_size && largest_job_ != kAnyJobSize)) largest_job_ = machine_size;
+  w_.name = std::move(name);
+  w_.source_max_procs = source_max_procs;
+  if (filter.max_jobs > 0) expected_jobs = std::min(expected_jobs, static_cast<size_t>(filter.max_jobs));
+  w_.jobs.reserve(expected_jobs);
+  origins_.reserve(expected_jobs);
+}
+
+void WorkloadBuilder::add(const JobRecord& rec)
+{
+  Workload& w = w_;
+  const WorkloadFilter& filter = filter_;
+  const int machine_size = machine_size_;
+  const int largest_job = largest_job_;
+  const std::string& largest_job_reason = largest_job_reason_;
   auto skip = [&w](const char* reason) { w.skipped[reason]++; };
-  // A job number read twice is an error. Logs number their jobs in increasing order: while the kept jobs' numbers
-  // increase, none can repeat and no table is needed; the first number that does not increase fills the table with
-  // the jobs kept so far, which is then kept up to date.
-  std::unordered_map<JobId, const std::string*> origin_of; // job number -> where it was read
-  std::vector<const JobRecord*> kept;                       // the records of w.jobs, while numbers increase
-  bool increasing = true;
-  w.jobs.reserve(records.size());
-  kept.reserve(records.size());
-  for (const auto& rec : records) {
+  {
     WorkloadJob job = rec.job;
     // Times beyond about 31,700 years lose the simulator's precision (and 1e300 s of work is infinite flops).
     constexpr double kMaxSeconds = 1e12;
@@ -43,18 +57,18 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
                          " s is beyond what can be simulated (at most 1e12 s)");
     if (filter.start_time >= 0 && job.submit_time < filter.start_time) {
       skip("before_start_time");
-      continue;
+      return;
     }
     if (filter.end_time >= 0 && job.submit_time >= filter.end_time) {
       skip("after_end_time");
-      continue;
+      return;
     }
     if (job.run_time <= 0 || job.size <= 0) {
       if (filter.reject_invalid)
         throw InputError(rec.origin + ": job " + std::to_string(job.id) +
                          (job.size <= 0 ? " has no processor count" : " has no positive run time"));
       skip(job.size <= 0 ? "no_size" : "no_run_time");
-      continue;
+      return;
     }
     if (job.size > largest_job) {
       if (filter.reject_oversize && job.size > machine_size)
@@ -65,15 +79,15 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
                          " processors but one job can have at most " + std::to_string(largest_job) + " of the " +
                          std::to_string(machine_size) + " (" + largest_job_reason + ")");
       skip("larger_than_machine");
-      continue;
+      return;
     }
     if (filter.max_size > 0 && job.size > filter.max_size) {
       skip("above_max_size");
-      continue;
+      return;
     }
     if (filter.max_jobs > 0 && static_cast<long>(w.jobs.size()) >= filter.max_jobs) {
       skip("beyond_max_jobs");
-      continue;
+      return;
     }
     if (job.estimate <= 0) job.estimate = job.run_time;
     if (job.run_time > job.estimate) {
@@ -83,22 +97,31 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
       else
         job.kill_at_estimate = true;
     }
-    if (increasing && !kept.empty() && job.id <= kept.back()->job.id) {
-      increasing = false;
-      for (const JobRecord* k : kept)
-        origin_of.emplace(k->job.id, &k->origin);
-      kept = {};
+    if (increasing_ && !w.jobs.empty() && job.id <= w.jobs.back().id) { // from now on, numbers are looked up
+      increasing_ = false;
+      for (size_t i = 0; i < w.jobs.size(); i++)
+        origin_of_.emplace(w.jobs[i].id, origins_[i]);
+      origins_ = {};
     }
-    if (increasing) {
-      kept.push_back(&rec);
+    if (increasing_) {
+      origins_.push_back(&rec.origin);
     } else {
-      auto [first, fresh] = origin_of.emplace(job.id, &rec.origin);
+      auto [first, fresh] = origin_of_.emplace(job.id, &rec.origin);
       if (!fresh)
         throw InputError(rec.origin + ": job number " + std::to_string(job.id) + " appears twice (first at " +
                          *first->second + ")");
     }
     w.jobs.push_back(std::move(job));
   }
+}
+
+Workload WorkloadBuilder::finish()
+{
+  Workload& w = w_;
+  const WorkloadFilter& filter = filter_;
+  const int machine_size = machine_size_;
+  origins_ = {};
+  origin_of_ = {};
   auto by_submission = [](const WorkloadJob& a, const WorkloadJob& b) { return a.submit_time < b.submit_time; };
   if (!std::is_sorted(w.jobs.begin(), w.jobs.end(), by_submission)) // logs usually are: skip moving every job
     std::stable_sort(w.jobs.begin(), w.jobs.end(), by_submission);
@@ -124,7 +147,7 @@ Workload build_workload(std::string name, const std::vector<JobRecord>& records,
     const double span = w.jobs.back().submit_time - first;
     if (span > 0 && machine_size > 0) w.offered_load = work / (span * machine_size);
   }
-  return w;
+  return std::move(w_);
 }
 
 } // namespace jobsched

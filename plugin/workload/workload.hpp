@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace jobsched {
 
@@ -65,5 +67,29 @@ constexpr int kAnyJobSize = 2147483647;
 Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
                         int machine_size, int source_max_procs, int largest_job = 0,
                         const std::string& largest_job_reason = "");
+
+/* build_workload() record by record, for a source that makes its records one at a time (the generator): the records
+ * are never all held at once. add() reads a record's origin at once, and keeps its address for the error about a job
+ * number that appears twice, made only when job numbers stop increasing (then the records' origins must outlive the
+ * builder, as a vector of records' do). */
+class WorkloadBuilder {
+ public:
+  /* As build_workload(); `expected_jobs`: how many records are to come, if known (room is made for them). */
+  WorkloadBuilder(std::string name, const WorkloadFilter& filter, int machine_size, int source_max_procs,
+                  int largest_job = 0, std::string largest_job_reason = "", size_t expected_jobs = 0);
+  void add(const JobRecord& rec);
+  void set_source_records(long records) { w_.source_records = records; }
+  Workload finish();
+
+ private:
+  Workload w_;
+  WorkloadFilter filter_;
+  int machine_size_;
+  int largest_job_;
+  std::string largest_job_reason_;
+  std::vector<const std::string*> origins_; // of the jobs kept, while their numbers increase
+  bool increasing_ = true;
+  std::unordered_map<JobId, const std::string*> origin_of_; // job number -> where it was read, once they do not
+};
 
 } // namespace jobsched

@@ -1,5 +1,5 @@
 /* One whole run of a scenario file for the runtime tests: outputs under `out_dir`, only SimGrid's critical log lines,
- * the trace kept in memory. One engine per process: call it inside jobsched::testing::in_child. */
+ * the trace and the jobs' records kept in memory. One engine per process: call it inside jobsched::testing::in_child. */
 #pragma once
 
 #include "run/simulation.hpp"
@@ -28,6 +28,7 @@ inline RunReport run_quietly(const std::filesystem::path& scenario_file, const s
 {
   RunOptions opt = quiet_options();
   opt.keep_trace = true;
+  opt.keep_states = true;
   return run_scenario(load_scenario_into(scenario_file, out_dir), opt);
 }
 

@@ -1,4 +1,6 @@
-/* The FIFO of submitted jobs that the queue-based policies (FCFS, EASY, conservative) share. */
+/* The FIFO of submitted jobs that the queue-based policies (FCFS, EASY, conservative) share. A deque: jobs start from
+ * its head, and a saturated machine's queue holds hundreds of thousands of jobs late in a long run (a vector moved
+ * them all at every start: FCFS's cost per job grew from 11 to 19 us between 100,000 and 1,000,000 jobs). */
 #pragma once
 
 #include "allocation/allocator.hpp"
@@ -6,6 +8,7 @@
 #include "policy/decision.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -34,7 +37,7 @@ class WaitingQueue {
   }
 
  private:
-  std::vector<const Job*> jobs_;
+  std::deque<const Job*> jobs_;
 };
 
 /* The decision to start `job` on `processors`, told to the allocator (one that plans ahead counts its expected end). */

@@ -18,8 +18,8 @@ SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> h
     : machine_(machine), hosts_(std::move(hosts)), runtime_(runtime), mailbox_(mailbox), sources_(std::move(sources)),
       progress_(std::move(progress))
 {
-  for (const auto& j : jobs)
-    runtime_.admit(j);
+  for (const auto& j : jobs) // records are made as the jobs are submitted
+    runtime_.expect(j);
   up_ = ResourceSet(machine.resource_count());
   owner_busy_.assign(static_cast<size_t>(machine.host_count()), false);
   for (int h = 0; h < machine.host_count(); h++) {
@@ -127,7 +127,7 @@ bool SchedulerActor::gather(bool woke_on_message)
     happened = true;
   }
   for (const auto& [id, process] : runtime_.collect_process_ends()) {
-    if (runtime_.table().at(id).finished()) continue;
+    if (runtime_.table().ended(id)) continue;
     driver_->process_ended(id, process, now_);
     happened = true;
   }
@@ -154,7 +154,7 @@ bool SchedulerActor::gather(bool woke_on_message)
       owner_busy_[e->host] = e->owner_busy;
       host_changed(e->host, true);
     } else if (e->kind == Event::Kind::process) {
-      if (runtime_.table().at(e->job).status != JobStatus::finished)
+      if (!runtime_.table().ended(e->job))
         driver_->process_event(e->job, e->process_added, e->draw, now_);
     } else
       for (const WorkloadJob* j : e->jobs) {
@@ -252,7 +252,11 @@ void SchedulerActor::operator()()
     if (!happened && now_ < policy_wakeup() - kTimeEpsilon) continue;
     stats_.instants++;
     decided_at_ = now_;
+    // The records of the jobs that ended before this decision go to the outputs after it (JobTable): the driver and
+    // the policy forget such jobs as they decide.
+    runtime_.table().mark_ended();
     driver_->decide(now_, up_);
+    runtime_.table().release_marked();
     if (max_backlog_ > 0 && submitted_ - static_cast<long>(ended_) > max_backlog_) {
       XBT_VERB("%ld jobs in the system at %g s, more than simulation.max_backlog: the run stops",
                submitted_ - static_cast<long>(ended_), now_);

@@ -1,5 +1,7 @@
 #include "runtime/events/host_monitor.hpp"
 
+#include <algorithm>
+
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_monitor, "jobsched: host availability changes");
 
 namespace jobsched {
@@ -29,6 +31,9 @@ void HostMonitor::operator()()
       sg4::this_actor::suspend();
       continue;
     }
+    // Changes noticed at one instant go in host order: SimGrid fires the profile events of one date in an order that
+    // depends on where they sit in memory (a run that allocates differently heard two hosts the other way round).
+    std::stable_sort(queue_.begin(), queue_.end());
     auto event = std::make_unique<Event>();
     event->kind = Event::Kind::host_change;
     event->host = queue_.front();

@@ -38,7 +38,7 @@ void ProcessEventSource::poll(double now, std::vector<std::unique_ptr<Event>>& i
     const auto [t, id, added] = *due_.begin();
     due_.erase(due_.begin());
     Dynamics& d = jobs_.at(id);
-    if (table_.at(id).finished()) continue;
+    if (table_.ended(id)) continue;
     double& clock = added ? d.next_new : d.next_exit;
     clock = next(d, clock, added ? new_per_hour_ : exit_per_hour_);
     due_.emplace(clock, id, added);
@@ -55,7 +55,7 @@ void ProcessEventSource::poll(double now, std::vector<std::unique_ptr<Event>>& i
 void ProcessEventSource::job_ended(double)
 {
   for (auto it = due_.begin(); it != due_.end();)
-    it = table_.at(std::get<1>(*it)).finished() ? due_.erase(it) : std::next(it);
+    it = table_.ended(std::get<1>(*it)) ? due_.erase(it) : std::next(it);
 }
 
 } // namespace jobsched

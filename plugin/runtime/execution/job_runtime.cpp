@@ -86,9 +86,15 @@ JobRuntime::JobRuntime(const Machine& machine, std::vector<sg4::Host*> hosts, do
                          " has none");
 }
 
+const WorkloadJob& JobRuntime::truth(JobId id) const
+{
+  const Job* job = table_.job_of(id);
+  if (job == nullptr) throw PolicyError("job " + std::to_string(id) + " is not known to the runtime");
+  return static_cast<const WorkloadJob&>(*job);
+}
+
 JobState& JobRuntime::admit(const WorkloadJob& job)
 {
-  truth_[job.id] = &job;
   JobState* s = table_.find(job.id);
   return s != nullptr ? *s : table_.add(job);
 }
@@ -979,14 +985,13 @@ JobRuntime::ProcessGroup& JobRuntime::group(JobId id)
   if (it != groups_.end()) return it->second;
   if (jobs_.count(id) != 0)
     throw PolicyError("job " + std::to_string(id) + " runs as one execution: its processes cannot be placed");
-  auto truth = truth_.find(id);
-  if (truth == truth_.end()) throw PolicyError("job " + std::to_string(id) + " is not known to the runtime");
+  const WorkloadJob& truth = this->truth(id);
   if (timers_)
     throw InputError("job " + std::to_string(id) +
                      " runs as processes that may share a host's CPU: that needs "
                      "simulation.execution: ptask (or auto)");
   ProcessGroup& g = groups_[id];
-  g.job = truth->second;
+  g.job = &truth;
   g.state = &table_.at(id);
   g.base = g.state->counters;
   const int n = std::max(1, g.job->size);
@@ -999,8 +1004,8 @@ int JobRuntime::process_count(JobId id) const
 {
   auto it = groups_.find(id);
   if (it != groups_.end()) return static_cast<int>(it->second.processor.size());
-  auto truth = truth_.find(id);
-  return truth == truth_.end() ? 0 : std::max(1, truth->second->size);
+  const Job* job = table_.job_of(id);
+  return job == nullptr ? 0 : std::max(1, job->size);
 }
 
 int JobRuntime::process_processor(JobId id, int process) const

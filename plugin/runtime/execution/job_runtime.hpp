@@ -73,6 +73,8 @@ class JobRuntime {
 
   /* The record of every job the runtime knows; `admit` adds one before it starts (in workload order). */
   JobState& admit(const WorkloadJob& job);
+  /* Registers a job of the workload (in workload order) without making its record yet (JobTable::expect). */
+  void expect(const WorkloadJob& job) { table_.expect(job); }
   const JobTable& table() const { return table_; }
   JobTable& table() { return table_; }
   /* Hand every execution segment to `sink` as it closes (a run streams its trace to trace.csv); without a sink the
@@ -83,7 +85,7 @@ class JobRuntime {
   /* Start an admitted job. */
   void start(JobId id, const ResourceSet& processors, Preparation prep = {})
   {
-    start(*truth_.at(id), processors, prep);
+    start(truth(id), processors, prep);
   }
   void kill(JobId id);
   /* Stop computing, keeping the remaining work; with `save_image` (and an image store) the image is written out.
@@ -299,7 +301,9 @@ class JobRuntime {
   int wall_time_jobs_ = 0;    // running jobs killed at their estimate (next_deadline scans only if any)
   long fruitless_dispatches_ = 0;
   JobTable table_;
-  std::unordered_map<JobId, const WorkloadJob*> truth_; // what the runtime executes; the table holds the public part
+  /* What the runtime executes: the table's jobs are the WorkloadJobs admitted (their public part is what the table's
+   * records show). PolicyError when the job is unknown. */
+  const WorkloadJob& truth(JobId id) const;
   std::function<void(const TraceSegment&)> trace_sink_;
   std::map<JobId, Execution> jobs_;
   std::map<JobId, ProcessGroup> groups_;            // jobs made of processes, by job id
