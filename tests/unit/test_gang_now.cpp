@@ -62,7 +62,7 @@ AllocationMap make_map(const std::vector<std::string>& capacities, const std::ve
   for (const auto& slice : map.slices)
     for (size_t p = 0; p < slice.size(); p++)
       if (!slice[p].free() && !map.job(slice[p].job)) {
-        JobRecord record{slice[p].job, {}};
+        JobRecord record{slice[p].job, {}, {}};
         for (size_t q = 0; q < slice.size(); q++)
           if (slice[q].job == record.id) record.vps[map.processors[q].arch] += slice[q].vps;
         map.jobs.push_back(record);
