@@ -61,23 +61,26 @@ void processor_changed(AllocationMap& map, size_t p)
 
 void clear_job(AllocationMap& map, int id)
 {
+  std::vector<size_t> columns; // the processors that held some of its entries, each once
   for (auto& slice : map.slices)
     for (size_t p = 0; p < slice.size(); p++)
       if (slice[p].job == id) {
         slice[p] = Entry{};
-        processor_changed(map, p);
+        if (std::find(columns.begin(), columns.end(), p) == columns.end()) columns.push_back(p);
       }
+  for (size_t p : columns)
+    processor_changed(map, p);
 }
 
 /* The job's entries in `slices`: vps[p] VPs on processor p (none where vps[p] == 0). */
 void write_job(AllocationMap& map, int id, const std::vector<int>& slices, const std::vector<int>& vps)
 {
-  for (int s : slices)
-    for (size_t p = 0; p < vps.size(); p++)
-      if (vps[p] > 0) {
+  for (size_t p = 0; p < vps.size(); p++)
+    if (vps[p] > 0) {
+      for (int s : slices)
         map.slices[static_cast<size_t>(s)][p] = Entry{id, vps[p]};
-        processor_changed(map, p);
-      }
+      if (!slices.empty()) processor_changed(map, p);
+    }
 }
 
 int remove_empty_slices(AllocationMap& map)
@@ -106,12 +109,32 @@ std::optional<JobAllocation> allocate_on(const AllocationMap& map, const VpCount
                                          const std::vector<int>& subset, const SchedulerOptions& options)
 {
   std::vector<Rational> capacities;
-  std::vector<std::string> archs;
-  for (int p : subset) {
+  capacities.reserve(subset.size());
+  for (int p : subset)
     capacities.push_back(map.processors[static_cast<size_t>(p)].capacity);
-    archs.push_back(map.processors[static_cast<size_t>(p)].arch);
+  std::optional<JobAllocation> local;
+  const bool one_pool = demand.size() == 1 && demand.begin()->second > 0 && !subset.empty() &&
+                        std::all_of(subset.begin(), subset.end(), [&](int p) {
+                          return map.processors[static_cast<size_t>(p)].arch == demand.begin()->first;
+                        });
+  if (one_pool) {
+    // The job's one architecture is every given processor's (the subsets the handlers pass): allocate_job's one pool
+    // is the whole subset and its calls come down to these two, without the per-processor architecture names.
+    const auto& [arch, count] = *demand.begin();
+    MtatResult m = mtat(count, capacities, options.allocation.mtat);
+    CompressionResult c = compress(m.vps, capacities, m.turnaround, options.allocation.compression);
+    local.emplace();
+    local->mtat.vps = std::move(m.vps);
+    local->mtat.pool_turnarounds[arch] = m.turnaround;
+    local->mtat.turnaround = std::max(Rational(0), m.turnaround);
+    local->vps = std::move(c.vps);
+    local->turnaround = c.turnaround;
+  } else {
+    std::vector<std::string> archs;
+    for (int p : subset)
+      archs.push_back(map.processors[static_cast<size_t>(p)].arch);
+    local = allocate_job(demand, capacities, archs, options.allocation);
   }
-  auto local = allocate_job(demand, capacities, archs, options.allocation);
   if (!local) return std::nullopt;
   JobAllocation out = *local;
   out.vps.assign(map.processors.size(), 0);
@@ -224,6 +247,26 @@ struct MapScan {
   std::unordered_map<int, std::vector<int>> slices_of;
 };
 
+/* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
+using ArchMasks = std::map<std::string, std::vector<std::uint64_t>>;
+
+ArchMasks arch_masks(const AllocationMap& map)
+{
+  ArchMasks masks;
+  const size_t words = (map.processors.size() + 63) / 64;
+  std::vector<std::uint64_t>* mask = nullptr;
+  const std::string* arch = nullptr;
+  for (size_t p = 0; p < map.processors.size(); p++) {
+    if (!arch || *arch != map.processors[p].arch) {
+      arch = &map.processors[p].arch;
+      mask = &masks[*arch];
+      mask->resize(words, 0);
+    }
+    (*mask)[p / 64] |= std::uint64_t{1} << (p % 64);
+  }
+  return masks;
+}
+
 MapScan scan_map(const AllocationMap& map)
 {
   MapScan scan;
@@ -269,7 +312,7 @@ Pattern search_free_rows(const AllocationMap& map, const FreeRows& free, const s
  * the map is unchanged). `scan`: the map's free entries (scan_map), from which the job's search rows are made
  * word by word (its own entries counting as free, as find_free_pattern has them). */
 bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const SchedulerOptions& options,
-                EventResult& result, const MapScan& scan)
+                EventResult& result, const MapScan& scan, const ArchMasks& masks)
 {
   const int id = job.id;
   if (held.empty()) {
@@ -280,15 +323,19 @@ bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>
   // Its allocation is the same in every slice it holds (the map's rules): read from the first (as
   // AllocationMap::turnaround_of does).
   const auto& first = map.slices[static_cast<size_t>(held.front())];
-  std::vector<size_t> usable;
   std::vector<std::uint64_t> mask(scan.free.words, 0);
+  for (const auto& [arch, count] : job.vps)
+    if (count > 0)
+      if (auto it = masks.find(arch); it != masks.end())
+        for (size_t w = 0; w < mask.size(); w++)
+          mask[w] |= it->second[w];
+  std::vector<size_t> usable;
+  for (size_t w = 0; w < mask.size(); w++)
+    for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
+      usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
   Rational now(0);
   std::vector<size_t> own;
   for (size_t p = 0; p < first.size(); p++) {
-    if (uses_arch(job.vps, map.processors[p].arch)) {
-      usable.push_back(p);
-      mask[p / 64] |= std::uint64_t{1} << (p % 64);
-    }
     if (first[p].job == id) {
       own.push_back(p);
       if (first[p].vps > 0) now = std::max(now, Rational(first[p].vps) / map.processors[p].capacity);
@@ -339,6 +386,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   // the map. A job's turn changes only its own entries, and adds a slice at the end if any: the others' slices stay
   // where they were unless an emptied slice was removed (then all are found again).
   MapScan scan = scan_map(map);
+  const ArchMasks masks = arch_masks(map);
   // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
@@ -354,13 +402,13 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     if (options.remember_declined && !waiting) {
       inputs = turn_inputs(map, *job);
       if (job->declined_at == inputs) {
-        if (options.validate && expand_job(map, *job, held, options, result, scan))
+        if (options.validate && expand_job(map, *job, held, options, result, scan, masks))
           throw PolicyError("gang scheduler: " + job_name(id) +
                             " was skipped by the Expansion round as unchanged, and its turn moves it");
         continue;
       }
     }
-    const bool moved = expand_job(map, *job, held, options, result, scan);
+    const bool moved = expand_job(map, *job, held, options, result, scan, masks);
     if (!moved && !inputs.empty()) job->declined_at = std::move(inputs);
     if (moved) {
       result.expanded_jobs.push_back(id);
@@ -379,8 +427,15 @@ using Holdings = std::vector<std::pair<int, Holding>>;
  * all its slices), in one pass over the map; processor p of `map` is row rows[p]. */
 Holdings holdings_of(const AllocationMap& map, const std::vector<int>& rows)
 {
-  std::unordered_map<int, size_t> first_slice; // job -> its first slice
-  std::unordered_map<int, Holding> found;
+  // Per job id (the map's jobs only): its first slice and its place in `out`.
+  int top = -1;
+  for (const auto& job : map.jobs)
+    top = std::max(top, job.id);
+  std::vector<int> first_slice(static_cast<size_t>(top + 1), -2); // -2: not a job of the map, -1: not met yet
+  for (const auto& job : map.jobs)
+    first_slice[static_cast<size_t>(job.id)] = -1;
+  std::vector<size_t> slot(static_cast<size_t>(top + 1), 0);
+  Holdings out;
   for (size_t s = 0; s < map.slices.size(); s++) {
     int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     Holding* into = nullptr;
@@ -390,17 +445,21 @@ Holdings holdings_of(const AllocationMap& map, const std::vector<int>& rows)
       if (e.free()) continue;
       if (e.job != last) {
         last = e.job;
-        into = first_slice.emplace(e.job, s).first->second == s ? &found[e.job] : nullptr;
+        into = nullptr;
+        if (e.job > top) continue;
+        int& first = first_slice[static_cast<size_t>(e.job)];
+        if (first == -1) {
+          first = static_cast<int>(s);
+          slot[static_cast<size_t>(e.job)] = out.size();
+          out.emplace_back(e.job, Holding{});
+        }
+        if (first == static_cast<int>(s)) into = &out[slot[static_cast<size_t>(e.job)]].second;
       }
       if (into && e.vps > 0) into->emplace_back(rows[p], e.vps);
     }
   }
-  Holdings out;
-  out.reserve(found.size());
-  for (auto& [id, holding] : found) {
-    std::sort(holding.begin(), holding.end());
-    out.emplace_back(id, std::move(holding));
-  }
+  for (auto& [id, holding] : out)
+    if (!std::is_sorted(holding.begin(), holding.end())) std::sort(holding.begin(), holding.end());
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
@@ -475,8 +534,9 @@ void record_moves(const AllocationMap& old_map, EventResult& result)
     for (const auto& [row, delta] : changes)
       archs.push_back(&rows[static_cast<size_t>(row)]->arch);
     std::sort(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x < *y; });
-    archs.erase(std::unique(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x == *y; }),
-                archs.end());
+    archs.erase(
+        std::unique(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x == *y; }),
+        archs.end());
     for (const std::string* arch : archs) {
       std::vector<VpCount> losses;
       std::vector<VpCount> gains;

@@ -89,20 +89,24 @@ bool capacity_units(const FreeRows& free, const std::vector<Rational>& capacitie
   for (size_t s = 0; s < free.slices; s++)
     for (size_t w = 0; w < free.words; w++)
       any[w] |= free.bits[s * free.words + w];
+  std::vector<size_t> used;
+  for (size_t w = 0; w < free.words; w++)
+    for (std::uint64_t bits = any[w]; bits != 0; bits &= bits - 1)
+      used.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
   denominator = 1;
-  for (size_t p = 0; p < free.processors; p++)
-    if ((any[p / 64] >> (p % 64)) & 1) {
-      long long d = capacities[p].denominator();
-      denominator = denominator / std::gcd(denominator, d) * d;
-      if (denominator > 1000000000LL) return false;
-    }
+  for (size_t p : used) {
+    long long d = capacities[p].denominator();
+    if (denominator % d == 0) continue;
+    denominator = denominator / std::gcd(denominator, d) * d;
+    if (denominator > 1000000000LL) return false;
+  }
   units.assign(free.processors, 0);
-  for (size_t p = 0; p < free.processors; p++)
-    if ((any[p / 64] >> (p % 64)) & 1) {
-      const __int128 unit = static_cast<__int128>(capacities[p].numerator()) * (denominator / capacities[p].denominator());
-      if (unit > (static_cast<__int128>(1) << 40)) return false;
-      units[p] = static_cast<long long>(unit);
-    }
+  for (size_t p : used) {
+    const __int128 unit =
+        static_cast<__int128>(capacities[p].numerator()) * (denominator / capacities[p].denominator());
+    if (unit > (static_cast<__int128>(1) << 40)) return false;
+    units[p] = static_cast<long long>(unit);
+  }
   return true;
 }
 
@@ -121,6 +125,7 @@ Pattern column_search(const FreeRows& free, const std::vector<Rational>& capacit
   size_t best_row = free.slices;
   size_t best_width = 0;
   __int128 best_units = 0; // capacity units x width of the best, when `whole`
+  long long best_sum = 0;  // its capacity units
   auto row_of = [&](size_t i) { return free.bits.begin() + static_cast<long>(i * words); };
   for (size_t i = 0; i < free.slices; i++) {
     if (free.row_empty(i)) continue;
@@ -143,11 +148,13 @@ Pattern column_search(const FreeRows& free, const std::vector<Rational>& capacit
     }
     if (whole) {
       long long sum = 0;
-      for (size_t p = 0; p < free.processors; p++)
-        if (free.test(i, p)) sum += units[p];
+      for (size_t w = 0; w < words; w++)
+        for (std::uint64_t bits = row[static_cast<long>(w)]; bits != 0; bits &= bits - 1)
+          sum += units[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
       const __int128 size = static_cast<__int128>(sum) * static_cast<__int128>(width);
       if (size > best_units) {
         best_units = size;
+        best_sum = sum;
         best_row = i;
         best_width = width;
       }
@@ -174,7 +181,8 @@ Pattern column_search(const FreeRows& free, const std::vector<Rational>& capacit
       contains = (row[static_cast<long>(w)] & ~other[static_cast<long>(w)]) == 0;
     if (j == best_row || contains) best.slices.push_back(static_cast<int>(j));
   }
-  best.size = capacity_of(best.processors, capacities) * Rational(static_cast<long long>(best_width));
+  best.size = (whole ? Rational(best_sum, denominator) : capacity_of(best.processors, capacities)) *
+              Rational(static_cast<long long>(best_width));
   return best;
 }
 
