@@ -5,9 +5,10 @@
 # (scripts/now_platform.py --workstations 128) and 1,000 (--workstations 1000 --routing star: one link per
 # workstation, no per-pair route), one run at a time on one core.
 # Usage: gang_now_scale.sh JOBSCHED_BIN [SOURCE_DIR]   ROWS="16/300/150 1000/200/2.4" selects the rows
-#        (workstations/jobs/mean inter-arrival in seconds), TIMEOUT (seconds of wall time, default 600) stops a run
-#        that takes longer (printed as "> TIMEOUT s"), LIB: a folder holding the libjobsched.so to use (an older
-#        build kept for comparison).
+#        (workstations/jobs/mean inter-arrival in seconds), TIMEOUT (CPU seconds, default 600: a limit on CPU, not
+#        wall time, so that a machine shared with other work stops the same runs) stops a run that takes longer
+#        (printed as "> TIMEOUT s"), LIB: a folder holding the libjobsched.so to use (an older build kept for
+#        comparison).
 # Prints one row per run: CPU seconds, peak MiB, and from summary.json the makespan, the mean turnaround, the jobs in
 # the system over the last third of the run and the most slices the allocation map had.
 set -euo pipefail
@@ -36,12 +37,15 @@ for row in $rows; do
   IFS=/ read -r workstations jobs interarrival <<<"$row"
   rm -rf "$work/out"
   set +e
-  "${lib[@]}" /usr/bin/time -f '%U %S %M' -o "$work/time" timeout "$limit" "${pin[@]}" "$bin" run \
-    "$src/scenarios/gang-now/now.yaml" --quiet --out "$work/out" --set platform="$work/now-$workstations.xml" \
-    --set workload.generator.jobs="$jobs" --set workload.generator.mean_interarrival="$interarrival" 2>"$work/err"
+  (
+    ulimit -t "$limit" # the kernel stops the run (SIGXCPU, then SIGKILL) after that much CPU
+    exec "${lib[@]}" /usr/bin/time -f '%U %S %M' -o "$work/time" "${pin[@]}" "$bin" run \
+      "$src/scenarios/gang-now/now.yaml" --quiet --out "$work/out" --set platform="$work/now-$workstations.xml" \
+      --set workload.generator.jobs="$jobs" --set workload.generator.mean_interarrival="$interarrival" 2>"$work/err"
+  )
   rc=$?
   set -e
-  if [ $rc = 124 ]; then
+  if [ $rc != 0 ] && grep -q -E 'signal (9|24)|CPU time limit' "$work/err" "$work/time" 2>/dev/null; then
     printf '%12s %6s %11s %9s\n' "$workstations" "$jobs" "$interarrival" "> $limit s"
     continue
   elif [ $rc != 0 ]; then
