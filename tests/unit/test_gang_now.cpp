@@ -14,6 +14,7 @@
 #include <functional>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 using namespace jobsched;
 using namespace jobsched::gang_now;
@@ -62,7 +63,7 @@ AllocationMap make_map(const std::vector<std::string>& capacities, const std::ve
   for (const auto& slice : map.slices)
     for (size_t p = 0; p < slice.size(); p++)
       if (!slice[p].free() && !map.job(slice[p].job)) {
-        JobRecord record{slice[p].job, {}};
+        JobRecord record{slice[p].job, {}, {}};
         for (size_t q = 0; q < slice.size(); q++)
           if (slice[q].job == record.id) record.vps[map.processors[q].arch] += slice[q].vps;
         map.jobs.push_back(record);
@@ -321,6 +322,33 @@ TEST(GangNowMtat, OptimalMatchesBruteForceOnRandomHeterogeneousInstances)
     if (paper.turnaround > best) paper_worse++;
   }
   EXPECT_GT(paper_worse, 0); // the counterexamples to Theorem 1 are not rare
+}
+
+TEST(GangNowMtat, OptimalPlacesVpsAsTheOneAtATimeGreedy)
+{
+  // The documented rule, one VP at a time from zero: the next VP goes to the smallest (n_i + 1) / a_i, ties to a
+  // processor already holding VPs, then the larger capacity, then the lower index. Written here by linear scans and
+  // compared VP for VP on many processors of few distinct capacities (as platforms have: the ties decide).
+  std::mt19937_64 rng(1000);
+  const std::vector<Rational> speeds{r(1), r(3, 2), r(2), r(3), r(4), r(5)};
+  for (int instance = 0; instance < 300; instance++) {
+    std::vector<Rational> a;
+    const size_t processors = 1 + rng() % (instance % 3 == 0 ? 300 : 20);
+    for (size_t i = 0; i < processors; i++)
+      a.push_back(speeds[rng() % (instance % 2 == 0 ? 2 : speeds.size())]);
+    const int vps = static_cast<int>(rng() % (instance % 5 == 0 ? 400 : 20));
+    std::vector<int> expected(processors, 0);
+    const auto key = [&](size_t k) {
+      return std::make_tuple(Rational(expected[k] + 1) / a[k], expected[k] == 0, -a[k]);
+    };
+    for (int v = 0; v < vps; v++) {
+      size_t best = 0;
+      for (size_t i = 1; i < processors; i++)
+        if (key(i) < key(best)) best = i;
+      expected[best]++;
+    }
+    EXPECT_EQ(mtat(vps, a, MtatVariant::optimal).vps, expected) << "instance " << instance;
+  }
 }
 
 TEST(GangNowMtat, LargestInputsStayExact)
@@ -857,6 +885,84 @@ TEST(GangNowEvents, ExpansionRoundStartsOneJobFurtherEachTime)
   EXPECT_EQ(x.expanded_jobs, (std::vector<int>{1, 2}));
   EXPECT_EQ(slice_strings(x.map), (std::vector<std::string>{"2 1", "2 1"}));
   EXPECT_EQ(moves_string(x.migrations), "1:P1->P2x1");
+}
+
+TEST(GangNowEvents, RememberedDeclinesDecideAsFullRounds)
+{
+  // The Expansion round's memory (remember_declined) skips a job whose inputs did not change since it last stayed;
+  // the decisions must be those of rounds that retry every job. Random events on 12 workstations of 3 architectures
+  // and 6 capacities, both maps side by side, every result compared (with `validate`, the memory's skipped turns are
+  // also taken and must not move their job).
+  const std::vector<std::string> speeds{"1", "1.5", "2", "3", "4", "5"};
+  const std::vector<std::string> archs{"sparc", "x86", "alpha"};
+  std::vector<Processor> all;
+  for (size_t p = 0; p < 12; p++)
+    all.push_back(Processor{"P" + std::to_string(p + 1), parse_capacity(speeds[p % 6], "test"), archs[p % 3]});
+  int remembered = 0;
+  for (unsigned seed = 1; seed <= 12; seed++) {
+    std::mt19937 rng(seed);
+    SchedulerOptions full;
+    full.validate = true;
+    SchedulerOptions remembering = full;
+    remembering.remember_declined = true;
+    AllocationMap a;
+    a.processors = all;
+    AllocationMap b = a;
+    int next_id = 0;
+    for (int step = 0; step < 250; step++) {
+      const int kind = static_cast<int>(rng() % 10);
+      std::function<EventResult(const AllocationMap&, const SchedulerOptions&)> event;
+      if (kind <= 2 || a.jobs.empty()) {
+        const int id = next_id++;
+        const VpCounts vps{{archs[rng() % 3], 1 + static_cast<int>(rng() % 6)}};
+        event = [=](const AllocationMap& m, const SchedulerOptions& o) { return submit_job(m, id, vps, o); };
+      } else if (kind <= 4) {
+        const int id = a.jobs[rng() % a.jobs.size()].id;
+        event = [=](const AllocationMap& m, const SchedulerOptions& o) { return job_exit(m, id, o); };
+      } else if (kind == 5) {
+        const JobRecord& job = a.jobs[rng() % a.jobs.size()];
+        const std::vector<int> held = a.allocation_of(job.id);
+        std::vector<size_t> on;
+        for (size_t p = 0; p < held.size(); p++)
+          if (held[p] > 0) on.push_back(p);
+        if (on.empty()) continue;
+        const int id = job.id;
+        const std::string name = a.processors[on[rng() % on.size()]].name;
+        event = [=](const AllocationMap& m, const SchedulerOptions& o) { return vp_exit(m, id, name, o); };
+      } else if (kind == 6) {
+        const JobRecord& job = a.jobs[rng() % a.jobs.size()];
+        if (job.vps.empty()) continue;
+        const int id = job.id;
+        const std::string arch = job.vps.begin()->first;
+        event = [=](const AllocationMap& m, const SchedulerOptions& o) { return new_vp(m, id, arch, o); };
+      } else if (kind <= 8 && a.processors.size() > 3) {
+        const std::string name = a.processors[rng() % a.processors.size()].name;
+        event = [=](const AllocationMap& m, const SchedulerOptions& o) { return processor_exit(m, name, o); };
+      } else {
+        std::vector<Processor> away;
+        for (const auto& p : all)
+          if (a.processor_index(p.name) < 0) away.push_back(p);
+        if (away.empty()) continue;
+        const Processor back = away[rng() % away.size()];
+        event = [=](const AllocationMap& m, const SchedulerOptions& o) { return new_processor(m, back, o); };
+      }
+      EventResult x = event(a, full);
+      EventResult y = event(b, remembering);
+      const std::string where = "seed " + std::to_string(seed) + ", step " + std::to_string(step);
+      ASSERT_EQ(slice_strings(y.map), slice_strings(x.map)) << where;
+      ASSERT_EQ(moves_string(y.migrations), moves_string(x.migrations)) << where;
+      ASSERT_EQ(counts_string(y.placed), counts_string(x.placed)) << where;
+      ASSERT_EQ(counts_string(y.suspended), counts_string(x.suspended)) << where;
+      ASSERT_EQ(y.expanded_jobs, x.expanded_jobs) << where;
+      ASSERT_EQ(y.placements.size(), x.placements.size()) << where;
+      ASSERT_EQ(y.map.next_job, x.map.next_job) << where;
+      for (const auto& job : y.map.jobs)
+        remembered += job.declined_at.empty() ? 0 : 1;
+      a = std::move(x.map);
+      b = std::move(y.map);
+    }
+  }
+  EXPECT_GT(remembered, 1000); // jobs carried a remembered decline from round to round
 }
 
 // ---- the map's JSON form ----

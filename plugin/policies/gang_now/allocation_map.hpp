@@ -19,6 +19,8 @@
 
 #include "policies/gang_now/mtat.hpp"
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,10 @@ struct JobRecord {
   /* The job's VPs by architecture. */
   VpCounts vps;
   int total_vps() const;
+  /* The Expansion round's memory (SchedulerOptions::remember_declined): the map's change counters
+   * (AllocationMap::slice_changes, then arch_changes of each of the job's architectures, in the order of `vps`) when
+   * its last turn left it where it was; empty when it has none. */
+  std::vector<std::uint64_t> declined_at;
 };
 
 struct AllocationMap {
@@ -54,6 +60,12 @@ struct AllocationMap {
   std::vector<JobRecord> jobs;
   /* Index into `jobs` of the job the next Expansion round starts from. */
   size_t next_job = 0;
+  /* Change counters kept by the event handlers (events.cpp): slices added or removed, and per architecture, any entry
+   * of a processor of that architecture changed or such a processor added or removed. A job's Expansion turn reads
+   * only the slices and the entries of its architectures' processors, so while these counters stand still its turn
+   * decides the same. */
+  std::uint64_t slice_changes = 0;
+  std::map<std::string, std::uint64_t> arch_changes;
 
   /* Index of the processor called `name`, or -1. */
   int processor_index(const std::string& name) const;

@@ -131,8 +131,15 @@ CompressionResult compress(const std::vector<int>& vps, const std::vector<Ration
     throw InputError("compression: the allocation's turnaround " + fraction_string(turnaround_of(vps, capacities)) +
                      " exceeds the target " + fraction_string(target));
   CompressionResult out;
-  for (const auto& a : capacities)
-    out.bounds.push_back(static_cast<int>(floor_of(target * a))); // step 1: x_imax = T a_i, whole VPs only
+  std::vector<std::pair<Rational, int>> known; // the bound of each capacity met so far (platforms have few)
+  for (const auto& a : capacities) {
+    auto it = std::find_if(known.begin(), known.end(), [&a](const auto& k) { return k.first == a; });
+    if (it == known.end()) {
+      known.emplace_back(a, static_cast<int>(floor_of(target * a))); // step 1: x_imax = T a_i, whole VPs only
+      it = known.end() - 1;
+    }
+    out.bounds.push_back(it->second);
+  }
   out.vps = variant == CompressionVariant::paper ? paper_compression(vps, capacities, target, out.bounds)
                                                  : exact_compression(vps, capacities, out.bounds);
   out.turnaround = turnaround_of(out.vps, capacities);

@@ -53,19 +53,34 @@ size_t queue_position(const AllocationMap& map, int id)
   throw InputError("no " + job_name(id) + " in the allocation map");
 }
 
+/* An entry of processor p changed, or p came or went: the turns of jobs of its architecture may decide otherwise. */
+void processor_changed(AllocationMap& map, size_t p)
+{
+  map.arch_changes[map.processors[p].arch]++;
+}
+
 void clear_job(AllocationMap& map, int id)
 {
+  std::vector<size_t> columns; // the processors that held some of its entries, each once
   for (auto& slice : map.slices)
-    for (auto& e : slice)
-      if (e.job == id) e = Entry{};
+    for (size_t p = 0; p < slice.size(); p++)
+      if (slice[p].job == id) {
+        slice[p] = Entry{};
+        if (std::find(columns.begin(), columns.end(), p) == columns.end()) columns.push_back(p);
+      }
+  for (size_t p : columns)
+    processor_changed(map, p);
 }
 
 /* The job's entries in `slices`: vps[p] VPs on processor p (none where vps[p] == 0). */
 void write_job(AllocationMap& map, int id, const std::vector<int>& slices, const std::vector<int>& vps)
 {
-  for (int s : slices)
-    for (size_t p = 0; p < vps.size(); p++)
-      if (vps[p] > 0) map.slices[static_cast<size_t>(s)][p] = Entry{id, vps[p]};
+  for (size_t p = 0; p < vps.size(); p++)
+    if (vps[p] > 0) {
+      for (int s : slices)
+        map.slices[static_cast<size_t>(s)][p] = Entry{id, vps[p]};
+      if (!slices.empty()) processor_changed(map, p);
+    }
 }
 
 int remove_empty_slices(AllocationMap& map)
@@ -77,6 +92,7 @@ int remove_empty_slices(AllocationMap& map)
                                                        [](const Entry& e) { return e.free(); });
                                   }),
                    map.slices.end());
+  if (map.slices.size() != before) map.slice_changes++;
   return static_cast<int>(before - map.slices.size());
 }
 
@@ -93,12 +109,32 @@ std::optional<JobAllocation> allocate_on(const AllocationMap& map, const VpCount
                                          const std::vector<int>& subset, const SchedulerOptions& options)
 {
   std::vector<Rational> capacities;
-  std::vector<std::string> archs;
-  for (int p : subset) {
+  capacities.reserve(subset.size());
+  for (int p : subset)
     capacities.push_back(map.processors[static_cast<size_t>(p)].capacity);
-    archs.push_back(map.processors[static_cast<size_t>(p)].arch);
+  std::optional<JobAllocation> local;
+  const bool one_pool = demand.size() == 1 && demand.begin()->second > 0 && !subset.empty() &&
+                        std::all_of(subset.begin(), subset.end(), [&](int p) {
+                          return map.processors[static_cast<size_t>(p)].arch == demand.begin()->first;
+                        });
+  if (one_pool) {
+    // The job's one architecture is every given processor's (the subsets the handlers pass): allocate_job's one pool
+    // is the whole subset and its calls come down to these two, without the per-processor architecture names.
+    const auto& [arch, count] = *demand.begin();
+    MtatResult m = mtat(count, capacities, options.allocation.mtat);
+    CompressionResult c = compress(m.vps, capacities, m.turnaround, options.allocation.compression);
+    local.emplace();
+    local->mtat.vps = std::move(m.vps);
+    local->mtat.pool_turnarounds[arch] = m.turnaround;
+    local->mtat.turnaround = std::max(Rational(0), m.turnaround);
+    local->vps = std::move(c.vps);
+    local->turnaround = c.turnaround;
+  } else {
+    std::vector<std::string> archs;
+    for (int p : subset)
+      archs.push_back(map.processors[static_cast<size_t>(p)].arch);
+    local = allocate_job(demand, capacities, archs, options.allocation);
   }
-  auto local = allocate_job(demand, capacities, archs, options.allocation);
   if (!local) return std::nullopt;
   JobAllocation out = *local;
   out.vps.assign(map.processors.size(), 0);
@@ -150,6 +186,7 @@ PlacementDecision place_job(AllocationMap& map, const JobRecord& job, const Sche
     write_job(map, job.id, d.slices, in_pattern->vps);
   } else {
     map.slices.emplace_back(map.processors.size());
+    map.slice_changes++;
     d.slices = {static_cast<int>(map.slices.size() - 1)};
     d.turnaround = whole.turnaround;
     write_job(map, job.id, d.slices, whole.vps);
@@ -202,10 +239,80 @@ std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map
   return out;
 }
 
+/* The map as an Expansion round reads it, from one pass over its entries: the free entries as bit rows, their count,
+ * and every job's slices. Built at the start of a round and again after a turn that changed the map. */
+struct MapScan {
+  FreeRows free{0, 0};
+  long long free_entries = 0;
+  std::unordered_map<int, std::vector<int>> slices_of;
+};
+
+/* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
+using ArchMasks = std::map<std::string, std::vector<std::uint64_t>>;
+
+ArchMasks arch_masks(const AllocationMap& map)
+{
+  ArchMasks masks;
+  const size_t words = (map.processors.size() + 63) / 64;
+  std::vector<std::uint64_t>* mask = nullptr;
+  const std::string* arch = nullptr;
+  for (size_t p = 0; p < map.processors.size(); p++) {
+    if (!arch || *arch != map.processors[p].arch) {
+      arch = &map.processors[p].arch;
+      mask = &masks[*arch];
+      mask->resize(words, 0);
+    }
+    (*mask)[p / 64] |= std::uint64_t{1} << (p % 64);
+  }
+  return masks;
+}
+
+MapScan scan_map(const AllocationMap& map)
+{
+  MapScan scan;
+  scan.free = FreeRows(map.slices.size(), map.processors.size());
+  for (size_t s = 0; s < map.slices.size(); s++) {
+    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    const auto& slice = map.slices[s];
+    for (size_t p = 0; p < slice.size(); p++) {
+      const Entry& e = slice[p];
+      if (e.free()) {
+        scan.free.set(s, p);
+        scan.free_entries++;
+        continue;
+      }
+      if (e.job == last) continue;
+      last = e.job;
+      auto& held = scan.slices_of[e.job];
+      if (held.empty() || held.back() != static_cast<int>(s)) held.push_back(static_cast<int>(s));
+    }
+  }
+  return scan;
+}
+
+/* Expansion's search on the entries a job may use (`free`: set on processors of its architectures only). */
+Pattern search_free_rows(const AllocationMap& map, const FreeRows& free, const std::vector<size_t>& usable,
+                         const SchedulerOptions& options)
+{
+  ExpansionSearch search = options.expansion;
+  if (search == ExpansionSearch::exhaustive && options.exhaustive_falls_back) {
+    long with_free = 0;
+    for (size_t s = 0; s < free.slices; s++)
+      with_free += free.row_empty(s) ? 0 : 1;
+    if (with_free > options.max_exhaustive_slices) search = ExpansionSearch::column;
+  }
+  // Only the capacities of the processors the job may use are read.
+  std::vector<Rational> capacities(map.processors.size(), Rational(1));
+  for (size_t p : usable)
+    capacities[p] = map.processors[p].capacity;
+  return find_pattern(free, capacities, search, options.max_exhaustive_slices);
+}
+
 /* One job's turn in an Expansion round, the job holding `held` (its slices); true if it moved or was placed (false:
- * the map is unchanged). */
+ * the map is unchanged). `scan`: the map's free entries (scan_map), from which the job's search rows are made
+ * word by word (its own entries counting as free, as find_free_pattern has them). */
 bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const SchedulerOptions& options,
-                EventResult& result)
+                EventResult& result, const MapScan& scan, const ArchMasks& masks)
 {
   const int id = job.id;
   if (held.empty()) {
@@ -213,23 +320,58 @@ bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>
     result.placements.push_back(place_job(map, job, options));
     return true;
   }
-  Pattern pattern = find_free_pattern(map, job.vps, id, options);
+  // Its allocation is the same in every slice it holds (the map's rules): read from the first (as
+  // AllocationMap::turnaround_of does).
+  const auto& first = map.slices[static_cast<size_t>(held.front())];
+  std::vector<std::uint64_t> mask(scan.free.words, 0);
+  for (const auto& [arch, count] : job.vps)
+    if (count > 0)
+      if (auto it = masks.find(arch); it != masks.end())
+        for (size_t w = 0; w < mask.size(); w++)
+          mask[w] |= it->second[w];
+  std::vector<size_t> usable;
+  for (size_t w = 0; w < mask.size(); w++)
+    for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
+      usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+  Rational now(0);
+  std::vector<size_t> own;
+  for (size_t p = 0; p < first.size(); p++) {
+    if (first[p].job == id) {
+      own.push_back(p);
+      if (first[p].vps > 0) now = std::max(now, Rational(first[p].vps) / map.processors[p].capacity);
+    }
+  }
+  FreeRows free(scan.free.slices, scan.free.processors);
+  for (size_t s = 0; s < free.slices; s++)
+    for (size_t w = 0; w < free.words; w++)
+      free.bits[s * free.words + w] = scan.free.bits[s * free.words + w] & mask[w];
+  for (int s : held)
+    for (size_t p : own)
+      if ((mask[p / 64] >> (p % 64)) & 1) free.set(static_cast<size_t>(s), p);
+  Pattern pattern = search_free_rows(map, free, usable, options);
   if (pattern.empty()) return false;
   auto a = allocate_on(map, job.vps, pattern.processors, options);
   if (!a) return false;
-  // Time-shared turnarounds with the same slice count tau on both sides: T / slices held. Its allocation is the same in
-  // every slice it holds: read from the first (as AllocationMap::turnaround_of does).
-  std::vector<int> current(map.processors.size(), 0);
-  const auto& first = map.slices[static_cast<size_t>(held.front())];
-  for (size_t p = 0; p < first.size(); p++)
-    if (first[p].job == id) current[p] = first[p].vps;
-  Rational now = turnaround_of(current, map.capacities()) / Rational(static_cast<long long>(held.size()));
+  // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
+  now /= Rational(static_cast<long long>(held.size()));
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
   clear_job(map, id);
   write_job(map, id, pattern.slices, a->vps);
   result.removed_slices += remove_empty_slices(map);
   return true;
+}
+
+/* What a job's Expansion turn reads, as change counters: the slices, and the entries and processors of each of its
+ * architectures (AllocationMap::slice_changes, arch_changes). */
+std::vector<std::uint64_t> turn_inputs(const AllocationMap& map, const JobRecord& job)
+{
+  std::vector<std::uint64_t> key{map.slice_changes};
+  for (const auto& [arch, count] : job.vps) {
+    auto it = map.arch_changes.find(arch);
+    key.push_back(it == map.arch_changes.end() ? 0 : it->second);
+  }
+  return key;
 }
 
 void expansion_round(AllocationMap& map, const std::set<int>& excluded, const SchedulerOptions& options,
@@ -243,88 +385,166 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   // The free entries, counted again only when a job's turn changed the map; every job's slices from one pass over
   // the map. A job's turn changes only its own entries, and adds a slice at the end if any: the others' slices stay
   // where they were unless an emptied slice was removed (then all are found again).
-  long long free_entries = map.free_entries();
-  auto index = slices_by_job(map);
+  MapScan scan = scan_map(map);
+  const ArchMasks masks = arch_masks(map);
   // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
     if (excluded.count(id)) continue;
-    const JobRecord* job = &map.jobs[(start + k) % map.jobs.size()];
+    JobRecord* job = &map.jobs[(start + k) % map.jobs.size()];
     std::vector<int> held;
-    if (auto it = index.find(id); it != index.end()) held = it->second;
+    if (auto it = scan.slices_of.find(id); it != scan.slices_of.end()) held = it->second;
     bool waiting = job && held.empty();
     // "until no free entries remain": a waiting job may still take a new slice.
-    if (!job || (!waiting && free_entries == 0)) continue;
-    const int removed_before = result.removed_slices;
-    if (expand_job(map, *job, held, options, result)) {
+    if (!job || (!waiting && scan.free_entries == 0)) continue;
+    // A placed job whose last turn left it in place, with nothing it reads changed since, stays again.
+    std::vector<std::uint64_t> inputs;
+    if (options.remember_declined && !waiting) {
+      inputs = turn_inputs(map, *job);
+      if (job->declined_at == inputs) {
+        if (options.validate && expand_job(map, *job, held, options, result, scan, masks))
+          throw PolicyError("gang scheduler: " + job_name(id) +
+                            " was skipped by the Expansion round as unchanged, and its turn moves it");
+        continue;
+      }
+    }
+    const bool moved = expand_job(map, *job, held, options, result, scan, masks);
+    if (!moved && !inputs.empty()) job->declined_at = std::move(inputs);
+    if (moved) {
       result.expanded_jobs.push_back(id);
-      free_entries = map.free_entries();
-      if (result.removed_slices != removed_before)
-        index = slices_by_job(map);
-      else
-        index[id] = map.slices_of(id);
+      scan = scan_map(map);
     }
   }
   map.next_job = (start + 1) % map.jobs.size();
 }
 
-/* Job -> processor name -> VPs. */
-using Holdings = std::map<int, std::map<std::string, int>>;
+/* Job -> (row, VPs) for every processor holding some of its VPs, by increasing row; jobs in increasing id order. A
+ * row numbers a processor of the map before the event (its index there) or one the event added (after them). */
+using Holding = std::vector<std::pair<int, int>>;
+using Holdings = std::vector<std::pair<int, Holding>>;
 
-Holdings holdings_of(const AllocationMap& map)
+/* The VPs of each job on each processor, read from the job's first slice (AllocationMap::allocation_of: the same in
+ * all its slices), in one pass over the map; processor p of `map` is row rows[p]. */
+Holdings holdings_of(const AllocationMap& map, const std::vector<int>& rows)
 {
-  // Each job's first slice, in one pass over the map (AllocationMap::allocation_of reads a job's entries there).
-  std::unordered_map<int, size_t> first_slice;
+  // Per job id (the map's jobs only): its first slice and its place in `out`.
+  int top = -1;
+  for (const auto& job : map.jobs)
+    top = std::max(top, job.id);
+  std::vector<int> first_slice(static_cast<size_t>(top + 1), -2); // -2: not a job of the map, -1: not met yet
+  for (const auto& job : map.jobs)
+    first_slice[static_cast<size_t>(job.id)] = -1;
+  std::vector<size_t> slot(static_cast<size_t>(top + 1), 0);
+  Holdings out;
   for (size_t s = 0; s < map.slices.size(); s++) {
     int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
-    for (const Entry& e : map.slices[s])
-      if (!e.free() && e.job != last) {
+    Holding* into = nullptr;
+    const auto& slice = map.slices[s];
+    for (size_t p = 0; p < slice.size(); p++) {
+      const Entry& e = slice[p];
+      if (e.free()) continue;
+      if (e.job != last) {
         last = e.job;
-        first_slice.emplace(e.job, s);
+        into = nullptr;
+        if (e.job > top) continue;
+        int& first = first_slice[static_cast<size_t>(e.job)];
+        if (first == -1) {
+          first = static_cast<int>(s);
+          slot[static_cast<size_t>(e.job)] = out.size();
+          out.emplace_back(e.job, Holding{});
+        }
+        if (first == static_cast<int>(s)) into = &out[slot[static_cast<size_t>(e.job)]].second;
       }
+      if (into && e.vps > 0) into->emplace_back(rows[p], e.vps);
+    }
   }
-  Holdings out;
-  for (const auto& job : map.jobs) {
-    auto it = first_slice.find(job.id);
-    if (it == first_slice.end()) continue;
-    const auto& slice = map.slices[it->second];
-    for (size_t p = 0; p < slice.size(); p++)
-      if (slice[p].job == job.id && slice[p].vps > 0) out[job.id][map.processors[p].name] = slice[p].vps;
-  }
+  for (auto& [id, holding] : out)
+    if (!std::is_sorted(holding.begin(), holding.end())) std::sort(holding.begin(), holding.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
 
-/* The net moves between `before` (on the processors of `old_map`) and the result's map. */
-void record_moves(const Holdings& before, const AllocationMap& old_map, EventResult& result)
+/* The net moves between `old_map` and the result's map. The handlers keep the processors' order: an event removes
+ * processors or appends new ones, so the rows of the new map are found by one walk over both lists. */
+void record_moves(const AllocationMap& old_map, EventResult& result)
 {
-  std::vector<Processor> rows = old_map.processors;
-  std::unordered_set<std::string> old_names;
-  for (const auto& p : old_map.processors)
-    old_names.insert(p.name);
-  for (const auto& p : result.map.processors)
-    if (old_names.count(p.name) == 0) rows.push_back(p);
-  Holdings after = holdings_of(result.map);
-  std::set<int> jobs;
-  for (const auto& [id, h] : before)
-    jobs.insert(id);
-  for (const auto& [id, h] : after)
-    jobs.insert(id);
-  std::set<std::string> archs;
-  for (const auto& p : rows)
-    archs.insert(p.arch);
-  for (int id : jobs) {
-    const auto& was = before.count(id) ? before.at(id) : std::map<std::string, int>{};
-    const auto& is = after.count(id) ? after.at(id) : std::map<std::string, int>{};
-    if (was == is) continue; // nothing lost, nothing gained
-    for (const auto& arch : archs) {
+  const auto& old_processors = old_map.processors;
+  const auto& new_processors = result.map.processors;
+  std::vector<const Processor*> rows;
+  rows.reserve(old_processors.size() + 1);
+  for (const auto& p : old_processors)
+    rows.push_back(&p);
+  std::vector<int> old_rows(old_processors.size());
+  for (size_t p = 0; p < old_rows.size(); p++)
+    old_rows[p] = static_cast<int>(p);
+  std::vector<int> new_rows(new_processors.size());
+  size_t next = 0; // the old processors before `next` are matched or gone
+  for (size_t j = 0; j < new_processors.size(); j++) {
+    size_t k = next;
+    while (k < old_processors.size() && old_processors[k].name != new_processors[j].name)
+      k++;
+    if (k < old_processors.size()) {
+      new_rows[j] = static_cast<int>(k);
+      next = k + 1;
+    } else {
+      new_rows[j] = static_cast<int>(rows.size());
+      rows.push_back(&new_processors[j]);
+    }
+  }
+  const Holdings before = holdings_of(old_map, old_rows);
+  const Holdings after = holdings_of(result.map, new_rows);
+  const Holding none;
+  size_t b = 0;
+  size_t a = 0;
+  while (b < before.size() || a < after.size()) { // the jobs of both, in id order
+    int id;
+    const Holding* was = &none;
+    const Holding* is = &none;
+    if (a == after.size() || (b < before.size() && before[b].first < after[a].first)) {
+      id = before[b].first;
+      was = &before[b++].second;
+    } else if (b == before.size() || after[a].first < before[b].first) {
+      id = after[a].first;
+      is = &after[a++].second;
+    } else {
+      id = before[b].first;
+      was = &before[b++].second;
+      is = &after[a++].second;
+    }
+    if (*was == *is) continue; // nothing lost, nothing gained
+    // Per row, the VPs it had and has; then per architecture (by name), losses given to gains in row order.
+    std::vector<std::pair<int, int>> changes; // (row, new - old)
+    size_t w = 0;
+    size_t i = 0;
+    while (w < was->size() || i < is->size()) {
+      if (i == is->size() || (w < was->size() && (*was)[w].first < (*is)[i].first)) {
+        changes.emplace_back((*was)[w].first, -(*was)[w].second);
+        w++;
+      } else if (w == was->size() || (*is)[i].first < (*was)[w].first) {
+        changes.emplace_back((*is)[i].first, (*is)[i].second);
+        i++;
+      } else {
+        if ((*is)[i].second != (*was)[w].second)
+          changes.emplace_back((*is)[i].first, (*is)[i].second - (*was)[w].second);
+        w++;
+        i++;
+      }
+    }
+    std::vector<const std::string*> archs;
+    for (const auto& [row, delta] : changes)
+      archs.push_back(&rows[static_cast<size_t>(row)]->arch);
+    std::sort(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x < *y; });
+    archs.erase(
+        std::unique(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x == *y; }),
+        archs.end());
+    for (const std::string* arch : archs) {
       std::vector<VpCount> losses;
       std::vector<VpCount> gains;
-      for (const auto& p : rows) {
-        if (p.arch != arch) continue;
-        int old_count = was.count(p.name) ? was.at(p.name) : 0;
-        int new_count = is.count(p.name) ? is.at(p.name) : 0;
-        if (old_count > new_count) losses.push_back({id, p.name, old_count - new_count});
-        if (new_count > old_count) gains.push_back({id, p.name, new_count - old_count});
+      for (const auto& [row, delta] : changes) {
+        const Processor& p = *rows[static_cast<size_t>(row)];
+        if (p.arch != *arch) continue;
+        if (delta < 0) losses.push_back({id, p.name, -delta});
+        if (delta > 0) gains.push_back({id, p.name, delta});
       }
       size_t l = 0;
       size_t g = 0;
@@ -369,7 +589,7 @@ EventResult after_departure(const AllocationMap& after_exit, const SchedulerOpti
   EventResult result{after_exit, {}, {}, {}, {}, {}, 0};
   result.removed_slices += remove_empty_slices(result.map);
   expansion_round(result.map, {}, options, result);
-  record_moves(holdings_of(after_exit), after_exit, result);
+  record_moves(after_exit, result);
   check_result(result, options);
   return result;
 }
@@ -389,14 +609,7 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
       const Entry& e = map.slices[s][p];
       if (e.free() || (as_free != kFreeEntry && e.job == as_free)) free.set(s, p);
     }
-  ExpansionSearch search = options.expansion;
-  if (search == ExpansionSearch::exhaustive && options.exhaustive_falls_back) {
-    long with_free = 0;
-    for (size_t s = 0; s < free.slices; s++)
-      with_free += free.row_empty(s) ? 0 : 1;
-    if (with_free > options.max_exhaustive_slices) search = ExpansionSearch::column;
-  }
-  return find_pattern(free, map.capacities(), search, options.max_exhaustive_slices);
+  return search_free_rows(map, free, usable, options);
 }
 
 EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options)
@@ -406,12 +619,12 @@ EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, c
   if (map.job(job)) throw InputError(job_name(job) + " is already in the allocation map");
   check_demand(vps, job);
   EventResult result{map, {}, {}, {}, {}, {}, 0};
-  JobRecord record{job, {}};
+  JobRecord record{job, {}, {}};
   for (const auto& [arch, count] : vps)
     if (count > 0) record.vps[arch] = count;
   result.map.jobs.push_back(record);
   result.placements.push_back(place_job(result.map, record, options));
-  record_moves(holdings_of(map), map, result);
+  record_moves(map, result);
   check_result(result, options);
   return result;
 }
@@ -430,8 +643,9 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
   result.map.processors.push_back(processor);
   for (auto& slice : result.map.slices)
     slice.emplace_back();
+  processor_changed(result.map, result.map.processors.size() - 1);
   expansion_round(result.map, {}, options, result);
-  record_moves(holdings_of(map), map, result);
+  record_moves(map, result);
   check_result(result, options);
   return result;
 }
@@ -449,7 +663,9 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
     Entry& e = slice[static_cast<size_t>(p)];
     if (e.job == job && --e.vps == 0) e = Entry{};
   }
+  processor_changed(after_exit, static_cast<size_t>(p));
   JobRecord& record = after_exit.jobs[queue_position(after_exit, job)];
+  record.declined_at.clear();
   int& count = record.vps[map.processors[static_cast<size_t>(p)].arch];
   count--;
   if (count == 0) record.vps.erase(map.processors[static_cast<size_t>(p)].arch);
@@ -474,7 +690,9 @@ EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, c
   if (arch.empty()) throw InputError("new_VP: " + job_name(job) + "'s new VP has no architecture");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   const long long free_before = map.free_entries();
-  result.map.jobs[queue_position(result.map, job)].vps[arch]++;
+  JobRecord& record = result.map.jobs[queue_position(result.map, job)];
+  record.vps[arch]++;
+  record.declined_at.clear();
   const auto held = map.slices_of(job);
   if (!held.empty() && !reallocate_in_place(result.map, job, held, options)) {
     result.removed_slices += remove_empty_slices(result.map);
@@ -482,7 +700,7 @@ EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, c
   }
   result.removed_slices += remove_empty_slices(result.map);
   if (result.map.free_entries() > free_before) expansion_round(result.map, {job}, options, result);
-  record_moves(holdings_of(map), map, result);
+  record_moves(map, result);
   check_result(result, options);
   return result;
 }
@@ -507,6 +725,7 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
       }
   }
   EventResult result{map, {}, {}, {}, {}, {}, 0};
+  processor_changed(result.map, static_cast<size_t>(p));
   result.map.processors.erase(result.map.processors.begin() + p);
   for (auto& slice : result.map.slices)
     slice.erase(slice.begin() + p);
@@ -526,7 +745,7 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
     result.removed_slices += remove_empty_slices(result.map);
   }
   if (result.map.free_entries() > free_before) expansion_round(result.map, affected, options, result);
-  record_moves(holdings_of(map), map, result);
+  record_moves(map, result);
   check_result(result, options);
   return result;
 }

@@ -65,6 +65,11 @@ struct SchedulerOptions {
    * the policy gang-now turns it off unless its parameter validate_map asks for it (the tests do), since a run's maps
    * are the handlers' own and the check walks every job's slices at every event. */
   bool validate = true;
+  /* The Expansion round skips a placed job when nothing its turn reads changed since its last turn left it in place
+   * (JobRecord::declined_at, AllocationMap's change counters): the same decisions, without searching again. Off by
+   * default (maps written by hand carry no counters); the policy gang-now turns it on. With `validate` the skipped
+   * turns are taken anyway and must not move the job. */
+  bool remember_declined = false;
 };
 
 /* `vps` VPs of `job` whose images go from processor `from` to processor `to` (same architecture). */

@@ -4,7 +4,9 @@
 
 #include "core/errors.hpp"
 
-#include <set>
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
 
 namespace jobsched::gang_now {
 
@@ -77,32 +79,110 @@ Pattern exhaustive_search(const std::vector<std::vector<bool>>& free, const std:
   return best;
 }
 
+/* Capacities as whole multiples of 1 / denominator, to add and compare a pattern's capacities in integers; false when
+ * the common denominator of those used would exceed 10^9 (then Rational arithmetic is used). Only the processors
+ * free in some slice are read. */
+bool capacity_units(const FreeRows& free, const std::vector<Rational>& capacities, std::vector<long long>& units,
+                    long long& denominator)
+{
+  std::vector<std::uint64_t> any(free.words, 0);
+  for (size_t s = 0; s < free.slices; s++)
+    for (size_t w = 0; w < free.words; w++)
+      any[w] |= free.bits[s * free.words + w];
+  std::vector<size_t> used;
+  for (size_t w = 0; w < free.words; w++)
+    for (std::uint64_t bits = any[w]; bits != 0; bits &= bits - 1)
+      used.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+  denominator = 1;
+  for (size_t p : used) {
+    long long d = capacities[p].denominator();
+    if (denominator % d == 0) continue;
+    denominator = denominator / std::gcd(denominator, d) * d;
+    if (denominator > 1000000000LL) return false;
+  }
+  units.assign(free.processors, 0);
+  for (size_t p : used) {
+    const __int128 unit =
+        static_cast<__int128>(capacities[p].numerator()) * (denominator / capacities[p].denominator());
+    if (unit > (static_cast<__int128>(1) << 40)) return false;
+    units[p] = static_cast<long long>(unit);
+  }
+  return true;
+}
+
 /* The column search on bit rows. A slice whose free entries equal an earlier slice's gives the same candidate (the
  * same processors, and the same slices: every j whose free entries contain them), which cannot be strictly larger
- * than the best so far: each distinct row is tried once, at its first slice, as the search by slices would. */
+ * than the best so far: each distinct row is tried once, at its first slice, as the search by slices would. A
+ * candidate's size is its capacity sum times its slice count, the first largest winning. */
 Pattern column_search(const FreeRows& free, const std::vector<Rational>& capacities)
 {
   Pattern best;
   const size_t words = free.words;
-  std::set<std::vector<std::uint64_t>> tried;
+  std::vector<long long> units;
+  long long denominator = 1;
+  const bool whole = capacity_units(free, capacities, units, denominator);
+  std::unordered_map<std::uint64_t, std::vector<size_t>> tried; // row hash -> the first slices of distinct rows
+  size_t best_row = free.slices;
+  size_t best_width = 0;
+  __int128 best_units = 0; // capacity units x width of the best, when `whole`
+  long long best_sum = 0;  // its capacity units
+  auto row_of = [&](size_t i) { return free.bits.begin() + static_cast<long>(i * words); };
   for (size_t i = 0; i < free.slices; i++) {
     if (free.row_empty(i)) continue;
-    const auto row = free.bits.begin() + static_cast<long>(i * words);
-    if (!tried.emplace(row, row + static_cast<long>(words)).second) continue;
-    Pattern candidate;
-    for (size_t p = 0; p < free.processors; p++) // E_i
-      if (free.test(i, p)) candidate.processors.push_back(static_cast<int>(p));
-    for (size_t j = 0; j < free.slices; j++) { // width_i: slice i and every slice j whose free entries contain E_i
-      const auto other = free.bits.begin() + static_cast<long>(j * words);
+    const auto row = row_of(i);
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (size_t w = 0; w < words; w++)
+      hash = (hash ^ row[static_cast<long>(w)]) * 1099511628211ULL;
+    auto& same_hash = tried[hash];
+    if (std::any_of(same_hash.begin(), same_hash.end(),
+                    [&](size_t k) { return std::equal(row, row + static_cast<long>(words), row_of(k)); }))
+      continue;
+    same_hash.push_back(i);
+    size_t width = 0; // slice i and every slice j whose free entries contain E_i
+    for (size_t j = 0; j < free.slices; j++) {
+      const auto other = row_of(j);
       bool contains = true;
       for (size_t w = 0; w < words && contains; w++)
         contains = (row[static_cast<long>(w)] & ~other[static_cast<long>(w)]) == 0;
-      if (j == i || contains) candidate.slices.push_back(static_cast<int>(j));
+      if (j == i || contains) width++;
     }
-    candidate.size =
-        capacity_of(candidate.processors, capacities) * Rational(static_cast<long long>(candidate.slices.size()));
-    if (candidate.size > best.size) best = candidate;
+    if (whole) {
+      long long sum = 0;
+      for (size_t w = 0; w < words; w++)
+        for (std::uint64_t bits = row[static_cast<long>(w)]; bits != 0; bits &= bits - 1)
+          sum += units[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
+      const __int128 size = static_cast<__int128>(sum) * static_cast<__int128>(width);
+      if (size > best_units) {
+        best_units = size;
+        best_sum = sum;
+        best_row = i;
+        best_width = width;
+      }
+    } else {
+      std::vector<int> processors;
+      for (size_t p = 0; p < free.processors; p++)
+        if (free.test(i, p)) processors.push_back(static_cast<int>(p));
+      const Rational size = capacity_of(processors, capacities) * Rational(static_cast<long long>(width));
+      if (size > best.size) {
+        best.size = size;
+        best_row = i;
+        best_width = width;
+      }
+    }
   }
+  if (best_row == free.slices) return best;
+  for (size_t p = 0; p < free.processors; p++) // E_i
+    if (free.test(best_row, p)) best.processors.push_back(static_cast<int>(p));
+  const auto row = row_of(best_row);
+  for (size_t j = 0; j < free.slices; j++) {
+    const auto other = row_of(j);
+    bool contains = true;
+    for (size_t w = 0; w < words && contains; w++)
+      contains = (row[static_cast<long>(w)] & ~other[static_cast<long>(w)]) == 0;
+    if (j == best_row || contains) best.slices.push_back(static_cast<int>(j));
+  }
+  best.size = (whole ? Rational(best_sum, denominator) : capacity_of(best.processors, capacities)) *
+              Rational(static_cast<long long>(best_width));
   return best;
 }
 

@@ -56,6 +56,8 @@ class GangNow : public TimeSharingPolicy {
     o.exhaustive_falls_back = true;
     o.new_slice_rule = gn::parse_new_slice_rule(p.get_string("new_slice_rule"));
     o.validate = p.get_bool("validate_map");
+    // A run's maps are the handlers' own, whose change counters are kept: a round retries only the jobs it may move.
+    o.remember_declined = true;
     const std::string& eviction = p.get_string("eviction");
     spec_.eviction = eviction == "wait"      ? Eviction::wait
                      : eviction == "restart" ? Eviction::restart
@@ -135,7 +137,10 @@ class GangNow : public TimeSharingPolicy {
       apply(gn::vp_exit(map_, static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name, spec_.options));
     } else { // a waiting job holds no entry: only its count changes
       for (auto& j : map_.jobs)
-        if (j.id == static_cast<int>(job.id) && !j.vps.empty() && --j.vps.begin()->second == 0) j.vps.clear();
+        if (j.id == static_cast<int>(job.id) && !j.vps.empty()) {
+          j.declined_at.clear();
+          if (--j.vps.begin()->second == 0) j.vps.clear();
+        }
     }
     after_event(now);
   }

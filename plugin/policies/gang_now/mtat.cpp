@@ -44,6 +44,24 @@ void check_input(int vps, const std::vector<Rational>& capacities)
                        " (must be positive)");
 }
 
+/* The distinct capacities (classes[i]: processor i's index in `distinct`): processors of equal capacity share every
+ * quantity derived from it, computed once per class. A platform has few distinct speeds. */
+std::vector<size_t> capacity_classes(const std::vector<Rational>& capacities, std::vector<Rational>& distinct)
+{
+  std::vector<size_t> classes(capacities.size());
+  size_t last = 0;
+  for (size_t i = 0; i < capacities.size(); i++) {
+    if (last < distinct.size() && distinct[last] == capacities[i]) {
+      classes[i] = last;
+      continue;
+    }
+    last = static_cast<size_t>(std::find(distinct.begin(), distinct.end(), capacities[i]) - distinct.begin());
+    if (last == distinct.size()) distinct.push_back(capacities[i]);
+    classes[i] = last;
+  }
+  return classes;
+}
+
 /* Steps 1 to 5 as published. */
 void paper_steps(int vps, const std::vector<Rational>& capacities, MtatResult& out)
 {
@@ -76,20 +94,42 @@ void paper_steps(int vps, const std::vector<Rational>& capacities, MtatResult& o
  * and the X-th smallest is at least alpha), so the floors of x_i = a_i alpha are handed out at once, and fewer than
  * one VP per processor is left to the queue. Ties at the last value are met in the same state as one VP at a time
  * from zero, so the result is the same. */
-void optimal_greedy(int vps, const std::vector<Rational>& capacities, const Rational& alpha, MtatResult& out)
+void optimal_greedy(int vps, const std::vector<Rational>& capacities, const Rational& alpha, MtatResult& out,
+                    const std::vector<size_t>& classes, const std::vector<Rational>& distinct)
 {
   const size_t n = capacities.size();
+  std::vector<int> class_floor(distinct.size());
+  for (size_t c = 0; c < distinct.size(); c++)
+    class_floor[c] = static_cast<int>(floor_of(distinct[c] * alpha));
   out.vps.assign(n, 0);
   int left = vps;
   for (size_t i = 0; i < n; i++) {
-    out.vps[i] = static_cast<int>(floor_of(capacities[i] * alpha));
+    out.vps[i] = class_floor[classes[i]];
     left -= out.vps[i];
   }
   // (next completion time, holds no VP yet, -capacity, index): the smallest key receives the next VP.
+  // A processor's keys increase VP after VP, so the VPs left go to the smallest `left` keys of all: a processor whose
+  // first key is not among the `left` smallest first keys receives none, and the queue starts with those only. The
+  // processors of one capacity have the same first key but for their index: taken by class, then by index.
   using Key = std::tuple<Rational, bool, Rational, size_t>;
-  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> next;
+  if (left <= 0) return;
+  std::vector<Key> class_keys;
+  for (size_t c = 0; c < distinct.size(); c++)
+    class_keys.emplace_back(Rational(class_floor[c] + 1) / distinct[c], class_floor[c] == 0, -distinct[c], c);
+  std::sort(class_keys.begin(), class_keys.end());
+  std::vector<size_t> rank(distinct.size()); // a class's place in key order
+  for (size_t k = 0; k < class_keys.size(); k++)
+    rank[std::get<3>(class_keys[k])] = k;
+  std::vector<std::vector<size_t>> members(distinct.size()); // by rank, in index order
   for (size_t i = 0; i < n; i++)
-    next.emplace(Rational(out.vps[i] + 1) / capacities[i], out.vps[i] == 0, -capacities[i], i);
+    members[rank[classes[i]]].push_back(i);
+  std::vector<Key> first;
+  for (size_t k = 0; k < members.size() && first.size() < static_cast<size_t>(left); k++)
+    for (size_t i : members[k]) {
+      if (first.size() == static_cast<size_t>(left)) break;
+      first.emplace_back(std::get<0>(class_keys[k]), std::get<1>(class_keys[k]), std::get<2>(class_keys[k]), i);
+    }
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> next(std::greater<Key>(), std::move(first));
   for (; left > 0; left--) {
     size_t i = std::get<3>(next.top());
     next.pop();
@@ -104,14 +144,19 @@ MtatResult mtat(int vps, const std::vector<Rational>& capacities, MtatVariant va
 {
   check_input(vps, capacities);
   MtatResult out;
+  std::vector<Rational> distinct;
+  const std::vector<size_t> classes = capacity_classes(capacities, distinct);
+  std::vector<long long> counts(distinct.size(), 0);
+  for (size_t c : classes)
+    counts[c]++;
   Rational total(0);
-  for (const auto& a : capacities)
-    total += a;
+  for (size_t c = 0; c < distinct.size(); c++)
+    total += distinct[c] * Rational(counts[c]);
   out.alpha = Rational(vps) / total;
   if (variant == MtatVariant::paper)
     paper_steps(vps, capacities, out);
   else
-    optimal_greedy(vps, capacities, out.alpha, out);
+    optimal_greedy(vps, capacities, out.alpha, out, classes, distinct);
   out.turnaround = turnaround_of(out.vps, capacities);
   return out;
 }
