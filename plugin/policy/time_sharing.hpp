@@ -26,7 +26,10 @@ struct SystemView {
   double now = 0;
   const Machine* machine = nullptr;
   ResourceSet up;                    // processors whose host is available
-  std::vector<const JobState*> jobs; // submitted and not finished, in submission order
+  /* Submitted and not finished, in submission order. A record may be dropped once its job has ended (a long run keeps
+   * only the records of the jobs in the system): a policy may keep these pointers from one plan to the next, but must
+   * forget a job's at its job_ended() and never read it in a later plan. */
+  std::vector<const JobState*> jobs;
 };
 
 struct Plan {
