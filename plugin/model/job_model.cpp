@@ -121,6 +121,8 @@ PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources) const
       processes++;
     });
     close_node();
+  } else if (machine_.host_count() == machine_.resource_count()) { // one processor a host: a node a member
+    c.nodes_used = resources.count();
   } else { // the nodes alone: a run of processors covers the hosts from its first's to its last's
     resources.for_each_run([&](int first, int last) {
       const int from = machine_.host_of(first);
