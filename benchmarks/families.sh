@@ -5,6 +5,7 @@
 # reported rather than wall time because the machines it runs on are often shared with other work.
 # Usage: families.sh JOBSCHED_BIN [JOBS...]   JOBS: workload lengths (default "10000 100000"; add 1000000 for the
 #        issue's last column: it takes minutes per family). FAMILIES="gang equi" selects the rows (also
+#        smp-formula: EASY with the smp allocator and the formula cost model, timers; and
 #        smp-network: EASY with the smp allocator and the network cost model, ptasks; not by default, it takes more
 #        than a minute for 300 jobs on 10,000 hosts), HOSTS the machine size, TIMEOUT (seconds, default 600) stops
 #        a run that takes longer (printed as "> TIMEOUT s"). LIB: a folder holding the libjobsched.so to use (an
@@ -39,6 +40,12 @@ for jobs in $lengths; do
     equi) extra=(--set policy.name=equi --set workload.jobs.shape=malleable) ;;
     ap) extra=(--set policy.name=ap --set workload.jobs.shape=moldable --set workload.jobs.min_size=1) ;;
     memory-constrained) extra=(--set policy.name=memory-constrained --set workload.jobs.shape=malleable) ;;
+    smp-formula)
+      # The same SMP nodes and EASY with the smp allocator, under the formula cost model: timers, no network solver.
+      platform=$work/smp.xml
+      extra=(--set policy.name=easy --set policy.allocation=smp --set workload.communication.model=formula
+        --set workload.communication.level=2)
+      ;;
     smp-network)
       # SMP nodes of 8 cores, the SMP-cluster paper's network cost model at Level 2 (ptasks: traffic matters).
       platform=$work/smp.xml

@@ -85,6 +85,8 @@ class SmpNodes : public Allocator {
     for (int h = 0; h < machine_.host_count(); h++)
       cores_by_size_[h] = machine_.cores(h);
     std::sort(cores_by_size_.rbegin(), cores_by_size_.rend());
+    nodes_by_free_.resize(cores_by_size_.empty() ? 1 : static_cast<size_t>(cores_by_size_.front()) + 1);
+    free_nodes_.reserve(static_cast<size_t>(machine_.host_count()));
   }
 
   void observe(AllocatorView view) override
@@ -206,43 +208,79 @@ class SmpNodes : public Allocator {
       if (lowest.empty()) return std::nullopt;
       if (machine_.hosts_spanned(lowest) <= bound) return lowest;
     }
-    const int hosts = machine_.host_count();
-    std::vector<int> free(hosts, 0);
-    for (int p : available.members())
-      free[machine_.host_of(p)]++;
-    std::vector<int> order(hosts);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&free](int a, int b) { return free[a] > free[b]; });
+    // The nodes with free cores, by index, with their free counts: one look at each such node's words, nothing for
+    // the busy ones (their words are skipped whole).
+    free_nodes_.clear();
+    int total = 0;
+    for (int p = available.next_member(0); p >= 0;) {
+      const int h = machine_.host_of(p);
+      const int first = machine_.first_resource(h);
+      const int free = available.count_in_range(first, machine_.cores(h));
+      free_nodes_.emplace_back(h, free);
+      total += free;
+      p = available.next_member(first + machine_.cores(h));
+    }
+    if (total < job.size) return std::nullopt;
 
+    // Ranked by free cores (most first, then by index), the nodes with c free cores come as one block, by index: the
+    // k best nodes are all those with more than c free cores (c the count where the job's size is reached) and the
+    // first `whole_of_c + 1` with c, counted from how many nodes have each free count.
+    std::fill(nodes_by_free_.begin(), nodes_by_free_.end(), 0);
+    for (const auto& [h, free] : free_nodes_)
+      nodes_by_free_[static_cast<size_t>(free)]++;
     long k = 0;
     int held = 0;
-    while (held < job.size && k < hosts && free[order[k]] > 0)
-      held += free[order[k++]];
-    if (held < job.size || k > bound) return std::nullopt;
-
-    // All free cores of the k-1 best nodes, the rest from the tightest node that still holds it.
-    std::vector<std::pair<int, int>> take; // node, cores
-    int got = 0;
-    for (long i = 0; i + 1 < k; i++) {
-      take.emplace_back(order[i], free[order[i]]);
-      got += free[order[i]];
+    int c = static_cast<int>(nodes_by_free_.size()) - 1;
+    for (; c > 0 && held + nodes_by_free_[static_cast<size_t>(c)] * c < job.size; c--) {
+      held += nodes_by_free_[static_cast<size_t>(c)] * c;
+      k += nodes_by_free_[static_cast<size_t>(c)];
     }
-    int rest = job.size - got;
-    int last = -1;
-    for (long i = k - 1; i < hosts; i++) {
-      int h = order[i];
-      if (free[h] >= rest && (last < 0 || free[h] < free[last] || (free[h] == free[last] && h < last))) last = h;
-    }
-    take.emplace_back(last, rest);
+    const int from_c = (job.size - held + c - 1) / c; // total >= job.size: c > 0 here
+    k += from_c;
+    if (k > bound) return std::nullopt;
 
+    // All free cores of the k-1 best nodes, the rest from the tightest node that still holds it (fewest free cores,
+    // then lowest index) among the others: the lowest-indexed node of the smallest free count from `rest` below c
+    // that has any, else the k-th node itself (the others with c free cores come after it).
+    const int whole_of_c = from_c - 1;
+    const int rest = job.size - held - whole_of_c * c;
+    int last_free = c;
+    for (int f = rest; f < c; f++)
+      if (nodes_by_free_[static_cast<size_t>(f)] > 0) {
+        last_free = f;
+        break;
+      }
     ResourceSet chosen(available.capacity());
-    for (const auto& [h, n] : take) {
-      ResourceSet node = machine_.processors_of(h) & available;
-      ResourceSet first = preferred ? node & *preferred : ResourceSet(available.capacity());
-      int from_first = std::min(first.count(), n);
-      chosen |= first.lowest(from_first);
-      chosen |= (node - first).lowest(n - from_first);
+    int last = -1;
+    int seen_of_c = 0;
+    for (const auto& [h, free] : free_nodes_) {
+      if (free == c) {
+        if (seen_of_c < whole_of_c)
+          chosen.merge_range(available, machine_.first_resource(h), machine_.cores(h));
+        else if (seen_of_c == whole_of_c && last_free == c)
+          last = h;
+        seen_of_c++;
+      } else if (free > c) {
+        chosen.merge_range(available, machine_.first_resource(h), machine_.cores(h));
+      } else if (free == last_free && last < 0) {
+        last = h;
+      }
     }
+    // Within the last node, preferred cores first, then the lowest-numbered.
+    const int first = machine_.first_resource(last);
+    const int end = first + machine_.cores(last);
+    int needed = rest;
+    if (preferred)
+      for (int p = first; p < end && needed > 0; p++)
+        if (available.test(p) && preferred->test(p)) {
+          chosen.set(p);
+          needed--;
+        }
+    for (int p = first; p < end && needed > 0; p++)
+      if (available.test(p) && !(preferred && preferred->test(p))) {
+        chosen.set(p);
+        needed--;
+      }
     return chosen;
   }
 
@@ -267,6 +305,9 @@ class SmpNodes : public Allocator {
   double first_observed_ = 0;  // the first decision's instant
   double contention_load_ = 0; // what the network estimate uses: the load now, or its mean so far
   std::vector<int> cores_by_size_;
+  // select()'s scratch, kept between calls so that a call allocates nothing but its result.
+  mutable std::vector<std::pair<int, int>> free_nodes_; // (node, free cores) of the nodes with any, by index
+  mutable std::vector<int> nodes_by_free_;              // how many of them have each free count, 0..most cores
   // What the last observe() said.
   double now_ = 0;
   double network_load_ = 0;

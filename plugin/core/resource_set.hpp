@@ -98,6 +98,12 @@ class ResourceSet {
   }
   /* The `n` lowest members, or an empty set when there are fewer than n. */
   ResourceSet lowest(int n) const;
+  /* Members in [first, first + count), counted a word at a time (an SMP node's free cores). */
+  int count_in_range(int first, int count) const;
+  /* The lowest member at or above `from`, or -1 when there is none (skips empty words: a busy machine's idle nodes). */
+  int next_member(int from) const;
+  /* Adds the members of `from` (of the same capacity) in [first, first + count), a word at a time. */
+  void merge_range(const ResourceSet& from, int first, int count);
   /* Batsim's interval notation, e.g. "0-3 7 9-10". */
   std::string to_string() const;
   /* The same text, appended to `out` (no temporary string per call). */
