@@ -49,6 +49,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -64,6 +65,35 @@ TightRule tight_rule(const std::string& value)
   if (value == "off" || value == "false") return TightRule::fixed;
   if (value == "true") return TightRule::paper;
   return TightRule::cost_aware; // the parameter's last choice
+}
+
+/* Where a node's cores lie in a processor set's words: the bits `low` of word `word` and `high` of word `next_word`
+ * (high is 0 when the node lies within one word). */
+struct NodeWords {
+  int word;
+  int next_word;
+  std::uint64_t low;
+  std::uint64_t high;
+};
+
+/* SmpNodes::count_free_cores()'s loop, outside the class so that it can be built for the POPCNT instruction where the CPU has it
+ * (Debian builds for baseline x86-64, where a popcount is a library call). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+int count_free_cores_by_words(const ResourceSet& available, const std::vector<NodeWords>& nodes, int* free,
+                              int* nodes_by_free)
+{
+  int total = 0;
+  for (size_t h = 0; h < nodes.size(); h++) {
+    const NodeWords& n = nodes[h];
+    const int f = __builtin_popcountll(available.word(n.word) & n.low) +
+                  __builtin_popcountll(available.word(n.next_word) & n.high);
+    free[h] = f;
+    nodes_by_free[f]++;
+    total += f;
+  }
+  return total;
 }
 
 class SmpNodes : public Allocator {
@@ -86,7 +116,30 @@ class SmpNodes : public Allocator {
       cores_by_size_[h] = machine_.cores(h);
     std::sort(cores_by_size_.rbegin(), cores_by_size_.rend());
     nodes_by_free_.resize(cores_by_size_.empty() ? 1 : static_cast<size_t>(cores_by_size_.front()) + 1);
-    free_nodes_.reserve(static_cast<size_t>(machine_.host_count()));
+    free_.resize(static_cast<size_t>(machine_.host_count()));
+    if (cores_by_size_.empty() || cores_by_size_.front() <= 64)
+      for (int h = 0; h < machine_.host_count(); h++) {
+        const ResourceSet cores = machine_.processors_of(h);
+        const int word = machine_.first_resource(h) >> 6;
+        const int next_word = std::min(word + 1, cores.word_count() - 1);
+        node_words_.push_back({word, next_word, cores.word(word), next_word > word ? cores.word(next_word) : 0});
+      }
+  }
+
+  /* Fills free_ and nodes_by_free_ (zeroed by the caller) from `available`; returns the free cores in all. */
+  int count_free_cores(const ResourceSet& available) const
+  {
+    if (node_words_.empty()) { // nodes of more than 64 cores
+      int total = 0;
+      for (int h = 0; h < machine_.host_count(); h++) {
+        const int free = available.count_in_range(machine_.first_resource(h), machine_.cores(h));
+        free_[static_cast<size_t>(h)] = free;
+        nodes_by_free_[static_cast<size_t>(free)]++;
+        total += free;
+      }
+      return total;
+    }
+    return count_free_cores_by_words(available, node_words_, free_.data(), nodes_by_free_.data());
   }
 
   void observe(AllocatorView view) override
@@ -208,26 +261,14 @@ class SmpNodes : public Allocator {
       if (lowest.empty()) return std::nullopt;
       if (machine_.hosts_spanned(lowest) <= bound) return lowest;
     }
-    // The nodes with free cores, by index, with their free counts: one look at each such node's words, nothing for
-    // the busy ones (their words are skipped whole).
-    free_nodes_.clear();
-    int total = 0;
-    for (int p = available.next_member(0); p >= 0;) {
-      const int h = machine_.host_of(p);
-      const int first = machine_.first_resource(h);
-      const int free = available.count_in_range(first, machine_.cores(h));
-      free_nodes_.emplace_back(h, free);
-      total += free;
-      p = available.next_member(first + machine_.cores(h));
-    }
+    // Free cores per node, and how many nodes have each free count: one pass over the nodes, a word or two each.
+    std::fill(nodes_by_free_.begin(), nodes_by_free_.end(), 0);
+    const int total = count_free_cores(available);
     if (total < job.size) return std::nullopt;
 
     // Ranked by free cores (most first, then by index), the nodes with c free cores come as one block, by index: the
     // k best nodes are all those with more than c free cores (c the count where the job's size is reached) and the
     // first `whole_of_c + 1` with c, counted from how many nodes have each free count.
-    std::fill(nodes_by_free_.begin(), nodes_by_free_.end(), 0);
-    for (const auto& [h, free] : free_nodes_)
-      nodes_by_free_[static_cast<size_t>(free)]++;
     long k = 0;
     int held = 0;
     int c = static_cast<int>(nodes_by_free_.size()) - 1;
@@ -250,22 +291,33 @@ class SmpNodes : public Allocator {
         last_free = f;
         break;
       }
+    // The nodes taken whole are copied from `available` a run of consecutive nodes at a time (a node without free
+    // cores adds nothing, so it does not break a run). The look stops once the k nodes are found.
     ResourceSet chosen(available.capacity());
     int last = -1;
     int seen_of_c = 0;
-    for (const auto& [h, free] : free_nodes_) {
+    int run_first = 0;
+    int run_end = 0;
+    long whole_left = k - 1;
+    for (int h = 0; h < machine_.host_count() && (whole_left > 0 || last < 0); h++) {
+      const int free = free_[static_cast<size_t>(h)];
+      bool whole = free > c || free == 0;
       if (free == c) {
-        if (seen_of_c < whole_of_c)
-          chosen.merge_range(available, machine_.first_resource(h), machine_.cores(h));
-        else if (seen_of_c == whole_of_c && last_free == c)
-          last = h;
+        whole = seen_of_c < whole_of_c;
+        if (seen_of_c == whole_of_c && last_free == c) last = h;
         seen_of_c++;
-      } else if (free > c) {
-        chosen.merge_range(available, machine_.first_resource(h), machine_.cores(h));
       } else if (free == last_free && last < 0) {
         last = h;
       }
+      if (whole) {
+        if (free > 0) whole_left--;
+        run_end = machine_.first_resource(h) + machine_.cores(h);
+      } else {
+        chosen.merge_range(available, run_first, run_end - run_first);
+        run_first = run_end = machine_.first_resource(h) + machine_.cores(h);
+      }
     }
+    chosen.merge_range(available, run_first, run_end - run_first);
     // Within the last node, preferred cores first, then the lowest-numbered.
     const int first = machine_.first_resource(last);
     const int end = first + machine_.cores(last);
@@ -305,9 +357,10 @@ class SmpNodes : public Allocator {
   double first_observed_ = 0;  // the first decision's instant
   double contention_load_ = 0; // what the network estimate uses: the load now, or its mean so far
   std::vector<int> cores_by_size_;
+  std::vector<NodeWords> node_words_; // per node; empty when a node has more than 64 cores
   // select()'s scratch, kept between calls so that a call allocates nothing but its result.
-  mutable std::vector<std::pair<int, int>> free_nodes_; // (node, free cores) of the nodes with any, by index
-  mutable std::vector<int> nodes_by_free_;              // how many of them have each free count, 0..most cores
+  mutable std::vector<int> free_;          // free cores per node
+  mutable std::vector<int> nodes_by_free_; // how many nodes have each free count, 0..most cores
   // What the last observe() said.
   double now_ = 0;
   double network_load_ = 0;

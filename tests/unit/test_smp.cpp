@@ -467,17 +467,19 @@ std::optional<ResourceSet> set_algebra_placement(const Machine& machine, int siz
  * (whole free nodes, partly free nodes, sparse and dense), random preferred sets (or none), sizes from 1 core to
  * more than the free ones and Tight 0 to 3, it returns what the set-algebra placement above returns. Machines: 8-core
  * nodes (a node is a byte of a word; 1,250 of them is the 10,000-processor benchmark), 10-core nodes (nodes across
- * word boundaries), and nodes of 1 to 70 cores (the ranking's ties between different node sizes, nodes over two
- * words). */
+ * word boundaries), nodes of 1 to 64 cores (the ranking's ties between different node sizes, nodes over two words),
+ * and nodes of up to 70 cores (more than a word: free cores counted range by range). */
 TEST(SmpAllocation, FewestNodesMatchesTheSetAlgebraPlacement)
 {
   std::mt19937 rng(2026);
-  Machine mixed;
-  for (int h = 0; h < 60; h++)
-    mixed.add_host("n" + std::to_string(h), 1 + (h * 37) % 70, 1e9);
+  Machine mixed, wide;
+  for (int h = 0; h < 60; h++) {
+    mixed.add_host("n" + std::to_string(h), 1 + (h * 37) % 64, 1e9);
+    wide.add_host("n" + std::to_string(h), 1 + (h * 37) % 70, 1e9);
+  }
   std::vector<std::pair<std::string, Machine>> machines{
       {"8 x 40", Machine::uniform(40, 8)}, {"8 x 1250", Machine::uniform(1250, 8)},
-      {"10 x 30", Machine::uniform(30, 10)}, {"mixed", mixed}};
+      {"10 x 30", Machine::uniform(30, 10)}, {"mixed", mixed}, {"wide", wide}};
   int placed = 0;
   int refused = 0;
   for (auto& [name, machine] : machines)
