@@ -115,6 +115,8 @@ class SmpNodes : public Allocator {
     for (int h = 0; h < machine_.host_count(); h++)
       cores_by_size_[h] = machine_.cores(h);
     std::sort(cores_by_size_.rbegin(), cores_by_size_.rend());
+    cores_held_.resize(cores_by_size_.size());
+    std::partial_sum(cores_by_size_.begin(), cores_by_size_.end(), cores_held_.begin());
     nodes_by_free_.resize(cores_by_size_.empty() ? 1 : static_cast<size_t>(cores_by_size_.front()) + 1);
     free_.resize(static_cast<size_t>(machine_.host_count()));
     if (cores_by_size_.empty() || cores_by_size_.front() <= 64)
@@ -189,11 +191,10 @@ class SmpNodes : public Allocator {
   /* The fewest nodes that can hold `size` processors on an empty machine. */
   long min_nodes(int size) const
   {
-    long k = 0;
-    int held = 0;
-    while (held < size && k < static_cast<long>(cores_by_size_.size()))
-      held += cores_by_size_[k++];
-    return k;
+    if (size <= 0) return 0;
+    // The first count of the largest nodes whose cores reach `size` (all nodes when none does).
+    const auto reached = std::lower_bound(cores_held_.begin(), cores_held_.end(), size);
+    return std::min(static_cast<long>(reached - cores_held_.begin()) + 1, static_cast<long>(cores_held_.size()));
   }
 
   /* The job's estimated run-time stretch on `nodes` nodes. */
@@ -357,6 +358,7 @@ class SmpNodes : public Allocator {
   double first_observed_ = 0;  // the first decision's instant
   double contention_load_ = 0; // what the network estimate uses: the load now, or its mean so far
   std::vector<int> cores_by_size_;
+  std::vector<int> cores_held_; // by the k largest nodes, k = 1..nodes (min_nodes looks the job's size up in it)
   std::vector<NodeWords> node_words_; // per node; empty when a node has more than 64 cores
   // select()'s scratch, kept between calls so that a call allocates nothing but its result.
   mutable std::vector<int> free_;          // free cores per node
