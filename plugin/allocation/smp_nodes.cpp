@@ -82,15 +82,16 @@ struct NodeWords {
 __attribute__((target_clones("popcnt", "default")))
 #endif
 int count_free_cores_by_words(const ResourceSet& available, const std::vector<NodeWords>& nodes, int* free,
-                              int* nodes_by_free)
+                              int* nodes_by_free, int* first_with_free)
 {
   int total = 0;
-  for (size_t h = 0; h < nodes.size(); h++) {
+  for (size_t h = nodes.size(); h-- > 0;) { // downwards: the last node written for a count is the lowest-numbered
     const NodeWords& n = nodes[h];
     const int f = __builtin_popcountll(available.word(n.word) & n.low) +
                   __builtin_popcountll(available.word(n.next_word) & n.high);
     free[h] = f;
     nodes_by_free[f]++;
+    first_with_free[f] = static_cast<int>(h);
     total += f;
   }
   return total;
@@ -118,6 +119,7 @@ class SmpNodes : public Allocator {
     cores_held_.resize(cores_by_size_.size());
     std::partial_sum(cores_by_size_.begin(), cores_by_size_.end(), cores_held_.begin());
     nodes_by_free_.resize(cores_by_size_.empty() ? 1 : static_cast<size_t>(cores_by_size_.front()) + 1);
+    first_with_free_.resize(nodes_by_free_.size());
     free_.resize(static_cast<size_t>(machine_.host_count()));
     if (cores_by_size_.empty() || cores_by_size_.front() <= 64)
       for (int h = 0; h < machine_.host_count(); h++) {
@@ -128,20 +130,23 @@ class SmpNodes : public Allocator {
       }
   }
 
-  /* Fills free_ and nodes_by_free_ (zeroed by the caller) from `available`; returns the free cores in all. */
+  /* Fills free_, nodes_by_free_ (zeroed by the caller) and first_with_free_ (valid where nodes_by_free_ is not 0) from
+   * `available`; returns the free cores in all. */
   int count_free_cores(const ResourceSet& available) const
   {
     if (node_words_.empty()) { // nodes of more than 64 cores
       int total = 0;
-      for (int h = 0; h < machine_.host_count(); h++) {
+      for (int h = machine_.host_count(); h-- > 0;) {
         const int free = available.count_in_range(machine_.first_resource(h), machine_.cores(h));
         free_[static_cast<size_t>(h)] = free;
         nodes_by_free_[static_cast<size_t>(free)]++;
+        first_with_free_[static_cast<size_t>(free)] = h;
         total += free;
       }
       return total;
     }
-    return count_free_cores_by_words(available, node_words_, free_.data(), nodes_by_free_.data());
+    return count_free_cores_by_words(available, node_words_, free_.data(), nodes_by_free_.data(),
+                                     first_with_free_.data());
   }
 
   void observe(AllocatorView view) override
@@ -293,14 +298,18 @@ class SmpNodes : public Allocator {
         break;
       }
     // The nodes taken whole are copied from `available` a run of consecutive nodes at a time (a node without free
-    // cores adds nothing, so it does not break a run). The look stops once the k nodes are found.
+    // cores adds nothing, so it does not break a run). The look starts at the lowest-numbered node it may take and
+    // stops once the k nodes are found; a job on one node (k = 1) takes the first node of its free count.
     ResourceSet chosen(available.capacity());
-    int last = -1;
+    int last = k == 1 ? first_with_free_[static_cast<size_t>(last_free)] : -1;
     int seen_of_c = 0;
-    int run_first = 0;
-    int run_end = 0;
+    int start = first_with_free_[static_cast<size_t>(last_free)];
+    for (size_t f = static_cast<size_t>(c); f < nodes_by_free_.size(); f++)
+      if (nodes_by_free_[f] > 0) start = std::min(start, first_with_free_[f]);
+    int run_first = machine_.first_resource(start);
+    int run_end = run_first;
     long whole_left = k - 1;
-    for (int h = 0; h < machine_.host_count() && (whole_left > 0 || last < 0); h++) {
+    for (int h = start; h < machine_.host_count() && (whole_left > 0 || last < 0); h++) {
       const int free = free_[static_cast<size_t>(h)];
       bool whole = free > c || free == 0;
       if (free == c) {
@@ -363,6 +372,7 @@ class SmpNodes : public Allocator {
   // select()'s scratch, kept between calls so that a call allocates nothing but its result.
   mutable std::vector<int> free_;          // free cores per node
   mutable std::vector<int> nodes_by_free_; // how many nodes have each free count, 0..most cores
+  mutable std::vector<int> first_with_free_; // the lowest-numbered node of each free count that has any
   // What the last observe() said.
   double now_ = 0;
   double network_load_ = 0;
