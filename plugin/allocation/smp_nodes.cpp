@@ -76,8 +76,8 @@ struct NodeWords {
   std::uint64_t high;
 };
 
-/* SmpNodes::count_free_cores()'s loop, outside the class so that it can be built for the POPCNT instruction where the CPU has it
- * (Debian builds for baseline x86-64, where a popcount is a library call). */
+/* SmpNodes::count_free_cores()'s loop, outside the class so that it can be built for the POPCNT instruction where the
+ * CPU has it (Debian builds for baseline x86-64, where a popcount is a library call). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
@@ -367,11 +367,11 @@ class SmpNodes : public Allocator {
   double first_observed_ = 0;  // the first decision's instant
   double contention_load_ = 0; // what the network estimate uses: the load now, or its mean so far
   std::vector<int> cores_by_size_;
-  std::vector<int> cores_held_; // by the k largest nodes, k = 1..nodes (min_nodes looks the job's size up in it)
+  std::vector<int> cores_held_;       // by the k largest nodes, k = 1..nodes (min_nodes looks the job's size up in it)
   std::vector<NodeWords> node_words_; // per node; empty when a node has more than 64 cores
   // select()'s scratch, kept between calls so that a call allocates nothing but its result.
-  mutable std::vector<int> free_;          // free cores per node
-  mutable std::vector<int> nodes_by_free_; // how many nodes have each free count, 0..most cores
+  mutable std::vector<int> free_;            // free cores per node
+  mutable std::vector<int> nodes_by_free_;   // how many nodes have each free count, 0..most cores
   mutable std::vector<int> first_with_free_; // the lowest-numbered node of each free count that has any
   // What the last observe() said.
   double now_ = 0;

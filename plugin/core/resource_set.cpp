@@ -167,18 +167,6 @@ int ResourceSet::count_in_range(int first, int count) const
   return n;
 }
 
-int ResourceSet::next_member(int from) const
-{
-  if (from >= capacity_) return -1;
-  size_t w = static_cast<size_t>(from >> 6);
-  std::uint64_t bits = words_[w] >> (from & 63) << (from & 63);
-  while (bits == 0) {
-    if (++w == words_.size()) return -1;
-    bits = words_[w];
-  }
-  return static_cast<int>(w * 64) + __builtin_ctzll(bits);
-}
-
 void ResourceSet::merge_range(const ResourceSet& from, int first, int count)
 {
   if (count <= 0) return;

@@ -100,8 +100,6 @@ class ResourceSet {
   ResourceSet lowest(int n) const;
   /* Members in [first, first + count), counted a word at a time (an SMP node's free cores). */
   int count_in_range(int first, int count) const;
-  /* The lowest member at or above `from`, or -1 when there is none (skips empty words: a busy machine's idle nodes). */
-  int next_member(int from) const;
   /* Adds the members of `from` (of the same capacity) in [first, first + count), a word at a time. */
   void merge_range(const ResourceSet& from, int first, int count);
   /* The members 64w..64w+63 as the bits of one word (allocators that look at many small ranges at once). */

@@ -477,9 +477,11 @@ TEST(SmpAllocation, FewestNodesMatchesTheSetAlgebraPlacement)
     mixed.add_host("n" + std::to_string(h), 1 + (h * 37) % 64, 1e9);
     wide.add_host("n" + std::to_string(h), 1 + (h * 37) % 70, 1e9);
   }
-  std::vector<std::pair<std::string, Machine>> machines{
-      {"8 x 40", Machine::uniform(40, 8)}, {"8 x 1250", Machine::uniform(1250, 8)},
-      {"10 x 30", Machine::uniform(30, 10)}, {"mixed", mixed}, {"wide", wide}};
+  std::vector<std::pair<std::string, Machine>> machines{{"8 x 40", Machine::uniform(40, 8)},
+                                                        {"8 x 1250", Machine::uniform(1250, 8)},
+                                                        {"10 x 30", Machine::uniform(30, 10)},
+                                                        {"mixed", mixed},
+                                                        {"wide", wide}};
   int placed = 0;
   int refused = 0;
   for (auto& [name, machine] : machines)
