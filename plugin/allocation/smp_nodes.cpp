@@ -49,6 +49,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -64,6 +65,36 @@ TightRule tight_rule(const std::string& value)
   if (value == "off" || value == "false") return TightRule::fixed;
   if (value == "true") return TightRule::paper;
   return TightRule::cost_aware; // the parameter's last choice
+}
+
+/* Where a node's cores lie in a processor set's words: the bits `low` of word `word` and `high` of word `next_word`
+ * (high is 0 when the node lies within one word). */
+struct NodeWords {
+  int word;
+  int next_word;
+  std::uint64_t low;
+  std::uint64_t high;
+};
+
+/* SmpNodes::count_free_cores()'s loop, outside the class so that it can be built for the POPCNT instruction where the
+ * CPU has it (Debian builds for baseline x86-64, where a popcount is a library call). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+int count_free_cores_by_words(const ResourceSet& available, const std::vector<NodeWords>& nodes, int* free,
+                              int* nodes_by_free, int* first_with_free)
+{
+  int total = 0;
+  for (size_t h = nodes.size(); h-- > 0;) { // downwards: the last node written for a count is the lowest-numbered
+    const NodeWords& n = nodes[h];
+    const int f = __builtin_popcountll(available.word(n.word) & n.low) +
+                  __builtin_popcountll(available.word(n.next_word) & n.high);
+    free[h] = f;
+    nodes_by_free[f]++;
+    first_with_free[f] = static_cast<int>(h);
+    total += f;
+  }
+  return total;
 }
 
 class SmpNodes : public Allocator {
@@ -85,6 +116,37 @@ class SmpNodes : public Allocator {
     for (int h = 0; h < machine_.host_count(); h++)
       cores_by_size_[h] = machine_.cores(h);
     std::sort(cores_by_size_.rbegin(), cores_by_size_.rend());
+    cores_held_.resize(cores_by_size_.size());
+    std::partial_sum(cores_by_size_.begin(), cores_by_size_.end(), cores_held_.begin());
+    nodes_by_free_.resize(cores_by_size_.empty() ? 1 : static_cast<size_t>(cores_by_size_.front()) + 1);
+    first_with_free_.resize(nodes_by_free_.size());
+    free_.resize(static_cast<size_t>(machine_.host_count()));
+    if (cores_by_size_.empty() || cores_by_size_.front() <= 64)
+      for (int h = 0; h < machine_.host_count(); h++) {
+        const ResourceSet cores = machine_.processors_of(h);
+        const int word = machine_.first_resource(h) >> 6;
+        const int next_word = std::min(word + 1, cores.word_count() - 1);
+        node_words_.push_back({word, next_word, cores.word(word), next_word > word ? cores.word(next_word) : 0});
+      }
+  }
+
+  /* Fills free_, nodes_by_free_ (zeroed by the caller) and first_with_free_ (valid where nodes_by_free_ is not 0) from
+   * `available`; returns the free cores in all. */
+  int count_free_cores(const ResourceSet& available) const
+  {
+    if (node_words_.empty()) { // nodes of more than 64 cores
+      int total = 0;
+      for (int h = machine_.host_count(); h-- > 0;) {
+        const int free = available.count_in_range(machine_.first_resource(h), machine_.cores(h));
+        free_[static_cast<size_t>(h)] = free;
+        nodes_by_free_[static_cast<size_t>(free)]++;
+        first_with_free_[static_cast<size_t>(free)] = h;
+        total += free;
+      }
+      return total;
+    }
+    return count_free_cores_by_words(available, node_words_, free_.data(), nodes_by_free_.data(),
+                                     first_with_free_.data());
   }
 
   void observe(AllocatorView view) override
@@ -134,11 +196,10 @@ class SmpNodes : public Allocator {
   /* The fewest nodes that can hold `size` processors on an empty machine. */
   long min_nodes(int size) const
   {
-    long k = 0;
-    int held = 0;
-    while (held < size && k < static_cast<long>(cores_by_size_.size()))
-      held += cores_by_size_[k++];
-    return k;
+    if (size <= 0) return 0;
+    // The first count of the largest nodes whose cores reach `size` (all nodes when none does).
+    const auto reached = std::lower_bound(cores_held_.begin(), cores_held_.end(), size);
+    return std::min(static_cast<long>(reached - cores_held_.begin()) + 1, static_cast<long>(cores_held_.size()));
   }
 
   /* The job's estimated run-time stretch on `nodes` nodes. */
@@ -206,43 +267,82 @@ class SmpNodes : public Allocator {
       if (lowest.empty()) return std::nullopt;
       if (machine_.hosts_spanned(lowest) <= bound) return lowest;
     }
-    const int hosts = machine_.host_count();
-    std::vector<int> free(hosts, 0);
-    for (int p : available.members())
-      free[machine_.host_of(p)]++;
-    std::vector<int> order(hosts);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&free](int a, int b) { return free[a] > free[b]; });
+    // Free cores per node, and how many nodes have each free count: one pass over the nodes, a word or two each.
+    std::fill(nodes_by_free_.begin(), nodes_by_free_.end(), 0);
+    const int total = count_free_cores(available);
+    if (total < job.size) return std::nullopt;
 
+    // Ranked by free cores (most first, then by index), the nodes with c free cores come as one block, by index: the
+    // k best nodes are all those with more than c free cores (c the count where the job's size is reached) and the
+    // first `whole_of_c + 1` with c, counted from how many nodes have each free count.
     long k = 0;
     int held = 0;
-    while (held < job.size && k < hosts && free[order[k]] > 0)
-      held += free[order[k++]];
-    if (held < job.size || k > bound) return std::nullopt;
-
-    // All free cores of the k-1 best nodes, the rest from the tightest node that still holds it.
-    std::vector<std::pair<int, int>> take; // node, cores
-    int got = 0;
-    for (long i = 0; i + 1 < k; i++) {
-      take.emplace_back(order[i], free[order[i]]);
-      got += free[order[i]];
+    int c = static_cast<int>(nodes_by_free_.size()) - 1;
+    for (; c > 0 && held + nodes_by_free_[static_cast<size_t>(c)] * c < job.size; c--) {
+      held += nodes_by_free_[static_cast<size_t>(c)] * c;
+      k += nodes_by_free_[static_cast<size_t>(c)];
     }
-    int rest = job.size - got;
-    int last = -1;
-    for (long i = k - 1; i < hosts; i++) {
-      int h = order[i];
-      if (free[h] >= rest && (last < 0 || free[h] < free[last] || (free[h] == free[last] && h < last))) last = h;
-    }
-    take.emplace_back(last, rest);
+    const int from_c = (job.size - held + c - 1) / c; // total >= job.size: c > 0 here
+    k += from_c;
+    if (k > bound) return std::nullopt;
 
+    // All free cores of the k-1 best nodes, the rest from the tightest node that still holds it (fewest free cores,
+    // then lowest index) among the others: the lowest-indexed node of the smallest free count from `rest` below c
+    // that has any, else the k-th node itself (the others with c free cores come after it).
+    const int whole_of_c = from_c - 1;
+    const int rest = job.size - held - whole_of_c * c;
+    int last_free = c;
+    for (int f = rest; f < c; f++)
+      if (nodes_by_free_[static_cast<size_t>(f)] > 0) {
+        last_free = f;
+        break;
+      }
+    // The nodes taken whole are copied from `available` a run of consecutive nodes at a time (a node without free
+    // cores adds nothing, so it does not break a run). The look starts at the lowest-numbered node it may take and
+    // stops once the k nodes are found; a job on one node (k = 1) takes the first node of its free count.
     ResourceSet chosen(available.capacity());
-    for (const auto& [h, n] : take) {
-      ResourceSet node = machine_.processors_of(h) & available;
-      ResourceSet first = preferred ? node & *preferred : ResourceSet(available.capacity());
-      int from_first = std::min(first.count(), n);
-      chosen |= first.lowest(from_first);
-      chosen |= (node - first).lowest(n - from_first);
+    int last = k == 1 ? first_with_free_[static_cast<size_t>(last_free)] : -1;
+    int seen_of_c = 0;
+    int start = first_with_free_[static_cast<size_t>(last_free)];
+    for (size_t f = static_cast<size_t>(c); f < nodes_by_free_.size(); f++)
+      if (nodes_by_free_[f] > 0) start = std::min(start, first_with_free_[f]);
+    int run_first = machine_.first_resource(start);
+    int run_end = run_first;
+    long whole_left = k - 1;
+    for (int h = start; h < machine_.host_count() && (whole_left > 0 || last < 0); h++) {
+      const int free = free_[static_cast<size_t>(h)];
+      bool whole = free > c || free == 0;
+      if (free == c) {
+        whole = seen_of_c < whole_of_c;
+        if (seen_of_c == whole_of_c && last_free == c) last = h;
+        seen_of_c++;
+      } else if (free == last_free && last < 0) {
+        last = h;
+      }
+      if (whole) {
+        if (free > 0) whole_left--;
+        run_end = machine_.first_resource(h) + machine_.cores(h);
+      } else {
+        chosen.merge_range(available, run_first, run_end - run_first);
+        run_first = run_end = machine_.first_resource(h) + machine_.cores(h);
+      }
     }
+    chosen.merge_range(available, run_first, run_end - run_first);
+    // Within the last node, preferred cores first, then the lowest-numbered.
+    const int first = machine_.first_resource(last);
+    const int end = first + machine_.cores(last);
+    int needed = rest;
+    if (preferred)
+      for (int p = first; p < end && needed > 0; p++)
+        if (available.test(p) && preferred->test(p)) {
+          chosen.set(p);
+          needed--;
+        }
+    for (int p = first; p < end && needed > 0; p++)
+      if (available.test(p) && !(preferred && preferred->test(p))) {
+        chosen.set(p);
+        needed--;
+      }
     return chosen;
   }
 
@@ -267,6 +367,12 @@ class SmpNodes : public Allocator {
   double first_observed_ = 0;  // the first decision's instant
   double contention_load_ = 0; // what the network estimate uses: the load now, or its mean so far
   std::vector<int> cores_by_size_;
+  std::vector<int> cores_held_;       // by the k largest nodes, k = 1..nodes (min_nodes looks the job's size up in it)
+  std::vector<NodeWords> node_words_; // per node; empty when a node has more than 64 cores
+  // select()'s scratch, kept between calls so that a call allocates nothing but its result.
+  mutable std::vector<int> free_;            // free cores per node
+  mutable std::vector<int> nodes_by_free_;   // how many nodes have each free count, 0..most cores
+  mutable std::vector<int> first_with_free_; // the lowest-numbered node of each free count that has any
   // What the last observe() said.
   double now_ = 0;
   double network_load_ = 0;

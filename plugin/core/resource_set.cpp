@@ -143,6 +143,38 @@ ResourceSet::lowest(int n) const
   return taken == n ? out : ResourceSet(capacity_);
 }
 
+namespace {
+/* The bits of word `w` that lie in [first, end). */
+std::uint64_t range_mask(int w, int first, int end)
+{
+  const int lo = std::max(first - w * 64, 0);
+  const int hi = std::min(end - w * 64, 64); // lo < hi
+  const std::uint64_t below_hi = hi == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << hi) - 1;
+  return below_hi & ~((std::uint64_t{1} << lo) - 1);
+}
+} // namespace
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+int ResourceSet::count_in_range(int first, int count) const
+{
+  if (count <= 0) return 0;
+  const int end = first + count;
+  int n = 0;
+  for (int w = first >> 6; w <= (end - 1) >> 6; w++)
+    n += __builtin_popcountll(words_[static_cast<size_t>(w)] & range_mask(w, first, end));
+  return n;
+}
+
+void ResourceSet::merge_range(const ResourceSet& from, int first, int count)
+{
+  if (count <= 0) return;
+  const int end = first + count;
+  for (int w = first >> 6; w <= (end - 1) >> 6; w++)
+    words_[static_cast<size_t>(w)] |= from.words_[static_cast<size_t>(w)] & range_mask(w, first, end);
+}
+
 std::string ResourceSet::to_string() const
 {
   std::string out;

@@ -98,6 +98,13 @@ class ResourceSet {
   }
   /* The `n` lowest members, or an empty set when there are fewer than n. */
   ResourceSet lowest(int n) const;
+  /* Members in [first, first + count), counted a word at a time (an SMP node's free cores). */
+  int count_in_range(int first, int count) const;
+  /* Adds the members of `from` (of the same capacity) in [first, first + count), a word at a time. */
+  void merge_range(const ResourceSet& from, int first, int count);
+  /* The members 64w..64w+63 as the bits of one word (allocators that look at many small ranges at once). */
+  int word_count() const { return static_cast<int>(words_.size()); }
+  std::uint64_t word(int w) const { return words_[static_cast<size_t>(w)]; }
   /* Batsim's interval notation, e.g. "0-3 7 9-10". */
   std::string to_string() const;
   /* The same text, appended to `out` (no temporary string per call). */

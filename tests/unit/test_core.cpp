@@ -76,6 +76,43 @@ TEST(ResourceSet, CountDifferencesCountsTheMembersOfExactlyOneSet)
     }
 }
 
+/* count_in_range() and merge_range() (the smp allocator's per-node look) work a word at a time; the
+ * references here go one index at a time with test(). Random sets (sparse and dense) on capacities around multiples
+ * of 64, random ranges (within a word, across one or several word boundaries, at both ends). */
+TEST(ResourceSet, RangeCountAndMergeMatchIndexByIndex)
+{
+  EXPECT_EQ(ResourceSet::range(200, 60, 10).count_in_range(62, 20), 8); // 62-69, across words 0 and 1
+  std::mt19937 rng(41);
+  int checked = 0;
+  for (int capacity : {1, 63, 64, 65, 128, 129, 1000, 10000})
+    for (int trial = 0; trial < 40; trial++) {
+      ResourceSet s(capacity), base(capacity);
+      std::bernoulli_distribution member(trial % 3 == 0 ? 0.01 : trial % 3 == 1 ? 0.5 : 0.97);
+      for (int i = 0; i < capacity; i++) {
+        if (member(rng)) s.set(i);
+        if (member(rng)) base.set(i);
+      }
+      std::uniform_int_distribution<int> where(0, capacity - 1);
+      for (int q = 0; q < 20; q++) {
+        const int first = where(rng);
+        const int count = std::uniform_int_distribution<int>(0, std::min(capacity - first, q % 2 ? 12 : 300))(rng);
+        int expected = 0;
+        ResourceSet merged = base;
+        for (int i = first; i < first + count; i++)
+          if (s.test(i)) {
+            expected++;
+            merged.set(i);
+          }
+        EXPECT_EQ(s.count_in_range(first, count), expected) << capacity << " " << first << " " << count;
+        ResourceSet got = base;
+        got.merge_range(s, first, count);
+        EXPECT_EQ(got, merged) << capacity << " " << first << " " << count;
+        checked++;
+      }
+    }
+  EXPECT_EQ(checked, 8 * 40 * 20);
+}
+
 /* append_to() finds runs a word at a time; the reference here builds the notation from test(), one index at a time.
  * Sets of random runs (long ones across word boundaries, lone members, the first and the last index, full words)
  * on capacities around multiples of 64, plus the empty and the full set. */
