@@ -25,7 +25,7 @@ namespace jobsched {
 struct SystemView {
   double now = 0;
   const Machine* machine = nullptr;
-  ResourceSet up;                    // processors whose host is available
+  ResourceSet up; // processors whose host is available
   /* Submitted and not finished, in submission order. A record may be dropped once its job has ended (a long run keeps
    * only the records of the jobs in the system): a policy may keep these pointers from one plan to the next, but must
    * forget a job's at its job_ended() and never read it in a later plan. */
