@@ -43,14 +43,21 @@ std::string swf(int id, double submit, double run, int procs, double memory_kb)
   return buf;
 }
 
+/* The scenario of these tests: kPlatform, `workload` as a trace of malleable jobs, `policy`. */
+std::filesystem::path write_scenario(const jobsched::testing::ScratchFolder& f, const std::string& workload,
+                                     const std::string& policy)
+{
+  f.write("p.xml", kPlatform);
+  f.write("w.swf", workload);
+  return f.write("s.yaml",
+                 "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
+}
+
 /* Finish times in workload order, then the number of overlapping segments and the largest work error. */
 std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::string& workload,
                         const std::string& policy)
 {
-  f.write("p.xml", kPlatform);
-  f.write("w.swf", workload);
-  auto file = f.write("s.yaml",
-                      "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
+  auto file = write_scenario(f, workload, policy);
   return in_child([&] {
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out;
@@ -349,10 +356,7 @@ namespace {
 std::vector<double> finishes_and_instants(const jobsched::testing::ScratchFolder& f, const std::string& workload,
                                           const std::string& policy)
 {
-  f.write("p.xml", kPlatform);
-  f.write("w.swf", workload);
-  auto file = f.write("s.yaml",
-                      "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
+  auto file = write_scenario(f, workload, policy);
   return in_child([&] {
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out;
