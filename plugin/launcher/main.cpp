@@ -189,7 +189,10 @@ int run(const RunCommandOptions& o, bool fork_join_command = false)
                      scenario_file);
   if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
-  options.process_ends_after = !fork_join_command; // run() ends the process (below)
+  // A scheduling run ends the process once its outputs are written (below), unless the user configured SimGrid
+  // (--cfg, --log): its tracing and log files may be closed by its own destructors and exit handlers, which _Exit
+  // would skip.
+  options.process_ends_after = !fork_join_command && options.simgrid_args.empty();
   if (sc.fork_join) {
     ForkJoinReport f = run_fork_join(sc, options);
     if (!quiet) {
@@ -244,9 +247,7 @@ int run(const RunCommandOptions& o, bool fork_join_command = false)
   }
   // The run is over and its outputs are written: the process ends here, and the kernel takes back what it holds at
   // once, where freeing the report's jobs and the libraries' statics one by one costs 3% of a run of the KTH log.
-  // Not when the user configured SimGrid (--cfg, --log): its tracing and log files may be closed by its own
-  // destructors and exit handlers, which _Exit would skip.
-  if (!options.simgrid_args.empty()) return 0;
+  if (!options.process_ends_after) return 0;
   std::fflush(nullptr);
   std::_Exit(0);
 }
