@@ -53,6 +53,17 @@ std::vector<double> simulate(const Folder& f, const std::string& platform, std::
   });
 }
 
+/* The span l of the lone Step job of parallelism 64 the tests below generate (`step` in their scenarios). */
+double step_job_span()
+{
+  hs::DowneyWorkloadSpec spec;
+  spec.jobs = 1;
+  spec.A_min = spec.A_max = 64;
+  spec.shapes = {hs::ParallelismShape::step};
+  spec.work_unit = 1e-2;
+  return hs::generate_downey_jobs(spec, 256, 1, 1).front().job.span();
+}
+
 /* The pure code: the job the generator makes for this seed, run by one LeafScheduler with all P processors. */
 hs::JobRecord pure(int processors, std::uint64_t seed)
 {
@@ -94,12 +105,7 @@ TEST(Hierarchical, AcDsOnOneJobIsThePureCode)
 TEST(Hierarchical, ThePlatformSetsP)
 {
   const std::string step = ", min_parallelism: 64, max_parallelism: 64, shapes: [step], work_unit: 1e-2";
-  hs::DowneyWorkloadSpec spec;
-  spec.jobs = 1;
-  spec.A_min = spec.A_max = 64;
-  spec.shapes = {hs::ParallelismShape::step};
-  spec.work_unit = 1e-2;
-  const double span = hs::generate_downey_jobs(spec, 256, 1, 1).front().job.span();
+  const double span = step_job_span();
   const double L = 0.001;
   ASSERT_GT(span, 10 * L);
   Folder f;
@@ -118,12 +124,7 @@ TEST(Hierarchical, ThePlatformSetsP)
 // start (before the policy said so, every boundary resized it to what it had, and counted a decision: l / L of them).
 TEST(Hierarchical, AFixedPointAppliesNothing)
 {
-  hs::DowneyWorkloadSpec spec;
-  spec.jobs = 1;
-  spec.A_min = spec.A_max = 64;
-  spec.shapes = {hs::ParallelismShape::step};
-  spec.work_unit = 1e-2;
-  const double span = hs::generate_downey_jobs(spec, 256, 1, 1).front().job.span();
+  const double span = step_job_span();
   const double L = 0.001;
   ASSERT_GT(span, 10 * L);
   ASSERT_GT(std::ceil(span / L) - span / L, 1e-3); // the end is no boundary

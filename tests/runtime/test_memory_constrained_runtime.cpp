@@ -43,14 +43,23 @@ std::string swf(int id, double submit, double run, int procs, double memory_kb)
   return buf;
 }
 
-/* The scenario of these tests: kPlatform, `workload` as a trace of malleable jobs, `policy`. */
+/* The scenario of these tests: kPlatform, `workload` as a trace of jobs shaped by `jobs` (the workload.jobs mapping),
+ * `policy`. */
 std::filesystem::path write_scenario(const jobsched::testing::ScratchFolder& f, const std::string& workload,
-                                     const std::string& policy)
+                                     const std::string& policy, const std::string& jobs = "{shape: malleable}")
 {
   f.write("p.xml", kPlatform);
   f.write("w.swf", workload);
-  return f.write("s.yaml",
-                 "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
+  return f.write("s.yaml", "platform: p.xml\nworkload: {trace: w.swf, jobs: " + jobs + "}\npolicy: " + policy + "\n");
+}
+
+/* The jobs' finish times, in workload order. */
+std::vector<double> finish_times(const RunReport& r)
+{
+  std::vector<double> out;
+  for (const auto& s : r.states)
+    out.push_back(s.finish_time);
+  return out;
 }
 
 /* Finish times in workload order, then the number of overlapping segments and the largest work error. */
@@ -60,9 +69,7 @@ std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::st
   auto file = write_scenario(f, workload, policy);
   return in_child([&] {
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
-    std::vector<double> out;
-    for (const auto& s : r.states)
-      out.push_back(s.finish_time);
+    std::vector<double> out = finish_times(r);
     double overlaps = jobsched::testing::computing_overlaps(r.trace);
     std::map<JobId, double> done;
     for (const auto& t : r.trace)
@@ -137,17 +144,8 @@ namespace {
 std::vector<double> finishes(const jobsched::testing::ScratchFolder& f, const std::string& workload,
                              const std::string& jobs, const std::string& policy)
 {
-  f.write("p.xml", kPlatform);
-  f.write("w.swf", workload);
-  auto file =
-      f.write("s.yaml", "platform: p.xml\nworkload: {trace: w.swf, jobs: " + jobs + "}\npolicy: " + policy + "\n");
-  return in_child([&] {
-    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
-    std::vector<double> out;
-    for (const auto& s : r.states)
-      out.push_back(s.finish_time);
-    return out;
-  });
+  auto file = write_scenario(f, workload, policy, jobs);
+  return in_child([&] { return finish_times(jobsched::testing::run_quietly(file, f.dir / "out")); });
 }
 
 /* Section 5.2's static jobs against dynamic ones, by hand. N = 4 nodes of 1 MB; job 1: 30 s of work at one node, 3 MB
@@ -359,9 +357,7 @@ std::vector<double> finishes_and_instants(const jobsched::testing::ScratchFolder
   auto file = write_scenario(f, workload, policy);
   return in_child([&] {
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
-    std::vector<double> out;
-    for (const auto& s : r.states)
-      out.push_back(s.finish_time);
+    std::vector<double> out = finish_times(r);
     out.push_back(static_cast<double>(r.performance.instants));
     return out;
   });
