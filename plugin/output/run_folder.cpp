@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <memory>
 #include <unistd.h>
 #include <vector>
 
@@ -49,8 +50,11 @@ class RunFolder::File {
   struct Buffer : std::streambuf {
     int fd = -1;
     int error = 0;
-    std::vector<char> data = std::vector<char>(1 << 20); // trace.csv of a long run is written row by row
-    Buffer() { setp(data.data(), data.data() + data.size()); }
+    // trace.csv of a long run is written row by row. Left uninitialised: zero-filling 1 MiB for each output file was
+    // 2-3% of a short run.
+    static constexpr size_t size = 1 << 20;
+    std::unique_ptr<char[]> data{new char[size]};
+    Buffer() { setp(data.get(), data.get() + size); }
     bool drain()
     {
       const char* p = pbase();
@@ -62,7 +66,7 @@ class RunFolder::File {
         else
           p += n;
       }
-      setp(data.data(), data.data() + data.size());
+      setp(data.get(), data.get() + size);
       return error == 0;
     }
     int overflow(int c) override
