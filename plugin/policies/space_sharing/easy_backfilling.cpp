@@ -67,14 +67,19 @@ class EasyBackfilling : public Policy {
       future |= *releases[k].resources;
       released |= *releases[k].resources;
       future_count += releases[k].resources->count();
-      if (future_count < head.size || !allocator_.fits(head, future)) continue;
+      if (future_count < head.size) continue;
+      // Whether the head fits does not depend on the preferred processors: when no other job ends at the same
+      // instant, this placement is the reservation (one allocator call instead of two).
+      auto placement = allocator_.select(head, future, &released);
+      if (!placement) continue;
       shadow = releases[k].end;
       // Every job expected to end at the shadow time frees its processors then: all of them count as released.
-      for (size_t m = k + 1; m < releases.size() && releases[m].end <= shadow + kTimeEpsilon; m++) {
+      size_t m = k + 1;
+      for (; m < releases.size() && releases[m].end <= shadow + kTimeEpsilon; m++) {
         future |= *releases[m].resources;
         released |= *releases[m].resources;
       }
-      reserved = *allocator_.select(head, future, &released);
+      reserved = m == k + 1 ? std::move(*placement) : *allocator_.select(head, future, &released);
     }
 
     ResourceSet unreserved = idle - reserved; // what a job ending after the shadow time may use
