@@ -38,7 +38,7 @@ class Allocator {
   virtual ~Allocator() = default;
   /* Processors for `job` taken from `available`, or nothing when it does not fit. Where the allocator has a choice it
    * takes members of `preferred` first (EASY uses it to reserve processors that are busy now, leaving the idle ones
-   * to backfilling). */
+   * to backfilling); whether it fits does not depend on `preferred`. */
   virtual std::optional<ResourceSet> select(const Job& job, const ResourceSet& available,
                                             const ResourceSet* preferred = nullptr) const = 0;
   bool fits(const Job& job, const ResourceSet& available) const { return select(job, available).has_value(); }

@@ -8,6 +8,7 @@
  * reserved for the head are taken from those released by running jobs first, and a backfilled job that ends in time
  * takes reserved processors first, which makes the rule identical to the textbook count-based "extra processors"
  * test. */
+#include "policies/space_sharing/backfill_queue.hpp"
 #include "policies/space_sharing/waiting_queue.hpp"
 #include "policy/policy.hpp"
 
@@ -40,8 +41,17 @@ class EasyBackfilling : public Policy {
       started_sets.push_back(chosen);
       releases.push_back({state.now + job.estimate, job.id, &started_sets.back()});
     };
-    Decisions out = start_in_order(queue_, allocator_, idle, started);
+    Decisions out;
+    while (!queue_.empty()) { // in order while the head fits
+      auto chosen = allocator_.select(queue_.front(), idle);
+      if (!chosen) break;
+      idle -= *chosen;
+      started(queue_.front(), *chosen);
+      out.push_back(start_decision(allocator_, queue_.front(), std::move(*chosen)));
+      queue_.pop_front();
+    }
     if (queue_.empty()) return out;
+    const Job& head = queue_.front();
 
     // The head's reservation: the earliest release after which it fits, on processors busy now where possible.
     std::sort(releases.begin(), releases.end());
@@ -57,39 +67,41 @@ class EasyBackfilling : public Policy {
       future |= *releases[k].resources;
       released |= *releases[k].resources;
       future_count += releases[k].resources->count();
-      if (future_count < queue_[0].size || !allocator_.fits(queue_[0], future)) continue;
+      if (future_count < head.size) continue;
+      // Whether the head fits does not depend on the preferred processors: when no other job ends at the same
+      // instant, this placement is the reservation (one allocator call instead of two).
+      auto placement = allocator_.select(head, future, &released);
+      if (!placement) continue;
       shadow = releases[k].end;
       // Every job expected to end at the shadow time frees its processors then: all of them count as released.
-      for (size_t m = k + 1; m < releases.size() && releases[m].end <= shadow + kTimeEpsilon; m++) {
+      size_t m = k + 1;
+      for (; m < releases.size() && releases[m].end <= shadow + kTimeEpsilon; m++) {
         future |= *releases[m].resources;
         released |= *releases[m].resources;
       }
-      reserved = *allocator_.select(queue_[0], future, &released);
+      reserved = m == k + 1 ? std::move(*placement) : *allocator_.select(head, future, &released);
     }
 
     ResourceSet unreserved = idle - reserved; // what a job ending after the shadow time may use
     int idle_count = idle.count();
     int unreserved_count = unreserved.count();
-    for (size_t i = 1; i < queue_.size() && idle_count > 0;) {
-      const Job& job = queue_[i];
-      bool ends_in_time = state.now + job.estimate <= shadow + kTimeEpsilon;
-      if (job.size > (ends_in_time ? idle_count : unreserved_count)) { // cannot fit: skip the allocator
-        i++;
-        continue;
-      }
+    // Only the jobs that fit by count are visited (BackfillQueue::next_fitting), in queue order.
+    auto ends_in_time = [&](double estimate) { return state.now + estimate <= shadow + kTimeEpsilon; };
+    for (size_t slot = queue_.next_fitting(queue_.first() + 1, idle_count, unreserved_count, ends_in_time);
+         slot != BackfillQueue::npos && idle_count > 0;
+         slot = queue_.next_fitting(slot + 1, idle_count, unreserved_count, ends_in_time)) {
+      const Job& job = queue_.at(slot);
       // A job that ends in time takes reserved processors first, leaving the others to jobs that end later.
-      auto chosen = ends_in_time ? allocator_.select(job, idle, &reserved) : allocator_.select(job, unreserved);
-      if (chosen) { // the next candidate is then at index i
-        idle -= *chosen;
-        unreserved -= *chosen;
-        idle_count = idle.count();
-        unreserved_count = unreserved.count();
-        started(job, *chosen);
-        out.push_back(start_decision(allocator_, job, std::move(*chosen)));
-        queue_.erase(i);
-      } else {
-        i++;
-      }
+      auto chosen =
+          ends_in_time(job.estimate) ? allocator_.select(job, idle, &reserved) : allocator_.select(job, unreserved);
+      if (!chosen) continue; // the allocator's placement rules refused it
+      idle -= *chosen;
+      unreserved -= *chosen;
+      idle_count = idle.count();
+      unreserved_count = unreserved.count();
+      started(job, *chosen);
+      out.push_back(start_decision(allocator_, job, std::move(*chosen)));
+      queue_.erase(slot);
     }
     return out;
   }
@@ -102,7 +114,7 @@ class EasyBackfilling : public Policy {
     bool operator<(const Release& o) const { return end < o.end || (end == o.end && id < o.id); }
   };
   const Allocator& allocator_;
-  WaitingQueue queue_;
+  BackfillQueue queue_;
 };
 
 PolicyRegistration easy{{"easy",
