@@ -110,6 +110,7 @@ struct PerformanceFigures {
   long instants = 0;
   long decisions = 0;
   long jobs = 0;
+  long virtual_instants = 0; // of `instants`, reached without SimGrid (SchedulerActor::set_virtual_wakeups)
   long segments = 0;     // rows of trace.csv
   std::string execution; // how jobs executed: timer (fast path) or ptask
 };
