@@ -298,7 +298,11 @@ class JobRuntime {
   // When every compute host is on at one available speed (as of host_speed_epoch_): that speed, the slowest of any
   // set (no per-job walk over the hosts); -1 otherwise.
   double uniform_host_speed_ = -1;
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timer_heap_;
+  /* The timers, earliest first; drop_stale_timers() filters its entries in place. */
+  struct TimerHeap : std::priority_queue<Timer, std::vector<Timer>, std::greater<>> {
+    std::vector<Timer>& entries() { return c; }
+  };
+  TimerHeap timer_heap_;
   unsigned last_token_ = 0; // timers' tokens come from one counter: a job started again (requeued) must not match the
                             // stale timers of its earlier execution
   std::shared_ptr<std::vector<const sg4::Host*>> changed_hosts_; // noticed by SimGrid callbacks, handled in collect
