@@ -126,6 +126,7 @@ class SchedulerActor {
   double last_computing_ = 0;      // the last instant some job computed or prepared (or the system was empty)
   double no_progress_stop_time_ = -1;
   bool no_progress(double now); // see kMaxWithoutProgress
+
   bool virtual_wakeups_ = false;
   double virtual_clock_ = -1; // > SimGrid's clock: the instant the scheduler is at (see set_virtual_wakeups), else -1
   /* Bring SimGrid's clock to virtual_clock_ (a wait on `activities`, nothing else in flight) and drop the latter. */

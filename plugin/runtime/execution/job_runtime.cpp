@@ -131,9 +131,8 @@ double JobRuntime::work_left(const Execution& x) const
     double done = x.work_done;
     const auto& profile = x.job->profile;
     if (x.timer_end >= 0 && x.segment < profile.span.size())
-      done +=
-          std::min((clock_now() - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done) *
-          profile.parallelism[x.segment];
+      done += std::min((clock_now() - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done) *
+              profile.parallelism[x.segment];
     return x.profile_work > 0 ? std::max(0.0, 1 - done / x.profile_work) : 0.0;
   }
   if (x.timer_end >= 0) return x.remaining * timer_left(x);

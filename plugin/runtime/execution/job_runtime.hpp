@@ -269,7 +269,7 @@ class JobRuntime {
   void drop_stale_timers();  // the heap's entries of executions re-timed or gone since
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
   static bool phased(const Execution& x) { return !x.job->profile.empty(); }
-  void start_phase_timer(Execution& x);         // the current segment's end, at the job's rate from now
+  void start_phase_timer(Execution& x);        // the current segment's end, at the job's rate from now
   void sync_phase(Execution& x) const;         // its progress up to now into segment_done, work_done and its JobState
   double timer_left(const Execution& x) const; // fraction of the timed work not done yet
   double work_left(const Execution& x) const;  // fraction of the job's work not done yet, computing included
