@@ -392,6 +392,7 @@ std::string performance_json(const PerformanceFigures& p)
   s["peak_memory_mb"] = json_number(p.peak_memory_mb);
   s["jobs"] = p.jobs;
   s["decision_instants"] = p.instants;
+  s["virtual_instants"] = p.virtual_instants;
   s["decisions"] = p.decisions;
   s["trace_segments"] = p.segments;
   s["segments_per_wall_second"] = per_second(static_cast<double>(p.segments));

@@ -112,6 +112,8 @@ struct PerformanceFigures {
   long jobs = 0;
   long segments = 0;     // rows of trace.csv
   std::string execution; // how jobs executed: timer (fast path) or ptask
+
+  long virtual_instants = 0; // of `instants`, reached without SimGrid (SchedulerActor::set_virtual_wakeups)
 };
 std::string performance_json(const PerformanceFigures& p);
 /* The last step of every kind of run: the peak memory and the wall time since `wall_start` go into `p`, which is

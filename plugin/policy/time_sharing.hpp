@@ -79,6 +79,13 @@ struct Plan {
    * driver applies nothing: a policy that decides every quantum says so when a quantum changed nothing (Cao's at a
    * fixed point), instead of building and sending the whole plan again. */
   bool same_as_last = false;
+  /* The plan is a phase of a schedule that goes on by itself until a job arrives or leaves or a host changes (McCann &
+   * Zahorjan's quantum of pieces repeating, AP's turns by usage): the policy's plan at `until` follows from the time
+   * and what the runtime computes (the jobs' records), not from anything SimGrid simulates meanwhile. Then, when
+   * nothing else can happen before `until` (no job ends, no event is due, no SimGrid activity is in flight), the
+   * scheduler reaches it without SimGrid: it replays the instant on a virtual clock, with the same arithmetic and
+   * outputs (SchedulerActor::set_virtual_wakeups). */
+  bool repeats = false;
 };
 
 /* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what

@@ -23,6 +23,8 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -167,6 +169,19 @@ PolicyChoices read_policy_choices(const Scenario& sc)
 
 /* What errors name for the platform and the deployment: their files, or, in a user's program that loaded its own
  * (jobsched::plugin_init), these words. */
+/* The platform file names no profile (speed, state, bandwidth or latency over time: a `*_file` attribute, a <trace>
+ * element, or a `profile` anywhere): nothing changes on it by itself, so the scheduler may replay instants on a
+ * virtual clock (SchedulerActor::set_virtual_wakeups). Any doubt (not XML, unreadable) says it may have some. */
+bool platform_without_profiles(const fs::path& file)
+{
+  std::ifstream in(file);
+  if (!in || file.extension() != ".xml") return false;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const char* const kMarks[] = {"_file", "<trace", "profile"};
+  return std::none_of(std::begin(kMarks), std::end(kMarks),
+                      [&text](const char* mark) { return text.find(mark) != std::string::npos; });
+}
+
 constexpr const char* kProgramPlatform = "the program's platform";
 constexpr const char* kProgramDeployment = "the program's deployment";
 
@@ -357,6 +372,10 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   scheduler.set_eviction(sc.eviction);
   scheduler.owners_busy_at_start(busy_at_start);
   scheduler.set_platform_name(platform.string());
+  // Virtual wake-ups need a platform on which nothing happens by itself and no event that actors send (owners come
+  // polled, but evict jobs; processes' events are sent): a program's own actors or a profile could act meanwhile.
+  scheduler.set_virtual_wakeups(!program_platform && !ctx.process_source && sc.owners.model == OwnerSpec::Model::none &&
+                                platform_without_profiles(sc.platform));
   if (ctx.time_sharing_policy) ctx.time_sharing_policy->processors_up_at_start(scheduler.up());
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
@@ -582,6 +601,7 @@ RunReport AttachedRun::finish()
   perf.simulation_seconds = ctx.scheduler->stats().wall_seconds;
   perf.instants = ctx.scheduler->stats().instants;
   perf.decisions = ctx.scheduler->stats().decisions;
+  perf.virtual_instants = ctx.scheduler->stats().virtual_instants;
   perf.jobs = static_cast<long>(report.jobs);
   perf.segments = st.segments;
   perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";

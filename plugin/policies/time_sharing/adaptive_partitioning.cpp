@@ -253,6 +253,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
     // Until the next quantum while some job waits; else nothing changes before the next load sample.
     plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
+    // The next quanta's turns follow from the usage the runtime measures and the load samples, nothing SimGrid does
+    // meanwhile: they may be reached on the scheduler's virtual clock (Plan::repeats).
+    plan.repeats = true;
     return plan;
   }
 

@@ -109,6 +109,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     plan.until =
         whole_quantum_pieces_ ? std::numeric_limits<double>::infinity() : quantum_start_ + (q + next) * quantum_;
     if (deferred) plan.until = std::min(plan.until, view.now + 2 * kTimeEpsilon);
+    // Until the next arrival, departure or host event the pieces repeat every quantum: the plan at `until` depends on
+    // the time alone (Plan::repeats). Not so for a job sitting out a replan: when it is resumed depends on its stall.
+    plan.repeats = !deferred;
     return plan;
   }
 

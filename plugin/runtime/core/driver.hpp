@@ -28,6 +28,8 @@ class Driver {
    * and the jobs' own events (new process, or one to end; `draw` picks which). */
   virtual void process_ended(JobId /*job*/, int /*process*/, double /*now*/) {}
   virtual void process_event(JobId /*job*/, bool /*added*/, double /*draw*/, double /*now*/) {}
+  /* The policy's next wake-up may be reached on a virtual clock (Plan::repeats), execution permitting. */
+  virtual bool next_wakeup_is_virtual() const { return false; }
   /* Jobs submitted and not started. */
   virtual size_t waiting_count() const = 0;
   long decisions() const { return decisions_; }

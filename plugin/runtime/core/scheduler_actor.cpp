@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_scheduler, "jobsched: the scheduler actor");
 
@@ -169,6 +170,38 @@ bool SchedulerActor::gather(bool woke_on_message)
   return happened;
 }
 
+double simgrid_clock_after_wait(double clock, double timeout)
+{
+  const double date = clock + timeout;
+  return clock + (date - clock);
+}
+
+double timeout_landing_on(double clock, double target)
+{
+  double above = target - clock;
+  double below = above;
+  for (int tries = 0; tries < 8; tries++) {
+    if (simgrid_clock_after_wait(clock, above) == target) return above;
+    if (below > 0 && simgrid_clock_after_wait(clock, below) == target) return below;
+    above = std::nextafter(above, std::numeric_limits<double>::infinity());
+    below = std::nextafter(below, 0.0);
+  }
+  return -1;
+}
+
+void SchedulerActor::catch_up(const std::vector<sg4::ActivityPtr>& activities)
+{
+  const double from = sg4::Engine::get_clock();
+  const double timeout = timeout_landing_on(from, virtual_clock_); // found when virtual_clock_ was set
+  const ssize_t woke = sg4::Activity::wait_any_for(activities, timeout);
+  if (woke != -1 || sg4::Engine::get_clock() != virtual_clock_)
+    throw std::logic_error("virtual wake-ups: SimGrid's clock went from " + format_exact(from) + " to " +
+                           format_exact(sg4::Engine::get_clock()) + " s, not to the scheduler's " +
+                           format_exact(virtual_clock_) + " s (something happened in between)");
+  virtual_clock_ = -1;
+  runtime_.set_virtual_clock(-1);
+}
+
 bool SchedulerActor::no_progress(double now)
 {
   if (runtime_.size() == 0 && driver_->waiting_count() == 0) { // nobody waits for progress
@@ -197,7 +230,7 @@ void SchedulerActor::operator()()
       wake_at = std::min(wake_at, source->next_time());
     auto activities = runtime_.activities();
     activities.push_back(receive_);
-    double now = sg4::Engine::get_clock();
+    double now = virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock();
     const bool computing = activities.size() > 1 || !std::isinf(runtime_.next_timer());
     if (computing) last_computing_ = now;
     if (runtime_.size() > 0 || driver_->waiting_count() > 0) { // look again when kMaxWithoutProgress's limit comes
@@ -232,15 +265,33 @@ void SchedulerActor::operator()()
       throw PolicyError("the policy left " + std::to_string(driver_->waiting_count()) +
                         " jobs waiting on an idle machine and asked for no wake-up");
     ssize_t woke = -1;
-    try {
-      woke = sg4::Activity::wait_any_for(activities, std::isinf(wake_at) ? -1.0 : std::max(0.0, wake_at - now));
-    } catch (const simgrid::Exception&) {
-      // An activity lost its host or link: collect_ended() reports its job as failed. SimGrid 3.32 leaves this
-      // actor's last simcall observer dangling after a wait_any that failed, and the next test_any reads it (a
-      // crash): one more simcall first resets it.
-      sg4::this_actor::yield();
+    // A virtual wake-up (set_virtual_wakeups): the policy's wake-up comes strictly first and nothing is in flight.
+    bool virtual_wakeup = false;
+    if (virtual_wakeups_ && activities.size() == 1 && hosts_down_ == 0 && std::isfinite(wake_at) &&
+        wake_at == policy_wakeup() && driver_->next_wakeup_is_virtual() && !sources_pending(now)) {
+      double others = std::min(runtime_.next_deadline(), runtime_.next_timer());
+      for (const auto* source : sources_)
+        others = std::min(others, source->next_time());
+      const double next = simgrid_clock_after_wait(now, std::max(0.0, wake_at - now));
+      // The progress limit's wake-up (above) counts among the others: wake_at below it means it is later.
+      if (wake_at < others && timeout_landing_on(sg4::Engine::get_clock(), next) >= 0) {
+        virtual_wakeup = true;
+        virtual_clock_ = next;
+        runtime_.set_virtual_clock(next);
+      }
     }
-    now_ = sg4::Engine::get_clock();
+    if (!virtual_wakeup) {
+      if (virtual_clock_ >= 0) catch_up(activities); // now is SimGrid's clock again, as it would have been
+      try {
+        woke = sg4::Activity::wait_any_for(activities, std::isinf(wake_at) ? -1.0 : std::max(0.0, wake_at - now));
+      } catch (const simgrid::Exception&) {
+        // An activity lost its host or link: collect_ended() reports its job as failed. SimGrid 3.32 leaves this
+        // actor's last simcall observer dangling after a wait_any that failed, and the next test_any reads it (a
+        // crash): one more simcall first resets it.
+        sg4::this_actor::yield();
+      }
+    }
+    now_ = virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock();
     if (computing) last_computing_ = now_; // it went on until now
     bool woke_on_message = woke == static_cast<ssize_t>(activities.size()) - 1;
     bool happened = gather(woke_on_message);
@@ -251,6 +302,7 @@ void SchedulerActor::operator()()
     }
     if (!happened && now_ < policy_wakeup() - kTimeEpsilon) continue;
     stats_.instants++;
+    if (virtual_wakeup) stats_.virtual_instants++;
     decided_at_ = now_;
     // The records of the jobs that ended before this decision go to the outputs after it (JobTable): the driver and
     // the policy forget such jobs as they decide.
@@ -278,6 +330,7 @@ void SchedulerActor::operator()()
       }
     }
   }
+  if (virtual_clock_ >= 0) catch_up({receive_}); // the outputs read SimGrid's clock at the end
   receive_->cancel();
   runtime_.close_trace();
   finished_ = true;

@@ -20,7 +20,17 @@ struct SchedulerStats {
   long instants = 0; // decision points
   long decisions = 0;
   double wall_seconds = 0;
+  long virtual_instants = 0; // of `instants`, those reached on the virtual clock (SchedulerActor::set_virtual_wakeups)
 };
+
+/* SimGrid's clock after a wait with `timeout` begun at `clock`, when nothing else ends first: the wait's timer is set
+ * at clock + timeout, and the engine moves its clock by that date minus its clock (SimGrid 3.32:
+ * ActivityImpl::wait_any_for sets Timer::set(get_clock() + timeout); EngineImpl::solve(max_date) takes time_delta =
+ * max_date - now_, then now_ += time_delta). Not always clock + timeout, nor the date itself. */
+double simgrid_clock_after_wait(double clock, double timeout);
+/* A timeout whose wait takes SimGrid's clock from `clock` to `target` (> clock) exactly, or -1 when none within a few
+ * units in the last place of target - clock does. */
+double timeout_landing_on(double clock, double target);
 
 class SchedulerActor {
  public:
@@ -55,6 +65,14 @@ class SchedulerActor {
   static constexpr double kMaxWithoutProgress = 30 * 86400;
   /* When the run stopped on kMaxWithoutProgress, -1 when it did not. */
   double no_progress_stop_time() const { return no_progress_stop_time_; }
+  /* Virtual wake-ups: when the policy's next wake-up is the next thing to happen (its plan repeats, Plan::repeats;
+   * no job ends, no deadline, no event of a source is due before it; no SimGrid activity is in flight), the scheduler
+   * does not ask SimGrid to wait for it: it sets its own clock (and the runtime's) to the value SimGrid's clock would
+   * take there, and decides as at any instant. Only when it waits for real again does SimGrid's clock catch up, in
+   * one wait whose timeout is chosen to land on that value exactly. `quiet`: nothing outside jobsched's actors can
+   * happen in the meantime (no host or link profile, no user's actors, no owners, no processes' events), which only
+   * the run's set-up knows. */
+  void set_virtual_wakeups(bool quiet) { virtual_wakeups_ = quiet; }
   const ResourceSet& up() const { return up_; }
   void operator()();
   /* A job left the machine (called by the runtime's collection, or by a driver that killed it). */
@@ -108,6 +126,11 @@ class SchedulerActor {
   double last_computing_ = 0;      // the last instant some job computed or prepared (or the system was empty)
   double no_progress_stop_time_ = -1;
   bool no_progress(double now); // see kMaxWithoutProgress
+
+  bool virtual_wakeups_ = false;
+  double virtual_clock_ = -1; // > SimGrid's clock: the instant the scheduler is at (see set_virtual_wakeups), else -1
+  /* Bring SimGrid's clock to virtual_clock_ (a wait on `activities`, nothing else in flight) and drop the latter. */
+  void catch_up(const std::vector<sg4::ActivityPtr>& activities);
   SchedulerStats stats_;
 };
 

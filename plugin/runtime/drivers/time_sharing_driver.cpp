@@ -274,10 +274,13 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
                           " no longer holds its processors");
     }
     until_ = plan.until;
+    repeats_ = repeats_ && plan.repeats;
     return;
   }
   check(plan, up);
   until_ = plan.until;
+  repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
+             plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
   const bool images = runtime_.images_enabled();
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.

@@ -31,6 +31,7 @@ class TimeSharingDriver : public Driver {
   void process_ended(JobId job, int process, double now) override;
   void process_event(JobId job, bool added, double draw, double now) override;
   double next_wakeup() const override { return until_; }
+  bool next_wakeup_is_virtual() const override { return repeats_; }
   size_t waiting_count() const override;
 
  private:
@@ -56,6 +57,10 @@ class TimeSharingDriver : public Driver {
   std::vector<JobId> last_run_;
   std::set<JobId> process_jobs_; // jobs a plan placed as processes, until they end
   double until_ = std::numeric_limits<double>::infinity();
+  /* The last plan repeats (Plan::repeats) and nothing it applies is a SimGrid activity or a stall: executions are
+   * timers, no memory images move, no context-switch or reallocation cost, no processes. Otherwise (a stall's end, an
+   * image transfer) the wake-ups stay SimGrid's. */
+  bool repeats_ = false;
 };
 
 } // namespace jobsched

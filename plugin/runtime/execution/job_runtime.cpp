@@ -125,15 +125,14 @@ double JobRuntime::remaining_fraction(JobId id) const
   return g->second.processor.empty() ? 0.0 : left / static_cast<double>(g->second.processor.size());
 }
 
-double JobRuntime::work_left(const Execution& x)
+double JobRuntime::work_left(const Execution& x) const
 {
   if (phased(x)) {
     double done = x.work_done;
     const auto& profile = x.job->profile;
     if (x.timer_end >= 0 && x.segment < profile.span.size())
-      done +=
-          std::min((sg4::Engine::get_clock() - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done) *
-          profile.parallelism[x.segment];
+      done += std::min((clock_now() - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done) *
+              profile.parallelism[x.segment];
     return x.profile_work > 0 ? std::max(0.0, 1 - done / x.profile_work) : 0.0;
   }
   if (x.timer_end >= 0) return x.remaining * timer_left(x);
@@ -142,7 +141,7 @@ double JobRuntime::work_left(const Execution& x)
   return x.remaining;
 }
 
-void JobRuntime::account(Execution& x, double length)
+void JobRuntime::account(Execution& x, double length) const
 {
   // The segment's length at the rate the job would have progressed on its requested processors without the policy's
   // slowdown; the fraction of its work done, at its run time stretched by the paging of this placement. On one
@@ -184,7 +183,7 @@ void JobRuntime::settle(Execution& x)
 void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* processors)
 {
   JobState& s = state(x);
-  const double now = sg4::Engine::get_clock();
+  const double now = clock_now();
   const double length = now - x.since;
   switch (s.status) {
   case JobStatus::running:
@@ -298,7 +297,7 @@ void JobRuntime::advance(Execution& x)
     enter(x, stage.status);
     state(x).image_out = out;
     if (stage.timer > 0) {
-      x.stall_end = sg4::Engine::get_clock() + stage.timer;
+      x.stall_end = clock_now() + stage.timer;
       push_timer(x, x.stall_end);
       return;
     }
@@ -462,15 +461,17 @@ void JobRuntime::push_timer(Execution& x, double end)
 
 void JobRuntime::drop_stale_timers()
 {
-  std::vector<Timer> live;
-  live.reserve(jobs_.size());
-  for (; !timer_heap_.empty(); timer_heap_.pop()) {
-    const Timer& t = timer_heap_.top();
-    auto it = jobs_.find(t.job);
-    if (it != jobs_.end() && it->second.token == t.token) live.push_back(t);
-  }
-  // One live entry per execution at most, ordered by (end, job) alone: the heap pops them in the same order as before.
-  timer_heap_ = decltype(timer_heap_)(std::greater<>(), std::move(live));
+  // Filtered in place and heaped again in linear time (popping every entry cost a tenth of a memory-constrained
+  // run's time). One live entry per execution at most, ordered by (end, job) alone: the heap pops them in the same
+  // order as before.
+  std::vector<Timer>& entries = timer_heap_.entries();
+  entries.erase(std::remove_if(entries.begin(), entries.end(),
+                               [this](const Timer& t) {
+                                 auto it = jobs_.find(t.job);
+                                 return it == jobs_.end() || it->second.token != t.token;
+                               }),
+                entries.end());
+  std::make_heap(entries.begin(), entries.end(), std::greater<>());
 }
 
 void JobRuntime::start_timer(Execution& x)
@@ -511,7 +512,7 @@ void JobRuntime::start_timer(Execution& x)
     return;
   }
   const double speed = x.slowest_speed;
-  const double now = sg4::Engine::get_clock();
+  const double now = clock_now();
   x.timer_start = now;
   x.timer_end = x.host_failed ? now : speed > 0 ? now + x.timer_flops / speed : std::numeric_limits<double>::infinity();
   if (std::isfinite(x.timer_end)) push_timer(x, x.timer_end);
@@ -519,7 +520,7 @@ void JobRuntime::start_timer(Execution& x)
 
 void JobRuntime::start_phase_timer(Execution& x)
 {
-  const double now = sg4::Engine::get_clock();
+  const double now = clock_now();
   const ParallelismProfile& profile = x.job->profile;
   x.timer_start = now;
   const double h = profile.parallelism[x.segment];
@@ -534,11 +535,11 @@ void JobRuntime::start_phase_timer(Execution& x)
   if (std::isfinite(x.timer_end)) push_timer(x, x.timer_end);
 }
 
-void JobRuntime::sync_phase(Execution& x)
+void JobRuntime::sync_phase(Execution& x) const
 {
   const ParallelismProfile& profile = x.job->profile;
   if (x.timer_end < 0 || x.segment >= profile.span.size()) return;
-  const double now = sg4::Engine::get_clock();
+  const double now = clock_now();
   const double covered =
       std::max(0.0, std::min((now - x.timer_start) * x.span_rate, profile.span[x.segment] - x.segment_done));
   const double work = covered * profile.parallelism[x.segment];
@@ -562,7 +563,7 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
   JobState& s = state(x);
   const bool same_processors = processors == s.processors;
   if (same_processors && share == x.share && !(stall > 0)) return;
-  const double now = sg4::Engine::get_clock();
+  const double now = clock_now();
   if (same_processors && !(stall > 0) && s.status == JobStatus::running && phased(x) && x.timer_end >= 0) {
     // A new share on the same processors: the rest of the segment at the new rate, in the same trace segment.
     sync_phase(x);
@@ -592,11 +593,11 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
   advance(x);
 }
 
-double JobRuntime::timer_left(const Execution& x)
+double JobRuntime::timer_left(const Execution& x) const
 {
   if (std::isinf(x.timer_end)) return 1.0; // its hosts had no speed: it made no progress
   const double length = x.timer_end - x.timer_start;
-  return length > 0 ? std::max(0.0, 1 - (sg4::Engine::get_clock() - x.timer_start) / length) : 0.0;
+  return length > 0 ? std::max(0.0, 1 - (clock_now() - x.timer_start) / length) : 0.0;
 }
 
 void JobRuntime::retime(Execution& x)
@@ -650,7 +651,7 @@ void JobRuntime::start(const WorkloadJob& job, const ResourceSet& processors, Pr
   Execution& x = jobs_[job.id];
   x.job = &job;
   x.state = &s;
-  x.since = sg4::Engine::get_clock();
+  x.since = clock_now();
   s.start_time = x.since;
   s.processors = processors;
   s.status = JobStatus::waiting;
@@ -823,7 +824,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
 {
   using State = sg4::Activity::State;
   std::vector<std::pair<JobId, JobFate>> ended;
-  const double now = sg4::Engine::get_clock();
+  const double now = clock_now();
   // Hosts whose speed or state changed: the jobs on a host that went off fail; timed executions go on at the new
   // speed.
   std::set<JobId> lost;
@@ -1045,7 +1046,7 @@ JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int pr
   x.state = &s;
   x.owner = g.job->id;
   x.process = process;
-  x.since = sg4::Engine::get_clock();
+  x.since = clock_now();
   s.start_time = x.since;
   process_executions_++;
   g.execution[static_cast<size_t>(process)] = w.id;

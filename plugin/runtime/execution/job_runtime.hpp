@@ -70,6 +70,11 @@ class JobRuntime {
              MemorySpec memory = {}, ImageStoreSpec images = {}, ExecutionMode mode = ExecutionMode::automatic);
   /* True when executions are timers (the fast path), false when they are ptasks. */
   bool uses_timers() const { return timers_; }
+  /* The simulated time the runtime reads: SimGrid's clock, or the scheduler's virtual one while it replays instants
+   * where nothing but its own plans change (SchedulerActor's virtual wake-ups: no SimGrid activity is in flight then).
+   * set_virtual_clock(t) makes the runtime read t until set_virtual_clock(-1). */
+  double clock_now() const { return virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock(); }
+  void set_virtual_clock(double t) { virtual_clock_ = t; }
 
   /* The record of every job the runtime knows; `admit` adds one before it starts (in workload order). */
   JobState& admit(const WorkloadJob& job);
@@ -264,12 +269,12 @@ class JobRuntime {
   void drop_stale_timers();  // the heap's entries of executions re-timed or gone since
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
   static bool phased(const Execution& x) { return !x.job->profile.empty(); }
-  void start_phase_timer(Execution& x);         // the current segment's end, at the job's rate from now
-  static void sync_phase(Execution& x);         // its progress up to now into segment_done, work_done and its JobState
-  static double timer_left(const Execution& x); // fraction of the timed work not done yet
-  static double work_left(const Execution& x);  // fraction of the job's work not done yet, computing included
+  void start_phase_timer(Execution& x);        // the current segment's end, at the job's rate from now
+  void sync_phase(Execution& x) const;         // its progress up to now into segment_done, work_done and its JobState
+  double timer_left(const Execution& x) const; // fraction of the timed work not done yet
+  double work_left(const Execution& x) const;  // fraction of the job's work not done yet, computing included
   /* Add a running segment of `length` seconds that just closed to the job's account. */
-  static void account(Execution& x, double length);
+  void account(Execution& x, double length) const;
   /* Copy what the outputs need into the job's record: at its end, or at the end of the run. */
   static void settle(Execution& x);
   void drop_preparation(Execution& x);
@@ -293,7 +298,11 @@ class JobRuntime {
   // When every compute host is on at one available speed (as of host_speed_epoch_): that speed, the slowest of any
   // set (no per-job walk over the hosts); -1 otherwise.
   double uniform_host_speed_ = -1;
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timer_heap_;
+  /* The timers, earliest first; drop_stale_timers() filters its entries in place. */
+  struct TimerHeap : std::priority_queue<Timer, std::vector<Timer>, std::greater<>> {
+    std::vector<Timer>& entries() { return c; }
+  };
+  TimerHeap timer_heap_;
   unsigned last_token_ = 0; // timers' tokens come from one counter: a job started again (requeued) must not match the
                             // stale timers of its earlier execution
   std::shared_ptr<std::vector<const sg4::Host*>> changed_hosts_; // noticed by SimGrid callbacks, handled in collect
@@ -310,6 +319,7 @@ class JobRuntime {
   JobId last_process_id_ = 0;                       // process executions get ids -1, -2, ...
   long process_executions_ = 0;                     // entries of jobs_ that are processes
   std::vector<std::pair<JobId, int>> process_ends_; // for collect_process_ends()
+  double virtual_clock_ = -1;                       // see clock_now()
 };
 
 } // namespace jobsched

@@ -1,0 +1,183 @@
+/* Virtual wake-ups (SchedulerActor::set_virtual_wakeups): a policy whose plans repeat (Plan::repeats, the
+ * memory-constrained policy's quantum of pieces) has the instants between arrivals and departures replayed on the
+ * scheduler's own clock instead of SimGrid's. Checked here: the clock formula against SimGrid 3.32 itself, completion
+ * times and instant counts computed by hand, and whole runs giving exactly the same trace, finish times and counts on
+ * the virtual clock as on SimGrid's (a platform file mentioning a profile turns virtual wake-ups off). Every
+ * simulation runs in its own process. */
+#include "run/simulation.hpp"
+#include "runtime/core/scheduler_actor.hpp"
+#include "support/child_process.hpp"
+#include "support/quiet_run.hpp"
+#include "support/scratch_folder.hpp"
+#include "support/test_engine.hpp"
+#include "support/trace_checks.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+using namespace jobsched;
+using jobsched::testing::in_child;
+
+namespace {
+
+/* Four 1-Gflop/s single-core nodes and a front end; `extra` goes inside the first node's element. */
+std::string platform(const std::string& extra = "")
+{
+  return R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="n0" speed="1Gf">)" +
+         extra + R"(</host>
+    <host id="n1" speed="1Gf"/>
+    <host id="n2" speed="1Gf"/>
+    <host id="n3" speed="1Gf"/>
+    <host id="frontend" speed="1Gf"><prop id="role" value="master"/></host>
+  </zone>
+</platform>
+)";
+}
+
+/* An SWF record: id, submit, run time, processors, memory per processor (KB). */
+std::string swf(int id, double submit, double run, int procs, double memory_kb)
+{
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%d %.17g -1 %.17g %d -1 %g %d %.17g -1 1 1 1 1 1 1 -1 -1\n", id, submit, run, procs,
+                memory_kb, procs, run);
+  return buf;
+}
+
+const char* const kEquiEpoch =
+    "{name: memory-constrained, params: {policy: equi-epoch, quantum: 10, min_nodes: memory, node_memory_mb: 1}}";
+
+/* One run: finish times in workload order, then decision instants, virtual instants and decisions, then each trace
+ * segment's job, status, start, end and processors. */
+std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::string& platform_xml,
+                        const std::string& workload, const std::string& policy)
+{
+  f.write("p.xml", platform_xml);
+  f.write("w.swf", workload);
+  auto file = f.write("s.yaml",
+                      "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
+  return in_child([&] {
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+    std::vector<double> out;
+    for (const auto& s : r.states)
+      out.push_back(s.finish_time);
+    out.push_back(static_cast<double>(r.performance.instants));
+    out.push_back(static_cast<double>(r.performance.virtual_instants));
+    out.push_back(static_cast<double>(r.performance.decisions));
+    out.push_back(jobsched::testing::computing_overlaps(r.trace));
+    for (const auto& t : r.trace) {
+      out.push_back(static_cast<double>(t.job));
+      out.push_back(static_cast<double>(static_cast<int>(t.status)));
+      out.push_back(t.start);
+      out.push_back(t.end);
+      out.push_back(static_cast<double>(t.processors.word(0)));
+    }
+    return out;
+  });
+}
+
+} // namespace
+
+/* The clock a wait takes SimGrid to, as simgrid_clock_after_wait() says (a wait by SimGrid's timer, not a sleep action,
+ * whose end the CPU model would compute with its own precision), and the timeouts timeout_landing_on() finds land
+ * exactly on their target: an actor waits on a receive that never comes, 3,000 times with a timeout of every
+ * magnitude below and above the clock (and thirds of a 10-s quantum, the policy's usual fractions), then 3,000 times
+ * on a target as far as 100 times the clock ahead (a long virtual span), the clock kept below 1e9 s. */
+TEST(VirtualWakeups, ClockFormulaIsSimGrids)
+{
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", platform());
+  auto got = in_child([&] {
+    auto engine = jobsched::testing::quiet_l07_engine(file.string());
+    std::vector<double> result(4, 0);
+    simgrid::s4u::Actor::create("waiter", engine->host_by_name("frontend"), [&result] {
+      int* message = nullptr;
+      auto receive = simgrid::s4u::Mailbox::by_name("nobody-sends")->get_async<int>(&message);
+      std::vector<simgrid::s4u::ActivityPtr> activities{receive};
+      std::mt19937_64 random(7);
+      std::uniform_real_distribution<double> unit(0, 1);
+      // How far ahead: up to 100 times the clock (at least 1e-3 s), or up to 1e3 s once the clock is past 1e9 s.
+      auto ahead = [&](double clock) {
+        return clock < 1e9 ? std::max(clock, 1e-3) * std::pow(10.0, unit(random) * 6 - 4) : unit(random) * 1e3;
+      };
+      for (int i = 0; i < 3000; i++) {
+        const double before = simgrid::s4u::Engine::get_clock();
+        const double timeout = i % 5 == 0 ? (i % 9 + 1) * 10.0 / 3 : ahead(before);
+        const double expected = simgrid_clock_after_wait(before, timeout);
+        simgrid::s4u::Activity::wait_any_for(activities, timeout);
+        const double after = simgrid::s4u::Engine::get_clock();
+        result[0] += after != expected ? 1 : 0;
+      }
+      for (int i = 0; i < 3000; i++) {
+        const double before = simgrid::s4u::Engine::get_clock();
+        const double target = before + ahead(before);
+        const double timeout = timeout_landing_on(before, target);
+        if (timeout < 0) {
+          result[1]++;
+          continue;
+        }
+        simgrid::s4u::Activity::wait_any_for(activities, timeout);
+        result[2] += simgrid::s4u::Engine::get_clock() != target ? 1 : 0;
+      }
+      result[3] = simgrid::s4u::Engine::get_clock();
+      receive->cancel();
+    });
+    engine->run();
+    return result;
+  });
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0], 0) << "waits whose clock the formula does not give";
+  EXPECT_EQ(got[1], 0) << "targets no timeout lands on";
+  EXPECT_EQ(got[2], 0) << "landings that missed their target";
+  EXPECT_GT(got[3], 1e5);
+}
+
+/* EQUI-EPOCH, three jobs of 40 processor-seconds at time 0 on N = 4 (M = 2, 1, 1; see test_memory_constrained_runtime
+ * .cpp): epoch 1 holds jobs 2 and 3 (2 nodes each) for 2/3 of the 10-s quantum, epoch 2 job 1 (4 nodes) for 1/3. Jobs
+ * 2 and 3 end at 80/3, job 1 at 30. Decision instants: 0 (the arrivals), the piece boundaries 20/3, 10, 50/3 and 20,
+ * 80/3 (jobs 2 and 3 end: job 1 alone, whole-quantum pieces, no more wake-ups), 30 (job 1 ends): 7. Virtual: the 4
+ * boundaries before 80/3, where nothing else can happen, and 80/3 itself: the policy's wake-up, 0 + (2 + 2/3) x 10,
+ * comes first there, and the jobs' timers (80/3 exactly in real arithmetic, a few units in the last place later in
+ * floating point) end within the runtime's tolerance (kTimeEpsilon) of it, collected at that instant as SimGrid's
+ * wake-up would. */
+TEST(VirtualWakeups, EquiEpochBoundariesAreVirtual)
+{
+  jobsched::testing::ScratchFolder f;
+  auto got = run(f, platform(), swf(1, 0, 10, 4, 512) + swf(2, 0, 10, 4, 256) + swf(3, 0, 10, 4, 256), kEquiEpoch);
+  ASSERT_GT(got.size(), 7u);
+  EXPECT_NEAR(got[0], 30, 1e-9);
+  EXPECT_NEAR(got[1], 80.0 / 3, 1e-9);
+  EXPECT_NEAR(got[2], 80.0 / 3, 1e-9);
+  EXPECT_EQ(got[3], 7) << "decision instants";
+  EXPECT_EQ(got[4], 5) << "virtual instants";
+  EXPECT_EQ(got[6], 0) << "two jobs computed on one processor at once";
+}
+
+/* Arrivals inside a quantum and at a piece boundary, departures inside and at boundaries, five jobs: the same run on
+ * the virtual clock and on SimGrid's (the same platform, whose file mentions a profile in a property, which turns
+ * virtual wake-ups off) gives exactly the same finish times, trace segments (times compared as doubles, not printed)
+ * and counts, and most instants are virtual. */
+TEST(VirtualWakeups, SameRunOnTheVirtualClockAsOnSimGrids)
+{
+  const std::string workload = swf(1, 0, 37, 4, 512) + swf(2, 0, 11, 4, 256) + swf(3, 3.7, 23, 2, 256) +
+                               swf(4, 20.0 / 3, 5, 1, 256) + swf(5, 41.3, 17, 4, 768);
+  jobsched::testing::ScratchFolder virtual_folder;
+  auto on_virtual = run(virtual_folder, platform(), workload, kEquiEpoch);
+  jobsched::testing::ScratchFolder simgrid_folder;
+  auto on_simgrid = run(simgrid_folder, platform(R"(<prop id="note" value="no profile here"/>)"), workload, kEquiEpoch);
+  ASSERT_GT(on_virtual.size(), 9u);
+  ASSERT_EQ(on_virtual.size(), on_simgrid.size());
+  EXPECT_EQ(on_simgrid[5 + 1], 0) << "virtual instants with a platform that may have profiles";
+  EXPECT_GT(on_virtual[5 + 1], on_virtual[5] / 2) << "virtual instants out of " << on_virtual[5];
+  for (size_t i = 0; i < on_virtual.size(); i++) {
+    if (i == 5 + 1) continue; // virtual instants
+    EXPECT_EQ(on_virtual[i], on_simgrid[i]) << "value " << i;
+  }
+  EXPECT_EQ(on_virtual[5 + 3], 0) << "two jobs computed on one processor at once";
+}
