@@ -38,13 +38,17 @@ double desire_sum(const std::vector<double>& child_desires)
   return std::accumulate(child_desires.begin(), child_desires.end(), 0.0);
 }
 
-std::vector<double> deq_allotments(const std::vector<double>& desires, double processors)
+namespace {
+/* Algorithm 1, fractional, into `out`. */
+void deq_into(std::vector<double>& out, DivisionScratch& scratch, const std::vector<double>& desires,
+              double processors)
 {
-  std::vector<double> out(desires.size(), 0.0);
-  std::vector<size_t> remaining(desires.size());
+  out.assign(desires.size(), 0.0);
+  std::vector<size_t>& remaining = scratch.remaining;
+  remaining.resize(desires.size());
   std::iota(remaining.begin(), remaining.end(), 0);
   double left = processors;
-  std::vector<size_t> deprived; // kept from round to round (swapped with `remaining`): one allocation
+  std::vector<size_t>& deprived = scratch.deprived; // swapped with `remaining` from round to round
   deprived.reserve(desires.size());
   // The recursion of Algorithm 1 as a loop: each round satisfies every child whose desire fits the current share.
   while (!remaining.empty()) {
@@ -62,12 +66,31 @@ std::vector<double> deq_allotments(const std::vector<double>& desires, double pr
     if (deprived.size() == remaining.size()) { // S is empty: the equal share for each (lines 4-7)
       for (size_t c : remaining)
         out[c] = share;
-      return out;
+      return;
     }
     left -= given;
     remaining.swap(deprived);
   }
-  return out; // all satisfied: `left` stays idle
+  // all satisfied: `left` stays idle
+}
+
+/* EQUI, fractional, into `out`. */
+void equi_into(std::vector<double>& out, const std::vector<bool>& unfinished, double processors)
+{
+  out.assign(unfinished.size(), 0.0);
+  const auto active = static_cast<size_t>(std::count(unfinished.begin(), unfinished.end(), true));
+  if (active == 0) return;
+  for (size_t c = 0; c < unfinished.size(); c++)
+    if (unfinished[c]) out[c] = processors / static_cast<double>(active);
+}
+} // namespace
+
+std::vector<double> deq_allotments(const std::vector<double>& desires, double processors)
+{
+  std::vector<double> out;
+  DivisionScratch scratch;
+  deq_into(out, scratch, desires, processors);
+  return out;
 }
 
 std::vector<double> deq_allotments_whole(const std::vector<double>& desires, double processors)
@@ -104,16 +127,14 @@ std::vector<double> deq_allotments_whole(const std::vector<double>& desires, dou
 std::vector<double> equi_allotments(const std::vector<bool>& unfinished, double processors, bool whole)
 {
   std::vector<double> out(unfinished.size(), 0.0);
+  if (!whole) {
+    equi_into(out, unfinished, processors);
+    return out;
+  }
   std::vector<size_t> active;
   for (size_t c = 0; c < unfinished.size(); c++)
     if (unfinished[c]) active.push_back(c);
-  if (active.empty()) return out;
-  if (whole) {
-    share_whole(out, active, static_cast<long>(std::floor(processors + 1e-9)));
-  } else {
-    for (size_t c : active)
-      out[c] = processors / static_cast<double>(active.size());
-  }
+  share_whole(out, active, static_cast<long>(std::floor(processors + 1e-9)));
   return out;
 }
 
@@ -124,6 +145,20 @@ std::vector<double> divide_processors(NodeAllocator allocator, JobScheduler job_
   if (allocator == NodeAllocator::equi || job_scheduler == JobScheduler::equi)
     return equi_allotments(unfinished, processors, whole);
   return whole ? deq_allotments_whole(desires, processors) : deq_allotments(desires, processors);
+}
+
+void divide_processors_into(std::vector<double>& out, DivisionScratch& scratch, NodeAllocator allocator,
+                            JobScheduler job_scheduler, const std::vector<bool>& unfinished,
+                            const std::vector<double>& desires, double processors, bool whole)
+{
+  if (whole) { // whole processors: the lists as divide_processors() makes them
+    out = divide_processors(allocator, job_scheduler, unfinished, desires, processors, whole);
+    return;
+  }
+  if (allocator == NodeAllocator::equi || job_scheduler == JobScheduler::equi)
+    equi_into(out, unfinished, processors);
+  else
+    deq_into(out, scratch, desires, processors);
 }
 
 } // namespace jobsched::hierarchical

@@ -12,6 +12,7 @@
 
 #include "policies/hierarchical/feedback.hpp"
 
+#include <cstddef>
 #include <vector>
 
 namespace jobsched::hierarchical {
@@ -39,5 +40,16 @@ std::vector<double> equi_allotments(const std::vector<bool>& unfinished, double 
 std::vector<double> divide_processors(NodeAllocator allocator, JobScheduler job_scheduler,
                                       const std::vector<bool>& unfinished, const std::vector<double>& desires,
                                       double processors, bool whole);
+
+/* The lists divide_processors_into() keeps between calls. */
+struct DivisionScratch {
+  std::vector<std::size_t> remaining;
+  std::vector<std::size_t> deprived;
+};
+/* divide_processors() into `out` (resized to the children's number), with the same arithmetic in the same order: a
+ * policy that divides at every quantum reuses `out` and `scratch` instead of allocating three lists per node. */
+void divide_processors_into(std::vector<double>& out, DivisionScratch& scratch, NodeAllocator allocator,
+                            JobScheduler job_scheduler, const std::vector<bool>& unfinished,
+                            const std::vector<double>& desires, double processors, bool whole);
 
 } // namespace jobsched::hierarchical

@@ -156,6 +156,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     current_.run.erase(job.id);
     current_.share.erase(job.id);
     current_.stall.erase(job.id);
+    plan_entries_.erase(std::remove(plan_entries_.begin(), plan_entries_.end(), &e), plan_entries_.end());
     if (!e.admitted) {
       arrivals_.erase(std::remove(arrivals_.begin(), arrivals_.end(), job.id), arrivals_.end());
       return;
@@ -196,6 +197,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         all_up = all_up && view.up.contains(processors);
       if (!all_up) {
         current_ = layout(view);
+        note_plan_entries();
         current_.stall.clear();
         relayout_ = true; // on the processors up now: the next boundary lays the plan out again
       } else if (holding_all()) {
@@ -220,6 +222,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       return last_plan_again();
     }
     current_ = layout(view);
+    note_plan_entries();
     relayout_ = false;
     laid_out_up_ = view.up;
     current_.until = next_boundary_;
@@ -232,11 +235,16 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   /* Every job of the plan in force holds its processors now (it is running, or stalled on them). */
   bool holding_all() const
   {
-    for (const auto& [id, processors] : current_.run) {
-      const JobState* s = jobs_.at(id).state;
-      if (s == nullptr || !s->holds_processors()) return false;
-    }
+    for (const JobEntry* e : plan_entries_)
+      if (e->state == nullptr || !e->state->holds_processors()) return false;
     return true;
+  }
+  /* The entries of the jobs of current_.run, read at every quantum instead of looking each job up. */
+  void note_plan_entries()
+  {
+    plan_entries_.clear();
+    for (const auto& [id, processors] : current_.run)
+      plan_entries_.push_back(&jobs_.at(id));
   }
   Plan last_plan_again()
   {
@@ -532,13 +540,14 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         active.push_back(f.unfinished > 0);
         desires.push_back(f.desire);
       }
-      std::vector<double> shares = hs::divide_processors(spec_.allocator, spec_.job_scheduler, active, desires,
-                                                         node.allotment, spec_.whole_processors);
+      std::vector<double>& shares = shares_scratch_;
+      hs::divide_processors_into(shares, division_scratch_, spec_.allocator, spec_.job_scheduler, active, desires,
+                                 node.allotment, spec_.whole_processors);
       const double effective = node.decides_at + (shares != node.sent ? node.child_delay : 0);
       for (size_t k = 0; k < node.kids.size(); k++)
         nodes_[node.kids[k]].pending.push_back(
             Allotment{shares[k], effective, node.decides_at + nodes_[node.kids[k]].down_delay, node.origin, false, m});
-      node.sent = std::move(shares);
+      node.sent.swap(shares); // the scratch list takes the old one, rewritten at the next division
     }
     leaf_quanta_ += static_cast<long>(leaves_.size());
     allotted_time_ += allotted * spec_.quantum;
@@ -572,8 +581,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     for (const JobEntry* e : list)
       desires.push_back(e->desire);
     all_unfinished_.assign(list.size(), true);
-    const std::vector<double> shares = hs::divide_processors(spec_.allocator, spec_.job_scheduler, all_unfinished_,
-                                                             desires, node.allotment, spec_.whole_processors);
+    std::vector<double>& shares = shares_scratch_;
+    hs::divide_processors_into(shares, division_scratch_, spec_.allocator, spec_.job_scheduler, all_unfinished_,
+                               desires, node.allotment, spec_.whole_processors);
     for (size_t i = 0; i < list.size(); i++) {
       JobEntry& e = *list[i];
       const double moved = std::fabs(shares[i] - e.allotment);
@@ -592,19 +602,24 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   Plan layout(const SystemView& view)
   {
     Plan plan;
-    std::vector<int> up;
-    view.up.for_each([&up](int p) { up.push_back(p); });
+    if (!(view.up == up_listed_) || up_list_.empty()) { // the processors up, listed again only when they change
+      up_listed_ = view.up;
+      up_list_.clear();
+      view.up.for_each([this](int p) { up_list_.push_back(p); });
+    }
+    const std::vector<int>& up = up_list_;
     if (up.empty()) { // every host down: nothing runs until one comes back
       new_stall_.clear();
       return plan;
     }
     const int capacity = view.up.capacity();
-    std::vector<std::pair<JobId, double>> order; // leaves, then admission order
+    std::vector<std::pair<const JobEntry*, double>>& order = order_scratch_; // leaves, then admission order
+    order.clear();
     double total = 0;
     for (hs::TreeVertex v : leaves_)
       for (const JobEntry* e : leaf_jobs_[v])
         if (e->allotment > 0) {
-          order.emplace_back(e->record.id, e->allotment);
+          order.emplace_back(e, e->allotment);
           total += e->allotment;
         }
     // With reallocation delays a subtree keeps its old shares until its new ones arrive, so the leaves' allotments may
@@ -618,7 +633,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       ResourceSet free = view.up;
       std::vector<ResourceSet> kept(order.size());
       for (size_t i = 0; i < order.size(); i++) {
-        const JobState* s = jobs_.at(order[i].first).state;
+        const JobState* s = order[i].first->state;
         if (s == nullptr || !s->holds_processors()) continue;
         ResourceSet mine = s->processors & free;
         const int want = static_cast<int>(std::lround(order[i].second));
@@ -632,12 +647,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         ResourceSet more = free.lowest(std::min(want - mine.count(), free.count())); // cut shares round to more
         free -= more;
         mine |= more;
-        if (!mine.empty()) plan.run[order[i].first] = mine;
+        if (!mine.empty()) plan.run[order[i].first->record.id] = mine;
       }
     } else {
       double x = 0; // McNaughton's wrap-around: each share after the previous one along the processors
       const auto last = static_cast<double>(up.size());
-      for (const auto& [id, share] : order) {
+      for (const auto& [entry, share] : order) {
+        const JobId id = entry->record.id;
         const double lo = std::min(x, last);
         const double hi = std::min(x + share, last);
         x += share;
@@ -654,8 +670,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     }
     // A job holding processors stalls for the new reallocation on top of what remains of its stall; one that comes
     // back from suspension owes the whole of what remains (suspended, it could not pay it).
-    for (const auto& [id, processors] : plan.run) {
-      const JobEntry& e = jobs_.at(id);
+    for (const auto& [entry, share] : order) {
+      const JobEntry& e = *entry;
+      const JobId id = e.record.id;
+      if (spec_.whole_processors && plan.run.count(id) == 0) continue; // given no processor
       const bool holds = e.state != nullptr && e.state->holds_processors();
       auto fresh = new_stall_.find(id);
       const double stall = holds ? (fresh == new_stall_.end() ? 0.0 : fresh->second) : e.stalled + e.stall;
@@ -685,7 +703,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   std::map<JobId, double> new_stall_;
   std::vector<double> desires_scratch_; // a node's children's desires and who is unfinished, kept between rounds
   std::vector<bool> all_unfinished_;
+  std::vector<double> shares_scratch_; // a node's division, likewise
+  hs::DivisionScratch division_scratch_;
+  std::vector<std::pair<const JobEntry*, double>> order_scratch_; // layout()'s jobs and shares
+  ResourceSet up_listed_;                                         // the processors up listed in up_list_
+  std::vector<int> up_list_;
   Plan current_;
+  std::vector<const JobEntry*> plan_entries_; // the jobs of current_.run (in jobs_)
   // The plan must be laid out again at the next boundary (a job came, left or got another allotment), else it is
   // current_ again; the processors up when current_ was laid out; jobs submitted since their JobState was looked up.
   bool relayout_ = true;
