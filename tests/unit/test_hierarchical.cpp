@@ -58,6 +58,38 @@ TEST(Deq, ADesireEqualToTheShareIsSatisfied)
   expect_allotments(deq_allotments({2, 2}, 4), {2, 2});
 }
 
+TEST(Deq, IntoReusedListsGivesTheSameShares)
+{
+  // One output list and one scratch through calls of other sizes and both allocators: each result as by hand.
+  std::vector<double> out{99, 99, 99, 99, 99, 99};
+  DivisionScratch scratch;
+  const std::vector<bool> all4(4, true);
+  // Share 5: {2, 5} satisfied, then 6.5: 6 satisfied, 7 left for the 20.
+  divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::a_control, all4, {2, 5, 6, 20}, 20, false);
+  expect_allotments(out, {2, 5, 6, 7});
+  // Fewer children after more: none fits 12 / 3 = 4.
+  divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::a_greedy, {true, true, true}, {5, 6, 7}, 12,
+                         false);
+  expect_allotments(out, {4, 4, 4});
+  // EQUI among the unfinished: 9 / 2 each, nothing for the finished one.
+  divide_processors_into(out, scratch, NodeAllocator::equi, JobScheduler::a_control, {true, false, true}, {1, 1, 1},
+                         9, false);
+  expect_allotments(out, {4.5, 0, 4.5});
+  // EQUI jobs under DEQ nodes divide equally too (their desires say nothing); none unfinished: nothing.
+  divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::equi, {true, true}, {0, 0}, 3, false);
+  expect_allotments(out, {1.5, 1.5});
+  divide_processors_into(out, scratch, NodeAllocator::equi, JobScheduler::equi, {false, false}, {0, 0}, 3, false);
+  expect_allotments(out, {0, 0});
+  // Whole processors: ceil(1.5) = 2 and ceil(2.2) = 3 fit 10 / 3, 5 left for the 10.
+  divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::a_control, {true, true, true},
+                         {1.5, 2.2, 10}, 10, true);
+  expect_allotments(out, {2, 3, 5});
+  // All satisfied after a larger call: the rest (4) stays idle.
+  divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::a_control, {true, true, true}, {1, 2, 3}, 10,
+                         false);
+  expect_allotments(out, {1, 2, 3});
+}
+
 TEST(Deq, WholeProcessors)
 {
   // ceil: 2 and 3 fit the share 10 / 3; 5 left for the 10.
