@@ -153,6 +153,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     if (it == jobs_.end()) return;
     JobEntry& e = it->second;
     relayout_ = relayout_ || current_.run.count(job.id) != 0; // the others' places along the processors move
+    // Requeued (its host failed), it stays in the system without its processors: the last plan cannot be claimed again
+    // (Plan::same_as_last) until a plan without it is sent.
+    requeued_from_plan_ = requeued_from_plan_ || (how == JobEnd::failed && current_.run.count(job.id) != 0);
     current_.run.erase(job.id);
     current_.share.erase(job.id);
     current_.stall.erase(job.id);
@@ -200,9 +203,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         note_plan_entries();
         current_.stall.clear();
         relayout_ = true; // on the processors up now: the next boundary lays the plan out again
-      } else if (holding_all()) {
+      } else if (holding_all() && !requeued_from_plan_) {
         return last_plan_again();
       }
+      requeued_from_plan_ = false;
       Plan same = current_;
       same.stall.clear();
       same.until = next_boundary_;
@@ -224,6 +228,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     current_ = layout(view);
     note_plan_entries();
     relayout_ = false;
+    requeued_from_plan_ = false;
     laid_out_up_ = view.up;
     current_.until = next_boundary_;
     return current_;
@@ -713,6 +718,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   // The plan must be laid out again at the next boundary (a job came, left or got another allotment), else it is
   // current_ again; the processors up when current_ was laid out; jobs submitted since their JobState was looked up.
   bool relayout_ = true;
+  bool requeued_from_plan_ = false; // a job of current_ was requeued since current_ was sent
   ResourceSet laid_out_up_;
   long unresolved_states_ = 0;
   double next_boundary_ = std::numeric_limits<double>::infinity();
