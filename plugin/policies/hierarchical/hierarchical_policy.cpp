@@ -669,8 +669,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         ResourceSet mine(capacity);
         for (size_t k = first; k < end; k++)
           mine.set(up[k]);
-        plan.run[id] = mine;
-        plan.share[id] = std::min(share, static_cast<double>(mine.count()));
+        const auto count = static_cast<double>(mine.count());
+        plan.run.emplace(id, std::move(mine));
+        plan.share[id] = std::min(share, count);
       }
     }
     // A job holding processors stalls for the new reallocation on top of what remains of its stall; one that comes
