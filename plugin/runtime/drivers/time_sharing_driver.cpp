@@ -190,6 +190,9 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   std::vector<double> shares;
   std::vector<size_t> parent;
   std::vector<long> holder(static_cast<size_t>(machine_.resource_count()), -1); // a share job holding the processor
+  ids.reserve(plan.share.size());
+  shares.reserve(plan.share.size());
+  parent.reserve(plan.share.size());
   auto root = [&parent](size_t i) {
     while (parent[i] != i)
       i = parent[i] = parent[parent[i]];
