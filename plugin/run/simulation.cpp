@@ -167,8 +167,6 @@ PolicyChoices read_policy_choices(const Scenario& sc)
   return c;
 }
 
-/* What errors name for the platform and the deployment: their files, or, in a user's program that loaded its own
- * (jobsched::plugin_init), these words. */
 /* The platform file names no profile (speed, state, bandwidth or latency over time: a `*_file` attribute, a <trace>
  * element, or a `profile` anywhere): nothing changes on it by itself, so the scheduler may replay instants on a
  * virtual clock (SchedulerActor::set_virtual_wakeups). Any doubt (not XML, unreadable) says it may have some. */
@@ -182,6 +180,8 @@ bool platform_without_profiles(const fs::path& file)
                       [&text](const char* mark) { return text.find(mark) != std::string::npos; });
 }
 
+/* What errors name for the platform and the deployment: their files, or, in a user's program that loaded its own
+ * (jobsched::plugin_init), these words. */
 constexpr const char* kProgramPlatform = "the program's platform";
 constexpr const char* kProgramDeployment = "the program's deployment";
 
@@ -374,8 +374,8 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   scheduler.set_platform_name(platform.string());
   // Virtual wake-ups need a platform on which nothing happens by itself and no event that actors send (owners come
   // polled, but evict jobs; processes' events are sent): a program's own actors or a profile could act meanwhile.
-  scheduler.set_virtual_wakeups(!program_platform && !ctx.process_source && sc.owners.model == OwnerSpec::Model::none &&
-                                platform_without_profiles(sc.platform));
+  scheduler.set_virtual_wakeups(sc.simulation.virtual_wakeups && !program_platform && !ctx.process_source &&
+                                sc.owners.model == OwnerSpec::Model::none && platform_without_profiles(sc.platform));
   if (ctx.time_sharing_policy) ctx.time_sharing_policy->processors_up_at_start(scheduler.up());
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));

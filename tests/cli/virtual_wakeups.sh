@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Time-sharing policies whose plans repeat (Plan::repeats: Cao's six, McCann & Zahorjan's memory-constrained, AP) have
+# their wake-ups replayed on the scheduler's clock when nothing else can happen before them (virtual wake-ups): the
+# outputs must be those of a SimGrid wake-up at each (simulation.virtual_wakeups: false), byte for byte. Cao's six on
+# one-phase jobs with long quiet spells (the batch generator, L = 60 s: most instants virtual) and on Downey's phased
+# jobs (L = 1 ms; a phase's end is a timer of the runtime, so it is never jumped over); memory-constrained under
+# equi-epoch (epochs taking turns) and AP. On a platform with SimGrid profiles (tests/platforms/profiles.xml: a host's
+# speed changes, another fails and its jobs are requeued) nothing is virtual, and the run ends (a requeued job of
+# Cao's last plan is no longer claimed to hold its processors: the driver refused that plan before).
+source "$(dirname "$0")/lib.sh" virtual_wakeups "$@"
+cao=$src/scenarios/hierarchical/ac-ds.yaml
+batch=(--set workload.generator.model=batch --set workload.generator.jobs=150 --set workload.generator.mean_interarrival=600
+  --set policy.params.quantum=60)
+
+compare() { # NAME VIRTUAL(some|none) SCENARIO SET...: runs with and without virtual wake-ups, compares the outputs
+  local name=$1 virtual=$2 scenario=$3 problems=""
+  shift 3
+  for v in true false; do
+    if ! "$bin" run "$scenario" --quiet --out "$work/$name-$v" "$@" --set simulation.virtual_wakeups=$v \
+      2>"$work/$name-$v.err"; then
+      report "$name" " virtual_wakeups: $v failed: $(head -c 300 "$work/$name-$v.err")"
+      return
+    fi
+  done
+  for f in jobs.csv summary.json trace.csv segments.csv; do
+    cmp -s "$work/$name-true/$f" "$work/$name-false/$f" || problems+=" $f differs;"
+  done
+  local on off von voff
+  on=$(field decision_instants "$work/$name-true/performance.json")
+  off=$(field decision_instants "$work/$name-false/performance.json")
+  von=$(field virtual_instants "$work/$name-true/performance.json")
+  voff=$(field virtual_instants "$work/$name-false/performance.json")
+  [ "$on" = "$off" ] || problems+=" $on decision instants with virtual wake-ups, $off without;"
+  [ "$voff" = 0 ] || problems+=" $voff virtual instants when turned off;"
+  if [ "$virtual" = some ]; then
+    [ "$von" -gt 0 ] || problems+=" no virtual instant;"
+  else
+    [ "$von" = 0 ] || problems+=" $von virtual instants on a platform with profiles;"
+  fi
+  report "$name" "$problems"
+}
+
+for policy in ac-ds ag-ds equi-equi ac-equi ag-equi equi-ds; do
+  compare "batch-$policy" some "$cao" "${batch[@]}" --set policy.name=$policy
+done
+compare downey-ac-ds some "$cao" --set workload.generator.jobs=40
+compare downey-ag-ds some "$cao" --set workload.generator.jobs=40 --set policy.name=ag-ds
+compare downey-equi-ds-qf some "$cao" --set workload.generator.jobs=40 --set policy.name=equi-ds \
+  --set policy.params.quantum_factor=3 --set policy.params.cost_factor=0.1
+compare ap some "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.generator.jobs=200
+compare mc-equi-epoch some "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch
+compare profiles none "$cao" "${batch[@]}" --set platform="$src/tests/platforms/profiles.xml" \
+  --set workload.generator.jobs=100
+requeues=$(field requeues "$work/profiles-true/summary.json")
+[ "${requeues:-0}" -gt 0 ] && report profiles-requeues "" || report profiles-requeues " no job requeued ($requeues)"
+finish
