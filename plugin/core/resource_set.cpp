@@ -53,16 +53,14 @@ ResourceSet ResourceSet::all(int capacity)
 ResourceSet ResourceSet::range(int capacity, int first, int count)
 {
   ResourceSet s(capacity);
-  int i = first;
-  const int end = first + count;
-  for (; i < end && (i & 63) != 0; i++) // up to a word boundary
-    s.set(i);
-  for (; i + 64 <= end; i += 64) // whole words
-    s.words_[i >> 6] = ~std::uint64_t{0};
-  for (; i < end; i++)
-    s.set(i);
-  if (count > 0) s.widen_span(first >> 6, ((end - 1) >> 6) + 1);
+  s.add_range(first, count);
   return s;
+}
+
+void ResourceSet::clear()
+{
+  std::fill(words_.begin() + first_word_, words_.begin() + end_word_, 0);
+  first_word_ = end_word_ = 0;
 }
 
 // Counting bits is the hot spot of large machines (a set of 10,000 processors is 157 words). Debian builds for
@@ -219,6 +217,15 @@ int ResourceSet::count_in_range(int first, int count) const
   for (int w = first >> 6; w <= (end - 1) >> 6; w++)
     n += __builtin_popcountll(words_[static_cast<size_t>(w)] & range_mask(w, first, end));
   return n;
+}
+
+void ResourceSet::add_range(int first, int count)
+{
+  if (count <= 0) return;
+  const int end = first + count;
+  for (int w = first >> 6; w <= (end - 1) >> 6; w++)
+    words_[static_cast<size_t>(w)] |= range_mask(w, first, end);
+  widen_span(first >> 6, ((end - 1) >> 6) + 1);
 }
 
 void ResourceSet::merge_range(const ResourceSet& from, int first, int count)

@@ -41,6 +41,10 @@ class ResourceSet {
     widen_span(i >> 6, (i >> 6) + 1);
   }
   void reset(int i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  /* Adds the members [first, first + count), a word at a time. */
+  void add_range(int first, int count);
+  /* Removes every member, keeping the capacity and the storage (a set rebuilt at every decision allocates nothing). */
+  void clear();
   int count() const;
   bool empty() const;
   bool contains(const ResourceSet& other) const; // other is a subset of this

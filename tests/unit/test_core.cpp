@@ -78,9 +78,9 @@ TEST(ResourceSet, CountDifferencesCountsTheMembersOfExactlyOneSet)
 
 /* Every operation passes over the span of words a set's members may lie in, not over all its words; sets here go
  * through random sequences of every mutation (members set and reset, ranges, unions, intersections, differences,
- * lowest(), merge_range(), copies and moves between sets of other spans), which leave spans wider than the members,
- * narrower sets assigned over wider ones and the reverse. After each step every query is compared with a reference
- * kept one index at a time in a std::vector<bool> and computed member by member. */
+ * lowest(), merge_range(), add_range(), clear(), copies and moves between sets of other spans), which leave spans
+ * wider than the members, narrower sets assigned over wider ones and the reverse. After each step every query is
+ * compared with a reference kept one index at a time in a std::vector<bool> and computed member by member. */
 TEST(ResourceSet, SpanRestrictedOperationsMatchIndexByIndex)
 {
   using Bits = std::vector<bool>;
@@ -119,7 +119,7 @@ TEST(ResourceSet, SpanRestrictedOperationsMatchIndexByIndex)
     for (int step = 0; step < 400; step++) {
       const auto a = static_cast<size_t>(std::uniform_int_distribution<int>(0, 3)(rng));
       const auto b = static_cast<size_t>(std::uniform_int_distribution<int>(0, 3)(rng));
-      const int op = std::uniform_int_distribution<int>(0, 10)(rng);
+      const int op = std::uniform_int_distribution<int>(0, 11)(rng);
       ResourceSet& x = sets[a];
       Bits& r = ref[a];
       const Bits other = ref[b];
@@ -196,6 +196,17 @@ TEST(ResourceSet, SpanRestrictedOperationsMatchIndexByIndex)
           x.reset(i);
           r[static_cast<size_t>(i)] = false;
         }
+        break;
+      }
+      case 10: { // a range added, or the set emptied in place then given a range
+        const auto [first, n] = random_range();
+        if (step % 3 == 0) {
+          x.clear();
+          r.assign(static_cast<size_t>(capacity), false);
+        }
+        x.add_range(first, n);
+        for (int i = first; i < first + n; i++)
+          r[static_cast<size_t>(i)] = true;
         break;
       }
       default: { // a copy of itself made elsewhere, then assigned back
