@@ -95,7 +95,7 @@ class ResourceSet {
   template <class F>
   void for_each_run(F&& f) const
   {
-    int run_start = -1; // the open run's first member, -1 when none is open
+    int run_start = -1;          // the open run's first member, -1 when none is open
     const int words = end_word_; // the words past the span are zero
     for (int w = first_word_; w < words; w++) {
       const std::uint64_t bits = words_[static_cast<size_t>(w)];

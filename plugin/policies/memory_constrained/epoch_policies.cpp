@@ -307,9 +307,10 @@ QuantumSchedule opt_epoch_schedule(int nodes, const std::vector<int>& mins, int 
     detail::EpochAssignment epoch;
     for (size_t i = 0; i < choice.loaded_mins.size(); i++) {
       const int m = choice.loaded_mins[i];
-      size_t& next = std::lower_bound(next_of_min.begin(), next_of_min.end(), m,
-                                      [](const std::pair<int, size_t>& entry, int min) { return entry.first > min; })
-                         ->second;
+      size_t& next =
+          std::lower_bound(next_of_min.begin(), next_of_min.end(), m, [](const std::pair<int, size_t>& entry, int min) {
+            return entry.first > min;
+          })->second;
       epoch.emplace_back(decreasing[next++], choice.widths[i]);
     }
     epochs.push_back(std::move(epoch));
