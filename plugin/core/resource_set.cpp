@@ -5,6 +5,46 @@
 
 namespace jobsched {
 
+ResourceSet::ResourceSet(ResourceSet&& other) noexcept
+    : capacity_(other.capacity_), first_word_(other.first_word_), end_word_(other.end_word_),
+      words_(std::move(other.words_))
+{
+  other.capacity_ = 0;
+  other.first_word_ = other.end_word_ = 0;
+  other.words_.clear();
+}
+
+ResourceSet& ResourceSet::operator=(ResourceSet&& other) noexcept
+{
+  if (this == &other) return *this;
+  capacity_ = other.capacity_;
+  first_word_ = other.first_word_;
+  end_word_ = other.end_word_;
+  words_ = std::move(other.words_);
+  other.capacity_ = 0;
+  other.first_word_ = other.end_word_ = 0;
+  other.words_.clear();
+  return *this;
+}
+
+ResourceSet& ResourceSet::operator=(const ResourceSet& other)
+{
+  if (this == &other) return *this;
+  if (words_.size() != other.words_.size()) {
+    capacity_ = other.capacity_;
+    words_ = other.words_;
+  } else {
+    // Only the words either span covers can differ: this span's are cleared, then the other's copied.
+    capacity_ = other.capacity_;
+    std::fill(words_.begin() + first_word_, words_.begin() + end_word_, 0);
+    std::copy(other.words_.begin() + other.first_word_, other.words_.begin() + other.end_word_,
+              words_.begin() + other.first_word_);
+  }
+  first_word_ = other.first_word_;
+  end_word_ = other.end_word_;
+  return *this;
+}
+
 ResourceSet ResourceSet::all(int capacity)
 {
   return range(capacity, 0, capacity);
@@ -13,15 +53,14 @@ ResourceSet ResourceSet::all(int capacity)
 ResourceSet ResourceSet::range(int capacity, int first, int count)
 {
   ResourceSet s(capacity);
-  int i = first;
-  const int end = first + count;
-  for (; i < end && (i & 63) != 0; i++) // up to a word boundary
-    s.set(i);
-  for (; i + 64 <= end; i += 64) // whole words
-    s.words_[i >> 6] = ~std::uint64_t{0};
-  for (; i < end; i++)
-    s.set(i);
+  s.add_range(first, count);
   return s;
+}
+
+void ResourceSet::clear()
+{
+  std::fill(words_.begin() + first_word_, words_.begin() + end_word_, 0);
+  first_word_ = end_word_ = 0;
 }
 
 // Counting bits is the hot spot of large machines (a set of 10,000 processors is 157 words). Debian builds for
@@ -32,19 +71,19 @@ __attribute__((target_clones("popcnt", "default")))
 int ResourceSet::count() const
 {
   int n = 0;
-  for (auto w : words_)
-    n += __builtin_popcountll(w);
+  for (int w = first_word_; w < end_word_; w++)
+    n += __builtin_popcountll(words_[static_cast<size_t>(w)]);
   return n;
 }
 
 bool ResourceSet::empty() const
 {
-  return std::all_of(words_.begin(), words_.end(), [](std::uint64_t w) { return w == 0; });
+  return std::all_of(words_.begin() + first_word_, words_.begin() + end_word_, [](std::uint64_t w) { return w == 0; });
 }
 
 bool ResourceSet::contains(const ResourceSet& other) const
 {
-  for (size_t i = 0; i < words_.size(); i++)
+  for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
     if ((other.words_[i] & ~words_[i]) != 0) return false;
   return true;
 }
@@ -56,7 +95,7 @@ int ResourceSet::count_if_within_and_apart(const ResourceSet& allowed, const Res
 {
   std::uint64_t outside = 0;
   int n = 0;
-  for (size_t i = 0; i < words_.size(); i++) {
+  for (auto i = static_cast<size_t>(first_word_); i < static_cast<size_t>(end_word_); i++) {
     outside |= words_[i] & (~allowed.words_[i] | taken.words_[i]);
     n += __builtin_popcountll(words_[i]);
   }
@@ -69,35 +108,47 @@ __attribute__((target_clones("popcnt", "default")))
 int ResourceSet::count_differences(const ResourceSet& other) const
 {
   int n = 0;
-  for (size_t i = 0; i < words_.size(); i++)
+  const auto first = static_cast<size_t>(std::min(first_word_, other.first_word_));
+  const auto end = static_cast<size_t>(std::max(end_word_, other.end_word_));
+  for (size_t i = first; i < end; i++) // outside both spans both are zero
     n += __builtin_popcountll(words_[i] ^ other.words_[i]);
   return n;
 }
 
 bool ResourceSet::intersects(const ResourceSet& other) const
 {
-  for (size_t i = 0; i < words_.size(); i++)
+  const auto first = static_cast<size_t>(std::max(first_word_, other.first_word_));
+  const auto end = static_cast<size_t>(std::min(end_word_, other.end_word_));
+  for (size_t i = first; i < end; i++)
     if ((other.words_[i] & words_[i]) != 0) return true;
   return false;
 }
 
 ResourceSet& ResourceSet::operator|=(const ResourceSet& other)
 {
-  for (size_t i = 0; i < words_.size(); i++)
+  if (other.first_word_ >= other.end_word_) return *this;
+  for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
     words_[i] |= other.words_[i];
+  widen_span(other.first_word_, other.end_word_);
   return *this;
 }
 
 ResourceSet& ResourceSet::operator&=(const ResourceSet& other)
 {
-  for (size_t i = 0; i < words_.size(); i++)
+  // The other's words outside its span are zero: this span's words there become zero, and the span shrinks to the
+  // two spans' overlap.
+  for (auto i = static_cast<size_t>(first_word_); i < static_cast<size_t>(end_word_); i++)
     words_[i] &= other.words_[i];
+  first_word_ = std::max(first_word_, other.first_word_);
+  end_word_ = std::max(first_word_, std::min(end_word_, other.end_word_));
   return *this;
 }
 
 ResourceSet& ResourceSet::operator-=(const ResourceSet& other)
 {
-  for (size_t i = 0; i < words_.size(); i++)
+  const auto first = static_cast<size_t>(std::max(first_word_, other.first_word_));
+  const auto end = static_cast<size_t>(std::min(end_word_, other.end_word_));
+  for (size_t i = first; i < end; i++)
     words_[i] &= ~other.words_[i];
   return *this;
 }
@@ -105,7 +156,7 @@ ResourceSet& ResourceSet::operator-=(const ResourceSet& other)
 std::vector<int> ResourceSet::members() const
 {
   std::vector<int> out;
-  for (size_t w = 0; w < words_.size(); w++) {
+  for (auto w = static_cast<size_t>(first_word_); w < static_cast<size_t>(end_word_); w++) {
     std::uint64_t bits = words_[w];
     while (bits != 0) {
       int b = __builtin_ctzll(bits);
@@ -125,11 +176,12 @@ ResourceSet::lowest(int n) const
   ResourceSet out(capacity_);
   if (n <= 0) return out;
   int taken = 0;
-  for (size_t w = 0; w < words_.size() && taken < n; w++) {
+  for (auto w = static_cast<size_t>(first_word_); w < static_cast<size_t>(end_word_) && taken < n; w++) {
     std::uint64_t bits = words_[w];
     const int in_word = __builtin_popcountll(bits);
     if (taken + in_word <= n) { // the whole word
       out.words_[w] = bits;
+      out.widen_span(static_cast<int>(w), static_cast<int>(w) + 1);
       taken += in_word;
       continue;
     }
@@ -167,12 +219,22 @@ int ResourceSet::count_in_range(int first, int count) const
   return n;
 }
 
+void ResourceSet::add_range(int first, int count)
+{
+  if (count <= 0) return;
+  const int end = first + count;
+  for (int w = first >> 6; w <= (end - 1) >> 6; w++)
+    words_[static_cast<size_t>(w)] |= range_mask(w, first, end);
+  widen_span(first >> 6, ((end - 1) >> 6) + 1);
+}
+
 void ResourceSet::merge_range(const ResourceSet& from, int first, int count)
 {
   if (count <= 0) return;
   const int end = first + count;
   for (int w = first >> 6; w <= (end - 1) >> 6; w++)
     words_[static_cast<size_t>(w)] |= from.words_[static_cast<size_t>(w)] & range_mask(w, first, end);
+  widen_span(first >> 6, ((end - 1) >> 6) + 1);
 }
 
 std::string ResourceSet::to_string() const

@@ -1,7 +1,10 @@
 /* A set of processor (core) indices, 0..capacity-1.
  *
  * Policies reason on sets rather than counts so that allocation constraints (contiguity, SMP nodes) can be expressed
- * by the allocator. A bit vector keeps the common operations (union, difference, count) cheap at cluster sizes. */
+ * by the allocator. A bit vector keeps the common operations (union, difference, count) cheap at cluster sizes.
+ * The set also keeps the span of words its members may lie in (every word outside it is zero): a job's processors are
+ * usually a few runs of a large machine (a piece of 600 processors is 10 of 10,000 processors' 157 words), and the
+ * operations, comparisons and copies between sets of one capacity pass over those words only. */
 #pragma once
 
 // GCC 12 reports a false -Wstringop-overread inside small_vector's copy (it cannot see the inline capacity bound).
@@ -9,6 +12,7 @@
 #pragma GCC diagnostic ignored "-Wstringop-overread"
 #include <boost/container/small_vector.hpp>
 #pragma GCC diagnostic pop
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -20,13 +24,27 @@ class ResourceSet {
  public:
   ResourceSet() = default;
   explicit ResourceSet(int capacity) : capacity_(capacity), words_((capacity + 63) / 64, 0) {}
+  ResourceSet(const ResourceSet&) = default;
+  /* A moved-from set is the empty set of capacity 0 (ResourceSet()). */
+  ResourceSet(ResourceSet&& other) noexcept;
+  /* Between sets of one capacity, copies the words of the two spans only. */
+  ResourceSet& operator=(const ResourceSet& other);
+  ResourceSet& operator=(ResourceSet&& other) noexcept;
   static ResourceSet all(int capacity);
   static ResourceSet range(int capacity, int first, int count);
 
   int capacity() const { return capacity_; }
   bool test(int i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
-  void set(int i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  void set(int i)
+  {
+    words_[i >> 6] |= std::uint64_t{1} << (i & 63);
+    widen_span(i >> 6, (i >> 6) + 1);
+  }
   void reset(int i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  /* Adds the members [first, first + count), a word at a time. */
+  void add_range(int first, int count);
+  /* Removes every member, keeping the capacity and the storage (a set rebuilt at every decision allocates nothing). */
+  void clear();
   int count() const;
   bool empty() const;
   bool contains(const ResourceSet& other) const; // other is a subset of this
@@ -46,8 +64,12 @@ class ResourceSet {
    * its plan's at every decision, and on 10,000 processors each is 157 words, usually equal to the end. */
   bool operator==(const ResourceSet& other) const
   {
-    return capacity_ == other.capacity_ && words_.size() == other.words_.size() &&
-           (words_.empty() || std::memcmp(words_.data(), other.words_.data(), words_.size() * sizeof words_[0]) == 0);
+    if (capacity_ != other.capacity_ || words_.size() != other.words_.size()) return false;
+    // Outside both spans both sets are zero.
+    const int first = std::min(first_word_, other.first_word_);
+    const int end = std::max(end_word_, other.end_word_);
+    return first >= end ||
+           std::memcmp(words_.data() + first, other.words_.data() + first, static_cast<size_t>(end - first) * 8) == 0;
   }
   bool operator!=(const ResourceSet& other) const { return !(*this == other); }
 
@@ -56,7 +78,7 @@ class ResourceSet {
   template <class F>
   void for_each_until(F&& f) const
   {
-    for (size_t w = 0; w < words_.size(); w++)
+    for (auto w = static_cast<size_t>(first_word_); w < static_cast<size_t>(end_word_); w++)
       for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
         if (!f(static_cast<int>(w * 64) + __builtin_ctzll(bits))) return;
   }
@@ -64,7 +86,7 @@ class ResourceSet {
   template <class F>
   void for_each(F&& f) const
   {
-    for (size_t w = 0; w < words_.size(); w++)
+    for (auto w = static_cast<size_t>(first_word_); w < static_cast<size_t>(end_word_); w++)
       for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
         f(static_cast<int>(w * 64) + __builtin_ctzll(bits));
   }
@@ -73,9 +95,9 @@ class ResourceSet {
   template <class F>
   void for_each_run(F&& f) const
   {
-    int run_start = -1; // the open run's first member, -1 when none is open
-    const int words = static_cast<int>(words_.size());
-    for (int w = 0; w < words; w++) {
+    int run_start = -1;          // the open run's first member, -1 when none is open
+    const int words = end_word_; // the words past the span are zero
+    for (int w = first_word_; w < words; w++) {
       const std::uint64_t bits = words_[static_cast<size_t>(w)];
       int bit = 0; // bits below `bit` of this word are done
       while (bit < 64) {
@@ -94,7 +116,7 @@ class ResourceSet {
         run_start = w * 64 + bit;
       }
     }
-    if (run_start >= 0) f(run_start, words * 64 - 1); // bits past the capacity are never set
+    if (run_start >= 0) f(run_start, words * 64 - 1); // bits past the capacity (and the span) are never set
   }
   /* The `n` lowest members, or an empty set when there are fewer than n. */
   ResourceSet lowest(int n) const;
@@ -111,7 +133,22 @@ class ResourceSet {
   void append_to(std::string& out) const;
 
  private:
+  /* Makes the span cover words [first, end) too. */
+  void widen_span(int first, int end)
+  {
+    if (first_word_ >= end_word_) {
+      first_word_ = first;
+      end_word_ = end;
+      return;
+    }
+    first_word_ = std::min(first_word_, first);
+    end_word_ = std::max(end_word_, end);
+  }
+
   int capacity_ = 0;
+  // Every word outside [first_word_, end_word_) is zero (the span may hold zero words too); empty when equal.
+  int first_word_ = 0;
+  int end_word_ = 0;
   // Inline for up to 256 processors: sets are built and combined on every decision, heap allocation would dominate.
   boost::container::small_vector<std::uint64_t, 4> words_;
 };

@@ -38,11 +38,18 @@ FormattedNumber::FormattedNumber(double value)
       long long fraction = micro % 1000000;
       p = std::to_chars(p, text_ + sizeof text_, whole).ptr;
       if (fraction != 0) {
-        *p++ = '.';
-        for (long long unit = 100000; fraction != 0; unit /= 10) {
-          *p++ = static_cast<char>('0' + fraction / unit);
-          fraction %= unit;
+        // The six decimals from the last (divisions by the constant 10), then without their trailing zeros.
+        char decimals[6];
+        for (int d = 5; d >= 0; d--) {
+          decimals[d] = static_cast<char>('0' + fraction % 10);
+          fraction /= 10;
         }
+        int kept = 6;
+        while (decimals[kept - 1] == '0')
+          kept--;
+        *p++ = '.';
+        std::memcpy(p, decimals, static_cast<size_t>(kept));
+        p += kept;
       }
       length_ = static_cast<int>(p - text_);
       if (length_ == 2 && text_[0] == '-' && text_[1] == '0') put("0");

@@ -191,6 +191,8 @@ SegmentsWriter::SegmentsWriter() : spool_(std::tmpfile())
 {
   if (spool_ == nullptr)
     throw InputError(std::string("segments.csv: cannot create a temporary file (") + std::strerror(errno) + ")");
+  // A buffer of 1 MiB instead of the file system's block: a long run spools gigabytes, written and read back.
+  std::setvbuf(spool_, nullptr, _IOFBF, std::size_t{1} << 20);
 }
 
 SegmentsWriter::~SegmentsWriter()

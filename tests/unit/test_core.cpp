@@ -76,6 +76,184 @@ TEST(ResourceSet, CountDifferencesCountsTheMembersOfExactlyOneSet)
     }
 }
 
+/* Every operation passes over the span of words a set's members may lie in, not over all its words; sets here go
+ * through random sequences of every mutation (members set and reset, ranges, unions, intersections, differences,
+ * lowest(), merge_range(), add_range(), clear(), copies and moves between sets of other spans), which leave spans
+ * wider than the members, narrower sets assigned over wider ones and the reverse. After each step every query is
+ * compared with a reference kept one index at a time in a std::vector<bool> and computed member by member. */
+TEST(ResourceSet, SpanRestrictedOperationsMatchIndexByIndex)
+{
+  using Bits = std::vector<bool>;
+  auto bits_of = [](const ResourceSet& s) {
+    Bits b(static_cast<size_t>(s.capacity()));
+    for (int i = 0; i < s.capacity(); i++)
+      b[static_cast<size_t>(i)] = s.test(i);
+    return b;
+  };
+  auto text_of = [](const Bits& b) {
+    std::string out;
+    for (size_t i = 0; i < b.size();) {
+      if (!b[i]) {
+        i++;
+        continue;
+      }
+      size_t j = i;
+      while (j + 1 < b.size() && b[j + 1])
+        j++;
+      out += (out.empty() ? "" : " ") + std::to_string(i) + (j > i ? "-" + std::to_string(j) : "");
+      i = j + 1;
+    }
+    return out;
+  };
+  std::mt19937 rng(97);
+  int checked = 0;
+  for (int capacity : {1, 63, 64, 65, 200, 1000, 10000}) {
+    std::uniform_int_distribution<int> where(0, capacity - 1);
+    auto random_range = [&] {
+      const int first = where(rng);
+      const int n = std::uniform_int_distribution<int>(0, std::min(capacity - first, 300))(rng);
+      return std::make_pair(first, n);
+    };
+    std::vector<ResourceSet> sets(4, ResourceSet(capacity));
+    std::vector<Bits> ref(4, Bits(static_cast<size_t>(capacity)));
+    for (int step = 0; step < 400; step++) {
+      const auto a = static_cast<size_t>(std::uniform_int_distribution<int>(0, 3)(rng));
+      const auto b = static_cast<size_t>(std::uniform_int_distribution<int>(0, 3)(rng));
+      const int op = std::uniform_int_distribution<int>(0, 11)(rng);
+      ResourceSet& x = sets[a];
+      Bits& r = ref[a];
+      const Bits other = ref[b];
+      switch (op) {
+      case 0: { // a member in, one out
+        const int i = where(rng);
+        x.set(i);
+        r[static_cast<size_t>(i)] = true;
+        const int k = where(rng);
+        x.reset(k);
+        r[static_cast<size_t>(k)] = false;
+        break;
+      }
+      case 1: { // a range, assigned over whatever was there
+        const auto [first, n] = random_range();
+        x = ResourceSet::range(capacity, first, n);
+        r.assign(static_cast<size_t>(capacity), false);
+        for (int i = first; i < first + n; i++)
+          r[static_cast<size_t>(i)] = true;
+        break;
+      }
+      case 2:
+        x |= sets[b];
+        for (size_t i = 0; i < r.size(); i++)
+          r[i] = r[i] || other[i];
+        break;
+      case 3:
+        x &= sets[b];
+        for (size_t i = 0; i < r.size(); i++)
+          r[i] = r[i] && other[i];
+        break;
+      case 4:
+        x -= sets[b];
+        for (size_t i = 0; i < r.size(); i++)
+          r[i] = r[i] && !other[i];
+        break;
+      case 5: // a copy over a set of another span
+        x = sets[b];
+        r = other;
+        break;
+      case 6: { // a move; the moved-from set is the empty set of capacity 0, then gets its capacity back
+        ResourceSet moved = std::move(sets[b]);
+        EXPECT_EQ(sets[b].capacity(), 0);
+        EXPECT_TRUE(sets[b].empty());
+        sets[b] = ResourceSet(capacity);
+        ref[b].assign(static_cast<size_t>(capacity), false);
+        x = std::move(moved); // x may be sets[b]
+        r = other;
+        break;
+      }
+      case 7: { // the lowest n members
+        const int n = std::uniform_int_distribution<int>(0, 80)(rng);
+        int have = 0;
+        Bits low(static_cast<size_t>(capacity));
+        for (size_t i = 0; i < r.size() && have < n; i++)
+          if (r[i]) {
+            low[i] = true;
+            have++;
+          }
+        x = x.lowest(n);
+        r = have == n ? low : Bits(static_cast<size_t>(capacity));
+        break;
+      }
+      case 8: { // the members of another set in a range
+        const auto [first, n] = random_range();
+        x.merge_range(sets[b], first, n);
+        for (int i = first; i < first + n; i++)
+          r[static_cast<size_t>(i)] = r[static_cast<size_t>(i)] || other[static_cast<size_t>(i)];
+        break;
+      }
+      case 9: { // every member of a range out, one by one (the span stays, its words zero)
+        const auto [first, n] = random_range();
+        for (int i = first; i < first + n; i++) {
+          x.reset(i);
+          r[static_cast<size_t>(i)] = false;
+        }
+        break;
+      }
+      case 10: { // a range added, or the set emptied in place then given a range
+        const auto [first, n] = random_range();
+        if (step % 3 == 0) {
+          x.clear();
+          r.assign(static_cast<size_t>(capacity), false);
+        }
+        x.add_range(first, n);
+        for (int i = first; i < first + n; i++)
+          r[static_cast<size_t>(i)] = true;
+        break;
+      }
+      default: { // a copy of itself made elsewhere, then assigned back
+        ResourceSet copy(x);
+        x = ResourceSet(capacity);
+        x = copy;
+        break;
+      }
+      }
+      for (size_t i = 0; i < sets.size(); i++) {
+        const Bits& s = ref[i];
+        ASSERT_EQ(bits_of(sets[i]), s) << "capacity " << capacity << ", step " << step << ", op " << op;
+        std::vector<int> members;
+        for (size_t k = 0; k < s.size(); k++)
+          if (s[k]) members.push_back(static_cast<int>(k));
+        EXPECT_EQ(sets[i].members(), members);
+        EXPECT_EQ(sets[i].count(), static_cast<int>(members.size()));
+        EXPECT_EQ(sets[i].empty(), members.empty());
+        EXPECT_EQ(sets[i].to_string(), text_of(s));
+        std::vector<int> visited;
+        sets[i].for_each([&](int p) { visited.push_back(p); });
+        EXPECT_EQ(visited, members);
+        for (size_t j = 0; j < sets.size(); j++) {
+          const Bits& t = ref[j];
+          bool contains = true, intersects = false, within_and_apart = true;
+          int differences = 0;
+          for (size_t k = 0; k < s.size(); k++) {
+            contains = contains && (!t[k] || s[k]);
+            intersects = intersects || (s[k] && t[k]);
+            differences += s[k] != t[k];
+            // count_if_within_and_apart(allowed = set j, taken = set 0)
+            within_and_apart = within_and_apart && (!s[k] || (t[k] && !ref[0][k]));
+          }
+          EXPECT_EQ(sets[i] == sets[j], s == t);
+          EXPECT_EQ(sets[i].contains(sets[j]), contains);
+          EXPECT_EQ(sets[i].intersects(sets[j]), intersects);
+          EXPECT_EQ(sets[i].count_differences(sets[j]), differences);
+          EXPECT_EQ(sets[i].count_if_within_and_apart(sets[j], sets[0]),
+                    within_and_apart ? static_cast<int>(members.size()) : -1);
+        }
+      }
+      checked++;
+    }
+  }
+  EXPECT_EQ(checked, 7 * 400);
+}
+
 /* count_in_range() and merge_range() (the smp allocator's per-node look) work a word at a time; the
  * references here go one index at a time with test(). Random sets (sparse and dense) on capacities around multiples
  * of 64, random ranges (within a word, across one or several word boundaries, at both ends). */

@@ -294,16 +294,23 @@ QuantumSchedule opt_epoch_schedule(int nodes, const std::vector<int>& mins, int 
     remaining.push_back(mins[static_cast<size_t>(job)]);
   search.solve(remaining);
   // Rebuild the epochs from the memo, handing out the jobs of each M_j in index order: in `decreasing` (a stable sort)
-  // the jobs of one M_j are contiguous and in index order, and next_of_min[M] is the position of the next one.
-  std::vector<size_t> next_of_min(static_cast<size_t>(nodes) + 1, 0);
-  for (size_t i = decreasing.size(); i-- > 0;)
-    next_of_min[static_cast<size_t>(mins[static_cast<size_t>(decreasing[i])])] = i;
+  // the jobs of one M_j are contiguous and in index order, and next_of_min holds, for each distinct M_j in decreasing
+  // order, the position of the next one (one entry per distinct M_j, not a table of N + 1 filled at every schedule).
+  std::vector<std::pair<int, size_t>> next_of_min;
+  for (size_t i = 0; i < decreasing.size(); i++) {
+    const int m = mins[static_cast<size_t>(decreasing[i])];
+    if (next_of_min.empty() || next_of_min.back().first != m) next_of_min.emplace_back(m, i);
+  }
   std::vector<detail::EpochAssignment> epochs;
   while (!remaining.empty()) {
     const auto& choice = search.solve(remaining);
     detail::EpochAssignment epoch;
     for (size_t i = 0; i < choice.loaded_mins.size(); i++) {
-      size_t& next = next_of_min[static_cast<size_t>(choice.loaded_mins[i])];
+      const int m = choice.loaded_mins[i];
+      size_t& next =
+          std::lower_bound(next_of_min.begin(), next_of_min.end(), m, [](const std::pair<int, size_t>& entry, int min) {
+            return entry.first > min;
+          })->second;
       epoch.emplace_back(decreasing[next++], choice.widths[i]);
     }
     epochs.push_back(std::move(epoch));

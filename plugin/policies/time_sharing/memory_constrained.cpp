@@ -137,20 +137,26 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     schedule_ = memory_constrained::QuantumSchedule{};
     starts_.clear();
     ends_.clear();
-    piece_processors_.clear();
     whole_quantum_pieces_ = false;
-    if (jobs_.empty()) return;
+    if (jobs_.empty()) {
+      piece_processors_.clear();
+      return;
+    }
     memory_constrained::PlanOptions options = options_;
     // BUDDY applies only to power-of-two J: in the dynamic setting it stands for BUDDY*, as in the paper's figures.
     const auto* policy = policy_;
     if (policy->name == "buddy" && !memory_constrained::is_power_of_two(static_cast<long long>(mins.size())))
       policy = &memory_constrained::memory_constrained_policy("buddy-star");
     schedule_ = policy->plan(machine_.resource_count(), mins, options);
-    for (const auto& p : schedule_.pieces) {
+    // The sets of the last schedule are emptied and refilled in place: no allocation per piece and schedule.
+    piece_processors_.resize(schedule_.pieces.size(), ResourceSet(machine_.resource_count()));
+    for (size_t i = 0; i < schedule_.pieces.size(); i++) {
+      const auto& p = schedule_.pieces[i];
       starts_.push_back(boost::rational_cast<double>(p.start));
       ends_.push_back(boost::rational_cast<double>(p.start + p.duration));
       const int width = std::min(p.width, jobs_[static_cast<size_t>(p.job)]->job->max_processors());
-      piece_processors_.push_back(ResourceSet::range(machine_.resource_count(), p.first_node, width));
+      piece_processors_[i].clear();
+      piece_processors_[i].add_range(p.first_node, width);
     }
     whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(),
                                         [](const auto& p) { return p.start == 0 && p.duration == 1; });

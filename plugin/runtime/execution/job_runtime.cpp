@@ -210,9 +210,11 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
                               (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
   x.share_area = 0;
   x.share_since = now;
-  if (open && length > 0 && trace_sink_) // a finishing job's processors go with its last segment, not copied
-    trace_sink_(
-        TraceSegment{trace_id(x), x.since, now, finishing ? std::move(s.processors) : s.processors, s.status, area});
+  if (open && length > 0 && trace_sink_) { // the job's processors lent to its segment, not copied (a heap allocation)
+    TraceSegment segment{trace_id(x), x.since, now, std::move(s.processors), s.status, area};
+    trace_sink_(segment);
+    if (!finishing) s.processors = std::move(segment.processors);
+  }
   if (processors != nullptr && *processors != s.processors) {
     s.processors = *processors;
     x.held_throughout = false;
