@@ -1169,7 +1169,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
       x.computed_since_dispatch = false;
       advance(x);
     }
-    sync_group(g);
+    sync_group_or_defer(g);
     return;
   }
   Execution& x = jobs_.at(g.execution[p]);
@@ -1191,7 +1191,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
                           return move_image(from, hosts_of(state(x).processors), image_bytes);
                         }});
     advance(x);
-    sync_group(g);
+    sync_group_or_defer(g);
     return;
   }
   if (s.status == JobStatus::transferring && !x.moving_from.empty()) { // on its way here: compute on arrival or not
@@ -1206,7 +1206,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
   } else if (!compute && s.holds_processors()) {
     suspend(x.job->id, false, true);
   }
-  sync_group(g);
+  sync_group_or_defer(g);
 }
 
 void JobRuntime::restart_process(JobId id, int process, int processor, bool compute)
@@ -1220,7 +1220,7 @@ void JobRuntime::restart_process(JobId id, int process, int processor, bool comp
   }
   g.processor[p] = kProcessNotPlaced;
   if (compute) place_process(id, process, processor, true, 0, 0);
-  sync_group(g);
+  sync_group_or_defer(g);
 }
 
 int JobRuntime::add_process(JobId id)
@@ -1242,12 +1242,31 @@ void JobRuntime::end_process(JobId id, int process)
     throw PolicyError("job " + std::to_string(id) +
                       ": its last process cannot be ended (the job ends when its work "
                       "is done)");
-  sync_group(g);
+  sync_group_or_defer(g);
 }
 
 std::vector<std::pair<JobId, int>> JobRuntime::collect_process_ends()
 {
   return std::exchange(process_ends_, {});
+}
+
+void JobRuntime::sync_group_or_defer(ProcessGroup& g)
+{
+  if (!defer_group_records_) {
+    sync_group(g);
+    return;
+  }
+  const JobId id = g.job->id;
+  if (unsynced_groups_.empty() || unsynced_groups_.back() != id) unsynced_groups_.push_back(id);
+}
+
+void JobRuntime::defer_group_records(bool defer)
+{
+  defer_group_records_ = defer;
+  if (defer) return;
+  // Each record depends only on its own processes: the order does not matter, and a job listed twice syncs twice.
+  for (JobId id : std::exchange(unsynced_groups_, {}))
+    if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
 }
 
 } // namespace jobsched

@@ -165,6 +165,12 @@ class JobRuntime {
   /* Processes that finished their work since the last call, the jobs' last ones excepted (their job ends in
    * collect_ended()), in order. */
   std::vector<std::pair<JobId, int>> collect_process_ends();
+  /* While deferred (the driver applying a plan's processes one by one), place_process, restart_process and
+   * end_process leave their job's record (the union of its processes' processors, status, counters, work done) to be
+   * brought in line once per job when the deferral ends, instead of after every process: that takes a pass over all
+   * the job's processes (and, on the ptask path, asks SimGrid each one's remaining work), so a job of n processes
+   * rotated in or out cost n such passes. Nothing reads the record in between. */
+  void defer_group_records(bool defer);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
    * image or stalled when its time was up); 0 once any job computes. */
   long fruitless_dispatches_in_a_row() const { return fruitless_dispatches_; }
@@ -248,6 +254,8 @@ class JobRuntime {
   void drop_process_execution(ProcessGroup& g, int process);
   /* Bring the job's record in line with its processes. */
   void sync_group(ProcessGroup& g);
+  /* sync_group(g) now, or once the deferral ends (defer_group_records). */
+  void sync_group_or_defer(ProcessGroup& g);
   /* A process execution in `ended`: its job goes on, or ends with it (returns true: the job's end is reported). */
   bool process_left(Execution& x, JobFate fate, std::vector<std::pair<JobId, JobFate>>& job_ends);
   /* The job's id in the trace: its own, or its process's job's. */
@@ -310,6 +318,8 @@ class JobRuntime {
   JobId last_process_id_ = 0;                       // process executions get ids -1, -2, ...
   long process_executions_ = 0;                     // entries of jobs_ that are processes
   std::vector<std::pair<JobId, int>> process_ends_; // for collect_process_ends()
+  bool defer_group_records_ = false;                // see defer_group_records()
+  std::vector<JobId> unsynced_groups_;              // jobs whose record waits for the deferral's end, maybe twice
 };
 
 } // namespace jobsched
