@@ -510,7 +510,14 @@ void JobRuntime::start_timer(Execution& x)
     start_phase_timer(x);
     return;
   }
-  const double speed = x.slowest_speed;
+  double speed = x.slowest_speed;
+  if (x.owner >= 0) { // a process: its share of its host's CPU
+    if (x.sharing_host < 0) join_host_share(x);
+    const auto h = static_cast<size_t>(x.sharing_host);
+    const auto sharers = static_cast<int>(host_sharers_[h].size());
+    const int cores = machine_.cores(x.sharing_host);
+    if (sharers > cores) speed = speed * cores / sharers;
+  }
   const double now = sg4::Engine::get_clock();
   x.timer_start = now;
   x.timer_end = x.host_failed ? now : speed > 0 ? now + x.timer_flops / speed : std::numeric_limits<double>::infinity();
@@ -612,6 +619,41 @@ void JobRuntime::retime(Execution& x)
   start_timer(x);
 }
 
+void JobRuntime::join_host_share(Execution& x)
+{
+  if (host_sharers_.size() != hosts_.size()) host_sharers_.resize(hosts_.size());
+  int processor = -1; // a process has one
+  state(x).processors.for_each_until([&](int p) {
+    processor = p;
+    return false;
+  });
+  x.sharing_host = machine_.host_of(processor);
+  std::vector<JobId>& sharers = host_sharers_[static_cast<size_t>(x.sharing_host)];
+  sharers.push_back(x.job->id);
+  // Each computes at one core's speed while they are no more than its cores (no one's rate changes), else the host's
+  // cores shared evenly.
+  if (static_cast<int>(sharers.size()) <= machine_.cores(x.sharing_host)) return;
+  for (JobId other : sharers)
+    if (other != x.job->id) {
+      Execution& y = jobs_.at(other);
+      if (y.timer_end >= 0) retime(y);
+    }
+}
+
+void JobRuntime::leave_host_share(Execution& x)
+{
+  if (x.sharing_host < 0) return;
+  std::vector<JobId>& sharers = host_sharers_[static_cast<size_t>(x.sharing_host)];
+  sharers.erase(std::find(sharers.begin(), sharers.end(), x.job->id));
+  const bool rates_change = static_cast<int>(sharers.size()) >= machine_.cores(x.sharing_host);
+  x.sharing_host = -1;
+  if (!rates_change) return;
+  for (JobId other : std::vector<JobId>(sharers)) { // (a copy: retime() does not change the list, but be safe)
+    Execution& y = jobs_.at(other);
+    if (y.timer_end >= 0) retime(y);
+  }
+}
+
 double JobRuntime::next_timer()
 {
   while (!timer_heap_.empty()) {
@@ -633,6 +675,7 @@ void JobRuntime::stop_exec(Execution& x)
       x.remaining *= timer_left(x);
     x.timer_end = -1;
     x.token = ++last_token_;
+    leave_host_share(x); // a process: the others on its host speed up
     return;
   }
   if (!x.exec) return;
@@ -958,6 +1001,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       x.pending.clear();
       x.timer_end = -1;
       x.token = ++last_token_;
+      leave_host_share(x);
     }
     stop_exec(x); // cancels an execution still going (a job at its wall time), keeping what it did for its account
     drop_preparation(x);
@@ -986,10 +1030,6 @@ JobRuntime::ProcessGroup& JobRuntime::group(JobId id)
   if (jobs_.count(id) != 0)
     throw PolicyError("job " + std::to_string(id) + " runs as one execution: its processes cannot be placed");
   const WorkloadJob& truth = this->truth(id);
-  if (timers_)
-    throw InputError("job " + std::to_string(id) +
-                     " runs as processes that may share a host's CPU: that needs "
-                     "simulation.execution: ptask (or auto)");
   ProcessGroup& g = groups_[id];
   g.job = &truth;
   g.state = &table_.at(id);

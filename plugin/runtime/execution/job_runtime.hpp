@@ -136,7 +136,9 @@ class JobRuntime {
   /* Jobs made of processes (gang-now's virtual processors). Such a job keeps its one JobState; each of its processes
    * is placed on one processor of its own and computes, is suspended, moves or ends on its own. Processes doubled up
    * on a host share its CPU (they are separate executions: on the ptask path SimGrid shares the host between them, so
-   * n processes of work W on a host of speed s all end at n W / s; the timer path cannot share and refuses them). A
+   * n processes of work W on a host of speed s all end at n W / s; on the timer path each computes at s x min(1, c / k)
+   * on a host of c cores while k processes compute there, as L07 shares it: one core at most each, and re-timed
+   * whenever k changes). A
    * process's work is the job's run time at the reference speed (a rigid job of size n: n processes of its run time);
    * a process ends when its work is done, the job with its last process. The job's record shows the union of its
    * processes' processors, the furthest status among them (running, switching, transferring, suspended), their
@@ -225,6 +227,7 @@ class JobRuntime {
     JobId owner = -1;
     int process = -1;
     std::vector<sg4::Host*> moving_from; // a process whose image is on its way: the host it left
+    int sharing_host = -1;               // a process computing on a timer: the host whose CPU it shares (-1: none)
     // Jobs with a parallelism profile (timer path only): the timer ends at the end of the current segment.
     double share = -1;       // Preparation::share
     size_t segment = 0;      // of the profile
@@ -272,6 +275,10 @@ class JobRuntime {
   void drop_stale_timers();  // the heap's entries of executions re-timed or gone since
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
   static bool phased(const Execution& x) { return !x.job->profile.empty(); }
+  /* Processes on timers (Execution::sharing_host): x starts or stops computing on its host; the others computing
+   * there are re-timed at their new share of its CPU. */
+  void join_host_share(Execution& x);
+  void leave_host_share(Execution& x);
   void start_phase_timer(Execution& x);         // the current segment's end, at the job's rate from now
   static void sync_phase(Execution& x);         // its progress up to now into segment_done, work_done and its JobState
   static double timer_left(const Execution& x); // fraction of the timed work not done yet
@@ -319,6 +326,7 @@ class JobRuntime {
   long process_executions_ = 0;                     // entries of jobs_ that are processes
   std::vector<std::pair<JobId, int>> process_ends_; // for collect_process_ends()
   bool defer_group_records_ = false;                // see defer_group_records()
+  std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
   std::vector<JobId> unsynced_groups_;              // jobs whose record waits for the deferral's end, maybe twice
 };
 
