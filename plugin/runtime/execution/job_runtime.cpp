@@ -648,7 +648,7 @@ void JobRuntime::leave_host_share(Execution& x)
   const bool rates_change = static_cast<int>(sharers.size()) >= machine_.cores(x.sharing_host);
   x.sharing_host = -1;
   if (!rates_change) return;
-  for (JobId other : std::vector<JobId>(sharers)) { // (a copy: retime() does not change the list, but be safe)
+  for (JobId other : sharers) { // (retime() leaves the list alone: its members have joined already)
     Execution& y = jobs_.at(other);
     if (y.timer_end >= 0) retime(y);
   }
@@ -1036,6 +1036,7 @@ JobRuntime::ProcessGroup& JobRuntime::group(JobId id)
   g.base = g.state->counters;
   const int n = std::max(1, g.job->size);
   g.execution.assign(static_cast<size_t>(n), ProcessGroup::kNone);
+  g.exec.assign(static_cast<size_t>(n), nullptr);
   g.processor.assign(static_cast<size_t>(n), kProcessNotPlaced);
   return g;
 }
@@ -1059,9 +1060,9 @@ bool JobRuntime::process_computes(JobId id, int process) const
 {
   auto it = groups_.find(id);
   if (it == groups_.end()) return false;
-  const JobId e = it->second.execution.at(static_cast<size_t>(process));
-  if (e == ProcessGroup::kNone) return false;
-  const Execution& x = jobs_.at(e);
+  const Execution* found = it->second.exec.at(static_cast<size_t>(process));
+  if (found == nullptr) return false;
+  const Execution& x = *found;
   return state(x).holds_processors() || (state(x).status == JobStatus::transferring && x.compute_after);
 }
 
@@ -1089,6 +1090,7 @@ JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int pr
   s.start_time = x.since;
   process_executions_++;
   g.execution[static_cast<size_t>(process)] = w.id;
+  g.exec[static_cast<size_t>(process)] = &x;
   if (!g.state->started()) g.state->start_time = x.since;
   return x;
 }
@@ -1105,6 +1107,7 @@ void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
   jobs_.erase(e);
   process_executions_--;
   e = ProcessGroup::kNone;
+  g.exec[static_cast<size_t>(process)] = nullptr;
 }
 
 void JobRuntime::sync_group(ProcessGroup& g)
@@ -1113,9 +1116,9 @@ void JobRuntime::sync_group(ProcessGroup& g)
   if (s.finished()) return;
   ResourceSet processors(machine_.resource_count());
   int rank = 0; // 0 none, 1 suspended, 2 transferring, 3 switching, 4 running
-  for (JobId e : g.execution) {
-    if (e == ProcessGroup::kNone) continue;
-    const JobState& p = state(jobs_.at(e));
+  for (const Execution* e : g.exec) {
+    if (e == nullptr) continue;
+    const JobState& p = state(*e);
     processors |= p.processors;
     const int r = p.status == JobStatus::running     ? 4
                   : p.status == JobStatus::switching ? 3
@@ -1142,7 +1145,7 @@ void JobRuntime::sync_group(ProcessGroup& g)
   }
   for (size_t p = 0; p < g.execution.size(); p++)
     done += g.processor[p] == kProcessEnded         ? 1.0
-            : g.execution[p] != ProcessGroup::kNone ? 1.0 - work_left(jobs_.at(g.execution[p]))
+            : g.exec[p] != nullptr                  ? 1.0 - work_left(*g.exec[p])
                                                     : 0.0;
   c.requeues = s.counters.requeues; // the scheduler's: kept as it wrote them
   c.work_lost = s.counters.work_lost;
@@ -1164,6 +1167,7 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
   jobs_.erase(x.job->id);
   process_executions_--;
   g.execution[static_cast<size_t>(process)] = ProcessGroup::kNone;
+  g.exec[static_cast<size_t>(process)] = nullptr;
   g.processor[static_cast<size_t>(process)] = kProcessEnded;
   const bool last = std::all_of(g.processor.begin(), g.processor.end(), [](int p) { return p == kProcessEnded; });
   if (fate == JobFate::completed && !last) {
@@ -1212,7 +1216,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     sync_group_or_defer(g);
     return;
   }
-  Execution& x = jobs_.at(g.execution[p]);
+  Execution& x = *g.exec[p];
   JobState& s = state(x);
   if (g.processor[p] != processor) { // a move: its image crosses the platform, its work goes with it
     const bool in_transit = s.status == JobStatus::transferring && !x.moving_from.empty();
@@ -1267,6 +1271,7 @@ int JobRuntime::add_process(JobId id)
 {
   ProcessGroup& g = group(id);
   g.execution.push_back(ProcessGroup::kNone);
+  g.exec.push_back(nullptr);
   g.processor.push_back(kProcessNotPlaced);
   return static_cast<int>(g.processor.size()) - 1;
 }

@@ -249,6 +249,9 @@ class JobRuntime {
     JobCounters base;                 // counters of the processes' executions that are gone
     double service_done = 0;          // the longest service of the executions that are gone
     static constexpr JobId kNone = 0; // process execution ids are negative
+    // Per process: its Execution in jobs_ (a map's element stays where it is until erased), nullptr when `execution`
+    // is kNone: the driver asks about every process at every rotation, and jobs_ holds every process of the system.
+    std::vector<Execution*> exec;
   };
   ProcessGroup& group(JobId id);
   /* A new execution for a process (not started). */
