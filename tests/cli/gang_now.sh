@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gang scheduling on networks of workstations (scenarios/gang-now/now.yaml: policy.name gang-now, owners:, the VP
 # workload of workload.generator.model vp) as a user runs it: runs under the three eviction policies and the paper's
-# variants finish every job, with no processor computing for two jobs at once; the same seed gives the same bytes;
+# variants finish every job, with no processor computing for two jobs at once; the same seed gives the same bytes,
+# and timers (the default) the same run as ptasks;
 # `jobsched plot` draws the run; an SWF trace runs under gang-now; every key is checked, one line naming the file,
 # line or key, exit status 2, no outputs; the old gang_now: section is refused, naming the keys that replace it.
 source "$(dirname "$0")/lib.sh" gang_now "$@"
