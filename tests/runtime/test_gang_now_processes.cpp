@@ -288,11 +288,12 @@ TEST(GangNowProcesses, ProcessesShareAHostAlikeOnTimersAndPtasks)
   </zone>
 </platform>
 )";
-      Outcome o = run(f, two_cores,
-                      "  params: {switch_cost: 0}\nworkload:\n  generator: {model: vp, jobs: 1, min_vps: 3, max_vps: 3, "
-                      "min_work: 10, max_work: 10, image_mb: 1}\nsimulation: {execution: " +
-                          mode + "}\n",
-                      {1e9, 1e9});
+      Outcome o =
+          run(f, two_cores,
+              "  params: {switch_cost: 0}\nworkload:\n  generator: {model: vp, jobs: 1, min_vps: 3, max_vps: 3, "
+              "min_work: 10, max_work: 10, image_mb: 1}\nsimulation: {execution: " +
+                  mode + "}\n",
+              {1e9, 1e9});
       ASSERT_EQ(o.jobs.size(), 1U);
       EXPECT_NEAR(o.jobs[0][0], 15.0, 1e-6);
       EXPECT_NEAR(o.makespan, 15.0, 1e-6);

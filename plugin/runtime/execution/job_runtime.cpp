@@ -1144,9 +1144,7 @@ void JobRuntime::sync_group(ProcessGroup& g)
     service = std::max(service, p.service);
   }
   for (size_t p = 0; p < g.execution.size(); p++)
-    done += g.processor[p] == kProcessEnded         ? 1.0
-            : g.exec[p] != nullptr                  ? 1.0 - work_left(*g.exec[p])
-                                                    : 0.0;
+    done += g.processor[p] == kProcessEnded ? 1.0 : g.exec[p] != nullptr ? 1.0 - work_left(*g.exec[p]) : 0.0;
   c.requeues = s.counters.requeues; // the scheduler's: kept as it wrote them
   c.work_lost = s.counters.work_lost;
   s.counters = c;
