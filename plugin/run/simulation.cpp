@@ -294,7 +294,7 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   ExecutionMode mode = sc.simulation.execution == "ptask"   ? ExecutionMode::ptask
                        : sc.simulation.execution == "timer" ? ExecutionMode::timer
                                                             : ExecutionMode::automatic;
-  // Processes doubled up on a host share its CPU: only SimGrid's activities (ptasks) do that.
+  // Processes doubled up on a host share its CPU: ptasks through SimGrid's solver, timers by counting them per host.
   if (ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes()) {
     // Processes migrate between hosts of one architecture: every such pair needs a route of links (SimGrid would fail
     // the first transfer in the middle of the run, and an empty route would make migrations free).
@@ -316,10 +316,6 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
                            ": policy " + sc.policy.name +
                            " may migrate processes between them, over a route of links)");
       }
-    if (mode == ExecutionMode::timer)
-      throw InputError(sc.file.string() + ": simulation.execution: timer cannot share a host's CPU between the " +
-                       "processes policy " + sc.policy.name + " places there: use ptask or auto");
-    mode = ExecutionMode::ptask;
   }
   try {
     ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication,

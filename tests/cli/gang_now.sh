@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gang scheduling on networks of workstations (scenarios/gang-now/now.yaml: policy.name gang-now, owners:, the VP
 # workload of workload.generator.model vp) as a user runs it: runs under the three eviction policies and the paper's
-# variants finish every job, with no processor computing for two jobs at once; the same seed gives the same bytes;
+# variants finish every job, with no processor computing for two jobs at once; the same seed gives the same bytes,
+# and timers (the default) the same run as ptasks;
 # `jobsched plot` draws the run; an SWF trace runs under gang-now; every key is checked, one line naming the file,
 # line or key, exit status 2, no outputs; the old gang_now: section is refused, naming the keys that replace it.
 source "$(dirname "$0")/lib.sh" gang_now "$@"
@@ -56,6 +57,13 @@ report owner_returns_counted "$([ $? -eq 0 ] || echo ' owners came back with act
 cmp -s "$work/again/summary.json" "$work/migrate/summary.json" && cmp -s "$work/again/jobs.csv" "$work/migrate/jobs.csv" &&
   cmp -s "$work/again/trace.csv" "$work/migrate/trace.csv"
 report same_seed_same_bytes "$([ $? -eq 0 ] || echo ' outputs differ')"
+
+# The run above chose timers (simulation.execution auto: no traffic); SimGrid's ptasks give the same run.
+"$bin" run "$scenario" --quiet --out "$work/ptask" "${small[@]}" --set simulation.execution=ptask 2>/dev/null
+grep -q '"execution": "timer"' "$work/migrate/performance.json" &&
+  grep -q '"execution": "ptask"' "$work/ptask/performance.json" &&
+  cmp -s "$work/ptask/jobs.csv" "$work/migrate/jobs.csv" && cmp -s "$work/ptask/trace.csv" "$work/migrate/trace.csv"
+report timers_and_ptasks_agree "$([ $? -eq 0 ] || echo ' the two execution paths differ')"
 
 "$bin" plot "$work/migrate" --out "$work/plots" >"$work/plot.out" 2>&1
 report plot "$([ $? -eq 0 ] && ls "$work/plots" | grep -q . || echo " jobsched plot failed: $(head -c 300 "$work/plot.out")")"
@@ -115,7 +123,7 @@ expect_bad_setting other_model "workload.generator.max_size: model vp has no suc
 expect_bad_setting activity owners.activity owners.activity=1.5
 expect_bad_setting cv owners.idle_cv owners.idle_cv=nan
 expect_bad_setting arch workload.generator.archs 'workload.generator.archs=[mips]'
-expect_bad_setting timer simulation.execution simulation.execution=timer
+expect_bad_setting execution "simulation.execution: expected one of" simulation.execution=bogus
 expect_bad_setting rates_need_processes workload.generator.new_vp_per_hour 'policy={name: equi}'
 owner_trace=(owners.model=trace owners.activity=null owners.mean_idle=null owners.idle_cv=null owners.busy_cv=null)
 expect_bad_setting missing_trace owners.trace "${owner_trace[@]}" owners.trace=$work/none.csv

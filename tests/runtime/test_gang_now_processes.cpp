@@ -255,6 +255,52 @@ TEST(GangNowProcesses, TwoWorkstationsReclaimedAtOneInstant)
   EXPECT_NEAR(o.flops, 3e10, 1);
 }
 
+/* The same host sharing on both execution paths: SimGrid's ptasks share a host's CPU through its solver (L07: a host
+ * of c cores gives each execution one core at most), timers compute each process's share (min(1, c / k) of a core
+ * for k processes) and re-time the others whenever k changes. */
+TEST(GangNowProcesses, ProcessesShareAHostAlikeOnTimersAndPtasks)
+{
+  for (const std::string mode : {"timer", "ptask"}) {
+    SCOPED_TRACE(mode);
+    { // TwoWorkstationsReclaimedAtOneInstant above: three VPs on a3 at 1/3 each, then two at 1/2: 15.998 and 20.
+      ScratchFolder f;
+      f.write("owners.csv", "5,a1,busy\n5,a2,busy\n");
+      Outcome o = run(f, one_lan("1Gf", "1Gf", "1Gf"),
+                      "  params: {switch_cost: 0}\nowners: {model: trace, trace: owners.csv}\nworkload:\n  generator: "
+                      "{model: vp, jobs: 1, min_vps: 3, max_vps: 3, min_work: 10, max_work: 10, image_mb: 25}\n"
+                      "simulation: {execution: " +
+                          mode + "}\n",
+                      {1e9, 1e9, 1e9});
+      ASSERT_EQ(o.jobs.size(), 1U);
+      EXPECT_NEAR(o.jobs[0][0], 20.0, 1e-6);
+      EXPECT_NEAR(o.flops, 3e10, 1);
+    }
+    { // One workstation of 2 cores at 1 Gflop/s each (the reference speed), one job of 3 VPs of 10 s (1e10 flops
+      // each), all on w0's first core: 3e10 flops at the host's 2e9 flop/s, shared evenly (2/3 Gflop/s each, under
+      // one core's 1 Gflop/s): all three end at 15 s.
+      ScratchFolder f;
+      const std::string two_cores = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="w0" speed="1Gf" core="2"/>
+    <host id="ctl" speed="1Gf"><prop id="role" value="master"/></host>
+  </zone>
+</platform>
+)";
+      Outcome o =
+          run(f, two_cores,
+              "  params: {switch_cost: 0}\nworkload:\n  generator: {model: vp, jobs: 1, min_vps: 3, max_vps: 3, "
+              "min_work: 10, max_work: 10, image_mb: 1}\nsimulation: {execution: " +
+                  mode + "}\n",
+              {1e9, 1e9});
+      ASSERT_EQ(o.jobs.size(), 1U);
+      EXPECT_NEAR(o.jobs[0][0], 15.0, 1e-6);
+      EXPECT_NEAR(o.makespan, 15.0, 1e-6);
+    }
+  }
+}
+
 /* Two jobs of 1 VP (10 s of work each) on one workstation: they get a slice each, which alternate every `quantum`
  * seconds; a VP that computes again after another slice first stalls `switch_cost` seconds. The expected end times
  * come from a direct walk through the turns (below), not from the simulator. */

@@ -244,7 +244,10 @@ std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map
 struct MapScan {
   FreeRows free{0, 0};
   long long free_entries = 0;
-  std::unordered_map<int, std::vector<int>> slices_of;
+  /* Per job of the map, by its place in the queue (`place`: job id -> place, -1 for ids not in the queue): a vector
+   * indexed directly, where a hash map's look-up per run of a job's entries was a tenth of a whole-KTH run. */
+  std::vector<int> place;
+  std::vector<std::vector<int>> slices_of;
 };
 
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
@@ -267,10 +270,15 @@ ArchMasks arch_masks(const AllocationMap& map)
   return masks;
 }
 
-MapScan scan_map(const AllocationMap& map)
+/* `scan.place` is the queue's (kept by the round, whose jobs keep their places); the rest is found again. */
+void scan_map(const AllocationMap& map, MapScan& scan)
 {
-  MapScan scan;
   scan.free = FreeRows(map.slices.size(), map.processors.size());
+  scan.free_entries = 0;
+  scan.slices_of.resize(map.jobs.size());
+  for (auto& held : scan.slices_of)
+    held.clear();
+  const auto places = static_cast<int>(scan.place.size());
   for (size_t s = 0; s < map.slices.size(); s++) {
     int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     const auto& slice = map.slices[s];
@@ -283,11 +291,12 @@ MapScan scan_map(const AllocationMap& map)
       }
       if (e.job == last) continue;
       last = e.job;
-      auto& held = scan.slices_of[e.job];
+      const int place = e.job >= 0 && e.job < places ? scan.place[static_cast<size_t>(e.job)] : -1;
+      if (place < 0) continue; // not a job of the queue: no turn reads it
+      auto& held = scan.slices_of[static_cast<size_t>(place)];
       if (held.empty() || held.back() != static_cast<int>(s)) held.push_back(static_cast<int>(s));
     }
   }
-  return scan;
 }
 
 /* Expansion's search on the entries a job may use (`free`: set on processors of its architectures only). */
@@ -385,15 +394,21 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   // The free entries, counted again only when a job's turn changed the map; every job's slices from one pass over
   // the map. A job's turn changes only its own entries, and adds a slice at the end if any: the others' slices stay
   // where they were unless an emptied slice was removed (then all are found again).
-  MapScan scan = scan_map(map);
+  MapScan scan;
+  int top = -1;
+  for (const auto& job : map.jobs)
+    top = std::max(top, job.id);
+  scan.place.assign(static_cast<size_t>(top + 1), -1);
+  for (size_t k = 0; k < map.jobs.size(); k++)
+    if (map.jobs[k].id >= 0) scan.place[static_cast<size_t>(map.jobs[k].id)] = static_cast<int>(k);
+  scan_map(map, scan);
   const ArchMasks masks = arch_masks(map);
   // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
     if (excluded.count(id)) continue;
     JobRecord* job = &map.jobs[(start + k) % map.jobs.size()];
-    std::vector<int> held;
-    if (auto it = scan.slices_of.find(id); it != scan.slices_of.end()) held = it->second;
+    const std::vector<int>& held = scan.slices_of[(start + k) % map.jobs.size()]; // (not used after a rescan)
     bool waiting = job && held.empty();
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && scan.free_entries == 0)) continue;
@@ -412,7 +427,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     if (!moved && !inputs.empty()) job->declined_at = std::move(inputs);
     if (moved) {
       result.expanded_jobs.push_back(id);
-      scan = scan_map(map);
+      scan_map(map, scan);
     }
   }
   map.next_job = (start + 1) % map.jobs.size();

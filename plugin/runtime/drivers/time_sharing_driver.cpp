@@ -144,6 +144,7 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
   // Every process of every job made of processes, in job id order, then process order: suspensions, moves and
   // resumptions at one instant, so no processor computes for two jobs at any time.
   static const std::vector<int> kNowhere;
+  runtime_.defer_group_records(true); // each job's record brought in line once, after its processes
   for (JobId id : process_jobs_) {
     const JobState& s = runtime_.table().at(id);
     if (s.finished()) continue;
@@ -178,6 +179,7 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
       decisions_++;
     }
   }
+  runtime_.defer_group_records(false);
 }
 
 /* Jobs with shares time-share the processors where their sets meet (Plan::share): none of those processors is given

@@ -513,7 +513,14 @@ void JobRuntime::start_timer(Execution& x)
     start_phase_timer(x);
     return;
   }
-  const double speed = x.slowest_speed;
+  double speed = x.slowest_speed;
+  if (x.owner >= 0) { // a process: its share of its host's CPU
+    if (x.sharing_host < 0) join_host_share(x);
+    const auto h = static_cast<size_t>(x.sharing_host);
+    const auto sharers = static_cast<int>(host_sharers_[h].size());
+    const int cores = machine_.cores(x.sharing_host);
+    if (sharers > cores) speed = speed * cores / sharers;
+  }
   const double now = clock_now();
   x.timer_start = now;
   x.timer_end = x.host_failed ? now : speed > 0 ? now + x.timer_flops / speed : std::numeric_limits<double>::infinity();
@@ -615,6 +622,41 @@ void JobRuntime::retime(Execution& x)
   start_timer(x);
 }
 
+void JobRuntime::join_host_share(Execution& x)
+{
+  if (host_sharers_.size() != hosts_.size()) host_sharers_.resize(hosts_.size());
+  int processor = -1; // a process has one
+  state(x).processors.for_each_until([&](int p) {
+    processor = p;
+    return false;
+  });
+  x.sharing_host = machine_.host_of(processor);
+  std::vector<JobId>& sharers = host_sharers_[static_cast<size_t>(x.sharing_host)];
+  sharers.push_back(x.job->id);
+  // Each computes at one core's speed while they are no more than its cores (no one's rate changes), else the host's
+  // cores shared evenly.
+  if (static_cast<int>(sharers.size()) <= machine_.cores(x.sharing_host)) return;
+  for (JobId other : sharers)
+    if (other != x.job->id) {
+      Execution& y = jobs_.at(other);
+      if (y.timer_end >= 0) retime(y);
+    }
+}
+
+void JobRuntime::leave_host_share(Execution& x)
+{
+  if (x.sharing_host < 0) return;
+  std::vector<JobId>& sharers = host_sharers_[static_cast<size_t>(x.sharing_host)];
+  sharers.erase(std::find(sharers.begin(), sharers.end(), x.job->id));
+  const bool rates_change = static_cast<int>(sharers.size()) >= machine_.cores(x.sharing_host);
+  x.sharing_host = -1;
+  if (!rates_change) return;
+  for (JobId other : sharers) { // (retime() leaves the list alone: its members have joined already)
+    Execution& y = jobs_.at(other);
+    if (y.timer_end >= 0) retime(y);
+  }
+}
+
 double JobRuntime::next_timer()
 {
   while (!timer_heap_.empty()) {
@@ -636,6 +678,7 @@ void JobRuntime::stop_exec(Execution& x)
       x.remaining *= timer_left(x);
     x.timer_end = -1;
     x.token = ++last_token_;
+    leave_host_share(x); // a process: the others on its host speed up
     return;
   }
   if (!x.exec) return;
@@ -961,6 +1004,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       x.pending.clear();
       x.timer_end = -1;
       x.token = ++last_token_;
+      leave_host_share(x);
     }
     stop_exec(x); // cancels an execution still going (a job at its wall time), keeping what it did for its account
     drop_preparation(x);
@@ -989,16 +1033,13 @@ JobRuntime::ProcessGroup& JobRuntime::group(JobId id)
   if (jobs_.count(id) != 0)
     throw PolicyError("job " + std::to_string(id) + " runs as one execution: its processes cannot be placed");
   const WorkloadJob& truth = this->truth(id);
-  if (timers_)
-    throw InputError("job " + std::to_string(id) +
-                     " runs as processes that may share a host's CPU: that needs "
-                     "simulation.execution: ptask (or auto)");
   ProcessGroup& g = groups_[id];
   g.job = &truth;
   g.state = &table_.at(id);
   g.base = g.state->counters;
   const int n = std::max(1, g.job->size);
   g.execution.assign(static_cast<size_t>(n), ProcessGroup::kNone);
+  g.exec.assign(static_cast<size_t>(n), nullptr);
   g.processor.assign(static_cast<size_t>(n), kProcessNotPlaced);
   return g;
 }
@@ -1022,9 +1063,9 @@ bool JobRuntime::process_computes(JobId id, int process) const
 {
   auto it = groups_.find(id);
   if (it == groups_.end()) return false;
-  const JobId e = it->second.execution.at(static_cast<size_t>(process));
-  if (e == ProcessGroup::kNone) return false;
-  const Execution& x = jobs_.at(e);
+  const Execution* found = it->second.exec.at(static_cast<size_t>(process));
+  if (found == nullptr) return false;
+  const Execution& x = *found;
   return state(x).holds_processors() || (state(x).status == JobStatus::transferring && x.compute_after);
 }
 
@@ -1052,6 +1093,7 @@ JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int pr
   s.start_time = x.since;
   process_executions_++;
   g.execution[static_cast<size_t>(process)] = w.id;
+  g.exec[static_cast<size_t>(process)] = &x;
   if (!g.state->started()) g.state->start_time = x.since;
   return x;
 }
@@ -1068,6 +1110,7 @@ void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
   jobs_.erase(e);
   process_executions_--;
   e = ProcessGroup::kNone;
+  g.exec[static_cast<size_t>(process)] = nullptr;
 }
 
 void JobRuntime::sync_group(ProcessGroup& g)
@@ -1076,9 +1119,9 @@ void JobRuntime::sync_group(ProcessGroup& g)
   if (s.finished()) return;
   ResourceSet processors(machine_.resource_count());
   int rank = 0; // 0 none, 1 suspended, 2 transferring, 3 switching, 4 running
-  for (JobId e : g.execution) {
-    if (e == ProcessGroup::kNone) continue;
-    const JobState& p = state(jobs_.at(e));
+  for (const Execution* e : g.exec) {
+    if (e == nullptr) continue;
+    const JobState& p = state(*e);
     processors |= p.processors;
     const int r = p.status == JobStatus::running     ? 4
                   : p.status == JobStatus::switching ? 3
@@ -1104,9 +1147,7 @@ void JobRuntime::sync_group(ProcessGroup& g)
     service = std::max(service, p.service);
   }
   for (size_t p = 0; p < g.execution.size(); p++)
-    done += g.processor[p] == kProcessEnded         ? 1.0
-            : g.execution[p] != ProcessGroup::kNone ? 1.0 - work_left(jobs_.at(g.execution[p]))
-                                                    : 0.0;
+    done += g.processor[p] == kProcessEnded ? 1.0 : g.exec[p] != nullptr ? 1.0 - work_left(*g.exec[p]) : 0.0;
   c.requeues = s.counters.requeues; // the scheduler's: kept as it wrote them
   c.work_lost = s.counters.work_lost;
   s.counters = c;
@@ -1127,6 +1168,7 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
   jobs_.erase(x.job->id);
   process_executions_--;
   g.execution[static_cast<size_t>(process)] = ProcessGroup::kNone;
+  g.exec[static_cast<size_t>(process)] = nullptr;
   g.processor[static_cast<size_t>(process)] = kProcessEnded;
   const bool last = std::all_of(g.processor.begin(), g.processor.end(), [](int p) { return p == kProcessEnded; });
   if (fate == JobFate::completed && !last) {
@@ -1172,10 +1214,10 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
       x.computed_since_dispatch = false;
       advance(x);
     }
-    sync_group(g);
+    sync_group_or_defer(g);
     return;
   }
-  Execution& x = jobs_.at(g.execution[p]);
+  Execution& x = *g.exec[p];
   JobState& s = state(x);
   if (g.processor[p] != processor) { // a move: its image crosses the platform, its work goes with it
     const bool in_transit = s.status == JobStatus::transferring && !x.moving_from.empty();
@@ -1194,7 +1236,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
                           return move_image(from, hosts_of(state(x).processors), image_bytes);
                         }});
     advance(x);
-    sync_group(g);
+    sync_group_or_defer(g);
     return;
   }
   if (s.status == JobStatus::transferring && !x.moving_from.empty()) { // on its way here: compute on arrival or not
@@ -1209,7 +1251,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
   } else if (!compute && s.holds_processors()) {
     suspend(x.job->id, false, true);
   }
-  sync_group(g);
+  sync_group_or_defer(g);
 }
 
 void JobRuntime::restart_process(JobId id, int process, int processor, bool compute)
@@ -1223,13 +1265,14 @@ void JobRuntime::restart_process(JobId id, int process, int processor, bool comp
   }
   g.processor[p] = kProcessNotPlaced;
   if (compute) place_process(id, process, processor, true, 0, 0);
-  sync_group(g);
+  sync_group_or_defer(g);
 }
 
 int JobRuntime::add_process(JobId id)
 {
   ProcessGroup& g = group(id);
   g.execution.push_back(ProcessGroup::kNone);
+  g.exec.push_back(nullptr);
   g.processor.push_back(kProcessNotPlaced);
   return static_cast<int>(g.processor.size()) - 1;
 }
@@ -1245,12 +1288,31 @@ void JobRuntime::end_process(JobId id, int process)
     throw PolicyError("job " + std::to_string(id) +
                       ": its last process cannot be ended (the job ends when its work "
                       "is done)");
-  sync_group(g);
+  sync_group_or_defer(g);
 }
 
 std::vector<std::pair<JobId, int>> JobRuntime::collect_process_ends()
 {
   return std::exchange(process_ends_, {});
+}
+
+void JobRuntime::sync_group_or_defer(ProcessGroup& g)
+{
+  if (!defer_group_records_) {
+    sync_group(g);
+    return;
+  }
+  const JobId id = g.job->id;
+  if (unsynced_groups_.empty() || unsynced_groups_.back() != id) unsynced_groups_.push_back(id);
+}
+
+void JobRuntime::defer_group_records(bool defer)
+{
+  defer_group_records_ = defer;
+  if (defer) return;
+  // Each record depends only on its own processes: the order does not matter, and a job listed twice syncs twice.
+  for (JobId id : std::exchange(unsynced_groups_, {}))
+    if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
 }
 
 } // namespace jobsched

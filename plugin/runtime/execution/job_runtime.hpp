@@ -141,7 +141,9 @@ class JobRuntime {
   /* Jobs made of processes (gang-now's virtual processors). Such a job keeps its one JobState; each of its processes
    * is placed on one processor of its own and computes, is suspended, moves or ends on its own. Processes doubled up
    * on a host share its CPU (they are separate executions: on the ptask path SimGrid shares the host between them, so
-   * n processes of work W on a host of speed s all end at n W / s; the timer path cannot share and refuses them). A
+   * n processes of work W on a host of speed s all end at n W / s; on the timer path each computes at s x min(1, c / k)
+   * on a host of c cores while k processes compute there, as L07 shares it: one core at most each, and re-timed
+   * whenever k changes). A
    * process's work is the job's run time at the reference speed (a rigid job of size n: n processes of its run time);
    * a process ends when its work is done, the job with its last process. The job's record shows the union of its
    * processes' processors, the furthest status among them (running, switching, transferring, suspended), their
@@ -170,6 +172,12 @@ class JobRuntime {
   /* Processes that finished their work since the last call, the jobs' last ones excepted (their job ends in
    * collect_ended()), in order. */
   std::vector<std::pair<JobId, int>> collect_process_ends();
+  /* While deferred (the driver applying a plan's processes one by one), place_process, restart_process and
+   * end_process leave their job's record (the union of its processes' processors, status, counters, work done) to be
+   * brought in line once per job when the deferral ends, instead of after every process: that takes a pass over all
+   * the job's processes (and, on the ptask path, asks SimGrid each one's remaining work), so a job of n processes
+   * rotated in or out cost n such passes. Nothing reads the record in between. */
+  void defer_group_records(bool defer);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
    * image or stalled when its time was up); 0 once any job computes. */
   long fruitless_dispatches_in_a_row() const { return fruitless_dispatches_; }
@@ -224,6 +232,7 @@ class JobRuntime {
     JobId owner = -1;
     int process = -1;
     std::vector<sg4::Host*> moving_from; // a process whose image is on its way: the host it left
+    int sharing_host = -1;               // a process computing on a timer: the host whose CPU it shares (-1: none)
     // Jobs with a parallelism profile (timer path only): the timer ends at the end of the current segment.
     double share = -1;       // Preparation::share
     size_t segment = 0;      // of the profile
@@ -245,6 +254,9 @@ class JobRuntime {
     JobCounters base;                 // counters of the processes' executions that are gone
     double service_done = 0;          // the longest service of the executions that are gone
     static constexpr JobId kNone = 0; // process execution ids are negative
+    // Per process: its Execution in jobs_ (a map's element stays where it is until erased), nullptr when `execution`
+    // is kNone: the driver asks about every process at every rotation, and jobs_ holds every process of the system.
+    std::vector<Execution*> exec;
   };
   ProcessGroup& group(JobId id);
   /* A new execution for a process (not started). */
@@ -253,6 +265,8 @@ class JobRuntime {
   void drop_process_execution(ProcessGroup& g, int process);
   /* Bring the job's record in line with its processes. */
   void sync_group(ProcessGroup& g);
+  /* sync_group(g) now, or once the deferral ends (defer_group_records). */
+  void sync_group_or_defer(ProcessGroup& g);
   /* A process execution in `ended`: its job goes on, or ends with it (returns true: the job's end is reported). */
   bool process_left(Execution& x, JobFate fate, std::vector<std::pair<JobId, JobFate>>& job_ends);
   /* The job's id in the trace: its own, or its process's job's. */
@@ -269,6 +283,10 @@ class JobRuntime {
   void drop_stale_timers();  // the heap's entries of executions re-timed or gone since
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
   static bool phased(const Execution& x) { return !x.job->profile.empty(); }
+  /* Processes on timers (Execution::sharing_host): x starts or stops computing on its host; the others computing
+   * there are re-timed at their new share of its CPU. */
+  void join_host_share(Execution& x);
+  void leave_host_share(Execution& x);
   void start_phase_timer(Execution& x);        // the current segment's end, at the job's rate from now
   void sync_phase(Execution& x) const;         // its progress up to now into segment_done, work_done and its JobState
   double timer_left(const Execution& x) const; // fraction of the timed work not done yet
@@ -320,6 +338,9 @@ class JobRuntime {
   long process_executions_ = 0;                     // entries of jobs_ that are processes
   std::vector<std::pair<JobId, int>> process_ends_; // for collect_process_ends()
   double virtual_clock_ = -1;                       // see clock_now()
+  bool defer_group_records_ = false;                // see defer_group_records()
+  std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
+  std::vector<JobId> unsynced_groups_;              // jobs whose record waits for the deferral's end, maybe twice
 };
 
 } // namespace jobsched
