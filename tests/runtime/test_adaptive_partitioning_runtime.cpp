@@ -5,6 +5,7 @@
  * up to its demand times the paging slowdown the policy charged. Every simulation runs in its own process. */
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
+#include "support/four_node_machine.hpp"
 #include "support/quiet_run.hpp"
 #include "support/scratch_folder.hpp"
 #include "support/trace_checks.hpp"
@@ -16,32 +17,11 @@
 #include <map>
 
 using namespace jobsched;
+using jobsched::testing::four_node_platform;
 using jobsched::testing::in_child;
+using jobsched::testing::swf_record;
 
 namespace {
-
-/* Four 1-Gflop/s single-core nodes and a front end. */
-const char* const kPlatform = R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="n0" speed="1Gf"/>
-    <host id="n1" speed="1Gf"/>
-    <host id="n2" speed="1Gf"/>
-    <host id="n3" speed="1Gf"/>
-    <host id="frontend" speed="1Gf"><prop id="role" value="master"/></host>
-  </zone>
-</platform>
-)";
-
-/* An SWF record of a one-processor job: id, submit, demand (its run time on one processor), memory (KB). */
-std::string swf(int id, double submit, double demand, double memory_kb = -1)
-{
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%d %g -1 %g 1 -1 %g 1 %g -1 1 1 1 1 1 1 -1 -1\n", id, submit, demand, memory_kb,
-                demand);
-  return buf;
-}
 
 struct Outcome {
   std::vector<double> finishes;              // in workload order
@@ -52,7 +32,7 @@ struct Outcome {
 
 Outcome run(const jobsched::testing::ScratchFolder& f, const std::string& workload, const std::string& policy)
 {
-  f.write("p.xml", kPlatform);
+  f.write("p.xml", four_node_platform());
   f.write("w.swf", workload);
   auto file = f.write("s.yaml", "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: moldable, min_size: 1, "
                                 "max_size: 4}}\npolicy: " +
@@ -104,7 +84,7 @@ void expect_outcome(const Outcome& got, const std::vector<double>& finishes, con
 TEST(AdaptivePartitioningRuntime, ApPreemptsAtTheQuantumAndRefillsFreedProcessors)
 {
   jobsched::testing::ScratchFolder f;
-  auto got = run(f, swf(1, 0, 20) + swf(2, 1, 4), "{name: ap}");
+  auto got = run(f, swf_record(1, 0, 20, 1) + swf_record(2, 1, 4, 1), "{name: ap}");
   expect_outcome(got, {6, 3}, {1, 1});
 }
 
@@ -115,7 +95,8 @@ TEST(AdaptivePartitioningRuntime, ApPreemptsAtTheQuantumAndRefillsFreedProcessor
 TEST(AdaptivePartitioningRuntime, FixedPartitionsByPriority)
 {
   jobsched::testing::ScratchFolder f;
-  auto got = run(f, swf(1, 0, 7) + swf(2, 0, 7) + swf(3, 0, 7), "{name: ap, params: {partition_size: 2}}");
+  auto got = run(f, swf_record(1, 0, 7, 1) + swf_record(2, 0, 7, 1) + swf_record(3, 0, 7, 1),
+                 "{name: ap, params: {partition_size: 2}}");
   expect_outcome(got, {3.5, 5, 5.5}, {1, 1, 1});
 }
 
@@ -126,7 +107,7 @@ TEST(AdaptivePartitioningRuntime, FixedPartitionsByPriority)
 TEST(AdaptivePartitioningRuntime, MemoryConstraintsAndPaging)
 {
   jobsched::testing::ScratchFolder f;
-  const std::string jobs = swf(1, 0, 4, 4096) + swf(2, 0, 4, 1024);
+  const std::string jobs = swf_record(1, 0, 4, 1, 4096) + swf_record(2, 0, 4, 1, 1024);
   auto apmc = run(f, jobs, "{name: apmc, params: {initial_load: 2}}");
   expect_outcome(apmc, {1, 3}, {1, 1});
   auto apvm = run(f, jobs, "{name: apvm, params: {initial_load: 2, fraction: 0.5, overhead: 0.5}}");

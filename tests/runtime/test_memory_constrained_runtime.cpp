@@ -5,6 +5,7 @@
  * segments add up to its work. Every simulation runs in its own process. */
 #include "run/simulation.hpp"
 #include "support/child_process.hpp"
+#include "support/four_node_machine.hpp"
 #include "support/quiet_run.hpp"
 #include "support/scratch_folder.hpp"
 #include "support/trace_checks.hpp"
@@ -16,39 +17,18 @@
 #include <map>
 
 using namespace jobsched;
+using jobsched::testing::four_node_platform;
 using jobsched::testing::in_child;
+using jobsched::testing::swf_record;
 
 namespace {
-
-/* Four 1-Gflop/s single-core nodes and a front end. */
-const char* const kPlatform = R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="n0" speed="1Gf"/>
-    <host id="n1" speed="1Gf"/>
-    <host id="n2" speed="1Gf"/>
-    <host id="n3" speed="1Gf"/>
-    <host id="frontend" speed="1Gf"><prop id="role" value="master"/></host>
-  </zone>
-</platform>
-)";
-
-/* An SWF record: id, submit, run time, processors, memory per processor (KB). */
-std::string swf(int id, double submit, double run, int procs, double memory_kb)
-{
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%d %g -1 %g %d -1 %g %d %g -1 1 1 1 1 1 1 -1 -1\n", id, submit, run, procs, memory_kb,
-                procs, run);
-  return buf;
-}
 
 /* The scenario of these tests: kPlatform, `workload` as a trace of jobs shaped by `jobs` (the workload.jobs mapping),
  * `policy`. */
 std::filesystem::path write_scenario(const jobsched::testing::ScratchFolder& f, const std::string& workload,
                                      const std::string& policy, const std::string& jobs = "{shape: malleable}")
 {
-  f.write("p.xml", kPlatform);
+  f.write("p.xml", four_node_platform());
   f.write("w.swf", workload);
   return f.write("s.yaml", "platform: p.xml\nworkload: {trace: w.swf, jobs: " + jobs + "}\npolicy: " + policy + "\n");
 }
@@ -96,7 +76,7 @@ void expect_finishes(const std::vector<double>& got, const std::vector<double>& 
  * M = 2; jobs 2 and 3 have 1 MB, M = 1. */
 std::string three_jobs()
 {
-  return swf(1, 0, 10, 4, 512) + swf(2, 0, 10, 4, 256) + swf(3, 0, 10, 4, 256);
+  return swf_record(1, 0, 10, 4, 512) + swf_record(2, 0, 10, 4, 256) + swf_record(3, 0, 10, 4, 256);
 }
 
 } // namespace
@@ -133,7 +113,7 @@ TEST(MemoryConstrainedRuntime, BuddySplitsTheMachine)
 {
   jobsched::testing::ScratchFolder f;
   auto got =
-      run(f, swf(1, 0, 10, 4, 512) + swf(2, 0, 10, 4, 256) + swf(3, 20, 10, 4, 256),
+      run(f, swf_record(1, 0, 10, 4, 512) + swf_record(2, 0, 10, 4, 256) + swf_record(3, 20, 10, 4, 256),
           "{name: memory-constrained, params: {policy: buddy, quantum: 10, min_nodes: memory, node_memory_mb: 1}}");
   expect_finishes(got, {20, 20, 30});
 }
@@ -159,7 +139,7 @@ std::vector<double> finishes(const jobsched::testing::ScratchFolder& f, const st
  *     25 more, ends at 35. */
 TEST(MemoryConstrainedRuntime, StaticJobsLoseOnWidthsThatDoNotDivideTheirThreads)
 {
-  const std::string workload = swf(1, 0, 30, 1, 3072) + swf(2, 0, 10, 1, 1024);
+  const std::string workload = swf_record(1, 0, 30, 1, 3072) + swf_record(2, 0, 10, 1, 1024);
   const std::string policy =
       "{name: memory-constrained, params: {policy: heuristic-epoch, k: 2, quantum: 10, min_nodes: memory, "
       "node_memory_mb: 1}}";
@@ -374,7 +354,7 @@ std::vector<double> finishes_and_instants(const jobsched::testing::ScratchFolder
 TEST(MemoryConstrainedRuntime, WholeQuantumSchedulesAreNotSteppedQuantumByQuantum)
 {
   jobsched::testing::ScratchFolder f;
-  auto got = finishes_and_instants(f, swf(1, 0, 10, 4, 256) + swf(2, 4, 10, 4, 256),
+  auto got = finishes_and_instants(f, swf_record(1, 0, 10, 4, 256) + swf_record(2, 4, 10, 4, 256),
                                    "{name: memory-constrained, params: {policy: opt-epoch, k: 1, quantum: 1, "
                                    "min_nodes: memory, node_memory_mb: 1}}");
   ASSERT_EQ(got.size(), 3u);

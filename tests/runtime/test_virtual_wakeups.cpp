@@ -7,6 +7,7 @@
 #include "run/simulation.hpp"
 #include "runtime/core/scheduler_actor.hpp"
 #include "support/child_process.hpp"
+#include "support/four_node_machine.hpp"
 #include "support/quiet_run.hpp"
 #include "support/scratch_folder.hpp"
 #include "support/test_engine.hpp"
@@ -19,36 +20,11 @@
 #include <random>
 
 using namespace jobsched;
+using jobsched::testing::four_node_platform;
 using jobsched::testing::in_child;
+using jobsched::testing::swf_record;
 
 namespace {
-
-/* Four 1-Gflop/s single-core nodes and a front end; `extra` goes inside the first node's element. */
-std::string platform(const std::string& extra = "")
-{
-  return R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="n0" speed="1Gf">)" +
-         extra + R"(</host>
-    <host id="n1" speed="1Gf"/>
-    <host id="n2" speed="1Gf"/>
-    <host id="n3" speed="1Gf"/>
-    <host id="frontend" speed="1Gf"><prop id="role" value="master"/></host>
-  </zone>
-</platform>
-)";
-}
-
-/* An SWF record: id, submit, run time, processors, memory per processor (KB). */
-std::string swf(int id, double submit, double run, int procs, double memory_kb)
-{
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%d %.17g -1 %.17g %d -1 %g %d %.17g -1 1 1 1 1 1 1 -1 -1\n", id, submit, run, procs,
-                memory_kb, procs, run);
-  return buf;
-}
 
 const char* const kEquiEpoch =
     "{name: memory-constrained, params: {policy: equi-epoch, quantum: 10, min_nodes: memory, node_memory_mb: 1}}";
@@ -92,7 +68,7 @@ std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::st
 TEST(VirtualWakeups, ClockFormulaIsSimGrids)
 {
   jobsched::testing::ScratchFolder f;
-  auto file = f.write("p.xml", platform());
+  auto file = f.write("p.xml", four_node_platform());
   auto got = in_child([&] {
     auto engine = jobsched::testing::quiet_l07_engine(file.string());
     std::vector<double> result(4, 0);
@@ -149,7 +125,9 @@ TEST(VirtualWakeups, ClockFormulaIsSimGrids)
 TEST(VirtualWakeups, EquiEpochBoundariesAreVirtual)
 {
   jobsched::testing::ScratchFolder f;
-  auto got = run(f, platform(), swf(1, 0, 10, 4, 512) + swf(2, 0, 10, 4, 256) + swf(3, 0, 10, 4, 256), kEquiEpoch);
+  auto got =
+      run(f, four_node_platform(),
+          swf_record(1, 0, 10, 4, 512) + swf_record(2, 0, 10, 4, 256) + swf_record(3, 0, 10, 4, 256), kEquiEpoch);
   ASSERT_GT(got.size(), 7u);
   EXPECT_NEAR(got[0], 30, 1e-9);
   EXPECT_NEAR(got[1], 80.0 / 3, 1e-9);
@@ -165,12 +143,14 @@ TEST(VirtualWakeups, EquiEpochBoundariesAreVirtual)
  * and counts, and most instants are virtual. */
 TEST(VirtualWakeups, SameRunOnTheVirtualClockAsOnSimGrids)
 {
-  const std::string workload = swf(1, 0, 37, 4, 512) + swf(2, 0, 11, 4, 256) + swf(3, 3.7, 23, 2, 256) +
-                               swf(4, 20.0 / 3, 5, 1, 256) + swf(5, 41.3, 17, 4, 768);
+  const std::string workload = swf_record(1, 0, 37, 4, 512) + swf_record(2, 0, 11, 4, 256) +
+                               swf_record(3, 3.7, 23, 2, 256) + swf_record(4, 20.0 / 3, 5, 1, 256) +
+                               swf_record(5, 41.3, 17, 4, 768);
   jobsched::testing::ScratchFolder virtual_folder;
-  auto on_virtual = run(virtual_folder, platform(), workload, kEquiEpoch);
+  auto on_virtual = run(virtual_folder, four_node_platform(), workload, kEquiEpoch);
   jobsched::testing::ScratchFolder simgrid_folder;
-  auto on_simgrid = run(simgrid_folder, platform(R"(<prop id="note" value="no profile here"/>)"), workload, kEquiEpoch);
+  auto on_simgrid =
+      run(simgrid_folder, four_node_platform(R"(<prop id="note" value="no profile here"/>)"), workload, kEquiEpoch);
   ASSERT_GT(on_virtual.size(), 9u);
   ASSERT_EQ(on_virtual.size(), on_simgrid.size());
   EXPECT_EQ(on_simgrid[5 + 1], 0) << "virtual instants with a platform that may have profiles";
