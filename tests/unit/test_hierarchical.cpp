@@ -72,8 +72,8 @@ TEST(Deq, IntoReusedListsGivesTheSameShares)
                          false);
   expect_allotments(out, {4, 4, 4});
   // EQUI among the unfinished: 9 / 2 each, nothing for the finished one.
-  divide_processors_into(out, scratch, NodeAllocator::equi, JobScheduler::a_control, {true, false, true}, {1, 1, 1},
-                         9, false);
+  divide_processors_into(out, scratch, NodeAllocator::equi, JobScheduler::a_control, {true, false, true}, {1, 1, 1}, 9,
+                         false);
   expect_allotments(out, {4.5, 0, 4.5});
   // EQUI jobs under DEQ nodes divide equally too (their desires say nothing); none unfinished: nothing.
   divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::equi, {true, true}, {0, 0}, 3, false);
@@ -81,8 +81,8 @@ TEST(Deq, IntoReusedListsGivesTheSameShares)
   divide_processors_into(out, scratch, NodeAllocator::equi, JobScheduler::equi, {false, false}, {0, 0}, 3, false);
   expect_allotments(out, {0, 0});
   // Whole processors: ceil(1.5) = 2 and ceil(2.2) = 3 fit 10 / 3, 5 left for the 10.
-  divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::a_control, {true, true, true},
-                         {1.5, 2.2, 10}, 10, true);
+  divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::a_control, {true, true, true}, {1.5, 2.2, 10},
+                         10, true);
   expect_allotments(out, {2, 3, 5});
   // All satisfied after a larger call: the rest (4) stays idle.
   divide_processors_into(out, scratch, NodeAllocator::deq, JobScheduler::a_control, {true, true, true}, {1, 2, 3}, 10,

@@ -40,8 +40,7 @@ double desire_sum(const std::vector<double>& child_desires)
 
 namespace {
 /* Algorithm 1, fractional, into `out`. */
-void deq_into(std::vector<double>& out, DivisionScratch& scratch, const std::vector<double>& desires,
-              double processors)
+void deq_into(std::vector<double>& out, DivisionScratch& scratch, const std::vector<double>& desires, double processors)
 {
   out.assign(desires.size(), 0.0);
   std::vector<size_t>& remaining = scratch.remaining;
