@@ -228,7 +228,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       Entry& e = jobs_.at(s->job->id);
       const bool keeps =
           !new_quantum && held_.count(s->job->id) != 0 && s->holds_processors() && view.up.contains(s->processors);
-      if (keeps) {
+      if (keeps) { // e.given: its count, from the plan that gave it these processors
         plan.run[s->job->id] = s->processors;
         idle -= s->processors;
       } else {
@@ -247,7 +247,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     held_.clear();
     for (const auto& [id, processors] : plan.run) {
       const Entry& e = jobs_.at(id);
-      held_[id] = processors.count();
+      held_[id] = e.given;
       if (e.slowdown > 1) plan.slowdown[id] = e.slowdown;
       plan.image_bytes[id] = e.image_bytes;
     }
@@ -268,6 +268,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     double slowdown = 1;       // 1 + paging overhead on p_j processors
     double image_bytes = 0;    // what a dispatch loads and a preemption saves
     double usage = 0;          // decayed processor-seconds (or seconds) held: the lower, the higher the priority
+    /* How many processors the last plan that ran it gave it, -1 before its first since it was (re)submitted: its
+     * JobState's processors are that set from then on (the driver applies each plan as it is; a suspended job keeps
+     * its last set), so their count is known without counting a set of up to the machine's width at every plan. */
+    int given = -1;
   };
   struct Candidate {
     double usage;
@@ -291,21 +295,27 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       left -= e.partition;
     }
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
+    // Each gets exactly its partition: its last set when that has as many processors, else the partition's lowest idle
+    // ones, which are enough (the partitions chosen add up to at most the idle count).
     std::vector<bool> placed(chosen.size(), false);
     for (size_t i = 0; i < chosen.size(); i++) {
       const ResourceSet& last = chosen[i]->processors;
-      if (last.capacity() == idle.capacity() && last.count() == jobs_.at(chosen[i]->job->id).partition &&
+      Entry& e = jobs_.at(chosen[i]->job->id);
+      if (last.capacity() == idle.capacity() && (e.given >= 0 ? e.given : last.count()) == e.partition &&
           idle.contains(last)) {
         plan.run[chosen[i]->job->id] = last;
         idle -= last;
         placed[i] = true;
+        e.given = e.partition;
       }
     }
     for (size_t i = 0; i < chosen.size(); i++)
       if (!placed[i]) {
-        ResourceSet mine = idle.lowest(jobs_.at(chosen[i]->job->id).partition);
+        Entry& e = jobs_.at(chosen[i]->job->id);
+        ResourceSet mine = idle.lowest(e.partition);
         idle -= mine;
         plan.run[chosen[i]->job->id] = mine;
+        e.given = e.partition;
       }
   }
 
@@ -320,7 +330,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       if (e.partition > idle.count()) continue;
       const ResourceSet& last = c.state->processors;
       ResourceSet mine;
-      if (last.capacity() == idle.capacity() && last.count() == e.partition && idle.contains(last)) {
+      if (last.capacity() == idle.capacity() && (e.given >= 0 ? e.given : last.count()) == e.partition &&
+          idle.contains(last)) {
         mine = last;
       } else {
         Job partition = *c.state->job;
@@ -331,6 +342,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         mine = std::move(*found);
       }
       idle -= mine;
+      e.given = mine.count(); // an allocator's choice, counted once
       plan.run[c.state->job->id] = std::move(mine);
     }
   }
