@@ -113,7 +113,8 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     if (n < j.min_processors() || n > j.max_processors())
       throw PolicyError(job() + " on " + std::to_string(n) + " processors, outside its bounds [" +
                         std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
-    if (j.shape == JobShape::moldable && s->started() && n != s->processors.count())
+    // A set equal to its own has its count: the comparison (a memcmp over the span) is cheaper than counting it.
+    if (j.shape == JobShape::moldable && s->started() && processors != s->processors && n != s->processors.count())
       throw PolicyError(job() + " is moldable: its processor count is fixed once it started");
   }
   if (!plan.share.empty()) check_shares(plan, given);
@@ -299,8 +300,14 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   }
   std::sort(holders.begin(), holders.end());
   last_run_.clear();
-  for (const auto& [id, processors] : plan.run)
+  // The record of each job of the plan, in plan.run's order, looked up once for the passes below (records stay where
+  // they are while their jobs are in the system).
+  std::vector<const JobState*> run_states;
+  run_states.reserve(plan.run.size());
+  for (const auto& [id, processors] : plan.run) {
     last_run_.push_back(id);
+    run_states.push_back(&runtime_.table().at(id));
+  }
   for (const auto& [order, state] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
@@ -315,8 +322,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     }
   }
   if (!plan.share.empty() || !plan.stall.empty()) { // shares and the policy's own stalls (Plan::share, Plan::stall)
+    auto state = run_states.begin();
     for (const auto& [id, processors] : plan.run) {
-      const JobState& s = runtime_.table().at(id);
+      const JobState& s = **state++;
       auto share = plan.share.find(id);
       auto stall = plan.stall.find(id);
       const double a = share == plan.share.end() ? -1.0 : share->second;
@@ -342,8 +350,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   // every comparison of the sort.
   std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes;
   apply_processes(plan);
+  auto state = run_states.begin();
   for (const auto& [id, processors] : plan.run) {
-    const JobState& s = runtime_.table().at(id);
+    const JobState& s = **state++;
     if (process_jobs_.count(id) != 0) continue;
     if (s.holds_processors() && s.processors != processors)
       resizes.emplace_back(s.processors.contains(processors), id, &processors);
@@ -362,8 +371,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
                     slowdown_of(plan, id)});
     decisions_++;
   }
+  state = run_states.begin();
   for (const auto& [id, processors] : plan.run) {
-    const JobState& s = runtime_.table().at(id);
+    const JobState& s = **state++;
     if (s.holds_processors() || process_jobs_.count(id) != 0) continue;
     Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
     if (auto bytes = plan.image_bytes.find(id); bytes != plan.image_bytes.end()) prep.image_bytes = bytes->second;
