@@ -284,14 +284,14 @@ class AdaptivePartitioning : public TimeSharingPolicy {
    * where each job was last when those processors are idle (no move), else on the lowest idle ones. */
   void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
   {
-    std::vector<const JobState*> chosen;
+    std::vector<const Candidate*> chosen; // with their entries: no lookup of a job's entry per placement
     int left = idle.count();
     for (const Candidate& c : candidates) {
       if (left == 0) break;
       Entry& e = *c.entry;
       if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
       if (e.partition > left) continue;
-      chosen.push_back(c.state);
+      chosen.push_back(&c);
       left -= e.partition;
     }
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
@@ -299,11 +299,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     // ones, which are enough (the partitions chosen add up to at most the idle count).
     std::vector<bool> placed(chosen.size(), false);
     for (size_t i = 0; i < chosen.size(); i++) {
-      const ResourceSet& last = chosen[i]->processors;
-      Entry& e = jobs_.at(chosen[i]->job->id);
+      const ResourceSet& last = chosen[i]->state->processors;
+      Entry& e = *chosen[i]->entry;
       if (last.capacity() == idle.capacity() && (e.given >= 0 ? e.given : last.count()) == e.partition &&
           idle.contains(last)) {
-        plan.run[chosen[i]->job->id] = last;
+        plan.run[chosen[i]->state->job->id] = last;
         idle -= last;
         placed[i] = true;
         e.given = e.partition;
@@ -311,10 +311,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
     for (size_t i = 0; i < chosen.size(); i++)
       if (!placed[i]) {
-        Entry& e = jobs_.at(chosen[i]->job->id);
+        Entry& e = *chosen[i]->entry;
         ResourceSet mine = idle.lowest(e.partition);
         idle -= mine;
-        plan.run[chosen[i]->job->id] = mine;
+        plan.run[chosen[i]->state->job->id] = std::move(mine);
         e.given = e.partition;
       }
   }
