@@ -70,8 +70,10 @@ double slowdown_of(const Plan& plan, JobId id)
 }
 } // namespace
 
-void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
+void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vector<const JobState*>& run_states) const
 {
+  run_states.clear();
+  run_states.reserve(plan.run.size());
   ResourceSet given(machine_.resource_count());
   for (const auto& [id, where] : plan.processes) {
     const JobState* s = runtime_.table().find(id);
@@ -97,6 +99,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     const auto job = [id = id] { return "plan: job " + std::to_string(id); };
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
       throw PolicyError(job() + " is not in the system");
+    run_states.push_back(s);
     if (processors.capacity() != machine_.resource_count()) throw PolicyError(job() + ": no processors given");
     const bool shared = plan.share.count(id) != 0;
     // One pass over the words for the usual case: every processor up and none given yet (then their count).
@@ -273,9 +276,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     if (!plan.run.empty() || !plan.share.empty() || !plan.stall.empty() || !plan.processes.empty() ||
         !plan.slowdown.empty() || !plan.image_bytes.empty())
       throw PolicyError("plan: the last plan again (same_as_last), but with jobs of its own");
-    for (JobId id : last_run_) {
+    for (size_t i = 0; i < last_run_.size(); i++) {
+      const JobId id = last_run_[i];
       if (submission_order_.count(id) == 0) continue; // ended since
-      const JobState& s = runtime_.table().at(id);
+      const JobState& s = *last_run_states_[i];
       if (!s.holds_processors() || !up.contains(s.processors))
         throw PolicyError("plan: the last plan again (same_as_last), but job " + std::to_string(id) +
                           " no longer holds its processors");
@@ -284,7 +288,8 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     repeats_ = repeats_ && plan.repeats;
     return;
   }
-  check(plan, up);
+  std::vector<const JobState*> run_states;
+  check(plan, up, run_states);
   until_ = plan.until;
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
              plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
@@ -292,22 +297,17 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
   std::vector<std::pair<std::uint64_t, const JobState*>> holders;
-  for (JobId id : last_run_) {
-    auto order = submission_order_.find(id);
+  for (size_t i = 0; i < last_run_.size(); i++) {
+    auto order = submission_order_.find(last_run_[i]);
     if (order == submission_order_.end()) continue; // ended since
-    const JobState& s = runtime_.table().at(id);
+    const JobState& s = *last_run_states_[i];
     if (s.holds_processors()) holders.emplace_back(order->second, &s);
   }
   std::sort(holders.begin(), holders.end());
   last_run_.clear();
-  // The record of each job of the plan, in plan.run's order, looked up once for the passes below (records stay where
-  // they are while their jobs are in the system).
-  std::vector<const JobState*> run_states;
-  run_states.reserve(plan.run.size());
-  for (const auto& [id, processors] : plan.run) {
+  for (const auto& [id, processors] : plan.run)
     last_run_.push_back(id);
-    run_states.push_back(&runtime_.table().at(id));
-  }
+  last_run_states_ = run_states; // the records check() found, in plan.run's order, for the passes below too
   for (const auto& [order, state] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
