@@ -197,7 +197,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
   {
     jobs_.erase(job.id);
-    held_.erase(job.id);
+    if (auto it = held_position(job.id); it != held_.end()) held_.erase(it);
   }
 
   Plan plan(const SystemView& view) override
@@ -227,7 +227,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (const JobState* s : view.jobs) {
       Entry& e = jobs_.at(s->job->id);
       const bool keeps =
-          !new_quantum && held_.count(s->job->id) != 0 && s->holds_processors() && view.up.contains(s->processors);
+          !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() && view.up.contains(s->processors);
       if (keeps) { // e.given: its count, from the plan that gave it these processors
         plan.run[s->job->id] = s->processors;
         idle -= s->processors;
@@ -245,9 +245,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       select_by_counts(candidates, idle, plan);
     }
     held_.clear();
-    for (const auto& [id, processors] : plan.run) {
-      const Entry& e = jobs_.at(id);
-      held_[id] = e.given;
+    for (const auto& [id, processors] : plan.run) { // in id order: held_ stays sorted
+      Entry& e = jobs_.at(id);
+      held_.push_back({id, e.given, &e});
       if (e.slowdown > 1) plan.slowdown[id] = e.slowdown;
       plan.image_bytes[id] = e.image_bytes;
     }
@@ -374,10 +374,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     auto charge = [this](double until) {
       const double length = until - accounted_until_;
       if (length > 0)
-        for (const auto& [id, count] : held_) {
-          auto it = jobs_.find(id);
-          if (it != jobs_.end()) it->second.usage += length * (usage_per_processor_ ? count : 1);
-        }
+        for (const Held& h : held_)
+          h.entry->usage += length * (usage_per_processor_ ? h.count : 1);
       accounted_until_ = std::max(accounted_until_, until);
     };
     while (next_period_ <= view.now + kTimeEpsilon) {
@@ -410,7 +408,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   std::unordered_map<JobId, Entry> jobs_;
   std::vector<JobId> unconfigured_; // arrived since the last call (configure: arrival)
-  std::map<JobId, int> held_;       // the jobs of the last plan, and their processor counts
+  /* The jobs of the last plan by id, their processor counts and entries (job_ended() takes a job out of both maps):
+   * rebuilt at every plan in a vector that keeps its storage, where a map allocated a node per job per plan. */
+  struct Held {
+    JobId id;
+    int count;
+    Entry* entry;
+  };
+  std::vector<Held> held_;
+  std::vector<Held>::iterator held_position(JobId id)
+  {
+    auto it = std::lower_bound(held_.begin(), held_.end(), id, [](const Held& h, JobId key) { return h.id < key; });
+    return it != held_.end() && it->id == id ? it : held_.end();
+  }
   std::uint64_t submitted_ = 0;
   double next_quantum_ = 0;
   std::uint64_t periods_ = 0; // load samples taken
