@@ -197,7 +197,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
   {
     jobs_.erase(job.id);
-    held_.erase(job.id);
+    if (auto it = held_position(job.id); it != held_.end()) held_.erase(it);
   }
 
   Plan plan(const SystemView& view) override
@@ -227,8 +227,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (const JobState* s : view.jobs) {
       Entry& e = jobs_.at(s->job->id);
       const bool keeps =
-          !new_quantum && held_.count(s->job->id) != 0 && s->holds_processors() && view.up.contains(s->processors);
-      if (keeps) {
+          !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() && view.up.contains(s->processors);
+      if (keeps) { // e.given: its count, from the plan that gave it these processors
         plan.run[s->job->id] = s->processors;
         idle -= s->processors;
       } else {
@@ -245,9 +245,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       select_by_counts(candidates, idle, plan);
     }
     held_.clear();
-    for (const auto& [id, processors] : plan.run) {
-      const Entry& e = jobs_.at(id);
-      held_[id] = processors.count();
+    for (const auto& [id, processors] : plan.run) { // in id order: held_ stays sorted
+      Entry& e = jobs_.at(id);
+      held_.push_back({id, e.given, &e});
       if (e.slowdown > 1) plan.slowdown[id] = e.slowdown;
       plan.image_bytes[id] = e.image_bytes;
     }
@@ -268,6 +268,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     double slowdown = 1;       // 1 + paging overhead on p_j processors
     double image_bytes = 0;    // what a dispatch loads and a preemption saves
     double usage = 0;          // decayed processor-seconds (or seconds) held: the lower, the higher the priority
+    /* How many processors the last plan that ran it gave it, -1 before its first since it was (re)submitted: its
+     * JobState's processors are that set from then on (the driver applies each plan as it is; a suspended job keeps
+     * its last set), so their count is known without counting a set of up to the machine's width at every plan. */
+    int given = -1;
   };
   struct Candidate {
     double usage;
@@ -280,32 +284,38 @@ class AdaptivePartitioning : public TimeSharingPolicy {
    * where each job was last when those processors are idle (no move), else on the lowest idle ones. */
   void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
   {
-    std::vector<const JobState*> chosen;
+    std::vector<const Candidate*> chosen; // with their entries: no lookup of a job's entry per placement
     int left = idle.count();
     for (const Candidate& c : candidates) {
       if (left == 0) break;
       Entry& e = *c.entry;
       if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
       if (e.partition > left) continue;
-      chosen.push_back(c.state);
+      chosen.push_back(&c);
       left -= e.partition;
     }
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
+    // Each gets exactly its partition: its last set when that has as many processors, else the partition's lowest idle
+    // ones, which are enough (the partitions chosen add up to at most the idle count).
     std::vector<bool> placed(chosen.size(), false);
     for (size_t i = 0; i < chosen.size(); i++) {
-      const ResourceSet& last = chosen[i]->processors;
-      if (last.capacity() == idle.capacity() && last.count() == jobs_.at(chosen[i]->job->id).partition &&
+      const ResourceSet& last = chosen[i]->state->processors;
+      Entry& e = *chosen[i]->entry;
+      if (last.capacity() == idle.capacity() && (e.given >= 0 ? e.given : last.count()) == e.partition &&
           idle.contains(last)) {
-        plan.run[chosen[i]->job->id] = last;
+        plan.run[chosen[i]->state->job->id] = last;
         idle -= last;
         placed[i] = true;
+        e.given = e.partition;
       }
     }
     for (size_t i = 0; i < chosen.size(); i++)
       if (!placed[i]) {
-        ResourceSet mine = idle.lowest(jobs_.at(chosen[i]->job->id).partition);
+        Entry& e = *chosen[i]->entry;
+        ResourceSet mine = idle.lowest(e.partition);
         idle -= mine;
-        plan.run[chosen[i]->job->id] = mine;
+        plan.run[chosen[i]->state->job->id] = std::move(mine);
+        e.given = e.partition;
       }
   }
 
@@ -320,7 +330,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       if (e.partition > idle.count()) continue;
       const ResourceSet& last = c.state->processors;
       ResourceSet mine;
-      if (last.capacity() == idle.capacity() && last.count() == e.partition && idle.contains(last)) {
+      if (last.capacity() == idle.capacity() && (e.given >= 0 ? e.given : last.count()) == e.partition &&
+          idle.contains(last)) {
         mine = last;
       } else {
         Job partition = *c.state->job;
@@ -331,6 +342,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         mine = std::move(*found);
       }
       idle -= mine;
+      e.given = mine.count(); // an allocator's choice, counted once
       plan.run[c.state->job->id] = std::move(mine);
     }
   }
@@ -362,10 +374,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     auto charge = [this](double until) {
       const double length = until - accounted_until_;
       if (length > 0)
-        for (const auto& [id, count] : held_) {
-          auto it = jobs_.find(id);
-          if (it != jobs_.end()) it->second.usage += length * (usage_per_processor_ ? count : 1);
-        }
+        for (const Held& h : held_)
+          h.entry->usage += length * (usage_per_processor_ ? h.count : 1);
       accounted_until_ = std::max(accounted_until_, until);
     };
     while (next_period_ <= view.now + kTimeEpsilon) {
@@ -398,7 +408,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   std::unordered_map<JobId, Entry> jobs_;
   std::vector<JobId> unconfigured_; // arrived since the last call (configure: arrival)
-  std::map<JobId, int> held_;       // the jobs of the last plan, and their processor counts
+  /* The jobs of the last plan by id, their processor counts and entries (job_ended() takes a job out of both maps):
+   * rebuilt at every plan in a vector that keeps its storage, where a map allocated a node per job per plan. */
+  struct Held {
+    JobId id;
+    int count;
+    Entry* entry;
+  };
+  std::vector<Held> held_;
+  std::vector<Held>::iterator held_position(JobId id)
+  {
+    auto it = std::lower_bound(held_.begin(), held_.end(), id, [](const Held& h, JobId key) { return h.id < key; });
+    return it != held_.end() && it->id == id ? it : held_.end();
+  }
   std::uint64_t submitted_ = 0;
   double next_quantum_ = 0;
   std::uint64_t periods_ = 0; // load samples taken

@@ -70,8 +70,10 @@ double slowdown_of(const Plan& plan, JobId id)
 }
 } // namespace
 
-void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
+void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vector<const JobState*>& run_states) const
 {
+  run_states.clear();
+  run_states.reserve(plan.run.size());
   ResourceSet given(machine_.resource_count());
   for (const auto& [id, where] : plan.processes) {
     const JobState* s = runtime_.table().find(id);
@@ -97,6 +99,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     const auto job = [id = id] { return "plan: job " + std::to_string(id); };
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
       throw PolicyError(job() + " is not in the system");
+    run_states.push_back(s);
     if (processors.capacity() != machine_.resource_count()) throw PolicyError(job() + ": no processors given");
     const bool shared = plan.share.count(id) != 0;
     // One pass over the words for the usual case: every processor up and none given yet (then their count).
@@ -113,7 +116,8 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up) const
     if (n < j.min_processors() || n > j.max_processors())
       throw PolicyError(job() + " on " + std::to_string(n) + " processors, outside its bounds [" +
                         std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
-    if (j.shape == JobShape::moldable && s->started() && n != s->processors.count())
+    // A set equal to its own has its count: the comparison (a memcmp over the span) is cheaper than counting it.
+    if (j.shape == JobShape::moldable && s->started() && processors != s->processors && n != s->processors.count())
       throw PolicyError(job() + " is moldable: its processor count is fixed once it started");
   }
   if (!plan.share.empty()) check_shares(plan, given);
@@ -272,9 +276,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     if (!plan.run.empty() || !plan.share.empty() || !plan.stall.empty() || !plan.processes.empty() ||
         !plan.slowdown.empty() || !plan.image_bytes.empty())
       throw PolicyError("plan: the last plan again (same_as_last), but with jobs of its own");
-    for (JobId id : last_run_) {
+    for (size_t i = 0; i < last_run_.size(); i++) {
+      const JobId id = last_run_[i];
       if (submission_order_.count(id) == 0) continue; // ended since
-      const JobState& s = runtime_.table().at(id);
+      const JobState& s = *last_run_states_[i];
       if (!s.holds_processors() || !up.contains(s.processors))
         throw PolicyError("plan: the last plan again (same_as_last), but job " + std::to_string(id) +
                           " no longer holds its processors");
@@ -283,7 +288,8 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     repeats_ = repeats_ && plan.repeats;
     return;
   }
-  check(plan, up);
+  std::vector<const JobState*> run_states;
+  check(plan, up, run_states);
   until_ = plan.until;
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
              plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
@@ -291,16 +297,17 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
   std::vector<std::pair<std::uint64_t, const JobState*>> holders;
-  for (JobId id : last_run_) {
-    auto order = submission_order_.find(id);
+  for (size_t i = 0; i < last_run_.size(); i++) {
+    auto order = submission_order_.find(last_run_[i]);
     if (order == submission_order_.end()) continue; // ended since
-    const JobState& s = runtime_.table().at(id);
+    const JobState& s = *last_run_states_[i];
     if (s.holds_processors()) holders.emplace_back(order->second, &s);
   }
   std::sort(holders.begin(), holders.end());
   last_run_.clear();
   for (const auto& [id, processors] : plan.run)
     last_run_.push_back(id);
+  last_run_states_ = run_states; // the records check() found, in plan.run's order, for the passes below too
   for (const auto& [order, state] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
@@ -315,8 +322,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     }
   }
   if (!plan.share.empty() || !plan.stall.empty()) { // shares and the policy's own stalls (Plan::share, Plan::stall)
+    auto state = run_states.begin();
     for (const auto& [id, processors] : plan.run) {
-      const JobState& s = runtime_.table().at(id);
+      const JobState& s = **state++;
       auto share = plan.share.find(id);
       auto stall = plan.stall.find(id);
       const double a = share == plan.share.end() ? -1.0 : share->second;
@@ -342,8 +350,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   // every comparison of the sort.
   std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes;
   apply_processes(plan);
+  auto state = run_states.begin();
   for (const auto& [id, processors] : plan.run) {
-    const JobState& s = runtime_.table().at(id);
+    const JobState& s = **state++;
     if (process_jobs_.count(id) != 0) continue;
     if (s.holds_processors() && s.processors != processors)
       resizes.emplace_back(s.processors.contains(processors), id, &processors);
@@ -362,8 +371,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
                     slowdown_of(plan, id)});
     decisions_++;
   }
+  state = run_states.begin();
   for (const auto& [id, processors] : plan.run) {
-    const JobState& s = runtime_.table().at(id);
+    const JobState& s = **state++;
     if (s.holds_processors() || process_jobs_.count(id) != 0) continue;
     Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
     if (auto bytes = plan.image_bytes.find(id); bytes != plan.image_bytes.end()) prep.image_bytes = bytes->second;

@@ -35,7 +35,8 @@ class TimeSharingDriver : public Driver {
   size_t waiting_count() const override;
 
  private:
-  void check(const Plan& plan, const ResourceSet& up) const;
+  /* Also fills `run_states` with the record of each job of plan.run, in its order (looked up once per decision). */
+  void check(const Plan& plan, const ResourceSet& up, std::vector<const JobState*>& run_states) const;
   /* Plan::processes: bring each process of the listed jobs (and of the jobs made of processes the plan leaves out)
    * where the plan says. */
   void apply_processes(const Plan& plan);
@@ -55,6 +56,7 @@ class TimeSharingDriver : public Driver {
   // The jobs of the last plan: the only ones that can hold processors now (a job gets processors only from a plan),
   // so suspensions look at them rather than at every job in the system.
   std::vector<JobId> last_run_;
+  std::vector<const JobState*> last_run_states_; // their records (a record stays put while its job is in the system)
   std::set<JobId> process_jobs_; // jobs a plan placed as processes, until they end
   double until_ = std::numeric_limits<double>::infinity();
   /* The last plan repeats (Plan::repeats) and nothing it applies is a SimGrid activity or a stall: executions are
