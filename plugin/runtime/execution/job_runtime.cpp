@@ -119,8 +119,8 @@ double JobRuntime::remaining_fraction(JobId id) const
   if (g == groups_.end()) return work_left(jobs_.at(id));
   double left = 0; // the mean over its processes
   for (size_t p = 0; p < g->second.processor.size(); p++) {
-    const JobId e = g->second.execution[p];
-    left += e != ProcessGroup::kNone ? work_left(jobs_.at(e)) : g->second.processor[p] == kProcessEnded ? 0.0 : 1.0;
+    const Execution* e = g->second.exec[p];
+    left += e != nullptr ? work_left(*e) : g->second.processor[p] == kProcessEnded ? 0.0 : 1.0;
   }
   return g->second.processor.empty() ? 0.0 : left / static_cast<double>(g->second.processor.size());
 }
@@ -711,7 +711,7 @@ void JobRuntime::kill(JobId id)
 {
   if (auto it = groups_.find(id); it != groups_.end()) { // a job made of processes: all of them
     ProcessGroup& g = it->second;
-    for (size_t p = 0; p < g.execution.size(); p++)
+    for (size_t p = 0; p < g.exec.size(); p++)
       drop_process_execution(g, static_cast<int>(p));
     sync_group(g);
     g.state->status = JobStatus::finished;
@@ -1038,7 +1038,6 @@ JobRuntime::ProcessGroup& JobRuntime::group(JobId id)
   g.state = &table_.at(id);
   g.base = g.state->counters;
   const int n = std::max(1, g.job->size);
-  g.execution.assign(static_cast<size_t>(n), ProcessGroup::kNone);
   g.exec.assign(static_cast<size_t>(n), nullptr);
   g.processor.assign(static_cast<size_t>(n), kProcessNotPlaced);
   return g;
@@ -1092,7 +1091,6 @@ JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int pr
   x.since = clock_now();
   s.start_time = x.since;
   process_executions_++;
-  g.execution[static_cast<size_t>(process)] = w.id;
   g.exec[static_cast<size_t>(process)] = &x;
   if (!g.state->started()) g.state->start_time = x.since;
   return x;
@@ -1100,17 +1098,16 @@ JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int pr
 
 void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
 {
-  JobId& e = g.execution[static_cast<size_t>(process)];
-  if (e == ProcessGroup::kNone) return;
-  Execution& x = jobs_.at(e);
+  Execution*& e = g.exec[static_cast<size_t>(process)];
+  if (e == nullptr) return;
+  Execution& x = *e;
   stop_exec(x);
   drop_preparation(x);
   x.exec = nullptr;
   enter(x, JobStatus::finished);
-  jobs_.erase(e);
+  e = nullptr;
+  jobs_.erase(x.job->id);
   process_executions_--;
-  e = ProcessGroup::kNone;
-  g.exec[static_cast<size_t>(process)] = nullptr;
 }
 
 void JobRuntime::sync_group(ProcessGroup& g)
@@ -1146,7 +1143,7 @@ void JobRuntime::sync_group(ProcessGroup& g)
     c.transfer_time += p.counters.transfer_time;
     service = std::max(service, p.service);
   }
-  for (size_t p = 0; p < g.execution.size(); p++)
+  for (size_t p = 0; p < g.exec.size(); p++)
     done += g.processor[p] == kProcessEnded ? 1.0 : g.exec[p] != nullptr ? 1.0 - work_left(*g.exec[p]) : 0.0;
   c.requeues = s.counters.requeues; // the scheduler's: kept as it wrote them
   c.work_lost = s.counters.work_lost;
@@ -1154,7 +1151,7 @@ void JobRuntime::sync_group(ProcessGroup& g)
   s.service = service;
   // Its dedicated time: its processes alone, one per processor of the reference speed, all at once: the work of one
   // process (its run time), in the proportion of its processes' work done.
-  const double fraction = g.execution.empty() ? 0.0 : done / static_cast<double>(g.execution.size());
+  const double fraction = g.exec.empty() ? 0.0 : done / static_cast<double>(g.exec.size());
   s.account.dedicated_time = fraction * g.job->run_time;
   s.account.paged_run_time = s.account.dedicated_time;
   s.account.page_fault_time = 0;
@@ -1167,7 +1164,6 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
   ProcessGroup& g = groups_.at(job);
   jobs_.erase(x.job->id);
   process_executions_--;
-  g.execution[static_cast<size_t>(process)] = ProcessGroup::kNone;
   g.exec[static_cast<size_t>(process)] = nullptr;
   g.processor[static_cast<size_t>(process)] = kProcessEnded;
   const bool last = std::all_of(g.processor.begin(), g.processor.end(), [](int p) { return p == kProcessEnded; });
@@ -1178,7 +1174,7 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
   }
   // Its last process ended, or a process failed with its host: the job leaves the machine (its other processes with
   // it).
-  for (size_t p = 0; p < g.execution.size(); p++)
+  for (size_t p = 0; p < g.exec.size(); p++)
     drop_process_execution(g, static_cast<int>(p));
   sync_group(g);
   if (fate == JobFate::completed) {
@@ -1206,7 +1202,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     throw PolicyError("job " + std::to_string(id) + ": process " + std::to_string(process) + " has ended");
   ResourceSet target(machine_.resource_count());
   target.set(processor);
-  if (g.execution[p] == ProcessGroup::kNone) { // not started: it starts there once it computes
+  if (g.exec[p] == nullptr) { // not started: it starts there once it computes
     if (compute) {
       Execution& x = new_process_execution(g, process);
       g.processor[p] = processor;
@@ -1258,8 +1254,8 @@ void JobRuntime::restart_process(JobId id, int process, int processor, bool comp
 {
   ProcessGroup& g = group(id);
   const auto p = static_cast<size_t>(process);
-  if (g.execution.at(p) != ProcessGroup::kNone) {
-    const double lost = (1 - work_left(jobs_.at(g.execution[p]))) * g.job->run_time;
+  if (g.exec.at(p) != nullptr) {
+    const double lost = (1 - work_left(*g.exec[p])) * g.job->run_time;
     g.state->counters.work_lost += lost;
     drop_process_execution(g, process);
   }
@@ -1271,7 +1267,6 @@ void JobRuntime::restart_process(JobId id, int process, int processor, bool comp
 int JobRuntime::add_process(JobId id)
 {
   ProcessGroup& g = group(id);
-  g.execution.push_back(ProcessGroup::kNone);
   g.exec.push_back(nullptr);
   g.processor.push_back(kProcessNotPlaced);
   return static_cast<int>(g.processor.size()) - 1;

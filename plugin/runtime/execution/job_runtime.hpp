@@ -247,15 +247,13 @@ class JobRuntime {
   struct ProcessGroup {
     JobState* state = nullptr;
     const WorkloadJob* job = nullptr;
-    std::vector<JobId> execution;     // per process: the id of its Execution, or kNone
     std::vector<int> processor;       // per process: where it is (or kProcessNotPlaced, kProcessEnded)
     std::deque<WorkloadJob> specs;    // the processes' own jobs (size 1, the process's work), stable addresses
     std::deque<JobState> states;      // their records, private to the runtime
     JobCounters base;                 // counters of the processes' executions that are gone
     double service_done = 0;          // the longest service of the executions that are gone
-    static constexpr JobId kNone = 0; // process execution ids are negative
-    // Per process: its Execution in jobs_ (a map's element stays where it is until erased), nullptr when `execution`
-    // is kNone: the driver asks about every process at every rotation, and jobs_ holds every process of the system.
+    // Per process: its Execution in jobs_ (under an id of its own, negative; a map's element stays where it is until
+    // erased), or nullptr: the driver asks about every process at every rotation, and jobs_ holds every process.
     std::vector<Execution*> exec;
   };
   ProcessGroup& group(JobId id);
