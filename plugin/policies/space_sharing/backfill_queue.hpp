@@ -16,6 +16,7 @@
 #pragma once
 
 #include "model/job.hpp"
+#include "policies/space_sharing/waiting_queue.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -44,9 +45,7 @@ class BackfillQueue {
   void push_in_submission_order(const Job& job)
   {
     std::vector<const Job*> live = jobs();
-    auto later = std::find_if(live.begin(), live.end(), [&](const Job* j) {
-      return j->submit_time > job.submit_time || (j->submit_time == job.submit_time && j->id > job.id);
-    });
+    auto later = std::find_if(live.begin(), live.end(), [&](const Job* j) { return submitted_after(*j, job); });
     live.insert(later, &job);
     rebuild(live);
   }

@@ -41,15 +41,7 @@ class EasyBackfilling : public Policy {
       started_sets.push_back(chosen);
       releases.push_back({state.now + job.estimate, job.id, &started_sets.back()});
     };
-    Decisions out;
-    while (!queue_.empty()) { // in order while the head fits
-      auto chosen = allocator_.select(queue_.front(), idle);
-      if (!chosen) break;
-      idle -= *chosen;
-      started(queue_.front(), *chosen);
-      out.push_back(start_decision(allocator_, queue_.front(), std::move(*chosen)));
-      queue_.pop_front();
-    }
+    Decisions out = start_in_order(queue_, allocator_, idle, started);
     if (queue_.empty()) return out;
     const Job& head = queue_.front();
 

@@ -14,21 +14,27 @@
 
 namespace jobsched {
 
+/* Whether `a` was submitted after `b`: the queues' order (submission time, then job number). */
+inline bool submitted_after(const Job& a, const Job& b)
+{
+  return a.submit_time > b.submit_time || (a.submit_time == b.submit_time && a.id > b.id);
+}
+
 class WaitingQueue {
  public:
   void push(const Job& job) { jobs_.push_back(&job); }
   /* Put a job back where its submission places it (a requeued job): before the first job submitted after it. */
   void push_in_submission_order(const Job& job)
   {
-    auto later = std::find_if(jobs_.begin(), jobs_.end(), [&](const Job* j) {
-      return j->submit_time > job.submit_time || (j->submit_time == job.submit_time && j->id > job.id);
-    });
+    auto later = std::find_if(jobs_.begin(), jobs_.end(), [&](const Job* j) { return submitted_after(*j, job); });
     jobs_.insert(later, &job);
   }
   bool empty() const { return jobs_.empty(); }
   size_t size() const { return jobs_.size(); }
   const Job& operator[](size_t i) const { return *jobs_[i]; }
+  const Job& front() const { return *jobs_.front(); }
   void erase(size_t i) { jobs_.erase(jobs_.begin() + static_cast<long>(i)); }
+  void pop_front() { jobs_.pop_front(); }
   /* Remove every job for which `started` is true, keeping the order of the rest. */
   template <class Pred>
   void erase_if(Pred started)
@@ -47,19 +53,19 @@ inline Decision start_decision(const Allocator& allocator, const Job& job, Resou
   return Decision::start(job.id, std::move(processors));
 }
 
-/* First-come first-served: start jobs from the head of the queue while they fit in `idle` (which shrinks), telling
- * `on_start(job, processors)` about each. */
-template <class OnStart>
-Decisions start_in_order(WaitingQueue& queue, const Allocator& allocator, ResourceSet& idle, OnStart on_start)
+/* First-come first-served: start jobs from the head of the queue (a WaitingQueue or EASY's BackfillQueue) while they
+ * fit in `idle` (which shrinks), telling `on_start(job, processors)` about each. */
+template <class Queue, class OnStart>
+Decisions start_in_order(Queue& queue, const Allocator& allocator, ResourceSet& idle, OnStart on_start)
 {
   Decisions out;
   while (!queue.empty()) {
-    auto chosen = allocator.select(queue[0], idle);
+    auto chosen = allocator.select(queue.front(), idle);
     if (!chosen) break;
     idle -= *chosen;
-    on_start(queue[0], *chosen);
-    out.push_back(start_decision(allocator, queue[0], std::move(*chosen)));
-    queue.erase(0);
+    on_start(queue.front(), *chosen);
+    out.push_back(start_decision(allocator, queue.front(), std::move(*chosen)));
+    queue.pop_front();
   }
   return out;
 }
