@@ -137,27 +137,30 @@ std::vector<double> equi_allotments(const std::vector<bool>& unfinished, double 
   return out;
 }
 
-std::vector<double> divide_processors(NodeAllocator allocator, JobScheduler job_scheduler,
-                                      const std::vector<bool>& unfinished, const std::vector<double>& desires,
-                                      double processors, bool whole)
-{
-  if (allocator == NodeAllocator::equi || job_scheduler == JobScheduler::equi)
-    return equi_allotments(unfinished, processors, whole);
-  return whole ? deq_allotments_whole(desires, processors) : deq_allotments(desires, processors);
-}
-
 void divide_processors_into(std::vector<double>& out, DivisionScratch& scratch, NodeAllocator allocator,
                             JobScheduler job_scheduler, const std::vector<bool>& unfinished,
                             const std::vector<double>& desires, double processors, bool whole)
 {
-  if (whole) { // whole processors: the lists as divide_processors() makes them
-    out = divide_processors(allocator, job_scheduler, unfinished, desires, processors, whole);
-    return;
-  }
-  if (allocator == NodeAllocator::equi || job_scheduler == JobScheduler::equi)
-    equi_into(out, unfinished, processors);
-  else
+  if (allocator == NodeAllocator::equi || job_scheduler == JobScheduler::equi) {
+    if (whole)
+      out = equi_allotments(unfinished, processors, true);
+    else
+      equi_into(out, unfinished, processors);
+  } else if (whole) {
+    out = deq_allotments_whole(desires, processors);
+  } else {
     deq_into(out, scratch, desires, processors);
+  }
+}
+
+std::vector<double> divide_processors(NodeAllocator allocator, JobScheduler job_scheduler,
+                                      const std::vector<bool>& unfinished, const std::vector<double>& desires,
+                                      double processors, bool whole)
+{
+  std::vector<double> out;
+  DivisionScratch scratch;
+  divide_processors_into(out, scratch, allocator, job_scheduler, unfinished, desires, processors, whole);
+  return out;
 }
 
 } // namespace jobsched::hierarchical
