@@ -226,8 +226,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     candidates.reserve(view.jobs.size());
     for (const JobState* s : view.jobs) {
       Entry& e = jobs_.at(s->job->id);
-      const bool keeps =
-          !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() && view.up.contains(s->processors);
+      const bool keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
+                         view.up.contains(s->processors);
       if (keeps) { // e.given: its count, from the plan that gave it these processors
         plan.run[s->job->id] = s->processors;
         idle -= s->processors;
@@ -301,8 +301,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (size_t i = 0; i < chosen.size(); i++) {
       const ResourceSet& last = chosen[i]->state->processors;
       Entry& e = *chosen[i]->entry;
-      if (last.capacity() == idle.capacity() && (e.given >= 0 ? e.given : last.count()) == e.partition &&
-          idle.contains(last)) {
+      if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
         plan.run[chosen[i]->state->job->id] = last;
         idle -= last;
         placed[i] = true;
@@ -330,8 +329,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       if (e.partition > idle.count()) continue;
       const ResourceSet& last = c.state->processors;
       ResourceSet mine;
-      if (last.capacity() == idle.capacity() && (e.given >= 0 ? e.given : last.count()) == e.partition &&
-          idle.contains(last)) {
+      if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
         mine = last;
       } else {
         Job partition = *c.state->job;
@@ -416,6 +414,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     Entry* entry;
   };
   std::vector<Held> held_;
+  /* How many processors `last`, the set the job's last plan gave it, holds (Entry::given, else counted). */
+  static int last_count(const Entry& e, const ResourceSet& last) { return e.given >= 0 ? e.given : last.count(); }
   std::vector<Held>::iterator held_position(JobId id)
   {
     auto it = std::lower_bound(held_.begin(), held_.end(), id, [](const Held& h, JobId key) { return h.id < key; });
