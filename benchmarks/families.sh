@@ -5,7 +5,8 @@
 # reported rather than wall time because the machines it runs on are often shared with other work.
 # Usage: families.sh JOBSCHED_BIN [JOBS...]   JOBS: workload lengths (default "10000 100000"; add 1000000 for the
 #        issue's last column: it takes minutes per family). FAMILIES="gang equi" selects the rows (also
-#        first-fit-list; smp-formula: EASY with the smp allocator and the formula cost model, timers; and
+#        first-fit-list; smp-formula: EASY with the smp allocator and the formula cost model, timers, the jobs
+#        arriving at an offered load of 0.8 counted with the formula's stretch (interarrival_formula); and
 #        smp-network: EASY with the smp allocator and the network cost model, ptasks; not by default, it takes more
 #        than a minute for 300 jobs on 10,000 hosts), HOSTS the machine size, TIMEOUT (seconds, default 600) stops
 #        a run that takes longer (printed as "> TIMEOUT s"). LIB: a folder holding the libjobsched.so to use (an
@@ -34,6 +35,7 @@ printf '%-20s %7s %9s %10s %10s %11s %12s\n' family hosts jobs "CPU (s)" "us/job
 for jobs in $lengths; do
   for family in $families; do
     platform=$work/cluster.xml
+    mean=$(interarrival "$hosts")
     case $family in
     fcfs | easy | conservative) extra=(--set policy.name="$family") ;;
     first-fit-list) extra=(--set policy.name=first-fit-list) ;;
@@ -44,12 +46,14 @@ for jobs in $lengths; do
     smp-formula)
       # The same SMP nodes and EASY with the smp allocator, under the formula cost model: timers, no network solver.
       platform=$work/smp.xml
+      mean=$(interarrival_formula "$hosts" 8 2)
       extra=(--set policy.name=easy --set policy.allocation=smp --set workload.communication.model=formula
         --set workload.communication.level=2)
       ;;
     smp-network)
       # SMP nodes of 8 cores, the SMP-cluster paper's network cost model at Level 2 (ptasks: traffic matters).
       platform=$work/smp.xml
+      mean=$(interarrival_formula "$hosts" 8 2)
       extra=(--set policy.name=easy --set policy.allocation=smp --set workload.communication.model=network
         --set workload.communication.level=2)
       ;;
@@ -61,7 +65,7 @@ for jobs in $lengths; do
     cat >"$work/s.yaml" <<YAML
 platform: $platform
 workload:
-  generator: {jobs: $jobs, mean_interarrival: $(interarrival "$hosts"), max_run_time: 7200}
+  generator: {jobs: $jobs, mean_interarrival: $mean, max_run_time: 7200}
 simulation: {seed: 1}
 YAML
     rm -rf "$work/out"

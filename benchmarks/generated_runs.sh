@@ -12,6 +12,21 @@ interarrival() {
     printf "%.6f", size * run / (0.8 * M) }'
 }
 
+# Mean inter-arrival time for an offered load of 0.8 on M processors under the formula cost model (SMP nodes of C
+# cores, communication Level L, BASE 0.05): a job of s processors placed on its fewest nodes, ceil(s / C), runs
+# 1 + 0.05 x L x ceil(s / C) times its run time, so its processor-seconds are weighted by that stretch (the largest
+# jobs, on 1,250 nodes at Level 2, run 126 times longer; without the weight the machine is overloaded about 60 times).
+interarrival_formula() {
+  awk -v M="$1" -v C="$2" -v L="$3" 'BEGIN {
+    K = int(log(M) / log(2));
+    serial = 1 + 0.05 * L;
+    pow = 0; for (k = 1; k <= K; k++) pow += 2 ^ k * (1 + 0.05 * L * int((2 ^ k + C - 1) / C)); pow /= K;
+    uni = 0; for (s = 2; s <= M; s++) uni += s * (1 + 0.05 * L * int((s + C - 1) / C)); uni /= M - 1;
+    size = 0.25 * serial + 0.75 * (0.75 * pow + 0.25 * uni);
+    run = (7200 - 10) / log(7200 / 10);
+    printf "%.6f", size * run / (0.8 * M) }'
+}
+
 # write_cluster FILE HOSTS: HOSTS one-core hosts node-0... (no deployment: jobsched places its actors).
 write_cluster() {
   cat >"$1" <<XML
