@@ -295,31 +295,10 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
                        : sc.simulation.execution == "timer" ? ExecutionMode::timer
                                                             : ExecutionMode::automatic;
   // Processes doubled up on a host share its CPU: ptasks through SimGrid's solver, timers by counting them per host.
-  if (ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes()) {
-    // Processes migrate between hosts of one architecture: every such pair needs a route of links (SimGrid would fail
-    // the first transfer in the middle of the run, and an empty route would make migrations free).
-    engine.seal_platform();
-    for (size_t a = 0; a < hosts.size(); a++)
-      for (size_t b = a + 1; b < hosts.size(); b++) {
-        if (machine.arch(static_cast<int>(a)) != machine.arch(static_cast<int>(b))) continue;
-        std::vector<sg4::Link*> links;
-        double latency = 0;
-        bool routed = true;
-        try {
-          hosts[a]->route_to(hosts[b], links, &latency);
-        } catch (const std::exception&) {
-          routed = false;
-        }
-        if (!routed || links.empty())
-          throw InputError(platform.string() + ": no route between hosts " + hosts[a]->get_name() + " and " +
-                           hosts[b]->get_name() + " (both of architecture " + machine.arch(static_cast<int>(a)) +
-                           ": policy " + sc.policy.name +
-                           " may migrate processes between them, over a route of links)");
-      }
-  }
   try {
     ctx.runtime = std::make_unique<JobRuntime>(machine, hosts, reference_speed, sc.workload.communication,
                                                sc.workload.memory, sc.simulation.images, mode);
+    ctx.runtime->name_platform(platform.string());
   } catch (const InputError& e) {
     throw InputError(sc.file.string() + ": " + e.what());
   }

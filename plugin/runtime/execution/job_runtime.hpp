@@ -75,6 +75,8 @@ class JobRuntime {
    * set_virtual_clock(t) makes the runtime read t until set_virtual_clock(-1). */
   double clock_now() const { return virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock(); }
   void set_virtual_clock(double t) { virtual_clock_ = t; }
+  /* The platform file, named by the error about two hosts an image must cross between without a route. */
+  void name_platform(std::string file) { platform_file_ = std::move(file); }
 
   /* The record of every job the runtime knows; `admit` adds one before it starts (in workload order). */
   JobState& admit(const WorkloadJob& job);
@@ -298,6 +300,8 @@ class JobRuntime {
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
   std::vector<sg4::ActivityPtr> move_image(const std::vector<sg4::Host*>& from, const std::vector<sg4::Host*>& to,
                                            double bytes) const;
+  /* An input error unless SimGrid has a route of links from `from` to `to` (checked once per pair). */
+  void require_route(sg4::Host* from, sg4::Host* to) const;
   /* The network model's traffic: a ring over the job's nodes lasting `seconds` on an idle platform. */
   std::vector<double> calibrated_traffic(const std::vector<sg4::Host*>& hosts, double seconds) const;
 
@@ -336,6 +340,8 @@ class JobRuntime {
   long process_executions_ = 0;                     // entries of jobs_ that are processes
   std::vector<std::pair<JobId, int>> process_ends_; // for collect_process_ends()
   double virtual_clock_ = -1;                       // see clock_now()
+  std::string platform_file_;
+  mutable std::set<std::pair<const sg4::Host*, const sg4::Host*>> routed_pairs_; // see require_route()
   bool defer_group_records_ = false;                // see defer_group_records()
   std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
   std::vector<JobId> unsynced_groups_;              // jobs whose record waits for the deferral's end, maybe twice
