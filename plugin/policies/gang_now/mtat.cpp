@@ -26,9 +26,20 @@ MtatVariant parse_mtat_variant(const std::string& name)
 
 Rational turnaround_of(const std::vector<int>& vps, const std::vector<Rational>& capacities)
 {
+  // The most VPs on a processor of each capacity, then one division per capacity: a platform has few distinct
+  // speeds, and 10,000 workstations would otherwise cost 10,000 rational divisions and comparisons.
+  std::vector<std::pair<Rational, int>> most; // (capacity, most VPs on one processor of it)
+  for (size_t i = 0; i < vps.size(); i++) {
+    if (vps[i] <= 0) continue;
+    auto it = std::find_if(most.begin(), most.end(), [&](const auto& m) { return m.first == capacities[i]; });
+    if (it == most.end())
+      most.emplace_back(capacities[i], vps[i]);
+    else
+      it->second = std::max(it->second, vps[i]);
+  }
   Rational worst(0);
-  for (size_t i = 0; i < vps.size(); i++)
-    if (vps[i] > 0) worst = std::max(worst, Rational(vps[i]) / capacities[i]);
+  for (const auto& [capacity, count] : most)
+    worst = std::max(worst, Rational(count) / capacity);
   return worst;
 }
 
@@ -129,10 +140,20 @@ void optimal_greedy(int vps, const std::vector<Rational>& capacities, const Rati
       if (first.size() == static_cast<size_t>(left)) break;
       first.emplace_back(std::get<0>(class_keys[k]), std::get<1>(class_keys[k]), std::get<2>(class_keys[k]), i);
     }
-  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> next(std::greater<Key>(), std::move(first));
+  // `first` is in increasing key order already (classes by key, a class's processors by index, and distinct
+  // capacities never tie on the first three fields), so it is read in order and merged with a queue of the keys of
+  // processors that received a VP; every live key belongs to a different processor, so the order is strict and the
+  // same as one queue of all of them, without heaping up to `left` (10,000 workstations: most of MTAT's time).
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> next;
+  size_t taken = 0;
   for (; left > 0; left--) {
-    size_t i = std::get<3>(next.top());
-    next.pop();
+    size_t i;
+    if (taken < first.size() && (next.empty() || first[taken] < next.top())) {
+      i = std::get<3>(first[taken++]);
+    } else {
+      i = std::get<3>(next.top());
+      next.pop();
+    }
     out.vps[i]++;
     next.emplace(Rational(out.vps[i] + 1) / capacities[i], false, -capacities[i], i);
   }
