@@ -121,10 +121,12 @@ report rigid_swf_job "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/rigid.err") 
 
 # Owners on a network of workstations (platforms/now-16-lan.xml, owners away and back every second or so): a host
 # that goes down between two boundaries is left out of the plan at once (its jobs laid out again on the others), and
-# every job completes, fractional or whole.
+# every job completes, fractional or whole. Phases of 1 s: jobs this long (work_unit 1e-3) in phases of 0.01 s would
+# hold millions of phases each (2 GB and 45 s a run) for the same 300,000 boundaries.
 for allotments in fractional whole; do
   "$bin" run "$scenario" --quiet --out "$work/owners-$allotments" --set "platform=$src/platforms/now-16-lan.xml" \
-    --set workload.generator.jobs=30 --set workload.generator.work_unit=1e-3 --set policy.params.quantum=0.01 \
+    --set workload.generator.jobs=30 --set workload.generator.work_unit=1e-3 --set workload.generator.phase_length=1 \
+    --set policy.params.quantum=0.01 \
     --set policy.params.allotments=$allotments --set 'owners={model: alternating, mean_idle: 1, mean_busy: 1}' \
     2>"$work/owners-$allotments.err"
   [ "$(field jobs_completed "$work/owners-$allotments/summary.json")" = 30 ] &&
