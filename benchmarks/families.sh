@@ -8,7 +8,8 @@
 #        first-fit-list; smp-formula: EASY with the smp allocator and the formula cost model, timers; and
 #        smp-network: EASY with the smp allocator and the network cost model, ptasks; not by default, it takes more
 #        than a minute for 300 jobs on 10,000 hosts), HOSTS the machine size, TIMEOUT (seconds, default 600) stops
-#        a run that takes longer (printed as "> TIMEOUT s"). LIB: a folder holding the libjobsched.so to use (an
+#        a run that takes longer (printed as "> TIMEOUT s"); Cao et al.'s hierarchical policies: ac-ds, ag-ds,
+#        equi-equi (also ac-equi, ag-equi, equi-ds; not by default). LIB: a folder holding the libjobsched.so to use (an
 #        older build kept for comparison).
 # Prints one row per family and length: CPU seconds, microseconds of CPU per job, peak MiB, the utilization reached.
 set -euo pipefail
@@ -41,6 +42,12 @@ for jobs in $lengths; do
     equi) extra=(--set policy.name=equi --set workload.jobs.shape=malleable) ;;
     ap) extra=(--set policy.name=ap --set workload.jobs.shape=moldable --set workload.jobs.min_size=1) ;;
     memory-constrained) extra=(--set policy.name=memory-constrained --set workload.jobs.shape=malleable) ;;
+    ac-ds | ag-ds | equi-equi | ac-equi | ag-equi | equi-ds)
+      # Cao et al.'s policies take the generated jobs as they take a trace's: each one phase of constant parallelism
+      # (its size) over its run time. Quantum L = 60 s, as README's Cao figures at scale and on the KTH log (the
+      # default, 1 ms, would make 10^8 rounds of a 10^5-job run); the default tree (K = 3, 1 to 5 leaves).
+      extra=(--set policy.name="$family" --set policy.params.quantum=60)
+      ;;
     smp-formula)
       # The same SMP nodes and EASY with the smp allocator, under the formula cost model: timers, no network solver.
       platform=$work/smp.xml

@@ -63,6 +63,12 @@ class TimeSharingDriver : public Driver {
    * timers, no memory images move, no context-switch or reallocation cost, no processes. Otherwise (a stall's end, an
    * image transfer) the wake-ups stay SimGrid's. */
   bool repeats_ = false;
+  // check_shares()'s scratch, kept between plans (a machine's worth of words or entries each): the union of the sets
+  // seen, the processors in two sets or more, one set's part of either; the share job holding each processor (-1).
+  mutable ResourceSet shares_covered_;
+  mutable ResourceSet shares_twice_;
+  mutable ResourceSet shares_overlap_;
+  mutable std::vector<long> share_holders_;
 };
 
 } // namespace jobsched
