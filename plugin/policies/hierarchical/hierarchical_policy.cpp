@@ -152,14 +152,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     auto it = jobs_.find(job.id);
     if (it == jobs_.end()) return;
     JobEntry& e = it->second;
-    relayout_ = relayout_ || current_.run.count(job.id) != 0; // the others' places along the processors move
+    auto placed = std::find_if(placed_.begin(), placed_.end(), [&e](const Placed& p) { return p.entry == &e; });
+    const bool in_plan = placed != placed_.end();
+    relayout_ = relayout_ || in_plan; // the others' places along the processors move
     // Requeued (its host failed), it stays in the system without its processors: the last plan cannot be claimed again
     // (Plan::same_as_last) until a plan without it is sent.
-    requeued_from_plan_ = requeued_from_plan_ || (how == JobEnd::failed && current_.run.count(job.id) != 0);
-    current_.run.erase(job.id);
-    current_.share.erase(job.id);
-    current_.stall.erase(job.id);
-    plan_entries_.erase(std::remove(plan_entries_.begin(), plan_entries_.end(), &e), plan_entries_.end());
+    requeued_from_plan_ = requeued_from_plan_ || (how == JobEnd::failed && in_plan);
+    if (in_plan) placed_.erase(placed);
     if (!e.admitted) {
       arrivals_.erase(std::remove(arrivals_.begin(), arrivals_.end(), job.id), arrivals_.end());
       return;
@@ -196,18 +195,18 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       // Between boundaries: what the last round decided, less the jobs that ended; laid out again on the processors
       // still up when a host went down (an owner came back, a failure) since.
       bool all_up = true;
-      for (const auto& [id, processors] : current_.run)
-        all_up = all_up && view.up.contains(processors);
+      for (const Placed& p : placed_)
+        all_up = all_up && view.up.contains(p.processors);
+      Plan same;
       if (!all_up) {
-        current_ = layout(view);
-        note_plan_entries();
-        current_.stall.clear();
+        same = layout(view);
         relayout_ = true; // on the processors up now: the next boundary lays the plan out again
       } else if (holding_all() && !requeued_from_plan_) {
         return last_plan_again();
+      } else {
+        same = placed_plan();
       }
       requeued_from_plan_ = false;
-      Plan same = current_;
       same.stall.clear();
       same.until = next_boundary_;
       return same;
@@ -225,13 +224,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       new_stall_.clear();
       return last_plan_again();
     }
-    current_ = layout(view);
-    note_plan_entries();
+    Plan laid_out = layout(view);
     relayout_ = false;
     requeued_from_plan_ = false;
     laid_out_up_ = view.up;
-    current_.until = next_boundary_;
-    return current_;
+    laid_out.until = next_boundary_;
+    return laid_out;
   }
 
   PolicyReport report() const override;
@@ -240,20 +238,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   /* Every job of the plan in force holds its processors now (it is running, or stalled on them). */
   bool holding_all() const
   {
-    for (const JobEntry* e : plan_entries_)
-      if (e->state == nullptr || !e->state->holds_processors()) return false;
+    for (const Placed& p : placed_)
+      if (p.entry->state == nullptr || !p.entry->state->holds_processors()) return false;
     return true;
-  }
-  /* The entries of the jobs of current_.run, read at every quantum instead of looking each job up. */
-  void note_plan_entries()
-  {
-    plan_entries_.clear();
-    for (const auto& [id, processors] : current_.run)
-      plan_entries_.push_back(&jobs_.at(id));
   }
   Plan last_plan_again()
   {
-    current_.until = next_boundary_;
     Plan again;
     again.same_as_last = true;
     again.until = next_boundary_;
@@ -324,6 +314,27 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     return e;
   }
 
+  /* The plan in force again as a plan of its own (placed_: the last plan laid out, less the jobs that ended since). */
+  Plan placed_plan() const
+  {
+    Plan plan;
+    for (const Placed& p : placed_) {
+      const JobId id = p.entry->record.id;
+      plan.run.emplace(id, p.processors);
+      if (p.shared) plan.share.emplace(id, p.share);
+    }
+    return plan;
+  }
+  /* Notes a job of the plan being laid out in placed_'s next slot (whose set keeps its storage from plan to plan). */
+  void place(size_t& slot, const JobEntry* entry, const ResourceSet& processors, double share, bool shared)
+  {
+    if (slot == placed_.size()) placed_.emplace_back();
+    Placed& p = placed_[slot++];
+    p.entry = entry;
+    p.processors = processors;
+    p.share = share;
+    p.shared = shared;
+  }
   void read_tree(const Params& p, std::uint64_t seed)
   {
     const std::vector<std::string> parents = p.get_list("tree");
@@ -608,6 +619,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   Plan layout(const SystemView& view)
   {
     Plan plan;
+    // placed_ follows the plan's jobs.
+    size_t placed = 0;
     if (!(view.up == up_listed_) || up_list_.empty()) { // the processors up, listed again only when they change
       up_listed_ = view.up;
       up_list_.clear();
@@ -621,6 +634,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     const std::vector<int>& up = up_list_;
     if (up.empty()) { // every host down: nothing runs until one comes back
       new_stall_.clear();
+      placed_.clear();
       return plan;
     }
     const int capacity = view.up.capacity();
@@ -658,7 +672,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         ResourceSet more = free.lowest(std::min(want - mine.count(), free.count())); // cut shares round to more
         free -= more;
         mine |= more;
-        if (!mine.empty()) plan.run[order[i].first->record.id] = mine;
+        if (mine.empty()) continue;
+        place(placed, order[i].first, mine, 0, false);
+        plan.run[order[i].first->record.id] = std::move(mine);
       }
     } else {
       double x = 0; // McNaughton's wrap-around: each share after the previous one along the processors
@@ -679,6 +695,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
           k = run_end;
         }
         const auto count = static_cast<double>(mine.count());
+        place(placed, entry, mine, std::min(share, count), true);
         plan.run.emplace(id, std::move(mine));
         plan.share[id] = std::min(share, count);
       }
@@ -695,6 +712,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       if (stall > 0) plan.stall[id] = stall;
     }
     new_stall_.clear();
+    placed_.resize(placed);
     // The next round follows from the time and the jobs' measures, which the runtime brings to the boundary (w(q), l(q)
     // from their records): its boundary may be reached on the scheduler's virtual clock (Plan::repeats), which at a
     // fixed point (89-91% of ac-ds's and equi-equi's rounds on KTH) saves the SimGrid wake-up.
@@ -728,12 +746,22 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   ResourceSet up_listed_;                                         // the processors up listed in up_list_
   std::vector<int> up_list_;
   std::vector<size_t> up_run_end_; // by place in up_list_: the end of the run of consecutive processors it is in
-  Plan current_;
-  std::vector<const JobEntry*> plan_entries_; // the jobs of current_.run (in jobs_)
+  /* A job of the plan in force: the last plan laid out, less the jobs that ended since (not sent again but claimed
+   * again, Plan::same_as_last, or rebuilt by placed_plan()). Kept as a list that reuses its storage rather than as a
+   * copy of the plan sent: at every plan laid out, a copy built and freed a map entry per job (ag-ds lays the plan out
+   * again at 99% of the rounds). */
+  struct Placed {
+    const JobEntry* entry = nullptr; // in jobs_
+    ResourceSet processors;
+    double share = 0;
+    bool shared = false; // share is the job's Plan::share
+  };
+  std::vector<Placed> placed_;
   // The plan must be laid out again at the next boundary (a job came, left or got another allotment), else it is
-  // current_ again; the processors up when current_ was laid out; jobs submitted since their JobState was looked up.
+  // the last plan again (placed_); the processors up when it was laid out; jobs submitted since their JobState was
+  // looked up.
   bool relayout_ = true;
-  bool requeued_from_plan_ = false; // a job of current_ was requeued since current_ was sent
+  bool requeued_from_plan_ = false; // a job of placed_ was requeued since its plan was sent
   ResourceSet laid_out_up_;
   long unresolved_states_ = 0;
   double next_boundary_ = std::numeric_limits<double>::infinity();
