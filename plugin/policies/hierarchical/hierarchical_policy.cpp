@@ -175,7 +175,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       e.record.average_parallelism = e.record.span > 0 ? e.record.work / e.record.span : 0;
     }
     records_.push_back(e.record);
-    leaf_of_.emplace(job.id, e.leaf);
+    record_leaves_.push_back(e.leaf);
     jobs_.erase(it); // its record is kept; a long trace's finished jobs would otherwise stay here
   }
 
@@ -462,25 +462,33 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   void round(long m, double t, double P)
   {
     const size_t n = nodes_.size();
-    // The leaves' boundary: close the last quantum of their jobs, admit the new ones, compute desires.
-    for (hs::TreeVertex v : leaves_)
-      for (JobEntry* e : leaf_jobs_[v])
-        close_quantum(*e, t, false);
+    // The leaves' boundary: close the last quantum of their jobs and compute their desires, admit the new ones (a
+    // fresh entry has not run: its desire is the initial one). Each leaf's desire sum (DS) is added up on the way, in
+    // its list's order (its jobs, then the new ones), as the up pass below would: one pass over the jobs, not three.
+    if (leaf_desire_.size() != nodes_.size()) leaf_desire_.assign(nodes_.size(), 0.0);
+    for (hs::TreeVertex v : leaves_) {
+      double sum = 0;
+      for (JobEntry* entry : leaf_jobs_[v]) {
+        JobEntry& e = *entry;
+        close_quantum(e, t, false);
+        if (e.ran) {
+          if (spec_.job_scheduler == hs::JobScheduler::a_control)
+            e.desire = hs::a_control_desire(e.desire, e.last, spec_.convergence_rate);
+          else if (spec_.job_scheduler == hs::JobScheduler::a_greedy)
+            e.desire = hs::a_greedy_desire(e.desire, e.last, spec_.a_greedy);
+        }
+        sum += e.desire;
+      }
+      leaf_desire_[v] = sum;
+    }
     for (JobId id : arrivals_) {
       JobEntry& e = jobs_.at(id);
       e.admitted = true;
-      leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]].push_back(&e);
+      const hs::TreeVertex v = leaves_[static_cast<size_t>(e.leaf)];
+      leaf_jobs_[v].push_back(&e);
+      leaf_desire_[v] += e.desire;
     }
     arrivals_.clear();
-    for (hs::TreeVertex v : leaves_)
-      for (JobEntry* entry : leaf_jobs_[v]) {
-        JobEntry& e = *entry;
-        if (!e.ran) continue;
-        if (spec_.job_scheduler == hs::JobScheduler::a_control)
-          e.desire = hs::a_control_desire(e.desire, e.last, spec_.convergence_rate);
-        else if (spec_.job_scheduler == hs::JobScheduler::a_greedy)
-          e.desire = hs::a_greedy_desire(e.desire, e.last, spec_.a_greedy);
-      }
     // Up: children (higher indices) before parents.
     for (size_t i = n; i-- > 0;) {
       Node& node = nodes_[i];
@@ -497,8 +505,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         if (spec_.job_scheduler == hs::JobScheduler::equi)
           node.desire = list.empty() ? 0 : std::numeric_limits<double>::infinity();
         else
-          for (const JobEntry* e : list)
-            node.desire += e->desire;
+          node.desire = leaf_desire_[i];
         node.unfinished = static_cast<long>(list.size());
       } else {
         for (const Feedback& f : node.feedback) {
@@ -546,7 +553,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         node.origin = t;
       }
       if (node.kids.empty()) {
-        allot_jobs(i, node, allotted, deprived);
+        allot_jobs(i, node, t, allotted, deprived);
         continue;
       }
       std::vector<bool>& active = all_unfinished_;
@@ -578,19 +585,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         }
       }
     }
-    for (hs::TreeVertex v : leaves_)
-      for (JobEntry* entry : leaf_jobs_[v]) {
-        JobEntry& e = *entry;
-        e.quantum_start = t;
-        e.work_mark = e.state != nullptr ? e.state->work_done : 0;
-        e.span_mark = e.state != nullptr ? e.state->span_done : 0;
-        e.stalled = std::min(e.stall, spec_.quantum);
-        e.stall -= e.stalled;
-      }
     processors_ = P;
   }
 
-  void allot_jobs(hs::TreeVertex v, Node& node, double& allotted, bool& deprived)
+  /* A leaf divides its allotment among its jobs (every leaf decides at every boundary), and each job's next quantum
+   * begins at t: its measures now, and the part of its stall that falls in that quantum. */
+  void allot_jobs(hs::TreeVertex v, Node& node, double t, double& allotted, bool& deprived)
   {
     const auto& list = leaf_jobs_[v];
     std::vector<double>& desires = desires_scratch_;
@@ -612,6 +612,11 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       e.allotment = shares[i];
       allotted += shares[i];
       if (spec_.job_scheduler != hs::JobScheduler::equi && e.allotment < e.desire * (1 - 1e-12)) deprived = true;
+      e.quantum_start = t;
+      e.work_mark = e.state != nullptr ? e.state->work_done : 0;
+      e.span_mark = e.state != nullptr ? e.state->span_done : 0;
+      e.stalled = std::min(e.stall, spec_.quantum);
+      e.stall -= e.stalled;
     }
   }
 
@@ -738,6 +743,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   std::map<JobId, JobEntry> jobs_;
   std::vector<JobId> arrivals_; // submitted since the last boundary, in submission order
   std::map<JobId, double> new_stall_;
+  std::vector<double> leaf_desire_;     // by vertex: a leaf's jobs' desire sum this round
   std::vector<double> desires_scratch_; // a node's children's desires and who is unfinished, kept between rounds
   std::vector<bool> all_unfinished_;
   std::vector<double> shares_scratch_; // a node's division, likewise
@@ -769,7 +775,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   bool check_ = false;
   bool check_lemma_ = false;
   std::vector<hs::JobRecord> records_;
-  std::map<JobId, int> leaf_of_;
+  std::vector<int> record_leaves_; // the leaf of each of records_ (a map by job cost an entry and a look-up per job)
   long leaf_quanta_ = 0;
   double allotted_time_ = 0; // processor-seconds the leaves allotted to jobs
   long deprived_quanta_ = 0;
@@ -782,9 +788,11 @@ PolicyReport HierarchicalPolicy::report() const
 {
   PolicyReport r;
   r.job_columns = {"leaf", "transition_factor", "satisfied_time", "total_allotment", "stall_time"};
-  for (const hs::JobRecord& rec : records_)
-    r.job_values[rec.id] = {static_cast<double>(leaf_of_.at(rec.id)), rec.transition_factor, rec.satisfied_time,
+  for (size_t i = 0; i < records_.size(); i++) {
+    const hs::JobRecord& rec = records_[i];
+    r.job_values[rec.id] = {static_cast<double>(record_leaves_[i]), rec.transition_factor, rec.satisfied_time,
                             rec.total_allotment, rec.stall_time};
+  }
   r.summary_texts = {{"algorithm", hs::algorithm_name(spec_)},
                      {"allotments", spec_.whole_processors ? "whole" : "fractional"},
                      {"messages", messages_over_platform_ ? "platform" : "free"}};
