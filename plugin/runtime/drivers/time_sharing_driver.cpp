@@ -30,6 +30,7 @@ void TimeSharingDriver::job_ended(const JobState& s, double now)
   if (auto order = submission_order_.find(s.job->id); order != submission_order_.end()) {
     ended_orders_.push_back(order->second);
     submission_order_.erase(order);
+    ended_since_plan_++;
   }
   policy_.job_ended(*s.job, job_end_of(s.fate), now);
 }
@@ -310,7 +311,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       throw PolicyError("plan: the last plan again (same_as_last), but with jobs of its own");
     for (size_t i = 0; i < last_run_.size(); i++) {
       const JobId id = last_run_[i];
-      if (submission_order_.count(id) == 0) continue; // ended since
+      if (ended_since_plan_ != 0 && submission_order_.count(id) == 0) continue; // ended since
       const JobState& s = *last_run_states_[i];
       if (!s.holds_processors() || !up.contains(s.processors))
         throw PolicyError("plan: the last plan again (same_as_last), but job " + std::to_string(id) +
@@ -322,6 +323,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   }
   std::vector<const JobState*> run_states;
   check(plan, up, run_states);
+  ended_since_plan_ = 0;
   until_ = plan.until;
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
              plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
