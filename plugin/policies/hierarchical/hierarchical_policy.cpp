@@ -414,8 +414,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     e.record.total_allotment += e.allotment * (stalled + elapsed);
     if (span > 0) {
       const double A = work / span;
-      e.record.transition_factor =
-          std::max(e.record.transition_factor, std::max(A / e.previous_parallelism, e.previous_parallelism / A));
+      // The larger of A / A' and A' / A, with one division: the larger ratio is the one whose numerator is larger.
+      const double ratio = A >= e.previous_parallelism ? A / e.previous_parallelism : e.previous_parallelism / A;
+      e.record.transition_factor = std::max(e.record.transition_factor, ratio);
       e.previous_parallelism = A;
     }
     if (e.record.start < 0 && e.allotment > 0) e.record.start = e.quantum_start;
