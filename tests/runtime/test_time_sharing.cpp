@@ -389,4 +389,127 @@ TEST(TimeSharingDriver, TheLastPlanAgainAppliesNothing)
   EXPECT_EQ(refused, std::vector<double>{1.0});
 }
 
+/* A policy that, once all its jobs are in the system, runs job i (submission order) with Plan::share spec[i].share on
+ * the processors spec[i].first..spec[i].last, then answers the last plan again: what the driver's share check makes of
+ * groups of jobs linked by shared processors. */
+struct FixedShare {
+  int first;
+  int last;
+  double share;
+};
+class FixedShares : public TimeSharingPolicy {
+ public:
+  explicit FixedShares(std::vector<FixedShare> spec) : spec_(std::move(spec)) {}
+  bool runs_parallelism_profiles() const override { return true; }
+  Plan plan(const SystemView& view) override
+  {
+    Plan p;
+    if (sent_) {
+      p.same_as_last = true;
+      return p;
+    }
+    if (view.jobs.size() < spec_.size()) return p;
+    for (size_t i = 0; i < spec_.size(); i++) {
+      const JobId id = view.jobs[i]->job->id;
+      p.run.emplace(
+          id, ResourceSet::range(view.machine->resource_count(), spec_[i].first, spec_[i].last - spec_[i].first + 1));
+      p.share[id] = spec_[i].share;
+    }
+    sent_ = true;
+    return p;
+  }
+
+ private:
+  std::vector<FixedShare> spec_;
+  bool sent_ = false;
+};
+
+PolicyInfo fixed_shares(const char* name, std::vector<FixedShare> spec)
+{
+  return {name, "fixed shares (tests only)", {}, nullptr, [spec](const PolicyEnv&) {
+            return std::make_unique<FixedShares>(spec);
+          }};
+}
+// On the 4 processors: a chain 1 - 2 - 3 linked by processors 1 and 2 holding 1.5 + 1 + 1.5 = 4 on 4 processors, and
+// the same with 1.6 for job 3 (4.1 on 4); two groups, {1, 2} on processors 0-1 (2 on 2) and {3, 4} on 2-3 (2.2 on 2).
+PolicyRegistration chain_fits{fixed_shares("test-shares-chain-fits", {{0, 1, 1.5}, {1, 2, 1}, {2, 3, 1.5}})};
+PolicyRegistration chain_over{fixed_shares("test-shares-chain-over", {{0, 1, 1.5}, {1, 2, 1}, {2, 3, 1.6}})};
+PolicyRegistration second_over{
+    fixed_shares("test-shares-second-group-over", {{0, 1, 1}, {1, 1, 1}, {2, 3, 1.2}, {3, 3, 1}})};
+// On 200 processors, sets across the words' edges (63 and 64, 127 and 128): 0-63 (64), 63-127 (65), 127-199 (73)
+// holding 63.5 + 65 + 71.5 = 200 on 200, and with 72.5 for the third, 201.
+PolicyRegistration words_fit{fixed_shares("test-shares-words-fit", {{0, 63, 63.5}, {63, 127, 65}, {127, 199, 71.5}})};
+PolicyRegistration words_over{fixed_shares("test-shares-words-over", {{0, 63, 63.5}, {63, 127, 65}, {127, 199, 72.5}})};
+
+/* Runs policy `name` on `platform` (4 processors: kPlatform; else a cluster of that many hosts) with the jobs
+ * (size, run time) submitted at 0: the finish times, or the policy error's text. */
+std::pair<std::vector<double>, std::string> run_fixed_shares(const std::string& name, int hosts,
+                                                             const std::vector<std::pair<int, double>>& jobs)
+{
+  Folder f;
+  std::string head;
+  if (hosts == 4) {
+    f.write("p.xml", kPlatform);
+    f.write("d.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                     "<platform version=\"4.1\"><actor host=\"frontend\" function=\"jobsched_scheduler\"/>"
+                     "<actor host=\"frontend\" function=\"jobsched_submitter\"/></platform>\n");
+    head = "platform: p.xml\ndeployment: d.xml\n";
+  } else {
+    f.write("p.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                     "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"node-\" suffix=\"\" radical=\"0-" +
+                         std::to_string(hosts - 1) +
+                         "\" speed=\"1Gf\" bw=\"1GBps\" lat=\"10us\" bb_bw=\"100GBps\" bb_lat=\"0us\"/></platform>\n");
+    head = "platform: p.xml\n";
+  }
+  std::string w;
+  for (size_t i = 0; i < jobs.size(); i++)
+    w += swf(static_cast<int>(i + 1), 0, jobs[i].second, jobs[i].first);
+  f.write("w.swf", w);
+  auto file = f.write("s.yaml", head + "workload: {trace: w.swf}\npolicy: {name: " + name + "}\n");
+  // From the child: 0 and the finish times, or 1 and the error's text a character per value.
+  const std::vector<double> got = in_child([&] {
+    try {
+      RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+      std::vector<double> out{0};
+      for (const auto& s : r.states)
+        out.push_back(s.finish_time);
+      return out;
+    } catch (const PolicyError& e) {
+      const std::string text = e.what();
+      std::vector<double> out{1};
+      out.insert(out.end(), text.begin(), text.end());
+      return out;
+    }
+  });
+  if (got.empty()) return {};
+  if (got.front() == 0) return {std::vector<double>(got.begin() + 1, got.end()), ""};
+  return {{}, std::string(got.begin() + 1, got.end())};
+}
+
+// A group of jobs linked by shared processors may hold as many shares as it has processors, no more; the message names
+// the group's first job (its lowest number) and what it holds. Each job computes at its share of its parallelism
+// (its size): job 1, size 2, 3 s at 1.5 processors ends at 3 x 2 / 1.5 = 4; job 2, size 1, at min(1, 1) at 3.
+TEST(TimeSharingDriver, SharedProcessorsLinkJobsIntoGroupsThatFitTheirProcessors)
+{
+  const auto fits = run_fixed_shares("test-shares-chain-fits", 4, {{2, 3}, {1, 3}, {2, 3}});
+  EXPECT_EQ(fits.second, "");
+  ASSERT_EQ(fits.first.size(), 3U);
+  EXPECT_NEAR(fits.first[0], 4, 1e-6);
+  EXPECT_NEAR(fits.first[1], 3, 1e-6);
+  EXPECT_NEAR(fits.first[2], 4, 1e-6);
+  EXPECT_EQ(run_fixed_shares("test-shares-chain-over", 4, {{2, 3}, {1, 3}, {2, 3}}).second,
+            "plan: job 1 and the jobs time-sharing processors with it hold 4.100000 processors' worth on 4.000000");
+  EXPECT_EQ(run_fixed_shares("test-shares-second-group-over", 4, {{2, 3}, {1, 3}, {2, 3}, {1, 3}}).second,
+            "plan: job 3 and the jobs time-sharing processors with it hold 2.200000 processors' worth on 2.000000");
+  // 200 processors: job 1 (size 64) at 63.5 ends at 3 x 64 / 63.5; job 3 (size 73) at 71.5 at 3 x 73 / 71.5.
+  const auto words = run_fixed_shares("test-shares-words-fit", 200, {{64, 3}, {65, 3}, {73, 3}});
+  EXPECT_EQ(words.second, "");
+  ASSERT_EQ(words.first.size(), 3U);
+  EXPECT_NEAR(words.first[0], 3.0 * 64 / 63.5, 1e-6);
+  EXPECT_NEAR(words.first[1], 3, 1e-6);
+  EXPECT_NEAR(words.first[2], 3.0 * 73 / 71.5, 1e-6);
+  EXPECT_EQ(run_fixed_shares("test-shares-words-over", 200, {{64, 3}, {65, 3}, {73, 3}}).second,
+            "plan: job 1 and the jobs time-sharing processors with it hold 201.000000 processors' worth on 200.000000");
+}
+
 } // namespace

@@ -152,14 +152,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     auto it = jobs_.find(job.id);
     if (it == jobs_.end()) return;
     JobEntry& e = it->second;
-    relayout_ = relayout_ || current_.run.count(job.id) != 0; // the others' places along the processors move
+    auto placed = std::find_if(placed_.begin(), placed_.end(), [&e](const Placed& p) { return p.entry == &e; });
+    const bool in_plan = placed != placed_.end();
+    relayout_ = relayout_ || in_plan; // the others' places along the processors move
     // Requeued (its host failed), it stays in the system without its processors: the last plan cannot be claimed again
     // (Plan::same_as_last) until a plan without it is sent.
-    requeued_from_plan_ = requeued_from_plan_ || (how == JobEnd::failed && current_.run.count(job.id) != 0);
-    current_.run.erase(job.id);
-    current_.share.erase(job.id);
-    current_.stall.erase(job.id);
-    plan_entries_.erase(std::remove(plan_entries_.begin(), plan_entries_.end(), &e), plan_entries_.end());
+    requeued_from_plan_ = requeued_from_plan_ || (how == JobEnd::failed && in_plan);
+    if (in_plan) placed_.erase(placed);
     if (!e.admitted) {
       arrivals_.erase(std::remove(arrivals_.begin(), arrivals_.end(), job.id), arrivals_.end());
       return;
@@ -176,7 +175,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       e.record.average_parallelism = e.record.span > 0 ? e.record.work / e.record.span : 0;
     }
     records_.push_back(e.record);
-    leaf_of_.emplace(job.id, e.leaf);
+    record_leaves_.push_back(e.leaf);
     jobs_.erase(it); // its record is kept; a long trace's finished jobs would otherwise stay here
   }
 
@@ -196,18 +195,18 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       // Between boundaries: what the last round decided, less the jobs that ended; laid out again on the processors
       // still up when a host went down (an owner came back, a failure) since.
       bool all_up = true;
-      for (const auto& [id, processors] : current_.run)
-        all_up = all_up && view.up.contains(processors);
+      for (const Placed& p : placed_)
+        all_up = all_up && view.up.contains(p.processors);
+      Plan same;
       if (!all_up) {
-        current_ = layout(view);
-        note_plan_entries();
-        current_.stall.clear();
+        same = layout(view);
         relayout_ = true; // on the processors up now: the next boundary lays the plan out again
       } else if (holding_all() && !requeued_from_plan_) {
         return last_plan_again();
+      } else {
+        same = placed_plan();
       }
       requeued_from_plan_ = false;
-      Plan same = current_;
       same.stall.clear();
       same.until = next_boundary_;
       return same;
@@ -225,13 +224,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       new_stall_.clear();
       return last_plan_again();
     }
-    current_ = layout(view);
-    note_plan_entries();
+    Plan laid_out = layout(view);
     relayout_ = false;
     requeued_from_plan_ = false;
     laid_out_up_ = view.up;
-    current_.until = next_boundary_;
-    return current_;
+    laid_out.until = next_boundary_;
+    return laid_out;
   }
 
   PolicyReport report() const override;
@@ -240,20 +238,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   /* Every job of the plan in force holds its processors now (it is running, or stalled on them). */
   bool holding_all() const
   {
-    for (const JobEntry* e : plan_entries_)
-      if (e->state == nullptr || !e->state->holds_processors()) return false;
+    for (const Placed& p : placed_)
+      if (p.entry->state == nullptr || !p.entry->state->holds_processors()) return false;
     return true;
-  }
-  /* The entries of the jobs of current_.run, read at every quantum instead of looking each job up. */
-  void note_plan_entries()
-  {
-    plan_entries_.clear();
-    for (const auto& [id, processors] : current_.run)
-      plan_entries_.push_back(&jobs_.at(id));
   }
   Plan last_plan_again()
   {
-    current_.until = next_boundary_;
     Plan again;
     again.same_as_last = true;
     again.until = next_boundary_;
@@ -324,6 +314,27 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     return e;
   }
 
+  /* The plan in force again as a plan of its own (placed_: the last plan laid out, less the jobs that ended since). */
+  Plan placed_plan() const
+  {
+    Plan plan;
+    for (const Placed& p : placed_) {
+      const JobId id = p.entry->record.id;
+      plan.run.emplace(id, p.processors);
+      if (p.shared) plan.share.emplace(id, p.share);
+    }
+    return plan;
+  }
+  /* Notes a job of the plan being laid out in placed_'s next slot (whose set keeps its storage from plan to plan). */
+  void place(size_t& slot, const JobEntry* entry, const ResourceSet& processors, double share, bool shared)
+  {
+    if (slot == placed_.size()) placed_.emplace_back();
+    Placed& p = placed_[slot++];
+    p.entry = entry;
+    p.processors = processors;
+    p.share = share;
+    p.shared = shared;
+  }
   void read_tree(const Params& p, std::uint64_t seed)
   {
     const std::vector<std::string> parents = p.get_list("tree");
@@ -403,8 +414,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     e.record.total_allotment += e.allotment * (stalled + elapsed);
     if (span > 0) {
       const double A = work / span;
-      e.record.transition_factor =
-          std::max(e.record.transition_factor, std::max(A / e.previous_parallelism, e.previous_parallelism / A));
+      // The larger of A / A' and A' / A, with one division: the larger ratio is the one whose numerator is larger.
+      const double ratio = A >= e.previous_parallelism ? A / e.previous_parallelism : e.previous_parallelism / A;
+      e.record.transition_factor = std::max(e.record.transition_factor, ratio);
       e.previous_parallelism = A;
     }
     if (e.record.start < 0 && e.allotment > 0) e.record.start = e.quantum_start;
@@ -451,25 +463,33 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   void round(long m, double t, double P)
   {
     const size_t n = nodes_.size();
-    // The leaves' boundary: close the last quantum of their jobs, admit the new ones, compute desires.
-    for (hs::TreeVertex v : leaves_)
-      for (JobEntry* e : leaf_jobs_[v])
-        close_quantum(*e, t, false);
+    // The leaves' boundary: close the last quantum of their jobs and compute their desires, admit the new ones (a
+    // fresh entry has not run: its desire is the initial one). Each leaf's desire sum (DS) is added up on the way, in
+    // its list's order (its jobs, then the new ones), as the up pass below would: one pass over the jobs, not three.
+    if (leaf_desire_.size() != nodes_.size()) leaf_desire_.assign(nodes_.size(), 0.0);
+    for (hs::TreeVertex v : leaves_) {
+      double sum = 0;
+      for (JobEntry* entry : leaf_jobs_[v]) {
+        JobEntry& e = *entry;
+        close_quantum(e, t, false);
+        if (e.ran) {
+          if (spec_.job_scheduler == hs::JobScheduler::a_control)
+            e.desire = hs::a_control_desire(e.desire, e.last, spec_.convergence_rate);
+          else if (spec_.job_scheduler == hs::JobScheduler::a_greedy)
+            e.desire = hs::a_greedy_desire(e.desire, e.last, spec_.a_greedy);
+        }
+        sum += e.desire;
+      }
+      leaf_desire_[v] = sum;
+    }
     for (JobId id : arrivals_) {
       JobEntry& e = jobs_.at(id);
       e.admitted = true;
-      leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]].push_back(&e);
+      const hs::TreeVertex v = leaves_[static_cast<size_t>(e.leaf)];
+      leaf_jobs_[v].push_back(&e);
+      leaf_desire_[v] += e.desire;
     }
     arrivals_.clear();
-    for (hs::TreeVertex v : leaves_)
-      for (JobEntry* entry : leaf_jobs_[v]) {
-        JobEntry& e = *entry;
-        if (!e.ran) continue;
-        if (spec_.job_scheduler == hs::JobScheduler::a_control)
-          e.desire = hs::a_control_desire(e.desire, e.last, spec_.convergence_rate);
-        else if (spec_.job_scheduler == hs::JobScheduler::a_greedy)
-          e.desire = hs::a_greedy_desire(e.desire, e.last, spec_.a_greedy);
-      }
     // Up: children (higher indices) before parents.
     for (size_t i = n; i-- > 0;) {
       Node& node = nodes_[i];
@@ -486,8 +506,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         if (spec_.job_scheduler == hs::JobScheduler::equi)
           node.desire = list.empty() ? 0 : std::numeric_limits<double>::infinity();
         else
-          for (const JobEntry* e : list)
-            node.desire += e->desire;
+          node.desire = leaf_desire_[i];
         node.unfinished = static_cast<long>(list.size());
       } else {
         for (const Feedback& f : node.feedback) {
@@ -535,7 +554,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         node.origin = t;
       }
       if (node.kids.empty()) {
-        allot_jobs(i, node, allotted, deprived);
+        allot_jobs(i, node, t, allotted, deprived);
         continue;
       }
       std::vector<bool>& active = all_unfinished_;
@@ -567,19 +586,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         }
       }
     }
-    for (hs::TreeVertex v : leaves_)
-      for (JobEntry* entry : leaf_jobs_[v]) {
-        JobEntry& e = *entry;
-        e.quantum_start = t;
-        e.work_mark = e.state != nullptr ? e.state->work_done : 0;
-        e.span_mark = e.state != nullptr ? e.state->span_done : 0;
-        e.stalled = std::min(e.stall, spec_.quantum);
-        e.stall -= e.stalled;
-      }
     processors_ = P;
   }
 
-  void allot_jobs(hs::TreeVertex v, Node& node, double& allotted, bool& deprived)
+  /* A leaf divides its allotment among its jobs (every leaf decides at every boundary), and each job's next quantum
+   * begins at t: its measures now, and the part of its stall that falls in that quantum. */
+  void allot_jobs(hs::TreeVertex v, Node& node, double t, double& allotted, bool& deprived)
   {
     const auto& list = leaf_jobs_[v];
     std::vector<double>& desires = desires_scratch_;
@@ -601,6 +613,11 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       e.allotment = shares[i];
       allotted += shares[i];
       if (spec_.job_scheduler != hs::JobScheduler::equi && e.allotment < e.desire * (1 - 1e-12)) deprived = true;
+      e.quantum_start = t;
+      e.work_mark = e.state != nullptr ? e.state->work_done : 0;
+      e.span_mark = e.state != nullptr ? e.state->span_done : 0;
+      e.stalled = std::min(e.stall, spec_.quantum);
+      e.stall -= e.stalled;
     }
   }
 
@@ -608,14 +625,22 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   Plan layout(const SystemView& view)
   {
     Plan plan;
+    // placed_ follows the plan's jobs.
+    size_t placed = 0;
     if (!(view.up == up_listed_) || up_list_.empty()) { // the processors up, listed again only when they change
       up_listed_ = view.up;
       up_list_.clear();
       view.up.for_each([this](int p) { up_list_.push_back(p); });
+      // Where the run of consecutive processors through each place of the list ends: a job's places are set a run (a
+      // word) at a time, not a processor at a time (10,000 per layout on 10,000 hosts).
+      up_run_end_.resize(up_list_.size());
+      for (size_t k = up_list_.size(); k-- > 0;)
+        up_run_end_[k] = k + 1 < up_list_.size() && up_list_[k + 1] == up_list_[k] + 1 ? up_run_end_[k + 1] : k + 1;
     }
     const std::vector<int>& up = up_list_;
     if (up.empty()) { // every host down: nothing runs until one comes back
       new_stall_.clear();
+      placed_.clear();
       return plan;
     }
     const int capacity = view.up.capacity();
@@ -653,7 +678,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         ResourceSet more = free.lowest(std::min(want - mine.count(), free.count())); // cut shares round to more
         free -= more;
         mine |= more;
-        if (!mine.empty()) plan.run[order[i].first->record.id] = mine;
+        if (mine.empty()) continue;
+        place(placed, order[i].first, mine, 0, false);
+        plan.run[order[i].first->record.id] = std::move(mine);
       }
     } else {
       double x = 0; // McNaughton's wrap-around: each share after the previous one along the processors
@@ -668,9 +695,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         if (first >= up.size()) first = up.size() - 1;
         end = std::min(std::max(end, first + 1), up.size());
         ResourceSet mine(capacity);
-        for (size_t k = first; k < end; k++)
-          mine.set(up[k]);
+        for (size_t k = first; k < end;) {
+          const size_t run_end = std::min(up_run_end_[k], end);
+          mine.add_range(up[k], static_cast<int>(run_end - k));
+          k = run_end;
+        }
         const auto count = static_cast<double>(mine.count());
+        place(placed, entry, mine, std::min(share, count), true);
         plan.run.emplace(id, std::move(mine));
         plan.share[id] = std::min(share, count);
       }
@@ -687,6 +718,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       if (stall > 0) plan.stall[id] = stall;
     }
     new_stall_.clear();
+    placed_.resize(placed);
     // The next round follows from the time and the jobs' measures, which the runtime brings to the boundary (w(q), l(q)
     // from their records): its boundary may be reached on the scheduler's virtual clock (Plan::repeats), which at a
     // fixed point (89-91% of ac-ds's and equi-equi's rounds on KTH) saves the SimGrid wake-up.
@@ -712,6 +744,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   std::map<JobId, JobEntry> jobs_;
   std::vector<JobId> arrivals_; // submitted since the last boundary, in submission order
   std::map<JobId, double> new_stall_;
+  std::vector<double> leaf_desire_;     // by vertex: a leaf's jobs' desire sum this round
   std::vector<double> desires_scratch_; // a node's children's desires and who is unfinished, kept between rounds
   std::vector<bool> all_unfinished_;
   std::vector<double> shares_scratch_; // a node's division, likewise
@@ -719,12 +752,23 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   std::vector<std::pair<const JobEntry*, double>> order_scratch_; // layout()'s jobs and shares
   ResourceSet up_listed_;                                         // the processors up listed in up_list_
   std::vector<int> up_list_;
-  Plan current_;
-  std::vector<const JobEntry*> plan_entries_; // the jobs of current_.run (in jobs_)
+  std::vector<size_t> up_run_end_; // by place in up_list_: the end of the run of consecutive processors it is in
+  /* A job of the plan in force: the last plan laid out, less the jobs that ended since (not sent again but claimed
+   * again, Plan::same_as_last, or rebuilt by placed_plan()). Kept as a list that reuses its storage rather than as a
+   * copy of the plan sent: at every plan laid out, a copy built and freed a map entry per job (ag-ds lays the plan out
+   * again at 99% of the rounds). */
+  struct Placed {
+    const JobEntry* entry = nullptr; // in jobs_
+    ResourceSet processors;
+    double share = 0;
+    bool shared = false; // share is the job's Plan::share
+  };
+  std::vector<Placed> placed_;
   // The plan must be laid out again at the next boundary (a job came, left or got another allotment), else it is
-  // current_ again; the processors up when current_ was laid out; jobs submitted since their JobState was looked up.
+  // the last plan again (placed_); the processors up when it was laid out; jobs submitted since their JobState was
+  // looked up.
   bool relayout_ = true;
-  bool requeued_from_plan_ = false; // a job of current_ was requeued since current_ was sent
+  bool requeued_from_plan_ = false; // a job of placed_ was requeued since its plan was sent
   ResourceSet laid_out_up_;
   long unresolved_states_ = 0;
   double next_boundary_ = std::numeric_limits<double>::infinity();
@@ -732,7 +776,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   bool check_ = false;
   bool check_lemma_ = false;
   std::vector<hs::JobRecord> records_;
-  std::map<JobId, int> leaf_of_;
+  std::vector<int> record_leaves_; // the leaf of each of records_ (a map by job cost an entry and a look-up per job)
   long leaf_quanta_ = 0;
   double allotted_time_ = 0; // processor-seconds the leaves allotted to jobs
   long deprived_quanta_ = 0;
@@ -745,9 +789,11 @@ PolicyReport HierarchicalPolicy::report() const
 {
   PolicyReport r;
   r.job_columns = {"leaf", "transition_factor", "satisfied_time", "total_allotment", "stall_time"};
-  for (const hs::JobRecord& rec : records_)
-    r.job_values[rec.id] = {static_cast<double>(leaf_of_.at(rec.id)), rec.transition_factor, rec.satisfied_time,
+  for (size_t i = 0; i < records_.size(); i++) {
+    const hs::JobRecord& rec = records_[i];
+    r.job_values[rec.id] = {static_cast<double>(record_leaves_[i]), rec.transition_factor, rec.satisfied_time,
                             rec.total_allotment, rec.stall_time};
+  }
   r.summary_texts = {{"algorithm", hs::algorithm_name(spec_)},
                      {"allotments", spec_.whole_processors ? "whole" : "fractional"},
                      {"messages", messages_over_platform_ ? "platform" : "free"}};

@@ -63,6 +63,15 @@ class TimeSharingDriver : public Driver {
    * timers, no memory images move, no context-switch or reallocation cost, no processes. Otherwise (a stall's end, an
    * image transfer) the wake-ups stay SimGrid's. */
   bool repeats_ = false;
+  // check_shares()'s scratch, kept between plans (a machine's worth of words or entries each): the union of the sets
+  // seen, the processors in two sets or more, one set's part of either; the share job holding each processor (-1).
+  mutable ResourceSet shares_covered_;
+  mutable ResourceSet shares_twice_;
+  mutable ResourceSet shares_overlap_;
+  mutable std::vector<long> share_holders_;
+  // Jobs that ended since the last plan applied: while none did, every job of last_run_ is in the system, and the check
+  // of a Plan::same_as_last (Cao's policies at 89-91% of their quanta) looks none of them up.
+  std::uint64_t ended_since_plan_ = 0;
 };
 
 } // namespace jobsched
