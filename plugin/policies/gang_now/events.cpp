@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -239,6 +240,24 @@ std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map
   return out;
 }
 
+/* What the column search of every job of one set of architectures reads alike in an Expansion round
+ * (SchedulerOptions::shared_search): the map's free rows on those architectures' processors (`mask`), F_i for slice
+ * i, as their distinct values (a map has few: most slices have no free entry at all), and each processor's capacity in
+ * whole units of 1 / denominator. Built from the round's scan when a job of those architectures first needs it. */
+struct SharedRows {
+  std::vector<std::uint64_t> mask;
+  size_t words = 0;
+  /* false when the capacities need a denominator beyond 10^9 (or units beyond 2^40): then the job's own search. */
+  bool whole = true;
+  long long denominator = 1;
+  std::vector<long long> units;     // per processor of the mask: its capacity x denominator
+  std::vector<std::uint64_t> rows;  // the distinct rows, `words` each, in the order of their first slice
+  std::vector<long long> row_units; // per distinct row: its capacity
+  std::vector<int> copies;          // per distinct row: the slices that have it
+  std::vector<int> of_slice;        // per slice: its distinct row
+  const std::uint64_t* row(size_t d) const { return rows.data() + d * words; }
+};
+
 /* The map as an Expansion round reads it, from one pass over its entries: the free entries as bit rows, their count,
  * and every job's slices. Built at the start of a round and again after a turn that changed the map. */
 struct MapScan {
@@ -248,6 +267,8 @@ struct MapScan {
    * indexed directly, where a hash map's look-up per run of a job's entries was a tenth of a whole-KTH run. */
   std::vector<int> place;
   std::vector<std::vector<int>> slices_of;
+  /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan. */
+  std::vector<SharedRows> shared;
 };
 
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
@@ -275,6 +296,7 @@ void scan_map(const AllocationMap& map, MapScan& scan)
 {
   scan.free = FreeRows(map.slices.size(), map.processors.size());
   scan.free_entries = 0;
+  scan.shared.clear();
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
     held.clear();
@@ -317,11 +339,145 @@ Pattern search_free_rows(const AllocationMap& map, const FreeRows& free, const s
   return find_pattern(free, capacities, search, options.max_exhaustive_slices);
 }
 
+bool within(const std::uint64_t* a, const std::uint64_t* b, size_t words)
+{
+  for (size_t w = 0; w < words; w++)
+    if ((a[w] & ~b[w]) != 0) return false;
+  return true;
+}
+
+long long units_of(const std::uint64_t* row, const std::vector<long long>& units, size_t words)
+{
+  long long sum = 0;
+  for (size_t w = 0; w < words; w++)
+    for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1)
+      sum += units[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
+  return sum;
+}
+
+void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std::vector<std::uint64_t>& mask,
+                       SharedRows& out)
+{
+  out.mask = mask;
+  out.words = free.words;
+  out.units.assign(map.processors.size(), 0);
+  out.denominator = 1;
+  out.whole = true;
+  std::vector<size_t> members;
+  for (size_t w = 0; w < mask.size(); w++)
+    for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
+      members.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+  for (size_t p : members) {
+    const long long d = map.processors[p].capacity.denominator();
+    if (out.denominator % d == 0) continue;
+    out.denominator = out.denominator / std::gcd(out.denominator, d) * d;
+    if (out.denominator > 1000000000LL) {
+      out.whole = false;
+      return;
+    }
+  }
+  for (size_t p : members) {
+    const Rational& a = map.processors[p].capacity;
+    const __int128 unit = static_cast<__int128>(a.numerator()) * (out.denominator / a.denominator());
+    if (unit > (static_cast<__int128>(1) << 40)) {
+      out.whole = false;
+      return;
+    }
+    out.units[p] = static_cast<long long>(unit);
+  }
+  const size_t words = out.words;
+  std::unordered_map<std::uint64_t, std::vector<int>> by_hash; // row hash -> distinct rows
+  std::vector<std::uint64_t> row(words);
+  out.of_slice.resize(free.slices);
+  for (size_t s = 0; s < free.slices; s++) {
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (size_t w = 0; w < words; w++) {
+      row[w] = free.bits[s * words + w] & mask[w];
+      hash = (hash ^ row[w]) * 1099511628211ULL;
+    }
+    auto& same = by_hash[hash];
+    int d = -1;
+    for (int k : same)
+      if (std::equal(row.begin(), row.end(), out.row(static_cast<size_t>(k)))) d = k;
+    if (d < 0) {
+      d = static_cast<int>(out.copies.size());
+      same.push_back(d);
+      out.rows.insert(out.rows.end(), row.begin(), row.end());
+      out.row_units.push_back(units_of(row.data(), out.units, words));
+      out.copies.push_back(0);
+    }
+    out.copies[static_cast<size_t>(d)]++;
+    out.of_slice[s] = d;
+  }
+}
+
+/* The column search's pattern (column_search: the first largest) for a job holding `held` whose own entries are `own`
+ * (bits, on the mask's processors), from the shared rows. The job's row of slice j is F_j, or F_j with its own
+ * entries where it holds j, so its distinct rows are, for each distinct shared row d, d (in the slices with d it does
+ * not hold) and d with its entries (in those it holds): at most twice as many, each a candidate at its first slice,
+ * its width the slices whose row contains it. */
+Pattern shared_column_search(const SharedRows& shared, const std::vector<int>& held,
+                             const std::vector<std::uint64_t>& own)
+{
+  const size_t words = shared.words;
+  const size_t distinct = shared.copies.size();
+  const size_t slices = shared.of_slice.size();
+  // Job row 2d: d where it does not hold the slice; 2d + 1: d with its entries. Their slices, and each one's first.
+  std::vector<int> count(2 * distinct, 0);
+  std::vector<size_t> first(2 * distinct, slices);
+  std::vector<char> holds(slices, 0);
+  for (int s : held)
+    holds[static_cast<size_t>(s)] = 1;
+  for (size_t j = 0; j < slices; j++) {
+    const size_t k = 2 * static_cast<size_t>(shared.of_slice[j]) + static_cast<size_t>(holds[j]);
+    if (count[k]++ == 0) first[k] = j;
+  }
+  std::vector<std::uint64_t> rows(2 * distinct * words);
+  std::vector<long long> units(2 * distinct, 0);
+  for (size_t d = 0; d < distinct; d++) {
+    for (size_t w = 0; w < words; w++) {
+      rows[2 * d * words + w] = shared.row(d)[w];
+      rows[(2 * d + 1) * words + w] = shared.row(d)[w] | own[w];
+    }
+    units[2 * d] = shared.row_units[d];
+    if (count[2 * d + 1] > 0) units[2 * d + 1] = units_of(&rows[(2 * d + 1) * words], shared.units, words);
+  }
+  size_t best = 2 * distinct;
+  int best_width = 0;
+  __int128 best_size = 0;
+  for (size_t x = 0; x < 2 * distinct; x++) {
+    if (count[x] == 0 || units[x] == 0) continue;
+    int width = 0;
+    for (size_t y = 0; y < 2 * distinct; y++)
+      if (count[y] > 0 && (y == x || within(&rows[x * words], &rows[y * words], words))) width += count[y];
+    const __int128 size = static_cast<__int128>(units[x]) * width;
+    if (size > best_size || (size == best_size && best < 2 * distinct && first[x] < first[best])) {
+      best_size = size;
+      best = x;
+      best_width = width;
+    }
+  }
+  Pattern pattern;
+  if (best == 2 * distinct) return pattern;
+  const std::uint64_t* row = &rows[best * words];
+  for (size_t w = 0; w < words; w++)
+    for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1)
+      pattern.processors.push_back(static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
+  std::vector<char> contains(2 * distinct, 0);
+  for (size_t y = 0; y < 2 * distinct; y++)
+    contains[y] = count[y] > 0 && within(row, &rows[y * words], words) ? 1 : 0;
+  for (size_t j = 0; j < slices; j++)
+    if (contains[2 * static_cast<size_t>(shared.of_slice[j]) + static_cast<size_t>(holds[j])] != 0)
+      pattern.slices.push_back(static_cast<int>(j));
+  pattern.size = Rational(units[best], shared.denominator) * Rational(static_cast<long long>(best_width));
+  return pattern;
+}
+
 /* One job's turn in an Expansion round, the job holding `held` (its slices); true if it moved or was placed (false:
  * the map is unchanged). `scan`: the map's free entries (scan_map), from which the job's search rows are made
  * word by word (its own entries counting as free, as find_free_pattern has them). */
 bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const SchedulerOptions& options,
-                EventResult& result, const MapScan& scan, const ArchMasks& masks)
+                EventResult& result, MapScan& scan, const ArchMasks& masks)
 {
   const int id = job.id;
   if (held.empty()) {
@@ -350,19 +506,41 @@ bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>
       if (first[p].vps > 0) now = std::max(now, Rational(first[p].vps) / map.processors[p].capacity);
     }
   }
-  FreeRows free(scan.free.slices, scan.free.processors);
-  for (size_t s = 0; s < free.slices; s++)
-    for (size_t w = 0; w < free.words; w++)
-      free.bits[s * free.words + w] = scan.free.bits[s * free.words + w] & mask[w];
-  for (int s : held)
+  const SharedRows* shared = nullptr;
+  if (options.shared_search && options.expansion == ExpansionSearch::column) {
+    for (const auto& rows : scan.shared)
+      if (rows.mask == mask) shared = &rows;
+    if (!shared) {
+      scan.shared.emplace_back();
+      build_shared_rows(map, scan.free, mask, scan.shared.back());
+      shared = &scan.shared.back();
+    }
+    if (!shared->whole) shared = nullptr;
+  }
+  Pattern pattern;
+  if (shared) {
+    std::vector<std::uint64_t> mine(scan.free.words, 0);
     for (size_t p : own)
-      if ((mask[p / 64] >> (p % 64)) & 1) free.set(static_cast<size_t>(s), p);
-  Pattern pattern = search_free_rows(map, free, usable, options);
+      mine[p / 64] |= (std::uint64_t{1} << (p % 64)) & mask[p / 64];
+    pattern = shared_column_search(*shared, held, mine);
+  } else {
+    FreeRows free(scan.free.slices, scan.free.processors);
+    for (size_t s = 0; s < free.slices; s++)
+      for (size_t w = 0; w < free.words; w++)
+        free.bits[s * free.words + w] = scan.free.bits[s * free.words + w] & mask[w];
+    for (int s : held)
+      for (size_t p : own)
+        if ((mask[p / 64] >> (p % 64)) & 1) free.set(static_cast<size_t>(s), p);
+    pattern = search_free_rows(map, free, usable, options);
+  }
   if (pattern.empty()) return false;
-  auto a = allocate_on(map, job.vps, pattern.processors, options);
-  if (!a) return false;
   // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
   now /= Rational(static_cast<long long>(held.size()));
+  // n VPs on processors of capacity C take at least n / C (each n_i <= T a_i): over the pattern's slices, at least
+  // n / the pattern's size. No allocation there can then be faster than the job is now.
+  if (options.shared_search && Rational(job.total_vps()) / pattern.size >= now) return false;
+  auto a = allocate_on(map, job.vps, pattern.processors, options);
+  if (!a) return false;
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
   clear_job(map, id);

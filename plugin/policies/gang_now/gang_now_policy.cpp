@@ -58,6 +58,8 @@ class GangNow : public TimeSharingPolicy {
     o.validate = p.get_bool("validate_map");
     // A run's maps are the handlers' own, whose change counters are kept: a round retries only the jobs it may move.
     o.remember_declined = true;
+    // The round's column search shares its free rows among the jobs, and a turn that cannot win stops early.
+    o.shared_search = true;
     const std::string& eviction = p.get_string("eviction");
     spec_.eviction = eviction == "wait"      ? Eviction::wait
                      : eviction == "restart" ? Eviction::restart
