@@ -891,9 +891,10 @@ namespace {
 
 /* Random events (submissions, job exits, VP exits, new VPs, processors leaving and coming back) on two copies of a map
  * of `all` processors, one handled with `reference`, the other with `tried`: every result must be the same. Jobs are
- * of 1 to `max_vps` VPs of one of `archs`. Returns the jobs that Expansion rounds moved and the jobs that carried a
- * remembered decline from one event to the next, over all seeds (so that a caller can check the comparison covered
- * what it tries). */
+ * of 1 to `max_vps` VPs of one of `archs`. With `validate` on (both callers), each handler also checks the VP moves
+ * it noted while changing the map (the change log) against those between the maps before and after. Returns the jobs
+ * that Expansion rounds moved and the jobs that carried a remembered decline from one event to the next, over all seeds
+ * (so that a caller can check the comparison covered what it tries). */
 std::pair<int, int> compare_on_random_events(const std::vector<Processor>& all, const std::vector<std::string>& archs,
                                              int max_vps, const SchedulerOptions& reference,
                                              const SchedulerOptions& tried, unsigned seeds, int steps)
@@ -946,12 +947,11 @@ std::pair<int, int> compare_on_random_events(const std::vector<Processor>& all, 
       EventResult x = event(a, reference);
       EventResult y = event(b, tried);
       const std::string where = "seed " + std::to_string(seed) + ", step " + std::to_string(step);
-      const bool same = slice_strings(y.map) == slice_strings(x.map) &&
-                        moves_string(y.migrations) == moves_string(x.migrations) &&
-                        counts_string(y.placed) == counts_string(x.placed) &&
-                        counts_string(y.suspended) == counts_string(x.suspended) &&
-                        y.expanded_jobs == x.expanded_jobs && y.placements.size() == x.placements.size() &&
-                        y.map.next_job == x.map.next_job;
+      const bool same =
+          slice_strings(y.map) == slice_strings(x.map) && moves_string(y.migrations) == moves_string(x.migrations) &&
+          counts_string(y.placed) == counts_string(x.placed) &&
+          counts_string(y.suspended) == counts_string(x.suspended) && y.expanded_jobs == x.expanded_jobs &&
+          y.placements.size() == x.placements.size() && y.map.next_job == x.map.next_job;
       if (!same) { // what differs, then no further step (the maps have parted)
         EXPECT_EQ(slice_strings(y.map), slice_strings(x.map)) << where;
         EXPECT_EQ(moves_string(y.migrations), moves_string(x.migrations)) << where;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -54,34 +55,90 @@ size_t queue_position(const AllocationMap& map, int id)
   throw InputError("no " + job_name(id) + " in the allocation map");
 }
 
+/* Job -> (row, VPs) for every processor holding some of its VPs, by increasing row; jobs in increasing id order. A
+ * row numbers a processor of the map before the event (its index there) or one the event added (after them). */
+using Holding = std::vector<std::pair<int, int>>;
+using Holdings = std::vector<std::pair<int, Holding>>;
+
+/* The jobs whose entries an event changed, each with its holding (VPs per row) before its first change and after its
+ * last, a job's allocation being the same in all the slices it holds: the moves are found from these instead of from
+ * every job's holdings in the maps before and after. `rows` gives the row of each processor of the map as it is now.
+ * Entries change only through clear_job and write_job (and a processor_exit's column, whose jobs the handler notes
+ * first), and write_job writes a job that holds no entry, or one that clear_job cleared before. */
+struct ChangeLog {
+  struct Change {
+    int job = 0;
+    Holding before;
+    Holding after;
+  };
+  std::vector<int> rows;
+  std::vector<Change> changes; // in order of first change
+  explicit ChangeLog(size_t processors) : rows(processors)
+  {
+    for (size_t p = 0; p < processors; p++)
+      rows[p] = static_cast<int>(p);
+  }
+  /* The job's change, with `before` as its holding when it is its first. */
+  Change& of(int job, Holding before)
+  {
+    for (auto& c : changes)
+      if (c.job == job) return c;
+    changes.push_back(Change{job, std::move(before), {}});
+    changes.back().after = changes.back().before;
+    return changes.back();
+  }
+};
+
 /* An entry of processor p changed, or p came or went: the turns of jobs of its architecture may decide otherwise. */
 void processor_changed(AllocationMap& map, size_t p)
 {
   map.arch_changes[map.processors[p].arch]++;
 }
 
-void clear_job(AllocationMap& map, int id)
+/* The job's entries cleared, and noted in `log` (if any). `held`: the slices it holds when the caller knows them
+ * (nullptr: every slice is searched). */
+void clear_job(AllocationMap& map, int id, ChangeLog* log, const std::vector<int>* held = nullptr)
 {
   std::vector<size_t> columns; // the processors that held some of its entries, each once
-  for (auto& slice : map.slices)
+  Holding before;
+  bool first = true; // its holding, read from the first slice holding it
+  auto clear_slice = [&](std::vector<Entry>& slice) {
+    bool found = false;
     for (size_t p = 0; p < slice.size(); p++)
       if (slice[p].job == id) {
+        if (first && log && slice[p].vps > 0) before.emplace_back(log->rows[p], slice[p].vps);
+        found = true;
         slice[p] = Entry{};
         if (std::find(columns.begin(), columns.end(), p) == columns.end()) columns.push_back(p);
       }
+    first = first && !found;
+  };
+  if (held)
+    for (int s : *held)
+      clear_slice(map.slices[static_cast<size_t>(s)]);
+  else
+    for (auto& slice : map.slices)
+      clear_slice(slice);
   for (size_t p : columns)
     processor_changed(map, p);
+  if (log) log->of(id, std::move(before)).after.clear();
 }
 
-/* The job's entries in `slices`: vps[p] VPs on processor p (none where vps[p] == 0). */
-void write_job(AllocationMap& map, int id, const std::vector<int>& slices, const std::vector<int>& vps)
+/* The job's entries in `slices`: vps[p] VPs on processor p (none where vps[p] == 0); the job holds no entry before
+ * (clear_job). Noted in `log`. */
+void write_job(AllocationMap& map, int id, const std::vector<int>& slices, const std::vector<int>& vps, ChangeLog* log)
 {
+  Holding after;
   for (size_t p = 0; p < vps.size(); p++)
     if (vps[p] > 0) {
       for (int s : slices)
         map.slices[static_cast<size_t>(s)][p] = Entry{id, vps[p]};
-      if (!slices.empty()) processor_changed(map, p);
+      if (!slices.empty()) {
+        processor_changed(map, p);
+        if (log) after.emplace_back(log->rows[p], vps[p]);
+      }
     }
+  if (log) log->of(id, {}).after = std::move(after);
 }
 
 int remove_empty_slices(AllocationMap& map)
@@ -157,7 +214,7 @@ bool has_every_arch(const AllocationMap& map, const VpCounts& demand)
 }
 
 /* Section 4.4.1 for a job that holds no entry (new, waiting, or taken out to be placed again). */
-PlacementDecision place_job(AllocationMap& map, const JobRecord& job, const SchedulerOptions& options)
+PlacementDecision place_job(AllocationMap& map, const JobRecord& job, const SchedulerOptions& options, ChangeLog* log)
 {
   PlacementDecision d;
   d.job = job.id;
@@ -184,13 +241,13 @@ PlacementDecision place_job(AllocationMap& map, const JobRecord& job, const Sche
   if (d.uses_free_space) {
     d.slices = d.pattern.slices;
     d.turnaround = in_pattern->turnaround;
-    write_job(map, job.id, d.slices, in_pattern->vps);
+    write_job(map, job.id, d.slices, in_pattern->vps, log);
   } else {
     map.slices.emplace_back(map.processors.size());
     map.slice_changes++;
     d.slices = {static_cast<int>(map.slices.size() - 1)};
     d.turnaround = whole.turnaround;
-    write_job(map, job.id, d.slices, whole.vps);
+    write_job(map, job.id, d.slices, whole.vps, log);
   }
   return d;
 }
@@ -213,14 +270,15 @@ std::vector<int> available_processors(const AllocationMap& map, const JobRecord&
 /* Section 4.4.3 for one affected job: MTAT and Compression on the processors available to it in the slices it held
  * (`held`, which the event may have left without any of its VPs). False, and the job's entries cleared, when those
  * processors cannot hold it: the caller places it again as a submission. */
-bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& held, const SchedulerOptions& options)
+bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& held, const SchedulerOptions& options,
+                         ChangeLog* log)
 {
   const JobRecord job = *map.job(id);
   std::optional<JobAllocation> a;
   if (!held.empty()) a = allocate_on(map, job.vps, available_processors(map, job, held), options);
-  clear_job(map, id);
+  clear_job(map, id, log);
   if (!a) return false;
-  write_job(map, id, held, a->vps);
+  write_job(map, id, held, a->vps, log);
   return true;
 }
 
@@ -477,12 +535,12 @@ Pattern shared_column_search(const SharedRows& shared, const std::vector<int>& h
  * the map is unchanged). `scan`: the map's free entries (scan_map), from which the job's search rows are made
  * word by word (its own entries counting as free, as find_free_pattern has them). */
 bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const SchedulerOptions& options,
-                EventResult& result, MapScan& scan, const ArchMasks& masks)
+                EventResult& result, MapScan& scan, const ArchMasks& masks, ChangeLog* log)
 {
   const int id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
-    result.placements.push_back(place_job(map, job, options));
+    result.placements.push_back(place_job(map, job, options, log));
     return true;
   }
   // Its allocation is the same in every slice it holds (the map's rules): read from the first (as
@@ -543,8 +601,8 @@ bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>
   if (!a) return false;
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
-  clear_job(map, id);
-  write_job(map, id, pattern.slices, a->vps);
+  clear_job(map, id, log, &held);
+  write_job(map, id, pattern.slices, a->vps, log);
   result.removed_slices += remove_empty_slices(map);
   return true;
 }
@@ -562,7 +620,7 @@ std::vector<std::uint64_t> turn_inputs(const AllocationMap& map, const JobRecord
 }
 
 void expansion_round(AllocationMap& map, const std::set<int>& excluded, const SchedulerOptions& options,
-                     EventResult& result)
+                     EventResult& result, ChangeLog* log)
 {
   if (map.jobs.empty()) return;
   const size_t start = map.next_job % map.jobs.size();
@@ -595,13 +653,13 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     if (options.remember_declined && !waiting) {
       inputs = turn_inputs(map, *job);
       if (job->declined_at == inputs) {
-        if (options.validate && expand_job(map, *job, held, options, result, scan, masks))
+        if (options.validate && expand_job(map, *job, held, options, result, scan, masks, log))
           throw PolicyError("gang scheduler: " + job_name(id) +
                             " was skipped by the Expansion round as unchanged, and its turn moves it");
         continue;
       }
     }
-    const bool moved = expand_job(map, *job, held, options, result, scan, masks);
+    const bool moved = expand_job(map, *job, held, options, result, scan, masks, log);
     if (!moved && !inputs.empty()) job->declined_at = std::move(inputs);
     if (moved) {
       result.expanded_jobs.push_back(id);
@@ -610,11 +668,6 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   }
   map.next_job = (start + 1) % map.jobs.size();
 }
-
-/* Job -> (row, VPs) for every processor holding some of its VPs, by increasing row; jobs in increasing id order. A
- * row numbers a processor of the map before the event (its index there) or one the event added (after them). */
-using Holding = std::vector<std::pair<int, int>>;
-using Holdings = std::vector<std::pair<int, Holding>>;
 
 /* The VPs of each job on each processor, read from the job's first slice (AllocationMap::allocation_of: the same in
  * all its slices), in one pass over the map; processor p of `map` is row rows[p]. */
@@ -657,104 +710,146 @@ Holdings holdings_of(const AllocationMap& map, const std::vector<int>& rows)
   return out;
 }
 
-/* The net moves between `old_map` and the result's map. The handlers keep the processors' order: an event removes
- * processors or appends new ones, so the rows of the new map are found by one walk over both lists. */
-void record_moves(const AllocationMap& old_map, EventResult& result)
+/* The rows of the processors before an event, then of those it added: the old processors' rows are their indices,
+ * and the handlers keep the processors' order (an event removes processors or appends new ones), so the rows of the
+ * new map are found by one walk over both lists (`new_rows`, filled when not null). */
+std::vector<const Processor*> processor_rows(const std::vector<Processor>& old_processors,
+                                             const std::vector<Processor>& new_processors, std::vector<int>* new_rows)
 {
-  const auto& old_processors = old_map.processors;
-  const auto& new_processors = result.map.processors;
   std::vector<const Processor*> rows;
   rows.reserve(old_processors.size() + 1);
   for (const auto& p : old_processors)
     rows.push_back(&p);
-  std::vector<int> old_rows(old_processors.size());
-  for (size_t p = 0; p < old_rows.size(); p++)
-    old_rows[p] = static_cast<int>(p);
-  std::vector<int> new_rows(new_processors.size());
+  if (new_rows) new_rows->assign(new_processors.size(), 0);
   size_t next = 0; // the old processors before `next` are matched or gone
   for (size_t j = 0; j < new_processors.size(); j++) {
     size_t k = next;
     while (k < old_processors.size() && old_processors[k].name != new_processors[j].name)
       k++;
+    int row;
     if (k < old_processors.size()) {
-      new_rows[j] = static_cast<int>(k);
+      row = static_cast<int>(k);
       next = k + 1;
     } else {
-      new_rows[j] = static_cast<int>(rows.size());
+      row = static_cast<int>(rows.size());
       rows.push_back(&new_processors[j]);
     }
+    if (new_rows) (*new_rows)[j] = row;
   }
+  return rows;
+}
+
+/* Job `id`'s net moves from holding `was` to `is`: per architecture (by name), losses given to gains in row order. */
+void job_moves(int id, const Holding& was, const Holding& is, const std::vector<const Processor*>& rows,
+               EventResult& result)
+{
+  if (was == is) return; // nothing lost, nothing gained
+  // Per row, the VPs it had and has.
+  std::vector<std::pair<int, int>> changes; // (row, new - old)
+  size_t w = 0;
+  size_t i = 0;
+  while (w < was.size() || i < is.size()) {
+    if (i == is.size() || (w < was.size() && was[w].first < is[i].first)) {
+      changes.emplace_back(was[w].first, -was[w].second);
+      w++;
+    } else if (w == was.size() || is[i].first < was[w].first) {
+      changes.emplace_back(is[i].first, is[i].second);
+      i++;
+    } else {
+      if (is[i].second != was[w].second) changes.emplace_back(is[i].first, is[i].second - was[w].second);
+      w++;
+      i++;
+    }
+  }
+  std::vector<const std::string*> archs;
+  for (const auto& [row, delta] : changes)
+    archs.push_back(&rows[static_cast<size_t>(row)]->arch);
+  std::sort(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x < *y; });
+  archs.erase(
+      std::unique(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x == *y; }),
+      archs.end());
+  for (const std::string* arch : archs) {
+    std::vector<VpCount> losses;
+    std::vector<VpCount> gains;
+    for (const auto& [row, delta] : changes) {
+      const Processor& p = *rows[static_cast<size_t>(row)];
+      if (p.arch != *arch) continue;
+      if (delta < 0) losses.push_back({id, p.name, -delta});
+      if (delta > 0) gains.push_back({id, p.name, delta});
+    }
+    size_t l = 0;
+    size_t g = 0;
+    while (l < losses.size() && g < gains.size()) {
+      int moved = std::min(losses[l].vps, gains[g].vps);
+      result.migrations.push_back({id, losses[l].processor, gains[g].processor, moved});
+      losses[l].vps -= moved;
+      gains[g].vps -= moved;
+      if (losses[l].vps == 0) l++;
+      if (gains[g].vps == 0) g++;
+    }
+    for (; l < losses.size(); l++)
+      result.suspended.push_back(losses[l]);
+    for (; g < gains.size(); g++)
+      result.placed.push_back(gains[g]);
+  }
+}
+
+/* The net moves between `old_map` and the result's map, from every job's holdings in both. */
+void record_moves_of_maps(const AllocationMap& old_map, EventResult& result)
+{
+  std::vector<int> new_rows;
+  const auto rows = processor_rows(old_map.processors, result.map.processors, &new_rows);
+  std::vector<int> old_rows(old_map.processors.size());
+  for (size_t p = 0; p < old_rows.size(); p++)
+    old_rows[p] = static_cast<int>(p);
   const Holdings before = holdings_of(old_map, old_rows);
   const Holdings after = holdings_of(result.map, new_rows);
   const Holding none;
   size_t b = 0;
   size_t a = 0;
   while (b < before.size() || a < after.size()) { // the jobs of both, in id order
-    int id;
-    const Holding* was = &none;
-    const Holding* is = &none;
     if (a == after.size() || (b < before.size() && before[b].first < after[a].first)) {
-      id = before[b].first;
-      was = &before[b++].second;
+      job_moves(before[b].first, before[b].second, none, rows, result);
+      b++;
     } else if (b == before.size() || after[a].first < before[b].first) {
-      id = after[a].first;
-      is = &after[a++].second;
+      job_moves(after[a].first, none, after[a].second, rows, result);
+      a++;
     } else {
-      id = before[b].first;
-      was = &before[b++].second;
-      is = &after[a++].second;
-    }
-    if (*was == *is) continue; // nothing lost, nothing gained
-    // Per row, the VPs it had and has; then per architecture (by name), losses given to gains in row order.
-    std::vector<std::pair<int, int>> changes; // (row, new - old)
-    size_t w = 0;
-    size_t i = 0;
-    while (w < was->size() || i < is->size()) {
-      if (i == is->size() || (w < was->size() && (*was)[w].first < (*is)[i].first)) {
-        changes.emplace_back((*was)[w].first, -(*was)[w].second);
-        w++;
-      } else if (w == was->size() || (*is)[i].first < (*was)[w].first) {
-        changes.emplace_back((*is)[i].first, (*is)[i].second);
-        i++;
-      } else {
-        if ((*is)[i].second != (*was)[w].second)
-          changes.emplace_back((*is)[i].first, (*is)[i].second - (*was)[w].second);
-        w++;
-        i++;
-      }
-    }
-    std::vector<const std::string*> archs;
-    for (const auto& [row, delta] : changes)
-      archs.push_back(&rows[static_cast<size_t>(row)]->arch);
-    std::sort(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x < *y; });
-    archs.erase(
-        std::unique(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x == *y; }),
-        archs.end());
-    for (const std::string* arch : archs) {
-      std::vector<VpCount> losses;
-      std::vector<VpCount> gains;
-      for (const auto& [row, delta] : changes) {
-        const Processor& p = *rows[static_cast<size_t>(row)];
-        if (p.arch != *arch) continue;
-        if (delta < 0) losses.push_back({id, p.name, -delta});
-        if (delta > 0) gains.push_back({id, p.name, delta});
-      }
-      size_t l = 0;
-      size_t g = 0;
-      while (l < losses.size() && g < gains.size()) {
-        int moved = std::min(losses[l].vps, gains[g].vps);
-        result.migrations.push_back({id, losses[l].processor, gains[g].processor, moved});
-        losses[l].vps -= moved;
-        gains[g].vps -= moved;
-        if (losses[l].vps == 0) l++;
-        if (gains[g].vps == 0) g++;
-      }
-      for (; l < losses.size(); l++)
-        result.suspended.push_back(losses[l]);
-      for (; g < gains.size(); g++)
-        result.placed.push_back(gains[g]);
+      job_moves(before[b].first, before[b].second, after[a].second, rows, result);
+      b++;
+      a++;
     }
   }
+}
+
+bool moves_differ(const EventResult& x, const EventResult& y)
+{
+  auto same_move = [](const VpMove& a, const VpMove& b) {
+    return a.job == b.job && a.from == b.from && a.to == b.to && a.vps == b.vps;
+  };
+  auto same_count = [](const VpCount& a, const VpCount& b) {
+    return a.job == b.job && a.processor == b.processor && a.vps == b.vps;
+  };
+  return !std::equal(x.migrations.begin(), x.migrations.end(), y.migrations.begin(), y.migrations.end(), same_move) ||
+         !std::equal(x.placed.begin(), x.placed.end(), y.placed.begin(), y.placed.end(), same_count) ||
+         !std::equal(x.suspended.begin(), x.suspended.end(), y.suspended.begin(), y.suspended.end(), same_count);
+}
+
+/* The net moves of the event whose changes `log` noted, the map having had `old_processors` before it. With
+ * options.validate, they must be those found from the two maps (`old_map`, the map before, when given). */
+void record_moves(const std::vector<Processor>& old_processors, ChangeLog& log, EventResult& result,
+                  const SchedulerOptions& options, const AllocationMap* old_map)
+{
+  const auto rows = processor_rows(old_processors, result.map.processors, nullptr);
+  std::sort(log.changes.begin(), log.changes.end(),
+            [](const ChangeLog::Change& x, const ChangeLog::Change& y) { return x.job < y.job; });
+  for (const auto& change : log.changes)
+    job_moves(change.job, change.before, change.after, rows, result);
+  if (!options.validate || !old_map) return;
+  EventResult check{result.map, {}, {}, {}, {}, {}, 0};
+  record_moves_of_maps(*old_map, check);
+  if (moves_differ(check, result))
+    throw PolicyError("gang scheduler: the moves noted during an event differ from those between its maps");
 }
 
 void check_result(const EventResult& result, const SchedulerOptions& options)
@@ -777,12 +872,15 @@ void check_demand(const VpCounts& vps, int id)
 
 /* What VP_exit and a job's exit share once the departed VPs are gone from `after_exit`: emptied slices removed, an
  * expansion round, and the VP moves counted from `after_exit`. */
-EventResult after_departure(const AllocationMap& after_exit, const SchedulerOptions& options)
+EventResult after_departure(AllocationMap&& after_exit, const SchedulerOptions& options)
 {
-  EventResult result{after_exit, {}, {}, {}, {}, {}, 0};
+  std::optional<AllocationMap> before; // for the check of the moves (options.validate)
+  if (options.validate) before = after_exit;
+  EventResult result{std::move(after_exit), {}, {}, {}, {}, {}, 0};
+  ChangeLog log(result.map.processors.size());
   result.removed_slices += remove_empty_slices(result.map);
-  expansion_round(result.map, {}, options, result);
-  record_moves(after_exit, result);
+  expansion_round(result.map, {}, options, result, &log);
+  record_moves(result.map.processors, log, result, options, before ? &*before : nullptr);
   check_result(result, options);
   return result;
 }
@@ -807,17 +905,25 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
 
 EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options)
 {
+  return submit_job(AllocationMap(map), job, vps, options);
+}
+
+EventResult submit_job(AllocationMap&& map, int job, const VpCounts& vps, const SchedulerOptions& options)
+{
   check_map(map, options);
   if (job < 0) throw InputError(job_name(job) + ": job ids are >= 0");
   if (map.job(job)) throw InputError(job_name(job) + " is already in the allocation map");
   check_demand(vps, job);
-  EventResult result{map, {}, {}, {}, {}, {}, 0};
+  std::optional<AllocationMap> before; // for the check of the moves (options.validate)
+  if (options.validate) before = map;
+  EventResult result{std::move(map), {}, {}, {}, {}, {}, 0};
+  ChangeLog log(result.map.processors.size());
   JobRecord record{job, {}, {}};
   for (const auto& [arch, count] : vps)
     if (count > 0) record.vps[arch] = count;
   result.map.jobs.push_back(record);
-  result.placements.push_back(place_job(result.map, record, options));
-  record_moves(map, result);
+  result.placements.push_back(place_job(result.map, record, options, &log));
+  record_moves(result.map.processors, log, result, options, before ? &*before : nullptr);
   check_result(result, options);
   return result;
 }
@@ -837,13 +943,19 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
   for (auto& slice : result.map.slices)
     slice.emplace_back();
   processor_changed(result.map, result.map.processors.size() - 1);
-  expansion_round(result.map, {}, options, result);
-  record_moves(map, result);
+  ChangeLog log(result.map.processors.size()); // the new processor's row follows the others'
+  expansion_round(result.map, {}, options, result, &log);
+  record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
   return result;
 }
 
 EventResult vp_exit(const AllocationMap& map, int job, const std::string& processor, const SchedulerOptions& options)
+{
+  return vp_exit(AllocationMap(map), job, processor, options);
+}
+
+EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, const SchedulerOptions& options)
 {
   check_map(map, options);
   queue_position(map, job);
@@ -851,7 +963,7 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
   if (p < 0) throw InputError("VP_exit: no processor '" + processor + "' in the allocation map");
   if (map.allocation_of(job)[static_cast<size_t>(p)] == 0)
     throw InputError("VP_exit: " + job_name(job) + " has no VP on processor '" + processor + "'");
-  AllocationMap after_exit = map;
+  AllocationMap after_exit = std::move(map);
   for (auto& slice : after_exit.slices) {
     Entry& e = slice[static_cast<size_t>(p)];
     if (e.job == job && --e.vps == 0) e = Entry{};
@@ -859,21 +971,27 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
   processor_changed(after_exit, static_cast<size_t>(p));
   JobRecord& record = after_exit.jobs[queue_position(after_exit, job)];
   record.declined_at.clear();
-  int& count = record.vps[map.processors[static_cast<size_t>(p)].arch];
+  const std::string& arch = after_exit.processors[static_cast<size_t>(p)].arch;
+  int& count = record.vps[arch];
   count--;
-  if (count == 0) record.vps.erase(map.processors[static_cast<size_t>(p)].arch);
+  if (count == 0) record.vps.erase(arch);
   if (record.total_vps() == 0) remove_job_record(after_exit, job);
-  return after_departure(after_exit, options);
+  return after_departure(std::move(after_exit), options);
 }
 
 EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options)
 {
+  return job_exit(AllocationMap(map), job, options);
+}
+
+EventResult job_exit(AllocationMap&& map, int job, const SchedulerOptions& options)
+{
   check_map(map, options);
   queue_position(map, job);
-  AllocationMap after_exit = map;
-  clear_job(after_exit, job);
+  AllocationMap after_exit = std::move(map);
+  clear_job(after_exit, job, nullptr);
   remove_job_record(after_exit, job);
-  return after_departure(after_exit, options);
+  return after_departure(std::move(after_exit), options);
 }
 
 EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options)
@@ -882,18 +1000,19 @@ EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, c
   queue_position(map, job);
   if (arch.empty()) throw InputError("new_VP: " + job_name(job) + "'s new VP has no architecture");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
+  ChangeLog log(result.map.processors.size());
   const long long free_before = map.free_entries();
   JobRecord& record = result.map.jobs[queue_position(result.map, job)];
   record.vps[arch]++;
   record.declined_at.clear();
   const auto held = map.slices_of(job);
-  if (!held.empty() && !reallocate_in_place(result.map, job, held, options)) {
+  if (!held.empty() && !reallocate_in_place(result.map, job, held, options, &log)) {
     result.removed_slices += remove_empty_slices(result.map);
-    result.placements.push_back(place_job(result.map, *result.map.job(job), options));
+    result.placements.push_back(place_job(result.map, *result.map.job(job), options, &log));
   }
   result.removed_slices += remove_empty_slices(result.map);
-  if (result.map.free_entries() > free_before) expansion_round(result.map, {job}, options, result);
-  record_moves(map, result);
+  if (result.map.free_entries() > free_before) expansion_round(result.map, {job}, options, result, &log);
+  record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
   return result;
 }
@@ -917,6 +1036,17 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
         held.emplace_back(job.id, slices[job.id]);
       }
   }
+  // The affected jobs' holdings before the processor leaves (rows: the processors' indices now); afterwards the
+  // processors past it keep their rows, one more than their index.
+  ChangeLog log(map.processors.size());
+  for (const auto& [id, slices] : held) {
+    Holding before;
+    const auto& first = map.slices[static_cast<size_t>(slices.front())];
+    for (size_t q = 0; q < first.size(); q++)
+      if (first[q].job == id && first[q].vps > 0) before.emplace_back(static_cast<int>(q), first[q].vps);
+    log.of(id, std::move(before));
+  }
+  log.rows.erase(log.rows.begin() + p);
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   processor_changed(result.map, static_cast<size_t>(p));
   result.map.processors.erase(result.map.processors.begin() + p);
@@ -931,14 +1061,14 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   // ones that did not fit there, as submissions.
   std::vector<int> to_place;
   for (const auto& [id, slices] : held)
-    if (!reallocate_in_place(result.map, id, slices, options)) to_place.push_back(id);
+    if (!reallocate_in_place(result.map, id, slices, options, &log)) to_place.push_back(id);
   result.removed_slices += remove_empty_slices(result.map);
   for (int id : to_place) {
-    result.placements.push_back(place_job(result.map, *result.map.job(id), options));
+    result.placements.push_back(place_job(result.map, *result.map.job(id), options, &log));
     result.removed_slices += remove_empty_slices(result.map);
   }
-  if (result.map.free_entries() > free_before) expansion_round(result.map, affected, options, result);
-  record_moves(map, result);
+  if (result.map.free_entries() > free_before) expansion_round(result.map, affected, options, result, &log);
+  record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
   return result;
 }

@@ -135,6 +135,10 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
 /* The whole job ends: VP_exit of all its VPs at once. */
 EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options);
 EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options);
+/* The same events on a map the caller gives up (the policy's own, replaced by the result's): no copy of it is made. */
+EventResult submit_job(AllocationMap&& map, int job, const VpCounts& vps, const SchedulerOptions& options);
+EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, const SchedulerOptions& options);
+EventResult job_exit(AllocationMap&& map, int job, const SchedulerOptions& options);
 EventResult processor_exit(const AllocationMap& map, const std::string& processor, const SchedulerOptions& options);
 
 /* The pattern Expansion finds for a job of `demand` VPs: the free entries on processors of its architectures, the

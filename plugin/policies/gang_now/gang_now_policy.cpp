@@ -116,7 +116,7 @@ class GangNow : public TimeSharingPolicy {
     Vps& v = jobs_[job.id];
     v.arch = arch;
     v.where.assign(static_cast<size_t>(std::max(1, job.size)), Plan::kProcessNotPlaced);
-    apply(gn::submit_job(map_, static_cast<int>(job.id), {{arch, std::max(1, job.size)}}, spec_.options));
+    apply(gn::submit_job(std::move(map_), static_cast<int>(job.id), {{arch, std::max(1, job.size)}}, spec_.options));
     after_event(now);
   }
 
@@ -124,7 +124,7 @@ class GangNow : public TimeSharingPolicy {
   {
     if (jobs_.erase(job.id) == 0) return;
     if (map_.job(static_cast<int>(job.id)) != nullptr)
-      apply(gn::job_exit(map_, static_cast<int>(job.id), spec_.options));
+      apply(gn::job_exit(std::move(map_), static_cast<int>(job.id), spec_.options));
     after_event(now);
   }
 
@@ -136,7 +136,8 @@ class GangNow : public TimeSharingPolicy {
     const int was = host;
     host = Plan::kProcessEnded;
     if (was >= 0) {
-      apply(gn::vp_exit(map_, static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name, spec_.options));
+      apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name,
+                        spec_.options));
     } else { // a waiting job holds no entry: only its count changes
       for (auto& j : map_.jobs)
         if (j.id == static_cast<int>(job.id) && !j.vps.empty()) {
@@ -171,7 +172,8 @@ class GangNow : public TimeSharingPolicy {
     const int host = v.where[pick];
     v.where[pick] = Plan::kProcessEnded; // the plan tells the runtime to end it
     vp_exits_++;
-    apply(gn::vp_exit(map_, static_cast<int>(job.id), workstations_[static_cast<size_t>(host)].name, spec_.options));
+    apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(host)].name,
+                      spec_.options));
     after_event(now);
   }
 
