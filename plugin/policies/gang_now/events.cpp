@@ -531,6 +531,22 @@ Pattern shared_column_search(const SharedRows& shared, const std::vector<int>& h
   return pattern;
 }
 
+/* A lower bound of the time-shared turnaround any allocation of the job on the pattern has (whatever MTAT and
+ * Compression do there): n VPs on processors of capacity C take at least n / C (each n_i <= T a_i), so over the
+ * pattern's w slices at least n / (C w), its size. On k processors of one capacity a (all of the job's one
+ * architecture), whole VPs take at least ceil(n / k) / a, the optimum itself. */
+Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job, const Pattern& pattern)
+{
+  const long long n = job.total_vps();
+  const Rational& a = map.processors[static_cast<size_t>(pattern.processors.front())].capacity;
+  const bool one_capacity =
+      job.vps.size() == 1 && std::all_of(pattern.processors.begin(), pattern.processors.end(),
+                                         [&](int p) { return map.processors[static_cast<size_t>(p)].capacity == a; });
+  if (!one_capacity) return Rational(n) / pattern.size;
+  const auto k = static_cast<long long>(pattern.processors.size());
+  return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(pattern.slices.size()));
+}
+
 /* One job's turn in an Expansion round, the job holding `held` (its slices); true if it moved or was placed (false:
  * the map is unchanged). `scan`: the map's free entries (scan_map), from which the job's search rows are made
  * word by word (its own entries counting as free, as find_free_pattern has them). */
@@ -594,9 +610,7 @@ bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>
   if (pattern.empty()) return false;
   // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
   now /= Rational(static_cast<long long>(held.size()));
-  // n VPs on processors of capacity C take at least n / C (each n_i <= T a_i): over the pattern's slices, at least
-  // n / the pattern's size. No allocation there can then be faster than the job is now.
-  if (options.shared_search && Rational(job.total_vps()) / pattern.size >= now) return false;
+  if (options.shared_search && least_shared_turnaround(map, job, pattern) >= now) return false;
   auto a = allocate_on(map, job.vps, pattern.processors, options);
   if (!a) return false;
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));

@@ -75,7 +75,8 @@ struct SchedulerOptions {
    * again after a turn that changed the map) instead of once per job; a job's own rows differ only in the slices it
    * holds, so its candidates are those corrected there. And a turn stops before MTAT and Compression when the pattern
    * found cannot make the job faster: n VPs on processors of capacity C take at least n / C, so over the pattern's w
-   * slices at least n / (C w) of time-shared turnaround. The same decisions; off by default (the reference), the
+   * slices at least n / (C w) of time-shared turnaround (ceil(n / k) / (a w) on k processors of one capacity a). The
+   * same decisions; off by default (the reference), the
    * policy gang-now turns it on, and a unit test compares the two on random events. */
   bool shared_search = false;
 };
