@@ -135,6 +135,7 @@ class GangNow : public TimeSharingPolicy {
     int& host = it->second.where.at(static_cast<size_t>(process));
     const int was = host;
     host = Plan::kProcessEnded;
+    it->second.changed = true;
     if (was >= 0) {
       apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name,
                         spec_.options));
@@ -153,6 +154,7 @@ class GangNow : public TimeSharingPolicy {
     auto it = jobs_.find(job.id);
     if (it == jobs_.end()) return;
     Vps& v = it->second;
+    v.changed = true;
     if (added) {
       v.where.push_back(Plan::kProcessNotPlaced);
       new_vps_++;
@@ -202,9 +204,15 @@ class GangNow : public TimeSharingPolicy {
     Plan plan;
     plan.switch_cost = spec_.switch_cost;
     plan.restart_moved_processes = spec_.eviction == Eviction::restart;
-    for (const auto& [id, v] : jobs_) {
+    // Only the jobs whose VPs compute now or computed until now, or were placed, moved or ended since the last plan:
+    // the others' VPs are suspended where the runtime holds them.
+    plan.only_listed_processes = true;
+    for (auto& [id, v] : jobs_) {
+      const bool runs = running.count(static_cast<int>(id)) != 0;
+      if (!runs && !v.changed && ran_.count(static_cast<int>(id)) == 0) continue;
+      v.changed = false;
       plan.processes[id] = v.where;
-      if (running.count(static_cast<int>(id)) == 0) continue;
+      if (!runs) continue;
       ResourceSet computing(machine_.resource_count());
       for (int h : v.where)
         if (h >= 0 && view.up.test(machine_.first_resource(h))) computing.set(machine_.first_resource(h));
@@ -215,6 +223,7 @@ class GangNow : public TimeSharingPolicy {
       for (int& h : where)
         if (h >= 0) h = machine_.first_resource(h);
     if (map_.slices.size() > 1) plan.until = slice_start_ + spec_.quantum;
+    ran_ = std::move(running);
     return plan;
   }
 
@@ -236,6 +245,7 @@ class GangNow : public TimeSharingPolicy {
   struct Vps {
     std::string arch;
     std::vector<int> where; // per process: its workstation (host index), kProcessNotPlaced or kProcessEnded
+    bool changed = true;    // `where` changed since the last plan (Plan::only_listed_processes)
   };
 
   void apply(gn::EventResult result)
@@ -247,6 +257,7 @@ class GangNow : public TimeSharingPolicy {
       auto it = jobs_.find(job);
       if (it == jobs_.end())
         throw PolicyError(std::string("gang-now: ") + what + " of unknown job " + std::to_string(job));
+      it->second.changed = true;
       for (int& h : it->second.where)
         if (count > 0 && h == from) {
           h = to;
@@ -296,6 +307,7 @@ class GangNow : public TimeSharingPolicy {
   std::vector<bool> busy_;
   gn::AllocationMap map_;
   std::map<JobId, Vps> jobs_;
+  std::set<int> ran_; // the jobs of the running slice at the last plan
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
   double slice_start_ = 0;
