@@ -325,6 +325,8 @@ struct MapScan {
    * indexed directly, where a hash map's look-up per run of a job's entries was a tenth of a whole-KTH run. */
   std::vector<int> place;
   std::vector<std::vector<int>> slices_of;
+  /* Set by a turn that moved its job and brought the scan up to date with the map itself. */
+  bool current = false;
   /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan. */
   std::vector<SharedRows> shared;
 };
@@ -359,17 +361,21 @@ void scan_map(const AllocationMap& map, MapScan& scan)
   for (auto& held : scan.slices_of)
     held.clear();
   const auto places = static_cast<int>(scan.place.size());
+  const size_t words = scan.free.words;
   for (size_t s = 0; s < map.slices.size(); s++) {
-    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     const auto& slice = map.slices[s];
-    for (size_t p = 0; p < slice.size(); p++) {
-      const Entry& e = slice[p];
-      if (e.free()) {
-        scan.free.set(s, p);
-        scan.free_entries++;
-        continue;
-      }
-      if (e.job == last) continue;
+    // The free entries a word of bits at a time (no branch per entry), then the jobs' runs of entries.
+    for (size_t w = 0; w < words; w++) {
+      std::uint64_t word = 0;
+      const size_t end = std::min(slice.size(), (w + 1) * 64);
+      for (size_t p = w * 64; p < end; p++)
+        word |= static_cast<std::uint64_t>(slice[p].job == kFreeEntry) << (p % 64);
+      scan.free.bits[s * words + w] = word;
+      scan.free_entries += __builtin_popcountll(word);
+    }
+    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    for (const Entry& e : slice) {
+      if (e.job == last || e.free()) continue;
       last = e.job;
       const int place = e.job >= 0 && e.job < places ? scan.place[static_cast<size_t>(e.job)] : -1;
       if (place < 0) continue; // not a job of the queue: no turn reads it
@@ -547,12 +553,14 @@ Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job,
   return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(pattern.slices.size()));
 }
 
-/* One job's turn in an Expansion round, the job holding `held` (its slices); true if it moved or was placed (false:
- * the map is unchanged). `scan`: the map's free entries (scan_map), from which the job's search rows are made
+/* One job's turn in an Expansion round, the job at `place` in the queue; true if it moved or was placed (false: the
+ * map is unchanged). With shared_search, a move that removed no slice brings `scan` up to date itself
+ * (MapScan::current). `scan`: the map's free entries (scan_map), from which the job's search rows are made
  * word by word (its own entries counting as free, as find_free_pattern has them). */
-bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const SchedulerOptions& options,
+bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const SchedulerOptions& options,
                 EventResult& result, MapScan& scan, const ArchMasks& masks, ChangeLog* log)
 {
+  const std::vector<int> held = scan.slices_of[place]; // (a copy: the scan may follow the move below)
   const int id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
@@ -617,7 +625,32 @@ bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>
   if (then >= now) return false;
   clear_job(map, id, log, &held);
   write_job(map, id, pattern.slices, a->vps, log);
-  result.removed_slices += remove_empty_slices(map);
+  const int removed = remove_empty_slices(map);
+  result.removed_slices += removed;
+  if (removed == 0 && options.shared_search) { // the scan follows the move, without a pass over the map
+    scan.shared.clear();
+    const size_t words = scan.free.words;
+    std::vector<std::uint64_t> left(words, 0); // the processors it left, then those it took, as bits
+    for (size_t p : own)
+      left[p / 64] |= std::uint64_t{1} << (p % 64);
+    std::vector<std::uint64_t> taken(words, 0);
+    for (size_t p = 0; p < a->vps.size(); p++)
+      if (a->vps[p] > 0) taken[p / 64] |= std::uint64_t{1} << (p % 64);
+    for (int s : held)
+      for (size_t w = 0; w < words; w++) {
+        std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
+        scan.free_entries += __builtin_popcountll(left[w] & ~row);
+        row |= left[w];
+      }
+    for (int s : pattern.slices)
+      for (size_t w = 0; w < words; w++) {
+        std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
+        scan.free_entries -= __builtin_popcountll(taken[w] & row);
+        row &= ~taken[w];
+      }
+    scan.slices_of[place] = pattern.slices;
+    scan.current = true;
+  }
   return true;
 }
 
@@ -657,9 +690,9 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
     if (excluded.count(id)) continue;
-    JobRecord* job = &map.jobs[(start + k) % map.jobs.size()];
-    const std::vector<int>& held = scan.slices_of[(start + k) % map.jobs.size()]; // (not used after a rescan)
-    bool waiting = job && held.empty();
+    const size_t place = (start + k) % map.jobs.size();
+    JobRecord* job = &map.jobs[place];
+    bool waiting = job && scan.slices_of[place].empty();
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && scan.free_entries == 0)) continue;
     // A placed job whose last turn left it in place, with nothing it reads changed since, stays again.
@@ -667,17 +700,28 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     if (options.remember_declined && !waiting) {
       inputs = turn_inputs(map, *job);
       if (job->declined_at == inputs) {
-        if (options.validate && expand_job(map, *job, held, options, result, scan, masks, log))
+        if (options.validate && expand_job(map, *job, place, options, result, scan, masks, log))
           throw PolicyError("gang scheduler: " + job_name(id) +
                             " was skipped by the Expansion round as unchanged, and its turn moves it");
         continue;
       }
     }
-    const bool moved = expand_job(map, *job, held, options, result, scan, masks, log);
+    scan.current = false;
+    const bool moved = expand_job(map, *job, place, options, result, scan, masks, log);
     if (!moved && !inputs.empty()) job->declined_at = std::move(inputs);
     if (moved) {
       result.expanded_jobs.push_back(id);
-      scan_map(map, scan);
+      if (!scan.current) {
+        scan_map(map, scan);
+      } else if (options.validate) { // the scan the move brought up to date must be the map's
+        MapScan fresh;
+        fresh.place = scan.place;
+        scan_map(map, fresh);
+        if (fresh.free.bits != scan.free.bits || fresh.free_entries != scan.free_entries ||
+            fresh.slices_of != scan.slices_of)
+          throw PolicyError("gang scheduler: the Expansion round's scan, updated after " + job_name(id) +
+                            "'s move, is not the map's");
+      }
     }
   }
   map.next_job = (start + 1) % map.jobs.size();

@@ -31,7 +31,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <set>
 
 namespace jobsched {
 namespace {
@@ -197,10 +196,12 @@ class GangNow : public TimeSharingPolicy {
   Plan plan(const SystemView& view) override
   {
     rotate_if_due(view.now);
-    std::set<int> running;
+    std::vector<int> running; // the running slice's jobs, increasing (a job's entries are often side by side)
     if (active_ < map_.slices.size())
       for (const gn::Entry& e : map_.slices[active_])
-        if (!e.free()) running.insert(e.job);
+        if (!e.free() && (running.empty() || running.back() != e.job)) running.push_back(e.job);
+    std::sort(running.begin(), running.end());
+    running.erase(std::unique(running.begin(), running.end()), running.end());
     Plan plan;
     plan.switch_cost = spec_.switch_cost;
     plan.restart_moved_processes = spec_.eviction == Eviction::restart;
@@ -208,8 +209,8 @@ class GangNow : public TimeSharingPolicy {
     // the others' VPs are suspended where the runtime holds them.
     plan.only_listed_processes = true;
     for (auto& [id, v] : jobs_) {
-      const bool runs = running.count(static_cast<int>(id)) != 0;
-      if (!runs && !v.changed && ran_.count(static_cast<int>(id)) == 0) continue;
+      const bool runs = std::binary_search(running.begin(), running.end(), static_cast<int>(id));
+      if (!runs && !v.changed && !std::binary_search(ran_.begin(), ran_.end(), static_cast<int>(id))) continue;
       v.changed = false;
       plan.processes[id] = v.where;
       if (!runs) continue;
@@ -307,7 +308,7 @@ class GangNow : public TimeSharingPolicy {
   std::vector<bool> busy_;
   gn::AllocationMap map_;
   std::map<JobId, Vps> jobs_;
-  std::set<int> ran_; // the jobs of the running slice at the last plan
+  std::vector<int> ran_; // the jobs of the running slice at the last plan, increasing
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
   double slice_start_ = 0;
