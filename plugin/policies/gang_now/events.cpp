@@ -308,11 +308,12 @@ struct SharedRows {
   /* false when the capacities need a denominator beyond 10^9 (or units beyond 2^40): then the job's own search. */
   bool whole = true;
   long long denominator = 1;
-  std::vector<long long> units;     // per processor of the mask: its capacity x denominator
-  std::vector<std::uint64_t> rows;  // the distinct rows, `words` each, in the order of their first slice
-  std::vector<long long> row_units; // per distinct row: its capacity
-  std::vector<int> copies;          // per distinct row: the slices that have it
-  std::vector<int> of_slice;        // per slice: its distinct row
+  std::vector<long long> units;              // per processor of the mask: its capacity x denominator
+  std::vector<std::uint64_t> rows;           // the distinct rows, `words` each, in the order of their first slice
+  std::vector<long long> row_units;          // per distinct row: its capacity
+  std::vector<int> copies;                   // per distinct row: the slices that have it
+  std::vector<int> of_slice;                 // per slice: its distinct row
+  std::vector<std::vector<int>> slices_with; // per distinct row: the slices that have it, increasing
   const std::uint64_t* row(size_t d) const { return rows.data() + d * words; }
 };
 
@@ -472,85 +473,119 @@ void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std
     }
     out.copies[static_cast<size_t>(d)]++;
     out.of_slice[s] = d;
+    if (out.slices_with.size() <= static_cast<size_t>(d)) out.slices_with.resize(static_cast<size_t>(d) + 1);
+    out.slices_with[static_cast<size_t>(d)].push_back(static_cast<int>(s));
   }
 }
 
-/* The column search's pattern (column_search: the first largest) for a job holding `held` whose own entries are `own`
- * (bits, on the mask's processors), from the shared rows. The job's row of slice j is F_j, or F_j with its own
- * entries where it holds j, so its distinct rows are, for each distinct shared row d, d (in the slices with d it does
- * not hold) and d with its entries (in those it holds): at most twice as many, each a candidate at its first slice,
- * its width the slices whose row contains it. */
-Pattern shared_column_search(const SharedRows& shared, const std::vector<int>& held,
-                             const std::vector<std::uint64_t>& own)
+/* The column search's pattern (column_search: the first largest) for a job holding `held` (increasing) whose own
+ * entries are `own` (bits, on the mask's processors), from the shared rows. The job's row of slice j is F_j, or F_j
+ * with its own entries where it holds j, so its distinct rows are, for each distinct shared row d, d (in the slices
+ * with d it does not hold) and d with its entries (in those it holds): at most twice as many, each a candidate at its
+ * first slice, its width the slices whose row contains it. The pattern's processors, size and width (its slice
+ * count) are found here; its slices, which only a job that may move needs, by add_pattern_slices. */
+struct SharedPick {
+  Pattern pattern; // processors and size; slices once add_pattern_slices is called
+  int width = 0;
+  std::vector<std::uint64_t> rows; // the job's distinct rows (2d, 2d + 1), `words` each
+  std::vector<int> count;          // per job row: the slices that have it
+};
+
+SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>& held,
+                                const std::vector<std::uint64_t>& own)
 {
   const size_t words = shared.words;
   const size_t distinct = shared.copies.size();
-  const size_t slices = shared.of_slice.size();
+  const size_t none = shared.of_slice.size();
+  SharedPick pick;
   // Job row 2d: d where it does not hold the slice; 2d + 1: d with its entries. Their slices, and each one's first.
-  std::vector<int> count(2 * distinct, 0);
-  std::vector<size_t> first(2 * distinct, slices);
-  std::vector<char> holds(slices, 0);
-  for (int s : held)
-    holds[static_cast<size_t>(s)] = 1;
-  for (size_t j = 0; j < slices; j++) {
-    const size_t k = 2 * static_cast<size_t>(shared.of_slice[j]) + static_cast<size_t>(holds[j]);
-    if (count[k]++ == 0) first[k] = j;
+  pick.count.assign(2 * distinct, 0);
+  std::vector<size_t> first(2 * distinct, none);
+  for (int s : held) {
+    const auto k = 2 * static_cast<size_t>(shared.of_slice[static_cast<size_t>(s)]) + 1;
+    if (pick.count[k]++ == 0) first[k] = static_cast<size_t>(s);
   }
-  std::vector<std::uint64_t> rows(2 * distinct * words);
+  pick.rows.resize(2 * distinct * words);
   std::vector<long long> units(2 * distinct, 0);
   for (size_t d = 0; d < distinct; d++) {
+    pick.count[2 * d] = shared.copies[d] - pick.count[2 * d + 1];
     for (size_t w = 0; w < words; w++) {
-      rows[2 * d * words + w] = shared.row(d)[w];
-      rows[(2 * d + 1) * words + w] = shared.row(d)[w] | own[w];
+      pick.rows[2 * d * words + w] = shared.row(d)[w];
+      pick.rows[(2 * d + 1) * words + w] = shared.row(d)[w] | own[w];
     }
     units[2 * d] = shared.row_units[d];
-    if (count[2 * d + 1] > 0) units[2 * d + 1] = units_of(&rows[(2 * d + 1) * words], shared.units, words);
+    if (pick.count[2 * d + 1] > 0) units[2 * d + 1] = units_of(&pick.rows[(2 * d + 1) * words], shared.units, words);
+    if (pick.count[2 * d] > 0 && units[2 * d] > 0) { // its first slice the job does not hold (both lists increasing)
+      auto h = held.begin();
+      for (int s : shared.slices_with[d]) {
+        while (h != held.end() && *h < s)
+          ++h;
+        if (h == held.end() || *h != s) {
+          first[2 * d] = static_cast<size_t>(s);
+          break;
+        }
+      }
+    }
   }
   size_t best = 2 * distinct;
-  int best_width = 0;
   __int128 best_size = 0;
   for (size_t x = 0; x < 2 * distinct; x++) {
-    if (count[x] == 0 || units[x] == 0) continue;
+    if (pick.count[x] == 0 || units[x] == 0) continue;
     int width = 0;
     for (size_t y = 0; y < 2 * distinct; y++)
-      if (count[y] > 0 && (y == x || within(&rows[x * words], &rows[y * words], words))) width += count[y];
+      if (pick.count[y] > 0 && (y == x || within(&pick.rows[x * words], &pick.rows[y * words], words)))
+        width += pick.count[y];
     const __int128 size = static_cast<__int128>(units[x]) * width;
     if (size > best_size || (size == best_size && best < 2 * distinct && first[x] < first[best])) {
       best_size = size;
       best = x;
-      best_width = width;
+      pick.width = width;
     }
   }
-  Pattern pattern;
-  if (best == 2 * distinct) return pattern;
-  const std::uint64_t* row = &rows[best * words];
+  if (best == 2 * distinct) return pick;
+  const std::uint64_t* row = &pick.rows[best * words];
   for (size_t w = 0; w < words; w++)
     for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1)
-      pattern.processors.push_back(static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
-  std::vector<char> contains(2 * distinct, 0);
-  for (size_t y = 0; y < 2 * distinct; y++)
-    contains[y] = count[y] > 0 && within(row, &rows[y * words], words) ? 1 : 0;
-  for (size_t j = 0; j < slices; j++)
-    if (contains[2 * static_cast<size_t>(shared.of_slice[j]) + static_cast<size_t>(holds[j])] != 0)
-      pattern.slices.push_back(static_cast<int>(j));
-  pattern.size = Rational(units[best], shared.denominator) * Rational(static_cast<long long>(best_width));
-  return pattern;
+      pick.pattern.processors.push_back(static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
+  pick.pattern.size = Rational(units[best], shared.denominator) * Rational(static_cast<long long>(pick.width));
+  return pick;
 }
 
-/* A lower bound of the time-shared turnaround any allocation of the job on the pattern has (whatever MTAT and
- * Compression do there): n VPs on processors of capacity C take at least n / C (each n_i <= T a_i), so over the
- * pattern's w slices at least n / (C w), its size. On k processors of one capacity a (all of the job's one
- * architecture), whole VPs take at least ceil(n / k) / a, the optimum itself. */
-Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job, const Pattern& pattern)
+/* The pattern's slices: those whose row (the job's) contains the pattern's processors. */
+void add_pattern_slices(const SharedRows& shared, const std::vector<int>& held, SharedPick& pick)
+{
+  const size_t words = shared.words;
+  std::vector<std::uint64_t> row(words, 0);
+  for (int p : pick.pattern.processors)
+    row[static_cast<size_t>(p) / 64] |= std::uint64_t{1} << (static_cast<size_t>(p) % 64);
+  std::vector<char> contains(pick.count.size(), 0);
+  for (size_t y = 0; y < contains.size(); y++)
+    contains[y] = pick.count[y] > 0 && within(row.data(), &pick.rows[y * words], words) ? 1 : 0;
+  auto h = held.begin();
+  for (size_t j = 0; j < shared.of_slice.size(); j++) {
+    while (h != held.end() && static_cast<size_t>(*h) < j)
+      ++h;
+    const bool holds = h != held.end() && static_cast<size_t>(*h) == j;
+    if (contains[2 * static_cast<size_t>(shared.of_slice[j]) + (holds ? 1 : 0)] != 0)
+      pick.pattern.slices.push_back(static_cast<int>(j));
+  }
+}
+
+/* A lower bound of the time-shared turnaround any allocation of the job on `processors` over `width` slices has
+ * (whatever MTAT and Compression do there; `size`: the processors' capacity times `width`): n VPs on processors of
+ * capacity C take at least n / C (each n_i <= T a_i), so over w slices at least n / (C w). On k processors of one
+ * capacity a (all of the job's one architecture), whole VPs take at least ceil(n / k) / a, the optimum itself. */
+Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job, const std::vector<int>& processors,
+                                 const Rational& size, int width)
 {
   const long long n = job.total_vps();
-  const Rational& a = map.processors[static_cast<size_t>(pattern.processors.front())].capacity;
-  const bool one_capacity =
-      job.vps.size() == 1 && std::all_of(pattern.processors.begin(), pattern.processors.end(),
-                                         [&](int p) { return map.processors[static_cast<size_t>(p)].capacity == a; });
-  if (!one_capacity) return Rational(n) / pattern.size;
-  const auto k = static_cast<long long>(pattern.processors.size());
-  return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(pattern.slices.size()));
+  const Rational& a = map.processors[static_cast<size_t>(processors.front())].capacity;
+  const bool one_capacity = job.vps.size() == 1 && std::all_of(processors.begin(), processors.end(), [&](int p) {
+                              return map.processors[static_cast<size_t>(p)].capacity == a;
+                            });
+  if (!one_capacity) return Rational(n) / size;
+  const auto k = static_cast<long long>(processors.size());
+  return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(width));
 }
 
 /* One job's turn in an Expansion round, the job at `place` in the queue; true if it moved or was placed (false: the
@@ -576,18 +611,26 @@ bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const Sc
       if (auto it = masks.find(arch); it != masks.end())
         for (size_t w = 0; w < mask.size(); w++)
           mask[w] |= it->second[w];
-  std::vector<size_t> usable;
-  for (size_t w = 0; w < mask.size(); w++)
-    for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
-      usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
-  Rational now(0);
   std::vector<size_t> own;
+  size_t slowest = first.size(); // the processor of the largest n_p / a_p (compared as whole numbers)
   for (size_t p = 0; p < first.size(); p++) {
     if (first[p].job == id) {
       own.push_back(p);
-      if (first[p].vps > 0) now = std::max(now, Rational(first[p].vps) / map.processors[p].capacity);
+      if (first[p].vps <= 0) continue;
+      const Rational& a = map.processors[p].capacity;
+      if (slowest == first.size()) {
+        slowest = p;
+        continue;
+      }
+      const Rational& b = map.processors[slowest].capacity;
+      // n_p / a_p > n_q / a_q, capacities being positive fractions
+      if (static_cast<__int128>(first[p].vps) * a.denominator() * b.numerator() >
+          static_cast<__int128>(first[slowest].vps) * b.denominator() * a.numerator())
+        slowest = p;
     }
   }
+  Rational now(0);
+  if (slowest < first.size()) now = Rational(first[slowest].vps) / map.processors[slowest].capacity;
   const SharedRows* shared = nullptr;
   if (options.shared_search && options.expansion == ExpansionSearch::column) {
     for (const auto& rows : scan.shared)
@@ -604,8 +647,19 @@ bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const Sc
     std::vector<std::uint64_t> mine(scan.free.words, 0);
     for (size_t p : own)
       mine[p / 64] |= (std::uint64_t{1} << (p % 64)) & mask[p / 64];
-    pattern = shared_column_search(*shared, held, mine);
+    SharedPick pick = shared_column_search(*shared, held, mine);
+    if (pick.pattern.processors.empty()) return false;
+    // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
+    if (least_shared_turnaround(map, job, pick.pattern.processors, pick.pattern.size, pick.width) >=
+        now / Rational(static_cast<long long>(held.size())))
+      return false;
+    add_pattern_slices(*shared, held, pick);
+    pattern = std::move(pick.pattern);
   } else {
+    std::vector<size_t> usable;
+    for (size_t w = 0; w < mask.size(); w++)
+      for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
+        usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
     FreeRows free(scan.free.slices, scan.free.processors);
     for (size_t s = 0; s < free.slices; s++)
       for (size_t w = 0; w < free.words; w++)
@@ -618,7 +672,10 @@ bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const Sc
   if (pattern.empty()) return false;
   // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
   now /= Rational(static_cast<long long>(held.size()));
-  if (options.shared_search && least_shared_turnaround(map, job, pattern) >= now) return false;
+  if (options.shared_search && !shared &&
+      least_shared_turnaround(map, job, pattern.processors, pattern.size, static_cast<int>(pattern.slices.size())) >=
+          now)
+    return false;
   auto a = allocate_on(map, job.vps, pattern.processors, options);
   if (!a) return false;
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
