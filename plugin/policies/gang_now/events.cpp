@@ -99,17 +99,24 @@ void processor_changed(AllocationMap& map, size_t p)
  * (nullptr: every slice is searched). */
 void clear_job(AllocationMap& map, int id, ChangeLog* log, const std::vector<int>* held = nullptr)
 {
-  std::vector<size_t> columns; // the processors that held some of its entries, each once
+  std::vector<size_t> columns; // the processors that held some of its entries, each once (marked)
+  std::vector<char> marked(map.processors.size(), 0);
   Holding before;
   bool first = true; // its holding, read from the first slice holding it
   auto clear_slice = [&](std::vector<Entry>& slice) {
     bool found = false;
+    for (const Entry& e : slice) // most slices do not hold it: one pass without a branch per entry first
+      found |= e.job == id;
+    if (!found) return;
     for (size_t p = 0; p < slice.size(); p++)
       if (slice[p].job == id) {
         if (first && log && slice[p].vps > 0) before.emplace_back(log->rows[p], slice[p].vps);
         found = true;
         slice[p] = Entry{};
-        if (std::find(columns.begin(), columns.end(), p) == columns.end()) columns.push_back(p);
+        if (!marked[p]) {
+          marked[p] = 1;
+          columns.push_back(p);
+        }
       }
     first = first && !found;
   };
