@@ -325,7 +325,8 @@ struct SharedRows {
 };
 
 /* The map as an Expansion round reads it, from one pass over its entries: the free entries as bit rows, their count,
- * and every job's slices. Built at the start of a round and again after a turn that changed the map. */
+ * and every job's slices. Built at the start of a round and again after a turn that changed the map (or brought up to
+ * date by the turn itself, MapScan::current). */
 struct MapScan {
   FreeRows free{0, 0};
   long long free_entries = 0;

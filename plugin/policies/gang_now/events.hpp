@@ -71,13 +71,14 @@ struct SchedulerOptions {
    * turns are taken anyway and must not move the job. */
   bool remember_declined = false;
   /* The Expansion round's column search (ExpansionSearch::column) shares what every job's turn reads alike: the map's
-   * free rows on the job's architectures, their capacities and which rows contain which, computed once per round (and
+   * free rows on the job's architectures, as their distinct values with their capacities, found once per round (and
    * again after a turn that changed the map) instead of once per job; a job's own rows differ only in the slices it
-   * holds, so its candidates are those corrected there. And a turn stops before MTAT and Compression when the pattern
-   * found cannot make the job faster: n VPs on processors of capacity C take at least n / C, so over the pattern's w
-   * slices at least n / (C w) of time-shared turnaround (ceil(n / k) / (a w) on k processors of one capacity a). The
-   * same decisions; off by default (the reference), the
-   * policy gang-now turns it on, and a unit test compares the two on random events. */
+   * holds, so its candidates are derived from those. A turn stops before MTAT and Compression when the pattern found
+   * cannot make the job faster: n VPs on processors of capacity C take at least n / C, so over the pattern's w slices
+   * at least n / (C w) of time-shared turnaround (ceil(n / k) / (a w) on k processors of one capacity a). And after a
+   * move that removed no slice the round updates its scan of the map instead of scanning it again (checked against a
+   * new scan with `validate`). The same decisions; off by default (the reference), the policy gang-now turns it on,
+   * and a unit test compares the two on random events. */
   bool shared_search = false;
 };
 
