@@ -1087,11 +1087,17 @@ EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, 
   if (map.allocation_of(job)[static_cast<size_t>(p)] == 0)
     throw InputError("VP_exit: " + job_name(job) + " has no VP on processor '" + processor + "'");
   AllocationMap after_exit = std::move(map);
+  bool freed = false;
   for (auto& slice : after_exit.slices) {
     Entry& e = slice[static_cast<size_t>(p)];
-    if (e.job == job && --e.vps == 0) e = Entry{};
+    if (e.job == job && --e.vps == 0) {
+      e = Entry{};
+      freed = true;
+    }
   }
-  processor_changed(after_exit, static_cast<size_t>(p));
+  // Another job's turn reads the map's free entries, not the VP counts of the job's entries (its own turn is taken
+  // again: its memory is cleared below): a VP that leaves another of its VPs on the processor changes nothing it reads.
+  if (freed) processor_changed(after_exit, static_cast<size_t>(p));
   JobRecord& record = after_exit.jobs[queue_position(after_exit, job)];
   record.declined_at.clear();
   const std::string& arch = after_exit.processors[static_cast<size_t>(p)].arch;
