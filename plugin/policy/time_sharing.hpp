@@ -86,6 +86,11 @@ struct Plan {
    * scheduler reaches it without SimGrid: it replays the instant on a virtual clock, with the same arithmetic and
    * outputs (SchedulerActor::set_virtual_wakeups). */
   bool repeats = false;
+  /* `processes` lists only the jobs made of processes whose processes change or compute now or computed until now
+   * (those of the last plan's `run`); every other one has all its processes as the runtime holds them, suspended where
+   * they are, none to add, move or end. The driver then looks only at the listed jobs (gang-now: a rotation touches
+   * the jobs of two slices, not every job in the system). */
+  bool only_listed_processes = false;
 };
 
 /* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what

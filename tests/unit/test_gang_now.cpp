@@ -887,34 +887,32 @@ TEST(GangNowEvents, ExpansionRoundStartsOneJobFurtherEachTime)
   EXPECT_EQ(moves_string(x.migrations), "1:P1->P2x1");
 }
 
-TEST(GangNowEvents, RememberedDeclinesDecideAsFullRounds)
+namespace {
+
+/* Random events (submissions, job exits, VP exits, new VPs, processors leaving and coming back) on two copies of a map
+ * of `all` processors, one handled with `reference`, the other with `tried`: every result must be the same. Jobs are
+ * of 1 to `max_vps` VPs of one of `archs`. With `validate` on (both callers), each handler also checks the VP moves
+ * it noted while changing the map (the change log) against those between the maps before and after. Returns the jobs
+ * that Expansion rounds moved and the jobs that carried a remembered decline from one event to the next, over all seeds
+ * (so that a caller can check the comparison covered what it tries). */
+std::pair<int, int> compare_on_random_events(const std::vector<Processor>& all, const std::vector<std::string>& archs,
+                                             int max_vps, const SchedulerOptions& reference,
+                                             const SchedulerOptions& tried, unsigned seeds, int steps)
 {
-  // The Expansion round's memory (remember_declined) skips a job whose inputs did not change since it last stayed;
-  // the decisions must be those of rounds that retry every job. Random events on 12 workstations of 3 architectures
-  // and 6 capacities, both maps side by side, every result compared (with `validate`, the memory's skipped turns are
-  // also taken and must not move their job).
-  const std::vector<std::string> speeds{"1", "1.5", "2", "3", "4", "5"};
-  const std::vector<std::string> archs{"sparc", "x86", "alpha"};
-  std::vector<Processor> all;
-  for (size_t p = 0; p < 12; p++)
-    all.push_back(Processor{"P" + std::to_string(p + 1), parse_capacity(speeds[p % 6], "test"), archs[p % 3]});
+  int expanded = 0;
   int remembered = 0;
-  for (unsigned seed = 1; seed <= 12; seed++) {
+  for (unsigned seed = 1; seed <= seeds; seed++) {
     std::mt19937 rng(seed);
-    SchedulerOptions full;
-    full.validate = true;
-    SchedulerOptions remembering = full;
-    remembering.remember_declined = true;
     AllocationMap a;
     a.processors = all;
     AllocationMap b = a;
     int next_id = 0;
-    for (int step = 0; step < 250; step++) {
+    for (int step = 0; step < steps; step++) {
       const int kind = static_cast<int>(rng() % 10);
       std::function<EventResult(const AllocationMap&, const SchedulerOptions&)> event;
       if (kind <= 2 || a.jobs.empty()) {
         const int id = next_id++;
-        const VpCounts vps{{archs[rng() % 3], 1 + static_cast<int>(rng() % 6)}};
+        const VpCounts vps{{archs[rng() % archs.size()], 1 + static_cast<int>(rng() % static_cast<unsigned>(max_vps))}};
         event = [=](const AllocationMap& m, const SchedulerOptions& o) { return submit_job(m, id, vps, o); };
       } else if (kind <= 4) {
         const int id = a.jobs[rng() % a.jobs.size()].id;
@@ -946,23 +944,88 @@ TEST(GangNowEvents, RememberedDeclinesDecideAsFullRounds)
         const Processor back = away[rng() % away.size()];
         event = [=](const AllocationMap& m, const SchedulerOptions& o) { return new_processor(m, back, o); };
       }
-      EventResult x = event(a, full);
-      EventResult y = event(b, remembering);
+      EventResult x = event(a, reference);
+      EventResult y = event(b, tried);
       const std::string where = "seed " + std::to_string(seed) + ", step " + std::to_string(step);
-      ASSERT_EQ(slice_strings(y.map), slice_strings(x.map)) << where;
-      ASSERT_EQ(moves_string(y.migrations), moves_string(x.migrations)) << where;
-      ASSERT_EQ(counts_string(y.placed), counts_string(x.placed)) << where;
-      ASSERT_EQ(counts_string(y.suspended), counts_string(x.suspended)) << where;
-      ASSERT_EQ(y.expanded_jobs, x.expanded_jobs) << where;
-      ASSERT_EQ(y.placements.size(), x.placements.size()) << where;
-      ASSERT_EQ(y.map.next_job, x.map.next_job) << where;
+      const bool same =
+          slice_strings(y.map) == slice_strings(x.map) && moves_string(y.migrations) == moves_string(x.migrations) &&
+          counts_string(y.placed) == counts_string(x.placed) &&
+          counts_string(y.suspended) == counts_string(x.suspended) && y.expanded_jobs == x.expanded_jobs &&
+          y.placements.size() == x.placements.size() && y.map.next_job == x.map.next_job;
+      if (!same) { // what differs, then no further step (the maps have parted)
+        EXPECT_EQ(slice_strings(y.map), slice_strings(x.map)) << where;
+        EXPECT_EQ(moves_string(y.migrations), moves_string(x.migrations)) << where;
+        EXPECT_EQ(counts_string(y.placed), counts_string(x.placed)) << where;
+        EXPECT_EQ(counts_string(y.suspended), counts_string(x.suspended)) << where;
+        EXPECT_EQ(y.expanded_jobs, x.expanded_jobs) << where;
+        EXPECT_EQ(y.placements.size(), x.placements.size()) << where;
+        EXPECT_EQ(y.map.next_job, x.map.next_job) << where;
+        return {expanded, remembered};
+      }
+      expanded += static_cast<int>(x.expanded_jobs.size());
       for (const auto& job : y.map.jobs)
         remembered += job.declined_at.empty() ? 0 : 1;
       a = std::move(x.map);
       b = std::move(y.map);
     }
   }
+  return {expanded, remembered};
+}
+
+/* 12 workstations of 3 architectures and 6 capacities. */
+std::vector<Processor> mixed_workstations()
+{
+  const std::vector<std::string> speeds{"1", "1.5", "2", "3", "4", "5"};
+  const std::vector<std::string> archs{"sparc", "x86", "alpha"};
+  std::vector<Processor> all;
+  for (size_t p = 0; p < 12; p++)
+    all.push_back(Processor{"P" + std::to_string(p + 1), parse_capacity(speeds[p % 6], "test"), archs[p % 3]});
+  return all;
+}
+
+} // namespace
+
+TEST(GangNowEvents, RememberedDeclinesDecideAsFullRounds)
+{
+  // The Expansion round's memory (remember_declined) skips a job whose inputs did not change since it last stayed;
+  // the decisions must be those of rounds that retry every job. Random events on 12 workstations of 3 architectures
+  // and 6 capacities, both maps side by side, every result compared (with `validate`, the memory's skipped turns are
+  // also taken and must not move their job).
+  SchedulerOptions full;
+  full.validate = true;
+  SchedulerOptions remembering = full;
+  remembering.remember_declined = true;
+  auto [expanded, remembered] =
+      compare_on_random_events(mixed_workstations(), {"sparc", "x86", "alpha"}, 6, full, remembering, 12, 250);
   EXPECT_GT(remembered, 1000); // jobs carried a remembered decline from round to round
+}
+
+TEST(GangNowEvents, SharedColumnSearchDecidesAsEachJobsOwnSearch)
+{
+  // shared_search: the Expansion round's column search from rows shared by the round's jobs, and turns stopped when
+  // the pattern's size cannot make the job faster. The decisions must be those of each job searching its own rows and
+  // allocating on every pattern found: random events compared event by event, on mixed workstations (3
+  // architectures, 6 capacities, some not whole), on one architecture of equal capacities with large jobs (KTH's
+  // kind: many slices, jobs replicated over many of them, VPs doubled up), and with the remembered declines on both
+  // sides.
+  SchedulerOptions own;
+  own.validate = true;
+  SchedulerOptions shared = own;
+  shared.shared_search = true;
+  auto [mixed, unused] =
+      compare_on_random_events(mixed_workstations(), {"sparc", "x86", "alpha"}, 6, own, shared, 12, 250);
+  EXPECT_GT(mixed, 1000); // Expansion moved jobs: the comparison covered moves, not only declines
+  std::vector<Processor> equal;
+  for (int p = 0; p < 20; p++)
+    equal.push_back(Processor{"N" + std::to_string(p), Rational(1), "any"});
+  auto [uniform, unused2] = compare_on_random_events(equal, {"any"}, 40, own, shared, 8, 400);
+  EXPECT_GT(uniform, 1000);
+  own.remember_declined = true;
+  shared.remember_declined = true;
+  auto [remembering, remembered] =
+      compare_on_random_events(mixed_workstations(), {"sparc", "x86", "alpha"}, 6, own, shared, 6, 250);
+  EXPECT_GT(remembering, 500);
+  EXPECT_GT(remembered, 300);
 }
 
 // ---- the map's JSON form ----

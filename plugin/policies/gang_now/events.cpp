@@ -6,6 +6,8 @@
 #include "core/errors.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -53,34 +55,97 @@ size_t queue_position(const AllocationMap& map, int id)
   throw InputError("no " + job_name(id) + " in the allocation map");
 }
 
+/* Job -> (row, VPs) for every processor holding some of its VPs, by increasing row; jobs in increasing id order. A
+ * row numbers a processor of the map before the event (its index there) or one the event added (after them). */
+using Holding = std::vector<std::pair<int, int>>;
+using Holdings = std::vector<std::pair<int, Holding>>;
+
+/* The jobs whose entries an event changed, each with its holding (VPs per row) before its first change and after its
+ * last, a job's allocation being the same in all the slices it holds: the moves are found from these instead of from
+ * every job's holdings in the maps before and after. `rows` gives the row of each processor of the map as it is now.
+ * Entries change only through clear_job and write_job (and a processor_exit's column, whose jobs the handler notes
+ * first), and write_job writes a job that holds no entry, or one that clear_job cleared before. */
+struct ChangeLog {
+  struct Change {
+    int job = 0;
+    Holding before;
+    Holding after;
+  };
+  std::vector<int> rows;
+  std::vector<Change> changes; // in order of first change
+  explicit ChangeLog(size_t processors) : rows(processors)
+  {
+    for (size_t p = 0; p < processors; p++)
+      rows[p] = static_cast<int>(p);
+  }
+  /* The job's change, with `before` as its holding when it is its first. */
+  Change& of(int job, Holding before)
+  {
+    for (auto& c : changes)
+      if (c.job == job) return c;
+    changes.push_back(Change{job, std::move(before), {}});
+    changes.back().after = changes.back().before;
+    return changes.back();
+  }
+};
+
 /* An entry of processor p changed, or p came or went: the turns of jobs of its architecture may decide otherwise. */
 void processor_changed(AllocationMap& map, size_t p)
 {
   map.arch_changes[map.processors[p].arch]++;
 }
 
-void clear_job(AllocationMap& map, int id)
+/* The job's entries cleared, and noted in `log` (if any). `held`: the slices it holds when the caller knows them
+ * (nullptr: every slice is searched). */
+void clear_job(AllocationMap& map, int id, ChangeLog* log, const std::vector<int>* held = nullptr)
 {
-  std::vector<size_t> columns; // the processors that held some of its entries, each once
-  for (auto& slice : map.slices)
+  std::vector<size_t> columns; // the processors that held some of its entries, each once (marked)
+  std::vector<char> marked(map.processors.size(), 0);
+  Holding before;
+  bool first = true; // its holding, read from the first slice holding it
+  auto clear_slice = [&](std::vector<Entry>& slice) {
+    bool found = false;
+    for (const Entry& e : slice) // most slices do not hold it: one pass without a branch per entry first
+      found |= e.job == id;
+    if (!found) return;
     for (size_t p = 0; p < slice.size(); p++)
       if (slice[p].job == id) {
+        if (first && log && slice[p].vps > 0) before.emplace_back(log->rows[p], slice[p].vps);
+        found = true;
         slice[p] = Entry{};
-        if (std::find(columns.begin(), columns.end(), p) == columns.end()) columns.push_back(p);
+        if (!marked[p]) {
+          marked[p] = 1;
+          columns.push_back(p);
+        }
       }
+    first = first && !found;
+  };
+  if (held)
+    for (int s : *held)
+      clear_slice(map.slices[static_cast<size_t>(s)]);
+  else
+    for (auto& slice : map.slices)
+      clear_slice(slice);
   for (size_t p : columns)
     processor_changed(map, p);
+  if (log) log->of(id, std::move(before)).after.clear();
 }
 
-/* The job's entries in `slices`: vps[p] VPs on processor p (none where vps[p] == 0). */
-void write_job(AllocationMap& map, int id, const std::vector<int>& slices, const std::vector<int>& vps)
+/* The job's entries in `slices`: vps[p] VPs on processor p (none where vps[p] == 0); the job holds no entry before
+ * (clear_job). Noted in `log`. */
+void write_job(AllocationMap& map, int id, const std::vector<int>& slices, const std::vector<int>& vps, ChangeLog* log)
 {
+  Holding after;
   for (size_t p = 0; p < vps.size(); p++)
     if (vps[p] > 0) {
       for (int s : slices)
         map.slices[static_cast<size_t>(s)][p] = Entry{id, vps[p]};
-      if (!slices.empty()) processor_changed(map, p);
+      if (!slices.empty()) {
+        processor_changed(map, p);
+        if (log) after.emplace_back(log->rows[p], vps[p]);
+      }
     }
+  if (log) log->of(id, {}).after = std::move(after);
 }
 
 int remove_empty_slices(AllocationMap& map)
@@ -156,7 +221,7 @@ bool has_every_arch(const AllocationMap& map, const VpCounts& demand)
 }
 
 /* Section 4.4.1 for a job that holds no entry (new, waiting, or taken out to be placed again). */
-PlacementDecision place_job(AllocationMap& map, const JobRecord& job, const SchedulerOptions& options)
+PlacementDecision place_job(AllocationMap& map, const JobRecord& job, const SchedulerOptions& options, ChangeLog* log)
 {
   PlacementDecision d;
   d.job = job.id;
@@ -183,13 +248,13 @@ PlacementDecision place_job(AllocationMap& map, const JobRecord& job, const Sche
   if (d.uses_free_space) {
     d.slices = d.pattern.slices;
     d.turnaround = in_pattern->turnaround;
-    write_job(map, job.id, d.slices, in_pattern->vps);
+    write_job(map, job.id, d.slices, in_pattern->vps, log);
   } else {
     map.slices.emplace_back(map.processors.size());
     map.slice_changes++;
     d.slices = {static_cast<int>(map.slices.size() - 1)};
     d.turnaround = whole.turnaround;
-    write_job(map, job.id, d.slices, whole.vps);
+    write_job(map, job.id, d.slices, whole.vps, log);
   }
   return d;
 }
@@ -212,14 +277,15 @@ std::vector<int> available_processors(const AllocationMap& map, const JobRecord&
 /* Section 4.4.3 for one affected job: MTAT and Compression on the processors available to it in the slices it held
  * (`held`, which the event may have left without any of its VPs). False, and the job's entries cleared, when those
  * processors cannot hold it: the caller places it again as a submission. */
-bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& held, const SchedulerOptions& options)
+bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& held, const SchedulerOptions& options,
+                         ChangeLog* log)
 {
   const JobRecord job = *map.job(id);
   std::optional<JobAllocation> a;
   if (!held.empty()) a = allocate_on(map, job.vps, available_processors(map, job, held), options);
-  clear_job(map, id);
+  clear_job(map, id, log);
   if (!a) return false;
-  write_job(map, id, held, a->vps);
+  write_job(map, id, held, a->vps, log);
   return true;
 }
 
@@ -239,8 +305,28 @@ std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map
   return out;
 }
 
+/* What the column search of every job of one set of architectures reads alike in an Expansion round
+ * (SchedulerOptions::shared_search): the map's free rows on those architectures' processors (`mask`), F_i for slice
+ * i, as their distinct values (a map has few: most slices have no free entry at all), and each processor's capacity in
+ * whole units of 1 / denominator. Built from the round's scan when a job of those architectures first needs it. */
+struct SharedRows {
+  std::vector<std::uint64_t> mask;
+  size_t words = 0;
+  /* false when the capacities need a denominator beyond 10^9 (or units beyond 2^40): then the job's own search. */
+  bool whole = true;
+  long long denominator = 1;
+  std::vector<long long> units;              // per processor of the mask: its capacity x denominator
+  std::vector<std::uint64_t> rows;           // the distinct rows, `words` each, in the order of their first slice
+  std::vector<long long> row_units;          // per distinct row: its capacity
+  std::vector<int> copies;                   // per distinct row: the slices that have it
+  std::vector<int> of_slice;                 // per slice: its distinct row
+  std::vector<std::vector<int>> slices_with; // per distinct row: the slices that have it, increasing
+  const std::uint64_t* row(size_t d) const { return rows.data() + d * words; }
+};
+
 /* The map as an Expansion round reads it, from one pass over its entries: the free entries as bit rows, their count,
- * and every job's slices. Built at the start of a round and again after a turn that changed the map. */
+ * and every job's slices. Built at the start of a round and again after a turn that changed the map (or brought up to
+ * date by the turn itself, MapScan::current). */
 struct MapScan {
   FreeRows free{0, 0};
   long long free_entries = 0;
@@ -248,6 +334,10 @@ struct MapScan {
    * indexed directly, where a hash map's look-up per run of a job's entries was a tenth of a whole-KTH run. */
   std::vector<int> place;
   std::vector<std::vector<int>> slices_of;
+  /* Set by a turn that moved its job and brought the scan up to date with the map itself. */
+  bool current = false;
+  /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan. */
+  std::vector<SharedRows> shared;
 };
 
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
@@ -275,21 +365,26 @@ void scan_map(const AllocationMap& map, MapScan& scan)
 {
   scan.free = FreeRows(map.slices.size(), map.processors.size());
   scan.free_entries = 0;
+  scan.shared.clear();
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
     held.clear();
   const auto places = static_cast<int>(scan.place.size());
+  const size_t words = scan.free.words;
   for (size_t s = 0; s < map.slices.size(); s++) {
-    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     const auto& slice = map.slices[s];
-    for (size_t p = 0; p < slice.size(); p++) {
-      const Entry& e = slice[p];
-      if (e.free()) {
-        scan.free.set(s, p);
-        scan.free_entries++;
-        continue;
-      }
-      if (e.job == last) continue;
+    // The free entries a word of bits at a time (no branch per entry), then the jobs' runs of entries.
+    for (size_t w = 0; w < words; w++) {
+      std::uint64_t word = 0;
+      const size_t end = std::min(slice.size(), (w + 1) * 64);
+      for (size_t p = w * 64; p < end; p++)
+        word |= static_cast<std::uint64_t>(slice[p].job == kFreeEntry) << (p % 64);
+      scan.free.bits[s * words + w] = word;
+      scan.free_entries += __builtin_popcountll(word);
+    }
+    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    for (const Entry& e : slice) {
+      if (e.job == last || e.free()) continue;
       last = e.job;
       const int place = e.job >= 0 && e.job < places ? scan.place[static_cast<size_t>(e.job)] : -1;
       if (place < 0) continue; // not a job of the queue: no turn reads it
@@ -317,16 +412,202 @@ Pattern search_free_rows(const AllocationMap& map, const FreeRows& free, const s
   return find_pattern(free, capacities, search, options.max_exhaustive_slices);
 }
 
-/* One job's turn in an Expansion round, the job holding `held` (its slices); true if it moved or was placed (false:
- * the map is unchanged). `scan`: the map's free entries (scan_map), from which the job's search rows are made
- * word by word (its own entries counting as free, as find_free_pattern has them). */
-bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const SchedulerOptions& options,
-                EventResult& result, const MapScan& scan, const ArchMasks& masks)
+bool within(const std::uint64_t* a, const std::uint64_t* b, size_t words)
 {
+  for (size_t w = 0; w < words; w++)
+    if ((a[w] & ~b[w]) != 0) return false;
+  return true;
+}
+
+long long units_of(const std::uint64_t* row, const std::vector<long long>& units, size_t words)
+{
+  long long sum = 0;
+  for (size_t w = 0; w < words; w++)
+    for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1)
+      sum += units[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
+  return sum;
+}
+
+void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std::vector<std::uint64_t>& mask,
+                       SharedRows& out)
+{
+  out.mask = mask;
+  out.words = free.words;
+  out.units.assign(map.processors.size(), 0);
+  out.denominator = 1;
+  out.whole = true;
+  std::vector<size_t> members;
+  for (size_t w = 0; w < mask.size(); w++)
+    for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
+      members.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+  for (size_t p : members) {
+    const long long d = map.processors[p].capacity.denominator();
+    if (out.denominator % d == 0) continue;
+    out.denominator = out.denominator / std::gcd(out.denominator, d) * d;
+    if (out.denominator > 1000000000LL) {
+      out.whole = false;
+      return;
+    }
+  }
+  for (size_t p : members) {
+    const Rational& a = map.processors[p].capacity;
+    const __int128 unit = static_cast<__int128>(a.numerator()) * (out.denominator / a.denominator());
+    if (unit > (static_cast<__int128>(1) << 40)) {
+      out.whole = false;
+      return;
+    }
+    out.units[p] = static_cast<long long>(unit);
+  }
+  const size_t words = out.words;
+  std::unordered_map<std::uint64_t, std::vector<int>> by_hash; // row hash -> distinct rows
+  std::vector<std::uint64_t> row(words);
+  out.of_slice.resize(free.slices);
+  for (size_t s = 0; s < free.slices; s++) {
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (size_t w = 0; w < words; w++) {
+      row[w] = free.bits[s * words + w] & mask[w];
+      hash = (hash ^ row[w]) * 1099511628211ULL;
+    }
+    auto& same = by_hash[hash];
+    int d = -1;
+    for (int k : same)
+      if (std::equal(row.begin(), row.end(), out.row(static_cast<size_t>(k)))) d = k;
+    if (d < 0) {
+      d = static_cast<int>(out.copies.size());
+      same.push_back(d);
+      out.rows.insert(out.rows.end(), row.begin(), row.end());
+      out.row_units.push_back(units_of(row.data(), out.units, words));
+      out.copies.push_back(0);
+    }
+    out.copies[static_cast<size_t>(d)]++;
+    out.of_slice[s] = d;
+    if (out.slices_with.size() <= static_cast<size_t>(d)) out.slices_with.resize(static_cast<size_t>(d) + 1);
+    out.slices_with[static_cast<size_t>(d)].push_back(static_cast<int>(s));
+  }
+}
+
+/* The column search's pattern (column_search: the first largest) for a job holding `held` (increasing) whose own
+ * entries are `own` (bits, on the mask's processors), from the shared rows. The job's row of slice j is F_j, or F_j
+ * with its own entries where it holds j, so its distinct rows are, for each distinct shared row d, d (in the slices
+ * with d it does not hold) and d with its entries (in those it holds): at most twice as many, each a candidate at its
+ * first slice, its width the slices whose row contains it. The pattern's processors, size and width (its slice
+ * count) are found here; its slices, which only a job that may move needs, by add_pattern_slices. */
+struct SharedPick {
+  Pattern pattern; // processors and size; slices once add_pattern_slices is called
+  int width = 0;
+  std::vector<std::uint64_t> rows; // the job's distinct rows (2d, 2d + 1), `words` each
+  std::vector<int> count;          // per job row: the slices that have it
+};
+
+SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>& held,
+                                const std::vector<std::uint64_t>& own)
+{
+  const size_t words = shared.words;
+  const size_t distinct = shared.copies.size();
+  const size_t none = shared.of_slice.size();
+  SharedPick pick;
+  // Job row 2d: d where it does not hold the slice; 2d + 1: d with its entries. Their slices, and each one's first.
+  pick.count.assign(2 * distinct, 0);
+  std::vector<size_t> first(2 * distinct, none);
+  for (int s : held) {
+    const auto k = 2 * static_cast<size_t>(shared.of_slice[static_cast<size_t>(s)]) + 1;
+    if (pick.count[k]++ == 0) first[k] = static_cast<size_t>(s);
+  }
+  pick.rows.resize(2 * distinct * words);
+  std::vector<long long> units(2 * distinct, 0);
+  for (size_t d = 0; d < distinct; d++) {
+    pick.count[2 * d] = shared.copies[d] - pick.count[2 * d + 1];
+    for (size_t w = 0; w < words; w++) {
+      pick.rows[2 * d * words + w] = shared.row(d)[w];
+      pick.rows[(2 * d + 1) * words + w] = shared.row(d)[w] | own[w];
+    }
+    units[2 * d] = shared.row_units[d];
+    if (pick.count[2 * d + 1] > 0) units[2 * d + 1] = units_of(&pick.rows[(2 * d + 1) * words], shared.units, words);
+    if (pick.count[2 * d] > 0 && units[2 * d] > 0) { // its first slice the job does not hold (both lists increasing)
+      auto h = held.begin();
+      for (int s : shared.slices_with[d]) {
+        while (h != held.end() && *h < s)
+          ++h;
+        if (h == held.end() || *h != s) {
+          first[2 * d] = static_cast<size_t>(s);
+          break;
+        }
+      }
+    }
+  }
+  size_t best = 2 * distinct;
+  __int128 best_size = 0;
+  for (size_t x = 0; x < 2 * distinct; x++) {
+    if (pick.count[x] == 0 || units[x] == 0) continue;
+    int width = 0;
+    for (size_t y = 0; y < 2 * distinct; y++)
+      if (pick.count[y] > 0 && (y == x || within(&pick.rows[x * words], &pick.rows[y * words], words)))
+        width += pick.count[y];
+    const __int128 size = static_cast<__int128>(units[x]) * width;
+    if (size > best_size || (size == best_size && best < 2 * distinct && first[x] < first[best])) {
+      best_size = size;
+      best = x;
+      pick.width = width;
+    }
+  }
+  if (best == 2 * distinct) return pick;
+  const std::uint64_t* row = &pick.rows[best * words];
+  for (size_t w = 0; w < words; w++)
+    for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1)
+      pick.pattern.processors.push_back(static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
+  pick.pattern.size = Rational(units[best], shared.denominator) * Rational(static_cast<long long>(pick.width));
+  return pick;
+}
+
+/* The pattern's slices: those whose row (the job's) contains the pattern's processors. */
+void add_pattern_slices(const SharedRows& shared, const std::vector<int>& held, SharedPick& pick)
+{
+  const size_t words = shared.words;
+  std::vector<std::uint64_t> row(words, 0);
+  for (int p : pick.pattern.processors)
+    row[static_cast<size_t>(p) / 64] |= std::uint64_t{1} << (static_cast<size_t>(p) % 64);
+  std::vector<char> contains(pick.count.size(), 0);
+  for (size_t y = 0; y < contains.size(); y++)
+    contains[y] = pick.count[y] > 0 && within(row.data(), &pick.rows[y * words], words) ? 1 : 0;
+  auto h = held.begin();
+  for (size_t j = 0; j < shared.of_slice.size(); j++) {
+    while (h != held.end() && static_cast<size_t>(*h) < j)
+      ++h;
+    const bool holds = h != held.end() && static_cast<size_t>(*h) == j;
+    if (contains[2 * static_cast<size_t>(shared.of_slice[j]) + (holds ? 1 : 0)] != 0)
+      pick.pattern.slices.push_back(static_cast<int>(j));
+  }
+}
+
+/* A lower bound of the time-shared turnaround any allocation of the job on `processors` over `width` slices has
+ * (whatever MTAT and Compression do there; `size`: the processors' capacity times `width`): n VPs on processors of
+ * capacity C take at least n / C (each n_i <= T a_i), so over w slices at least n / (C w). On k processors of one
+ * capacity a (all of the job's one architecture), whole VPs take at least ceil(n / k) / a, the optimum itself. */
+Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job, const std::vector<int>& processors,
+                                 const Rational& size, int width)
+{
+  const long long n = job.total_vps();
+  const Rational& a = map.processors[static_cast<size_t>(processors.front())].capacity;
+  const bool one_capacity = job.vps.size() == 1 && std::all_of(processors.begin(), processors.end(), [&](int p) {
+                              return map.processors[static_cast<size_t>(p)].capacity == a;
+                            });
+  if (!one_capacity) return Rational(n) / size;
+  const auto k = static_cast<long long>(processors.size());
+  return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(width));
+}
+
+/* One job's turn in an Expansion round, the job at `place` in the queue; true if it moved or was placed (false: the
+ * map is unchanged). With shared_search, a move that removed no slice brings `scan` up to date itself
+ * (MapScan::current). `scan`: the map's free entries (scan_map), from which the job's search rows are made
+ * word by word (its own entries counting as free, as find_free_pattern has them). */
+bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const SchedulerOptions& options,
+                EventResult& result, MapScan& scan, const ArchMasks& masks, ChangeLog* log)
+{
+  const std::vector<int> held = scan.slices_of[place]; // (a copy: the scan may follow the move below)
   const int id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
-    result.placements.push_back(place_job(map, job, options));
+    result.placements.push_back(place_job(map, job, options, log));
     return true;
   }
   // Its allocation is the same in every slice it holds (the map's rules): read from the first (as
@@ -338,36 +619,103 @@ bool expand_job(AllocationMap& map, const JobRecord& job, const std::vector<int>
       if (auto it = masks.find(arch); it != masks.end())
         for (size_t w = 0; w < mask.size(); w++)
           mask[w] |= it->second[w];
-  std::vector<size_t> usable;
-  for (size_t w = 0; w < mask.size(); w++)
-    for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
-      usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
-  Rational now(0);
   std::vector<size_t> own;
+  size_t slowest = first.size(); // the processor of the largest n_p / a_p (compared as whole numbers)
   for (size_t p = 0; p < first.size(); p++) {
     if (first[p].job == id) {
       own.push_back(p);
-      if (first[p].vps > 0) now = std::max(now, Rational(first[p].vps) / map.processors[p].capacity);
+      if (first[p].vps <= 0) continue;
+      const Rational& a = map.processors[p].capacity;
+      if (slowest == first.size()) {
+        slowest = p;
+        continue;
+      }
+      const Rational& b = map.processors[slowest].capacity;
+      // n_p / a_p > n_q / a_q, capacities being positive fractions
+      if (static_cast<__int128>(first[p].vps) * a.denominator() * b.numerator() >
+          static_cast<__int128>(first[slowest].vps) * b.denominator() * a.numerator())
+        slowest = p;
     }
   }
-  FreeRows free(scan.free.slices, scan.free.processors);
-  for (size_t s = 0; s < free.slices; s++)
-    for (size_t w = 0; w < free.words; w++)
-      free.bits[s * free.words + w] = scan.free.bits[s * free.words + w] & mask[w];
-  for (int s : held)
+  Rational now(0);
+  if (slowest < first.size()) now = Rational(first[slowest].vps) / map.processors[slowest].capacity;
+  const SharedRows* shared = nullptr;
+  if (options.shared_search && options.expansion == ExpansionSearch::column) {
+    for (const auto& rows : scan.shared)
+      if (rows.mask == mask) shared = &rows;
+    if (!shared) {
+      scan.shared.emplace_back();
+      build_shared_rows(map, scan.free, mask, scan.shared.back());
+      shared = &scan.shared.back();
+    }
+    if (!shared->whole) shared = nullptr;
+  }
+  Pattern pattern;
+  if (shared) {
+    std::vector<std::uint64_t> mine(scan.free.words, 0);
     for (size_t p : own)
-      if ((mask[p / 64] >> (p % 64)) & 1) free.set(static_cast<size_t>(s), p);
-  Pattern pattern = search_free_rows(map, free, usable, options);
+      mine[p / 64] |= (std::uint64_t{1} << (p % 64)) & mask[p / 64];
+    SharedPick pick = shared_column_search(*shared, held, mine);
+    if (pick.pattern.processors.empty()) return false;
+    // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
+    if (least_shared_turnaround(map, job, pick.pattern.processors, pick.pattern.size, pick.width) >=
+        now / Rational(static_cast<long long>(held.size())))
+      return false;
+    add_pattern_slices(*shared, held, pick);
+    pattern = std::move(pick.pattern);
+  } else {
+    std::vector<size_t> usable;
+    for (size_t w = 0; w < mask.size(); w++)
+      for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
+        usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+    FreeRows free(scan.free.slices, scan.free.processors);
+    for (size_t s = 0; s < free.slices; s++)
+      for (size_t w = 0; w < free.words; w++)
+        free.bits[s * free.words + w] = scan.free.bits[s * free.words + w] & mask[w];
+    for (int s : held)
+      for (size_t p : own)
+        if ((mask[p / 64] >> (p % 64)) & 1) free.set(static_cast<size_t>(s), p);
+    pattern = search_free_rows(map, free, usable, options);
+  }
   if (pattern.empty()) return false;
-  auto a = allocate_on(map, job.vps, pattern.processors, options);
-  if (!a) return false;
   // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
   now /= Rational(static_cast<long long>(held.size()));
+  if (options.shared_search && !shared &&
+      least_shared_turnaround(map, job, pattern.processors, pattern.size, static_cast<int>(pattern.slices.size())) >=
+          now)
+    return false;
+  auto a = allocate_on(map, job.vps, pattern.processors, options);
+  if (!a) return false;
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
-  clear_job(map, id);
-  write_job(map, id, pattern.slices, a->vps);
-  result.removed_slices += remove_empty_slices(map);
+  clear_job(map, id, log, &held);
+  write_job(map, id, pattern.slices, a->vps, log);
+  const int removed = remove_empty_slices(map);
+  result.removed_slices += removed;
+  if (removed == 0 && options.shared_search) { // the scan follows the move, without a pass over the map
+    scan.shared.clear();
+    const size_t words = scan.free.words;
+    std::vector<std::uint64_t> left(words, 0); // the processors it left, then those it took, as bits
+    for (size_t p : own)
+      left[p / 64] |= std::uint64_t{1} << (p % 64);
+    std::vector<std::uint64_t> taken(words, 0);
+    for (size_t p = 0; p < a->vps.size(); p++)
+      if (a->vps[p] > 0) taken[p / 64] |= std::uint64_t{1} << (p % 64);
+    for (int s : held)
+      for (size_t w = 0; w < words; w++) {
+        std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
+        scan.free_entries += __builtin_popcountll(left[w] & ~row);
+        row |= left[w];
+      }
+    for (int s : pattern.slices)
+      for (size_t w = 0; w < words; w++) {
+        std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
+        scan.free_entries -= __builtin_popcountll(taken[w] & row);
+        row &= ~taken[w];
+      }
+    scan.slices_of[place] = pattern.slices;
+    scan.current = true;
+  }
   return true;
 }
 
@@ -384,7 +732,7 @@ std::vector<std::uint64_t> turn_inputs(const AllocationMap& map, const JobRecord
 }
 
 void expansion_round(AllocationMap& map, const std::set<int>& excluded, const SchedulerOptions& options,
-                     EventResult& result)
+                     EventResult& result, ChangeLog* log)
 {
   if (map.jobs.empty()) return;
   const size_t start = map.next_job % map.jobs.size();
@@ -407,9 +755,9 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
     if (excluded.count(id)) continue;
-    JobRecord* job = &map.jobs[(start + k) % map.jobs.size()];
-    const std::vector<int>& held = scan.slices_of[(start + k) % map.jobs.size()]; // (not used after a rescan)
-    bool waiting = job && held.empty();
+    const size_t place = (start + k) % map.jobs.size();
+    JobRecord* job = &map.jobs[place];
+    bool waiting = job && scan.slices_of[place].empty();
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && scan.free_entries == 0)) continue;
     // A placed job whose last turn left it in place, with nothing it reads changed since, stays again.
@@ -417,26 +765,32 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     if (options.remember_declined && !waiting) {
       inputs = turn_inputs(map, *job);
       if (job->declined_at == inputs) {
-        if (options.validate && expand_job(map, *job, held, options, result, scan, masks))
+        if (options.validate && expand_job(map, *job, place, options, result, scan, masks, log))
           throw PolicyError("gang scheduler: " + job_name(id) +
                             " was skipped by the Expansion round as unchanged, and its turn moves it");
         continue;
       }
     }
-    const bool moved = expand_job(map, *job, held, options, result, scan, masks);
+    scan.current = false;
+    const bool moved = expand_job(map, *job, place, options, result, scan, masks, log);
     if (!moved && !inputs.empty()) job->declined_at = std::move(inputs);
     if (moved) {
       result.expanded_jobs.push_back(id);
-      scan_map(map, scan);
+      if (!scan.current) {
+        scan_map(map, scan);
+      } else if (options.validate) { // the scan the move brought up to date must be the map's
+        MapScan fresh;
+        fresh.place = scan.place;
+        scan_map(map, fresh);
+        if (fresh.free.bits != scan.free.bits || fresh.free_entries != scan.free_entries ||
+            fresh.slices_of != scan.slices_of)
+          throw PolicyError("gang scheduler: the Expansion round's scan, updated after " + job_name(id) +
+                            "'s move, is not the map's");
+      }
     }
   }
   map.next_job = (start + 1) % map.jobs.size();
 }
-
-/* Job -> (row, VPs) for every processor holding some of its VPs, by increasing row; jobs in increasing id order. A
- * row numbers a processor of the map before the event (its index there) or one the event added (after them). */
-using Holding = std::vector<std::pair<int, int>>;
-using Holdings = std::vector<std::pair<int, Holding>>;
 
 /* The VPs of each job on each processor, read from the job's first slice (AllocationMap::allocation_of: the same in
  * all its slices), in one pass over the map; processor p of `map` is row rows[p]. */
@@ -479,104 +833,146 @@ Holdings holdings_of(const AllocationMap& map, const std::vector<int>& rows)
   return out;
 }
 
-/* The net moves between `old_map` and the result's map. The handlers keep the processors' order: an event removes
- * processors or appends new ones, so the rows of the new map are found by one walk over both lists. */
-void record_moves(const AllocationMap& old_map, EventResult& result)
+/* The rows of the processors before an event, then of those it added: the old processors' rows are their indices,
+ * and the handlers keep the processors' order (an event removes processors or appends new ones), so the rows of the
+ * new map are found by one walk over both lists (`new_rows`, filled when not null). */
+std::vector<const Processor*> processor_rows(const std::vector<Processor>& old_processors,
+                                             const std::vector<Processor>& new_processors, std::vector<int>* new_rows)
 {
-  const auto& old_processors = old_map.processors;
-  const auto& new_processors = result.map.processors;
   std::vector<const Processor*> rows;
   rows.reserve(old_processors.size() + 1);
   for (const auto& p : old_processors)
     rows.push_back(&p);
-  std::vector<int> old_rows(old_processors.size());
-  for (size_t p = 0; p < old_rows.size(); p++)
-    old_rows[p] = static_cast<int>(p);
-  std::vector<int> new_rows(new_processors.size());
+  if (new_rows) new_rows->assign(new_processors.size(), 0);
   size_t next = 0; // the old processors before `next` are matched or gone
   for (size_t j = 0; j < new_processors.size(); j++) {
     size_t k = next;
     while (k < old_processors.size() && old_processors[k].name != new_processors[j].name)
       k++;
+    int row;
     if (k < old_processors.size()) {
-      new_rows[j] = static_cast<int>(k);
+      row = static_cast<int>(k);
       next = k + 1;
     } else {
-      new_rows[j] = static_cast<int>(rows.size());
+      row = static_cast<int>(rows.size());
       rows.push_back(&new_processors[j]);
     }
+    if (new_rows) (*new_rows)[j] = row;
   }
+  return rows;
+}
+
+/* Job `id`'s net moves from holding `was` to `is`: per architecture (by name), losses given to gains in row order. */
+void job_moves(int id, const Holding& was, const Holding& is, const std::vector<const Processor*>& rows,
+               EventResult& result)
+{
+  if (was == is) return; // nothing lost, nothing gained
+  // Per row, the VPs it had and has.
+  std::vector<std::pair<int, int>> changes; // (row, new - old)
+  size_t w = 0;
+  size_t i = 0;
+  while (w < was.size() || i < is.size()) {
+    if (i == is.size() || (w < was.size() && was[w].first < is[i].first)) {
+      changes.emplace_back(was[w].first, -was[w].second);
+      w++;
+    } else if (w == was.size() || is[i].first < was[w].first) {
+      changes.emplace_back(is[i].first, is[i].second);
+      i++;
+    } else {
+      if (is[i].second != was[w].second) changes.emplace_back(is[i].first, is[i].second - was[w].second);
+      w++;
+      i++;
+    }
+  }
+  std::vector<const std::string*> archs;
+  for (const auto& [row, delta] : changes)
+    archs.push_back(&rows[static_cast<size_t>(row)]->arch);
+  std::sort(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x < *y; });
+  archs.erase(
+      std::unique(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x == *y; }),
+      archs.end());
+  for (const std::string* arch : archs) {
+    std::vector<VpCount> losses;
+    std::vector<VpCount> gains;
+    for (const auto& [row, delta] : changes) {
+      const Processor& p = *rows[static_cast<size_t>(row)];
+      if (p.arch != *arch) continue;
+      if (delta < 0) losses.push_back({id, p.name, -delta});
+      if (delta > 0) gains.push_back({id, p.name, delta});
+    }
+    size_t l = 0;
+    size_t g = 0;
+    while (l < losses.size() && g < gains.size()) {
+      int moved = std::min(losses[l].vps, gains[g].vps);
+      result.migrations.push_back({id, losses[l].processor, gains[g].processor, moved});
+      losses[l].vps -= moved;
+      gains[g].vps -= moved;
+      if (losses[l].vps == 0) l++;
+      if (gains[g].vps == 0) g++;
+    }
+    for (; l < losses.size(); l++)
+      result.suspended.push_back(losses[l]);
+    for (; g < gains.size(); g++)
+      result.placed.push_back(gains[g]);
+  }
+}
+
+/* The net moves between `old_map` and the result's map, from every job's holdings in both. */
+void record_moves_of_maps(const AllocationMap& old_map, EventResult& result)
+{
+  std::vector<int> new_rows;
+  const auto rows = processor_rows(old_map.processors, result.map.processors, &new_rows);
+  std::vector<int> old_rows(old_map.processors.size());
+  for (size_t p = 0; p < old_rows.size(); p++)
+    old_rows[p] = static_cast<int>(p);
   const Holdings before = holdings_of(old_map, old_rows);
   const Holdings after = holdings_of(result.map, new_rows);
   const Holding none;
   size_t b = 0;
   size_t a = 0;
   while (b < before.size() || a < after.size()) { // the jobs of both, in id order
-    int id;
-    const Holding* was = &none;
-    const Holding* is = &none;
     if (a == after.size() || (b < before.size() && before[b].first < after[a].first)) {
-      id = before[b].first;
-      was = &before[b++].second;
+      job_moves(before[b].first, before[b].second, none, rows, result);
+      b++;
     } else if (b == before.size() || after[a].first < before[b].first) {
-      id = after[a].first;
-      is = &after[a++].second;
+      job_moves(after[a].first, none, after[a].second, rows, result);
+      a++;
     } else {
-      id = before[b].first;
-      was = &before[b++].second;
-      is = &after[a++].second;
-    }
-    if (*was == *is) continue; // nothing lost, nothing gained
-    // Per row, the VPs it had and has; then per architecture (by name), losses given to gains in row order.
-    std::vector<std::pair<int, int>> changes; // (row, new - old)
-    size_t w = 0;
-    size_t i = 0;
-    while (w < was->size() || i < is->size()) {
-      if (i == is->size() || (w < was->size() && (*was)[w].first < (*is)[i].first)) {
-        changes.emplace_back((*was)[w].first, -(*was)[w].second);
-        w++;
-      } else if (w == was->size() || (*is)[i].first < (*was)[w].first) {
-        changes.emplace_back((*is)[i].first, (*is)[i].second);
-        i++;
-      } else {
-        if ((*is)[i].second != (*was)[w].second)
-          changes.emplace_back((*is)[i].first, (*is)[i].second - (*was)[w].second);
-        w++;
-        i++;
-      }
-    }
-    std::vector<const std::string*> archs;
-    for (const auto& [row, delta] : changes)
-      archs.push_back(&rows[static_cast<size_t>(row)]->arch);
-    std::sort(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x < *y; });
-    archs.erase(
-        std::unique(archs.begin(), archs.end(), [](const std::string* x, const std::string* y) { return *x == *y; }),
-        archs.end());
-    for (const std::string* arch : archs) {
-      std::vector<VpCount> losses;
-      std::vector<VpCount> gains;
-      for (const auto& [row, delta] : changes) {
-        const Processor& p = *rows[static_cast<size_t>(row)];
-        if (p.arch != *arch) continue;
-        if (delta < 0) losses.push_back({id, p.name, -delta});
-        if (delta > 0) gains.push_back({id, p.name, delta});
-      }
-      size_t l = 0;
-      size_t g = 0;
-      while (l < losses.size() && g < gains.size()) {
-        int moved = std::min(losses[l].vps, gains[g].vps);
-        result.migrations.push_back({id, losses[l].processor, gains[g].processor, moved});
-        losses[l].vps -= moved;
-        gains[g].vps -= moved;
-        if (losses[l].vps == 0) l++;
-        if (gains[g].vps == 0) g++;
-      }
-      for (; l < losses.size(); l++)
-        result.suspended.push_back(losses[l]);
-      for (; g < gains.size(); g++)
-        result.placed.push_back(gains[g]);
+      job_moves(before[b].first, before[b].second, after[a].second, rows, result);
+      b++;
+      a++;
     }
   }
+}
+
+bool moves_differ(const EventResult& x, const EventResult& y)
+{
+  auto same_move = [](const VpMove& a, const VpMove& b) {
+    return a.job == b.job && a.from == b.from && a.to == b.to && a.vps == b.vps;
+  };
+  auto same_count = [](const VpCount& a, const VpCount& b) {
+    return a.job == b.job && a.processor == b.processor && a.vps == b.vps;
+  };
+  return !std::equal(x.migrations.begin(), x.migrations.end(), y.migrations.begin(), y.migrations.end(), same_move) ||
+         !std::equal(x.placed.begin(), x.placed.end(), y.placed.begin(), y.placed.end(), same_count) ||
+         !std::equal(x.suspended.begin(), x.suspended.end(), y.suspended.begin(), y.suspended.end(), same_count);
+}
+
+/* The net moves of the event whose changes `log` noted, the map having had `old_processors` before it. With
+ * options.validate, they must be those found from the two maps (`old_map`, the map before, when given). */
+void record_moves(const std::vector<Processor>& old_processors, ChangeLog& log, EventResult& result,
+                  const SchedulerOptions& options, const AllocationMap* old_map)
+{
+  const auto rows = processor_rows(old_processors, result.map.processors, nullptr);
+  std::sort(log.changes.begin(), log.changes.end(),
+            [](const ChangeLog::Change& x, const ChangeLog::Change& y) { return x.job < y.job; });
+  for (const auto& change : log.changes)
+    job_moves(change.job, change.before, change.after, rows, result);
+  if (!options.validate || !old_map) return;
+  EventResult check{result.map, {}, {}, {}, {}, {}, 0};
+  record_moves_of_maps(*old_map, check);
+  if (moves_differ(check, result))
+    throw PolicyError("gang scheduler: the moves noted during an event differ from those between its maps");
 }
 
 void check_result(const EventResult& result, const SchedulerOptions& options)
@@ -599,12 +995,15 @@ void check_demand(const VpCounts& vps, int id)
 
 /* What VP_exit and a job's exit share once the departed VPs are gone from `after_exit`: emptied slices removed, an
  * expansion round, and the VP moves counted from `after_exit`. */
-EventResult after_departure(const AllocationMap& after_exit, const SchedulerOptions& options)
+EventResult after_departure(AllocationMap&& after_exit, const SchedulerOptions& options)
 {
-  EventResult result{after_exit, {}, {}, {}, {}, {}, 0};
+  std::optional<AllocationMap> before; // for the check of the moves (options.validate)
+  if (options.validate) before = after_exit;
+  EventResult result{std::move(after_exit), {}, {}, {}, {}, {}, 0};
+  ChangeLog log(result.map.processors.size());
   result.removed_slices += remove_empty_slices(result.map);
-  expansion_round(result.map, {}, options, result);
-  record_moves(after_exit, result);
+  expansion_round(result.map, {}, options, result, &log);
+  record_moves(result.map.processors, log, result, options, before ? &*before : nullptr);
   check_result(result, options);
   return result;
 }
@@ -629,17 +1028,25 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
 
 EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options)
 {
+  return submit_job(AllocationMap(map), job, vps, options);
+}
+
+EventResult submit_job(AllocationMap&& map, int job, const VpCounts& vps, const SchedulerOptions& options)
+{
   check_map(map, options);
   if (job < 0) throw InputError(job_name(job) + ": job ids are >= 0");
   if (map.job(job)) throw InputError(job_name(job) + " is already in the allocation map");
   check_demand(vps, job);
-  EventResult result{map, {}, {}, {}, {}, {}, 0};
+  std::optional<AllocationMap> before; // for the check of the moves (options.validate)
+  if (options.validate) before = map;
+  EventResult result{std::move(map), {}, {}, {}, {}, {}, 0};
+  ChangeLog log(result.map.processors.size());
   JobRecord record{job, {}, {}};
   for (const auto& [arch, count] : vps)
     if (count > 0) record.vps[arch] = count;
   result.map.jobs.push_back(record);
-  result.placements.push_back(place_job(result.map, record, options));
-  record_moves(map, result);
+  result.placements.push_back(place_job(result.map, record, options, &log));
+  record_moves(result.map.processors, log, result, options, before ? &*before : nullptr);
   check_result(result, options);
   return result;
 }
@@ -659,13 +1066,19 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
   for (auto& slice : result.map.slices)
     slice.emplace_back();
   processor_changed(result.map, result.map.processors.size() - 1);
-  expansion_round(result.map, {}, options, result);
-  record_moves(map, result);
+  ChangeLog log(result.map.processors.size()); // the new processor's row follows the others'
+  expansion_round(result.map, {}, options, result, &log);
+  record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
   return result;
 }
 
 EventResult vp_exit(const AllocationMap& map, int job, const std::string& processor, const SchedulerOptions& options)
+{
+  return vp_exit(AllocationMap(map), job, processor, options);
+}
+
+EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, const SchedulerOptions& options)
 {
   check_map(map, options);
   queue_position(map, job);
@@ -673,29 +1086,41 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
   if (p < 0) throw InputError("VP_exit: no processor '" + processor + "' in the allocation map");
   if (map.allocation_of(job)[static_cast<size_t>(p)] == 0)
     throw InputError("VP_exit: " + job_name(job) + " has no VP on processor '" + processor + "'");
-  AllocationMap after_exit = map;
+  AllocationMap after_exit = std::move(map);
+  bool freed = false;
   for (auto& slice : after_exit.slices) {
     Entry& e = slice[static_cast<size_t>(p)];
-    if (e.job == job && --e.vps == 0) e = Entry{};
+    if (e.job == job && --e.vps == 0) {
+      e = Entry{};
+      freed = true;
+    }
   }
-  processor_changed(after_exit, static_cast<size_t>(p));
+  // Another job's turn reads the map's free entries, not the VP counts of the job's entries (its own turn is taken
+  // again: its memory is cleared below): a VP that leaves another of its VPs on the processor changes nothing it reads.
+  if (freed) processor_changed(after_exit, static_cast<size_t>(p));
   JobRecord& record = after_exit.jobs[queue_position(after_exit, job)];
   record.declined_at.clear();
-  int& count = record.vps[map.processors[static_cast<size_t>(p)].arch];
+  const std::string& arch = after_exit.processors[static_cast<size_t>(p)].arch;
+  int& count = record.vps[arch];
   count--;
-  if (count == 0) record.vps.erase(map.processors[static_cast<size_t>(p)].arch);
+  if (count == 0) record.vps.erase(arch);
   if (record.total_vps() == 0) remove_job_record(after_exit, job);
-  return after_departure(after_exit, options);
+  return after_departure(std::move(after_exit), options);
 }
 
 EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options)
 {
+  return job_exit(AllocationMap(map), job, options);
+}
+
+EventResult job_exit(AllocationMap&& map, int job, const SchedulerOptions& options)
+{
   check_map(map, options);
   queue_position(map, job);
-  AllocationMap after_exit = map;
-  clear_job(after_exit, job);
+  AllocationMap after_exit = std::move(map);
+  clear_job(after_exit, job, nullptr);
   remove_job_record(after_exit, job);
-  return after_departure(after_exit, options);
+  return after_departure(std::move(after_exit), options);
 }
 
 EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options)
@@ -704,18 +1129,19 @@ EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, c
   queue_position(map, job);
   if (arch.empty()) throw InputError("new_VP: " + job_name(job) + "'s new VP has no architecture");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
+  ChangeLog log(result.map.processors.size());
   const long long free_before = map.free_entries();
   JobRecord& record = result.map.jobs[queue_position(result.map, job)];
   record.vps[arch]++;
   record.declined_at.clear();
   const auto held = map.slices_of(job);
-  if (!held.empty() && !reallocate_in_place(result.map, job, held, options)) {
+  if (!held.empty() && !reallocate_in_place(result.map, job, held, options, &log)) {
     result.removed_slices += remove_empty_slices(result.map);
-    result.placements.push_back(place_job(result.map, *result.map.job(job), options));
+    result.placements.push_back(place_job(result.map, *result.map.job(job), options, &log));
   }
   result.removed_slices += remove_empty_slices(result.map);
-  if (result.map.free_entries() > free_before) expansion_round(result.map, {job}, options, result);
-  record_moves(map, result);
+  if (result.map.free_entries() > free_before) expansion_round(result.map, {job}, options, result, &log);
+  record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
   return result;
 }
@@ -739,6 +1165,17 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
         held.emplace_back(job.id, slices[job.id]);
       }
   }
+  // The affected jobs' holdings before the processor leaves (rows: the processors' indices now); afterwards the
+  // processors past it keep their rows, one more than their index.
+  ChangeLog log(map.processors.size());
+  for (const auto& [id, slices] : held) {
+    Holding before;
+    const auto& first = map.slices[static_cast<size_t>(slices.front())];
+    for (size_t q = 0; q < first.size(); q++)
+      if (first[q].job == id && first[q].vps > 0) before.emplace_back(static_cast<int>(q), first[q].vps);
+    log.of(id, std::move(before));
+  }
+  log.rows.erase(log.rows.begin() + p);
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   processor_changed(result.map, static_cast<size_t>(p));
   result.map.processors.erase(result.map.processors.begin() + p);
@@ -753,14 +1190,14 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   // ones that did not fit there, as submissions.
   std::vector<int> to_place;
   for (const auto& [id, slices] : held)
-    if (!reallocate_in_place(result.map, id, slices, options)) to_place.push_back(id);
+    if (!reallocate_in_place(result.map, id, slices, options, &log)) to_place.push_back(id);
   result.removed_slices += remove_empty_slices(result.map);
   for (int id : to_place) {
-    result.placements.push_back(place_job(result.map, *result.map.job(id), options));
+    result.placements.push_back(place_job(result.map, *result.map.job(id), options, &log));
     result.removed_slices += remove_empty_slices(result.map);
   }
-  if (result.map.free_entries() > free_before) expansion_round(result.map, affected, options, result);
-  record_moves(map, result);
+  if (result.map.free_entries() > free_before) expansion_round(result.map, affected, options, result, &log);
+  record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
   return result;
 }

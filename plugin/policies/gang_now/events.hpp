@@ -70,6 +70,16 @@ struct SchedulerOptions {
    * default (maps written by hand carry no counters); the policy gang-now turns it on. With `validate` the skipped
    * turns are taken anyway and must not move the job. */
   bool remember_declined = false;
+  /* The Expansion round's column search (ExpansionSearch::column) shares what every job's turn reads alike: the map's
+   * free rows on the job's architectures, as their distinct values with their capacities, found once per round (and
+   * again after a turn that changed the map) instead of once per job; a job's own rows differ only in the slices it
+   * holds, so its candidates are derived from those. A turn stops before MTAT and Compression when the pattern found
+   * cannot make the job faster: n VPs on processors of capacity C take at least n / C, so over the pattern's w slices
+   * at least n / (C w) of time-shared turnaround (ceil(n / k) / (a w) on k processors of one capacity a). And after a
+   * move that removed no slice the round updates its scan of the map instead of scanning it again (checked against a
+   * new scan with `validate`). The same decisions; off by default (the reference), the policy gang-now turns it on,
+   * and a unit test compares the two on random events. */
+  bool shared_search = false;
 };
 
 /* `vps` VPs of `job` whose images go from processor `from` to processor `to` (same architecture). */
@@ -127,6 +137,10 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
 /* The whole job ends: VP_exit of all its VPs at once. */
 EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options);
 EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options);
+/* The same events on a map the caller gives up (the policy's own, replaced by the result's): no copy of it is made. */
+EventResult submit_job(AllocationMap&& map, int job, const VpCounts& vps, const SchedulerOptions& options);
+EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, const SchedulerOptions& options);
+EventResult job_exit(AllocationMap&& map, int job, const SchedulerOptions& options);
 EventResult processor_exit(const AllocationMap& map, const std::string& processor, const SchedulerOptions& options);
 
 /* The pattern Expansion finds for a job of `demand` VPs: the free entries on processors of its architectures, the

@@ -31,7 +31,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <set>
 
 namespace jobsched {
 namespace {
@@ -58,6 +57,8 @@ class GangNow : public TimeSharingPolicy {
     o.validate = p.get_bool("validate_map");
     // A run's maps are the handlers' own, whose change counters are kept: a round retries only the jobs it may move.
     o.remember_declined = true;
+    // The round's column search shares its free rows among the jobs, and a turn that cannot win stops early.
+    o.shared_search = true;
     const std::string& eviction = p.get_string("eviction");
     spec_.eviction = eviction == "wait"      ? Eviction::wait
                      : eviction == "restart" ? Eviction::restart
@@ -114,7 +115,7 @@ class GangNow : public TimeSharingPolicy {
     Vps& v = jobs_[job.id];
     v.arch = arch;
     v.where.assign(static_cast<size_t>(std::max(1, job.size)), Plan::kProcessNotPlaced);
-    apply(gn::submit_job(map_, static_cast<int>(job.id), {{arch, std::max(1, job.size)}}, spec_.options));
+    apply(gn::submit_job(std::move(map_), static_cast<int>(job.id), {{arch, std::max(1, job.size)}}, spec_.options));
     after_event(now);
   }
 
@@ -122,7 +123,7 @@ class GangNow : public TimeSharingPolicy {
   {
     if (jobs_.erase(job.id) == 0) return;
     if (map_.job(static_cast<int>(job.id)) != nullptr)
-      apply(gn::job_exit(map_, static_cast<int>(job.id), spec_.options));
+      apply(gn::job_exit(std::move(map_), static_cast<int>(job.id), spec_.options));
     after_event(now);
   }
 
@@ -133,8 +134,10 @@ class GangNow : public TimeSharingPolicy {
     int& host = it->second.where.at(static_cast<size_t>(process));
     const int was = host;
     host = Plan::kProcessEnded;
+    it->second.changed = true;
     if (was >= 0) {
-      apply(gn::vp_exit(map_, static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name, spec_.options));
+      apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name,
+                        spec_.options));
     } else { // a waiting job holds no entry: only its count changes
       for (auto& j : map_.jobs)
         if (j.id == static_cast<int>(job.id) && !j.vps.empty()) {
@@ -150,6 +153,7 @@ class GangNow : public TimeSharingPolicy {
     auto it = jobs_.find(job.id);
     if (it == jobs_.end()) return;
     Vps& v = it->second;
+    v.changed = true;
     if (added) {
       v.where.push_back(Plan::kProcessNotPlaced);
       new_vps_++;
@@ -169,7 +173,8 @@ class GangNow : public TimeSharingPolicy {
     const int host = v.where[pick];
     v.where[pick] = Plan::kProcessEnded; // the plan tells the runtime to end it
     vp_exits_++;
-    apply(gn::vp_exit(map_, static_cast<int>(job.id), workstations_[static_cast<size_t>(host)].name, spec_.options));
+    apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(host)].name,
+                      spec_.options));
     after_event(now);
   }
 
@@ -191,16 +196,24 @@ class GangNow : public TimeSharingPolicy {
   Plan plan(const SystemView& view) override
   {
     rotate_if_due(view.now);
-    std::set<int> running;
+    std::vector<int> running; // the running slice's jobs, increasing (a job's entries are often side by side)
     if (active_ < map_.slices.size())
       for (const gn::Entry& e : map_.slices[active_])
-        if (!e.free()) running.insert(e.job);
+        if (!e.free() && (running.empty() || running.back() != e.job)) running.push_back(e.job);
+    std::sort(running.begin(), running.end());
+    running.erase(std::unique(running.begin(), running.end()), running.end());
     Plan plan;
     plan.switch_cost = spec_.switch_cost;
     plan.restart_moved_processes = spec_.eviction == Eviction::restart;
-    for (const auto& [id, v] : jobs_) {
+    // Only the jobs whose VPs compute now or computed until now, or were placed, moved or ended since the last plan:
+    // the others' VPs are suspended where the runtime holds them.
+    plan.only_listed_processes = true;
+    for (auto& [id, v] : jobs_) {
+      const bool runs = std::binary_search(running.begin(), running.end(), static_cast<int>(id));
+      if (!runs && !v.changed && !std::binary_search(ran_.begin(), ran_.end(), static_cast<int>(id))) continue;
+      v.changed = false;
       plan.processes[id] = v.where;
-      if (running.count(static_cast<int>(id)) == 0) continue;
+      if (!runs) continue;
       ResourceSet computing(machine_.resource_count());
       for (int h : v.where)
         if (h >= 0 && view.up.test(machine_.first_resource(h))) computing.set(machine_.first_resource(h));
@@ -211,6 +224,7 @@ class GangNow : public TimeSharingPolicy {
       for (int& h : where)
         if (h >= 0) h = machine_.first_resource(h);
     if (map_.slices.size() > 1) plan.until = slice_start_ + spec_.quantum;
+    ran_ = std::move(running);
     return plan;
   }
 
@@ -232,6 +246,7 @@ class GangNow : public TimeSharingPolicy {
   struct Vps {
     std::string arch;
     std::vector<int> where; // per process: its workstation (host index), kProcessNotPlaced or kProcessEnded
+    bool changed = true;    // `where` changed since the last plan (Plan::only_listed_processes)
   };
 
   void apply(gn::EventResult result)
@@ -243,6 +258,7 @@ class GangNow : public TimeSharingPolicy {
       auto it = jobs_.find(job);
       if (it == jobs_.end())
         throw PolicyError(std::string("gang-now: ") + what + " of unknown job " + std::to_string(job));
+      it->second.changed = true;
       for (int& h : it->second.where)
         if (count > 0 && h == from) {
           h = to;
@@ -292,6 +308,7 @@ class GangNow : public TimeSharingPolicy {
   std::vector<bool> busy_;
   gn::AllocationMap map_;
   std::map<JobId, Vps> jobs_;
+  std::vector<int> ran_; // the jobs of the running slice at the last plan, increasing
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
   double slice_start_ = 0;

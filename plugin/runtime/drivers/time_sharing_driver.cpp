@@ -151,6 +151,7 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
   static const std::vector<int> kNowhere;
   runtime_.defer_group_records(true); // each job's record brought in line once, after its processes
   for (JobId id : process_jobs_) {
+    if (plan.only_listed_processes && plan.processes.count(id) == 0) continue; // none of its processes changes
     const JobState& s = runtime_.table().at(id);
     if (s.finished()) continue;
     auto listed = plan.processes.find(id);
