@@ -250,6 +250,7 @@ class JobRuntime {
     JobState* state = nullptr;
     const WorkloadJob* job = nullptr;
     std::vector<int> processor;       // per process: where it is (or kProcessNotPlaced, kProcessEnded)
+    size_t ended = 0;                 // processes at kProcessEnded: the job ends with its last one
     std::deque<WorkloadJob> specs;    // the processes' own jobs (size 1, the process's work), stable addresses
     std::deque<JobState> states;      // their records, private to the runtime
     JobCounters base;                 // counters of the processes' executions that are gone
@@ -343,6 +344,7 @@ class JobRuntime {
   std::string platform_file_;
   mutable std::set<std::pair<const sg4::Host*, const sg4::Host*>> routed_pairs_; // see require_route()
   bool defer_group_records_ = false;                // see defer_group_records()
+  std::vector<JobId> unsynced_ends_;                // jobs whose processes ended, synced by collect_process_ends()
   std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
   std::vector<JobId> unsynced_groups_;              // jobs whose record waits for the deferral's end, maybe twice
 };
