@@ -441,6 +441,36 @@ PolicyRegistration second_over{
 PolicyRegistration words_fit{fixed_shares("test-shares-words-fit", {{0, 63, 63.5}, {63, 127, 65}, {127, 199, 71.5}})};
 PolicyRegistration words_over{fixed_shares("test-shares-words-over", {{0, 63, 63.5}, {63, 127, 65}, {127, 199, 72.5}})};
 
+/* A job of processes (Plan::processes) on processors 0 and 1, whose plan runs it on processors 0 and `second`. */
+class PlacedProcesses : public TimeSharingPolicy {
+ public:
+  explicit PlacedProcesses(int second) : second_(second) {}
+  bool places_processes() const override { return true; }
+  Plan plan(const SystemView& view) override
+  {
+    Plan p;
+    if (view.jobs.empty()) return p;
+    const JobId id = view.jobs[0]->job->id;
+    p.processes[id] = {0, 1};
+    ResourceSet run(view.machine->resource_count());
+    run.set(0);
+    run.set(second_);
+    p.run.emplace(id, run);
+    return p;
+  }
+
+ private:
+  int second_;
+};
+PolicyInfo placed_processes(const char* name, int second)
+{
+  return {name, "placed processes (tests only)", {}, nullptr, [second](const PolicyEnv&) {
+            return std::make_unique<PlacedProcesses>(second);
+          }};
+}
+PolicyRegistration processes_where_placed{placed_processes("test-processes-where-placed", 1)};
+PolicyRegistration processes_elsewhere{placed_processes("test-processes-elsewhere", 2)};
+
 /* Runs policy `name` on `platform` (4 processors: kPlatform; else a cluster of that many hosts) with the jobs
  * (size, run time) submitted at 0: the finish times, or the policy error's text. */
 std::pair<std::vector<double>, std::string> run_fixed_shares(const std::string& name, int hosts,
@@ -510,6 +540,18 @@ TEST(TimeSharingDriver, SharedProcessorsLinkJobsIntoGroupsThatFitTheirProcessors
   EXPECT_NEAR(words.first[2], 3.0 * 73 / 71.5, 1e-6);
   EXPECT_EQ(run_fixed_shares("test-shares-words-over", 200, {{64, 3}, {65, 3}, {73, 3}}).second,
             "plan: job 1 and the jobs time-sharing processors with it hold 201.000000 processors' worth on 200.000000");
+}
+
+// A plan runs a job of processes only on processors where it placed them: job 1 (2 processes of 3 s each) on 0 and 1
+// ends at 3; run on 0 and 2, with its processes on 0 and 1, the plan is refused naming processor 2.
+TEST(TimeSharingDriver, ProcessesRunOnlyWhereThePlanPlacedThem)
+{
+  const auto placed = run_fixed_shares("test-processes-where-placed", 4, {{2, 3}});
+  EXPECT_EQ(placed.second, "");
+  ASSERT_EQ(placed.first.size(), 1U);
+  EXPECT_NEAR(placed.first[0], 3, 1e-6);
+  EXPECT_EQ(run_fixed_shares("test-processes-elsewhere", 4, {{2, 3}}).second,
+            "plan: job 1 runs on processor 2 where it has no process");
 }
 
 } // namespace

@@ -88,11 +88,16 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vect
       if (p < Plan::kProcessEnded || p >= machine_.resource_count())
         throw PolicyError(job + ": a process on processor " + std::to_string(p) + ", not one of the machine's");
     auto run = plan.run.find(id);
-    if (run != plan.run.end())
-      run->second.for_each([&](int processor) {
-        if (std::find(where.begin(), where.end(), processor) == where.end())
-          throw PolicyError(job + " runs on processor " + std::to_string(processor) + " where it has no process");
-      });
+    if (run != plan.run.end()) { // by a set of the processes' processors: a job of n processes, n look-ups of n
+      ResourceSet placed(machine_.resource_count());
+      for (int p : where)
+        if (p >= 0) placed.set(p);
+      if (!placed.contains(run->second))
+        run->second.for_each([&](int processor) {
+          if (!placed.test(processor))
+            throw PolicyError(job + " runs on processor " + std::to_string(processor) + " where it has no process");
+        });
+    }
   }
   for (const auto& [id, processors] : plan.run) {
     const JobState* s = runtime_.table().find(id);
