@@ -204,7 +204,8 @@ void SegmentsWriter::add(const TraceSegment& s)
 {
   if (s.status != JobStatus::running) return;
   const std::string_view text = processors_text(s.processors);
-  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text.size())};
+  const Spooled head{s.job,   s.start, s.end, static_cast<std::uint32_t>(text.size()), s.last_of_cycle ? 1 : 0,
+                     s.repeats, s.period};
   std::fwrite(&head, sizeof head, 1, spool_);
   std::fwrite(text.data(), 1, text.size(), spool_);
 }
@@ -259,17 +260,22 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
         << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
         << ',' << num(head.start) << ',' << num(nine_decimals(execution)) << ',' << num(head.end) << ','
         << num(nine_decimals(head.start - ready[i])) << ',' << num(nine_decimals(head.end - ready[i])) << ','
-        << num(o.slowdown) << ',' << std::string_view(text_) << ",-1,\n";
+        << num(o.slowdown) << ',' << std::string_view(text_) << ",-1,";
+    // An aggregated row (a cycle advanced whole) says so in the metadata column; the job's next row is ready when its
+    // last repetition of the cycle ended.
+    if (head.repeats != 1) row << "repeats=" << head.repeats << ";period=" << num(head.period);
+    row << '\n';
     row.write_to(out);
     ready[i] = head.end;
+    if (head.repeats > 1 && head.last_of_cycle != 0) ready[i] += static_cast<double>(head.repeats - 1) * head.period;
   }
   if (std::ferror(spool_) != 0 || std::feof(spool_) == 0)
     throw InputError(std::string("segments.csv: cannot read its temporary file back (") + std::strerror(errno) + ")");
 }
 
-TraceWriter::TraceWriter(std::ostream& out) : out_(out)
+TraceWriter::TraceWriter(std::ostream& out, bool cycles) : out_(out), cycles_(cycles)
 {
-  out_ << "job_id,start,end,processors,state\n";
+  out_ << (cycles ? "job_id,start,end,processors,state,period,repeats\n" : "job_id,start,end,processors,state\n");
 }
 
 void TraceWriter::write(const TraceSegment& s)
@@ -286,6 +292,16 @@ void TraceWriter::write(const TraceSegment& s)
   row_.append(processors_text(s.processors));
   row_ += ',';
   row_.append(to_string(s.status));
+  if (cycles_) {
+    row_ += ',';
+    if (s.repeats != 1 || s.period != 0) {
+      row_.append(FormattedNumber(s.period).view());
+      row_ += ',';
+      row_.append(buf, std::to_chars(buf, buf + sizeof buf, s.repeats).ptr);
+    } else {
+      row_ += ',';
+    }
+  }
   row_ += '\n';
   out_.write(row_.data(), static_cast<std::streamsize>(row_.size()));
 }
@@ -395,6 +411,8 @@ std::string performance_json(const PerformanceFigures& p)
   s["jobs"] = p.jobs;
   s["decision_instants"] = p.instants;
   s["virtual_instants"] = p.virtual_instants;
+  s["cycles"] = p.cycles;
+  s["cycle_instants"] = p.cycle_instants;
   s["decisions"] = p.decisions;
   s["trace_segments"] = p.segments;
   s["segments_per_wall_second"] = per_second(static_cast<double>(p.segments));

@@ -286,6 +286,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     }
     until_ = plan.until;
     repeats_ = repeats_ && plan.repeats;
+    cycle_ = nullptr;
     return;
   }
   std::vector<const JobState*> run_states;
@@ -293,6 +294,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   until_ = plan.until;
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
              plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
+  cycle_ = repeats_ && plan.slowdown.empty() && plan.share.empty() && plan.image_bytes.empty() ? plan.cycle : nullptr;
   const bool images = runtime_.images_enabled();
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
@@ -385,6 +387,66 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       runtime_.resume(id, processors, std::move(prep));
     decisions_++;
   }
+}
+
+/* Whole cycles replayed by the runtime (JobRuntime::cycle_step), boundary by boundary on the clock the scheduler would
+ * reach, with the phase the policy's own arithmetic (Cycle::position) puts in force there. A cycle begins where its first
+ * phase comes in force at least two periods after the policy's schedule began: the period before it was then stepped
+ * with the same schedule, so that every job's open segment began where the cycle's last change of that job would have
+ * begun it, and the first cycle's trace rows stand for every later one. */
+CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<double(double, double)>& next_instant)
+{
+  CycleAdvance advance;
+  advance.clock = now;
+  if (!cycle_ || !repeats_ || !(cycle_->period > 0)) return advance;
+  const Cycle& cycle = *cycle_;
+  const Cycle::Position start = cycle.position(now);
+  if (start.phase != 0 || start.quantum < 2 || cycle.phases.size() < 3) return advance;
+  // Each job of the cycle with where it computes in each phase.
+  std::vector<JobRuntime::CycleJob> jobs;
+  for (size_t p = 0; p < cycle.phases.size(); p++)
+    for (const auto& [id, where] : cycle.phases[p]) {
+      auto it = std::lower_bound(jobs.begin(), jobs.end(), id,
+                                 [](const JobRuntime::CycleJob& j, JobId key) { return j.id < key; });
+      if (it == jobs.end() || it->id != id)
+        it = jobs.insert(it, {id, std::vector<const ResourceSet*>(cycle.phases.size(), nullptr)});
+      it->where[p] = where;
+    }
+  if (!runtime_.cycle_begin(jobs, 0)) {
+    runtime_.cycle_end(0, cycle.period);
+    return advance;
+  }
+  double clock = now;
+  for (;;) {
+    double t = clock;
+    size_t phase = 0;
+    long steps = 0;
+    bool whole = false;
+    while (steps <= static_cast<long>(cycle.phases.size())) {
+      const double until = cycle.until(t);
+      const double next = next_instant(t, until);
+      if (next < 0) break;
+      phase = cycle.position(next).phase;
+      if (!runtime_.cycle_step(next, until, phase)) break;
+      t = next;
+      steps++;
+      if (phase == 0) {
+        whole = true;
+        break;
+      }
+    }
+    if (!whole) break;
+    runtime_.cycle_commit();
+    clock = t;
+    advance.cycles++;
+    advance.instants += steps;
+  }
+  runtime_.cycle_end(advance.cycles, cycle.period);
+  if (advance.cycles > 0) {
+    advance.clock = clock;
+    until_ = cycle.until(clock); // the plan at `clock` is the first phase's, as at `now`
+  }
+  return advance;
 }
 
 } // namespace jobsched

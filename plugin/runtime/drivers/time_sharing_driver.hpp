@@ -32,6 +32,7 @@ class TimeSharingDriver : public Driver {
   void process_event(JobId job, bool added, double draw, double now) override;
   double next_wakeup() const override { return until_; }
   bool next_wakeup_is_virtual() const override { return repeats_; }
+  CycleAdvance advance_cycles(double now, const std::function<double(double, double)>& next_instant) override;
   size_t waiting_count() const override;
 
  private:
@@ -63,6 +64,8 @@ class TimeSharingDriver : public Driver {
    * timers, no memory images move, no context-switch or reallocation cost, no processes. Otherwise (a stall's end, an
    * image transfer) the wake-ups stay SimGrid's. */
   bool repeats_ = false;
+  /* The last plan's cycle (Plan::cycle), with repeats_; nullptr: none. */
+  std::shared_ptr<const Cycle> cycle_;
 };
 
 } // namespace jobsched

@@ -476,36 +476,39 @@ void JobRuntime::drop_stale_timers()
   std::make_heap(entries.begin(), entries.end(), std::greater<>());
 }
 
+double JobRuntime::slowest_speed_of(const ResourceSet& processors, bool& off)
+{
+  if (host_speed_epoch_ != host_epoch_) { // every host's available speed, -1 when off, read from SimGrid once
+    host_speed_.resize(hosts_.size());
+    for (size_t h = 0; h < hosts_.size(); h++)
+      host_speed_[h] = hosts_[h]->is_on() ? hosts_[h]->get_speed() * hosts_[h]->get_available_speed() : -1;
+    host_speed_epoch_ = host_epoch_;
+    uniform_host_speed_ = host_speed_.empty() ? -1 : host_speed_[0];
+    for (double v : host_speed_)
+      if (v != uniform_host_speed_) uniform_host_speed_ = -1;
+  }
+  double speed = std::numeric_limits<double>::infinity();
+  off = false;
+  if (uniform_host_speed_ >= 0 && !processors.empty()) {
+    speed = uniform_host_speed_;
+  } else {
+    // Processors are numbered host by host: a run of them covers the hosts from its first's to its last's.
+    processors.for_each_run([&](int first, int last) {
+      for (int h = machine_.host_of(first), end = machine_.host_of(last); h <= end; h++) {
+        off |= host_speed_[static_cast<size_t>(h)] < 0;
+        speed = std::min(speed, std::max(0.0, host_speed_[static_cast<size_t>(h)]));
+      }
+    });
+  }
+  return speed;
+}
+
 void JobRuntime::start_timer(Execution& x)
 {
   // Under L07 each process computes at its host's available speed and the task ends with the slowest one. That speed
   // is kept until the job's processors or some host change (gang scheduling resumes jobs where they were, often).
   if (x.speed_epoch != host_epoch_) {
-    if (host_speed_epoch_ != host_epoch_) { // every host's available speed, -1 when off, read from SimGrid once
-      host_speed_.resize(hosts_.size());
-      for (size_t h = 0; h < hosts_.size(); h++)
-        host_speed_[h] = hosts_[h]->is_on() ? hosts_[h]->get_speed() * hosts_[h]->get_available_speed() : -1;
-      host_speed_epoch_ = host_epoch_;
-      uniform_host_speed_ = host_speed_.empty() ? -1 : host_speed_[0];
-      for (double v : host_speed_)
-        if (v != uniform_host_speed_) uniform_host_speed_ = -1;
-    }
-    double speed = std::numeric_limits<double>::infinity();
-    bool off = false;
-    const ResourceSet& processors = state(x).processors;
-    if (uniform_host_speed_ >= 0 && !processors.empty()) {
-      speed = uniform_host_speed_;
-    } else {
-      // Processors are numbered host by host: a run of them covers the hosts from its first's to its last's.
-      processors.for_each_run([&](int first, int last) {
-        for (int h = machine_.host_of(first), end = machine_.host_of(last); h <= end; h++) {
-          off |= host_speed_[static_cast<size_t>(h)] < 0;
-          speed = std::min(speed, std::max(0.0, host_speed_[static_cast<size_t>(h)]));
-        }
-      });
-    }
-    x.slowest_speed = speed;
-    x.on_host_off = off;
+    x.slowest_speed = slowest_speed_of(state(x).processors, x.on_host_off);
     x.speed_epoch = host_epoch_;
   }
   x.host_failed = x.host_failed || x.on_host_off;
@@ -1308,6 +1311,220 @@ void JobRuntime::defer_group_records(bool defer)
   // Each record depends only on its own processes: the order does not matter, and a job listed twice syncs twice.
   for (JobId id : std::exchange(unsynced_groups_, {}))
     if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
+}
+
+bool JobRuntime::cycle_begin(const std::vector<CycleJob>& jobs, size_t phase)
+{
+  cycle_jobs_.clear();
+  cycle_state_.clear();
+  cycle_rows_.clear();
+  cycles_committed_ = 0;
+  // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
+  if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0)
+    return false;
+  cycle_jobs_.reserve(jobs.size());
+  for (const CycleJob& job : jobs) {
+    auto it = jobs_.find(job.id);
+    if (it == jobs_.end() || phase >= job.where.size()) return false;
+    Execution& x = it->second;
+    const JobState& s = *x.state;
+    const bool running = s.status == JobStatus::running;
+    if (phased(x) || x.owner >= 0 || x.job->kill_at_estimate || !x.stages.empty() || !x.pending.empty() ||
+        x.stall_end >= 0 || x.host_failed || x.share >= 0 || x.share_area > 0 || x.slowdown != 1.0 ||
+        !x.computed_since_dispatch || (!running && s.status != JobStatus::suspended) ||
+        running != (job.where[phase] != nullptr) || (running && (x.timer_end < 0 || s.processors != *job.where[phase])))
+      return false;
+    CycleReplay r;
+    r.x = &x;
+    r.malleable = x.job->shape == JobShape::malleable;
+    auto index_of = [&r, this](const ResourceSet& set) {
+      for (size_t i = 0; i < r.sets.size(); i++)
+        if (*r.sets[i] == set) return static_cast<int>(i);
+      r.sets.push_back(&set);
+      const int n = set.count();
+      r.count.push_back(n);
+      bool off = false;
+      r.speed.push_back(slowest_speed_of(set, off));
+      const PlacementCost cost = model_.cost(*r.x->job, set);
+      r.stretch.push_back(model_.compute_stretch(cost));
+      r.page_faults.push_back(cost.page_faults);
+      r.speedup.push_back(r.x->job->speedup(static_cast<double>(n)));
+      r.rate.push_back(n == r.x->job->size ? 1.0 : r.speedup.back() / r.x->job->speedup(r.x->job->size));
+      return static_cast<int>(r.sets.size() - 1);
+    };
+    CycleState st;
+    st.set = index_of(s.processors); // a suspended job's are where it last computed
+    for (const ResourceSet* where : job.where) {
+      if (where != nullptr && where->count() == 0) return false;
+      r.set_of_phase.push_back(where == nullptr ? -1 : index_of(*where));
+    }
+    if (std::any_of(r.speed.begin(), r.speed.end(), [](double v) { return !(v > 0); })) return false;
+    st.running = running;
+    st.remaining = x.remaining;
+    st.since = x.since;
+    st.timer_start = x.timer_start;
+    st.timer_end = x.timer_end;
+    st.timer_flops = x.timer_flops;
+    st.service = s.service;
+    st.remaining_at_segment = x.remaining_at_segment;
+    st.dedicated_rate = x.dedicated_rate;
+    st.account = x.account;
+    cycle_jobs_.push_back(std::move(r));
+    cycle_state_.push_back(st);
+  }
+  // Every execution the cycle does not name must be suspended (the plan in force names every job that computes), and
+  // the earliest end of the other timers bounds the advance.
+  cycle_horizon_ = std::numeric_limits<double>::infinity();
+  std::vector<const Execution*> named;
+  named.reserve(cycle_jobs_.size());
+  for (const CycleReplay& r : cycle_jobs_)
+    named.push_back(r.x);
+  std::sort(named.begin(), named.end());
+  if (std::adjacent_find(named.begin(), named.end()) != named.end()) return false;
+  for (const auto& [id, x] : jobs_)
+    if (!std::binary_search(named.begin(), named.end(), &x) &&
+        (x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0))
+      return false;
+  return true;
+}
+
+void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock) const
+{
+  // launch() and start_timer() for a job on a timer (its cost, speed and rate per set computed once).
+  const auto i = static_cast<size_t>(st.set);
+  const WorkloadJob& job = *r.x->job;
+  st.dedicated_rate = r.rate[i];
+  st.remaining_at_segment = st.remaining;
+  const double base_seconds = job.run_time * st.remaining * job.speedup(job.size) / r.speedup[i];
+  const double compute_seconds = base_seconds * r.stretch[i] * 1.0;
+  st.timer_flops = compute_seconds * reference_speed_;
+  st.timer_start = clock;
+  st.timer_end = clock + st.timer_flops / r.speed[i];
+  st.running = true;
+}
+
+void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool record)
+{
+  // enter() closing the open segment (after stop_exec() for a running one), with account().
+  const CycleReplay& r = cycle_jobs_[job];
+  const double length = clock - st.since;
+  if (st.running) {
+    st.service += length;
+    double dedicated = length;
+    if (st.dedicated_rate != 1.0) dedicated = std::round(length * st.dedicated_rate * 1e9) / 1e9;
+    st.account.dedicated_time += dedicated;
+    const double paging = r.page_faults[static_cast<size_t>(st.set)];
+    const double left = st.remaining;
+    const double done = st.remaining_at_segment - left;
+    st.remaining_at_segment = left;
+    st.account.paged_run_time += done * (r.x->job->run_time * (1.0 + paging));
+    st.account.page_fault_time += done * (r.x->job->run_time * paging);
+  }
+  if (record && length > 0) cycle_rows_.push_back({job, st.since, clock, st.set, st.running});
+  st.since = clock;
+}
+
+bool JobRuntime::cycle_step(double clock, double until, size_t phase)
+{
+  if (cycle_trial_.size() != cycle_state_.size()) cycle_trial_ = cycle_state_; // a new cycle's trial
+  // The wake-up comes strictly first, as SchedulerActor's virtual wake-ups require.
+  // No timer is due when the clock gets there either (collect_ended() takes those within kTimerSlack).
+  if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return false;
+  for (const CycleState& st : cycle_trial_)
+    if (st.running && !(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return false;
+  const bool record = cycles_committed_ == 0;
+  for (size_t j = 0; j < cycle_jobs_.size(); j++) {
+    const CycleReplay& r = cycle_jobs_[j];
+    CycleState& st = cycle_trial_[j];
+    if (phase >= r.set_of_phase.size()) return false;
+    const int target = r.set_of_phase[phase];
+    if (target == (st.running ? st.set : -1)) continue; // suspended and left out, or computing where it is
+    st.transitions++;
+    if (st.running) { // stop_exec(): the timer's fraction not done
+      const double length = st.timer_end - st.timer_start;
+      st.remaining *= length > 0 ? std::max(0.0, 1 - (clock - st.timer_start) / length) : 0.0;
+      st.timer_end = -1;
+      if (target < 0) st.preemptions++;       // suspend()
+      else if (r.malleable) st.resizes++;     // resize()
+      cycle_close(j, st, clock, record);
+      st.running = false;
+      if (target < 0) continue;
+      if (r.malleable) {
+        st.set = target;
+        cycle_launch(r, st, clock);
+        continue;
+      }
+    } else {
+      cycle_close(j, st, clock, record); // the suspended segment
+    }
+    if (target != st.set) st.migrations++; // resume() elsewhere (a job that is not malleable moved: its second half)
+    st.set = target;
+    cycle_launch(r, st, clock);
+  }
+  return true;
+}
+
+void JobRuntime::cycle_commit()
+{
+  cycle_state_.swap(cycle_trial_);
+  cycle_trial_.clear();
+  cycles_committed_++;
+}
+
+long JobRuntime::cycle_end(long cycles, double period)
+{
+  cycle_trial_.clear();
+  if (cycles <= 0) {
+    cycle_rows_.clear();
+    return 0;
+  }
+  for (size_t j = 0; j < cycle_jobs_.size(); j++) {
+    const CycleState& st = cycle_state_[j];
+    if (st.transitions == 0) continue; // it computed or waited where it was throughout
+    Execution& x = *cycle_jobs_[j].x;
+    JobState& s = *x.state;
+    x.remaining = st.remaining;
+    x.since = st.since;
+    x.share_since = st.since;
+    x.timer_start = st.timer_start;
+    x.timer_end = st.timer_end;
+    x.timer_flops = st.timer_flops;
+    x.remaining_at_segment = st.remaining_at_segment;
+    x.dedicated_rate = st.dedicated_rate;
+    x.account = st.account;
+    x.held_throughout = false;
+    s.service = st.service;
+    s.counters.preemptions += st.preemptions;
+    s.counters.resizes += st.resizes;
+    s.counters.migrations += st.migrations;
+    if (st.running) {
+      push_timer(x, x.timer_end);
+      fruitless_dispatches_ = 0;
+    } else {
+      x.token = ++last_token_; // its timer ended with its last suspension
+    }
+  }
+  long rows = 0;
+  if (trace_sink_) {
+    // The job's last running row of the cycle says so (segments.csv: the next row's submission follows the last
+    // repetition).
+    std::vector<long> last_running(cycle_jobs_.size(), -1);
+    for (size_t i = 0; i < cycle_rows_.size(); i++)
+      if (cycle_rows_[i].running) last_running[cycle_rows_[i].job] = static_cast<long>(i);
+    for (size_t i = 0; i < cycle_rows_.size(); i++) {
+      const CycleRow& row = cycle_rows_[i];
+      const CycleReplay& r = cycle_jobs_[row.job];
+      TraceSegment segment{trace_id(*r.x), row.start, row.end, *r.sets[static_cast<size_t>(row.set)],
+                           row.running ? JobStatus::running : JobStatus::suspended};
+      segment.period = period;
+      segment.repeats = cycles;
+      segment.last_of_cycle = last_running[row.job] == static_cast<long>(i);
+      trace_sink_(segment);
+      rows++;
+    }
+  }
+  cycle_rows_.clear();
+  return rows;
 }
 
 } // namespace jobsched

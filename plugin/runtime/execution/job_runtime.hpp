@@ -178,6 +178,25 @@ class JobRuntime {
    * the job's processes (and, on the ptask path, asks SimGrid each one's remaining work), so a job of n processes
    * rotated in or out cost n such passes. Nothing reads the record in between. */
   void defer_group_records(bool defer);
+  /* Advancing a repeating schedule by whole cycles (Plan::cycle, SchedulerActor::set_cycles). At a boundary where the
+   * cycle's phase `phase` is in force, cycle_begin() takes each job the cycle names, with where it computes in each
+   * phase (nullptr: suspended); cycle_step() then replays one boundary on a trial copy of their state: the clock
+   * reached (`clock`) and the phase in force from then, after the policy's wake-up `until`, with the arithmetic of
+   * suspend(), resume() and resize() (a product of one factor per suspension, the same account), without SimGrid,
+   * trace rows or the policy; cycle_commit() keeps the trial (a whole cycle), and cycle_end() writes the state kept into
+   * the jobs' records and emits the first cycle's trace rows with their repeat count. A step refuses (false) when a
+   * job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
+   * cycle_begin() refuses what the replay does not model: processes, parallelism profiles, jobs killed at their
+   * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`. */
+  struct CycleJob {
+    JobId id;
+    std::vector<const ResourceSet*> where; // per phase of the cycle
+  };
+  bool cycle_begin(const std::vector<CycleJob>& jobs, size_t phase);
+  bool cycle_step(double clock, double until, size_t phase);
+  void cycle_commit();
+  /* `cycles` committed, each `period` seconds long; returns the trace rows written. */
+  long cycle_end(long cycles, double period);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
    * image or stalled when its time was up); 0 once any job computes. */
   long fruitless_dispatches_in_a_row() const { return fruitless_dispatches_; }
@@ -277,6 +296,8 @@ class JobRuntime {
   void launch(Execution& x);
   void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
   void start_timer(Execution& x); // time x.timer_flops on its processors from now
+  /* The slowest available speed among the hosts of `processors` (0 for a host at speed 0), `off` when one is off. */
+  double slowest_speed_of(const ResourceSet& processors, bool& off);
   void push_timer(Execution& x, double end);
   void drop_stale_timers();  // the heap's entries of executions re-timed or gone since
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
@@ -339,6 +360,39 @@ class JobRuntime {
   bool defer_group_records_ = false;                // see defer_group_records()
   std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
   std::vector<JobId> unsynced_groups_;              // jobs whose record waits for the deferral's end, maybe twice
+
+  /* The cycle being advanced (cycle_begin()): per job, its distinct processor sets and their figures. */
+  struct CycleReplay {
+    Execution* x = nullptr;
+    bool malleable = false;
+    std::vector<int> set_of_phase;           // index into sets, -1: suspended
+    std::vector<const ResourceSet*> sets;    // distinct
+    std::vector<int> count;                  // their processors
+    std::vector<double> speed, stretch, rate, speedup, page_faults; // per set, as launch() computes them
+  };
+  /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
+  struct CycleState {
+    int set = -1; // index of its processors (JobState::processors) in its sets
+    bool running = false;
+    long transitions = 0;
+    double remaining = 1, since = 0, timer_start = 0, timer_end = -1, timer_flops = 0, service = 0;
+    double remaining_at_segment = 1, dedicated_rate = 1;
+    JobAccount account;
+    int preemptions = 0, resizes = 0, migrations = 0;
+  };
+  struct CycleRow {
+    size_t job; // in cycle_jobs_
+    double start, end;
+    int set;
+    bool running;
+  };
+  std::vector<CycleReplay> cycle_jobs_;
+  std::vector<CycleState> cycle_state_, cycle_trial_;
+  std::vector<CycleRow> cycle_rows_; // of the first cycle
+  long cycles_committed_ = 0;
+  double cycle_horizon_ = 0; // the earliest end of any other timer
+  void cycle_close(size_t job, CycleState& st, double clock, bool record);
+  void cycle_launch(const CycleReplay& r, CycleState& st, double clock) const;
 };
 
 } // namespace jobsched

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Compare two run folders of one scenario, one whose trace.csv may hold aggregated rows of cycles advanced whole
+(simulation.cycles: true) and one stepped boundary by boundary (false, or an older build): the same jobs with start and
+end times within a tolerance, summary.json's figures within a tolerance, and the traces once expanded: the same
+segments (job, state, processors) with start and end times within a tolerance, and the same busy processor-seconds per
+processor. Prints the largest differences found; exit status 1 when one is above its tolerance.
+
+Usage: cycles_compare.py CYCLES_DIR STEPPED_DIR [--time-tolerance S] [--relative-tolerance R] [--no-segments]
+An aggregated row of trace.csv (its `repeats` column not empty) stands for `repeats` segments, the i-th (from 0)
+spanning [start + i x period, end + i x period); ordinary rows stand for themselves. --no-segments skips the
+row-by-row pairing (it holds every expanded row in memory) and compares busy time only.
+"""
+import argparse
+import csv
+import json
+import math
+import sys
+from collections import defaultdict
+
+
+def ranges(text):
+    """Batsim's interval notation: "0-31 64-95" or "0-31,64-95"."""
+    for part in text.replace(",", " ").split():
+        if "-" in part:
+            a, b = part.split("-")
+            yield int(a), int(b)
+        else:
+            yield int(part), int(part)
+
+
+def expanded(path):
+    """Each segment of trace.csv, aggregated rows expanded: (job, start, end, processors, state)."""
+    with open(path, newline="") as f:
+        rows = csv.reader(f)
+        header = next(rows)
+        col = {name: i for i, name in enumerate(header)}
+        has_cycles = "repeats" in col
+        for r in rows:
+            job, start, end, processors, state = (r[col["job_id"]], float(r[col["start"]]), float(r[col["end"]]),
+                                                  r[col["processors"]], r[col["state"]])
+            repeats = 1
+            period = 0.0
+            if has_cycles and r[col["repeats"]] != "":
+                repeats = int(r[col["repeats"]])
+                period = float(r[col["period"]])
+            for i in range(repeats):
+                yield job, start + i * period, end + i * period, processors, state
+
+
+def busy_time(path):
+    busy = defaultdict(float)
+    segments = 0
+    for job, start, end, processors, state in expanded(path):
+        segments += 1
+        if state != "running":
+            continue
+        for a, b in ranges(processors):
+            for p in range(a, b + 1):
+                busy[p] += end - start
+    return busy, segments
+
+
+def compare_jobs(a, b, time_tolerance, worst):
+    def read(path):
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        return {r["job_id"]: r for r in rows}
+
+    ja, jb = read(a), read(b)
+    problems = []
+    if set(ja) != set(jb):
+        problems.append(f"jobs.csv: {len(set(ja) ^ set(jb))} jobs in one run only")
+    identical = open(a, "rb").read() == open(b, "rb").read()
+    for job in set(ja) & set(jb):
+        ra, rb = ja[job], jb[job]
+        for column in ra:
+            if ra[column] == rb.get(column):
+                continue
+            try:
+                x, y = float(ra[column]), float(rb[column])
+            except (TypeError, ValueError):
+                problems.append(f"jobs.csv: job {job}: {column} {ra[column]!r} against {rb.get(column)!r}")
+                continue
+            d = abs(x - y)
+            key = "jobs.csv " + column
+            worst[key] = max(worst.get(key, 0.0), d)
+            if column in ("starting_time", "finish_time", "waiting_time", "turnaround_time", "execution_time"):
+                if d > time_tolerance:
+                    problems.append(f"jobs.csv: job {job}: {column} {x} against {y}")
+    return identical, problems
+
+
+def compare_summary(a, b, relative_tolerance, worst):
+    sa, sb = json.load(open(a)), json.load(open(b))
+    problems = []
+    for key in sorted(set(sa) | set(sb)):
+        x, y = sa.get(key), sb.get(key)
+        if x == y:
+            continue
+        if isinstance(x, (int, float)) and isinstance(y, (int, float)):
+            d = abs(x - y) / max(1.0, abs(y))
+            worst["summary.json " + key + " (relative)"] = d
+            if d > relative_tolerance:
+                problems.append(f"summary.json: {key} {x} against {y}")
+        elif key not in ("scenario",):
+            problems.append(f"summary.json: {key} {x!r} against {y!r}")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cycles")
+    ap.add_argument("stepped")
+    ap.add_argument("--time-tolerance", type=float, default=1e-6)
+    ap.add_argument("--relative-tolerance", type=float, default=1e-9)
+    ap.add_argument("--no-segments", action="store_true")
+    ap.add_argument("--no-trace", action="store_true")
+    args = ap.parse_args()
+    worst = {}
+    identical, problems = compare_jobs(f"{args.cycles}/jobs.csv", f"{args.stepped}/jobs.csv", args.time_tolerance,
+                                       worst)
+    problems += compare_summary(f"{args.cycles}/summary.json", f"{args.stepped}/summary.json",
+                                args.relative_tolerance, worst)
+    print(f"jobs.csv {'byte-identical' if identical else 'differs'}")
+    if not args.no_trace:
+        ta, tb = f"{args.cycles}/trace.csv", f"{args.stepped}/trace.csv"
+        if not args.no_segments:
+            sa = sorted(expanded(ta), key=lambda s: (s[0], s[1], s[4]))
+            sb = sorted(expanded(tb), key=lambda s: (s[0], s[1], s[4]))
+            print(f"trace.csv: {len(sa)} segments expanded, {len(sb)} stepped")
+            if len(sa) != len(sb):
+                problems.append(f"trace.csv: {len(sa)} segments expanded against {len(sb)}")
+            ds = de = 0.0
+            for x, y in zip(sa, sb):
+                if x[0] != y[0] or x[3] != y[3] or x[4] != y[4]:
+                    problems.append(f"trace.csv: segment {x} against {y}")
+                    break
+                ds, de = max(ds, abs(x[1] - y[1])), max(de, abs(x[2] - y[2]))
+            worst["trace.csv start"] = ds
+            worst["trace.csv end"] = de
+            if max(ds, de) > args.time_tolerance:
+                problems.append(f"trace.csv: segment times differ by up to {max(ds, de)} s")
+        ba, na = busy_time(ta)
+        bb, nb = busy_time(tb)
+        d = max((abs(ba.get(p, 0.0) - bb.get(p, 0.0)) for p in set(ba) | set(bb)), default=0.0)
+        worst["busy seconds per processor"] = d
+        total = sum(bb.values())
+        print(f"busy processor-seconds: {sum(ba.values()):.9f} and {total:.9f}")
+        if d > args.time_tolerance * max(1.0, nb):
+            problems.append(f"busy time of a processor differs by {d} s")
+    for key, value in sorted(worst.items()):
+        print(f"largest difference, {key}: {value:.3g}")
+    for p in problems[:20]:
+        print("PROBLEM:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
