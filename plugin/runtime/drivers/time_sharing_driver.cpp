@@ -390,18 +390,18 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
 }
 
 /* Whole cycles replayed by the runtime (JobRuntime::cycle_step), boundary by boundary on the clock the scheduler would
- * reach, with the phase the policy's own arithmetic (Cycle::position) puts in force there. A cycle begins where its first
- * phase comes in force at least two periods after the policy's schedule began: the period before it was then stepped
- * with the same schedule, so that every job's open segment began where the cycle's last change of that job would have
- * begun it, and the first cycle's trace rows stand for every later one. */
+ * reach, with the phase the policy's own arithmetic (Cycle::position) puts in force there, from the phase in force now
+ * until it is in force again. A cycle is tried once: an advance stops at the first cycle in which something else would
+ * happen (a job's end, an arrival), and until that happens and the policy plans anew, a later try would stop there too.
+ * A try the runtime refuses (a job of the cycle has not started yet) is not one. */
 CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<double(double, double)>& next_instant)
 {
   CycleAdvance advance;
   advance.clock = now;
-  if (!cycle_ || !repeats_ || !(cycle_->period > 0)) return advance;
+  if (!cycle_ || !repeats_ || !(cycle_->period > 0) || cycle_ == cycle_tried_) return advance;
   const Cycle& cycle = *cycle_;
   const Cycle::Position start = cycle.position(now);
-  if (start.phase != 0 || start.quantum < 2 || cycle.phases.size() < 3) return advance;
+  if (start.phase + 1 >= cycle.phases.size() || cycle.phases.size() < 3) return advance;
   // Each job of the cycle with where it computes in each phase.
   std::vector<JobRuntime::CycleJob> jobs;
   for (size_t p = 0; p < cycle.phases.size(); p++)
@@ -412,14 +412,15 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
         it = jobs.insert(it, {id, std::vector<const ResourceSet*>(cycle.phases.size(), nullptr)});
       it->where[p] = where;
     }
-  if (!runtime_.cycle_begin(jobs, 0)) {
+  if (!runtime_.cycle_begin(jobs, start.phase)) {
     runtime_.cycle_end(0, cycle.period);
     return advance;
   }
+  cycle_tried_ = cycle_;
   double clock = now;
   for (;;) {
     double t = clock;
-    size_t phase = 0;
+    size_t phase = start.phase;
     long steps = 0;
     bool whole = false;
     while (steps <= static_cast<long>(cycle.phases.size())) {
@@ -430,7 +431,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
       if (!runtime_.cycle_step(next, until, phase)) break;
       t = next;
       steps++;
-      if (phase == 0) {
+      if (phase == start.phase) {
         whole = true;
         break;
       }
@@ -444,7 +445,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   runtime_.cycle_end(advance.cycles, cycle.period);
   if (advance.cycles > 0) {
     advance.clock = clock;
-    until_ = cycle.until(clock); // the plan at `clock` is the first phase's, as at `now`
+    until_ = cycle.until(clock); // the plan at `clock` is the same phase's as at `now`
   }
   return advance;
 }

@@ -66,6 +66,7 @@ class TimeSharingDriver : public Driver {
   bool repeats_ = false;
   /* The last plan's cycle (Plan::cycle), with repeats_; nullptr: none. */
   std::shared_ptr<const Cycle> cycle_;
+  std::shared_ptr<const Cycle> cycle_tried_; // the last cycle advance_cycles() replayed (kept: no other can take its address)
 };
 
 } // namespace jobsched

@@ -1318,6 +1318,7 @@ bool JobRuntime::cycle_begin(const std::vector<CycleJob>& jobs, size_t phase)
   cycle_jobs_.clear();
   cycle_state_.clear();
   cycle_rows_.clear();
+  cycle_rows_kept_ = 0;
   cycles_committed_ = 0;
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0)
@@ -1346,6 +1347,7 @@ bool JobRuntime::cycle_begin(const std::vector<CycleJob>& jobs, size_t phase)
       bool off = false;
       r.speed.push_back(slowest_speed_of(set, off));
       const PlacementCost cost = model_.cost(*r.x->job, set);
+      r.cost.push_back(cost);
       r.stretch.push_back(model_.compute_stretch(cost));
       r.page_faults.push_back(cost.page_faults);
       r.speedup.push_back(r.x->job->speedup(static_cast<double>(n)));
@@ -1420,7 +1422,7 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
     st.account.paged_run_time += done * (r.x->job->run_time * (1.0 + paging));
     st.account.page_fault_time += done * (r.x->job->run_time * paging);
   }
-  if (record && length > 0) cycle_rows_.push_back({job, st.since, clock, st.set, st.running});
+  if (record && length > 0) cycle_rows_.push_back({job, st.since, clock, st.set, st.running, cycles_committed_ == 1});
   st.since = clock;
 }
 
@@ -1432,7 +1434,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
   if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return false;
   for (const CycleState& st : cycle_trial_)
     if (st.running && !(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return false;
-  const bool record = cycles_committed_ == 0;
+  const bool record = cycles_committed_ < 2;
   for (size_t j = 0; j < cycle_jobs_.size(); j++) {
     const CycleReplay& r = cycle_jobs_[j];
     CycleState& st = cycle_trial_[j];
@@ -1469,14 +1471,42 @@ void JobRuntime::cycle_commit()
   cycle_state_.swap(cycle_trial_);
   cycle_trial_.clear();
   cycles_committed_++;
+  cycle_rows_kept_ = cycle_rows_.size();
 }
 
 long JobRuntime::cycle_end(long cycles, double period)
 {
   cycle_trial_.clear();
+  cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle
   if (cycles <= 0) {
     cycle_rows_.clear();
     return 0;
+  }
+  // The rows first: a suspended job's first set is its record's, which the state below may change.
+  long rows = 0;
+  if (trace_sink_) {
+    // The first cycle's rows are ordinary: a job's first segment in it began before the advance, wherever the schedule
+    // before had put its start. Every later cycle's rows are the second's shifted by whole periods: each of its jobs'
+    // segments began at a boundary of the cycle before. So the second cycle's rows are written once, with the count
+    // of the cycles after the first; a job's last running row of them says so (segments.csv: the job's next row is
+    // ready when its last repetition ended).
+    std::vector<long> last_running(cycle_jobs_.size(), -1);
+    for (size_t i = 0; i < cycle_rows_.size(); i++)
+      if (cycle_rows_[i].running && cycle_rows_[i].repeated) last_running[cycle_rows_[i].job] = static_cast<long>(i);
+    for (size_t i = 0; i < cycle_rows_.size(); i++) {
+      const CycleRow& row = cycle_rows_[i];
+      const CycleReplay& r = cycle_jobs_[row.job];
+      TraceSegment segment{trace_id(*r.x), row.start, row.end, *r.sets[static_cast<size_t>(row.set)],
+                           row.running ? JobStatus::running : JobStatus::suspended};
+      if (row.repeated) {
+        if (cycles < 2) continue; // (only committed cycles are recorded: cannot happen)
+        segment.period = period;
+        segment.repeats = cycles - 1;
+        segment.last_of_cycle = last_running[row.job] == static_cast<long>(i);
+      }
+      trace_sink_(segment);
+      rows++;
+    }
   }
   for (size_t j = 0; j < cycle_jobs_.size(); j++) {
     const CycleState& st = cycle_state_[j];
@@ -1493,6 +1523,15 @@ long JobRuntime::cycle_end(long cycles, double period)
     x.dedicated_rate = st.dedicated_rate;
     x.account = st.account;
     x.held_throughout = false;
+    const auto set = static_cast<size_t>(st.set);
+    if (s.processors != *cycle_jobs_[j].sets[set]) { // where it last computed, as launch() left it
+      s.processors = *cycle_jobs_[j].sets[set];
+      s.cost = cycle_jobs_[j].cost[set];
+      x.cost_valid = true;
+      x.slowest_speed = cycle_jobs_[j].speed[set];
+      x.on_host_off = false;
+      x.speed_epoch = host_epoch_;
+    }
     s.service = st.service;
     s.counters.preemptions += st.preemptions;
     s.counters.resizes += st.resizes;
@@ -1502,25 +1541,6 @@ long JobRuntime::cycle_end(long cycles, double period)
       fruitless_dispatches_ = 0;
     } else {
       x.token = ++last_token_; // its timer ended with its last suspension
-    }
-  }
-  long rows = 0;
-  if (trace_sink_) {
-    // The job's last running row of the cycle says so (segments.csv: the next row's submission follows the last
-    // repetition).
-    std::vector<long> last_running(cycle_jobs_.size(), -1);
-    for (size_t i = 0; i < cycle_rows_.size(); i++)
-      if (cycle_rows_[i].running) last_running[cycle_rows_[i].job] = static_cast<long>(i);
-    for (size_t i = 0; i < cycle_rows_.size(); i++) {
-      const CycleRow& row = cycle_rows_[i];
-      const CycleReplay& r = cycle_jobs_[row.job];
-      TraceSegment segment{trace_id(*r.x), row.start, row.end, *r.sets[static_cast<size_t>(row.set)],
-                           row.running ? JobStatus::running : JobStatus::suspended};
-      segment.period = period;
-      segment.repeats = cycles;
-      segment.last_of_cycle = last_running[row.job] == static_cast<long>(i);
-      trace_sink_(segment);
-      rows++;
     }
   }
   cycle_rows_.clear();

@@ -369,6 +369,7 @@ class JobRuntime {
     std::vector<const ResourceSet*> sets;    // distinct
     std::vector<int> count;                  // their processors
     std::vector<double> speed, stretch, rate, speedup, page_faults; // per set, as launch() computes them
+    std::vector<PlacementCost> cost;
   };
   /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
   struct CycleState {
@@ -385,10 +386,12 @@ class JobRuntime {
     double start, end;
     int set;
     bool running;
+    bool repeated; // a row of the second cycle, standing for every cycle after the first
   };
   std::vector<CycleReplay> cycle_jobs_;
   std::vector<CycleState> cycle_state_, cycle_trial_;
-  std::vector<CycleRow> cycle_rows_; // of the first cycle
+  std::vector<CycleRow> cycle_rows_; // of the first two cycles
+  size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
   double cycle_horizon_ = 0; // the earliest end of any other timer
   void cycle_close(size_t job, CycleState& st, double clock, bool record);
