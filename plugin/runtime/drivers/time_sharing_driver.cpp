@@ -402,17 +402,21 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   const Cycle& cycle = *cycle_;
   const Cycle::Position start = cycle.position(now);
   if (start.phase + 1 >= cycle.phases.size() || cycle.phases.size() < 3) return advance;
-  // Each job of the cycle with where it computes in each phase.
-  std::vector<JobRuntime::CycleJob> jobs;
-  for (size_t p = 0; p < cycle.phases.size(); p++)
+  // Each job of the cycle with where it computes in each phase (vectors reused from one advance to the next).
+  const size_t phases = cycle.phases.size();
+  cycle_ids_.clear();
+  for (const auto& run : cycle.phases)
+    for (const auto& [id, where] : run)
+      cycle_ids_.push_back(id);
+  std::sort(cycle_ids_.begin(), cycle_ids_.end());
+  cycle_ids_.erase(std::unique(cycle_ids_.begin(), cycle_ids_.end()), cycle_ids_.end());
+  cycle_where_.assign(cycle_ids_.size() * phases, nullptr);
+  for (size_t p = 0; p < phases; p++)
     for (const auto& [id, where] : cycle.phases[p]) {
-      auto it = std::lower_bound(jobs.begin(), jobs.end(), id,
-                                 [](const JobRuntime::CycleJob& j, JobId key) { return j.id < key; });
-      if (it == jobs.end() || it->id != id)
-        it = jobs.insert(it, {id, std::vector<const ResourceSet*>(cycle.phases.size(), nullptr)});
-      it->where[p] = where;
+      const auto j = static_cast<size_t>(std::lower_bound(cycle_ids_.begin(), cycle_ids_.end(), id) - cycle_ids_.begin());
+      cycle_where_[j * phases + p] = where;
     }
-  if (!runtime_.cycle_begin(jobs, start.phase)) {
+  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, start.phase)) {
     runtime_.cycle_end(0, cycle.period);
     return advance;
   }

@@ -1313,31 +1313,60 @@ void JobRuntime::defer_group_records(bool defer)
     if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
 }
 
-bool JobRuntime::cycle_begin(const std::vector<CycleJob>& jobs, size_t phase)
+bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where,
+                             size_t phases, size_t phase)
 {
-  cycle_jobs_.clear();
   cycle_state_.clear();
   cycle_rows_.clear();
   cycle_rows_kept_ = 0;
   cycles_committed_ = 0;
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
-  if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0)
+  if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
+      phase >= phases || where.size() != ids.size() * phases)
     return false;
-  cycle_jobs_.reserve(jobs.size());
-  for (const CycleJob& job : jobs) {
-    auto it = jobs_.find(job.id);
-    if (it == jobs_.end() || phase >= job.where.size()) return false;
+  // Each job as it is now: computing where the phase says, or suspended (not waiting to start).
+  std::vector<Execution*>& executions = cycle_executions_;
+  executions.clear();
+  for (size_t j = 0; j < ids.size(); j++) {
+    auto it = jobs_.find(ids[j]);
+    if (it == jobs_.end()) return false;
     Execution& x = it->second;
     const JobState& s = *x.state;
     const bool running = s.status == JobStatus::running;
+    const ResourceSet* now_on = where[j * phases + phase];
     if (phased(x) || x.owner >= 0 || x.job->kill_at_estimate || !x.stages.empty() || !x.pending.empty() ||
         x.stall_end >= 0 || x.host_failed || x.share >= 0 || x.share_area > 0 || x.slowdown != 1.0 ||
-        !x.computed_since_dispatch || (!running && s.status != JobStatus::suspended) ||
-        running != (job.where[phase] != nullptr) || (running && (x.timer_end < 0 || s.processors != *job.where[phase])))
+        !x.computed_since_dispatch || (!running && s.status != JobStatus::suspended) || running != (now_on != nullptr) ||
+        (running && (x.timer_end < 0 || s.processors != *now_on)))
       return false;
-    CycleReplay r;
+    executions.push_back(&x);
+  }
+  // Every execution the cycle does not name must be suspended (the plan in force names every job that computes).
+  cycle_named_.assign(executions.begin(), executions.end());
+  std::sort(cycle_named_.begin(), cycle_named_.end());
+  if (std::adjacent_find(cycle_named_.begin(), cycle_named_.end()) != cycle_named_.end()) return false;
+  for (const auto& [id, x] : jobs_)
+    if ((x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0) &&
+        !std::binary_search(cycle_named_.begin(), cycle_named_.end(), &x))
+      return false;
+  cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
+  if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
+  for (size_t j = 0; j < ids.size(); j++) {
+    Execution& x = *executions[j];
+    const JobState& s = *x.state;
+    CycleReplay& r = cycle_jobs_[j]; // its vectors emptied, their storage kept from the last advance
     r.x = &x;
     r.malleable = x.job->shape == JobShape::malleable;
+    r.speedup_of_size = x.job->speedup(x.job->size);
+    r.set_of_phase.clear();
+    r.sets.clear();
+    r.count.clear();
+    r.speed.clear();
+    r.stretch.clear();
+    r.rate.clear();
+    r.speedup.clear();
+    r.page_faults.clear();
+    r.cost.clear();
     auto index_of = [&r, this](const ResourceSet& set) {
       for (size_t i = 0; i < r.sets.size(); i++)
         if (*r.sets[i] == set) return static_cast<int>(i);
@@ -1351,17 +1380,18 @@ bool JobRuntime::cycle_begin(const std::vector<CycleJob>& jobs, size_t phase)
       r.stretch.push_back(model_.compute_stretch(cost));
       r.page_faults.push_back(cost.page_faults);
       r.speedup.push_back(r.x->job->speedup(static_cast<double>(n)));
-      r.rate.push_back(n == r.x->job->size ? 1.0 : r.speedup.back() / r.x->job->speedup(r.x->job->size));
+      r.rate.push_back(n == r.x->job->size ? 1.0 : r.speedup.back() / r.speedup_of_size);
       return static_cast<int>(r.sets.size() - 1);
     };
     CycleState st;
     st.set = index_of(s.processors); // a suspended job's are where it last computed
-    for (const ResourceSet* where : job.where) {
-      if (where != nullptr && where->count() == 0) return false;
-      r.set_of_phase.push_back(where == nullptr ? -1 : index_of(*where));
+    for (size_t p = 0; p < phases; p++) {
+      const ResourceSet* on = where[j * phases + p];
+      if (on != nullptr && on->empty()) return false;
+      r.set_of_phase.push_back(on == nullptr ? -1 : index_of(*on));
     }
     if (std::any_of(r.speed.begin(), r.speed.end(), [](double v) { return !(v > 0); })) return false;
-    st.running = running;
+    st.running = s.status == JobStatus::running;
     st.remaining = x.remaining;
     st.since = x.since;
     st.timer_start = x.timer_start;
@@ -1371,22 +1401,8 @@ bool JobRuntime::cycle_begin(const std::vector<CycleJob>& jobs, size_t phase)
     st.remaining_at_segment = x.remaining_at_segment;
     st.dedicated_rate = x.dedicated_rate;
     st.account = x.account;
-    cycle_jobs_.push_back(std::move(r));
     cycle_state_.push_back(st);
   }
-  // Every execution the cycle does not name must be suspended (the plan in force names every job that computes), and
-  // the earliest end of the other timers bounds the advance.
-  cycle_horizon_ = std::numeric_limits<double>::infinity();
-  std::vector<const Execution*> named;
-  named.reserve(cycle_jobs_.size());
-  for (const CycleReplay& r : cycle_jobs_)
-    named.push_back(r.x);
-  std::sort(named.begin(), named.end());
-  if (std::adjacent_find(named.begin(), named.end()) != named.end()) return false;
-  for (const auto& [id, x] : jobs_)
-    if (!std::binary_search(named.begin(), named.end(), &x) &&
-        (x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0))
-      return false;
   return true;
 }
 
@@ -1397,7 +1413,7 @@ void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock
   const WorkloadJob& job = *r.x->job;
   st.dedicated_rate = r.rate[i];
   st.remaining_at_segment = st.remaining;
-  const double base_seconds = job.run_time * st.remaining * job.speedup(job.size) / r.speedup[i];
+  const double base_seconds = job.run_time * st.remaining * r.speedup_of_size / r.speedup[i];
   const double compute_seconds = base_seconds * r.stretch[i] * 1.0;
   st.timer_flops = compute_seconds * reference_speed_;
   st.timer_start = clock;
@@ -1435,7 +1451,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
   for (const CycleState& st : cycle_trial_)
     if (st.running && !(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return false;
   const bool record = cycles_committed_ < 2;
-  for (size_t j = 0; j < cycle_jobs_.size(); j++) {
+  for (size_t j = 0; j < cycle_trial_.size(); j++) {
     const CycleReplay& r = cycle_jobs_[j];
     CycleState& st = cycle_trial_[j];
     if (phase >= r.set_of_phase.size()) return false;
@@ -1490,7 +1506,7 @@ long JobRuntime::cycle_end(long cycles, double period)
     // segments began at a boundary of the cycle before. So the second cycle's rows are written once, with the count
     // of the cycles after the first; a job's last running row of them says so (segments.csv: the job's next row is
     // ready when its last repetition ended).
-    std::vector<long> last_running(cycle_jobs_.size(), -1);
+    std::vector<long> last_running(cycle_state_.size(), -1);
     for (size_t i = 0; i < cycle_rows_.size(); i++)
       if (cycle_rows_[i].running && cycle_rows_[i].repeated) last_running[cycle_rows_[i].job] = static_cast<long>(i);
     for (size_t i = 0; i < cycle_rows_.size(); i++) {
@@ -1508,7 +1524,7 @@ long JobRuntime::cycle_end(long cycles, double period)
       rows++;
     }
   }
-  for (size_t j = 0; j < cycle_jobs_.size(); j++) {
+  for (size_t j = 0; j < cycle_state_.size(); j++) {
     const CycleState& st = cycle_state_[j];
     if (st.transitions == 0) continue; // it computed or waited where it was throughout
     Execution& x = *cycle_jobs_[j].x;

@@ -188,11 +188,9 @@ class JobRuntime {
    * job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
    * cycle_begin() refuses what the replay does not model: processes, parallelism profiles, jobs killed at their
    * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`. */
-  struct CycleJob {
-    JobId id;
-    std::vector<const ResourceSet*> where; // per phase of the cycle
-  };
-  bool cycle_begin(const std::vector<CycleJob>& jobs, size_t phase);
+  /* `ids`: the jobs; `where`: for each job in turn, where it computes in each of the cycle's `phases` phases. */
+  bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
+                   size_t phase);
   bool cycle_step(double clock, double until, size_t phase);
   void cycle_commit();
   /* `cycles` committed, each `period` seconds long; returns the trace rows written. */
@@ -365,6 +363,7 @@ class JobRuntime {
   struct CycleReplay {
     Execution* x = nullptr;
     bool malleable = false;
+    double speedup_of_size = 1; // S(size)
     std::vector<int> set_of_phase;           // index into sets, -1: suspended
     std::vector<const ResourceSet*> sets;    // distinct
     std::vector<int> count;                  // their processors
@@ -388,7 +387,9 @@ class JobRuntime {
     bool running;
     bool repeated; // a row of the second cycle, standing for every cycle after the first
   };
-  std::vector<CycleReplay> cycle_jobs_;
+  std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
+  std::vector<const Execution*> cycle_named_;
+  std::vector<Execution*> cycle_executions_;
   std::vector<CycleState> cycle_state_, cycle_trial_;
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
