@@ -2,8 +2,9 @@
 """Compare two run folders of one scenario, one whose trace.csv may hold aggregated rows of cycles advanced whole
 (simulation.cycles: true) and one stepped boundary by boundary (false, or an older build): the same jobs with start and
 end times within a tolerance, summary.json's figures within a tolerance, and the traces once expanded: the same
-segments (job, state, processors) with start and end times within a tolerance, and the same busy processor-seconds per
-processor. Prints the largest differences found; exit status 1 when one is above its tolerance.
+segments (job, state, processors) with start and end times within a tolerance, the same segments.csv rows (its
+aggregated rows, metadata "repeats=K;period=P", expanded; the submission times it writes), and the same busy
+processor-seconds per processor. Prints the largest differences found; exit status 1 when one is above its tolerance.
 
 Usage: cycles_compare.py CYCLES_DIR STEPPED_DIR [--time-tolerance S] [--relative-tolerance R] [--no-segments]
 An aggregated row of trace.csv (its `repeats` column not empty) stands for `repeats` segments, the i-th (from 0)
@@ -58,6 +59,41 @@ def busy_time(path):
             for p in range(a, b + 1):
                 busy[p] += end - start
     return busy, segments
+
+
+def segments_rows(path):
+    """segments.csv's rows, an aggregated one (metadata "repeats=K;period=P") expanded: (job, start, finish,
+    processors, submission or None when the row is a repetition, whose submission the file does not write)."""
+    out = []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            start, finish = float(r["starting_time"]), float(r["finish_time"])
+            meta = dict(kv.split("=") for kv in r["metadata"].split(";")) if r["metadata"] else {}
+            repeats, period = int(meta.get("repeats", 1)), float(meta.get("period", 0))
+            for i in range(repeats):
+                submission = float(r["submission_time"]) if i == 0 else None
+                out.append((r["job_id"], start + i * period, finish + i * period, r["allocated_resources"], submission))
+    return sorted(out, key=lambda x: (x[0], x[1]))
+
+
+def compare_segments(a, b, time_tolerance, worst, problems):
+    sa, sb = segments_rows(a), segments_rows(b)
+    print(f"segments.csv: {len(sa)} rows expanded, {len(sb)} stepped")
+    if len(sa) != len(sb):
+        problems.append(f"segments.csv: {len(sa)} rows expanded against {len(sb)}")
+        return
+    d = ds = 0.0
+    for x, y in zip(sa, sb):
+        if x[0] != y[0] or x[3] != y[3]:
+            problems.append(f"segments.csv: row {x} against {y}")
+            return
+        d = max(d, abs(x[1] - y[1]), abs(x[2] - y[2]))
+        if x[4] is not None:
+            ds = max(ds, abs(x[4] - y[4]))
+    worst["segments.csv start and finish"] = d
+    worst["segments.csv submission (rows written)"] = ds
+    if max(d, ds) > time_tolerance:
+        problems.append(f"segments.csv: times differ by up to {max(d, ds)} s")
 
 
 def compare_jobs(a, b, time_tolerance, worst):
@@ -140,6 +176,8 @@ def main():
             worst["trace.csv end"] = de
             if max(ds, de) > args.time_tolerance:
                 problems.append(f"trace.csv: segment times differ by up to {max(ds, de)} s")
+            compare_segments(f"{args.cycles}/segments.csv", f"{args.stepped}/segments.csv", args.time_tolerance,
+                             worst, problems)
         ba, na = busy_time(ta)
         bb, nb = busy_time(tb)
         d = max((abs(ba.get(p, 0.0) - bb.get(p, 0.0)) for p in set(ba) | set(bb)), default=0.0)
