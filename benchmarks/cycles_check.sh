@@ -27,7 +27,8 @@ YAML
 
 kth=(--set workload.communication.pattern=none --set policy.name=memory-constrained --set workload.jobs.shape=malleable
   --set output.trace=false)
-# name|scenario|what to compare (trace: the expanded traces too)|--set options (space-separated)
+# name|scenario|what to compare (trace: the expanded traces and segments.csv too; busy: busy time per processor from
+# the expanded traces, not row by row: 10 million rows)|--set options (space-separated)
 cases=(
   "dyn-equi-epoch|$src/scenarios/memory-constrained/dynamic.yaml|trace|policy.params.policy=equi-epoch workload.generator.jobs=300"
   "dyn-opt-epoch|$src/scenarios/memory-constrained/dynamic.yaml|trace|policy.params.policy=opt-epoch workload.generator.jobs=300"
@@ -36,8 +37,8 @@ cases=(
   "dyn-buddy-star|$src/scenarios/memory-constrained/dynamic.yaml|trace|policy.params.policy=buddy-star workload.generator.jobs=300"
   "dyn-hybrid|$src/scenarios/memory-constrained/dynamic.yaml|trace|policy.params.policy=hybrid workload.generator.jobs=300"
   "dyn-equi-epoch-rigid|$src/scenarios/memory-constrained/dynamic.yaml|trace|policy.params.policy=equi-epoch workload.jobs.shape=rigid workload.generator.jobs=300"
-  "families-10k-equi-epoch|$work/families.yaml|trace|policy.name=memory-constrained workload.jobs.shape=malleable policy.params.policy=equi-epoch"
-  "families-10k-opt-epoch|$work/families.yaml|trace|policy.name=memory-constrained workload.jobs.shape=malleable"
+  "families-10k-equi-epoch|$work/families.yaml|busy|policy.name=memory-constrained workload.jobs.shape=malleable policy.params.policy=equi-epoch"
+  "families-10k-opt-epoch|$work/families.yaml|busy|policy.name=memory-constrained workload.jobs.shape=malleable"
   "kth-equi-epoch|$src/scenarios/kth-sp2-easy.yaml|jobs|policy.params.policy=equi-epoch"
   "kth-opt-epoch|$src/scenarios/kth-sp2-easy.yaml|jobs|policy.params.policy=opt-epoch"
   "kth-heuristic-epoch|$src/scenarios/kth-sp2-easy.yaml|jobs|policy.params.policy=heuristic-epoch"
@@ -58,6 +59,7 @@ for entry in "${cases[@]}"; do
   done
   compare=(--time-tolerance "$tolerance")
   [ "$what" = jobs ] && compare+=(--no-trace)
+  [ "$what" = busy ] && compare+=(--no-segments)
   if python3 "$src/benchmarks/cycles_compare.py" "$work/$name-true" "$work/$name-false" "${compare[@]}" \
     >"$work/$name.txt"; then
     result=same

@@ -49,15 +49,26 @@ def expanded(path):
 
 
 def busy_time(path):
-    busy = defaultdict(float)
+    """Busy seconds per processor: each running segment's length added over its ranges by differences (a range
+    adds at its first processor and takes away after its last), summed along the processors at the end."""
+    delta = defaultdict(float)
     segments = 0
     for job, start, end, processors, state in expanded(path):
         segments += 1
         if state != "running":
             continue
         for a, b in ranges(processors):
-            for p in range(a, b + 1):
-                busy[p] += end - start
+            delta[a] += end - start
+            delta[b + 1] -= end - start
+    busy = {}
+    level = 0.0
+    previous = None
+    for p in sorted(delta):
+        if previous is not None:
+            for q in range(previous, p):
+                busy[q] = level
+        level += delta[p]
+        previous = p
     return busy, segments
 
 
