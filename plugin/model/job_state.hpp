@@ -154,7 +154,6 @@ struct TraceSegment {
    * segments, the i-th (from 0) spanning [start + i x period, end + i x period). Ordinary rows: 1 and 0. */
   long repeats = 1;
   double period = 0;
-  bool last_of_cycle = false; // the job's last running row of its cycle (segments.csv's submission chain)
 };
 
 } // namespace jobsched

@@ -204,8 +204,7 @@ void SegmentsWriter::add(const TraceSegment& s)
 {
   if (s.status != JobStatus::running) return;
   const std::string_view text = processors_text(s.processors);
-  const Spooled head{s.job,   s.start, s.end, static_cast<std::uint32_t>(text.size()), s.last_of_cycle ? 1 : 0,
-                     s.repeats, s.period};
+  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text.size()), s.repeats, s.period};
   std::fwrite(&head, sizeof head, 1, spool_);
   std::fwrite(text.data(), 1, text.size(), spool_);
 }
@@ -244,6 +243,10 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
   std::vector<double> ready(jobs.size()); // when each job became ready for its next segment
   for (size_t i = 0; i < jobs.size(); i++)
     ready[i] = jobs[i].submit_time;
+  // Aggregated rows (a cycle advanced whole) come after their job's ordinary rows of the same advance, each row's first
+  // repetition ready at the end of the running segment before it; the job's next row after the advance is ready when
+  // the last repetition of any of them ended (kept here until then; < 0: none).
+  std::vector<double> ready_after_cycle;
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
          "allocated_resources,consumed_energy,metadata\n";
@@ -254,6 +257,13 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
     if (std::fread(text_.data(), 1, text_.size(), spool_) != text_.size()) break;
     const size_t i = position(head.job);
     const WorkloadJob& j = jobs[i];
+    if (head.repeats != 1 && ready_after_cycle.empty()) ready_after_cycle.assign(jobs.size(), -1);
+    // (an aggregated row of a later advance starts after the last repetition: a rounding error before it at most)
+    if (!ready_after_cycle.empty() && ready_after_cycle[i] >= 0 &&
+        (head.repeats == 1 || head.start >= ready_after_cycle[i] - 1e-6)) {
+      ready[i] = ready_after_cycle[i];
+      ready_after_cycle[i] = -1;
+    }
     const JobOutcome& o = outcomes[i];
     const double execution = head.end - head.start;
     row << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(ready[i]) << ',' << j.size << ','
@@ -267,7 +277,9 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
     row << '\n';
     row.write_to(out);
     ready[i] = head.end;
-    if (head.repeats > 1 && head.last_of_cycle != 0) ready[i] += static_cast<double>(head.repeats - 1) * head.period;
+    if (head.repeats != 1)
+      ready_after_cycle[i] =
+          std::max(ready_after_cycle[i], head.end + static_cast<double>(head.repeats - 1) * head.period);
   }
   if (std::ferror(spool_) != 0 || std::feof(spool_) == 0)
     throw InputError(std::string("segments.csv: cannot read its temporary file back (") + std::strerror(errno) + ")");

@@ -84,7 +84,6 @@ class SegmentsWriter {
     double start;
     double end;
     std::uint32_t processors_length; // the processors' interval notation follows
-    std::int32_t last_of_cycle;      // TraceSegment::last_of_cycle
     std::int64_t repeats;            // TraceSegment::repeats and period
     double period;
   };

@@ -535,7 +535,14 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
       else
         st.area += busy_area(s) * static_cast<double>(s.repeats);
       st.segments++;
-      if (keep) st.kept.push_back(s);
+      if (keep && s.repeats == 1) st.kept.push_back(s);
+      for (long i = 0; keep && s.repeats > 1 && i < s.repeats; i++) { // the segments an aggregated row stands for
+        st.kept.push_back(s);
+        st.kept.back().start = s.start + static_cast<double>(i) * s.period;
+        st.kept.back().end = s.end + static_cast<double>(i) * s.period;
+        st.kept.back().repeats = 1;
+        st.kept.back().period = 0;
+      }
     });
   } catch (...) {
     fail(std::current_exception());

@@ -36,7 +36,10 @@ using jobsched::testing::swf_record;
  * and 295: 61. Cycles: job 1 starts at 20/3, from where every job has started; each cycle runs from a quantum's 2/3 to
  * the next one's (boundaries at 10q and 10q + 20/3), and the cycle from 286.67 would see jobs 2 and 3 end inside it:
  * 28 cycles (20/3 to 286.67) of 2 instants each are advanced, and 5 instants decided (0, 20/3, 290, 875/3, 295). The
- * trace: the first cycle's rows as they are, the second's (16.67 to 26.67) with period 10 and 27 repeats. */
+ * trace: each job's first row of the first cycle (20/3 to 50/3) as it is (it began before the advance), its other rows
+ * with period 10 and 28 repeats, its first row of the second cycle (from its last change of the first) with 27: 18
+ * rows where stepping writes 21 + 56 x 3 = 189. segments.csv: job 1's aggregated row [50/3, 20) is ready at 10 (its
+ * stretch 295 / 100), and its row after the advance at the end of that row's last repetition, 20 + 26 x 10 = 280. */
 TEST(Cycles, EquiEpochAdvancedByHand)
 {
   jobsched::testing::ScratchFolder f;
@@ -88,13 +91,23 @@ TEST(Cycles, EquiEpochAdvancedByHand)
   text << trace.rdbuf();
   const std::string csv = text.str();
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "job_id,start,end,processors,state,period,repeats");
-  for (const char* row : {"\n2,0,6.666667,0-1,running,,\n", "\n1,10,16.666667,0-3,suspended,,\n",
+  for (const char* row : {"\n2,0,6.666667,0-1,running,,\n", "\n1,6.666667,10,0-3,running,,\n",
+                          "\n2,6.666667,10,0-1,suspended,,\n", "\n1,10,16.666667,0-3,suspended,10,28\n",
+                          "\n2,10,16.666667,0-1,running,10,28\n", "\n3,10,16.666667,2-3,running,10,28\n",
                           "\n1,16.666667,20,0-3,running,10,27\n", "\n2,16.666667,20,0-1,suspended,10,27\n",
-                          "\n3,16.666667,20,2-3,suspended,10,27\n", "\n1,20,26.666667,0-3,suspended,10,27\n",
-                          "\n2,20,26.666667,0-1,running,10,27\n", "\n3,20,26.666667,2-3,running,10,27\n",
-                          "\n1,286.666667,290,0-3,running,,\n", "\n1,291.666667,295,0-3,running,,\n"})
+                          "\n3,16.666667,20,2-3,suspended,10,27\n", "\n1,286.666667,290,0-3,running,,\n",
+                          "\n1,291.666667,295,0-3,running,,\n"})
     EXPECT_NE(csv.find(row), std::string::npos) << "no row " << row;
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 22) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 19) << csv;
+  std::ifstream segments(f.dir / "out" / "segments.csv");
+  std::stringstream segments_text;
+  segments_text << segments.rdbuf();
+  const std::string rows = segments_text.str();
+  EXPECT_NE(rows.find("\n1,w.swf,malleable,10,4,100,1,COMPLETED_SUCCESSFULLY,16.666667,3.333333,20,6.666667,10,2.95,0-3,-1,"
+                      "repeats=27;period=10\n"),
+            std::string::npos)
+      << rows;
+  EXPECT_NE(rows.find("\n1,w.swf,malleable,280,4,100,1,COMPLETED_SUCCESSFULLY,286.666667,"), std::string::npos) << rows;
 }
 
 namespace {

@@ -1438,13 +1438,19 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
     st.account.paged_run_time += done * (r.x->job->run_time * (1.0 + paging));
     st.account.page_fault_time += done * (r.x->job->run_time * paging);
   }
-  if (record && length > 0) cycle_rows_.push_back({job, st.since, clock, st.set, st.running, cycles_committed_ == 1});
+  if (record && length > 0 && (cycles_committed_ == 0 || st.rows == 0))
+    cycle_rows_.push_back({job, st.since, clock, st.set, st.running, cycles_committed_ == 1 ? 2 : st.rows == 0 ? 0 : 1});
+  if (length > 0) st.rows++;
   st.since = clock;
 }
 
 bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 {
-  if (cycle_trial_.size() != cycle_state_.size()) cycle_trial_ = cycle_state_; // a new cycle's trial
+  if (cycle_trial_.size() != cycle_state_.size()) { // a new cycle's trial
+    cycle_trial_ = cycle_state_;
+    for (CycleState& st : cycle_trial_)
+      st.rows = 0;
+  }
   // The wake-up comes strictly first, as SchedulerActor's virtual wake-ups require.
   // No timer is due when the clock gets there either (collect_ended() takes those within kTimerSlack).
   if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return false;
@@ -1501,24 +1507,17 @@ long JobRuntime::cycle_end(long cycles, double period)
   // The rows first: a suspended job's first set is its record's, which the state below may change.
   long rows = 0;
   if (trace_sink_) {
-    // The first cycle's rows are ordinary: a job's first segment in it began before the advance, wherever the schedule
-    // before had put its start. Every later cycle's rows are the second's shifted by whole periods: each of its jobs'
-    // segments began at a boundary of the cycle before. So the second cycle's rows are written once, with the count
-    // of the cycles after the first; a job's last running row of them says so (segments.csv: the job's next row is
-    // ready when its last repetition ended).
-    std::vector<long> last_running(cycle_state_.size(), -1);
-    for (size_t i = 0; i < cycle_rows_.size(); i++)
-      if (cycle_rows_[i].running && cycle_rows_[i].repeated) last_running[cycle_rows_[i].job] = static_cast<long>(i);
-    for (size_t i = 0; i < cycle_rows_.size(); i++) {
-      const CycleRow& row = cycle_rows_[i];
+    // A job's rows of the first cycle but its first (which began before the advance, wherever the schedule before had
+    // put its start) are those of every cycle, shifted by whole periods; so is its first row of the second cycle (which
+    // began at its last change of the first) for every cycle after the first. Each is written once with its count.
+    for (const CycleRow& row : cycle_rows_) {
       const CycleReplay& r = cycle_jobs_[row.job];
       TraceSegment segment{trace_id(*r.x), row.start, row.end, *r.sets[static_cast<size_t>(row.set)],
                            row.running ? JobStatus::running : JobStatus::suspended};
-      if (row.repeated) {
-        if (cycles < 2) continue; // (only committed cycles are recorded: cannot happen)
+      const long repeats = row.kind == 0 ? 1 : row.kind == 1 ? cycles : cycles - 1;
+      if (repeats > 1) {
         segment.period = period;
-        segment.repeats = cycles - 1;
-        segment.last_of_cycle = last_running[row.job] == static_cast<long>(i);
+        segment.repeats = repeats;
       }
       trace_sink_(segment);
       rows++;

@@ -379,13 +379,17 @@ class JobRuntime {
     double remaining_at_segment = 1, dedicated_rate = 1;
     JobAccount account;
     int preemptions = 0, resizes = 0, migrations = 0;
+    int rows = 0; // recorded in the cycle being tried
   };
   struct CycleRow {
     size_t job; // in cycle_jobs_
     double start, end;
     int set;
     bool running;
-    bool repeated; // a row of the second cycle, standing for every cycle after the first
+    /* 0: the first cycle's first row of its job (it began before the advance): written as it is; 1: the first
+     * cycle's other rows, each repeated in every cycle; 2: the second cycle's first row of its job (it began at the
+     * job's last change of the cycle before), repeated in every cycle after the first. */
+    int kind;
   };
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
   std::vector<const Execution*> cycle_named_;
