@@ -204,8 +204,12 @@ void SegmentsWriter::add(const TraceSegment& s)
 {
   if (s.status != JobStatus::running) return;
   const std::string_view text = processors_text(s.processors);
-  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text.size()), s.repeats, s.period};
+  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text.size()), s.repeats != 1 ? 1U : 0U};
   std::fwrite(&head, sizeof head, 1, spool_);
+  if (head.aggregated != 0) {
+    const SpooledRepeats cycle{s.repeats, s.period};
+    std::fwrite(&cycle, sizeof cycle, 1, spool_);
+  }
   std::fwrite(text.data(), 1, text.size(), spool_);
 }
 
@@ -253,14 +257,16 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
   Row row;
   Spooled head{};
   while (std::fread(&head, sizeof head, 1, spool_) == 1) {
+    SpooledRepeats cycle{1, 0};
+    if (head.aggregated != 0 && std::fread(&cycle, sizeof cycle, 1, spool_) != 1) break;
     text_.resize(head.processors_length);
     if (std::fread(text_.data(), 1, text_.size(), spool_) != text_.size()) break;
     const size_t i = position(head.job);
     const WorkloadJob& j = jobs[i];
-    if (head.repeats != 1 && ready_after_cycle.empty()) ready_after_cycle.assign(jobs.size(), -1);
+    if (cycle.repeats != 1 && ready_after_cycle.empty()) ready_after_cycle.assign(jobs.size(), -1);
     // (an aggregated row of a later advance starts after the last repetition: a rounding error before it at most)
     if (!ready_after_cycle.empty() && ready_after_cycle[i] >= 0 &&
-        (head.repeats == 1 || head.start >= ready_after_cycle[i] - 1e-6)) {
+        (cycle.repeats == 1 || head.start >= ready_after_cycle[i] - 1e-6)) {
       ready[i] = ready_after_cycle[i];
       ready_after_cycle[i] = -1;
     }
@@ -273,13 +279,13 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
         << num(o.slowdown) << ',' << std::string_view(text_) << ",-1,";
     // An aggregated row (a cycle advanced whole) says so in the metadata column; the job's next row is ready when its
     // last repetition of the cycle ended.
-    if (head.repeats != 1) row << "repeats=" << head.repeats << ";period=" << num(head.period);
+    if (cycle.repeats != 1) row << "repeats=" << cycle.repeats << ";period=" << num(cycle.period);
     row << '\n';
     row.write_to(out);
     ready[i] = head.end;
-    if (head.repeats != 1)
+    if (cycle.repeats != 1)
       ready_after_cycle[i] =
-          std::max(ready_after_cycle[i], head.end + static_cast<double>(head.repeats - 1) * head.period);
+          std::max(ready_after_cycle[i], head.end + static_cast<double>(cycle.repeats - 1) * cycle.period);
   }
   if (std::ferror(spool_) != 0 || std::feof(spool_) == 0)
     throw InputError(std::string("segments.csv: cannot read its temporary file back (") + std::strerror(errno) + ")");

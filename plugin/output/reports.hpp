@@ -84,7 +84,10 @@ class SegmentsWriter {
     double start;
     double end;
     std::uint32_t processors_length; // the processors' interval notation follows
-    std::int64_t repeats;            // TraceSegment::repeats and period
+    std::uint32_t aggregated;        // 1: a SpooledRepeats record follows (before the processors)
+  };
+  struct SpooledRepeats { // an aggregated row's TraceSegment::repeats and period
+    std::int64_t repeats;
     double period;
   };
   std::FILE* spool_;

@@ -177,13 +177,17 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     std::sort(cycle->boundaries.begin(), cycle->boundaries.end());
     cycle->boundaries.erase(std::unique(cycle->boundaries.begin(), cycle->boundaries.end()), cycle->boundaries.end());
     cycle->phases.resize(cycle->boundaries.size()); // the last: a fraction at or past 1
-    for (size_t p = 0; p + 1 < cycle->boundaries.size(); p++) {
+    // One epoch: plan() uses only the boundaries (such a schedule declares no cycle: nothing changes in it).
+    for (size_t p = 0; p + 1 < cycle->boundaries.size() && !whole_quantum_pieces_; p++) {
       const double at = cycle->boundaries[p];
-      std::map<JobId, const ResourceSet*> run;
+      auto& run = cycle->phases[p];
       for (size_t i = 0; i < schedule_.pieces.size(); i++)
         if (starts_[i] <= at && at < ends_[i])
-          run[jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id] = &piece_processors_[i];
-      cycle->phases[p].assign(run.begin(), run.end());
+          run.emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id, &piece_processors_[i]);
+      // By job id, a job's later piece in force at once replacing an earlier one (as plan()'s map does).
+      std::stable_sort(run.begin(), run.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      auto last = std::unique(run.rbegin(), run.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
+      run.erase(run.begin(), last.base());
     }
     cycle_ = std::move(cycle);
   }

@@ -46,6 +46,8 @@ class Driver {
   {
     return {};
   }
+  /* A cycle advance_cycles() has not tried yet is in force (a cheap test first). */
+  virtual bool may_advance_cycles() const { return false; }
   /* Jobs submitted and not started. */
   virtual size_t waiting_count() const = 0;
   long decisions() const { return decisions_; }

@@ -206,7 +206,8 @@ void SchedulerActor::advance_cycles()
 {
   // The conditions of a virtual wake-up (operator()) that hold until something happens: nothing in flight, every host
   // up (no polling for hosts), no event of a source on its way; the earliest event a source has due bounds the advance.
-  if (hosts_down_ > 0 || !driver_->next_wakeup_is_virtual() || !runtime_.activities().empty() || sources_pending(now_))
+  if (!driver_->may_advance_cycles() || hosts_down_ > 0 || !driver_->next_wakeup_is_virtual() ||
+      !runtime_.activities().empty() || sources_pending(now_))
     return;
   double others = runtime_.next_deadline();
   for (const auto* source : sources_)

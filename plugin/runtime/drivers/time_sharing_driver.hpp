@@ -33,6 +33,7 @@ class TimeSharingDriver : public Driver {
   double next_wakeup() const override { return until_; }
   bool next_wakeup_is_virtual() const override { return repeats_; }
   CycleAdvance advance_cycles(double now, const std::function<double(double, double)>& next_instant) override;
+  bool may_advance_cycles() const override { return cycle_ && repeats_ && cycle_ != cycle_tried_; }
   size_t waiting_count() const override;
 
  private:
