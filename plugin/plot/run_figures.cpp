@@ -250,7 +250,8 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
       }
       const double repeats = number_at(tr, r, static_cast<size_t>(repeats_col));
       const double period = number_at(tr, r, static_cast<size_t>(period_col));
-      if (!(repeats >= 1) || !(period > 0)) throw InputError(tr.where(r) + ": an aggregated row without repeats or period");
+      if (!(repeats >= 1) || !(period > 0))
+        throw InputError(tr.where(r) + ": an aggregated row without repeats or period");
       const auto intervals = parse_intervals(tr, r, procs_col);
       const double first = std::max(0.0, std::ceil((t_begin - to) / period));
       const double last = std::min(repeats - 1, std::floor((t_end - from) / period));

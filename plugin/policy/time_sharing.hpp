@@ -43,9 +43,9 @@ struct SystemView {
  * leaves or a host changes (then the policy plans anew, and its next plan says whether a cycle still holds). Pure
  * arithmetic: the policy computes its own boundaries with position(), so that the two cannot disagree. */
 struct Cycle {
-  double origin = 0;                // when the first period began (the policy's quantum start)
-  double period = 0;                // seconds (the policy's quantum)
-  std::vector<double> boundaries;   // fractions of the period where phases change, ascending: 0 first, 1 last
+  double origin = 0;              // when the first period began (the policy's quantum start)
+  double period = 0;              // seconds (the policy's quantum)
+  std::vector<double> boundaries; // fractions of the period where phases change, ascending: 0 first, 1 last
   /* Per phase p (the fractions [boundaries[p], boundaries[p + 1])): the jobs that compute and where, by job id
    * (ascending). One more, empty, phase at the end stands for a fraction at or past 1 (a rounding case). */
   std::vector<std::vector<std::pair<JobId, const ResourceSet*>>> phases;
@@ -172,7 +172,7 @@ class TimeSharingPolicy {
    * (rigid jobs of a trace, the batch generator's) become one phase of constant parallelism = their size, over their
    * run time, malleable from 1 to the machine's processors. */
   virtual bool runs_parallelism_profiles() const { return false; }
-  /* The policy may declare cycles (Plan::cycle): trace.csv then has the columns of aggregated rows (period, repeats). */
+  /* The policy may declare cycles (Plan::cycle): trace.csv then has the columns of aggregated rows. */
   virtual bool declares_cycles() const { return false; }
   /* At the end of the run: the policy's own columns, summary keys and checks (model/policy_report.hpp). */
   virtual PolicyReport report() const { return {}; }

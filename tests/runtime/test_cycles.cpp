@@ -91,21 +91,22 @@ TEST(Cycles, EquiEpochAdvancedByHand)
   text << trace.rdbuf();
   const std::string csv = text.str();
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "job_id,start,end,processors,state,period,repeats");
-  for (const char* row : {"\n2,0,6.666667,0-1,running,,\n", "\n1,6.666667,10,0-3,running,,\n",
-                          "\n2,6.666667,10,0-1,suspended,,\n", "\n1,10,16.666667,0-3,suspended,10,28\n",
-                          "\n2,10,16.666667,0-1,running,10,28\n", "\n3,10,16.666667,2-3,running,10,28\n",
-                          "\n1,16.666667,20,0-3,running,10,27\n", "\n2,16.666667,20,0-1,suspended,10,27\n",
-                          "\n3,16.666667,20,2-3,suspended,10,27\n", "\n1,286.666667,290,0-3,running,,\n",
-                          "\n1,291.666667,295,0-3,running,,\n"})
+  for (const char* row :
+       {"\n2,0,6.666667,0-1,running,,\n", "\n1,6.666667,10,0-3,running,,\n", "\n2,6.666667,10,0-1,suspended,,\n",
+        "\n1,10,16.666667,0-3,suspended,10,28\n", "\n2,10,16.666667,0-1,running,10,28\n",
+        "\n3,10,16.666667,2-3,running,10,28\n", "\n1,16.666667,20,0-3,running,10,27\n",
+        "\n2,16.666667,20,0-1,suspended,10,27\n", "\n3,16.666667,20,2-3,suspended,10,27\n",
+        "\n1,286.666667,290,0-3,running,,\n", "\n1,291.666667,295,0-3,running,,\n"})
     EXPECT_NE(csv.find(row), std::string::npos) << "no row " << row;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 19) << csv;
   std::ifstream segments(f.dir / "out" / "segments.csv");
   std::stringstream segments_text;
   segments_text << segments.rdbuf();
   const std::string rows = segments_text.str();
-  EXPECT_NE(rows.find("\n1,w.swf,malleable,10,4,100,1,COMPLETED_SUCCESSFULLY,16.666667,3.333333,20,6.666667,10,2.95,0-3,-1,"
-                      "repeats=27;period=10\n"),
-            std::string::npos)
+  EXPECT_NE(
+      rows.find("\n1,w.swf,malleable,10,4,100,1,COMPLETED_SUCCESSFULLY,16.666667,3.333333,20,6.666667,10,2.95,0-3,-1,"
+                "repeats=27;period=10\n"),
+      std::string::npos)
       << rows;
   EXPECT_NE(rows.find("\n1,w.swf,malleable,280,4,100,1,COMPLETED_SUCCESSFULLY,286.666667,"), std::string::npos) << rows;
 }
@@ -174,7 +175,8 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
       hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
       machine.add_host("p" + std::to_string(i), 1, 1e9);
     }
-    std::vector<double> result(6, 0); // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows
+    std::vector<double> result(6,
+                               0); // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows
     sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
       std::mt19937_64 random(11);
       std::uniform_real_distribution<double> unit(0, 1);

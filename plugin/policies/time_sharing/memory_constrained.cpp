@@ -186,7 +186,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
           run.emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id, &piece_processors_[i]);
       // By job id, a job's later piece in force at once replacing an earlier one (as plan()'s map does).
       std::stable_sort(run.begin(), run.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      auto last = std::unique(run.rbegin(), run.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
+      auto last =
+          std::unique(run.rbegin(), run.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
       run.erase(run.begin(), last.base());
     }
     cycle_ = std::move(cycle);

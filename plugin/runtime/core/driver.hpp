@@ -40,8 +40,8 @@ class Driver {
   virtual bool next_wakeup_is_virtual() const { return false; }
   /* Right after a decision at `now`: advance the policy's repeating schedule (Plan::cycle) by as many whole cycles as
    * come before anything else can happen, without asking the policy. `next_instant(clock, until)` is the instant the
-   * scheduler would reach on its virtual clock for the policy's wake-up `until` after deciding at `clock`, or -1 when it
-   * would not reach it virtually (something else may come first). */
+   * scheduler would reach on its virtual clock for the policy's wake-up `until` after deciding at `clock`, or -1 when
+   * it would not reach it virtually (something else may come first). */
   virtual CycleAdvance advance_cycles(double /*now*/, const std::function<double(double, double)>& /*next_instant*/)
   {
     return {};

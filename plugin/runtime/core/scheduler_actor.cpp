@@ -219,8 +219,8 @@ void SchedulerActor::advance_cycles()
     // The progress limit (kMaxWithoutProgress) would come first: jobs compute, so it is counted from `clock`.
     if (!(until < (requeues_since_end_ > 0 ? std::min(last_end_, clock) : clock) + kMaxWithoutProgress)) return -1.0;
     const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
-    if (next < until - kTimeEpsilon) return -1.0; // the loop would not decide there
-    if (!(others > next + kTimeEpsilon)) return -1.0; // gather() would take a source's events due that close
+    if (next < until - kTimeEpsilon) return -1.0;            // the loop would not decide there
+    if (!(others > next + kTimeEpsilon)) return -1.0;        // gather() would take a source's events due that close
     if (timeout_landing_on(sg_clock, next) < 0) return -1.0; // SimGrid could not be brought there
     return next;
   };
@@ -342,7 +342,6 @@ void SchedulerActor::operator()()
     runtime_.table().mark_ended();
     driver_->decide(now_, up_);
     runtime_.table().release_marked();
-    if (cycles_ && virtual_wakeups_) advance_cycles();
     if (max_backlog_ > 0 && submitted_ - static_cast<long>(ended_) > max_backlog_) {
       XBT_VERB("%ld jobs in the system at %g s, more than simulation.max_backlog: the run stops",
                submitted_ - static_cast<long>(ended_), now_);
@@ -355,6 +354,7 @@ void SchedulerActor::operator()()
       stall_stop_time_ = now_;
       break;
     }
+    if (cycles_ && virtual_wakeups_) advance_cycles(); // after the checks that may stop the run at this decision
 
     if (progress_ && (stats_.instants & 255) == 0) {
       auto t = std::chrono::steady_clock::now();

@@ -413,7 +413,8 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   cycle_where_.assign(cycle_ids_.size() * phases, nullptr);
   for (size_t p = 0; p < phases; p++)
     for (const auto& [id, where] : cycle.phases[p]) {
-      const auto j = static_cast<size_t>(std::lower_bound(cycle_ids_.begin(), cycle_ids_.end(), id) - cycle_ids_.begin());
+      const auto j =
+          static_cast<size_t>(std::lower_bound(cycle_ids_.begin(), cycle_ids_.end(), id) - cycle_ids_.begin());
       cycle_where_[j * phases + p] = where;
     }
   if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, start.phase)) {

@@ -67,9 +67,10 @@ class TimeSharingDriver : public Driver {
   bool repeats_ = false;
   /* The last plan's cycle (Plan::cycle), with repeats_; nullptr: none. */
   std::shared_ptr<const Cycle> cycle_;
-  std::vector<JobId> cycle_ids_;                   // advance_cycles(): its jobs, and where each computes per phase
+  std::vector<JobId> cycle_ids_; // advance_cycles(): its jobs, and where each computes per phase
   std::vector<const ResourceSet*> cycle_where_;
-  std::shared_ptr<const Cycle> cycle_tried_; // the last cycle advance_cycles() replayed (kept: no other can take its address)
+  // The last cycle advance_cycles() replayed (kept alive: no other cycle can take its address).
+  std::shared_ptr<const Cycle> cycle_tried_;
 };
 
 } // namespace jobsched

@@ -1313,8 +1313,8 @@ void JobRuntime::defer_group_records(bool defer)
     if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
 }
 
-bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where,
-                             size_t phases, size_t phase)
+bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
+                             size_t phase)
 {
   cycle_state_.clear();
   cycle_rows_.clear();
@@ -1336,8 +1336,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     const ResourceSet* now_on = where[j * phases + phase];
     if (phased(x) || x.owner >= 0 || x.job->kill_at_estimate || !x.stages.empty() || !x.pending.empty() ||
         x.stall_end >= 0 || x.host_failed || x.share >= 0 || x.share_area > 0 || x.slowdown != 1.0 ||
-        !x.computed_since_dispatch || (!running && s.status != JobStatus::suspended) || running != (now_on != nullptr) ||
-        (running && (x.timer_end < 0 || s.processors != *now_on)))
+        !x.computed_since_dispatch || (!running && s.status != JobStatus::suspended) ||
+        running != (now_on != nullptr) || (running && (x.timer_end < 0 || s.processors != *now_on)))
       return false;
     executions.push_back(&x);
   }
@@ -1439,7 +1439,10 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
     st.account.page_fault_time += done * (r.x->job->run_time * paging);
   }
   if (record && length > 0 && (cycles_committed_ == 0 || st.rows == 0))
-    cycle_rows_.push_back({job, st.since, clock, st.set, st.running, cycles_committed_ == 1 ? 2 : st.rows == 0 ? 0 : 1});
+    cycle_rows_.push_back({job, st.since, clock, st.set, st.running,
+                           cycles_committed_ == 1 ? 2
+                           : st.rows == 0         ? 0
+                                                  : 1});
   if (length > 0) st.rows++;
   st.since = clock;
 }
@@ -1468,8 +1471,10 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
       const double length = st.timer_end - st.timer_start;
       st.remaining *= length > 0 ? std::max(0.0, 1 - (clock - st.timer_start) / length) : 0.0;
       st.timer_end = -1;
-      if (target < 0) st.preemptions++;       // suspend()
-      else if (r.malleable) st.resizes++;     // resize()
+      if (target < 0)
+        st.preemptions++; // suspend()
+      else if (r.malleable)
+        st.resizes++; // resize()
       cycle_close(j, st, clock, record);
       st.running = false;
       if (target < 0) continue;

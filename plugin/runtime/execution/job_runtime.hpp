@@ -183,9 +183,10 @@ class JobRuntime {
    * phase (nullptr: suspended); cycle_step() then replays one boundary on a trial copy of their state: the clock
    * reached (`clock`) and the phase in force from then, after the policy's wake-up `until`, with the arithmetic of
    * suspend(), resume() and resize() (a product of one factor per suspension, the same account), without SimGrid,
-   * trace rows or the policy; cycle_commit() keeps the trial (a whole cycle), and cycle_end() writes the state kept into
-   * the jobs' records and emits the first cycle's trace rows with their repeat count. A step refuses (false) when a
-   * job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
+   * trace rows or the policy; cycle_commit() keeps the trial (a whole cycle), and cycle_end() writes the state kept
+   * into the jobs' records and emits the trace rows of the first two cycles that stand for all (each job's first row
+   * as it is, its other rows of the first cycle k times, its first of the second k - 1 times). A step refuses (false)
+   * when a job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
    * cycle_begin() refuses what the replay does not model: processes, parallelism profiles, jobs killed at their
    * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`. */
   /* `ids`: the jobs; `where`: for each job in turn, where it computes in each of the cycle's `phases` phases. */
@@ -363,10 +364,10 @@ class JobRuntime {
   struct CycleReplay {
     Execution* x = nullptr;
     bool malleable = false;
-    double speedup_of_size = 1; // S(size)
-    std::vector<int> set_of_phase;           // index into sets, -1: suspended
-    std::vector<const ResourceSet*> sets;    // distinct
-    std::vector<int> count;                  // their processors
+    double speedup_of_size = 1;                                     // S(size)
+    std::vector<int> set_of_phase;                                  // index into sets, -1: suspended
+    std::vector<const ResourceSet*> sets;                           // distinct
+    std::vector<int> count;                                         // their processors
     std::vector<double> speed, stretch, rate, speedup, page_faults; // per set, as launch() computes them
     std::vector<PlacementCost> cost;
   };
