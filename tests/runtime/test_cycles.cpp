@@ -35,10 +35,11 @@ using jobsched::testing::swf_record;
  * Stepped, the decision instants are 0 (arrivals), every piece boundary 20/3, 10, 50/3, ..., 290 (58 of them), 875/3
  * and 295: 61. Cycles: job 1 starts at 20/3, from where every job has started; each cycle runs from a quantum's 2/3 to
  * the next one's (boundaries at 10q and 10q + 20/3), and the cycle from 286.67 would see jobs 2 and 3 end inside it:
- * 28 cycles (20/3 to 286.67) of 2 instants each are advanced, and 5 instants decided (0, 20/3, 290, 875/3, 295). The
+ * 28 cycles (20/3 to 286.67) of 2 instants each are advanced, then that cycle's boundary 290 (its next, 296.67, comes
+ * after jobs 2 and 3 end), and 4 instants decided (0, 20/3, 875/3, 295). The
  * trace: each job's first row of the first cycle (20/3 to 50/3) as it is (it began before the advance), its other rows
  * with period 10 and 28 repeats, its first row of the second cycle (from its last change of the first) with 27: 18
- * rows where stepping writes 21 + 56 x 3 = 189. segments.csv: job 1's aggregated row [50/3, 20) is ready at 10 (its
+ * rows where stepping writes 177. segments.csv: job 1's aggregated row [50/3, 20) is ready at 10 (its
  * stretch 295 / 100), and its row after the advance at the end of that row's last repetition, 20 + 26 x 10 = 280. */
 TEST(Cycles, EquiEpochAdvancedByHand)
 {
@@ -74,9 +75,9 @@ TEST(Cycles, EquiEpochAdvancedByHand)
   EXPECT_NEAR(got[0], 295, 1e-9);
   EXPECT_NEAR(got[1], 875.0 / 3, 1e-9);
   EXPECT_NEAR(got[2], 875.0 / 3, 1e-9);
-  EXPECT_EQ(got[3], 5) << "decision instants";
+  EXPECT_EQ(got[3], 4) << "decision instants";
   EXPECT_EQ(got[4], 28) << "cycles";
-  EXPECT_EQ(got[5], 56) << "instants the cycles stood for";
+  EXPECT_EQ(got[5], 57) << "instants the cycles (and the boundary after them) stood for";
   EXPECT_EQ(got[6], 0) << "two jobs computed on one processor at once";
   EXPECT_NEAR(got[7], 400 + 390 + 390, 1e-6) << "processor-seconds of computing";
   // Stepped: the same finish times to the bit, every instant decided.

@@ -225,7 +225,7 @@ void SchedulerActor::advance_cycles()
     return next;
   };
   const CycleAdvance advance = driver_->advance_cycles(now_, next_instant);
-  if (advance.cycles == 0) return;
+  if (advance.instants == 0) return;
   stats_.cycles += advance.cycles;
   stats_.cycle_instants += advance.instants;
   now_ = advance.clock;

@@ -447,10 +447,32 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     advance.cycles++;
     advance.instants += steps;
   }
+  // Then the boundaries of the cycle in which something else happens, up to the last one before it.
+  runtime_.cycle_partial();
+  size_t phase = start.phase;
+  for (long steps = 0; steps <= static_cast<long>(phases); steps++) {
+    const double until = cycle.until(clock);
+    const double next = next_instant(clock, until);
+    if (next < 0) break;
+    const size_t at = cycle.position(next).phase;
+    if (!runtime_.cycle_step(next, until, at)) break;
+    runtime_.cycle_commit_boundary();
+    clock = next;
+    phase = at;
+    advance.instants++;
+  }
   runtime_.cycle_end(advance.cycles, cycle.period);
-  if (advance.cycles > 0) {
+  if (advance.instants > 0) {
     advance.clock = clock;
-    until_ = cycle.until(clock); // the plan at `clock` is the same phase's as at `now`
+    until_ = cycle.until(clock); // the policy's wake-up after its plan at `clock`
+    if (phase != start.phase) { // the last plan is that phase's: its jobs, by id (plan.run's order)
+      last_run_.clear();
+      last_run_states_.clear();
+      for (const auto& [id, where] : cycle.phases[phase]) {
+        last_run_.push_back(id);
+        last_run_states_.push_back(runtime_.table().find(id));
+      }
+    }
   }
   return advance;
 }

@@ -1320,6 +1320,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_rows_.clear();
   cycle_rows_kept_ = 0;
   cycles_committed_ = 0;
+  boundaries_committed_ = 0;
+  cycle_partial_ = false;
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
       phase >= phases || where.size() != ids.size() * phases)
@@ -1438,9 +1440,10 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
     st.account.paged_run_time += done * (r.x->job->run_time * (1.0 + paging));
     st.account.page_fault_time += done * (r.x->job->run_time * paging);
   }
-  if (record && length > 0 && (cycles_committed_ == 0 || st.rows == 0))
+  if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0))
     cycle_rows_.push_back({job, st.since, clock, st.set, st.running,
-                           cycles_committed_ == 1 ? 2
+                           cycle_partial_         ? 0
+                           : cycles_committed_ == 1 ? 2
                            : st.rows == 0         ? 0
                                                   : 1});
   if (length > 0) st.rows++;
@@ -1459,7 +1462,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
   if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return false;
   for (const CycleState& st : cycle_trial_)
     if (st.running && !(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return false;
-  const bool record = cycles_committed_ < 2;
+  const bool record = cycle_partial_ || cycles_committed_ < 2;
   for (size_t j = 0; j < cycle_trial_.size(); j++) {
     const CycleReplay& r = cycle_jobs_[j];
     CycleState& st = cycle_trial_[j];
@@ -1501,11 +1504,26 @@ void JobRuntime::cycle_commit()
   cycle_rows_kept_ = cycle_rows_.size();
 }
 
+void JobRuntime::cycle_partial()
+{
+  cycle_trial_.clear();
+  cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle
+  cycle_partial_ = true;
+}
+
+void JobRuntime::cycle_commit_boundary()
+{
+  cycle_state_.swap(cycle_trial_);
+  cycle_trial_.clear();
+  boundaries_committed_++;
+  cycle_rows_kept_ = cycle_rows_.size();
+}
+
 long JobRuntime::cycle_end(long cycles, double period)
 {
   cycle_trial_.clear();
   cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle
-  if (cycles <= 0) {
+  if (cycles <= 0 && boundaries_committed_ == 0) {
     cycle_rows_.clear();
     return 0;
   }
@@ -1552,6 +1570,7 @@ long JobRuntime::cycle_end(long cycles, double period)
       x.on_host_off = false;
       x.speed_epoch = host_epoch_;
     }
+    s.status = st.running ? JobStatus::running : JobStatus::suspended; // (a partial cycle may end in another phase)
     s.service = st.service;
     s.counters.preemptions += st.preemptions;
     s.counters.resizes += st.resizes;

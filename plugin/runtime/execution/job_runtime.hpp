@@ -194,6 +194,10 @@ class JobRuntime {
                    size_t phase);
   bool cycle_step(double clock, double until, size_t phase);
   void cycle_commit();
+  /* After the whole cycles: the boundaries of the next one, one at a time, up to the last before something else would
+   * happen there (the trial dropped; each step kept by cycle_commit_boundary(), its trace rows ordinary ones). */
+  void cycle_partial();
+  void cycle_commit_boundary();
   /* `cycles` committed, each `period` seconds long; returns the trace rows written. */
   long cycle_end(long cycles, double period);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
@@ -399,6 +403,8 @@ class JobRuntime {
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
+  long boundaries_committed_ = 0; // by cycle_commit_boundary()
+  bool cycle_partial_ = false;    // cycle_partial() was called
   double cycle_horizon_ = 0; // the earliest end of any other timer
   void cycle_close(size_t job, CycleState& st, double clock, bool record);
   void cycle_launch(const CycleReplay& r, CycleState& st, double clock) const;
