@@ -93,6 +93,10 @@ std::string check_run_outputs(const fs::path& out, const CheckedRun& c)
   const size_t te = trace.required_column("end");
   const size_t tp = trace.required_column("processors");
   const size_t tstate = trace.required_column("state");
+  // Aggregated rows of a cycle advanced whole (their `repeats` not empty) stand for `repeats` segments, the i-th
+  // shifted by i x period: each is checked as the segment it stands for.
+  const int trepeats = trace.column("repeats");
+  const int tperiod = trace.column("period");
   std::vector<std::vector<Interval>> on(static_cast<size_t>(processors));
   std::map<long, std::map<int, std::vector<std::pair<double, double>>>> running; // job -> processor -> intervals
   std::vector<int> members;
@@ -107,10 +111,20 @@ std::string check_run_outputs(const fs::path& out, const CheckedRun& c)
     if (!(end >= start)) return trace.where(r) + ": a segment ending before it starts";
     const std::string& state = row[tstate];
     if (state != "running" && state != "switching") continue;
-    for (int p : members) {
-      on[static_cast<size_t>(p)].push_back(
-          {start, end, job, p == members.front() || p == members.back(), trace.lines[r]});
-      if (state == "running") running[job][p].emplace_back(start, end);
+    long repeats = 1;
+    double period = 0;
+    if (trepeats >= 0 && tperiod >= 0 && !row[static_cast<size_t>(trepeats)].empty()) {
+      repeats = std::strtol(row[static_cast<size_t>(trepeats)].c_str(), nullptr, 10);
+      period = number(row[static_cast<size_t>(tperiod)]);
+      if (repeats < 1 || !(period > 0)) return trace.where(r) + ": an aggregated row without repeats or period";
+    }
+    for (long i = 0; i < repeats; i++) {
+      const double shift = static_cast<double>(i) * period;
+      for (int p : members) {
+        on[static_cast<size_t>(p)].push_back(
+            {start + shift, end + shift, job, p == members.front() || p == members.back(), trace.lines[r]});
+        if (state == "running") running[job][p].emplace_back(start + shift, end + shift);
+      }
     }
   }
   // A processor computes for one job at a time. Policies on fractional shares (Plan::share, McNaughton's wrap-around)

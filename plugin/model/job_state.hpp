@@ -150,6 +150,10 @@ struct TraceSegment {
   /* Processor-seconds the job held, when it is not processors x length: a running segment on fractional shares
    * (Plan::share) holds its share of them. -1: processors x length. */
   double area = -1;
+  /* An aggregated row of a repeating schedule (a cycle advanced whole, JobRuntime::cycle_end): it stands for `repeats`
+   * segments, the i-th (from 0) spanning [start + i x period, end + i x period). Ordinary rows: 1 and 0. */
+  long repeats = 1;
+  double period = 0;
 };
 
 } // namespace jobsched

@@ -204,8 +204,12 @@ void SegmentsWriter::add(const TraceSegment& s)
 {
   if (s.status != JobStatus::running) return;
   const std::string_view text = processors_text(s.processors);
-  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text.size())};
+  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text.size()), s.repeats != 1 ? 1U : 0U};
   std::fwrite(&head, sizeof head, 1, spool_);
+  if (head.aggregated != 0) {
+    const SpooledRepeats cycle{s.repeats, s.period};
+    std::fwrite(&cycle, sizeof cycle, 1, spool_);
+  }
   std::fwrite(text.data(), 1, text.size(), spool_);
 }
 
@@ -243,33 +247,53 @@ void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& out
   std::vector<double> ready(jobs.size()); // when each job became ready for its next segment
   for (size_t i = 0; i < jobs.size(); i++)
     ready[i] = jobs[i].submit_time;
+  // Aggregated rows (a cycle advanced whole) come after their job's ordinary rows of the same advance, each row's first
+  // repetition ready at the end of the running segment before it; the job's next row after the advance is ready when
+  // the last repetition of any of them ended (kept here until then; < 0: none).
+  std::vector<double> ready_after_cycle;
   out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
          "allocated_resources,consumed_energy,metadata\n";
   Row row;
   Spooled head{};
   while (std::fread(&head, sizeof head, 1, spool_) == 1) {
+    SpooledRepeats cycle{1, 0};
+    if (head.aggregated != 0 && std::fread(&cycle, sizeof cycle, 1, spool_) != 1) break;
     text_.resize(head.processors_length);
     if (std::fread(text_.data(), 1, text_.size(), spool_) != text_.size()) break;
     const size_t i = position(head.job);
     const WorkloadJob& j = jobs[i];
+    if (cycle.repeats != 1 && ready_after_cycle.empty()) ready_after_cycle.assign(jobs.size(), -1);
+    // (an aggregated row of a later advance starts after the last repetition: a rounding error before it at most)
+    if (!ready_after_cycle.empty() && ready_after_cycle[i] >= 0 &&
+        (cycle.repeats == 1 || head.start >= ready_after_cycle[i] - 1e-6)) {
+      ready[i] = ready_after_cycle[i];
+      ready_after_cycle[i] = -1;
+    }
     const JobOutcome& o = outcomes[i];
     const double execution = head.end - head.start;
     row << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(ready[i]) << ',' << j.size << ','
         << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
         << ',' << num(head.start) << ',' << num(nine_decimals(execution)) << ',' << num(head.end) << ','
         << num(nine_decimals(head.start - ready[i])) << ',' << num(nine_decimals(head.end - ready[i])) << ','
-        << num(o.slowdown) << ',' << std::string_view(text_) << ",-1,\n";
+        << num(o.slowdown) << ',' << std::string_view(text_) << ",-1,";
+    // An aggregated row (a cycle advanced whole) says so in the metadata column; the job's next row is ready when its
+    // last repetition of the cycle ended.
+    if (cycle.repeats != 1) row << "repeats=" << cycle.repeats << ";period=" << num(cycle.period);
+    row << '\n';
     row.write_to(out);
     ready[i] = head.end;
+    if (cycle.repeats != 1)
+      ready_after_cycle[i] =
+          std::max(ready_after_cycle[i], head.end + static_cast<double>(cycle.repeats - 1) * cycle.period);
   }
   if (std::ferror(spool_) != 0 || std::feof(spool_) == 0)
     throw InputError(std::string("segments.csv: cannot read its temporary file back (") + std::strerror(errno) + ")");
 }
 
-TraceWriter::TraceWriter(std::ostream& out) : out_(out)
+TraceWriter::TraceWriter(std::ostream& out, bool cycles) : out_(out), cycles_(cycles)
 {
-  out_ << "job_id,start,end,processors,state\n";
+  out_ << (cycles ? "job_id,start,end,processors,state,period,repeats\n" : "job_id,start,end,processors,state\n");
 }
 
 void TraceWriter::write(const TraceSegment& s)
@@ -286,6 +310,16 @@ void TraceWriter::write(const TraceSegment& s)
   row_.append(processors_text(s.processors));
   row_ += ',';
   row_.append(to_string(s.status));
+  if (cycles_) {
+    row_ += ',';
+    if (s.repeats != 1 || s.period != 0) {
+      row_.append(FormattedNumber(s.period).view());
+      row_ += ',';
+      row_.append(buf, std::to_chars(buf, buf + sizeof buf, s.repeats).ptr);
+    } else {
+      row_ += ',';
+    }
+  }
   row_ += '\n';
   out_.write(row_.data(), static_cast<std::streamsize>(row_.size()));
 }
@@ -395,6 +429,8 @@ std::string performance_json(const PerformanceFigures& p)
   s["jobs"] = p.jobs;
   s["decision_instants"] = p.instants;
   s["virtual_instants"] = p.virtual_instants;
+  s["cycles"] = p.cycles;
+  s["cycle_instants"] = p.cycle_instants;
   s["decisions"] = p.decisions;
   s["trace_segments"] = p.segments;
   s["segments_per_wall_second"] = per_second(static_cast<double>(p.segments));

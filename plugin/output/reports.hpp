@@ -84,19 +84,28 @@ class SegmentsWriter {
     double start;
     double end;
     std::uint32_t processors_length; // the processors' interval notation follows
+    std::uint32_t aggregated;        // 1: a SpooledRepeats record follows (before the processors)
+  };
+  struct SpooledRepeats { // an aggregated row's TraceSegment::repeats and period
+    std::int64_t repeats;
+    double period;
   };
   std::FILE* spool_;
   std::string text_;
 };
-/* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. */
+/* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. With
+ * `cycles` (a policy that may declare repeating schedules) two more columns, period and repeats: empty on an ordinary
+ * row; an aggregated row (TraceSegment::repeats) stands for `repeats` segments, the i-th spanning [start + i x period,
+ * end + i x period). */
 class TraceWriter {
  public:
-  explicit TraceWriter(std::ostream& out); // writes the header
+  explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
   void write(const TraceSegment& segment);
 
  private:
   std::ostream& out_;
   std::string row_;
+  bool cycles_ = false;
 };
 std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);
 /* With the policy's own keys after the common ones (model/policy_report.hpp). */
@@ -114,6 +123,8 @@ struct PerformanceFigures {
   std::string execution; // how jobs executed: timer (fast path) or ptask
 
   long virtual_instants = 0; // of `instants`, reached without SimGrid (SchedulerActor::set_virtual_wakeups)
+  long cycles = 0;           // whole cycles advanced without deciding (SchedulerActor::set_cycles)
+  long cycle_instants = 0;   // the decision instants those cycles stood for, not in `instants`
 };
 std::string performance_json(const PerformanceFigures& p);
 /* The last step of every kind of run: the peak memory and the wall time since `wall_start` go into `p`, which is

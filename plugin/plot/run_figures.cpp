@@ -230,6 +230,10 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
     size_t to_col = tr.required_column("end");
     size_t procs_col = tr.required_column("processors");
     size_t state_col = tr.required_column("state");
+    // An aggregated row of a cycle advanced whole (its `repeats` not empty) stands for `repeats` segments, the i-th
+    // shifted by i x period: the ones that meet the window are drawn.
+    const int repeats_col = tr.column("repeats");
+    const int period_col = tr.column("period");
     std::map<std::string, const RunJob*> by_id;
     for (const auto& j : jobs)
       by_id[j.id] = &j;
@@ -238,8 +242,21 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
       if (state == "suspended") continue;
       auto it = by_id.find(tr.rows[r][job_col]);
       if (it == by_id.end()) throw InputError(tr.where(r) + ": job " + tr.rows[r][job_col] + " is not in jobs.csv");
-      segments.push_back({it->second, number_at(tr, r, from_col), number_at(tr, r, to_col),
-                          parse_intervals(tr, r, procs_col), state == "running"});
+      const double from = number_at(tr, r, from_col);
+      const double to = number_at(tr, r, to_col);
+      if (repeats_col < 0 || period_col < 0 || tr.rows[r][static_cast<size_t>(repeats_col)].empty()) {
+        segments.push_back({it->second, from, to, parse_intervals(tr, r, procs_col), state == "running"});
+        continue;
+      }
+      const double repeats = number_at(tr, r, static_cast<size_t>(repeats_col));
+      const double period = number_at(tr, r, static_cast<size_t>(period_col));
+      if (!(repeats >= 1) || !(period > 0))
+        throw InputError(tr.where(r) + ": an aggregated row without repeats or period");
+      const auto intervals = parse_intervals(tr, r, procs_col);
+      const double first = std::max(0.0, std::ceil((t_begin - to) / period));
+      const double last = std::min(repeats - 1, std::floor((t_end - from) / period));
+      for (double i = first; i <= last; i++)
+        segments.push_back({it->second, from + i * period, to + i * period, intervals, state == "running"});
     }
   } else {
     for (const auto& j : jobs)

@@ -14,9 +14,13 @@
 #include "model/machine_events.hpp"
 #include "model/policy_report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jobsched {
@@ -30,6 +34,43 @@ struct SystemView {
    * only the records of the jobs in the system): a policy may keep these pointers from one plan to the next, but must
    * forget a job's at its job_ended() and never read it in a later plan. */
   std::vector<const JobState*> jobs;
+};
+
+/* A schedule that repeats unchanged between events, as the policy that plans it declares it (Plan::cycle): every
+ * `period` seconds from `origin`, the fraction of the period elapsed says which phase is in force, and each phase says
+ * which jobs compute where: exactly what the policy's plan() would return at each boundary, so that the scheduler can
+ * advance the schedule by whole cycles without asking it (SchedulerActor::set_cycles). Valid until a job arrives or
+ * leaves or a host changes (then the policy plans anew, and its next plan says whether a cycle still holds). Pure
+ * arithmetic: the policy computes its own boundaries with position(), so that the two cannot disagree. */
+struct Cycle {
+  double origin = 0;              // when the first period began (the policy's quantum start)
+  double period = 0;              // seconds (the policy's quantum)
+  std::vector<double> boundaries; // fractions of the period where phases change, ascending: 0 first, 1 last
+  /* Per phase p (the fractions [boundaries[p], boundaries[p + 1])): the jobs that compute and where, by job id
+   * (ascending). One more, empty, phase at the end stands for a fraction at or past 1 (a rounding case). */
+  std::vector<std::vector<std::pair<JobId, const ResourceSet*>>> phases;
+  double epsilon = 0; // the policy's tolerance on fractions (kTimeEpsilon / period)
+
+  struct Position {
+    double quantum; // whole periods elapsed since origin (rounded within epsilon)
+    double next;    // the next boundary after the current fraction, as a fraction of the period
+    size_t phase;   // index into phases
+  };
+  Position position(double now) const
+  {
+    const double elapsed = (now - origin) / period;
+    const double q = std::floor(elapsed + epsilon);
+    const double fraction = std::max(0.0, elapsed - q) + epsilon;
+    auto above = std::upper_bound(boundaries.begin(), boundaries.end(), fraction);
+    const double next = above == boundaries.end() ? 1.0 : *above;
+    return {q, next, static_cast<size_t>(above - boundaries.begin()) - 1};
+  }
+  /* The policy's next wake-up at `now` (its plan's `until`). */
+  double until(double now) const
+  {
+    const Position p = position(now);
+    return origin + (p.quantum + p.next) * period;
+  }
 };
 
 struct Plan {
@@ -91,6 +132,9 @@ struct Plan {
    * they are, none to add, move or end. The driver then looks only at the listed jobs (gang-now: a rotation touches
    * the jobs of two slices, not every job in the system). */
   bool only_listed_processes = false;
+  /* The plan is a phase of this cycle (shared by the plans of one schedule, not copied per plan), which holds until a
+   * job arrives or leaves or a host changes; nullptr: no cycle is declared. Only with `repeats`. */
+  std::shared_ptr<const Cycle> cycle;
 };
 
 /* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what
@@ -133,6 +177,8 @@ class TimeSharingPolicy {
    * (rigid jobs of a trace, the batch generator's) become one phase of constant parallelism = their size, over their
    * run time, malleable from 1 to the machine's processors. */
   virtual bool runs_parallelism_profiles() const { return false; }
+  /* The policy may declare cycles (Plan::cycle): trace.csv then has the columns of aggregated rows. */
+  virtual bool declares_cycles() const { return false; }
   /* At the end of the run: the policy's own columns, summary keys and checks (model/policy_report.hpp). */
   virtual PolicyReport report() const { return {}; }
 };

@@ -351,6 +351,7 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   // polled, but evict jobs; processes' events are sent): a program's own actors or a profile could act meanwhile.
   scheduler.set_virtual_wakeups(sc.simulation.virtual_wakeups && !program_platform && !ctx.process_source &&
                                 sc.owners.model == OwnerSpec::Model::none && platform_without_profiles(sc.platform));
+  scheduler.set_cycles(sc.simulation.cycles);
   if (ctx.time_sharing_policy) ctx.time_sharing_policy->processors_up_at_start(scheduler.up());
   if (ctx.time_sharing_policy)
     scheduler.set_driver(std::make_unique<TimeSharingDriver>(machine, *ctx.time_sharing_policy, *ctx.runtime));
@@ -494,7 +495,10 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
     prepare_context(ctx, engine, sc, st.options, program_platform);
     if (ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes())
       st.busy.emplace(static_cast<size_t>(ctx.machine.resource_count()));
-    if (sc.write_trace) st.trace_writer.emplace(st.folder->open("trace.csv"));
+    // A policy that may declare cycles gets trace.csv's columns of aggregated rows (TraceWriter).
+    const bool cycle_columns =
+        sc.simulation.cycles && ctx.time_sharing_policy && ctx.time_sharing_policy->declares_cycles();
+    if (sc.write_trace) st.trace_writer.emplace(st.folder->open("trace.csv"), cycle_columns);
     if (sc.write_trace && ctx.time_sharing_policy) st.segments_writer.emplace();
     if (st.segments_writer) st.outcomes.resize(ctx.workload->jobs.size());
     st.sums.emplace(sc.workload.closed.warmup);
@@ -508,9 +512,16 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
       if (st.busy && s.status == JobStatus::running)
         s.processors.for_each([&](int p) { (*st.busy)[static_cast<size_t>(p)].emplace_back(s.start, s.end); });
       else
-        st.area += busy_area(s);
+        st.area += busy_area(s) * static_cast<double>(s.repeats);
       st.segments++;
-      if (keep) st.kept.push_back(s);
+      if (keep && s.repeats == 1) st.kept.push_back(s);
+      for (long i = 0; keep && s.repeats > 1 && i < s.repeats; i++) { // the segments an aggregated row stands for
+        st.kept.push_back(s);
+        st.kept.back().start = s.start + static_cast<double>(i) * s.period;
+        st.kept.back().end = s.end + static_cast<double>(i) * s.period;
+        st.kept.back().repeats = 1;
+        st.kept.back().period = 0;
+      }
     });
   } catch (...) {
     fail(std::current_exception());
@@ -577,6 +588,8 @@ RunReport AttachedRun::finish()
   perf.instants = ctx.scheduler->stats().instants;
   perf.decisions = ctx.scheduler->stats().decisions;
   perf.virtual_instants = ctx.scheduler->stats().virtual_instants;
+  perf.cycles = ctx.scheduler->stats().cycles;
+  perf.cycle_instants = ctx.scheduler->stats().cycle_instants;
   perf.jobs = static_cast<long>(report.jobs);
   perf.segments = st.segments;
   perf.execution = ctx.runtime->uses_timers() ? "timer" : "ptask";

@@ -29,7 +29,8 @@ struct RunReport {
   std::filesystem::path out_dir;
   std::shared_ptr<const Workload> workload; // owns the jobs the states point to
   std::deque<JobState> states;              // in workload order, with RunOptions::keep_states only
-  std::vector<TraceSegment> trace;          // with RunOptions::keep_trace only (trace.csv has them all)
+  std::vector<TraceSegment> trace;          // with RunOptions::keep_trace only (trace.csv has them all; its
+                                            // aggregated rows expanded here into the segments they stand for)
   std::string policy;
   size_t jobs = 0;
   RunMetrics metrics;

@@ -687,6 +687,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   sc.simulation.execution = s.choice("execution", "auto", {"auto", "ptask", "timer"});
   sc.simulation.max_backlog = s.integer("max_backlog", 0, 0, kMaxJobs);
   sc.simulation.virtual_wakeups = s.boolean("virtual_wakeups", true);
+  sc.simulation.cycles = s.boolean("cycles", true);
   Section im = s.sub("images");
   std::string store = im.choice("store", "none", {"none", "local-disk", "host"});
   sc.simulation.images.kind = store == "local-disk" ? ImageStoreSpec::Kind::local_disk

@@ -53,6 +53,7 @@ struct SimulationSpec {
   std::string execution = "auto"; // auto, ptask or timer (runtime/execution/job_runtime.hpp)
   long max_backlog = 0;           // stop the run once more jobs than this are in the system (0: never)
   bool virtual_wakeups = true;    // replay repeating instants on the scheduler's clock (SchedulerActor)
+  bool cycles = true;             // advance a declared repeating schedule by whole cycles (SchedulerActor::set_cycles)
 };
 
 /* A shared library of policies or allocators the scenario loads (`plugins:`, policy/plugin_loader.hpp). */

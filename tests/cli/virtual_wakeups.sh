@@ -7,6 +7,11 @@
 # equi-epoch (epochs taking turns) and AP. On a platform with SimGrid profiles (tests/platforms/profiles.xml: a host's
 # speed changes, another fails and its jobs are requeued) nothing is virtual, and the run ends (a requeued job of
 # Cao's last plan is no longer claimed to hold its processors: the driver refused that plan before).
+# Memory-constrained also declares its quantum as a cycle (simulation.cycles), advanced by whole cycles on the
+# virtual clock: compared byte for byte with cycles off; with cycles on (the default) jobs.csv and summary.json must
+# still be byte-identical to stepping every boundary without virtual wake-ups, trace.csv once its aggregated rows are
+# expanded the same segments (benchmarks/cycles_compare.py), and the decision instants the cycles stood for must
+# make up the difference.
 source "$(dirname "$0")/lib.sh" virtual_wakeups "$@"
 cao=$src/scenarios/hierarchical/ac-ds.yaml
 batch=(--set workload.generator.model=batch --set workload.generator.jobs=150 --set workload.generator.mean_interarrival=600
@@ -48,7 +53,37 @@ compare downey-ag-ds some "$cao" --set workload.generator.jobs=40 --set policy.n
 compare downey-equi-ds-qf some "$cao" --set workload.generator.jobs=40 --set policy.name=equi-ds \
   --set policy.params.quantum_factor=3 --set policy.params.cost_factor=0.1
 compare ap some "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.generator.jobs=200
-compare mc-equi-epoch some "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch
+compare mc-equi-epoch some "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch \
+  --set simulation.cycles=false
+
+cycles() { # NAME SCENARIO SET...: cycles on (and virtual wake-ups) against neither
+  local name=$1 scenario=$2 problems=""
+  shift 2
+  "$bin" run "$scenario" --quiet --out "$work/$name-cycles" "$@" 2>"$work/$name.err" &&
+    "$bin" run "$scenario" --quiet --out "$work/$name-stepped" "$@" --set simulation.virtual_wakeups=false \
+      2>>"$work/$name.err" || {
+    report "$name" " a run failed: $(head -c 300 "$work/$name.err")"
+    return
+  }
+  for f in jobs.csv summary.json; do
+    cmp -s "$work/$name-cycles/$f" "$work/$name-stepped/$f" || problems+=" $f differs;"
+  done
+  python3 "$src/benchmarks/cycles_compare.py" "$work/$name-cycles" "$work/$name-stepped" --time-tolerance 1e-9 \
+    >"$work/$name.compare" || problems+=" $(grep PROBLEM "$work/$name.compare" | head -3 | tr '\n' ' ')"
+  grep -q ',10,' "$work/$name-cycles/trace.csv" || problems+=" no aggregated row in trace.csv;"
+  local on off cycles instants
+  on=$(field decision_instants "$work/$name-cycles/performance.json")
+  off=$(field decision_instants "$work/$name-stepped/performance.json")
+  cycles=$(field cycles "$work/$name-cycles/performance.json")
+  instants=$(field cycle_instants "$work/$name-cycles/performance.json")
+  [ "$cycles" -gt 0 ] || problems+=" no cycle advanced;"
+  [ $((on + instants)) = "$off" ] || problems+=" $on decision instants + $instants in cycles, $off stepped;"
+  report "$name" "$problems"
+}
+cycles mc-cycles-equi-epoch "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch
+cycles mc-cycles-hybrid "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=hybrid
+cycles mc-cycles-rigid "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch \
+  --set workload.jobs.shape=rigid
 compare profiles none "$cao" "${batch[@]}" --set platform="$src/tests/platforms/profiles.xml" \
   --set workload.generator.jobs=100
 requeues=$(field requeues "$work/profiles-true/summary.json")

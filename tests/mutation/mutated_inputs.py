@@ -237,8 +237,12 @@ def trace_overlap(trace):
             start, end = float(row["start"]), float(row["end"])
             if end <= start:
                 continue
+            # An aggregated row (a cycle advanced whole) stands for `repeats` segments shifted by `period` each.
+            repeats = int(row["repeats"]) if row.get("repeats") else 1
+            period = float(row["period"]) if repeats > 1 else 0.0
             for p in parse_intervals(row["processors"]):
-                busy.setdefault(p, []).append((start, end, row["job_id"]))
+                for i in range(repeats):
+                    busy.setdefault(p, []).append((start + i * period, end + i * period, row["job_id"]))
     for p, segments in busy.items():
         segments.sort()
         last_end, last_job = None, None

@@ -330,7 +330,8 @@ TEST(MemoryConstrainedRuntime, ReplansWhileImagesAreReadIn)
 
 namespace {
 
-/* Finish times in workload order, then the run's decision instants (performance.json's decision_instants). */
+/* Finish times in workload order, then the run's decision instants (performance.json's decision_instants, and
+ * cycle_instants: those a cycle advanced whole stood for). */
 std::vector<double> finishes_and_instants(const jobsched::testing::ScratchFolder& f, const std::string& workload,
                                           const std::string& policy)
 {
@@ -339,6 +340,7 @@ std::vector<double> finishes_and_instants(const jobsched::testing::ScratchFolder
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out = finish_times(r);
     out.push_back(static_cast<double>(r.performance.instants));
+    out.push_back(static_cast<double>(r.performance.cycle_instants));
     return out;
   });
 }
@@ -357,24 +359,28 @@ TEST(MemoryConstrainedRuntime, WholeQuantumSchedulesAreNotSteppedQuantumByQuantu
   auto got = finishes_and_instants(f, swf_record(1, 0, 10, 4, 256) + swf_record(2, 4, 10, 4, 256),
                                    "{name: memory-constrained, params: {policy: opt-epoch, k: 1, quantum: 1, "
                                    "min_nodes: memory, node_memory_mb: 1}}");
-  ASSERT_EQ(got.size(), 3u);
+  ASSERT_EQ(got.size(), 4u);
   EXPECT_NEAR(got[0], 16, 1e-6);
   EXPECT_NEAR(got[1], 20, 1e-6);
   EXPECT_EQ(got[2], 4) << "decision instants";
+  EXPECT_EQ(got[3], 0) << "instants in cycles";
 }
 
 /* A schedule with two epochs still changes at every epoch boundary (EquiEpochTimeSlicesTwoEpochs' run): the instants
  * are 0, 20/3, 10, 50/3, 20, then 80/3 (jobs 2 and 3 end with their piece; job 1 is then alone on a whole-quantum
- * schedule) and 30 (job 1 ends): 7. */
+ * schedule) and 30 (job 1 ends): 7. Of them 10, 50/3 and 20 are advanced (simulation.cycles): one whole cycle from
+ * 20/3, where job 1 has started, to 50/3, then the boundary 20 of the next cycle, whose next boundary, 80/3, sees jobs
+ * 2 and 3 end. */
 TEST(MemoryConstrainedRuntime, EpochBoundariesRemainDecisionInstants)
 {
   jobsched::testing::ScratchFolder f;
   auto got = finishes_and_instants(f, three_jobs(),
                                    "{name: memory-constrained, params: {policy: equi-epoch, quantum: 10, "
                                    "min_nodes: memory, node_memory_mb: 1}}");
-  ASSERT_EQ(got.size(), 4u);
+  ASSERT_EQ(got.size(), 5u);
   EXPECT_NEAR(got[0], 30, 1e-6);
   EXPECT_NEAR(got[1], 80.0 / 3, 1e-6);
   EXPECT_NEAR(got[2], 80.0 / 3, 1e-6);
-  EXPECT_EQ(got[3], 7) << "decision instants";
+  EXPECT_EQ(got[3], 4) << "decision instants";
+  EXPECT_EQ(got[4], 3) << "instants in cycles";
 }

@@ -36,8 +36,10 @@ std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::st
 {
   f.write("p.xml", platform_xml);
   f.write("w.swf", workload);
-  auto file = f.write("s.yaml",
-                      "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy + "\n");
+  // Cycles off: each boundary is an instant of its own here (test_cycles.cpp advances them by whole cycles).
+  auto file =
+      f.write("s.yaml", "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: " + policy +
+                            "\nsimulation: {cycles: false}\n");
   return in_child([&] {
     RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
     std::vector<double> out;

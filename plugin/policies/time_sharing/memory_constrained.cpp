@@ -32,6 +32,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
 #include <optional>
 
 namespace jobsched {
@@ -42,6 +44,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   bool needs_memory() const override { return min_nodes_ == "memory"; }
   // Each schedule gives a job a piece of another width: its processor count changes while it runs.
   bool takes_shape(JobShape shape) const override { return shape != JobShape::moldable; }
+  bool declares_cycles() const override { return true; }
   explicit MemoryConstrainedTimeSharing(const PolicyEnv& env)
       : machine_(env.machine), policy_(&memory_constrained::memory_constrained_policy(env.params.get_string("policy"))),
         node_memory_mb_(env.params.get_double("node_memory_mb")), switch_cost_(env.params.get_double("context_switch")),
@@ -78,20 +81,14 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     plan.switch_cost = switch_cost_;
     if (dirty_) replan(view);
     if (jobs_.empty()) return plan;
-    // Where in the quantum we are: quantum q, phase in [0, 1).
-    const double elapsed = (view.now - quantum_start_) / quantum_;
-    const double epsilon = kTimeEpsilon / quantum_;
-    double q = std::floor(elapsed + epsilon);
-    double phase = std::max(0.0, elapsed - q);
-    double next = 1.0; // the next piece boundary after `phase`
+    // Where in the quantum we are: quantum q, phase in [0, 1), and the next piece boundary after it, computed by the
+    // cycle's own arithmetic (Cycle::position), so that a cycle advanced without asking lands where this plan would.
+    const Cycle::Position position = cycle_->position(view.now);
+    const double fraction = std::max(0.0, (view.now - quantum_start_) / quantum_ - position.quantum) + cycle_->epsilon;
     const bool all_up = view.up.count() == machine_.resource_count();
     bool deferred = false;
     for (size_t i = 0; i < schedule_.pieces.size(); i++) {
-      const double start = starts_[i];
-      const double end = ends_[i];
-      if (start > phase + epsilon) next = std::min(next, start);
-      if (end > phase + epsilon) next = std::min(next, end);
-      if (!(start <= phase + epsilon && phase + epsilon < end)) continue;
+      if (!(starts_[i] <= fraction && fraction < ends_[i])) continue;
       const JobState* state = jobs_[static_cast<size_t>(schedule_.pieces[i].job)];
       const ResourceSet& processors = piece_processors_[i];
       if (!(all_up || view.up.contains(processors))) continue;
@@ -106,12 +103,15 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     }
     // A schedule whose pieces all span the whole quantum repeats without a change at its boundaries: the plan holds
     // until an arrival, a departure or a host event, and the quantum's ends are not decision instants.
-    plan.until =
-        whole_quantum_pieces_ ? std::numeric_limits<double>::infinity() : quantum_start_ + (q + next) * quantum_;
+    plan.until = whole_quantum_pieces_ ? std::numeric_limits<double>::infinity()
+                                       : quantum_start_ + (position.quantum + position.next) * quantum_;
     if (deferred) plan.until = std::min(plan.until, view.now + 2 * kTimeEpsilon);
     // Until the next arrival, departure or host event the pieces repeat every quantum: the plan at `until` depends on
     // the time alone (Plan::repeats). Not so for a job sitting out a replan: when it is resumed depends on its stall.
     plan.repeats = !deferred;
+    // With every processor up the plan is a phase of the quantum's cycle (Plan::cycle), which the scheduler may then
+    // advance by whole quanta.
+    if (!deferred && all_up && !whole_quantum_pieces_) plan.cycle = cycle_;
     return plan;
   }
 
@@ -160,6 +160,37 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     }
     whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(),
                                         [](const auto& p) { return p.start == 0 && p.duration == 1; });
+    build_cycle();
+  }
+
+  /* The quantum as a cycle (Plan::cycle): its boundaries are the pieces' starts and ends, and a phase's jobs are the
+   * pieces in force over it (a later piece of a job in force at once replaces an earlier one, as in plan()). */
+  void build_cycle()
+  {
+    auto cycle = std::make_shared<Cycle>();
+    cycle->origin = quantum_start_;
+    cycle->period = quantum_;
+    cycle->epsilon = kTimeEpsilon / quantum_;
+    cycle->boundaries = {0.0, 1.0};
+    cycle->boundaries.insert(cycle->boundaries.end(), starts_.begin(), starts_.end());
+    cycle->boundaries.insert(cycle->boundaries.end(), ends_.begin(), ends_.end());
+    std::sort(cycle->boundaries.begin(), cycle->boundaries.end());
+    cycle->boundaries.erase(std::unique(cycle->boundaries.begin(), cycle->boundaries.end()), cycle->boundaries.end());
+    cycle->phases.resize(cycle->boundaries.size()); // the last: a fraction at or past 1
+    // One epoch: plan() uses only the boundaries (such a schedule declares no cycle: nothing changes in it).
+    for (size_t p = 0; p + 1 < cycle->boundaries.size() && !whole_quantum_pieces_; p++) {
+      const double at = cycle->boundaries[p];
+      auto& run = cycle->phases[p];
+      for (size_t i = 0; i < schedule_.pieces.size(); i++)
+        if (starts_[i] <= at && at < ends_[i])
+          run.emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id, &piece_processors_[i]);
+      // By job id, a job's later piece in force at once replacing an earlier one (as plan()'s map does).
+      std::stable_sort(run.begin(), run.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      auto last =
+          std::unique(run.rbegin(), run.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
+      run.erase(run.begin(), last.base());
+    }
+    cycle_ = std::move(cycle);
   }
 
   const Machine& machine_;
@@ -176,6 +207,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   std::vector<double> starts_, ends_;         // each piece's time span as fractions of the quantum
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
   bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
+  std::shared_ptr<const Cycle> cycle_ = std::make_shared<Cycle>(); // the schedule as a cycle (build_cycle())
 };
 
 PolicyRegistration memory_constrained_registration{

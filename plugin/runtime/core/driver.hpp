@@ -10,6 +10,14 @@
 
 namespace jobsched {
 
+/* What Driver::advance_cycles() did: whole cycles advanced, the decision instants they stood for, and the instant
+ * reached (the last boundary, where the cycle's first phase is in force again). */
+struct CycleAdvance {
+  long cycles = 0;
+  long instants = 0;
+  double clock = 0;
+};
+
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -30,6 +38,16 @@ class Driver {
   virtual void process_event(JobId /*job*/, bool /*added*/, double /*draw*/, double /*now*/) {}
   /* The policy's next wake-up may be reached on a virtual clock (Plan::repeats), execution permitting. */
   virtual bool next_wakeup_is_virtual() const { return false; }
+  /* Right after a decision at `now`: advance the policy's repeating schedule (Plan::cycle) by as many whole cycles as
+   * come before anything else can happen, without asking the policy. `next_instant(clock, until)` is the instant the
+   * scheduler would reach on its virtual clock for the policy's wake-up `until` after deciding at `clock`, or -1 when
+   * it would not reach it virtually (something else may come first). */
+  virtual CycleAdvance advance_cycles(double /*now*/, const std::function<double(double, double)>& /*next_instant*/)
+  {
+    return {};
+  }
+  /* A cycle advance_cycles() has not tried yet is in force (a cheap test first). */
+  virtual bool may_advance_cycles() const { return false; }
   /* Jobs submitted and not started. */
   virtual size_t waiting_count() const = 0;
   long decisions() const { return decisions_; }

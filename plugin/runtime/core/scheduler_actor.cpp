@@ -202,6 +202,39 @@ void SchedulerActor::catch_up(const std::vector<sg4::ActivityPtr>& activities)
   runtime_.set_virtual_clock(-1);
 }
 
+void SchedulerActor::advance_cycles()
+{
+  // The conditions of a virtual wake-up (operator()) that hold until something happens: nothing in flight, every host
+  // up (no polling for hosts), no event of a source on its way; the earliest event a source has due bounds the advance.
+  if (!driver_->may_advance_cycles() || hosts_down_ > 0 || !driver_->next_wakeup_is_virtual() ||
+      !runtime_.activities().empty() || sources_pending(now_))
+    return;
+  double others = runtime_.next_deadline();
+  for (const auto* source : sources_)
+    others = std::min(others, source->next_time());
+  const double sg_clock = sg4::Engine::get_clock();
+  auto next_instant = [this, others, sg_clock](double clock, double until) {
+    if (!(until > clock + kTimeEpsilon)) return -1.0; // policy_wakeup(): not a wake-up after the decision at clock
+    if (!(until < others)) return -1.0;
+    // The progress limit (kMaxWithoutProgress) would come first: jobs compute, so it is counted from `clock`.
+    if (!(until < (requeues_since_end_ > 0 ? std::min(last_end_, clock) : clock) + kMaxWithoutProgress)) return -1.0;
+    const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
+    if (next < until - kTimeEpsilon) return -1.0;            // the loop would not decide there
+    if (!(others > next + kTimeEpsilon)) return -1.0;        // gather() would take a source's events due that close
+    if (timeout_landing_on(sg_clock, next) < 0) return -1.0; // SimGrid could not be brought there
+    return next;
+  };
+  const CycleAdvance advance = driver_->advance_cycles(now_, next_instant);
+  if (advance.instants == 0) return;
+  stats_.cycles += advance.cycles;
+  stats_.cycle_instants += advance.instants;
+  now_ = advance.clock;
+  decided_at_ = now_;
+  last_computing_ = now_;
+  virtual_clock_ = now_;
+  runtime_.set_virtual_clock(now_);
+}
+
 bool SchedulerActor::no_progress(double now)
 {
   if (runtime_.size() == 0 && driver_->waiting_count() == 0) { // nobody waits for progress
@@ -321,6 +354,7 @@ void SchedulerActor::operator()()
       stall_stop_time_ = now_;
       break;
     }
+    if (cycles_ && virtual_wakeups_) advance_cycles(); // after the checks that may stop the run at this decision
 
     if (progress_ && (stats_.instants & 255) == 0) {
       auto t = std::chrono::steady_clock::now();

@@ -21,6 +21,8 @@ struct SchedulerStats {
   long decisions = 0;
   double wall_seconds = 0;
   long virtual_instants = 0; // of `instants`, those reached on the virtual clock (SchedulerActor::set_virtual_wakeups)
+  long cycles = 0;           // whole cycles of a repeating schedule advanced without deciding (set_cycles)
+  long cycle_instants = 0;   // the decision instants those cycles stood for (not in `instants`)
 };
 
 /* SimGrid's clock after a wait with `timeout` begun at `clock`, when nothing else ends first: the wait's timer is set
@@ -73,6 +75,11 @@ class SchedulerActor {
    * happen in the meantime (no host or link profile, no user's actors, no owners, no processes' events), which only
    * the run's set-up knows. */
   void set_virtual_wakeups(bool quiet) { virtual_wakeups_ = quiet; }
+  /* Cycles: with virtual wake-ups, a repeating schedule the policy declares (Plan::cycle) is advanced by as many whole
+   * cycles as every one of its boundaries would be a virtual wake-up (Driver::advance_cycles): the runtime replays the
+   * jobs' arithmetic boundary by boundary, without the policy, the driver's plan or trace rows of each instant; the
+   * trace gets the first cycle's rows with their repeat count. */
+  void set_cycles(bool on) { cycles_ = on; }
   const ResourceSet& up() const { return up_; }
   void operator()();
   /* A job left the machine (called by the runtime's collection, or by a driver that killed it). */
@@ -128,6 +135,9 @@ class SchedulerActor {
   bool no_progress(double now); // see kMaxWithoutProgress
 
   bool virtual_wakeups_ = false;
+  bool cycles_ = false;
+  /* After a decision: Driver::advance_cycles() when the instants ahead could be virtual wake-ups. */
+  void advance_cycles();
   double virtual_clock_ = -1; // > SimGrid's clock: the instant the scheduler is at (see set_virtual_wakeups), else -1
   /* Bring SimGrid's clock to virtual_clock_ (a wait on `activities`, nothing else in flight) and drop the latter. */
   void catch_up(const std::vector<sg4::ActivityPtr>& activities);

@@ -325,6 +325,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     }
     until_ = plan.until;
     repeats_ = repeats_ && plan.repeats;
+    cycle_ = nullptr;
     return;
   }
   std::vector<const JobState*> run_states;
@@ -333,6 +334,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   until_ = plan.until;
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
              plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
+  cycle_ = repeats_ && plan.slowdown.empty() && plan.share.empty() && plan.image_bytes.empty() ? plan.cycle : nullptr;
   const bool images = runtime_.images_enabled();
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
@@ -425,6 +427,94 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       runtime_.resume(id, processors, std::move(prep));
     decisions_++;
   }
+}
+
+/* Whole cycles replayed by the runtime (JobRuntime::cycle_step), boundary by boundary on the clock the scheduler would
+ * reach, with the phase the policy's own arithmetic (Cycle::position) puts in force there, from the phase in force now
+ * until it is in force again. A cycle is tried once: an advance stops at the first cycle in which something else would
+ * happen (a job's end, an arrival), and until that happens and the policy plans anew, a later try would stop there too.
+ * A try the runtime refuses (a job of the cycle has not started yet) is not one. */
+CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<double(double, double)>& next_instant)
+{
+  CycleAdvance advance;
+  advance.clock = now;
+  if (!cycle_ || !repeats_ || !(cycle_->period > 0) || cycle_ == cycle_tried_) return advance;
+  const Cycle& cycle = *cycle_;
+  const Cycle::Position start = cycle.position(now);
+  if (start.phase + 1 >= cycle.phases.size() || cycle.phases.size() < 3) return advance;
+  // Each job of the cycle with where it computes in each phase (vectors reused from one advance to the next).
+  const size_t phases = cycle.phases.size();
+  cycle_ids_.clear();
+  for (const auto& run : cycle.phases)
+    for (const auto& [id, where] : run)
+      cycle_ids_.push_back(id);
+  std::sort(cycle_ids_.begin(), cycle_ids_.end());
+  cycle_ids_.erase(std::unique(cycle_ids_.begin(), cycle_ids_.end()), cycle_ids_.end());
+  cycle_where_.assign(cycle_ids_.size() * phases, nullptr);
+  for (size_t p = 0; p < phases; p++)
+    for (const auto& [id, where] : cycle.phases[p]) {
+      const auto j =
+          static_cast<size_t>(std::lower_bound(cycle_ids_.begin(), cycle_ids_.end(), id) - cycle_ids_.begin());
+      cycle_where_[j * phases + p] = where;
+    }
+  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, start.phase)) {
+    runtime_.cycle_end(0, cycle.period);
+    return advance;
+  }
+  cycle_tried_ = cycle_;
+  double clock = now;
+  for (;;) {
+    double t = clock;
+    size_t phase = start.phase;
+    long steps = 0;
+    bool whole = false;
+    while (steps <= static_cast<long>(cycle.phases.size())) {
+      const double until = cycle.until(t);
+      const double next = next_instant(t, until);
+      if (next < 0) break;
+      phase = cycle.position(next).phase;
+      if (!runtime_.cycle_step(next, until, phase)) break;
+      t = next;
+      steps++;
+      if (phase == start.phase) {
+        whole = true;
+        break;
+      }
+    }
+    if (!whole) break;
+    runtime_.cycle_commit();
+    clock = t;
+    advance.cycles++;
+    advance.instants += steps;
+  }
+  // Then the boundaries of the cycle in which something else happens, up to the last one before it.
+  runtime_.cycle_partial();
+  size_t phase = start.phase;
+  for (long steps = 0; steps <= static_cast<long>(phases); steps++) {
+    const double until = cycle.until(clock);
+    const double next = next_instant(clock, until);
+    if (next < 0) break;
+    const size_t at = cycle.position(next).phase;
+    if (!runtime_.cycle_step(next, until, at)) break;
+    runtime_.cycle_commit_boundary();
+    clock = next;
+    phase = at;
+    advance.instants++;
+  }
+  runtime_.cycle_end(advance.cycles, cycle.period);
+  if (advance.instants > 0) {
+    advance.clock = clock;
+    until_ = cycle.until(clock); // the policy's wake-up after its plan at `clock`
+    if (phase != start.phase) { // the last plan is that phase's: its jobs, by id (plan.run's order)
+      last_run_.clear();
+      last_run_states_.clear();
+      for (const auto& [id, where] : cycle.phases[phase]) {
+        last_run_.push_back(id);
+        last_run_states_.push_back(runtime_.table().find(id));
+      }
+    }
+  }
+  return advance;
 }
 
 } // namespace jobsched

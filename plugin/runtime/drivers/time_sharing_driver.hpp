@@ -32,6 +32,8 @@ class TimeSharingDriver : public Driver {
   void process_event(JobId job, bool added, double draw, double now) override;
   double next_wakeup() const override { return until_; }
   bool next_wakeup_is_virtual() const override { return repeats_; }
+  CycleAdvance advance_cycles(double now, const std::function<double(double, double)>& next_instant) override;
+  bool may_advance_cycles() const override { return cycle_ && repeats_ && cycle_ != cycle_tried_; }
   size_t waiting_count() const override;
 
  private:
@@ -72,6 +74,12 @@ class TimeSharingDriver : public Driver {
   // Jobs that ended since the last plan applied: while none did, every job of last_run_ is in the system, and the check
   // of a Plan::same_as_last (Cao's policies at 89-91% of their quanta) looks none of them up.
   std::uint64_t ended_since_plan_ = 0;
+  /* The last plan's cycle (Plan::cycle), with repeats_; nullptr: none. */
+  std::shared_ptr<const Cycle> cycle_;
+  std::vector<JobId> cycle_ids_; // advance_cycles(): its jobs, and where each computes per phase
+  std::vector<const ResourceSet*> cycle_where_;
+  // The last cycle advance_cycles() replayed (kept alive: no other cycle can take its address).
+  std::shared_ptr<const Cycle> cycle_tried_;
 };
 
 } // namespace jobsched

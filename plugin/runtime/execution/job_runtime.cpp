@@ -500,36 +500,39 @@ void JobRuntime::drop_stale_timers()
   std::make_heap(entries.begin(), entries.end(), std::greater<>());
 }
 
+double JobRuntime::slowest_speed_of(const ResourceSet& processors, bool& off)
+{
+  if (host_speed_epoch_ != host_epoch_) { // every host's available speed, -1 when off, read from SimGrid once
+    host_speed_.resize(hosts_.size());
+    for (size_t h = 0; h < hosts_.size(); h++)
+      host_speed_[h] = hosts_[h]->is_on() ? hosts_[h]->get_speed() * hosts_[h]->get_available_speed() : -1;
+    host_speed_epoch_ = host_epoch_;
+    uniform_host_speed_ = host_speed_.empty() ? -1 : host_speed_[0];
+    for (double v : host_speed_)
+      if (v != uniform_host_speed_) uniform_host_speed_ = -1;
+  }
+  double speed = std::numeric_limits<double>::infinity();
+  off = false;
+  if (uniform_host_speed_ >= 0 && !processors.empty()) {
+    speed = uniform_host_speed_;
+  } else {
+    // Processors are numbered host by host: a run of them covers the hosts from its first's to its last's.
+    processors.for_each_run([&](int first, int last) {
+      for (int h = machine_.host_of(first), end = machine_.host_of(last); h <= end; h++) {
+        off |= host_speed_[static_cast<size_t>(h)] < 0;
+        speed = std::min(speed, std::max(0.0, host_speed_[static_cast<size_t>(h)]));
+      }
+    });
+  }
+  return speed;
+}
+
 void JobRuntime::start_timer(Execution& x)
 {
   // Under L07 each process computes at its host's available speed and the task ends with the slowest one. That speed
   // is kept until the job's processors or some host change (gang scheduling resumes jobs where they were, often).
   if (x.speed_epoch != host_epoch_) {
-    if (host_speed_epoch_ != host_epoch_) { // every host's available speed, -1 when off, read from SimGrid once
-      host_speed_.resize(hosts_.size());
-      for (size_t h = 0; h < hosts_.size(); h++)
-        host_speed_[h] = hosts_[h]->is_on() ? hosts_[h]->get_speed() * hosts_[h]->get_available_speed() : -1;
-      host_speed_epoch_ = host_epoch_;
-      uniform_host_speed_ = host_speed_.empty() ? -1 : host_speed_[0];
-      for (double v : host_speed_)
-        if (v != uniform_host_speed_) uniform_host_speed_ = -1;
-    }
-    double speed = std::numeric_limits<double>::infinity();
-    bool off = false;
-    const ResourceSet& processors = state(x).processors;
-    if (uniform_host_speed_ >= 0 && !processors.empty()) {
-      speed = uniform_host_speed_;
-    } else {
-      // Processors are numbered host by host: a run of them covers the hosts from its first's to its last's.
-      processors.for_each_run([&](int first, int last) {
-        for (int h = machine_.host_of(first), end = machine_.host_of(last); h <= end; h++) {
-          off |= host_speed_[static_cast<size_t>(h)] < 0;
-          speed = std::min(speed, std::max(0.0, host_speed_[static_cast<size_t>(h)]));
-        }
-      });
-    }
-    x.slowest_speed = speed;
-    x.on_host_off = off;
+    x.slowest_speed = slowest_speed_of(state(x).processors, x.on_host_off);
     x.speed_epoch = host_epoch_;
   }
   x.host_failed = x.host_failed || x.on_host_off;
@@ -1339,6 +1342,279 @@ void JobRuntime::defer_group_records(bool defer)
   // Each record depends only on its own processes: the order does not matter, and a job listed twice syncs twice.
   for (JobId id : std::exchange(unsynced_groups_, {}))
     if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
+}
+
+bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
+                             size_t phase)
+{
+  cycle_state_.clear();
+  cycle_rows_.clear();
+  cycle_rows_kept_ = 0;
+  cycles_committed_ = 0;
+  boundaries_committed_ = 0;
+  cycle_partial_ = false;
+  // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
+  if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
+      phase >= phases || where.size() != ids.size() * phases)
+    return false;
+  // Each job as it is now: computing where the phase says, or suspended (not waiting to start).
+  std::vector<Execution*>& executions = cycle_executions_;
+  executions.clear();
+  for (size_t j = 0; j < ids.size(); j++) {
+    auto it = jobs_.find(ids[j]);
+    if (it == jobs_.end()) return false;
+    Execution& x = it->second;
+    const JobState& s = *x.state;
+    const bool running = s.status == JobStatus::running;
+    const ResourceSet* now_on = where[j * phases + phase];
+    if (phased(x) || x.owner >= 0 || x.job->kill_at_estimate || !x.stages.empty() || !x.pending.empty() ||
+        x.stall_end >= 0 || x.host_failed || x.share >= 0 || x.share_area > 0 || x.slowdown != 1.0 ||
+        !x.computed_since_dispatch || (!running && s.status != JobStatus::suspended) ||
+        running != (now_on != nullptr) || (running && (x.timer_end < 0 || s.processors != *now_on)))
+      return false;
+    executions.push_back(&x);
+  }
+  // Every execution the cycle does not name must be suspended (the plan in force names every job that computes).
+  cycle_named_.assign(executions.begin(), executions.end());
+  std::sort(cycle_named_.begin(), cycle_named_.end());
+  if (std::adjacent_find(cycle_named_.begin(), cycle_named_.end()) != cycle_named_.end()) return false;
+  for (const auto& [id, x] : jobs_)
+    if ((x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0) &&
+        !std::binary_search(cycle_named_.begin(), cycle_named_.end(), &x))
+      return false;
+  cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
+  if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
+  for (size_t j = 0; j < ids.size(); j++) {
+    Execution& x = *executions[j];
+    const JobState& s = *x.state;
+    CycleReplay& r = cycle_jobs_[j]; // its vectors emptied, their storage kept from the last advance
+    r.x = &x;
+    r.malleable = x.job->shape == JobShape::malleable;
+    r.speedup_of_size = x.job->speedup(x.job->size);
+    r.set_of_phase.clear();
+    r.sets.clear();
+    r.count.clear();
+    r.speed.clear();
+    r.stretch.clear();
+    r.rate.clear();
+    r.speedup.clear();
+    r.page_faults.clear();
+    r.cost.clear();
+    auto index_of = [&r, this](const ResourceSet& set) {
+      for (size_t i = 0; i < r.sets.size(); i++)
+        if (*r.sets[i] == set) return static_cast<int>(i);
+      r.sets.push_back(&set);
+      const int n = set.count();
+      r.count.push_back(n);
+      bool off = false;
+      r.speed.push_back(slowest_speed_of(set, off));
+      const PlacementCost cost = model_.cost(*r.x->job, set);
+      r.cost.push_back(cost);
+      r.stretch.push_back(model_.compute_stretch(cost));
+      r.page_faults.push_back(cost.page_faults);
+      r.speedup.push_back(r.x->job->speedup(static_cast<double>(n)));
+      r.rate.push_back(n == r.x->job->size ? 1.0 : r.speedup.back() / r.speedup_of_size);
+      return static_cast<int>(r.sets.size() - 1);
+    };
+    CycleState st;
+    st.set = index_of(s.processors); // a suspended job's are where it last computed
+    for (size_t p = 0; p < phases; p++) {
+      const ResourceSet* on = where[j * phases + p];
+      if (on != nullptr && on->empty()) return false;
+      r.set_of_phase.push_back(on == nullptr ? -1 : index_of(*on));
+    }
+    if (std::any_of(r.speed.begin(), r.speed.end(), [](double v) { return !(v > 0); })) return false;
+    st.running = s.status == JobStatus::running;
+    st.remaining = x.remaining;
+    st.since = x.since;
+    st.timer_start = x.timer_start;
+    st.timer_end = x.timer_end;
+    st.timer_flops = x.timer_flops;
+    st.service = s.service;
+    st.remaining_at_segment = x.remaining_at_segment;
+    st.dedicated_rate = x.dedicated_rate;
+    st.account = x.account;
+    cycle_state_.push_back(st);
+  }
+  return true;
+}
+
+void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock) const
+{
+  // launch() and start_timer() for a job on a timer (its cost, speed and rate per set computed once).
+  const auto i = static_cast<size_t>(st.set);
+  const WorkloadJob& job = *r.x->job;
+  st.dedicated_rate = r.rate[i];
+  st.remaining_at_segment = st.remaining;
+  const double base_seconds = job.run_time * st.remaining * r.speedup_of_size / r.speedup[i];
+  const double compute_seconds = base_seconds * r.stretch[i] * 1.0;
+  st.timer_flops = compute_seconds * reference_speed_;
+  st.timer_start = clock;
+  st.timer_end = clock + st.timer_flops / r.speed[i];
+  st.running = true;
+}
+
+void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool record)
+{
+  // enter() closing the open segment (after stop_exec() for a running one), with account().
+  const CycleReplay& r = cycle_jobs_[job];
+  const double length = clock - st.since;
+  if (st.running) {
+    st.service += length;
+    double dedicated = length;
+    if (st.dedicated_rate != 1.0) dedicated = std::round(length * st.dedicated_rate * 1e9) / 1e9;
+    st.account.dedicated_time += dedicated;
+    const double paging = r.page_faults[static_cast<size_t>(st.set)];
+    const double left = st.remaining;
+    const double done = st.remaining_at_segment - left;
+    st.remaining_at_segment = left;
+    st.account.paged_run_time += done * (r.x->job->run_time * (1.0 + paging));
+    st.account.page_fault_time += done * (r.x->job->run_time * paging);
+  }
+  if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0))
+    cycle_rows_.push_back({job, st.since, clock, st.set, st.running,
+                           cycle_partial_         ? 0
+                           : cycles_committed_ == 1 ? 2
+                           : st.rows == 0         ? 0
+                                                  : 1});
+  if (length > 0) st.rows++;
+  st.since = clock;
+}
+
+bool JobRuntime::cycle_step(double clock, double until, size_t phase)
+{
+  if (cycle_trial_.size() != cycle_state_.size()) { // a new cycle's trial
+    cycle_trial_ = cycle_state_;
+    for (CycleState& st : cycle_trial_)
+      st.rows = 0;
+  }
+  // The wake-up comes strictly first, as SchedulerActor's virtual wake-ups require.
+  // No timer is due when the clock gets there either (collect_ended() takes those within kTimerSlack).
+  if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return false;
+  for (const CycleState& st : cycle_trial_)
+    if (st.running && !(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return false;
+  const bool record = cycle_partial_ || cycles_committed_ < 2;
+  for (size_t j = 0; j < cycle_trial_.size(); j++) {
+    const CycleReplay& r = cycle_jobs_[j];
+    CycleState& st = cycle_trial_[j];
+    if (phase >= r.set_of_phase.size()) return false;
+    const int target = r.set_of_phase[phase];
+    if (target == (st.running ? st.set : -1)) continue; // suspended and left out, or computing where it is
+    st.transitions++;
+    if (st.running) { // stop_exec(): the timer's fraction not done
+      const double length = st.timer_end - st.timer_start;
+      st.remaining *= length > 0 ? std::max(0.0, 1 - (clock - st.timer_start) / length) : 0.0;
+      st.timer_end = -1;
+      if (target < 0)
+        st.preemptions++; // suspend()
+      else if (r.malleable)
+        st.resizes++; // resize()
+      cycle_close(j, st, clock, record);
+      st.running = false;
+      if (target < 0) continue;
+      if (r.malleable) {
+        st.set = target;
+        cycle_launch(r, st, clock);
+        continue;
+      }
+    } else {
+      cycle_close(j, st, clock, record); // the suspended segment
+    }
+    if (target != st.set) st.migrations++; // resume() elsewhere (a job that is not malleable moved: its second half)
+    st.set = target;
+    cycle_launch(r, st, clock);
+  }
+  return true;
+}
+
+void JobRuntime::cycle_commit()
+{
+  cycle_state_.swap(cycle_trial_);
+  cycle_trial_.clear();
+  cycles_committed_++;
+  cycle_rows_kept_ = cycle_rows_.size();
+}
+
+void JobRuntime::cycle_partial()
+{
+  cycle_trial_.clear();
+  cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle
+  cycle_partial_ = true;
+}
+
+void JobRuntime::cycle_commit_boundary()
+{
+  cycle_state_.swap(cycle_trial_);
+  cycle_trial_.clear();
+  boundaries_committed_++;
+  cycle_rows_kept_ = cycle_rows_.size();
+}
+
+long JobRuntime::cycle_end(long cycles, double period)
+{
+  cycle_trial_.clear();
+  cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle
+  if (cycles <= 0 && boundaries_committed_ == 0) {
+    cycle_rows_.clear();
+    return 0;
+  }
+  // The rows first: a suspended job's first set is its record's, which the state below may change.
+  long rows = 0;
+  if (trace_sink_) {
+    // A job's rows of the first cycle but its first (which began before the advance, wherever the schedule before had
+    // put its start) are those of every cycle, shifted by whole periods; so is its first row of the second cycle (which
+    // began at its last change of the first) for every cycle after the first. Each is written once with its count.
+    for (const CycleRow& row : cycle_rows_) {
+      const CycleReplay& r = cycle_jobs_[row.job];
+      TraceSegment segment{trace_id(*r.x), row.start, row.end, *r.sets[static_cast<size_t>(row.set)],
+                           row.running ? JobStatus::running : JobStatus::suspended};
+      const long repeats = row.kind == 0 ? 1 : row.kind == 1 ? cycles : cycles - 1;
+      if (repeats > 1) {
+        segment.period = period;
+        segment.repeats = repeats;
+      }
+      trace_sink_(segment);
+      rows++;
+    }
+  }
+  for (size_t j = 0; j < cycle_state_.size(); j++) {
+    const CycleState& st = cycle_state_[j];
+    if (st.transitions == 0) continue; // it computed or waited where it was throughout
+    Execution& x = *cycle_jobs_[j].x;
+    JobState& s = *x.state;
+    x.remaining = st.remaining;
+    x.since = st.since;
+    x.share_since = st.since;
+    x.timer_start = st.timer_start;
+    x.timer_end = st.timer_end;
+    x.timer_flops = st.timer_flops;
+    x.remaining_at_segment = st.remaining_at_segment;
+    x.dedicated_rate = st.dedicated_rate;
+    x.account = st.account;
+    x.held_throughout = false;
+    const auto set = static_cast<size_t>(st.set);
+    if (s.processors != *cycle_jobs_[j].sets[set]) { // where it last computed, as launch() left it
+      s.processors = *cycle_jobs_[j].sets[set];
+      s.cost = cycle_jobs_[j].cost[set];
+      x.cost_valid = true;
+      x.slowest_speed = cycle_jobs_[j].speed[set];
+      x.on_host_off = false;
+      x.speed_epoch = host_epoch_;
+    }
+    s.status = st.running ? JobStatus::running : JobStatus::suspended; // (a partial cycle may end in another phase)
+    s.service = st.service;
+    s.counters.preemptions += st.preemptions;
+    s.counters.resizes += st.resizes;
+    s.counters.migrations += st.migrations;
+    if (st.running) {
+      push_timer(x, x.timer_end);
+      fruitless_dispatches_ = 0;
+    } else {
+      x.token = ++last_token_; // its timer ended with its last suspension
+    }
+  }
+  cycle_rows_.clear();
+  return rows;
 }
 
 } // namespace jobsched

@@ -180,6 +180,28 @@ class JobRuntime {
    * the job's processes (and, on the ptask path, asks SimGrid each one's remaining work), so a job of n processes
    * rotated in or out cost n such passes. Nothing reads the record in between. */
   void defer_group_records(bool defer);
+  /* Advancing a repeating schedule by whole cycles (Plan::cycle, SchedulerActor::set_cycles). At a boundary where the
+   * cycle's phase `phase` is in force, cycle_begin() takes each job the cycle names, with where it computes in each
+   * phase (nullptr: suspended); cycle_step() then replays one boundary on a trial copy of their state: the clock
+   * reached (`clock`) and the phase in force from then, after the policy's wake-up `until`, with the arithmetic of
+   * suspend(), resume() and resize() (a product of one factor per suspension, the same account), without SimGrid,
+   * trace rows or the policy; cycle_commit() keeps the trial (a whole cycle), and cycle_end() writes the state kept
+   * into the jobs' records and emits the trace rows of the first two cycles that stand for all (each job's first row
+   * as it is, its other rows of the first cycle k times, its first of the second k - 1 times). A step refuses (false)
+   * when a job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
+   * cycle_begin() refuses what the replay does not model: processes, parallelism profiles, jobs killed at their
+   * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`. */
+  /* `ids`: the jobs; `where`: for each job in turn, where it computes in each of the cycle's `phases` phases. */
+  bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
+                   size_t phase);
+  bool cycle_step(double clock, double until, size_t phase);
+  void cycle_commit();
+  /* After the whole cycles: the boundaries of the next one, one at a time, up to the last before something else would
+   * happen there (the trial dropped; each step kept by cycle_commit_boundary(), its trace rows ordinary ones). */
+  void cycle_partial();
+  void cycle_commit_boundary();
+  /* `cycles` committed, each `period` seconds long; returns the trace rows written. */
+  long cycle_end(long cycles, double period);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
    * image or stalled when its time was up); 0 once any job computes. */
   long fruitless_dispatches_in_a_row() const { return fruitless_dispatches_; }
@@ -280,6 +302,8 @@ class JobRuntime {
   void launch(Execution& x);
   void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
   void start_timer(Execution& x); // time x.timer_flops on its processors from now
+  /* The slowest available speed among the hosts of `processors` (0 for a host at speed 0), `off` when one is off. */
+  double slowest_speed_of(const ResourceSet& processors, bool& off);
   void push_timer(Execution& x, double end);
   void drop_stale_timers();  // the heap's entries of executions re-timed or gone since
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
@@ -347,6 +371,51 @@ class JobRuntime {
   std::vector<JobId> unsynced_ends_;                // jobs whose processes ended, synced by collect_process_ends()
   std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
   std::vector<JobId> unsynced_groups_;              // jobs whose record waits for the deferral's end, maybe twice
+
+  /* The cycle being advanced (cycle_begin()): per job, its distinct processor sets and their figures. */
+  struct CycleReplay {
+    Execution* x = nullptr;
+    bool malleable = false;
+    double speedup_of_size = 1;                                     // S(size)
+    std::vector<int> set_of_phase;                                  // index into sets, -1: suspended
+    std::vector<const ResourceSet*> sets;                           // distinct
+    std::vector<int> count;                                         // their processors
+    std::vector<double> speed, stretch, rate, speedup, page_faults; // per set, as launch() computes them
+    std::vector<PlacementCost> cost;
+  };
+  /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
+  struct CycleState {
+    int set = -1; // index of its processors (JobState::processors) in its sets
+    bool running = false;
+    long transitions = 0;
+    double remaining = 1, since = 0, timer_start = 0, timer_end = -1, timer_flops = 0, service = 0;
+    double remaining_at_segment = 1, dedicated_rate = 1;
+    JobAccount account;
+    int preemptions = 0, resizes = 0, migrations = 0;
+    int rows = 0; // recorded in the cycle being tried
+  };
+  struct CycleRow {
+    size_t job; // in cycle_jobs_
+    double start, end;
+    int set;
+    bool running;
+    /* 0: the first cycle's first row of its job (it began before the advance): written as it is; 1: the first
+     * cycle's other rows, each repeated in every cycle; 2: the second cycle's first row of its job (it began at the
+     * job's last change of the cycle before), repeated in every cycle after the first. */
+    int kind;
+  };
+  std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
+  std::vector<const Execution*> cycle_named_;
+  std::vector<Execution*> cycle_executions_;
+  std::vector<CycleState> cycle_state_, cycle_trial_;
+  std::vector<CycleRow> cycle_rows_; // of the first two cycles
+  size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
+  long cycles_committed_ = 0;
+  long boundaries_committed_ = 0; // by cycle_commit_boundary()
+  bool cycle_partial_ = false;    // cycle_partial() was called
+  double cycle_horizon_ = 0; // the earliest end of any other timer
+  void cycle_close(size_t job, CycleState& st, double clock, bool record);
+  void cycle_launch(const CycleReplay& r, CycleState& st, double clock) const;
 };
 
 } // namespace jobsched

@@ -1,0 +1,369 @@
+/* Repeating schedules advanced by whole cycles (Plan::cycle, SchedulerActor::set_cycles, JobRuntime::cycle_step): a
+ * whole run whose completion times, counts and aggregated trace rows were computed by hand, and the runtime's replay
+ * of random cycles against the same cycles stepped boundary by boundary with suspend(), resume() and resize(): the
+ * same bits. Every simulation runs in its own process. */
+#include "policy/time_sharing.hpp"
+#include "run/simulation.hpp"
+#include "runtime/core/scheduler_actor.hpp"
+#include "runtime/execution/job_runtime.hpp"
+#include "support/child_process.hpp"
+#include "support/four_node_machine.hpp"
+#include "support/quiet_run.hpp"
+#include "support/scratch_folder.hpp"
+#include "support/test_engine.hpp"
+#include "support/trace_checks.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+using namespace jobsched;
+using jobsched::testing::four_node_platform;
+using jobsched::testing::in_child;
+using jobsched::testing::swf_record;
+
+/* EQUI-EPOCH, quantum 10 s, on N = 4 nodes of 1 MB: job 1 (M = 2, 400 processor-seconds: 100 s on 4), jobs 2 and 3
+ * (M = 1, 390 each: 97.5 s on 4), all at time 0, linear speedup. Epoch 1 holds jobs 2 and 3 (2 nodes each) for the
+ * first 2/3 of each quantum, epoch 2 job 1 (4 nodes) for the last 1/3: each job gets 40/3 processor-seconds a quantum.
+ *   jobs 2 and 3: after 29 quanta 386.67 done, their last 3.33 at rate 2 take 5/3 s: they end at 290 + 5/3 = 875/3;
+ *   job 1: 386.67 done by then (it waits in quantum 29's first epoch), alone on 4 nodes its last 13.33 take 10/3 s:
+ *          it ends at 875/3 + 10/3 = 295.
+ * Stepped, the decision instants are 0 (arrivals), every piece boundary 20/3, 10, 50/3, ..., 290 (58 of them), 875/3
+ * and 295: 61. Cycles: job 1 starts at 20/3, from where every job has started; each cycle runs from a quantum's 2/3 to
+ * the next one's (boundaries at 10q and 10q + 20/3), and the cycle from 286.67 would see jobs 2 and 3 end inside it:
+ * 28 cycles (20/3 to 286.67) of 2 instants each are advanced, then that cycle's boundary 290 (its next, 296.67, comes
+ * after jobs 2 and 3 end), and 4 instants decided (0, 20/3, 875/3, 295). The
+ * trace: each job's first row of the first cycle (20/3 to 50/3) as it is (it began before the advance), its other rows
+ * with period 10 and 28 repeats, its first row of the second cycle (from its last change of the first) with 27: 18
+ * rows where stepping writes 177. segments.csv: job 1's aggregated row [50/3, 20) is ready at 10 (its
+ * stretch 295 / 100), and its row after the advance at the end of that row's last repetition, 20 + 26 x 10 = 280. */
+TEST(Cycles, EquiEpochAdvancedByHand)
+{
+  jobsched::testing::ScratchFolder f;
+  f.write("p.xml", four_node_platform());
+  f.write("w.swf", swf_record(1, 0, 100, 4, 512) + swf_record(2, 0, 97.5, 4, 256) + swf_record(3, 0, 97.5, 4, 256));
+  const std::string scenario =
+      "platform: p.xml\nworkload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: {name: memory-constrained, params: "
+      "{policy: equi-epoch, quantum: 10, min_nodes: memory, node_memory_mb: 1}}\n";
+  auto file = f.write("s.yaml", scenario);
+  auto stepped_file = f.write("stepped.yaml", scenario + "simulation: {cycles: false}\n");
+  auto run = [&](const std::filesystem::path& scenario_file, const std::string& out) {
+    return in_child([&] {
+      RunReport r = jobsched::testing::run_quietly(scenario_file, f.dir / out);
+      std::vector<double> v;
+      for (const auto& s : r.states)
+        v.push_back(s.finish_time);
+      v.push_back(static_cast<double>(r.performance.instants));
+      v.push_back(static_cast<double>(r.performance.cycles));
+      v.push_back(static_cast<double>(r.performance.cycle_instants));
+      v.push_back(jobsched::testing::computing_overlaps(r.trace)); // the trace kept in memory is expanded
+      double work = 0;
+      for (const auto& t : r.trace)
+        if (t.status == JobStatus::running) work += t.processors.count() * (t.end - t.start);
+      v.push_back(work);
+      return v;
+    });
+  };
+  auto got = run(file, "out");
+  auto stepped = run(stepped_file, "stepped");
+  ASSERT_EQ(got.size(), 8u);
+  ASSERT_EQ(stepped.size(), 8u);
+  EXPECT_NEAR(got[0], 295, 1e-9);
+  EXPECT_NEAR(got[1], 875.0 / 3, 1e-9);
+  EXPECT_NEAR(got[2], 875.0 / 3, 1e-9);
+  EXPECT_EQ(got[3], 4) << "decision instants";
+  EXPECT_EQ(got[4], 28) << "cycles";
+  EXPECT_EQ(got[5], 57) << "instants the cycles (and the boundary after them) stood for";
+  EXPECT_EQ(got[6], 0) << "two jobs computed on one processor at once";
+  EXPECT_NEAR(got[7], 400 + 390 + 390, 1e-6) << "processor-seconds of computing";
+  // Stepped: the same finish times to the bit, every instant decided.
+  for (size_t i = 0; i < 3; i++)
+    EXPECT_EQ(got[i], stepped[i]) << "job " << i + 1;
+  EXPECT_EQ(stepped[3], 61);
+  EXPECT_EQ(stepped[4], 0);
+  EXPECT_NEAR(stepped[7], got[7], 1e-9);
+
+  std::ifstream trace(f.dir / "out" / "trace.csv");
+  std::stringstream text;
+  text << trace.rdbuf();
+  const std::string csv = text.str();
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "job_id,start,end,processors,state,period,repeats");
+  for (const char* row :
+       {"\n2,0,6.666667,0-1,running,,\n", "\n1,6.666667,10,0-3,running,,\n", "\n2,6.666667,10,0-1,suspended,,\n",
+        "\n1,10,16.666667,0-3,suspended,10,28\n", "\n2,10,16.666667,0-1,running,10,28\n",
+        "\n3,10,16.666667,2-3,running,10,28\n", "\n1,16.666667,20,0-3,running,10,27\n",
+        "\n2,16.666667,20,0-1,suspended,10,27\n", "\n3,16.666667,20,2-3,suspended,10,27\n",
+        "\n1,286.666667,290,0-3,running,,\n", "\n1,291.666667,295,0-3,running,,\n"})
+    EXPECT_NE(csv.find(row), std::string::npos) << "no row " << row;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 19) << csv;
+  std::ifstream segments(f.dir / "out" / "segments.csv");
+  std::stringstream segments_text;
+  segments_text << segments.rdbuf();
+  const std::string rows = segments_text.str();
+  EXPECT_NE(
+      rows.find("\n1,w.swf,malleable,10,4,100,1,COMPLETED_SUCCESSFULLY,16.666667,3.333333,20,6.666667,10,2.95,0-3,-1,"
+                "repeats=27;period=10\n"),
+      std::string::npos)
+      << rows;
+  EXPECT_NE(rows.find("\n1,w.swf,malleable,280,4,100,1,COMPLETED_SUCCESSFULLY,286.666667,"), std::string::npos) << rows;
+}
+
+namespace {
+
+/* Eight 1-Gflop/s hosts p0..p7 and a front end. */
+std::string eight_host_platform()
+{
+  std::string hosts;
+  for (int i = 0; i < 8; i++)
+    hosts += "<host id=\"p" + std::to_string(i) + "\" speed=\"1Gf\"/>";
+  return R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1"><zone id="z" routing="Full">)" +
+         hosts + R"(<host id="ctl" speed="1Gf"/></zone></platform>
+)";
+}
+
+/* Brings each job where the phase says (`where[j]`, nullptr: not computing), as TimeSharingDriver::decide() does:
+ * suspensions (and the first half of moves of jobs that cannot be resized), resizes, then resumptions and starts. */
+void apply(JobRuntime& runtime, const std::vector<WorkloadJob>& jobs, const std::vector<const ResourceSet*>& where)
+{
+  for (size_t j = 0; j < jobs.size(); j++) {
+    const JobState* s = runtime.table().find(jobs[j].id);
+    if (s == nullptr || s->status != JobStatus::running) continue;
+    if (where[j] == nullptr)
+      runtime.suspend(jobs[j].id);
+    else if (jobs[j].shape != JobShape::malleable && *where[j] != s->processors)
+      runtime.suspend(jobs[j].id, false, false);
+  }
+  for (size_t j = 0; j < jobs.size(); j++) {
+    const JobState* s = runtime.table().find(jobs[j].id);
+    if (s != nullptr && s->status == JobStatus::running && where[j] != nullptr && *where[j] != s->processors)
+      runtime.resize(jobs[j].id, *where[j]);
+  }
+  for (size_t j = 0; j < jobs.size(); j++) {
+    if (where[j] == nullptr) continue;
+    const JobState* s = runtime.table().find(jobs[j].id);
+    if (s == nullptr || s->status == JobStatus::pending || s->status == JobStatus::waiting)
+      runtime.start(jobs[j], *where[j]);
+    else if (s->status == JobStatus::suspended)
+      runtime.resume(jobs[j].id, *where[j]);
+  }
+}
+
+} // namespace
+
+/* Random cycles (2 to 4 jobs, rigid or malleable, linear or beta speedups, 2 to 4 phases at random fractions of a
+ * 10-s period, each job on a random range of the 8 processors in the phases it computes in) are advanced by the
+ * runtime's replay (JobRuntime::cycle_begin, cycle_step, cycle_end) in one runtime, and stepped boundary by boundary
+ * with suspend(), resume() and resize() in another, on the same virtual clock (the scheduler's formula, from the
+ * cycle's own boundaries). After one stepped cycle (every job started) and up to 30 replayed ones (fewer when a job
+ * would end: the replay refuses that cycle, and the stepped runtime stops before it too), the jobs' remaining
+ * work, timer ends, service, counters and account are the same doubles and integers in both, and the trace rows of the
+ * replay, expanded, are the stepped ones (times within 1e-9 s: start + i x period against the clock's own sums). */
+TEST(Cycles, ReplayIsSteppingBitForBit)
+{
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", eight_host_platform());
+  auto got = in_child([&] {
+    auto engine = jobsched::testing::quiet_l07_engine(file.string());
+    std::vector<sg4::Host*> hosts;
+    Machine machine;
+    for (int i = 0; i < 8; i++) {
+      hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
+      machine.add_host("p" + std::to_string(i), 1, 1e9);
+    }
+    std::vector<double> result(6,
+                               0); // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows
+    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
+      std::mt19937_64 random(11);
+      std::uniform_real_distribution<double> unit(0, 1);
+      for (int trial = 0; trial < 40; trial++) {
+        const int count = 2 + static_cast<int>(unit(random) * 3);
+        std::vector<WorkloadJob> jobs(static_cast<size_t>(count));
+        for (int j = 0; j < count; j++) {
+          WorkloadJob& job = jobs[static_cast<size_t>(j)];
+          job.id = j + 1;
+          job.size = 1 + static_cast<int>(unit(random) * 8);
+          job.run_time = 50 + std::pow(unit(random), 3) * 10000; // some end within 30 cycles
+          job.estimate = job.run_time;
+          job.shape = unit(random) < 0.7 ? JobShape::malleable : JobShape::rigid;
+          job.min_size = 1;
+          job.max_size = 8;
+          if (unit(random) < 0.5) job.speedup = Speedup::with_beta(1 + unit(random) * 300);
+        }
+        // The cycle: boundaries, and per phase each job's range (or none).
+        Cycle cycle;
+        cycle.origin = 0;
+        cycle.period = 10;
+        cycle.epsilon = 1e-6 / cycle.period;
+        const int phases = 2 + static_cast<int>(unit(random) * 3);
+        cycle.boundaries = {0.0, 1.0};
+        while (static_cast<int>(cycle.boundaries.size()) < phases + 1) {
+          const double b = std::round((0.05 + unit(random) * 0.9) * 1000) / 1000;
+          if (std::find(cycle.boundaries.begin(), cycle.boundaries.end(), b) == cycle.boundaries.end())
+            cycle.boundaries.push_back(b);
+        }
+        std::sort(cycle.boundaries.begin(), cycle.boundaries.end());
+        std::deque<ResourceSet> sets;
+        std::vector<std::vector<const ResourceSet*>> where(static_cast<size_t>(phases) + 1,
+                                                           std::vector<const ResourceSet*>(jobs.size(), nullptr));
+        for (int p = 0; p < phases; p++) {
+          int next = 0; // pieces side by side
+          for (size_t j = 0; j < jobs.size() && next < 8; j++) {
+            if (unit(random) < 0.35) continue;
+            const int width = jobs[j].shape == JobShape::rigid ? jobs[j].size : 1 + static_cast<int>(unit(random) * 4);
+            if (next + width > 8) continue;
+            sets.emplace_back(8);
+            sets.back().add_range(next, width);
+            next += width;
+            where[static_cast<size_t>(p)][j] = &sets.back();
+          }
+        }
+        for (size_t p = 0; p < where.size(); p++) {
+          cycle.phases.emplace_back();
+          for (size_t j = 0; j < jobs.size(); j++)
+            if (where[p][j] != nullptr) cycle.phases.back().emplace_back(jobs[j].id, where[p][j]);
+        }
+        JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+        JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+        std::vector<std::vector<double>> rows_replayed, rows_stepped;
+        auto sink = [](std::vector<std::vector<double>>& rows) {
+          return [&rows](const TraceSegment& t) {
+            for (long i = 0; i < t.repeats; i++)
+              rows.push_back({static_cast<double>(t.job), static_cast<double>(static_cast<int>(t.status)),
+                              t.start + static_cast<double>(i) * t.period, t.end + static_cast<double>(i) * t.period,
+                              static_cast<double>(t.processors.word(0))});
+          };
+        };
+        replayed.set_trace_sink(sink(rows_replayed));
+        stepped.set_trace_sink(sink(rows_stepped));
+        // One cycle stepped in both from a start at 0.5 s into the first phase: every job that computes has started.
+        double clock = 0.5;
+        auto both = [&](double t, size_t phase) {
+          replayed.set_virtual_clock(t);
+          stepped.set_virtual_clock(t);
+          apply(replayed, jobs, where[phase]);
+          apply(stepped, jobs, where[phase]);
+        };
+        both(clock, cycle.position(clock).phase);
+        const size_t start_phase = cycle.position(clock).phase;
+        std::vector<double> clocks;
+        auto next_clock = [&](double t) { return simgrid_clock_after_wait(t, std::max(0.0, cycle.until(t) - t)); };
+        do {
+          clock = next_clock(clock);
+          both(clock, cycle.position(clock).phase);
+        } while (cycle.position(clock).phase != start_phase);
+        // Jobs that never compute are left out (the policy names only jobs it gives pieces).
+        std::vector<JobId> ids;
+        std::vector<const ResourceSet*> flat;
+        std::vector<size_t> named;
+        for (size_t j = 0; j < jobs.size(); j++) {
+          bool computes = false;
+          for (const auto& w : where)
+            computes = computes || w[j] != nullptr;
+          if (!computes) continue;
+          ids.push_back(jobs[j].id);
+          named.push_back(j);
+        }
+        for (size_t j : named)
+          for (const auto& w : where)
+            flat.push_back(w[j]);
+        long cycles = 0;
+        if (!ids.empty() && replayed.cycle_begin(ids, flat, where.size(), start_phase)) {
+          for (; cycles < 30; cycles++) {
+            double t = clock;
+            bool whole = false;
+            bool refused = false;
+            std::vector<double> these;
+            for (size_t steps = 0; steps <= where.size() && !whole; steps++) {
+              const double until = cycle.until(t);
+              const double next = simgrid_clock_after_wait(t, std::max(0.0, until - t));
+              const size_t phase = cycle.position(next).phase;
+              if (!replayed.cycle_step(next, until, phase)) {
+                refused = true;
+                break;
+              }
+              these.push_back(next);
+              t = next;
+              whole = phase == start_phase;
+            }
+            if (refused || !whole) break;
+            replayed.cycle_commit();
+            clocks.insert(clocks.end(), these.begin(), these.end());
+            clock = t;
+          }
+          replayed.cycle_end(cycles, cycle.period);
+        } else {
+          replayed.cycle_end(0, cycle.period);
+        }
+        replayed.set_virtual_clock(clock);
+        for (double t : clocks) {
+          stepped.set_virtual_clock(t);
+          apply(stepped, jobs, where[cycle.position(t).phase]);
+        }
+        stepped.set_virtual_clock(clock);
+        if (cycles > 0) result[2]++;
+        result[3] += static_cast<double>(cycles);
+        // The state: the same bits.
+        for (const auto& job : jobs) {
+          const JobState* a = replayed.table().find(job.id);
+          const JobState* b = stepped.table().find(job.id);
+          if ((a == nullptr) != (b == nullptr)) {
+            result[0]++;
+            continue;
+          }
+          if (a == nullptr || !a->started()) continue;
+          if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id)) result[0]++;
+          if (a->service != b->service || a->status != b->status || a->processors != b->processors) result[0]++;
+          if (a->counters.preemptions != b->counters.preemptions || a->counters.resizes != b->counters.resizes ||
+              a->counters.migrations != b->counters.migrations)
+            result[0]++;
+        }
+        if (replayed.next_timer() != stepped.next_timer()) result[0]++;
+        replayed.close_trace();
+        stepped.close_trace();
+        for (const auto& job : jobs) {
+          const JobState* a = replayed.table().find(job.id);
+          const JobState* b = stepped.table().find(job.id);
+          if (a == nullptr || b == nullptr) continue;
+          if (a->account.dedicated_time != b->account.dedicated_time ||
+              a->account.paged_run_time != b->account.paged_run_time ||
+              a->account.page_fault_time != b->account.page_fault_time || a->service != b->service)
+            result[0]++;
+        }
+        auto order = [](std::vector<std::vector<double>>& rows) {
+          std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+            return std::tie(x[0], x[2], x[1]) < std::tie(y[0], y[2], y[1]);
+          });
+        };
+        order(rows_replayed);
+        order(rows_stepped);
+        result[5] += static_cast<double>(rows_stepped.size());
+        if (rows_replayed.size() != rows_stepped.size()) {
+          result[1]++;
+          continue;
+        }
+        for (size_t i = 0; i < rows_stepped.size(); i++) {
+          const auto& x = rows_replayed[i];
+          const auto& y = rows_stepped[i];
+          if (x[0] != y[0] || x[1] != y[1] || x[4] != y[4]) result[1]++;
+          result[4] = std::max({result[4], std::fabs(x[2] - y[2]), std::fabs(x[3] - y[3])});
+        }
+      }
+    });
+    engine->run();
+    return result;
+  });
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
+  EXPECT_EQ(got[1], 0) << "trace rows of the replay that differ from stepping's";
+  EXPECT_GE(got[2], 30) << "trials in which cycles were advanced";
+  EXPECT_GE(got[3], 700) << "cycles advanced";
+  EXPECT_LT(got[3], 40 * 30) << "no trial stopped on a job's end";
+  EXPECT_LT(got[4], 1e-9) << "largest difference of a row's times";
+  EXPECT_GT(got[5], 1000) << "rows compared";
+}
