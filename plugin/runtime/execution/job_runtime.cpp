@@ -142,6 +142,23 @@ double JobRuntime::work_left(const Execution& x) const
   return x.remaining;
 }
 
+namespace {
+/* A running segment's length at the rate the job would have progressed on its requested processors (account()). */
+double dedicated_length(double length, double dedicated_rate)
+{
+  return dedicated_rate != 1.0 ? std::round(length * dedicated_rate * 1e9) / 1e9 : length;
+}
+/* The work done since the segment began (the fraction `left` now), at its run time stretched by `paging`. */
+void add_work_done(JobAccount& account, double& remaining_at_segment, double left, double run_time, double paging)
+{
+  const double done = remaining_at_segment - left;
+  remaining_at_segment = left;
+  account.paged_run_time += done * (run_time * (1.0 + paging));
+  account.page_fault_time += done * (run_time * paging);
+}
+} // namespace
+
+/* cycle_close() does the same for a job whose cycles are replayed, through the same two functions. */
 void JobRuntime::account(Execution& x, double length) const
 {
   // The segment's length at the rate the job would have progressed on its requested processors without the policy's
@@ -158,8 +175,7 @@ void JobRuntime::account(Execution& x, double length) const
     x.account.paged_run_time += done * x.job->run_time;
     return;
   }
-  double dedicated = length;
-  if (x.dedicated_rate != 1.0) dedicated = std::round(length * x.dedicated_rate * 1e9) / 1e9;
+  const double dedicated = dedicated_length(length, x.dedicated_rate);
   x.account.dedicated_time += dedicated;
   const double paging = state(x).cost.page_faults;
   if (x.failing) { // its work went with its host, and a failed ptask's progress cannot be read: no communication
@@ -167,11 +183,7 @@ void JobRuntime::account(Execution& x, double length) const
     x.account.page_fault_time += dedicated * paging / (1.0 + paging);
     return;
   }
-  const double left = work_left(x);
-  const double done = x.remaining_at_segment - left;
-  x.remaining_at_segment = left;
-  x.account.paged_run_time += done * (x.job->run_time * (1.0 + paging));
-  x.account.page_fault_time += done * (x.job->run_time * paging);
+  add_work_done(x.account, x.remaining_at_segment, work_left(x), x.job->run_time, paging);
 }
 
 void JobRuntime::settle(Execution& x)
@@ -422,7 +434,8 @@ void JobRuntime::launch(Execution& x)
     return;
   }
   // The remaining work at the reference speed over the speedup on n processors (for a linear job: run time x size
-  // / n), stretched by paging (and the formula's cost).
+  // / n), stretched by paging (and the formula's cost). cycle_launch() repeats this arithmetic for replayed cycles:
+  // tests/runtime/test_cycles.cpp compares the two bit for bit.
   const double base_seconds =
       x.job->run_time * x.remaining * x.job->speedup(x.job->size) / x.job->speedup(static_cast<double>(n));
   const double stretch = model_.compute_stretch(s.cost);
@@ -1461,15 +1474,9 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
   const double length = clock - st.since;
   if (st.running) {
     st.service += length;
-    double dedicated = length;
-    if (st.dedicated_rate != 1.0) dedicated = std::round(length * st.dedicated_rate * 1e9) / 1e9;
-    st.account.dedicated_time += dedicated;
-    const double paging = r.page_faults[static_cast<size_t>(st.set)];
-    const double left = st.remaining;
-    const double done = st.remaining_at_segment - left;
-    st.remaining_at_segment = left;
-    st.account.paged_run_time += done * (r.x->job->run_time * (1.0 + paging));
-    st.account.page_fault_time += done * (r.x->job->run_time * paging);
+    st.account.dedicated_time += dedicated_length(length, st.dedicated_rate);
+    add_work_done(st.account, st.remaining_at_segment, st.remaining, r.x->job->run_time,
+                  r.page_faults[static_cast<size_t>(st.set)]);
   }
   if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0))
     cycle_rows_.push_back({job, st.since, clock, st.set, st.running,
