@@ -505,7 +505,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   if (advance.instants > 0) {
     advance.clock = clock;
     until_ = cycle.until(clock); // the policy's wake-up after its plan at `clock`
-    if (phase != start.phase) { // the last plan is that phase's: its jobs, by id (plan.run's order)
+    if (phase != start.phase) {  // the last plan is that phase's: its jobs, by id (plan.run's order)
       last_run_.clear();
       last_run_states_.clear();
       for (const auto& [id, where] : cycle.phases[phase]) {

@@ -1480,10 +1480,10 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
   }
   if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0))
     cycle_rows_.push_back({job, st.since, clock, st.set, st.running,
-                           cycle_partial_         ? 0
-                           : cycles_committed_ == 1 ? 2
-                           : st.rows == 0         ? 0
-                                                  : 1});
+                           cycle_partial_           ? CycleRow::Kind::as_is
+                           : cycles_committed_ == 1 ? CycleRow::Kind::after_first
+                           : st.rows == 0           ? CycleRow::Kind::as_is
+                                                    : CycleRow::Kind::every_cycle});
   if (length > 0) st.rows++;
   st.since = clock;
 }
@@ -1575,7 +1575,9 @@ long JobRuntime::cycle_end(long cycles, double period)
       const CycleReplay& r = cycle_jobs_[row.job];
       TraceSegment segment{trace_id(*r.x), row.start, row.end, *r.sets[static_cast<size_t>(row.set)],
                            row.running ? JobStatus::running : JobStatus::suspended};
-      const long repeats = row.kind == 0 ? 1 : row.kind == 1 ? cycles : cycles - 1;
+      const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
+                           : row.kind == CycleRow::Kind::every_cycle ? cycles
+                                                                     : cycles - 1;
       if (repeats > 1) {
         segment.period = period;
         segment.repeats = repeats;

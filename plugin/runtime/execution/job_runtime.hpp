@@ -399,10 +399,13 @@ class JobRuntime {
     double start, end;
     int set;
     bool running;
-    /* 0: the first cycle's first row of its job (it began before the advance): written as it is; 1: the first
-     * cycle's other rows, each repeated in every cycle; 2: the second cycle's first row of its job (it began at the
-     * job's last change of the cycle before), repeated in every cycle after the first. */
-    int kind;
+    enum class Kind {
+      as_is,       // the first cycle's first row of its job (it began before the advance): written as it is
+      every_cycle, // the first cycle's other rows, each repeated in every cycle
+      after_first  // the second cycle's first row of its job (it began at the job's last change of the cycle before),
+                   // repeated in every cycle after the first
+    };
+    Kind kind;
   };
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
   std::vector<const Execution*> cycle_named_;
@@ -413,7 +416,7 @@ class JobRuntime {
   long cycles_committed_ = 0;
   long boundaries_committed_ = 0; // by cycle_commit_boundary()
   bool cycle_partial_ = false;    // cycle_partial() was called
-  double cycle_horizon_ = 0; // the earliest end of any other timer
+  double cycle_horizon_ = 0;      // the earliest end of any other timer
   void cycle_close(size_t job, CycleState& st, double clock, bool record);
   void cycle_launch(const CycleReplay& r, CycleState& st, double clock) const;
 };
