@@ -1406,25 +1406,21 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     r.speedup_of_size = x.job->speedup(x.job->size);
     r.set_of_phase.clear();
     r.sets.clear();
-    r.count.clear();
     r.speed.clear();
     r.stretch.clear();
     r.rate.clear();
     r.speedup.clear();
-    r.page_faults.clear();
     r.cost.clear();
     auto index_of = [&r, this](const ResourceSet& set) {
       for (size_t i = 0; i < r.sets.size(); i++)
         if (*r.sets[i] == set) return static_cast<int>(i);
       r.sets.push_back(&set);
       const int n = set.count();
-      r.count.push_back(n);
       bool off = false;
       r.speed.push_back(slowest_speed_of(set, off));
       const PlacementCost cost = model_.cost(*r.x->job, set);
       r.cost.push_back(cost);
       r.stretch.push_back(model_.compute_stretch(cost));
-      r.page_faults.push_back(cost.page_faults);
       r.speedup.push_back(r.x->job->speedup(static_cast<double>(n)));
       r.rate.push_back(n == r.x->job->size ? 1.0 : r.speedup.back() / r.speedup_of_size);
       return static_cast<int>(r.sets.size() - 1);
@@ -1476,7 +1472,7 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
     st.service += length;
     st.account.dedicated_time += dedicated_length(length, st.dedicated_rate);
     add_work_done(st.account, st.remaining_at_segment, st.remaining, r.x->job->run_time,
-                  r.page_faults[static_cast<size_t>(st.set)]);
+                  r.cost[static_cast<size_t>(st.set)].page_faults);
   }
   if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0))
     cycle_rows_.push_back({job, st.since, clock, st.set, st.running,

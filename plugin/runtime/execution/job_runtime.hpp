@@ -379,9 +379,8 @@ class JobRuntime {
     double speedup_of_size = 1;                                     // S(size)
     std::vector<int> set_of_phase;                                  // index into sets, -1: suspended
     std::vector<const ResourceSet*> sets;                           // distinct
-    std::vector<int> count;                                         // their processors
-    std::vector<double> speed, stretch, rate, speedup, page_faults; // per set, as launch() computes them
-    std::vector<PlacementCost> cost;
+    std::vector<double> speed, stretch, rate, speedup; // per set, as launch() computes them
+    std::vector<PlacementCost> cost;                   // per set (its page faults feed account())
   };
   /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
   struct CycleState {
