@@ -116,6 +116,14 @@ bool SchedulerActor::sources_pending(double now) const
   return std::any_of(sources_.begin(), sources_.end(), [now](const EventSource* s) { return s->pending_at(now); });
 }
 
+double SchedulerActor::next_source_time() const
+{
+  double t = std::numeric_limits<double>::infinity();
+  for (const auto* source : sources_)
+    t = std::min(t, source->next_time());
+  return t;
+}
+
 /* Collect everything that happens at the current instant. Returns false when nothing did. */
 bool SchedulerActor::gather(bool woke_on_message)
 {
@@ -209,9 +217,7 @@ void SchedulerActor::advance_cycles()
   if (!driver_->may_advance_cycles() || hosts_down_ > 0 || !driver_->next_wakeup_is_virtual() ||
       !runtime_.activities().empty() || sources_pending(now_))
     return;
-  double others = runtime_.next_deadline();
-  for (const auto* source : sources_)
-    others = std::min(others, source->next_time());
+  const double others = std::min(runtime_.next_deadline(), next_source_time());
   const double sg_clock = sg4::Engine::get_clock();
   auto next_instant = [this, others, sg_clock](double clock, double until) {
     if (!(until > clock + kTimeEpsilon)) return -1.0; // policy_wakeup(): not a wake-up after the decision at clock
@@ -258,9 +264,7 @@ void SchedulerActor::operator()()
     return std::all_of(sources_.begin(), sources_.end(), [](const EventSource* s) { return s->exhausted(); });
   };
   while (!(exhausted() && runtime_.size() == 0 && driver_->waiting_count() == 0)) {
-    double wake_at = std::min({policy_wakeup(), runtime_.next_deadline(), runtime_.next_timer()});
-    for (const auto* source : sources_)
-      wake_at = std::min(wake_at, source->next_time());
+    double wake_at = std::min({policy_wakeup(), runtime_.next_deadline(), runtime_.next_timer(), next_source_time()});
     auto activities = runtime_.activities();
     activities.push_back(receive_);
     double now = virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock();
@@ -302,9 +306,7 @@ void SchedulerActor::operator()()
     bool virtual_wakeup = false;
     if (virtual_wakeups_ && activities.size() == 1 && hosts_down_ == 0 && std::isfinite(wake_at) &&
         wake_at == policy_wakeup() && driver_->next_wakeup_is_virtual() && !sources_pending(now)) {
-      double others = std::min(runtime_.next_deadline(), runtime_.next_timer());
-      for (const auto* source : sources_)
-        others = std::min(others, source->next_time());
+      const double others = std::min({runtime_.next_deadline(), runtime_.next_timer(), next_source_time()});
       const double next = simgrid_clock_after_wait(now, std::max(0.0, wake_at - now));
       // The progress limit's wake-up (above) counts among the others: wake_at below it means it is later.
       if (wake_at < others && timeout_landing_on(sg4::Engine::get_clock(), next) >= 0) {

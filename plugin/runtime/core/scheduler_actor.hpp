@@ -99,6 +99,8 @@ class SchedulerActor {
   bool gather(bool woke_on_message);
   void host_changed(int host, bool owner);
   bool sources_pending(double now) const;
+  /* The earliest instant a source has an event due (infinity: none). */
+  double next_source_time() const;
   double policy_wakeup() const;
   std::string stranded_message() const;
 

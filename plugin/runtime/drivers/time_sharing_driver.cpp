@@ -438,7 +438,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
 {
   CycleAdvance advance;
   advance.clock = now;
-  if (!cycle_ || !repeats_ || !(cycle_->period > 0) || cycle_ == cycle_tried_) return advance;
+  if (!may_advance_cycles() || !(cycle_->period > 0)) return advance;
   const Cycle& cycle = *cycle_;
   const Cycle::Position start = cycle.position(now);
   if (start.phase + 1 >= cycle.phases.size() || cycle.phases.size() < 3) return advance;
