@@ -462,6 +462,17 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     return advance;
   }
   cycle_tried_ = cycle_;
+  // The next boundary after `from` and the runtime's replay up to it, `phase` then in force; -1 (`phase` unchanged)
+  // when something else would come first or the runtime cannot replay it.
+  auto step = [&](double from, size_t& phase) {
+    const double until = cycle.until(from);
+    const double next = next_instant(from, until);
+    if (next < 0) return -1.0;
+    const size_t at = cycle.position(next).phase;
+    if (!runtime_.cycle_step(next, until, at)) return -1.0;
+    phase = at;
+    return next;
+  };
   double clock = now;
   for (;;) {
     double t = clock;
@@ -469,11 +480,8 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     long steps = 0;
     bool whole = false;
     while (steps <= static_cast<long>(cycle.phases.size())) {
-      const double until = cycle.until(t);
-      const double next = next_instant(t, until);
+      const double next = step(t, phase);
       if (next < 0) break;
-      phase = cycle.position(next).phase;
-      if (!runtime_.cycle_step(next, until, phase)) break;
       t = next;
       steps++;
       if (phase == start.phase) {
@@ -491,14 +499,10 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   runtime_.cycle_partial();
   size_t phase = start.phase;
   for (long steps = 0; steps <= static_cast<long>(phases); steps++) {
-    const double until = cycle.until(clock);
-    const double next = next_instant(clock, until);
+    const double next = step(clock, phase);
     if (next < 0) break;
-    const size_t at = cycle.position(next).phase;
-    if (!runtime_.cycle_step(next, until, at)) break;
     runtime_.cycle_commit_boundary();
     clock = next;
-    phase = at;
     advance.instants++;
   }
   runtime_.cycle_end(advance.cycles, cycle.period);
