@@ -1212,7 +1212,7 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
     // Its record is brought in line when the scheduler collects the process ends of this instant, once per job: a job
     // of n processes ending one by one would otherwise pass over all n at each (10,000 VPs: 10^8 steps).
     process_ends_.emplace_back(job, process);
-    if (unsynced_ends_.empty() || unsynced_ends_.back() != job) unsynced_ends_.push_back(job);
+    defer_sync(job);
     return false;
   }
   // Its last process ended, or a process failed with its host: the job leaves the machine (its other processes with
@@ -1332,9 +1332,7 @@ void JobRuntime::end_process(JobId id, int process)
 
 std::vector<std::pair<JobId, int>> JobRuntime::collect_process_ends()
 {
-  // The jobs whose processes ended (process_left): a job whose last process ended since was synced and is gone.
-  for (JobId id : std::exchange(unsynced_ends_, {}))
-    if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
+  sync_deferred_groups(); // the jobs whose processes ended (process_left)
   return std::exchange(process_ends_, {});
 }
 
@@ -1344,17 +1342,26 @@ void JobRuntime::sync_group_or_defer(ProcessGroup& g)
     sync_group(g);
     return;
   }
-  const JobId id = g.job->id;
+  defer_sync(g.job->id);
+}
+
+void JobRuntime::defer_sync(JobId id)
+{
   if (unsynced_groups_.empty() || unsynced_groups_.back() != id) unsynced_groups_.push_back(id);
+}
+
+void JobRuntime::sync_deferred_groups()
+{
+  // Each record depends only on its own processes: the order does not matter, and a job listed twice syncs twice. A
+  // job whose last process ended since was synced then and is gone.
+  for (JobId id : std::exchange(unsynced_groups_, {}))
+    if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
 }
 
 void JobRuntime::defer_group_records(bool defer)
 {
   defer_group_records_ = defer;
-  if (defer) return;
-  // Each record depends only on its own processes: the order does not matter, and a job listed twice syncs twice.
-  for (JobId id : std::exchange(unsynced_groups_, {}))
-    if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
+  if (!defer) sync_deferred_groups();
 }
 
 bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,

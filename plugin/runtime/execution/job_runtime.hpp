@@ -290,6 +290,10 @@ class JobRuntime {
   void sync_group(ProcessGroup& g);
   /* sync_group(g) now, or once the deferral ends (defer_group_records). */
   void sync_group_or_defer(ProcessGroup& g);
+  /* A job whose record waits for sync_deferred_groups(): at the deferral's end (defer_group_records(false)), or when
+   * the scheduler collects the process ends of the instant (collect_process_ends()). */
+  void defer_sync(JobId id);
+  void sync_deferred_groups();
   /* A process execution in `ended`: its job goes on, or ends with it (returns true: the job's end is reported). */
   bool process_left(Execution& x, JobFate fate, std::vector<std::pair<JobId, JobFate>>& job_ends);
   /* The job's id in the trace: its own, or its process's job's. */
@@ -368,9 +372,8 @@ class JobRuntime {
   std::string platform_file_;
   mutable std::set<std::pair<const sg4::Host*, const sg4::Host*>> routed_pairs_; // see require_route()
   bool defer_group_records_ = false;                // see defer_group_records()
-  std::vector<JobId> unsynced_ends_;                // jobs whose processes ended, synced by collect_process_ends()
   std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
-  std::vector<JobId> unsynced_groups_;              // jobs whose record waits for the deferral's end, maybe twice
+  std::vector<JobId> unsynced_groups_;              // jobs whose record waits (defer_sync()), maybe twice
 
   /* The cycle being advanced (cycle_begin()): per job, its distinct processor sets and their figures. */
   struct CycleReplay {
