@@ -10,7 +10,8 @@
 #        smp-network: EASY with the smp allocator and the network cost model, ptasks; not by default, it takes more
 #        than a minute for 300 jobs on 10,000 hosts), HOSTS the machine size, TIMEOUT (seconds, default 600) stops
 #        a run that takes longer (printed as "> TIMEOUT s"). Cao et al.'s hierarchical policies: ac-ds, ag-ds and
-#        equi-equi by default, also ac-equi, ag-equi and equi-ds. gang-now (not by default: about 0.2 s a job on
+#        equi-equi by default, also ac-equi, ag-equi and equi-ds. apmc and apvm (memory distribution A);
+#        memory-constrained:P runs quantum scheduler P (default: opt-epoch). gang-now (not by default: about 0.2 s a job on
 #        10,000 hosts, whose generated jobs are up to 10,000 VPs each). LIB: a folder holding the libjobsched.so to use
 #        (an older build kept for comparison).
 # Prints one row per family and length: CPU seconds, microseconds of CPU per job, peak MiB, the utilization reached.
@@ -44,7 +45,21 @@ for jobs in $lengths; do
     gang) extra=(--set policy.name=gang --set policy.params.partition_size=1 --set policy.params.quantum=600) ;;
     equi) extra=(--set policy.name=equi --set workload.jobs.shape=malleable) ;;
     ap) extra=(--set policy.name=ap --set workload.jobs.shape=moldable --set workload.jobs.min_size=1) ;;
+    apmc | apvm)
+      # Setia's memory-aware variants: the jobs' memory drawn from his distribution A (a share of the machine's
+      # memory, so a job may need more processors than its generated size: up to the machine, as in his section 4.1),
+      # APVM at f = 0.75 (the paper's).
+      extra=(--set policy.name="$family" --set workload.jobs.shape=moldable --set workload.jobs.min_size=1
+        --set workload.jobs.max_size="$hosts" --set workload.generator.memory_distribution=A)
+      [ "$family" = apvm ] && extra+=(--set policy.params.fraction=0.75)
+      ;;
     memory-constrained) extra=(--set policy.name=memory-constrained --set workload.jobs.shape=malleable) ;;
+    memory-constrained:*)
+      # One of its quantum schedulers (memory-constrained:buddy...; buddy, buddy-star and hybrid need HOSTS a power
+      # of two).
+      extra=(--set policy.name=memory-constrained --set workload.jobs.shape=malleable
+        --set policy.params.policy="${family#memory-constrained:}")
+      ;;
     gang-now) extra=(--set policy.name=gang-now) ;; # a job of size n is n VPs; no owners
     ac-ds | ag-ds | equi-equi | ac-equi | ag-equi | equi-ds)
       # Cao et al.'s policies take the generated jobs as they take a trace's: each one phase of constant parallelism

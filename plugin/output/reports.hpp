@@ -119,7 +119,7 @@ struct PerformanceFigures {
   long instants = 0;
   long decisions = 0;
   long jobs = 0;
-  long segments = 0;     // rows of trace.csv
+  long segments = 0;     // segments recorded (trace.csv's rows when written; counted without it too)
   std::string execution; // how jobs executed: timer (fast path) or ptask
 
   long virtual_instants = 0; // of `instants`, reached without SimGrid (SchedulerActor::set_virtual_wakeups)
