@@ -192,11 +192,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     e.job = &job;
     jobs_.emplace(job.id, e);
     unconfigured_.push_back(job.id);
+    view_entries_stale_ = true;
   }
 
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
   {
     jobs_.erase(job.id);
+    view_entries_stale_ = true;
     if (auto it = held_position(job.id); it != held_.end()) held_.erase(it);
   }
 
@@ -221,35 +223,40 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     unconfigured_.clear();
 
     // Mid-quantum, the jobs running keep their processors; at a quantum's end every job competes again.
-    ResourceSet idle = view.up;
-    std::vector<Candidate> candidates;
-    candidates.reserve(view.jobs.size());
-    for (const JobState* s : view.jobs) {
-      Entry& e = jobs_.at(s->job->id);
-      const bool keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
-                         view.up.contains(s->processors);
-      if (keeps) { // e.given: its count, from the plan that gave it these processors
-        plan.run[s->job->id] = s->processors;
+    ResourceSet& idle = idle_;
+    idle = view.up;
+    find_view_entries(view);
+    planned_.clear();
+    for (size_t i = 0; i < view.jobs.size(); i++) {
+      const JobState* s = view.jobs[i];
+      Entry& e = *view_entries_[i];
+      e.state = s;
+      e.keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
+                view.up.contains(s->processors);
+      if (e.keeps) { // e.given: its count, from the plan that gave it these processors
+        put(plan, e, s->processors);
         idle -= s->processors;
-      } else {
-        candidates.push_back({e.usage, e.order, s, &e});
       }
     }
-    // Usage and submission order are a strict order: no two candidates compare equal.
-    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-      return a.usage != b.usage ? a.usage < b.usage : a.order < b.order;
-    });
+    rank();
+    candidates_.clear();
+    for (Entry* e : ranked_)
+      if (!e->keeps) candidates_.push_back({e->usage, e->order, e->state, e});
     if (contiguous_) {
-      place_in_priority_order(candidates, idle, plan);
+      place_in_priority_order(candidates_, idle, plan);
     } else {
-      select_by_counts(candidates, idle, plan);
+      select_by_counts(candidates_, idle, plan);
     }
+    // held_, the slowdowns and the image sizes in id order (plan.run's): held_ stays sorted, each map is filled at its
+    // end.
+    std::sort(planned_.begin(), planned_.end(),
+              [](const Entry* a, const Entry* b) { return a->job->id < b->job->id; });
     held_.clear();
-    for (const auto& [id, processors] : plan.run) { // in id order: held_ stays sorted
-      Entry& e = jobs_.at(id);
-      held_.push_back({id, e.given, &e});
-      if (e.slowdown > 1) plan.slowdown[id] = e.slowdown;
-      plan.image_bytes[id] = e.image_bytes;
+    for (Entry* e : planned_) {
+      const JobId id = e->job->id;
+      held_.push_back({id, e->given, e});
+      if (e->slowdown > 1) put_number(plan.slowdown, id, e->slowdown);
+      put_number(plan.image_bytes, id, e->image_bytes);
     }
     // Until the next quantum while some job waits; else nothing changes before the next load sample.
     plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
@@ -257,6 +264,15 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     // meanwhile: they may be reached on the scheduler's virtual clock (Plan::repeats).
     plan.repeats = true;
     return plan;
+  }
+
+  void reuse_plan(Plan&& plan) override
+  {
+    while (!plan.run.empty())
+      run_nodes_.push_back(plan.run.extract(plan.run.begin()));
+    for (auto* numbers : {&plan.slowdown, &plan.image_bytes})
+      while (!numbers->empty())
+        number_nodes_.push_back(numbers->extract(numbers->begin()));
   }
 
  private:
@@ -272,6 +288,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
      * JobState's processors are that set from then on (the driver applies each plan as it is; a suspended job keeps
      * its last set), so their count is known without counting a set of up to the machine's width at every plan. */
     int given = -1;
+    // Set by each plan for the jobs in the system: the job's record, and whether it keeps its processors (mid-quantum).
+    const JobState* state = nullptr;
+    bool keeps = false;
   };
   struct Candidate {
     double usage;
@@ -284,7 +303,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
    * where each job was last when those processors are idle (no move), else on the lowest idle ones. */
   void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
   {
-    std::vector<const Candidate*> chosen; // with their entries: no lookup of a job's entry per placement
+    std::vector<const Candidate*>& chosen = chosen_; // with their entries: no lookup of a job's entry per placement
+    chosen.clear();
     int left = idle.count();
     for (const Candidate& c : candidates) {
       if (left == 0) break;
@@ -297,12 +317,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
     // Each gets exactly its partition: its last set when that has as many processors, else the partition's lowest idle
     // ones, which are enough (the partitions chosen add up to at most the idle count).
-    std::vector<bool> placed(chosen.size(), false);
+    std::vector<bool>& placed = placed_;
+    placed.assign(chosen.size(), false);
     for (size_t i = 0; i < chosen.size(); i++) {
       const ResourceSet& last = chosen[i]->state->processors;
       Entry& e = *chosen[i]->entry;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
-        plan.run[chosen[i]->state->job->id] = last;
+        put(plan, e, last);
         idle -= last;
         placed[i] = true;
         e.given = e.partition;
@@ -313,7 +334,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         Entry& e = *chosen[i]->entry;
         ResourceSet mine = idle.lowest(e.partition);
         idle -= mine;
-        plan.run[chosen[i]->state->job->id] = std::move(mine);
+        put(plan, e, mine);
         e.given = e.partition;
       }
   }
@@ -341,7 +362,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       }
       idle -= mine;
       e.given = mine.count(); // an allocator's choice, counted once
-      plan.run[c.state->job->id] = std::move(mine);
+      put(plan, e, mine);
     }
   }
 
@@ -405,6 +426,89 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   double overhead_ = 0;       // O
 
   std::unordered_map<JobId, Entry> jobs_;
+
+  /* Per plan, without a look-up or an allocation per job (a run of AP decides millions of times): */
+  // the entry of each job of the view, in its order, found again only after an arrival or a departure;
+  std::vector<Entry*> view_entries_;
+  bool view_entries_stale_ = true;
+  // every job's entry by priority (usage, then submission order), kept from one plan to the next: between two plans
+  // only the usages of the jobs that held processors grow, and a period halves every usage, so the order is nearly
+  // right and an insertion sort puts it right in a few moves;
+  std::vector<Entry*> ranked_;
+  // the jobs of the plan being built; the idle processors; the candidates and those chosen (select_by_counts);
+  std::vector<Entry*> planned_;
+  ResourceSet idle_;
+  std::vector<Candidate> candidates_;
+  std::vector<const Candidate*> chosen_;
+  std::vector<bool> placed_;
+  // the nodes of the maps of the plans handed back (reuse_plan), each plan's entries put in them.
+  std::vector<std::map<JobId, ResourceSet>::node_type> run_nodes_;
+  std::vector<std::map<JobId, double>::node_type> number_nodes_;
+
+  void find_view_entries(const SystemView& view)
+  {
+    bool same = !view_entries_stale_ && view_entries_.size() == view.jobs.size();
+    for (size_t i = 0; same && i < view.jobs.size(); i++)
+      same = view_entries_[i]->job == view.jobs[i]->job;
+    if (same) return;
+    view_entries_.clear();
+    for (const JobState* s : view.jobs)
+      view_entries_.push_back(&jobs_.at(s->job->id));
+    ranked_ = view_entries_; // in any order: rank() sorts it
+    view_entries_stale_ = false;
+  }
+
+  /* Sorts ranked_ by priority. Usage and submission order are a strict order (no two entries compare equal), so there
+   * is one sorted order, whichever sort finds it: an insertion sort while the entries are nearly in order, std::sort
+   * when more than a few moves per entry would be needed. */
+  void rank()
+  {
+    const auto before = [](const Entry* a, const Entry* b) {
+      return a->usage != b->usage ? a->usage < b->usage : a->order < b->order;
+    };
+    size_t moves = 0;
+    const size_t most = 4 * ranked_.size() + 16;
+    for (size_t i = 1; i < ranked_.size(); i++) {
+      Entry* e = ranked_[i];
+      size_t j = i;
+      for (; j > 0 && before(e, ranked_[j - 1]); j--)
+        ranked_[j] = ranked_[j - 1];
+      ranked_[j] = e;
+      moves += i - j;
+      if (moves > most) {
+        std::sort(ranked_.begin(), ranked_.end(), before);
+        return;
+      }
+    }
+  }
+
+  /* plan.run[id] = where, in a node of a plan handed back when there is one; notes the job as planned. */
+  void put(Plan& plan, Entry& e, const ResourceSet& where)
+  {
+    planned_.push_back(&e);
+    if (run_nodes_.empty()) {
+      plan.run.emplace(e.job->id, where);
+      return;
+    }
+    auto node = std::move(run_nodes_.back());
+    run_nodes_.pop_back();
+    node.key() = e.job->id;
+    node.mapped() = where;
+    plan.run.insert(std::move(node));
+  }
+  /* numbers[id] = value, `id` above every key there (filled in id order). */
+  void put_number(std::map<JobId, double>& numbers, JobId id, double value)
+  {
+    if (number_nodes_.empty()) {
+      numbers.emplace_hint(numbers.end(), id, value);
+      return;
+    }
+    auto node = std::move(number_nodes_.back());
+    number_nodes_.pop_back();
+    node.key() = id;
+    node.mapped() = value;
+    numbers.insert(numbers.end(), std::move(node));
+  }
   std::vector<JobId> unconfigured_; // arrived since the last call (configure: arrival)
   /* The jobs of the last plan by id, their processor counts and entries (job_ended() takes a job out of both maps):
    * rebuilt at every plan in a vector that keeps its storage, where a map allocated a node per job per plan. */

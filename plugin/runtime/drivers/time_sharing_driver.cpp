@@ -385,6 +385,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
         runtime_.resume(id, processors, std::move(prep));
       decisions_++;
     }
+    policy_.reuse_plan(std::move(plan));
     return;
   }
   // 2 and 3. Acquire: resizes (shrinks first), resumes and starts.
@@ -427,6 +428,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       runtime_.resume(id, processors, std::move(prep));
     decisions_++;
   }
+  policy_.reuse_plan(std::move(plan)); // its maps' nodes for the policy's next plan
 }
 
 /* Whole cycles replayed by the runtime (JobRuntime::cycle_step), boundary by boundary on the clock the scheduler would
