@@ -227,6 +227,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     idle = view.up;
     find_view_entries(view);
     planned_.clear();
+    fresh_count_ = 0;
     for (size_t i = 0; i < view.jobs.size(); i++) {
       const JobState* s = view.jobs[i];
       Entry& e = *view_entries_[i];
@@ -234,7 +235,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       e.keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
                 view.up.contains(s->processors);
       if (e.keeps) { // e.given: its count, from the plan that gave it these processors
-        put(plan, e, s->processors);
+        put(e, s->processors);
         idle -= s->processors;
       }
     }
@@ -243,21 +244,32 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (Entry* e : ranked_)
       if (!e->keeps) candidates_.push_back({e->usage, e->order, e->state, e});
     if (contiguous_) {
-      place_in_priority_order(candidates_, idle, plan);
+      place_in_priority_order(candidates_, idle);
     } else {
-      select_by_counts(candidates_, idle, plan);
+      select_by_counts(candidates_, idle);
     }
-    // held_, the slowdowns and the image sizes in id order (plan.run's): held_ stays sorted, each map is filled at its
-    // end.
+    // The plan's maps and held_ in id order (held_ stays sorted): the maps of the last plan, handed back, are brought
+    // to this one's jobs, where most of the last plan's jobs are again.
     std::sort(planned_.begin(), planned_.end(),
-              [](const Entry* a, const Entry* b) { return a->job->id < b->job->id; });
+              [](const Planned& a, const Planned& b) { return a.entry->job->id < b.entry->job->id; });
     held_.clear();
-    for (Entry* e : planned_) {
-      const JobId id = e->job->id;
-      held_.push_back({id, e->given, e});
-      if (e->slowdown > 1) put_number(plan.slowdown, id, e->slowdown);
-      put_number(plan.image_bytes, id, e->image_bytes);
-    }
+    for (const Planned& p : planned_)
+      held_.push_back({p.entry->job->id, p.entry->given, p.entry});
+    plan.run.swap(kept_run_);
+    plan.image_bytes.swap(kept_image_bytes_);
+    plan.slowdown.swap(kept_slowdown_);
+    update(
+        plan.run, run_nodes_, [](const Planned&) { return true; },
+        [this](ResourceSet& where, const Planned& p) {
+          where = p.fresh >= 0 ? fresh_[static_cast<size_t>(p.fresh)] : *p.where;
+        },
+        planned_);
+    update(
+        plan.image_bytes, number_nodes_, [](const Planned&) { return true; },
+        [](double& bytes, const Planned& p) { bytes = p.entry->image_bytes; }, planned_);
+    update(
+        plan.slowdown, number_nodes_, [](const Planned& p) { return p.entry->slowdown > 1; },
+        [](double& factor, const Planned& p) { factor = p.entry->slowdown; }, planned_);
     // Until the next quantum while some job waits; else nothing changes before the next load sample.
     plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
     // The next quanta's turns follow from the usage the runtime measures and the load samples, nothing SimGrid does
@@ -268,11 +280,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   void reuse_plan(Plan&& plan) override
   {
-    while (!plan.run.empty())
-      run_nodes_.push_back(plan.run.extract(plan.run.begin()));
-    for (auto* numbers : {&plan.slowdown, &plan.image_bytes})
-      while (!numbers->empty())
-        number_nodes_.push_back(numbers->extract(numbers->begin()));
+    kept_run_.swap(plan.run);
+    kept_image_bytes_.swap(plan.image_bytes);
+    kept_slowdown_.swap(plan.slowdown);
   }
 
  private:
@@ -301,7 +311,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   /* The paper's allocation: selection by counts in priority order, skipping the jobs that do not fit; then placement
    * where each job was last when those processors are idle (no move), else on the lowest idle ones. */
-  void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
+  void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle)
   {
     std::vector<const Candidate*>& chosen = chosen_; // with their entries: no lookup of a job's entry per placement
     chosen.clear();
@@ -323,7 +333,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       const ResourceSet& last = chosen[i]->state->processors;
       Entry& e = *chosen[i]->entry;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
-        put(plan, e, last);
+        put(e, last);
         idle -= last;
         placed[i] = true;
         e.given = e.partition;
@@ -332,16 +342,16 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (size_t i = 0; i < chosen.size(); i++)
       if (!placed[i]) {
         Entry& e = *chosen[i]->entry;
-        ResourceSet mine = idle.lowest(e.partition);
+        ResourceSet& mine = put_fresh(e);
+        mine = idle.lowest(e.partition);
         idle -= mine;
-        put(plan, e, mine);
         e.given = e.partition;
       }
   }
 
   /* Placement-constrained allocation: in priority order, each job whose partition fits by count keeps its last
    * processors when they are idle, else takes what the allocator finds among the idle processors, else is skipped. */
-  void place_in_priority_order(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
+  void place_in_priority_order(const std::vector<Candidate>& candidates, ResourceSet& idle)
   {
     for (const Candidate& c : candidates) {
       if (idle.empty()) break;
@@ -349,20 +359,21 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
       if (e.partition > idle.count()) continue;
       const ResourceSet& last = c.state->processors;
-      ResourceSet mine;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
-        mine = last;
-      } else {
-        Job partition = *c.state->job;
-        partition.shape = JobShape::rigid;
-        partition.size = e.partition;
-        auto found = allocator_.select(partition, idle);
-        if (!found) continue;
-        mine = std::move(*found);
+        idle -= last;
+        e.given = e.partition;
+        put(e, last);
+        continue;
       }
+      Job partition = *c.state->job;
+      partition.shape = JobShape::rigid;
+      partition.size = e.partition;
+      auto found = allocator_.select(partition, idle);
+      if (!found) continue;
+      ResourceSet& mine = put_fresh(e);
+      mine = std::move(*found);
       idle -= mine;
       e.given = mine.count(); // an allocator's choice, counted once
-      put(plan, e, mine);
     }
   }
 
@@ -436,12 +447,22 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   // right and an insertion sort puts it right in a few moves;
   std::vector<Entry*> ranked_;
   // the jobs of the plan being built; the idle processors; the candidates and those chosen (select_by_counts);
-  std::vector<Entry*> planned_;
+  struct Planned {
+    Entry* entry;
+    const ResourceSet* where; // a set that stays put during the plan (its record's), else
+    int fresh;                // its index in fresh_ (-1: `where`)
+  };
+  std::vector<Planned> planned_;
+  std::vector<ResourceSet> fresh_; // the sets chosen anew (fresh_count_ of them), kept with their storage
+  int fresh_count_ = 0;
   ResourceSet idle_;
   std::vector<Candidate> candidates_;
   std::vector<const Candidate*> chosen_;
   std::vector<bool> placed_;
-  // the nodes of the maps of the plans handed back (reuse_plan), each plan's entries put in them.
+  // the maps of the last plan, handed back (reuse_plan), and nodes taken out of them, for the next plan.
+  std::map<JobId, ResourceSet> kept_run_;
+  std::map<JobId, double> kept_image_bytes_;
+  std::map<JobId, double> kept_slowdown_;
   std::vector<std::map<JobId, ResourceSet>::node_type> run_nodes_;
   std::vector<std::map<JobId, double>::node_type> number_nodes_;
 
@@ -482,32 +503,51 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
   }
 
-  /* plan.run[id] = where, in a node of a plan handed back when there is one; notes the job as planned. */
-  void put(Plan& plan, Entry& e, const ResourceSet& where)
+  /* The job runs on `where` (a set that stays put until the plan is returned). */
+  void put(Entry& e, const ResourceSet& where) { planned_.push_back({&e, &where, -1}); }
+  /* The job runs on the set returned, to be filled (kept with its storage from one plan to the next). */
+  ResourceSet& put_fresh(Entry& e)
   {
-    planned_.push_back(&e);
-    if (run_nodes_.empty()) {
-      plan.run.emplace(e.job->id, where);
-      return;
-    }
-    auto node = std::move(run_nodes_.back());
-    run_nodes_.pop_back();
-    node.key() = e.job->id;
-    node.mapped() = where;
-    plan.run.insert(std::move(node));
+    if (static_cast<size_t>(fresh_count_) == fresh_.size()) fresh_.emplace_back();
+    planned_.push_back({&e, nullptr, fresh_count_});
+    return fresh_[static_cast<size_t>(fresh_count_++)];
   }
-  /* numbers[id] = value, `id` above every key there (filled in id order). */
-  void put_number(std::map<JobId, double>& numbers, JobId id, double value)
+  /* Makes `map` hold exactly the planned jobs for which include(p) holds, by id, each value set by assign(value, p):
+   * one pass along the map and planned_ (both in id order), where the keys already there keep their nodes, the
+   * others are taken out into `nodes` and new keys put in nodes from there. */
+  template <class Value, class Include, class Assign>
+  static void update(std::map<JobId, Value>& map, std::vector<typename std::map<JobId, Value>::node_type>& nodes,
+                     const Include& include, const Assign& assign, const std::vector<Planned>& planned)
   {
-    if (number_nodes_.empty()) {
-      numbers.emplace_hint(numbers.end(), id, value);
-      return;
+    auto it = map.begin();
+    for (const Planned& p : planned) {
+      if (!include(p)) continue;
+      const JobId id = p.entry->job->id;
+      while (it != map.end() && it->first < id) {
+        auto next = std::next(it);
+        nodes.push_back(map.extract(it));
+        it = next;
+      }
+      if (it != map.end() && it->first == id) {
+        assign(it->second, p);
+        ++it;
+        continue;
+      }
+      if (nodes.empty()) {
+        assign(map.emplace_hint(it, id, Value{})->second, p);
+        continue;
+      }
+      auto node = std::move(nodes.back());
+      nodes.pop_back();
+      node.key() = id;
+      assign(node.mapped(), p);
+      map.insert(it, std::move(node));
     }
-    auto node = std::move(number_nodes_.back());
-    number_nodes_.pop_back();
-    node.key() = id;
-    node.mapped() = value;
-    numbers.insert(numbers.end(), std::move(node));
+    while (it != map.end()) {
+      auto next = std::next(it);
+      nodes.push_back(map.extract(it));
+      it = next;
+    }
   }
   std::vector<JobId> unconfigured_; // arrived since the last call (configure: arrival)
   /* The jobs of the last plan by id, their processor counts and entries (job_ended() takes a job out of both maps):
