@@ -71,10 +71,33 @@ double slowdown_of(const Plan& plan, JobId id)
 }
 } // namespace
 
-void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vector<const JobState*>& run_states) const
+void TimeSharingDriver::find_run_records(const Plan& plan)
 {
-  run_states.clear();
-  run_states.reserve(plan.run.size());
+  run_states_.clear();
+  run_orders_.clear();
+  // While no job ended since the last plan, each job of it is in the system with the record and order found then: the
+  // jobs of both plans are found by a walk along the two (both by id), the others looked up.
+  const bool last_in_system = ended_since_plan_ == 0;
+  size_t last = 0;
+  for (const auto& [id, processors] : plan.run) {
+    if (last_in_system) {
+      while (last < last_run_.size() && last_run_[last] < id)
+        last++;
+      if (last < last_run_.size() && last_run_[last] == id) {
+        run_states_.push_back(last_run_states_[last]);
+        run_orders_.push_back(last_run_orders_[last]);
+        continue;
+      }
+    }
+    run_states_.push_back(runtime_.table().find(id));
+    auto order = submission_order_.find(id);
+    run_orders_.push_back(order == submission_order_.end() ? kNoOrder : order->second);
+  }
+}
+
+void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
+                              const std::vector<const JobState*>& run_states) const
+{
   ResourceSet given(machine_.resource_count());
   for (const auto& [id, where] : plan.processes) {
     const JobState* s = runtime_.table().find(id);
@@ -99,13 +122,13 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vect
         });
     }
   }
+  auto state = run_states.begin();
   for (const auto& [id, processors] : plan.run) {
-    const JobState* s = runtime_.table().find(id);
+    const JobState* s = *state++;
     // Named only for an error: a string per job per plan was a tenth of a quantum scheduler's check.
     const auto job = [id = id] { return "plan: job " + std::to_string(id); };
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
       throw PolicyError(job() + " is not in the system");
-    run_states.push_back(s);
     if (processors.capacity() != machine_.resource_count()) throw PolicyError(job() + ": no processors given");
     const bool shared = plan.share.count(id) != 0;
     // One pass over the words for the usual case: every processor up and none given yet (then their count).
@@ -131,16 +154,22 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vect
     if (plan.run.count(id) == 0 || !(seconds >= 0) || std::isinf(seconds))
       throw PolicyError("plan: job " + std::to_string(id) + ": a stall of " + std::to_string(seconds) +
                         " s, but it does not run or the stall is not a finite number >= 0");
+  // Whether a job runs, for ids in increasing order: a walk along plan.run rather than a look-up per job.
+  auto walk = plan.run.begin();
+  const auto runs = [&plan, &walk](JobId id) {
+    while (walk != plan.run.end() && walk->first < id)
+      ++walk;
+    return walk != plan.run.end() && walk->first == id;
+  };
   for (const auto& [id, factor] : plan.slowdown) {
-    if (plan.run.count(id) == 0)
-      throw PolicyError("plan: job " + std::to_string(id) + " has a slowdown but does not run");
+    if (!runs(id)) throw PolicyError("plan: job " + std::to_string(id) + " has a slowdown but does not run");
     if (!(factor >= 1) || std::isinf(factor))
       throw PolicyError("plan: job " + std::to_string(id) + ": slowdown " + std::to_string(factor) +
                         " is not a finite factor >= 1");
   }
+  walk = plan.run.begin();
   for (const auto& [id, bytes] : plan.image_bytes) {
-    if (plan.run.count(id) == 0)
-      throw PolicyError("plan: job " + std::to_string(id) + " has an image size but does not run");
+    if (!runs(id)) throw PolicyError("plan: job " + std::to_string(id) + " has an image size but does not run");
     if (!(bytes >= 0) || std::isinf(bytes))
       throw PolicyError("plan: job " + std::to_string(id) + ": image of " + std::to_string(bytes) +
                         " bytes is not a finite size >= 0");
@@ -328,8 +357,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     cycle_ = nullptr;
     return;
   }
-  std::vector<const JobState*> run_states;
+  find_run_records(plan);
+  const std::vector<const JobState*>& run_states = run_states_;
   check(plan, up, run_states);
+  const bool none_ended = ended_since_plan_ == 0; // every job of last_run_ is in the system, its order known
   ended_since_plan_ = 0;
   until_ = plan.until;
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
@@ -338,18 +369,24 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   const bool images = runtime_.images_enabled();
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
-  std::vector<std::pair<std::uint64_t, const JobState*>> holders;
+  std::vector<std::pair<std::uint64_t, const JobState*>>& holders = holders_;
+  holders.clear();
   for (size_t i = 0; i < last_run_.size(); i++) {
-    auto order = submission_order_.find(last_run_[i]);
-    if (order == submission_order_.end()) continue; // ended since
+    std::uint64_t order = last_run_orders_[i];
+    if (!none_ended) {
+      auto found = submission_order_.find(last_run_[i]);
+      if (found == submission_order_.end()) continue; // ended since
+      order = found->second;
+    }
     const JobState& s = *last_run_states_[i];
-    if (s.holds_processors()) holders.emplace_back(order->second, &s);
+    if (s.holds_processors()) holders.emplace_back(order, &s);
   }
   std::sort(holders.begin(), holders.end());
   last_run_.clear();
   for (const auto& [id, processors] : plan.run)
     last_run_.push_back(id);
   last_run_states_ = run_states; // the records check() found, in plan.run's order, for the passes below too
+  last_run_orders_ = run_orders_;
   for (const auto& [order, state] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
@@ -391,7 +428,8 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   // 2 and 3. Acquire: resizes (shrinks first), resumes and starts.
   // Each resize with whether it shrinks the job (its new set within its old one), found once per job rather than in
   // every comparison of the sort.
-  std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes;
+  std::vector<std::tuple<bool, JobId, const ResourceSet*>>& resizes = resizes_;
+  resizes.clear();
   apply_processes(plan);
   auto state = run_states.begin();
   for (const auto& [id, processors] : plan.run) {
@@ -514,9 +552,12 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     if (phase != start.phase) {  // the last plan is that phase's: its jobs, by id (plan.run's order)
       last_run_.clear();
       last_run_states_.clear();
+      last_run_orders_.clear();
       for (const auto& [id, where] : cycle.phases[phase]) {
         last_run_.push_back(id);
         last_run_states_.push_back(runtime_.table().find(id));
+        auto order = submission_order_.find(id);
+        last_run_orders_.push_back(order == submission_order_.end() ? kNoOrder : order->second);
       }
     }
   }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -37,8 +38,11 @@ class TimeSharingDriver : public Driver {
   size_t waiting_count() const override;
 
  private:
-  /* Also fills `run_states` with the record of each job of plan.run, in its order (looked up once per decision). */
-  void check(const Plan& plan, const ResourceSet& up, std::vector<const JobState*>& run_states) const;
+  /* `run_states`: the record of each job of plan.run, in its order (find_run_records()). */
+  void check(const Plan& plan, const ResourceSet& up, const std::vector<const JobState*>& run_states) const;
+  /* Fills run_states_ and run_orders_ for plan.run (looked up once per decision, and not at all for the jobs of the
+   * last plan while no job ended since). */
+  void find_run_records(const Plan& plan);
   /* Plan::processes: bring each process of the listed jobs (and of the jobs made of processes the plan leaves out)
    * where the plan says. */
   void apply_processes(const Plan& plan);
@@ -78,6 +82,14 @@ class TimeSharingDriver : public Driver {
   std::shared_ptr<const Cycle> cycle_;
   std::vector<JobId> cycle_ids_; // advance_cycles(): its jobs, and where each computes per phase
   std::vector<const ResourceSet*> cycle_where_;
+  /* Per decision, kept with their storage: the record and submission order of each job of the plan (kNoOrder: not in
+   * the system), the submission order of each job of last_run_, and decide()'s lists of holders and resizes. */
+  static constexpr std::uint64_t kNoOrder = ~std::uint64_t{0};
+  std::vector<const JobState*> run_states_;
+  std::vector<std::uint64_t> run_orders_;
+  std::vector<std::uint64_t> last_run_orders_;
+  std::vector<std::pair<std::uint64_t, const JobState*>> holders_;
+  std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes_;
   // The last cycle advance_cycles() replayed (kept alive: no other cycle can take its address).
   std::shared_ptr<const Cycle> cycle_tried_;
 };
