@@ -75,11 +75,15 @@ void TimeSharingDriver::find_run_records(const Plan& plan)
 {
   run_states_.clear();
   run_orders_.clear();
+  run_ids_.clear();
+  run_sets_.clear();
   // While no job ended since the last plan, each job of it is in the system with the record and order found then: the
   // jobs of both plans are found by a walk along the two (both by id), the others looked up.
   const bool last_in_system = ended_since_plan_ == 0;
   size_t last = 0;
   for (const auto& [id, processors] : plan.run) {
+    run_ids_.push_back(id);
+    run_sets_.push_back(&processors);
     if (last_in_system) {
       while (last < last_run_.size() && last_run_[last] < id)
         last++;
@@ -122,9 +126,10 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
         });
     }
   }
-  auto state = run_states.begin();
-  for (const auto& [id, processors] : plan.run) {
-    const JobState* s = *state++;
+  for (size_t i = 0; i < run_ids_.size(); i++) {
+    const JobId id = run_ids_[i];
+    const ResourceSet& processors = *run_sets_[i];
+    const JobState* s = run_states[i];
     // Named only for an error: a string per job per plan was a tenth of a quantum scheduler's check.
     const auto job = [id = id] { return "plan: job " + std::to_string(id); };
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
@@ -154,12 +159,12 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     if (plan.run.count(id) == 0 || !(seconds >= 0) || std::isinf(seconds))
       throw PolicyError("plan: job " + std::to_string(id) + ": a stall of " + std::to_string(seconds) +
                         " s, but it does not run or the stall is not a finite number >= 0");
-  // Whether a job runs, for ids in increasing order: a walk along plan.run rather than a look-up per job.
-  auto walk = plan.run.begin();
-  const auto runs = [&plan, &walk](JobId id) {
-    while (walk != plan.run.end() && walk->first < id)
-      ++walk;
-    return walk != plan.run.end() && walk->first == id;
+  // Whether a job runs, for ids in increasing order: a walk along plan.run's ids rather than a look-up per job.
+  size_t walk = 0;
+  const auto runs = [this, &walk](JobId id) {
+    while (walk < run_ids_.size() && run_ids_[walk] < id)
+      walk++;
+    return walk < run_ids_.size() && run_ids_[walk] == id;
   };
   for (const auto& [id, factor] : plan.slowdown) {
     if (!runs(id)) throw PolicyError("plan: job " + std::to_string(id) + " has a slowdown but does not run");
@@ -167,7 +172,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
       throw PolicyError("plan: job " + std::to_string(id) + ": slowdown " + std::to_string(factor) +
                         " is not a finite factor >= 1");
   }
-  walk = plan.run.begin();
+  walk = 0;
   for (const auto& [id, bytes] : plan.image_bytes) {
     if (!runs(id)) throw PolicyError("plan: job " + std::to_string(id) + " has an image size but does not run");
     if (!(bytes >= 0) || std::isinf(bytes))
@@ -369,8 +374,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   const bool images = runtime_.images_enabled();
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
-  std::vector<std::pair<std::uint64_t, const JobState*>>& holders = holders_;
+  auto& holders = holders_; // with where the plan puts each (nullptr: nowhere), found by a walk along both by id
   holders.clear();
+  size_t planned = 0;
   for (size_t i = 0; i < last_run_.size(); i++) {
     std::uint64_t order = last_run_orders_[i];
     if (!none_ended) {
@@ -379,24 +385,25 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       order = found->second;
     }
     const JobState& s = *last_run_states_[i];
-    if (s.holds_processors()) holders.emplace_back(order, &s);
+    if (!s.holds_processors()) continue;
+    while (planned < run_ids_.size() && run_ids_[planned] < last_run_[i])
+      planned++;
+    const bool runs = planned < run_ids_.size() && run_ids_[planned] == last_run_[i];
+    holders.emplace_back(order, &s, runs ? run_sets_[planned] : nullptr);
   }
-  std::sort(holders.begin(), holders.end());
-  last_run_.clear();
-  for (const auto& [id, processors] : plan.run)
-    last_run_.push_back(id);
+  std::sort(holders.begin(), holders.end()); // by order, each a job's own
+  last_run_ = run_ids_;
   last_run_states_ = run_states; // the records check() found, in plan.run's order, for the passes below too
   last_run_orders_ = run_orders_;
-  for (const auto& [order, state] : holders) {
+  for (const auto& [order, state, where] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
     if (process_jobs_.count(id) != 0) continue; // apply_processes()
-    auto it = plan.run.find(id);
-    if (it == plan.run.end()) {
+    if (where == nullptr) {
       XBT_VERB("suspend job %ld", static_cast<long>(id));
       runtime_.suspend(id, images);
       decisions_++;
-    } else if (s.job->shape != JobShape::malleable && it->second != s.processors) { // (the cheap test first)
+    } else if (s.job->shape != JobShape::malleable && *where != s.processors) { // (the cheap test first)
       runtime_.suspend(id, images, false); // a move: resume() on the new processors counts it as a migration
     }
   }
@@ -431,9 +438,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   std::vector<std::tuple<bool, JobId, const ResourceSet*>>& resizes = resizes_;
   resizes.clear();
   apply_processes(plan);
-  auto state = run_states.begin();
-  for (const auto& [id, processors] : plan.run) {
-    const JobState& s = **state++;
+  for (size_t i = 0; i < run_ids_.size(); i++) {
+    const JobId id = run_ids_[i];
+    const ResourceSet& processors = *run_sets_[i];
+    const JobState& s = *run_states[i];
     if (process_jobs_.count(id) != 0) continue;
     if (s.holds_processors() && s.processors != processors)
       resizes.emplace_back(s.processors.contains(processors), id, &processors);
@@ -452,9 +460,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
                     slowdown_of(plan, id)});
     decisions_++;
   }
-  state = run_states.begin();
-  for (const auto& [id, processors] : plan.run) {
-    const JobState& s = **state++;
+  for (size_t i = 0; i < run_ids_.size(); i++) {
+    const JobId id = run_ids_[i];
+    const ResourceSet& processors = *run_sets_[i];
+    const JobState& s = *run_states[i];
     if (s.holds_processors() || process_jobs_.count(id) != 0) continue;
     Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
     if (auto bytes = plan.image_bytes.find(id); bytes != plan.image_bytes.end()) prep.image_bytes = bytes->second;

@@ -40,8 +40,8 @@ class TimeSharingDriver : public Driver {
  private:
   /* `run_states`: the record of each job of plan.run, in its order (find_run_records()). */
   void check(const Plan& plan, const ResourceSet& up, const std::vector<const JobState*>& run_states) const;
-  /* Fills run_states_ and run_orders_ for plan.run (looked up once per decision, and not at all for the jobs of the
-   * last plan while no job ended since). */
+  /* Fills run_ids_, run_sets_, run_states_ and run_orders_ for plan.run (looked up once per decision, and not at all
+   * for the jobs of the last plan while no job ended since). */
   void find_run_records(const Plan& plan);
   /* Plan::processes: bring each process of the listed jobs (and of the jobs made of processes the plan leaves out)
    * where the plan says. */
@@ -88,7 +88,10 @@ class TimeSharingDriver : public Driver {
   std::vector<const JobState*> run_states_;
   std::vector<std::uint64_t> run_orders_;
   std::vector<std::uint64_t> last_run_orders_;
-  std::vector<std::pair<std::uint64_t, const JobState*>> holders_;
+  // plan.run as a list (its passes walk a vector, not the map's nodes); each holder with its set in the plan (or none)
+  std::vector<JobId> run_ids_;
+  std::vector<const ResourceSet*> run_sets_;
+  std::vector<std::tuple<std::uint64_t, const JobState*, const ResourceSet*>> holders_;
   std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes_;
   // The last cycle advance_cycles() replayed (kept alive: no other cycle can take its address).
   std::shared_ptr<const Cycle> cycle_tried_;
