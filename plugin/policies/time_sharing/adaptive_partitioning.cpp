@@ -226,12 +226,12 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     ResourceSet& idle = idle_;
     idle = view.up;
     find_view_entries(view);
-    planned_.clear();
     fresh_count_ = 0;
     for (size_t i = 0; i < view.jobs.size(); i++) {
       const JobState* s = view.jobs[i];
       Entry& e = *view_entries_[i];
       e.state = s;
+      e.planned = false;
       e.keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
                 view.up.contains(s->processors);
       if (e.keeps) { // e.given: its count, from the plan that gave it these processors
@@ -250,26 +250,24 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
     // The plan's maps and held_ in id order (held_ stays sorted): the maps of the last plan, handed back, are brought
     // to this one's jobs, where most of the last plan's jobs are again.
-    std::sort(planned_.begin(), planned_.end(),
-              [](const Planned& a, const Planned& b) { return a.entry->job->id < b.entry->job->id; });
     held_.clear();
-    for (const Planned& p : planned_)
-      held_.push_back({p.entry->job->id, p.entry->given, p.entry});
+    for (Entry* e : by_id_)
+      if (e->planned) held_.push_back({e->job->id, e->given, e});
     plan.run.swap(kept_run_);
     plan.image_bytes.swap(kept_image_bytes_);
     plan.slowdown.swap(kept_slowdown_);
     update(
-        plan.run, run_nodes_, [](const Planned&) { return true; },
-        [this](ResourceSet& where, const Planned& p) {
-          where = p.fresh >= 0 ? fresh_[static_cast<size_t>(p.fresh)] : *p.where;
+        plan.run, run_nodes_, [](const Entry& e) { return e.planned; },
+        [this](ResourceSet& where, const Entry& e) {
+          where = e.fresh >= 0 ? fresh_[static_cast<size_t>(e.fresh)] : *e.where;
         },
-        planned_);
+        by_id_);
     update(
-        plan.image_bytes, number_nodes_, [](const Planned&) { return true; },
-        [](double& bytes, const Planned& p) { bytes = p.entry->image_bytes; }, planned_);
+        plan.image_bytes, number_nodes_, [](const Entry& e) { return e.planned; },
+        [](double& bytes, const Entry& e) { bytes = e.image_bytes; }, by_id_);
     update(
-        plan.slowdown, number_nodes_, [](const Planned& p) { return p.entry->slowdown > 1; },
-        [](double& factor, const Planned& p) { factor = p.entry->slowdown; }, planned_);
+        plan.slowdown, number_nodes_, [](const Entry& e) { return e.planned && e.slowdown > 1; },
+        [](double& factor, const Entry& e) { factor = e.slowdown; }, by_id_);
     // Until the next quantum while some job waits; else nothing changes before the next load sample.
     plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
     // The next quanta's turns follow from the usage the runtime measures and the load samples, nothing SimGrid does
@@ -298,9 +296,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
      * JobState's processors are that set from then on (the driver applies each plan as it is; a suspended job keeps
      * its last set), so their count is known without counting a set of up to the machine's width at every plan. */
     int given = -1;
-    // Set by each plan for the jobs in the system: the job's record, and whether it keeps its processors (mid-quantum).
+    // Set by each plan for the jobs in the system: the job's record, whether it keeps its processors (mid-quantum),
+    // and whether it runs and where: on *where (a set that stays put during the plan), or on fresh_[fresh] when >= 0.
     const JobState* state = nullptr;
     bool keeps = false;
+    bool planned = false;
+    const ResourceSet* where = nullptr;
+    int fresh = -1;
   };
   struct Candidate {
     double usage;
@@ -447,12 +449,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   // right and an insertion sort puts it right in a few moves;
   std::vector<Entry*> ranked_;
   // the jobs of the plan being built; the idle processors; the candidates and those chosen (select_by_counts);
-  struct Planned {
-    Entry* entry;
-    const ResourceSet* where; // a set that stays put during the plan (its record's), else
-    int fresh;                // its index in fresh_ (-1: `where`)
-  };
-  std::vector<Planned> planned_;
+  std::vector<Entry*> by_id_;      // the view's entries by job id: the order of the plan's maps
   std::vector<ResourceSet> fresh_; // the sets chosen anew (fresh_count_ of them), kept with their storage
   int fresh_count_ = 0;
   ResourceSet idle_;
@@ -476,6 +473,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (const JobState* s : view.jobs)
       view_entries_.push_back(&jobs_.at(s->job->id));
     ranked_ = view_entries_; // in any order: rank() sorts it
+    by_id_ = view_entries_;
+    std::sort(by_id_.begin(), by_id_.end(), [](const Entry* a, const Entry* b) { return a->job->id < b->job->id; });
     view_entries_stale_ = false;
   }
 
@@ -504,25 +503,32 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   }
 
   /* The job runs on `where` (a set that stays put until the plan is returned). */
-  void put(Entry& e, const ResourceSet& where) { planned_.push_back({&e, &where, -1}); }
+  void put(Entry& e, const ResourceSet& where)
+  {
+    e.planned = true;
+    e.where = &where;
+    e.fresh = -1;
+  }
   /* The job runs on the set returned, to be filled (kept with its storage from one plan to the next). */
   ResourceSet& put_fresh(Entry& e)
   {
     if (static_cast<size_t>(fresh_count_) == fresh_.size()) fresh_.emplace_back();
-    planned_.push_back({&e, nullptr, fresh_count_});
+    e.planned = true;
+    e.fresh = fresh_count_;
     return fresh_[static_cast<size_t>(fresh_count_++)];
   }
   /* Makes `map` hold exactly the planned jobs for which include(p) holds, by id, each value set by assign(value, p):
-   * one pass along the map and planned_ (both in id order), where the keys already there keep their nodes, the
+   * one pass along the map and `by_id` (both in id order), where the keys already there keep their nodes, the
    * others are taken out into `nodes` and new keys put in nodes from there. */
   template <class Value, class Include, class Assign>
   static void update(std::map<JobId, Value>& map, std::vector<typename std::map<JobId, Value>::node_type>& nodes,
-                     const Include& include, const Assign& assign, const std::vector<Planned>& planned)
+                     const Include& include, const Assign& assign, const std::vector<Entry*>& by_id)
   {
     auto it = map.begin();
-    for (const Planned& p : planned) {
+    for (const Entry* e : by_id) {
+      const Entry& p = *e;
       if (!include(p)) continue;
-      const JobId id = p.entry->job->id;
+      const JobId id = p.job->id;
       while (it != map.end() && it->first < id) {
         auto next = std::next(it);
         nodes.push_back(map.extract(it));
