@@ -102,7 +102,11 @@ void TimeSharingDriver::find_run_records(const Plan& plan)
 void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
                               const std::vector<const JobState*>& run_states) const
 {
-  ResourceSet given(machine_.resource_count());
+  ResourceSet& given = check_given_; // kept with its storage (a machine's worth of words)
+  if (given.capacity() != machine_.resource_count())
+    given = ResourceSet(machine_.resource_count());
+  else
+    given.clear();
   for (const auto& [id, where] : plan.processes) {
     const JobState* s = runtime_.table().find(id);
     const std::string job = "plan: job " + std::to_string(id);
@@ -332,7 +336,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     in_system_order_.resize(out);
     ended_orders_.clear();
   }
-  SystemView view;
+  SystemView& view = view_; // kept with the storage of its set of processors up
   view.now = now;
   view.machine = &machine_;
   view.up = up;

@@ -93,6 +93,9 @@ class TimeSharingDriver : public Driver {
   std::vector<const ResourceSet*> run_sets_;
   std::vector<std::tuple<std::uint64_t, const JobState*, const ResourceSet*>> holders_;
   std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes_;
+  // The view lent to the policy and check()'s union of the sets given (their sets' storage kept between decisions).
+  SystemView view_;
+  mutable ResourceSet check_given_;
   // The last cycle advance_cycles() replayed (kept alive: no other cycle can take its address).
   std::shared_ptr<const Cycle> cycle_tried_;
 };
