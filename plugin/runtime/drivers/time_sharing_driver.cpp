@@ -77,6 +77,7 @@ void TimeSharingDriver::find_run_records(const Plan& plan)
   run_orders_.clear();
   run_ids_.clear();
   run_sets_.clear();
+  run_same_.assign(plan.run.size(), -1);
   // While no job ended since the last plan, each job of it is in the system with the record and order found then: the
   // jobs of both plans are found by a walk along the two (both by id), the others looked up.
   const bool last_in_system = ended_since_plan_ == 0;
@@ -155,7 +156,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
       throw PolicyError(job() + " on " + std::to_string(n) + " processors, outside its bounds [" +
                         std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
     // A set equal to its own has its count: the comparison (a memcmp over the span) is cheaper than counting it.
-    if (j.shape == JobShape::moldable && s->started() && processors != s->processors && n != s->processors.count())
+    if (j.shape == JobShape::moldable && s->started() && !stays(i) && n != s->processors.count())
       throw PolicyError(job() + " is moldable: its processor count is fixed once it started");
   }
   if (!plan.share.empty()) check_shares(plan, given);
@@ -393,7 +394,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     while (planned < run_ids_.size() && run_ids_[planned] < last_run_[i])
       planned++;
     const bool runs = planned < run_ids_.size() && run_ids_[planned] == last_run_[i];
-    holders.emplace_back(order, &s, runs ? run_sets_[planned] : nullptr);
+    holders.emplace_back(order, &s, runs ? planned : kNotPlanned);
   }
   std::sort(holders.begin(), holders.end()); // by order, each a job's own
   last_run_ = run_ids_;
@@ -403,11 +404,11 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     const JobState& s = *state;
     const JobId id = s.job->id;
     if (process_jobs_.count(id) != 0) continue; // apply_processes()
-    if (where == nullptr) {
+    if (where == kNotPlanned) {
       XBT_VERB("suspend job %ld", static_cast<long>(id));
       runtime_.suspend(id, images);
       decisions_++;
-    } else if (s.job->shape != JobShape::malleable && *where != s.processors) { // (the cheap test first)
+    } else if (s.job->shape != JobShape::malleable && !stays(where)) { // (the cheap test first)
       runtime_.suspend(id, images, false); // a move: resume() on the new processors counts it as a migration
     }
   }
@@ -447,8 +448,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     const ResourceSet& processors = *run_sets_[i];
     const JobState& s = *run_states[i];
     if (process_jobs_.count(id) != 0) continue;
-    if (s.holds_processors() && s.processors != processors)
-      resizes.emplace_back(s.processors.contains(processors), id, &processors);
+    if (s.holds_processors() && !stays(i)) resizes.emplace_back(s.processors.contains(processors), id, &processors);
   }
   std::stable_sort(resizes.begin(), resizes.end(),
                    [](const auto& a, const auto& b) { return std::get<0>(a) && !std::get<0>(b); });

@@ -91,7 +91,17 @@ class TimeSharingDriver : public Driver {
   // plan.run as a list (its passes walk a vector, not the map's nodes); each holder with its set in the plan (or none)
   std::vector<JobId> run_ids_;
   std::vector<const ResourceSet*> run_sets_;
-  std::vector<std::tuple<std::uint64_t, const JobState*, const ResourceSet*>> holders_;
+  std::vector<std::tuple<std::uint64_t, const JobState*, size_t>> holders_; // size_t: its index in run_ids_, or
+  static constexpr size_t kNotPlanned = ~size_t{0};                          // kNotPlanned
+  /* Whether job i of the plan stays on the set its record holds, compared once per decision (-1: not yet; check(),
+   * the suspensions and the resizes all ask, and on a large machine each comparison is up to a machine's words). A
+   * job's set changes only when the runtime starts, resumes or resizes it, after all three asked. */
+  mutable std::vector<signed char> run_same_;
+  bool stays(size_t i) const
+  {
+    if (run_same_[i] < 0) run_same_[i] = *run_sets_[i] == run_states_[i]->processors ? 1 : 0;
+    return run_same_[i] != 0;
+  }
   std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes_;
   // The view lent to the policy and check()'s union of the sets given (their sets' storage kept between decisions).
   SystemView view_;
