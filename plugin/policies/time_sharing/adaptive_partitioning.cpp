@@ -448,9 +448,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   // only the usages of the jobs that held processors grow, and a period halves every usage, so the order is nearly
   // right and an insertion sort puts it right in a few moves;
   std::vector<Entry*> ranked_;
-  // the jobs of the plan being built; the idle processors; the candidates and those chosen (select_by_counts);
-  std::vector<Entry*> by_id_;      // the view's entries by job id: the order of the plan's maps
-  std::vector<ResourceSet> fresh_; // the sets chosen anew (fresh_count_ of them), kept with their storage
+  // the view's entries by job id (the order of the plan's maps); the sets the plan being built chose anew (fresh_count_
+  // of them, kept with their storage); the idle processors; the candidates and those chosen (select_by_counts);
+  std::vector<Entry*> by_id_;
+  std::vector<ResourceSet> fresh_;
   int fresh_count_ = 0;
   ResourceSet idle_;
   std::vector<Candidate> candidates_;
