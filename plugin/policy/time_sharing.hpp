@@ -173,6 +173,10 @@ class TimeSharingPolicy {
   virtual void processors_up_at_start(const ResourceSet& /*up*/) {}
   /* Called at every instant where something happened, and when the previous plan's `until` has come. */
   virtual Plan plan(const SystemView& view) = 0;
+  /* The driver hands back each plan plan() returned once it is done with it (applied, or refused), so that the policy
+   * may build its next plans in its storage: the nodes of its maps, instead of a new node per job per plan (AP's
+   * quanta). What it holds is no plan in force; a policy need not keep it. */
+  virtual void reuse_plan(Plan&& /*plan*/) {}
   /* The policy schedules malleable jobs by their parallelism profile (Cao et al.): jobs of the workload without one
    * (rigid jobs of a trace, the batch generator's) become one phase of constant parallelism = their size, over their
    * run time, malleable from 1 to the machine's processors. */

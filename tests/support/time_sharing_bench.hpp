@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jobsched::testing {
@@ -73,6 +74,8 @@ class TimeSharingBench {
     }
     return p;
   }
+  /* Hands a plan back to the policy once applied, as the driver does (TimeSharingPolicy::reuse_plan). */
+  void reuse(Plan&& p) { policy_->reuse_plan(std::move(p)); }
 
  private:
   static Machine mesh(int processors, int width)

@@ -19,6 +19,9 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <random>
+#include <tuple>
+#include <vector>
 
 using namespace jobsched;
 namespace ap = jobsched::adaptive_partitioning;
@@ -348,6 +351,100 @@ TEST(AdaptivePartitioning, FreedProcessorsGoToWaitingJobs)
   EXPECT_EQ(q.run.at(2).to_string(), "2-3");
   EXPECT_EQ(q.run.at(3).to_string(), "0-1");
   EXPECT_DOUBLE_EQ(q.until, 100); // everyone runs
+}
+
+/* The jobs' priority order is kept from one plan to the next and sorted again by insertion (rank()): at every quantum
+ * of GS(2) on 16 processors the 8 jobs chosen must be the 8 of least usage (ties: the earlier submission), the usage
+ * being counted here from the plans themselves: 2 processors x the seconds since the last plan for each job of the
+ * last plan, every usage halved at each multiple of the 100 s period. Random arrivals and departures (up to 40 jobs in
+ * the system, so that the order is rebuilt after each change of membership and most quanta move several jobs) over
+ * 3,000 quanta; all at quantum boundaries, so every job competes at every plan. The plans are handed back
+ * (reuse_plan), as the driver does. */
+TEST(AdaptivePartitioning, QuantumChoosesTheJobsOfLeastUsage)
+{
+  Bench b(16, "ap", {{"partition_size", "2"}});
+  std::mt19937_64 random(23);
+  std::map<JobId, std::pair<double, int>> usage; // id -> usage, submission number
+  std::map<JobId, int> last;                     // the jobs of the last plan
+  JobId next_id = 1;
+  int submitted = 0;
+  double previous = 0;
+  for (int q = 0; q < 3000; q++) {
+    const double t = 2.0 * q;
+    for (auto& [id, held] : last)
+      if (usage.count(id) != 0) usage[id].first += (t - previous) * 2;
+    if (q > 0 && q % 50 == 0) // t a multiple of 100
+      for (auto& [id, u] : usage)
+        u.first /= 2;
+    previous = t;
+    if (!usage.empty() && random() % 3 == 0) { // a departure, some job at random
+      auto it = usage.begin();
+      std::advance(it, static_cast<long>(random() % usage.size()));
+      b.end(it->first, t);
+      usage.erase(it);
+    }
+    for (int n = static_cast<int>(random() % 3); n > 0 && usage.size() < 40; n--) {
+      b.submit(next_id, t);
+      usage[next_id++] = {0.0, submitted++};
+    }
+    if (usage.empty()) continue;
+    std::vector<std::tuple<double, int, JobId>> order;
+    for (const auto& [id, u] : usage)
+      order.emplace_back(u.first, u.second, id);
+    std::sort(order.begin(), order.end());
+    std::map<JobId, int> expected;
+    for (size_t i = 0; i < order.size() && i < 8; i++)
+      expected[std::get<2>(order[i])] = 2;
+    Plan p = b.plan(t);
+    ASSERT_EQ(processor_counts(p), expected) << "at " << t;
+    last = expected;
+    b.reuse(std::move(p));
+  }
+}
+
+/* The plans a policy builds in the maps of the plans handed back (reuse_plan: the jobs of both keep their nodes, the
+ * others are taken out or put in) equal those it builds in new maps: two policies of each family given the same
+ * random arrivals, departures and instants (mid-quantum ones too), one handed its plans back, the other not. APVM's
+ * paging slowdowns and image sizes are maps of the plan too. */
+TEST(AdaptivePartitioning, PlansInReusedMapsEqualNewOnes)
+{
+  const std::vector<std::pair<std::string, std::map<std::string, std::string>>> families = {
+      {"ap", {}}, {"apvm", {{"fraction", "0.5"}, {"overhead", "0.25"}}}};
+  for (const auto& [name, values] : families) {
+    Bench reused(64, name, values);
+    Bench fresh(64, name, values);
+    std::mt19937_64 random(7);
+    std::vector<JobId> in_system;
+    JobId next_id = 1;
+    double t = 0;
+    size_t plans_with_slowdowns = 0;
+    for (int k = 0; k < 3000; k++) {
+      t += random() % 2 == 0 ? 2.0 : 0.5 * static_cast<double>(1 + random() % 3); // quanta and mid-quantum instants
+      if (!in_system.empty() && random() % 4 == 0) {
+        const size_t i = random() % in_system.size();
+        reused.end(in_system[i], t);
+        fresh.end(in_system[i], t);
+        in_system.erase(in_system.begin() + static_cast<long>(i));
+      }
+      if (random() % 3 == 0 && in_system.size() < 30) {
+        const int memory = 1 + static_cast<int>(random() % 48); // processors' worth of memory (1 MB each)
+        reused.submit(next_id, t, memory);
+        fresh.submit(next_id, t, memory);
+        in_system.push_back(next_id++);
+      }
+      Plan a = reused.plan(t);
+      Plan b = fresh.plan(t);
+      ASSERT_EQ(a.run, b.run) << name << " at " << t;
+      ASSERT_EQ(a.slowdown, b.slowdown) << name << " at " << t;
+      ASSERT_EQ(a.image_bytes, b.image_bytes) << name << " at " << t;
+      ASSERT_EQ(a.until, b.until) << name << " at " << t;
+      plans_with_slowdowns += a.slowdown.empty() ? 0 : 1;
+      reused.reuse(std::move(a));
+    }
+    if (name == "apvm") {
+      EXPECT_GT(plans_with_slowdowns, 100U); // the slowdown map was exercised
+    }
+  }
 }
 
 TEST(AdaptivePartitioning, BadParametersAreOneLine)

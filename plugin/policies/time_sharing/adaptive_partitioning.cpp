@@ -192,11 +192,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     e.job = &job;
     jobs_.emplace(job.id, e);
     unconfigured_.push_back(job.id);
+    view_entries_stale_ = true;
   }
 
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
   {
     jobs_.erase(job.id);
+    view_entries_stale_ = true;
     if (auto it = held_position(job.id); it != held_.end()) held_.erase(it);
   }
 
@@ -221,42 +223,64 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     unconfigured_.clear();
 
     // Mid-quantum, the jobs running keep their processors; at a quantum's end every job competes again.
-    ResourceSet idle = view.up;
-    std::vector<Candidate> candidates;
-    candidates.reserve(view.jobs.size());
-    for (const JobState* s : view.jobs) {
-      Entry& e = jobs_.at(s->job->id);
-      const bool keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
-                         view.up.contains(s->processors);
-      if (keeps) { // e.given: its count, from the plan that gave it these processors
-        plan.run[s->job->id] = s->processors;
+    ResourceSet& idle = idle_;
+    idle = view.up;
+    find_view_entries(view);
+    fresh_count_ = 0;
+    for (size_t i = 0; i < view.jobs.size(); i++) {
+      const JobState* s = view.jobs[i];
+      Entry& e = *view_entries_[i];
+      e.state = s;
+      e.planned = false;
+      e.keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
+                view.up.contains(s->processors);
+      if (e.keeps) { // e.given: its count, from the plan that gave it these processors
+        put(e, s->processors);
         idle -= s->processors;
-      } else {
-        candidates.push_back({e.usage, e.order, s, &e});
       }
     }
-    // Usage and submission order are a strict order: no two candidates compare equal.
-    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-      return a.usage != b.usage ? a.usage < b.usage : a.order < b.order;
-    });
+    rank();
+    candidates_.clear();
+    for (Entry* e : ranked_)
+      if (!e->keeps) candidates_.push_back({e->usage, e->order, e->state, e});
     if (contiguous_) {
-      place_in_priority_order(candidates, idle, plan);
+      place_in_priority_order(candidates_, idle);
     } else {
-      select_by_counts(candidates, idle, plan);
+      select_by_counts(candidates_, idle);
     }
+    // The plan's maps and held_ in id order (held_ stays sorted): the maps of the last plan, handed back, are brought
+    // to this one's jobs, where most of the last plan's jobs are again.
     held_.clear();
-    for (const auto& [id, processors] : plan.run) { // in id order: held_ stays sorted
-      Entry& e = jobs_.at(id);
-      held_.push_back({id, e.given, &e});
-      if (e.slowdown > 1) plan.slowdown[id] = e.slowdown;
-      plan.image_bytes[id] = e.image_bytes;
-    }
+    for (Entry* e : by_id_)
+      if (e->planned) held_.push_back({e->job->id, e->given, e});
+    plan.run.swap(kept_run_);
+    plan.image_bytes.swap(kept_image_bytes_);
+    plan.slowdown.swap(kept_slowdown_);
+    update(
+        plan.run, run_nodes_, [](const Entry& e) { return e.planned; },
+        [this](ResourceSet& where, const Entry& e) {
+          where = e.fresh >= 0 ? fresh_[static_cast<size_t>(e.fresh)] : *e.where;
+        },
+        by_id_);
+    update(
+        plan.image_bytes, number_nodes_, [](const Entry& e) { return e.planned; },
+        [](double& bytes, const Entry& e) { bytes = e.image_bytes; }, by_id_);
+    update(
+        plan.slowdown, number_nodes_, [](const Entry& e) { return e.planned && e.slowdown > 1; },
+        [](double& factor, const Entry& e) { factor = e.slowdown; }, by_id_);
     // Until the next quantum while some job waits; else nothing changes before the next load sample.
     plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
     // The next quanta's turns follow from the usage the runtime measures and the load samples, nothing SimGrid does
     // meanwhile: they may be reached on the scheduler's virtual clock (Plan::repeats).
     plan.repeats = true;
     return plan;
+  }
+
+  void reuse_plan(Plan&& plan) override
+  {
+    kept_run_.swap(plan.run);
+    kept_image_bytes_.swap(plan.image_bytes);
+    kept_slowdown_.swap(plan.slowdown);
   }
 
  private:
@@ -272,6 +296,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
      * JobState's processors are that set from then on (the driver applies each plan as it is; a suspended job keeps
      * its last set), so their count is known without counting a set of up to the machine's width at every plan. */
     int given = -1;
+    // Set by each plan for the jobs in the system: the job's record, whether it keeps its processors (mid-quantum),
+    // and whether it runs and where: on *where (a set that stays put during the plan), or on fresh_[fresh] when >= 0.
+    const JobState* state = nullptr;
+    bool keeps = false;
+    bool planned = false;
+    const ResourceSet* where = nullptr;
+    int fresh = -1;
   };
   struct Candidate {
     double usage;
@@ -282,9 +313,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   /* The paper's allocation: selection by counts in priority order, skipping the jobs that do not fit; then placement
    * where each job was last when those processors are idle (no move), else on the lowest idle ones. */
-  void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
+  void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle)
   {
-    std::vector<const Candidate*> chosen; // with their entries: no lookup of a job's entry per placement
+    std::vector<const Candidate*>& chosen = chosen_; // with their entries: no lookup of a job's entry per placement
+    chosen.clear();
     int left = idle.count();
     for (const Candidate& c : candidates) {
       if (left == 0) break;
@@ -297,12 +329,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
     // Each gets exactly its partition: its last set when that has as many processors, else the partition's lowest idle
     // ones, which are enough (the partitions chosen add up to at most the idle count).
-    std::vector<bool> placed(chosen.size(), false);
+    std::vector<bool>& placed = placed_;
+    placed.assign(chosen.size(), false);
     for (size_t i = 0; i < chosen.size(); i++) {
       const ResourceSet& last = chosen[i]->state->processors;
       Entry& e = *chosen[i]->entry;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
-        plan.run[chosen[i]->state->job->id] = last;
+        put(e, last);
         idle -= last;
         placed[i] = true;
         e.given = e.partition;
@@ -311,16 +344,16 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (size_t i = 0; i < chosen.size(); i++)
       if (!placed[i]) {
         Entry& e = *chosen[i]->entry;
-        ResourceSet mine = idle.lowest(e.partition);
+        ResourceSet& mine = put_fresh(e);
+        mine = idle.lowest(e.partition);
         idle -= mine;
-        plan.run[chosen[i]->state->job->id] = std::move(mine);
         e.given = e.partition;
       }
   }
 
   /* Placement-constrained allocation: in priority order, each job whose partition fits by count keeps its last
    * processors when they are idle, else takes what the allocator finds among the idle processors, else is skipped. */
-  void place_in_priority_order(const std::vector<Candidate>& candidates, ResourceSet& idle, Plan& plan)
+  void place_in_priority_order(const std::vector<Candidate>& candidates, ResourceSet& idle)
   {
     for (const Candidate& c : candidates) {
       if (idle.empty()) break;
@@ -328,20 +361,21 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
       if (e.partition > idle.count()) continue;
       const ResourceSet& last = c.state->processors;
-      ResourceSet mine;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
-        mine = last;
-      } else {
-        Job partition = *c.state->job;
-        partition.shape = JobShape::rigid;
-        partition.size = e.partition;
-        auto found = allocator_.select(partition, idle);
-        if (!found) continue;
-        mine = std::move(*found);
+        idle -= last;
+        e.given = e.partition;
+        put(e, last);
+        continue;
       }
+      Job partition = *c.state->job;
+      partition.shape = JobShape::rigid;
+      partition.size = e.partition;
+      auto found = allocator_.select(partition, idle);
+      if (!found) continue;
+      ResourceSet& mine = put_fresh(e);
+      mine = std::move(*found);
       idle -= mine;
       e.given = mine.count(); // an allocator's choice, counted once
-      plan.run[c.state->job->id] = std::move(mine);
     }
   }
 
@@ -405,6 +439,123 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   double overhead_ = 0;       // O
 
   std::unordered_map<JobId, Entry> jobs_;
+
+  /* Per plan, without a look-up or an allocation per job (a run of AP decides millions of times): */
+  // the entry of each job of the view, in its order, found again only after an arrival or a departure;
+  std::vector<Entry*> view_entries_;
+  bool view_entries_stale_ = true;
+  // every job's entry by priority (usage, then submission order), kept from one plan to the next: between two plans
+  // only the usages of the jobs that held processors grow, and a period halves every usage, so the order is nearly
+  // right and an insertion sort puts it right in a few moves;
+  std::vector<Entry*> ranked_;
+  // the view's entries by job id (the order of the plan's maps); the sets the plan being built chose anew (fresh_count_
+  // of them, kept with their storage); the idle processors; the candidates and those chosen (select_by_counts);
+  std::vector<Entry*> by_id_;
+  std::vector<ResourceSet> fresh_;
+  int fresh_count_ = 0;
+  ResourceSet idle_;
+  std::vector<Candidate> candidates_;
+  std::vector<const Candidate*> chosen_;
+  std::vector<bool> placed_;
+  // the maps of the last plan, handed back (reuse_plan), and nodes taken out of them, for the next plan.
+  std::map<JobId, ResourceSet> kept_run_;
+  std::map<JobId, double> kept_image_bytes_;
+  std::map<JobId, double> kept_slowdown_;
+  std::vector<std::map<JobId, ResourceSet>::node_type> run_nodes_;
+  std::vector<std::map<JobId, double>::node_type> number_nodes_;
+
+  void find_view_entries(const SystemView& view)
+  {
+    bool same = !view_entries_stale_ && view_entries_.size() == view.jobs.size();
+    for (size_t i = 0; same && i < view.jobs.size(); i++)
+      same = view_entries_[i]->job == view.jobs[i]->job;
+    if (same) return;
+    view_entries_.clear();
+    for (const JobState* s : view.jobs)
+      view_entries_.push_back(&jobs_.at(s->job->id));
+    ranked_ = view_entries_; // in any order: rank() sorts it
+    by_id_ = view_entries_;
+    std::sort(by_id_.begin(), by_id_.end(), [](const Entry* a, const Entry* b) { return a->job->id < b->job->id; });
+    view_entries_stale_ = false;
+  }
+
+  /* Sorts ranked_ by priority. Usage and submission order are a strict order (no two entries compare equal), so there
+   * is one sorted order, whichever sort finds it: an insertion sort while the entries are nearly in order, std::sort
+   * when more than a few moves per entry would be needed. */
+  void rank()
+  {
+    const auto before = [](const Entry* a, const Entry* b) {
+      return a->usage != b->usage ? a->usage < b->usage : a->order < b->order;
+    };
+    size_t moves = 0;
+    const size_t most = 4 * ranked_.size() + 16;
+    for (size_t i = 1; i < ranked_.size(); i++) {
+      Entry* e = ranked_[i];
+      size_t j = i;
+      for (; j > 0 && before(e, ranked_[j - 1]); j--)
+        ranked_[j] = ranked_[j - 1];
+      ranked_[j] = e;
+      moves += i - j;
+      if (moves > most) {
+        std::sort(ranked_.begin(), ranked_.end(), before);
+        return;
+      }
+    }
+  }
+
+  /* The job runs on `where` (a set that stays put until the plan is returned). */
+  void put(Entry& e, const ResourceSet& where)
+  {
+    e.planned = true;
+    e.where = &where;
+    e.fresh = -1;
+  }
+  /* The job runs on the set returned, to be filled (kept with its storage from one plan to the next). */
+  ResourceSet& put_fresh(Entry& e)
+  {
+    if (static_cast<size_t>(fresh_count_) == fresh_.size()) fresh_.emplace_back();
+    e.planned = true;
+    e.fresh = fresh_count_;
+    return fresh_[static_cast<size_t>(fresh_count_++)];
+  }
+  /* Makes `map` hold exactly the planned jobs for which include(p) holds, by id, each value set by assign(value, p):
+   * one pass along the map and `by_id` (both in id order), where the keys already there keep their nodes, the
+   * others are taken out into `nodes` and new keys put in nodes from there. */
+  template <class Value, class Include, class Assign>
+  static void update(std::map<JobId, Value>& map, std::vector<typename std::map<JobId, Value>::node_type>& nodes,
+                     const Include& include, const Assign& assign, const std::vector<Entry*>& by_id)
+  {
+    auto it = map.begin();
+    for (const Entry* e : by_id) {
+      const Entry& p = *e;
+      if (!include(p)) continue;
+      const JobId id = p.job->id;
+      while (it != map.end() && it->first < id) {
+        auto next = std::next(it);
+        nodes.push_back(map.extract(it));
+        it = next;
+      }
+      if (it != map.end() && it->first == id) {
+        assign(it->second, p);
+        ++it;
+        continue;
+      }
+      if (nodes.empty()) {
+        assign(map.emplace_hint(it, id, Value{})->second, p);
+        continue;
+      }
+      auto node = std::move(nodes.back());
+      nodes.pop_back();
+      node.key() = id;
+      assign(node.mapped(), p);
+      map.insert(it, std::move(node));
+    }
+    while (it != map.end()) {
+      auto next = std::next(it);
+      nodes.push_back(map.extract(it));
+      it = next;
+    }
+  }
   std::vector<JobId> unconfigured_; // arrived since the last call (configure: arrival)
   /* The jobs of the last plan by id, their processor counts and entries (job_ended() takes a job out of both maps):
    * rebuilt at every plan in a vector that keeps its storage, where a map allocated a node per job per plan. */

@@ -71,11 +71,43 @@ double slowdown_of(const Plan& plan, JobId id)
 }
 } // namespace
 
-void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vector<const JobState*>& run_states) const
+void TimeSharingDriver::find_run_records(const Plan& plan)
 {
-  run_states.clear();
-  run_states.reserve(plan.run.size());
-  ResourceSet given(machine_.resource_count());
+  run_states_.clear();
+  run_orders_.clear();
+  run_ids_.clear();
+  run_sets_.clear();
+  run_same_.assign(plan.run.size(), -1);
+  // While no job ended since the last plan, each job of it is in the system with the record and order found then: the
+  // jobs of both plans are found by a walk along the two (both by id), the others looked up.
+  const bool last_in_system = ended_since_plan_ == 0;
+  size_t last = 0;
+  for (const auto& [id, processors] : plan.run) {
+    run_ids_.push_back(id);
+    run_sets_.push_back(&processors);
+    if (last_in_system) {
+      while (last < last_run_.size() && last_run_[last] < id)
+        last++;
+      if (last < last_run_.size() && last_run_[last] == id) {
+        run_states_.push_back(last_run_states_[last]);
+        run_orders_.push_back(last_run_orders_[last]);
+        continue;
+      }
+    }
+    run_states_.push_back(runtime_.table().find(id));
+    auto order = submission_order_.find(id);
+    run_orders_.push_back(order == submission_order_.end() ? kNoOrder : order->second);
+  }
+}
+
+void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
+                              const std::vector<const JobState*>& run_states) const
+{
+  ResourceSet& given = check_given_; // kept with its storage (a machine's worth of words)
+  if (given.capacity() != machine_.resource_count())
+    given = ResourceSet(machine_.resource_count());
+  else
+    given.clear();
   for (const auto& [id, where] : plan.processes) {
     const JobState* s = runtime_.table().find(id);
     const std::string job = "plan: job " + std::to_string(id);
@@ -99,13 +131,14 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vect
         });
     }
   }
-  for (const auto& [id, processors] : plan.run) {
-    const JobState* s = runtime_.table().find(id);
+  for (size_t i = 0; i < run_ids_.size(); i++) {
+    const JobId id = run_ids_[i];
+    const ResourceSet& processors = *run_sets_[i];
+    const JobState* s = run_states[i];
     // Named only for an error: a string per job per plan was a tenth of a quantum scheduler's check.
     const auto job = [id = id] { return "plan: job " + std::to_string(id); };
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
       throw PolicyError(job() + " is not in the system");
-    run_states.push_back(s);
     if (processors.capacity() != machine_.resource_count()) throw PolicyError(job() + ": no processors given");
     const bool shared = plan.share.count(id) != 0;
     // One pass over the words for the usual case: every processor up and none given yet (then their count).
@@ -123,7 +156,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vect
       throw PolicyError(job() + " on " + std::to_string(n) + " processors, outside its bounds [" +
                         std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
     // A set equal to its own has its count: the comparison (a memcmp over the span) is cheaper than counting it.
-    if (j.shape == JobShape::moldable && s->started() && processors != s->processors && n != s->processors.count())
+    if (j.shape == JobShape::moldable && s->started() && !stays(i) && n != s->processors.count())
       throw PolicyError(job() + " is moldable: its processor count is fixed once it started");
   }
   if (!plan.share.empty()) check_shares(plan, given);
@@ -131,16 +164,22 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up, std::vect
     if (plan.run.count(id) == 0 || !(seconds >= 0) || std::isinf(seconds))
       throw PolicyError("plan: job " + std::to_string(id) + ": a stall of " + std::to_string(seconds) +
                         " s, but it does not run or the stall is not a finite number >= 0");
+  // Whether a job runs, for ids in increasing order: a walk along plan.run's ids rather than a look-up per job.
+  size_t walk = 0;
+  const auto runs = [this, &walk](JobId id) {
+    while (walk < run_ids_.size() && run_ids_[walk] < id)
+      walk++;
+    return walk < run_ids_.size() && run_ids_[walk] == id;
+  };
   for (const auto& [id, factor] : plan.slowdown) {
-    if (plan.run.count(id) == 0)
-      throw PolicyError("plan: job " + std::to_string(id) + " has a slowdown but does not run");
+    if (!runs(id)) throw PolicyError("plan: job " + std::to_string(id) + " has a slowdown but does not run");
     if (!(factor >= 1) || std::isinf(factor))
       throw PolicyError("plan: job " + std::to_string(id) + ": slowdown " + std::to_string(factor) +
                         " is not a finite factor >= 1");
   }
+  walk = 0;
   for (const auto& [id, bytes] : plan.image_bytes) {
-    if (plan.run.count(id) == 0)
-      throw PolicyError("plan: job " + std::to_string(id) + " has an image size but does not run");
+    if (!runs(id)) throw PolicyError("plan: job " + std::to_string(id) + " has an image size but does not run");
     if (!(bytes >= 0) || std::isinf(bytes))
       throw PolicyError("plan: job " + std::to_string(id) + ": image of " + std::to_string(bytes) +
                         " bytes is not a finite size >= 0");
@@ -298,7 +337,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     in_system_order_.resize(out);
     ended_orders_.clear();
   }
-  SystemView view;
+  SystemView& view = view_; // kept with the storage of its set of processors up
   view.now = now;
   view.machine = &machine_;
   view.up = up;
@@ -328,8 +367,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     cycle_ = nullptr;
     return;
   }
-  std::vector<const JobState*> run_states;
+  find_run_records(plan);
+  const std::vector<const JobState*>& run_states = run_states_;
   check(plan, up, run_states);
+  const bool none_ended = ended_since_plan_ == 0; // every job of last_run_ is in the system, its order known
   ended_since_plan_ = 0;
   until_ = plan.until;
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
@@ -338,28 +379,36 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   const bool images = runtime_.images_enabled();
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
-  std::vector<std::pair<std::uint64_t, const JobState*>> holders;
+  auto& holders = holders_; // with where the plan puts each (nullptr: nowhere), found by a walk along both by id
+  holders.clear();
+  size_t planned = 0;
   for (size_t i = 0; i < last_run_.size(); i++) {
-    auto order = submission_order_.find(last_run_[i]);
-    if (order == submission_order_.end()) continue; // ended since
+    std::uint64_t order = last_run_orders_[i];
+    if (!none_ended) {
+      auto found = submission_order_.find(last_run_[i]);
+      if (found == submission_order_.end()) continue; // ended since
+      order = found->second;
+    }
     const JobState& s = *last_run_states_[i];
-    if (s.holds_processors()) holders.emplace_back(order->second, &s);
+    if (!s.holds_processors()) continue;
+    while (planned < run_ids_.size() && run_ids_[planned] < last_run_[i])
+      planned++;
+    const bool runs = planned < run_ids_.size() && run_ids_[planned] == last_run_[i];
+    holders.emplace_back(order, &s, runs ? planned : kNotPlanned);
   }
-  std::sort(holders.begin(), holders.end());
-  last_run_.clear();
-  for (const auto& [id, processors] : plan.run)
-    last_run_.push_back(id);
+  std::sort(holders.begin(), holders.end()); // by order, each a job's own
+  last_run_ = run_ids_;
   last_run_states_ = run_states; // the records check() found, in plan.run's order, for the passes below too
-  for (const auto& [order, state] : holders) {
+  last_run_orders_ = run_orders_;
+  for (const auto& [order, state, where] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
     if (process_jobs_.count(id) != 0) continue; // apply_processes()
-    auto it = plan.run.find(id);
-    if (it == plan.run.end()) {
+    if (where == kNotPlanned) {
       XBT_VERB("suspend job %ld", static_cast<long>(id));
       runtime_.suspend(id, images);
       decisions_++;
-    } else if (s.job->shape != JobShape::malleable && it->second != s.processors) { // (the cheap test first)
+    } else if (s.job->shape != JobShape::malleable && !stays(where)) { // (the cheap test first)
       runtime_.suspend(id, images, false); // a move: resume() on the new processors counts it as a migration
     }
   }
@@ -385,19 +434,21 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
         runtime_.resume(id, processors, std::move(prep));
       decisions_++;
     }
+    policy_.reuse_plan(std::move(plan));
     return;
   }
   // 2 and 3. Acquire: resizes (shrinks first), resumes and starts.
   // Each resize with whether it shrinks the job (its new set within its old one), found once per job rather than in
   // every comparison of the sort.
-  std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes;
+  std::vector<std::tuple<bool, JobId, const ResourceSet*>>& resizes = resizes_;
+  resizes.clear();
   apply_processes(plan);
-  auto state = run_states.begin();
-  for (const auto& [id, processors] : plan.run) {
-    const JobState& s = **state++;
+  for (size_t i = 0; i < run_ids_.size(); i++) {
+    const JobId id = run_ids_[i];
+    const ResourceSet& processors = *run_sets_[i];
+    const JobState& s = *run_states[i];
     if (process_jobs_.count(id) != 0) continue;
-    if (s.holds_processors() && s.processors != processors)
-      resizes.emplace_back(s.processors.contains(processors), id, &processors);
+    if (s.holds_processors() && !stays(i)) resizes.emplace_back(s.processors.contains(processors), id, &processors);
   }
   std::stable_sort(resizes.begin(), resizes.end(),
                    [](const auto& a, const auto& b) { return std::get<0>(a) && !std::get<0>(b); });
@@ -413,9 +464,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
                     slowdown_of(plan, id)});
     decisions_++;
   }
-  state = run_states.begin();
-  for (const auto& [id, processors] : plan.run) {
-    const JobState& s = **state++;
+  for (size_t i = 0; i < run_ids_.size(); i++) {
+    const JobId id = run_ids_[i];
+    const ResourceSet& processors = *run_sets_[i];
+    const JobState& s = *run_states[i];
     if (s.holds_processors() || process_jobs_.count(id) != 0) continue;
     Preparation prep{plan.switch_cost, images, runtime_.image_writes_on(processors), slowdown_of(plan, id)};
     if (auto bytes = plan.image_bytes.find(id); bytes != plan.image_bytes.end()) prep.image_bytes = bytes->second;
@@ -427,6 +479,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       runtime_.resume(id, processors, std::move(prep));
     decisions_++;
   }
+  policy_.reuse_plan(std::move(plan)); // its maps' nodes for the policy's next plan
 }
 
 /* Whole cycles replayed by the runtime (JobRuntime::cycle_step), boundary by boundary on the clock the scheduler would
@@ -512,9 +565,12 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     if (phase != start.phase) {  // the last plan is that phase's: its jobs, by id (plan.run's order)
       last_run_.clear();
       last_run_states_.clear();
+      last_run_orders_.clear();
       for (const auto& [id, where] : cycle.phases[phase]) {
         last_run_.push_back(id);
         last_run_states_.push_back(runtime_.table().find(id));
+        auto order = submission_order_.find(id);
+        last_run_orders_.push_back(order == submission_order_.end() ? kNoOrder : order->second);
       }
     }
   }

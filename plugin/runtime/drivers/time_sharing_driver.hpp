@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -37,8 +38,11 @@ class TimeSharingDriver : public Driver {
   size_t waiting_count() const override;
 
  private:
-  /* Also fills `run_states` with the record of each job of plan.run, in its order (looked up once per decision). */
-  void check(const Plan& plan, const ResourceSet& up, std::vector<const JobState*>& run_states) const;
+  /* `run_states`: the record of each job of plan.run, in its order (find_run_records()). */
+  void check(const Plan& plan, const ResourceSet& up, const std::vector<const JobState*>& run_states) const;
+  /* Fills run_ids_, run_sets_, run_states_ and run_orders_ for plan.run (looked up once per decision, and not at all
+   * for the jobs of the last plan while no job ended since). */
+  void find_run_records(const Plan& plan);
   /* Plan::processes: bring each process of the listed jobs (and of the jobs made of processes the plan leaves out)
    * where the plan says. */
   void apply_processes(const Plan& plan);
@@ -78,6 +82,30 @@ class TimeSharingDriver : public Driver {
   std::shared_ptr<const Cycle> cycle_;
   std::vector<JobId> cycle_ids_; // advance_cycles(): its jobs, and where each computes per phase
   std::vector<const ResourceSet*> cycle_where_;
+  /* Per decision, kept with their storage: the record and submission order of each job of the plan (kNoOrder: not in
+   * the system), the submission order of each job of last_run_, and decide()'s lists of holders and resizes. */
+  static constexpr std::uint64_t kNoOrder = ~std::uint64_t{0};
+  std::vector<const JobState*> run_states_;
+  std::vector<std::uint64_t> run_orders_;
+  std::vector<std::uint64_t> last_run_orders_;
+  // plan.run as a list (its passes walk a vector, not the map's nodes); each holder with its set in the plan (or none)
+  std::vector<JobId> run_ids_;
+  std::vector<const ResourceSet*> run_sets_;
+  std::vector<std::tuple<std::uint64_t, const JobState*, size_t>> holders_; // size_t: its index in run_ids_, or
+  static constexpr size_t kNotPlanned = ~size_t{0};                          // kNotPlanned
+  /* Whether job i of the plan stays on the set its record holds, compared once per decision (-1: not yet; check(),
+   * the suspensions and the resizes all ask, and on a large machine each comparison is up to a machine's words). A
+   * job's set changes only when the runtime starts, resumes or resizes it, after all three asked. */
+  mutable std::vector<signed char> run_same_;
+  bool stays(size_t i) const
+  {
+    if (run_same_[i] < 0) run_same_[i] = *run_sets_[i] == run_states_[i]->processors ? 1 : 0;
+    return run_same_[i] != 0;
+  }
+  std::vector<std::tuple<bool, JobId, const ResourceSet*>> resizes_;
+  // The view lent to the policy and check()'s union of the sets given (their sets' storage kept between decisions).
+  SystemView view_;
+  mutable ResourceSet check_given_;
   // The last cycle advance_cycles() replayed (kept alive: no other cycle can take its address).
   std::shared_ptr<const Cycle> cycle_tried_;
 };
