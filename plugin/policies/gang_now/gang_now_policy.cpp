@@ -59,6 +59,8 @@ class GangNow : public TimeSharingPolicy {
     o.remember_declined = true;
     // The round's column search shares its free rows among the jobs, and a turn that cannot win stops early.
     o.shared_search = true;
+    // The handlers keep the map's index (each slice's free entries, each job's slices) instead of passing over the map.
+    o.indexed = true;
     const std::string& eviction = p.get_string("eviction");
     spec_.eviction = eviction == "wait"      ? Eviction::wait
                      : eviction == "restart" ? Eviction::restart
