@@ -485,6 +485,13 @@ struct MapScan {
   bool current = false;
   /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan. */
   std::vector<SharedRows> shared;
+  /* The last turn's architectures (those of its job's VPs) and their processors as bits (the round keeps the
+   * processors), with the place in `shared` of their rows (-1: not found since `shared` was last cleared): the next
+   * job of the same architectures reads them without building and comparing its mask again. */
+  bool has_mask = false;
+  std::vector<std::string> mask_archs;
+  std::vector<std::uint64_t> mask;
+  long shared_of_mask = -1;
 };
 
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
@@ -518,6 +525,7 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
     scan.free.bits = map.index.free;
     scan.free_entries = map.index.free_entries;
     scan.shared.clear();
+    scan.shared_of_mask = -1;
     scan.slices_of.resize(map.jobs.size());
     for (size_t k = 0; k < map.jobs.size(); k++)
       scan.slices_of[k] = map.jobs[k].held_slices;
@@ -526,6 +534,7 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
   scan.free = FreeRows(map.slices.size(), map.processors.size());
   scan.free_entries = 0;
   scan.shared.clear();
+  scan.shared_of_mask = -1;
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
     held.clear();
@@ -861,47 +870,74 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     result.placements.push_back(place_job(map, job, options, log));
     return true;
   }
-  std::vector<std::uint64_t> mask(scan.free.words, 0);
+  // The processors of its architectures, as the last turn's when it had the same architectures.
+  size_t archs = 0;
+  bool same_archs = scan.has_mask;
   for (const auto& [arch, count] : job.vps)
-    if (count > 0)
-      if (auto it = masks.find(arch); it != masks.end())
-        for (size_t w = 0; w < mask.size(); w++)
-          mask[w] |= it->second[w];
+    if (count > 0) {
+      same_archs = same_archs && archs < scan.mask_archs.size() && scan.mask_archs[archs] == arch;
+      archs++;
+    }
+  if (!same_archs || archs != scan.mask_archs.size()) {
+    scan.mask.assign(scan.free.words, 0);
+    scan.mask_archs.clear();
+    for (const auto& [arch, count] : job.vps)
+      if (count > 0) {
+        scan.mask_archs.push_back(arch);
+        if (auto it = masks.find(arch); it != masks.end())
+          for (size_t w = 0; w < scan.mask.size(); w++)
+            scan.mask[w] |= it->second[w];
+      }
+    scan.has_mask = true;
+    scan.shared_of_mask = -1;
+  }
+  const std::vector<std::uint64_t>& mask = scan.mask;
   // Its processors as bits, and its turnaround in one slice: found from its entries, which the index keeps (with the
   // two found, until they change: JobRecord::held_found).
-  std::vector<std::uint64_t> own;
+  std::vector<std::uint64_t> found;
+  const std::vector<std::uint64_t>* own = &job.held_bits;
   Rational now(0);
   if (!map.index.built || !job.held_found || options.validate) {
-    own.assign(scan.free.words, 0);
-    held_processors(map, job, held, own, now);
-    if (map.index.built && job.held_found && (own != job.held_bits || now != job.held_turnaround))
+    found.assign(scan.free.words, 0);
+    held_processors(map, job, held, found, now);
+    if (map.index.built && job.held_found && (found != job.held_bits || now != job.held_turnaround))
       throw PolicyError("gang scheduler: " + job_name(id) + "'s processors and turnaround kept from its last turn " +
                         "are not its entries'");
     if (map.index.built) {
-      job.held_bits = own;
+      job.held_bits = found;
       job.held_turnaround = now;
       job.held_found = true;
     }
+    own = &found;
   } else {
-    own = job.held_bits;
     now = job.held_turnaround;
   }
   const SharedRows* shared = nullptr;
   if (options.shared_search && options.expansion == ExpansionSearch::column) {
-    for (const auto& rows : scan.shared)
-      if (rows.mask == mask) shared = &rows;
-    if (!shared) {
-      scan.shared.emplace_back();
-      build_shared_rows(map, scan.free, mask, scan.shared.back(), options.validate);
-      shared = &scan.shared.back();
+    if (scan.shared_of_mask >= 0) {
+      shared = &scan.shared[static_cast<size_t>(scan.shared_of_mask)];
+    } else {
+      for (size_t k = 0; k < scan.shared.size(); k++)
+        if (scan.shared[k].mask == mask) {
+          shared = &scan.shared[k];
+          scan.shared_of_mask = static_cast<long>(k);
+        }
+      if (!shared) {
+        scan.shared.emplace_back();
+        build_shared_rows(map, scan.free, mask, scan.shared.back(), options.validate);
+        shared = &scan.shared.back();
+        scan.shared_of_mask = static_cast<long>(scan.shared.size() - 1);
+      }
     }
+    if (options.validate && shared->mask != mask)
+      throw PolicyError("gang scheduler: the shared rows kept for " + job_name(id) + "'s architectures are not theirs");
     if (!shared->capacities->whole) shared = nullptr;
   }
   Pattern pattern;
   if (shared) {
     std::vector<std::uint64_t> mine(scan.free.words, 0);
     for (size_t w = 0; w < mine.size(); w++)
-      mine[w] = own[w] & mask[w];
+      mine[w] = (*own)[w] & mask[w];
     SharedPick pick = shared_column_search(*shared, held, mine);
     if (!pick.row) return false;
     // Time-shared turnarounds with the same slice count tau on both sides: T / slices held. On processors of one
@@ -934,7 +970,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
         free.bits[s * free.words + w] = scan.free.bits[s * free.words + w] & mask[w];
     for (int s : held)
       for (size_t w = 0; w < free.words; w++)
-        free.bits[static_cast<size_t>(s) * free.words + w] |= own[w] & mask[w];
+        free.bits[static_cast<size_t>(s) * free.words + w] |= (*own)[w] & mask[w];
     pattern = search_free_rows(map, free, usable, options);
   }
   if (pattern.empty()) return false;
@@ -948,14 +984,16 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   if (!a) return false;
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
+  const std::vector<std::uint64_t> left = *own; // the processors it left (`own` may be the record's, changed below)
   clear_job(map, id, log, &held);
   write_job(map, id, pattern.slices, a->vps, log);
   const int removed = remove_empty_slices(map);
   result.removed_slices += removed;
   if (removed == 0 && options.shared_search) { // the scan follows the move, without a pass over the map
     scan.shared.clear();
+    scan.shared_of_mask = -1;
     const size_t words = scan.free.words;
-    const std::vector<std::uint64_t>& left = own; // the processors it left, then those it took, as bits
+    // The processors it left (`left`), then those it took, as bits.
     std::vector<std::uint64_t> taken(words, 0);
     for (size_t p = 0; p < a->vps.size(); p++)
       if (a->vps[p] > 0) taken[p / 64] |= std::uint64_t{1} << (p % 64);

@@ -115,6 +115,7 @@ class GangNow : public TimeSharingPolicy {
       throw InputError("gang-now: job " + std::to_string(job.id) + " is of architecture '" + arch +
                        "', and no compute host has it (host property arch)");
     Vps& v = jobs_[job.id];
+    changed_ids_.push_back(job.id);
     v.arch = arch;
     v.where.assign(static_cast<size_t>(std::max(1, job.size)), Plan::kProcessNotPlaced);
     apply(gn::submit_job(std::move(map_), static_cast<int>(job.id), {{arch, std::max(1, job.size)}}, spec_.options));
@@ -137,6 +138,7 @@ class GangNow : public TimeSharingPolicy {
     const int was = host;
     host = Plan::kProcessEnded;
     it->second.changed = true;
+    changed_ids_.push_back(job.id);
     if (was >= 0) {
       apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name,
                         spec_.options));
@@ -156,6 +158,7 @@ class GangNow : public TimeSharingPolicy {
     if (it == jobs_.end()) return;
     Vps& v = it->second;
     v.changed = true;
+    changed_ids_.push_back(job.id);
     if (added) {
       v.where.push_back(Plan::kProcessNotPlaced);
       new_vps_++;
@@ -210,7 +213,19 @@ class GangNow : public TimeSharingPolicy {
     // Only the jobs whose VPs compute now or computed until now, or were placed, moved or ended since the last plan:
     // the others' VPs are suspended where the runtime holds them.
     plan.only_listed_processes = true;
-    for (auto& [id, v] : jobs_) {
+    // The jobs that may be listed: those running now or until now, or changed since the last plan (changed_ids_),
+    // in increasing order, instead of every job in the system.
+    std::vector<JobId> candidates = std::move(changed_ids_);
+    changed_ids_.clear();
+    candidates.insert(candidates.end(), running.begin(), running.end());
+    candidates.insert(candidates.end(), ran_.begin(), ran_.end());
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (JobId candidate : candidates) {
+      auto found = jobs_.find(candidate);
+      if (found == jobs_.end()) continue;
+      const JobId id = found->first;
+      Vps& v = found->second;
       const bool runs = std::binary_search(running.begin(), running.end(), static_cast<int>(id));
       if (!runs && !v.changed && !std::binary_search(ran_.begin(), ran_.end(), static_cast<int>(id))) continue;
       v.changed = false;
@@ -261,11 +276,14 @@ class GangNow : public TimeSharingPolicy {
       if (it == jobs_.end())
         throw PolicyError(std::string("gang-now: ") + what + " of unknown job " + std::to_string(job));
       it->second.changed = true;
-      for (int& h : it->second.where)
-        if (count > 0 && h == from) {
+      changed_ids_.push_back(job);
+      for (int& h : it->second.where) {
+        if (count == 0) break;
+        if (h == from) {
           h = to;
           count--;
         }
+      }
       if (count > 0)
         throw PolicyError(std::string("gang-now: ") + what + " of job " + std::to_string(job) +
                           ": more VPs than it has there");
@@ -310,6 +328,7 @@ class GangNow : public TimeSharingPolicy {
   std::vector<bool> busy_;
   gn::AllocationMap map_;
   std::map<JobId, Vps> jobs_;
+  std::vector<JobId> changed_ids_; // the jobs whose Vps::changed was set since the last plan (some more than once)
   std::vector<int> ran_; // the jobs of the running slice at the last plan, increasing
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
