@@ -58,10 +58,12 @@ struct JobRecord {
   std::vector<int> held_slices;
   std::vector<std::pair<int, int>> held_entries;
   /* Found from held_entries by the job's Expansion turn and kept until they change (`held_found` false): its
-   * processors as bits and its turnaround in one slice, max n_p / a_p. */
+   * processors as bits and its turnaround in one slice, max n_p / a_p, with the count of its entries that reach it
+   * (so a VP_exit elsewhere, or where another entry reaches it too, keeps them). */
   bool held_found = false;
   std::vector<std::uint64_t> held_bits;
   Rational held_turnaround{0};
+  int held_at_max = 0;
 };
 
 /* The capacities of a set of processors in whole units of 1 / denominator (the Expansion round's column search adds

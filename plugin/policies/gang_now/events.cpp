@@ -468,6 +468,9 @@ struct SharedRows {
   std::vector<int> copies;                   // per distinct row: the slices that have it
   std::vector<int> of_slice;                 // per slice: its distinct row
   std::vector<std::vector<int>> slices_with; // per distinct row: the slices that have it, increasing
+  /* [x x distinct + y]: distinct row x within distinct row y (its free entries a subset), found once for the turns
+   * that read these rows. */
+  std::vector<char> contained;
   const std::uint64_t* row(size_t d) const { return rows.data() + d * words; }
 };
 
@@ -688,6 +691,11 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
     if (out.slices_with.size() <= static_cast<size_t>(d)) out.slices_with.resize(static_cast<size_t>(d) + 1);
     out.slices_with[static_cast<size_t>(d)].push_back(static_cast<int>(s));
   }
+  const size_t distinct = out.copies.size();
+  out.contained.assign(distinct * distinct, 0);
+  for (size_t x = 0; x < distinct; x++)
+    for (size_t y = 0; y < distinct; y++)
+      out.contained[x * distinct + y] = within(out.row(x), out.row(y), words) ? 1 : 0;
 }
 
 /* The column search's pattern (column_search: the first largest) for a job holding `held` (increasing) whose own
@@ -746,12 +754,19 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
   }
   size_t best = 2 * distinct;
   __int128 best_size = 0;
+  const auto slices = static_cast<__int128>(none); // the widest a candidate can be
   for (size_t x = 0; x < 2 * distinct; x++) {
     if (pick.count[x] == 0 || units[x] == 0) continue;
+    if (static_cast<__int128>(units[x]) * slices < best_size) continue; // it cannot reach the best, even in every slice
     int width = 0;
-    for (size_t y = 0; y < 2 * distinct; y++)
-      if (pick.count[y] > 0 && (y == x || within(&pick.rows[x * words], &pick.rows[y * words], words)))
-        width += pick.count[y];
+    for (size_t y = 0; y < 2 * distinct; y++) {
+      if (pick.count[y] == 0) continue;
+      // Two rows the job does not hold are shared rows, whose containment the shared rows know.
+      const bool contains = y == x || (x % 2 == 0 && y % 2 == 0
+                                           ? shared.contained[(x / 2) * distinct + y / 2] != 0
+                                           : within(&pick.rows[x * words], &pick.rows[y * words], words));
+      if (contains) width += pick.count[y];
+    }
     const __int128 size = static_cast<__int128>(units[x]) * width;
     if (size > best_size || (size == best_size && best < 2 * distinct && first[x] < first[best])) {
       best_size = size;
@@ -825,7 +840,7 @@ Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job,
 /* The job's processors (`own`, set as bits) and its turnaround in one slice, max n_p / a_p, from its entries: those
  * of the first slice it holds (as AllocationMap::turnaround_of reads them), or the index's. */
 void held_processors(const AllocationMap& map, const JobRecord& job, const std::vector<int>& held,
-                     std::vector<std::uint64_t>& own, Rational& now)
+                     std::vector<std::uint64_t>& own, Rational& now, int& at_max)
 {
   std::vector<std::pair<int, int>> scanned; // (processor, VPs) of its entries, by processor
   const std::vector<std::pair<int, int>>* entries = &job.held_entries;
@@ -838,6 +853,7 @@ void held_processors(const AllocationMap& map, const JobRecord& job, const std::
   const size_t none = map.processors.size();
   size_t slowest = none; // the processor of the largest n_p / a_p (compared as whole numbers)
   int slowest_vps = 0;
+  at_max = 0;
   for (const auto& [q, vps] : *entries) {
     const auto p = static_cast<size_t>(q);
     own[p / 64] |= std::uint64_t{1} << (p % 64);
@@ -846,14 +862,19 @@ void held_processors(const AllocationMap& map, const JobRecord& job, const std::
     if (slowest == none) {
       slowest = p;
       slowest_vps = vps;
+      at_max = 1;
       continue;
     }
     const Rational& b = map.processors[slowest].capacity;
-    // n_p / a_p > n_q / a_q, capacities being positive fractions
-    if (static_cast<__int128>(vps) * a.denominator() * b.numerator() >
-        static_cast<__int128>(slowest_vps) * b.denominator() * a.numerator()) {
+    // n_p / a_p against n_q / a_q, capacities being positive fractions
+    const __int128 mine = static_cast<__int128>(vps) * a.denominator() * b.numerator();
+    const __int128 theirs = static_cast<__int128>(slowest_vps) * b.denominator() * a.numerator();
+    if (mine > theirs) {
       slowest = p;
       slowest_vps = vps;
+      at_max = 1;
+    } else if (mine == theirs) {
+      at_max++;
     }
   }
   now = Rational(0);
@@ -899,13 +920,16 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   Rational now(0);
   if (!map.index.built || !job.held_found || options.validate) {
     found.assign(scan.free.words, 0);
-    held_processors(map, job, held, found, now);
-    if (map.index.built && job.held_found && (found != job.held_bits || now != job.held_turnaround))
+    int at_max = 0;
+    held_processors(map, job, held, found, now, at_max);
+    if (map.index.built && job.held_found &&
+        (found != job.held_bits || now != job.held_turnaround || at_max != job.held_at_max))
       throw PolicyError("gang scheduler: " + job_name(id) + "'s processors and turnaround kept from its last turn " +
                         "are not its entries'");
     if (map.index.built) {
       job.held_bits = found;
       job.held_turnaround = now;
+      job.held_at_max = at_max;
       job.held_found = true;
     }
     own = &found;
@@ -1435,7 +1459,20 @@ EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, 
         index_freed(after_exit.index, static_cast<size_t>(s), static_cast<size_t>(p));
       }
     }
-    record.held_found = false;
+    // Its processors and turnaround (JobRecord::held_found) follow: the VP leaves p's bit unless it was p's last, and
+    // the turnaround unless p was the only entry reaching it (then they are found again at its next turn).
+    const int was = record.held_entries[static_cast<size_t>(k)].second;
+    if (record.held_found && was > 0) {
+      if (Rational(was) / after_exit.processors[static_cast<size_t>(p)].capacity == record.held_turnaround) {
+        if (record.held_at_max > 1)
+          record.held_at_max--;
+        else
+          record.held_found = false;
+      }
+      if (was == 1) record.held_bits[static_cast<size_t>(p) / 64] &= ~(std::uint64_t{1} << (static_cast<size_t>(p) % 64));
+    } else {
+      record.held_found = false;
+    }
     if (--record.held_entries[static_cast<size_t>(k)].second == 0)
       record.held_entries.erase(record.held_entries.begin() + k);
     if (record.held_entries.empty()) record.held_slices.clear();
