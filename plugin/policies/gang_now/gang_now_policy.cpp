@@ -31,6 +31,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 namespace jobsched {
 namespace {
@@ -271,18 +272,56 @@ class GangNow : public TimeSharingPolicy {
     map_ = std::move(result.map);
     events_++;
     max_slices_ = std::max(max_slices_, static_cast<long>(map_.slices.size()));
-    auto take = [this](long job, int from, int to, int count, const char* what) {
+    // A move takes the job's first `count` processes on `from`. A job with many moves in the event (a large job
+    // expanding or placed) finds them in an index of its processes by host (positions, increasing; those before
+    // `head` taken) instead of by a pass over its processes per move.
+    constexpr int kIndexedMoves = 8;
+    struct Positions {
+      std::vector<size_t> at;
+      size_t head = 0;
+    };
+    std::unordered_map<long, int> moves_of;
+    for (const gn::VpMove& m : result.migrations)
+      moves_of[m.job]++;
+    for (const gn::VpCount& c : result.suspended)
+      moves_of[c.job]++;
+    for (const gn::VpCount& c : result.placed)
+      moves_of[c.job]++;
+    std::unordered_map<long, std::unordered_map<int, Positions>> by_host;
+    auto take = [&](long job, int from, int to, int count, const char* what) {
       auto it = jobs_.find(job);
       if (it == jobs_.end())
         throw PolicyError(std::string("gang-now: ") + what + " of unknown job " + std::to_string(job));
       it->second.changed = true;
       changed_ids_.push_back(job);
-      for (int& h : it->second.where) {
-        if (count == 0) break;
-        if (h == from) {
-          h = to;
-          count--;
+      std::vector<int>& where = it->second.where;
+      if (moves_of[job] < kIndexedMoves) {
+        for (int& h : where) {
+          if (count == 0) break;
+          if (h == from) {
+            h = to;
+            count--;
+          }
         }
+      } else {
+        auto [entry, fresh] = by_host.try_emplace(job);
+        auto& hosts = entry->second;
+        if (fresh)
+          for (size_t k = 0; k < where.size(); k++)
+            hosts[where[k]].at.push_back(k);
+        Positions& source = hosts[from];
+        const size_t n = std::min(source.at.size() - source.head, static_cast<size_t>(count));
+        std::vector<size_t> moved(source.at.begin() + static_cast<long>(source.head),
+                                  source.at.begin() + static_cast<long>(source.head + n));
+        source.head += n;
+        for (size_t k : moved)
+          where[k] = to;
+        count -= static_cast<int>(n);
+        Positions& target = hosts[to];
+        const auto middle = static_cast<long>(target.at.size());
+        target.at.insert(target.at.end(), moved.begin(), moved.end());
+        std::inplace_merge(target.at.begin() + static_cast<long>(target.head), target.at.begin() + middle,
+                           target.at.end());
       }
       if (count > 0)
         throw PolicyError(std::string("gang-now: ") + what + " of job " + std::to_string(job) +
@@ -323,7 +362,7 @@ class GangNow : public TimeSharingPolicy {
   const Machine& machine_;
   GangNowPolicySpec spec_;
   std::vector<gn::Processor> workstations_; // one per compute host, in host order
-  std::map<std::string, int> host_index_;
+  std::unordered_map<std::string, int> host_index_;
   std::string default_arch_;
   std::vector<bool> busy_;
   gn::AllocationMap map_;
