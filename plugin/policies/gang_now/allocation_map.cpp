@@ -2,6 +2,8 @@
  * accessors and the validator of its rules (allocation_map.hpp). */
 #include "policies/gang_now/allocation_map.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -19,6 +21,17 @@ int AllocationMap::processor_index(const std::string& name) const
 {
   for (size_t p = 0; p < processors.size(); p++)
     if (processors[p].name == name) return static_cast<int>(p);
+  return -1;
+}
+
+int AllocationMap::row_of(const std::string& name) const
+{
+  if (!index.built) return processor_index(name);
+  const std::size_t hash = std::hash<std::string>{}(name);
+  // The processors whose names have this hash, by increasing index: the first called `name` (as processor_index).
+  for (auto it = std::lower_bound(index.rows.begin(), index.rows.end(), std::make_pair(hash, -1));
+       it != index.rows.end() && it->first == hash; ++it)
+    if (processors[static_cast<size_t>(it->second)].name == name) return it->second;
   return -1;
 }
 
@@ -174,8 +187,9 @@ void build_index(AllocationMap& map)
     auto& mask = index.arch_masks[map.processors[p].arch];
     mask.resize(words, 0);
     mask[p / 64] |= std::uint64_t{1} << (p % 64);
-    index.rows.emplace(map.processors[p].name, static_cast<int>(p));
+    index.rows.emplace_back(std::hash<std::string>{}(map.processors[p].name), static_cast<int>(p));
   }
+  std::sort(index.rows.begin(), index.rows.end());
   std::unordered_map<int, JobRecord*> records;
   for (auto& job : map.jobs) {
     job.held_slices.clear();

@@ -87,7 +87,7 @@ struct MaskUnits {
  * kept up to date by them event by event: each slice's free entries as bits and its count of held entries, the free
  * entries in all, each architecture's processors as bits, each processor's row by name, and (in JobRecord) each
  * job's slices and entries. A map read or written by hand has none (`built` false): a handler builds it from the
- * entries (build_index), and again after a processor came or went (the rows shift). */
+ * entries (build_index); new_processor and processor_exit drop it (the rows shift). */
 struct MapIndex {
   bool built = false;
   size_t words = 0; // per slice: (processors + 63) / 64
@@ -96,7 +96,10 @@ struct MapIndex {
   std::vector<int> held; // per slice: its entries held by a job
   long long free_entries = 0;
   std::map<std::string, std::vector<std::uint64_t>> arch_masks; // `words` words each
-  std::unordered_map<std::string, int> rows;                     // processor name -> its index (the first)
+  /* (hash of its name, index) per processor, in increasing order: a name's row is found by binary search, then
+   * compared (AllocationMap::row_of); no copy of the names, which a map of networks whose owners come and go would
+   * make at every one of their events. */
+  std::vector<std::pair<std::size_t, int>> rows;
   /* The capacities in units of each set of processors an Expansion round met (the processors being the same until
    * the index is built again). */
   std::map<std::vector<std::uint64_t>, std::shared_ptr<const MaskUnits>> mask_units;
@@ -121,6 +124,8 @@ struct AllocationMap {
 
   /* Index of the processor called `name`, or -1. */
   int processor_index(const std::string& name) const;
+  /* The same, from the index when it is built (MapIndex::rows). */
+  int row_of(const std::string& name) const;
   /* The record of job `id`, or nullptr. */
   const JobRecord* job(int id) const;
   /* The slices job `id` holds, increasing (empty for a waiting job). */

@@ -172,9 +172,7 @@ std::vector<int> held_slices_of(const AllocationMap& map, int id)
 
 int row_of(const AllocationMap& map, const std::string& name)
 {
-  if (!map.index.built) return map.processor_index(name);
-  auto it = map.index.rows.find(name);
-  return it == map.index.rows.end() ? -1 : it->second;
+  return map.row_of(name);
 }
 
 /* The job's entries cleared, and noted in `log` (if any). `held`: the slices it holds when the caller knows them
@@ -1414,9 +1412,9 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
   for (auto& slice : result.map.slices)
     slice.emplace_back();
   processor_changed(result.map, result.map.processors.size() - 1);
-  // A new row: the index is built again (options.indexed) or dropped.
+  // A new row: the index is dropped, and built again by the next event that is not a processor's (on a network whose
+  // owners come and go, most events are theirs: building it at each one would cost more than it saves).
   result.map.index.built = false;
-  prepare_index(result.map, options);
   ChangeLog log(result.map.processors.size()); // the new processor's row follows the others'
   expansion_round(result.map, {}, options, result, &log);
   record_moves(map.processors, log, result, options, &map);
@@ -1574,9 +1572,8 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   result.map.processors.erase(result.map.processors.begin() + p);
   for (auto& slice : result.map.slices)
     slice.erase(slice.begin() + p);
-  // The rows past p shift: the index is built again (options.indexed) or dropped.
+  // The rows past p shift: the index is dropped, as by new_processor.
   result.map.index.built = false;
-  prepare_index(result.map, options);
   // Free entries the other jobs could already use: those of slices that still hold some VP.
   long long free_before = 0;
   if (result.map.index.built) {
