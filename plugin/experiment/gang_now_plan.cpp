@@ -259,7 +259,8 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
     for (const auto& slice : map.slices)
       for (const auto& e : slice)
         if (!e.free() && seen.insert(e.job).second) {
-          JobRecord record{e.job, {}, {}};
+          JobRecord record;
+          record.id = e.job;
           for (size_t p = 0; p < slice.size(); p++)
             if (slice[p].job == e.job) record.vps[map.processors[p].arch] += slice[p].vps;
           map.jobs.push_back(record);

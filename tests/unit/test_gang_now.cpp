@@ -63,7 +63,8 @@ AllocationMap make_map(const std::vector<std::string>& capacities, const std::ve
   for (const auto& slice : map.slices)
     for (size_t p = 0; p < slice.size(); p++)
       if (!slice[p].free() && !map.job(slice[p].job)) {
-        JobRecord record{slice[p].job, {}, {}};
+        JobRecord record;
+        record.id = slice[p].job;
         for (size_t q = 0; q < slice.size(); q++)
           if (slice[q].job == record.id) record.vps[map.processors[q].arch] += slice[q].vps;
         map.jobs.push_back(record);
@@ -1026,6 +1027,62 @@ TEST(GangNowEvents, SharedColumnSearchDecidesAsEachJobsOwnSearch)
       compare_on_random_events(mixed_workstations(), {"sparc", "x86", "alpha"}, 6, own, shared, 6, 250);
   EXPECT_GT(remembering, 500);
   EXPECT_GT(remembered, 300);
+}
+
+TEST(GangNowEvents, IndexedMapDecidesAsPassesOverTheMap)
+{
+  // indexed: the handlers keep the map's index (each slice's free entries and held count, each job's slices and
+  // entries) event by event and read it instead of the entries. Against the reference (no index, no shared search,
+  // every turn taken), random events compared event by event with the policy's options: with `validate` the index
+  // carried from event to event is also checked against the entries before and after each one (a stale index throws
+  // PolicyError); without it (as the policy runs) a stale index would show as different decisions.
+  SchedulerOptions reference;
+  reference.validate = true;
+  SchedulerOptions policy = reference;
+  policy.remember_declined = true;
+  policy.shared_search = true;
+  policy.indexed = true;
+  SchedulerOptions unchecked = policy;
+  unchecked.validate = false;
+  std::vector<Processor> equal;
+  for (int p = 0; p < 70; p++) // more than 64 processors: rows of two words
+    equal.push_back(Processor{"N" + std::to_string(p), Rational(1), "any"});
+  auto [mixed_unchecked, unused] =
+      compare_on_random_events(mixed_workstations(), {"sparc", "x86", "alpha"}, 6, reference, unchecked, 12, 250);
+  auto [uniform_unchecked, unused2] = compare_on_random_events(equal, {"any"}, 140, reference, unchecked, 4, 400);
+  auto [mixed, unused3] =
+      compare_on_random_events(mixed_workstations(), {"sparc", "x86", "alpha"}, 6, reference, policy, 12, 250);
+  EXPECT_GT(mixed, 1000);
+  auto [uniform, unused4] = compare_on_random_events(equal, {"any"}, 140, reference, policy, 4, 400);
+  EXPECT_GT(uniform, 500);
+  EXPECT_EQ(mixed_unchecked, mixed);
+  EXPECT_EQ(uniform_unchecked, uniform);
+  // The index itself, after the events, against one built from the entries by a plain pass.
+  AllocationMap a;
+  a.processors = mixed_workstations();
+  SchedulerOptions plain; // no index
+  for (int id = 0; id < 8; id++)
+    a = submit_job(a, id, {{id % 2 == 0 ? "sparc" : "x86", 1 + id % 5}}, policy).map;
+  a = job_exit(a, 3, policy).map;
+  ASSERT_TRUE(a.index.built);
+  long long free_entries = 0;
+  for (size_t s = 0; s < a.slices.size(); s++)
+    for (size_t p = 0; p < a.processors.size(); p++) {
+      const bool free = a.slices[s][p].free();
+      free_entries += free ? 1 : 0;
+      EXPECT_EQ(((a.index.free[s * a.index.words + p / 64] >> (p % 64)) & 1) != 0, free) << s << " " << p;
+    }
+  EXPECT_EQ(a.index.free_entries, free_entries);
+  for (const auto& job : a.jobs) {
+    EXPECT_EQ(job.held_slices, a.slices_of(job.id)) << job.id;
+    const auto vps = a.allocation_of(job.id);
+    std::vector<std::pair<int, int>> entries;
+    for (size_t p = 0; p < vps.size(); p++)
+      if (vps[p] > 0) entries.emplace_back(static_cast<int>(p), vps[p]);
+    EXPECT_EQ(job.held_entries, entries) << job.id;
+  }
+  // A handler without the index drops it.
+  EXPECT_FALSE(submit_job(a, 100, {{"x86", 2}}, plain).map.index.built);
 }
 
 // ---- the map's JSON form ----

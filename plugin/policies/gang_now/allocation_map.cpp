@@ -2,7 +2,10 @@
  * accessors and the validator of its rules (allocation_map.hpp). */
 #include "policies/gang_now/allocation_map.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <set>
+#include <unordered_map>
 
 namespace jobsched::gang_now {
 
@@ -18,6 +21,17 @@ int AllocationMap::processor_index(const std::string& name) const
 {
   for (size_t p = 0; p < processors.size(); p++)
     if (processors[p].name == name) return static_cast<int>(p);
+  return -1;
+}
+
+int AllocationMap::row_of(const std::string& name) const
+{
+  if (!index.built) return processor_index(name);
+  const std::size_t hash = std::hash<std::string>{}(name);
+  // The processors whose names have this hash, by increasing index: the first called `name` (as processor_index).
+  for (auto it = std::lower_bound(index.rows.begin(), index.rows.end(), std::make_pair(hash, -1));
+       it != index.rows.end() && it->first == hash; ++it)
+    if (processors[static_cast<size_t>(it->second)].name == name) return it->second;
   return -1;
 }
 
@@ -153,6 +167,83 @@ std::vector<std::string> validate(const AllocationMap& map)
           p = map.processors.size();
         }
       }
+  }
+  return problems;
+}
+
+void build_index(AllocationMap& map)
+{
+  MapIndex& index = map.index;
+  const size_t processors = map.processors.size();
+  const size_t words = (processors + 63) / 64;
+  index.words = words;
+  index.free.assign(map.slices.size() * words, 0);
+  index.held.assign(map.slices.size(), 0);
+  index.free_entries = 0;
+  index.arch_masks.clear();
+  index.rows.clear();
+  index.mask_units.clear();
+  for (size_t p = 0; p < processors; p++) {
+    auto& mask = index.arch_masks[map.processors[p].arch];
+    mask.resize(words, 0);
+    mask[p / 64] |= std::uint64_t{1} << (p % 64);
+    index.rows.emplace_back(std::hash<std::string>{}(map.processors[p].name), static_cast<int>(p));
+  }
+  std::sort(index.rows.begin(), index.rows.end());
+  std::unordered_map<int, JobRecord*> records;
+  for (auto& job : map.jobs) {
+    job.held_slices.clear();
+    job.held_entries.clear();
+    job.held_found = false;
+    records.emplace(job.id, &job);
+  }
+  for (size_t s = 0; s < map.slices.size(); s++) {
+    const auto& slice = map.slices[s];
+    const int here = static_cast<int>(s);
+    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    JobRecord* record = nullptr;
+    for (size_t p = 0; p < slice.size() && p < processors; p++) {
+      const Entry& e = slice[p];
+      if (e.free()) {
+        index.free[s * words + p / 64] |= std::uint64_t{1} << (p % 64);
+        index.free_entries++;
+        continue;
+      }
+      index.held[s]++;
+      if (e.job != last) {
+        last = e.job;
+        auto it = records.find(e.job);
+        record = it == records.end() ? nullptr : it->second;
+        if (record && (record->held_slices.empty() || record->held_slices.back() != here))
+          record->held_slices.push_back(here);
+      }
+      // Its entries from the first slice it holds.
+      if (record && record->held_slices.size() == 1) record->held_entries.emplace_back(static_cast<int>(p), e.vps);
+    }
+  }
+  index.built = true;
+}
+
+std::vector<std::string> index_problems(const AllocationMap& map)
+{
+  std::vector<std::string> problems;
+  if (!map.index.built) return problems;
+  AllocationMap fresh = map;
+  build_index(fresh);
+  const MapIndex& is = map.index;
+  const MapIndex& should = fresh.index;
+  if (is.words != should.words || is.free != should.free) problems.push_back("its free entries are not the map's");
+  if (is.held != should.held) problems.push_back("its counts of held entries per slice are not the map's");
+  if (is.free_entries != should.free_entries)
+    problems.push_back("it counts " + std::to_string(is.free_entries) + " free entries, the map has " +
+                       std::to_string(should.free_entries));
+  if (is.arch_masks != should.arch_masks) problems.push_back("its architectures' processors are not the map's");
+  if (is.rows != should.rows) problems.push_back("its processors' rows are not the map's");
+  for (size_t k = 0; k < map.jobs.size(); k++) {
+    if (map.jobs[k].held_slices != fresh.jobs[k].held_slices)
+      problems.push_back("job " + std::to_string(map.jobs[k].id) + "'s slices are not those it holds");
+    if (map.jobs[k].held_entries != fresh.jobs[k].held_entries)
+      problems.push_back("job " + std::to_string(map.jobs[k].id) + "'s entries are not those it holds");
   }
   return problems;
 }

@@ -21,7 +21,10 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace jobsched::gang_now {
@@ -50,6 +53,56 @@ struct JobRecord {
    * (AllocationMap::slice_changes, then arch_changes of each of the job's architectures, in the order of `vps`) when
    * its last turn left it where it was; empty when it has none. */
   std::vector<std::uint64_t> declined_at;
+  /* The map's index (MapIndex, when built): the slices the job holds, increasing, and its entries in each (processor,
+   * VPs), by processor (the same in every slice it holds, by the rules). */
+  std::vector<int> held_slices;
+  std::vector<std::pair<int, int>> held_entries;
+  /* Found from held_entries by the job's Expansion turn and kept until they change (`held_found` false): its
+   * processors as bits and its turnaround in one slice, max n_p / a_p, with the count of its entries that reach it
+   * (so a VP_exit elsewhere, or where another entry reaches it too, keeps them). */
+  bool held_found = false;
+  std::vector<std::uint64_t> held_bits;
+  Rational held_turnaround{0};
+  int held_at_max = 0;
+};
+
+/* The capacities of a set of processors in whole units of 1 / denominator (the Expansion round's column search adds
+ * and compares them in integers, events.cpp); `whole` false when the denominator would exceed 10^9 or a unit 2^40. */
+struct MaskUnits {
+  bool whole = true;
+  long long denominator = 1;
+  std::vector<long long> units; // per processor of the map (0 outside the set)
+  /* Every processor of the set has one capacity (`capacity`, `unit` units). */
+  bool uniform = false;
+  Rational capacity{0};
+  long long unit = 0;
+  bool operator==(const MaskUnits& o) const
+  {
+    return whole == o.whole && denominator == o.denominator && units == o.units && uniform == o.uniform &&
+           capacity == o.capacity && unit == o.unit;
+  }
+};
+
+/* What the event handlers would otherwise find by passes over every entry of the map (SchedulerOptions::indexed),
+ * kept up to date by them event by event: each slice's free entries as bits and its count of held entries, the free
+ * entries in all, each architecture's processors as bits, each processor's row by name, and (in JobRecord) each
+ * job's slices and entries. A map read or written by hand has none (`built` false): a handler builds it from the
+ * entries (build_index); new_processor and processor_exit drop it (the rows shift). */
+struct MapIndex {
+  bool built = false;
+  size_t words = 0; // per slice: (processors + 63) / 64
+  /* Slice s's free entries: processor p is bit p % 64 of word s x words + p / 64 (as FreeRows). */
+  std::vector<std::uint64_t> free;
+  std::vector<int> held; // per slice: its entries held by a job
+  long long free_entries = 0;
+  std::map<std::string, std::vector<std::uint64_t>> arch_masks; // `words` words each
+  /* (hash of its name, index) per processor, in increasing order: a name's row is found by binary search, then
+   * compared (AllocationMap::row_of); no copy of the names, which a map of networks whose owners come and go would
+   * make at every one of their events. */
+  std::vector<std::pair<std::size_t, int>> rows;
+  /* The capacities in units of each set of processors an Expansion round met (the processors being the same until
+   * the index is built again). */
+  std::map<std::vector<std::uint64_t>, std::shared_ptr<const MaskUnits>> mask_units;
 };
 
 struct AllocationMap {
@@ -66,9 +119,13 @@ struct AllocationMap {
    * decides the same. */
   std::uint64_t slice_changes = 0;
   std::map<std::string, std::uint64_t> arch_changes;
+  /* Kept by the handlers when SchedulerOptions::indexed (MapIndex above); not part of the map's value. */
+  MapIndex index;
 
   /* Index of the processor called `name`, or -1. */
   int processor_index(const std::string& name) const;
+  /* The same, from the index when it is built (MapIndex::rows). */
+  int row_of(const std::string& name) const;
   /* The record of job `id`, or nullptr. */
   const JobRecord* job(int id) const;
   /* The slices job `id` holds, increasing (empty for a waiting job). */
@@ -88,5 +145,11 @@ struct AllocationMap {
 
 /* Every rule the map breaks, one sentence each; empty when it is valid. */
 std::vector<std::string> validate(const AllocationMap& map);
+
+/* The map's index (MapIndex and the jobs' held_slices and held_entries) built from its entries. */
+void build_index(AllocationMap& map);
+/* Where the map's index differs from the one its entries give (build_index), one sentence each; empty when it is
+ * the same (or not built). */
+std::vector<std::string> index_problems(const AllocationMap& map);
 
 } // namespace jobsched::gang_now

@@ -95,10 +95,111 @@ void processor_changed(AllocationMap& map, size_t p)
   map.arch_changes[map.processors[p].arch]++;
 }
 
+JobRecord* record_of(AllocationMap& map, int id)
+{
+  for (auto& j : map.jobs)
+    if (j.id == id) return &j;
+  return nullptr;
+}
+
+void check_index(const AllocationMap& map, const char* when)
+{
+  auto problems = index_problems(map);
+  if (!problems.empty())
+    throw PolicyError(std::string("gang scheduler: the allocation map's index ") + when +
+                      " the event is not its entries: " + problems.front());
+}
+
+/* The map's index for a handler (SchedulerOptions::indexed): built from the entries when the map has none, checked
+ * against them with `validate`; dropped when the handler does not keep it (it would go stale). */
+void prepare_index(AllocationMap& map, const SchedulerOptions& options)
+{
+  if (!options.indexed) {
+    map.index.built = false;
+    return;
+  }
+  if (!map.index.built)
+    build_index(map);
+  else if (options.validate)
+    check_index(map, "before");
+}
+
+/* The index follows entry (s, p) becoming free, or taken. */
+void index_freed(MapIndex& index, size_t s, size_t p)
+{
+  std::uint64_t& word = index.free[s * index.words + p / 64];
+  const std::uint64_t bit = std::uint64_t{1} << (p % 64);
+  if ((word & bit) != 0) return;
+  word |= bit;
+  index.held[s]--;
+  index.free_entries++;
+}
+
+void index_taken(MapIndex& index, size_t s, size_t p)
+{
+  std::uint64_t& word = index.free[s * index.words + p / 64];
+  const std::uint64_t bit = std::uint64_t{1} << (p % 64);
+  if ((word & bit) == 0) return;
+  word &= ~bit;
+  index.held[s]++;
+  index.free_entries--;
+}
+
+/* The index follows a slice appended to the map, all free. */
+void index_slice_added(AllocationMap& map)
+{
+  MapIndex& index = map.index;
+  const size_t processors = map.processors.size();
+  index.free.resize(index.free.size() + index.words, 0);
+  std::uint64_t* row = index.free.data() + index.free.size() - index.words;
+  for (size_t p = 0; p < processors; p++)
+    row[p / 64] |= std::uint64_t{1} << (p % 64);
+  index.held.push_back(0);
+  index.free_entries += static_cast<long long>(processors);
+}
+
+long long free_entries_of(const AllocationMap& map)
+{
+  return map.index.built ? map.index.free_entries : map.free_entries();
+}
+
+std::vector<int> held_slices_of(const AllocationMap& map, int id)
+{
+  if (!map.index.built) return map.slices_of(id);
+  const JobRecord* record = map.job(id);
+  return record ? record->held_slices : std::vector<int>{};
+}
+
+int row_of(const AllocationMap& map, const std::string& name)
+{
+  return map.row_of(name);
+}
+
 /* The job's entries cleared, and noted in `log` (if any). `held`: the slices it holds when the caller knows them
  * (nullptr: every slice is searched). */
 void clear_job(AllocationMap& map, int id, ChangeLog* log, const std::vector<int>* held = nullptr)
 {
+  if (map.index.built) { // its slices and entries from the index: only those entries are read
+    Holding before;
+    if (JobRecord* record = record_of(map, id)) {
+      if (log)
+        for (const auto& [p, vps] : record->held_entries)
+          if (vps > 0) before.emplace_back(log->rows[static_cast<size_t>(p)], vps);
+      for (int s : record->held_slices)
+        for (const auto& [p, vps] : record->held_entries) {
+          map.slices[static_cast<size_t>(s)][static_cast<size_t>(p)] = Entry{};
+          index_freed(map.index, static_cast<size_t>(s), static_cast<size_t>(p));
+        }
+      if (!record->held_slices.empty())
+        for (const auto& [p, vps] : record->held_entries)
+          processor_changed(map, static_cast<size_t>(p));
+      record->held_slices.clear();
+      record->held_entries.clear();
+      record->held_found = false;
+    }
+    if (log) log->of(id, std::move(before)).after.clear();
+    return;
+  }
   std::vector<size_t> columns; // the processors that held some of its entries, each once (marked)
   std::vector<char> marked(map.processors.size(), 0);
   Holding before;
@@ -145,11 +246,55 @@ void write_job(AllocationMap& map, int id, const std::vector<int>& slices, const
         if (log) after.emplace_back(log->rows[p], vps[p]);
       }
     }
+  if (map.index.built && !slices.empty())
+    if (JobRecord* record = record_of(map, id)) {
+      record->held_entries.clear();
+      record->held_found = false;
+      for (size_t p = 0; p < vps.size(); p++)
+        if (vps[p] > 0) {
+          record->held_entries.emplace_back(static_cast<int>(p), vps[p]);
+          for (int s : slices)
+            index_taken(map.index, static_cast<size_t>(s), p);
+        }
+      record->held_slices.clear();
+      if (!record->held_entries.empty()) record->held_slices = slices;
+    }
   if (log) log->of(id, {}).after = std::move(after);
 }
 
 int remove_empty_slices(AllocationMap& map)
 {
+  if (map.index.built) { // the slices whose count of held entries is 0, without reading their entries
+    MapIndex& index = map.index;
+    const size_t words = index.words;
+    std::vector<int> shift(map.slices.size(), 0); // per slice kept: the slices removed before it
+    size_t kept = 0;
+    int removed = 0;
+    for (size_t s = 0; s < map.slices.size(); s++) {
+      if (index.held[s] == 0) {
+        removed++;
+        continue;
+      }
+      shift[s] = removed;
+      if (kept != s) {
+        map.slices[kept] = std::move(map.slices[s]);
+        std::copy(index.free.begin() + static_cast<long>(s * words), index.free.begin() + static_cast<long>((s + 1) * words),
+                  index.free.begin() + static_cast<long>(kept * words));
+        index.held[kept] = index.held[s];
+      }
+      kept++;
+    }
+    if (removed == 0) return 0;
+    map.slices.resize(kept);
+    index.free.resize(kept * words);
+    index.held.resize(kept);
+    index.free_entries -= static_cast<long long>(removed) * static_cast<long long>(map.processors.size());
+    for (auto& job : map.jobs)
+      for (int& s : job.held_slices)
+        s -= shift[static_cast<size_t>(s)];
+    map.slice_changes++;
+    return removed;
+  }
   size_t before = map.slices.size();
   map.slices.erase(std::remove_if(map.slices.begin(), map.slices.end(),
                                   [](const std::vector<Entry>& slice) {
@@ -251,6 +396,7 @@ PlacementDecision place_job(AllocationMap& map, const JobRecord& job, const Sche
     write_job(map, job.id, d.slices, in_pattern->vps, log);
   } else {
     map.slices.emplace_back(map.processors.size());
+    if (map.index.built) index_slice_added(map);
     map.slice_changes++;
     d.slices = {static_cast<int>(map.slices.size() - 1)};
     d.turnaround = whole.turnaround;
@@ -312,15 +458,17 @@ std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map
 struct SharedRows {
   std::vector<std::uint64_t> mask;
   size_t words = 0;
-  /* false when the capacities need a denominator beyond 10^9 (or units beyond 2^40): then the job's own search. */
-  bool whole = true;
-  long long denominator = 1;
-  std::vector<long long> units;              // per processor of the mask: its capacity x denominator
+  /* The mask's capacities in units (not `whole`: then the job's own search); a row's units are its count x unit when
+   * they are `uniform`. Kept by the map's index from round to round. */
+  std::shared_ptr<const MaskUnits> capacities;
   std::vector<std::uint64_t> rows;           // the distinct rows, `words` each, in the order of their first slice
   std::vector<long long> row_units;          // per distinct row: its capacity
   std::vector<int> copies;                   // per distinct row: the slices that have it
   std::vector<int> of_slice;                 // per slice: its distinct row
   std::vector<std::vector<int>> slices_with; // per distinct row: the slices that have it, increasing
+  /* [x x distinct + y]: distinct row x within distinct row y (its free entries a subset), found once for the turns
+   * that read these rows. */
+  std::vector<char> contained;
   const std::uint64_t* row(size_t d) const { return rows.data() + d * words; }
 };
 
@@ -338,6 +486,13 @@ struct MapScan {
   bool current = false;
   /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan. */
   std::vector<SharedRows> shared;
+  /* The last turn's architectures (those of its job's VPs) and their processors as bits (the round keeps the
+   * processors), with the place in `shared` of their rows (-1: not found since `shared` was last cleared): the next
+   * job of the same architectures reads them without building and comparing its mask again. */
+  bool has_mask = false;
+  std::vector<std::string> mask_archs;
+  std::vector<std::uint64_t> mask;
+  long shared_of_mask = -1;
 };
 
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
@@ -360,12 +515,27 @@ ArchMasks arch_masks(const AllocationMap& map)
   return masks;
 }
 
-/* `scan.place` is the queue's (kept by the round, whose jobs keep their places); the rest is found again. */
-void scan_map(const AllocationMap& map, MapScan& scan)
+/* `scan.place` is the queue's (kept by the round, whose jobs keep their places); the rest is found again: from the
+ * map's index when it has one (unless `from_entries`: the check of the index), else from every entry. */
+void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false)
 {
+  if (map.index.built && !from_entries) {
+    scan.free.slices = map.slices.size();
+    scan.free.processors = map.processors.size();
+    scan.free.words = map.index.words;
+    scan.free.bits = map.index.free;
+    scan.free_entries = map.index.free_entries;
+    scan.shared.clear();
+    scan.shared_of_mask = -1;
+    scan.slices_of.resize(map.jobs.size());
+    for (size_t k = 0; k < map.jobs.size(); k++)
+      scan.slices_of[k] = map.jobs[k].held_slices;
+    return;
+  }
   scan.free = FreeRows(map.slices.size(), map.processors.size());
   scan.free_entries = 0;
   scan.shared.clear();
+  scan.shared_of_mask = -1;
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
     held.clear();
@@ -419,6 +589,14 @@ bool within(const std::uint64_t* a, const std::uint64_t* b, size_t words)
   return true;
 }
 
+long long count_of(const std::uint64_t* row, size_t words)
+{
+  long long count = 0;
+  for (size_t w = 0; w < words; w++)
+    count += __builtin_popcountll(row[w]);
+  return count;
+}
+
 long long units_of(const std::uint64_t* row, const std::vector<long long>& units, size_t words)
 {
   long long sum = 0;
@@ -428,14 +606,11 @@ long long units_of(const std::uint64_t* row, const std::vector<long long>& units
   return sum;
 }
 
-void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std::vector<std::uint64_t>& mask,
-                       SharedRows& out)
+/* The capacities of the processors of `mask` in whole units (MaskUnits). */
+MaskUnits mask_units(const AllocationMap& map, const std::vector<std::uint64_t>& mask)
 {
-  out.mask = mask;
-  out.words = free.words;
+  MaskUnits out;
   out.units.assign(map.processors.size(), 0);
-  out.denominator = 1;
-  out.whole = true;
   std::vector<size_t> members;
   for (size_t w = 0; w < mask.size(); w++)
     for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
@@ -446,7 +621,7 @@ void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std
     out.denominator = out.denominator / std::gcd(out.denominator, d) * d;
     if (out.denominator > 1000000000LL) {
       out.whole = false;
-      return;
+      return out;
     }
   }
   for (size_t p : members) {
@@ -454,10 +629,39 @@ void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std
     const __int128 unit = static_cast<__int128>(a.numerator()) * (out.denominator / a.denominator());
     if (unit > (static_cast<__int128>(1) << 40)) {
       out.whole = false;
-      return;
+      return out;
     }
     out.units[p] = static_cast<long long>(unit);
   }
+  out.uniform = !members.empty() && std::all_of(members.begin(), members.end(), [&](size_t p) {
+    return map.processors[p].capacity == map.processors[members.front()].capacity;
+  });
+  if (out.uniform) {
+    out.capacity = map.processors[members.front()].capacity;
+    out.unit = out.units[members.front()];
+  }
+  return out;
+}
+
+/* The shared rows of `mask` from the round's scan (`free`), its capacities in units from the map's index when it
+ * has them (checked with `validate`). */
+void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vector<std::uint64_t>& mask,
+                       SharedRows& out, bool validate)
+{
+  out.mask = mask;
+  out.words = free.words;
+  if (map.index.built) {
+    auto& kept = map.index.mask_units[mask];
+    if (!kept)
+      kept = std::make_shared<const MaskUnits>(mask_units(map, mask));
+    else if (validate && !(*kept == mask_units(map, mask)))
+      throw PolicyError("gang scheduler: the capacities in units the map's index kept are not its processors'");
+    out.capacities = kept;
+  } else {
+    out.capacities = std::make_shared<const MaskUnits>(mask_units(map, mask));
+  }
+  if (!out.capacities->whole) return;
+  const MaskUnits& caps = *out.capacities;
   const size_t words = out.words;
   std::unordered_map<std::uint64_t, std::vector<int>> by_hash; // row hash -> distinct rows
   std::vector<std::uint64_t> row(words);
@@ -476,7 +680,8 @@ void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std
       d = static_cast<int>(out.copies.size());
       same.push_back(d);
       out.rows.insert(out.rows.end(), row.begin(), row.end());
-      out.row_units.push_back(units_of(row.data(), out.units, words));
+      out.row_units.push_back(caps.uniform ? caps.unit * count_of(row.data(), words)
+                                           : units_of(row.data(), caps.units, words));
       out.copies.push_back(0);
     }
     out.copies[static_cast<size_t>(d)]++;
@@ -484,6 +689,11 @@ void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std
     if (out.slices_with.size() <= static_cast<size_t>(d)) out.slices_with.resize(static_cast<size_t>(d) + 1);
     out.slices_with[static_cast<size_t>(d)].push_back(static_cast<int>(s));
   }
+  const size_t distinct = out.copies.size();
+  out.contained.assign(distinct * distinct, 0);
+  for (size_t x = 0; x < distinct; x++)
+    for (size_t y = 0; y < distinct; y++)
+      out.contained[x * distinct + y] = within(out.row(x), out.row(y), words) ? 1 : 0;
 }
 
 /* The column search's pattern (column_search: the first largest) for a job holding `held` (increasing) whose own
@@ -493,8 +703,10 @@ void build_shared_rows(const AllocationMap& map, const FreeRows& free, const std
  * first slice, its width the slices whose row contains it. The pattern's processors, size and width (its slice
  * count) are found here; its slices, which only a job that may move needs, by add_pattern_slices. */
 struct SharedPick {
-  Pattern pattern; // processors and size; slices once add_pattern_slices is called
+  Pattern pattern; // size; processors once add_pattern_processors is called, slices once add_pattern_slices is
   int width = 0;
+  const std::uint64_t* row = nullptr; // the pattern's processors as bits (in `rows`); nullptr: no pattern
+  long long processor_count = 0;
   std::vector<std::uint64_t> rows; // the job's distinct rows (2d, 2d + 1), `words` each
   std::vector<int> count;          // per job row: the slices that have it
 };
@@ -505,6 +717,7 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
   const size_t words = shared.words;
   const size_t distinct = shared.copies.size();
   const size_t none = shared.of_slice.size();
+  const MaskUnits& caps = *shared.capacities;
   SharedPick pick;
   // Job row 2d: d where it does not hold the slice; 2d + 1: d with its entries. Their slices, and each one's first.
   pick.count.assign(2 * distinct, 0);
@@ -522,7 +735,9 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
       pick.rows[(2 * d + 1) * words + w] = shared.row(d)[w] | own[w];
     }
     units[2 * d] = shared.row_units[d];
-    if (pick.count[2 * d + 1] > 0) units[2 * d + 1] = units_of(&pick.rows[(2 * d + 1) * words], shared.units, words);
+    if (pick.count[2 * d + 1] > 0)
+      units[2 * d + 1] = caps.uniform ? caps.unit * count_of(&pick.rows[(2 * d + 1) * words], words)
+                                      : units_of(&pick.rows[(2 * d + 1) * words], caps.units, words);
     if (pick.count[2 * d] > 0 && units[2 * d] > 0) { // its first slice the job does not hold (both lists increasing)
       auto h = held.begin();
       for (int s : shared.slices_with[d]) {
@@ -537,12 +752,19 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
   }
   size_t best = 2 * distinct;
   __int128 best_size = 0;
+  const auto slices = static_cast<__int128>(none); // the widest a candidate can be
   for (size_t x = 0; x < 2 * distinct; x++) {
     if (pick.count[x] == 0 || units[x] == 0) continue;
+    if (static_cast<__int128>(units[x]) * slices < best_size) continue; // it cannot reach the best, even in every slice
     int width = 0;
-    for (size_t y = 0; y < 2 * distinct; y++)
-      if (pick.count[y] > 0 && (y == x || within(&pick.rows[x * words], &pick.rows[y * words], words)))
-        width += pick.count[y];
+    for (size_t y = 0; y < 2 * distinct; y++) {
+      if (pick.count[y] == 0) continue;
+      // Two rows the job does not hold are shared rows, whose containment the shared rows know.
+      const bool contains = y == x || (x % 2 == 0 && y % 2 == 0
+                                           ? shared.contained[(x / 2) * distinct + y / 2] != 0
+                                           : within(&pick.rows[x * words], &pick.rows[y * words], words));
+      if (contains) width += pick.count[y];
+    }
     const __int128 size = static_cast<__int128>(units[x]) * width;
     if (size > best_size || (size == best_size && best < 2 * distinct && first[x] < first[best])) {
       best_size = size;
@@ -551,12 +773,19 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
     }
   }
   if (best == 2 * distinct) return pick;
-  const std::uint64_t* row = &pick.rows[best * words];
-  for (size_t w = 0; w < words; w++)
-    for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1)
-      pick.pattern.processors.push_back(static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
-  pick.pattern.size = Rational(units[best], shared.denominator) * Rational(static_cast<long long>(pick.width));
+  pick.row = &pick.rows[best * words];
+  pick.processor_count = count_of(pick.row, words);
+  pick.pattern.size = Rational(units[best], caps.denominator) * Rational(static_cast<long long>(pick.width));
   return pick;
+}
+
+/* The pattern's processors, from its row. */
+void add_pattern_processors(const SharedRows& shared, SharedPick& pick)
+{
+  pick.pattern.processors.reserve(static_cast<size_t>(pick.processor_count));
+  for (size_t w = 0; w < shared.words; w++)
+    for (std::uint64_t bits = pick.row[w]; bits != 0; bits &= bits - 1)
+      pick.pattern.processors.push_back(static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
 }
 
 /* The pattern's slices: those whose row (the job's) contains the pattern's processors. */
@@ -583,24 +812,74 @@ void add_pattern_slices(const SharedRows& shared, const std::vector<int>& held, 
  * (whatever MTAT and Compression do there; `size`: the processors' capacity times `width`): n VPs on processors of
  * capacity C take at least n / C (each n_i <= T a_i), so over w slices at least n / (C w). On k processors of one
  * capacity a (all of the job's one architecture), whole VPs take at least ceil(n / k) / a, the optimum itself. */
+/* The same bound from k processors of which the first has capacity a (`equal`: all of them). */
+Rational least_shared_turnaround(const JobRecord& job, long long k, const Rational& a, bool equal, const Rational& size,
+                                 int width)
+{
+  const long long n = job.total_vps();
+  if (!(job.vps.size() == 1 && equal)) return Rational(n) / size;
+  return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(width));
+}
+
 Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job, const std::vector<int>& processors,
                                  const Rational& size, int width)
 {
-  const long long n = job.total_vps();
   const Rational& a = map.processors[static_cast<size_t>(processors.front())].capacity;
-  const bool one_capacity = job.vps.size() == 1 && std::all_of(processors.begin(), processors.end(), [&](int p) {
-                              return map.processors[static_cast<size_t>(p)].capacity == a;
-                            });
-  if (!one_capacity) return Rational(n) / size;
-  const auto k = static_cast<long long>(processors.size());
-  return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(width));
+  const bool equal = job.vps.size() == 1 && std::all_of(processors.begin(), processors.end(), [&](int p) {
+                       return map.processors[static_cast<size_t>(p)].capacity == a;
+                     });
+  return least_shared_turnaround(job, static_cast<long long>(processors.size()), a, equal, size, width);
 }
 
 /* One job's turn in an Expansion round, the job at `place` in the queue; true if it moved or was placed (false: the
  * map is unchanged). With shared_search, a move that removed no slice brings `scan` up to date itself
  * (MapScan::current). `scan`: the map's free entries (scan_map), from which the job's search rows are made
  * word by word (its own entries counting as free, as find_free_pattern has them). */
-bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const SchedulerOptions& options,
+/* The job's processors (`own`, set as bits) and its turnaround in one slice, max n_p / a_p, from its entries: those
+ * of the first slice it holds (as AllocationMap::turnaround_of reads them), or the index's. */
+void held_processors(const AllocationMap& map, const JobRecord& job, const std::vector<int>& held,
+                     std::vector<std::uint64_t>& own, Rational& now, int& at_max)
+{
+  std::vector<std::pair<int, int>> scanned; // (processor, VPs) of its entries, by processor
+  const std::vector<std::pair<int, int>>* entries = &job.held_entries;
+  if (!map.index.built) {
+    const auto& first = map.slices[static_cast<size_t>(held.front())];
+    for (size_t p = 0; p < first.size(); p++)
+      if (first[p].job == job.id) scanned.emplace_back(static_cast<int>(p), first[p].vps);
+    entries = &scanned;
+  }
+  const size_t none = map.processors.size();
+  size_t slowest = none; // the processor of the largest n_p / a_p (compared as whole numbers)
+  int slowest_vps = 0;
+  at_max = 0;
+  for (const auto& [q, vps] : *entries) {
+    const auto p = static_cast<size_t>(q);
+    own[p / 64] |= std::uint64_t{1} << (p % 64);
+    if (vps <= 0) continue;
+    const Rational& a = map.processors[p].capacity;
+    if (slowest == none) {
+      slowest = p;
+      slowest_vps = vps;
+      at_max = 1;
+      continue;
+    }
+    const Rational& b = map.processors[slowest].capacity;
+    // n_p / a_p against n_q / a_q, capacities being positive fractions
+    const __int128 mine = static_cast<__int128>(vps) * a.denominator() * b.numerator();
+    const __int128 theirs = static_cast<__int128>(slowest_vps) * b.denominator() * a.numerator();
+    if (mine > theirs) {
+      slowest = p;
+      slowest_vps = vps;
+      at_max = 1;
+    } else if (mine == theirs) {
+      at_max++;
+    }
+  }
+  now = Rational(0);
+  if (slowest < none) now = Rational(slowest_vps) / map.processors[slowest].capacity;
+}
+
+bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const SchedulerOptions& options,
                 EventResult& result, MapScan& scan, const ArchMasks& masks, ChangeLog* log)
 {
   const std::vector<int> held = scan.slices_of[place]; // (a copy: the scan may follow the move below)
@@ -610,57 +889,96 @@ bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const Sc
     result.placements.push_back(place_job(map, job, options, log));
     return true;
   }
-  // Its allocation is the same in every slice it holds (the map's rules): read from the first (as
-  // AllocationMap::turnaround_of does).
-  const auto& first = map.slices[static_cast<size_t>(held.front())];
-  std::vector<std::uint64_t> mask(scan.free.words, 0);
+  // The processors of its architectures, as the last turn's when it had the same architectures.
+  size_t archs = 0;
+  bool same_archs = scan.has_mask;
   for (const auto& [arch, count] : job.vps)
-    if (count > 0)
-      if (auto it = masks.find(arch); it != masks.end())
-        for (size_t w = 0; w < mask.size(); w++)
-          mask[w] |= it->second[w];
-  std::vector<size_t> own;
-  size_t slowest = first.size(); // the processor of the largest n_p / a_p (compared as whole numbers)
-  for (size_t p = 0; p < first.size(); p++) {
-    if (first[p].job == id) {
-      own.push_back(p);
-      if (first[p].vps <= 0) continue;
-      const Rational& a = map.processors[p].capacity;
-      if (slowest == first.size()) {
-        slowest = p;
-        continue;
-      }
-      const Rational& b = map.processors[slowest].capacity;
-      // n_p / a_p > n_q / a_q, capacities being positive fractions
-      if (static_cast<__int128>(first[p].vps) * a.denominator() * b.numerator() >
-          static_cast<__int128>(first[slowest].vps) * b.denominator() * a.numerator())
-        slowest = p;
+    if (count > 0) {
+      same_archs = same_archs && archs < scan.mask_archs.size() && scan.mask_archs[archs] == arch;
+      archs++;
     }
+  if (!same_archs || archs != scan.mask_archs.size()) {
+    scan.mask.assign(scan.free.words, 0);
+    scan.mask_archs.clear();
+    for (const auto& [arch, count] : job.vps)
+      if (count > 0) {
+        scan.mask_archs.push_back(arch);
+        if (auto it = masks.find(arch); it != masks.end())
+          for (size_t w = 0; w < scan.mask.size(); w++)
+            scan.mask[w] |= it->second[w];
+      }
+    scan.has_mask = true;
+    scan.shared_of_mask = -1;
   }
+  const std::vector<std::uint64_t>& mask = scan.mask;
+  // Its processors as bits, and its turnaround in one slice: found from its entries, which the index keeps (with the
+  // two found, until they change: JobRecord::held_found).
+  std::vector<std::uint64_t> found;
+  const std::vector<std::uint64_t>* own = &job.held_bits;
   Rational now(0);
-  if (slowest < first.size()) now = Rational(first[slowest].vps) / map.processors[slowest].capacity;
+  if (!map.index.built || !job.held_found || options.validate) {
+    found.assign(scan.free.words, 0);
+    int at_max = 0;
+    held_processors(map, job, held, found, now, at_max);
+    if (map.index.built && job.held_found &&
+        (found != job.held_bits || now != job.held_turnaround || at_max != job.held_at_max))
+      throw PolicyError("gang scheduler: " + job_name(id) + "'s processors and turnaround kept from its last turn " +
+                        "are not its entries'");
+    if (map.index.built) {
+      job.held_bits = found;
+      job.held_turnaround = now;
+      job.held_at_max = at_max;
+      job.held_found = true;
+    }
+    own = &found;
+  } else {
+    now = job.held_turnaround;
+  }
   const SharedRows* shared = nullptr;
   if (options.shared_search && options.expansion == ExpansionSearch::column) {
-    for (const auto& rows : scan.shared)
-      if (rows.mask == mask) shared = &rows;
-    if (!shared) {
-      scan.shared.emplace_back();
-      build_shared_rows(map, scan.free, mask, scan.shared.back());
-      shared = &scan.shared.back();
+    if (scan.shared_of_mask >= 0) {
+      shared = &scan.shared[static_cast<size_t>(scan.shared_of_mask)];
+    } else {
+      for (size_t k = 0; k < scan.shared.size(); k++)
+        if (scan.shared[k].mask == mask) {
+          shared = &scan.shared[k];
+          scan.shared_of_mask = static_cast<long>(k);
+        }
+      if (!shared) {
+        scan.shared.emplace_back();
+        build_shared_rows(map, scan.free, mask, scan.shared.back(), options.validate);
+        shared = &scan.shared.back();
+        scan.shared_of_mask = static_cast<long>(scan.shared.size() - 1);
+      }
     }
-    if (!shared->whole) shared = nullptr;
+    if (options.validate && shared->mask != mask)
+      throw PolicyError("gang scheduler: the shared rows kept for " + job_name(id) + "'s architectures are not theirs");
+    if (!shared->capacities->whole) shared = nullptr;
   }
   Pattern pattern;
   if (shared) {
     std::vector<std::uint64_t> mine(scan.free.words, 0);
-    for (size_t p : own)
-      mine[p / 64] |= (std::uint64_t{1} << (p % 64)) & mask[p / 64];
+    for (size_t w = 0; w < mine.size(); w++)
+      mine[w] = (*own)[w] & mask[w];
     SharedPick pick = shared_column_search(*shared, held, mine);
-    if (pick.pattern.processors.empty()) return false;
-    // Time-shared turnarounds with the same slice count tau on both sides: T / slices held.
-    if (least_shared_turnaround(map, job, pick.pattern.processors, pick.pattern.size, pick.width) >=
-        now / Rational(static_cast<long long>(held.size())))
-      return false;
+    if (!pick.row) return false;
+    // Time-shared turnarounds with the same slice count tau on both sides: T / slices held. On processors of one
+    // capacity the bound needs only their count; else it reads each one's.
+    Rational least(0);
+    if (shared->capacities->uniform) {
+      least = least_shared_turnaround(job, pick.processor_count, shared->capacities->capacity, true, pick.pattern.size,
+                                      pick.width);
+      if (options.validate) {
+        add_pattern_processors(*shared, pick);
+        if (least != least_shared_turnaround(map, job, pick.pattern.processors, pick.pattern.size, pick.width))
+          throw PolicyError("gang scheduler: the bound on " + job_name(id) + "'s turnaround from the count differs");
+      }
+    } else {
+      add_pattern_processors(*shared, pick);
+      least = least_shared_turnaround(map, job, pick.pattern.processors, pick.pattern.size, pick.width);
+    }
+    if (least >= now / Rational(static_cast<long long>(held.size()))) return false;
+    if (pick.pattern.processors.empty()) add_pattern_processors(*shared, pick);
     add_pattern_slices(*shared, held, pick);
     pattern = std::move(pick.pattern);
   } else {
@@ -673,8 +991,8 @@ bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const Sc
       for (size_t w = 0; w < free.words; w++)
         free.bits[s * free.words + w] = scan.free.bits[s * free.words + w] & mask[w];
     for (int s : held)
-      for (size_t p : own)
-        if ((mask[p / 64] >> (p % 64)) & 1) free.set(static_cast<size_t>(s), p);
+      for (size_t w = 0; w < free.words; w++)
+        free.bits[static_cast<size_t>(s) * free.words + w] |= (*own)[w] & mask[w];
     pattern = search_free_rows(map, free, usable, options);
   }
   if (pattern.empty()) return false;
@@ -688,16 +1006,16 @@ bool expand_job(AllocationMap& map, const JobRecord& job, size_t place, const Sc
   if (!a) return false;
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
+  const std::vector<std::uint64_t> left = *own; // the processors it left (`own` may be the record's, changed below)
   clear_job(map, id, log, &held);
   write_job(map, id, pattern.slices, a->vps, log);
   const int removed = remove_empty_slices(map);
   result.removed_slices += removed;
   if (removed == 0 && options.shared_search) { // the scan follows the move, without a pass over the map
     scan.shared.clear();
+    scan.shared_of_mask = -1;
     const size_t words = scan.free.words;
-    std::vector<std::uint64_t> left(words, 0); // the processors it left, then those it took, as bits
-    for (size_t p : own)
-      left[p / 64] |= std::uint64_t{1} << (p % 64);
+    // The processors it left (`left`), then those it took, as bits.
     std::vector<std::uint64_t> taken(words, 0);
     for (size_t p = 0; p < a->vps.size(); p++)
       if (a->vps[p] > 0) taken[p / 64] |= std::uint64_t{1} << (p % 64);
@@ -743,14 +1061,18 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   // the map. A job's turn changes only its own entries, and adds a slice at the end if any: the others' slices stay
   // where they were unless an emptied slice was removed (then all are found again).
   MapScan scan;
-  int top = -1;
-  for (const auto& job : map.jobs)
-    top = std::max(top, job.id);
-  scan.place.assign(static_cast<size_t>(top + 1), -1);
-  for (size_t k = 0; k < map.jobs.size(); k++)
-    if (map.jobs[k].id >= 0) scan.place[static_cast<size_t>(map.jobs[k].id)] = static_cast<int>(k);
+  if (!map.index.built || options.validate) { // the places by id, for a scan of the entries
+    int top = -1;
+    for (const auto& job : map.jobs)
+      top = std::max(top, job.id);
+    scan.place.assign(static_cast<size_t>(top + 1), -1);
+    for (size_t k = 0; k < map.jobs.size(); k++)
+      if (map.jobs[k].id >= 0) scan.place[static_cast<size_t>(map.jobs[k].id)] = static_cast<int>(k);
+  }
   scan_map(map, scan);
-  const ArchMasks masks = arch_masks(map);
+  ArchMasks built_masks;
+  if (!map.index.built) built_masks = arch_masks(map);
+  const ArchMasks& masks = map.index.built ? map.index.arch_masks : built_masks;
   // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
@@ -781,7 +1103,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
       } else if (options.validate) { // the scan the move brought up to date must be the map's
         MapScan fresh;
         fresh.place = scan.place;
-        scan_map(map, fresh);
+        scan_map(map, fresh, true);
         if (fresh.free.bits != scan.free.bits || fresh.free_entries != scan.free_entries ||
             fresh.slices_of != scan.slices_of)
           throw PolicyError("gang scheduler: the Expansion round's scan, updated after " + job_name(id) +
@@ -843,6 +1165,7 @@ std::vector<const Processor*> processor_rows(const std::vector<Processor>& old_p
   rows.reserve(old_processors.size() + 1);
   for (const auto& p : old_processors)
     rows.push_back(&p);
+  if (&old_processors == &new_processors && !new_rows) return rows; // the same list: every row its own index
   if (new_rows) new_rows->assign(new_processors.size(), 0);
   size_t next = 0; // the old processors before `next` are matched or gone
   for (size_t j = 0; j < new_processors.size(); j++) {
@@ -963,6 +1286,7 @@ bool moves_differ(const EventResult& x, const EventResult& y)
 void record_moves(const std::vector<Processor>& old_processors, ChangeLog& log, EventResult& result,
                   const SchedulerOptions& options, const AllocationMap* old_map)
 {
+  if (log.changes.empty() && (!options.validate || !old_map)) return; // no job's entries changed: no move
   const auto rows = processor_rows(old_processors, result.map.processors, nullptr);
   std::sort(log.changes.begin(), log.changes.end(),
             [](const ChangeLog::Change& x, const ChangeLog::Change& y) { return x.job < y.job; });
@@ -980,6 +1304,7 @@ void check_result(const EventResult& result, const SchedulerOptions& options)
   if (!options.validate) return;
   auto problems = validate(result.map);
   if (!problems.empty()) throw PolicyError("gang scheduler produced an invalid allocation map: " + problems.front());
+  check_index(result.map, "after");
 }
 
 void check_demand(const VpCounts& vps, int id)
@@ -1013,6 +1338,24 @@ EventResult after_departure(AllocationMap&& after_exit, const SchedulerOptions& 
 Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int as_free,
                           const SchedulerOptions& options)
 {
+  if (map.index.built && as_free == kFreeEntry) { // the free rows from the index, on the job's architectures
+    const size_t words = map.index.words;
+    std::vector<std::uint64_t> mask(words, 0);
+    for (const auto& [arch, count] : demand)
+      if (count > 0)
+        if (auto it = map.index.arch_masks.find(arch); it != map.index.arch_masks.end())
+          for (size_t w = 0; w < words; w++)
+            mask[w] |= it->second[w];
+    std::vector<size_t> usable;
+    for (size_t w = 0; w < words; w++)
+      for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
+        usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+    FreeRows free(map.slices.size(), map.processors.size());
+    for (size_t s = 0; s < free.slices; s++)
+      for (size_t w = 0; w < words; w++)
+        free.bits[s * words + w] = map.index.free[s * words + w] & mask[w];
+    return search_free_rows(map, free, usable, options);
+  }
   // The job's architectures looked up once per processor, not once per entry.
   std::vector<size_t> usable;
   for (size_t p = 0; p < map.processors.size(); p++)
@@ -1034,6 +1377,7 @@ EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, c
 EventResult submit_job(AllocationMap&& map, int job, const VpCounts& vps, const SchedulerOptions& options)
 {
   check_map(map, options);
+  prepare_index(map, options);
   if (job < 0) throw InputError(job_name(job) + ": job ids are >= 0");
   if (map.job(job)) throw InputError(job_name(job) + " is already in the allocation map");
   check_demand(vps, job);
@@ -1041,7 +1385,8 @@ EventResult submit_job(AllocationMap&& map, int job, const VpCounts& vps, const 
   if (options.validate) before = map;
   EventResult result{std::move(map), {}, {}, {}, {}, {}, 0};
   ChangeLog log(result.map.processors.size());
-  JobRecord record{job, {}, {}};
+  JobRecord record;
+  record.id = job;
   for (const auto& [arch, count] : vps)
     if (count > 0) record.vps[arch] = count;
   result.map.jobs.push_back(record);
@@ -1061,11 +1406,15 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
     throw InputError("new_processor: processor '" + processor.name + "' has capacity " +
                      fraction_string(processor.capacity));
   if (processor.arch.empty()) throw InputError("new_processor: processor '" + processor.name + "' has no architecture");
+  if (options.indexed && options.validate && map.index.built) check_index(map, "before");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   result.map.processors.push_back(processor);
   for (auto& slice : result.map.slices)
     slice.emplace_back();
   processor_changed(result.map, result.map.processors.size() - 1);
+  // A new row: the index is dropped, and built again by the next event that is not a processor's (on a network whose
+  // owners come and go, most events are theirs: building it at each one would cost more than it saves).
+  result.map.index.built = false;
   ChangeLog log(result.map.processors.size()); // the new processor's row follows the others'
   expansion_round(result.map, {}, options, result, &log);
   record_moves(map.processors, log, result, options, &map);
@@ -1081,18 +1430,57 @@ EventResult vp_exit(const AllocationMap& map, int job, const std::string& proces
 EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, const SchedulerOptions& options)
 {
   check_map(map, options);
+  prepare_index(map, options);
   queue_position(map, job);
-  int p = map.processor_index(processor);
+  int p = row_of(map, processor);
   if (p < 0) throw InputError("VP_exit: no processor '" + processor + "' in the allocation map");
-  if (map.allocation_of(job)[static_cast<size_t>(p)] == 0)
+  long entry = -1; // its entry on p in the index
+  if (map.index.built) {
+    const auto& entries = map.job(job)->held_entries;
+    auto it = std::lower_bound(entries.begin(), entries.end(), std::make_pair(p, 0));
+    if (it == entries.end() || it->first != p || it->second == 0)
+      throw InputError("VP_exit: " + job_name(job) + " has no VP on processor '" + processor + "'");
+    entry = it - entries.begin();
+  } else if (map.allocation_of(job)[static_cast<size_t>(p)] == 0) {
     throw InputError("VP_exit: " + job_name(job) + " has no VP on processor '" + processor + "'");
+  }
   AllocationMap after_exit = std::move(map);
   bool freed = false;
-  for (auto& slice : after_exit.slices) {
-    Entry& e = slice[static_cast<size_t>(p)];
-    if (e.job == job && --e.vps == 0) {
-      e = Entry{};
-      freed = true;
+  if (after_exit.index.built) { // only the slices it holds, and its entry in the index
+    JobRecord& record = *record_of(after_exit, job);
+    const long k = entry;
+    for (int s : record.held_slices) {
+      Entry& e = after_exit.slices[static_cast<size_t>(s)][static_cast<size_t>(p)];
+      if (e.job == job && --e.vps == 0) {
+        e = Entry{};
+        freed = true;
+        index_freed(after_exit.index, static_cast<size_t>(s), static_cast<size_t>(p));
+      }
+    }
+    // Its processors and turnaround (JobRecord::held_found) follow: the VP leaves p's bit unless it was p's last, and
+    // the turnaround unless p was the only entry reaching it (then they are found again at its next turn).
+    const int was = record.held_entries[static_cast<size_t>(k)].second;
+    if (record.held_found && was > 0) {
+      if (Rational(was) / after_exit.processors[static_cast<size_t>(p)].capacity == record.held_turnaround) {
+        if (record.held_at_max > 1)
+          record.held_at_max--;
+        else
+          record.held_found = false;
+      }
+      if (was == 1) record.held_bits[static_cast<size_t>(p) / 64] &= ~(std::uint64_t{1} << (static_cast<size_t>(p) % 64));
+    } else {
+      record.held_found = false;
+    }
+    if (--record.held_entries[static_cast<size_t>(k)].second == 0)
+      record.held_entries.erase(record.held_entries.begin() + k);
+    if (record.held_entries.empty()) record.held_slices.clear();
+  } else {
+    for (auto& slice : after_exit.slices) {
+      Entry& e = slice[static_cast<size_t>(p)];
+      if (e.job == job && --e.vps == 0) {
+        e = Entry{};
+        freed = true;
+      }
     }
   }
   // Another job's turn reads the map's free entries, not the VP counts of the job's entries (its own turn is taken
@@ -1116,6 +1504,7 @@ EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& 
 EventResult job_exit(AllocationMap&& map, int job, const SchedulerOptions& options)
 {
   check_map(map, options);
+  prepare_index(map, options);
   queue_position(map, job);
   AllocationMap after_exit = std::move(map);
   clear_job(after_exit, job, nullptr);
@@ -1129,18 +1518,19 @@ EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, c
   queue_position(map, job);
   if (arch.empty()) throw InputError("new_VP: " + job_name(job) + "'s new VP has no architecture");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
+  prepare_index(result.map, options);
   ChangeLog log(result.map.processors.size());
-  const long long free_before = map.free_entries();
+  const long long free_before = free_entries_of(result.map);
   JobRecord& record = result.map.jobs[queue_position(result.map, job)];
   record.vps[arch]++;
   record.declined_at.clear();
-  const auto held = map.slices_of(job);
+  const auto held = held_slices_of(result.map, job);
   if (!held.empty() && !reallocate_in_place(result.map, job, held, options, &log)) {
     result.removed_slices += remove_empty_slices(result.map);
     result.placements.push_back(place_job(result.map, *result.map.job(job), options, &log));
   }
   result.removed_slices += remove_empty_slices(result.map);
-  if (result.map.free_entries() > free_before) expansion_round(result.map, {job}, options, result, &log);
+  if (free_entries_of(result.map) > free_before) expansion_round(result.map, {job}, options, result, &log);
   record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
   return result;
@@ -1176,16 +1566,25 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
     log.of(id, std::move(before));
   }
   log.rows.erase(log.rows.begin() + p);
+  if (options.indexed && options.validate && map.index.built) check_index(map, "before");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   processor_changed(result.map, static_cast<size_t>(p));
   result.map.processors.erase(result.map.processors.begin() + p);
   for (auto& slice : result.map.slices)
     slice.erase(slice.begin() + p);
+  // The rows past p shift: the index is dropped, as by new_processor.
+  result.map.index.built = false;
   // Free entries the other jobs could already use: those of slices that still hold some VP.
   long long free_before = 0;
-  for (const auto& slice : result.map.slices)
-    if (std::any_of(slice.begin(), slice.end(), [](const Entry& e) { return !e.free(); }))
-      free_before += std::count_if(slice.begin(), slice.end(), [](const Entry& e) { return e.free(); });
+  if (result.map.index.built) {
+    for (int held_entries : result.map.index.held)
+      if (held_entries > 0)
+        free_before += static_cast<long long>(result.map.processors.size()) - held_entries;
+  } else {
+    for (const auto& slice : result.map.slices)
+      if (std::any_of(slice.begin(), slice.end(), [](const Entry& e) { return !e.free(); }))
+        free_before += std::count_if(slice.begin(), slice.end(), [](const Entry& e) { return e.free(); });
+  }
   // First every affected job in its own slices (a slice the leaving processor emptied stays until then), then the
   // ones that did not fit there, as submissions.
   std::vector<int> to_place;
@@ -1196,7 +1595,7 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
     result.placements.push_back(place_job(result.map, *result.map.job(id), options, &log));
     result.removed_slices += remove_empty_slices(result.map);
   }
-  if (result.map.free_entries() > free_before) expansion_round(result.map, affected, options, result, &log);
+  if (free_entries_of(result.map) > free_before) expansion_round(result.map, affected, options, result, &log);
   record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
   return result;

@@ -31,6 +31,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 namespace jobsched {
 namespace {
@@ -59,6 +60,8 @@ class GangNow : public TimeSharingPolicy {
     o.remember_declined = true;
     // The round's column search shares its free rows among the jobs, and a turn that cannot win stops early.
     o.shared_search = true;
+    // The handlers keep the map's index (each slice's free entries, each job's slices) instead of passing over the map.
+    o.indexed = true;
     const std::string& eviction = p.get_string("eviction");
     spec_.eviction = eviction == "wait"      ? Eviction::wait
                      : eviction == "restart" ? Eviction::restart
@@ -113,6 +116,7 @@ class GangNow : public TimeSharingPolicy {
       throw InputError("gang-now: job " + std::to_string(job.id) + " is of architecture '" + arch +
                        "', and no compute host has it (host property arch)");
     Vps& v = jobs_[job.id];
+    changed_ids_.push_back(job.id);
     v.arch = arch;
     v.where.assign(static_cast<size_t>(std::max(1, job.size)), Plan::kProcessNotPlaced);
     apply(gn::submit_job(std::move(map_), static_cast<int>(job.id), {{arch, std::max(1, job.size)}}, spec_.options));
@@ -135,6 +139,7 @@ class GangNow : public TimeSharingPolicy {
     const int was = host;
     host = Plan::kProcessEnded;
     it->second.changed = true;
+    changed_ids_.push_back(job.id);
     if (was >= 0) {
       apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name,
                         spec_.options));
@@ -154,6 +159,7 @@ class GangNow : public TimeSharingPolicy {
     if (it == jobs_.end()) return;
     Vps& v = it->second;
     v.changed = true;
+    changed_ids_.push_back(job.id);
     if (added) {
       v.where.push_back(Plan::kProcessNotPlaced);
       new_vps_++;
@@ -208,7 +214,19 @@ class GangNow : public TimeSharingPolicy {
     // Only the jobs whose VPs compute now or computed until now, or were placed, moved or ended since the last plan:
     // the others' VPs are suspended where the runtime holds them.
     plan.only_listed_processes = true;
-    for (auto& [id, v] : jobs_) {
+    // The jobs that may be listed: those running now or until now, or changed since the last plan (changed_ids_),
+    // in increasing order, instead of every job in the system.
+    std::vector<JobId> candidates = std::move(changed_ids_);
+    changed_ids_.clear();
+    candidates.insert(candidates.end(), running.begin(), running.end());
+    candidates.insert(candidates.end(), ran_.begin(), ran_.end());
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (JobId candidate : candidates) {
+      auto found = jobs_.find(candidate);
+      if (found == jobs_.end()) continue;
+      const JobId id = found->first;
+      Vps& v = found->second;
       const bool runs = std::binary_search(running.begin(), running.end(), static_cast<int>(id));
       if (!runs && !v.changed && !std::binary_search(ran_.begin(), ran_.end(), static_cast<int>(id))) continue;
       v.changed = false;
@@ -254,16 +272,57 @@ class GangNow : public TimeSharingPolicy {
     map_ = std::move(result.map);
     events_++;
     max_slices_ = std::max(max_slices_, static_cast<long>(map_.slices.size()));
-    auto take = [this](long job, int from, int to, int count, const char* what) {
+    // A move takes the job's first `count` processes on `from`. A job with many moves in the event (a large job
+    // expanding or placed) finds them in an index of its processes by host (positions, increasing; those before
+    // `head` taken) instead of by a pass over its processes per move.
+    constexpr int kIndexedMoves = 8;
+    struct Positions {
+      std::vector<size_t> at;
+      size_t head = 0;
+    };
+    std::unordered_map<long, int> moves_of;
+    for (const gn::VpMove& m : result.migrations)
+      moves_of[m.job]++;
+    for (const gn::VpCount& c : result.suspended)
+      moves_of[c.job]++;
+    for (const gn::VpCount& c : result.placed)
+      moves_of[c.job]++;
+    std::unordered_map<long, std::unordered_map<int, Positions>> by_host;
+    auto take = [&](long job, int from, int to, int count, const char* what) {
       auto it = jobs_.find(job);
       if (it == jobs_.end())
         throw PolicyError(std::string("gang-now: ") + what + " of unknown job " + std::to_string(job));
       it->second.changed = true;
-      for (int& h : it->second.where)
-        if (count > 0 && h == from) {
-          h = to;
-          count--;
+      changed_ids_.push_back(job);
+      std::vector<int>& where = it->second.where;
+      if (moves_of[job] < kIndexedMoves) {
+        for (int& h : where) {
+          if (count == 0) break;
+          if (h == from) {
+            h = to;
+            count--;
+          }
         }
+      } else {
+        auto [entry, fresh] = by_host.try_emplace(job);
+        auto& hosts = entry->second;
+        if (fresh)
+          for (size_t k = 0; k < where.size(); k++)
+            hosts[where[k]].at.push_back(k);
+        Positions& source = hosts[from];
+        const size_t n = std::min(source.at.size() - source.head, static_cast<size_t>(count));
+        std::vector<size_t> moved(source.at.begin() + static_cast<long>(source.head),
+                                  source.at.begin() + static_cast<long>(source.head + n));
+        source.head += n;
+        for (size_t k : moved)
+          where[k] = to;
+        count -= static_cast<int>(n);
+        Positions& target = hosts[to];
+        const auto middle = static_cast<long>(target.at.size());
+        target.at.insert(target.at.end(), moved.begin(), moved.end());
+        std::inplace_merge(target.at.begin() + static_cast<long>(target.head), target.at.begin() + middle,
+                           target.at.end());
+      }
       if (count > 0)
         throw PolicyError(std::string("gang-now: ") + what + " of job " + std::to_string(job) +
                           ": more VPs than it has there");
@@ -303,11 +362,12 @@ class GangNow : public TimeSharingPolicy {
   const Machine& machine_;
   GangNowPolicySpec spec_;
   std::vector<gn::Processor> workstations_; // one per compute host, in host order
-  std::map<std::string, int> host_index_;
+  std::unordered_map<std::string, int> host_index_;
   std::string default_arch_;
   std::vector<bool> busy_;
   gn::AllocationMap map_;
   std::map<JobId, Vps> jobs_;
+  std::vector<JobId> changed_ids_; // the jobs whose Vps::changed was set since the last plan (some more than once)
   std::vector<int> ran_; // the jobs of the running slice at the last plan, increasing
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
