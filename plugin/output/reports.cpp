@@ -29,34 +29,6 @@ FormattedNumber num(double v)
 } // namespace
 
 namespace {
-/* The interval notation of the last set formatted. A running segment goes to trace.csv then to segments.csv: the
- * second writer finds its set here instead of formatting it again (EQUI's fragmented sets make rows of hundreds of
- * characters). Per thread, so runs in different threads never share it. */
-std::string_view processors_text(const ResourceSet& processors)
-{
-  thread_local ResourceSet last;
-  thread_local std::string text;
-  if (!(processors == last) || text.empty()) {
-    text.clear();
-    processors.append_to(text);
-    last = processors;
-  }
-  return text;
-}
-
-/* The text of the last start (`which` 0) or end (1) formatted, kept as processors_text() keeps its set: a running
- * segment's row in segments.csv finds the two numbers trace.csv's row formatted just before. */
-std::string_view time_text(double value, int which)
-{
-  thread_local double last[2] = {std::nan(""), std::nan("")}; // (NaN equals nothing: the first call formats)
-  thread_local std::string text[2];
-  if (!(value == last[which]) || std::signbit(value) != std::signbit(last[which])) {
-    text[which] = FormattedNumber(value).view();
-    last[which] = value;
-  }
-  return text[which];
-}
-
 /* One output row assembled in a reused buffer and written with one call: streaming field by field through an ostream
  * costs a sentry per field, which on a million-row jobs.csv or trace.csv was most of the writing time. */
 class Row {
@@ -265,6 +237,16 @@ std::size_t SegmentsWriter::position_of(JobId id) const
 void SegmentsWriter::add(const TraceSegment& s)
 {
   if (s.status != JobStatus::running) return;
+  const FormattedNumber start(s.start);
+  const FormattedNumber end(s.end);
+  processors_.clear();
+  s.processors.append_to(processors_);
+  add(s, {start.view(), end.view(), processors_});
+}
+
+void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
+{
+  if (s.status != JobStatus::running) return;
   const size_t i = position_of(s.job);
   const WorkloadJob& j = jobs_[i];
   // Aggregated rows (a cycle advanced whole) come after their job's ordinary rows of the same advance, each row's first
@@ -278,7 +260,7 @@ void SegmentsWriter::add(const TraceSegment& s)
     ready_after_cycle_[i] = -1;
   }
   const double ready = std::isnan(ready_[i]) ? j.submit_time : ready_[i];
-  const std::string_view processors = processors_text(s.processors);
+  const std::string_view processors = texts.processors;
   // The row is formatted into the last block when it has room for the longest row this one can be (nine numbers of at
   // most 352 characters), else into a new block.
   const size_t longest = sizeof(Waiting) + 4096 + workload_name_.size() + processors.size();
@@ -297,7 +279,7 @@ void SegmentsWriter::add(const TraceSegment& s)
   text.resize(head_at + sizeof(Waiting));
   const size_t text_at = text.size();
   // A job that ran on from its previous segment was ready at its start: its turnaround is its execution time.
-  const std::string_view start = time_text(s.start, 0);
+  const std::string_view start = texts.start;
   const FormattedNumber execution(nine_decimals(s.end - s.start));
   const bool ran_on = ready == s.start && std::signbit(ready) == std::signbit(s.start);
   Row row(text);
@@ -308,7 +290,7 @@ void SegmentsWriter::add(const TraceSegment& s)
     row << num(ready);
   row << ',' << j.size << ',' << num(j.estimate) << ',';
   const size_t outcome_at = text.size();
-  row << ',' << start << ',' << execution << ',' << time_text(s.end, 1) << ',' << num(nine_decimals(s.start - ready))
+  row << ',' << start << ',' << execution << ',' << texts.end << ',' << num(nine_decimals(s.start - ready))
       << ',';
   if (ran_on)
     row << execution;
@@ -483,11 +465,15 @@ void TraceWriter::write(const TraceSegment& s)
   char buf[24];
   row_.append(buf, std::to_chars(buf, buf + sizeof buf, s.job).ptr);
   row_ += ',';
-  row_.append(time_text(s.start, 0));
+  start_at_ = row_.size();
+  row_.append(FormattedNumber(s.start).view());
   row_ += ',';
-  row_.append(time_text(s.end, 1));
+  end_at_ = row_.size();
+  row_.append(FormattedNumber(s.end).view());
   row_ += ',';
-  row_.append(processors_text(s.processors));
+  processors_at_ = row_.size();
+  s.processors.append_to(row_);
+  processors_end_ = row_.size();
   row_ += ',';
   row_.append(to_string(s.status));
   if (cycles_) {

@@ -16,6 +16,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -62,6 +63,13 @@ struct JobOutcome {
   JobFate fate = JobFate::running;
   double slowdown = 0;
 };
+/* A running segment's start, end and processors as text: trace.csv's row of the segment has them already
+ * (TraceWriter::last_row()), and segments.csv's row of it takes them from there. */
+struct SegmentTexts {
+  std::string_view start;
+  std::string_view end;
+  std::string_view processors;
+};
 /* segments.csv, for evalys and other Batsim tools: jobs.csv's Batsim columns, one row per running segment, the row's
  * submission being when the job became ready for that segment (its submission, then the end of its previous running
  * segment); success, final_state and stretch are the job's (jobs.csv's). A row is formatted when its segment closes,
@@ -79,6 +87,8 @@ class SegmentsWriter {
   SegmentsWriter(const SegmentsWriter&) = delete;
   SegmentsWriter& operator=(const SegmentsWriter&) = delete;
   void add(const TraceSegment& segment); // keeps running segments, ignores the others
+  /* The same with the segment's own texts (TraceWriter::last_row() after writing it): not formatted again. */
+  void add(const TraceSegment& segment, const SegmentTexts& texts);
   /* The job at `position` of `jobs` left with `outcome` (its slowdown from job_metrics()): its rows can go out. */
   void job_left(std::size_t position, const JobOutcome& outcome);
   /* Every job has left: the last rows go out. std::logic_error when a row's job never left. */
@@ -129,6 +139,7 @@ class SegmentsWriter {
   std::string out_text_; // rows assembled before one write
   std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_text_ is
   std::string stretch_text_;
+  std::string processors_; // add() without texts: the segment's processors
 };
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. With
  * `cycles` (a policy that may declare repeating schedules) two more columns, period and repeats: empty on an ordinary
@@ -138,10 +149,21 @@ class TraceWriter {
  public:
   explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
   void write(const TraceSegment& segment);
+  /* The start, end and processors of the last row written, valid until the next write(). */
+  SegmentTexts last_row() const
+  {
+    return {std::string_view(row_).substr(start_at_, end_at_ - 1 - start_at_),
+            std::string_view(row_).substr(end_at_, processors_at_ - 1 - end_at_),
+            std::string_view(row_).substr(processors_at_, processors_end_ - processors_at_)};
+  }
 
  private:
   std::ostream& out_;
   std::string row_;
+  std::size_t start_at_ = 0; // where last_row()'s texts are in row_
+  std::size_t end_at_ = 0;
+  std::size_t processors_at_ = 0;
+  std::size_t processors_end_ = 0;
   bool cycles_ = false;
 };
 std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);

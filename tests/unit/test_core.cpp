@@ -486,9 +486,10 @@ TEST(Machine, HostsSpannedBySets)
   EXPECT_EQ(m.hosts_spanned(ResourceSet(12)), 0);
 }
 
-/* trace.csv and segments.csv share the text of the last set formatted (reports.cpp): each row must still carry its
- * own segment's processors, whether the two writers alternate or one writes all its rows first. The sets differ by
- * one member ("20-24" and "20-24 50") or come back after another ("0-9"). */
+/* segments.csv's row of a segment takes its start, end and processors from trace.csv's row of it
+ * (TraceWriter::last_row()) when the two writers alternate, and formats them itself otherwise: each row must carry its
+ * own segment's processors and times either way. The sets differ by one member ("20-24" and "20-24 50") or come back
+ * after another ("0-9"). */
 TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
 {
   JobList jobs(2);
@@ -532,7 +533,7 @@ TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
     SegmentsWriter segments_writer(rows, jobs, "w");
     for (const TraceSegment& s : segments) {
       trace_writer.write(s);
-      if (alternate) segments_writer.add(s);
+      if (alternate) segments_writer.add(s, trace_writer.last_row());
     }
     if (!alternate)
       for (auto s = segments.rbegin(); s != segments.rend(); ++s) // backwards: never the last set formatted first
@@ -544,6 +545,10 @@ TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
     const std::vector<std::string> expected =
         alternate ? running_sets : std::vector<std::string>(running_sets.rbegin(), running_sets.rend());
     EXPECT_EQ(column(rows.str(), 14), expected) << rows.str();
+    const std::vector<std::string> starts{"0", "0", "5", "6"};
+    const std::vector<std::string> ends{"5", "5", "7", "8"};
+    EXPECT_EQ(column(rows.str(), 8), alternate ? starts : std::vector<std::string>(starts.rbegin(), starts.rend()));
+    EXPECT_EQ(column(rows.str(), 10), alternate ? ends : std::vector<std::string>(ends.rbegin(), ends.rend()));
   }
 }
 
@@ -717,9 +722,10 @@ TEST(TimeFormat, ShortestStableText)
   EXPECT_EQ(format_number(-0.0000001), "0");
 }
 
-// The fast paths (whole numbers, and values below a million through an integer count of millionths) against printf's
+// The fast paths (whole numbers, and values below 10^8 through an integer count of millionths) against printf's
 // "%.6f" with the trailing zeros and point removed, on random values of every magnitude and on values next to the
-// halfway points between two sixth decimals, where a product rounded twice would go wrong.
+// halfway points between two sixth decimals, where a product rounded twice would go wrong (below 2 x 10^6 and, where
+// the product's rounding error is larger, from 10^6 to 2 x 10^8).
 TEST(TimeFormat, AgreesWithPrintfEverywhere)
 {
   auto reference = [](double v) {
@@ -734,8 +740,15 @@ TEST(TimeFormat, AgreesWithPrintfEverywhere)
   std::mt19937_64 gen(7);
   std::uniform_real_distribution<double> exponent(-9, 18);
   std::uniform_int_distribution<long long> millionths(-2000000000000LL, 2000000000000LL);
-  std::vector<double> values{0.0, -0.0, 0.5e-6, -0.5e-6, 1.5e-6, 0.0000025, 999999.9999995, 1e6, 123456.7890125};
+  std::uniform_int_distribution<long long> large_millionths(1000000000000LL, 200000000000000LL);
+  std::vector<double> values{0.0,        -0.0, 0.5e-6,         -0.5e-6,          1.5e-6,          0.0000025,
+                             999999.9999995, 1e6,  123456.7890125, 99999999.9999995, 12345678.1234565, 1e8};
   for (int i = 0; i < 200000; i++) {
+    const double large_halfway = (static_cast<double>(large_millionths(gen)) + 0.5) / 1e6 * (i % 2 != 0 ? 1 : -1);
+    values.push_back(large_halfway);
+    values.push_back(std::nextafter(large_halfway, 0.0));
+    values.push_back(std::nextafter(large_halfway, 1e300));
+    values.push_back(static_cast<double>(large_millionths(gen)) / 1e6); // six decimals or fewer, below 2 x 10^8
     double magnitude = std::pow(10.0, exponent(gen));
     values.push_back(i % 2 != 0 ? magnitude : -magnitude);
     double halfway = (static_cast<double>(millionths(gen)) + 0.5) / 1e6; // near x.xxxxxx5
