@@ -4,6 +4,7 @@
  * written with nlohmann-json (core/json.hpp). */
 #pragma once
 
+#include "core/time_format.hpp"
 #include "model/policy_report.hpp"
 #include "output/metrics.hpp"
 #include "output/run_folder.hpp"
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <deque>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -137,8 +139,8 @@ class SegmentsWriter {
   std::size_t spilled_read_ = 0;
   std::uint64_t spilled_total_ = 0;
   std::string out_text_; // rows assembled before one write
-  std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_text_ is
-  std::string stretch_text_;
+  std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_ is
+  std::optional<FormattedNumber> stretch_;
   std::string processors_; // add() without texts: the segment's processors
 };
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. With
