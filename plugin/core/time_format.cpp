@@ -21,13 +21,15 @@ FormattedNumber::FormattedNumber(double value)
     length_ = static_cast<int>(std::to_chars(text_, text_ + sizeof text_, static_cast<long long>(value)).ptr - text_);
     return;
   }
-  // Below a million, value x 10^6 rounded to an integer gives the six decimals directly, unless the product sits
-  // near a half (its rounding error is under 2^-13 there, so a margin of 10^-3 is safe): then, and above a million,
+  // Below 10^8, value x 10^6 rounded to an integer gives the six decimals directly, unless the product sits near a
+  // half: its rounding error is under 2^-13 below a million (a margin of 10^-3 is safe there) and under 2^-7 below
+  // 2^27 (a margin of 2^-6; 10^8 s are three years, the times of long generated runs). Then, and above 10^8,
   // std::to_chars decides.
-  if (std::abs(value) < 1.0e6) {
+  if (std::abs(value) < 1.0e8) {
     const double scaled = value * 1.0e6;
     const double rounded = std::nearbyint(scaled);
-    if (std::abs(std::abs(scaled - rounded) - 0.5) > 1.0e-3) {
+    const double margin = std::abs(value) < 1.0e6 ? 1.0e-3 : 1.0 / 64;
+    if (std::abs(std::abs(scaled - rounded) - 0.5) > margin) {
       long long micro = static_cast<long long>(rounded);
       char* p = text_;
       if (micro < 0) {

@@ -5,7 +5,9 @@
 #include "core/json.hpp"
 #include "core/time_format.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -14,6 +16,7 @@
 #include <sstream>
 #include <string_view>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace jobsched {
@@ -26,25 +29,12 @@ FormattedNumber num(double v)
 } // namespace
 
 namespace {
-/* The interval notation of the last set formatted. A running segment goes to trace.csv then to segments.csv: the
- * second writer finds its set here instead of formatting it again (EQUI's fragmented sets make rows of hundreds of
- * characters). Per thread, so runs in different threads never share it. */
-std::string_view processors_text(const ResourceSet& processors)
-{
-  thread_local ResourceSet last;
-  thread_local std::string text;
-  if (!(processors == last) || text.empty()) {
-    text.clear();
-    processors.append_to(text);
-    last = processors;
-  }
-  return text;
-}
-
 /* One output row assembled in a reused buffer and written with one call: streaming field by field through an ostream
  * costs a sentry per field, which on a million-row jobs.csv or trace.csv was most of the writing time. */
 class Row {
  public:
+  Row() : text_(own_) {}
+  explicit Row(std::string& text) : text_(text) {} // appends to `text` (append_to() and write_to() are then moot)
   Row& operator<<(char c)
   {
     text_ += c;
@@ -80,7 +70,8 @@ class Row {
   }
 
  private:
-  std::string text_;
+  std::string own_;
+  std::string& text_;
 };
 } // namespace
 
@@ -187,108 +178,279 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
   writer.finish(extra);
 }
 
-SegmentsWriter::SegmentsWriter() : spool_(std::tmpfile())
+SegmentsWriter::SegmentsWriter(std::ostream& out, const JobList& jobs, const std::string& workload_name,
+                               std::size_t memory_limit)
+    : out_(out), jobs_(jobs), workload_name_(workload_name), memory_limit_(memory_limit)
 {
-  if (spool_ == nullptr)
-    throw InputError(std::string("segments.csv: cannot create a temporary file (") + std::strerror(errno) + ")");
-  // A buffer of 1 MiB instead of the file system's block: a long run spools gigabytes, written and read back.
-  std::setvbuf(spool_, nullptr, _IOFBF, std::size_t{1} << 20);
+  // A job's position from its number: by difference when the numbers are consecutive (generated workloads: no table
+  // of a million entries), else from a table by number when they span less than four times their count (a log whose
+  // jobs were filtered), else looked up in a hash table.
+  for (size_t i = 0; i < jobs.size() && consecutive_; i++)
+    consecutive_ = jobs[i].id == jobs.front().id + static_cast<JobId>(i);
+  if (!consecutive_) {
+    const auto [lowest, highest] =
+        std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    if (highest->id - lowest->id < 4 * static_cast<JobId>(jobs.size()) + 1024) {
+      first_id_ = lowest->id;
+      position_by_id_.assign(static_cast<size_t>(highest->id - lowest->id + 1), SIZE_MAX);
+      for (size_t i = 0; i < jobs.size(); i++)
+        position_by_id_[static_cast<size_t>(jobs[i].id - first_id_)] = i;
+    } else {
+      for (size_t i = 0; i < jobs.size(); i++)
+        index_[jobs[i].id] = i;
+    }
+  }
+  // (NaN: the job's submission, read when its first segment comes: a closed population's jobs are submitted as the
+  // run goes)
+  ready_.assign(jobs.size(), std::nan(""));
+  outcomes_.resize(jobs.size());
+  left_.resize(jobs.size());
+  out_ << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+          "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
+          "allocated_resources,consumed_energy,metadata\n";
 }
 
 SegmentsWriter::~SegmentsWriter()
 {
-  std::fclose(spool_);
+  if (spill_ != nullptr) std::fclose(spill_);
+}
+
+std::size_t SegmentsWriter::position_of(JobId id) const
+{
+  if (!position_by_id_.empty()) {
+    const JobId p = id - first_id_;
+    if (p < 0 || p >= static_cast<JobId>(position_by_id_.size()) || position_by_id_[static_cast<size_t>(p)] == SIZE_MAX)
+      throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
+    return position_by_id_[static_cast<size_t>(p)];
+  }
+  if (!consecutive_) {
+    auto found = index_.find(id);
+    if (found == index_.end()) throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
+    return found->second;
+  }
+  const JobId p = jobs_.empty() ? -1 : id - jobs_.front().id;
+  if (p < 0 || p >= static_cast<JobId>(jobs_.size()))
+    throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
+  return static_cast<size_t>(p);
 }
 
 void SegmentsWriter::add(const TraceSegment& s)
 {
   if (s.status != JobStatus::running) return;
-  const std::string_view text = processors_text(s.processors);
-  const Spooled head{s.job, s.start, s.end, static_cast<std::uint32_t>(text.size()), s.repeats != 1 ? 1U : 0U};
-  std::fwrite(&head, sizeof head, 1, spool_);
-  if (head.aggregated != 0) {
-    const SpooledRepeats cycle{s.repeats, s.period};
-    std::fwrite(&cycle, sizeof cycle, 1, spool_);
-  }
-  std::fwrite(text.data(), 1, text.size(), spool_);
+  const FormattedNumber start(s.start);
+  const FormattedNumber end(s.end);
+  processors_.clear();
+  s.processors.append_to(processors_);
+  add(s, {start.view(), end.view(), processors_});
 }
 
-void SegmentsWriter::write(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
-                           const std::string& workload_name, double stop_time)
+void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
 {
-  std::vector<JobOutcome> outcomes;
-  outcomes.reserve(states.size());
-  for (const JobState& o : states)
-    outcomes.push_back({o.fate, job_metrics(o, stop_time).slowdown});
-  write(out, outcomes, jobs, workload_name);
-}
-
-void SegmentsWriter::write(std::ostream& out, const std::vector<JobOutcome>& outcomes, const JobList& jobs,
-                           const std::string& workload_name)
-{
-  if (std::fflush(spool_) != 0 || std::ferror(spool_) != 0)
-    throw InputError(std::string("segments.csv: cannot write its temporary file (") + std::strerror(errno) + ")");
-  std::rewind(spool_);
-  // A job's position from its number: by difference when the numbers are consecutive (generated workloads: no table
-  // of a million entries at the end of a long run), else looked up.
-  bool consecutive = true;
-  for (size_t i = 0; i < jobs.size() && consecutive; i++)
-    consecutive = jobs[i].id == jobs.front().id + static_cast<JobId>(i);
-  std::unordered_map<JobId, size_t> index;
-  if (!consecutive)
-    for (size_t i = 0; i < jobs.size(); i++)
-      index[jobs[i].id] = i;
-  auto position = [&](JobId id) {
-    if (!consecutive) return index.at(id);
-    const JobId p = id - jobs.front().id;
-    if (p < 0 || p >= static_cast<JobId>(jobs.size())) throw std::out_of_range("segments.csv: unknown job");
-    return static_cast<size_t>(p);
-  };
-  std::vector<double> ready(jobs.size()); // when each job became ready for its next segment
-  for (size_t i = 0; i < jobs.size(); i++)
-    ready[i] = jobs[i].submit_time;
+  if (s.status != JobStatus::running) return;
+  const size_t i = position_of(s.job);
+  const WorkloadJob& j = jobs_[i];
   // Aggregated rows (a cycle advanced whole) come after their job's ordinary rows of the same advance, each row's first
   // repetition ready at the end of the running segment before it; the job's next row after the advance is ready when
-  // the last repetition of any of them ended (kept here until then; < 0: none).
-  std::vector<double> ready_after_cycle;
-  out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
-         "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
-         "allocated_resources,consumed_energy,metadata\n";
-  Row row;
-  Spooled head{};
-  while (std::fread(&head, sizeof head, 1, spool_) == 1) {
-    SpooledRepeats cycle{1, 0};
-    if (head.aggregated != 0 && std::fread(&cycle, sizeof cycle, 1, spool_) != 1) break;
-    text_.resize(head.processors_length);
-    if (std::fread(text_.data(), 1, text_.size(), spool_) != text_.size()) break;
-    const size_t i = position(head.job);
-    const WorkloadJob& j = jobs[i];
-    if (cycle.repeats != 1 && ready_after_cycle.empty()) ready_after_cycle.assign(jobs.size(), -1);
-    // (an aggregated row of a later advance starts after the last repetition: a rounding error before it at most)
-    if (!ready_after_cycle.empty() && ready_after_cycle[i] >= 0 &&
-        (cycle.repeats == 1 || head.start >= ready_after_cycle[i] - 1e-6)) {
-      ready[i] = ready_after_cycle[i];
-      ready_after_cycle[i] = -1;
-    }
-    const JobOutcome& o = outcomes[i];
-    const double execution = head.end - head.start;
-    row << j.id << ',' << workload_name << ',' << to_string(j.shape) << ',' << num(ready[i]) << ',' << j.size << ','
-        << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
-        << ',' << num(head.start) << ',' << num(nine_decimals(execution)) << ',' << num(head.end) << ','
-        << num(nine_decimals(head.start - ready[i])) << ',' << num(nine_decimals(head.end - ready[i])) << ','
-        << num(o.slowdown) << ',' << std::string_view(text_) << ",-1,";
-    // An aggregated row (a cycle advanced whole) says so in the metadata column; the job's next row is ready when its
-    // last repetition of the cycle ended.
-    if (cycle.repeats != 1) row << "repeats=" << cycle.repeats << ";period=" << num(cycle.period);
-    row << '\n';
-    row.write_to(out);
-    ready[i] = head.end;
-    if (cycle.repeats != 1)
-      ready_after_cycle[i] =
-          std::max(ready_after_cycle[i], head.end + static_cast<double>(cycle.repeats - 1) * cycle.period);
+  // the last repetition of any of them ended (kept until then; < 0: none).
+  if (s.repeats != 1 && ready_after_cycle_.empty()) ready_after_cycle_.assign(jobs_.size(), -1);
+  // (an aggregated row of a later advance starts after the last repetition: a rounding error before it at most)
+  if (!ready_after_cycle_.empty() && ready_after_cycle_[i] >= 0 &&
+      (s.repeats == 1 || s.start >= ready_after_cycle_[i] - 1e-6)) {
+    ready_[i] = ready_after_cycle_[i];
+    ready_after_cycle_[i] = -1;
   }
-  if (std::ferror(spool_) != 0 || std::feof(spool_) == 0)
-    throw InputError(std::string("segments.csv: cannot read its temporary file back (") + std::strerror(errno) + ")");
+  const double ready = std::isnan(ready_[i]) ? j.submit_time : ready_[i];
+  const std::string_view processors = texts.processors;
+  // The row is formatted into the last block when it has room for the longest row this one can be (nine numbers of at
+  // most 352 characters), else into a new block.
+  const size_t longest = sizeof(Waiting) + 4096 + workload_name_.size() + processors.size();
+  if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < longest) {
+    std::string block;
+    if (!spare_blocks_.empty()) {
+      block = std::move(spare_blocks_.back());
+      spare_blocks_.pop_back();
+    }
+    block.reserve(std::max(kBlockSize, longest));
+    blocks_.push_back(std::move(block));
+    if (blocks_.size() == 1) block_read_ = 0;
+  }
+  std::string& text = blocks_.back();
+  const size_t head_at = text.size();
+  text.resize(head_at + sizeof(Waiting));
+  const size_t text_at = text.size();
+  // A job that ran on from its previous segment was ready at its start: its turnaround is its execution time.
+  const std::string_view start = texts.start;
+  const FormattedNumber execution(nine_decimals(s.end - s.start));
+  const bool ran_on = ready == s.start && std::signbit(ready) == std::signbit(s.start);
+  Row row(text);
+  row << j.id << ',' << std::string_view(workload_name_) << ',' << to_string(j.shape) << ',';
+  if (ran_on)
+    row << start;
+  else
+    row << num(ready);
+  row << ',' << j.size << ',' << num(j.estimate) << ',';
+  const size_t outcome_at = text.size();
+  row << ',' << start << ',' << execution << ',' << texts.end << ',' << num(nine_decimals(s.start - ready))
+      << ',';
+  if (ran_on)
+    row << execution;
+  else
+    row << num(nine_decimals(s.end - ready));
+  row << ',';
+  const size_t stretch_at = text.size();
+  row << ',' << processors << ",-1,";
+  // An aggregated row (a cycle advanced whole) says so in the metadata column; the job's next row is ready when its
+  // last repetition of the cycle ended.
+  if (s.repeats != 1) row << "repeats=" << static_cast<long long>(s.repeats) << ";period=" << num(s.period);
+  row << '\n';
+  const Waiting head{i, static_cast<std::uint32_t>(outcome_at - text_at), static_cast<std::uint32_t>(stretch_at - text_at),
+                     static_cast<std::uint32_t>(text.size() - text_at), 0};
+  std::memcpy(text.data() + head_at, &head, sizeof head);
+  waiting_bytes_ += text.size() - head_at;
+  ready_[i] = s.end;
+  if (s.repeats != 1)
+    ready_after_cycle_[i] = std::max(ready_after_cycle_[i], s.end + static_cast<double>(s.repeats - 1) * s.period);
+  if (left_[i] != 0)
+    emit_ready(); // its job left already: the row goes out once the rows before it have
+  else if (waiting_bytes_ > memory_limit_)
+    spill();
+}
+
+void SegmentsWriter::spill()
+{
+  if (spill_ == nullptr) {
+    spill_ = std::tmpfile();
+    if (spill_ == nullptr)
+      throw InputError(std::string("segments.csv: cannot create a temporary file (") + std::strerror(errno) + ")");
+  }
+  spilled_total_ += waiting_bytes_;
+  for (std::string& block : blocks_) {
+    const char* p = block.data() + block_read_;
+    size_t left = block.size() - block_read_;
+    block_read_ = 0; // (the blocks after the first are unread)
+    while (left > 0) {
+      const ssize_t n = ::pwrite(fileno(spill_), p, left, static_cast<off_t>(spill_written_));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        throw InputError(std::string("segments.csv: cannot write its temporary file (") +
+                         std::strerror(n < 0 ? errno : EIO) + ")");
+      p += n;
+      left -= static_cast<size_t>(n);
+      spill_written_ += static_cast<std::uint64_t>(n);
+    }
+  }
+  while (!blocks_.empty())
+    release_first_block();
+  waiting_bytes_ = 0;
+}
+
+/* The first block, read to its end, is kept for reuse (two at most) or freed. */
+void SegmentsWriter::release_first_block()
+{
+  if (spare_blocks_.size() < 2) {
+    spare_blocks_.push_back(std::move(blocks_.front()));
+    spare_blocks_.back().clear();
+  }
+  blocks_.pop_front();
+  block_read_ = 0;
+}
+
+/* The next `bytes` of the rows in the temporary file, read in blocks of 1 MiB or more. */
+const char* SegmentsWriter::next_spilled(std::size_t bytes)
+{
+  if (spilled_.size() - spilled_read_ < bytes) {
+    spilled_.erase(0, spilled_read_);
+    spilled_read_ = 0;
+    size_t have = spilled_.size();
+    const size_t want = std::max<std::size_t>(bytes - have, std::size_t{1} << 20);
+    const size_t wanted = static_cast<size_t>(std::min<std::uint64_t>(want, spill_written_ - spill_loaded_));
+    spilled_.resize(have + wanted);
+    while (have < spilled_.size()) {
+      const ssize_t n = ::pread(fileno(spill_), spilled_.data() + have, spilled_.size() - have,
+                                static_cast<off_t>(spill_loaded_));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        throw InputError(std::string("segments.csv: cannot read its temporary file back (") +
+                         std::strerror(n < 0 ? errno : EIO) + ")");
+      have += static_cast<size_t>(n);
+      spill_loaded_ += static_cast<std::uint64_t>(n);
+    }
+    if (spilled_.size() < bytes) throw std::logic_error("segments.csv: a row cut short in its temporary file");
+  }
+  const char* p = spilled_.data() + spilled_read_;
+  spilled_read_ += bytes;
+  return p;
+}
+
+/* The oldest waiting row, if its job has left: written, true. */
+bool SegmentsWriter::emit_next()
+{
+  const bool from_file = spill_loaded_ < spill_written_ || spilled_read_ < spilled_.size();
+  Waiting head;
+  if (from_file) {
+    std::memcpy(&head, next_spilled(sizeof head), sizeof head);
+    if (left_[head.position] == 0) {
+      spilled_read_ -= sizeof head; // stays first
+      return false;
+    }
+  } else {
+    while (!blocks_.empty() && block_read_ == blocks_.front().size())
+      release_first_block();
+    if (blocks_.empty()) return false;
+    std::memcpy(&head, blocks_.front().data() + block_read_, sizeof head);
+    if (left_[head.position] == 0) return false;
+  }
+  const char* text = from_file ? next_spilled(head.length) : blocks_.front().data() + block_read_ + sizeof head;
+  if (!from_file) {
+    block_read_ += sizeof head + head.length;
+    waiting_bytes_ -= sizeof head + head.length;
+  }
+  const JobOutcome& o = outcomes_[head.position];
+  if (stretch_position_ != head.position) {
+    stretch_.emplace(o.slowdown); // (made in place: assigning a string each time was 3% of a KTH ag-ds run)
+    stretch_position_ = head.position;
+  }
+  out_text_.append(text, head.outcome_at);
+  out_text_ += o.fate == JobFate::completed ? '1' : '0';
+  out_text_ += ',';
+  out_text_ += batsim_final_state(o.fate);
+  out_text_.append(text + head.outcome_at, head.stretch_at - head.outcome_at);
+  out_text_ += stretch_->view();
+  out_text_.append(text + head.stretch_at, head.length - head.stretch_at);
+  return true;
+}
+
+/* Writes the rows whose job and every job before them have left. */
+void SegmentsWriter::emit_ready()
+{
+  if (!emit_next()) return;
+  do {
+    if (out_text_.size() >= (std::size_t{1} << 16)) {
+      out_.write(out_text_.data(), static_cast<std::streamsize>(out_text_.size()));
+      out_text_.clear();
+    }
+  } while (emit_next());
+  out_.write(out_text_.data(), static_cast<std::streamsize>(out_text_.size()));
+  out_text_.clear();
+  if (spill_written_ > 0 && spill_loaded_ == spill_written_ && spilled_read_ == spilled_.size()) {
+    spill_written_ = spill_loaded_ = 0; // the file is read to its end: its room is used again
+    spilled_.clear();
+    spilled_read_ = 0;
+  }
+}
+
+void SegmentsWriter::job_left(std::size_t position, const JobOutcome& outcome)
+{
+  outcomes_.at(position) = outcome;
+  left_[position] = 1;
+  emit_ready();
+}
+
+void SegmentsWriter::finish()
+{
+  emit_ready();
+  if (waiting_bytes_ > 0 || spill_written_ > 0)
+    throw std::logic_error("segments.csv: rows of a job that never left");
 }
 
 TraceWriter::TraceWriter(std::ostream& out, bool cycles) : out_(out), cycles_(cycles)
@@ -303,11 +465,15 @@ void TraceWriter::write(const TraceSegment& s)
   char buf[24];
   row_.append(buf, std::to_chars(buf, buf + sizeof buf, s.job).ptr);
   row_ += ',';
+  start_at_ = row_.size();
   row_.append(FormattedNumber(s.start).view());
   row_ += ',';
+  end_at_ = row_.size();
   row_.append(FormattedNumber(s.end).view());
   row_ += ',';
-  row_.append(processors_text(s.processors));
+  processors_at_ = row_.size();
+  s.processors.append_to(row_);
+  processors_end_ = row_.size();
   row_ += ',';
   row_.append(to_string(s.status));
   if (cycles_) {

@@ -4,16 +4,23 @@
  * written with nlohmann-json (core/json.hpp). */
 #pragma once
 
+#include "core/time_format.hpp"
 #include "model/policy_report.hpp"
 #include "output/metrics.hpp"
 #include "output/run_folder.hpp"
 #include "workload/workload.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace jobsched {
 
@@ -58,40 +65,83 @@ struct JobOutcome {
   JobFate fate = JobFate::running;
   double slowdown = 0;
 };
+/* A running segment's start, end and processors as text: trace.csv's row of the segment has them already
+ * (TraceWriter::last_row()), and segments.csv's row of it takes them from there. */
+struct SegmentTexts {
+  std::string_view start;
+  std::string_view end;
+  std::string_view processors;
+};
 /* segments.csv, for evalys and other Batsim tools: jobs.csv's Batsim columns, one row per running segment, the row's
  * submission being when the job became ready for that segment (its submission, then the end of its previous running
- * segment); success, final_state and stretch are the job's (jobs.csv's). Segments close while the run goes, before
- * their job's end is known: they wait in a temporary file, read back once at the end of the run to be written with
- * their job's final figures. */
+ * segment); success, final_state and stretch are the job's (jobs.csv's). A row is formatted when its segment closes,
+ * all but those three fields, which are known once its job has left (job_left()); rows go out in the order their
+ * segments closed, each as soon as its job and the jobs of every row before it have left. The rows waiting meanwhile
+ * are kept in memory up to `memory_limit` bytes, beyond which they move to a temporary file and are read back from it
+ * in order, so that a long run's memory stays bounded. */
 class SegmentsWriter {
  public:
-  SegmentsWriter(); // InputError when no temporary file can be made
+  static constexpr std::size_t kMemoryLimit = std::size_t{32} << 20;
+  /* Writes the header to `out`. `jobs`: the workload's, every job of the segments among them, kept by reference. */
+  SegmentsWriter(std::ostream& out, const JobList& jobs, const std::string& workload_name,
+                 std::size_t memory_limit = kMemoryLimit);
   ~SegmentsWriter();
   SegmentsWriter(const SegmentsWriter&) = delete;
   SegmentsWriter& operator=(const SegmentsWriter&) = delete;
   void add(const TraceSegment& segment); // keeps running segments, ignores the others
-  /* `states` and `jobs` in the same (workload) order, every job of the segments among them; `stop_time` as for
-   * write_jobs_csv(). */
-  void write(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
-             const std::string& workload_name, double stop_time);
-  /* `outcomes` in the order of `jobs` (JobOutcome of each, its slowdown from job_metrics() with the run's stop time). */
-  void write(std::ostream& out, const std::vector<JobOutcome>& outcomes, const JobList& jobs,
-             const std::string& workload_name);
+  /* The same with the segment's own texts (TraceWriter::last_row() after writing it): not formatted again. */
+  void add(const TraceSegment& segment, const SegmentTexts& texts);
+  /* The job at `position` of `jobs` left with `outcome` (its slowdown from job_metrics()): its rows can go out. */
+  void job_left(std::size_t position, const JobOutcome& outcome);
+  /* Every job has left: the last rows go out. std::logic_error when a row's job never left. */
+  void finish();
+  /* Bytes of rows that moved to the temporary file so far (none while they fit in memory). */
+  std::uint64_t spilled_bytes() const { return spilled_total_; }
 
  private:
-  struct Spooled {
-    JobId job;
-    double start;
-    double end;
-    std::uint32_t processors_length; // the processors' interval notation follows
-    std::uint32_t aggregated;        // 1: a SpooledRepeats record follows (before the processors)
+  /* A waiting row: `length` bytes of text follow, its final fields to go at `outcome_at` (success, final_state) and
+   * `stretch_at`. */
+  struct Waiting {
+    std::uint64_t position;
+    std::uint32_t outcome_at;
+    std::uint32_t stretch_at;
+    std::uint32_t length;
+    std::uint32_t padding;
   };
-  struct SpooledRepeats { // an aggregated row's TraceSegment::repeats and period
-    std::int64_t repeats;
-    double period;
-  };
-  std::FILE* spool_;
-  std::string text_;
+  std::size_t position_of(JobId id) const;
+  void spill();
+  void release_first_block();
+  const char* next_spilled(std::size_t bytes);
+  bool emit_next();
+  void emit_ready();
+
+  std::ostream& out_;
+  const JobList& jobs_;
+  std::string workload_name_;
+  std::size_t memory_limit_;
+  bool consecutive_ = true;
+  JobId first_id_ = 0;                            // position_by_id_[id - first_id_]: the job's position, or SIZE_MAX
+  std::vector<std::size_t> position_by_id_;       // (when the numbers are not consecutive but close together)
+  std::unordered_map<JobId, std::size_t> index_; // a job's position, when the numbers are far apart
+  std::vector<double> ready_;                     // when each job became ready for its next segment
+  std::vector<double> ready_after_cycle_;         // see add()
+  std::vector<JobOutcome> outcomes_;
+  std::vector<char> left_;
+  static constexpr std::size_t kBlockSize = std::size_t{1} << 20;
+  std::deque<std::string> blocks_; // rows in memory, in blocks of kBlockSize (the first read up to block_read_)
+  std::size_t block_read_ = 0;
+  std::size_t waiting_bytes_ = 0; // unread bytes of blocks_
+  std::vector<std::string> spare_blocks_;
+  std::FILE* spill_ = nullptr; // rows moved out of memory: [spill_loaded_ - (spilled_.size() - spilled_read_),
+  std::uint64_t spill_written_ = 0; // spill_written_) of the file, before the ones in memory
+  std::uint64_t spill_loaded_ = 0;
+  std::string spilled_; // what was read of the file, from spilled_read_ on
+  std::size_t spilled_read_ = 0;
+  std::uint64_t spilled_total_ = 0;
+  std::string out_text_; // rows assembled before one write
+  std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_ is
+  std::optional<FormattedNumber> stretch_;
+  std::string processors_; // add() without texts: the segment's processors
 };
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. With
  * `cycles` (a policy that may declare repeating schedules) two more columns, period and repeats: empty on an ordinary
@@ -101,10 +151,21 @@ class TraceWriter {
  public:
   explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
   void write(const TraceSegment& segment);
+  /* The start, end and processors of the last row written, valid until the next write(). */
+  SegmentTexts last_row() const
+  {
+    return {std::string_view(row_).substr(start_at_, end_at_ - 1 - start_at_),
+            std::string_view(row_).substr(end_at_, processors_at_ - 1 - end_at_),
+            std::string_view(row_).substr(processors_at_, processors_end_ - processors_at_)};
+  }
 
  private:
   std::ostream& out_;
   std::string row_;
+  std::size_t start_at_ = 0; // where last_row()'s texts are in row_
+  std::size_t end_at_ = 0;
+  std::size_t processors_at_ = 0;
+  std::size_t processors_end_ = 0;
   bool cycles_ = false;
 };
 std::string summary_json(const RunDescription& run, const Workload& workload, const RunMetrics& m);

@@ -396,7 +396,6 @@ struct AttachedRun::State {
   // are made then, and their records dropped.
   std::optional<JobsCsvWriter> jobs_writer;
   std::optional<MetricsAccumulator> sums;
-  std::vector<JobOutcome> outcomes;  // segments.csv's figures of each job, by workload position
   std::deque<JobState> kept_states;  // RunOptions::keep_states
   double stop_time = 0;              // when the run stopped, once it has (only unfinished jobs' rows depend on it)
 
@@ -407,7 +406,7 @@ struct AttachedRun::State {
       throw std::logic_error("job record " + std::to_string(position) + " is not the workload's job at that position");
     sums->add(s);
     if (jobs_writer) jobs_writer->write(s, jobs[position], stop_time);
-    if (segments_writer) outcomes[position] = {s.fate, job_metrics(s, stop_time).slowdown};
+    if (segments_writer) segments_writer->job_left(position, {s.fate, job_metrics(s, stop_time).slowdown});
     if (options.keep_states) kept_states.push_back(std::move(s));
   }
 
@@ -499,8 +498,8 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
     const bool cycle_columns =
         sc.simulation.cycles && ctx.time_sharing_policy && ctx.time_sharing_policy->declares_cycles();
     if (sc.write_trace) st.trace_writer.emplace(st.folder->open("trace.csv"), cycle_columns);
-    if (sc.write_trace && ctx.time_sharing_policy) st.segments_writer.emplace();
-    if (st.segments_writer) st.outcomes.resize(ctx.workload->jobs.size());
+    if (sc.write_trace && ctx.time_sharing_policy)
+      st.segments_writer.emplace(st.folder->open("segments.csv"), ctx.workload->jobs, ctx.workload->name);
     st.sums.emplace(sc.workload.closed.warmup);
     // A time-sharing policy's own jobs.csv columns (PolicyReport) are known at the end: its rows wait for them.
     if (sc.write_jobs)
@@ -508,7 +507,10 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
     ctx.runtime->table().set_release_sink([&st](JobState& s, size_t position) { st.job_left(s, position); });
     ctx.runtime->set_trace_sink([&st, keep = st.options.keep_trace](const TraceSegment& s) {
       if (st.trace_writer) st.trace_writer->write(s);
-      if (st.segments_writer) st.segments_writer->add(s);
+      if (st.segments_writer && st.trace_writer)
+        st.segments_writer->add(s, st.trace_writer->last_row()); // the texts trace.csv's row formatted
+      else if (st.segments_writer)
+        st.segments_writer->add(s);
       if (st.busy && s.status == JobStatus::running)
         s.processors.for_each([&](int p) { (*st.busy)[static_cast<size_t>(p)].emplace_back(s.start, s.end); });
       else
@@ -597,8 +599,7 @@ RunReport AttachedRun::finish()
   if (!policy_report.invariant_violation.empty()) throw InvariantViolation(policy_report.invariant_violation);
   RunFolder& folder = *st.folder;
   if (st.jobs_writer) st.jobs_writer->finish(policy_report);
-  if (st.segments_writer)
-    st.segments_writer->write(folder.open("segments.csv"), st.outcomes, workload.jobs, workload.name);
+  if (st.segments_writer) st.segments_writer->finish();
   folder.write("summary.json", summary_json(run, workload, report.metrics, policy_report));
   write_performance_and_commit(folder, perf, st.wall_start);
   return report;

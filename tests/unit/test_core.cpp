@@ -486,9 +486,10 @@ TEST(Machine, HostsSpannedBySets)
   EXPECT_EQ(m.hosts_spanned(ResourceSet(12)), 0);
 }
 
-/* trace.csv and segments.csv share the text of the last set formatted (reports.cpp): each row must still carry its
- * own segment's processors, whether the two writers alternate or one writes all its rows first. The sets differ by
- * one member ("20-24" and "20-24 50") or come back after another ("0-9"). */
+/* segments.csv's row of a segment takes its start, end and processors from trace.csv's row of it
+ * (TraceWriter::last_row()) when the two writers alternate, and formats them itself otherwise: each row must carry its
+ * own segment's processors and times either way. The sets differ by one member ("20-24" and "20-24 50") or come back
+ * after another ("0-9"). */
 TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
 {
   JobList jobs(2);
@@ -529,20 +530,104 @@ TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
     std::ostringstream trace;
     std::ostringstream rows;
     TraceWriter trace_writer(trace);
-    SegmentsWriter segments_writer;
+    SegmentsWriter segments_writer(rows, jobs, "w");
     for (const TraceSegment& s : segments) {
       trace_writer.write(s);
-      if (alternate) segments_writer.add(s);
+      if (alternate) segments_writer.add(s, trace_writer.last_row());
     }
     if (!alternate)
       for (auto s = segments.rbegin(); s != segments.rend(); ++s) // backwards: never the last set formatted first
         segments_writer.add(*s);
-    segments_writer.write(rows, states, jobs, "w", 8);
+    for (size_t i = 0; i < 2; i++)
+      segments_writer.job_left(i, {states[i].fate, job_metrics(states[i], 8).slowdown});
+    segments_writer.finish();
     EXPECT_EQ(column(trace.str(), 3), trace_sets);
     const std::vector<std::string> expected =
         alternate ? running_sets : std::vector<std::string>(running_sets.rbegin(), running_sets.rend());
     EXPECT_EQ(column(rows.str(), 14), expected) << rows.str();
+    const std::vector<std::string> starts{"0", "0", "5", "6"};
+    const std::vector<std::string> ends{"5", "5", "7", "8"};
+    EXPECT_EQ(column(rows.str(), 8), alternate ? starts : std::vector<std::string>(starts.rbegin(), starts.rend()));
+    EXPECT_EQ(column(rows.str(), 10), alternate ? ends : std::vector<std::string>(ends.rbegin(), ends.rend()));
   }
+}
+
+/* segments.csv rows go out in the order their segments closed, each once its job and the jobs of every row before it
+ * have left, with the job's final figures; in memory or, beyond the memory limit (200 bytes: some rows, 0: every row),
+ * through the temporary file, the same text. Jobs 10, 12 and 15 (numbers close together: the table by number; 10, 12 and 900015: the hash
+ * table), submitted at 0, 1 and 0. Every row's figures below are worked out by hand from the segments: the submission
+ * is the end of the job's previous running segment (job 10's second row ran on from its first: waiting 0), job 15's
+ * aggregated row (3 repetitions every 10 s) is ready at the end of its row before, and its next row at the end of the
+ * last repetition, 2 + 2 x 10 = 22. */
+TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
+{
+  const std::string header =
+      "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+      "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
+      "allocated_resources,consumed_energy,metadata\n";
+  const std::vector<std::string> rows{
+      "10,w,malleable,0,2,100,1,COMPLETED_SUCCESSFULLY,0,5,5,0,5,1.5,0-1,-1,\n",
+      "12,w,rigid,1,1,50.5,0,COMPLETED_KILLED,2,2,4,1,3,2.25,2,-1,\n",
+      "15,w,rigid,0,4,30,0,NOT_FINISHED,0,1,1,0,1,-1,4-7,-1,\n",
+      "10,w,malleable,5,2,100,1,COMPLETED_SUCCESSFULLY,5,2.5,7.5,0,2.5,1.5,0-3,-1,\n",
+      "15,w,rigid,1,4,30,0,NOT_FINISHED,1,1,2,0,1,-1,4-5,-1,repeats=3;period=10\n",
+      "12,w,rigid,4,1,50.5,0,COMPLETED_KILLED,6,3,9,2,5,2.25,2-3,-1,\n",
+      "15,w,rigid,22,4,30,0,NOT_FINISHED,25,5,30,3,8,-1,4-7 9,-1,\n"};
+  for (JobId third : {JobId{15}, JobId{900015}})
+    for (std::size_t limit : {SegmentsWriter::kMemoryLimit, std::size_t{200}, std::size_t{0}}) {
+      JobList jobs(3);
+      const JobId ids[3] = {10, 12, third};
+      for (size_t i = 0; i < 3; i++)
+        jobs[i].id = ids[i];
+      jobs[0].shape = JobShape::malleable;
+      jobs[0].size = 2;
+      jobs[0].estimate = 100;
+      jobs[1].estimate = 50.5;
+      jobs[2].size = 4;
+      jobs[2].estimate = 30;
+      ResourceSet last = ResourceSet::range(16, 4, 4);
+      last.set(9);
+      std::ostringstream out;
+      SegmentsWriter writer(out, jobs, "w", limit);
+      jobs[1].submit_time = 1; // submitted once the run goes, as a closed population's jobs are (events/submitter.cpp)
+      writer.add({10, 0, 5, ResourceSet::range(16, 0, 2), JobStatus::running});
+      writer.add({12, 2, 4, ResourceSet::range(16, 2, 1), JobStatus::running});
+      writer.add({third, 0, 1, ResourceSet::range(16, 4, 4), JobStatus::running});
+      writer.add({10, 5, 7.5, ResourceSet::range(16, 0, 4), JobStatus::running});
+      writer.add({12, 4, 6, ResourceSet::range(16, 2, 1), JobStatus::suspended}); // not a row
+      writer.add({third, 1, 2, ResourceSet::range(16, 4, 2), JobStatus::running, -1, 3, 10});
+      writer.add({12, 6, 9, ResourceSet::range(16, 2, 2), JobStatus::running});
+      writer.job_left(1, {JobFate::killed, 2.25});
+      EXPECT_EQ(out.str(), header) << "job 10's row is first and job 10 has not left";
+      writer.job_left(0, {JobFate::completed, 1.5});
+      EXPECT_EQ(out.str(), header + rows[0] + rows[1]) << "job 15's row waits";
+      writer.add({third, 25, 30, last, JobStatus::running});
+      writer.job_left(2, {JobFate::running, -1});
+      std::string all = header;
+      for (const std::string& row : rows)
+        all += row;
+      if (third != 15)
+        for (size_t at = all.find("\n15,"); at != std::string::npos; at = all.find("\n15,", at + 1))
+          all.replace(at + 1, 2, "900015");
+      EXPECT_EQ(out.str(), all) << "limit " << limit;
+      writer.finish();
+      EXPECT_EQ(out.str(), all);
+      EXPECT_EQ(writer.spilled_bytes() > 0, limit != SegmentsWriter::kMemoryLimit);
+    }
+}
+
+/* A row of a job that never left is a bug of the run: finish() says so instead of leaving the row out. */
+TEST(OutputWriters, SegmentsOfAJobThatNeverLeftAreAnError)
+{
+  JobList jobs(2);
+  jobs[0].id = 1;
+  jobs[1].id = 2;
+  std::ostringstream out;
+  SegmentsWriter writer(out, jobs, "w");
+  writer.add({2, 0, 5, ResourceSet::range(4, 0, 2), JobStatus::running});
+  writer.job_left(0, {JobFate::completed, 1});
+  EXPECT_THROW(writer.finish(), std::logic_error);
+  EXPECT_THROW(writer.add({3, 0, 1, ResourceSet::range(4, 0, 1), JobStatus::running}), std::out_of_range);
 }
 
 TEST(Metrics, DefinitionsOnTwoJobs)
@@ -637,9 +722,10 @@ TEST(TimeFormat, ShortestStableText)
   EXPECT_EQ(format_number(-0.0000001), "0");
 }
 
-// The fast paths (whole numbers, and values below a million through an integer count of millionths) against printf's
+// The fast paths (whole numbers, and values below 10^8 through an integer count of millionths) against printf's
 // "%.6f" with the trailing zeros and point removed, on random values of every magnitude and on values next to the
-// halfway points between two sixth decimals, where a product rounded twice would go wrong.
+// halfway points between two sixth decimals, where a product rounded twice would go wrong (below 2 x 10^6 and, where
+// the product's rounding error is larger, from 10^6 to 2 x 10^8).
 TEST(TimeFormat, AgreesWithPrintfEverywhere)
 {
   auto reference = [](double v) {
@@ -654,8 +740,15 @@ TEST(TimeFormat, AgreesWithPrintfEverywhere)
   std::mt19937_64 gen(7);
   std::uniform_real_distribution<double> exponent(-9, 18);
   std::uniform_int_distribution<long long> millionths(-2000000000000LL, 2000000000000LL);
-  std::vector<double> values{0.0, -0.0, 0.5e-6, -0.5e-6, 1.5e-6, 0.0000025, 999999.9999995, 1e6, 123456.7890125};
+  std::uniform_int_distribution<long long> large_millionths(1000000000000LL, 200000000000000LL);
+  std::vector<double> values{0.0,        -0.0, 0.5e-6,         -0.5e-6,          1.5e-6,          0.0000025,
+                             999999.9999995, 1e6,  123456.7890125, 99999999.9999995, 12345678.1234565, 1e8};
   for (int i = 0; i < 200000; i++) {
+    const double large_halfway = (static_cast<double>(large_millionths(gen)) + 0.5) / 1e6 * (i % 2 != 0 ? 1 : -1);
+    values.push_back(large_halfway);
+    values.push_back(std::nextafter(large_halfway, 0.0));
+    values.push_back(std::nextafter(large_halfway, 1e300));
+    values.push_back(static_cast<double>(large_millionths(gen)) / 1e6); // six decimals or fewer, below 2 x 10^8
     double magnitude = std::pow(10.0, exponent(gen));
     values.push_back(i % 2 != 0 ? magnitude : -magnitude);
     double halfway = (static_cast<double>(millionths(gen)) + 0.5) / 1e6; // near x.xxxxxx5
