@@ -263,12 +263,17 @@ void SchedulerActor::operator()()
   auto exhausted = [this] {
     return std::all_of(sources_.begin(), sources_.end(), [](const EventSource* s) { return s->exhausted(); });
   };
+  std::vector<sg4::ActivityPtr> activities; // refilled at each wake-up, in the same storage
   while (!(exhausted() && runtime_.size() == 0 && driver_->waiting_count() == 0)) {
-    double wake_at = std::min({policy_wakeup(), runtime_.next_deadline(), runtime_.next_timer(), next_source_time()});
-    auto activities = runtime_.activities();
+    // Nothing below changes the timers, the wall-time deadlines or the sources before the wait: each is read once.
+    const double next_timer = runtime_.next_timer();
+    const double next_deadline = runtime_.next_deadline();
+    const double source_time = next_source_time();
+    double wake_at = std::min({policy_wakeup(), next_deadline, next_timer, source_time});
+    runtime_.activities(activities);
     activities.push_back(receive_);
     double now = virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock();
-    const bool computing = activities.size() > 1 || !std::isinf(runtime_.next_timer());
+    const bool computing = activities.size() > 1 || !std::isinf(next_timer);
     if (computing) last_computing_ = now;
     if (runtime_.size() > 0 || driver_->waiting_count() > 0) { // look again when kMaxWithoutProgress's limit comes
       const double limit =
@@ -285,8 +290,7 @@ void SchedulerActor::operator()()
       double next_event = std::numeric_limits<double>::infinity();
       for (const auto* source : sources_)
         if (!source->from_jobs()) next_event = std::min(next_event, source->next_time());
-      const bool nothing_computes =
-          activities.size() == 1 && std::isinf(runtime_.next_timer()) && std::isinf(runtime_.next_deadline());
+      const bool nothing_computes = activities.size() == 1 && std::isinf(next_timer) && std::isinf(next_deadline);
       const bool only_hosts_can_help = nothing_computes && std::isinf(next_event) && exhausted() &&
                                        !sources_pending(now) && (driver_->waiting_count() > 0 || runtime_.size() > 0);
       if (!only_hosts_can_help)
@@ -306,7 +310,7 @@ void SchedulerActor::operator()()
     bool virtual_wakeup = false;
     if (virtual_wakeups_ && activities.size() == 1 && hosts_down_ == 0 && std::isfinite(wake_at) &&
         wake_at == policy_wakeup() && driver_->next_wakeup_is_virtual() && !sources_pending(now)) {
-      const double others = std::min({runtime_.next_deadline(), runtime_.next_timer(), next_source_time()});
+      const double others = std::min({next_deadline, next_timer, source_time});
       const double next = simgrid_clock_after_wait(now, std::max(0.0, wake_at - now));
       // The progress limit's wake-up (above) counts among the others: wake_at below it means it is later.
       if (wake_at < others && timeout_landing_on(sg4::Engine::get_clock(), next) >= 0) {
@@ -366,6 +370,8 @@ void SchedulerActor::operator()()
       }
     }
   }
+  // The last wake-up's activities are not held past the loop (as when the vector was the loop's own).
+  activities.clear();
   if (virtual_clock_ >= 0) catch_up({receive_}); // the outputs read SimGrid's clock at the end
   receive_->cancel();
   runtime_.close_trace();

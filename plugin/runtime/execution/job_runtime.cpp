@@ -363,7 +363,7 @@ void JobRuntime::drop_preparation(Execution& x)
   preparing_.erase(x.job->id);
   if (x.stall_end >= 0) {
     x.stall_end = -1;
-    x.token = ++last_token_;
+    drop_timer(x);
   }
 }
 
@@ -490,27 +490,13 @@ void JobRuntime::launch(Execution& x)
 
 void JobRuntime::push_timer(Execution& x, double end)
 {
-  x.token = ++last_token_;
-  timer_heap_.push(Timer{end, x.job->id, x.token});
-  // A job re-timed at every quantum (a new share) leaves its old entry behind, popped only when its old end comes,
-  // maybe millions of quanta later: once stale entries outnumber the executions, they go, so the heap's memory follows
-  // the jobs on the machine rather than the number of re-timings.
-  if (timer_heap_.size() > 2 * jobs_.size() + 1024) drop_stale_timers();
+  // A job re-timed (a new share at every quantum) moves its one entry: the heap holds the live timers only.
+  timer_heap_.set(x, x.job->id, end);
 }
 
-void JobRuntime::drop_stale_timers()
+void JobRuntime::drop_timer(Execution& x)
 {
-  // Filtered in place and heaped again in linear time (popping every entry cost a tenth of a memory-constrained
-  // run's time). One live entry per execution at most, ordered by (end, job) alone: the heap pops them in the same
-  // order as before.
-  std::vector<Timer>& entries = timer_heap_.entries();
-  entries.erase(std::remove_if(entries.begin(), entries.end(),
-                               [this](const Timer& t) {
-                                 auto it = jobs_.find(t.job);
-                                 return it == jobs_.end() || it->second.token != t.token;
-                               }),
-                entries.end());
-  std::make_heap(entries.begin(), entries.end(), std::greater<>());
+  timer_heap_.erase(x);
 }
 
 double JobRuntime::slowest_speed_of(const ResourceSet& processors, bool& off)
@@ -621,7 +607,7 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
     x.share_since = now;
     x.share = share;
     s.counters.resizes++;
-    x.token = ++last_token_;
+    drop_timer(x);
     start_timer(x);
     return;
   }
@@ -658,7 +644,7 @@ void JobRuntime::retime(Execution& x)
     x.remaining *= left;
     x.timer_flops *= left;
   }
-  x.token = ++last_token_;
+  drop_timer(x);
   start_timer(x);
 }
 
@@ -699,13 +685,7 @@ void JobRuntime::leave_host_share(Execution& x)
 
 double JobRuntime::next_timer()
 {
-  while (!timer_heap_.empty()) {
-    const Timer& t = timer_heap_.top();
-    auto it = jobs_.find(t.job);
-    if (it != jobs_.end() && it->second.token == t.token) return t.end;
-    timer_heap_.pop(); // stale: the job ended, stopped or was re-timed since
-  }
-  return std::numeric_limits<double>::infinity();
+  return timer_heap_.empty() ? std::numeric_limits<double>::infinity() : timer_heap_.top().end;
 }
 
 void JobRuntime::stop_exec(Execution& x)
@@ -717,7 +697,7 @@ void JobRuntime::stop_exec(Execution& x)
     else
       x.remaining *= timer_left(x);
     x.timer_end = -1;
-    x.token = ++last_token_;
+    drop_timer(x);
     leave_host_share(x); // a process: the others on its host speed up
     return;
   }
@@ -763,6 +743,7 @@ void JobRuntime::kill(JobId id)
   stop_exec(x);
   drop_preparation(x);
   enter(x, JobStatus::finished);
+  drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
   jobs_.erase(id);
 }
 
@@ -879,6 +860,13 @@ void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_b
 std::vector<sg4::ActivityPtr> JobRuntime::activities() const
 {
   std::vector<sg4::ActivityPtr> out;
+  activities(out);
+  return out;
+}
+
+void JobRuntime::activities(std::vector<sg4::ActivityPtr>& out) const
+{
+  out.clear();
   if (!timers_)
     for (const auto& [id, x] : jobs_)
       if (x.exec) out.push_back(x.exec);
@@ -890,7 +878,6 @@ std::vector<sg4::ActivityPtr> JobRuntime::activities() const
     for (const auto& a : x.pending)
       if (in_progress(a) && (x.pending_owned || std::find(out.begin(), out.end(), a) == out.end())) out.push_back(a);
   }
-  return out;
 }
 
 double JobRuntime::next_deadline() const
@@ -967,10 +954,9 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
 
   { // Timers due now: executions that complete (fast path), stalls that end (both paths).
     while (next_timer() <= now + kTimerSlack) {
-      Timer t = timer_heap_.top();
+      Execution& x = *timer_heap_.top().owner;
+      const JobId job = x.job->id;
       timer_heap_.pop();
-      Execution& x = jobs_.at(t.job);
-      x.token = ++last_token_;
       if (x.timer_end >= 0 && phased(x) && !x.host_failed) { // a segment ends: exactly, whatever the clock's bits
         const ParallelismProfile& profile = x.job->profile;
         const double rest = std::max(0.0, profile.span[x.segment] - x.segment_done);
@@ -984,10 +970,10 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
           x.remaining = x.profile_work > 0 ? std::max(0.0, 1 - x.work_done / x.profile_work) : 0.0;
           start_phase_timer(x);
         } else {
-          ended.emplace_back(t.job, JobFate::completed);
+          ended.emplace_back(job, JobFate::completed);
         }
       } else if (x.timer_end >= 0) {
-        ended.emplace_back(t.job, x.host_failed ? JobFate::failed : JobFate::completed);
+        ended.emplace_back(job, x.host_failed ? JobFate::failed : JobFate::completed);
       } else if (x.stall_end >= 0) {
         x.stall_end = -1;
         advance(x);
@@ -1043,7 +1029,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       x.exec = nullptr;
       x.pending.clear();
       x.timer_end = -1;
-      x.token = ++last_token_;
+      drop_timer(x);
       leave_host_share(x);
     }
     stop_exec(x); // cancels an execution still going (a job at its wall time), keeping what it did for its account
@@ -1056,6 +1042,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       process_left(x, fate, job_ends);
       continue;
     }
+    drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
     jobs_.erase(id);
     job_ends.emplace_back(id, fate);
   }
@@ -1146,6 +1133,7 @@ void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
   x.exec = nullptr;
   enter(x, JobStatus::finished);
   e = nullptr;
+  drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
   jobs_.erase(x.job->id);
   process_executions_--;
 }
@@ -1202,6 +1190,7 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
   const JobId job = x.owner;
   const int process = x.process;
   ProcessGroup& g = groups_.at(job);
+  drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
   jobs_.erase(x.job->id);
   process_executions_--;
   g.exec[static_cast<size_t>(process)] = nullptr;
@@ -1622,7 +1611,7 @@ long JobRuntime::cycle_end(long cycles, double period)
       push_timer(x, x.timer_end);
       fruitless_dispatches_ = 0;
     } else {
-      x.token = ++last_token_; // its timer ended with its last suspension
+      drop_timer(x); // its timer ended with its last suspension
     }
   }
   cycle_rows_.clear();

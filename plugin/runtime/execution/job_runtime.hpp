@@ -28,6 +28,7 @@
 #include "model/job.hpp"
 #include "model/job_model.hpp"
 #include "model/job_state.hpp"
+#include "runtime/execution/timer_heap.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -36,7 +37,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <queue>
 #include <set>
 #include <unordered_map>
 #include <vector>
@@ -118,6 +118,8 @@ class JobRuntime {
 
   /* The activities the scheduler waits on: executions, transfers and stalls in progress. */
   std::vector<sg4::ActivityPtr> activities() const;
+  /* The same into `out` (emptied first): the scheduler's loop keeps one vector's storage across its wake-ups. */
+  void activities(std::vector<sg4::ActivityPtr>& out) const;
   /* The next instant a job reaches its wall time (kill_at_estimate jobs), infinity if none. */
   double next_deadline() const;
   /* The next instant a timer ends (an execution or a stall on the fast path), infinity if none. */
@@ -213,12 +215,6 @@ class JobRuntime {
     bool owned = true;                                    // false: the activities are other jobs' (do not cancel)
     double timer = 0;                                     // > 0: a stall of that many seconds, on a timer
   };
-  struct Timer {
-    double end;
-    JobId job;
-    unsigned token; // the timer is stale once the execution's token moved on
-    bool operator>(const Timer& o) const { return end > o.end || (end == o.end && job > o.job); }
-  };
   struct Execution {
     const WorkloadJob* job = nullptr;
     JobState* state = nullptr; // its record in the table
@@ -251,7 +247,7 @@ class JobRuntime {
     double timer_flops = 0; // flops per process still to do at timer_start
     double stall_end = -1;  // stalled on a timer until then (-1: not)
     bool host_failed = false;
-    unsigned token = 0;
+    size_t timer_slot = kNoTimerSlot; // its entry in timer_heap_ (see TimerHeap)
     // A process of a job made of processes: its job and number (-1: an execution of a whole job).
     JobId owner = -1;
     int process = -1;
@@ -308,8 +304,8 @@ class JobRuntime {
   void start_timer(Execution& x); // time x.timer_flops on its processors from now
   /* The slowest available speed among the hosts of `processors` (0 for a host at speed 0), `off` when one is off. */
   double slowest_speed_of(const ResourceSet& processors, bool& off);
-  void push_timer(Execution& x, double end);
-  void drop_stale_timers();  // the heap's entries of executions re-timed or gone since
+  void push_timer(Execution& x, double end); // x's timer (an execution or a stall) ends at `end`, replacing any other
+  void drop_timer(Execution& x);             // x has no timer any more (it stopped, or leaves jobs_)
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
   static bool phased(const Execution& x) { return !x.job->profile.empty(); }
   /* Processes on timers (Execution::sharing_host): x starts or stops computing on its host; the others computing
@@ -347,13 +343,9 @@ class JobRuntime {
   // When every compute host is on at one available speed (as of host_speed_epoch_): that speed, the slowest of any
   // set (no per-job walk over the hosts); -1 otherwise.
   double uniform_host_speed_ = -1;
-  /* The timers, earliest first; drop_stale_timers() filters its entries in place. */
-  struct TimerHeap : std::priority_queue<Timer, std::vector<Timer>, std::greater<>> {
-    std::vector<Timer>& entries() { return c; }
-  };
-  TimerHeap timer_heap_;
-  unsigned last_token_ = 0; // timers' tokens come from one counter: a job started again (requeued) must not match the
-                            // stale timers of its earlier execution
+  /* The executions' timers, earliest first (by end, then job id): one entry per execution at most, dropped when it
+   * stops or leaves jobs_ (its address must stay valid while it has one). */
+  TimerHeap<Execution, JobId> timer_heap_;
   std::shared_ptr<std::vector<const sg4::Host*>> changed_hosts_; // noticed by SimGrid callbacks, handled in collect
   std::set<JobId> preparing_; // jobs waiting on the activities of a preparation stage
   int wall_time_jobs_ = 0;    // running jobs killed at their estimate (next_deadline scans only if any)
