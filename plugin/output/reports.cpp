@@ -7,13 +7,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
-#include <charconv>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -290,8 +290,7 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
     row << num(ready);
   row << ',' << j.size << ',' << num(j.estimate) << ',';
   const size_t outcome_at = text.size();
-  row << ',' << start << ',' << execution << ',' << texts.end << ',' << num(nine_decimals(s.start - ready))
-      << ',';
+  row << ',' << start << ',' << execution << ',' << texts.end << ',' << num(nine_decimals(s.start - ready)) << ',';
   if (ran_on)
     row << execution;
   else
@@ -303,7 +302,8 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
   // last repetition of the cycle ended.
   if (s.repeats != 1) row << "repeats=" << static_cast<long long>(s.repeats) << ";period=" << num(s.period);
   row << '\n';
-  const Waiting head{i, static_cast<std::uint32_t>(outcome_at - text_at), static_cast<std::uint32_t>(stretch_at - text_at),
+  const Waiting head{i, static_cast<std::uint32_t>(outcome_at - text_at),
+                     static_cast<std::uint32_t>(stretch_at - text_at),
                      static_cast<std::uint32_t>(text.size() - text_at), 0};
   std::memcpy(text.data() + head_at, &head, sizeof head);
   waiting_bytes_ += text.size() - head_at;
@@ -366,8 +366,8 @@ const char* SegmentsWriter::next_spilled(std::size_t bytes)
     const size_t wanted = static_cast<size_t>(std::min<std::uint64_t>(want, spill_written_ - spill_loaded_));
     spilled_.resize(have + wanted);
     while (have < spilled_.size()) {
-      const ssize_t n = ::pread(fileno(spill_), spilled_.data() + have, spilled_.size() - have,
-                                static_cast<off_t>(spill_loaded_));
+      const ssize_t n =
+          ::pread(fileno(spill_), spilled_.data() + have, spilled_.size() - have, static_cast<off_t>(spill_loaded_));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0)
         throw InputError(std::string("segments.csv: cannot read its temporary file back (") +
@@ -449,8 +449,7 @@ void SegmentsWriter::job_left(std::size_t position, const JobOutcome& outcome)
 void SegmentsWriter::finish()
 {
   emit_ready();
-  if (waiting_bytes_ > 0 || spill_written_ > 0)
-    throw std::logic_error("segments.csv: rows of a job that never left");
+  if (waiting_bytes_ > 0 || spill_written_ > 0) throw std::logic_error("segments.csv: rows of a job that never left");
 }
 
 TraceWriter::TraceWriter(std::ostream& out, bool cycles) : out_(out), cycles_(cycles)

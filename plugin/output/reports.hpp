@@ -120,11 +120,11 @@ class SegmentsWriter {
   std::string workload_name_;
   std::size_t memory_limit_;
   bool consecutive_ = true;
-  JobId first_id_ = 0;                            // position_by_id_[id - first_id_]: the job's position, or SIZE_MAX
-  std::vector<std::size_t> position_by_id_;       // (when the numbers are not consecutive but close together)
+  JobId first_id_ = 0;                           // position_by_id_[id - first_id_]: the job's position, or SIZE_MAX
+  std::vector<std::size_t> position_by_id_;      // (when the numbers are not consecutive but close together)
   std::unordered_map<JobId, std::size_t> index_; // a job's position, when the numbers are far apart
-  std::vector<double> ready_;                     // when each job became ready for its next segment
-  std::vector<double> ready_after_cycle_;         // see add()
+  std::vector<double> ready_;                    // when each job became ready for its next segment
+  std::vector<double> ready_after_cycle_;        // see add()
   std::vector<JobOutcome> outcomes_;
   std::vector<char> left_;
   static constexpr std::size_t kBlockSize = std::size_t{1} << 20;
@@ -132,13 +132,13 @@ class SegmentsWriter {
   std::size_t block_read_ = 0;
   std::size_t waiting_bytes_ = 0; // unread bytes of blocks_
   std::vector<std::string> spare_blocks_;
-  std::FILE* spill_ = nullptr; // rows moved out of memory: [spill_loaded_ - (spilled_.size() - spilled_read_),
+  std::FILE* spill_ = nullptr;      // rows moved out of memory: [spill_loaded_ - (spilled_.size() - spilled_read_),
   std::uint64_t spill_written_ = 0; // spill_written_) of the file, before the ones in memory
   std::uint64_t spill_loaded_ = 0;
   std::string spilled_; // what was read of the file, from spilled_read_ on
   std::size_t spilled_read_ = 0;
   std::uint64_t spilled_total_ = 0;
-  std::string out_text_; // rows assembled before one write
+  std::string out_text_;                    // rows assembled before one write
   std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_ is
   std::optional<FormattedNumber> stretch_;
   std::string processors_; // add() without texts: the segment's processors

@@ -554,25 +554,24 @@ TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
 
 /* segments.csv rows go out in the order their segments closed, each once its job and the jobs of every row before it
  * have left, with the job's final figures; in memory or, beyond the memory limit (200 bytes: some rows, 0: every row),
- * through the temporary file, the same text. Jobs 10, 12 and 15 (numbers close together: the table by number; 10, 12 and 900015: the hash
- * table), submitted at 0, 1 and 0. Every row's figures below are worked out by hand from the segments: the submission
- * is the end of the job's previous running segment (job 10's second row ran on from its first: waiting 0), job 15's
- * aggregated row (3 repetitions every 10 s) is ready at the end of its row before, and its next row at the end of the
- * last repetition, 2 + 2 x 10 = 22. */
+ * through the temporary file, the same text. Jobs 10, 12 and 15 (numbers close together: the table by number; 10, 12
+ * and 900015: the hash table), submitted at 0, 1 and 0. Every row's figures below are worked out by hand from the
+ * segments: the submission is the end of the job's previous running segment (job 10's second row ran on from its first:
+ * waiting 0), job 15's aggregated row (3 repetitions every 10 s) is ready at the end of its row before, and its next
+ * row at the end of the last repetition, 2 + 2 x 10 = 22. */
 TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
 {
   const std::string header =
       "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
       "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
       "allocated_resources,consumed_energy,metadata\n";
-  const std::vector<std::string> rows{
-      "10,w,malleable,0,2,100,1,COMPLETED_SUCCESSFULLY,0,5,5,0,5,1.5,0-1,-1,\n",
-      "12,w,rigid,1,1,50.5,0,COMPLETED_KILLED,2,2,4,1,3,2.25,2,-1,\n",
-      "15,w,rigid,0,4,30,0,NOT_FINISHED,0,1,1,0,1,-1,4-7,-1,\n",
-      "10,w,malleable,5,2,100,1,COMPLETED_SUCCESSFULLY,5,2.5,7.5,0,2.5,1.5,0-3,-1,\n",
-      "15,w,rigid,1,4,30,0,NOT_FINISHED,1,1,2,0,1,-1,4-5,-1,repeats=3;period=10\n",
-      "12,w,rigid,4,1,50.5,0,COMPLETED_KILLED,6,3,9,2,5,2.25,2-3,-1,\n",
-      "15,w,rigid,22,4,30,0,NOT_FINISHED,25,5,30,3,8,-1,4-7 9,-1,\n"};
+  const std::vector<std::string> rows{"10,w,malleable,0,2,100,1,COMPLETED_SUCCESSFULLY,0,5,5,0,5,1.5,0-1,-1,\n",
+                                      "12,w,rigid,1,1,50.5,0,COMPLETED_KILLED,2,2,4,1,3,2.25,2,-1,\n",
+                                      "15,w,rigid,0,4,30,0,NOT_FINISHED,0,1,1,0,1,-1,4-7,-1,\n",
+                                      "10,w,malleable,5,2,100,1,COMPLETED_SUCCESSFULLY,5,2.5,7.5,0,2.5,1.5,0-3,-1,\n",
+                                      "15,w,rigid,1,4,30,0,NOT_FINISHED,1,1,2,0,1,-1,4-5,-1,repeats=3;period=10\n",
+                                      "12,w,rigid,4,1,50.5,0,COMPLETED_KILLED,6,3,9,2,5,2.25,2-3,-1,\n",
+                                      "15,w,rigid,22,4,30,0,NOT_FINISHED,25,5,30,3,8,-1,4-7 9,-1,\n"};
   for (JobId third : {JobId{15}, JobId{900015}})
     for (std::size_t limit : {SegmentsWriter::kMemoryLimit, std::size_t{200}, std::size_t{0}}) {
       JobList jobs(3);
@@ -741,8 +740,8 @@ TEST(TimeFormat, AgreesWithPrintfEverywhere)
   std::uniform_real_distribution<double> exponent(-9, 18);
   std::uniform_int_distribution<long long> millionths(-2000000000000LL, 2000000000000LL);
   std::uniform_int_distribution<long long> large_millionths(1000000000000LL, 200000000000000LL);
-  std::vector<double> values{0.0,        -0.0, 0.5e-6,         -0.5e-6,          1.5e-6,          0.0000025,
-                             999999.9999995, 1e6,  123456.7890125, 99999999.9999995, 12345678.1234565, 1e8};
+  std::vector<double> values{0.0, -0.0,           0.5e-6,           -0.5e-6,          1.5e-6, 0.0000025, 999999.9999995,
+                             1e6, 123456.7890125, 99999999.9999995, 12345678.1234565, 1e8};
   for (int i = 0; i < 200000; i++) {
     const double large_halfway = (static_cast<double>(large_millionths(gen)) + 0.5) / 1e6 * (i % 2 != 0 ? 1 : -1);
     values.push_back(large_halfway);
