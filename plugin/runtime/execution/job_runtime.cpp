@@ -1108,6 +1108,44 @@ bool JobRuntime::process_computes(JobId id, int process) const
   return state(x).holds_processors() || (state(x).status == JobStatus::transferring && x.compute_after);
 }
 
+JobRuntime::ProcessList JobRuntime::processes_of(JobId id) const
+{
+  ProcessList list;
+  list.runtime_ = this;
+  list.id_ = id;
+  return list;
+}
+
+const JobRuntime::ProcessGroup* JobRuntime::ProcessList::group() const
+{
+  if (group_ == nullptr) { // a group, once made, stays where it is in groups_ until its job ends
+    auto it = runtime_->groups_.find(id_);
+    if (it != runtime_->groups_.end()) group_ = &it->second;
+  }
+  return group_;
+}
+
+int JobRuntime::ProcessList::count() const
+{
+  const ProcessGroup* g = group();
+  return g != nullptr ? static_cast<int>(g->processor.size()) : runtime_->process_count(id_);
+}
+
+int JobRuntime::ProcessList::processor(int process) const
+{
+  const ProcessGroup* g = group();
+  return g != nullptr ? g->processor[static_cast<size_t>(process)] : kProcessNotPlaced;
+}
+
+bool JobRuntime::ProcessList::computes(int process) const
+{
+  const ProcessGroup* g = group();
+  const Execution* x = g != nullptr ? g->exec[static_cast<size_t>(process)] : nullptr;
+  if (x == nullptr) return false;
+  const JobState& s = state(*x);
+  return s.holds_processors() || (s.status == JobStatus::transferring && x->compute_after);
+}
+
 JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int process)
 {
   WorkloadJob spec = *g.job; // its work: the job's run time at the reference speed, on one processor
@@ -1243,13 +1281,18 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
   const auto p = static_cast<size_t>(process);
   if (g.processor[p] == kProcessEnded)
     throw PolicyError("job " + std::to_string(id) + ": process " + std::to_string(process) + " has ended");
-  ResourceSet target(machine_.resource_count());
-  target.set(processor);
+  // The processor as a set, made only for a start or a move (a machine's worth of words: the resumptions and
+  // suspensions of every rotation need none).
+  const auto single = [this, processor] {
+    ResourceSet target(machine_.resource_count());
+    target.set(processor);
+    return target;
+  };
   if (g.exec[p] == nullptr) { // not started: it starts there once it computes
     if (compute) {
       Execution& x = new_process_execution(g, process);
       g.processor[p] = processor;
-      state(x).processors = target;
+      state(x).processors = single();
       x.computed_since_dispatch = false;
       advance(x);
     }
@@ -1270,6 +1313,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     x.computed_since_dispatch = false;
     x.moving_from = from;
     g.processor[p] = processor;
+    const ResourceSet target = single();
     enter(x, JobStatus::waiting, &target);
     x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
                           return move_image(from, hosts_of(state(x).processors), image_bytes);

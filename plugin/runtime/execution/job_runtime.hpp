@@ -157,6 +157,29 @@ class JobRuntime {
   /* The processor process `process` of job `id` is on, or kProcessNotPlaced / kProcessEnded. */
   int process_processor(JobId id, int process) const;
   bool process_computes(JobId id, int process) const; // running, or preparing to compute
+
+ private:
+  struct ProcessGroup;
+
+ public:
+  /* One job's processes for a pass over all of them (the driver asks about every process of the jobs of each
+   * rotation): the job is looked up once rather than at each question. Its answers are process_count()'s,
+   * process_processor()'s and process_computes()'s at the time of each question, across place_process(),
+   * restart_process(), add_process() and end_process() on the job; it serves until the job ends. */
+  class ProcessList {
+   public:
+    int count() const;
+    int processor(int process) const; // 0 <= process < count()
+    bool computes(int process) const; // 0 <= process < count()
+
+   private:
+    friend class JobRuntime;
+    const ProcessGroup* group() const; // nullptr while none of the job's processes was placed
+    const JobRuntime* runtime_ = nullptr;
+    JobId id_ = 0;
+    mutable const ProcessGroup* group_ = nullptr;
+  };
+  ProcessList processes_of(JobId id) const;
   /* Bring one process where the policy wants it: on `processor`, computing (`compute`) or held suspended there.
    * Not started yet: it starts there when it computes (its work whole), else nothing happens. On another processor:
    * it moves (its image of `image_bytes` crosses the platform from its old host, with SimGrid's contention, and it
