@@ -193,6 +193,7 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
   // Every process of every job made of processes, in job id order, then process order: suspensions, moves and
   // resumptions at one instant, so no processor computes for two jobs at any time.
   static const std::vector<int> kNowhere;
+  if (plan.check_processes) runtime_.check_process_flags();
   runtime_.defer_group_records(true); // each job's record brought in line once, after its processes
   const auto apply_job = [&](JobId id, const std::vector<int>& where) {
     const JobState& s = runtime_.table().at(id);
@@ -239,6 +240,7 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
     }
   }
   runtime_.defer_group_records(false);
+  if (plan.check_processes) runtime_.check_process_flags();
 }
 
 /* Jobs with shares time-share the processors where their sets meet (Plan::share): none of those processors is given

@@ -242,6 +242,7 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   }
   s.image_out = false;
   x.since = now;
+  note_computes(x);
 }
 
 void JobRuntime::close_trace()
@@ -334,6 +335,7 @@ void JobRuntime::advance(Execution& x)
     bool out = !x.compute_after;
     enter(x, stage.status);
     state(x).image_out = out;
+    note_computes(x);
     if (stage.timer > 0) {
       x.stall_end = clock_now() + stage.timer;
       push_timer(x, x.stall_end);
@@ -633,6 +635,7 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
   drop_preparation(x);
   if (!same_processors || share != x.share) s.counters.resizes++;
   x.compute_after = true;
+  note_computes(x);
   enter(x, JobStatus::waiting, &processors);
   Preparation prep;
   prep.stall = stall_left + std::max(0.0, stall);
@@ -786,6 +789,7 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   if (preemption && !x.computed_since_dispatch) fruitless_dispatches_++;
   if (!unfinished_write.empty()) {
     x.compute_after = false;
+    note_computes(x);
     x.stages.push_back({JobStatus::transferring, [write = std::move(unfinished_write)] { return write; }});
     advance(x);
     return;
@@ -798,6 +802,7 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   // Write the image out of its processors; it is suspended once that is done.
   s.counters.bytes_moved += bytes;
   x.compute_after = false;
+  note_computes(x);
   x.image_hosts = hosts_of(s.processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, bytes] {
                         std::vector<sg4::ActivityPtr> out;
@@ -837,6 +842,7 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
     x.stages.clear();
   }
   x.compute_after = true;
+  note_computes(x);
   x.computed_since_dispatch = false;
   const ResourceSet& target = processors.capacity() == 0 ? s.processors : processors;
   if (target != s.processors) s.counters.migrations++;
@@ -869,6 +875,7 @@ void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_b
   s.counters.migrations++;
   s.counters.bytes_moved += image_bytes > 0 ? image_bytes : 0;
   x.compute_after = true;
+  note_computes(x);
   enter(x, JobStatus::waiting, &processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
                         return move_image(from, hosts_of(state(x).processors), image_bytes);
@@ -1080,6 +1087,7 @@ JobRuntime::ProcessGroup& JobRuntime::group(JobId id)
   const int n = std::max(1, g.job->size);
   g.exec.assign(static_cast<size_t>(n), nullptr);
   g.processor.assign(static_cast<size_t>(n), kProcessNotPlaced);
+  g.computing.assign(static_cast<size_t>(n), 0);
   return g;
 }
 
@@ -1140,10 +1148,18 @@ int JobRuntime::ProcessList::processor(int process) const
 bool JobRuntime::ProcessList::computes(int process) const
 {
   const ProcessGroup* g = group();
-  const Execution* x = g != nullptr ? g->exec[static_cast<size_t>(process)] : nullptr;
-  if (x == nullptr) return false;
-  const JobState& s = state(*x);
-  return s.holds_processors() || (s.status == JobStatus::transferring && x->compute_after);
+  return g != nullptr && g->computing[static_cast<size_t>(process)] != 0;
+}
+
+void JobRuntime::check_process_flags() const
+{
+  for (const auto& [id, g] : groups_)
+    for (size_t p = 0; p < g.exec.size(); p++) {
+      const bool kept = g.computing[p] != 0;
+      if (kept != (g.exec[p] != nullptr && computes(*g.exec[p])))
+        throw std::logic_error("runtime: job " + std::to_string(id) + ", process " + std::to_string(p) + ": kept as " +
+                               (kept ? "computing" : "not computing") + ", which it is not");
+    }
 }
 
 JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int process)
@@ -1166,6 +1182,7 @@ JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int pr
   x.state = &s;
   x.owner = g.job->id;
   x.process = process;
+  x.group = &g;
   x.since = clock_now();
   s.start_time = x.since;
   process_executions_++;
@@ -1184,6 +1201,7 @@ void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
   x.exec = nullptr;
   enter(x, JobStatus::finished);
   e = nullptr;
+  g.computing[static_cast<size_t>(process)] = 0;
   jobs_.erase(x.job->id);
   process_executions_--;
 }
@@ -1243,6 +1261,7 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
   jobs_.erase(x.job->id);
   process_executions_--;
   g.exec[static_cast<size_t>(process)] = nullptr;
+  g.computing[static_cast<size_t>(process)] = 0;
   g.processor[static_cast<size_t>(process)] = kProcessEnded;
   g.ended++;
   const bool last = g.ended == g.processor.size();
@@ -1310,6 +1329,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     if (image_bytes > 0) s.counters.bytes_moved += image_bytes;
     x.held_throughout = false;
     x.compute_after = compute;
+    note_computes(x);
     x.computed_since_dispatch = false;
     x.moving_from = from;
     g.processor[p] = processor;
@@ -1325,8 +1345,10 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
   if (s.status == JobStatus::transferring && !x.moving_from.empty()) { // on its way here: compute on arrival or not
     x.compute_after = compute;
     s.image_out = !compute;
+    note_computes(x);
   } else if (compute && s.status == JobStatus::suspended) {
     x.compute_after = true;
+    note_computes(x);
     x.computed_since_dispatch = false;
     enter(x, JobStatus::waiting);
     if (resume_stall > 0) x.stages.push_back({JobStatus::switching, nullptr, true, resume_stall});
@@ -1356,6 +1378,7 @@ int JobRuntime::add_process(JobId id)
   ProcessGroup& g = group(id);
   g.exec.push_back(nullptr);
   g.processor.push_back(kProcessNotPlaced);
+  g.computing.push_back(0);
   return static_cast<int>(g.processor.size()) - 1;
 }
 

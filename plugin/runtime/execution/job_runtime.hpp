@@ -180,6 +180,9 @@ class JobRuntime {
     mutable const ProcessGroup* group_ = nullptr;
   };
   ProcessList processes_of(JobId id) const;
+  /* Throws std::logic_error when a job's kept answer of whether a process computes (ProcessList::computes()) differs
+   * from the one its execution and record give: the check of Plan::check_processes. */
+  void check_process_flags() const;
   /* Bring one process where the policy wants it: on `processor`, computing (`compute`) or held suspended there.
    * Not started yet: it starts there when it computes (its work whole), else nothing happens. On another processor:
    * it moves (its image of `image_bytes` crosses the platform from its old host, with SimGrid's contention, and it
@@ -279,6 +282,7 @@ class JobRuntime {
     JobId owner = -1;
     int process = -1;
     std::vector<sg4::Host*> moving_from; // a process whose image is on its way: the host it left
+    ProcessGroup* group = nullptr;       // a process's group (groups_ keeps it in place), nullptr: a whole job
     int sharing_host = -1;               // a process computing on a timer: the host whose CPU it shares (-1: none)
     // Jobs with a parallelism profile (timer path only): the timer ends at the end of the current segment.
     double share = -1;       // Preparation::share
@@ -303,7 +307,21 @@ class JobRuntime {
     // Per process: its Execution in jobs_ (under an id of its own, negative; a map's element stays where it is until
     // erased), or nullptr: the driver asks about every process at every rotation, and jobs_ holds every process.
     std::vector<Execution*> exec;
+    /* Per process: whether it computes (computes()), kept by note_computes() at every change of what that reads (its
+     * status, image_out, compute_after), so a rotation's pass reads a byte per process, not every process's execution
+     * and record (scattered in memory: on 10,000 hosts those reads were a sixth of a run). */
+    std::vector<unsigned char> computing;
   };
+  /* Running, or preparing to compute: process_computes()'s answer from the execution itself. */
+  static bool computes(const Execution& x)
+  {
+    const JobState& s = *x.state;
+    return s.holds_processors() || (s.status == JobStatus::transferring && x.compute_after);
+  }
+  static void note_computes(Execution& x)
+  {
+    if (x.group != nullptr) x.group->computing[static_cast<size_t>(x.process)] = computes(x) ? 1 : 0;
+  }
   ProcessGroup& group(JobId id);
   /* A new execution for a process (not started). */
   Execution& new_process_execution(ProcessGroup& g, int process);
