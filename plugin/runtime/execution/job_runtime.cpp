@@ -771,10 +771,14 @@ void JobRuntime::kill(JobId id)
 
 void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
 {
-  Execution& x = get(id);
+  suspend_execution(get(id), save_image, preemption);
+}
+
+void JobRuntime::suspend_execution(Execution& x, bool save_image, bool preemption)
+{
   JobState& s = state(x);
   if (!s.holds_processors())
-    throw PolicyError("job " + std::to_string(id) + " cannot be suspended: it is not executing");
+    throw PolicyError("job " + std::to_string(x.job->id) + " cannot be suspended: it is not executing");
   const bool was_computing = s.status == JobStatus::running;
   // Resumed while its image was still going out, and suspended again before that write ended: the write goes on
   // (the image must be saved), and the job is suspended once it is done, as after any write.
@@ -1354,7 +1358,7 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     if (resume_stall > 0) x.stages.push_back({JobStatus::switching, nullptr, true, resume_stall});
     advance(x);
   } else if (!compute && s.holds_processors()) {
-    suspend(x.job->id, false, true);
+    suspend_execution(x, false, true); // (the process's execution at hand, not looked up again by its id)
   }
   sync_group_or_defer(g);
 }

@@ -340,6 +340,7 @@ class JobRuntime {
   /* The job's id in the trace: its own, or its process's job's. */
   static JobId trace_id(const Execution& x) { return x.owner >= 0 ? x.owner : x.job->id; }
   Execution& get(JobId id);
+  void suspend_execution(Execution& x, bool save_image, bool preemption); // suspend()'s work
   static JobState& state(const Execution& x) { return *x.state; }
   /* Close the open segment and open one in `status` (on `processors` when given). */
   void enter(Execution& x, JobStatus status, const ResourceSet* processors = nullptr);
