@@ -132,6 +132,9 @@ struct Plan {
    * they are, none to add, move or end. The driver then looks only at the listed jobs (gang-now: a rotation touches
    * the jobs of two slices, not every job in the system). */
   bool only_listed_processes = false;
+  /* Before and after applying `processes`, the driver has the runtime check the answers it keeps of which processes
+   * compute against their executions (JobRuntime::check_process_flags; gang-now's validate_map asks for it). */
+  bool check_processes = false;
   /* The plan is a phase of this cycle (shared by the plans of one schedule, not copied per plan), which holds until a
    * job arrives or leaves or a host changes; nullptr: no cycle is declared. Only with `repeats`. */
   std::shared_ptr<const Cycle> cycle;

@@ -214,6 +214,7 @@ class GangNow : public TimeSharingPolicy {
     // Only the jobs whose VPs compute now or computed until now, or were placed, moved or ended since the last plan:
     // the others' VPs are suspended where the runtime holds them.
     plan.only_listed_processes = true;
+    plan.check_processes = spec_.options.validate; // the runtime's kept answers too (Plan::check_processes)
     // The jobs that may be listed: those running now or until now, or changed since the last plan (changed_ids_),
     // in increasing order, instead of every job in the system.
     std::vector<JobId> candidates = std::move(changed_ids_);
@@ -408,7 +409,8 @@ PolicyRegistration gang_now{
       {"quantum", "60.0", "seconds each time slice runs in turn", {}, ParamRange::at_least(kMinQuantum)},
       {"switch_cost", "0.5", "seconds a VP stalls when its slice starts again", {}, ParamRange::at_least(0)},
       {"validate_map", "false",
-       "check every rule of the allocation map before and after each event (the tests do; slow on large maps)"}},
+       "check every rule of the allocation map before and after each event, and the runtime's record of which VPs "
+       "compute at each plan (the tests do; slow on large maps)"}},
      nullptr,
      [](const PolicyEnv& env) { return std::make_unique<GangNow>(env); }}};
 

@@ -193,20 +193,21 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
   // Every process of every job made of processes, in job id order, then process order: suspensions, moves and
   // resumptions at one instant, so no processor computes for two jobs at any time.
   static const std::vector<int> kNowhere;
+  if (plan.check_processes) runtime_.check_process_flags();
   runtime_.defer_group_records(true); // each job's record brought in line once, after its processes
-  for (JobId id : process_jobs_) {
-    if (plan.only_listed_processes && plan.processes.count(id) == 0) continue; // none of its processes changes
+  const auto apply_job = [&](JobId id, const std::vector<int>& where) {
     const JobState& s = runtime_.table().at(id);
-    if (s.finished()) continue;
-    auto listed = plan.processes.find(id);
-    const std::vector<int>& where = listed != plan.processes.end() ? listed->second : kNowhere;
+    if (s.finished()) return;
     auto run = plan.run.find(id);
     const ResourceSet* computing = run != plan.run.end() ? &run->second : nullptr;
-    while (runtime_.process_count(id) < static_cast<int>(where.size()))
+    // Looked up once for the pass over its processes (each process's questions were three look-ups of the job).
+    const JobRuntime::ProcessList processes = runtime_.processes_of(id);
+    while (processes.count() < static_cast<int>(where.size()))
       runtime_.add_process(id);
     const double image = s.job->memory_kb > 0 ? s.job->memory_kb * 1024.0 : 0.0;
-    for (int p = 0; p < runtime_.process_count(id); p++) {
-      const int now_on = runtime_.process_processor(id, p);
+    const int count = processes.count(); // no call below adds a process
+    for (int p = 0; p < count; p++) {
+      const int now_on = processes.processor(p);
       if (now_on == JobRuntime::kProcessEnded) continue;
       const int target = p < static_cast<int>(where.size()) ? where[static_cast<size_t>(p)] : now_on;
       if (target == Plan::kProcessEnded) {
@@ -222,14 +223,24 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
         decisions_++;
         continue;
       }
-      if (now_on == to && compute == runtime_.process_computes(id, p)) continue;
+      if (now_on == to && compute == processes.computes(p)) continue;
       if (now_on >= 0 && to != now_on)
         XBT_VERB("process %d of job %ld moves from processor %d to %d", p, static_cast<long>(id), now_on, to);
       runtime_.place_process(id, p, to, compute, image, plan.switch_cost);
       decisions_++;
     }
+  };
+  if (plan.only_listed_processes) { // the listed jobs alone, in the same (id) order as process_jobs_ holds them
+    for (const auto& [id, where] : plan.processes)
+      apply_job(id, where);
+  } else {
+    for (JobId id : process_jobs_) {
+      auto listed = plan.processes.find(id);
+      apply_job(id, listed != plan.processes.end() ? listed->second : kNowhere);
+    }
   }
   runtime_.defer_group_records(false);
+  if (plan.check_processes) runtime_.check_process_flags();
 }
 
 /* Jobs with shares time-share the processors where their sets meet (Plan::share): none of those processors is given

@@ -242,6 +242,7 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   }
   s.image_out = false;
   x.since = now;
+  note_computes(x);
 }
 
 void JobRuntime::close_trace()
@@ -334,6 +335,7 @@ void JobRuntime::advance(Execution& x)
     bool out = !x.compute_after;
     enter(x, stage.status);
     state(x).image_out = out;
+    note_computes(x);
     if (stage.timer > 0) {
       x.stall_end = clock_now() + stage.timer;
       push_timer(x, x.stall_end);
@@ -619,6 +621,7 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
   drop_preparation(x);
   if (!same_processors || share != x.share) s.counters.resizes++;
   x.compute_after = true;
+  note_computes(x);
   enter(x, JobStatus::waiting, &processors);
   Preparation prep;
   prep.stall = stall_left + std::max(0.0, stall);
@@ -749,10 +752,14 @@ void JobRuntime::kill(JobId id)
 
 void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
 {
-  Execution& x = get(id);
+  suspend_execution(get(id), save_image, preemption);
+}
+
+void JobRuntime::suspend_execution(Execution& x, bool save_image, bool preemption)
+{
   JobState& s = state(x);
   if (!s.holds_processors())
-    throw PolicyError("job " + std::to_string(id) + " cannot be suspended: it is not executing");
+    throw PolicyError("job " + std::to_string(x.job->id) + " cannot be suspended: it is not executing");
   const bool was_computing = s.status == JobStatus::running;
   // Resumed while its image was still going out, and suspended again before that write ended: the write goes on
   // (the image must be saved), and the job is suspended once it is done, as after any write.
@@ -767,6 +774,7 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   if (preemption && !x.computed_since_dispatch) fruitless_dispatches_++;
   if (!unfinished_write.empty()) {
     x.compute_after = false;
+    note_computes(x);
     x.stages.push_back({JobStatus::transferring, [write = std::move(unfinished_write)] { return write; }});
     advance(x);
     return;
@@ -779,6 +787,7 @@ void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
   // Write the image out of its processors; it is suspended once that is done.
   s.counters.bytes_moved += bytes;
   x.compute_after = false;
+  note_computes(x);
   x.image_hosts = hosts_of(s.processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, bytes] {
                         std::vector<sg4::ActivityPtr> out;
@@ -818,6 +827,7 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
     x.stages.clear();
   }
   x.compute_after = true;
+  note_computes(x);
   x.computed_since_dispatch = false;
   const ResourceSet& target = processors.capacity() == 0 ? s.processors : processors;
   if (target != s.processors) s.counters.migrations++;
@@ -850,6 +860,7 @@ void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_b
   s.counters.migrations++;
   s.counters.bytes_moved += image_bytes > 0 ? image_bytes : 0;
   x.compute_after = true;
+  note_computes(x);
   enter(x, JobStatus::waiting, &processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
                         return move_image(from, hosts_of(state(x).processors), image_bytes);
@@ -1067,6 +1078,7 @@ JobRuntime::ProcessGroup& JobRuntime::group(JobId id)
   const int n = std::max(1, g.job->size);
   g.exec.assign(static_cast<size_t>(n), nullptr);
   g.processor.assign(static_cast<size_t>(n), kProcessNotPlaced);
+  g.computing.assign(static_cast<size_t>(n), 0);
   return g;
 }
 
@@ -1095,6 +1107,52 @@ bool JobRuntime::process_computes(JobId id, int process) const
   return state(x).holds_processors() || (state(x).status == JobStatus::transferring && x.compute_after);
 }
 
+JobRuntime::ProcessList JobRuntime::processes_of(JobId id) const
+{
+  ProcessList list;
+  list.runtime_ = this;
+  list.id_ = id;
+  return list;
+}
+
+const JobRuntime::ProcessGroup* JobRuntime::ProcessList::group() const
+{
+  if (group_ == nullptr) { // a group, once made, stays where it is in groups_ until its job ends
+    auto it = runtime_->groups_.find(id_);
+    if (it != runtime_->groups_.end()) group_ = &it->second;
+  }
+  return group_;
+}
+
+int JobRuntime::ProcessList::count() const
+{
+  const ProcessGroup* g = group();
+  return g != nullptr ? static_cast<int>(g->processor.size()) : runtime_->process_count(id_);
+}
+
+int JobRuntime::ProcessList::processor(int process) const
+{
+  const ProcessGroup* g = group();
+  return g != nullptr ? g->processor[static_cast<size_t>(process)] : kProcessNotPlaced;
+}
+
+bool JobRuntime::ProcessList::computes(int process) const
+{
+  const ProcessGroup* g = group();
+  return g != nullptr && g->computing[static_cast<size_t>(process)] != 0;
+}
+
+void JobRuntime::check_process_flags() const
+{
+  for (const auto& [id, g] : groups_)
+    for (size_t p = 0; p < g.exec.size(); p++) {
+      const bool kept = g.computing[p] != 0;
+      if (kept != (g.exec[p] != nullptr && computes(*g.exec[p])))
+        throw std::logic_error("runtime: job " + std::to_string(id) + ", process " + std::to_string(p) + ": kept as " +
+                               (kept ? "computing" : "not computing") + ", which it is not");
+    }
+}
+
 JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int process)
 {
   WorkloadJob spec = *g.job; // its work: the job's run time at the reference speed, on one processor
@@ -1115,6 +1173,7 @@ JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int pr
   x.state = &s;
   x.owner = g.job->id;
   x.process = process;
+  x.group = &g;
   x.since = clock_now();
   s.start_time = x.since;
   process_executions_++;
@@ -1134,6 +1193,7 @@ void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
   enter(x, JobStatus::finished);
   e = nullptr;
   drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
+  g.computing[static_cast<size_t>(process)] = 0;
   jobs_.erase(x.job->id);
   process_executions_--;
 }
@@ -1194,6 +1254,7 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
   jobs_.erase(x.job->id);
   process_executions_--;
   g.exec[static_cast<size_t>(process)] = nullptr;
+  g.computing[static_cast<size_t>(process)] = 0;
   g.processor[static_cast<size_t>(process)] = kProcessEnded;
   g.ended++;
   const bool last = g.ended == g.processor.size();
@@ -1232,13 +1293,18 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
   const auto p = static_cast<size_t>(process);
   if (g.processor[p] == kProcessEnded)
     throw PolicyError("job " + std::to_string(id) + ": process " + std::to_string(process) + " has ended");
-  ResourceSet target(machine_.resource_count());
-  target.set(processor);
+  // The processor as a set, made only for a start or a move (a machine's worth of words: the resumptions and
+  // suspensions of every rotation need none).
+  const auto single = [this, processor] {
+    ResourceSet target(machine_.resource_count());
+    target.set(processor);
+    return target;
+  };
   if (g.exec[p] == nullptr) { // not started: it starts there once it computes
     if (compute) {
       Execution& x = new_process_execution(g, process);
       g.processor[p] = processor;
-      state(x).processors = target;
+      state(x).processors = single();
       x.computed_since_dispatch = false;
       advance(x);
     }
@@ -1256,9 +1322,11 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     if (image_bytes > 0) s.counters.bytes_moved += image_bytes;
     x.held_throughout = false;
     x.compute_after = compute;
+    note_computes(x);
     x.computed_since_dispatch = false;
     x.moving_from = from;
     g.processor[p] = processor;
+    const ResourceSet target = single();
     enter(x, JobStatus::waiting, &target);
     x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
                           return move_image(from, hosts_of(state(x).processors), image_bytes);
@@ -1270,14 +1338,16 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
   if (s.status == JobStatus::transferring && !x.moving_from.empty()) { // on its way here: compute on arrival or not
     x.compute_after = compute;
     s.image_out = !compute;
+    note_computes(x);
   } else if (compute && s.status == JobStatus::suspended) {
     x.compute_after = true;
+    note_computes(x);
     x.computed_since_dispatch = false;
     enter(x, JobStatus::waiting);
     if (resume_stall > 0) x.stages.push_back({JobStatus::switching, nullptr, true, resume_stall});
     advance(x);
   } else if (!compute && s.holds_processors()) {
-    suspend(x.job->id, false, true);
+    suspend_execution(x, false, true); // (the process's execution at hand, not looked up again by its id)
   }
   sync_group_or_defer(g);
 }
@@ -1301,6 +1371,7 @@ int JobRuntime::add_process(JobId id)
   ProcessGroup& g = group(id);
   g.exec.push_back(nullptr);
   g.processor.push_back(kProcessNotPlaced);
+  g.computing.push_back(0);
   return static_cast<int>(g.processor.size()) - 1;
 }
 

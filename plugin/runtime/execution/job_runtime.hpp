@@ -159,6 +159,32 @@ class JobRuntime {
   /* The processor process `process` of job `id` is on, or kProcessNotPlaced / kProcessEnded. */
   int process_processor(JobId id, int process) const;
   bool process_computes(JobId id, int process) const; // running, or preparing to compute
+
+ private:
+  struct ProcessGroup;
+
+ public:
+  /* One job's processes for a pass over all of them (the driver asks about every process of the jobs of each
+   * rotation): the job is looked up once rather than at each question. Its answers are process_count()'s,
+   * process_processor()'s and process_computes()'s at the time of each question, across place_process(),
+   * restart_process(), add_process() and end_process() on the job; it serves until the job ends. */
+  class ProcessList {
+   public:
+    int count() const;
+    int processor(int process) const; // 0 <= process < count()
+    bool computes(int process) const; // 0 <= process < count()
+
+   private:
+    friend class JobRuntime;
+    const ProcessGroup* group() const; // nullptr while none of the job's processes was placed
+    const JobRuntime* runtime_ = nullptr;
+    JobId id_ = 0;
+    mutable const ProcessGroup* group_ = nullptr;
+  };
+  ProcessList processes_of(JobId id) const;
+  /* Throws std::logic_error when a job's kept answer of whether a process computes (ProcessList::computes()) differs
+   * from the one its execution and record give: the check of Plan::check_processes. */
+  void check_process_flags() const;
   /* Bring one process where the policy wants it: on `processor`, computing (`compute`) or held suspended there.
    * Not started yet: it starts there when it computes (its work whole), else nothing happens. On another processor:
    * it moves (its image of `image_bytes` crosses the platform from its old host, with SimGrid's contention, and it
@@ -252,6 +278,7 @@ class JobRuntime {
     JobId owner = -1;
     int process = -1;
     std::vector<sg4::Host*> moving_from; // a process whose image is on its way: the host it left
+    ProcessGroup* group = nullptr;       // a process's group (groups_ keeps it in place), nullptr: a whole job
     int sharing_host = -1;               // a process computing on a timer: the host whose CPU it shares (-1: none)
     // Jobs with a parallelism profile (timer path only): the timer ends at the end of the current segment.
     double share = -1;       // Preparation::share
@@ -276,7 +303,21 @@ class JobRuntime {
     // Per process: its Execution in jobs_ (under an id of its own, negative; a map's element stays where it is until
     // erased), or nullptr: the driver asks about every process at every rotation, and jobs_ holds every process.
     std::vector<Execution*> exec;
+    /* Per process: whether it computes (computes()), kept by note_computes() at every change of what that reads (its
+     * status, image_out, compute_after), so a rotation's pass reads a byte per process, not every process's execution
+     * and record (scattered in memory: on 10,000 hosts those reads were a sixth of a run). */
+    std::vector<unsigned char> computing;
   };
+  /* Running, or preparing to compute: process_computes()'s answer from the execution itself. */
+  static bool computes(const Execution& x)
+  {
+    const JobState& s = *x.state;
+    return s.holds_processors() || (s.status == JobStatus::transferring && x.compute_after);
+  }
+  static void note_computes(Execution& x)
+  {
+    if (x.group != nullptr) x.group->computing[static_cast<size_t>(x.process)] = computes(x) ? 1 : 0;
+  }
   ProcessGroup& group(JobId id);
   /* A new execution for a process (not started). */
   Execution& new_process_execution(ProcessGroup& g, int process);
@@ -295,6 +336,7 @@ class JobRuntime {
   /* The job's id in the trace: its own, or its process's job's. */
   static JobId trace_id(const Execution& x) { return x.owner >= 0 ? x.owner : x.job->id; }
   Execution& get(JobId id);
+  void suspend_execution(Execution& x, bool save_image, bool preemption); // suspend()'s work
   static JobState& state(const Execution& x) { return *x.state; }
   /* Close the open segment and open one in `status` (on `processors` when given). */
   void enter(Execution& x, JobStatus status, const ResourceSet* processors = nullptr);
