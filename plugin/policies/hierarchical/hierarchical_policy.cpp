@@ -207,7 +207,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         same = placed_plan();
       }
       requeued_from_plan_ = false;
-      same.stall.clear();
+      take_nodes(same.stall, number_nodes_);
       same.until = next_boundary_;
       return same;
     }
@@ -234,7 +234,37 @@ class HierarchicalPolicy : public TimeSharingPolicy {
 
   PolicyReport report() const override;
 
+  /* The maps of each plan handed back give their nodes to the next plans (layout(), placed_plan()): a plan per round
+   * built its maps' nodes anew, a node per job (the run, the share) per round laid out. */
+  void reuse_plan(Plan&& plan) override
+  {
+    take_nodes(plan.run, run_nodes_);
+    take_nodes(plan.share, number_nodes_);
+    take_nodes(plan.stall, number_nodes_);
+  }
+
  private:
+  template <class Value>
+  using NodePool = std::vector<typename std::map<JobId, Value>::node_type>;
+  /* Moves every node of `map` into `nodes`, with its value's storage. */
+  template <class Value>
+  static void take_nodes(std::map<JobId, Value>& map, NodePool<Value>& nodes)
+  {
+    while (!map.empty())
+      nodes.push_back(map.extract(map.begin()));
+  }
+  /* `map`'s value for `id` (not in it yet), in a node from `nodes` when there is one: its value is as it was left (a
+   * set keeps its storage), for the caller to overwrite. */
+  template <class Value>
+  static Value& put(std::map<JobId, Value>& map, NodePool<Value>& nodes, JobId id)
+  {
+    if (nodes.empty()) return map.emplace(id, Value{}).first->second;
+    auto node = std::move(nodes.back());
+    nodes.pop_back();
+    node.key() = id;
+    return map.insert(std::move(node)).position->second;
+  }
+
   /* Every job of the plan in force holds its processors now (it is running, or stalled on them). */
   bool holding_all() const
   {
@@ -315,13 +345,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   }
 
   /* The plan in force again as a plan of its own (placed_: the last plan laid out, less the jobs that ended since). */
-  Plan placed_plan() const
+  Plan placed_plan()
   {
     Plan plan;
     for (const Placed& p : placed_) {
       const JobId id = p.entry->record.id;
-      plan.run.emplace(id, p.processors);
-      if (p.shared) plan.share.emplace(id, p.share);
+      put(plan.run, run_nodes_, id) = p.processors;
+      if (p.shared) put(plan.share, number_nodes_, id) = p.share;
     }
     return plan;
   }
@@ -680,7 +710,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         mine |= more;
         if (mine.empty()) continue;
         place(placed, order[i].first, mine, 0, false);
-        plan.run[order[i].first->record.id] = std::move(mine);
+        put(plan.run, run_nodes_, order[i].first->record.id) = std::move(mine);
       }
     } else {
       double x = 0; // McNaughton's wrap-around: each share after the previous one along the processors
@@ -694,7 +724,11 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         auto end = static_cast<size_t>(std::ceil(hi - 1e-12));
         if (first >= up.size()) first = up.size() - 1;
         end = std::min(std::max(end, first + 1), up.size());
-        ResourceSet mine(capacity);
+        ResourceSet& mine = put(plan.run, run_nodes_, id); // a node's set keeps its storage
+        if (mine.capacity() != capacity)
+          mine = ResourceSet(capacity);
+        else
+          mine.clear();
         for (size_t k = first; k < end;) {
           const size_t run_end = std::min(up_run_end_[k], end);
           mine.add_range(up[k], static_cast<int>(run_end - k));
@@ -702,8 +736,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         }
         const auto count = static_cast<double>(mine.count());
         place(placed, entry, mine, std::min(share, count), true);
-        plan.run.emplace(id, std::move(mine));
-        plan.share[id] = std::min(share, count);
+        put(plan.share, number_nodes_, id) = std::min(share, count);
       }
     }
     // A job holding processors stalls for the new reallocation on top of what remains of its stall; one that comes
@@ -715,7 +748,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       const bool holds = e.state != nullptr && e.state->holds_processors();
       auto fresh = new_stall_.find(id);
       const double stall = holds ? (fresh == new_stall_.end() ? 0.0 : fresh->second) : e.stalled + e.stall;
-      if (stall > 0) plan.stall[id] = stall;
+      if (stall > 0) put(plan.stall, number_nodes_, id) = stall;
     }
     new_stall_.clear();
     placed_.resize(placed);
@@ -753,6 +786,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   ResourceSet up_listed_;                                         // the processors up listed in up_list_
   std::vector<int> up_list_;
   std::vector<size_t> up_run_end_; // by place in up_list_: the end of the run of consecutive processors it is in
+  NodePool<ResourceSet> run_nodes_;  // nodes of the plans handed back (reuse_plan), for the next plans' maps
+  NodePool<double> number_nodes_;
   /* A job of the plan in force: the last plan laid out, less the jobs that ended since (not sent again but claimed
    * again, Plan::same_as_last, or rebuilt by placed_plan()). Kept as a list that reuses its storage rather than as a
    * copy of the plan sent: at every plan laid out, a copy built and freed a map entry per job (ag-ds lays the plan out

@@ -243,14 +243,14 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
  * made in the same order as a walk over every processor of every set would make them. */
 void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given) const
 {
-  std::vector<JobId> ids;
-  std::vector<double> shares;
-  std::vector<size_t> parent;
-  std::vector<double> first_held; // processors each job holds that no job before it holds
-  ids.reserve(plan.share.size());
-  shares.reserve(plan.share.size());
-  parent.reserve(plan.share.size());
-  first_held.reserve(plan.share.size());
+  std::vector<JobId>& ids = shares_ids_;
+  std::vector<double>& shares = shares_values_;
+  std::vector<size_t>& parent = shares_parent_;
+  std::vector<double>& first_held = shares_first_held_; // processors each job holds that no job before it holds
+  ids.clear();
+  shares.clear();
+  parent.clear();
+  first_held.clear();
   auto root = [&parent](size_t i) {
     while (parent[i] != i)
       i = parent[i] = parent[parent[i]];
@@ -284,7 +284,8 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   if (!shares_twice_.empty()) {
     if (share_holders_.size() != static_cast<size_t>(capacity))
       share_holders_.assign(static_cast<size_t>(capacity), -1); // -1 between checks: a share job holding the processor
-    std::vector<int> held_once; // the entries of share_holders_ set here, put back to -1 at the end
+    std::vector<int>& held_once = shares_held_once_; // the entries of share_holders_ set here, -1 again at the end
+    held_once.clear();
     size_t me = 0;
     for (const auto& [id, share] : plan.share) {
       shares_overlap_ = plan.run.find(id)->second;
@@ -303,8 +304,10 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
     for (int p : held_once)
       share_holders_[static_cast<size_t>(p)] = -1;
   }
-  std::vector<double> held(ids.size(), 0);
-  std::vector<double> processors(ids.size(), 0);
+  std::vector<double>& held = shares_held_;
+  std::vector<double>& processors = shares_processors_;
+  held.assign(ids.size(), 0);
+  processors.assign(ids.size(), 0);
   for (size_t i = 0; i < ids.size(); i++)
     held[root(i)] += shares[i];
   for (size_t i = 0; i < ids.size(); i++) // whole numbers: the same sums in any order
