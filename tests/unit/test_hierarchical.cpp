@@ -7,12 +7,17 @@
 #include "policies/hierarchical/leaf_scheduler.hpp"
 #include "model/malleable_job.hpp"
 #include "policies/hierarchical/scheduler_tree.hpp"
+#include "policy/policy.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <map>
+#include <memory>
 #include <numeric>
+#include <random>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -548,6 +553,134 @@ TEST(DowneyWorkload, DrawsFollowTableOne)
   auto again = generate_downey_jobs(spec, 256, 7, 11);
   EXPECT_EQ(again[123].job.work(), jobs[123].job.work());
   EXPECT_EQ(again[123].job.shapes(), jobs[123].job.shapes());
+}
+
+} // namespace
+} // namespace jobsched::hierarchical
+
+namespace jobsched::hierarchical {
+namespace {
+
+/* One of Cao's policies planning over views built by hand (no SimGrid), two copies given the same events. */
+struct TwinPolicies {
+  TwinPolicies(int processors, const std::string& name, const std::map<std::string, std::string>& values)
+      : machine(Machine::uniform(processors)), info(policy_registry().get(name)),
+        params(info.params, values, "policy.params"),
+        allocator(allocator_registry().get("first-fit").make(AllocatorEnv{machine, allocator_params})),
+        reused(info.make_time_sharing(PolicyEnv{machine, *allocator, params})),
+        fresh(info.make_time_sharing(PolicyEnv{machine, *allocator, params}))
+  {
+  }
+  Machine machine;
+  const PolicyInfo& info;
+  Params params;
+  Params allocator_params{{}, {}, "policy.allocation_params"};
+  std::unique_ptr<Allocator> allocator;
+  std::unique_ptr<TimeSharingPolicy> reused; // handed its plans back (reuse_plan), as the driver does
+  std::unique_ptr<TimeSharingPolicy> fresh;  // never
+};
+
+/* The plans Cao's policies build in the nodes of the plans handed back (reuse_plan) equal those they build in new maps:
+ * for each of the six policies, whole and fractional allotments, with and without reallocation stalls, two copies given
+ * the same random arrivals, departures, instants (boundaries and mid-quantum ones), processors going down and up, and
+ * the same measures (work and span done by each running job, drawn at random). Each plan is applied to the jobs'
+ * records as the driver would. */
+TEST(HierarchicalPolicy, PlansInReusedMapsEqualNewOnes)
+{
+  const char* names[] = {"ac-ds", "ag-ds", "equi-equi", "ac-equi", "ag-equi", "equi-ds"};
+  for (const char* name : names)
+    for (const char* allotments : {"fractional", "whole"})
+      for (const char* cost : {"0", "0.5"}) {
+        const std::string what = std::string(name) + " " + allotments + " cost_factor " + cost;
+        TwinPolicies twins(16, name,
+                           {{"quantum", "1"}, {"allotments", allotments}, {"cost_factor", cost}, {"levels", "3"}});
+        std::mt19937_64 random(11);
+        std::deque<Job> jobs;
+        std::deque<JobState> states;
+        std::vector<JobState*> in_system;
+        JobId next_id = 1;
+        double t = 0;
+        ResourceSet up = ResourceSet::all(16);
+        size_t laid_out = 0;
+        size_t with_shares = 0;
+        size_t with_stalls = 0;
+        for (int k = 0; k < 1500; k++) {
+          const double step = random() % 2 == 0 ? 1.0 : 0.25 * static_cast<double>(1 + random() % 3);
+          for (JobState* s : in_system) // what each job reports it did meanwhile (no more than its processors)
+            if (s->holds_processors()) {
+              const double span = step * static_cast<double>(random() % 5) / 4;
+              s->span_done += span;
+              s->work_done += span * static_cast<double>(1 + random() % static_cast<unsigned>(s->processors.count()));
+            }
+          t += step;
+          if (!in_system.empty() && random() % 5 == 0) {
+            const size_t i = random() % in_system.size();
+            twins.reused->job_ended(*in_system[i]->job, JobEnd::completed, t);
+            twins.fresh->job_ended(*in_system[i]->job, JobEnd::completed, t);
+            in_system[i]->status = JobStatus::finished;
+            in_system.erase(in_system.begin() + static_cast<long>(i));
+          }
+          if (random() % 3 == 0 && in_system.size() < 25) {
+            Job& j = jobs.emplace_back();
+            j.id = next_id++;
+            j.submit_time = t;
+            JobState& s = states.emplace_back();
+            s.job = &j;
+            s.status = JobStatus::waiting;
+            in_system.push_back(&s);
+            twins.reused->job_submitted(j, t);
+            twins.fresh->job_submitted(j, t);
+          }
+          if (random() % 40 == 0) { // a processor goes down, or every one is up again
+            if (up.count() == 16)
+              up.reset(static_cast<int>(random() % 16));
+            else
+              up = ResourceSet::all(16);
+          }
+          SystemView view;
+          view.now = t;
+          view.machine = &twins.machine;
+          view.up = up;
+          view.jobs.assign(in_system.begin(), in_system.end());
+          Plan a = twins.reused->plan(view);
+          Plan b = twins.fresh->plan(view);
+          ASSERT_EQ(a.same_as_last, b.same_as_last) << what << " at " << t;
+          ASSERT_EQ(a.run, b.run) << what << " at " << t;
+          ASSERT_EQ(a.share, b.share) << what << " at " << t;
+          ASSERT_EQ(a.stall, b.stall) << what << " at " << t;
+          ASSERT_EQ(a.until, b.until) << what << " at " << t;
+          ASSERT_EQ(a.repeats, b.repeats) << what << " at " << t;
+          if (!a.same_as_last) {
+            laid_out += a.run.empty() ? 0 : 1;
+            with_shares += a.share.empty() ? 0 : 1;
+            with_stalls += a.stall.empty() ? 0 : 1;
+            for (JobState* s : in_system) { // applied as the driver would
+              auto it = a.run.find(s->job->id);
+              if (it != a.run.end()) {
+                if (s->start_time < 0) s->start_time = t;
+                s->processors = it->second;
+                s->status = JobStatus::running;
+              } else if (s->started()) {
+                s->status = JobStatus::suspended;
+              }
+            }
+          } else {
+            for (JobState* s : in_system) // the last plan again: every job of it holds processors still up
+              if (s->holds_processors()) {
+                EXPECT_TRUE(up.contains(s->processors)) << what << " at " << t;
+              }
+          }
+          twins.reused->reuse_plan(std::move(a));
+        }
+        // Every kind of map was built and handed back many times.
+        EXPECT_GT(laid_out, 200U) << what;
+        if (std::string(allotments) == "fractional") {
+          EXPECT_GT(with_shares, 200U) << what;
+        }
+        if (std::string(cost) != "0") {
+          EXPECT_GT(with_stalls, 30U) << what;
+        }
+      }
 }
 
 } // namespace

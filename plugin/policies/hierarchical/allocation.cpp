@@ -79,8 +79,9 @@ void equi_into(std::vector<double>& out, const std::vector<bool>& unfinished, do
   out.assign(unfinished.size(), 0.0);
   const auto active = static_cast<size_t>(std::count(unfinished.begin(), unfinished.end(), true));
   if (active == 0) return;
+  const double share = processors / static_cast<double>(active); // once: the compiler divided again for every child
   for (size_t c = 0; c < unfinished.size(); c++)
-    if (unfinished[c]) out[c] = processors / static_cast<double>(active);
+    if (unfinished[c]) out[c] = share;
 }
 } // namespace
 

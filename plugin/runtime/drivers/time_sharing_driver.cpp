@@ -254,14 +254,14 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
  * made in the same order as a walk over every processor of every set would make them. */
 void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given) const
 {
-  std::vector<JobId> ids;
-  std::vector<double> shares;
-  std::vector<size_t> parent;
-  std::vector<double> first_held; // processors each job holds that no job before it holds
-  ids.reserve(plan.share.size());
-  shares.reserve(plan.share.size());
-  parent.reserve(plan.share.size());
-  first_held.reserve(plan.share.size());
+  std::vector<JobId>& ids = shares_ids_;
+  std::vector<double>& shares = shares_values_;
+  std::vector<size_t>& parent = shares_parent_;
+  std::vector<double>& first_held = shares_first_held_; // processors each job holds that no job before it holds
+  ids.clear();
+  shares.clear();
+  parent.clear();
+  first_held.clear();
   auto root = [&parent](size_t i) {
     while (parent[i] != i)
       i = parent[i] = parent[parent[i]];
@@ -273,10 +273,12 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       *scratch = ResourceSet(capacity);
     else
       scratch->clear();
+  auto it = plan.run.begin(); // walked along plan.share (both by id), not looked up per share
   for (const auto& [id, share] : plan.share) {
-    auto it = plan.run.find(id);
+    while (it != plan.run.end() && it->first < id)
+      ++it;
     const auto job = [id = id] { return "plan: job " + std::to_string(id); };
-    if (it == plan.run.end()) throw PolicyError(job() + " has a share but does not run");
+    if (it == plan.run.end() || it->first != id) throw PolicyError(job() + " has a share but does not run");
     const int count = it->second.count();
     const auto n = static_cast<double>(count);
     if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2)
@@ -295,10 +297,14 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   if (!shares_twice_.empty()) {
     if (share_holders_.size() != static_cast<size_t>(capacity))
       share_holders_.assign(static_cast<size_t>(capacity), -1); // -1 between checks: a share job holding the processor
-    std::vector<int> held_once; // the entries of share_holders_ set here, put back to -1 at the end
+    std::vector<int>& held_once = shares_held_once_; // the entries of share_holders_ set here, -1 again at the end
+    held_once.clear();
     size_t me = 0;
+    it = plan.run.begin();
     for (const auto& [id, share] : plan.share) {
-      shares_overlap_ = plan.run.find(id)->second;
+      while (it->first < id) // every share's job runs (above)
+        ++it;
+      shares_overlap_ = it->second;
       shares_overlap_ &= shares_twice_;
       shares_overlap_.for_each([&](int p) {
         long& h = share_holders_[static_cast<size_t>(p)];
@@ -314,8 +320,10 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
     for (int p : held_once)
       share_holders_[static_cast<size_t>(p)] = -1;
   }
-  std::vector<double> held(ids.size(), 0);
-  std::vector<double> processors(ids.size(), 0);
+  std::vector<double>& held = shares_held_;
+  std::vector<double>& processors = shares_processors_;
+  held.assign(ids.size(), 0);
+  processors.assign(ids.size(), 0);
   for (size_t i = 0; i < ids.size(); i++)
     held[root(i)] += shares[i];
   for (size_t i = 0; i < ids.size(); i++) // whole numbers: the same sums in any order
@@ -425,12 +433,15 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   }
   if (!plan.share.empty() || !plan.stall.empty()) { // shares and the policy's own stalls (Plan::share, Plan::stall)
     auto state = run_states.begin();
+    // The ids of plan.share and plan.stall are among plan.run's (check()): walked along it, not looked up per job.
+    auto share = plan.share.begin();
+    auto stall = plan.stall.begin();
     for (const auto& [id, processors] : plan.run) {
       const JobState& s = **state++;
-      auto share = plan.share.find(id);
-      auto stall = plan.stall.find(id);
-      const double a = share == plan.share.end() ? -1.0 : share->second;
-      const double seconds = stall == plan.stall.end() ? 0.0 : stall->second;
+      const bool shared = share != plan.share.end() && share->first == id;
+      const bool stalled = stall != plan.stall.end() && stall->first == id;
+      const double a = shared ? (share++)->second : -1.0;
+      const double seconds = stalled ? (stall++)->second : 0.0;
       if (s.holds_processors()) {
         runtime_.reallot(id, processors, a, seconds);
         decisions_++;

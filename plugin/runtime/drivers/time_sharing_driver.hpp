@@ -75,6 +75,15 @@ class TimeSharingDriver : public Driver {
   mutable ResourceSet shares_twice_;
   mutable ResourceSet shares_overlap_;
   mutable std::vector<long> share_holders_;
+  // and its lists by share job (ids, shares, union-find parents, processors first held, the group's sums) and the
+  // processors whose holder it set, kept likewise: seven lists allocated per plan were a tenth of its cost (Cao's).
+  mutable std::vector<JobId> shares_ids_;
+  mutable std::vector<double> shares_values_;
+  mutable std::vector<size_t> shares_parent_;
+  mutable std::vector<double> shares_first_held_;
+  mutable std::vector<double> shares_held_;
+  mutable std::vector<double> shares_processors_;
+  mutable std::vector<int> shares_held_once_;
   // Jobs that ended since the last plan applied: while none did, every job of last_run_ is in the system, and the check
   // of a Plan::same_as_last (Cao's policies at 89-91% of their quanta) looks none of them up.
   std::uint64_t ended_since_plan_ = 0;
