@@ -1,11 +1,11 @@
 /* Hierarchical scheduling of malleable jobs (policies/hierarchical/), after Cao, Sun, Qian and Wu: DEQ, EQUI and DS on
  * hand cases, AC and AG desires, the seven parallelism curves, the job's execution rate, the level-2 scheduler, the
  * generated trees. Every expected value is computed here by hand or by an independent integration. */
+#include "model/malleable_job.hpp"
 #include "policies/hierarchical/allocation.hpp"
 #include "policies/hierarchical/analysis.hpp"
 #include "policies/hierarchical/feedback.hpp"
 #include "policies/hierarchical/leaf_scheduler.hpp"
-#include "model/malleable_job.hpp"
 #include "policies/hierarchical/scheduler_tree.hpp"
 #include "policy/policy.hpp"
 

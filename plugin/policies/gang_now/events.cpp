@@ -278,7 +278,8 @@ int remove_empty_slices(AllocationMap& map)
       shift[s] = removed;
       if (kept != s) {
         map.slices[kept] = std::move(map.slices[s]);
-        std::copy(index.free.begin() + static_cast<long>(s * words), index.free.begin() + static_cast<long>((s + 1) * words),
+        std::copy(index.free.begin() + static_cast<long>(s * words),
+                  index.free.begin() + static_cast<long>((s + 1) * words),
                   index.free.begin() + static_cast<long>(kept * words));
         index.held[kept] = index.held[s];
       }
@@ -760,9 +761,9 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
     for (size_t y = 0; y < 2 * distinct; y++) {
       if (pick.count[y] == 0) continue;
       // Two rows the job does not hold are shared rows, whose containment the shared rows know.
-      const bool contains = y == x || (x % 2 == 0 && y % 2 == 0
-                                           ? shared.contained[(x / 2) * distinct + y / 2] != 0
-                                           : within(&pick.rows[x * words], &pick.rows[y * words], words));
+      const bool contains =
+          y == x || (x % 2 == 0 && y % 2 == 0 ? shared.contained[(x / 2) * distinct + y / 2] != 0
+                                              : within(&pick.rows[x * words], &pick.rows[y * words], words));
       if (contains) width += pick.count[y];
     }
     const __int128 size = static_cast<__int128>(units[x]) * width;
@@ -879,8 +880,8 @@ void held_processors(const AllocationMap& map, const JobRecord& job, const std::
   if (slowest < none) now = Rational(slowest_vps) / map.processors[slowest].capacity;
 }
 
-bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const SchedulerOptions& options,
-                EventResult& result, MapScan& scan, const ArchMasks& masks, ChangeLog* log)
+bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const SchedulerOptions& options, EventResult& result,
+                MapScan& scan, const ArchMasks& masks, ChangeLog* log)
 {
   const std::vector<int> held = scan.slices_of[place]; // (a copy: the scan may follow the move below)
   const int id = job.id;
@@ -1467,7 +1468,8 @@ EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, 
         else
           record.held_found = false;
       }
-      if (was == 1) record.held_bits[static_cast<size_t>(p) / 64] &= ~(std::uint64_t{1} << (static_cast<size_t>(p) % 64));
+      if (was == 1)
+        record.held_bits[static_cast<size_t>(p) / 64] &= ~(std::uint64_t{1} << (static_cast<size_t>(p) % 64));
     } else {
       record.held_found = false;
     }
@@ -1578,8 +1580,7 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   long long free_before = 0;
   if (result.map.index.built) {
     for (int held_entries : result.map.index.held)
-      if (held_entries > 0)
-        free_before += static_cast<long long>(result.map.processors.size()) - held_entries;
+      if (held_entries > 0) free_before += static_cast<long long>(result.map.processors.size()) - held_entries;
   } else {
     for (const auto& slice : result.map.slices)
       if (std::any_of(slice.begin(), slice.end(), [](const Entry& e) { return !e.free(); }))

@@ -839,7 +839,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   ResourceSet up_listed_;                                         // the processors up listed in up_list_
   std::vector<int> up_list_;
   std::vector<size_t> up_run_end_; // by place in up_list_: the end of the run of consecutive processors it is in
-  NodePool<ResourceSet> run_nodes_;  // nodes of the plans handed back (reuse_plan), for the next plans' maps
+  NodePool<ResourceSet> run_nodes_; // nodes of the plans handed back (reuse_plan), for the next plans' maps
   NodePool<double> number_nodes_;
   std::map<JobId, ResourceSet> kept_run_; // the maps of the last plan handed back, whole
   std::map<JobId, double> kept_share_;

@@ -101,7 +101,7 @@ class TimeSharingDriver : public Driver {
   std::vector<JobId> run_ids_;
   std::vector<const ResourceSet*> run_sets_;
   std::vector<std::tuple<std::uint64_t, const JobState*, size_t>> holders_; // size_t: its index in run_ids_, or
-  static constexpr size_t kNotPlanned = ~size_t{0};                          // kNotPlanned
+  static constexpr size_t kNotPlanned = ~size_t{0};                         // kNotPlanned
   /* Whether job i of the plan stays on the set its record holds, compared once per decision (-1: not yet; check(),
    * the suspensions and the resizes all ask, and on a large machine each comparison is up to a machine's words). A
    * job's set changes only when the runtime starts, resumes or resizes it, after all three asked. */
