@@ -11,9 +11,10 @@
 #        than a minute for 300 jobs on 10,000 hosts), HOSTS the machine size, TIMEOUT (seconds, default 600) stops
 #        a run that takes longer (printed as "> TIMEOUT s"). Cao et al.'s hierarchical policies: ac-ds, ag-ds and
 #        equi-equi by default, also ac-equi, ag-equi and equi-ds. apmc and apvm (memory distribution A);
-#        memory-constrained:P runs quantum scheduler P (default: opt-epoch). gang-now (not by default: about 0.2 s a job on
-#        10,000 hosts, whose generated jobs are up to 10,000 VPs each). LIB: a folder holding the libjobsched.so to use
-#        (an older build kept for comparison).
+#        memory-constrained:P runs quantum scheduler P (default: opt-epoch). gang-now (not by default: about 30-40 ms
+#        a job on 10,000 hosts, whose generated jobs are up to 10,000 VPs each). LIB: a folder holding the
+#        libjobsched.so to use (an older build kept for comparison). TRACE=false runs without trace.csv and segments.csv (memory-constrained's
+#        rotating schedulers write about 50 GB of them at 1,000,000 jobs).
 # Prints one row per family and length: CPU seconds, microseconds of CPU per job, peak MiB, the utilization reached.
 set -euo pipefail
 bin=$1
@@ -22,6 +23,7 @@ lengths=${*:-"10000 100000"}
 hosts=${HOSTS:-10000}
 families=${FAMILIES:-"fcfs easy conservative gang equi ap memory-constrained ac-ds ag-ds equi-equi"}
 limit=${TIMEOUT:-600}
+trace=${TRACE:-true}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 pin=()
@@ -96,7 +98,7 @@ YAML
     rm -rf "$work/out"
     set +e
     "${lib[@]}" /usr/bin/time -f '%U %S %M' -o "$work/time" timeout "$limit" "${pin[@]}" "$bin" run "$work/s.yaml" \
-      --quiet --out "$work/out" "${extra[@]}" 2>"$work/err"
+      --quiet --out "$work/out" "${extra[@]}" --set output.trace="$trace" 2>"$work/err"
     rc=$?
     set -e
     if [ $rc = 124 ]; then
