@@ -13,8 +13,8 @@
 #        equi-equi by default, also ac-equi, ag-equi and equi-ds. apmc and apvm (memory distribution A);
 #        memory-constrained:P runs quantum scheduler P (default: opt-epoch). gang-now (not by default: about 30-40 ms
 #        a job on 10,000 hosts, whose generated jobs are up to 10,000 VPs each). LIB: a folder holding the
-#        libjobsched.so to use (an older build kept for comparison). TRACE=false runs without trace.csv and segments.csv (memory-constrained's
-#        rotating schedulers write about 50 GB of them at 1,000,000 jobs).
+#        libjobsched.so to use (an older build kept for comparison). TRACE=false runs without trace.csv and
+#        segments.csv (memory-constrained's rotating schedulers write about 50 GB of them at 1,000,000 jobs).
 # Prints one row per family and length: CPU seconds, microseconds of CPU per job, peak MiB, the utilization reached.
 set -euo pipefail
 bin=$1
