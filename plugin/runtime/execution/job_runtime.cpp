@@ -1424,6 +1424,20 @@ void JobRuntime::defer_group_records(bool defer)
   if (!defer) sync_deferred_groups();
 }
 
+template <class Link>
+void JobRuntime::link_replayed_fields(Execution& x, CycleState& st, Link link)
+{
+  link(x.remaining, st.remaining);
+  link(x.since, st.since);
+  link(x.timer_start, st.timer_start);
+  link(x.timer_end, st.timer_end);
+  link(x.timer_flops, st.timer_flops);
+  link(state(x).service, st.service);
+  link(x.remaining_at_segment, st.remaining_at_segment);
+  link(x.dedicated_rate, st.dedicated_rate);
+  link(x.account, st.account);
+}
+
 bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
                              size_t phase)
 {
@@ -1501,15 +1515,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     }
     if (std::any_of(r.speed.begin(), r.speed.end(), [](double v) { return !(v > 0); })) return false;
     st.running = s.status == JobStatus::running;
-    st.remaining = x.remaining;
-    st.since = x.since;
-    st.timer_start = x.timer_start;
-    st.timer_end = x.timer_end;
-    st.timer_flops = x.timer_flops;
-    st.service = s.service;
-    st.remaining_at_segment = x.remaining_at_segment;
-    st.dedicated_rate = x.dedicated_rate;
-    st.account = x.account;
+    link_replayed_fields(x, st, [](const auto& job, auto& replay) { replay = job; });
     cycle_state_.push_back(st);
   }
   return true;
@@ -1650,19 +1656,12 @@ long JobRuntime::cycle_end(long cycles, double period)
     }
   }
   for (size_t j = 0; j < cycle_state_.size(); j++) {
-    const CycleState& st = cycle_state_[j];
+    CycleState& st = cycle_state_[j];
     if (st.transitions == 0) continue; // it computed or waited where it was throughout
     Execution& x = *cycle_jobs_[j].x;
     JobState& s = *x.state;
-    x.remaining = st.remaining;
-    x.since = st.since;
+    link_replayed_fields(x, st, [](auto& job, const auto& replay) { job = replay; });
     x.share_since = st.since;
-    x.timer_start = st.timer_start;
-    x.timer_end = st.timer_end;
-    x.timer_flops = st.timer_flops;
-    x.remaining_at_segment = st.remaining_at_segment;
-    x.dedicated_rate = st.dedicated_rate;
-    x.account = st.account;
     x.held_throughout = false;
     const auto set = static_cast<size_t>(st.set);
     if (s.processors != *cycle_jobs_[j].sets[set]) { // where it last computed, as launch() left it
@@ -1674,7 +1673,6 @@ long JobRuntime::cycle_end(long cycles, double period)
       x.speed_epoch = host_epoch_;
     }
     s.status = st.running ? JobStatus::running : JobStatus::suspended; // (a partial cycle may end in another phase)
-    s.service = st.service;
     s.counters.preemptions += st.preemptions;
     s.counters.resizes += st.resizes;
     s.counters.migrations += st.migrations;

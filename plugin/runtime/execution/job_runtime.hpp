@@ -454,6 +454,10 @@ class JobRuntime {
   bool cycle_partial_ = false;    // cycle_partial() was called
   double cycle_horizon_ = 0;      // the earliest end of any other timer
   void cycle_close(size_t job, CycleState& st, double clock, bool record);
+  /* Each field the replay changes, as a pair (the execution's or its record's, the replay's): cycle_begin() copies
+   * the first into the second, cycle_end() the second back, so the two cannot list different fields. */
+  template <class Link>
+  static void link_replayed_fields(Execution& x, CycleState& st, Link link);
   void cycle_launch(const CycleReplay& r, CycleState& st, double clock) const;
 };
 
