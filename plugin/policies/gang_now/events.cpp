@@ -170,11 +170,6 @@ std::vector<int> held_slices_of(const AllocationMap& map, int id)
   return record ? record->held_slices : std::vector<int>{};
 }
 
-int row_of(const AllocationMap& map, const std::string& name)
-{
-  return map.row_of(name);
-}
-
 /* The job's entries cleared, and noted in `log` (if any). `held`: the slices it holds when the caller knows them
  * (nullptr: every slice is searched). */
 void clear_job(AllocationMap& map, int id, ChangeLog* log, const std::vector<int>* held = nullptr)
@@ -809,11 +804,7 @@ void add_pattern_slices(const SharedRows& shared, const std::vector<int>& held, 
   }
 }
 
-/* A lower bound of the time-shared turnaround any allocation of the job on `processors` over `width` slices has
- * (whatever MTAT and Compression do there; `size`: the processors' capacity times `width`): n VPs on processors of
- * capacity C take at least n / C (each n_i <= T a_i), so over w slices at least n / (C w). On k processors of one
- * capacity a (all of the job's one architecture), whole VPs take at least ceil(n / k) / a, the optimum itself. */
-/* The same bound from k processors of which the first has capacity a (`equal`: all of them). */
+/* The bound of the overload below, from k processors of which the first has capacity a (`equal`: all of them). */
 Rational least_shared_turnaround(const JobRecord& job, long long k, const Rational& a, bool equal, const Rational& size,
                                  int width)
 {
@@ -822,6 +813,10 @@ Rational least_shared_turnaround(const JobRecord& job, long long k, const Ration
   return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(width));
 }
 
+/* A lower bound of the time-shared turnaround any allocation of the job on `processors` over `width` slices has
+ * (whatever MTAT and Compression do there; `size`: the processors' capacity times `width`): n VPs on processors of
+ * capacity C take at least n / C (each n_i <= T a_i), so over w slices at least n / (C w). On k processors of one
+ * capacity a (all of the job's one architecture), whole VPs take at least ceil(n / k) / a, the optimum itself. */
 Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job, const std::vector<int>& processors,
                                  const Rational& size, int width)
 {
@@ -1433,7 +1428,7 @@ EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, 
   check_map(map, options);
   prepare_index(map, options);
   queue_position(map, job);
-  int p = row_of(map, processor);
+  int p = map.row_of(processor);
   if (p < 0) throw InputError("VP_exit: no processor '" + processor + "' in the allocation map");
   long entry = -1; // its entry on p in the index
   if (map.index.built) {
@@ -1578,14 +1573,9 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   result.map.index.built = false;
   // Free entries the other jobs could already use: those of slices that still hold some VP.
   long long free_before = 0;
-  if (result.map.index.built) {
-    for (int held_entries : result.map.index.held)
-      if (held_entries > 0) free_before += static_cast<long long>(result.map.processors.size()) - held_entries;
-  } else {
-    for (const auto& slice : result.map.slices)
-      if (std::any_of(slice.begin(), slice.end(), [](const Entry& e) { return !e.free(); }))
-        free_before += std::count_if(slice.begin(), slice.end(), [](const Entry& e) { return e.free(); });
-  }
+  for (const auto& slice : result.map.slices)
+    if (std::any_of(slice.begin(), slice.end(), [](const Entry& e) { return !e.free(); }))
+      free_before += std::count_if(slice.begin(), slice.end(), [](const Entry& e) { return e.free(); });
   // First every affected job in its own slices (a slice the leaving processor emptied stays until then), then the
   // ones that did not fit there, as submissions.
   std::vector<int> to_place;

@@ -138,7 +138,6 @@ class GangNow : public TimeSharingPolicy {
     int& host = it->second.where.at(static_cast<size_t>(process));
     const int was = host;
     host = Plan::kProcessEnded;
-    it->second.changed = true;
     changed_ids_.push_back(job.id);
     if (was >= 0) {
       apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name,
@@ -158,7 +157,6 @@ class GangNow : public TimeSharingPolicy {
     auto it = jobs_.find(job.id);
     if (it == jobs_.end()) return;
     Vps& v = it->second;
-    v.changed = true;
     changed_ids_.push_back(job.id);
     if (added) {
       v.where.push_back(Plan::kProcessNotPlaced);
@@ -229,8 +227,6 @@ class GangNow : public TimeSharingPolicy {
       const JobId id = found->first;
       Vps& v = found->second;
       const bool runs = std::binary_search(running.begin(), running.end(), static_cast<int>(id));
-      if (!runs && !v.changed && !std::binary_search(ran_.begin(), ran_.end(), static_cast<int>(id))) continue;
-      v.changed = false;
       plan.processes[id] = v.where;
       if (!runs) continue;
       ResourceSet computing(machine_.resource_count());
@@ -265,7 +261,6 @@ class GangNow : public TimeSharingPolicy {
   struct Vps {
     std::string arch;
     std::vector<int> where; // per process: its workstation (host index), kProcessNotPlaced or kProcessEnded
-    bool changed = true;    // `where` changed since the last plan (Plan::only_listed_processes)
   };
 
   void apply(gn::EventResult result)
@@ -293,7 +288,6 @@ class GangNow : public TimeSharingPolicy {
       auto it = jobs_.find(job);
       if (it == jobs_.end())
         throw PolicyError(std::string("gang-now: ") + what + " of unknown job " + std::to_string(job));
-      it->second.changed = true;
       changed_ids_.push_back(job);
       std::vector<int>& where = it->second.where;
       if (moves_of[job] < kIndexedMoves) {
@@ -368,7 +362,7 @@ class GangNow : public TimeSharingPolicy {
   std::vector<bool> busy_;
   gn::AllocationMap map_;
   std::map<JobId, Vps> jobs_;
-  std::vector<JobId> changed_ids_; // the jobs whose Vps::changed was set since the last plan (some more than once)
+  std::vector<JobId> changed_ids_; // the jobs whose `where` changed since the last plan (some more than once)
   std::vector<int> ran_; // the jobs of the running slice at the last plan, increasing
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
