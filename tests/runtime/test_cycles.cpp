@@ -296,9 +296,9 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
             clocks.insert(clocks.end(), these.begin(), these.end());
             clock = t;
           }
-          replayed.cycle_end(cycles, cycle.period);
+          replayed.cycle_end(cycle.period);
         } else {
-          replayed.cycle_end(0, cycle.period);
+          replayed.cycle_end(cycle.period);
         }
         replayed.set_virtual_clock(clock);
         for (double t : clocks) {

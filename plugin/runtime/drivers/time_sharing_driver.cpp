@@ -533,7 +533,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
       cycle_where_[j * phases + p] = where;
     }
   if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, start.phase)) {
-    runtime_.cycle_end(0, cycle.period);
+    runtime_.cycle_end(cycle.period);
     return advance;
   }
   cycle_tried_ = cycle_;
@@ -580,7 +580,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     clock = next;
     advance.instants++;
   }
-  runtime_.cycle_end(advance.cycles, cycle.period);
+  runtime_.cycle_end(cycle.period);
   if (advance.instants > 0) {
     advance.clock = clock;
     until_ = cycle.until(clock); // the policy's wake-up after its plan at `clock`

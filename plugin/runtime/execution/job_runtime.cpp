@@ -552,7 +552,10 @@ void JobRuntime::start_timer(Execution& x)
   const double now = clock_now();
   x.timer_start = now;
   x.timer_end = x.host_failed ? now : speed > 0 ? now + x.timer_flops / speed : std::numeric_limits<double>::infinity();
-  if (std::isfinite(x.timer_end)) push_timer(x, x.timer_end);
+  if (std::isfinite(x.timer_end))
+    push_timer(x, x.timer_end); // (a re-timed job's entry moves)
+  else
+    drop_timer(x);
 }
 
 void JobRuntime::start_phase_timer(Execution& x)
@@ -569,7 +572,10 @@ void JobRuntime::start_phase_timer(Execution& x)
     x.timer_end = now;
   else
     x.timer_end = x.span_rate > 0 ? now + left / x.span_rate : std::numeric_limits<double>::infinity();
-  if (std::isfinite(x.timer_end)) push_timer(x, x.timer_end);
+  if (std::isfinite(x.timer_end))
+    push_timer(x, x.timer_end); // (a re-timed job's entry moves)
+  else
+    drop_timer(x);
 }
 
 void JobRuntime::sync_phase(Execution& x) const
@@ -609,7 +615,6 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
     x.share_since = now;
     x.share = share;
     s.counters.resizes++;
-    drop_timer(x);
     start_timer(x);
     return;
   }
@@ -647,7 +652,6 @@ void JobRuntime::retime(Execution& x)
     x.remaining *= left;
     x.timer_flops *= left;
   }
-  drop_timer(x);
   start_timer(x);
 }
 
@@ -1103,8 +1107,7 @@ bool JobRuntime::process_computes(JobId id, int process) const
   if (it == groups_.end()) return false;
   const Execution* found = it->second.exec.at(static_cast<size_t>(process));
   if (found == nullptr) return false;
-  const Execution& x = *found;
-  return state(x).holds_processors() || (state(x).status == JobStatus::transferring && x.compute_after);
+  return computes(*found);
 }
 
 JobRuntime::ProcessList JobRuntime::processes_of(JobId id) const
@@ -1445,7 +1448,6 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_rows_.clear();
   cycle_rows_kept_ = 0;
   cycles_committed_ = 0;
-  boundaries_committed_ = 0;
   cycle_partial_ = false;
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
@@ -1605,10 +1607,8 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 
 void JobRuntime::cycle_commit()
 {
-  cycle_state_.swap(cycle_trial_);
-  cycle_trial_.clear();
+  cycle_commit_boundary();
   cycles_committed_++;
-  cycle_rows_kept_ = cycle_rows_.size();
 }
 
 void JobRuntime::cycle_partial()
@@ -1622,20 +1622,15 @@ void JobRuntime::cycle_commit_boundary()
 {
   cycle_state_.swap(cycle_trial_);
   cycle_trial_.clear();
-  boundaries_committed_++;
   cycle_rows_kept_ = cycle_rows_.size();
 }
 
-long JobRuntime::cycle_end(long cycles, double period)
+void JobRuntime::cycle_end(double period)
 {
   cycle_trial_.clear();
-  cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle
-  if (cycles <= 0 && boundaries_committed_ == 0) {
-    cycle_rows_.clear();
-    return 0;
-  }
+  cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle (none when nothing was committed)
+  const long cycles = cycles_committed_;
   // The rows first: a suspended job's first set is its record's, which the state below may change.
-  long rows = 0;
   if (trace_sink_) {
     // A job's rows of the first cycle but its first (which began before the advance, wherever the schedule before had
     // put its start) are those of every cycle, shifted by whole periods; so is its first row of the second cycle (which
@@ -1652,7 +1647,6 @@ long JobRuntime::cycle_end(long cycles, double period)
         segment.repeats = repeats;
       }
       trace_sink_(segment);
-      rows++;
     }
   }
   for (size_t j = 0; j < cycle_state_.size(); j++) {
@@ -1684,7 +1678,6 @@ long JobRuntime::cycle_end(long cycles, double period)
     }
   }
   cycle_rows_.clear();
-  return rows;
 }
 
 } // namespace jobsched

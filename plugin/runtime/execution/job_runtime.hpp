@@ -228,8 +228,8 @@ class JobRuntime {
    * happen there (the trial dropped; each step kept by cycle_commit_boundary(), its trace rows ordinary ones). */
   void cycle_partial();
   void cycle_commit_boundary();
-  /* `cycles` committed, each `period` seconds long; returns the trace rows written. */
-  long cycle_end(long cycles, double period);
+  /* The cycles committed (cycle_commit()), each `period` seconds long, and the boundaries after them. */
+  void cycle_end(double period);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
    * image or stalled when its time was up); 0 once any job computes. */
   long fruitless_dispatches_in_a_row() const { return fruitless_dispatches_; }
@@ -450,7 +450,6 @@ class JobRuntime {
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
-  long boundaries_committed_ = 0; // by cycle_commit_boundary()
   bool cycle_partial_ = false;    // cycle_partial() was called
   double cycle_horizon_ = 0;      // the earliest end of any other timer
   void cycle_close(size_t job, CycleState& st, double clock, bool record);
