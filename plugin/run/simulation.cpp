@@ -507,10 +507,8 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
     ctx.runtime->table().set_release_sink([&st](JobState& s, size_t position) { st.job_left(s, position); });
     ctx.runtime->set_trace_sink([&st, keep = st.options.keep_trace](const TraceSegment& s) {
       if (st.trace_writer) st.trace_writer->write(s);
-      if (st.segments_writer && st.trace_writer)
-        st.segments_writer->add(s, st.trace_writer->last_row()); // the texts trace.csv's row formatted
-      else if (st.segments_writer)
-        st.segments_writer->add(s);
+      if (st.segments_writer) // (made with trace.csv only) the texts trace.csv's row formatted
+        st.segments_writer->add(s, st.trace_writer->last_row());
       if (st.busy && s.status == JobStatus::running)
         s.processors.for_each([&](int p) { (*st.busy)[static_cast<size_t>(p)].emplace_back(s.start, s.end); });
       else
