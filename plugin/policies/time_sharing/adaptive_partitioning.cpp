@@ -242,7 +242,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     rank();
     candidates_.clear();
     for (Entry* e : ranked_)
-      if (!e->keeps) candidates_.push_back({e->usage, e->order, e->state, e});
+      if (!e->keeps) candidates_.push_back(e);
     if (contiguous_) {
       place_in_priority_order(candidates_, idle);
     } else {
@@ -304,26 +304,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     const ResourceSet* where = nullptr;
     int fresh = -1;
   };
-  struct Candidate {
-    double usage;
-    std::uint64_t order;
-    const JobState* state;
-    Entry* entry;
-  };
-
   /* The paper's allocation: selection by counts in priority order, skipping the jobs that do not fit; then placement
    * where each job was last when those processors are idle (no move), else on the lowest idle ones. */
-  void select_by_counts(const std::vector<Candidate>& candidates, ResourceSet& idle)
+  void select_by_counts(const std::vector<Entry*>& candidates, ResourceSet& idle)
   {
-    std::vector<const Candidate*>& chosen = chosen_; // with their entries: no lookup of a job's entry per placement
+    std::vector<Entry*>& chosen = chosen_; // their entries: no lookup of a job's entry per placement
     chosen.clear();
     int left = idle.count();
-    for (const Candidate& c : candidates) {
+    for (Entry* c : candidates) {
       if (left == 0) break;
-      Entry& e = *c.entry;
-      if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
+      Entry& e = *c;
+      if (e.partition == 0 || (!configure_at_arrival_ && !e.state->started())) configure(e, *e.state->job);
       if (e.partition > left) continue;
-      chosen.push_back(&c);
+      chosen.push_back(c);
       left -= e.partition;
     }
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
@@ -332,8 +325,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     std::vector<bool>& placed = placed_;
     placed.assign(chosen.size(), false);
     for (size_t i = 0; i < chosen.size(); i++) {
-      const ResourceSet& last = chosen[i]->state->processors;
-      Entry& e = *chosen[i]->entry;
+      Entry& e = *chosen[i];
+      const ResourceSet& last = e.state->processors;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
         put(e, last);
         idle -= last;
@@ -343,7 +336,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
     for (size_t i = 0; i < chosen.size(); i++)
       if (!placed[i]) {
-        Entry& e = *chosen[i]->entry;
+        Entry& e = *chosen[i];
         ResourceSet& mine = put_fresh(e);
         mine = idle.lowest(e.partition);
         idle -= mine;
@@ -353,21 +346,21 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   /* Placement-constrained allocation: in priority order, each job whose partition fits by count keeps its last
    * processors when they are idle, else takes what the allocator finds among the idle processors, else is skipped. */
-  void place_in_priority_order(const std::vector<Candidate>& candidates, ResourceSet& idle)
+  void place_in_priority_order(const std::vector<Entry*>& candidates, ResourceSet& idle)
   {
-    for (const Candidate& c : candidates) {
+    for (Entry* c : candidates) {
       if (idle.empty()) break;
-      Entry& e = *c.entry;
-      if (e.partition == 0 || (!configure_at_arrival_ && !c.state->started())) configure(e, *c.state->job);
+      Entry& e = *c;
+      if (e.partition == 0 || (!configure_at_arrival_ && !e.state->started())) configure(e, *e.state->job);
       if (e.partition > idle.count()) continue;
-      const ResourceSet& last = c.state->processors;
+      const ResourceSet& last = e.state->processors;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
         idle -= last;
         e.given = e.partition;
         put(e, last);
         continue;
       }
-      Job partition = *c.state->job;
+      Job partition = *e.state->job;
       partition.shape = JobShape::rigid;
       partition.size = e.partition;
       auto found = allocator_.select(partition, idle);
@@ -454,8 +447,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   std::vector<ResourceSet> fresh_;
   int fresh_count_ = 0;
   ResourceSet idle_;
-  std::vector<Candidate> candidates_;
-  std::vector<const Candidate*> chosen_;
+  std::vector<Entry*> candidates_; // ranked_'s entries that do not keep their processors
+  std::vector<Entry*> chosen_;
   std::vector<bool> placed_;
   // the maps of the last plan, handed back (reuse_plan), and nodes taken out of them, for the next plan.
   std::map<JobId, ResourceSet> kept_run_;
