@@ -286,15 +286,16 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     return map.insert(it, std::move(node))->second;
   }
   /* Takes out of `map` (a map of the last plan filled by put_kept()) the ids not put in it: none when it holds as many
-   * as were put; else those not among placed_'s jobs (`shared` only: those with a share). */
+   * as were put; else those not among placed_'s jobs (every placed job has a share unless processors are whole, and
+   * then the share map is empty). */
   template <class Value>
-  void drop_unplaced(std::map<JobId, Value>& map, NodePool<Value>& nodes, size_t put_count, bool shared_only)
+  void drop_unplaced(std::map<JobId, Value>& map, NodePool<Value>& nodes, size_t put_count)
   {
     if (map.size() == put_count) return;
     std::vector<JobId>& ids = placed_ids_;
     ids.clear();
     for (const Placed& p : placed_)
-      if (p.shared || !shared_only) ids.push_back(p.entry->record.id);
+      ids.push_back(p.entry->record.id);
     std::sort(ids.begin(), ids.end());
     auto id = ids.begin();
     for (auto it = map.begin(); it != map.end();) {
@@ -396,21 +397,20 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     for (const Placed& p : placed_) {
       const JobId id = p.entry->record.id;
       put_kept(plan.run, run_nodes_, id, in_run) = p.processors;
-      if (p.shared) put_kept(plan.share, number_nodes_, id, in_share) = p.share;
+      if (!spec_.whole_processors) put_kept(plan.share, number_nodes_, id, in_share) = p.share;
     }
-    drop_unplaced(plan.run, run_nodes_, in_run, false);
-    drop_unplaced(plan.share, number_nodes_, in_share, true);
+    drop_unplaced(plan.run, run_nodes_, in_run);
+    drop_unplaced(plan.share, number_nodes_, in_share);
     return plan;
   }
   /* Notes a job of the plan being laid out in placed_'s next slot (whose set keeps its storage from plan to plan). */
-  void place(size_t& slot, const JobEntry* entry, const ResourceSet& processors, double share, bool shared)
+  void place(size_t& slot, const JobEntry* entry, const ResourceSet& processors, double share)
   {
     if (slot == placed_.size()) placed_.emplace_back();
     Placed& p = placed_[slot++];
     p.entry = entry;
     p.processors = processors;
     p.share = share;
-    p.shared = shared;
   }
   void read_tree(const Params& p, std::uint64_t seed)
   {
@@ -760,7 +760,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         free -= more;
         mine |= more;
         if (mine.empty()) continue;
-        place(placed, order[i].first, mine, 0, false);
+        place(placed, order[i].first, mine, 0);
         put_kept(plan.run, run_nodes_, order[i].first->record.id, in_run) = std::move(mine);
       }
     } else {
@@ -786,13 +786,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
           k = run_end;
         }
         const auto count = static_cast<double>(mine.count());
-        place(placed, entry, mine, std::min(share, count), true);
+        place(placed, entry, mine, std::min(share, count));
         put_kept(plan.share, number_nodes_, id, in_share) = std::min(share, count);
       }
     }
     placed_.resize(placed);
-    drop_unplaced(plan.run, run_nodes_, in_run, false); // before plan.run is read below
-    drop_unplaced(plan.share, number_nodes_, in_share, true);
+    drop_unplaced(plan.run, run_nodes_, in_run); // before plan.run is read below
+    drop_unplaced(plan.share, number_nodes_, in_share);
     // A job holding processors stalls for the new reallocation on top of what remains of its stall; one that comes
     // back from suspension owes the whole of what remains (suspended, it could not pay it).
     for (const auto& [entry, share] : order) {
@@ -851,8 +851,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   struct Placed {
     const JobEntry* entry = nullptr; // in jobs_
     ResourceSet processors;
-    double share = 0;
-    bool shared = false; // share is the job's Plan::share
+    double share = 0; // its Plan::share (fractional allotments; unused with whole processors)
   };
   std::vector<Placed> placed_;
   // The plan must be laid out again at the next boundary (a job came, left or got another allotment), else it is
