@@ -43,6 +43,7 @@
 #include "policies/hierarchical/analysis.hpp"
 #include "policies/hierarchical/hierarchy_spec.hpp"
 #include "policy/policy.hpp"
+#include "policy/reused_map.hpp"
 
 #include "core/errors.hpp"
 #include "core/random.hpp"
@@ -207,7 +208,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         same = placed_plan();
       }
       requeued_from_plan_ = false;
-      take_nodes(same.stall, number_nodes_);
+      stalls_.recycle(same.stall);
       same.until = next_boundary_;
       return same;
     }
@@ -239,74 +240,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
    * node per job (the run, the share) per round laid out. */
   void reuse_plan(Plan&& plan) override
   {
-    if (kept_run_.empty())
-      kept_run_.swap(plan.run);
-    else
-      take_nodes(plan.run, run_nodes_);
-    if (kept_share_.empty())
-      kept_share_.swap(plan.share);
-    else
-      take_nodes(plan.share, number_nodes_);
-    take_nodes(plan.stall, number_nodes_);
+    runs_.keep(plan.run);
+    shares_.keep(plan.share);
+    stalls_.keep(plan.stall);
   }
 
  private:
-  template <class Value>
-  using NodePool = std::vector<typename std::map<JobId, Value>::node_type>;
-  /* Moves every node of `map` into `nodes`, with its value's storage. */
-  template <class Value>
-  static void take_nodes(std::map<JobId, Value>& map, NodePool<Value>& nodes)
-  {
-    while (!map.empty())
-      nodes.push_back(map.extract(map.begin()));
-  }
-  /* `map`'s value for `id` (not in it yet), in a node from `nodes` when there is one: its value is as it was left (a
-   * set keeps its storage), for the caller to overwrite. */
-  template <class Value>
-  static Value& put(std::map<JobId, Value>& map, NodePool<Value>& nodes, JobId id)
-  {
-    if (nodes.empty()) return map.emplace(id, Value{}).first->second;
-    auto node = std::move(nodes.back());
-    nodes.pop_back();
-    node.key() = id;
-    return map.insert(std::move(node)).position->second;
-  }
-  /* `map`'s value for `id`, in the node it has when the map holds it already (a map of the last plan: kept_run_), else
-   * as put(); `put_count` counts the ids put. */
-  template <class Value>
-  static Value& put_kept(std::map<JobId, Value>& map, NodePool<Value>& nodes, JobId id, size_t& put_count)
-  {
-    put_count++;
-    auto it = map.lower_bound(id);
-    if (it != map.end() && it->first == id) return it->second;
-    if (nodes.empty()) return map.emplace_hint(it, id, Value{})->second;
-    auto node = std::move(nodes.back());
-    nodes.pop_back();
-    node.key() = id;
-    return map.insert(it, std::move(node))->second;
-  }
-  /* Takes out of `map` (a map of the last plan filled by put_kept()) the ids not put in it: none when it holds as many
-   * as were put; else those not among placed_'s jobs (every placed job has a share unless processors are whole, and
-   * then the share map is empty). */
-  template <class Value>
-  void drop_unplaced(std::map<JobId, Value>& map, NodePool<Value>& nodes, size_t put_count)
-  {
-    if (map.size() == put_count) return;
-    std::vector<JobId>& ids = placed_ids_;
-    ids.clear();
-    for (const Placed& p : placed_)
-      ids.push_back(p.entry->record.id);
-    std::sort(ids.begin(), ids.end());
-    auto id = ids.begin();
-    for (auto it = map.begin(); it != map.end();) {
-      while (id != ids.end() && *id < it->first)
-        ++id;
-      auto next = std::next(it);
-      if (id == ids.end() || *id != it->first) nodes.push_back(map.extract(it));
-      it = next;
-    }
-  }
-
   /* Every job of the plan in force holds its processors now (it is running, or stalled on them). */
   bool holding_all() const
   {
@@ -390,17 +329,15 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   Plan placed_plan()
   {
     Plan plan;
-    plan.run.swap(kept_run_);
-    plan.share.swap(kept_share_);
-    size_t in_run = 0;
-    size_t in_share = 0;
+    auto run = runs_.build(plan.run);
+    auto share = shares_.build(plan.share);
     for (const Placed& p : placed_) {
       const JobId id = p.entry->record.id;
-      put_kept(plan.run, run_nodes_, id, in_run) = p.processors;
-      if (!spec_.whole_processors) put_kept(plan.share, number_nodes_, id, in_share) = p.share;
+      run.put(id) = p.processors;
+      if (!spec_.whole_processors) share.put(id) = p.share;
     }
-    drop_unplaced(plan.run, run_nodes_, in_run);
-    drop_unplaced(plan.share, number_nodes_, in_share);
+    run.finish();
+    share.finish();
     return plan;
   }
   /* Notes a job of the plan being laid out in placed_'s next slot (whose set keeps its storage from plan to plan). */
@@ -721,10 +658,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       return plan;
     }
     const int capacity = view.up.capacity();
-    plan.run.swap(kept_run_); // the last plan's maps (reuse_plan), their jobs' nodes kept
-    plan.share.swap(kept_share_);
-    size_t in_run = 0;
-    size_t in_share = 0;
+    auto run = runs_.build(plan.run); // the last plan's maps (reuse_plan), their jobs' nodes kept
+    auto shares = shares_.build(plan.share);
     std::vector<std::pair<const JobEntry*, double>>& order = order_scratch_; // leaves, then admission order
     order.clear();
     double total = 0;
@@ -761,7 +696,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         mine |= more;
         if (mine.empty()) continue;
         place(placed, order[i].first, mine, 0);
-        put_kept(plan.run, run_nodes_, order[i].first->record.id, in_run) = std::move(mine);
+        run.put(order[i].first->record.id) = std::move(mine);
       }
     } else {
       double x = 0; // McNaughton's wrap-around: each share after the previous one along the processors
@@ -775,7 +710,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         auto end = static_cast<size_t>(std::ceil(hi - 1e-12));
         if (first >= up.size()) first = up.size() - 1;
         end = std::min(std::max(end, first + 1), up.size());
-        ResourceSet& mine = put_kept(plan.run, run_nodes_, id, in_run); // a node's set keeps its storage
+        ResourceSet& mine = run.put(id); // a node's set keeps its storage
         if (mine.capacity() != capacity)
           mine = ResourceSet(capacity);
         else
@@ -787,14 +722,15 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         }
         const auto count = static_cast<double>(mine.count());
         place(placed, entry, mine, std::min(share, count));
-        put_kept(plan.share, number_nodes_, id, in_share) = std::min(share, count);
+        shares.put(id) = std::min(share, count);
       }
     }
     placed_.resize(placed);
-    drop_unplaced(plan.run, run_nodes_, in_run); // before plan.run is read below
-    drop_unplaced(plan.share, number_nodes_, in_share);
+    run.finish(); // before plan.run is read below
+    shares.finish();
     // A job holding processors stalls for the new reallocation on top of what remains of its stall; one that comes
     // back from suspension owes the whole of what remains (suspended, it could not pay it).
+    auto stall_map = stalls_.build(plan.stall);
     for (const auto& [entry, share] : order) {
       const JobEntry& e = *entry;
       const JobId id = e.record.id;
@@ -802,8 +738,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       const bool holds = e.state != nullptr && e.state->holds_processors();
       auto fresh = new_stall_.find(id);
       const double stall = holds ? (fresh == new_stall_.end() ? 0.0 : fresh->second) : e.stalled + e.stall;
-      if (stall > 0) put(plan.stall, number_nodes_, id) = stall;
+      if (stall > 0) stall_map.put(id) = stall;
     }
+    stall_map.finish();
     new_stall_.clear();
     // The next round follows from the time and the jobs' measures, which the runtime brings to the boundary (w(q), l(q)
     // from their records): its boundary may be reached on the scheduler's virtual clock (Plan::repeats), which at a
@@ -839,11 +776,10 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   ResourceSet up_listed_;                                         // the processors up listed in up_list_
   std::vector<int> up_list_;
   std::vector<size_t> up_run_end_; // by place in up_list_: the end of the run of consecutive processors it is in
-  NodePool<ResourceSet> run_nodes_; // nodes of the plans handed back (reuse_plan), for the next plans' maps
-  NodePool<double> number_nodes_;
-  std::map<JobId, ResourceSet> kept_run_; // the maps of the last plan handed back, whole
-  std::map<JobId, double> kept_share_;
-  std::vector<JobId> placed_ids_; // drop_unplaced()'s
+  // The maps of the plans handed back (reuse_plan), in whose nodes the next plans' are built.
+  ReusedMap<ResourceSet> runs_;
+  ReusedMap<double> shares_;
+  ReusedMap<double> stalls_;
   /* A job of the plan in force: the last plan laid out, less the jobs that ended since (not sent again but claimed
    * again, Plan::same_as_last, or rebuilt by placed_plan()). Kept as a list that reuses its storage rather than as a
    * copy of the plan sent: at every plan laid out, a copy built and freed a map entry per job (ag-ds lays the plan out

@@ -62,6 +62,7 @@
 #include "core/errors.hpp"
 #include "core/time.hpp"
 #include "policy/policy.hpp"
+#include "policy/reused_map.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -253,21 +254,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     held_.clear();
     for (Entry* e : by_id_)
       if (e->planned) held_.push_back({e->job->id, e->given, e});
-    plan.run.swap(kept_run_);
-    plan.image_bytes.swap(kept_image_bytes_);
-    plan.slowdown.swap(kept_slowdown_);
-    update(
-        plan.run, run_nodes_, [](const Entry& e) { return e.planned; },
-        [this](ResourceSet& where, const Entry& e) {
-          where = e.fresh >= 0 ? fresh_[static_cast<size_t>(e.fresh)] : *e.where;
-        },
-        by_id_);
-    update(
-        plan.image_bytes, number_nodes_, [](const Entry& e) { return e.planned; },
-        [](double& bytes, const Entry& e) { bytes = e.image_bytes; }, by_id_);
-    update(
-        plan.slowdown, number_nodes_, [](const Entry& e) { return e.planned && e.slowdown > 1; },
-        [](double& factor, const Entry& e) { factor = e.slowdown; }, by_id_);
+    auto run = runs_.build(plan.run);
+    auto image_bytes = image_bytes_.build(plan.image_bytes);
+    auto slowdown = slowdowns_.build(plan.slowdown);
+    for (const Entry* e : by_id_) {
+      if (!e->planned) continue;
+      const JobId id = e->job->id;
+      run.put(id) = e->fresh >= 0 ? fresh_[static_cast<size_t>(e->fresh)] : *e->where;
+      image_bytes.put(id) = e->image_bytes;
+      if (e->slowdown > 1) slowdown.put(id) = e->slowdown;
+    }
+    run.finish();
+    image_bytes.finish();
+    slowdown.finish();
     // Until the next quantum while some job waits; else nothing changes before the next load sample.
     plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
     // The next quanta's turns follow from the usage the runtime measures and the load samples, nothing SimGrid does
@@ -278,9 +277,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   void reuse_plan(Plan&& plan) override
   {
-    kept_run_.swap(plan.run);
-    kept_image_bytes_.swap(plan.image_bytes);
-    kept_slowdown_.swap(plan.slowdown);
+    runs_.keep(plan.run);
+    image_bytes_.keep(plan.image_bytes);
+    slowdowns_.keep(plan.slowdown);
   }
 
  private:
@@ -450,12 +449,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   std::vector<Entry*> candidates_; // ranked_'s entries that do not keep their processors
   std::vector<Entry*> chosen_;
   std::vector<bool> placed_;
-  // the maps of the last plan, handed back (reuse_plan), and nodes taken out of them, for the next plan.
-  std::map<JobId, ResourceSet> kept_run_;
-  std::map<JobId, double> kept_image_bytes_;
-  std::map<JobId, double> kept_slowdown_;
-  std::vector<std::map<JobId, ResourceSet>::node_type> run_nodes_;
-  std::vector<std::map<JobId, double>::node_type> number_nodes_;
+  // the maps of the last plan, handed back (reuse_plan), in whose nodes the next plan's are built.
+  ReusedMap<ResourceSet> runs_;
+  ReusedMap<double> image_bytes_;
+  ReusedMap<double> slowdowns_;
 
   void find_view_entries(const SystemView& view)
   {
@@ -510,44 +507,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     e.planned = true;
     e.fresh = fresh_count_;
     return fresh_[static_cast<size_t>(fresh_count_++)];
-  }
-  /* Makes `map` hold exactly the planned jobs for which include(p) holds, by id, each value set by assign(value, p):
-   * one pass along the map and `by_id` (both in id order), where the keys already there keep their nodes, the
-   * others are taken out into `nodes` and new keys put in nodes from there. */
-  template <class Value, class Include, class Assign>
-  static void update(std::map<JobId, Value>& map, std::vector<typename std::map<JobId, Value>::node_type>& nodes,
-                     const Include& include, const Assign& assign, const std::vector<Entry*>& by_id)
-  {
-    auto it = map.begin();
-    for (const Entry* e : by_id) {
-      const Entry& p = *e;
-      if (!include(p)) continue;
-      const JobId id = p.job->id;
-      while (it != map.end() && it->first < id) {
-        auto next = std::next(it);
-        nodes.push_back(map.extract(it));
-        it = next;
-      }
-      if (it != map.end() && it->first == id) {
-        assign(it->second, p);
-        ++it;
-        continue;
-      }
-      if (nodes.empty()) {
-        assign(map.emplace_hint(it, id, Value{})->second, p);
-        continue;
-      }
-      auto node = std::move(nodes.back());
-      nodes.pop_back();
-      node.key() = id;
-      assign(node.mapped(), p);
-      map.insert(it, std::move(node));
-    }
-    while (it != map.end()) {
-      auto next = std::next(it);
-      nodes.push_back(map.extract(it));
-      it = next;
-    }
   }
   std::vector<JobId> unconfigured_; // arrived since the last call (configure: arrival)
   /* The jobs of the last plan by id, their processor counts and entries (job_ended() takes a job out of both maps):
