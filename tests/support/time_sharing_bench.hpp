@@ -76,6 +76,8 @@ class TimeSharingBench {
   }
   /* Hands a plan back to the policy once applied, as the driver does (TimeSharingPolicy::reuse_plan). */
   void reuse(Plan&& p) { policy_->reuse_plan(std::move(p)); }
+  /* The policy, for the calls the bench does not make itself (process events). */
+  TimeSharingPolicy& policy() { return *policy_; }
 
  private:
   static Machine mesh(int processors, int width)

@@ -21,6 +21,7 @@
  *     job has none placed. */
 #include "policies/gang_now/runtime_policy.hpp"
 #include "policy/policy.hpp"
+#include "policy/reused_map.hpp"
 
 #include "core/errors.hpp"
 #include "core/time.hpp"
@@ -200,7 +201,9 @@ class GangNow : public TimeSharingPolicy {
   Plan plan(const SystemView& view) override
   {
     rotate_if_due(view.now);
-    std::vector<int> running; // the running slice's jobs, increasing (a job's entries are often side by side)
+    // The running slice's jobs, increasing (a job's entries are often side by side).
+    std::vector<int>& running = running_;
+    running.clear();
     if (active_ < map_.slices.size())
       for (const gn::Entry& e : map_.slices[active_])
         if (!e.free() && (running.empty() || running.back() != e.job)) running.push_back(e.job);
@@ -215,32 +218,49 @@ class GangNow : public TimeSharingPolicy {
     plan.check_processes = spec_.options.validate; // the runtime's kept answers too (Plan::check_processes)
     // The jobs that may be listed: those running now or until now, or changed since the last plan (changed_ids_),
     // in increasing order, instead of every job in the system.
-    std::vector<JobId> candidates = std::move(changed_ids_);
+    std::vector<JobId>& candidates = candidates_;
+    candidates.swap(changed_ids_); // both keep their storage from plan to plan
     changed_ids_.clear();
     candidates.insert(candidates.end(), running.begin(), running.end());
     candidates.insert(candidates.end(), ran_.begin(), ran_.end());
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    // The maps are built in the nodes of the last plan's (reuse_plan), in increasing id order: a listed job's vector
+    // and a running job's set keep their storage, where a plan per rotation allocated both anew for every job listed.
+    auto processes = processes_.build(plan.processes);
+    auto run = runs_.build(plan.run);
+    ResourceSet& computing = computing_;
     for (JobId candidate : candidates) {
       auto found = jobs_.find(candidate);
       if (found == jobs_.end()) continue;
       const JobId id = found->first;
-      Vps& v = found->second;
-      const bool runs = std::binary_search(running.begin(), running.end(), static_cast<int>(id));
-      plan.processes[id] = v.where;
-      if (!runs) continue;
-      ResourceSet computing(machine_.resource_count());
-      for (int h : v.where)
-        if (h >= 0 && view.up.test(machine_.first_resource(h))) computing.set(machine_.first_resource(h));
-      if (!computing.empty()) plan.run[id] = std::move(computing);
+      const Vps& v = found->second;
+      // The driver places processes by processor: the map's workstations are hosts, a VP goes to the host's first
+      // core.
+      std::vector<int>& where = processes.put(id);
+      where.resize(v.where.size());
+      for (size_t k = 0; k < v.where.size(); k++)
+        where[k] = v.where[k] >= 0 ? machine_.first_resource(v.where[k]) : v.where[k];
+      if (!std::binary_search(running.begin(), running.end(), static_cast<int>(id))) continue;
+      if (computing.capacity() != machine_.resource_count())
+        computing = ResourceSet(machine_.resource_count());
+      else
+        computing.clear();
+      for (int p : where)
+        if (p >= 0 && view.up.test(p)) computing.set(p);
+      if (!computing.empty()) run.put(id) = computing;
     }
-    // The driver places processes by processor: the map's workstations are hosts, a VP goes to the host's first core.
-    for (auto& [id, where] : plan.processes)
-      for (int& h : where)
-        if (h >= 0) h = machine_.first_resource(h);
+    processes.finish();
+    run.finish();
     if (map_.slices.size() > 1) plan.until = slice_start_ + spec_.quantum;
-    ran_ = std::move(running);
+    ran_.swap(running);
     return plan;
+  }
+
+  void reuse_plan(Plan&& plan) override
+  {
+    processes_.keep(plan.processes);
+    runs_.keep(plan.run);
   }
 
   /* gang-now's own counts, after summary.json's common keys (sweeps aggregate them like any metric). */
@@ -364,6 +384,13 @@ class GangNow : public TimeSharingPolicy {
   std::map<JobId, Vps> jobs_;
   std::vector<JobId> changed_ids_; // the jobs whose `where` changed since the last plan (some more than once)
   std::vector<int> ran_; // the jobs of the running slice at the last plan, increasing
+  // plan()'s lists and set, kept with their storage: the running slice's jobs, the jobs that may be listed, a job's
+  // processors that compute; and the maps of the plans handed back (reuse_plan), in whose nodes the next are built.
+  std::vector<int> running_;
+  std::vector<JobId> candidates_;
+  ResourceSet computing_;
+  ReusedMap<std::vector<int>> processes_;
+  ReusedMap<ResourceSet> runs_;
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
   double slice_start_ = 0;
