@@ -626,7 +626,6 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
   drop_preparation(x);
   if (!same_processors || share != x.share) s.counters.resizes++;
   x.compute_after = true;
-  note_computes(x);
   enter(x, JobStatus::waiting, &processors);
   Preparation prep;
   prep.stall = stall_left + std::max(0.0, stall);
@@ -778,7 +777,6 @@ void JobRuntime::suspend_execution(Execution& x, bool save_image, bool preemptio
   if (preemption && !x.computed_since_dispatch) fruitless_dispatches_++;
   if (!unfinished_write.empty()) {
     x.compute_after = false;
-    note_computes(x);
     x.stages.push_back({JobStatus::transferring, [write = std::move(unfinished_write)] { return write; }});
     advance(x);
     return;
@@ -791,7 +789,6 @@ void JobRuntime::suspend_execution(Execution& x, bool save_image, bool preemptio
   // Write the image out of its processors; it is suspended once that is done.
   s.counters.bytes_moved += bytes;
   x.compute_after = false;
-  note_computes(x);
   x.image_hosts = hosts_of(s.processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, bytes] {
                         std::vector<sg4::ActivityPtr> out;
@@ -831,7 +828,6 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
     x.stages.clear();
   }
   x.compute_after = true;
-  note_computes(x);
   x.computed_since_dispatch = false;
   const ResourceSet& target = processors.capacity() == 0 ? s.processors : processors;
   if (target != s.processors) s.counters.migrations++;
@@ -864,7 +860,6 @@ void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_b
   s.counters.migrations++;
   s.counters.bytes_moved += image_bytes > 0 ? image_bytes : 0;
   x.compute_after = true;
-  note_computes(x);
   enter(x, JobStatus::waiting, &processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
                         return move_image(from, hosts_of(state(x).processors), image_bytes);
@@ -1205,7 +1200,13 @@ void JobRuntime::sync_group(ProcessGroup& g)
 {
   JobState& s = *g.state;
   if (s.finished()) return;
-  ResourceSet processors(machine_.resource_count());
+  // The union of its processes' sets, in its record's own set (its storage kept: a record is brought in line at every
+  // rotation that touches the job, and a new set was a machine's worth of words allocated each time).
+  ResourceSet& processors = s.processors;
+  if (processors.capacity() != machine_.resource_count())
+    processors = ResourceSet(machine_.resource_count());
+  else
+    processors.clear();
   int rank = 0; // 0 none, 1 suspended, 2 transferring, 3 switching, 4 running
   for (const Execution* e : g.exec) {
     if (e == nullptr) continue;
@@ -1217,7 +1218,6 @@ void JobRuntime::sync_group(ProcessGroup& g)
                                                      : 1;
     rank = std::max(rank, r);
   }
-  s.processors = std::move(processors);
   s.status = rank == 4     ? JobStatus::running
              : rank == 3   ? JobStatus::switching
              : rank == 2   ? JobStatus::transferring
@@ -1325,7 +1325,6 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     if (image_bytes > 0) s.counters.bytes_moved += image_bytes;
     x.held_throughout = false;
     x.compute_after = compute;
-    note_computes(x);
     x.computed_since_dispatch = false;
     x.moving_from = from;
     g.processor[p] = processor;
@@ -1344,7 +1343,6 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     note_computes(x);
   } else if (compute && s.status == JobStatus::suspended) {
     x.compute_after = true;
-    note_computes(x);
     x.computed_since_dispatch = false;
     enter(x, JobStatus::waiting);
     if (resume_stall > 0) x.stages.push_back({JobStatus::switching, nullptr, true, resume_stall});
@@ -1417,8 +1415,11 @@ void JobRuntime::sync_deferred_groups()
 {
   // Each record depends only on its own processes: the order does not matter, and a job listed twice syncs twice. A
   // job whose last process ended since was synced then and is gone.
-  for (JobId id : std::exchange(unsynced_groups_, {}))
+  std::vector<JobId>& ids = syncing_groups_; // both lists keep their storage
+  ids.swap(unsynced_groups_);
+  for (JobId id : ids)
     if (auto it = groups_.find(id); it != groups_.end()) sync_group(it->second);
+  ids.clear();
 }
 
 void JobRuntime::defer_group_records(bool defer)

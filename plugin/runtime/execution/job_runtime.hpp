@@ -408,6 +408,7 @@ class JobRuntime {
   bool defer_group_records_ = false;                // see defer_group_records()
   std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
   std::vector<JobId> unsynced_groups_;              // jobs whose record waits (defer_sync()), maybe twice
+  std::vector<JobId> syncing_groups_;               // sync_deferred_groups()'s list of them, kept with its storage
 
   /* The cycle being advanced (cycle_begin()): per job, its distinct processor sets and their figures. */
   struct CycleReplay {
