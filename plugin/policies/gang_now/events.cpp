@@ -1427,12 +1427,13 @@ EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, 
 {
   check_map(map, options);
   prepare_index(map, options);
-  queue_position(map, job);
+  // The job's record, found once: nothing below adds or removes a record before remove_job_record.
+  const size_t q = queue_position(map, job);
   int p = map.row_of(processor);
   if (p < 0) throw InputError("VP_exit: no processor '" + processor + "' in the allocation map");
   long entry = -1; // its entry on p in the index
   if (map.index.built) {
-    const auto& entries = map.job(job)->held_entries;
+    const auto& entries = map.jobs[q].held_entries;
     auto it = std::lower_bound(entries.begin(), entries.end(), std::make_pair(p, 0));
     if (it == entries.end() || it->first != p || it->second == 0)
       throw InputError("VP_exit: " + job_name(job) + " has no VP on processor '" + processor + "'");
@@ -1443,7 +1444,7 @@ EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, 
   AllocationMap after_exit = std::move(map);
   bool freed = false;
   if (after_exit.index.built) { // only the slices it holds, and its entry in the index
-    JobRecord& record = *record_of(after_exit, job);
+    JobRecord& record = after_exit.jobs[q];
     const long k = entry;
     for (int s : record.held_slices) {
       Entry& e = after_exit.slices[static_cast<size_t>(s)][static_cast<size_t>(p)];
@@ -1483,7 +1484,7 @@ EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, 
   // Another job's turn reads the map's free entries, not the VP counts of the job's entries (its own turn is taken
   // again: its memory is cleared below): a VP that leaves another of its VPs on the processor changes nothing it reads.
   if (freed) processor_changed(after_exit, static_cast<size_t>(p));
-  JobRecord& record = after_exit.jobs[queue_position(after_exit, job)];
+  JobRecord& record = after_exit.jobs[q];
   record.declined_at.clear();
   const std::string& arch = after_exit.processors[static_cast<size_t>(p)].arch;
   int& count = record.vps[arch];
