@@ -108,26 +108,34 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     given = ResourceSet(machine_.resource_count());
   else
     given.clear();
+  auto run = plan.run.begin(); // walked along plan.processes (both by id), not looked up per job
   for (const auto& [id, where] : plan.processes) {
     const JobState* s = runtime_.table().find(id);
-    const std::string job = "plan: job " + std::to_string(id);
+    // Named only for an error: a string per listed job per plan was a tenth of a gang-now rotation's check.
+    const auto job = [id = id] { return "plan: job " + std::to_string(id); };
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
-      throw PolicyError(job + " is not in the system");
+      throw PolicyError(job() + " is not in the system");
     if (static_cast<int>(where.size()) < runtime_.process_count(id))
-      throw PolicyError(job + ": " + std::to_string(where.size()) + " processes placed, it has " +
+      throw PolicyError(job() + ": " + std::to_string(where.size()) + " processes placed, it has " +
                         std::to_string(runtime_.process_count(id)));
     for (int p : where)
       if (p < Plan::kProcessEnded || p >= machine_.resource_count())
-        throw PolicyError(job + ": a process on processor " + std::to_string(p) + ", not one of the machine's");
-    auto run = plan.run.find(id);
-    if (run != plan.run.end()) { // by a set of the processes' processors: a job of n processes, n look-ups of n
-      ResourceSet placed(machine_.resource_count());
+        throw PolicyError(job() + ": a process on processor " + std::to_string(p) + ", not one of the machine's");
+    while (run != plan.run.end() && run->first < id)
+      ++run;
+    if (run != plan.run.end() && run->first == id) { // by a set of the processes' processors: not n look-ups of n
+      // Kept with its storage (a machine's worth of words).
+      ResourceSet& placed = check_placed_;
+      if (placed.capacity() != machine_.resource_count())
+        placed = ResourceSet(machine_.resource_count());
+      else
+        placed.clear();
       for (int p : where)
         if (p >= 0) placed.set(p);
       if (!placed.contains(run->second))
         run->second.for_each([&](int processor) {
           if (!placed.test(processor))
-            throw PolicyError(job + " runs on processor " + std::to_string(processor) + " where it has no process");
+            throw PolicyError(job() + " runs on processor " + std::to_string(processor) + " where it has no process");
         });
     }
   }
@@ -195,11 +203,14 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
   static const std::vector<int> kNowhere;
   if (plan.check_processes) runtime_.check_process_flags();
   runtime_.defer_group_records(true); // each job's record brought in line once, after its processes
+  // Both passes below take the jobs in increasing id order: their sets in plan.run are found by a walk along it.
+  auto run = plan.run.begin();
   const auto apply_job = [&](JobId id, const std::vector<int>& where) {
     const JobState& s = runtime_.table().at(id);
     if (s.finished()) return;
-    auto run = plan.run.find(id);
-    const ResourceSet* computing = run != plan.run.end() ? &run->second : nullptr;
+    while (run != plan.run.end() && run->first < id)
+      ++run;
+    const ResourceSet* computing = run != plan.run.end() && run->first == id ? &run->second : nullptr;
     // Looked up once for the pass over its processes (each process's questions were three look-ups of the job).
     const JobRuntime::ProcessList processes = runtime_.processes_of(id);
     while (processes.count() < static_cast<int>(where.size()))

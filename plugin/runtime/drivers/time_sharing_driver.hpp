@@ -115,6 +115,7 @@ class TimeSharingDriver : public Driver {
   // The view lent to the policy and check()'s union of the sets given (their sets' storage kept between decisions).
   SystemView view_;
   mutable ResourceSet check_given_;
+  mutable ResourceSet check_placed_; // check()'s set of a listed job's processes' processors, kept likewise
   // The last cycle advance_cycles() replayed (kept alive: no other cycle can take its address).
   std::shared_ptr<const Cycle> cycle_tried_;
 };
