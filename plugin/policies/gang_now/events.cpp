@@ -784,16 +784,14 @@ void add_pattern_processors(const SharedRows& shared, SharedPick& pick)
       pick.pattern.processors.push_back(static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
 }
 
-/* The pattern's slices: those whose row (the job's) contains the pattern's processors. */
+/* The pattern's slices: those whose row (the job's) contains the pattern's processors (pick.row). */
 void add_pattern_slices(const SharedRows& shared, const std::vector<int>& held, SharedPick& pick)
 {
   const size_t words = shared.words;
-  std::vector<std::uint64_t> row(words, 0);
-  for (int p : pick.pattern.processors)
-    row[static_cast<size_t>(p) / 64] |= std::uint64_t{1} << (static_cast<size_t>(p) % 64);
+  // The pattern's processors as bits are its row, pick.row (its processors are read from it).
   std::vector<char> contains(pick.count.size(), 0);
   for (size_t y = 0; y < contains.size(); y++)
-    contains[y] = pick.count[y] > 0 && within(row.data(), &pick.rows[y * words], words) ? 1 : 0;
+    contains[y] = pick.count[y] > 0 && within(pick.row, &pick.rows[y * words], words) ? 1 : 0;
   auto h = held.begin();
   for (size_t j = 0; j < shared.of_slice.size(); j++) {
     while (h != held.end() && static_cast<size_t>(*h) < j)
@@ -827,10 +825,23 @@ Rational least_shared_turnaround(const AllocationMap& map, const JobRecord& job,
   return least_shared_turnaround(job, static_cast<long long>(processors.size()), a, equal, size, width);
 }
 
-/* One job's turn in an Expansion round, the job at `place` in the queue; true if it moved or was placed (false: the
- * map is unchanged). With shared_search, a move that removed no slice brings `scan` up to date itself
- * (MapScan::current). `scan`: the map's free entries (scan_map), from which the job's search rows are made
- * word by word (its own entries counting as free, as find_free_pattern has them). */
+/* The free rows `rows` (`slices` rows of `processors` bits, as FreeRows lays them out) on the processors of `mask`
+ * only, and those processors, increasing, in `usable`: what a search of free space on a job's architectures starts
+ * from (find_free_pattern on the map's index, expand_job on its round's scan). */
+FreeRows rows_on_mask(const std::uint64_t* rows, size_t slices, size_t processors,
+                      const std::vector<std::uint64_t>& mask, std::vector<size_t>& usable)
+{
+  FreeRows free(slices, processors);
+  usable.clear();
+  for (size_t w = 0; w < free.words; w++)
+    for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
+      usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+  for (size_t s = 0; s < free.slices; s++)
+    for (size_t w = 0; w < free.words; w++)
+      free.bits[s * free.words + w] = rows[s * free.words + w] & mask[w];
+  return free;
+}
+
 /* The job's processors (`own`, set as bits) and its turnaround in one slice, max n_p / a_p, from its entries: those
  * of the first slice it holds (as AllocationMap::turnaround_of reads them), or the index's. */
 void held_processors(const AllocationMap& map, const JobRecord& job, const std::vector<int>& held,
@@ -875,6 +886,10 @@ void held_processors(const AllocationMap& map, const JobRecord& job, const std::
   if (slowest < none) now = Rational(slowest_vps) / map.processors[slowest].capacity;
 }
 
+/* One job's turn in an Expansion round, the job at `place` in the queue; true if it moved or was placed (false: the
+ * map is unchanged). With shared_search, a move that removed no slice brings `scan` up to date itself
+ * (MapScan::current). `scan`: the map's free entries (scan_map), from which the job's search rows are made
+ * word by word (its own entries counting as free, as find_free_pattern has them). */
 bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const SchedulerOptions& options, EventResult& result,
                 MapScan& scan, const ArchMasks& masks, ChangeLog* log)
 {
@@ -979,13 +994,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     pattern = std::move(pick.pattern);
   } else {
     std::vector<size_t> usable;
-    for (size_t w = 0; w < mask.size(); w++)
-      for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
-        usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
-    FreeRows free(scan.free.slices, scan.free.processors);
-    for (size_t s = 0; s < free.slices; s++)
-      for (size_t w = 0; w < free.words; w++)
-        free.bits[s * free.words + w] = scan.free.bits[s * free.words + w] & mask[w];
+    FreeRows free = rows_on_mask(scan.free.bits.data(), scan.free.slices, scan.free.processors, mask, usable);
     for (int s : held)
       for (size_t w = 0; w < free.words; w++)
         free.bits[static_cast<size_t>(s) * free.words + w] |= (*own)[w] & mask[w];
@@ -1343,13 +1352,7 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
           for (size_t w = 0; w < words; w++)
             mask[w] |= it->second[w];
     std::vector<size_t> usable;
-    for (size_t w = 0; w < words; w++)
-      for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1)
-        usable.push_back(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
-    FreeRows free(map.slices.size(), map.processors.size());
-    for (size_t s = 0; s < free.slices; s++)
-      for (size_t w = 0; w < words; w++)
-        free.bits[s * words + w] = map.index.free[s * words + w] & mask[w];
+    const FreeRows free = rows_on_mask(map.index.free.data(), map.slices.size(), map.processors.size(), mask, usable);
     return search_free_rows(map, free, usable, options);
   }
   // The job's architectures looked up once per processor, not once per entry.
