@@ -84,7 +84,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     // Where in the quantum we are: quantum q, phase in [0, 1), and the next piece boundary after it, computed by the
     // cycle's own arithmetic (Cycle::position), so that a cycle advanced without asking lands where this plan would.
     const Cycle::Position position = cycle_->position(view.now);
-    const double fraction = std::max(0.0, (view.now - quantum_start_) / quantum_ - position.quantum) + cycle_->epsilon;
+    const double fraction = position.fraction;
     const bool all_up = view.up.count() == machine_.resource_count();
     bool deferred = false;
     for (size_t i = 0; i < schedule_.pieces.size(); i++) {

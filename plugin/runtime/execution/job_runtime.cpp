@@ -1461,13 +1461,18 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
       phase >= phases || where.size() != ids.size() * phases)
     return false;
-  // Each job as it is now: computing where the phase says, or suspended (not waiting to start).
+  // Each job as it is now: computing where the phase says, or suspended (not waiting to start); every execution the
+  // cycle does not name suspended (the plan in force names every job that computes). One walk along the executions
+  // and the ids, both by id.
   std::vector<Execution*>& executions = cycle_executions_;
   executions.clear();
-  for (size_t j = 0; j < ids.size(); j++) {
-    auto it = jobs_.find(ids[j]);
-    if (it == jobs_.end()) return false;
-    Execution& x = it->second;
+  size_t j = 0;
+  for (auto& [id, x] : jobs_) {
+    if (j < ids.size() && ids[j] < id) return false; // not in the runtime (or the ids are not ascending)
+    if (j == ids.size() || id < ids[j]) {
+      if (x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0) return false;
+      continue;
+    }
     const JobState& s = *x.state;
     const bool running = s.status == JobStatus::running;
     const ResourceSet* now_on = where[j * phases + phase];
@@ -1477,15 +1482,9 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
         running != (now_on != nullptr) || (running && (x.timer_end < 0 || s.processors != *now_on)))
       return false;
     executions.push_back(&x);
+    j++;
   }
-  // Every execution the cycle does not name must be suspended (the plan in force names every job that computes).
-  cycle_named_.assign(executions.begin(), executions.end());
-  std::sort(cycle_named_.begin(), cycle_named_.end());
-  if (std::adjacent_find(cycle_named_.begin(), cycle_named_.end()) != cycle_named_.end()) return false;
-  for (const auto& [id, x] : jobs_)
-    if ((x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0) &&
-        !std::binary_search(cycle_named_.begin(), cycle_named_.end(), &x))
-      return false;
+  if (j < ids.size()) return false;
   cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
   if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
   cycle_sets_.clear();
@@ -1498,11 +1497,12 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     cycle_running_[p].clear();
     cycle_changes_[p].to = std::numeric_limits<size_t>::max();
   }
-  for (size_t j = 0; j < ids.size(); j++) {
+  for (j = 0; j < ids.size(); j++) {
     Execution& x = *executions[j];
     const JobState& s = *x.state;
     CycleReplay& r = cycle_jobs_[j]; // its vector emptied, its storage kept from the last advance
     r.x = &x;
+    r.trace_id = trace_id(x);
     r.malleable = x.job->shape == JobShape::malleable;
     r.run_time = x.job->run_time;
     r.speedup_of_size = x.job->speedup(x.job->size);
@@ -1683,7 +1683,7 @@ void JobRuntime::cycle_end(double period)
     // began at its last change of the first) for every cycle after the first. Each is written once with its count.
     for (const CycleRow& row : cycle_rows_) {
       const CycleReplay& r = cycle_jobs_[row.job];
-      TraceSegment segment{trace_id(*r.x), row.start, row.end, *cycle_sets_[static_cast<size_t>(row.set)].set,
+      TraceSegment segment{r.trace_id, row.start, row.end, *cycle_sets_[static_cast<size_t>(row.set)].set,
                            row.running ? JobStatus::running : JobStatus::suspended};
       const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
                            : row.kind == CycleRow::Kind::every_cycle ? cycles

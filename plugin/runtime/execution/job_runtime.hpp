@@ -219,7 +219,8 @@ class JobRuntime {
    * when a job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
    * cycle_begin() refuses what the replay does not model: processes, parallelism profiles, jobs killed at their
    * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`. */
-  /* `ids`: the jobs; `where`: for each job in turn, where it computes in each of the cycle's `phases` phases. */
+  /* `ids`: the jobs, ascending; `where`: for each job in turn, where it computes in each of the cycle's `phases`
+   * phases. */
   bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
                    size_t phase);
   bool cycle_step(double clock, double until, size_t phase);
@@ -413,6 +414,7 @@ class JobRuntime {
    * processor sets, which lie side by side in cycle_sets_ (a job's state and the phases name them by that index). */
   struct CycleReplay {
     Execution* x = nullptr;
+    JobId trace_id = 0; // of its rows
     bool malleable = false;
     double run_time = 0;             // of its job
     double speedup_of_size = 1;      // S(size)
@@ -457,7 +459,6 @@ class JobRuntime {
   };
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
   std::vector<CycleSet> cycle_sets_;
-  std::vector<const Execution*> cycle_named_;
   std::vector<Execution*> cycle_executions_;
   /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
    * cycle_undo_ the first time it changes it, and a dropped trial puts those back. */
