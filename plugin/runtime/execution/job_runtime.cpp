@@ -1681,17 +1681,20 @@ void JobRuntime::cycle_end(double period)
     // A job's rows of the first cycle but its first (which began before the advance, wherever the schedule before had
     // put its start) are those of every cycle, shifted by whole periods; so is its first row of the second cycle (which
     // began at its last change of the first) for every cycle after the first. Each is written once with its count.
+    // One segment written over and over: its processors are copied into the same words (no allocation per row).
+    TraceSegment& segment = cycle_segment_;
     for (const CycleRow& row : cycle_rows_) {
-      const CycleReplay& r = cycle_jobs_[row.job];
-      TraceSegment segment{r.trace_id, row.start, row.end, *cycle_sets_[static_cast<size_t>(row.set)].set,
-                           row.running ? JobStatus::running : JobStatus::suspended};
+      segment.job = cycle_jobs_[row.job].trace_id;
+      segment.start = row.start;
+      segment.end = row.end;
+      segment.processors = *cycle_sets_[static_cast<size_t>(row.set)].set;
+      segment.status = row.running ? JobStatus::running : JobStatus::suspended;
+      segment.area = -1;
       const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
                            : row.kind == CycleRow::Kind::every_cycle ? cycles
                                                                      : cycles - 1;
-      if (repeats > 1) {
-        segment.period = period;
-        segment.repeats = repeats;
-      }
+      segment.period = repeats > 1 ? period : 0;
+      segment.repeats = repeats > 1 ? repeats : 1;
       trace_sink_(segment);
     }
   }

@@ -471,6 +471,7 @@ class JobRuntime {
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
   std::vector<CycleChanges> cycle_changes_;        // per phase
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
+  TraceSegment cycle_segment_;       // cycle_end()'s rows, one after the other
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
   bool cycle_partial_ = false;    // cycle_partial() was called
