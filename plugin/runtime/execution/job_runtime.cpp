@@ -1544,7 +1544,9 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   return true;
 }
 
-void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock) const
+// Inline (it is called from cycle_step() only): a function of the shared library that is not is called through its
+// PLT entry and never inlined (-fPIC lets another library interpose it), which cost a tenth of the replay.
+inline void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock) const
 {
   // launch() and start_timer() for a job on a timer (its cost, speed and rate per set computed once).
   const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
@@ -1558,7 +1560,7 @@ void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock
   st.running = true;
 }
 
-void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool record)
+inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool record)
 {
   // enter() closing the open segment (after stop_exec() for a running one), with account().
   const double length = clock - st.since;
@@ -1578,7 +1580,7 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
   st.since = clock;
 }
 
-const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size_t from, size_t to)
+inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size_t from, size_t to)
 {
   CycleChanges& changes = cycle_changes_[from];
   if (changes.to != to) {
@@ -1614,6 +1616,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
       st.rows = 0;
     }
     st.transitions++;
+    const bool resized = st.running && target >= 0 && r.malleable;
     if (st.running) { // stop_exec(): the timer's fraction not done
       const double length = st.timer_end - st.timer_start;
       st.remaining *= length > 0 ? std::max(0.0, 1 - (clock - st.timer_start) / length) : 0.0;
@@ -1622,18 +1625,12 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
         st.preemptions++; // suspend()
       else if (r.malleable)
         st.resizes++; // resize()
-      cycle_close(j, st, clock, record);
-      st.running = false;
-      if (target < 0) continue;
-      if (r.malleable) {
-        st.set = target;
-        cycle_launch(r, st, clock);
-        continue;
-      }
-    } else {
-      cycle_close(j, st, clock, record); // the suspended segment
     }
-    if (target != st.set) st.migrations++; // resume() elsewhere (a job that is not malleable moved: its second half)
+    cycle_close(j, st, clock, record); // the segment, running or suspended
+    st.running = false;
+    if (target < 0) continue;
+    // resume() elsewhere, or a job that is not malleable moved (its second half); a resize is not a migration.
+    if (!resized && target != st.set) st.migrations++;
     st.set = target;
     cycle_launch(r, st, clock);
   }
