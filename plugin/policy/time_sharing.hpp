@@ -52,9 +52,10 @@ struct Cycle {
   double epsilon = 0; // the policy's tolerance on fractions (kTimeEpsilon / period)
 
   struct Position {
-    double quantum; // whole periods elapsed since origin (rounded within epsilon)
-    double next;    // the next boundary after the current fraction, as a fraction of the period
-    size_t phase;   // index into phases
+    double quantum;  // whole periods elapsed since origin (rounded within epsilon)
+    double next;     // the next boundary after the current fraction, as a fraction of the period
+    size_t phase;    // index into phases
+    double fraction; // the fraction of the period elapsed, plus epsilon (what the boundaries are compared with)
   };
   Position position(double now) const
   {
@@ -63,14 +64,12 @@ struct Cycle {
     const double fraction = std::max(0.0, elapsed - q) + epsilon;
     auto above = std::upper_bound(boundaries.begin(), boundaries.end(), fraction);
     const double next = above == boundaries.end() ? 1.0 : *above;
-    return {q, next, static_cast<size_t>(above - boundaries.begin()) - 1};
+    return {q, next, static_cast<size_t>(above - boundaries.begin()) - 1, fraction};
   }
   /* The policy's next wake-up at `now` (its plan's `until`). */
-  double until(double now) const
-  {
-    const Position p = position(now);
-    return origin + (p.quantum + p.next) * period;
-  }
+  double until(double now) const { return until(position(now)); }
+  /* The same from the position of `now`. */
+  double until(const Position& p) const { return origin + (p.quantum + p.next) * period; }
 };
 
 struct Plan {

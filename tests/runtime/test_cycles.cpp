@@ -161,7 +161,8 @@ void apply(JobRuntime& runtime, const std::vector<WorkloadJob>& jobs, const std:
  * runtime's replay (JobRuntime::cycle_begin, cycle_step, cycle_end) in one runtime, and stepped boundary by boundary
  * with suspend(), resume() and resize() in another, on the same virtual clock (the scheduler's formula, from the
  * cycle's own boundaries). After one stepped cycle (every job started) and up to 30 replayed ones (fewer when a job
- * would end: the replay refuses that cycle, and the stepped runtime stops before it too), the jobs' remaining
+ * would end: the replay refuses that cycle, and the stepped runtime stops before it too; every other trial then the
+ * boundaries of that cycle before the end, one by one with cycle_partial()), the jobs' remaining
  * work, timer ends, service, counters and account are the same doubles and integers in both, and the trace rows of the
  * replay, expanded, are the stepped ones (times within 1e-9 s: start + i x period against the clock's own sums). */
 TEST(Cycles, ReplayIsSteppingBitForBit)
@@ -176,8 +177,9 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
       hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
       machine.add_host("p" + std::to_string(i), 1, 1e9);
     }
-    std::vector<double> result(6,
-                               0); // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows
+    // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows, boundaries replayed one by one,
+    // phases skipped
+    std::vector<double> result(8, 0);
     sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
       std::mt19937_64 random(11);
       std::uniform_real_distribution<double> unit(0, 1);
@@ -251,7 +253,7 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
         };
         both(clock, cycle.position(clock).phase);
         const size_t start_phase = cycle.position(clock).phase;
-        std::vector<double> clocks;
+        std::vector<std::pair<double, size_t>> clocks; // each boundary replayed, with the phase put in force there
         auto next_clock = [&](double t) { return simgrid_clock_after_wait(t, std::max(0.0, cycle.until(t) - t)); };
         do {
           clock = next_clock(clock);
@@ -278,7 +280,7 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
             double t = clock;
             bool whole = false;
             bool refused = false;
-            std::vector<double> these;
+            std::vector<std::pair<double, size_t>> these;
             for (size_t steps = 0; steps <= where.size() && !whole; steps++) {
               const double until = cycle.until(t);
               const double next = simgrid_clock_after_wait(t, std::max(0.0, until - t));
@@ -287,7 +289,7 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
                 refused = true;
                 break;
               }
-              these.push_back(next);
+              these.emplace_back(next, phase);
               t = next;
               whole = phase == start_phase;
             }
@@ -296,14 +298,34 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
             clocks.insert(clocks.end(), these.begin(), these.end());
             clock = t;
           }
+          // Every other trial, as the driver does: the boundaries of the cycle that was refused (its trial dropped),
+          // one at a time and each kept, up to the last before a job's end. Every fourth, the first of them puts the
+          // phase after the next in force (a phase skipped: the replay follows any sequence of phases).
+          if (trial % 2 == 0) {
+            replayed.cycle_partial();
+            for (size_t steps = 0; steps <= where.size(); steps++) {
+              const double until = cycle.until(clock);
+              const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
+              size_t phase = cycle.position(next).phase;
+              if (trial % 4 == 0 && steps == 0 && phase + 2 < where.size()) {
+                phase++;
+                result[7]++;
+              }
+              if (!replayed.cycle_step(next, until, phase)) break;
+              replayed.cycle_commit_boundary();
+              clocks.emplace_back(next, phase);
+              clock = next;
+              result[6]++;
+            }
+          }
           replayed.cycle_end(cycle.period);
         } else {
           replayed.cycle_end(cycle.period);
         }
         replayed.set_virtual_clock(clock);
-        for (double t : clocks) {
+        for (const auto& [t, phase] : clocks) {
           stepped.set_virtual_clock(t);
-          apply(stepped, jobs, where[cycle.position(t).phase]);
+          apply(stepped, jobs, where[phase]);
         }
         stepped.set_virtual_clock(clock);
         if (cycles > 0) result[2]++;
@@ -358,7 +380,7 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
     engine->run();
     return result;
   });
-  ASSERT_EQ(got.size(), 6u);
+  ASSERT_EQ(got.size(), 8u);
   EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
   EXPECT_EQ(got[1], 0) << "trace rows of the replay that differ from stepping's";
   EXPECT_GE(got[2], 30) << "trials in which cycles were advanced";
@@ -366,4 +388,6 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
   EXPECT_LT(got[3], 40 * 30) << "no trial stopped on a job's end";
   EXPECT_LT(got[4], 1e-9) << "largest difference of a row's times";
   EXPECT_GT(got[5], 1000) << "rows compared";
+  EXPECT_GE(got[6], 40) << "boundaries replayed one by one (cycle_partial) after a refused cycle";
+  EXPECT_GE(got[7], 4) << "phases skipped";
 }

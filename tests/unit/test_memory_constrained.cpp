@@ -6,6 +6,8 @@
 #include "core/errors.hpp"
 #include "policies/memory_constrained/partitions.hpp"
 #include "policies/memory_constrained/policies.hpp"
+#include "policy/policy.hpp"
+#include "support/time_sharing_bench.hpp"
 
 #include <gtest/gtest.h>
 
@@ -559,5 +561,59 @@ TEST(MemoryConstrainedBruteForce, EveryPolicyValidOnRandomInputs)
     plan("equi-epoch", other_nodes, mins);
     plan("opt-epoch", other_nodes, mins, k);
     plan("heuristic-epoch", other_nodes, mins, k);
+  }
+}
+
+/* The plans memory-constrained builds in the map of the plans handed back (reuse_plan: the jobs of both keep their
+ * nodes, the others' nodes are taken out and reused) equal those it builds in new maps: two policies of each quantum
+ * scheduler given the same random arrivals (malleable jobs, minimums 1 to 16 of 32 processors), departures and
+ * instants (quantum boundaries and instants inside quanta), one handed its plans back, the other not. */
+TEST(MemoryConstrainedPolicy, PlansInReusedMapsEqualNewOnes)
+{
+  for (const std::string scheduler : {"buddy", "equi-epoch", "opt-epoch", "hybrid"}) {
+    const std::map<std::string, std::string> values{{"policy", scheduler}, {"min_nodes", "size"}};
+    jobsched::testing::TimeSharingBench reused(32, "memory-constrained", values);
+    jobsched::testing::TimeSharingBench fresh(32, "memory-constrained", values);
+    std::mt19937_64 random(5);
+    std::vector<JobId> in_system;
+    JobId next_id = 1;
+    double t = 0;
+    size_t jobs_planned = 0;
+    size_t changes = 0; // plans whose jobs differ from the last plan's
+    std::map<JobId, ResourceSet> last;
+    for (int k = 0; k < 2000; k++) {
+      t += random() % 2 == 0 ? 10.0 : 0.25 * static_cast<double>(1 + random() % 39);
+      if (!in_system.empty() && random() % 5 == 0) {
+        const size_t i = random() % in_system.size();
+        reused.end(in_system[i], t);
+        fresh.end(in_system[i], t);
+        in_system.erase(in_system.begin() + static_cast<long>(i));
+      }
+      if (random() % 4 == 0 && in_system.size() < 12) {
+        Job j;
+        j.id = next_id++;
+        j.submit_time = t;
+        j.shape = JobShape::malleable;
+        j.size = 1 + static_cast<int>(random() % 16);
+        j.min_size = 1;
+        j.max_size = 32;
+        reused.submit(j, t);
+        fresh.submit(j, t);
+        in_system.push_back(j.id);
+      }
+      Plan a = reused.plan(t);
+      Plan b = fresh.plan(t);
+      ASSERT_EQ(a.run, b.run) << scheduler << " at " << t;
+      ASSERT_EQ(a.until, b.until) << scheduler << " at " << t;
+      jobs_planned += a.run.size();
+      bool same_jobs = a.run.size() == last.size();
+      for (auto x = a.run.begin(), y = last.begin(); same_jobs && x != a.run.end(); ++x, ++y)
+        same_jobs = x->first == y->first;
+      changes += same_jobs ? 0 : 1;
+      last = a.run;
+      reused.reuse(std::move(a));
+    }
+    EXPECT_GT(jobs_planned, 2000U) << scheduler;
+    EXPECT_GT(changes, 300U) << scheduler << ": plans that take nodes out and reuse them";
   }
 }

@@ -75,6 +75,18 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
 
   void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) override { dirty_ = true; }
 
+  /* The map of each plan handed back is the next plan's (fill_run()): a plan per decision instant built a map node and
+   * a copy of a piece's processors (two allocations) per job. */
+  void reuse_plan(Plan&& plan) override
+  {
+    if (kept_run_.empty()) {
+      kept_run_.swap(plan.run);
+      return;
+    }
+    while (!plan.run.empty())
+      spare_nodes_.push_back(plan.run.extract(plan.run.begin()));
+  }
+
   Plan plan(const SystemView& view) override
   {
     Plan plan;
@@ -84,9 +96,11 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     // Where in the quantum we are: quantum q, phase in [0, 1), and the next piece boundary after it, computed by the
     // cycle's own arithmetic (Cycle::position), so that a cycle advanced without asking lands where this plan would.
     const Cycle::Position position = cycle_->position(view.now);
-    const double fraction = std::max(0.0, (view.now - quantum_start_) / quantum_ - position.quantum) + cycle_->epsilon;
+    const double fraction = position.fraction;
     const bool all_up = view.up.count() == machine_.resource_count();
     bool deferred = false;
+    std::vector<std::pair<JobId, const ResourceSet*>>& chosen = chosen_; // the jobs that run, and where
+    chosen.clear();
     for (size_t i = 0; i < schedule_.pieces.size(); i++) {
       if (!(starts_[i] <= fraction && fraction < ends_[i])) continue;
       const JobState* state = jobs_[static_cast<size_t>(schedule_.pieces[i].job)];
@@ -99,8 +113,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
         deferred = true;
         continue;
       }
-      plan.run[state->job->id] = processors;
+      chosen.emplace_back(state->job->id, &processors);
     }
+    fill_run(plan.run, chosen);
     // A schedule whose pieces all span the whole quantum repeats without a change at its boundaries: the plan holds
     // until an arrival, a departure or a host event, and the quantum's ends are not decision instants.
     plan.until = whole_quantum_pieces_ ? std::numeric_limits<double>::infinity()
@@ -124,6 +139,37 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       return std::max(1, static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9)));
     }
     return std::max(1, job.min_processors());
+  }
+
+  /* `run` := each job of `chosen` on its processors, a job's later entry replacing an earlier one (as assigning in
+   * turn would): in the last plan's map (reuse_plan()), whose jobs keep their nodes and their sets' storage (a set is
+   * copied over the same words), the nodes of the jobs that left reused for those that came. */
+  void fill_run(std::map<JobId, ResourceSet>& run, std::vector<std::pair<JobId, const ResourceSet*>>& chosen)
+  {
+    run.swap(kept_run_);
+    kept_run_.clear();
+    std::stable_sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto it = run.begin();
+    for (size_t c = 0; c < chosen.size(); c++) {
+      if (c + 1 < chosen.size() && chosen[c + 1].first == chosen[c].first) continue; // a later entry replaces it
+      const auto& [id, processors] = chosen[c];
+      while (it != run.end() && it->first < id)
+        spare_nodes_.push_back(run.extract(it++));
+      if (it != run.end() && it->first == id) {
+        it->second = *processors;
+        ++it;
+      } else if (!spare_nodes_.empty()) {
+        auto node = std::move(spare_nodes_.back());
+        spare_nodes_.pop_back();
+        node.key() = id;
+        node.mapped() = *processors;
+        run.insert(it, std::move(node));
+      } else {
+        run.emplace_hint(it, id, *processors);
+      }
+    }
+    while (it != run.end())
+      spare_nodes_.push_back(run.extract(it++));
   }
 
   void replan(const SystemView& view)
@@ -208,6 +254,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
   bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
   std::shared_ptr<const Cycle> cycle_ = std::make_shared<Cycle>(); // the schedule as a cycle (build_cycle())
+  std::vector<std::pair<JobId, const ResourceSet*>> chosen_;        // plan()'s jobs, kept with its storage
+  std::map<JobId, ResourceSet> kept_run_;                           // the last plan's map, handed back (reuse_plan())
+  std::vector<std::map<JobId, ResourceSet>::node_type> spare_nodes_; // nodes of jobs no longer in a plan
 };
 
 PolicyRegistration memory_constrained_registration{

@@ -94,10 +94,16 @@ void TimeSharingDriver::find_run_records(const Plan& plan)
         continue;
       }
     }
-    run_states_.push_back(runtime_.table().find(id));
-    auto order = submission_order_.find(id);
-    run_orders_.push_back(order == submission_order_.end() ? kNoOrder : order->second);
+    const auto [state, order] = look_up_record(id);
+    run_states_.push_back(state);
+    run_orders_.push_back(order);
   }
+}
+
+std::pair<const JobState*, std::uint64_t> TimeSharingDriver::look_up_record(JobId id) const
+{
+  auto order = submission_order_.find(id);
+  return {runtime_.table().find(id), order == submission_order_.end() ? kNoOrder : order->second};
 }
 
 void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
@@ -548,29 +554,31 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     return advance;
   }
   cycle_tried_ = cycle_;
-  // The next boundary after `from` and the runtime's replay up to it, `phase` then in force; -1 (`phase` unchanged)
-  // when something else would come first or the runtime cannot replay it.
-  auto step = [&](double from, size_t& phase) {
-    const double until = cycle.until(from);
+  // The next boundary after `from` (whose position is `at`) and the runtime's replay up to it, `at` then its
+  // position; -1 (`at` unchanged) when something else would come first or the runtime cannot replay it. The position
+  // of a boundary reached is that of the next step's `from`: Cycle::until() of it, computed once.
+  auto step = [&](double from, Cycle::Position& at) {
+    const double until = cycle.until(at);
     const double next = next_instant(from, until);
     if (next < 0) return -1.0;
-    const size_t at = cycle.position(next).phase;
-    if (!runtime_.cycle_step(next, until, at)) return -1.0;
-    phase = at;
+    const Cycle::Position then = cycle.position(next);
+    if (!runtime_.cycle_step(next, until, then.phase)) return -1.0;
+    at = then;
     return next;
   };
   double clock = now;
+  Cycle::Position at_clock = start; // the position of `clock`
   for (;;) {
     double t = clock;
-    size_t phase = start.phase;
+    Cycle::Position at = at_clock;
     long steps = 0;
     bool whole = false;
     while (steps <= static_cast<long>(cycle.phases.size())) {
-      const double next = step(t, phase);
+      const double next = step(t, at);
       if (next < 0) break;
       t = next;
       steps++;
-      if (phase == start.phase) {
+      if (at.phase == start.phase) {
         whole = true;
         break;
       }
@@ -578,32 +586,33 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     if (!whole) break;
     runtime_.cycle_commit();
     clock = t;
+    at_clock = at;
     advance.cycles++;
     advance.instants += steps;
   }
   // Then the boundaries of the cycle in which something else happens, up to the last one before it.
   runtime_.cycle_partial();
-  size_t phase = start.phase;
   for (long steps = 0; steps <= static_cast<long>(phases); steps++) {
-    const double next = step(clock, phase);
+    const double next = step(clock, at_clock);
     if (next < 0) break;
     runtime_.cycle_commit_boundary();
     clock = next;
     advance.instants++;
   }
+  const size_t phase = at_clock.phase;
   runtime_.cycle_end(cycle.period);
   if (advance.instants > 0) {
     advance.clock = clock;
-    until_ = cycle.until(clock); // the policy's wake-up after its plan at `clock`
+    until_ = cycle.until(at_clock); // the policy's wake-up after its plan at `clock`
     if (phase != start.phase) {  // the last plan is that phase's: its jobs, by id (plan.run's order)
       last_run_.clear();
       last_run_states_.clear();
       last_run_orders_.clear();
       for (const auto& [id, where] : cycle.phases[phase]) {
+        const auto [state, order] = look_up_record(id);
         last_run_.push_back(id);
-        last_run_states_.push_back(runtime_.table().find(id));
-        auto order = submission_order_.find(id);
-        last_run_orders_.push_back(order == submission_order_.end() ? kNoOrder : order->second);
+        last_run_states_.push_back(state);
+        last_run_orders_.push_back(order);
       }
     }
   }

@@ -43,6 +43,9 @@ class TimeSharingDriver : public Driver {
   /* Fills run_ids_, run_sets_, run_states_ and run_orders_ for plan.run (looked up once per decision, and not at all
    * for the jobs of the last plan while no job ended since). */
   void find_run_records(const Plan& plan);
+  /* A job's record (nullptr: not in the runtime's table) and submission order (kNoOrder: not in the system), looked
+   * up (find_run_records(), and advance_cycles() for the phase it ends in). */
+  std::pair<const JobState*, std::uint64_t> look_up_record(JobId id) const;
   /* Plan::processes: bring each process of the listed jobs (and of the jobs made of processes the plan leaves out)
    * where the plan says. */
   void apply_processes(const Plan& plan);

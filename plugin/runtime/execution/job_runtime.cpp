@@ -148,13 +148,20 @@ double dedicated_length(double length, double dedicated_rate)
 {
   return dedicated_rate != 1.0 ? std::round(length * dedicated_rate * 1e9) / 1e9 : length;
 }
-/* The work done since the segment began (the fraction `left` now), at its run time stretched by `paging`. */
-void add_work_done(JobAccount& account, double& remaining_at_segment, double left, double run_time, double paging)
+/* The work done since the segment began (the fraction `left` now), at its run time stretched by paging: the run time's
+ * two factors given (run_time x (1 + paging), run_time x paging; cycle_close() computes them once per set). */
+void add_work_done_by(JobAccount& account, double& remaining_at_segment, double left, double paged_run_time,
+                      double page_fault_time)
 {
   const double done = remaining_at_segment - left;
   remaining_at_segment = left;
-  account.paged_run_time += done * (run_time * (1.0 + paging));
-  account.page_fault_time += done * (run_time * paging);
+  account.paged_run_time += done * paged_run_time;
+  account.page_fault_time += done * page_fault_time;
+}
+/* The same at run time `run_time` stretched by `paging`. */
+void add_work_done(JobAccount& account, double& remaining_at_segment, double left, double run_time, double paging)
+{
+  add_work_done_by(account, remaining_at_segment, left, run_time * (1.0 + paging), run_time * paging);
 }
 } // namespace
 
@@ -1446,6 +1453,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
                              size_t phase)
 {
   cycle_state_.clear();
+  cycle_undo_.clear();
   cycle_rows_.clear();
   cycle_rows_kept_ = 0;
   cycles_committed_ = 0;
@@ -1454,13 +1462,18 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
       phase >= phases || where.size() != ids.size() * phases)
     return false;
-  // Each job as it is now: computing where the phase says, or suspended (not waiting to start).
+  // Each job as it is now: computing where the phase says, or suspended (not waiting to start); every execution the
+  // cycle does not name suspended (the plan in force names every job that computes). One walk along the executions
+  // and the ids, both by id.
   std::vector<Execution*>& executions = cycle_executions_;
   executions.clear();
-  for (size_t j = 0; j < ids.size(); j++) {
-    auto it = jobs_.find(ids[j]);
-    if (it == jobs_.end()) return false;
-    Execution& x = it->second;
+  size_t j = 0;
+  for (auto& [id, x] : jobs_) {
+    if (j < ids.size() && ids[j] < id) return false; // not in the runtime (or the ids are not ascending)
+    if (j == ids.size() || id < ids[j]) {
+      if (x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0) return false;
+      continue;
+    }
     const JobState& s = *x.state;
     const bool running = s.status == JobStatus::running;
     const ResourceSet* now_on = where[j * phases + phase];
@@ -1470,44 +1483,48 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
         running != (now_on != nullptr) || (running && (x.timer_end < 0 || s.processors != *now_on)))
       return false;
     executions.push_back(&x);
+    j++;
   }
-  // Every execution the cycle does not name must be suspended (the plan in force names every job that computes).
-  cycle_named_.assign(executions.begin(), executions.end());
-  std::sort(cycle_named_.begin(), cycle_named_.end());
-  if (std::adjacent_find(cycle_named_.begin(), cycle_named_.end()) != cycle_named_.end()) return false;
-  for (const auto& [id, x] : jobs_)
-    if ((x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0) &&
-        !std::binary_search(cycle_named_.begin(), cycle_named_.end(), &x))
-      return false;
+  if (j < ids.size()) return false;
   cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
   if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
-  for (size_t j = 0; j < ids.size(); j++) {
+  cycle_sets_.clear();
+  cycle_phases_ = phases;
+  cycle_phase_ = phase;
+  cycle_trial_phase_ = phase;
+  if (cycle_running_.size() < phases) cycle_running_.resize(phases);
+  if (cycle_changes_.size() < phases) cycle_changes_.resize(phases);
+  for (size_t p = 0; p < phases; p++) { // emptied, their storage kept from the last advance
+    cycle_running_[p].clear();
+    cycle_changes_[p].to = std::numeric_limits<size_t>::max();
+  }
+  for (j = 0; j < ids.size(); j++) {
     Execution& x = *executions[j];
     const JobState& s = *x.state;
-    CycleReplay& r = cycle_jobs_[j]; // its vectors emptied, their storage kept from the last advance
+    CycleReplay& r = cycle_jobs_[j]; // its vector emptied, its storage kept from the last advance
     r.x = &x;
+    r.trace_id = trace_id(x);
     r.malleable = x.job->shape == JobShape::malleable;
+    r.run_time = x.job->run_time;
     r.speedup_of_size = x.job->speedup(x.job->size);
+    r.first_set = cycle_sets_.size();
     r.set_of_phase.clear();
-    r.sets.clear();
-    r.speed.clear();
-    r.stretch.clear();
-    r.rate.clear();
-    r.speedup.clear();
-    r.cost.clear();
     auto index_of = [&r, this](const ResourceSet& set) {
-      for (size_t i = 0; i < r.sets.size(); i++)
-        if (*r.sets[i] == set) return static_cast<int>(i);
-      r.sets.push_back(&set);
+      for (size_t i = r.first_set; i < cycle_sets_.size(); i++)
+        if (cycle_sets_[i].set == &set || *cycle_sets_[i].set == set) return static_cast<int>(i);
       const int n = set.count();
       bool off = false;
-      r.speed.push_back(slowest_speed_of(set, off));
-      const PlacementCost cost = model_.cost(*r.x->job, set);
-      r.cost.push_back(cost);
-      r.stretch.push_back(model_.compute_stretch(cost));
-      r.speedup.push_back(r.x->job->speedup(static_cast<double>(n)));
-      r.rate.push_back(n == r.x->job->size ? 1.0 : r.speedup.back() / r.speedup_of_size);
-      return static_cast<int>(r.sets.size() - 1);
+      CycleSet c;
+      c.set = &set;
+      c.speed = slowest_speed_of(set, off);
+      c.cost = model_.cost(*r.x->job, set);
+      c.stretch = model_.compute_stretch(c.cost);
+      c.speedup = r.x->job->speedup(static_cast<double>(n));
+      c.rate = n == r.x->job->size ? 1.0 : c.speedup / r.speedup_of_size;
+      c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
+      c.page_fault_time = r.run_time * c.cost.page_faults;
+      cycle_sets_.push_back(c);
+      return static_cast<int>(cycle_sets_.size() - 1);
     };
     CycleState st;
     st.set = index_of(s.processors); // a suspended job's are where it last computed
@@ -1515,40 +1532,44 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       const ResourceSet* on = where[j * phases + p];
       if (on != nullptr && on->empty()) return false;
       r.set_of_phase.push_back(on == nullptr ? -1 : index_of(*on));
+      if (on != nullptr) cycle_running_[p].push_back(j);
     }
-    if (std::any_of(r.speed.begin(), r.speed.end(), [](double v) { return !(v > 0); })) return false;
     st.running = s.status == JobStatus::running;
     link_replayed_fields(x, st, [](const auto& job, auto& replay) { replay = job; });
     cycle_state_.push_back(st);
   }
+  if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
+    return false;
+  cycle_saved_in_.assign(ids.size(), -1);
+  cycle_trial_ = 0;
   return true;
 }
 
-void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock) const
+// Inline (it is called from cycle_step() only): a function of the shared library that is not is called through its
+// PLT entry and never inlined (-fPIC lets another library interpose it), which cost a tenth of the replay.
+inline void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock) const
 {
   // launch() and start_timer() for a job on a timer (its cost, speed and rate per set computed once).
-  const auto i = static_cast<size_t>(st.set);
-  const WorkloadJob& job = *r.x->job;
-  st.dedicated_rate = r.rate[i];
+  const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
+  st.dedicated_rate = c.rate;
   st.remaining_at_segment = st.remaining;
-  const double base_seconds = job.run_time * st.remaining * r.speedup_of_size / r.speedup[i];
-  const double compute_seconds = base_seconds * r.stretch[i] * 1.0;
+  const double base_seconds = r.run_time * st.remaining * r.speedup_of_size / c.speedup;
+  const double compute_seconds = base_seconds * c.stretch * 1.0;
   st.timer_flops = compute_seconds * reference_speed_;
   st.timer_start = clock;
-  st.timer_end = clock + st.timer_flops / r.speed[i];
+  st.timer_end = clock + st.timer_flops / c.speed;
   st.running = true;
 }
 
-void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool record)
+inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool record)
 {
   // enter() closing the open segment (after stop_exec() for a running one), with account().
-  const CycleReplay& r = cycle_jobs_[job];
   const double length = clock - st.since;
   if (st.running) {
+    const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
     st.service += length;
     st.account.dedicated_time += dedicated_length(length, st.dedicated_rate);
-    add_work_done(st.account, st.remaining_at_segment, st.remaining, r.x->job->run_time,
-                  r.cost[static_cast<size_t>(st.set)].page_faults);
+    add_work_done_by(st.account, st.remaining_at_segment, st.remaining, c.paged_run_time, c.page_fault_time);
   }
   if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0))
     cycle_rows_.push_back({job, st.since, clock, st.set, st.running,
@@ -1560,26 +1581,43 @@ void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool reco
   st.since = clock;
 }
 
+inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size_t from, size_t to)
+{
+  CycleChanges& changes = cycle_changes_[from];
+  if (changes.to != to) {
+    changes.to = to;
+    changes.jobs.clear();
+    for (size_t j = 0; j < cycle_state_.size(); j++) {
+      const std::vector<int>& place = cycle_jobs_[j].set_of_phase;
+      if (place[from] != place[to]) changes.jobs.emplace_back(j, place[to]);
+    }
+  }
+  return changes.jobs;
+}
+
 bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 {
-  if (cycle_trial_.size() != cycle_state_.size()) { // a new cycle's trial
-    cycle_trial_ = cycle_state_;
-    for (CycleState& st : cycle_trial_)
-      st.rows = 0;
-  }
+  if (phase >= cycle_phases_) return false;
   // The wake-up comes strictly first, as SchedulerActor's virtual wake-ups require.
   // No timer is due when the clock gets there either (collect_ended() takes those within kTimerSlack).
   if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return false;
-  for (const CycleState& st : cycle_trial_)
-    if (st.running && !(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return false;
+  // Each job's state is its place in the phase in force (cycle_begin() checked it; every step keeps it so): the jobs
+  // that compute are that phase's, and those that change are the ones placed otherwise in the next.
+  for (size_t j : cycle_running_[cycle_trial_phase_]) {
+    const CycleState& st = cycle_state_[j];
+    if (!(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return false;
+  }
   const bool record = cycle_partial_ || cycles_committed_ < 2;
-  for (size_t j = 0; j < cycle_trial_.size(); j++) {
+  for (const auto& [j, target] : cycle_changes(cycle_trial_phase_, phase)) {
     const CycleReplay& r = cycle_jobs_[j];
-    CycleState& st = cycle_trial_[j];
-    if (phase >= r.set_of_phase.size()) return false;
-    const int target = r.set_of_phase[phase];
-    if (target == (st.running ? st.set : -1)) continue; // suspended and left out, or computing where it is
+    CycleState& st = cycle_state_[j];
+    if (cycle_saved_in_[j] != cycle_trial_) { // its first change in this trial
+      cycle_saved_in_[j] = cycle_trial_;
+      cycle_undo_.emplace_back(j, st);
+      st.rows = 0;
+    }
     st.transitions++;
+    const bool resized = st.running && target >= 0 && r.malleable;
     if (st.running) { // stop_exec(): the timer's fraction not done
       const double length = st.timer_end - st.timer_start;
       st.remaining *= length > 0 ? std::max(0.0, 1 - (clock - st.timer_start) / length) : 0.0;
@@ -1588,22 +1626,26 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
         st.preemptions++; // suspend()
       else if (r.malleable)
         st.resizes++; // resize()
-      cycle_close(j, st, clock, record);
-      st.running = false;
-      if (target < 0) continue;
-      if (r.malleable) {
-        st.set = target;
-        cycle_launch(r, st, clock);
-        continue;
-      }
-    } else {
-      cycle_close(j, st, clock, record); // the suspended segment
     }
-    if (target != st.set) st.migrations++; // resume() elsewhere (a job that is not malleable moved: its second half)
+    cycle_close(j, st, clock, record); // the segment, running or suspended
+    st.running = false;
+    if (target < 0) continue;
+    // resume() elsewhere, or a job that is not malleable moved (its second half); a resize is not a migration.
+    if (!resized && target != st.set) st.migrations++;
     st.set = target;
     cycle_launch(r, st, clock);
   }
+  cycle_trial_phase_ = phase;
   return true;
+}
+
+void JobRuntime::cycle_drop_trial()
+{
+  for (auto& [j, saved] : cycle_undo_)
+    cycle_state_[j] = saved;
+  cycle_undo_.clear();
+  cycle_trial_++;
+  cycle_trial_phase_ = cycle_phase_;
 }
 
 void JobRuntime::cycle_commit()
@@ -1614,21 +1656,22 @@ void JobRuntime::cycle_commit()
 
 void JobRuntime::cycle_partial()
 {
-  cycle_trial_.clear();
+  cycle_drop_trial();
   cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle
   cycle_partial_ = true;
 }
 
 void JobRuntime::cycle_commit_boundary()
 {
-  cycle_state_.swap(cycle_trial_);
-  cycle_trial_.clear();
+  cycle_undo_.clear();
+  cycle_trial_++;
+  cycle_phase_ = cycle_trial_phase_;
   cycle_rows_kept_ = cycle_rows_.size();
 }
 
 void JobRuntime::cycle_end(double period)
 {
-  cycle_trial_.clear();
+  cycle_drop_trial();
   cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle (none when nothing was committed)
   const long cycles = cycles_committed_;
   // The rows first: a suspended job's first set is its record's, which the state below may change.
@@ -1636,17 +1679,20 @@ void JobRuntime::cycle_end(double period)
     // A job's rows of the first cycle but its first (which began before the advance, wherever the schedule before had
     // put its start) are those of every cycle, shifted by whole periods; so is its first row of the second cycle (which
     // began at its last change of the first) for every cycle after the first. Each is written once with its count.
+    // One segment written over and over: its processors are copied into the same words (no allocation per row).
+    TraceSegment& segment = cycle_segment_;
     for (const CycleRow& row : cycle_rows_) {
-      const CycleReplay& r = cycle_jobs_[row.job];
-      TraceSegment segment{trace_id(*r.x), row.start, row.end, *r.sets[static_cast<size_t>(row.set)],
-                           row.running ? JobStatus::running : JobStatus::suspended};
+      segment.job = cycle_jobs_[row.job].trace_id;
+      segment.start = row.start;
+      segment.end = row.end;
+      segment.processors = *cycle_sets_[static_cast<size_t>(row.set)].set;
+      segment.status = row.running ? JobStatus::running : JobStatus::suspended;
+      segment.area = -1;
       const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
                            : row.kind == CycleRow::Kind::every_cycle ? cycles
                                                                      : cycles - 1;
-      if (repeats > 1) {
-        segment.period = period;
-        segment.repeats = repeats;
-      }
+      segment.period = repeats > 1 ? period : 0;
+      segment.repeats = repeats > 1 ? repeats : 1;
       trace_sink_(segment);
     }
   }
@@ -1658,12 +1704,12 @@ void JobRuntime::cycle_end(double period)
     link_replayed_fields(x, st, [](auto& job, const auto& replay) { job = replay; });
     x.share_since = st.since;
     x.held_throughout = false;
-    const auto set = static_cast<size_t>(st.set);
-    if (s.processors != *cycle_jobs_[j].sets[set]) { // where it last computed, as launch() left it
-      s.processors = *cycle_jobs_[j].sets[set];
-      s.cost = cycle_jobs_[j].cost[set];
+    const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
+    if (s.processors != *c.set) { // where it last computed, as launch() left it
+      s.processors = *c.set;
+      s.cost = c.cost;
       x.cost_valid = true;
-      x.slowest_speed = cycle_jobs_[j].speed[set];
+      x.slowest_speed = c.speed;
       x.on_host_off = false;
       x.speed_epoch = host_epoch_;
     }

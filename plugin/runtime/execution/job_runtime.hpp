@@ -219,7 +219,8 @@ class JobRuntime {
    * when a job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
    * cycle_begin() refuses what the replay does not model: processes, parallelism profiles, jobs killed at their
    * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`. */
-  /* `ids`: the jobs; `where`: for each job in turn, where it computes in each of the cycle's `phases` phases. */
+  /* `ids`: the jobs, ascending; `where`: for each job in turn, where it computes in each of the cycle's `phases`
+   * phases. */
   bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
                    size_t phase);
   bool cycle_step(double clock, double until, size_t phase);
@@ -410,19 +411,26 @@ class JobRuntime {
   std::vector<JobId> unsynced_groups_;              // jobs whose record waits (defer_sync()), maybe twice
   std::vector<JobId> syncing_groups_;               // sync_deferred_groups()'s list of them, kept with its storage
 
-  /* The cycle being advanced (cycle_begin()): per job, its distinct processor sets and their figures. */
+  /* The cycle being advanced (cycle_begin()): per job, what launch() and account() read of it, and its distinct
+   * processor sets, which lie side by side in cycle_sets_ (a job's state and the phases name them by that index). */
   struct CycleReplay {
     Execution* x = nullptr;
+    JobId trace_id = 0; // of its rows
     bool malleable = false;
-    double speedup_of_size = 1;                                     // S(size)
-    std::vector<int> set_of_phase;                                  // index into sets, -1: suspended
-    std::vector<const ResourceSet*> sets;                           // distinct
-    std::vector<double> speed, stretch, rate, speedup; // per set, as launch() computes them
-    std::vector<PlacementCost> cost;                   // per set (its page faults feed account())
+    double run_time = 0;             // of its job
+    double speedup_of_size = 1;      // S(size)
+    size_t first_set = 0;            // its sets: cycle_sets_[first_set ..]
+    std::vector<int> set_of_phase;   // index into cycle_sets_, -1: suspended
+  };
+  struct CycleSet {
+    const ResourceSet* set;
+    double speed, stretch, rate, speedup; // as launch() computes them
+    double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
+    PlacementCost cost;
   };
   /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
   struct CycleState {
-    int set = -1; // index of its processors (JobState::processors) in its sets
+    int set = -1; // index of its processors (JobState::processors) in cycle_sets_
     bool running = false;
     long transitions = 0;
     double remaining = 1, since = 0, timer_start = 0, timer_end = -1, timer_flops = 0, service = 0;
@@ -444,11 +452,27 @@ class JobRuntime {
     };
     Kind kind;
   };
+  /* The jobs whose place changes when phase `to` follows phase `from` (those whose set_of_phase differs there), in
+   * job order, each with its place in `to`: built the first time a step goes from `from` to `to`. */
+  struct CycleChanges {
+    size_t to = std::numeric_limits<size_t>::max(); // none built yet
+    std::vector<std::pair<size_t, int>> jobs;
+  };
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
-  std::vector<const Execution*> cycle_named_;
+  std::vector<CycleSet> cycle_sets_;
   std::vector<Execution*> cycle_executions_;
-  std::vector<CycleState> cycle_state_, cycle_trial_;
+  /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
+   * cycle_undo_ the first time it changes it, and a dropped trial puts those back. */
+  std::vector<CycleState> cycle_state_;
+  std::vector<std::pair<size_t, CycleState>> cycle_undo_;
+  std::vector<long> cycle_saved_in_; // per job: the trial that last saved it
+  long cycle_trial_ = 0;             // the trial's number
+  size_t cycle_phases_ = 0;
+  size_t cycle_phase_ = 0, cycle_trial_phase_ = 0; // the phase in force in the state kept, and in the trial
+  std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
+  std::vector<CycleChanges> cycle_changes_;        // per phase
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
+  TraceSegment cycle_segment_;       // cycle_end()'s rows, one after the other
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
   bool cycle_partial_ = false;    // cycle_partial() was called
@@ -459,6 +483,8 @@ class JobRuntime {
   template <class Link>
   static void link_replayed_fields(Execution& x, CycleState& st, Link link);
   void cycle_launch(const CycleReplay& r, CycleState& st, double clock) const;
+  const std::vector<std::pair<size_t, int>>& cycle_changes(size_t from, size_t to);
+  void cycle_drop_trial();
 };
 
 } // namespace jobsched
