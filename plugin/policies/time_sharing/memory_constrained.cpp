@@ -24,6 +24,7 @@
  *   - With memory images (simulation.images) or a context-switch cost, a job still preparing when a replan moves it
  *     is suspended and resumed on its new piece at once (the runtime cannot resize a job that prepares). */
 #include "policy/policy.hpp"
+#include "policy/reused_map.hpp"
 
 #include "core/errors.hpp"
 #include "core/time.hpp"
@@ -77,15 +78,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
 
   /* The map of each plan handed back is the next plan's (fill_run()): a plan per decision instant built a map node and
    * a copy of a piece's processors (two allocations) per job. */
-  void reuse_plan(Plan&& plan) override
-  {
-    if (kept_run_.empty()) {
-      kept_run_.swap(plan.run);
-      return;
-    }
-    while (!plan.run.empty())
-      spare_nodes_.push_back(plan.run.extract(plan.run.begin()));
-  }
+  void reuse_plan(Plan&& plan) override { runs_.keep(plan.run); }
 
   Plan plan(const SystemView& view) override
   {
@@ -142,34 +135,17 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   }
 
   /* `run` := each job of `chosen` on its processors, a job's later entry replacing an earlier one (as assigning in
-   * turn would): in the last plan's map (reuse_plan()), whose jobs keep their nodes and their sets' storage (a set is
-   * copied over the same words), the nodes of the jobs that left reused for those that came. */
+   * turn would), built in the last plan's map (ReusedMap): its jobs keep their nodes and their sets' storage (a set is
+   * copied over the same words). */
   void fill_run(std::map<JobId, ResourceSet>& run, std::vector<std::pair<JobId, const ResourceSet*>>& chosen)
   {
-    run.swap(kept_run_);
-    kept_run_.clear();
     std::stable_sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    auto it = run.begin();
+    auto built = runs_.build(run);
     for (size_t c = 0; c < chosen.size(); c++) {
       if (c + 1 < chosen.size() && chosen[c + 1].first == chosen[c].first) continue; // a later entry replaces it
-      const auto& [id, processors] = chosen[c];
-      while (it != run.end() && it->first < id)
-        spare_nodes_.push_back(run.extract(it++));
-      if (it != run.end() && it->first == id) {
-        it->second = *processors;
-        ++it;
-      } else if (!spare_nodes_.empty()) {
-        auto node = std::move(spare_nodes_.back());
-        spare_nodes_.pop_back();
-        node.key() = id;
-        node.mapped() = *processors;
-        run.insert(it, std::move(node));
-      } else {
-        run.emplace_hint(it, id, *processors);
-      }
+      built.put(chosen[c].first) = *chosen[c].second;
     }
-    while (it != run.end())
-      spare_nodes_.push_back(run.extract(it++));
+    built.finish();
   }
 
   void replan(const SystemView& view)
@@ -255,8 +231,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
   std::shared_ptr<const Cycle> cycle_ = std::make_shared<Cycle>(); // the schedule as a cycle (build_cycle())
   std::vector<std::pair<JobId, const ResourceSet*>> chosen_;        // plan()'s jobs, kept with its storage
-  std::map<JobId, ResourceSet> kept_run_;                           // the last plan's map, handed back (reuse_plan())
-  std::vector<std::map<JobId, ResourceSet>::node_type> spare_nodes_; // nodes of jobs no longer in a plan
+  ReusedMap<ResourceSet> runs_;                                     // the plans' maps handed back (reuse_plan())
 };
 
 PolicyRegistration memory_constrained_registration{
