@@ -75,6 +75,29 @@ class Row {
 };
 } // namespace
 
+char* TextBuffer::grow(std::size_t n)
+{
+  const std::size_t capacity = std::max({capacity_ * 2, size_ + n, std::size_t{256}});
+  std::unique_ptr<char[]> data(new char[capacity]); // (not zero-filled)
+  if (size_ > 0) std::memcpy(data.get(), data_.get(), size_);
+  data_ = std::move(data);
+  capacity_ = capacity;
+  return data_.get() + size_;
+}
+
+namespace {
+/* Rows assembled in place (TextBuffer::room() made the room): each put returns where the text after it goes. */
+char* put(char* p, std::string_view text)
+{
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+char* put_integer(char* p, long long value)
+{
+  return std::to_chars(p, p + 20, value).ptr; // (19 digits and a sign at most)
+}
+} // namespace
+
 namespace {
 const char* const kJobsCsvHeader =
     "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
@@ -262,51 +285,68 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
   const double ready = std::isnan(ready_[i]) ? j.submit_time : ready_[i];
   const std::string_view processors = texts.processors;
   // The row is formatted into the last block when it has room for the longest row this one can be (nine numbers of at
-  // most 352 characters), else into a new block.
+  // most kNumberTextMax characters), else into a new block.
   const size_t longest = sizeof(Waiting) + 4096 + workload_name_.size() + processors.size();
   if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < longest) {
-    std::string block;
+    TextBuffer block;
     if (!spare_blocks_.empty()) {
       block = std::move(spare_blocks_.back());
       spare_blocks_.pop_back();
     }
-    block.reserve(std::max(kBlockSize, longest));
+    block.room(std::max(kBlockSize, longest));
     blocks_.push_back(std::move(block));
     if (blocks_.size() == 1) block_read_ = 0;
   }
-  std::string& text = blocks_.back();
-  const size_t head_at = text.size();
-  text.resize(head_at + sizeof(Waiting));
-  const size_t text_at = text.size();
+  TextBuffer& text = blocks_.back();
+  char* const head_at = text.room(longest);
+  char* const text_at = head_at + sizeof(Waiting);
   // A job that ran on from its previous segment was ready at its start: its turnaround is its execution time.
   const std::string_view start = texts.start;
-  const FormattedNumber execution(nine_decimals(s.end - s.start));
   const bool ran_on = ready == s.start && std::signbit(ready) == std::signbit(s.start);
-  Row row(text);
-  row << j.id << ',' << std::string_view(workload_name_) << ',' << to_string(j.shape) << ',';
-  if (ran_on)
-    row << start;
-  else
-    row << num(ready);
-  row << ',' << j.size << ',' << num(j.estimate) << ',';
-  const size_t outcome_at = text.size();
-  row << ',' << start << ',' << execution << ',' << texts.end << ',' << num(nine_decimals(s.start - ready)) << ',';
-  if (ran_on)
-    row << execution;
-  else
-    row << num(nine_decimals(s.end - ready));
-  row << ',';
-  const size_t stretch_at = text.size();
-  row << ',' << processors << ",-1,";
+  char* p = put_integer(text_at, j.id);
+  *p++ = ',';
+  p = put(p, workload_name_);
+  *p++ = ',';
+  p = put(p, to_string(j.shape));
+  *p++ = ',';
+  p = ran_on ? put(p, start) : write_number(p, ready);
+  *p++ = ',';
+  p = put_integer(p, j.size);
+  *p++ = ',';
+  p = write_number(p, j.estimate);
+  *p++ = ',';
+  char* const outcome_at = p;
+  *p++ = ',';
+  p = put(p, start);
+  *p++ = ',';
+  char* const execution = p;
+  p = write_number(p, nine_decimals(s.end - s.start));
+  const std::string_view execution_text(execution, static_cast<size_t>(p - execution));
+  *p++ = ',';
+  p = put(p, texts.end);
+  *p++ = ',';
+  p = write_number(p, nine_decimals(s.start - ready));
+  *p++ = ',';
+  p = ran_on ? put(p, execution_text) : write_number(p, nine_decimals(s.end - ready));
+  *p++ = ',';
+  char* const stretch_at = p;
+  *p++ = ',';
+  p = put(p, processors);
+  p = put(p, ",-1,");
   // An aggregated row (a cycle advanced whole) says so in the metadata column; the job's next row is ready when its
   // last repetition of the cycle ended.
-  if (s.repeats != 1) row << "repeats=" << static_cast<long long>(s.repeats) << ";period=" << num(s.period);
-  row << '\n';
+  if (s.repeats != 1) {
+    p = put(p, "repeats=");
+    p = put_integer(p, s.repeats);
+    p = put(p, ";period=");
+    p = write_number(p, s.period);
+  }
+  *p++ = '\n';
   const Waiting head{i, static_cast<std::uint32_t>(outcome_at - text_at),
-                     static_cast<std::uint32_t>(stretch_at - text_at),
-                     static_cast<std::uint32_t>(text.size() - text_at), 0};
-  std::memcpy(text.data() + head_at, &head, sizeof head);
-  waiting_bytes_ += text.size() - head_at;
+                     static_cast<std::uint32_t>(stretch_at - text_at), static_cast<std::uint32_t>(p - text_at), 0};
+  std::memcpy(head_at, &head, sizeof head);
+  text.set_end(p);
+  waiting_bytes_ += static_cast<size_t>(p - head_at);
   ready_[i] = s.end;
   if (s.repeats != 1)
     ready_after_cycle_[i] = std::max(ready_after_cycle_[i], s.end + static_cast<double>(s.repeats - 1) * s.period);
@@ -324,7 +364,7 @@ void SegmentsWriter::spill()
       throw InputError(std::string("segments.csv: cannot create a temporary file (") + std::strerror(errno) + ")");
   }
   spilled_total_ += waiting_bytes_;
-  for (std::string& block : blocks_) {
+  for (TextBuffer& block : blocks_) {
     const char* p = block.data() + block_read_;
     size_t left = block.size() - block_read_;
     block_read_ = 0; // (the blocks after the first are unread)
@@ -410,13 +450,16 @@ bool SegmentsWriter::emit_next()
     stretch_.emplace(o.slowdown); // (made in place: assigning a string each time was 3% of a KTH ag-ds run)
     stretch_position_ = head.position;
   }
-  out_text_.append(text, head.outcome_at);
-  out_text_ += o.fate == JobFate::completed ? '1' : '0';
-  out_text_ += ',';
-  out_text_ += batsim_final_state(o.fate);
-  out_text_.append(text + head.outcome_at, head.stretch_at - head.outcome_at);
-  out_text_ += stretch_->view();
-  out_text_.append(text + head.stretch_at, head.length - head.stretch_at);
+  const std::string_view final_state = batsim_final_state(o.fate);
+  char* p = out_text_.room(head.length + 2 + final_state.size() + stretch_->view().size());
+  p = put(p, std::string_view(text, head.outcome_at));
+  *p++ = o.fate == JobFate::completed ? '1' : '0';
+  *p++ = ',';
+  p = put(p, final_state);
+  p = put(p, std::string_view(text + head.outcome_at, head.stretch_at - head.outcome_at));
+  p = put(p, stretch_->view());
+  p = put(p, std::string_view(text + head.stretch_at, head.length - head.stretch_at));
+  out_text_.set_end(p);
   return true;
 }
 
@@ -457,36 +500,52 @@ TraceWriter::TraceWriter(std::ostream& out, bool cycles) : out_(out), cycles_(cy
   out_ << (cycles ? "job_id,start,end,processors,state,period,repeats\n" : "job_id,start,end,processors,state\n");
 }
 
+TraceWriter::~TraceWriter()
+{
+  flush();
+}
+
+void TraceWriter::flush()
+{
+  out_.write(rows_.data(), static_cast<std::streamsize>(rows_.size()));
+  rows_.clear();
+}
+
 void TraceWriter::write(const TraceSegment& s)
 {
-  // One row assembled in a reused buffer and written with one call (see Row above).
-  row_.clear();
-  char buf[24];
-  row_.append(buf, std::to_chars(buf, buf + sizeof buf, s.job).ptr);
-  row_ += ',';
-  start_at_ = row_.size();
-  row_.append(FormattedNumber(s.start).view());
-  row_ += ',';
-  end_at_ = row_.size();
-  row_.append(FormattedNumber(s.end).view());
-  row_ += ',';
-  processors_at_ = row_.size();
-  s.processors.append_to(row_);
-  processors_end_ = row_.size();
-  row_ += ',';
-  row_.append(to_string(s.status));
+  // The rows before go out once they fill kFlushSize (one call for many rows): this row stays for last_row().
+  if (rows_.size() >= kFlushSize) flush();
+  processors_.clear();
+  s.processors.append_to(processors_);
+  const std::string_view status = to_string(s.status);
+  // Room for the job, three numbers, the processors, the state, the repeats and the separators.
+  char* p = rows_.room(3 * kNumberTextMax + processors_.size() + status.size() + 64);
+  const char* const rows = p - rows_.size(); // (last_row()'s places are from there)
+  p = put_integer(p, s.job);
+  *p++ = ',';
+  start_at_ = static_cast<size_t>(p - rows);
+  p = write_number(p, s.start);
+  *p++ = ',';
+  end_at_ = static_cast<size_t>(p - rows);
+  p = write_number(p, s.end);
+  *p++ = ',';
+  processors_at_ = static_cast<size_t>(p - rows);
+  p = put(p, processors_);
+  processors_end_ = static_cast<size_t>(p - rows);
+  *p++ = ',';
+  p = put(p, status);
   if (cycles_) {
-    row_ += ',';
+    *p++ = ',';
     if (s.repeats != 1 || s.period != 0) {
-      row_.append(FormattedNumber(s.period).view());
-      row_ += ',';
-      row_.append(buf, std::to_chars(buf, buf + sizeof buf, s.repeats).ptr);
+      p = write_number(p, s.period);
+      *p++ = ',';
+      p = put_integer(p, s.repeats);
     } else {
-      row_ += ',';
+      *p++ = ',';
     }
   }
-  row_ += '\n';
-  out_.write(row_.data(), static_cast<std::streamsize>(row_.size()));
+  *p++ = '\n';
+  rows_.set_end(p);
 }
 
 namespace {

@@ -15,11 +15,13 @@
 #include <cstdio>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace jobsched {
@@ -59,6 +61,33 @@ class JobsCsvWriter {
   std::string name_field_;
   std::FILE* spool_ = nullptr;
   std::string row_;
+};
+/* Output text assembled in place: room(n) makes room for n more characters and says where they go, the writer puts
+ * them there through a pointer and says where it stopped (set_end()). Neither zero-filled nor checked per field, as a
+ * std::string's appends are (those, with their copies, were a tenth of a run writing trace.csv and segments.csv). */
+class TextBuffer {
+ public:
+  TextBuffer() = default;
+  TextBuffer(TextBuffer&& other) noexcept { *this = std::move(other); }
+  TextBuffer& operator=(TextBuffer&& other) noexcept
+  {
+    data_ = std::move(other.data_);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    return *this;
+  }
+  char* room(std::size_t n) { return capacity_ - size_ >= n ? data_.get() + size_ : grow(n); }
+  void set_end(const char* end) { size_ = static_cast<std::size_t>(end - data_.get()); }
+  const char* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+  void clear() { size_ = 0; }
+
+ private:
+  char* grow(std::size_t n);
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
 };
 /* What segments.csv needs of a job once it has left (its record is dropped then): how it ended, and its slowdown. */
 struct JobOutcome {
@@ -128,17 +157,17 @@ class SegmentsWriter {
   std::vector<JobOutcome> outcomes_;
   std::vector<char> left_;
   static constexpr std::size_t kBlockSize = std::size_t{1} << 20;
-  std::deque<std::string> blocks_; // rows in memory, in blocks of kBlockSize (the first read up to block_read_)
+  std::deque<TextBuffer> blocks_; // rows in memory, in blocks of kBlockSize (the first read up to block_read_)
   std::size_t block_read_ = 0;
   std::size_t waiting_bytes_ = 0; // unread bytes of blocks_
-  std::vector<std::string> spare_blocks_;
+  std::vector<TextBuffer> spare_blocks_;
   std::FILE* spill_ = nullptr;      // rows moved out of memory: [spill_loaded_ - (spilled_.size() - spilled_read_),
   std::uint64_t spill_written_ = 0; // spill_written_) of the file, before the ones in memory
   std::uint64_t spill_loaded_ = 0;
   std::string spilled_; // what was read of the file, from spilled_read_ on
   std::size_t spilled_read_ = 0;
   std::uint64_t spilled_total_ = 0;
-  std::string out_text_;                    // rows assembled before one write
+  TextBuffer out_text_;                     // rows assembled before one write
   std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_ is
   std::optional<FormattedNumber> stretch_;
   std::string processors_; // add() without texts: the segment's processors
@@ -146,22 +175,30 @@ class SegmentsWriter {
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. With
  * `cycles` (a policy that may declare repeating schedules) two more columns, period and repeats: empty on an ordinary
  * row; an aggregated row (TraceSegment::repeats) stands for `repeats` segments, the i-th spanning [start + i x period,
- * end + i x period). */
+ * end + i x period). Rows are written to `out` some at a time (kFlushSize characters or more), the last ones by
+ * flush() or the destructor. */
 class TraceWriter {
  public:
+  static constexpr std::size_t kFlushSize = std::size_t{1} << 16;
   explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
   void write(const TraceSegment& segment);
-  /* The start, end and processors of the last row written, valid until the next write(). */
+  /* Writes the rows not written yet to the stream. */
+  void flush();
+  /* The start, end and processors of the last row written, valid until the next write() or flush(). */
   SegmentTexts last_row() const
   {
-    return {std::string_view(row_).substr(start_at_, end_at_ - 1 - start_at_),
-            std::string_view(row_).substr(end_at_, processors_at_ - 1 - end_at_),
-            std::string_view(row_).substr(processors_at_, processors_end_ - processors_at_)};
+    const std::string_view row(rows_.data(), rows_.size());
+    return {row.substr(start_at_, end_at_ - 1 - start_at_), row.substr(end_at_, processors_at_ - 1 - end_at_),
+            row.substr(processors_at_, processors_end_ - processors_at_)};
   }
 
  private:
   std::ostream& out_;
-  std::string row_;
+  TextBuffer rows_;          // rows not written to out_ yet, the last one last
+  std::string processors_;   // the row's processors (ResourceSet::append_to)
   std::size_t start_at_ = 0; // where last_row()'s texts are in row_
   std::size_t end_at_ = 0;
   std::size_t processors_at_ = 0;

@@ -597,6 +597,7 @@ RunReport AttachedRun::finish()
   if (!policy_report.invariant_violation.empty()) throw InvariantViolation(policy_report.invariant_violation);
   RunFolder& folder = *st.folder;
   if (st.jobs_writer) st.jobs_writer->finish(policy_report);
+  if (st.trace_writer) st.trace_writer->flush();
   if (st.segments_writer) st.segments_writer->finish();
   folder.write("summary.json", summary_json(run, workload, report.metrics, policy_report));
   write_performance_and_commit(folder, perf, st.wall_start);

@@ -541,6 +541,7 @@ TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
     for (size_t i = 0; i < 2; i++)
       segments_writer.job_left(i, {states[i].fate, job_metrics(states[i], 8).slowdown});
     segments_writer.finish();
+    trace_writer.flush();
     EXPECT_EQ(column(trace.str(), 3), trace_sets);
     const std::vector<std::string> expected =
         alternate ? running_sets : std::vector<std::string>(running_sets.rbegin(), running_sets.rend());
