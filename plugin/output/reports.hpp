@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -88,6 +89,39 @@ class TextBuffer {
   std::unique_ptr<char[]> data_;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
+};
+/* A column's last number and its text: the next number of the column, when it is the same (the same bits), is copied
+ * instead of formatted again. The rows of segments that close at one instant share their end, and often their start
+ * and length (every job of a gang, of a quantum): most numbers of a time-sharing trace are the row's before. */
+class NumberMemo {
+ public:
+  /* Writes write_number(value_of(key)) at `out` (room for kNumberTextMax characters) and returns its end; value_of is
+   * called only when `key` is not the last one. */
+  template <class ValueOf>
+  char* write(char* out, double key, ValueOf&& value_of)
+  {
+    std::uint64_t bits;
+    std::memcpy(&bits, &key, sizeof bits);
+    if (length_ > 0 && bits == key_bits_) {
+      std::memcpy(out, text_, static_cast<std::size_t>(length_));
+      return out + length_;
+    }
+    char* const end = write_number(out, value_of(key));
+    const std::ptrdiff_t length = end - out;
+    length_ = length <= static_cast<std::ptrdiff_t>(sizeof text_) ? static_cast<int>(length) : 0; // (0: none kept)
+    std::memcpy(text_, out, static_cast<std::size_t>(length_));
+    key_bits_ = bits;
+    return end;
+  }
+  char* write(char* out, double value)
+  {
+    return write(out, value, [](double v) { return v; });
+  }
+
+ private:
+  std::uint64_t key_bits_ = 0;
+  int length_ = 0;
+  char text_[36];
 };
 /* What segments.csv needs of a job once it has left (its record is dropped then): how it ended, and its slowdown. */
 struct JobOutcome {
@@ -171,6 +205,10 @@ class SegmentsWriter {
   std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_ is
   std::optional<FormattedNumber> stretch_;
   std::string processors_; // add() without texts: the segment's processors
+  NumberMemo ready_text_;  // the columns' numbers formatted last
+  NumberMemo execution_text_;
+  NumberMemo waiting_text_;
+  NumberMemo turnaround_text_;
 };
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. With
  * `cycles` (a policy that may declare repeating schedules) two more columns, period and repeats: empty on an ordinary
@@ -199,6 +237,8 @@ class TraceWriter {
   std::ostream& out_;
   TextBuffer rows_;          // rows not written to out_ yet, the last one last
   std::string processors_;   // the row's processors (ResourceSet::append_to)
+  NumberMemo start_text_;    // the start and end formatted last
+  NumberMemo end_text_;
   std::size_t start_at_ = 0; // where last_row()'s texts are in row_
   std::size_t end_at_ = 0;
   std::size_t processors_at_ = 0;
