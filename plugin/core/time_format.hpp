@@ -11,8 +11,8 @@ namespace jobsched {
 /* The longest text of a number in output files: "%.6f" of the largest double is 309 digits, the point and 6 decimals,
  * after a sign. */
 constexpr std::size_t kNumberTextMax = 352;
-/* Writes the text of `value` as in output files at `out`, which has room for kNumberTextMax characters, and returns
- * its end: rows are assembled in place, without a copy of each number. */
+/* Writes the text of `value` as in output files at `out`, which has room for kNumberTextMax characters (all of which
+ * it may use on the way), and returns its end: rows are assembled in place, without a copy of each number. */
 char* write_number(char* out, double value);
 
 /* A number formatted as in output files, held in place (no allocation): what jobs.csv and trace.csv write millions
