@@ -201,28 +201,10 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
   writer.finish(extra);
 }
 
-SegmentsWriter::SegmentsWriter(std::ostream& out, const JobList& jobs, const std::string& workload_name,
-                               std::size_t memory_limit)
-    : out_(out), jobs_(jobs), workload_name_(workload_name), memory_limit_(memory_limit)
+SegmentsWriter::SegmentsWriter(std::ostream& out, const JobList& jobs, const JobTable& table,
+                               const std::string& workload_name, std::size_t memory_limit)
+    : out_(out), jobs_(jobs), table_(table), workload_name_(workload_name), memory_limit_(memory_limit)
 {
-  // A job's position from its number: by difference when the numbers are consecutive (generated workloads: no table
-  // of a million entries), else from a table by number when they span less than four times their count (a log whose
-  // jobs were filtered), else looked up in a hash table.
-  for (size_t i = 0; i < jobs.size() && consecutive_; i++)
-    consecutive_ = jobs[i].id == jobs.front().id + static_cast<JobId>(i);
-  if (!consecutive_) {
-    const auto [lowest, highest] =
-        std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-    if (highest->id - lowest->id < 4 * static_cast<JobId>(jobs.size()) + 1024) {
-      first_id_ = lowest->id;
-      position_by_id_.assign(static_cast<size_t>(highest->id - lowest->id + 1), SIZE_MAX);
-      for (size_t i = 0; i < jobs.size(); i++)
-        position_by_id_[static_cast<size_t>(jobs[i].id - first_id_)] = i;
-    } else {
-      for (size_t i = 0; i < jobs.size(); i++)
-        index_[jobs[i].id] = i;
-    }
-  }
   // (NaN: the job's submission, read when its first segment comes: a closed population's jobs are submitted as the
   // run goes)
   ready_.assign(jobs.size(), std::nan(""));
@@ -240,19 +222,8 @@ SegmentsWriter::~SegmentsWriter()
 
 std::size_t SegmentsWriter::position_of(JobId id) const
 {
-  if (!position_by_id_.empty()) {
-    const JobId p = id - first_id_;
-    if (p < 0 || p >= static_cast<JobId>(position_by_id_.size()) || position_by_id_[static_cast<size_t>(p)] == SIZE_MAX)
-      throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
-    return position_by_id_[static_cast<size_t>(p)];
-  }
-  if (!consecutive_) {
-    auto found = index_.find(id);
-    if (found == index_.end()) throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
-    return found->second;
-  }
-  const JobId p = jobs_.empty() ? -1 : id - jobs_.front().id;
-  if (p < 0 || p >= static_cast<JobId>(jobs_.size()))
+  const long p = table_.position_of(id);
+  if (p < 0 || static_cast<size_t>(p) >= jobs_.size())
     throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
   return static_cast<size_t>(p);
 }

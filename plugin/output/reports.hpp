@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/time_format.hpp"
+#include "model/job_state.hpp"
 #include "model/policy_report.hpp"
 #include "output/metrics.hpp"
 #include "output/run_folder.hpp"
@@ -145,8 +146,9 @@ struct SegmentTexts {
 class SegmentsWriter {
  public:
   static constexpr std::size_t kMemoryLimit = std::size_t{32} << 20;
-  /* Writes the header to `out`. `jobs`: the workload's, every job of the segments among them, kept by reference. */
-  SegmentsWriter(std::ostream& out, const JobList& jobs, const std::string& workload_name,
+  /* Writes the header to `out`. `jobs`: the workload's, every job of the segments among them, kept by reference;
+   * `table`: where they are registered (a job's position in `jobs` by its number), kept by reference. */
+  SegmentsWriter(std::ostream& out, const JobList& jobs, const JobTable& table, const std::string& workload_name,
                  std::size_t memory_limit = kMemoryLimit);
   ~SegmentsWriter();
   SegmentsWriter(const SegmentsWriter&) = delete;
@@ -171,7 +173,7 @@ class SegmentsWriter {
     std::uint32_t length;
     std::uint32_t padding;
   };
-  std::size_t position_of(JobId id) const;
+  std::size_t position_of(JobId id) const; // std::out_of_range for a job not in `table`
   void spill();
   void release_first_block();
   const char* next_spilled(std::size_t bytes);
@@ -180,12 +182,9 @@ class SegmentsWriter {
 
   std::ostream& out_;
   const JobList& jobs_;
+  const JobTable& table_;
   std::string workload_name_;
   std::size_t memory_limit_;
-  bool consecutive_ = true;
-  JobId first_id_ = 0;                           // position_by_id_[id - first_id_]: the job's position, or SIZE_MAX
-  std::vector<std::size_t> position_by_id_;      // (when the numbers are not consecutive but close together)
-  std::unordered_map<JobId, std::size_t> index_; // a job's position, when the numbers are far apart
   std::vector<double> ready_;                    // when each job became ready for its next segment
   std::vector<double> ready_after_cycle_;        // see add()
   std::vector<JobOutcome> outcomes_;

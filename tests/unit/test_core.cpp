@@ -488,6 +488,18 @@ TEST(Machine, HostsSpannedBySets)
   EXPECT_EQ(m.hosts_spanned(ResourceSet(12)), 0);
 }
 
+namespace {
+/* The jobs registered in a JobTable, in order (as the scheduler registers the workload's): segments.csv's writer finds
+ * a job's position there. */
+JobTable registered(const JobList& jobs)
+{
+  JobTable table;
+  for (const WorkloadJob& j : jobs)
+    table.expect(j);
+  return table;
+}
+} // namespace
+
 /* segments.csv's row of a segment takes its start, end and processors from trace.csv's row of it
  * (TraceWriter::last_row()) when the two writers alternate, and formats them itself otherwise: each row must carry its
  * own segment's processors and times either way. The sets differ by one member ("20-24" and "20-24 50") or come back
@@ -532,7 +544,8 @@ TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
     std::ostringstream trace;
     std::ostringstream rows;
     TraceWriter trace_writer(trace);
-    SegmentsWriter segments_writer(rows, jobs, "w");
+    const JobTable table = registered(jobs);
+    SegmentsWriter segments_writer(rows, jobs, table, "w");
     for (const TraceSegment& s : segments) {
       trace_writer.write(s);
       if (alternate) segments_writer.add(s, trace_writer.last_row());
@@ -590,7 +603,8 @@ TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
       ResourceSet last = ResourceSet::range(16, 4, 4);
       last.set(9);
       std::ostringstream out;
-      SegmentsWriter writer(out, jobs, "w", limit);
+      const JobTable table = registered(jobs);
+      SegmentsWriter writer(out, jobs, table, "w", limit);
       jobs[1].submit_time = 1; // submitted once the run goes, as a closed population's jobs are (events/submitter.cpp)
       writer.add({10, 0, 5, ResourceSet::range(16, 0, 2), JobStatus::running});
       writer.add({12, 2, 4, ResourceSet::range(16, 2, 1), JobStatus::running});
@@ -625,7 +639,8 @@ TEST(OutputWriters, SegmentsOfAJobThatNeverLeftAreAnError)
   jobs[0].id = 1;
   jobs[1].id = 2;
   std::ostringstream out;
-  SegmentsWriter writer(out, jobs, "w");
+  const JobTable table = registered(jobs);
+  SegmentsWriter writer(out, jobs, table, "w");
   writer.add({2, 0, 5, ResourceSet::range(4, 0, 2), JobStatus::running});
   writer.job_left(0, {JobFate::completed, 1});
   EXPECT_THROW(writer.finish(), std::logic_error);
