@@ -439,7 +439,7 @@ void SegmentsWriter::emit_ready()
 {
   if (!emit_next()) return;
   do {
-    if (out_text_.size() >= (std::size_t{1} << 16)) {
+    if (out_text_.size() >= TraceWriter::kFlushSize) {
       out_.write(out_text_.data(), static_cast<std::streamsize>(out_text_.size()));
       out_text_.clear();
     }

@@ -216,7 +216,7 @@ class SegmentsWriter {
  * flush() or the destructor. */
 class TraceWriter {
  public:
-  static constexpr std::size_t kFlushSize = std::size_t{1} << 16;
+  static constexpr std::size_t kFlushSize = std::size_t{1} << 18;
   explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
