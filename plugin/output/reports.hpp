@@ -234,9 +234,9 @@ class TraceWriter {
 
  private:
   std::ostream& out_;
-  TextBuffer rows_;          // rows not written to out_ yet, the last one last
-  std::string processors_;   // the row's processors (ResourceSet::append_to)
-  NumberMemo start_text_;    // the start and end formatted last
+  TextBuffer rows_;        // rows not written to out_ yet, the last one last
+  std::string processors_; // the row's processors (ResourceSet::append_to)
+  NumberMemo start_text_;  // the start and end formatted last
   NumberMemo end_text_;
   std::size_t start_at_ = 0; // where last_row()'s texts are in row_
   std::size_t end_at_ = 0;

@@ -794,12 +794,37 @@ std::string printf_number(double v)
 }
 std::vector<double> edge_and_random_numbers()
 {
-  std::vector<double> values{0.0,     -0.0,          1e-7,        -1e-7,       4e-7,         5e-7,
-                             6e-7,    0.0000015,     0.0000025,   1e15,        -1e15,        9e15,
-                             1e16,    9007199254740993.0, 123.4565, 0.1234565, 999999.9999995, 99999999.9999995,
-                             1e8,     1e8 + 0.5e-6,  2.5,         -2.5,        1e300,        -1e300,
-                             std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(),
-                             std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min()};
+  const double largest = std::numeric_limits<double>::max();
+  const double least = std::numeric_limits<double>::min();
+  const double denormal = std::numeric_limits<double>::denorm_min();
+  std::vector<double> values{0.0,
+                             -0.0,
+                             1e-7,
+                             -1e-7,
+                             4e-7,
+                             5e-7,
+                             6e-7,
+                             0.0000015,
+                             0.0000025,
+                             1e15,
+                             -1e15,
+                             9e15,
+                             1e16,
+                             9007199254740993.0,
+                             123.4565,
+                             0.1234565,
+                             999999.9999995,
+                             99999999.9999995,
+                             1e8,
+                             1e8 + 0.5e-6,
+                             2.5,
+                             -2.5,
+                             1e300,
+                             -1e300,
+                             largest,
+                             -largest,
+                             least,
+                             denormal};
   std::mt19937_64 gen(11);
   std::uniform_real_distribution<double> exponent(-9, 20);
   std::uniform_int_distribution<long long> millionths(-2000000000000LL, 2000000000000LL);
@@ -872,7 +897,8 @@ TEST(OutputWriters, NumberMemoWritesWhatWriteNumberWrites)
   };
   for (double k : sequence) {
     const std::string_view written(text, static_cast<size_t>(memo.write(text, k, value_of) - text));
-    const std::string_view reference(expected, static_cast<size_t>(write_number(expected, nine_decimals(k)) - expected));
+    const std::string_view reference(expected,
+                                     static_cast<size_t>(write_number(expected, nine_decimals(k)) - expected));
     if (written != reference && ++mismatches < 5) ADD_FAILURE() << k << ": " << written;
   }
   EXPECT_EQ(mismatches, 0);
@@ -925,8 +951,13 @@ TEST(OutputWriters, TraceRowsReachTheStreamInBatches)
       ResourceSet processors = ResourceSet::range(200, first, count);
       if (i % 7 == 0) processors.set(199);
       const double end = i % 3 == 0 ? start : start + (i % 5 == 0 ? 60 : pick(gen) / 7.0);
-      const TraceSegment segment{i % 50, start, end, processors,
-                                 i % 4 == 0 ? JobStatus::suspended : JobStatus::running, -1, i % 9 == 0 ? 3 : 1,
+      const TraceSegment segment{i % 50,
+                                 start,
+                                 end,
+                                 processors,
+                                 i % 4 == 0 ? JobStatus::suspended : JobStatus::running,
+                                 -1,
+                                 i % 9 == 0 ? 3 : 1,
                                  i % 9 == 0 ? 100.5 : 0};
       writer.write(segment);
       std::string processor_text = std::to_string(first);

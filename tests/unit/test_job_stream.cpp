@@ -101,9 +101,8 @@ TEST(JobTable, JobNumbersInAnyOrder)
  * spread far apart partway (from then on the hash table alone); a number registered twice is refused either way. */
 TEST(JobTable, PositionsByNumberAgreeWithASearch)
 {
-  const std::vector<std::vector<JobId>> numberings{{7, 8, 9, 10},
-                                                   {15, 16, 18, 19, 12, 40, 41, 17, 3},
-                                                   {15, 16, 18, 5000, 19, 12, 90000, 17}};
+  const std::vector<std::vector<JobId>> numberings{
+      {7, 8, 9, 10}, {15, 16, 18, 19, 12, 40, 41, 17, 3}, {15, 16, 18, 5000, 19, 12, 90000, 17}};
   for (const std::vector<JobId>& ids : numberings) {
     std::vector<Job> jobs(ids.size());
     JobTable table;
