@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -313,9 +314,16 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
     p = write_number(p, s.period);
   }
   *p++ = '\n';
-  const Waiting head{i, static_cast<std::uint32_t>(outcome_at - text_at),
-                     static_cast<std::uint32_t>(stretch_at - text_at), static_cast<std::uint32_t>(p - text_at), 0};
-  std::memcpy(head_at, &head, sizeof head);
+  // The head's fields put one by one where they go: a Waiting made on the stack and copied whole was read back before
+  // its narrow fields' stores had reached it (a stall of each row).
+  const auto put_field = [head_at](std::size_t offset, auto value) {
+    std::memcpy(head_at + offset, &value, sizeof value);
+  };
+  put_field(offsetof(Waiting, position), std::uint64_t{i});
+  put_field(offsetof(Waiting, outcome_at), static_cast<std::uint32_t>(outcome_at - text_at));
+  put_field(offsetof(Waiting, stretch_at), static_cast<std::uint32_t>(stretch_at - text_at));
+  put_field(offsetof(Waiting, length), static_cast<std::uint32_t>(p - text_at));
+  put_field(offsetof(Waiting, padding), std::uint32_t{0});
   text.set_end(p);
   waiting_bytes_ += static_cast<size_t>(p - head_at);
   ready_[i] = s.end;

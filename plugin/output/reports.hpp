@@ -238,7 +238,7 @@ class TraceWriter {
   std::string processors_; // the row's processors (ResourceSet::append_to)
   NumberMemo start_text_;  // the start and end formatted last
   NumberMemo end_text_;
-  std::size_t start_at_ = 0; // where last_row()'s texts are in row_
+  std::size_t start_at_ = 0; // where last_row()'s texts are in rows_
   std::size_t end_at_ = 0;
   std::size_t processors_at_ = 0;
   std::size_t processors_end_ = 0;
