@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 
+#include <algorithm>
+
 namespace jobsched {
 
 const char* to_string(JobStatus s)
@@ -34,10 +36,33 @@ void JobTable::expect(const Job& job)
     index_.reserve(p + 1);
     for (size_t i = 0; i < p; i++)
       index_.emplace(first_id_ + static_cast<JobId>(i), i);
+    by_id_ = true;
+    lowest_id_ = first_id_;
+    position_by_id_.resize(p);
+    for (size_t i = 0; i < p; i++)
+      position_by_id_[i] = static_cast<long>(i);
   }
   if (!consecutive_ && !index_.emplace(job.id, p).second)
     throw InputError("workload: job number " + std::to_string(job.id) + " appears twice");
+  if (by_id_) note_by_id(job.id, p);
   jobs_.push_back(&job);
+}
+
+void JobTable::note_by_id(JobId id, size_t position)
+{
+  const JobId lowest = std::min(lowest_id_, id);
+  const JobId end = std::max(lowest_id_ + static_cast<JobId>(position_by_id_.size()), id + 1);
+  if (end - lowest >= 4 * static_cast<JobId>(position + 1) + 1024) { // too sparse: index_ alone from now on
+    by_id_ = false;
+    position_by_id_ = {};
+    return;
+  }
+  if (lowest < lowest_id_) {
+    position_by_id_.insert(position_by_id_.begin(), static_cast<size_t>(lowest_id_ - lowest), -1);
+    lowest_id_ = lowest;
+  }
+  position_by_id_.resize(static_cast<size_t>(end - lowest_id_), -1);
+  position_by_id_[static_cast<size_t>(id - lowest_id_)] = static_cast<long>(position);
 }
 
 JobState& JobTable::add(const Job& job)
@@ -51,6 +76,10 @@ long JobTable::position(JobId id) const
   if (consecutive_) {
     const JobId p = id - first_id_;
     return jobs_.empty() || id < first_id_ || p >= static_cast<JobId>(jobs_.size()) ? -1 : static_cast<long>(p);
+  }
+  if (by_id_) {
+    const JobId k = id - lowest_id_;
+    return k < 0 || k >= static_cast<JobId>(position_by_id_.size()) ? -1 : position_by_id_[static_cast<size_t>(k)];
   }
   auto it = index_.find(id);
   return it == index_.end() ? -1 : static_cast<long>(it->second);

@@ -122,6 +122,8 @@ class JobTable {
   /* End of the run: every record not released, finished or not, made if never looked up, to the sink in order. */
   void release_all();
   size_t registered() const { return jobs_.size(); }
+  /* The job's position in the workload order, -1 when it is not registered (segments.csv's rows, by job number). */
+  long position_of(JobId id) const { return position(id); }
   size_t held() const { return states_.size(); } // records in memory
 
  private:
@@ -134,6 +136,13 @@ class JobTable {
   bool consecutive_ = true;
   JobId first_id_ = 0;
   std::unordered_map<JobId, size_t> index_;
+  // Ids not consecutive but close together (a log whose jobs were filtered) are also in a table by number,
+  // position_by_id_[id - lowest_id_] (-1: none), looked up instead of index_ while they span less than four times their
+  // count and 1024 more.
+  void note_by_id(JobId id, size_t position);
+  bool by_id_ = false;
+  JobId lowest_id_ = 0;
+  std::vector<long> position_by_id_;
   std::deque<JobState> states_; // positions first_ .. first_ + states_.size() - 1
   size_t first_ = 0;
   size_t marked_ = 0; // records at the front release_marked() may drop

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -73,6 +74,29 @@ class Row {
   std::string own_;
   std::string& text_;
 };
+} // namespace
+
+char* TextBuffer::grow(std::size_t n)
+{
+  const std::size_t capacity = std::max({capacity_ * 2, size_ + n, std::size_t{256}});
+  std::unique_ptr<char[]> data(new char[capacity]); // (not zero-filled)
+  if (size_ > 0) std::memcpy(data.get(), data_.get(), size_);
+  data_ = std::move(data);
+  capacity_ = capacity;
+  return data_.get() + size_;
+}
+
+namespace {
+/* Rows assembled in place (TextBuffer::room() made the room): each put returns where the text after it goes. */
+char* put(char* p, std::string_view text)
+{
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+char* put_integer(char* p, long long value)
+{
+  return std::to_chars(p, p + 20, value).ptr; // (19 digits and a sign at most)
+}
 } // namespace
 
 namespace {
@@ -178,28 +202,10 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
   writer.finish(extra);
 }
 
-SegmentsWriter::SegmentsWriter(std::ostream& out, const JobList& jobs, const std::string& workload_name,
-                               std::size_t memory_limit)
-    : out_(out), jobs_(jobs), workload_name_(workload_name), memory_limit_(memory_limit)
+SegmentsWriter::SegmentsWriter(std::ostream& out, const JobList& jobs, const JobTable& table,
+                               const std::string& workload_name, std::size_t memory_limit)
+    : out_(out), jobs_(jobs), table_(table), workload_name_(workload_name), memory_limit_(memory_limit)
 {
-  // A job's position from its number: by difference when the numbers are consecutive (generated workloads: no table
-  // of a million entries), else from a table by number when they span less than four times their count (a log whose
-  // jobs were filtered), else looked up in a hash table.
-  for (size_t i = 0; i < jobs.size() && consecutive_; i++)
-    consecutive_ = jobs[i].id == jobs.front().id + static_cast<JobId>(i);
-  if (!consecutive_) {
-    const auto [lowest, highest] =
-        std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-    if (highest->id - lowest->id < 4 * static_cast<JobId>(jobs.size()) + 1024) {
-      first_id_ = lowest->id;
-      position_by_id_.assign(static_cast<size_t>(highest->id - lowest->id + 1), SIZE_MAX);
-      for (size_t i = 0; i < jobs.size(); i++)
-        position_by_id_[static_cast<size_t>(jobs[i].id - first_id_)] = i;
-    } else {
-      for (size_t i = 0; i < jobs.size(); i++)
-        index_[jobs[i].id] = i;
-    }
-  }
   // (NaN: the job's submission, read when its first segment comes: a closed population's jobs are submitted as the
   // run goes)
   ready_.assign(jobs.size(), std::nan(""));
@@ -217,19 +223,8 @@ SegmentsWriter::~SegmentsWriter()
 
 std::size_t SegmentsWriter::position_of(JobId id) const
 {
-  if (!position_by_id_.empty()) {
-    const JobId p = id - first_id_;
-    if (p < 0 || p >= static_cast<JobId>(position_by_id_.size()) || position_by_id_[static_cast<size_t>(p)] == SIZE_MAX)
-      throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
-    return position_by_id_[static_cast<size_t>(p)];
-  }
-  if (!consecutive_) {
-    auto found = index_.find(id);
-    if (found == index_.end()) throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
-    return found->second;
-  }
-  const JobId p = jobs_.empty() ? -1 : id - jobs_.front().id;
-  if (p < 0 || p >= static_cast<JobId>(jobs_.size()))
+  const long p = table_.position_of(id);
+  if (p < 0 || static_cast<size_t>(p) >= jobs_.size())
     throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
   return static_cast<size_t>(p);
 }
@@ -262,51 +257,75 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
   const double ready = std::isnan(ready_[i]) ? j.submit_time : ready_[i];
   const std::string_view processors = texts.processors;
   // The row is formatted into the last block when it has room for the longest row this one can be (nine numbers of at
-  // most 352 characters), else into a new block.
+  // most kNumberTextMax characters), else into a new block.
   const size_t longest = sizeof(Waiting) + 4096 + workload_name_.size() + processors.size();
   if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < longest) {
-    std::string block;
+    TextBuffer block;
     if (!spare_blocks_.empty()) {
       block = std::move(spare_blocks_.back());
       spare_blocks_.pop_back();
     }
-    block.reserve(std::max(kBlockSize, longest));
+    block.room(std::max(kBlockSize, longest));
     blocks_.push_back(std::move(block));
     if (blocks_.size() == 1) block_read_ = 0;
   }
-  std::string& text = blocks_.back();
-  const size_t head_at = text.size();
-  text.resize(head_at + sizeof(Waiting));
-  const size_t text_at = text.size();
+  TextBuffer& text = blocks_.back();
+  char* const head_at = text.room(longest);
+  char* const text_at = head_at + sizeof(Waiting);
   // A job that ran on from its previous segment was ready at its start: its turnaround is its execution time.
   const std::string_view start = texts.start;
-  const FormattedNumber execution(nine_decimals(s.end - s.start));
   const bool ran_on = ready == s.start && std::signbit(ready) == std::signbit(s.start);
-  Row row(text);
-  row << j.id << ',' << std::string_view(workload_name_) << ',' << to_string(j.shape) << ',';
-  if (ran_on)
-    row << start;
-  else
-    row << num(ready);
-  row << ',' << j.size << ',' << num(j.estimate) << ',';
-  const size_t outcome_at = text.size();
-  row << ',' << start << ',' << execution << ',' << texts.end << ',' << num(nine_decimals(s.start - ready)) << ',';
-  if (ran_on)
-    row << execution;
-  else
-    row << num(nine_decimals(s.end - ready));
-  row << ',';
-  const size_t stretch_at = text.size();
-  row << ',' << processors << ",-1,";
+  char* p = put_integer(text_at, j.id);
+  *p++ = ',';
+  p = put(p, workload_name_);
+  *p++ = ',';
+  p = put(p, to_string(j.shape));
+  *p++ = ',';
+  p = ran_on ? put(p, start) : ready_text_.write(p, ready);
+  *p++ = ',';
+  p = put_integer(p, j.size);
+  *p++ = ',';
+  p = write_number(p, j.estimate);
+  *p++ = ',';
+  char* const outcome_at = p;
+  *p++ = ',';
+  p = put(p, start);
+  *p++ = ',';
+  char* const execution = p;
+  p = execution_text_.write(p, s.end - s.start, nine_decimals);
+  const std::string_view execution_text(execution, static_cast<size_t>(p - execution));
+  *p++ = ',';
+  p = put(p, texts.end);
+  *p++ = ',';
+  p = waiting_text_.write(p, s.start - ready, nine_decimals);
+  *p++ = ',';
+  p = ran_on ? put(p, execution_text) : turnaround_text_.write(p, s.end - ready, nine_decimals);
+  *p++ = ',';
+  char* const stretch_at = p;
+  *p++ = ',';
+  p = put(p, processors);
+  p = put(p, ",-1,");
   // An aggregated row (a cycle advanced whole) says so in the metadata column; the job's next row is ready when its
   // last repetition of the cycle ended.
-  if (s.repeats != 1) row << "repeats=" << static_cast<long long>(s.repeats) << ";period=" << num(s.period);
-  row << '\n';
-  const Waiting head{i, static_cast<std::uint32_t>(outcome_at - text_at),
-                     static_cast<std::uint32_t>(stretch_at - text_at),
-                     static_cast<std::uint32_t>(text.size() - text_at), 0};
-  std::memcpy(text.data() + head_at, &head, sizeof head);
-  waiting_bytes_ += text.size() - head_at;
+  if (s.repeats != 1) {
+    p = put(p, "repeats=");
+    p = put_integer(p, s.repeats);
+    p = put(p, ";period=");
+    p = write_number(p, s.period);
+  }
+  *p++ = '\n';
+  // The head's fields put one by one where they go: a Waiting made on the stack and copied whole was read back before
+  // its narrow fields' stores had reached it (a stall of each row).
+  const auto put_field = [head_at](std::size_t offset, auto value) {
+    std::memcpy(head_at + offset, &value, sizeof value);
+  };
+  put_field(offsetof(Waiting, position), std::uint64_t{i});
+  put_field(offsetof(Waiting, outcome_at), static_cast<std::uint32_t>(outcome_at - text_at));
+  put_field(offsetof(Waiting, stretch_at), static_cast<std::uint32_t>(stretch_at - text_at));
+  put_field(offsetof(Waiting, length), static_cast<std::uint32_t>(p - text_at));
+  put_field(offsetof(Waiting, padding), std::uint32_t{0});
+  text.set_end(p);
+  waiting_bytes_ += static_cast<size_t>(p - head_at);
   ready_[i] = s.end;
   if (s.repeats != 1)
     ready_after_cycle_[i] = std::max(ready_after_cycle_[i], s.end + static_cast<double>(s.repeats - 1) * s.period);
@@ -324,7 +343,7 @@ void SegmentsWriter::spill()
       throw InputError(std::string("segments.csv: cannot create a temporary file (") + std::strerror(errno) + ")");
   }
   spilled_total_ += waiting_bytes_;
-  for (std::string& block : blocks_) {
+  for (TextBuffer& block : blocks_) {
     const char* p = block.data() + block_read_;
     size_t left = block.size() - block_read_;
     block_read_ = 0; // (the blocks after the first are unread)
@@ -410,13 +429,16 @@ bool SegmentsWriter::emit_next()
     stretch_.emplace(o.slowdown); // (made in place: assigning a string each time was 3% of a KTH ag-ds run)
     stretch_position_ = head.position;
   }
-  out_text_.append(text, head.outcome_at);
-  out_text_ += o.fate == JobFate::completed ? '1' : '0';
-  out_text_ += ',';
-  out_text_ += batsim_final_state(o.fate);
-  out_text_.append(text + head.outcome_at, head.stretch_at - head.outcome_at);
-  out_text_ += stretch_->view();
-  out_text_.append(text + head.stretch_at, head.length - head.stretch_at);
+  const std::string_view final_state = batsim_final_state(o.fate);
+  char* p = out_text_.room(head.length + 2 + final_state.size() + stretch_->view().size());
+  p = put(p, std::string_view(text, head.outcome_at));
+  *p++ = o.fate == JobFate::completed ? '1' : '0';
+  *p++ = ',';
+  p = put(p, final_state);
+  p = put(p, std::string_view(text + head.outcome_at, head.stretch_at - head.outcome_at));
+  p = put(p, stretch_->view());
+  p = put(p, std::string_view(text + head.stretch_at, head.length - head.stretch_at));
+  out_text_.set_end(p);
   return true;
 }
 
@@ -425,7 +447,7 @@ void SegmentsWriter::emit_ready()
 {
   if (!emit_next()) return;
   do {
-    if (out_text_.size() >= (std::size_t{1} << 16)) {
+    if (out_text_.size() >= TraceWriter::kFlushSize) {
       out_.write(out_text_.data(), static_cast<std::streamsize>(out_text_.size()));
       out_text_.clear();
     }
@@ -457,36 +479,52 @@ TraceWriter::TraceWriter(std::ostream& out, bool cycles) : out_(out), cycles_(cy
   out_ << (cycles ? "job_id,start,end,processors,state,period,repeats\n" : "job_id,start,end,processors,state\n");
 }
 
+TraceWriter::~TraceWriter()
+{
+  flush();
+}
+
+void TraceWriter::flush()
+{
+  out_.write(rows_.data(), static_cast<std::streamsize>(rows_.size()));
+  rows_.clear();
+}
+
 void TraceWriter::write(const TraceSegment& s)
 {
-  // One row assembled in a reused buffer and written with one call (see Row above).
-  row_.clear();
-  char buf[24];
-  row_.append(buf, std::to_chars(buf, buf + sizeof buf, s.job).ptr);
-  row_ += ',';
-  start_at_ = row_.size();
-  row_.append(FormattedNumber(s.start).view());
-  row_ += ',';
-  end_at_ = row_.size();
-  row_.append(FormattedNumber(s.end).view());
-  row_ += ',';
-  processors_at_ = row_.size();
-  s.processors.append_to(row_);
-  processors_end_ = row_.size();
-  row_ += ',';
-  row_.append(to_string(s.status));
+  // The rows before go out once they fill kFlushSize (one call for many rows): this row stays for last_row().
+  if (rows_.size() >= kFlushSize) flush();
+  processors_.clear();
+  s.processors.append_to(processors_);
+  const std::string_view status = to_string(s.status);
+  // Room for the job, three numbers, the processors, the state, the repeats and the separators.
+  char* p = rows_.room(3 * kNumberTextMax + processors_.size() + status.size() + 64);
+  const char* const rows = p - rows_.size(); // (last_row()'s places are from there)
+  p = put_integer(p, s.job);
+  *p++ = ',';
+  start_at_ = static_cast<size_t>(p - rows);
+  p = start_text_.write(p, s.start);
+  *p++ = ',';
+  end_at_ = static_cast<size_t>(p - rows);
+  p = end_text_.write(p, s.end);
+  *p++ = ',';
+  processors_at_ = static_cast<size_t>(p - rows);
+  p = put(p, processors_);
+  processors_end_ = static_cast<size_t>(p - rows);
+  *p++ = ',';
+  p = put(p, status);
   if (cycles_) {
-    row_ += ',';
+    *p++ = ',';
     if (s.repeats != 1 || s.period != 0) {
-      row_.append(FormattedNumber(s.period).view());
-      row_ += ',';
-      row_.append(buf, std::to_chars(buf, buf + sizeof buf, s.repeats).ptr);
+      p = write_number(p, s.period);
+      *p++ = ',';
+      p = put_integer(p, s.repeats);
     } else {
-      row_ += ',';
+      *p++ = ',';
     }
   }
-  row_ += '\n';
-  out_.write(row_.data(), static_cast<std::streamsize>(row_.size()));
+  *p++ = '\n';
+  rows_.set_end(p);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/time_format.hpp"
+#include "model/job_state.hpp"
 #include "model/policy_report.hpp"
 #include "output/metrics.hpp"
 #include "output/run_folder.hpp"
@@ -13,13 +14,16 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace jobsched {
@@ -60,6 +64,66 @@ class JobsCsvWriter {
   std::FILE* spool_ = nullptr;
   std::string row_;
 };
+/* Output text assembled in place: room(n) makes room for n more characters and says where they go, the writer puts
+ * them there through a pointer and says where it stopped (set_end()). Neither zero-filled nor checked per field, as a
+ * std::string's appends are (those, with their copies, were a tenth of a run writing trace.csv and segments.csv). */
+class TextBuffer {
+ public:
+  TextBuffer() = default;
+  TextBuffer(TextBuffer&& other) noexcept { *this = std::move(other); }
+  TextBuffer& operator=(TextBuffer&& other) noexcept
+  {
+    data_ = std::move(other.data_);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    return *this;
+  }
+  char* room(std::size_t n) { return capacity_ - size_ >= n ? data_.get() + size_ : grow(n); }
+  void set_end(const char* end) { size_ = static_cast<std::size_t>(end - data_.get()); }
+  const char* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+  void clear() { size_ = 0; }
+
+ private:
+  char* grow(std::size_t n);
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+/* A column's last number and its text: the next number of the column, when it is the same (the same bits), is copied
+ * instead of formatted again. The rows of segments that close at one instant share their end, and often their start
+ * and length (every job of a gang, of a quantum): most numbers of a time-sharing trace are the row's before. */
+class NumberMemo {
+ public:
+  /* Writes write_number(value_of(key)) at `out` (room for kNumberTextMax characters) and returns its end; value_of is
+   * called only when `key` is not the last one. */
+  template <class ValueOf>
+  char* write(char* out, double key, ValueOf&& value_of)
+  {
+    std::uint64_t bits;
+    std::memcpy(&bits, &key, sizeof bits);
+    if (length_ > 0 && bits == key_bits_) {
+      std::memcpy(out, text_, static_cast<std::size_t>(length_));
+      return out + length_;
+    }
+    char* const end = write_number(out, value_of(key));
+    const std::ptrdiff_t length = end - out;
+    length_ = length <= static_cast<std::ptrdiff_t>(sizeof text_) ? static_cast<int>(length) : 0; // (0: none kept)
+    std::memcpy(text_, out, static_cast<std::size_t>(length_));
+    key_bits_ = bits;
+    return end;
+  }
+  char* write(char* out, double value)
+  {
+    return write(out, value, [](double v) { return v; });
+  }
+
+ private:
+  std::uint64_t key_bits_ = 0;
+  int length_ = 0;
+  char text_[36];
+};
 /* What segments.csv needs of a job once it has left (its record is dropped then): how it ended, and its slowdown. */
 struct JobOutcome {
   JobFate fate = JobFate::running;
@@ -82,8 +146,9 @@ struct SegmentTexts {
 class SegmentsWriter {
  public:
   static constexpr std::size_t kMemoryLimit = std::size_t{32} << 20;
-  /* Writes the header to `out`. `jobs`: the workload's, every job of the segments among them, kept by reference. */
-  SegmentsWriter(std::ostream& out, const JobList& jobs, const std::string& workload_name,
+  /* Writes the header to `out`. `jobs`: the workload's, every job of the segments among them, kept by reference;
+   * `table`: where they are registered (a job's position in `jobs` by its number), kept by reference. */
+  SegmentsWriter(std::ostream& out, const JobList& jobs, const JobTable& table, const std::string& workload_name,
                  std::size_t memory_limit = kMemoryLimit);
   ~SegmentsWriter();
   SegmentsWriter(const SegmentsWriter&) = delete;
@@ -108,7 +173,7 @@ class SegmentsWriter {
     std::uint32_t length;
     std::uint32_t padding;
   };
-  std::size_t position_of(JobId id) const;
+  std::size_t position_of(JobId id) const; // std::out_of_range for a job not in `table`
   void spill();
   void release_first_block();
   const char* next_spilled(std::size_t bytes);
@@ -117,52 +182,63 @@ class SegmentsWriter {
 
   std::ostream& out_;
   const JobList& jobs_;
+  const JobTable& table_;
   std::string workload_name_;
   std::size_t memory_limit_;
-  bool consecutive_ = true;
-  JobId first_id_ = 0;                           // position_by_id_[id - first_id_]: the job's position, or SIZE_MAX
-  std::vector<std::size_t> position_by_id_;      // (when the numbers are not consecutive but close together)
-  std::unordered_map<JobId, std::size_t> index_; // a job's position, when the numbers are far apart
   std::vector<double> ready_;                    // when each job became ready for its next segment
   std::vector<double> ready_after_cycle_;        // see add()
   std::vector<JobOutcome> outcomes_;
   std::vector<char> left_;
   static constexpr std::size_t kBlockSize = std::size_t{1} << 20;
-  std::deque<std::string> blocks_; // rows in memory, in blocks of kBlockSize (the first read up to block_read_)
+  std::deque<TextBuffer> blocks_; // rows in memory, in blocks of kBlockSize (the first read up to block_read_)
   std::size_t block_read_ = 0;
   std::size_t waiting_bytes_ = 0; // unread bytes of blocks_
-  std::vector<std::string> spare_blocks_;
+  std::vector<TextBuffer> spare_blocks_;
   std::FILE* spill_ = nullptr;      // rows moved out of memory: [spill_loaded_ - (spilled_.size() - spilled_read_),
   std::uint64_t spill_written_ = 0; // spill_written_) of the file, before the ones in memory
   std::uint64_t spill_loaded_ = 0;
   std::string spilled_; // what was read of the file, from spilled_read_ on
   std::size_t spilled_read_ = 0;
   std::uint64_t spilled_total_ = 0;
-  std::string out_text_;                    // rows assembled before one write
+  TextBuffer out_text_;                     // rows assembled before one write
   std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_ is
   std::optional<FormattedNumber> stretch_;
   std::string processors_; // add() without texts: the segment's processors
+  NumberMemo ready_text_;  // the columns' numbers formatted last
+  NumberMemo execution_text_;
+  NumberMemo waiting_text_;
+  NumberMemo turnaround_text_;
 };
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. With
  * `cycles` (a policy that may declare repeating schedules) two more columns, period and repeats: empty on an ordinary
  * row; an aggregated row (TraceSegment::repeats) stands for `repeats` segments, the i-th spanning [start + i x period,
- * end + i x period). */
+ * end + i x period). Rows are written to `out` some at a time (kFlushSize characters or more), the last ones by
+ * flush() or the destructor. */
 class TraceWriter {
  public:
+  static constexpr std::size_t kFlushSize = std::size_t{1} << 18;
   explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
   void write(const TraceSegment& segment);
-  /* The start, end and processors of the last row written, valid until the next write(). */
+  /* Writes the rows not written yet to the stream. */
+  void flush();
+  /* The start, end and processors of the last row written, valid until the next write() or flush(). */
   SegmentTexts last_row() const
   {
-    return {std::string_view(row_).substr(start_at_, end_at_ - 1 - start_at_),
-            std::string_view(row_).substr(end_at_, processors_at_ - 1 - end_at_),
-            std::string_view(row_).substr(processors_at_, processors_end_ - processors_at_)};
+    const std::string_view row(rows_.data(), rows_.size());
+    return {row.substr(start_at_, end_at_ - 1 - start_at_), row.substr(end_at_, processors_at_ - 1 - end_at_),
+            row.substr(processors_at_, processors_end_ - processors_at_)};
   }
 
  private:
   std::ostream& out_;
-  std::string row_;
-  std::size_t start_at_ = 0; // where last_row()'s texts are in row_
+  TextBuffer rows_;        // rows not written to out_ yet, the last one last
+  std::string processors_; // the row's processors (ResourceSet::append_to)
+  NumberMemo start_text_;  // the start and end formatted last
+  NumberMemo end_text_;
+  std::size_t start_at_ = 0; // where last_row()'s texts are in rows_
   std::size_t end_at_ = 0;
   std::size_t processors_at_ = 0;
   std::size_t processors_end_ = 0;

@@ -55,19 +55,31 @@ class RunFolder::File {
     static constexpr size_t size = 1 << 20;
     std::unique_ptr<char[]> data{new char[size]};
     Buffer() { setp(data.get(), data.get() + size); }
-    bool drain()
+    // Pieces this long (the rows trace.csv's and segments.csv's writers assembled) go to the file from where they are,
+    // after what the buffer holds: copying them into it first was a copy of every byte of those files.
+    static constexpr std::streamsize kDirectSize = std::streamsize{1} << 15;
+    bool write_all(const char* p, const char* end)
     {
-      const char* p = pbase();
-      while (p < pptr() && error == 0) {
-        ssize_t n = ::write(fd, p, static_cast<size_t>(pptr() - p));
+      while (p < end && error == 0) {
+        ssize_t n = ::write(fd, p, static_cast<size_t>(end - p));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0)
           error = n < 0 ? errno : EIO;
         else
           p += n;
       }
+      return error == 0;
+    }
+    bool drain()
+    {
+      write_all(pbase(), pptr());
       setp(data.get(), data.get() + size);
       return error == 0;
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override
+    {
+      if (n < kDirectSize) return std::streambuf::xsputn(s, n);
+      return drain() && write_all(s, s + n) ? n : 0;
     }
     int overflow(int c) override
     {

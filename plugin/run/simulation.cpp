@@ -499,7 +499,8 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
         sc.simulation.cycles && ctx.time_sharing_policy && ctx.time_sharing_policy->declares_cycles();
     if (sc.write_trace) st.trace_writer.emplace(st.folder->open("trace.csv"), cycle_columns);
     if (sc.write_trace && ctx.time_sharing_policy)
-      st.segments_writer.emplace(st.folder->open("segments.csv"), ctx.workload->jobs, ctx.workload->name);
+      st.segments_writer.emplace(st.folder->open("segments.csv"), ctx.workload->jobs, ctx.runtime->table(),
+                                 ctx.workload->name);
     st.sums.emplace(sc.workload.closed.warmup);
     // A time-sharing policy's own jobs.csv columns (PolicyReport) are known at the end: its rows wait for them.
     if (sc.write_jobs)
@@ -597,6 +598,7 @@ RunReport AttachedRun::finish()
   if (!policy_report.invariant_violation.empty()) throw InvariantViolation(policy_report.invariant_violation);
   RunFolder& folder = *st.folder;
   if (st.jobs_writer) st.jobs_writer->finish(policy_report);
+  if (st.trace_writer) st.trace_writer->flush();
   if (st.segments_writer) st.segments_writer->finish();
   folder.write("summary.json", summary_json(run, workload, report.metrics, policy_report));
   write_performance_and_commit(folder, perf, st.wall_start);

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -486,6 +488,18 @@ TEST(Machine, HostsSpannedBySets)
   EXPECT_EQ(m.hosts_spanned(ResourceSet(12)), 0);
 }
 
+namespace {
+/* The jobs registered in a JobTable, in order (as the scheduler registers the workload's): segments.csv's writer finds
+ * a job's position there. */
+JobTable registered(const JobList& jobs)
+{
+  JobTable table;
+  for (const WorkloadJob& j : jobs)
+    table.expect(j);
+  return table;
+}
+} // namespace
+
 /* segments.csv's row of a segment takes its start, end and processors from trace.csv's row of it
  * (TraceWriter::last_row()) when the two writers alternate, and formats them itself otherwise: each row must carry its
  * own segment's processors and times either way. The sets differ by one member ("20-24" and "20-24 50") or come back
@@ -530,7 +544,8 @@ TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
     std::ostringstream trace;
     std::ostringstream rows;
     TraceWriter trace_writer(trace);
-    SegmentsWriter segments_writer(rows, jobs, "w");
+    const JobTable table = registered(jobs);
+    SegmentsWriter segments_writer(rows, jobs, table, "w");
     for (const TraceSegment& s : segments) {
       trace_writer.write(s);
       if (alternate) segments_writer.add(s, trace_writer.last_row());
@@ -541,6 +556,7 @@ TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
     for (size_t i = 0; i < 2; i++)
       segments_writer.job_left(i, {states[i].fate, job_metrics(states[i], 8).slowdown});
     segments_writer.finish();
+    trace_writer.flush();
     EXPECT_EQ(column(trace.str(), 3), trace_sets);
     const std::vector<std::string> expected =
         alternate ? running_sets : std::vector<std::string>(running_sets.rbegin(), running_sets.rend());
@@ -587,7 +603,8 @@ TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
       ResourceSet last = ResourceSet::range(16, 4, 4);
       last.set(9);
       std::ostringstream out;
-      SegmentsWriter writer(out, jobs, "w", limit);
+      const JobTable table = registered(jobs);
+      SegmentsWriter writer(out, jobs, table, "w", limit);
       jobs[1].submit_time = 1; // submitted once the run goes, as a closed population's jobs are (events/submitter.cpp)
       writer.add({10, 0, 5, ResourceSet::range(16, 0, 2), JobStatus::running});
       writer.add({12, 2, 4, ResourceSet::range(16, 2, 1), JobStatus::running});
@@ -622,7 +639,8 @@ TEST(OutputWriters, SegmentsOfAJobThatNeverLeftAreAnError)
   jobs[0].id = 1;
   jobs[1].id = 2;
   std::ostringstream out;
-  SegmentsWriter writer(out, jobs, "w");
+  const JobTable table = registered(jobs);
+  SegmentsWriter writer(out, jobs, table, "w");
   writer.add({2, 0, 5, ResourceSet::range(4, 0, 2), JobStatus::running});
   writer.job_left(0, {JobFate::completed, 1});
   EXPECT_THROW(writer.finish(), std::logic_error);
@@ -760,6 +778,218 @@ TEST(TimeFormat, AgreesWithPrintfEverywhere)
   for (double v : values)
     if (format_number(v) != reference(v) && ++mismatches < 5) ADD_FAILURE() << v << ": " << format_number(v);
   EXPECT_EQ(mismatches, 0);
+}
+
+namespace {
+/* printf's "%.6f" without its trailing zeros and point, "-0" as "0": what output files write, made another way. */
+std::string printf_number(double v)
+{
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0')
+    s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? std::string("0") : s;
+}
+std::vector<double> edge_and_random_numbers()
+{
+  const double largest = std::numeric_limits<double>::max();
+  const double least = std::numeric_limits<double>::min();
+  const double denormal = std::numeric_limits<double>::denorm_min();
+  std::vector<double> values{0.0,
+                             -0.0,
+                             1e-7,
+                             -1e-7,
+                             4e-7,
+                             5e-7,
+                             6e-7,
+                             0.0000015,
+                             0.0000025,
+                             1e15,
+                             -1e15,
+                             9e15,
+                             1e16,
+                             9007199254740993.0,
+                             123.4565,
+                             0.1234565,
+                             999999.9999995,
+                             99999999.9999995,
+                             1e8,
+                             1e8 + 0.5e-6,
+                             2.5,
+                             -2.5,
+                             1e300,
+                             -1e300,
+                             largest,
+                             -largest,
+                             least,
+                             denormal};
+  std::mt19937_64 gen(11);
+  std::uniform_real_distribution<double> exponent(-9, 20);
+  std::uniform_int_distribution<long long> millionths(-2000000000000LL, 2000000000000LL);
+  for (int i = 0; i < 20000; i++) {
+    const double magnitude = std::pow(10.0, exponent(gen));
+    values.push_back(i % 2 != 0 ? magnitude : -magnitude);
+    const double halfway = (static_cast<double>(millionths(gen)) + 0.5) / 1e6; // rounds at the sixth decimal
+    values.push_back(halfway);
+    values.push_back(std::nextafter(halfway, 0.0));
+    values.push_back(std::nextafter(halfway, 1e300));
+  }
+  return values;
+}
+} // namespace
+
+/* write_number() puts a number's text in place: each value's text is printf's, and nothing past kNumberTextMax
+ * characters is touched (the longest, "%.6f" of -DBL_MAX, 317 characters, fits). */
+TEST(TimeFormat, WriteNumberInPlaceIsPrintfsText)
+{
+  const std::vector<double> values = edge_and_random_numbers();
+  std::vector<char> buffer(kNumberTextMax + 1);
+  int mismatches = 0;
+  for (double v : values) {
+    std::fill(buffer.begin(), buffer.end(), '#');
+    char* end = write_number(buffer.data(), v);
+    const std::string text(buffer.data(), end);
+    ASSERT_LE(text.size(), kNumberTextMax);
+    EXPECT_EQ(buffer.back(), '#') << v;
+    if (text != printf_number(v) && ++mismatches < 5) ADD_FAILURE() << v << ": " << text;
+  }
+  EXPECT_EQ(mismatches, 0);
+  // (before its zeros go: what write_number() may use)
+  EXPECT_EQ(std::snprintf(nullptr, 0, "%.6f", -std::numeric_limits<double>::max()), 317);
+  for (auto [v, text] : {std::pair<double, const char*>{std::nan(""), "nan"},
+                         {std::numeric_limits<double>::infinity(), "inf"},
+                         {-std::numeric_limits<double>::infinity(), "-inf"}})
+    EXPECT_EQ(std::string(buffer.data(), write_number(buffer.data(), v)), text);
+}
+
+/* NumberMemo gives the text of every number, the same as write_number() of its value, and formats a number again only
+ * when its key is not the last one: 0 and -0 (different bits) are each formatted, a text too long to keep (1e200's) is
+ * formatted every time. */
+TEST(OutputWriters, NumberMemoWritesWhatWriteNumberWrites)
+{
+  std::vector<double> keys = edge_and_random_numbers();
+  keys.resize(2000);
+  std::vector<double> sequence;
+  for (double k : keys) { // each key once or three times in a row
+    sequence.push_back(k);
+    if (sequence.size() % 3 == 0) sequence.insert(sequence.end(), 2, k);
+  }
+  for (double k : {0.0, -0.0, -0.0, 1e200, 1e200, 2.5, 2.5})
+    sequence.push_back(k);
+  int calls_expected = 0;
+  for (size_t i = 0; i < sequence.size(); i++) {
+    std::uint64_t bits;
+    std::uint64_t last_bits = 0;
+    std::memcpy(&bits, &sequence[i], sizeof bits);
+    if (i > 0) std::memcpy(&last_bits, &sequence[i - 1], sizeof last_bits);
+    if (i == 0 || bits != last_bits || printf_number(nine_decimals(sequence[i])).size() > 36) calls_expected++;
+  }
+  NumberMemo memo;
+  int calls = 0;
+  char text[kNumberTextMax];
+  char expected[kNumberTextMax];
+  int mismatches = 0;
+  auto value_of = [&calls](double key) {
+    calls++;
+    return nine_decimals(key);
+  };
+  for (double k : sequence) {
+    const std::string_view written(text, static_cast<size_t>(memo.write(text, k, value_of) - text));
+    const std::string_view reference(expected,
+                                     static_cast<size_t>(write_number(expected, nine_decimals(k)) - expected));
+    if (written != reference && ++mismatches < 5) ADD_FAILURE() << k << ": " << written;
+  }
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(calls, calls_expected);
+  EXPECT_GT(sequence.size(), static_cast<size_t>(calls_expected) + 1000); // (the repeats were copied)
+}
+
+/* A TextBuffer keeps its text as it grows from room() to room(), and a moved-from one is empty, with no room. */
+TEST(OutputWriters, TextBufferKeepsItsTextAsItGrows)
+{
+  TextBuffer text;
+  std::string expected;
+  for (int i = 0; i < 5000; i++) {
+    const std::string piece = std::to_string(i * 7919) + (i % 10 == 0 ? std::string(300, 'x') : ",");
+    char* p = text.room(piece.size());
+    std::memcpy(p, piece.data(), piece.size());
+    text.set_end(p + piece.size());
+    expected += piece;
+  }
+  EXPECT_GE(text.capacity(), expected.size());
+  EXPECT_EQ(std::string(text.data(), text.size()), expected);
+  TextBuffer moved = std::move(text);
+  EXPECT_EQ(std::string(moved.data(), moved.size()), expected);
+  EXPECT_EQ(text.size(), 0U);
+  EXPECT_EQ(text.capacity(), 0U);
+  char* p = text.room(3);
+  std::memcpy(p, "abc", 3);
+  text.set_end(p + 3);
+  EXPECT_EQ(std::string(text.data(), text.size()), "abc");
+}
+
+/* trace.csv's rows go to the stream some at a time: after each write() the stream has whole rows only, at most
+ * kFlushSize characters short of every row, last_row() is that row's texts; after flush(), or when the writer goes, the
+ * stream has every row. The rows expected are made with snprintf; times of every kind (whole, six decimals, repeated
+ * as the memo keeps them). */
+TEST(OutputWriters, TraceRowsReachTheStreamInBatches)
+{
+  std::mt19937_64 gen(5);
+  std::uniform_int_distribution<int> pick(0, 99);
+  std::ostringstream out;
+  std::string expected = "job_id,start,end,processors,state,period,repeats\n";
+  {
+    TraceWriter writer(out, true);
+    size_t last_written_size = expected.size(); // (the header is written at once)
+    int batches = 0;
+    double start = 0;
+    for (int i = 0; i < 60000; i++) {
+      const int first = pick(gen);
+      const int count = 1 + pick(gen) % 5;
+      ResourceSet processors = ResourceSet::range(200, first, count);
+      if (i % 7 == 0) processors.set(199);
+      const double end = i % 3 == 0 ? start : start + (i % 5 == 0 ? 60 : pick(gen) / 7.0);
+      const TraceSegment segment{i % 50,
+                                 start,
+                                 end,
+                                 processors,
+                                 i % 4 == 0 ? JobStatus::suspended : JobStatus::running,
+                                 -1,
+                                 i % 9 == 0 ? 3 : 1,
+                                 i % 9 == 0 ? 100.5 : 0};
+      writer.write(segment);
+      std::string processor_text = std::to_string(first);
+      if (count > 1) processor_text += "-" + std::to_string(first + count - 1);
+      if (i % 7 == 0) processor_text += " 199";
+      std::string row = std::to_string(i % 50) + "," + printf_number(start) + "," + printf_number(end) + "," +
+                        processor_text + "," + (i % 4 == 0 ? "suspended" : "running") + "," +
+                        (i % 9 == 0 ? "100.5,3" : ",") + "\n";
+      expected += row;
+      const SegmentTexts texts = writer.last_row();
+      ASSERT_EQ(std::string(texts.start), printf_number(start));
+      ASSERT_EQ(std::string(texts.end), printf_number(end));
+      ASSERT_EQ(std::string(texts.processors), processor_text);
+      const auto written_size = static_cast<size_t>(out.tellp());
+      ASSERT_LE(expected.size() - written_size, TraceWriter::kFlushSize + row.size());
+      if (written_size != last_written_size) { // a batch went out: whole rows, in order
+        const std::string written = out.str();
+        ASSERT_EQ(written.back(), '\n');
+        ASSERT_EQ(written, expected.substr(0, written.size()));
+        batches++;
+        last_written_size = written_size;
+      }
+      if (i == 40000) {
+        writer.flush();
+        ASSERT_EQ(out.str(), expected);
+      }
+      start = end;
+    }
+    EXPECT_LT(out.str().size(), expected.size());
+    EXPECT_GE(static_cast<size_t>(batches), expected.size() / (2 * TraceWriter::kFlushSize));
+  }
+  EXPECT_EQ(out.str(), expected);
 }
 
 TEST(Params, ListsAndMappingsKeepTheirShapeAndNumbersAreChecked)

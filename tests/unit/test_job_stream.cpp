@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <sstream>
 #include <string>
 #include <vector>
@@ -92,6 +94,31 @@ TEST(JobTable, JobNumbersInAnyOrder)
   consecutive.expect(jobs[0]);
   consecutive.expect(jobs[1]);
   EXPECT_THROW(consecutive.expect(again), InputError); // 5, 6, then 6 again
+}
+
+/* position_of() agrees with a search of the registered jobs for every number from below the lowest to above the
+ * highest: numbers consecutive, with gaps and one below the first (the table by number, grown at its front), and
+ * spread far apart partway (from then on the hash table alone); a number registered twice is refused either way. */
+TEST(JobTable, PositionsByNumberAgreeWithASearch)
+{
+  const std::vector<std::vector<JobId>> numberings{
+      {7, 8, 9, 10}, {15, 16, 18, 19, 12, 40, 41, 17, 3}, {15, 16, 18, 5000, 19, 12, 90000, 17}};
+  for (const std::vector<JobId>& ids : numberings) {
+    std::vector<Job> jobs(ids.size());
+    JobTable table;
+    for (size_t i = 0; i < ids.size(); i++) {
+      jobs[i].id = ids[i];
+      table.expect(jobs[i]);
+    }
+    for (JobId id = -2; id <= 90002; id++) {
+      const auto found = std::find(ids.begin(), ids.end(), id);
+      const long expected = found == ids.end() ? -1 : static_cast<long>(found - ids.begin());
+      ASSERT_EQ(table.position_of(id), expected) << "job " << id << " of numbering " << ids.size();
+    }
+    Job again;
+    again.id = ids[1];
+    EXPECT_THROW(table.expect(again), InputError);
+  }
 }
 
 /* The rows of a time-sharing run wait for the policy's columns: the same bytes as the rows written at once, with the

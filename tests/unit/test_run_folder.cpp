@@ -70,6 +70,31 @@ TEST(RunFolder, ReplacesThePreviousRunAndKeepsOtherFiles)
   EXPECT_EQ(listing(s.dir), (std::vector<std::string>{"run"})); // no hidden folder left
 }
 
+/* Pieces of 32 KiB or more go to the file from where they are, after what the buffer holds: the file has every piece,
+ * small and large, in the order written (each piece's bytes distinct from its neighbours'). */
+TEST(RunFolder, LargePiecesKeepTheirPlaceAmongSmallOnes)
+{
+  Sandbox s;
+  fs::path out = s.dir / "run";
+  const std::vector<std::size_t> sizes{10, 40000, 5, 70000, 32767, 32768, 3, 1 << 20, 1, 2 << 20, 7};
+  std::string expected;
+  {
+    RunFolder f(out);
+    std::ostream& file = f.open("trace.csv");
+    for (std::size_t i = 0; i < sizes.size(); i++) {
+      std::string piece(sizes[i], static_cast<char>('a' + i));
+      piece.back() = '\n';
+      file.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      expected += piece;
+    }
+    EXPECT_TRUE(file.good());
+    f.commit();
+  }
+  const std::string written = slurp(out / "trace.csv");
+  EXPECT_EQ(written.size(), expected.size());
+  EXPECT_TRUE(written == expected);
+}
+
 TEST(RunFolder, AFailedRunLeavesNothing)
 {
   Sandbox s;
