@@ -739,21 +739,26 @@ TEST(TimeFormat, ShortestStableText)
   EXPECT_EQ(format_number(-0.0000001), "0");
 }
 
+namespace {
+/* printf's "%.6f" without its trailing zeros and point, "-0" as "0": what output files write, made another way. */
+std::string printf_number(double v)
+{
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0')
+    s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? std::string("0") : s;
+}
+} // namespace
+
 // The fast paths (whole numbers, and values below 10^8 through an integer count of millionths) against printf's
 // "%.6f" with the trailing zeros and point removed, on random values of every magnitude and on values next to the
 // halfway points between two sixth decimals, where a product rounded twice would go wrong (below 2 x 10^6 and, where
 // the product's rounding error is larger, from 10^6 to 2 x 10^8).
 TEST(TimeFormat, AgreesWithPrintfEverywhere)
 {
-  auto reference = [](double v) {
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "%.6f", v);
-    std::string s = buf;
-    while (!s.empty() && s.back() == '0')
-      s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    return s == "-0" ? std::string("0") : s;
-  };
   std::mt19937_64 gen(7);
   std::uniform_real_distribution<double> exponent(-9, 18);
   std::uniform_int_distribution<long long> millionths(-2000000000000LL, 2000000000000LL);
@@ -776,22 +781,11 @@ TEST(TimeFormat, AgreesWithPrintfEverywhere)
   }
   int mismatches = 0;
   for (double v : values)
-    if (format_number(v) != reference(v) && ++mismatches < 5) ADD_FAILURE() << v << ": " << format_number(v);
+    if (format_number(v) != printf_number(v) && ++mismatches < 5) ADD_FAILURE() << v << ": " << format_number(v);
   EXPECT_EQ(mismatches, 0);
 }
 
 namespace {
-/* printf's "%.6f" without its trailing zeros and point, "-0" as "0": what output files write, made another way. */
-std::string printf_number(double v)
-{
-  char buf[400];
-  std::snprintf(buf, sizeof buf, "%.6f", v);
-  std::string s = buf;
-  while (!s.empty() && s.back() == '0')
-    s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s == "-0" ? std::string("0") : s;
-}
 std::vector<double> edge_and_random_numbers()
 {
   const double largest = std::numeric_limits<double>::max();
