@@ -837,8 +837,9 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
   x.compute_after = true;
   x.computed_since_dispatch = false;
   const ResourceSet& target = processors.capacity() == 0 ? s.processors : processors;
-  if (target != s.processors) s.counters.migrations++;
-  enter(x, JobStatus::waiting, &target);
+  const bool moves = target != s.processors;
+  if (moves) s.counters.migrations++;
+  enter(x, JobStatus::waiting, moves ? &target : nullptr); // compared once (enter() would compare again)
   add_preparation(x, std::move(prep), x.image_hosts);
   advance(x);
 }
