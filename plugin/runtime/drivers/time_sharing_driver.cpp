@@ -64,6 +64,7 @@ size_t TimeSharingDriver::waiting_count() const
 }
 
 namespace {
+const ResourceSet kWhereItWas; // JobRuntime::resume() on a set of capacity 0: the job's own processors
 double slowdown_of(const Plan& plan, JobId id)
 {
   auto it = plan.slowdown.find(id);
@@ -514,6 +515,8 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
              processors.to_string().c_str());
     if (s.status == JobStatus::waiting)
       runtime_.start(id, processors, std::move(prep));
+    else if (run_same_[i] > 0) // its own set, as check() found (an empty set: where it was, not compared again)
+      runtime_.resume(id, kWhereItWas, std::move(prep));
     else
       runtime_.resume(id, processors, std::move(prep));
     decisions_++;

@@ -837,7 +837,7 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
   x.compute_after = true;
   x.computed_since_dispatch = false;
   const ResourceSet& target = processors.capacity() == 0 ? s.processors : processors;
-  const bool moves = target != s.processors;
+  const bool moves = &target != &s.processors && target != s.processors;
   if (moves) s.counters.migrations++;
   enter(x, JobStatus::waiting, moves ? &target : nullptr); // compared once (enter() would compare again)
   add_preparation(x, std::move(prep), x.image_hosts);
