@@ -74,6 +74,14 @@ void ResourceSet::clear()
   first_word_ = end_word_ = 0;
 }
 
+void ResourceSet::clear(int capacity)
+{
+  if (capacity_ != capacity)
+    *this = ResourceSet(capacity);
+  else
+    clear();
+}
+
 // Counting bits is the hot spot of large machines (a set of 10,000 processors is 157 words). Debian builds for
 // baseline x86-64, whose popcount is a library call: let the loader pick the POPCNT instruction where the CPU has it.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)

@@ -45,6 +45,9 @@ class ResourceSet {
   void add_range(int first, int count);
   /* Removes every member, keeping the capacity and the storage (a set rebuilt at every decision allocates nothing). */
   void clear();
+  /* Removes every member and makes the capacity `capacity`: the storage is kept when the capacity already is that (a
+   * scratch set of the machine's width, emptied at every plan). */
+  void clear(int capacity);
   int count() const;
   bool empty() const;
   bool contains(const ResourceSet& other) const; // other is a subset of this

@@ -18,7 +18,6 @@
 #include <string_view>
 #include <sys/resource.h>
 #include <unistd.h>
-#include <unordered_map>
 
 namespace jobsched {
 
@@ -34,8 +33,6 @@ namespace {
  * costs a sentry per field, which on a million-row jobs.csv or trace.csv was most of the writing time. */
 class Row {
  public:
-  Row() : text_(own_) {}
-  explicit Row(std::string& text) : text_(text) {} // appends to `text` (append_to() and write_to() are then moot)
   Row& operator<<(char c)
   {
     text_ += c;
@@ -71,8 +68,7 @@ class Row {
   }
 
  private:
-  std::string own_;
-  std::string& text_;
+  std::string text_;
 };
 } // namespace
 

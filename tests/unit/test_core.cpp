@@ -1109,3 +1109,22 @@ TEST(Errors, QuotedValuesStayOnOneLine)
             "'" + std::string(79, 'x') + "...' (83 characters)");
   EXPECT_EQ(InputError("a.yaml:3: key: got '1\n2'").what(), std::string("a.yaml:3: key: got '1\\n2'"));
 }
+
+// clear(capacity): an empty set of that capacity, whether the set had it (storage kept) or another one.
+TEST(ResourceSet, ClearToACapacity)
+{
+  ResourceSet same = ResourceSet::range(300, 5, 200);
+  same.clear(300);
+  EXPECT_EQ(same.capacity(), 300);
+  EXPECT_TRUE(same.empty());
+  EXPECT_EQ(same.count(), 0);
+  same.set(299);
+  EXPECT_EQ(same.count(), 1);
+  ResourceSet other = ResourceSet::range(64, 0, 64);
+  other.clear(1000);
+  EXPECT_EQ(other.capacity(), 1000);
+  EXPECT_TRUE(other.empty());
+  other.set(999);
+  EXPECT_TRUE(other.test(999));
+  EXPECT_EQ(other, ResourceSet::range(1000, 999, 1));
+}

@@ -242,10 +242,7 @@ class GangNow : public TimeSharingPolicy {
       for (size_t k = 0; k < v.where.size(); k++)
         where[k] = v.where[k] >= 0 ? machine_.first_resource(v.where[k]) : v.where[k];
       if (!std::binary_search(running.begin(), running.end(), static_cast<int>(id))) continue;
-      if (computing.capacity() != machine_.resource_count())
-        computing = ResourceSet(machine_.resource_count());
-      else
-        computing.clear();
+      computing.clear(machine_.resource_count());
       for (int p : where)
         if (p >= 0 && view.up.test(p)) computing.set(p);
       if (!computing.empty()) run.put(id) = computing;

@@ -711,10 +711,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         if (first >= up.size()) first = up.size() - 1;
         end = std::min(std::max(end, first + 1), up.size());
         ResourceSet& mine = run.put(id); // a node's set keeps its storage
-        if (mine.capacity() != capacity)
-          mine = ResourceSet(capacity);
-        else
-          mine.clear();
+        mine.clear(capacity);
         for (size_t k = first; k < end;) {
           const size_t run_end = std::min(up_run_end_[k], end);
           mine.add_range(up[k], static_cast<int>(run_end - k));

@@ -112,7 +112,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     // A schedule whose pieces all span the whole quantum repeats without a change at its boundaries: the plan holds
     // until an arrival, a departure or a host event, and the quantum's ends are not decision instants.
     plan.until = whole_quantum_pieces_ ? std::numeric_limits<double>::infinity()
-                                       : quantum_start_ + (position.quantum + position.next) * quantum_;
+                                       : cycle_->until(position);
     if (deferred) plan.until = std::min(plan.until, view.now + 2 * kTimeEpsilon);
     // Until the next arrival, departure or host event the pieces repeat every quantum: the plan at `until` depends on
     // the time alone (Plan::repeats). Not so for a job sitting out a replan: when it is resumed depends on its stall.
@@ -139,13 +139,20 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
    * copied over the same words). */
   void fill_run(std::map<JobId, ResourceSet>& run, std::vector<std::pair<JobId, const ResourceSet*>>& chosen)
   {
-    std::stable_sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    keep_later_by_id(chosen);
     auto built = runs_.build(run);
-    for (size_t c = 0; c < chosen.size(); c++) {
-      if (c + 1 < chosen.size() && chosen[c + 1].first == chosen[c].first) continue; // a later entry replaces it
-      built.put(chosen[c].first) = *chosen[c].second;
-    }
+    for (const auto& [id, processors] : chosen)
+      built.put(id) = *processors;
     built.finish();
+  }
+
+  /* Sorts the jobs in force by id, keeping of a job named twice (two of its pieces in force at once) its later entry:
+   * plan()'s map and the cycle's phases follow the same rule. */
+  static void keep_later_by_id(std::vector<std::pair<JobId, const ResourceSet*>>& jobs)
+  {
+    std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto last = std::unique(jobs.rbegin(), jobs.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
+    jobs.erase(jobs.begin(), last.base());
   }
 
   void replan(const SystemView& view)
@@ -206,11 +213,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       for (size_t i = 0; i < schedule_.pieces.size(); i++)
         if (starts_[i] <= at && at < ends_[i])
           run.emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id, &piece_processors_[i]);
-      // By job id, a job's later piece in force at once replacing an earlier one (as plan()'s map does).
-      std::stable_sort(run.begin(), run.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      auto last =
-          std::unique(run.rbegin(), run.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
-      run.erase(run.begin(), last.base());
+      keep_later_by_id(run);
     }
     cycle_ = std::move(cycle);
   }

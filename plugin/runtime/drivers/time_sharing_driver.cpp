@@ -64,6 +64,11 @@ size_t TimeSharingDriver::waiting_count() const
 }
 
 namespace {
+/* How a plan's error names a job. */
+std::string plan_job(JobId id)
+{
+  return "plan: job " + std::to_string(id);
+}
 const ResourceSet kWhereItWas; // JobRuntime::resume() on a set of capacity 0: the job's own processors
 double slowdown_of(const Plan& plan, JobId id)
 {
@@ -111,38 +116,31 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
                               const std::vector<const JobState*>& run_states) const
 {
   ResourceSet& given = check_given_; // kept with its storage (a machine's worth of words)
-  if (given.capacity() != machine_.resource_count())
-    given = ResourceSet(machine_.resource_count());
-  else
-    given.clear();
+  given.clear(machine_.resource_count());
   auto run = plan.run.begin(); // walked along plan.processes (both by id), not looked up per job
   for (const auto& [id, where] : plan.processes) {
     const JobState* s = runtime_.table().find(id);
     // Named only for an error: a string per listed job per plan was a tenth of a gang-now rotation's check.
-    const auto job = [id = id] { return "plan: job " + std::to_string(id); };
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
-      throw PolicyError(job() + " is not in the system");
+      throw PolicyError(plan_job(id) + " is not in the system");
     if (static_cast<int>(where.size()) < runtime_.process_count(id))
-      throw PolicyError(job() + ": " + std::to_string(where.size()) + " processes placed, it has " +
+      throw PolicyError(plan_job(id) + ": " + std::to_string(where.size()) + " processes placed, it has " +
                         std::to_string(runtime_.process_count(id)));
     for (int p : where)
       if (p < Plan::kProcessEnded || p >= machine_.resource_count())
-        throw PolicyError(job() + ": a process on processor " + std::to_string(p) + ", not one of the machine's");
+        throw PolicyError(plan_job(id) + ": a process on processor " + std::to_string(p) + ", not one of the machine's");
     while (run != plan.run.end() && run->first < id)
       ++run;
     if (run != plan.run.end() && run->first == id) { // by a set of the processes' processors: not n look-ups of n
       // Kept with its storage (a machine's worth of words).
       ResourceSet& placed = check_placed_;
-      if (placed.capacity() != machine_.resource_count())
-        placed = ResourceSet(machine_.resource_count());
-      else
-        placed.clear();
+      placed.clear(machine_.resource_count());
       for (int p : where)
         if (p >= 0) placed.set(p);
       if (!placed.contains(run->second))
         run->second.for_each([&](int processor) {
           if (!placed.test(processor))
-            throw PolicyError(job() + " runs on processor " + std::to_string(processor) + " where it has no process");
+            throw PolicyError(plan_job(id) + " runs on processor " + std::to_string(processor) + " where it has no process");
         });
     }
   }
@@ -151,28 +149,27 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     const ResourceSet& processors = *run_sets_[i];
     const JobState* s = run_states[i];
     // Named only for an error: a string per job per plan was a tenth of a quantum scheduler's check.
-    const auto job = [id = id] { return "plan: job " + std::to_string(id); };
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
-      throw PolicyError(job() + " is not in the system");
-    if (processors.capacity() != machine_.resource_count()) throw PolicyError(job() + ": no processors given");
+      throw PolicyError(plan_job(id) + " is not in the system");
+    if (processors.capacity() != machine_.resource_count()) throw PolicyError(plan_job(id) + ": no processors given");
     const bool shared = plan.share.count(id) != 0;
     // One pass over the words for the usual case: every processor up and none given yet (then their count).
     const int n = shared ? -1 : processors.count_if_within_and_apart(up, given);
     if (n <= 0) {
-      if (processors.empty()) throw PolicyError(job() + ": no processors given");
-      if (!up.contains(processors)) throw PolicyError(job() + ": processors " + processors.to_string() + " are down");
+      if (processors.empty()) throw PolicyError(plan_job(id) + ": no processors given");
+      if (!up.contains(processors)) throw PolicyError(plan_job(id) + ": processors " + processors.to_string() + " are down");
       if (shared) continue; // time-shared: check_shares()
-      throw PolicyError(job() + ": processors " + (given & processors).to_string() + " given to two jobs");
+      throw PolicyError(plan_job(id) + ": processors " + (given & processors).to_string() + " given to two jobs");
     }
     given |= processors;
     if (plan.processes.count(id) != 0) continue; // its processes, checked above
     const Job& j = *s->job;
     if (n < j.min_processors() || n > j.max_processors())
-      throw PolicyError(job() + " on " + std::to_string(n) + " processors, outside its bounds [" +
+      throw PolicyError(plan_job(id) + " on " + std::to_string(n) + " processors, outside its bounds [" +
                         std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
     // A set equal to its own has its count: the comparison (a memcmp over the span) is cheaper than counting it.
     if (j.shape == JobShape::moldable && s->started() && !stays(i) && n != s->processors.count())
-      throw PolicyError(job() + " is moldable: its processor count is fixed once it started");
+      throw PolicyError(plan_job(id) + " is moldable: its processor count is fixed once it started");
   }
   if (!plan.share.empty()) check_shares(plan, given);
   for (const auto& [id, seconds] : plan.stall)
@@ -287,22 +284,18 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   };
   const int capacity = machine_.resource_count();
   for (ResourceSet* scratch : {&shares_covered_, &shares_twice_, &shares_overlap_})
-    if (scratch->capacity() != capacity)
-      *scratch = ResourceSet(capacity);
-    else
-      scratch->clear();
+    scratch->clear(capacity);
   auto it = plan.run.begin(); // walked along plan.share (both by id), not looked up per share
   for (const auto& [id, share] : plan.share) {
     while (it != plan.run.end() && it->first < id)
       ++it;
-    const auto job = [id = id] { return "plan: job " + std::to_string(id); };
-    if (it == plan.run.end() || it->first != id) throw PolicyError(job() + " has a share but does not run");
+    if (it == plan.run.end() || it->first != id) throw PolicyError(plan_job(id) + " has a share but does not run");
     const int count = it->second.count();
     const auto n = static_cast<double>(count);
     if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2)
-      throw PolicyError(job() + ": a share of " + std::to_string(share) + " processors on " + it->second.to_string());
+      throw PolicyError(plan_job(id) + ": a share of " + std::to_string(share) + " processors on " + it->second.to_string());
     if (given.intersects(it->second))
-      throw PolicyError(job() + ": processors " + (given & it->second).to_string() + " given to two jobs");
+      throw PolicyError(plan_job(id) + ": processors " + (given & it->second).to_string() + " given to two jobs");
     ids.push_back(id);
     shares.push_back(share);
     parent.push_back(parent.size());

@@ -1211,10 +1211,7 @@ void JobRuntime::sync_group(ProcessGroup& g)
   // The union of its processes' sets, in its record's own set (its storage kept: a record is brought in line at every
   // rotation that touches the job, and a new set was a machine's worth of words allocated each time).
   ResourceSet& processors = s.processors;
-  if (processors.capacity() != machine_.resource_count())
-    processors = ResourceSet(machine_.resource_count());
-  else
-    processors.clear();
+  processors.clear(machine_.resource_count());
   int rank = 0; // 0 none, 1 suspended, 2 transferring, 3 switching, 4 running
   for (const Execution* e : g.exec) {
     if (e == nullptr) continue;
@@ -1508,10 +1505,10 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     r.malleable = x.job->shape == JobShape::malleable;
     r.run_time = x.job->run_time;
     r.speedup_of_size = x.job->speedup(x.job->size);
-    r.first_set = cycle_sets_.size();
+    const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
     r.set_of_phase.clear();
-    auto index_of = [&r, this](const ResourceSet& set) {
-      for (size_t i = r.first_set; i < cycle_sets_.size(); i++)
+    auto index_of = [&r, first_set, this](const ResourceSet& set) {
+      for (size_t i = first_set; i < cycle_sets_.size(); i++)
         if (cycle_sets_[i].set == &set || *cycle_sets_[i].set == set) return static_cast<int>(i);
       const int n = set.count();
       bool off = false;

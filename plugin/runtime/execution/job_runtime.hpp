@@ -419,7 +419,6 @@ class JobRuntime {
     bool malleable = false;
     double run_time = 0;             // of its job
     double speedup_of_size = 1;      // S(size)
-    size_t first_set = 0;            // its sets: cycle_sets_[first_set ..]
     std::vector<int> set_of_phase;   // index into cycle_sets_, -1: suspended
   };
   struct CycleSet {
