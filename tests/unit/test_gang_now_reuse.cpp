@@ -87,7 +87,7 @@ TEST(GangNowReuse, PlansInReusedMapsEqualNewOnes)
       last_processes[id] = where;
     for (auto it = last_processes.begin(); it != last_processes.end();)
       it = std::find(in_system.begin(), in_system.end(), it->first) == in_system.end() ? last_processes.erase(it)
-                                                                                          : std::next(it);
+                                                                                       : std::next(it);
     last_run = a.run;
     reused.reuse(std::move(a));
   }

@@ -111,8 +111,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     fill_run(plan.run, chosen);
     // A schedule whose pieces all span the whole quantum repeats without a change at its boundaries: the plan holds
     // until an arrival, a departure or a host event, and the quantum's ends are not decision instants.
-    plan.until = whole_quantum_pieces_ ? std::numeric_limits<double>::infinity()
-                                       : cycle_->until(position);
+    plan.until = whole_quantum_pieces_ ? std::numeric_limits<double>::infinity() : cycle_->until(position);
     if (deferred) plan.until = std::min(plan.until, view.now + 2 * kTimeEpsilon);
     // Until the next arrival, departure or host event the pieces repeat every quantum: the plan at `until` depends on
     // the time alone (Plan::repeats). Not so for a job sitting out a replan: when it is resumed depends on its stall.
@@ -151,7 +150,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   static void keep_later_by_id(std::vector<std::pair<JobId, const ResourceSet*>>& jobs)
   {
     std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    auto last = std::unique(jobs.rbegin(), jobs.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
+    auto last =
+        std::unique(jobs.rbegin(), jobs.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
     jobs.erase(jobs.begin(), last.base());
   }
 
@@ -233,8 +233,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
   bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
   std::shared_ptr<const Cycle> cycle_ = std::make_shared<Cycle>(); // the schedule as a cycle (build_cycle())
-  std::vector<std::pair<JobId, const ResourceSet*>> chosen_;        // plan()'s jobs, kept with its storage
-  ReusedMap<ResourceSet> runs_;                                     // the plans' maps handed back (reuse_plan())
+  std::vector<std::pair<JobId, const ResourceSet*>> chosen_;       // plan()'s jobs, kept with its storage
+  ReusedMap<ResourceSet> runs_;                                    // the plans' maps handed back (reuse_plan())
 };
 
 PolicyRegistration memory_constrained_registration{

@@ -128,7 +128,8 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
                         std::to_string(runtime_.process_count(id)));
     for (int p : where)
       if (p < Plan::kProcessEnded || p >= machine_.resource_count())
-        throw PolicyError(plan_job(id) + ": a process on processor " + std::to_string(p) + ", not one of the machine's");
+        throw PolicyError(plan_job(id) + ": a process on processor " + std::to_string(p) +
+                          ", not one of the machine's");
     while (run != plan.run.end() && run->first < id)
       ++run;
     if (run != plan.run.end() && run->first == id) { // by a set of the processes' processors: not n look-ups of n
@@ -140,7 +141,8 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
       if (!placed.contains(run->second))
         run->second.for_each([&](int processor) {
           if (!placed.test(processor))
-            throw PolicyError(plan_job(id) + " runs on processor " + std::to_string(processor) + " where it has no process");
+            throw PolicyError(plan_job(id) + " runs on processor " + std::to_string(processor) +
+                              " where it has no process");
         });
     }
   }
@@ -157,7 +159,8 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     const int n = shared ? -1 : processors.count_if_within_and_apart(up, given);
     if (n <= 0) {
       if (processors.empty()) throw PolicyError(plan_job(id) + ": no processors given");
-      if (!up.contains(processors)) throw PolicyError(plan_job(id) + ": processors " + processors.to_string() + " are down");
+      if (!up.contains(processors))
+        throw PolicyError(plan_job(id) + ": processors " + processors.to_string() + " are down");
       if (shared) continue; // time-shared: check_shares()
       throw PolicyError(plan_job(id) + ": processors " + (given & processors).to_string() + " given to two jobs");
     }
@@ -293,7 +296,8 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
     const int count = it->second.count();
     const auto n = static_cast<double>(count);
     if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2)
-      throw PolicyError(plan_job(id) + ": a share of " + std::to_string(share) + " processors on " + it->second.to_string());
+      throw PolicyError(plan_job(id) + ": a share of " + std::to_string(share) + " processors on " +
+                        it->second.to_string());
     if (given.intersects(it->second))
       throw PolicyError(plan_job(id) + ": processors " + (given & it->second).to_string() + " given to two jobs");
     ids.push_back(id);

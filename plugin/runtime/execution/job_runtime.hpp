@@ -417,13 +417,13 @@ class JobRuntime {
     Execution* x = nullptr;
     JobId trace_id = 0; // of its rows
     bool malleable = false;
-    double run_time = 0;             // of its job
-    double speedup_of_size = 1;      // S(size)
-    std::vector<int> set_of_phase;   // index into cycle_sets_, -1: suspended
+    double run_time = 0;           // of its job
+    double speedup_of_size = 1;    // S(size)
+    std::vector<int> set_of_phase; // index into cycle_sets_, -1: suspended
   };
   struct CycleSet {
     const ResourceSet* set;
-    double speed, stretch, rate, speedup; // as launch() computes them
+    double speed, stretch, rate, speedup;   // as launch() computes them
     double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
     PlacementCost cost;
   };
