@@ -177,7 +177,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
   if (!plan.share.empty()) check_shares(plan, given);
   for (const auto& [id, seconds] : plan.stall)
     if (plan.run.count(id) == 0 || !(seconds >= 0) || std::isinf(seconds))
-      throw PolicyError("plan: job " + std::to_string(id) + ": a stall of " + std::to_string(seconds) +
+      throw PolicyError(plan_job(id) + ": a stall of " + std::to_string(seconds) +
                         " s, but it does not run or the stall is not a finite number >= 0");
   // Whether a job runs, for ids in increasing order: a walk along plan.run's ids rather than a look-up per job.
   size_t walk = 0;
@@ -187,17 +187,15 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     return walk < run_ids_.size() && run_ids_[walk] == id;
   };
   for (const auto& [id, factor] : plan.slowdown) {
-    if (!runs(id)) throw PolicyError("plan: job " + std::to_string(id) + " has a slowdown but does not run");
+    if (!runs(id)) throw PolicyError(plan_job(id) + " has a slowdown but does not run");
     if (!(factor >= 1) || std::isinf(factor))
-      throw PolicyError("plan: job " + std::to_string(id) + ": slowdown " + std::to_string(factor) +
-                        " is not a finite factor >= 1");
+      throw PolicyError(plan_job(id) + ": slowdown " + std::to_string(factor) + " is not a finite factor >= 1");
   }
   walk = 0;
   for (const auto& [id, bytes] : plan.image_bytes) {
-    if (!runs(id)) throw PolicyError("plan: job " + std::to_string(id) + " has an image size but does not run");
+    if (!runs(id)) throw PolicyError(plan_job(id) + " has an image size but does not run");
     if (!(bytes >= 0) || std::isinf(bytes))
-      throw PolicyError("plan: job " + std::to_string(id) + ": image of " + std::to_string(bytes) +
-                        " bytes is not a finite size >= 0");
+      throw PolicyError(plan_job(id) + ": image of " + std::to_string(bytes) + " bytes is not a finite size >= 0");
   }
 }
 
@@ -345,7 +343,7 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
     processors[root(i)] += first_held[i];
   for (size_t i = 0; i < ids.size(); i++)
     if (root(i) == i && held[i] > processors[i] * (1 + 1e-9))
-      throw PolicyError("plan: job " + std::to_string(ids[i]) + " and the jobs time-sharing processors with it hold " +
+      throw PolicyError(plan_job(ids[i]) + " and the jobs time-sharing processors with it hold " +
                         std::to_string(held[i]) + " processors' worth on " + std::to_string(processors[i]));
 }
 

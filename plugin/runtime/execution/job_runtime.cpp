@@ -508,6 +508,21 @@ void JobRuntime::drop_timer(Execution& x)
   timer_heap_.erase(x);
 }
 
+void JobRuntime::erase_execution(Execution& x)
+{
+  drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
+  jobs_.erase(x.job->id);
+}
+
+void JobRuntime::erase_process_execution(ProcessGroup& g, Execution& x)
+{
+  const auto p = static_cast<size_t>(x.process);
+  g.exec[p] = nullptr;
+  g.computing[p] = 0;
+  erase_execution(x);
+  process_executions_--;
+}
+
 double JobRuntime::slowest_speed_of(const ResourceSet& processors, bool& off)
 {
   if (host_speed_epoch_ != host_epoch_) { // every host's available speed, -1 when off, read from SimGrid once
@@ -756,8 +771,7 @@ void JobRuntime::kill(JobId id)
   stop_exec(x);
   drop_preparation(x);
   enter(x, JobStatus::finished);
-  drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
-  jobs_.erase(id);
+  erase_execution(x);
 }
 
 void JobRuntime::suspend(JobId id, bool save_image, bool preemption)
@@ -1060,8 +1074,7 @@ std::vector<std::pair<JobId, JobFate>> JobRuntime::collect_ended()
       process_left(x, fate, job_ends);
       continue;
     }
-    drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
-    jobs_.erase(id);
+    erase_execution(x);
     job_ends.emplace_back(id, fate);
   }
   if (job_ends.size() > 1)
@@ -1197,11 +1210,7 @@ void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
   drop_preparation(x);
   x.exec = nullptr;
   enter(x, JobStatus::finished);
-  e = nullptr;
-  drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
-  g.computing[static_cast<size_t>(process)] = 0;
-  jobs_.erase(x.job->id);
-  process_executions_--;
+  erase_process_execution(g, x);
 }
 
 void JobRuntime::sync_group(ProcessGroup& g)
@@ -1258,11 +1267,7 @@ bool JobRuntime::process_left(Execution& x, JobFate fate, std::vector<std::pair<
   const JobId job = x.owner;
   const int process = x.process;
   ProcessGroup& g = groups_.at(job);
-  drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
-  jobs_.erase(x.job->id);
-  process_executions_--;
-  g.exec[static_cast<size_t>(process)] = nullptr;
-  g.computing[static_cast<size_t>(process)] = 0;
+  erase_process_execution(g, x);
   g.processor[static_cast<size_t>(process)] = kProcessEnded;
   g.ended++;
   const bool last = g.ended == g.processor.size();

@@ -349,6 +349,8 @@ class JobRuntime {
   double slowest_speed_of(const ResourceSet& processors, bool& off);
   void push_timer(Execution& x, double end); // x's timer (an execution or a stall) ends at `end`, replacing any other
   void drop_timer(Execution& x);             // x has no timer any more (it stopped, or leaves jobs_)
+  void erase_execution(Execution& x);        // x leaves jobs_ (its timer with it): x is gone after the call
+  void erase_process_execution(ProcessGroup& g, Execution& x); // the same for a process, its group's entries too
   void retime(Execution& x); // a host's speed changed: the rest of the work at the new speed
   static bool phased(const Execution& x) { return !x.job->profile.empty(); }
   /* Processes on timers (Execution::sharing_host): x starts or stops computing on its host; the others computing

@@ -42,7 +42,7 @@ class TimerHeap {
       return;
     }
     Entry& e = entries_[o.timer_slot];
-    const bool earlier = end < e.end || (end == e.end && id < e.id);
+    const bool earlier = before(Entry{end, id, &o}, e);
     e.end = end;
     e.id = id;
     if (earlier)
