@@ -640,6 +640,22 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
     start_timer(x);
     return;
   }
+  if (!(stall > 0) && s.status == JobStatus::running && phased(x) && x.timer_end >= 0 && x.pending.empty() &&
+      x.stages.empty() && x.stall_end < 0 && x.sharing_host < 0) {
+    // Moved while it computes, without a stall (Cao's fractional layouts move some job at nearly every quantum): what
+    // the general path below does, stop_exec(), a preparation of no stage and advance() to launch(), in the same order
+    // on the same figures, without the detour. Its timer entry stays in the heap until launch() moves it (the heap
+    // orders by end and job, so what it pops is the same as after an erasure and a new entry).
+    if (x.job->kill_at_estimate) wall_time_jobs_--; // launch() counts it again
+    sync_phase(x);
+    x.timer_end = -1;
+    if (!same_processors || share != x.share) s.counters.resizes++;
+    x.compute_after = true;
+    enter(x, JobStatus::waiting, &processors);
+    x.share = share;
+    launch(x);
+    return;
+  }
   const bool stalled_now = s.status == JobStatus::switching && x.stall_end >= 0;
   if (!x.pending.empty() || (!x.stages.empty() && !stalled_now))
     throw PolicyError("job " + std::to_string(id) + " cannot be given a new allotment while it prepares or migrates");
