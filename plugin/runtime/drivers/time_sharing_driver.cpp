@@ -69,6 +69,15 @@ std::string plan_job(JobId id)
 {
   return "plan: job " + std::to_string(id);
 }
+/* The members of a word, counted inline: __builtin_popcountll is a call into libgcc without -mpopcnt (the build targets
+ * any x86-64), check_shares()'s two counts per word of each share job. */
+int word_members(std::uint64_t bits)
+{
+  bits -= (bits >> 1) & 0x5555555555555555ULL;
+  bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL);
+  bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((bits * 0x0101010101010101ULL) >> 56);
+}
 const ResourceSet kWhereItWas; // JobRuntime::resume() on a set of capacity 0: the job's own processors
 double slowdown_of(const Plan& plan, JobId id)
 {
@@ -146,6 +155,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
         });
     }
   }
+  auto share_walk = plan.share.begin();
   for (size_t i = 0; i < run_ids_.size(); i++) {
     const JobId id = run_ids_[i];
     const ResourceSet& processors = *run_sets_[i];
@@ -154,7 +164,9 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     if (s == nullptr || s->status == JobStatus::pending || s->finished())
       throw PolicyError(plan_job(id) + " is not in the system");
     if (processors.capacity() != machine_.resource_count()) throw PolicyError(plan_job(id) + ": no processors given");
-    const bool shared = plan.share.count(id) != 0;
+    while (share_walk != plan.share.end() && share_walk->first < id) // both by id: a walk, not a look-up per job
+      ++share_walk;
+    const bool shared = share_walk != plan.share.end() && share_walk->first == id;
     // One pass over the words for the usual case: every processor up and none given yet (then their count).
     const int n = shared ? -1 : processors.count_if_within_and_apart(up, given);
     if (n <= 0) {
@@ -284,30 +296,74 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
     return i;
   };
   const int capacity = machine_.resource_count();
-  for (ResourceSet* scratch : {&shares_covered_, &shares_twice_, &shares_overlap_})
-    scratch->clear(capacity);
+  // The union of the sets before each one and the processors held twice, as words (every set here has the machine's
+  // capacity: check()), zero between checks outside [touched_first, touched_end). A set's words are combined inline,
+  // from its first member's word to its last's: a few calls of ResourceSet per share job (a copy, an intersection,
+  // two counts, two unions) cost more than the words themselves on a small machine (ag-ds checks a plan at nearly
+  // every quantum).
+  std::vector<std::uint64_t>& covered = shares_covered_words_;
+  std::vector<std::uint64_t>& twice = shares_twice_words_;
+  const auto words = static_cast<size_t>((capacity + 63) / 64);
+  if (covered.size() != words) {
+    covered.assign(words, 0);
+    twice.assign(words, 0);
+  }
+  size_t touched_first = words;
+  size_t touched_end = 0;
+  const auto clear_share_words = [&covered, &twice](size_t first, size_t end) {
+    for (size_t w = first; w < end; w++)
+      covered[w] = twice[w] = 0;
+  };
+  std::vector<std::pair<size_t, size_t>>& spans = shares_spans_; // each share job's words [first, end)
+  spans.clear();
+  bool any_twice = false;
   auto it = plan.run.begin(); // walked along plan.share (both by id), not looked up per share
   for (const auto& [id, share] : plan.share) {
     while (it != plan.run.end() && it->first < id)
       ++it;
     if (it == plan.run.end() || it->first != id) throw PolicyError(plan_job(id) + " has a share but does not run");
-    const int count = it->second.count();
+    const ResourceSet& set = it->second;
+    int lowest = -1;
+    int highest = -1;
+    set.for_each_run([&lowest, &highest](int first, int last) {
+      if (lowest < 0) lowest = first;
+      highest = last;
+    });
+    int count = 0;
+    int overlap = 0;
+    bool meets_given = false;
+    const auto first_word = lowest >= 0 ? static_cast<size_t>(lowest >> 6) : 0;
+    const auto end_word = lowest >= 0 ? static_cast<size_t>(highest >> 6) + 1 : 0;
+    spans.emplace_back(first_word, end_word);
+    if (lowest >= 0) {
+      for (size_t w = first_word; w < end_word; w++) {
+        const std::uint64_t bits = set.word(static_cast<int>(w));
+        const std::uint64_t over = bits & covered[w];
+        count += word_members(bits);
+        overlap += word_members(over);
+        meets_given = meets_given || (bits & given.word(static_cast<int>(w))) != 0;
+        twice[w] |= over;
+        any_twice = any_twice || over != 0;
+        covered[w] |= bits;
+      }
+      touched_first = std::min(touched_first, first_word);
+      touched_end = std::max(touched_end, end_word);
+    }
     const auto n = static_cast<double>(count);
-    if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2)
-      throw PolicyError(plan_job(id) + ": a share of " + std::to_string(share) + " processors on " +
-                        it->second.to_string());
-    if (given.intersects(it->second))
-      throw PolicyError(plan_job(id) + ": processors " + (given & it->second).to_string() + " given to two jobs");
+    if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2) {
+      clear_share_words(touched_first, touched_end);
+      throw PolicyError(plan_job(id) + ": a share of " + std::to_string(share) + " processors on " + set.to_string());
+    }
+    if (meets_given) {
+      clear_share_words(touched_first, touched_end);
+      throw PolicyError(plan_job(id) + ": processors " + (given & set).to_string() + " given to two jobs");
+    }
     ids.push_back(id);
     shares.push_back(share);
     parent.push_back(parent.size());
-    shares_overlap_ = it->second;
-    shares_overlap_ &= shares_covered_;
-    first_held.push_back(static_cast<double>(count - shares_overlap_.count()));
-    shares_twice_ |= shares_overlap_;
-    shares_covered_ |= it->second;
+    first_held.push_back(static_cast<double>(count - overlap));
   }
-  if (!shares_twice_.empty()) {
+  if (any_twice) {
     if (share_holders_.size() != static_cast<size_t>(capacity))
       share_holders_.assign(static_cast<size_t>(capacity), -1); // -1 between checks: a share job holding the processor
     std::vector<int>& held_once = shares_held_once_; // the entries of share_holders_ set here, -1 again at the end
@@ -317,22 +373,24 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
     for (const auto& [id, share] : plan.share) {
       while (it->first < id) // every share's job runs (above)
         ++it;
-      shares_overlap_ = it->second;
-      shares_overlap_ &= shares_twice_;
-      shares_overlap_.for_each([&](int p) {
-        long& h = share_holders_[static_cast<size_t>(p)];
-        if (h < 0) {
-          h = static_cast<long>(me);
-          held_once.push_back(p);
-        } else {
-          parent[root(me)] = root(static_cast<size_t>(h));
+      const ResourceSet& set = it->second;
+      for (size_t w = spans[me].first; w < spans[me].second; w++) // its processors that some job holds twice
+        for (std::uint64_t bits = set.word(static_cast<int>(w)) & twice[w]; bits != 0; bits &= bits - 1) {
+          const int p = static_cast<int>(w * 64) + __builtin_ctzll(bits);
+          long& h = share_holders_[static_cast<size_t>(p)];
+          if (h < 0) {
+            h = static_cast<long>(me);
+            held_once.push_back(p);
+          } else {
+            parent[root(me)] = root(static_cast<size_t>(h));
+          }
         }
-      });
       me++;
     }
     for (int p : held_once)
       share_holders_[static_cast<size_t>(p)] = -1;
   }
+  clear_share_words(touched_first, touched_end);
   std::vector<double>& held = shares_held_;
   std::vector<double>& processors = shares_processors_;
   held.assign(ids.size(), 0);

@@ -73,10 +73,10 @@ class TimeSharingDriver : public Driver {
    * image transfer) the wake-ups stay SimGrid's. */
   bool repeats_ = false;
   // check_shares()'s scratch, kept between plans (a machine's worth of words or entries each): the union of the sets
-  // seen, the processors in two sets or more, one set's part of either; the share job holding each processor (-1).
-  mutable ResourceSet shares_covered_;
-  mutable ResourceSet shares_twice_;
-  mutable ResourceSet shares_overlap_;
+  // seen, the processors in two sets or more; the share job holding each processor (-1).
+  mutable std::vector<std::uint64_t> shares_covered_words_; // as words, zero between checks
+  mutable std::vector<std::uint64_t> shares_twice_words_;
+  mutable std::vector<std::pair<size_t, size_t>> shares_spans_; // each share job's words, first and end
   mutable std::vector<long> share_holders_;
   // and its lists by share job (ids, shares, union-find parents, processors first held, the group's sums) and the
   // processors whose holder it set, kept likewise: seven lists allocated per plan were a tenth of its cost (Cao's).
