@@ -167,8 +167,11 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     while (share_walk != plan.share.end() && share_walk->first < id) // both by id: a walk, not a look-up per job
       ++share_walk;
     const bool shared = share_walk != plan.share.end() && share_walk->first == id;
-    // One pass over the words for the usual case: every processor up and none given yet (then their count).
-    const int n = shared ? -1 : processors.count_if_within_and_apart(up, given);
+    // One pass over the words for the usual case: every processor up and none given yet (then their count). A shared
+    // set may meet the sets given (check_shares() says so, after every job's), but it too is seen to be up and not
+    // empty in that one pass, usually.
+    const int n = processors.count_if_within_and_apart(up, given);
+    if (shared && n > 0) continue; // time-shared: check_shares()
     if (n <= 0) {
       if (processors.empty()) throw PolicyError(plan_job(id) + ": no processors given");
       if (!up.contains(processors))

@@ -200,7 +200,7 @@ void JobRuntime::settle(Execution& x)
   if (x.held_throughout) s.allocated = s.processors.to_string();
 }
 
-void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* processors)
+void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* processors, bool differs)
 {
   JobState& s = state(x);
   const double now = clock_now();
@@ -235,7 +235,7 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
     trace_sink_(segment);
     if (!finishing) s.processors = std::move(segment.processors);
   }
-  if (processors != nullptr && *processors != s.processors) {
+  if (processors != nullptr && (differs || *processors != s.processors)) {
     s.processors = *processors;
     x.held_throughout = false;
     x.speed_epoch = ~0U; // the cached speed and placement cost were for the old processors
@@ -649,9 +649,9 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
     if (x.job->kill_at_estimate) wall_time_jobs_--; // launch() counts it again
     sync_phase(x);
     x.timer_end = -1;
-    if (!same_processors || share != x.share) s.counters.resizes++;
+    s.counters.resizes++;
     x.compute_after = true;
-    enter(x, JobStatus::waiting, &processors);
+    enter(x, JobStatus::waiting, &processors, true); // (the same processors and no stall: the case above)
     x.share = share;
     launch(x);
     return;
@@ -869,7 +869,7 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
   const ResourceSet& target = processors.capacity() == 0 ? s.processors : processors;
   const bool moves = &target != &s.processors && target != s.processors;
   if (moves) s.counters.migrations++;
-  enter(x, JobStatus::waiting, moves ? &target : nullptr); // compared once (enter() would compare again)
+  enter(x, JobStatus::waiting, moves ? &target : nullptr, true); // compared once
   add_preparation(x, std::move(prep), x.image_hosts);
   advance(x);
 }

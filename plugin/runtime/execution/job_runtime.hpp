@@ -339,8 +339,9 @@ class JobRuntime {
   Execution& get(JobId id);
   void suspend_execution(Execution& x, bool save_image, bool preemption); // suspend()'s work
   static JobState& state(const Execution& x) { return *x.state; }
-  /* Close the open segment and open one in `status` (on `processors` when given). */
-  void enter(Execution& x, JobStatus status, const ResourceSet* processors = nullptr);
+  /* Close the open segment and open one in `status` (on `processors` when given; `differs`: they are known to differ
+   * from the job's, not compared again). */
+  void enter(Execution& x, JobStatus status, const ResourceSet* processors = nullptr, bool differs = false);
   void advance(Execution& x); // next stage, or compute (or rest suspended)
   void launch(Execution& x);
   void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
