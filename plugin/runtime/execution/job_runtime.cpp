@@ -418,8 +418,13 @@ std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>
 
 void JobRuntime::launch(Execution& x)
 {
-  JobState& s = state(x);
   enter(x, JobStatus::running);
+  compute(x);
+}
+
+void JobRuntime::compute(Execution& x)
+{
+  JobState& s = state(x);
   x.computed_since_dispatch = true;
   fruitless_dispatches_ = 0;
   const auto n = static_cast<size_t>(s.processors.count());
@@ -643,17 +648,21 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
   if (!(stall > 0) && s.status == JobStatus::running && phased(x) && x.timer_end >= 0 && x.pending.empty() &&
       x.stages.empty() && x.stall_end < 0 && x.sharing_host < 0) {
     // Moved while it computes, without a stall (Cao's fractional layouts move some job at nearly every quantum): what
-    // the general path below does, stop_exec(), a preparation of no stage and advance() to launch(), in the same order
-    // on the same figures, without the detour. Its timer entry stays in the heap until launch() moves it (the heap
+    // the general path below does, stop_exec(), a preparation of no stage and advance() to launch(), on the same
+    // figures, without the detour. Its timer entry stays in the heap until launch() moves it (the heap
     // orders by end and job, so what it pops is the same as after an erasure and a new entry).
-    if (x.job->kill_at_estimate) wall_time_jobs_--; // launch() counts it again
-    sync_phase(x);
+    // Entering `running` from `running` leaves the job as entering `waiting` and then `running` at one instant would
+    // (the second closes no segment and accounts nothing). A job synchronized at this instant already (the driver's
+    // measure_progress(), before the policy plans) would be again to no effect: adding 0 to its sums and computing its
+    // remaining fraction from them as then.
+    if (x.job->kill_at_estimate) wall_time_jobs_--; // compute() counts it again
+    if (x.timer_start != now) sync_phase(x);
     x.timer_end = -1;
     s.counters.resizes++;
     x.compute_after = true;
-    enter(x, JobStatus::waiting, &processors, true); // (the same processors and no stall: the case above)
-    x.share = share;
-    launch(x);
+    enter(x, JobStatus::running, &processors, true); // (the same processors and no stall: the case above)
+    x.share = share; // after the segment closed at the old one
+    compute(x);
     return;
   }
   const bool stalled_now = s.status == JobStatus::switching && x.stall_end >= 0;
