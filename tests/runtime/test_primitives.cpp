@@ -288,6 +288,51 @@ TEST(Runtime, FractionalShareSetsTheRate)
   EXPECT_NEAR(r[2], 7, 1e-9);
 }
 
+// A computing job moved to other processors with a new share and no stall (reallot()'s direct path, Cao's layouts):
+// on {0, 1} at 1.5 until 1 (phase 1 at 1.5 work and 0.375 span a second: 1.5 and 0.375 done), on {1, 2} at 2 until 2
+// (0.5 span a second: 3.5 and 0.875), on {2, 3} at 1: the last 0.125 of phase 1's span at 0.25 a second until 2.5,
+// phase 2's 2 s of span at min(1, 1) = 1 a second: ends at 4.5. One running segment per placement, each holding its
+// share's processor-seconds (1.5, 2, 1 x 2.5), two resizes, 4.5 s of service. The first move comes after the
+// progress was measured at that instant (as the driver does before a plan), the second without.
+TEST(Runtime, AComputingJobMovedWithoutStallClosesOneSegmentPerPlacement)
+{
+  WorkloadJob j = two_phase_job(1);
+  auto r = simulate_on(ExecutionMode::timer, [&](JobRuntime& rt) {
+    std::vector<double> out;
+    rt.set_trace_sink([&out](const TraceSegment& s) {
+      out.insert(out.end(), {s.start, s.end, static_cast<double>(s.status == JobStatus::running),
+                             static_cast<double>(s.processors.members().front()),
+                             static_cast<double>(s.processors.count()), s.area});
+    });
+    Preparation prep;
+    prep.share = 1.5;
+    rt.start(j, procs({0, 1}), prep);
+    sg4::this_actor::sleep_until(1);
+    rt.collect_ended();
+    rt.measure_progress();
+    rt.reallot(1, procs({1, 2}), 2, 0);
+    sg4::this_actor::sleep_until(2);
+    rt.collect_ended();
+    rt.reallot(1, procs({2, 3}), 1, 0);
+    const JobState& s = rt.table().at(1);
+    out.insert(out.end(), {s.work_done, s.span_done});
+    for (double v : wait_all(rt))
+      out.push_back(v);
+    const JobState& done = rt.table().at(1);
+    out.insert(out.end(), {static_cast<double>(done.counters.resizes), done.service, done.work_done, done.span_done});
+    return out;
+  });
+  const std::vector<double> expected{0,   1,     1, 0, 2, 1.5, // start, end, running, first processor, count, area
+                                     1,   2,     1, 1, 2, 2,   //
+                                     3.5, 0.875,               // work and span done at 2
+                                     2,   4.5,   1, 2, 2, 2.5, // (closed as the job ends)
+                                     1,   4.5,                 // job 1 ends at 4.5
+                                     2,   4.5,   6, 3};        // resizes, service, all its work and span
+  ASSERT_EQ(r.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); i++)
+    EXPECT_NEAR(r[i], expected[i], 1e-9) << "value " << i;
+}
+
 // Phase-varying jobs execute on timers only: on the ptask path the start is one line naming the job.
 TEST(Runtime, PhasedJobOnPtasksIsAnInputError)
 {
