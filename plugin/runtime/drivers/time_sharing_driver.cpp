@@ -398,12 +398,13 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   std::vector<double>& processors = shares_processors_;
   held.assign(ids.size(), 0);
   processors.assign(ids.size(), 0);
+  for (size_t i = 0; i < ids.size(); i++) { // each group's shares in the jobs' order; processors: whole numbers
+    const size_t group = root(i);
+    held[group] += shares[i];
+    processors[group] += first_held[i];
+  }
   for (size_t i = 0; i < ids.size(); i++)
-    held[root(i)] += shares[i];
-  for (size_t i = 0; i < ids.size(); i++) // whole numbers: the same sums in any order
-    processors[root(i)] += first_held[i];
-  for (size_t i = 0; i < ids.size(); i++)
-    if (root(i) == i && held[i] > processors[i] * (1 + 1e-9))
+    if (parent[i] == i && held[i] > processors[i] * (1 + 1e-9)) // a group's root
       throw PolicyError(plan_job(ids[i]) + " and the jobs time-sharing processors with it hold " +
                         std::to_string(held[i]) + " processors' worth on " + std::to_string(processors[i]));
 }
