@@ -717,7 +717,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
           mine.add_range(up[k], static_cast<int>(run_end - k));
           k = run_end;
         }
-        const auto count = static_cast<double>(mine.count());
+        const auto count = static_cast<double>(end - first); // its places in the list of processors up, each one
         place(placed, entry, mine, std::min(share, count));
         shares.put(id) = std::min(share, count);
       }
@@ -729,6 +729,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     // back from suspension owes the whole of what remains (suspended, it could not pay it).
     auto stall_map = stalls_.build(plan.stall);
     for (const auto& [entry, share] : order) {
+      if (!(spec_.cost_factor > 0)) break; // CF = 0: no allotment ever stalls a job (allot_jobs())
       const JobEntry& e = *entry;
       const JobId id = e.record.id;
       if (spec_.whole_processors && plan.run.count(id) == 0) continue; // given no processor
