@@ -661,7 +661,7 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
     s.counters.resizes++;
     x.compute_after = true;
     enter(x, JobStatus::running, &processors, true); // (the same processors and no stall: the case above)
-    x.share = share; // after the segment closed at the old one
+    x.share = share;                                 // after the segment closed at the old one
     compute(x);
     return;
   }

@@ -344,7 +344,7 @@ class JobRuntime {
   void enter(Execution& x, JobStatus status, const ResourceSet* processors = nullptr, bool differs = false);
   void advance(Execution& x); // next stage, or compute (or rest suspended)
   void launch(Execution& x);
-  void compute(Execution& x); // launch() once the job is running: its rates, its placement cost, its timer or ptask
+  void compute(Execution& x);     // launch() once the job is running: its rates, its placement cost, its timer or ptask
   void stop_exec(Execution& x);   // cancel the exec (or stop the timer), keeping its remaining work
   void start_timer(Execution& x); // time x.timer_flops on its processors from now
   /* The slowest available speed among the hosts of `processors` (0 for a host at speed 0), `off` when one is off. */
