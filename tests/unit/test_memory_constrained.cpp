@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "policies/memory_constrained/partitions.hpp"
 #include "policies/memory_constrained/policies.hpp"
+#include "policies/memory_constrained/schedule_building.hpp"
 #include "policy/policy.hpp"
 #include "support/time_sharing_bench.hpp"
 
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 
 using namespace jobsched;
@@ -562,6 +564,192 @@ TEST(MemoryConstrainedBruteForce, EveryPolicyValidOnRandomInputs)
     plan("opt-epoch", other_nodes, mins, k);
     plan("heuristic-epoch", other_nodes, mins, k);
   }
+}
+
+/* BUDDY as it was computed before its heights became integers (plugin/policies/memory_constrained/buddy.cpp): every
+ * time a boost::rational, the frontier rebuilt after each piece. The second method the integer form is checked
+ * against. */
+namespace rational_buddy {
+
+struct Segment {
+  int first_node;
+  int width;
+  Fraction height;
+};
+
+std::vector<Piece> pieces(int nodes, const std::vector<int>& mins, const std::vector<int>& jobs)
+{
+  const Fraction share(nodes, static_cast<long long>(jobs.size()));
+  std::vector<Segment> frontier{{0, nodes, Fraction(0)}};
+  std::vector<Piece> out;
+  for (int job : detail::jobs_by_decreasing_min(mins, jobs)) {
+    int min_seg = -1;
+    int min_seg_exponent = -1;
+    bool tie = false;
+    for (size_t i = 0; i < frontier.size(); i++) {
+      if (frontier[i].height >= Fraction(1)) continue;
+      int exponent = 0;
+      for (long long d = frontier[i].height.denominator(); d > 1; d /= 2)
+        exponent++;
+      if (exponent > min_seg_exponent) {
+        min_seg = static_cast<int>(i);
+        min_seg_exponent = exponent;
+        tie = false;
+      } else if (exponent == min_seg_exponent) {
+        tie = true;
+      }
+    }
+    if (min_seg < 0 || tie) throw PolicyError("no unique min-seg");
+    Segment& seg = frontier[static_cast<size_t>(min_seg)];
+    Fraction forced = share * Fraction(1LL << min_seg_exponent);
+    Fraction width = std::max(Fraction(ceil_power_of_two(mins[static_cast<size_t>(job)])), forced);
+    Fraction height = share / width;
+    if (width.denominator() != 1 || width > Fraction(seg.width) || seg.height + height > Fraction(1))
+      throw PolicyError("does not fit");
+    int w = static_cast<int>(width.numerator());
+    out.push_back(Piece{job, seg.first_node, w, seg.height, height});
+    Segment raised{seg.first_node, w, seg.height + height};
+    Segment rest{seg.first_node + w, seg.width - w, seg.height};
+    auto at = frontier.begin() + min_seg;
+    at = frontier.erase(at);
+    if (rest.width > 0) at = frontier.insert(at, rest);
+    frontier.insert(at, raised);
+    std::vector<Segment> merged;
+    for (const auto& s : frontier)
+      if (!merged.empty() && merged.back().height == s.height)
+        merged.back().width += s.width;
+      else
+        merged.push_back(s);
+    frontier = std::move(merged);
+  }
+  return out;
+}
+
+void append(QuantumSchedule& schedule, const std::vector<int>& mins, const std::vector<int>& jobs, Fraction start,
+            Fraction length)
+{
+  for (Piece p : pieces(schedule.nodes, mins, jobs)) {
+    p.start = start + p.start * length;
+    p.duration *= length;
+    schedule.pieces.push_back(p);
+  }
+}
+
+QuantumSchedule buddy(int nodes, const std::vector<int>& mins)
+{
+  QuantumSchedule schedule;
+  schedule.nodes = nodes;
+  append(schedule, mins, detail::all_jobs(mins), Fraction(0), Fraction(1));
+  return schedule;
+}
+
+QuantumSchedule buddy_star(int nodes, const std::vector<int>& mins)
+{
+  QuantumSchedule schedule;
+  schedule.nodes = nodes;
+  const long long job_count = static_cast<long long>(mins.size());
+  std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
+  size_t next = 0;
+  Fraction start(0);
+  for (int bit = 62; bit >= 0; bit--) {
+    long long subset_size = 1LL << bit;
+    if ((job_count & subset_size) == 0) continue;
+    std::vector<int> subset(increasing.begin() + static_cast<long>(next),
+                            increasing.begin() + static_cast<long>(next + static_cast<size_t>(subset_size)));
+    next += static_cast<size_t>(subset_size);
+    Fraction length(subset_size, job_count);
+    append(schedule, mins, subset, start, length);
+    start += length;
+  }
+  return schedule;
+}
+
+QuantumSchedule hybrid(int nodes, const std::vector<int>& mins, int k)
+{
+  QuantumSchedule schedule;
+  schedule.nodes = nodes;
+  const long long job_count = static_cast<long long>(mins.size());
+  long long buddy_count = 1;
+  while (buddy_count * 2 <= job_count)
+    buddy_count *= 2;
+  std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
+  std::vector<int> smallest(increasing.begin(), increasing.begin() + static_cast<long>(buddy_count));
+  std::vector<int> others(increasing.begin() + static_cast<long>(buddy_count), increasing.end());
+  Fraction buddy_length(buddy_count, job_count);
+  append(schedule, mins, smallest, Fraction(0), buddy_length);
+  if (!others.empty())
+    detail::append_epochs(schedule, detail::heuristic_epochs(nodes, mins, others, k), buddy_length,
+                          static_cast<int>(job_count));
+  return schedule;
+}
+
+} // namespace rational_buddy
+
+/* The same schedule, piece by piece and epoch by epoch, rationals compared exactly; or both refuse the input (a
+ * piece that does not fit above the min-seg: BUDDY is not defined for every set of minimums). Returns whether a
+ * schedule was compared. */
+bool expect_same_schedule(const std::function<QuantumSchedule()>& integer_form,
+                          const std::function<QuantumSchedule()>& rational_form, const std::string& what)
+{
+  std::optional<QuantumSchedule> integer, rational;
+  try {
+    integer = integer_form();
+  } catch (const PolicyError&) {
+  }
+  try {
+    rational = rational_form();
+  } catch (const PolicyError&) {
+  }
+  EXPECT_EQ(integer.has_value(), rational.has_value()) << what;
+  if (!integer || !rational) return false;
+  EXPECT_EQ(integer->nodes, rational->nodes) << what;
+  EXPECT_EQ(integer->pieces.size(), rational->pieces.size()) << what;
+  for (size_t i = 0; i < std::min(integer->pieces.size(), rational->pieces.size()); i++) {
+    const Piece& a = integer->pieces[i];
+    const Piece& b = rational->pieces[i];
+    EXPECT_TRUE(a.job == b.job && a.first_node == b.first_node && a.width == b.width && a.start == b.start &&
+                a.duration == b.duration)
+        << what << ": piece " << i << " (job " << a.job << " at " << a.start << " for " << a.duration << ", job "
+        << b.job << " at " << b.start << " for " << b.duration << ")";
+  }
+  EXPECT_EQ(integer->epochs.size(), rational->epochs.size()) << what;
+  for (size_t e = 0; e < std::min(integer->epochs.size(), rational->epochs.size()); e++)
+    EXPECT_TRUE(integer->epochs[e].start == rational->epochs[e].start &&
+                integer->epochs[e].duration == rational->epochs[e].duration &&
+                integer->epochs[e].pieces == rational->epochs[e].pieces)
+        << what << ": epoch " << e;
+  return true;
+}
+
+/* BUDDY, BUDDY* and HYBRID in integers (heights counted in 1/J) give exactly the pieces of the rational form above,
+ * on random machines of 1 to 16,384 nodes and 1 to 300 jobs whose minimums are drawn three ways: the paper's (1 ..
+ * 2N/J - 1), any size (1 .. N), and mostly one node (so that forced widths (N/J) 2^x below one node occur). */
+TEST(MemoryConstrainedBuddy, IntegerHeightsEqualRationalOnes)
+{
+  std::mt19937 random(23);
+  int compared = 0; // schedules (the others: inputs both forms refuse)
+  for (int trial = 0; trial < 3000; trial++) {
+    const int nodes = 1 << std::uniform_int_distribution<int>(0, 14)(random);
+    const int job_count = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 300 : 40)(random);
+    const int k = std::uniform_int_distribution<int>(0, 3)(random);
+    int top = nodes;
+    if (trial % 3 == 0) top = std::clamp(2 * nodes / job_count - 1, 1, nodes);
+    if (trial % 3 == 1) top = std::min(nodes, 2);
+    std::uniform_int_distribution<int> min_of(1, top);
+    std::vector<int> mins(static_cast<size_t>(job_count));
+    for (int& m : mins)
+      m = min_of(random);
+    const std::string what = "N = " + std::to_string(nodes) + ", J = " + std::to_string(job_count);
+    compared += expect_same_schedule([&] { return buddy_star_schedule(nodes, mins); },
+                                     [&] { return rational_buddy::buddy_star(nodes, mins); }, "buddy-star, " + what);
+    compared += expect_same_schedule([&] { return hybrid_schedule(nodes, mins, k); },
+                                     [&] { return rational_buddy::hybrid(nodes, mins, k); }, "hybrid, " + what);
+    if (pow2(job_count))
+      compared += expect_same_schedule([&] { return buddy_schedule(nodes, mins); },
+                                       [&] { return rational_buddy::buddy(nodes, mins); }, "buddy, " + what);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(compared, 5000);
 }
 
 /* The plans memory-constrained builds in the map of the plans handed back (reuse_plan: the jobs of both keep their
