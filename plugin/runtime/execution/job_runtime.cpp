@@ -1513,8 +1513,15 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
     r.set_of_phase.clear();
     auto index_of = [&r, first_set, this](const ResourceSet& set) {
+      // A phase names a piece's set by its address, the same in every phase the piece spans: once found equal to one
+      // of the job's sets, that address is remembered with it and the words are not compared again.
       for (size_t i = first_set; i < cycle_sets_.size(); i++)
-        if (cycle_sets_[i].set == &set || *cycle_sets_[i].set == set) return static_cast<int>(i);
+        if (cycle_sets_[i].set == &set || cycle_sets_[i].same == &set) return static_cast<int>(i);
+      for (size_t i = first_set; i < cycle_sets_.size(); i++)
+        if (*cycle_sets_[i].set == set) {
+          cycle_sets_[i].same = &set;
+          return static_cast<int>(i);
+        }
       const int n = set.count();
       bool off = false;
       CycleSet c;
@@ -1682,13 +1689,20 @@ void JobRuntime::cycle_end(double period)
     // A job's rows of the first cycle but its first (which began before the advance, wherever the schedule before had
     // put its start) are those of every cycle, shifted by whole periods; so is its first row of the second cycle (which
     // began at its last change of the first) for every cycle after the first. Each is written once with its count.
-    // One segment written over and over: its processors are copied into the same words (no allocation per row).
-    TraceSegment& segment = cycle_segment_;
+    // One segment per processor set of the cycle, written over and over: a set's processors are copied into it once
+    // per advance (a job's rows take turns between its two or three sets), into words kept from the last advance.
+    if (cycle_row_segments_.size() < cycle_sets_.size()) cycle_row_segments_.resize(cycle_sets_.size());
+    cycle_row_segment_filled_.assign(cycle_sets_.size(), false);
     for (const CycleRow& row : cycle_rows_) {
+      const size_t set = static_cast<size_t>(row.set);
+      TraceSegment& segment = cycle_row_segments_[set];
+      if (!cycle_row_segment_filled_[set]) {
+        segment.processors = *cycle_sets_[set].set;
+        cycle_row_segment_filled_[set] = true;
+      }
       segment.job = cycle_jobs_[row.job].trace_id;
       segment.start = row.start;
       segment.end = row.end;
-      segment.processors = *cycle_sets_[static_cast<size_t>(row.set)].set;
       segment.status = row.running ? JobStatus::running : JobStatus::suspended;
       segment.area = -1;
       const long repeats = row.kind == CycleRow::Kind::as_is         ? 1

@@ -425,6 +425,7 @@ class JobRuntime {
   };
   struct CycleSet {
     const ResourceSet* set;
+    const ResourceSet* same = nullptr;      // another set found equal to it (cycle_begin())
     double speed, stretch, rate, speedup;   // as launch() computes them
     double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
     PlacementCost cost;
@@ -473,7 +474,8 @@ class JobRuntime {
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
   std::vector<CycleChanges> cycle_changes_;        // per phase
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
-  TraceSegment cycle_segment_;       // cycle_end()'s rows, one after the other
+  std::vector<TraceSegment> cycle_row_segments_; // cycle_end()'s rows, per set of cycle_sets_ (its processors)
+  std::vector<bool> cycle_row_segment_filled_;   // per set: its segment's processors copied in this cycle_end()
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
   bool cycle_partial_ = false;    // cycle_partial() was called
