@@ -58,6 +58,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       throw InputError("policy.params.node_memory_mb: min_nodes: memory needs the memory of a node (> 0)");
     if (policy_->name == "opt-epoch" && options_.k > 1)
       throw InputError("policy.params.k: opt-epoch runs only for k <= 1 (the paper's choice); use heuristic-epoch");
+    // Looked up once: a look-up by name per schedule built the list of known names.
+    if (policy_->name == "buddy") buddy_star_ = &memory_constrained::memory_constrained_policy("buddy-star");
     const int nodes = machine_.resource_count();
     if ((policy_->name == "buddy" || policy_->name == "buddy-star" || policy_->name == "hybrid") &&
         !memory_constrained::is_power_of_two(nodes))
@@ -174,8 +176,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     memory_constrained::PlanOptions options = options_;
     // BUDDY applies only to power-of-two J: in the dynamic setting it stands for BUDDY*, as in the paper's figures.
     const auto* policy = policy_;
-    if (policy->name == "buddy" && !memory_constrained::is_power_of_two(static_cast<long long>(mins.size())))
-      policy = &memory_constrained::memory_constrained_policy("buddy-star");
+    if (buddy_star_ != nullptr && !memory_constrained::is_power_of_two(static_cast<long long>(mins.size())))
+      policy = buddy_star_;
     schedule_ = policy->plan(machine_.resource_count(), mins, options);
     // The sets of the last schedule are emptied and refilled in place: no allocation per piece and schedule.
     piece_processors_.resize(schedule_.pieces.size(), ResourceSet(machine_.resource_count()));
@@ -220,6 +222,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
 
   const Machine& machine_;
   const memory_constrained::MemoryConstrainedPolicy* policy_;
+  const memory_constrained::MemoryConstrainedPolicy* buddy_star_ = nullptr; // BUDDY's stand-in for J not a power of 2
   memory_constrained::PlanOptions options_;
   double quantum_;
   double node_memory_mb_;

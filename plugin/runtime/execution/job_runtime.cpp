@@ -1538,6 +1538,9 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     };
     CycleState st;
     st.set = index_of(s.processors); // a suspended job's are where it last computed
+    // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
+    if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
+    r.set_at_begin = st.set;
     for (size_t p = 0; p < phases; p++) {
       const ResourceSet* on = where[j * phases + p];
       if (on != nullptr && on->empty()) return false;
@@ -1722,7 +1725,9 @@ void JobRuntime::cycle_end(double period)
     x.share_since = st.since;
     x.held_throughout = false;
     const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
-    if (s.processors != *c.set) { // where it last computed, as launch() left it
+    // Where it last computed, as launch() left it. The replay leaves the record's processors as they were, and a job's
+    // sets differ from one another: they changed exactly when its set is not the one they were at the start.
+    if (st.set != cycle_jobs_[j].set_at_begin) {
       s.processors = *c.set;
       s.cost = c.cost;
       x.cost_valid = true;

@@ -422,6 +422,7 @@ class JobRuntime {
     double run_time = 0;           // of its job
     double speedup_of_size = 1;    // S(size)
     std::vector<int> set_of_phase; // index into cycle_sets_, -1: suspended
+    int set_at_begin = -1;         // index of its record's processors when cycle_begin() took it
   };
   struct CycleSet {
     const ResourceSet* set;
