@@ -96,7 +96,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     bool deferred = false;
     std::vector<std::pair<JobId, const ResourceSet*>>& chosen = chosen_; // the jobs that run, and where
     chosen.clear();
-    for (size_t i = 0; i < schedule_.pieces.size(); i++) {
+    for (const size_t i : pieces_by_id_) { // the jobs come out by id: keep_later_by_id() sorts nothing
       if (!(starts_[i] <= fraction && fraction < ends_[i])) continue;
       const JobState* state = jobs_[static_cast<size_t>(schedule_.pieces[i].job)];
       const ResourceSet& processors = piece_processors_[i];
@@ -151,7 +151,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
    * plan()'s map and the cycle's phases follow the same rule. */
   static void keep_later_by_id(std::vector<std::pair<JobId, const ResourceSet*>>& jobs)
   {
-    std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // Listed by id already (pieces_by_id_), the stable sort is a check that moves nothing.
+    if (!std::is_sorted(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; }))
+      std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     auto last =
         std::unique(jobs.rbegin(), jobs.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
     jobs.erase(jobs.begin(), last.base());
@@ -171,6 +173,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     whole_quantum_pieces_ = false;
     if (jobs_.empty()) {
       piece_processors_.clear();
+      pieces_by_id_.clear();
       return;
     }
     memory_constrained::PlanOptions options = options_;
@@ -189,6 +192,15 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       piece_processors_[i].clear();
       piece_processors_[i].add_range(p.first_node, width);
     }
+    // The pieces by their job's id, in piece order for a job's pieces (a stable sort): plan() and build_cycle() list
+    // the pieces in force in this order, so that keep_later_by_id() finds them sorted.
+    pieces_by_id_.resize(schedule_.pieces.size());
+    for (size_t i = 0; i < pieces_by_id_.size(); i++)
+      pieces_by_id_[i] = i;
+    std::stable_sort(pieces_by_id_.begin(), pieces_by_id_.end(), [this](size_t a, size_t b) {
+      return jobs_[static_cast<size_t>(schedule_.pieces[a].job)]->job->id <
+             jobs_[static_cast<size_t>(schedule_.pieces[b].job)]->job->id;
+    });
     whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(),
                                         [](const auto& p) { return p.start == 0 && p.duration == 1; });
     build_cycle();
@@ -212,7 +224,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     for (size_t p = 0; p + 1 < cycle->boundaries.size() && !whole_quantum_pieces_; p++) {
       const double at = cycle->boundaries[p];
       auto& run = cycle->phases[p];
-      for (size_t i = 0; i < schedule_.pieces.size(); i++)
+      for (const size_t i : pieces_by_id_)
         if (starts_[i] <= at && at < ends_[i])
           run.emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id, &piece_processors_[i]);
       keep_later_by_id(run);
@@ -234,6 +246,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   memory_constrained::QuantumSchedule schedule_;
   std::vector<double> starts_, ends_;         // each piece's time span as fractions of the quantum
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
+  std::vector<size_t> pieces_by_id_;          // indices of the pieces, by their job's id (replan())
   bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
   std::shared_ptr<const Cycle> cycle_ = std::make_shared<Cycle>(); // the schedule as a cycle (build_cycle())
   std::vector<std::pair<JobId, const ResourceSet*>> chosen_;       // plan()'s jobs, kept with its storage
