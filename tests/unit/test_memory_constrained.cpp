@@ -805,3 +805,54 @@ TEST(MemoryConstrainedPolicy, PlansInReusedMapsEqualNewOnes)
     EXPECT_GT(changes, 300U) << scheduler << ": plans that take nodes out and reuse them";
   }
 }
+
+/* Cycle::position(now, hint) is position(now) to the bit whatever the hint, right or wrong: random cycles (origins,
+ * periods, 1 to 40 boundaries, some of them sums of fractions such as the policy's), at instants landing on
+ * boundaries (origin + (q + b) x period, as a replay reaches them; a fifth of the cycles with fractions equal to
+ * boundaries exactly), just around them and anywhere. */
+TEST(MemoryConstrainedPolicy, CyclePositionWithHintEqualsSearch)
+{
+  std::mt19937_64 random(29);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  long hits = 0;   // hints that held
+  long checks = 0; // instants x hints compared
+  for (int trial = 0; trial < 400; trial++) {
+    Cycle cycle;
+    cycle.origin = 1e6 * unit(random);
+    cycle.period = trial % 2 == 0 ? 10.0 : 0.5 + 100 * unit(random);
+    cycle.epsilon = 1e-9 / cycle.period;
+    if (trial % 5 == 0) { // fractions equal to boundaries exactly: origin 0, period 1, no tolerance, quantum 0
+      cycle.origin = 0;
+      cycle.period = 1;
+      cycle.epsilon = 0;
+    }
+    cycle.boundaries = {0.0, 1.0};
+    const int inner = static_cast<int>(random() % 40);
+    const long long denominator = 1 + static_cast<long long>(random() % 64);
+    for (int b = 0; b < inner; b++)
+      cycle.boundaries.push_back(b % 2 == 0 ? static_cast<double>(1 + random() % denominator) /
+                                                  static_cast<double>(denominator + 1)
+                                            : unit(random));
+    std::sort(cycle.boundaries.begin(), cycle.boundaries.end());
+    cycle.boundaries.erase(std::unique(cycle.boundaries.begin(), cycle.boundaries.end()), cycle.boundaries.end());
+    cycle.phases.resize(cycle.boundaries.size());
+    for (int k = 0; k < 60; k++) {
+      const double q = trial % 5 == 0 ? 0.0 : static_cast<double>(random() % 1000);
+      const double b = cycle.boundaries[random() % cycle.boundaries.size()];
+      double now = cycle.origin + (q + b) * cycle.period;
+      if (k % 3 == 1) now = std::nextafter(now, k % 2 == 0 ? 0.0 : 1e300);
+      if (k % 3 == 2) now = cycle.origin + (q + unit(random)) * cycle.period;
+      const Cycle::Position searched = cycle.position(now);
+      for (size_t hint = 0; hint <= cycle.boundaries.size(); hint++) {
+        const Cycle::Position hinted = cycle.position(now, hint);
+        ASSERT_TRUE(hinted.phase == searched.phase && hinted.quantum == searched.quantum &&
+                    hinted.next == searched.next && hinted.fraction == searched.fraction)
+            << "trial " << trial << ", now " << now << ", hint " << hint;
+        hits += hint == searched.phase;
+        checks++;
+      }
+    }
+  }
+  EXPECT_GT(hits, 20000);
+  EXPECT_GT(checks, 300000);
+}

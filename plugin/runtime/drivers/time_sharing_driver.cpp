@@ -565,7 +565,8 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     const double until = cycle.until(at);
     const double next = next_instant(from, until);
     if (next < 0) return -1.0;
-    const Cycle::Position then = cycle.position(next);
+    // Its phase is most often the one after the last (the first of the next period after the last phase).
+    const Cycle::Position then = cycle.position(next, at.phase + 2 < cycle.phases.size() ? at.phase + 1 : 0);
     if (!runtime_.cycle_step(next, until, then.phase)) return -1.0;
     at = then;
     return next;
