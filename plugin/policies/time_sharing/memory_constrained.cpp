@@ -127,8 +127,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
  private:
   int minimum_nodes(const Job& job) const
   {
-    if (min_nodes_ == "size") return std::max(1, job.size);
-    if (min_nodes_ == "memory" && job.memory_kb > 0) {
+    if (min_nodes_by_size_) return std::max(1, job.size);
+    if (min_nodes_by_memory_ && job.memory_kb > 0) {
       double total_kb = job.memory_kb * job.size;
       return std::max(1, static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9)));
     }
@@ -194,13 +194,30 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     }
     // The pieces by their job's id, in piece order for a job's pieces (a stable sort): plan() and build_cycle() list
     // the pieces in force in this order, so that keep_later_by_id() finds them sorted.
+    // The jobs come in submission order, which is most often id order: then the pieces are only bucketed by job.
+    const size_t job_count = jobs_.size();
+    job_rank_.resize(job_count); // each job's place in id order
+    for (size_t j = 0; j < job_count; j++)
+      job_rank_[j] = j;
+    if (!std::is_sorted(jobs_.begin(), jobs_.end(),
+                        [](const JobState* a, const JobState* b) { return a->job->id < b->job->id; })) {
+      std::vector<size_t> by_id(job_count);
+      for (size_t j = 0; j < job_count; j++)
+        by_id[j] = j;
+      std::stable_sort(by_id.begin(), by_id.end(),
+                       [this](size_t a, size_t b) { return jobs_[a]->job->id < jobs_[b]->job->id; });
+      for (size_t r = 0; r < job_count; r++)
+        job_rank_[by_id[r]] = r;
+    }
+    // A counting sort by rank, stable: a job's pieces keep their order.
+    rank_start_.assign(job_count + 1, 0);
+    for (const auto& p : schedule_.pieces)
+      rank_start_[job_rank_[static_cast<size_t>(p.job)] + 1]++;
+    for (size_t r = 0; r < job_count; r++)
+      rank_start_[r + 1] += rank_start_[r];
     pieces_by_id_.resize(schedule_.pieces.size());
-    for (size_t i = 0; i < pieces_by_id_.size(); i++)
-      pieces_by_id_[i] = i;
-    std::stable_sort(pieces_by_id_.begin(), pieces_by_id_.end(), [this](size_t a, size_t b) {
-      return jobs_[static_cast<size_t>(schedule_.pieces[a].job)]->job->id <
-             jobs_[static_cast<size_t>(schedule_.pieces[b].job)]->job->id;
-    });
+    for (size_t i = 0; i < schedule_.pieces.size(); i++)
+      pieces_by_id_[rank_start_[job_rank_[static_cast<size_t>(schedule_.pieces[i].job)]]++] = i;
     whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(),
                                         [](const auto& p) { return p.start == 0 && p.duration == 1; });
     build_cycle();
@@ -240,6 +257,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   double node_memory_mb_;
   double switch_cost_;
   std::string min_nodes_;
+  // min_nodes_ read once (minimum_nodes() runs for every job at every schedule).
+  const bool min_nodes_by_size_ = min_nodes_ == "size";
+  const bool min_nodes_by_memory_ = min_nodes_ == "memory";
   bool dirty_ = false;
   double quantum_start_ = 0;
   std::vector<const JobState*> jobs_; // the schedule's job indices, in submission order
@@ -247,6 +267,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   std::vector<double> starts_, ends_;         // each piece's time span as fractions of the quantum
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
   std::vector<size_t> pieces_by_id_;          // indices of the pieces, by their job's id (replan())
+  std::vector<size_t> job_rank_, rank_start_; // replan()'s counting sort, kept with their storage
   bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
   std::shared_ptr<const Cycle> cycle_ = std::make_shared<Cycle>(); // the schedule as a cycle (build_cycle())
   std::vector<std::pair<JobId, const ResourceSet*>> chosen_;       // plan()'s jobs, kept with its storage
