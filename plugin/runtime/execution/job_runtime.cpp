@@ -1554,6 +1554,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
     return false;
   cycle_saved_in_.assign(ids.size(), -1);
+  if (cycle_saved_state_.size() < ids.size()) cycle_saved_state_.resize(ids.size());
   cycle_trial_ = 0;
   return true;
 }
@@ -1626,7 +1627,8 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     CycleState& st = cycle_state_[j];
     if (cycle_saved_in_[j] != cycle_trial_) { // its first change in this trial
       cycle_saved_in_[j] = cycle_trial_;
-      cycle_undo_.emplace_back(j, st);
+      cycle_saved_state_[j] = st;
+      cycle_undo_.push_back(j);
       st.rows = 0;
     }
     st.transitions++;
@@ -1654,8 +1656,8 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 
 void JobRuntime::cycle_drop_trial()
 {
-  for (auto& [j, saved] : cycle_undo_)
-    cycle_state_[j] = saved;
+  for (const size_t j : cycle_undo_)
+    cycle_state_[j] = cycle_saved_state_[j];
   cycle_undo_.clear();
   cycle_trial_++;
   cycle_trial_phase_ = cycle_phase_;

@@ -465,9 +465,10 @@ class JobRuntime {
   std::vector<CycleSet> cycle_sets_;
   std::vector<Execution*> cycle_executions_;
   /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
-   * cycle_undo_ the first time it changes it, and a dropped trial puts those back. */
+   * cycle_saved_state_ (listed in cycle_undo_) the first time it changes it, and a dropped trial puts those back. */
   std::vector<CycleState> cycle_state_;
-  std::vector<std::pair<size_t, CycleState>> cycle_undo_;
+  std::vector<size_t> cycle_undo_;            // the jobs saved in the trial, their states in cycle_saved_state_
+  std::vector<CycleState> cycle_saved_state_; // per job (a slot each: no growth of a vector of states per save)
   std::vector<long> cycle_saved_in_; // per job: the trial that last saved it
   long cycle_trial_ = 0;             // the trial's number
   size_t cycle_phases_ = 0;
