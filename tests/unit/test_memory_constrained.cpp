@@ -16,6 +16,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <random>
 
@@ -855,4 +856,61 @@ TEST(MemoryConstrainedPolicy, CyclePositionWithHintEqualsSearch)
   }
   EXPECT_GT(hits, 20000);
   EXPECT_GT(checks, 300000);
+}
+
+/* The cycle a schedule declares (Plan::cycle) lists in each phase exactly the jobs plan() runs inside that phase, on
+ * the same processors: random arrivals (ids in random order, so that submission order is not id order) and departures
+ * on 64 processors under BUDDY (BUDDY* for J not a power of two), BUDDY*, HYBRID and EQUI-EPOCH, each phase checked at
+ * its middle. */
+TEST(MemoryConstrainedPolicy, CyclePhasesAreThePlansInsideThem)
+{
+  for (const std::string scheduler : {"buddy", "buddy-star", "hybrid", "equi-epoch"}) {
+    jobsched::testing::TimeSharingBench bench(64, "memory-constrained",
+                                              {{"policy", scheduler}, {"min_nodes", "size"}, {"quantum", "10"}});
+    std::mt19937_64 random(31);
+    std::vector<JobId> in_system;
+    std::vector<JobId> unused_ids(400);
+    std::iota(unused_ids.begin(), unused_ids.end(), 1);
+    std::shuffle(unused_ids.begin(), unused_ids.end(), random);
+    double t = 0;
+    size_t phases_checked = 0;
+    for (int k = 0; k < 300 && !unused_ids.empty(); k++) {
+      t += 1.0 + static_cast<double>(random() % 50);
+      if (!in_system.empty() && random() % 3 == 0) {
+        const size_t i = random() % in_system.size();
+        bench.end(in_system[i], t);
+        in_system.erase(in_system.begin() + static_cast<long>(i));
+      }
+      if (random() % 3 != 0 && in_system.size() < 20) {
+        Job j;
+        j.id = unused_ids.back();
+        unused_ids.pop_back();
+        j.submit_time = t;
+        j.shape = JobShape::malleable;
+        j.size = 1 + static_cast<int>(random() % 8);
+        j.min_size = 1;
+        j.max_size = 64;
+        bench.submit(j, t);
+        in_system.push_back(j.id);
+      }
+      const Plan first = bench.plan(t);
+      if (!first.cycle) continue;
+      const std::shared_ptr<const Cycle> cycle = first.cycle;
+      const double quantum = std::floor((t - cycle->origin) / cycle->period) + 1;
+      for (size_t p = 0; p + 1 < cycle->boundaries.size(); p++) {
+        const double middle = (cycle->boundaries[p] + cycle->boundaries[p + 1]) / 2;
+        const Plan inside = bench.plan(cycle->origin + (quantum + middle) * cycle->period);
+        std::map<JobId, ResourceSet> listed;
+        for (const auto& [id, where] : cycle->phases[p])
+          listed.emplace(id, *where);
+        ASSERT_EQ(listed.size(), cycle->phases[p].size()) << scheduler << ": a job twice in phase " << p;
+        ASSERT_EQ(listed, inside.run) << scheduler << " at " << t << ", phase " << p;
+        ASSERT_TRUE(std::is_sorted(cycle->phases[p].begin(), cycle->phases[p].end(),
+                                   [](const auto& a, const auto& b) { return a.first < b.first; }));
+        phases_checked++;
+      }
+      t = cycle->origin + (quantum + 1) * cycle->period; // the next events come after the phases looked at
+    }
+    EXPECT_GT(phases_checked, 500U) << scheduler;
+  }
 }

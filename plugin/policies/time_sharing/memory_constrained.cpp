@@ -238,13 +238,23 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     cycle->boundaries.erase(std::unique(cycle->boundaries.begin(), cycle->boundaries.end()), cycle->boundaries.end());
     cycle->phases.resize(cycle->boundaries.size()); // the last: a fraction at or past 1
     // One epoch: plan() uses only the boundaries (such a schedule declares no cycle: nothing changes in it).
-    for (size_t p = 0; p + 1 < cycle->boundaries.size() && !whole_quantum_pieces_; p++) {
-      const double at = cycle->boundaries[p];
-      auto& run = cycle->phases[p];
-      for (const size_t i : pieces_by_id_)
-        if (starts_[i] <= at && at < ends_[i])
-          run.emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id, &piece_processors_[i]);
-      keep_later_by_id(run);
+    // A piece is in force in the phases p whose boundary b_p has start <= b_p < end: the boundaries ascend, so those
+    // are one run of phases, found by two binary searches rather than by testing every piece at every phase. The
+    // pieces are taken by id, so each phase's list comes out by id.
+    const auto& boundaries = cycle->boundaries;
+    const size_t last_phase = boundaries.size() - 1; // the empty one
+    if (!whole_quantum_pieces_) {
+      for (const size_t i : pieces_by_id_) {
+        const auto at_or_after = [&boundaries](double t) {
+          return static_cast<size_t>(std::lower_bound(boundaries.begin(), boundaries.end(), t) - boundaries.begin());
+        };
+        const size_t end = std::min(last_phase, at_or_after(ends_[i]));
+        for (size_t p = at_or_after(starts_[i]); p < end; p++)
+          cycle->phases[p].emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id,
+                                        &piece_processors_[i]);
+      }
+      for (size_t p = 0; p < last_phase; p++)
+        keep_later_by_id(cycle->phases[p]);
     }
     cycle_ = std::move(cycle);
   }
