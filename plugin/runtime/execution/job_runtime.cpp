@@ -1524,7 +1524,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
         }
       const int n = set.count();
       bool off = false;
-      CycleSet c;
+      CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
       c.set = &set;
       c.speed = slowest_speed_of(set, off);
       c.cost = model_.cost(*r.x->job, set);
@@ -1533,10 +1533,9 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       c.rate = n == r.x->job->size ? 1.0 : c.speedup / r.speedup_of_size;
       c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
       c.page_fault_time = r.run_time * c.cost.page_faults;
-      cycle_sets_.push_back(c);
       return static_cast<int>(cycle_sets_.size() - 1);
     };
-    CycleState st;
+    CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
     st.set = index_of(s.processors); // a suspended job's are where it last computed
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
@@ -1549,7 +1548,6 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     }
     st.running = s.status == JobStatus::running;
     link_replayed_fields(x, st, [](const auto& job, auto& replay) { replay = job; });
-    cycle_state_.push_back(st);
   }
   if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
     return false;
