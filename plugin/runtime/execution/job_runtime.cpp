@@ -1536,7 +1536,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       return static_cast<int>(cycle_sets_.size() - 1);
     };
     CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
-    st.set = index_of(s.processors); // a suspended job's are where it last computed
+    st.set = index_of(s.processors);              // a suspended job's are where it last computed
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
     r.set_at_begin = st.set;
