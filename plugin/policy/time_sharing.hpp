@@ -66,6 +66,21 @@ struct Cycle {
     const double next = above == boundaries.end() ? 1.0 : *above;
     return {q, next, static_cast<size_t>(above - boundaries.begin()) - 1, fraction};
   }
+  /* position(now), the same to the bit, for a `now` likely in phase `hint` (stepping boundary by boundary: the phase
+   * after the last one): when the hint's fractions hold the fraction, no search. */
+  Position position(double now, size_t hint) const
+  {
+    const double elapsed = (now - origin) / period;
+    const double q = std::floor(elapsed + epsilon);
+    const double fraction = std::max(0.0, elapsed - q) + epsilon;
+    // upper_bound's answer (the first boundary above the fraction) is hint + 1 when boundaries[hint] <= fraction <
+    // boundaries[hint + 1] (ascending: every boundary before is <= fraction too).
+    if (hint + 1 < boundaries.size() && boundaries[hint] <= fraction && fraction < boundaries[hint + 1])
+      return {q, boundaries[hint + 1], hint, fraction};
+    auto above = std::upper_bound(boundaries.begin(), boundaries.end(), fraction);
+    const double next = above == boundaries.end() ? 1.0 : *above;
+    return {q, next, static_cast<size_t>(above - boundaries.begin()) - 1, fraction};
+  }
   /* The policy's next wake-up at `now` (its plan's `until`). */
   double until(double now) const { return until(position(now)); }
   /* The same from the position of `now`. */

@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "policies/memory_constrained/partitions.hpp"
 #include "policies/memory_constrained/policies.hpp"
+#include "policies/memory_constrained/schedule_building.hpp"
 #include "policy/policy.hpp"
 #include "support/time_sharing_bench.hpp"
 
@@ -15,6 +16,8 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <random>
 
 using namespace jobsched;
@@ -564,6 +567,192 @@ TEST(MemoryConstrainedBruteForce, EveryPolicyValidOnRandomInputs)
   }
 }
 
+/* BUDDY as it was computed before its heights became integers (plugin/policies/memory_constrained/buddy.cpp): every
+ * time a boost::rational, the frontier rebuilt after each piece. The second method the integer form is checked
+ * against. */
+namespace rational_buddy {
+
+struct Segment {
+  int first_node;
+  int width;
+  Fraction height;
+};
+
+std::vector<Piece> pieces(int nodes, const std::vector<int>& mins, const std::vector<int>& jobs)
+{
+  const Fraction share(nodes, static_cast<long long>(jobs.size()));
+  std::vector<Segment> frontier{{0, nodes, Fraction(0)}};
+  std::vector<Piece> out;
+  for (int job : detail::jobs_by_decreasing_min(mins, jobs)) {
+    int min_seg = -1;
+    int min_seg_exponent = -1;
+    bool tie = false;
+    for (size_t i = 0; i < frontier.size(); i++) {
+      if (frontier[i].height >= Fraction(1)) continue;
+      int exponent = 0;
+      for (long long d = frontier[i].height.denominator(); d > 1; d /= 2)
+        exponent++;
+      if (exponent > min_seg_exponent) {
+        min_seg = static_cast<int>(i);
+        min_seg_exponent = exponent;
+        tie = false;
+      } else if (exponent == min_seg_exponent) {
+        tie = true;
+      }
+    }
+    if (min_seg < 0 || tie) throw PolicyError("no unique min-seg");
+    Segment& seg = frontier[static_cast<size_t>(min_seg)];
+    Fraction forced = share * Fraction(1LL << min_seg_exponent);
+    Fraction width = std::max(Fraction(ceil_power_of_two(mins[static_cast<size_t>(job)])), forced);
+    Fraction height = share / width;
+    if (width.denominator() != 1 || width > Fraction(seg.width) || seg.height + height > Fraction(1))
+      throw PolicyError("does not fit");
+    int w = static_cast<int>(width.numerator());
+    out.push_back(Piece{job, seg.first_node, w, seg.height, height});
+    Segment raised{seg.first_node, w, seg.height + height};
+    Segment rest{seg.first_node + w, seg.width - w, seg.height};
+    auto at = frontier.begin() + min_seg;
+    at = frontier.erase(at);
+    if (rest.width > 0) at = frontier.insert(at, rest);
+    frontier.insert(at, raised);
+    std::vector<Segment> merged;
+    for (const auto& s : frontier)
+      if (!merged.empty() && merged.back().height == s.height)
+        merged.back().width += s.width;
+      else
+        merged.push_back(s);
+    frontier = std::move(merged);
+  }
+  return out;
+}
+
+void append(QuantumSchedule& schedule, const std::vector<int>& mins, const std::vector<int>& jobs, Fraction start,
+            Fraction length)
+{
+  for (Piece p : pieces(schedule.nodes, mins, jobs)) {
+    p.start = start + p.start * length;
+    p.duration *= length;
+    schedule.pieces.push_back(p);
+  }
+}
+
+QuantumSchedule buddy(int nodes, const std::vector<int>& mins)
+{
+  QuantumSchedule schedule;
+  schedule.nodes = nodes;
+  append(schedule, mins, detail::all_jobs(mins), Fraction(0), Fraction(1));
+  return schedule;
+}
+
+QuantumSchedule buddy_star(int nodes, const std::vector<int>& mins)
+{
+  QuantumSchedule schedule;
+  schedule.nodes = nodes;
+  const long long job_count = static_cast<long long>(mins.size());
+  std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
+  size_t next = 0;
+  Fraction start(0);
+  for (int bit = 62; bit >= 0; bit--) {
+    long long subset_size = 1LL << bit;
+    if ((job_count & subset_size) == 0) continue;
+    std::vector<int> subset(increasing.begin() + static_cast<long>(next),
+                            increasing.begin() + static_cast<long>(next + static_cast<size_t>(subset_size)));
+    next += static_cast<size_t>(subset_size);
+    Fraction length(subset_size, job_count);
+    append(schedule, mins, subset, start, length);
+    start += length;
+  }
+  return schedule;
+}
+
+QuantumSchedule hybrid(int nodes, const std::vector<int>& mins, int k)
+{
+  QuantumSchedule schedule;
+  schedule.nodes = nodes;
+  const long long job_count = static_cast<long long>(mins.size());
+  long long buddy_count = 1;
+  while (buddy_count * 2 <= job_count)
+    buddy_count *= 2;
+  std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
+  std::vector<int> smallest(increasing.begin(), increasing.begin() + static_cast<long>(buddy_count));
+  std::vector<int> others(increasing.begin() + static_cast<long>(buddy_count), increasing.end());
+  Fraction buddy_length(buddy_count, job_count);
+  append(schedule, mins, smallest, Fraction(0), buddy_length);
+  if (!others.empty())
+    detail::append_epochs(schedule, detail::heuristic_epochs(nodes, mins, others, k), buddy_length,
+                          static_cast<int>(job_count));
+  return schedule;
+}
+
+} // namespace rational_buddy
+
+/* The same schedule, piece by piece and epoch by epoch, rationals compared exactly; or both refuse the input (a
+ * piece that does not fit above the min-seg: BUDDY is not defined for every set of minimums). Returns whether a
+ * schedule was compared. */
+bool expect_same_schedule(const std::function<QuantumSchedule()>& integer_form,
+                          const std::function<QuantumSchedule()>& rational_form, const std::string& what)
+{
+  std::optional<QuantumSchedule> integer, rational;
+  try {
+    integer = integer_form();
+  } catch (const PolicyError&) {
+  }
+  try {
+    rational = rational_form();
+  } catch (const PolicyError&) {
+  }
+  EXPECT_EQ(integer.has_value(), rational.has_value()) << what;
+  if (!integer || !rational) return false;
+  EXPECT_EQ(integer->nodes, rational->nodes) << what;
+  EXPECT_EQ(integer->pieces.size(), rational->pieces.size()) << what;
+  for (size_t i = 0; i < std::min(integer->pieces.size(), rational->pieces.size()); i++) {
+    const Piece& a = integer->pieces[i];
+    const Piece& b = rational->pieces[i];
+    EXPECT_TRUE(a.job == b.job && a.first_node == b.first_node && a.width == b.width && a.start == b.start &&
+                a.duration == b.duration)
+        << what << ": piece " << i << " (job " << a.job << " at " << a.start << " for " << a.duration << ", job "
+        << b.job << " at " << b.start << " for " << b.duration << ")";
+  }
+  EXPECT_EQ(integer->epochs.size(), rational->epochs.size()) << what;
+  for (size_t e = 0; e < std::min(integer->epochs.size(), rational->epochs.size()); e++)
+    EXPECT_TRUE(integer->epochs[e].start == rational->epochs[e].start &&
+                integer->epochs[e].duration == rational->epochs[e].duration &&
+                integer->epochs[e].pieces == rational->epochs[e].pieces)
+        << what << ": epoch " << e;
+  return true;
+}
+
+/* BUDDY, BUDDY* and HYBRID in integers (heights counted in 1/J) give exactly the pieces of the rational form above,
+ * on random machines of 1 to 16,384 nodes and 1 to 300 jobs whose minimums are drawn three ways: the paper's (1 ..
+ * 2N/J - 1), any size (1 .. N), and mostly one node (so that forced widths (N/J) 2^x below one node occur). */
+TEST(MemoryConstrainedBuddy, IntegerHeightsEqualRationalOnes)
+{
+  std::mt19937 random(23);
+  int compared = 0; // schedules (the others: inputs both forms refuse)
+  for (int trial = 0; trial < 3000; trial++) {
+    const int nodes = 1 << std::uniform_int_distribution<int>(0, 14)(random);
+    const int job_count = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 300 : 40)(random);
+    const int k = std::uniform_int_distribution<int>(0, 3)(random);
+    int top = nodes;
+    if (trial % 3 == 0) top = std::clamp(2 * nodes / job_count - 1, 1, nodes);
+    if (trial % 3 == 1) top = std::min(nodes, 2);
+    std::uniform_int_distribution<int> min_of(1, top);
+    std::vector<int> mins(static_cast<size_t>(job_count));
+    for (int& m : mins)
+      m = min_of(random);
+    const std::string what = "N = " + std::to_string(nodes) + ", J = " + std::to_string(job_count);
+    compared += expect_same_schedule([&] { return buddy_star_schedule(nodes, mins); },
+                                     [&] { return rational_buddy::buddy_star(nodes, mins); }, "buddy-star, " + what);
+    compared += expect_same_schedule([&] { return hybrid_schedule(nodes, mins, k); },
+                                     [&] { return rational_buddy::hybrid(nodes, mins, k); }, "hybrid, " + what);
+    if (pow2(job_count))
+      compared += expect_same_schedule([&] { return buddy_schedule(nodes, mins); },
+                                       [&] { return rational_buddy::buddy(nodes, mins); }, "buddy, " + what);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(compared, 5000);
+}
+
 /* The plans memory-constrained builds in the map of the plans handed back (reuse_plan: the jobs of both keep their
  * nodes, the others' nodes are taken out and reused) equal those it builds in new maps: two policies of each quantum
  * scheduler given the same random arrivals (malleable jobs, minimums 1 to 16 of 32 processors), departures and
@@ -615,5 +804,113 @@ TEST(MemoryConstrainedPolicy, PlansInReusedMapsEqualNewOnes)
     }
     EXPECT_GT(jobs_planned, 2000U) << scheduler;
     EXPECT_GT(changes, 300U) << scheduler << ": plans that take nodes out and reuse them";
+  }
+}
+
+/* Cycle::position(now, hint) is position(now) to the bit whatever the hint, right or wrong: random cycles (origins,
+ * periods, 1 to 40 boundaries, some of them sums of fractions such as the policy's), at instants landing on
+ * boundaries (origin + (q + b) x period, as a replay reaches them; a fifth of the cycles with fractions equal to
+ * boundaries exactly), just around them and anywhere. */
+TEST(MemoryConstrainedPolicy, CyclePositionWithHintEqualsSearch)
+{
+  std::mt19937_64 random(29);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  long hits = 0;   // hints that held
+  long checks = 0; // instants x hints compared
+  for (int trial = 0; trial < 400; trial++) {
+    Cycle cycle;
+    cycle.origin = 1e6 * unit(random);
+    cycle.period = trial % 2 == 0 ? 10.0 : 0.5 + 100 * unit(random);
+    cycle.epsilon = 1e-9 / cycle.period;
+    if (trial % 5 == 0) { // fractions equal to boundaries exactly: origin 0, period 1, no tolerance, quantum 0
+      cycle.origin = 0;
+      cycle.period = 1;
+      cycle.epsilon = 0;
+    }
+    cycle.boundaries = {0.0, 1.0};
+    const int inner = static_cast<int>(random() % 40);
+    const long long denominator = 1 + static_cast<long long>(random() % 64);
+    for (int b = 0; b < inner; b++)
+      cycle.boundaries.push_back(b % 2 == 0 ? static_cast<double>(1 + random() % denominator) /
+                                                  static_cast<double>(denominator + 1)
+                                            : unit(random));
+    std::sort(cycle.boundaries.begin(), cycle.boundaries.end());
+    cycle.boundaries.erase(std::unique(cycle.boundaries.begin(), cycle.boundaries.end()), cycle.boundaries.end());
+    cycle.phases.resize(cycle.boundaries.size());
+    for (int k = 0; k < 60; k++) {
+      const double q = trial % 5 == 0 ? 0.0 : static_cast<double>(random() % 1000);
+      const double b = cycle.boundaries[random() % cycle.boundaries.size()];
+      double now = cycle.origin + (q + b) * cycle.period;
+      if (k % 3 == 1) now = std::nextafter(now, k % 2 == 0 ? 0.0 : 1e300);
+      if (k % 3 == 2) now = cycle.origin + (q + unit(random)) * cycle.period;
+      const Cycle::Position searched = cycle.position(now);
+      for (size_t hint = 0; hint <= cycle.boundaries.size(); hint++) {
+        const Cycle::Position hinted = cycle.position(now, hint);
+        ASSERT_TRUE(hinted.phase == searched.phase && hinted.quantum == searched.quantum &&
+                    hinted.next == searched.next && hinted.fraction == searched.fraction)
+            << "trial " << trial << ", now " << now << ", hint " << hint;
+        hits += hint == searched.phase;
+        checks++;
+      }
+    }
+  }
+  EXPECT_GT(hits, 20000);
+  EXPECT_GT(checks, 300000);
+}
+
+/* The cycle a schedule declares (Plan::cycle) lists in each phase exactly the jobs plan() runs inside that phase, on
+ * the same processors: random arrivals (ids in random order, so that submission order is not id order) and departures
+ * on 64 processors under BUDDY (BUDDY* for J not a power of two), BUDDY*, HYBRID and EQUI-EPOCH, each phase checked at
+ * its middle. */
+TEST(MemoryConstrainedPolicy, CyclePhasesAreThePlansInsideThem)
+{
+  for (const std::string scheduler : {"buddy", "buddy-star", "hybrid", "equi-epoch"}) {
+    jobsched::testing::TimeSharingBench bench(64, "memory-constrained",
+                                              {{"policy", scheduler}, {"min_nodes", "size"}, {"quantum", "10"}});
+    std::mt19937_64 random(31);
+    std::vector<JobId> in_system;
+    std::vector<JobId> unused_ids(400);
+    std::iota(unused_ids.begin(), unused_ids.end(), 1);
+    std::shuffle(unused_ids.begin(), unused_ids.end(), random);
+    double t = 0;
+    size_t phases_checked = 0;
+    for (int k = 0; k < 300 && !unused_ids.empty(); k++) {
+      t += 1.0 + static_cast<double>(random() % 50);
+      if (!in_system.empty() && random() % 3 == 0) {
+        const size_t i = random() % in_system.size();
+        bench.end(in_system[i], t);
+        in_system.erase(in_system.begin() + static_cast<long>(i));
+      }
+      if (random() % 3 != 0 && in_system.size() < 20) {
+        Job j;
+        j.id = unused_ids.back();
+        unused_ids.pop_back();
+        j.submit_time = t;
+        j.shape = JobShape::malleable;
+        j.size = 1 + static_cast<int>(random() % 8);
+        j.min_size = 1;
+        j.max_size = 64;
+        bench.submit(j, t);
+        in_system.push_back(j.id);
+      }
+      const Plan first = bench.plan(t);
+      if (!first.cycle) continue;
+      const std::shared_ptr<const Cycle> cycle = first.cycle;
+      const double quantum = std::floor((t - cycle->origin) / cycle->period) + 1;
+      for (size_t p = 0; p + 1 < cycle->boundaries.size(); p++) {
+        const double middle = (cycle->boundaries[p] + cycle->boundaries[p + 1]) / 2;
+        const Plan inside = bench.plan(cycle->origin + (quantum + middle) * cycle->period);
+        std::map<JobId, ResourceSet> listed;
+        for (const auto& [id, where] : cycle->phases[p])
+          listed.emplace(id, *where);
+        ASSERT_EQ(listed.size(), cycle->phases[p].size()) << scheduler << ": a job twice in phase " << p;
+        ASSERT_EQ(listed, inside.run) << scheduler << " at " << t << ", phase " << p;
+        ASSERT_TRUE(std::is_sorted(cycle->phases[p].begin(), cycle->phases[p].end(),
+                                   [](const auto& a, const auto& b) { return a.first < b.first; }));
+        phases_checked++;
+      }
+      t = cycle->origin + (quantum + 1) * cycle->period; // the next events come after the phases looked at
+    }
+    EXPECT_GT(phases_checked, 500U) << scheduler;
   }
 }

@@ -58,6 +58,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       throw InputError("policy.params.node_memory_mb: min_nodes: memory needs the memory of a node (> 0)");
     if (policy_->name == "opt-epoch" && options_.k > 1)
       throw InputError("policy.params.k: opt-epoch runs only for k <= 1 (the paper's choice); use heuristic-epoch");
+    // Looked up once: a look-up by name per schedule built the list of known names.
+    if (policy_->name == "buddy") buddy_star_ = &memory_constrained::memory_constrained_policy("buddy-star");
     const int nodes = machine_.resource_count();
     if ((policy_->name == "buddy" || policy_->name == "buddy-star" || policy_->name == "hybrid") &&
         !memory_constrained::is_power_of_two(nodes))
@@ -94,7 +96,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     bool deferred = false;
     std::vector<std::pair<JobId, const ResourceSet*>>& chosen = chosen_; // the jobs that run, and where
     chosen.clear();
-    for (size_t i = 0; i < schedule_.pieces.size(); i++) {
+    for (const size_t i : pieces_by_id_) { // the jobs come out by id: keep_later_by_id() sorts nothing
       if (!(starts_[i] <= fraction && fraction < ends_[i])) continue;
       const JobState* state = jobs_[static_cast<size_t>(schedule_.pieces[i].job)];
       const ResourceSet& processors = piece_processors_[i];
@@ -125,8 +127,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
  private:
   int minimum_nodes(const Job& job) const
   {
-    if (min_nodes_ == "size") return std::max(1, job.size);
-    if (min_nodes_ == "memory" && job.memory_kb > 0) {
+    if (min_nodes_by_size_) return std::max(1, job.size);
+    if (min_nodes_by_memory_ && job.memory_kb > 0) {
       double total_kb = job.memory_kb * job.size;
       return std::max(1, static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9)));
     }
@@ -149,7 +151,9 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
    * plan()'s map and the cycle's phases follow the same rule. */
   static void keep_later_by_id(std::vector<std::pair<JobId, const ResourceSet*>>& jobs)
   {
-    std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // Listed by id already (pieces_by_id_), the stable sort is a check that moves nothing.
+    if (!std::is_sorted(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; }))
+      std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     auto last =
         std::unique(jobs.rbegin(), jobs.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
     jobs.erase(jobs.begin(), last.base());
@@ -169,13 +173,14 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     whole_quantum_pieces_ = false;
     if (jobs_.empty()) {
       piece_processors_.clear();
+      pieces_by_id_.clear();
       return;
     }
     memory_constrained::PlanOptions options = options_;
     // BUDDY applies only to power-of-two J: in the dynamic setting it stands for BUDDY*, as in the paper's figures.
     const auto* policy = policy_;
-    if (policy->name == "buddy" && !memory_constrained::is_power_of_two(static_cast<long long>(mins.size())))
-      policy = &memory_constrained::memory_constrained_policy("buddy-star");
+    if (buddy_star_ != nullptr && !memory_constrained::is_power_of_two(static_cast<long long>(mins.size())))
+      policy = buddy_star_;
     schedule_ = policy->plan(machine_.resource_count(), mins, options);
     // The sets of the last schedule are emptied and refilled in place: no allocation per piece and schedule.
     piece_processors_.resize(schedule_.pieces.size(), ResourceSet(machine_.resource_count()));
@@ -187,6 +192,32 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       piece_processors_[i].clear();
       piece_processors_[i].add_range(p.first_node, width);
     }
+    // The pieces by their job's id, in piece order for a job's pieces (a stable sort): plan() and build_cycle() list
+    // the pieces in force in this order, so that keep_later_by_id() finds them sorted.
+    // The jobs come in submission order, which is most often id order: then the pieces are only bucketed by job.
+    const size_t job_count = jobs_.size();
+    job_rank_.resize(job_count); // each job's place in id order
+    for (size_t j = 0; j < job_count; j++)
+      job_rank_[j] = j;
+    if (!std::is_sorted(jobs_.begin(), jobs_.end(),
+                        [](const JobState* a, const JobState* b) { return a->job->id < b->job->id; })) {
+      std::vector<size_t> by_id(job_count);
+      for (size_t j = 0; j < job_count; j++)
+        by_id[j] = j;
+      std::stable_sort(by_id.begin(), by_id.end(),
+                       [this](size_t a, size_t b) { return jobs_[a]->job->id < jobs_[b]->job->id; });
+      for (size_t r = 0; r < job_count; r++)
+        job_rank_[by_id[r]] = r;
+    }
+    // A counting sort by rank, stable: a job's pieces keep their order.
+    rank_start_.assign(job_count + 1, 0);
+    for (const auto& p : schedule_.pieces)
+      rank_start_[job_rank_[static_cast<size_t>(p.job)] + 1]++;
+    for (size_t r = 0; r < job_count; r++)
+      rank_start_[r + 1] += rank_start_[r];
+    pieces_by_id_.resize(schedule_.pieces.size());
+    for (size_t i = 0; i < schedule_.pieces.size(); i++)
+      pieces_by_id_[rank_start_[job_rank_[static_cast<size_t>(schedule_.pieces[i].job)]]++] = i;
     whole_quantum_pieces_ = std::all_of(schedule_.pieces.begin(), schedule_.pieces.end(),
                                         [](const auto& p) { return p.start == 0 && p.duration == 1; });
     build_cycle();
@@ -207,30 +238,46 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     cycle->boundaries.erase(std::unique(cycle->boundaries.begin(), cycle->boundaries.end()), cycle->boundaries.end());
     cycle->phases.resize(cycle->boundaries.size()); // the last: a fraction at or past 1
     // One epoch: plan() uses only the boundaries (such a schedule declares no cycle: nothing changes in it).
-    for (size_t p = 0; p + 1 < cycle->boundaries.size() && !whole_quantum_pieces_; p++) {
-      const double at = cycle->boundaries[p];
-      auto& run = cycle->phases[p];
-      for (size_t i = 0; i < schedule_.pieces.size(); i++)
-        if (starts_[i] <= at && at < ends_[i])
-          run.emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id, &piece_processors_[i]);
-      keep_later_by_id(run);
+    // A piece is in force in the phases p whose boundary b_p has start <= b_p < end: the boundaries ascend, so those
+    // are one run of phases, found by two binary searches rather than by testing every piece at every phase. The
+    // pieces are taken by id, so each phase's list comes out by id.
+    const auto& boundaries = cycle->boundaries;
+    const size_t last_phase = boundaries.size() - 1; // the empty one
+    if (!whole_quantum_pieces_) {
+      for (const size_t i : pieces_by_id_) {
+        const auto at_or_after = [&boundaries](double t) {
+          return static_cast<size_t>(std::lower_bound(boundaries.begin(), boundaries.end(), t) - boundaries.begin());
+        };
+        const size_t end = std::min(last_phase, at_or_after(ends_[i]));
+        for (size_t p = at_or_after(starts_[i]); p < end; p++)
+          cycle->phases[p].emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id,
+                                        &piece_processors_[i]);
+      }
+      for (size_t p = 0; p < last_phase; p++)
+        keep_later_by_id(cycle->phases[p]);
     }
     cycle_ = std::move(cycle);
   }
 
   const Machine& machine_;
   const memory_constrained::MemoryConstrainedPolicy* policy_;
+  const memory_constrained::MemoryConstrainedPolicy* buddy_star_ = nullptr; // BUDDY's stand-in for J not a power of 2
   memory_constrained::PlanOptions options_;
   double quantum_;
   double node_memory_mb_;
   double switch_cost_;
   std::string min_nodes_;
+  // min_nodes_ read once (minimum_nodes() runs for every job at every schedule).
+  const bool min_nodes_by_size_ = min_nodes_ == "size";
+  const bool min_nodes_by_memory_ = min_nodes_ == "memory";
   bool dirty_ = false;
   double quantum_start_ = 0;
   std::vector<const JobState*> jobs_; // the schedule's job indices, in submission order
   memory_constrained::QuantumSchedule schedule_;
   std::vector<double> starts_, ends_;         // each piece's time span as fractions of the quantum
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
+  std::vector<size_t> pieces_by_id_;          // indices of the pieces, by their job's id (replan())
+  std::vector<size_t> job_rank_, rank_start_; // replan()'s counting sort, kept with their storage
   bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
   std::shared_ptr<const Cycle> cycle_ = std::make_shared<Cycle>(); // the schedule as a cycle (build_cycle())
   std::vector<std::pair<JobId, const ResourceSet*>> chosen_;       // plan()'s jobs, kept with its storage

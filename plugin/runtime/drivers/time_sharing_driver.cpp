@@ -602,6 +602,12 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
       cycle_ids_.push_back(id);
   std::sort(cycle_ids_.begin(), cycle_ids_.end());
   cycle_ids_.erase(std::unique(cycle_ids_.begin(), cycle_ids_.end()), cycle_ids_.end());
+  // The runtime refuses a cycle with a job that has not started (or has ended): known from the records, before the
+  // phases' table is built. After an arrival that is the usual case until the new job's piece comes.
+  for (const JobId id : cycle_ids_) {
+    const JobState* s = runtime_.table().find(id);
+    if (s == nullptr || (s->status != JobStatus::running && s->status != JobStatus::suspended)) return advance;
+  }
   cycle_where_.assign(cycle_ids_.size() * phases, nullptr);
   for (size_t p = 0; p < phases; p++)
     for (const auto& [id, where] : cycle.phases[p]) {
@@ -621,7 +627,8 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     const double until = cycle.until(at);
     const double next = next_instant(from, until);
     if (next < 0) return -1.0;
-    const Cycle::Position then = cycle.position(next);
+    // Its phase is most often the one after the last (the first of the next period after the last phase).
+    const Cycle::Position then = cycle.position(next, at.phase + 2 < cycle.phases.size() ? at.phase + 1 : 0);
     if (!runtime_.cycle_step(next, until, then.phase)) return -1.0;
     at = then;
     return next;

@@ -1538,11 +1538,18 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
     r.set_of_phase.clear();
     auto index_of = [&r, first_set, this](const ResourceSet& set) {
+      // A phase names a piece's set by its address, the same in every phase the piece spans: once found equal to one
+      // of the job's sets, that address is remembered with it and the words are not compared again.
       for (size_t i = first_set; i < cycle_sets_.size(); i++)
-        if (cycle_sets_[i].set == &set || *cycle_sets_[i].set == set) return static_cast<int>(i);
+        if (cycle_sets_[i].set == &set || cycle_sets_[i].same == &set) return static_cast<int>(i);
+      for (size_t i = first_set; i < cycle_sets_.size(); i++)
+        if (*cycle_sets_[i].set == set) {
+          cycle_sets_[i].same = &set;
+          return static_cast<int>(i);
+        }
       const int n = set.count();
       bool off = false;
-      CycleSet c;
+      CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
       c.set = &set;
       c.speed = slowest_speed_of(set, off);
       c.cost = model_.cost(*r.x->job, set);
@@ -1551,11 +1558,13 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       c.rate = n == r.x->job->size ? 1.0 : c.speedup / r.speedup_of_size;
       c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
       c.page_fault_time = r.run_time * c.cost.page_faults;
-      cycle_sets_.push_back(c);
       return static_cast<int>(cycle_sets_.size() - 1);
     };
-    CycleState st;
-    st.set = index_of(s.processors); // a suspended job's are where it last computed
+    CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
+    st.set = index_of(s.processors);              // a suspended job's are where it last computed
+    // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
+    if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
+    r.set_at_begin = st.set;
     for (size_t p = 0; p < phases; p++) {
       const ResourceSet* on = where[j * phases + p];
       if (on != nullptr && on->empty()) return false;
@@ -1564,11 +1573,11 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     }
     st.running = s.status == JobStatus::running;
     link_replayed_fields(x, st, [](const auto& job, auto& replay) { replay = job; });
-    cycle_state_.push_back(st);
   }
   if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
     return false;
   cycle_saved_in_.assign(ids.size(), -1);
+  if (cycle_saved_state_.size() < ids.size()) cycle_saved_state_.resize(ids.size());
   cycle_trial_ = 0;
   return true;
 }
@@ -1641,7 +1650,8 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     CycleState& st = cycle_state_[j];
     if (cycle_saved_in_[j] != cycle_trial_) { // its first change in this trial
       cycle_saved_in_[j] = cycle_trial_;
-      cycle_undo_.emplace_back(j, st);
+      cycle_saved_state_[j] = st;
+      cycle_undo_.push_back(j);
       st.rows = 0;
     }
     st.transitions++;
@@ -1669,8 +1679,8 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 
 void JobRuntime::cycle_drop_trial()
 {
-  for (auto& [j, saved] : cycle_undo_)
-    cycle_state_[j] = saved;
+  for (const size_t j : cycle_undo_)
+    cycle_state_[j] = cycle_saved_state_[j];
   cycle_undo_.clear();
   cycle_trial_++;
   cycle_trial_phase_ = cycle_phase_;
@@ -1707,13 +1717,20 @@ void JobRuntime::cycle_end(double period)
     // A job's rows of the first cycle but its first (which began before the advance, wherever the schedule before had
     // put its start) are those of every cycle, shifted by whole periods; so is its first row of the second cycle (which
     // began at its last change of the first) for every cycle after the first. Each is written once with its count.
-    // One segment written over and over: its processors are copied into the same words (no allocation per row).
-    TraceSegment& segment = cycle_segment_;
+    // One segment per processor set of the cycle, written over and over: a set's processors are copied into it once
+    // per advance (a job's rows take turns between its two or three sets), into words kept from the last advance.
+    if (cycle_row_segments_.size() < cycle_sets_.size()) cycle_row_segments_.resize(cycle_sets_.size());
+    cycle_row_segment_filled_.assign(cycle_sets_.size(), false);
     for (const CycleRow& row : cycle_rows_) {
+      const size_t set = static_cast<size_t>(row.set);
+      TraceSegment& segment = cycle_row_segments_[set];
+      if (!cycle_row_segment_filled_[set]) {
+        segment.processors = *cycle_sets_[set].set;
+        cycle_row_segment_filled_[set] = true;
+      }
       segment.job = cycle_jobs_[row.job].trace_id;
       segment.start = row.start;
       segment.end = row.end;
-      segment.processors = *cycle_sets_[static_cast<size_t>(row.set)].set;
       segment.status = row.running ? JobStatus::running : JobStatus::suspended;
       segment.area = -1;
       const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
@@ -1733,7 +1750,9 @@ void JobRuntime::cycle_end(double period)
     x.share_since = st.since;
     x.held_throughout = false;
     const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
-    if (s.processors != *c.set) { // where it last computed, as launch() left it
+    // Where it last computed, as launch() left it. The replay leaves the record's processors as they were, and a job's
+    // sets differ from one another: they changed exactly when its set is not the one they were at the start.
+    if (st.set != cycle_jobs_[j].set_at_begin) {
       s.processors = *c.set;
       s.cost = c.cost;
       x.cost_valid = true;

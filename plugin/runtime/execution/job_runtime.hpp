@@ -424,9 +424,11 @@ class JobRuntime {
     double run_time = 0;           // of its job
     double speedup_of_size = 1;    // S(size)
     std::vector<int> set_of_phase; // index into cycle_sets_, -1: suspended
+    int set_at_begin = -1;         // index of its record's processors when cycle_begin() took it
   };
   struct CycleSet {
     const ResourceSet* set;
+    const ResourceSet* same = nullptr;      // another set found equal to it (cycle_begin())
     double speed, stretch, rate, speedup;   // as launch() computes them
     double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
     PlacementCost cost;
@@ -465,9 +467,10 @@ class JobRuntime {
   std::vector<CycleSet> cycle_sets_;
   std::vector<Execution*> cycle_executions_;
   /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
-   * cycle_undo_ the first time it changes it, and a dropped trial puts those back. */
+   * cycle_saved_state_ (listed in cycle_undo_) the first time it changes it, and a dropped trial puts those back. */
   std::vector<CycleState> cycle_state_;
-  std::vector<std::pair<size_t, CycleState>> cycle_undo_;
+  std::vector<size_t> cycle_undo_;            // the jobs saved in the trial, their states in cycle_saved_state_
+  std::vector<CycleState> cycle_saved_state_; // per job (a slot each: no growth of a vector of states per save)
   std::vector<long> cycle_saved_in_; // per job: the trial that last saved it
   long cycle_trial_ = 0;             // the trial's number
   size_t cycle_phases_ = 0;
@@ -475,7 +478,8 @@ class JobRuntime {
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
   std::vector<CycleChanges> cycle_changes_;        // per phase
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
-  TraceSegment cycle_segment_;       // cycle_end()'s rows, one after the other
+  std::vector<TraceSegment> cycle_row_segments_; // cycle_end()'s rows, per set of cycle_sets_ (its processors)
+  std::vector<bool> cycle_row_segment_filled_;   // per set: its segment's processors copied in this cycle_end()
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
   bool cycle_partial_ = false;    // cycle_partial() was called
