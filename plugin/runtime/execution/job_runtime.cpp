@@ -114,6 +114,15 @@ JobRuntime::Execution& JobRuntime::get(JobId id)
   return it->second;
 }
 
+double JobRuntime::earliest_running_start() const
+{
+  if (!cycle_state_.empty()) return -std::numeric_limits<double>::infinity();
+  double earliest = clock_now();
+  for (const auto& [id, x] : jobs_)
+    if (state(x).status == JobStatus::running) earliest = std::min(earliest, x.since);
+  return earliest;
+}
+
 double JobRuntime::remaining_fraction(JobId id) const
 {
   auto g = groups_.find(id);

@@ -87,6 +87,10 @@ class JobRuntime {
   /* Hand every execution segment to `sink` as it closes (a run streams its trace to trace.csv); without a sink the
    * segments are not kept. */
   void set_trace_sink(std::function<void(const TraceSegment&)> sink) { trace_sink_ = std::move(sink); }
+  /* A time no running segment still to be handed to the sink starts before: the earliest start of the running
+   * segments open now, or now. -infinity once a cycle has been advanced (its rows start where the replay put them; the
+   * bound is for runs of processes, which cycle_begin() refuses). */
+  double earliest_running_start() const;
 
   void start(const WorkloadJob& job, const ResourceSet& processors, Preparation prep = {});
   /* Start an admitted job. */
