@@ -278,6 +278,13 @@ void ResourceSet::append_to(std::string& out) const
 
 std::size_t ResourceSet::text_bound() const
 {
+  std::size_t digits = 1;
+  for (int largest = capacity_ - 1; largest >= 10; largest /= 10)
+    digits++;
+  // A narrow span: its words' most runs (32 a word, every other bit) without counting them (a row's room is only
+  // reserved, not filled).
+  const auto span = static_cast<std::size_t>(std::max(0, end_word_ - first_word_));
+  if (span <= kUncountedSpan) return span * 32 * 2 * (digits + 1);
   // A run begins at a member whose predecessor is not one (the bit below it, the last bit of the word before).
   std::size_t runs = 0;
   std::uint64_t carry = 0;
@@ -286,9 +293,6 @@ std::size_t ResourceSet::text_bound() const
     runs += static_cast<std::size_t>(__builtin_popcountll(bits & ~(bits << 1 | carry)));
     carry = bits >> 63;
   }
-  std::size_t digits = 1;
-  for (int largest = capacity_ - 1; largest >= 10; largest /= 10)
-    digits++;
   return runs * 2 * (digits + 1);
 }
 

@@ -32,6 +32,8 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <array>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -405,6 +407,10 @@ class JobRuntime {
   const WorkloadJob& truth(JobId id) const;
   std::function<void(const TraceSegment&)> trace_sink_;
   std::map<JobId, Execution> jobs_;
+  /* get()'s lookups, direct-mapped by id (the jobs in the system at once are few and mostly at distinct places): a
+   * job's entry of jobs_, until erase_execution() erases it. Executions do not move in a std::map. */
+  static constexpr std::size_t kGetCacheSize = 1024;
+  std::array<std::pair<JobId, Execution*>, kGetCacheSize> get_cache_{};
   std::map<JobId, ProcessGroup> groups_;            // jobs made of processes, by job id
   JobId last_process_id_ = 0;                       // process executions get ids -1, -2, ...
   long process_executions_ = 0;                     // entries of jobs_ that are processes
