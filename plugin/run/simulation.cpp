@@ -392,6 +392,7 @@ struct AttachedRun::State {
   // earliest start of the running segments still open.
   std::optional<BusyUnion> busy;
   std::size_t settle_at = 0;
+  bool segment_totals = false; // the runtime sums the area and counts the segments (JobRuntime::keep_segment_totals)
   long segments = 0;
   std::vector<TraceSegment> kept;
   std::optional<TraceWriter> trace_writer;
@@ -537,6 +538,9 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
         st.kept.back().period = 0;
       }
     });
+    // Without trace.csv, kept segments or a busy union, the runtime sums the area itself instead (no call per segment).
+    st.segment_totals = !sc.write_trace && !st.busy && !st.options.keep_trace;
+    if (st.segment_totals) ctx.runtime->keep_segment_totals(); // (the sink above is dropped)
   } catch (...) {
     fail(std::current_exception());
     return false;
@@ -569,7 +573,8 @@ RunReport AttachedRun::finish()
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
   const Workload& workload = *ctx.workload;
-  double area = st.area;
+  double area = st.segment_totals ? ctx.runtime->running_area_total() : st.area;
+  if (st.segment_totals) st.segments = ctx.runtime->segments_total();
   if (st.busy) area = st.busy->finish(area); // the union of each processor's running intervals
   report.metrics = st.sums->finish(area, ctx.machine.resource_count());
   report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();

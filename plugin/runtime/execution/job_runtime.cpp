@@ -246,6 +246,10 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
     TraceSegment segment{trace_id(x), x.since, now, std::move(s.processors), s.status, area};
     trace_sink_(segment);
     if (!finishing) s.processors = std::move(segment.processors);
+  } else if (open && length > 0 && segment_totals_) { // busy_area() of the segment
+    if (s.status == JobStatus::running)
+      running_area_total_ += area >= 0 ? area : s.processors.count() * (now - x.since);
+    segments_total_++;
   }
   if (processors != nullptr && *processors != s.processors) {
     s.processors = *processors;
@@ -1711,6 +1715,16 @@ void JobRuntime::cycle_end(double period)
       segment.period = repeats > 1 ? period : 0;
       segment.repeats = repeats > 1 ? repeats : 1;
       trace_sink_(segment);
+    }
+  } else if (segment_totals_) {
+    for (const CycleRow& row : cycle_rows_) { // busy_area() x repeats of the rows above
+      const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
+                           : row.kind == CycleRow::Kind::every_cycle ? cycles
+                                                                     : cycles - 1;
+      if (row.running)
+        running_area_total_ += cycle_sets_[static_cast<size_t>(row.set)].set->count() * (row.end - row.start) *
+                               static_cast<double>(repeats > 1 ? repeats : 1);
+      segments_total_++;
     }
   }
   for (size_t j = 0; j < cycle_state_.size(); j++) {

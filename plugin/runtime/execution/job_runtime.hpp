@@ -89,6 +89,16 @@ class JobRuntime {
   /* Hand every execution segment to `sink` as it closes (a run streams its trace to trace.csv); without a sink the
    * segments are not kept. */
   void set_trace_sink(std::function<void(const TraceSegment&)> sink) { trace_sink_ = std::move(sink); }
+  /* In place of a sink (dropped), what a run that writes no trace needs of the segments, summed here as they close
+   * (no call per segment): the processor-seconds of the running ones (busy_area() x repeats, added in the order the
+   * sink would have received them) and how many there were (rows, an aggregated one once). */
+  void keep_segment_totals()
+  {
+    trace_sink_ = nullptr;
+    segment_totals_ = true;
+  }
+  double running_area_total() const { return running_area_total_; }
+  long segments_total() const { return segments_total_; }
   /* A time no running segment still to be handed to the sink starts before: the earliest start of the running
    * segments open now, or now. -infinity once a cycle has been advanced (its rows start where the replay put them; the
    * bound is for runs of processes, which cycle_begin() refuses). */
@@ -406,6 +416,9 @@ class JobRuntime {
    * records show). PolicyError when the job is unknown. */
   const WorkloadJob& truth(JobId id) const;
   std::function<void(const TraceSegment&)> trace_sink_;
+  bool segment_totals_ = false; // keep_segment_totals()
+  double running_area_total_ = 0;
+  long segments_total_ = 0;
   std::map<JobId, Execution> jobs_;
   /* get()'s lookups, direct-mapped by id (the jobs in the system at once are few and mostly at distinct places): a
    * job's entry of jobs_, until erase_execution() erases it. Executions do not move in a std::map. */
