@@ -208,12 +208,12 @@ TEST(JobsCsvWriter, RowAssembledInPlaceHasEveryFieldInItsColumn)
   const auto n = [](double v) { return std::string(FormattedNumber(v).view()); };
   const JobCounters& c = s.counters;
   const std::string row = std::to_string(j.id) + ",w," + to_string(j.shape) + "," + n(j.submit_time) + ",77," +
-                          n(j.estimate) + ",0," + batsim_final_state(s.fate) + "," + n(m.start) + "," +
-                          n(m.execution) + "," + n(m.end) + "," + n(m.waiting) + "," + n(m.turnaround) + "," +
-                          n(m.slowdown) + "," + s.allocated + ",-1,," + n(m.bounded_slowdown) + "," + n(j.run_time) +
-                          ",30,5," + n(m.communication) + "," + n(m.page_faults) + ",11,13,17," + n(c.bytes_moved) +
-                          "," + n(c.switching_time) + "," + n(c.transfer_time) + "," + n(s.service) + "," +
-                          n(m.dedicated) + ",19," + n(c.work_lost) + "\n";
+                          n(j.estimate) + ",0," + batsim_final_state(s.fate) + "," + n(m.start) + "," + n(m.execution) +
+                          "," + n(m.end) + "," + n(m.waiting) + "," + n(m.turnaround) + "," + n(m.slowdown) + "," +
+                          s.allocated + ",-1,," + n(m.bounded_slowdown) + "," + n(j.run_time) + ",30,5," +
+                          n(m.communication) + "," + n(m.page_faults) + ",11,13,17," + n(c.bytes_moved) + "," +
+                          n(c.switching_time) + "," + n(c.transfer_time) + "," + n(s.service) + "," + n(m.dedicated) +
+                          ",19," + n(c.work_lost) + "\n";
   const std::string text = written.str();
   ASSERT_EQ(text.substr(text.find('\n') + 1), row);
   EXPECT_GT(row.size(), 1000U); // the numbers of 300 digits and the processors are there
