@@ -268,17 +268,42 @@ std::string ResourceSet::to_string() const
 
 void ResourceSet::append_to(std::string& out) const
 {
-  // Written into a block on the stack and appended a block at a time: a fragmented set (EQUI's allotments) has
-  // hundreds of runs, and appending each number and separator to the string on its own cost more than finding them.
-  char block[512];
-  char* end = block;
-  constexpr int kRunChars = 24; // ' ', two numbers of at most 11 characters, '-'
+  const std::size_t bound = text_bound();
+  char block[512]; // most sets: no zero-filled room in the string
+  if (bound <= sizeof block) {
+    out.append(block, write_text(block));
+    return;
+  }
+  const std::size_t size = out.size();
+  out.resize(size + bound);
+  out.resize(static_cast<std::size_t>(write_text(out.data() + size) - out.data()));
+}
+
+std::size_t ResourceSet::text_bound() const
+{
+  std::size_t digits = 1;
+  for (int largest = capacity_ - 1; largest >= 10; largest /= 10)
+    digits++;
+  // A narrow span: its words' most runs (32 a word, every other bit) without counting them (a row's room is only
+  // reserved, not filled).
+  const auto span = static_cast<std::size_t>(std::max(0, end_word_ - first_word_));
+  if (span <= kUncountedSpan) return span * 32 * 2 * (digits + 1);
+  // A run begins at a member whose predecessor is not one (the bit below it, the last bit of the word before).
+  std::size_t runs = 0;
+  std::uint64_t carry = 0;
+  for (int w = first_word_; w < end_word_; w++) {
+    const std::uint64_t bits = words_[static_cast<size_t>(w)];
+    runs += static_cast<std::size_t>(__builtin_popcountll(bits & ~(bits << 1 | carry)));
+    carry = bits >> 63;
+  }
+  return runs * 2 * (digits + 1);
+}
+
+char* ResourceSet::write_text(char* out) const
+{
+  char* end = out;
   bool first_run = true;
   for_each_run([&](int first, int last) {
-    if (end > block + sizeof block - kRunChars) {
-      out.append(block, end);
-      end = block;
-    }
     if (!first_run) *end++ = ' ';
     first_run = false;
     end = std::to_chars(end, end + 11, first).ptr;
@@ -287,7 +312,7 @@ void ResourceSet::append_to(std::string& out) const
       end = std::to_chars(end, end + 11, last).ptr;
     }
   });
-  out.append(block, end);
+  return end;
 }
 
 } // namespace jobsched

@@ -13,6 +13,7 @@
 #include <boost/container/small_vector.hpp>
 #pragma GCC diagnostic pop
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -134,6 +135,13 @@ class ResourceSet {
   std::string to_string() const;
   /* The same text, appended to `out` (no temporary string per call). */
   void append_to(std::string& out) const;
+  /* Room enough for that text: 2 x (the digits of capacity - 1, and a separator) per run of members, the runs
+   * counted when the set spans more than kUncountedSpan words, else 32 per word of its span. */
+  std::size_t text_bound() const;
+  static constexpr std::size_t kUncountedSpan = 16;
+  /* Writes the text at `out`, which has room for text_bound() characters, and returns its end (a row assembled in
+   * place). */
+  char* write_text(char* out) const;
 
  private:
   /* Makes the span cover words [first, end) too. */

@@ -33,18 +33,17 @@ void JobTable::expect(const Job& job)
   if (p == 0) first_id_ = job.id;
   if (consecutive_ && job.id != first_id_ + static_cast<JobId>(p)) { // from now on, ids are looked up
     consecutive_ = false;
-    index_.reserve(p + 1);
-    for (size_t i = 0; i < p; i++)
-      index_.emplace(first_id_ + static_cast<JobId>(i), i);
     by_id_ = true;
     lowest_id_ = first_id_;
     position_by_id_.resize(p);
     for (size_t i = 0; i < p; i++)
       position_by_id_[i] = static_cast<long>(i);
   }
-  if (!consecutive_ && !index_.emplace(job.id, p).second)
-    throw InputError("workload: job number " + std::to_string(job.id) + " appears twice");
-  if (by_id_) note_by_id(job.id, p);
+  if (!consecutive_) {
+    if (position_of(job.id) >= 0) throw InputError("workload: job number " + std::to_string(job.id) + " appears twice");
+    if (by_id_) note_by_id(job.id, p); // (which may give the table up for index_)
+    if (!by_id_) index_.emplace(job.id, p);
+  }
   jobs_.push_back(&job);
 }
 
@@ -52,7 +51,10 @@ void JobTable::note_by_id(JobId id, size_t position)
 {
   const JobId lowest = std::min(lowest_id_, id);
   const JobId end = std::max(lowest_id_ + static_cast<JobId>(position_by_id_.size()), id + 1);
-  if (end - lowest >= 4 * static_cast<JobId>(position + 1) + 1024) { // too sparse: index_ alone from now on
+  if (end - lowest >= 4 * static_cast<JobId>(position + 1) + 1024) { // too sparse: index_ from now on
+    index_.reserve(position + 1);
+    for (size_t k = 0; k < position_by_id_.size(); k++)
+      if (position_by_id_[k] >= 0) index_.emplace(lowest_id_ + static_cast<JobId>(k), position_by_id_[k]);
     by_id_ = false;
     position_by_id_ = {};
     return;
@@ -71,7 +73,7 @@ JobState& JobTable::add(const Job& job)
   return *record(jobs_.size() - 1);
 }
 
-long JobTable::position(JobId id) const
+long JobTable::position_of(JobId id) const
 {
   if (consecutive_) {
     const JobId p = id - first_id_;
@@ -98,7 +100,7 @@ JobState* JobTable::record(size_t p)
 
 JobState* JobTable::find(JobId id)
 {
-  const long p = position(id);
+  const long p = position_of(id);
   return p < 0 ? nullptr : record(static_cast<size_t>(p));
 }
 
@@ -119,7 +121,7 @@ const JobState& JobTable::at(JobId id) const
 
 bool JobTable::ended(JobId id) const
 {
-  const long p = position(id);
+  const long p = position_of(id);
   if (p < 0) return false;
   const auto q = static_cast<size_t>(p);
   if (q < first_) return true;

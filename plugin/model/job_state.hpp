@@ -94,7 +94,7 @@ class JobTable {
   const JobState& at(JobId id) const;
   JobState* find(JobId id); // nullptr when the job is not registered or its record was released
   const JobState* find(JobId id) const { return const_cast<JobTable*>(this)->find(id); }
-  bool contains(JobId id) const { return position(id) >= 0; }
+  bool contains(JobId id) const { return position_of(id) >= 0; }
   /* The records, moved out (end of the run): those not released, in workload order. */
   std::deque<JobState> take_all()
   {
@@ -106,7 +106,7 @@ class JobTable {
   /* The job registered under `id` (its record may be released), nullptr if none. */
   const Job* job_of(JobId id) const
   {
-    const long p = position(id);
+    const long p = position_of(id);
     return p < 0 ? nullptr : jobs_[static_cast<size_t>(p)];
   }
   /* The job has left the machine: its record is finished, or was released. */
@@ -123,22 +123,21 @@ class JobTable {
   void release_all();
   size_t registered() const { return jobs_.size(); }
   /* The job's position in the workload order, -1 when it is not registered (segments.csv's rows, by job number). */
-  long position_of(JobId id) const { return position(id); }
+  long position_of(JobId id) const;
   size_t held() const { return states_.size(); } // records in memory
 
  private:
-  long position(JobId id) const; // in the workload order, -1 when not registered
   JobState* record(size_t position); // made (pending) up to `position` if needed; nullptr when released
   bool ready_to_release(const JobState& s) const { return s.finished() && s.fate != JobFate::running; }
 
   std::vector<const Job*> jobs_; // by position
-  // Ids: consecutive from first_id_ (every generated workload), or else looked up in index_.
+  // Ids: consecutive from first_id_ (every generated workload), or else looked up in a table or in index_.
   bool consecutive_ = true;
   JobId first_id_ = 0;
-  std::unordered_map<JobId, size_t> index_;
-  // Ids not consecutive but close together (a log whose jobs were filtered) are also in a table by number,
-  // position_by_id_[id - lowest_id_] (-1: none), looked up instead of index_ while they span less than four times their
-  // count and 1024 more.
+  std::unordered_map<JobId, size_t> index_; // filled once the table is given up
+  // Ids not consecutive but close together (a log whose jobs were filtered) are in a table by number,
+  // position_by_id_[id - lowest_id_] (-1: none), while they span less than four times their count and 1024 more;
+  // beyond, in index_.
   void note_by_id(JobId id, size_t position);
   bool by_id_ = false;
   JobId lowest_id_ = 0;

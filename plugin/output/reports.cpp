@@ -56,11 +56,6 @@ class Row {
     text_.append(n.view());
     return *this;
   }
-  void append_to(std::string& text)
-  {
-    text += text_;
-    text_.clear();
-  }
   void write_to(std::ostream& out)
   {
     out.write(text_.data(), static_cast<std::streamsize>(text_.size()));
@@ -135,22 +130,62 @@ void JobsCsvWriter::write(const JobState& o, const WorkloadJob& j, double stop_t
 {
   const JobMetrics m = job_metrics(o, stop_time);
   const JobCounters& c = o.counters;
-  Row row;
-  row << j.id << ',' << name_field_ << ',' << to_string(j.shape) << ',' << num(j.submit_time) << ',' << j.size << ','
-      << num(j.estimate) << ',' << (o.fate == JobFate::completed ? '1' : '0') << ',' << batsim_final_state(o.fate)
-      << ',' << num(m.start) << ',' << num(m.execution) << ',' << num(m.end) << ',' << num(m.waiting) << ','
-      << num(m.turnaround) << ',' << num(m.slowdown) << ',' << o.allocated << ",-1,," << num(m.bounded_slowdown) << ','
-      << num(j.run_time) << ',' << c.resizes + c.migrations << ',' << o.cost.nodes_used << ',' << num(m.communication)
-      << ',' << num(m.page_faults) << ',' << c.preemptions << ',' << c.resizes << ',' << c.migrations << ','
-      << num(c.bytes_moved) << ',' << num(c.switching_time) << ',' << num(c.transfer_time) << ',' << num(o.service)
-      << ',' << num(m.dedicated) << ',' << c.requeues << ',' << num(c.work_lost) << '\n';
-  if (spool_ == nullptr) {
-    row.write_to(out_);
-    return;
-  }
+  const std::string_view shape = to_string(j.shape);
+  const std::string_view final_state = batsim_final_state(o.fate);
+  // Room for 18 numbers, 8 integers, the texts and the 33 separators and the row's end.
   row_.clear();
-  row.append_to(row_);
-  std::fwrite(row_.data(), 1, row_.size(), spool_);
+  char* p = row_.room(18 * kNumberTextMax + 8 * 20 + name_field_.size() + shape.size() + final_state.size() +
+                      o.allocated.size() + 64);
+  const auto number = [&p](double value) {
+    p = write_number(p, value);
+    *p++ = ',';
+  };
+  const auto integer = [&p](long long value) {
+    p = put_integer(p, value);
+    *p++ = ',';
+  };
+  integer(j.id);
+  p = put(p, name_field_);
+  *p++ = ',';
+  p = put(p, shape);
+  *p++ = ',';
+  number(j.submit_time);
+  integer(j.size);
+  number(j.estimate);
+  *p++ = o.fate == JobFate::completed ? '1' : '0';
+  *p++ = ',';
+  p = put(p, final_state);
+  *p++ = ',';
+  number(m.start);
+  number(m.execution);
+  number(m.end);
+  number(m.waiting);
+  number(m.turnaround);
+  number(m.slowdown);
+  p = put(p, o.allocated);
+  p = put(p, ",-1,,");
+  number(m.bounded_slowdown);
+  number(j.run_time);
+  integer(c.resizes + c.migrations);
+  integer(o.cost.nodes_used);
+  number(m.communication);
+  number(m.page_faults);
+  integer(c.preemptions);
+  integer(c.resizes);
+  integer(c.migrations);
+  number(c.bytes_moved);
+  number(c.switching_time);
+  number(c.transfer_time);
+  number(o.service);
+  number(m.dedicated);
+  integer(c.requeues);
+  p = write_number(p, c.work_lost);
+  *p++ = '\n';
+  row_.set_end(p);
+  if (spool_ == nullptr)
+    out_.write(row_.data(), static_cast<std::streamsize>(row_.size()));
+  else
+    std::fwrite(row_.data(), 1, row_.size(), spool_);
 }
 
 void JobsCsvWriter::finish(const PolicyReport& extra)
@@ -490,11 +525,9 @@ void TraceWriter::write(const TraceSegment& s)
 {
   // The rows before go out once they fill kFlushSize (one call for many rows): this row stays for last_row().
   if (rows_.size() >= kFlushSize) flush();
-  processors_.clear();
-  s.processors.append_to(processors_);
   const std::string_view status = to_string(s.status);
   // Room for the job, three numbers, the processors, the state, the repeats and the separators.
-  char* p = rows_.room(3 * kNumberTextMax + processors_.size() + status.size() + 64);
+  char* p = rows_.room(3 * kNumberTextMax + s.processors.text_bound() + status.size() + 64);
   const char* const rows = p - rows_.size(); // (last_row()'s places are from there)
   p = put_integer(p, s.job);
   *p++ = ',';
@@ -505,7 +538,7 @@ void TraceWriter::write(const TraceSegment& s)
   p = end_text_.write(p, s.end);
   *p++ = ',';
   processors_at_ = static_cast<size_t>(p - rows);
-  p = put(p, processors_);
+  p = s.processors.write_text(p);
   processors_end_ = static_cast<size_t>(p - rows);
   *p++ = ',';
   p = put(p, status);

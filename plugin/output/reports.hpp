@@ -39,30 +39,6 @@ struct RunDescription {
   double warmup = 0; // closed populations: jobs submitted before are left out of the per-job means
 };
 
-/* `states` and `jobs` in the same (workload) order; `stop_time`: when the run stopped (see job_metrics()). */
-void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
-                    const std::string& workload_name, double stop_time, const PolicyReport& extra = {});
-/* jobs.csv row by row, in workload order, as jobs leave (a run writes a job's row once every job before it has left,
- * and drops its record). `spool`: the policy's own columns (PolicyReport::job_columns) are known only at the end of the
- * run: the rows wait in a temporary file, and finish() writes the header with those columns and every row with its
- * values. Without `spool` the rows go straight to `out`, after the header, and the policy has no columns of its own
- * (space-sharing policies). */
-class JobsCsvWriter {
- public:
-  JobsCsvWriter(std::ostream& out, const std::string& workload_name, bool spool); // InputError: no temporary file
-  ~JobsCsvWriter();
-  JobsCsvWriter(const JobsCsvWriter&) = delete;
-  JobsCsvWriter& operator=(const JobsCsvWriter&) = delete;
-  /* `stop_time` as for write_jobs_csv() (only an unfinished job's row depends on it). */
-  void write(const JobState& state, const WorkloadJob& job, double stop_time);
-  void finish(const PolicyReport& extra);
-
- private:
-  std::ostream& out_;
-  std::string name_field_;
-  std::FILE* spool_ = nullptr;
-  std::string row_;
-};
 /* Output text assembled in place: room(n) makes room for n more characters and says where they go, the writer puts
  * them there through a pointer and says where it stopped (set_end()). Neither zero-filled nor checked per field, as a
  * std::string's appends are (those, with their copies, were a tenth of a run writing trace.csv and segments.csv). */
@@ -89,6 +65,30 @@ class TextBuffer {
   std::unique_ptr<char[]> data_;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
+};
+/* `states` and `jobs` in the same (workload) order; `stop_time`: when the run stopped (see job_metrics()). */
+void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const JobList& jobs,
+                    const std::string& workload_name, double stop_time, const PolicyReport& extra = {});
+/* jobs.csv row by row, in workload order, as jobs leave (a run writes a job's row once every job before it has left,
+ * and drops its record). `spool`: the policy's own columns (PolicyReport::job_columns) are known only at the end of the
+ * run: the rows wait in a temporary file, and finish() writes the header with those columns and every row with its
+ * values. Without `spool` the rows go straight to `out`, after the header, and the policy has no columns of its own
+ * (space-sharing policies). */
+class JobsCsvWriter {
+ public:
+  JobsCsvWriter(std::ostream& out, const std::string& workload_name, bool spool); // InputError: no temporary file
+  ~JobsCsvWriter();
+  JobsCsvWriter(const JobsCsvWriter&) = delete;
+  JobsCsvWriter& operator=(const JobsCsvWriter&) = delete;
+  /* `stop_time` as for write_jobs_csv() (only an unfinished job's row depends on it). */
+  void write(const JobState& state, const WorkloadJob& job, double stop_time);
+  void finish(const PolicyReport& extra);
+
+ private:
+  std::ostream& out_;
+  std::string name_field_;
+  std::FILE* spool_ = nullptr;
+  TextBuffer row_; // the row being written, assembled in place
 };
 /* A column's last number and its text: the next number of the column, when it is the same (the same bits), is copied
  * instead of formatted again. The rows of segments that close at one instant share their end, and often their start
@@ -233,9 +233,8 @@ class TraceWriter {
 
  private:
   std::ostream& out_;
-  TextBuffer rows_;        // rows not written to out_ yet, the last one last
-  std::string processors_; // the row's processors (ResourceSet::append_to)
-  NumberMemo start_text_;  // the start and end formatted last
+  TextBuffer rows_;       // rows not written to out_ yet, the last one last
+  NumberMemo start_text_; // the start and end formatted last
   NumberMemo end_text_;
   std::size_t start_at_ = 0; // where last_row()'s texts are in rows_
   std::size_t end_at_ = 0;

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
+#include "output/busy_union.hpp"
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
 #include "platform/mesh_platform.hpp"
@@ -387,7 +388,11 @@ struct AttachedRun::State {
   std::optional<RunFolder> folder;
   double area = 0;
   // Processes doubled up on a processor run in segments of their own at the same time: the processor is busy once.
-  std::optional<std::vector<std::vector<std::pair<double, double>>>> busy;
+  // Its intervals are settled into their terms of the sum (BusyUnion) whenever `settle_at` of them wait, up to the
+  // earliest start of the running segments still open.
+  std::optional<BusyUnion> busy;
+  std::size_t settle_at = 0;
+  bool segment_totals = false; // the runtime sums the area and counts the segments (JobRuntime::keep_segment_totals)
   long segments = 0;
   std::vector<TraceSegment> kept;
   std::optional<TraceWriter> trace_writer;
@@ -492,8 +497,13 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
   try {
     st.folder.emplace(sc.output_dir);
     prepare_context(ctx, engine, sc, st.options, program_platform);
-    if (ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes())
+    if (ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes()) {
       st.busy.emplace(static_cast<size_t>(ctx.machine.resource_count()));
+      st.settle_at =
+          st.options.busy_settle_every > 0
+              ? st.options.busy_settle_every
+              : std::max<std::size_t>(std::size_t{1} << 16, 8 * static_cast<std::size_t>(ctx.machine.resource_count()));
+    }
     // A policy that may declare cycles gets trace.csv's columns of aggregated rows (TraceWriter).
     const bool cycle_columns =
         sc.simulation.cycles && ctx.time_sharing_policy && ctx.time_sharing_policy->declares_cycles();
@@ -510,9 +520,13 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
       if (st.trace_writer) st.trace_writer->write(s);
       if (st.segments_writer) // (made with trace.csv only) the texts trace.csv's row formatted
         st.segments_writer->add(s, st.trace_writer->last_row());
-      if (st.busy && s.status == JobStatus::running)
-        s.processors.for_each([&](int p) { (*st.busy)[static_cast<size_t>(p)].emplace_back(s.start, s.end); });
-      else
+      if (st.busy && s.status == JobStatus::running) {
+        s.processors.for_each([&](int p) { st.busy->add(p, s.start, s.end); });
+        if (st.busy->pending() >= st.settle_at) {
+          st.busy->settle(st.ctx.runtime->earliest_running_start());
+          st.settle_at = std::max(st.settle_at, 2 * st.busy->pending()); // (a bound held back: not again soon)
+        }
+      } else
         st.area += busy_area(s) * static_cast<double>(s.repeats);
       st.segments++;
       if (keep && s.repeats == 1) st.kept.push_back(s);
@@ -524,6 +538,9 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
         st.kept.back().period = 0;
       }
     });
+    // Without trace.csv, kept segments or a busy union, the runtime sums the area itself instead (no call per segment).
+    st.segment_totals = !sc.write_trace && !st.busy && !st.options.keep_trace;
+    if (st.segment_totals) ctx.runtime->keep_segment_totals(); // (the sink above is dropped)
   } catch (...) {
     fail(std::current_exception());
     return false;
@@ -556,16 +573,9 @@ RunReport AttachedRun::finish()
   report.policy = sc.policy.name;
   report.jobs = ctx.workload->jobs.size();
   const Workload& workload = *ctx.workload;
-  double area = st.area;
-  if (st.busy)
-    for (auto& intervals : *st.busy) { // the union of each processor's running intervals
-      std::sort(intervals.begin(), intervals.end());
-      double covered_to = -std::numeric_limits<double>::infinity();
-      for (const auto& [start, end] : intervals) {
-        area += std::max(0.0, end - std::max(start, covered_to));
-        covered_to = std::max(covered_to, end);
-      }
-    }
+  double area = st.segment_totals ? ctx.runtime->running_area_total() : st.area;
+  if (st.segment_totals) st.segments = ctx.runtime->segments_total();
+  if (st.busy) area = st.busy->finish(area); // the union of each processor's running intervals
   report.metrics = st.sums->finish(area, ctx.machine.resource_count());
   report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();
   if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;

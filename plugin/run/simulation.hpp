@@ -23,6 +23,9 @@ struct RunOptions {
   /* The process ends right after the run (the launcher): the run's jobs, policy and runtime are left to the process's
    * end instead of freed one by one (2% of a run of the KTH log). */
   bool process_ends_after = false;
+  /* A policy that places processes: its running intervals are settled into the utilization's sum (BusyUnion) every
+   * time this many wait (tests); 0: every 65,536 or 8 per processor, whichever is more. */
+  std::size_t busy_settle_every = 0;
 };
 
 struct RunReport {

@@ -335,6 +335,25 @@ TEST(ResourceSet, IntervalNotationByRunsMatchesMemberByMember)
       std::string appended = "x";
       s.append_to(appended);
       ASSERT_EQ(appended, "x" + reference(s)) << "capacity " << capacity << ", trial " << trial;
+      // In place: the same text, within text_bound(), which is two numbers of the largest index's digits and two
+      // separators per run (runs counted here from the reference's text) or, for a set of a narrow span, per every
+      // other bit of its words (the span is at least the words from its first member's to its last's), and nothing
+      // written after it.
+      const std::string text = reference(s);
+      const size_t text_runs = text.empty() ? 0 : 1 + static_cast<size_t>(std::count(text.begin(), text.end(), ' '));
+      const size_t per_run = 2 * (std::to_string(capacity - 1).size() + 1);
+      const std::vector<int> members = s.members();
+      const size_t words = members.empty() ? 0 : static_cast<size_t>(members.back() / 64 - members.front() / 64 + 1);
+      if (words > ResourceSet::kUncountedSpan)
+        ASSERT_EQ(s.text_bound(), text_runs * per_run);
+      else
+        ASSERT_GE(s.text_bound(), words * 32 * per_run);
+      ASSERT_LE(s.text_bound(), std::max(text_runs, ResourceSet::kUncountedSpan * 32) * per_run);
+      std::vector<char> room(s.text_bound() + 16, '#');
+      const char* end = s.write_text(room.data());
+      ASSERT_EQ(std::string(static_cast<const char*>(room.data()), end), text);
+      ASSERT_EQ(std::count(room.begin() + (end - room.data()), room.end(), '#'),
+                room.end() - room.begin() - (end - room.data()));
       checked++;
     }
   }
@@ -348,6 +367,10 @@ TEST(ResourceSet, IntervalNotationByRunsMatchesMemberByMember)
   EXPECT_EQ(text.size(), 5U * 1 + 45U * 2 + 450U * 3 + 4500U * 4 + 4999U);
   EXPECT_EQ(text.substr(0, 8), "0 2 4 6 ");
   EXPECT_EQ(text.substr(text.size() - 9), "9996 9998");
+  EXPECT_EQ(even.text_bound(), 5000U * 2 * 5); // 5,000 runs, 4 digits
+  std::vector<char> room(even.text_bound());
+  const char* even_end = even.write_text(room.data());
+  EXPECT_EQ(std::string(static_cast<const char*>(room.data()), even_end), text);
 }
 
 TEST(AvailabilityProfile, EarliestFitOnHandBuiltProfile)

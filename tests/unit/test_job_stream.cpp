@@ -167,3 +167,54 @@ TEST(JobsCsvWriter, SpooledRowsGetThePolicysColumns)
   }
   EXPECT_EQ(unspooled.str(), direct.str());
 }
+
+/* A row assembled in place against the same row put together field by field, each number formatted on its own
+ * (FormattedNumber, which write_number()'s own test checks against printf) and each integer with std::to_string:
+ * counters of every column set to distinct values, numbers of up to hundreds of characters (1e300) and a processor list
+ * longer than a block of the old writer's, a job killed (its final state's other text). */
+TEST(JobsCsvWriter, RowAssembledInPlaceHasEveryFieldInItsColumn)
+{
+  JobList jobs(1);
+  std::deque<JobState> states(1);
+  WorkloadJob& j = jobs[0];
+  j.id = 123456789012LL;
+  j.size = 77;
+  j.submit_time = 1e300;
+  j.run_time = 2.0 / 3;
+  j.estimate = 1234.5;
+  JobState& s = states[0];
+  s.job = &j;
+  s.status = JobStatus::finished;
+  s.fate = JobFate::killed;
+  s.start_time = 1e300 + 1e290;
+  s.finish_time = 3e300;
+  s.service = 0.1;
+  s.cost.nodes_used = 5;
+  s.counters.preemptions = 11;
+  s.counters.resizes = 13;
+  s.counters.migrations = 17;
+  s.counters.requeues = 19;
+  s.counters.bytes_moved = 1e12 + 0.5;
+  s.counters.switching_time = 0.125;
+  s.counters.transfer_time = 7.0 / 9;
+  s.counters.work_lost = 42.000001;
+  s.account.dedicated_time = 0.3;
+  for (int p = 0; p < 300; p++)
+    s.allocated += (p == 0 ? "" : " ") + std::to_string(3 * p);
+  std::ostringstream written;
+  write_jobs_csv(written, states, jobs, "w", 5);
+
+  const JobMetrics m = job_metrics(s, 5);
+  const auto n = [](double v) { return std::string(FormattedNumber(v).view()); };
+  const JobCounters& c = s.counters;
+  const std::string row = std::to_string(j.id) + ",w," + to_string(j.shape) + "," + n(j.submit_time) + ",77," +
+                          n(j.estimate) + ",0," + batsim_final_state(s.fate) + "," + n(m.start) + "," + n(m.execution) +
+                          "," + n(m.end) + "," + n(m.waiting) + "," + n(m.turnaround) + "," + n(m.slowdown) + "," +
+                          s.allocated + ",-1,," + n(m.bounded_slowdown) + "," + n(j.run_time) + ",30,5," +
+                          n(m.communication) + "," + n(m.page_faults) + ",11,13,17," + n(c.bytes_moved) + "," +
+                          n(c.switching_time) + "," + n(c.transfer_time) + "," + n(s.service) + "," + n(m.dedicated) +
+                          ",19," + n(c.work_lost) + "\n";
+  const std::string text = written.str();
+  ASSERT_EQ(text.substr(text.find('\n') + 1), row);
+  EXPECT_GT(row.size(), 1000U); // the numbers of 300 digits and the processors are there
+}

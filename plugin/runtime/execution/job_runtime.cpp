@@ -109,9 +109,21 @@ std::vector<sg4::Host*> JobRuntime::hosts_of(const ResourceSet& r) const
 
 JobRuntime::Execution& JobRuntime::get(JobId id)
 {
+  std::pair<JobId, Execution*>& cached = get_cache_[static_cast<std::uint64_t>(id) % kGetCacheSize];
+  if (cached.second != nullptr && cached.first == id) return *cached.second;
   auto it = jobs_.find(id);
   if (it == jobs_.end()) throw PolicyError("job " + std::to_string(id) + " is not on the machine");
+  cached = {id, &it->second};
   return it->second;
+}
+
+double JobRuntime::earliest_running_start() const
+{
+  if (!cycle_state_.empty()) return -std::numeric_limits<double>::infinity();
+  double earliest = clock_now();
+  for (const auto& [id, x] : jobs_)
+    if (state(x).status == JobStatus::running) earliest = std::min(earliest, x.since);
+  return earliest;
 }
 
 double JobRuntime::remaining_fraction(JobId id) const
@@ -234,6 +246,10 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
     TraceSegment segment{trace_id(x), x.since, now, std::move(s.processors), s.status, area};
     trace_sink_(segment);
     if (!finishing) s.processors = std::move(segment.processors);
+  } else if (open && length > 0 && segment_totals_) { // busy_area() of the segment
+    if (s.status == JobStatus::running)
+      running_area_total_ += area >= 0 ? area : s.processors.count() * (now - x.since);
+    segments_total_++;
   }
   if (processors != nullptr && (differs || *processors != s.processors)) {
     s.processors = *processors;
@@ -516,6 +532,8 @@ void JobRuntime::drop_timer(Execution& x)
 void JobRuntime::erase_execution(Execution& x)
 {
   drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
+  std::pair<JobId, Execution*>& cached = get_cache_[static_cast<std::uint64_t>(x.job->id) % kGetCacheSize];
+  if (cached.second == &x) cached = {0, nullptr};
   jobs_.erase(x.job->id);
 }
 
@@ -1739,6 +1757,16 @@ void JobRuntime::cycle_end(double period)
       segment.period = repeats > 1 ? period : 0;
       segment.repeats = repeats > 1 ? repeats : 1;
       trace_sink_(segment);
+    }
+  } else if (segment_totals_) {
+    for (const CycleRow& row : cycle_rows_) { // busy_area() x repeats of the rows above
+      const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
+                           : row.kind == CycleRow::Kind::every_cycle ? cycles
+                                                                     : cycles - 1;
+      if (row.running)
+        running_area_total_ += cycle_sets_[static_cast<size_t>(row.set)].set->count() * (row.end - row.start) *
+                               static_cast<double>(repeats > 1 ? repeats : 1);
+      segments_total_++;
     }
   }
   for (size_t j = 0; j < cycle_state_.size(); j++) {

@@ -32,6 +32,8 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <array>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -87,6 +89,20 @@ class JobRuntime {
   /* Hand every execution segment to `sink` as it closes (a run streams its trace to trace.csv); without a sink the
    * segments are not kept. */
   void set_trace_sink(std::function<void(const TraceSegment&)> sink) { trace_sink_ = std::move(sink); }
+  /* In place of a sink (dropped), what a run that writes no trace needs of the segments, summed here as they close
+   * (no call per segment): the processor-seconds of the running ones (busy_area() x repeats, added in the order the
+   * sink would have received them) and how many there were (rows, an aggregated one once). */
+  void keep_segment_totals()
+  {
+    trace_sink_ = nullptr;
+    segment_totals_ = true;
+  }
+  double running_area_total() const { return running_area_total_; }
+  long segments_total() const { return segments_total_; }
+  /* A time no running segment still to be handed to the sink starts before: the earliest start of the running
+   * segments open now, or now. -infinity once a cycle has been advanced (its rows start where the replay put them; the
+   * bound is for runs of processes, which cycle_begin() refuses). */
+  double earliest_running_start() const;
 
   void start(const WorkloadJob& job, const ResourceSet& processors, Preparation prep = {});
   /* Start an admitted job. */
@@ -402,7 +418,14 @@ class JobRuntime {
    * records show). PolicyError when the job is unknown. */
   const WorkloadJob& truth(JobId id) const;
   std::function<void(const TraceSegment&)> trace_sink_;
+  bool segment_totals_ = false; // keep_segment_totals()
+  double running_area_total_ = 0;
+  long segments_total_ = 0;
   std::map<JobId, Execution> jobs_;
+  /* get()'s lookups, direct-mapped by id (the jobs in the system at once are few and mostly at distinct places): a
+   * job's entry of jobs_, until erase_execution() erases it. Executions do not move in a std::map. */
+  static constexpr std::size_t kGetCacheSize = 1024;
+  std::array<std::pair<JobId, Execution*>, kGetCacheSize> get_cache_{};
   std::map<JobId, ProcessGroup> groups_;            // jobs made of processes, by job id
   JobId last_process_id_ = 0;                       // process executions get ids -1, -2, ...
   long process_executions_ = 0;                     // entries of jobs_ that are processes
