@@ -40,9 +40,14 @@ void JobTable::expect(const Job& job)
       position_by_id_[i] = static_cast<long>(i);
   }
   if (!consecutive_) {
-    if (position_of(job.id) >= 0) throw InputError("workload: job number " + std::to_string(job.id) + " appears twice");
-    if (by_id_) note_by_id(job.id, p); // (which may give the table up for index_)
-    if (!by_id_) index_.emplace(job.id, p);
+    const auto twice = [&job] {
+      return InputError("workload: job number " + std::to_string(job.id) + " appears twice");
+    };
+    if (by_id_) {
+      if (position_of(job.id) >= 0) throw twice();
+      note_by_id(job.id, p); // (which may give the table up for index_)
+    }
+    if (!by_id_ && !index_.emplace(job.id, p).second) throw twice();
   }
   jobs_.push_back(&job);
 }

@@ -164,4 +164,12 @@ struct TraceSegment {
   double period = 0;
 };
 
+/* The processor-seconds a running segment held: its area on shares when it has one (>= 0), else processors x length.
+ * One formula for the utilization's sums, whether they come from trace segments (busy_area()) or from the runtime's
+ * own totals of a run without trace. */
+inline double held_processor_seconds(double area, int processors, double start, double end)
+{
+  return area >= 0 ? area : processors * (end - start);
+}
+
 } // namespace jobsched

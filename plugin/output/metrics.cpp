@@ -65,7 +65,7 @@ JobMetrics job_metrics(const JobState& o, double stop_time)
 double busy_area(const TraceSegment& segment)
 {
   if (segment.status != JobStatus::running) return 0.0;
-  return segment.area >= 0 ? segment.area : segment.processors.count() * (segment.end - segment.start);
+  return held_processor_seconds(segment.area, segment.processors.count(), segment.start, segment.end);
 }
 
 bool saturation_test(double middle_third, double last_third)

@@ -43,14 +43,6 @@ class Row {
     text_.append(s);
     return *this;
   }
-  Row& operator<<(long long v)
-  {
-    char buf[24];
-    text_.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
-    return *this;
-  }
-  Row& operator<<(long v) { return *this << static_cast<long long>(v); }
-  Row& operator<<(int v) { return *this << static_cast<long long>(v); }
   Row& operator<<(const FormattedNumber& n)
   {
     text_.append(n.view());

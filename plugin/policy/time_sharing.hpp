@@ -57,15 +57,7 @@ struct Cycle {
     size_t phase;    // index into phases
     double fraction; // the fraction of the period elapsed, plus epsilon (what the boundaries are compared with)
   };
-  Position position(double now) const
-  {
-    const double elapsed = (now - origin) / period;
-    const double q = std::floor(elapsed + epsilon);
-    const double fraction = std::max(0.0, elapsed - q) + epsilon;
-    auto above = std::upper_bound(boundaries.begin(), boundaries.end(), fraction);
-    const double next = above == boundaries.end() ? 1.0 : *above;
-    return {q, next, static_cast<size_t>(above - boundaries.begin()) - 1, fraction};
-  }
+  Position position(double now) const { return position(now, boundaries.size()); } // (no hint: the search)
   /* position(now), the same to the bit, for a `now` likely in phase `hint` (stepping boundary by boundary: the phase
    * after the last one): when the hint's fractions hold the fraction, no search. */
   Position position(double now, size_t hint) const

@@ -516,7 +516,12 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
     if (sc.write_jobs)
       st.jobs_writer.emplace(st.folder->open("jobs.csv"), ctx.workload->name, ctx.time_sharing_policy != nullptr);
     ctx.runtime->table().set_release_sink([&st](JobState& s, size_t position) { st.job_left(s, position); });
-    ctx.runtime->set_trace_sink([&st, keep = st.options.keep_trace](const TraceSegment& s) {
+    // Without trace.csv, kept segments or a busy union, the runtime sums the area itself instead (no call per segment).
+    st.segment_totals = !sc.write_trace && !st.busy && !st.options.keep_trace;
+    if (st.segment_totals)
+      ctx.runtime->keep_segment_totals();
+    else
+      ctx.runtime->set_trace_sink([&st, keep = st.options.keep_trace](const TraceSegment& s) {
       if (st.trace_writer) st.trace_writer->write(s);
       if (st.segments_writer) // (made with trace.csv only) the texts trace.csv's row formatted
         st.segments_writer->add(s, st.trace_writer->last_row());
@@ -537,10 +542,7 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
         st.kept.back().repeats = 1;
         st.kept.back().period = 0;
       }
-    });
-    // Without trace.csv, kept segments or a busy union, the runtime sums the area itself instead (no call per segment).
-    st.segment_totals = !sc.write_trace && !st.busy && !st.options.keep_trace;
-    if (st.segment_totals) ctx.runtime->keep_segment_totals(); // (the sink above is dropped)
+      });
   } catch (...) {
     fail(std::current_exception());
     return false;

@@ -242,14 +242,16 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
                               (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
   x.share_area = 0;
   x.share_since = now;
-  if (open && length > 0 && trace_sink_) { // the job's processors lent to its segment, not copied (a heap allocation)
-    TraceSegment segment{trace_id(x), x.since, now, std::move(s.processors), s.status, area};
-    trace_sink_(segment);
-    if (!finishing) s.processors = std::move(segment.processors);
-  } else if (open && length > 0 && segment_totals_) { // busy_area() of the segment
-    if (s.status == JobStatus::running)
-      running_area_total_ += area >= 0 ? area : s.processors.count() * (now - x.since);
-    segments_total_++;
+  if (open && length > 0) {
+    if (trace_sink_) { // the job's processors lent to its segment, not copied (a heap allocation)
+      TraceSegment segment{trace_id(x), x.since, now, std::move(s.processors), s.status, area};
+      trace_sink_(segment);
+      if (!finishing) s.processors = std::move(segment.processors);
+    } else if (segment_totals_) { // busy_area() of the segment
+      if (s.status == JobStatus::running)
+        running_area_total_ += held_processor_seconds(area, s.processors.count(), x.since, now);
+      segments_total_++;
+    }
   }
   if (processors != nullptr && (differs || *processors != s.processors)) {
     s.processors = *processors;
@@ -436,6 +438,7 @@ void JobRuntime::launch(Execution& x)
 {
   enter(x, JobStatus::running);
   compute(x);
+  if (x.job->kill_at_estimate) wall_time_jobs_++; // running now (a job moved while it computes stays counted)
 }
 
 void JobRuntime::compute(Execution& x)
@@ -459,7 +462,6 @@ void JobRuntime::compute(Execution& x)
       throw InputError("job " + std::to_string(x.job->id) +
                        " has a parallelism profile: such jobs execute on timers only (simulation.execution auto or "
                        "timer, and no workload.communication traffic)");
-    if (x.job->kill_at_estimate) wall_time_jobs_++;
     start_timer(x);
     return;
   }
@@ -472,7 +474,6 @@ void JobRuntime::compute(Execution& x)
   const double compute_seconds = base_seconds * stretch * x.slowdown;
   const CommSpec& comm = model_.communication();
   const double flops_each = compute_seconds * reference_speed_;
-  if (x.job->kill_at_estimate) wall_time_jobs_++;
   if (timers_) {
     x.timer_flops = flops_each;
     start_timer(x);
@@ -667,13 +668,12 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
       x.stages.empty() && x.stall_end < 0 && x.sharing_host < 0) {
     // Moved while it computes, without a stall (Cao's fractional layouts move some job at nearly every quantum): what
     // the general path below does, stop_exec(), a preparation of no stage and advance() to launch(), on the same
-    // figures, without the detour. Its timer entry stays in the heap until launch() moves it (the heap
+    // figures, without the detour. Its timer entry stays in the heap until compute() moves it (the heap
     // orders by end and job, so what it pops is the same as after an erasure and a new entry).
     // Entering `running` from `running` leaves the job as entering `waiting` and then `running` at one instant would
     // (the second closes no segment and accounts nothing). A job synchronized at this instant already (the driver's
     // measure_progress(), before the policy plans) would be again to no effect: adding 0 to its sums and computing its
     // remaining fraction from them as then.
-    if (x.job->kill_at_estimate) wall_time_jobs_--; // compute() counts it again
     if (x.timer_start != now) sync_phase(x);
     x.timer_end = -1;
     s.counters.resizes++;
@@ -1730,6 +1730,10 @@ void JobRuntime::cycle_end(double period)
   cycle_drop_trial();
   cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle (none when nothing was committed)
   const long cycles = cycles_committed_;
+  const auto repeats_of = [cycles](const CycleRow& row) { // how many segments a row stands for (at least one)
+    const long n = row.kind == CycleRow::Kind::as_is ? 1 : row.kind == CycleRow::Kind::every_cycle ? cycles : cycles - 1;
+    return std::max(1L, n);
+  };
   // The rows first: a suspended job's first set is its record's, which the state below may change.
   if (trace_sink_) {
     // A job's rows of the first cycle but its first (which began before the advance, wherever the schedule before had
@@ -1741,6 +1745,7 @@ void JobRuntime::cycle_end(double period)
     cycle_row_segment_filled_.assign(cycle_sets_.size(), false);
     for (const CycleRow& row : cycle_rows_) {
       const size_t set = static_cast<size_t>(row.set);
+      const long repeats = repeats_of(row);
       TraceSegment& segment = cycle_row_segments_[set];
       if (!cycle_row_segment_filled_[set]) {
         segment.processors = *cycle_sets_[set].set;
@@ -1751,21 +1756,16 @@ void JobRuntime::cycle_end(double period)
       segment.end = row.end;
       segment.status = row.running ? JobStatus::running : JobStatus::suspended;
       segment.area = -1;
-      const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
-                           : row.kind == CycleRow::Kind::every_cycle ? cycles
-                                                                     : cycles - 1;
       segment.period = repeats > 1 ? period : 0;
-      segment.repeats = repeats > 1 ? repeats : 1;
+      segment.repeats = repeats;
       trace_sink_(segment);
     }
   } else if (segment_totals_) {
     for (const CycleRow& row : cycle_rows_) { // busy_area() x repeats of the rows above
-      const long repeats = row.kind == CycleRow::Kind::as_is         ? 1
-                           : row.kind == CycleRow::Kind::every_cycle ? cycles
-                                                                     : cycles - 1;
       if (row.running)
-        running_area_total_ += cycle_sets_[static_cast<size_t>(row.set)].set->count() * (row.end - row.start) *
-                               static_cast<double>(repeats > 1 ? repeats : 1);
+        running_area_total_ +=
+            held_processor_seconds(-1, cycle_sets_[static_cast<size_t>(row.set)].set->count(), row.start, row.end) *
+            static_cast<double>(repeats_of(row));
       segments_total_++;
     }
   }
