@@ -253,23 +253,43 @@ class ResourceSet {
   static void copy_words(std::uint64_t* to, const std::uint64_t* from, int n)
   {
     switch (n) {
-      case 4: to[3] = from[3]; [[fallthrough]];
-      case 3: to[2] = from[2]; [[fallthrough]];
-      case 2: to[1] = from[1]; [[fallthrough]];
-      case 1: to[0] = from[0]; [[fallthrough]];
-      case 0: return;
-      default: std::memcpy(to, from, static_cast<size_t>(n) * 8);
+    case 4:
+      to[3] = from[3];
+      [[fallthrough]];
+    case 3:
+      to[2] = from[2];
+      [[fallthrough]];
+    case 2:
+      to[1] = from[1];
+      [[fallthrough]];
+    case 1:
+      to[0] = from[0];
+      [[fallthrough]];
+    case 0:
+      return;
+    default:
+      std::memcpy(to, from, static_cast<size_t>(n) * 8);
     }
   }
   static void zero_words(std::uint64_t* to, int n)
   {
     switch (n) {
-      case 4: to[3] = 0; [[fallthrough]];
-      case 3: to[2] = 0; [[fallthrough]];
-      case 2: to[1] = 0; [[fallthrough]];
-      case 1: to[0] = 0; [[fallthrough]];
-      case 0: return;
-      default: std::memset(to, 0, static_cast<size_t>(n) * 8);
+    case 4:
+      to[3] = 0;
+      [[fallthrough]];
+    case 3:
+      to[2] = 0;
+      [[fallthrough]];
+    case 2:
+      to[1] = 0;
+      [[fallthrough]];
+    case 1:
+      to[0] = 0;
+      [[fallthrough]];
+    case 0:
+      return;
+    default:
+      std::memset(to, 0, static_cast<size_t>(n) * 8);
     }
   }
   /* count() of a span of more than four words. */
@@ -290,7 +310,8 @@ class ResourceSet {
   // Every word outside [first_word_, end_word_) is zero (the span may hold zero words too); empty when equal.
   int first_word_ = 0;
   int end_word_ = 0;
-  // Inline for up to 256 processors (kInlineWords): sets are built and combined on every decision, heap allocation would dominate.
+  // Inline for up to 256 processors (kInlineWords): sets are built and combined on every decision, heap allocation
+  // would dominate.
   boost::container::small_vector<std::uint64_t, kInlineWords> words_;
 };
 #pragma GCC diagnostic pop
