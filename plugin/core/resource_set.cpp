@@ -5,57 +5,6 @@
 
 namespace jobsched {
 
-ResourceSet::ResourceSet(ResourceSet&& other) noexcept
-    : capacity_(other.capacity_), first_word_(other.first_word_), end_word_(other.end_word_),
-      words_(std::move(other.words_))
-{
-  other.capacity_ = 0;
-  other.first_word_ = other.end_word_ = 0;
-  other.words_.clear();
-}
-
-ResourceSet& ResourceSet::operator=(ResourceSet&& other) noexcept
-{
-  if (this == &other) return *this;
-  capacity_ = other.capacity_;
-  first_word_ = other.first_word_;
-  end_word_ = other.end_word_;
-  words_ = std::move(other.words_);
-  other.capacity_ = 0;
-  other.first_word_ = other.end_word_ = 0;
-  other.words_.clear();
-  return *this;
-}
-
-ResourceSet& ResourceSet::operator=(const ResourceSet& other)
-{
-  if (this == &other) return *this;
-  if (words_.size() != other.words_.size()) {
-    capacity_ = other.capacity_;
-    words_ = other.words_;
-  } else {
-    // Only the words either span covers can differ: each word of their union takes the other's (zero outside its
-    // span), two at a time in one pass. A fill and a copy compiled to calls of memset and memmove, which cost more
-    // than the copy itself for the few words of most sets (AP copies about ten sets per decision instant).
-    capacity_ = other.capacity_;
-    const bool mine = first_word_ < end_word_;
-    const bool theirs = other.first_word_ < other.end_word_;
-    const int first = !mine ? other.first_word_ : theirs ? std::min(first_word_, other.first_word_) : first_word_;
-    const int end = !mine ? other.end_word_ : theirs ? std::max(end_word_, other.end_word_) : end_word_;
-    std::uint64_t* to = words_.data();
-    const std::uint64_t* from = other.words_.data();
-    int w = first;
-    for (; w + 2 <= end; w += 2) {
-      to[w] = from[w];
-      to[w + 1] = from[w + 1];
-    }
-    if (w < end) to[w] = from[w];
-  }
-  first_word_ = other.first_word_;
-  end_word_ = other.end_word_;
-  return *this;
-}
-
 ResourceSet ResourceSet::all(int capacity)
 {
   return range(capacity, 0, capacity);
@@ -66,12 +15,6 @@ ResourceSet ResourceSet::range(int capacity, int first, int count)
   ResourceSet s(capacity);
   s.add_range(first, count);
   return s;
-}
-
-void ResourceSet::clear()
-{
-  std::fill(words_.begin() + first_word_, words_.begin() + end_word_, 0);
-  first_word_ = end_word_ = 0;
 }
 
 void ResourceSet::clear(int capacity)
@@ -87,24 +30,12 @@ void ResourceSet::clear(int capacity)
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
-int ResourceSet::count() const
+int ResourceSet::count_words() const
 {
   int n = 0;
   for (int w = first_word_; w < end_word_; w++)
     n += __builtin_popcountll(words_[static_cast<size_t>(w)]);
   return n;
-}
-
-bool ResourceSet::empty() const
-{
-  return std::all_of(words_.begin() + first_word_, words_.begin() + end_word_, [](std::uint64_t w) { return w == 0; });
-}
-
-bool ResourceSet::contains(const ResourceSet& other) const
-{
-  for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
-    if ((other.words_[i] & ~words_[i]) != 0) return false;
-  return true;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -214,7 +145,8 @@ ResourceSet::lowest(int n) const
       taken++;
     }
   }
-  return taken == n ? out : ResourceSet(capacity_);
+  if (taken != n) return ResourceSet(capacity_);
+  return out; // moved, not copied as the operand of a conditional would be
 }
 
 namespace {

@@ -21,16 +21,92 @@
 
 namespace jobsched {
 
+// GCC 12 reports a false -Wmaybe-uninitialized where an inlined set() reads a word of a set just built: it does not
+// follow that the constructor's zero_words() wrote every word it left uninitialized (default_init).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 class ResourceSet {
  public:
   ResourceSet() = default;
-  explicit ResourceSet(int capacity) : capacity_(capacity), words_((capacity + 63) / 64, 0) {}
-  ResourceSet(const ResourceSet&) = default;
+  /* The constructors, assignments and the queries below are inline, and copy or zero a set of up to four words (256
+   * processors) word by word: out of line, and through small_vector's copy, they were calls of memmove, memset and
+   * memcmp costing more than the one or two words of most sets (a seventh of AP's decision instant). */
+  explicit ResourceSet(int capacity)
+      : capacity_(capacity), words_(static_cast<size_t>((capacity + 63) / 64), boost::container::default_init)
+  {
+    zero_words(words_.data(), static_cast<int>(words_.size()));
+  }
+  ResourceSet(const ResourceSet& other)
+      : capacity_(other.capacity_), first_word_(other.first_word_), end_word_(other.end_word_),
+        words_(other.words_.size(), boost::container::default_init)
+  {
+    copy_words(words_.data(), other.words_.data(), static_cast<int>(words_.size()));
+  }
   /* A moved-from set is the empty set of capacity 0 (ResourceSet()). */
-  ResourceSet(ResourceSet&& other) noexcept;
+  ResourceSet(ResourceSet&& other) noexcept
+      : capacity_(other.capacity_), first_word_(other.first_word_), end_word_(other.end_word_)
+  {
+    if (other.words_.size() <= kInlineWords) { // in the inline storage: copied (a move would copy it too)
+      words_.resize(other.words_.size(), boost::container::default_init);
+      copy_words(words_.data(), other.words_.data(), static_cast<int>(words_.size()));
+    } else {
+      words_ = std::move(other.words_);
+    }
+    other.capacity_ = 0;
+    other.first_word_ = other.end_word_ = 0;
+    other.words_.clear();
+  }
   /* Between sets of one capacity, copies the words of the two spans only. */
-  ResourceSet& operator=(const ResourceSet& other);
-  ResourceSet& operator=(ResourceSet&& other) noexcept;
+  ResourceSet& operator=(const ResourceSet& other)
+  {
+    if (this == &other) return *this;
+    if (words_.size() != other.words_.size()) {
+      capacity_ = other.capacity_;
+      if (other.words_.size() <= kInlineWords) {
+        words_.resize(other.words_.size(), boost::container::default_init);
+        copy_words(words_.data(), other.words_.data(), static_cast<int>(words_.size()));
+      } else {
+        words_ = other.words_;
+      }
+    } else {
+      // Only the words either span covers can differ: each word of their union takes the other's (zero outside its
+      // span), two at a time in one pass. A fill and a copy compiled to calls of memset and memmove, which cost more
+      // than the copy itself for the few words of most sets (AP copies about ten sets per decision instant).
+      capacity_ = other.capacity_;
+      const bool mine = first_word_ < end_word_;
+      const bool theirs = other.first_word_ < other.end_word_;
+      const int first = !mine ? other.first_word_ : theirs ? std::min(first_word_, other.first_word_) : first_word_;
+      const int end = !mine ? other.end_word_ : theirs ? std::max(end_word_, other.end_word_) : end_word_;
+      std::uint64_t* to = words_.data();
+      const std::uint64_t* from = other.words_.data();
+      int w = first;
+      for (; w + 2 <= end; w += 2) {
+        to[w] = from[w];
+        to[w + 1] = from[w + 1];
+      }
+      if (w < end) to[w] = from[w];
+    }
+    first_word_ = other.first_word_;
+    end_word_ = other.end_word_;
+    return *this;
+  }
+  ResourceSet& operator=(ResourceSet&& other) noexcept
+  {
+    if (this == &other) return *this;
+    capacity_ = other.capacity_;
+    first_word_ = other.first_word_;
+    end_word_ = other.end_word_;
+    if (other.words_.size() <= kInlineWords) {
+      words_.resize(other.words_.size(), boost::container::default_init);
+      copy_words(words_.data(), other.words_.data(), static_cast<int>(words_.size()));
+    } else {
+      words_ = std::move(other.words_);
+    }
+    other.capacity_ = 0;
+    other.first_word_ = other.end_word_ = 0;
+    other.words_.clear();
+    return *this;
+  }
   static ResourceSet all(int capacity);
   static ResourceSet range(int capacity, int first, int count);
 
@@ -45,13 +121,34 @@ class ResourceSet {
   /* Adds the members [first, first + count), a word at a time. */
   void add_range(int first, int count);
   /* Removes every member, keeping the capacity and the storage (a set rebuilt at every decision allocates nothing). */
-  void clear();
+  void clear()
+  {
+    zero_words(words_.data() + first_word_, end_word_ - first_word_);
+    first_word_ = end_word_ = 0;
+  }
   /* Removes every member and makes the capacity `capacity`: the storage is kept when the capacity already is that (a
    * scratch set of the machine's width, emptied at every plan). */
   void clear(int capacity);
-  int count() const;
-  bool empty() const;
-  bool contains(const ResourceSet& other) const; // other is a subset of this
+  int count() const
+  {
+    if (end_word_ - first_word_ > kInlineWords) return count_words(); // POPCNT where the CPU has it
+    int n = 0;
+    for (int w = first_word_; w < end_word_; w++)
+      n += word_members(words_[static_cast<size_t>(w)]);
+    return n;
+  }
+  bool empty() const
+  {
+    for (int w = first_word_; w < end_word_; w++)
+      if (words_[static_cast<size_t>(w)] != 0) return false;
+    return true;
+  }
+  bool contains(const ResourceSet& other) const // other is a subset of this
+  {
+    for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
+      if ((other.words_[i] & ~words_[i]) != 0) return false;
+    return true;
+  }
   bool intersects(const ResourceSet& other) const;
   /* The count, when this set is within `allowed` and apart from `taken` (one pass instead of three); else -1. */
   int count_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const;
@@ -65,15 +162,21 @@ class ResourceSet {
   friend ResourceSet operator&(ResourceSet a, const ResourceSet& b) { return a &= b; }
   friend ResourceSet operator-(ResourceSet a, const ResourceSet& b) { return a -= b; }
   /* memcmp rather than small_vector's word-by-word loop: the time-sharing driver compares every running job's set with
-   * its plan's at every decision, and on 10,000 processors each is 157 words, usually equal to the end. */
+   * its plan's at every decision, and on 10,000 processors each is 157 words, usually equal to the end. Up to four
+   * words, a loop: the call cost more than the comparison. */
   bool operator==(const ResourceSet& other) const
   {
     if (capacity_ != other.capacity_ || words_.size() != other.words_.size()) return false;
     // Outside both spans both sets are zero.
     const int first = std::min(first_word_, other.first_word_);
     const int end = std::max(end_word_, other.end_word_);
-    return first >= end ||
-           std::memcmp(words_.data() + first, other.words_.data() + first, static_cast<size_t>(end - first) * 8) == 0;
+    if (end - first <= kInlineWords) {
+      std::uint64_t differ = 0;
+      for (int w = first; w < end; w++)
+        differ |= words_[static_cast<size_t>(w)] ^ other.words_[static_cast<size_t>(w)];
+      return differ == 0;
+    }
+    return std::memcmp(words_.data() + first, other.words_.data() + first, static_cast<size_t>(end - first) * 8) == 0;
   }
   bool operator!=(const ResourceSet& other) const { return !(*this == other); }
 
@@ -144,6 +247,61 @@ class ResourceSet {
   char* write_text(char* out) const;
 
  private:
+  static constexpr int kInlineWords = 4; // words_'s inline storage
+  /* The members of a word, counted inline: __builtin_popcountll is a call into libgcc on baseline x86-64. */
+  static int word_members(std::uint64_t bits)
+  {
+    bits -= (bits >> 1) & 0x5555555555555555ULL;
+    bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL);
+    bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<int>((bits * 0x0101010101010101ULL) >> 56);
+  }
+  /* Copies or zeroes n words: up to four one by one (a loop would compile to a call of memmove or memset), more in one
+   * call. */
+  static void copy_words(std::uint64_t* to, const std::uint64_t* from, int n)
+  {
+    switch (n) {
+    case 4:
+      to[3] = from[3];
+      [[fallthrough]];
+    case 3:
+      to[2] = from[2];
+      [[fallthrough]];
+    case 2:
+      to[1] = from[1];
+      [[fallthrough]];
+    case 1:
+      to[0] = from[0];
+      [[fallthrough]];
+    case 0:
+      return;
+    default:
+      std::memcpy(to, from, static_cast<size_t>(n) * 8);
+    }
+  }
+  static void zero_words(std::uint64_t* to, int n)
+  {
+    switch (n) {
+    case 4:
+      to[3] = 0;
+      [[fallthrough]];
+    case 3:
+      to[2] = 0;
+      [[fallthrough]];
+    case 2:
+      to[1] = 0;
+      [[fallthrough]];
+    case 1:
+      to[0] = 0;
+      [[fallthrough]];
+    case 0:
+      return;
+    default:
+      std::memset(to, 0, static_cast<size_t>(n) * 8);
+    }
+  }
+  /* count() of a span of more than four words. */
+  int count_words() const;
   /* Makes the span cover words [first, end) too. */
   void widen_span(int first, int end)
   {
@@ -160,8 +318,10 @@ class ResourceSet {
   // Every word outside [first_word_, end_word_) is zero (the span may hold zero words too); empty when equal.
   int first_word_ = 0;
   int end_word_ = 0;
-  // Inline for up to 256 processors: sets are built and combined on every decision, heap allocation would dominate.
-  boost::container::small_vector<std::uint64_t, 4> words_;
+  // Inline for up to 256 processors (kInlineWords): sets are built and combined on every decision, heap allocation
+  // would dominate.
+  boost::container::small_vector<std::uint64_t, kInlineWords> words_;
 };
+#pragma GCC diagnostic pop
 
 } // namespace jobsched

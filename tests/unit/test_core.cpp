@@ -259,6 +259,130 @@ TEST(ResourceSet, SpanRestrictedOperationsMatchIndexByIndex)
 /* count_in_range() and merge_range() (the smp allocator's per-node look) work a word at a time; the
  * references here go one index at a time with test(). Random sets (sparse and dense) on capacities around multiples
  * of 64, random ranges (within a word, across one or several word boundaries, at both ends). */
+/* The inline copies, moves, comparisons and counts (word by word up to four words, by memcpy / memcmp / POPCNT above)
+ * against a std::vector<bool> model: random sets of 1 to 300 processors, copied and moved into sets of the same and of
+ * other capacities (inline and heap storage either way), compared, counted, cleared, cut to their lowest members. */
+TEST(ResourceSet, InlineCopiesComparisonsAndCountsMatchAModel)
+{
+  using Bits = std::vector<bool>;
+  std::mt19937 rng(2311);
+  auto matches = [](const ResourceSet& s, const Bits& b) {
+    if (s.capacity() != static_cast<int>(b.size())) return false;
+    for (int i = 0; i < s.capacity(); i++)
+      if (s.test(i) != b[static_cast<size_t>(i)]) return false;
+    return true;
+  };
+  auto model_count = [](const Bits& b) { return static_cast<int>(std::count(b.begin(), b.end(), true)); };
+  // A random set and its model: members set, ranges added, some members removed again (reset() keeps the span, so
+  // spans cover zero words too), or nothing at all.
+  auto random_set = [&](int capacity, Bits& b) {
+    ResourceSet s(capacity);
+    b.assign(static_cast<size_t>(capacity), false);
+    std::uniform_int_distribution<int> where(0, capacity - 1);
+    const int kind = std::uniform_int_distribution<int>(0, 4)(rng);
+    if (kind == 0) return s;
+    const int steps = std::uniform_int_distribution<int>(1, kind == 1 ? 2 : 12)(rng);
+    for (int k = 0; k < steps; k++) {
+      const int i = where(rng);
+      switch (std::uniform_int_distribution<int>(0, 2)(rng)) {
+      case 0:
+        s.set(i);
+        b[static_cast<size_t>(i)] = true;
+        break;
+      case 1: {
+        const int n = std::uniform_int_distribution<int>(0, capacity - i)(rng);
+        s.add_range(i, n);
+        for (int j = i; j < i + n; j++)
+          b[static_cast<size_t>(j)] = true;
+        break;
+      }
+      default:
+        s.reset(i);
+        b[static_cast<size_t>(i)] = false;
+      }
+    }
+    return s;
+  };
+  int equal_pairs = 0;
+  int heap_sets = 0;
+  for (int round = 0; round < 3000; round++) {
+    const int capacity = std::uniform_int_distribution<int>(1, 300)(rng);
+    // The second set: of the same capacity mostly, else of another one (of other storage when above 256).
+    const int other_capacity =
+        std::uniform_int_distribution<int>(0, 3)(rng) == 0 ? std::uniform_int_distribution<int>(1, 300)(rng) : capacity;
+    Bits ba;
+    Bits bb;
+    const ResourceSet a = random_set(capacity, ba);
+    ResourceSet b = random_set(other_capacity, bb);
+    if (std::uniform_int_distribution<int>(0, 5)(rng) == 0 && other_capacity == capacity) { // an equal set, built apart
+      b = ResourceSet(capacity);
+      for (int i = 0; i < capacity; i++)
+        if (ba[static_cast<size_t>(i)]) b.set(i);
+      bb = ba;
+    }
+    heap_sets += capacity > 256;
+    ASSERT_TRUE(matches(a, ba));
+    ASSERT_TRUE(matches(b, bb));
+    ASSERT_EQ(a.count(), model_count(ba));
+    ASSERT_EQ(a.empty(), model_count(ba) == 0);
+    const bool same = ba == bb; // std::vector<bool>'s comparison: sizes and every member
+    equal_pairs += same;
+    ASSERT_EQ(a == b, same);
+    ASSERT_EQ(a != b, !same);
+    if (capacity == other_capacity) {
+      bool subset = true;
+      for (size_t i = 0; i < ba.size(); i++)
+        subset = subset && (!bb[i] || ba[i]);
+      ASSERT_EQ(a.contains(b), subset);
+    }
+    // Copies and moves: into a fresh set, over a set of the same or another capacity, and the moved-from sets empty.
+    const ResourceSet copied(a);
+    ASSERT_TRUE(matches(copied, ba));
+    ASSERT_TRUE(copied == a);
+    ResourceSet assigned = b;
+    assigned = a;
+    ASSERT_TRUE(matches(assigned, ba));
+    ASSERT_EQ(assigned.count(), model_count(ba));
+    ResourceSet source = a;
+    ResourceSet moved(std::move(source));
+    ASSERT_TRUE(matches(moved, ba));
+    ASSERT_EQ(source.capacity(), 0);
+    ASSERT_TRUE(source.empty());
+    ASSERT_TRUE(source == ResourceSet());
+    ResourceSet move_assigned = b;
+    ResourceSet move_source = a;
+    move_assigned = std::move(move_source);
+    ASSERT_TRUE(matches(move_assigned, ba));
+    ASSERT_EQ(move_assigned, a);
+    ASSERT_EQ(move_source.capacity(), 0);
+    // The copy's words are its own: changing it leaves the original as it was.
+    assigned.set(capacity - 1);
+    moved.add_range(0, capacity);
+    ASSERT_TRUE(matches(a, ba));
+    // Cleared: empty, of its capacity, equal to a new set, and reusable.
+    ResourceSet cleared = a;
+    cleared.clear();
+    ASSERT_TRUE(cleared.empty());
+    ASSERT_EQ(cleared.count(), 0);
+    ASSERT_TRUE(cleared == ResourceSet(capacity));
+    cleared.set(capacity / 2);
+    ASSERT_EQ(cleared.count(), 1);
+    // The n lowest members, or none when there are fewer than n.
+    const int n = std::uniform_int_distribution<int>(0, model_count(ba) + 2)(rng);
+    Bits lowest(ba.size(), false);
+    int taken = 0;
+    for (size_t i = 0; i < ba.size() && taken < n; i++)
+      if (ba[i]) {
+        lowest[i] = true;
+        taken++;
+      }
+    if (taken < n) lowest.assign(ba.size(), false);
+    ASSERT_TRUE(matches(a.lowest(n), lowest));
+  }
+  EXPECT_GT(equal_pairs, 300); // both outcomes of the comparison were met often
+  EXPECT_GT(heap_sets, 300);
+}
+
 TEST(ResourceSet, RangeCountAndMergeMatchIndexByIndex)
 {
   EXPECT_EQ(ResourceSet::range(200, 60, 10).count_in_range(62, 20), 8); // 62-69, across words 0 and 1
