@@ -41,9 +41,6 @@ int ResourceSet::count_words() const
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("popcnt", "default")))
-#endif
 int ResourceSet::count_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const
 {
   std::uint64_t outside = 0;

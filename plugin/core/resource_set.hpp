@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jobsched {
@@ -234,6 +235,8 @@ class ResourceSet {
   /* The members 64w..64w+63 as the bits of one word (allocators that look at many small ranges at once). */
   int word_count() const { return static_cast<int>(words_.size()); }
   std::uint64_t word(int w) const { return words_[static_cast<size_t>(w)]; }
+  /* The words [first, end) the members may lie in (every word outside is zero; inside, some may be too). */
+  std::pair<int, int> word_span() const { return {first_word_, end_word_}; }
   /* Batsim's interval notation, e.g. "0-3 7 9-10". */
   std::string to_string() const;
   /* The same text, appended to `out` (no temporary string per call). */

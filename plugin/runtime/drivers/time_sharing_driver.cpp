@@ -326,19 +326,14 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       ++it;
     if (it == plan.run.end() || it->first != id) throw PolicyError(plan_job(id) + " has a share but does not run");
     const ResourceSet& set = it->second;
-    int lowest = -1;
-    int highest = -1;
-    set.for_each_run([&lowest, &highest](int first, int last) {
-      if (lowest < 0) lowest = first;
-      highest = last;
-    });
     int count = 0;
     int overlap = 0;
     bool meets_given = false;
-    const auto first_word = lowest >= 0 ? static_cast<size_t>(lowest >> 6) : 0;
-    const auto end_word = lowest >= 0 ? static_cast<size_t>(highest >> 6) + 1 : 0;
+    const auto [first, end] = set.word_span(); // (zero words inside it add nothing below)
+    const auto first_word = static_cast<size_t>(first);
+    const auto end_word = static_cast<size_t>(std::max(first, end));
     spans.emplace_back(first_word, end_word);
-    if (lowest >= 0) {
+    if (first_word < end_word) {
       for (size_t w = first_word; w < end_word; w++) {
         const std::uint64_t bits = set.word(static_cast<int>(w));
         const std::uint64_t over = bits & covered[w];
