@@ -522,26 +522,26 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
       ctx.runtime->keep_segment_totals();
     else
       ctx.runtime->set_trace_sink([&st, keep = st.options.keep_trace](const TraceSegment& s) {
-      if (st.trace_writer) st.trace_writer->write(s);
-      if (st.segments_writer) // (made with trace.csv only) the texts trace.csv's row formatted
-        st.segments_writer->add(s, st.trace_writer->last_row());
-      if (st.busy && s.status == JobStatus::running) {
-        s.processors.for_each([&](int p) { st.busy->add(p, s.start, s.end); });
-        if (st.busy->pending() >= st.settle_at) {
-          st.busy->settle(st.ctx.runtime->earliest_running_start());
-          st.settle_at = std::max(st.settle_at, 2 * st.busy->pending()); // (a bound held back: not again soon)
+        if (st.trace_writer) st.trace_writer->write(s);
+        if (st.segments_writer) // (made with trace.csv only) the texts trace.csv's row formatted
+          st.segments_writer->add(s, st.trace_writer->last_row());
+        if (st.busy && s.status == JobStatus::running) {
+          s.processors.for_each([&](int p) { st.busy->add(p, s.start, s.end); });
+          if (st.busy->pending() >= st.settle_at) {
+            st.busy->settle(st.ctx.runtime->earliest_running_start());
+            st.settle_at = std::max(st.settle_at, 2 * st.busy->pending()); // (a bound held back: not again soon)
+          }
+        } else
+          st.area += busy_area(s) * static_cast<double>(s.repeats);
+        st.segments++;
+        if (keep && s.repeats == 1) st.kept.push_back(s);
+        for (long i = 0; keep && s.repeats > 1 && i < s.repeats; i++) { // the segments an aggregated row stands for
+          st.kept.push_back(s);
+          st.kept.back().start = s.start + static_cast<double>(i) * s.period;
+          st.kept.back().end = s.end + static_cast<double>(i) * s.period;
+          st.kept.back().repeats = 1;
+          st.kept.back().period = 0;
         }
-      } else
-        st.area += busy_area(s) * static_cast<double>(s.repeats);
-      st.segments++;
-      if (keep && s.repeats == 1) st.kept.push_back(s);
-      for (long i = 0; keep && s.repeats > 1 && i < s.repeats; i++) { // the segments an aggregated row stands for
-        st.kept.push_back(s);
-        st.kept.back().start = s.start + static_cast<double>(i) * s.period;
-        st.kept.back().end = s.end + static_cast<double>(i) * s.period;
-        st.kept.back().repeats = 1;
-        st.kept.back().period = 0;
-      }
       });
   } catch (...) {
     fail(std::current_exception());

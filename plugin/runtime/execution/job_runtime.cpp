@@ -1731,7 +1731,9 @@ void JobRuntime::cycle_end(double period)
   cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle (none when nothing was committed)
   const long cycles = cycles_committed_;
   const auto repeats_of = [cycles](const CycleRow& row) { // how many segments a row stands for (at least one)
-    const long n = row.kind == CycleRow::Kind::as_is ? 1 : row.kind == CycleRow::Kind::every_cycle ? cycles : cycles - 1;
+    const long n = row.kind == CycleRow::Kind::as_is         ? 1
+                   : row.kind == CycleRow::Kind::every_cycle ? cycles
+                                                             : cycles - 1;
     return std::max(1L, n);
   };
   // The rows first: a suspended job's first set is its record's, which the state below may change.

@@ -89,9 +89,10 @@ class JobRuntime {
   /* Hand every execution segment to `sink` as it closes (a run streams its trace to trace.csv); without a sink the
    * segments are not kept. */
   void set_trace_sink(std::function<void(const TraceSegment&)> sink) { trace_sink_ = std::move(sink); }
-  /* In place of a sink (a sink, when one is set, gets the segments instead), what a run that writes no trace needs of the segments, summed here as they close
-   * (no call per segment): the processor-seconds of the running ones (busy_area() x repeats, added in the order the
-   * sink would have received them) and how many there were (rows, an aggregated one once). */
+  /* In place of a sink (a sink, when one is set, gets the segments instead), what a run that writes no trace needs of
+   * the segments, summed here as they close (no call per segment): the processor-seconds of the running ones
+   * (busy_area() x repeats, added in the order the sink would have received them) and how many there were (rows, an
+   * aggregated one once). */
   void keep_segment_totals() { segment_totals_ = true; }
   double running_area_total() const { return running_area_total_; }
   long segments_total() const { return segments_total_; }
