@@ -47,15 +47,7 @@ class ResourceSet {
   ResourceSet(ResourceSet&& other) noexcept
       : capacity_(other.capacity_), first_word_(other.first_word_), end_word_(other.end_word_)
   {
-    if (other.words_.size() <= kInlineWords) { // in the inline storage: copied (a move would copy it too)
-      words_.resize(other.words_.size(), boost::container::default_init);
-      copy_words(words_.data(), other.words_.data(), static_cast<int>(words_.size()));
-    } else {
-      words_ = std::move(other.words_);
-    }
-    other.capacity_ = 0;
-    other.first_word_ = other.end_word_ = 0;
-    other.words_.clear();
+    take_words(other);
   }
   /* Between sets of one capacity, copies the words of the two spans only. */
   ResourceSet& operator=(const ResourceSet& other)
@@ -97,15 +89,7 @@ class ResourceSet {
     capacity_ = other.capacity_;
     first_word_ = other.first_word_;
     end_word_ = other.end_word_;
-    if (other.words_.size() <= kInlineWords) {
-      words_.resize(other.words_.size(), boost::container::default_init);
-      copy_words(words_.data(), other.words_.data(), static_cast<int>(words_.size()));
-    } else {
-      words_ = std::move(other.words_);
-    }
-    other.capacity_ = 0;
-    other.first_word_ = other.end_word_ = 0;
-    other.words_.clear();
+    take_words(other);
     return *this;
   }
   static ResourceSet all(int capacity);
@@ -258,6 +242,20 @@ class ResourceSet {
     bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL);
     bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return static_cast<int>((bits * 0x0101010101010101ULL) >> 56);
+  }
+  /* A move's words: those in the inline storage copied (moving them would copy them too), a heap buffer taken over;
+   * `other` is left the empty set of capacity 0. */
+  void take_words(ResourceSet& other) noexcept
+  {
+    if (other.words_.size() <= kInlineWords) {
+      words_.resize(other.words_.size(), boost::container::default_init);
+      copy_words(words_.data(), other.words_.data(), static_cast<int>(words_.size()));
+    } else {
+      words_ = std::move(other.words_);
+    }
+    other.capacity_ = 0;
+    other.first_word_ = other.end_word_ = 0;
+    other.words_.clear();
   }
   /* Copies or zeroes n words: up to four one by one (a loop would compile to a call of memmove or memset), more in one
    * call. */
