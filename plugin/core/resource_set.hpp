@@ -7,6 +7,8 @@
  * operations, comparisons and copies between sets of one capacity pass over those words only. */
 #pragma once
 
+#include "core/word_members.hpp"
+
 // GCC 12 reports a false -Wstringop-overread inside small_vector's copy (it cannot see the inline capacity bound).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overread"
@@ -235,14 +237,6 @@ class ResourceSet {
 
  private:
   static constexpr int kInlineWords = 4; // words_'s inline storage
-  /* The members of a word, counted inline: __builtin_popcountll is a call into libgcc on baseline x86-64. */
-  static int word_members(std::uint64_t bits)
-  {
-    bits -= (bits >> 1) & 0x5555555555555555ULL;
-    bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL);
-    bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return static_cast<int>((bits * 0x0101010101010101ULL) >> 56);
-  }
   /* A move's words: those in the inline storage copied (moving them would copy them too), a heap buffer taken over;
    * `other` is left the empty set of capacity 0. */
   void take_words(ResourceSet& other) noexcept

@@ -4,6 +4,7 @@
 #include "policies/gang_now/events.hpp"
 
 #include "core/errors.hpp"
+#include "core/word_members.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -546,7 +547,7 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
       for (size_t p = w * 64; p < end; p++)
         word |= static_cast<std::uint64_t>(slice[p].job == kFreeEntry) << (p % 64);
       scan.free.bits[s * words + w] = word;
-      scan.free_entries += __builtin_popcountll(word);
+      scan.free_entries += word_members(word);
     }
     int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     for (const Entry& e : slice) {
@@ -589,7 +590,7 @@ long long count_of(const std::uint64_t* row, size_t words)
 {
   long long count = 0;
   for (size_t w = 0; w < words; w++)
-    count += __builtin_popcountll(row[w]);
+    count += word_members(row[w]);
   return count;
 }
 
@@ -1027,13 +1028,13 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     for (int s : held)
       for (size_t w = 0; w < words; w++) {
         std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
-        scan.free_entries += __builtin_popcountll(left[w] & ~row);
+        scan.free_entries += word_members(left[w] & ~row);
         row |= left[w];
       }
     for (int s : pattern.slices)
       for (size_t w = 0; w < words; w++) {
         std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
-        scan.free_entries -= __builtin_popcountll(taken[w] & row);
+        scan.free_entries -= word_members(taken[w] & row);
         row &= ~taken[w];
       }
     scan.slices_of[place] = pattern.slices;

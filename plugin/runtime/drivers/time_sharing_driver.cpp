@@ -69,15 +69,6 @@ std::string plan_job(JobId id)
 {
   return "plan: job " + std::to_string(id);
 }
-/* The members of a word, counted inline: __builtin_popcountll is a call into libgcc without -mpopcnt (the build targets
- * any x86-64), check_shares()'s two counts per word of each share job. */
-int word_members(std::uint64_t bits)
-{
-  bits -= (bits >> 1) & 0x5555555555555555ULL;
-  bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL);
-  bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-  return static_cast<int>((bits * 0x0101010101010101ULL) >> 56);
-}
 const ResourceSet kWhereItWas; // JobRuntime::resume() on a set of capacity 0: the job's own processors
 double slowdown_of(const Plan& plan, JobId id)
 {
