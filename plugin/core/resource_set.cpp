@@ -222,7 +222,7 @@ std::size_t ResourceSet::text_bound() const
   std::uint64_t carry = 0;
   for (int w = first_word_; w < end_word_; w++) {
     const std::uint64_t bits = words_[static_cast<size_t>(w)];
-    runs += static_cast<std::size_t>(__builtin_popcountll(bits & ~(bits << 1 | carry)));
+    runs += static_cast<std::size_t>(word_members(bits & ~(bits << 1 | carry)));
     carry = bits >> 63;
   }
   return runs * 2 * (digits + 1);

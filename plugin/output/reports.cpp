@@ -470,13 +470,9 @@ void SegmentsWriter::emit_ready()
 {
   if (!emit_next()) return;
   do {
-    if (out_text_.size() >= TraceWriter::kFlushSize) {
-      out_.write(out_text_.data(), static_cast<std::streamsize>(out_text_.size()));
-      out_text_.clear();
-    }
+    if (out_text_.size() >= TraceWriter::kFlushSize) out_text_.write_to(out_);
   } while (emit_next());
-  out_.write(out_text_.data(), static_cast<std::streamsize>(out_text_.size()));
-  out_text_.clear();
+  out_text_.write_to(out_);
   if (spill_written_ > 0 && spill_loaded_ == spill_written_ && spilled_read_ == spilled_.size()) {
     spill_written_ = spill_loaded_ = 0; // the file is read to its end: its room is used again
     spilled_.clear();
@@ -509,8 +505,7 @@ TraceWriter::~TraceWriter()
 
 void TraceWriter::flush()
 {
-  out_.write(rows_.data(), static_cast<std::streamsize>(rows_.size()));
-  rows_.clear();
+  rows_.write_to(out_);
 }
 
 void TraceWriter::write(const TraceSegment& s)

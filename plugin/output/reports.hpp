@@ -59,6 +59,12 @@ class TextBuffer {
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
   void clear() { size_ = 0; }
+  /* Writes the text to `out` and clears it (the storage stays). */
+  void write_to(std::ostream& out)
+  {
+    out.write(data_.get(), static_cast<std::streamsize>(size_));
+    size_ = 0;
+  }
 
  private:
   char* grow(std::size_t n);

@@ -728,15 +728,16 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     // A job holding processors stalls for the new reallocation on top of what remains of its stall; one that comes
     // back from suspension owes the whole of what remains (suspended, it could not pay it).
     auto stall_map = stalls_.build(plan.stall);
-    for (const auto& [entry, share] : order) {
-      if (!(spec_.cost_factor > 0)) break; // CF = 0: no allotment ever stalls a job (allot_jobs())
-      const JobEntry& e = *entry;
-      const JobId id = e.record.id;
-      if (spec_.whole_processors && plan.run.count(id) == 0) continue; // given no processor
-      const bool holds = e.state != nullptr && e.state->holds_processors();
-      auto fresh = new_stall_.find(id);
-      const double stall = holds ? (fresh == new_stall_.end() ? 0.0 : fresh->second) : e.stalled + e.stall;
-      if (stall > 0) stall_map.put(id) = stall;
+    if (spec_.cost_factor > 0) { // CF = 0: no allotment ever stalls a job (allot_jobs())
+      for (const auto& [entry, share] : order) {
+        const JobEntry& e = *entry;
+        const JobId id = e.record.id;
+        if (spec_.whole_processors && plan.run.count(id) == 0) continue; // given no processor
+        const bool holds = e.state != nullptr && e.state->holds_processors();
+        auto fresh = new_stall_.find(id);
+        const double stall = holds ? (fresh == new_stall_.end() ? 0.0 : fresh->second) : e.stalled + e.stall;
+        if (stall > 0) stall_map.put(id) = stall;
+      }
     }
     stall_map.finish();
     new_stall_.clear();

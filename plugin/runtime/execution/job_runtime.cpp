@@ -109,7 +109,7 @@ std::vector<sg4::Host*> JobRuntime::hosts_of(const ResourceSet& r) const
 
 JobRuntime::Execution& JobRuntime::get(JobId id)
 {
-  std::pair<JobId, Execution*>& cached = get_cache_[static_cast<std::uint64_t>(id) % kGetCacheSize];
+  std::pair<JobId, Execution*>& cached = get_cache_slot(id);
   if (cached.second != nullptr && cached.first == id) return *cached.second;
   auto it = jobs_.find(id);
   if (it == jobs_.end()) throw PolicyError("job " + std::to_string(id) + " is not on the machine");
@@ -533,7 +533,7 @@ void JobRuntime::drop_timer(Execution& x)
 void JobRuntime::erase_execution(Execution& x)
 {
   drop_timer(x); // (none is left by now, but an entry must not outlive its execution)
-  std::pair<JobId, Execution*>& cached = get_cache_[static_cast<std::uint64_t>(x.job->id) % kGetCacheSize];
+  std::pair<JobId, Execution*>& cached = get_cache_slot(x.job->id);
   if (cached.second == &x) cached = {0, nullptr};
   jobs_.erase(x.job->id);
 }

@@ -423,6 +423,10 @@ class JobRuntime {
    * job's entry of jobs_, until erase_execution() erases it. Executions do not move in a std::map. */
   static constexpr std::size_t kGetCacheSize = 1024;
   std::array<std::pair<JobId, Execution*>, kGetCacheSize> get_cache_{};
+  std::pair<JobId, Execution*>& get_cache_slot(JobId id)
+  {
+    return get_cache_[static_cast<std::uint64_t>(id) % kGetCacheSize];
+  }
   std::map<JobId, ProcessGroup> groups_;            // jobs made of processes, by job id
   JobId last_process_id_ = 0;                       // process executions get ids -1, -2, ...
   long process_executions_ = 0;                     // entries of jobs_ that are processes
