@@ -34,7 +34,14 @@ struct SystemView {
    * only the records of the jobs in the system): a policy may keep these pointers from one plan to the next, but must
    * forget a job's at its job_ended() and never read it in a later plan. */
   std::vector<const JobState*> jobs;
+  /* How many instants of the last plan's lookahead (Plan::lookahead) the scheduler replayed since that plan: the plan
+   * in force is the lookahead's phase `replayed`, as if plan() had returned it at instants[replayed - 1]. 0: none (the
+   * plan in force is the last one plan() returned). */
+  size_t replayed = 0;
 };
+
+/* One phase of a schedule declared ahead (Cycle, Lookahead): the jobs that compute and where, by job id (ascending). */
+using Phase = std::vector<std::pair<JobId, const ResourceSet*>>;
 
 /* A schedule that repeats unchanged between events, as the policy that plans it declares it (Plan::cycle): every
  * `period` seconds from `origin`, the fraction of the period elapsed says which phase is in force, and each phase says
@@ -48,7 +55,7 @@ struct Cycle {
   std::vector<double> boundaries; // fractions of the period where phases change, ascending: 0 first, 1 last
   /* Per phase p (the fractions [boundaries[p], boundaries[p + 1])): the jobs that compute and where, by job id
    * (ascending). One more, empty, phase at the end stands for a fraction at or past 1 (a rounding case). */
-  std::vector<std::vector<std::pair<JobId, const ResourceSet*>>> phases;
+  std::vector<Phase> phases;
   double epsilon = 0; // the policy's tolerance on fractions (kTimeEpsilon / period)
 
   struct Position {
@@ -77,6 +84,19 @@ struct Cycle {
   double until(double now) const { return until(position(now)); }
   /* The same from the position of `now`. */
   double until(const Position& p) const { return origin + (p.quantum + p.next) * period; }
+};
+
+/* The plans a policy would return at its next wake-ups, decided ahead (Plan::lookahead) when they follow from its own
+ * state and the time alone while no job arrives or leaves and no host changes (AP's turns by usage, one quantum after
+ * another). Phase 0 is the plan itself; phase i + 1 is the plan plan() would return when called at instants[i] (its
+ * `until` after phase i) with nothing else happened, exactly that instant, the jobs' records as the phases before left
+ * them. The last instant is the wake-up after the last phase. Used once, from the plan's instant: the scheduler
+ * replays the phases' boundaries on its virtual clock while nothing else happens, without calling the policy, and
+ * tells its next plan() how many it replayed (SystemView::replayed); the policy brings its own state there itself. A
+ * phase may name only jobs that had started when the plan was returned (the replay does not model a first start). */
+struct Lookahead {
+  std::vector<Phase> phases;
+  std::vector<double> instants; // as many as phases, ascending
 };
 
 struct Plan {
@@ -144,6 +164,9 @@ struct Plan {
   /* The plan is a phase of this cycle (shared by the plans of one schedule, not copied per plan), which holds until a
    * job arrives or leaves or a host changes; nullptr: no cycle is declared. Only with `repeats`. */
   std::shared_ptr<const Cycle> cycle;
+  /* The plans of the policy's next wake-ups, decided ahead (see Lookahead); only with `repeats`, without `cycle`.
+   * Phase 0 must be this plan's `run` and instants[0] its `until`. */
+  std::shared_ptr<const Lookahead> lookahead;
 };
 
 /* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what

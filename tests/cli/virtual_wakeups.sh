@@ -52,7 +52,8 @@ compare downey-ac-ds some "$cao" --set workload.generator.jobs=40
 compare downey-ag-ds some "$cao" --set workload.generator.jobs=40 --set policy.name=ag-ds
 compare downey-equi-ds-qf some "$cao" --set workload.generator.jobs=40 --set policy.name=equi-ds \
   --set policy.params.quantum_factor=3 --set policy.params.cost_factor=0.1
-compare ap some "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.generator.jobs=200
+compare ap some "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.generator.jobs=200 \
+  --set simulation.cycles=false
 compare mc-equi-epoch some "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch \
   --set simulation.cycles=false
 
@@ -84,6 +85,51 @@ cycles mc-cycles-equi-epoch "$src/scenarios/memory-constrained/dynamic.yaml" --s
 cycles mc-cycles-hybrid "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=hybrid
 cycles mc-cycles-rigid "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch \
   --set workload.jobs.shape=rigid
+# AP works out its next quanta's plans ahead (Plan::lookahead), which the scheduler replays on its virtual clock (with
+# simulation.cycles) until something happens; a replay cut short by an arrival or a departure leaves AP at the state
+# it kept for that boundary. The rows of a lookahead are ordinary ones, so all four files must be byte-identical to
+# stepping every quantum with SimGrid wake-ups, and the instants replayed must make up the difference. Besides AP:
+# GS(32), APMC, APVM without and with paging (a slowdown: no lookahead), priority by seconds with p_j fixed at the
+# first dispatch, a quantum that does not divide the period (a load sample in mid-quantum ends a lookahead), placement
+# in submeshes of a mesh, and jobs killed at their estimate (the replay declines them: a lookahead at their plans is
+# worked out in vain, and AP stops trying for a while).
+lookahead() { # NAME REPLAYED(most|some|any) SET...: the lookahead's run (cycles on) against SimGrid wake-ups
+  local name=$1 replayed=$2 problems=""
+  shift 2
+  "$bin" run "$ap" --quiet --out "$work/$name-ahead" --set workload.generator.jobs=300 "$@" 2>"$work/$name.err" &&
+    "$bin" run "$ap" --quiet --out "$work/$name-stepped" --set workload.generator.jobs=300 "$@" \
+      --set simulation.virtual_wakeups=false 2>>"$work/$name.err" || {
+    report "$name" " a run failed: $(head -c 300 "$work/$name.err")"
+    return
+  }
+  for f in jobs.csv summary.json trace.csv segments.csv; do
+    cmp -s "$work/$name-ahead/$f" "$work/$name-stepped/$f" || problems+=" $f differs;"
+  done
+  local on off cycles instants
+  on=$(field decision_instants "$work/$name-ahead/performance.json")
+  off=$(field decision_instants "$work/$name-stepped/performance.json")
+  cycles=$(field cycles "$work/$name-ahead/performance.json")
+  instants=$(field cycle_instants "$work/$name-ahead/performance.json")
+  [ "$cycles" = 0 ] || problems+=" $cycles whole cycles (a lookahead has none);"
+  case $replayed in # most: more instants replayed than decided (AP's own turns, quantum after quantum)
+  most) [ "$instants" -gt "$on" ] || problems+=" only $instants instants replayed against $on decided;" ;;
+  some) [ "$instants" -gt 0 ] || problems+=" no instant replayed;" ;;
+  esac
+  [ $((on + instants)) = "$off" ] || problems+=" $on decision instants + $instants replayed, $off stepped;"
+  report "$name" "$problems"
+}
+ap=$src/scenarios/adaptive-partitioning/ap.yaml
+lookahead lookahead-ap most
+lookahead lookahead-gs some --set policy.params.partition_size=32
+lookahead lookahead-apmc some --set policy.name=apmc --set workload.generator.memory_distribution=A
+lookahead lookahead-apvm some --set policy.name=apvm --set policy.params.fraction=0.75 \
+  --set workload.generator.memory_distribution=B
+lookahead lookahead-apvm-paging any --set policy.name=apvm --set policy.params.fraction=0.75 \
+  --set policy.params.overhead=0.25 --set workload.generator.memory_distribution=B
+lookahead lookahead-seconds-dispatch some --set policy.params.usage=seconds --set policy.params.configure=dispatch
+lookahead lookahead-odd-quantum some --set policy.params.quantum=3 --set policy.params.period=100
+lookahead lookahead-mesh some --set platform="$src/platforms/mesh-16x8.xml" --set policy.allocation=submesh-first-fit
+lookahead lookahead-kill any --set workload.overrun=kill
 compare profiles none "$cao" "${batch[@]}" --set platform="$src/tests/platforms/profiles.xml" \
   --set workload.generator.jobs=100
 requeues=$(field requeues "$work/profiles-true/summary.json")

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -49,11 +50,13 @@ class TimeSharingBench {
       }
     FAIL() << "job " << id << " is not in the system";
   }
-  /* Plan at `now`, then apply the plan to the records; a processor given to two jobs is a test failure. */
-  Plan plan(double now)
+  /* Plan at `now`, then apply the plan to the records; a processor given to two jobs is a test failure. `replayed`:
+   * the phases of the last plan's lookahead applied since (apply_phase(), SystemView::replayed). */
+  Plan plan(double now, size_t replayed = 0)
   {
     SystemView view;
     view.now = now;
+    view.replayed = replayed;
     view.machine = &machine_;
     view.up = ResourceSet::all(machine_.resource_count());
     view.jobs.assign(in_system_.begin(), in_system_.end());
@@ -73,6 +76,22 @@ class TimeSharingBench {
       }
     }
     return p;
+  }
+  /* A phase of a lookahead (Plan::lookahead) applied to the records at `now`, as the scheduler's replay does: its jobs
+   * run where it says, the others that started are suspended. */
+  void apply_phase(const Phase& phase, double now)
+  {
+    for (JobState* s : in_system_) {
+      auto it = std::lower_bound(phase.begin(), phase.end(), s->job->id,
+                                 [](const auto& entry, JobId id) { return entry.first < id; });
+      if (it != phase.end() && it->first == s->job->id) {
+        if (s->start_time < 0) s->start_time = now;
+        s->processors = *it->second;
+        s->status = JobStatus::running;
+      } else if (s->started()) {
+        s->status = JobStatus::suspended;
+      }
+    }
   }
   /* Hands a plan back to the policy once applied, as the driver does (TimeSharingPolicy::reuse_plan). */
   void reuse(Plan&& p) { policy_->reuse_plan(std::move(p)); }

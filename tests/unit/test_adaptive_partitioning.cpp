@@ -447,6 +447,94 @@ TEST(AdaptivePartitioning, PlansInReusedMapsEqualNewOnes)
   }
 }
 
+/* A lookahead (Plan::lookahead) holds the plans plan() returns at the quanta ahead: two policies given the same random
+ * arrivals and departures (at any instant, quantum boundaries included), one asked at every wake-up (stepping), the
+ * other only where its lookahead's replay stops: at an event, or at a boundary the replay declines at random (as the
+ * runtime does for an execution it does not model). Each phase of a lookahead is checked against the stepping policy's
+ * plan at its instant (jobs, sets and wake-up), and after a replay cut short the policy must plan as if it had been
+ * asked at every boundary replayed (its usages, counts and last sets taken back to that boundary). */
+TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
+{
+  const std::vector<std::pair<std::string, std::map<std::string, std::string>>> families = {
+      {"ap", {}},
+      {"ap", {{"partition_size", "16"}}},
+      {"ap", {{"usage", "seconds"}, {"configure", "dispatch"}}},
+      {"ap", {{"quantum", "3"}, {"period", "100"}}},
+      {"apvm", {{"fraction", "0.5"}}}};
+  for (const auto& [name, values] : families) {
+    const std::string label = name + (values.empty() ? "" : " " + values.begin()->first + "=" + values.begin()->second);
+    Bench ahead(64, name, values);
+    Bench stepped(64, name, values);
+    std::mt19937_64 random(11);
+    std::vector<JobId> in_system;
+    JobId next_id = 1;
+    double t = 0;
+    double next_event = 0;
+    size_t replayed = 0;
+    size_t lookaheads = 0;
+    size_t phases_checked = 0;
+    size_t cut_short = 0;
+    for (int k = 0; k < 4000; k++) {
+      if (t >= next_event) { // arrivals and departures, then the next event: some on a quantum boundary
+        if (!in_system.empty() && random() % 3 == 0) {
+          const size_t i = random() % in_system.size();
+          ahead.end(in_system[i], t);
+          stepped.end(in_system[i], t);
+          in_system.erase(in_system.begin() + static_cast<long>(i));
+        }
+        for (int n = static_cast<int>(random() % 3); n > 0 && in_system.size() < 24; n--) {
+          const int memory = 1 + static_cast<int>(random() % 40);
+          ahead.submit(next_id, t, memory);
+          stepped.submit(next_id, t, memory);
+          in_system.push_back(next_id++);
+        }
+        next_event = t + (random() % 2 == 0 ? 6.0 * static_cast<double>(1 + random() % 20)
+                                            : 0.25 * static_cast<double>(1 + random() % 400));
+      }
+      Plan a = ahead.plan(t, replayed);
+      Plan s = stepped.plan(t);
+      ASSERT_EQ(a.run, s.run) << label << " at " << t;
+      ASSERT_EQ(a.until, s.until) << label << " at " << t;
+      stepped.reuse(std::move(s));
+      replayed = 0;
+      double next = a.until;
+      if (a.lookahead) {
+        const Lookahead& la = *a.lookahead;
+        lookaheads++;
+        ASSERT_EQ(la.phases.size(), la.instants.size());
+        ASSERT_EQ(la.instants.front(), a.until);
+        std::map<JobId, ResourceSet> first;
+        for (const auto& [id, where] : la.phases.front())
+          first.emplace(id, *where);
+        ASSERT_EQ(first, a.run) << label << " at " << t;
+        for (size_t i = 0; i + 1 < la.phases.size(); i++) {
+          if (!(la.instants[i] < next_event)) break;
+          if (random() % 24 == 0) {
+            cut_short++;
+            break;
+          }
+          Plan step = stepped.plan(la.instants[i]);
+          std::map<JobId, ResourceSet> phase;
+          for (const auto& [id, where] : la.phases[i + 1])
+            phase.emplace(id, *where);
+          ASSERT_EQ(phase, step.run) << label << " phase " << i + 1 << " at " << la.instants[i];
+          ASSERT_EQ(step.until, la.instants[i + 1]) << label << " phase " << i + 1;
+          stepped.reuse(std::move(step));
+          ahead.apply_phase(la.phases[i + 1], la.instants[i]);
+          replayed++;
+          phases_checked++;
+        }
+        next = la.instants[replayed];
+      }
+      ahead.reuse(std::move(a));
+      t = std::min(next, next_event);
+    }
+    EXPECT_GT(lookaheads, 100U) << label;
+    EXPECT_GT(phases_checked, 2000U) << label;
+    EXPECT_GT(cut_short, 20U) << label;
+  }
+}
+
 TEST(AdaptivePartitioning, BadParametersAreOneLine)
 {
   auto make = [](const std::string& name, const std::map<std::string, std::string>& values) {

@@ -55,6 +55,8 @@
  *     p_j >= f x min_j), all of it otherwise.
  *   - Periods where every job in the system runs need no quantum boundary (the next dispatch would choose the same
  *     jobs): the policy then asks to be called at the next load sample only.
+ *   - Between arrivals and departures the next quanta's turns follow from the policy's own state: it declares them
+ *     ahead (Plan::lookahead, look_ahead() below), and the scheduler replays them without asking it, exactly.
  * The policies see a job's memory and bounds, never its demand or speedup: the paging factor is computed from min_j,
  * p_j, f and O alone, and reaches the runtime through Plan::slowdown. */
 #include "policies/time_sharing/adaptive_partitioning.hpp"
@@ -66,6 +68,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <memory>
 #include <unordered_map>
 
 namespace jobsched {
@@ -198,13 +202,18 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
   {
-    jobs_.erase(job.id);
-    view_entries_stale_ = true;
-    if (auto it = held_position(job.id); it != held_.end()) held_.erase(it);
+    // While a lookahead is out, the state it left may have to be taken back to a boundary where the job was still
+    // there (catch_up()): the job leaves after that, at the next plan().
+    if (ahead_phases_ > 0) {
+      ended_while_ahead_.push_back(job.id);
+      return;
+    }
+    forget(job.id);
   }
 
   Plan plan(const SystemView& view) override
   {
+    catch_up(view);
     account(view);
     Plan plan;
     plan.switch_cost = switch_cost_;
@@ -214,8 +223,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
     // Quanta tick at multiples of `quantum` whether or not the policy was called at the last ones (it is not when
     // every job runs: a dispatch would change nothing), so only a call on a boundary starts a new quantum.
-    const bool new_quantum = std::fabs(view.now - std::round(view.now / quantum_) * quantum_) <= kTimeEpsilon;
-    next_quantum_ = (std::floor(view.now / quantum_ + kTimeEpsilon / quantum_) + 1) * quantum_;
+    const bool new_quantum = on_quantum_boundary(view.now);
+    next_quantum_ = quantum_after(view.now);
     if (configure_at_arrival_) // the jobs that arrived since the last call, with the load now
       for (JobId id : unconfigured_) {
         auto it = jobs_.find(id);
@@ -231,7 +240,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (size_t i = 0; i < view.jobs.size(); i++) {
       const JobState* s = view.jobs[i];
       Entry& e = *view_entries_[i];
-      e.state = s;
+      e.last = &s->processors;
+      e.started = s->started();
       e.planned = false;
       e.keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
                 view.up.contains(s->processors);
@@ -240,20 +250,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         idle -= s->processors;
       }
     }
-    rank();
-    candidates_.clear();
-    for (Entry* e : ranked_)
-      if (!e->keeps) candidates_.push_back(e);
-    if (contiguous_) {
-      place_in_priority_order(candidates_, idle);
-    } else {
-      select_by_counts(candidates_, idle);
-    }
-    // The plan's maps and held_ in id order (held_ stays sorted): the maps of the last plan, handed back, are brought
-    // to this one's jobs, where most of the last plan's jobs are again.
-    held_.clear();
-    for (Entry* e : by_id_)
-      if (e->planned) held_.push_back({e->job->id, e->given, e});
+    choose(idle);
+    // The plan's maps in id order (held_'s): the maps of the last plan, handed back, are brought to this one's jobs,
+    // where most of the last plan's jobs are again.
     auto run = runs_.build(plan.run);
     auto image_bytes = image_bytes_.build(plan.image_bytes);
     auto slowdown = slowdowns_.build(plan.slowdown);
@@ -272,6 +271,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     // The next quanta's turns follow from the usage the runtime measures and the load samples, nothing SimGrid does
     // meanwhile: they may be reached on the scheduler's virtual clock (Plan::repeats).
     plan.repeats = true;
+    plan.lookahead = look_ahead(view, plan);
     return plan;
   }
 
@@ -297,7 +297,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     int given = -1;
     // Set by each plan for the jobs in the system: the job's record, whether it keeps its processors (mid-quantum),
     // and whether it runs and where: on *where (a set that stays put during the plan), or on fresh_[fresh] when >= 0.
-    const JobState* state = nullptr;
+    /* Where it last ran and whether it ever started, as its record says at a plan (a lookahead's steps move them on:
+     * `last` is then one of ahead_sets_). */
+    const ResourceSet* last = nullptr;
+    bool started = false;
     bool keeps = false;
     bool planned = false;
     const ResourceSet* where = nullptr;
@@ -313,7 +316,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (Entry* c : candidates) {
       if (left == 0) break;
       Entry& e = *c;
-      if (e.partition == 0 || (!configure_at_arrival_ && !e.state->started())) configure(e, *e.state->job);
+      if (e.partition == 0 || (!configure_at_arrival_ && !e.started)) configure(e, *e.job);
       if (e.partition > left) continue;
       chosen.push_back(c);
       left -= e.partition;
@@ -325,7 +328,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     placed.assign(chosen.size(), false);
     for (size_t i = 0; i < chosen.size(); i++) {
       Entry& e = *chosen[i];
-      const ResourceSet& last = e.state->processors;
+      const ResourceSet& last = *e.last;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
         put(e, last);
         idle -= last;
@@ -350,16 +353,16 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (Entry* c : candidates) {
       if (idle.empty()) break;
       Entry& e = *c;
-      if (e.partition == 0 || (!configure_at_arrival_ && !e.state->started())) configure(e, *e.state->job);
+      if (e.partition == 0 || (!configure_at_arrival_ && !e.started)) configure(e, *e.job);
       if (e.partition > idle.count()) continue;
-      const ResourceSet& last = e.state->processors;
+      const ResourceSet& last = *e.last;
       if (last.capacity() == idle.capacity() && last_count(e, last) == e.partition && idle.contains(last)) {
         idle -= last;
         e.given = e.partition;
         put(e, last);
         continue;
       }
-      Job partition = *e.state->job;
+      Job partition = *e.job;
       partition.shape = JobShape::rigid;
       partition.size = e.partition;
       auto found = allocator_.select(partition, idle);
@@ -393,26 +396,60 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   /* Charge the time since the last plan to the jobs that held processors, halving usages and sampling the load at
    * every period boundary passed. Between two calls no job arrived or left, so the number of jobs in the system was
    * the one the last call saw, except at `now` itself. */
-  void account(const SystemView& view)
+  void account(const SystemView& view) { account(view.now, view.jobs.size()); }
+  /* The same at `now` with `jobs` jobs in the system. */
+  void account(double now, size_t jobs)
   {
-    auto charge = [this](double until) {
-      const double length = until - accounted_until_;
-      if (length > 0)
-        for (const Held& h : held_)
-          h.entry->usage += length * (usage_per_processor_ ? h.count : 1);
-      accounted_until_ = std::max(accounted_until_, until);
-    };
-    while (next_period_ <= view.now + kTimeEpsilon) {
+    while (next_period_ <= now + kTimeEpsilon) {
       charge(next_period_);
       for (auto& [id, e] : jobs_)
         e.usage /= 2;
-      const bool at_now = next_period_ >= view.now - kTimeEpsilon;
-      load_ = ap::next_load(load_, static_cast<double>(at_now ? view.jobs.size() : jobs_seen_));
+      const bool at_now = next_period_ >= now - kTimeEpsilon;
+      load_ = ap::next_load(load_, static_cast<double>(at_now ? jobs : jobs_seen_));
       periods_++;
       next_period_ = static_cast<double>(periods_ + 1) * period_;
     }
-    charge(view.now);
-    jobs_seen_ = view.jobs.size();
+    charge(now);
+    jobs_seen_ = jobs;
+  }
+  /* The time from the last account to `until` charged to the jobs of the last plan. */
+  void charge(double until)
+  {
+    const double length = until - accounted_until_;
+    if (length > 0)
+      for (const Held& h : held_)
+        h.entry->usage += length * (usage_per_processor_ ? h.count : 1);
+    accounted_until_ = std::max(accounted_until_, until);
+  }
+  bool on_quantum_boundary(double t) const
+  {
+    return std::fabs(t - std::round(t / quantum_) * quantum_) <= kTimeEpsilon;
+  }
+  double quantum_after(double t) const { return (std::floor(t / quantum_ + kTimeEpsilon / quantum_) + 1) * quantum_; }
+
+  /* Chooses the jobs that run (those that keep their processors are put already, the others compete in priority
+   * order for `idle`) and lists them in held_, in id order (held_ stays sorted). */
+  void choose(ResourceSet& idle)
+  {
+    rank();
+    candidates_.clear();
+    for (Entry* e : ranked_)
+      if (!e->keeps) candidates_.push_back(e);
+    if (contiguous_) {
+      place_in_priority_order(candidates_, idle);
+    } else {
+      select_by_counts(candidates_, idle);
+    }
+    held_.clear();
+    for (Entry* e : by_id_)
+      if (e->planned) held_.push_back({e->job->id, e->given, e});
+  }
+
+  void forget(JobId id)
+  {
+    jobs_.erase(id);
+    view_entries_stale_ = true;
+    if (auto it = held_position(id); it != held_.end()) held_.erase(it);
   }
 
   const Allocator& allocator_;
@@ -503,6 +540,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   /* The job runs on the set returned, to be filled (kept with its storage from one plan to the next). */
   ResourceSet& put_fresh(Entry& e)
   {
+    if (looking_ahead_) { // a set of the lookahead's, which stays put while the lookahead is out
+      ResourceSet& set = ahead_set();
+      e.planned = true;
+      e.where = &set;
+      e.fresh = -1;
+      return set;
+    }
     if (static_cast<size_t>(fresh_count_) == fresh_.size()) fresh_.emplace_back();
     e.planned = true;
     e.fresh = fresh_count_;
@@ -530,6 +574,207 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   double next_period_ = 0;
   double accounted_until_ = 0;
   size_t jobs_seen_ = 0; // jobs in the system after the last call
+
+  /* The lookahead (Plan::lookahead). Between events AP's next plans follow from its own state: at each quantum's end
+   * the usages charged, the jobs ranked and chosen again, nothing else. So when every job in the system has started
+   * (the replay does not model a first start), no job is slowed by paging and nothing is charged per switch, plan()
+   * also works out the plans of the next quanta, load samples and usage halvings included, by the same code on the
+   * same state (step_ahead()), each job's last set being the one the step before gave it (ahead_sets_); its own state
+   * is then that of the last of them, and the state after each earlier one is kept (journal_). The next plan() is told
+   * how many the scheduler replayed and takes that one back when not all were (catch_up()), so the state is always
+   * the one stepping quantum by quantum gives. As many phases as twice the mean replayed: each phase not replayed is a
+   * step worked out in vain. */
+  std::shared_ptr<const Lookahead> look_ahead(const SystemView& view, const Plan& plan)
+  {
+    ahead_phases_ = 0;
+    if (skip_lookaheads_ > 0) {
+      skip_lookaheads_--;
+      return nullptr;
+    }
+    if (switch_cost_ > 0 || held_.empty()) return nullptr;
+    for (const JobState* s : view.jobs)
+      if (s->status != JobStatus::running && s->status != JobStatus::suspended) {
+        // Only a job of this plan may be waiting: it starts now.
+        if (held_position(s->job->id) == held_.end()) return nullptr;
+      }
+    for (const Entry* e : view_entries_)
+      if (e->slowdown != 1.0) return nullptr; // APVM's paging: the replay does not model a slowdown
+    if (!ahead_ || ahead_.use_count() > 1) ahead_ = std::make_shared<Lookahead>();
+    Lookahead& ahead = *ahead_;
+    ahead_sets_used_ = 0;
+    ahead_up_ = view.up;
+    // Phase 0: this plan, on sets of the lookahead's own; every other job's last set copied too, so that a step taken
+    // again later reads it as it is now.
+    size_t phases = 0;
+    Phase& first = next_phase(ahead, phases);
+    for (const Held& h : held_) {
+      Entry& e = *h.entry;
+      ResourceSet& set = ahead_set();
+      set = e.fresh >= 0 ? fresh_[static_cast<size_t>(e.fresh)] : *e.where;
+      e.last = &set;
+      e.started = true;
+      first.emplace_back(h.id, &set);
+    }
+    for (Entry* e : view_entries_)
+      if (!e->planned) {
+        ResourceSet& set = ahead_set();
+        set = *e->last;
+        e->last = &set;
+      }
+    ahead.instants.clear();
+    ahead.instants.push_back(plan.until);
+    save(journal_entry(0));
+    looking_ahead_ = true;
+    const size_t most = std::clamp<size_t>(static_cast<size_t>(2 * ahead_replayed_mean_) + 4, 4, kMostLookaheadPhases);
+    for (double t = plan.until; phases < most && ahead_step_possible(t);) {
+      step_ahead(t);
+      Phase& phase = next_phase(ahead, phases);
+      for (const Held& h : held_)
+        phase.emplace_back(h.id, h.entry->last);
+      t = held_.size() < view_entries_.size() ? std::min(next_quantum_, next_period_) : next_period_;
+      ahead.instants.push_back(t);
+      if (phases < most) save(journal_entry(phases - 1)); // (the state after the last phase is the one kept)
+    }
+    looking_ahead_ = false;
+    if (phases < 2) {
+      restore(journal_[0]);
+      return nullptr;
+    }
+    ahead.phases.resize(phases);
+    ahead_phases_ = phases;
+    return ahead_;
+  }
+
+  /* At a plan(): the state the replay of the last lookahead left (view.replayed of its boundaries), then the jobs
+   * that ended meanwhile leave. */
+  void catch_up(const SystemView& view)
+  {
+    if (ahead_phases_ == 0) return;
+    const size_t steps = view.replayed;
+    ahead_replayed_mean_ += (static_cast<double>(steps) - ahead_replayed_mean_) / 8;
+    if (steps + 1 != ahead_phases_) restore(journal_[steps]); // (the last phase's state is the one kept)
+    // A lookahead that nothing interrupted and the scheduler did not replay (an execution it does not replay: a stall,
+    // an image, a job killed at its estimate) would be worked out in vain at every plan: after a few, they pause.
+    if (steps == 0 && view.now >= ahead_->instants[0] - kTimeEpsilon) {
+      if (++fruitless_lookaheads_ >= 4) {
+        skip_lookaheads_ = std::min<long>(1024, 16L << std::min<long>(6, fruitless_lookaheads_ - 4));
+      }
+    } else if (steps > 0) {
+      fruitless_lookaheads_ = 0;
+    }
+    ahead_phases_ = 0;
+    for (JobId id : ended_while_ahead_)
+      forget(id);
+    ended_while_ahead_.clear();
+  }
+
+  /* The plan plan() would return at `t`, a quantum's end, with nothing happened since the last plan: its jobs' sets
+   * are sets of the lookahead's. */
+  void step_ahead(double t)
+  {
+    account(t, view_entries_.size()); // the jobs in the system: those of the lookahead's plan
+    next_quantum_ = quantum_after(t);
+    ResourceSet& idle = idle_;
+    idle = ahead_up_;
+    for (Entry* e : view_entries_) {
+      e->planned = false;
+      e->keeps = false;
+    }
+    choose(idle);
+    for (const Held& h : held_) {
+      Entry& e = *h.entry;
+      e.last = e.where;
+    }
+  }
+  /* plan() at `t` would be step_ahead(t): `t` ends a quantum (else the jobs running would keep their processors). */
+  bool ahead_step_possible(double t) const { return on_quantum_boundary(t); }
+
+  /* What a step changes: usages, counts given, last sets, the priority order, the last plan's jobs, the clocks and the
+   * load. (A period halves the usage of every job of jobs_: those of the lookahead's plan, and those submitted since,
+   * whose usage is 0.) */
+  struct SavedState {
+    std::vector<double> usage;
+    std::vector<int> given;
+    std::vector<const ResourceSet*> last;
+    std::vector<Entry*> ranked;
+    std::vector<Held> held;
+    double accounted_until = 0;
+    double next_quantum = 0;
+    double load = 0;
+    std::uint64_t periods = 0;
+    double next_period = 0;
+    size_t jobs_seen = 0;
+    size_t sets_used = 0;
+  };
+  void save(SavedState& to) const
+  {
+    to.usage.clear();
+    to.given.clear();
+    to.last.clear();
+    for (const Entry* e : view_entries_) {
+      to.usage.push_back(e->usage);
+      to.given.push_back(e->given);
+      to.last.push_back(e->last);
+    }
+    to.ranked = ranked_;
+    to.held = held_;
+    to.accounted_until = accounted_until_;
+    to.next_quantum = next_quantum_;
+    to.load = load_;
+    to.periods = periods_;
+    to.next_period = next_period_;
+    to.jobs_seen = jobs_seen_;
+    to.sets_used = ahead_sets_used_;
+  }
+  void restore(const SavedState& from)
+  {
+    for (size_t i = 0; i < view_entries_.size(); i++) {
+      Entry& e = *view_entries_[i];
+      e.usage = from.usage[i];
+      e.given = from.given[i];
+      e.last = from.last[i];
+    }
+    ranked_ = from.ranked;
+    held_ = from.held;
+    accounted_until_ = from.accounted_until;
+    next_quantum_ = from.next_quantum;
+    load_ = from.load;
+    periods_ = from.periods;
+    next_period_ = from.next_period;
+    jobs_seen_ = from.jobs_seen;
+    ahead_sets_used_ = from.sets_used;
+  }
+  static Phase& next_phase(Lookahead& ahead, size_t& phases)
+  {
+    if (phases == ahead.phases.size()) ahead.phases.emplace_back();
+    Phase& phase = ahead.phases[phases++];
+    phase.clear();
+    return phase;
+  }
+  ResourceSet& ahead_set()
+  {
+    if (ahead_sets_used_ == ahead_sets_.size()) ahead_sets_.emplace_back();
+    return ahead_sets_[ahead_sets_used_++];
+  }
+  static constexpr size_t kMostLookaheadPhases = 256;
+  std::shared_ptr<Lookahead> ahead_;   // the last lookahead's phases and instants (a new one while the driver holds it)
+  std::deque<ResourceSet> ahead_sets_; // its sets (a deque: they stay put as it grows), the first ahead_sets_used_
+  size_t ahead_sets_used_ = 0;
+  ResourceSet ahead_up_;    // the processors up at its plan
+  size_t ahead_phases_ = 0; // its phases while it is out (0: none)
+  /* The state after each of its phases but the last (journal_entry(i): after phase i, kept with their storage): where
+   * a replay cut short leaves the policy. */
+  std::vector<SavedState> journal_;
+  SavedState& journal_entry(size_t phase)
+  {
+    if (phase == journal_.size()) journal_.emplace_back();
+    return journal_[phase];
+  }
+  bool looking_ahead_ = false; // put_fresh() takes lookahead sets
+  std::vector<JobId> ended_while_ahead_;
+  long fruitless_lookaheads_ = 0;   // in a row
+  double ahead_replayed_mean_ = 16; // phases replayed per lookahead, a moving mean
+  long skip_lookaheads_ = 0;
 };
 
 std::vector<ParamSpec> common_params(std::vector<ParamSpec> own)

@@ -422,6 +422,9 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   view.machine = &machine_;
   view.up = up;
   view.jobs.swap(in_system_); // lent to the policy for the call, not copied
+  view.replayed = replayed_;
+  replayed_ = 0;
+  lookahead_ = nullptr; // (a lookahead is tried right after its plan or never)
   Plan plan;
   try {
     plan = policy_.plan(view);
@@ -456,6 +459,8 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
              plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
   cycle_ = repeats_ && plan.slowdown.empty() && plan.share.empty() && plan.image_bytes.empty() ? plan.cycle : nullptr;
+  // (Without images, which repeats_ excludes, a plan's image_bytes change nothing the replay models.)
+  if (repeats_ && !plan.cycle && plan.slowdown.empty() && plan.share.empty()) lookahead_ = plan.lookahead;
   const bool images = runtime_.images_enabled();
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
@@ -574,33 +579,15 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
  * A try the runtime refuses (a job of the cycle has not started yet) is not one. */
 CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<double(double, double)>& next_instant)
 {
+  if (lookahead_ && repeats_) return advance_lookahead(now, next_instant);
   CycleAdvance advance;
   advance.clock = now;
-  if (!may_advance_cycles() || !(cycle_->period > 0)) return advance;
+  if (!may_advance_cycles() || !cycle_ || !(cycle_->period > 0)) return advance;
   const Cycle& cycle = *cycle_;
   const Cycle::Position start = cycle.position(now);
   if (start.phase + 1 >= cycle.phases.size() || cycle.phases.size() < 3) return advance;
-  // Each job of the cycle with where it computes in each phase (vectors reused from one advance to the next).
   const size_t phases = cycle.phases.size();
-  cycle_ids_.clear();
-  for (const auto& run : cycle.phases)
-    for (const auto& [id, where] : run)
-      cycle_ids_.push_back(id);
-  std::sort(cycle_ids_.begin(), cycle_ids_.end());
-  cycle_ids_.erase(std::unique(cycle_ids_.begin(), cycle_ids_.end()), cycle_ids_.end());
-  // The runtime refuses a cycle with a job that has not started (or has ended): known from the records, before the
-  // phases' table is built. After an arrival that is the usual case until the new job's piece comes.
-  for (const JobId id : cycle_ids_) {
-    const JobState* s = runtime_.table().find(id);
-    if (s == nullptr || (s->status != JobStatus::running && s->status != JobStatus::suspended)) return advance;
-  }
-  cycle_where_.assign(cycle_ids_.size() * phases, nullptr);
-  for (size_t p = 0; p < phases; p++)
-    for (const auto& [id, where] : cycle.phases[p]) {
-      const auto j =
-          static_cast<size_t>(std::lower_bound(cycle_ids_.begin(), cycle_ids_.end(), id) - cycle_ids_.begin());
-      cycle_where_[j * phases + p] = where;
-    }
+  if (!fill_replay_table(cycle.phases)) return advance;
   if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, start.phase)) {
     runtime_.cycle_end(cycle.period);
     return advance;
@@ -657,17 +644,112 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   if (advance.instants > 0) {
     advance.clock = clock;
     until_ = cycle.until(at_clock); // the policy's wake-up after its plan at `clock`
-    if (phase != start.phase) {  // the last plan is that phase's: its jobs, by id (plan.run's order)
-      last_run_.clear();
-      last_run_states_.clear();
-      last_run_orders_.clear();
-      for (const auto& [id, where] : cycle.phases[phase]) {
-        const auto [state, order] = look_up_record(id);
-        last_run_.push_back(id);
-        last_run_states_.push_back(state);
-        last_run_orders_.push_back(order);
+    if (phase != start.phase) take_phase_as_last_plan(cycle.phases[phase]);
+  }
+  return advance;
+}
+
+bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases)
+{
+  // Each job of the phases with where it computes in each (vectors reused from one advance to the next). The phases
+  // list their jobs by id: their union is merged phase by phase, most often the jobs seen already.
+  cycle_ids_.clear();
+  for (const auto& run : phases) {
+    size_t j = 0;
+    bool seen = true;
+    for (const auto& entry : run) {
+      while (j < cycle_ids_.size() && cycle_ids_[j] < entry.first)
+        j++;
+      if (j == cycle_ids_.size() || cycle_ids_[j] != entry.first) {
+        seen = false;
+        break;
       }
     }
+    if (seen) continue;
+    cycle_ids_merged_.clear();
+    j = 0;
+    for (const auto& entry : run) {
+      while (j < cycle_ids_.size() && cycle_ids_[j] < entry.first)
+        cycle_ids_merged_.push_back(cycle_ids_[j++]);
+      if (j < cycle_ids_.size() && cycle_ids_[j] == entry.first) j++;
+      cycle_ids_merged_.push_back(entry.first);
+    }
+    cycle_ids_merged_.insert(cycle_ids_merged_.end(), cycle_ids_.begin() + static_cast<std::ptrdiff_t>(j),
+                             cycle_ids_.end());
+    cycle_ids_.swap(cycle_ids_merged_);
+  }
+  // The runtime refuses a job that has not started (or has ended): known from the records, before the phases' table
+  // is built. After an arrival that is the usual case until the new job's piece comes.
+  for (const JobId id : cycle_ids_) {
+    const JobState* s = runtime_.table().find(id);
+    if (s == nullptr || (s->status != JobStatus::running && s->status != JobStatus::suspended)) return false;
+  }
+  const size_t count = phases.size();
+  cycle_where_.assign(cycle_ids_.size() * count, nullptr);
+  for (size_t p = 0; p < count; p++) {
+    size_t j = 0; // a walk along the phase and the ids, both by id
+    for (const auto& [id, where] : phases[p]) {
+      while (cycle_ids_[j] < id)
+        j++;
+      cycle_where_[j * count + p] = where;
+    }
+  }
+  return true;
+}
+
+void TimeSharingDriver::take_phase_as_last_plan(const Phase& run)
+{
+  // Its jobs, by id (plan.run's order).
+  last_run_.clear();
+  last_run_states_.clear();
+  last_run_orders_.clear();
+  for (const auto& [id, where] : run) {
+    const auto [state, order] = look_up_record(id);
+    last_run_.push_back(id);
+    last_run_states_.push_back(state);
+    last_run_orders_.push_back(order);
+  }
+}
+
+/* A lookahead is replayed like the last, partial, cycle of advance_cycles(): boundary by boundary, each kept as it is
+ * reached. A boundary is replayed only when the scheduler's clock would land exactly on the instant the policy planned
+ * it for: the policy's plan there follows from that instant (its usage accounting), and another clock would be
+ * another plan. */
+CycleAdvance TimeSharingDriver::advance_lookahead(double now, const std::function<double(double, double)>& next_instant)
+{
+  CycleAdvance advance;
+  advance.clock = now;
+  const std::shared_ptr<const Lookahead> tried = std::move(lookahead_); // tried once
+  lookahead_ = nullptr;
+  const Lookahead& ahead = *tried;
+  const size_t phases = ahead.phases.size();
+  if (phases < 2 || ahead.instants.size() != phases) return advance;
+  if (!fill_replay_table(ahead.phases)) return advance;
+  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, 0)) {
+    runtime_.cycle_end(0);
+    return advance;
+  }
+  cycle_orders_.clear(); // the rows as decide() would write them: suspensions in submission order
+  for (const JobId id : cycle_ids_)
+    cycle_orders_.push_back(look_up_record(id).second);
+  runtime_.cycle_rows_as_applied(cycle_orders_);
+  runtime_.cycle_partial();
+  double clock = now;
+  size_t phase = 0;
+  while (phase + 1 < phases) {
+    const double until = ahead.instants[phase];
+    if (next_instant(clock, until) != until || !runtime_.cycle_step(until, until, phase + 1)) break;
+    runtime_.cycle_commit_boundary();
+    clock = until;
+    phase++;
+  }
+  runtime_.cycle_end(0);
+  if (phase > 0) {
+    advance.clock = clock;
+    advance.instants = static_cast<long>(phase);
+    until_ = ahead.instants[phase];
+    replayed_ = phase;
+    take_phase_as_last_plan(ahead.phases[phase]);
   }
   return advance;
 }

@@ -34,7 +34,7 @@ class TimeSharingDriver : public Driver {
   double next_wakeup() const override { return until_; }
   bool next_wakeup_is_virtual() const override { return repeats_; }
   CycleAdvance advance_cycles(double now, const std::function<double(double, double)>& next_instant) override;
-  bool may_advance_cycles() const override { return cycle_ && repeats_ && cycle_ != cycle_tried_; }
+  bool may_advance_cycles() const override { return repeats_ && ((cycle_ && cycle_ != cycle_tried_) || lookahead_); }
   size_t waiting_count() const override;
 
  private:
@@ -50,6 +50,14 @@ class TimeSharingDriver : public Driver {
    * where the plan says. */
   void apply_processes(const Plan& plan);
   void check_shares(const Plan& plan, const ResourceSet& given) const;
+  /* advance_cycles() for a lookahead (Plan::lookahead): its phases' boundaries replayed one by one from phase 0, as
+   * far as nothing else happens at or before them. */
+  CycleAdvance advance_lookahead(double now, const std::function<double(double, double)>& next_instant);
+  /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
+   * the jobs has not started or has ended (the runtime's replay would refuse it). */
+  bool fill_replay_table(const std::vector<Phase>& phases);
+  /* After a replay: the plan in force is `run` (last_run_ and its records). */
+  void take_phase_as_last_plan(const Phase& run);
 
   const Machine& machine_;
   TimeSharingPolicy& policy_;
@@ -94,6 +102,8 @@ class TimeSharingDriver : public Driver {
   std::shared_ptr<const Cycle> cycle_;
   std::vector<JobId> cycle_ids_; // advance_cycles(): its jobs, and where each computes per phase
   std::vector<const ResourceSet*> cycle_where_;
+  std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
+  std::vector<std::uint64_t> cycle_orders_; // advance_lookahead(): their submission orders
   /* Per decision, kept with their storage: the record and submission order of each job of the plan (kNoOrder: not in
    * the system), the submission order of each job of last_run_, and decide()'s lists of holders and resizes. */
   static constexpr std::uint64_t kNoOrder = ~std::uint64_t{0};
@@ -121,6 +131,9 @@ class TimeSharingDriver : public Driver {
   mutable ResourceSet check_placed_; // check()'s set of a listed job's processes' processors, kept likewise
   // The last cycle advance_cycles() replayed (kept alive: no other cycle can take its address).
   std::shared_ptr<const Cycle> cycle_tried_;
+  /* The last plan's lookahead (Plan::lookahead), with repeats_, until advance_cycles() tried it; nullptr: none. */
+  std::shared_ptr<const Lookahead> lookahead_;
+  size_t replayed_ = 0; // its instants replayed since the last plan (SystemView::replayed)
 };
 
 } // namespace jobsched

@@ -1583,10 +1583,16 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
     r.set_at_begin = st.set;
+    const ResourceSet* last_on = nullptr; // the set of the last phase that named one, and its index
+    int last_index = -1;
     for (size_t p = 0; p < phases; p++) {
       const ResourceSet* on = where[j * phases + p];
-      if (on != nullptr && on->empty()) return false;
-      r.set_of_phase.push_back(on == nullptr ? -1 : index_of(*on));
+      if (on != nullptr && on != last_on) { // (a job stays on one set for phases on end: found once)
+        if (on->empty()) return false;
+        last_on = on;
+        last_index = index_of(*on);
+      }
+      r.set_of_phase.push_back(on == nullptr ? -1 : last_index);
       if (on != nullptr) cycle_running_[p].push_back(j);
     }
     st.running = s.status == JobStatus::running;
@@ -1642,12 +1648,29 @@ inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size
   if (changes.to != to) {
     changes.to = to;
     changes.jobs.clear();
+    const bool as_applied = !cycle_stop_orders_.empty();
+    cycle_resuming_.clear();
     for (size_t j = 0; j < cycle_state_.size(); j++) {
       const std::vector<int>& place = cycle_jobs_[j].set_of_phase;
-      if (place[from] != place[to]) changes.jobs.emplace_back(j, place[to]);
+      if (place[from] == place[to]) continue;
+      if (as_applied && place[from] < 0)
+        cycle_resuming_.emplace_back(j, place[to]); // after the jobs that stop or move
+      else
+        changes.jobs.emplace_back(j, place[to]);
+    }
+    if (as_applied) {
+      std::sort(changes.jobs.begin(), changes.jobs.end(), [this](const auto& a, const auto& b) {
+        return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
+      });
+      changes.jobs.insert(changes.jobs.end(), cycle_resuming_.begin(), cycle_resuming_.end());
     }
   }
   return changes.jobs;
+}
+
+void JobRuntime::cycle_rows_as_applied(const std::vector<std::uint64_t>& orders)
+{
+  cycle_stop_orders_ = orders;
 }
 
 bool JobRuntime::cycle_step(double clock, double until, size_t phase)
@@ -1727,6 +1750,7 @@ void JobRuntime::cycle_commit_boundary()
 
 void JobRuntime::cycle_end(double period)
 {
+  cycle_stop_orders_.clear();
   cycle_drop_trial();
   cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle (none when nothing was committed)
   const long cycles = cycles_committed_;

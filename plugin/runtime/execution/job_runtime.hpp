@@ -237,6 +237,11 @@ class JobRuntime {
   bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
                    size_t phase);
   bool cycle_step(double clock, double until, size_t phase);
+  /* After cycle_begin(), for a replay whose rows must read as the driver's own (a lookahead's, Plan::lookahead): the
+   * order in which the driver suspends the jobs (one per id of cycle_begin(): their submission order). At each
+   * boundary the rows of the jobs that stop or move then come first, in that order, and those of the jobs that resume
+   * after them, by id, as when a plan is applied; otherwise all by id. Until cycle_end(). */
+  void cycle_rows_as_applied(const std::vector<std::uint64_t>& orders);
   void cycle_commit();
   /* After the whole cycles: the boundaries of the next one, one at a time, up to the last before something else would
    * happen there (the trial dropped; each step kept by cycle_commit_boundary(), its trace rows ordinary ones). */
@@ -501,6 +506,8 @@ class JobRuntime {
   size_t cycle_phase_ = 0, cycle_trial_phase_ = 0; // the phase in force in the state kept, and in the trial
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
   std::vector<CycleChanges> cycle_changes_;        // per phase
+  std::vector<std::uint64_t> cycle_stop_orders_;   // cycle_rows_as_applied()'s, per job (empty: rows by id)
+  std::vector<std::pair<size_t, int>> cycle_resuming_; // cycle_changes()'s scratch, kept with its storage
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
   std::vector<TraceSegment> cycle_row_segments_; // cycle_end()'s rows, per set of cycle_sets_ (its processors)
   std::vector<bool> cycle_row_segment_filled_;   // per set: its segment's processors copied in this cycle_end()
