@@ -250,7 +250,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         idle -= s->processors;
       }
     }
-    choose(idle);
+    choose(idle, idle.count());
     // The plan's maps in id order (held_'s): the maps of the last plan, handed back, are brought to this one's jobs,
     // where most of the last plan's jobs are again.
     auto run = runs_.build(plan.run);
@@ -308,11 +308,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   };
   /* The paper's allocation: selection by counts in priority order, skipping the jobs that do not fit; then placement
    * where each job was last when those processors are idle (no move), else on the lowest idle ones. */
-  void select_by_counts(const std::vector<Entry*>& candidates, ResourceSet& idle)
+  void select_by_counts(const std::vector<Entry*>& candidates, ResourceSet& idle, int idle_count)
   {
     std::vector<Entry*>& chosen = chosen_; // their entries: no lookup of a job's entry per placement
     chosen.clear();
-    int left = idle.count();
+    int left = idle_count;
     for (Entry* c : candidates) {
       if (left == 0) break;
       Entry& e = *c;
@@ -428,8 +428,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   double quantum_after(double t) const { return (std::floor(t / quantum_ + kTimeEpsilon / quantum_) + 1) * quantum_; }
 
   /* Chooses the jobs that run (those that keep their processors are put already, the others compete in priority
-   * order for `idle`) and lists them in held_, in id order (held_ stays sorted). */
-  void choose(ResourceSet& idle)
+   * order for `idle`, `idle_count` processors) and lists them in held_, in id order (held_ stays sorted). */
+  void choose(ResourceSet& idle, int idle_count)
   {
     rank();
     candidates_.clear();
@@ -438,7 +438,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     if (contiguous_) {
       place_in_priority_order(candidates_, idle);
     } else {
-      select_by_counts(candidates_, idle);
+      select_by_counts(candidates_, idle, idle_count);
     }
     held_.clear();
     for (Entry* e : by_id_)
@@ -603,6 +603,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     Lookahead& ahead = *ahead_;
     ahead_sets_used_ = 0;
     ahead_up_ = view.up;
+    ahead_up_count_ = view.up.count();
     // Phase 0: this plan, on sets of the lookahead's own; every other job's last set copied too, so that a step taken
     // again later reads it as it is now.
     size_t phases = 0;
@@ -680,7 +681,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       e->planned = false;
       e->keeps = false;
     }
-    choose(idle);
+    choose(idle, ahead_up_count_);
     for (const Held& h : held_) {
       Entry& e = *h.entry;
       e.last = e.where;
@@ -760,7 +761,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   std::shared_ptr<Lookahead> ahead_;   // the last lookahead's phases and instants (a new one while the driver holds it)
   std::deque<ResourceSet> ahead_sets_; // its sets (a deque: they stay put as it grows), the first ahead_sets_used_
   size_t ahead_sets_used_ = 0;
-  ResourceSet ahead_up_;    // the processors up at its plan
+  ResourceSet ahead_up_; // the processors up at its plan, and their count
+  int ahead_up_count_ = 0;
   size_t ahead_phases_ = 0; // its phases while it is out (0: none)
   /* The state after each of its phases but the last (journal_entry(i): after phase i, kept with their storage): where
    * a replay cut short leaves the policy. */
