@@ -237,6 +237,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     idle = view.up;
     find_view_entries(view);
     fresh_count_ = 0;
+    bool any_keeps = false;
     for (size_t i = 0; i < view.jobs.size(); i++) {
       const JobState* s = view.jobs[i];
       Entry& e = *view_entries_[i];
@@ -246,11 +247,12 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       e.keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
                 view.up.contains(s->processors);
       if (e.keeps) { // e.given: its count, from the plan that gave it these processors
+        any_keeps = true;
         put(e, s->processors);
         idle -= s->processors;
       }
     }
-    choose(idle, idle.count());
+    choose(idle, idle.count(), any_keeps);
     // The plan's maps in id order (held_'s): the maps of the last plan, handed back, are brought to this one's jobs,
     // where most of the last plan's jobs are again.
     auto run = runs_.build(plan.run);
@@ -429,16 +431,20 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   /* Chooses the jobs that run (those that keep their processors are put already, the others compete in priority
    * order for `idle`, `idle_count` processors) and lists them in held_, in id order (held_ stays sorted). */
-  void choose(ResourceSet& idle, int idle_count)
+  void choose(ResourceSet& idle, int idle_count, bool any_keeps)
   {
     rank();
-    candidates_.clear();
-    for (Entry* e : ranked_)
-      if (!e->keeps) candidates_.push_back(e);
+    const std::vector<Entry*>* candidates = &ranked_; // all of them when none keeps its processors
+    if (any_keeps) {
+      candidates_.clear();
+      for (Entry* e : ranked_)
+        if (!e->keeps) candidates_.push_back(e);
+      candidates = &candidates_;
+    }
     if (contiguous_) {
-      place_in_priority_order(candidates_, idle);
+      place_in_priority_order(*candidates, idle);
     } else {
-      select_by_counts(candidates_, idle, idle_count);
+      select_by_counts(*candidates, idle, idle_count);
     }
     held_.clear();
     for (Entry* e : by_id_)
@@ -677,11 +683,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     next_quantum_ = quantum_after(t);
     ResourceSet& idle = idle_;
     idle = ahead_up_;
-    for (Entry* e : view_entries_) {
-      e->planned = false;
-      e->keeps = false;
+    for (const Held& h : held_) { // the entries planned (and those that kept their processors) are the last plan's
+      h.entry->planned = false;
+      h.entry->keeps = false;
     }
-    choose(idle, ahead_up_count_);
+    choose(idle, ahead_up_count_, false);
     for (const Held& h : held_) {
       Entry& e = *h.entry;
       e.last = e.where;
