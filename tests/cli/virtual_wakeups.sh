@@ -91,8 +91,8 @@ cycles mc-cycles-rigid "$src/scenarios/memory-constrained/dynamic.yaml" --set po
 # stepping every quantum with SimGrid wake-ups, and the instants replayed must make up the difference. Besides AP:
 # GS(32), APMC, APVM without and with paging (a slowdown: no lookahead), priority by seconds with p_j fixed at the
 # first dispatch, a quantum that does not divide the period (a load sample in mid-quantum ends a lookahead), placement
-# in submeshes of a mesh, and jobs killed at their estimate (the replay declines them: a lookahead at their plans is
-# worked out in vain, and AP stops trying for a while).
+# in submeshes of a mesh, jobs killed at their estimate (the replay declines them: a lookahead at their plans is
+# worked out in vain, and AP stops trying for a while), and hosts that slow down and fail (jobs requeued).
 lookahead() { # NAME REPLAYED(most|some|any) SET...: the lookahead's run (cycles on) against SimGrid wake-ups
   local name=$1 replayed=$2 problems=""
   shift 2
@@ -130,6 +130,7 @@ lookahead lookahead-seconds-dispatch some --set policy.params.usage=seconds --se
 lookahead lookahead-odd-quantum some --set policy.params.quantum=3 --set policy.params.period=100
 lookahead lookahead-mesh some --set platform="$src/platforms/mesh-16x8.xml" --set policy.allocation=submesh-first-fit
 lookahead lookahead-kill any --set workload.overrun=kill
+lookahead lookahead-failures any --set platform="$src/tests/platforms/profiles.xml"
 compare profiles none "$cao" "${batch[@]}" --set platform="$src/tests/platforms/profiles.xml" \
   --set workload.generator.jobs=100
 requeues=$(field requeues "$work/profiles-true/summary.json")

@@ -452,7 +452,9 @@ TEST(AdaptivePartitioning, PlansInReusedMapsEqualNewOnes)
  * other only where its lookahead's replay stops: at an event, or at a boundary the replay declines at random (as the
  * runtime does for an execution it does not model). Each phase of a lookahead is checked against the stepping policy's
  * plan at its instant (jobs, sets and wake-up), and after a replay cut short the policy must plan as if it had been
- * asked at every boundary replayed (its usages, counts and last sets taken back to that boundary). */
+ * asked at every boundary replayed (its usages, counts and last sets taken back to that boundary), the jobs that
+ * ended or were requeued meanwhile (a job that ends and is submitted again at once) leaving and coming in the order
+ * they did. */
 TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
 {
   const std::vector<std::pair<std::string, std::map<std::string, std::string>>> families = {
@@ -474,6 +476,8 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
     size_t lookaheads = 0;
     size_t phases_checked = 0;
     size_t cut_short = 0;
+    size_t requeues = 0;
+    std::map<JobId, int> memory_of;
     for (int k = 0; k < 4000; k++) {
       if (t >= next_event) { // arrivals and departures, then the next event: some on a quantum boundary
         if (!in_system.empty() && random() % 3 == 0) {
@@ -482,10 +486,22 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
           stepped.end(in_system[i], t);
           in_system.erase(in_system.begin() + static_cast<long>(i));
         }
+        if (!in_system.empty() && random() % 8 == 0) { // a job requeued (its host failed): it ends and comes again
+          const size_t i = random() % in_system.size();
+          const JobId id = in_system[i];
+          for (Bench* b : {&ahead, &stepped}) {
+            b->end(id, t);
+            b->submit(id, t, memory_of[id]);
+          }
+          in_system.erase(in_system.begin() + static_cast<long>(i));
+          in_system.push_back(id);
+          requeues++;
+        }
         for (int n = static_cast<int>(random() % 3); n > 0 && in_system.size() < 24; n--) {
           const int memory = 1 + static_cast<int>(random() % 40);
           ahead.submit(next_id, t, memory);
           stepped.submit(next_id, t, memory);
+          memory_of[next_id] = memory;
           in_system.push_back(next_id++);
         }
         next_event = t + (random() % 2 == 0 ? 6.0 * static_cast<double>(1 + random() % 20)
@@ -532,6 +548,7 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
     EXPECT_GT(lookaheads, 100U) << label;
     EXPECT_GT(phases_checked, 2000U) << label;
     EXPECT_GT(cut_short, 20U) << label;
+    EXPECT_GT(requeues, 100U) << label;
   }
 }
 

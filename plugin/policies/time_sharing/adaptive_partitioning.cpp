@@ -184,28 +184,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   void job_submitted(const Job& job, double /*now*/) override
   {
-    Entry e;
-    e.order = submitted_++;
-    e.memory_processors = memory_processors(job);
-    const int least =
-        std::max(job.min_processors(), static_cast<int>(std::ceil(fraction_ * e.memory_processors - 1e-9)));
-    if (least > processors_ || least > job.max_processors())
-      throw InputError("policy.params: job " + std::to_string(job.id) + " needs at least " + std::to_string(least) +
-                       " processors (its bounds and memory), more than " +
-                       (least > processors_ ? "the machine's " + std::to_string(processors_)
-                                            : "its maximum " + std::to_string(job.max_processors())));
-    e.job = &job;
-    jobs_.emplace(job.id, e);
-    unconfigured_.push_back(job.id);
-    view_entries_stale_ = true;
+    if (ahead_phases_ > 0) { // after the jobs that ended meanwhile (job_ended()), in order: a requeued job is both
+      events_while_ahead_.emplace_back(job.id, &job);
+      return;
+    }
+    add(job);
   }
 
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
   {
     // While a lookahead is out, the state it left may have to be taken back to a boundary where the job was still
-    // there (catch_up()): the job leaves after that, at the next plan().
+    // there (catch_up()): the job leaves after that, at the next plan(), and the jobs submitted since come after.
     if (ahead_phases_ > 0) {
-      ended_while_ahead_.push_back(job.id);
+      events_while_ahead_.emplace_back(job.id, nullptr);
       return;
     }
     forget(job.id);
@@ -451,6 +442,25 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       if (e->planned) held_.push_back({e->job->id, e->given, e});
   }
 
+  /* The job's entry, at its submission (its order, its memory in processors, its bounds checked). */
+  void add(const Job& job)
+  {
+    Entry e;
+    e.order = submitted_++;
+    e.memory_processors = memory_processors(job);
+    const int least =
+        std::max(job.min_processors(), static_cast<int>(std::ceil(fraction_ * e.memory_processors - 1e-9)));
+    if (least > processors_ || least > job.max_processors())
+      throw InputError("policy.params: job " + std::to_string(job.id) + " needs at least " + std::to_string(least) +
+                       " processors (its bounds and memory), more than " +
+                       (least > processors_ ? "the machine's " + std::to_string(processors_)
+                                            : "its maximum " + std::to_string(job.max_processors())));
+    e.job = &job;
+    jobs_.emplace(job.id, e);
+    unconfigured_.push_back(job.id);
+    view_entries_stale_ = true;
+  }
+
   void forget(JobId id)
   {
     jobs_.erase(id);
@@ -670,9 +680,12 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       fruitless_lookaheads_ = 0;
     }
     ahead_phases_ = 0;
-    for (JobId id : ended_while_ahead_)
-      forget(id);
-    ended_while_ahead_.clear();
+    for (const auto& [id, submitted] : events_while_ahead_)
+      if (submitted == nullptr)
+        forget(id);
+      else
+        add(*submitted);
+    events_while_ahead_.clear();
   }
 
   /* The plan plan() would return at `t`, a quantum's end, with nothing happened since the last plan: its jobs' sets
@@ -778,10 +791,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     if (phase == journal_.size()) journal_.emplace_back();
     return journal_[phase];
   }
-  bool looking_ahead_ = false; // put_fresh() takes lookahead sets
-  std::vector<JobId> ended_while_ahead_;
-  long fruitless_lookaheads_ = 0;   // in a row
-  double ahead_replayed_mean_ = 16; // phases replayed per lookahead, a moving mean
+  bool looking_ahead_ = false;                                   // put_fresh() takes lookahead sets
+  std::vector<std::pair<JobId, const Job*>> events_while_ahead_; // ends (nullptr) and submissions, in order
+  long fruitless_lookaheads_ = 0;                                // in a row
+  double ahead_replayed_mean_ = 16;                              // phases replayed per lookahead, a moving mean
   long skip_lookaheads_ = 0;
 };
 
