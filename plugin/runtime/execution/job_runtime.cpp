@@ -1,6 +1,7 @@
 #include "runtime/execution/job_runtime.hpp"
 
 #include "core/errors.hpp"
+#include "core/round_half_away.hpp"
 #include "core/time.hpp"
 #include "core/time_format.hpp"
 
@@ -158,7 +159,7 @@ namespace {
 /* A running segment's length at the rate the job would have progressed on its requested processors (account()). */
 double dedicated_length(double length, double dedicated_rate)
 {
-  return dedicated_rate != 1.0 ? std::round(length * dedicated_rate * 1e9) / 1e9 : length;
+  return dedicated_rate != 1.0 ? round_half_away(length * dedicated_rate * 1e9) / 1e9 : length;
 }
 /* The work done since the segment began (the fraction `left` now), at its run time stretched by paging: the run time's
  * two factors given (run_time x (1 + paging), run_time x paging; cycle_close() computes them once per set). */
