@@ -1580,6 +1580,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       c.rate = n == r.x->job->size ? 1.0 : c.speedup / r.speedup_of_size;
       c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
       c.page_fault_time = r.run_time * c.cost.page_faults;
+      c.whole_time = r.run_time * r.speedup_of_size / c.speedup * c.stretch * reference_speed_ / c.speed;
       return static_cast<int>(cycle_sets_.size() - 1);
     };
     CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
@@ -1587,18 +1588,16 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
     r.set_at_begin = st.set;
-    r.least_time = std::numeric_limits<double>::infinity();
     for (size_t p = 0; p < phases; p++) {
       const ResourceSet* on = where[j * phases + p];
       if (on != nullptr && on->empty()) return false;
       r.set_of_phase.push_back(on == nullptr ? -1 : index_of(*on));
-      if (on == nullptr) continue;
-      cycle_running_[p].push_back(j);
-      // cycle_launch()'s timer length for the whole work (a launch's is this times its remaining fraction).
-      const CycleSet& c = cycle_sets_[static_cast<size_t>(r.set_of_phase.back())];
-      r.least_time =
-          std::min(r.least_time, r.run_time * r.speedup_of_size / c.speedup * c.stretch * reference_speed_ / c.speed);
+      if (on != nullptr) cycle_running_[p].push_back(j);
     }
+    // Over all its sets (its record's too, where a suspended job may not compute again: a bound no larger).
+    r.least_time = std::numeric_limits<double>::infinity();
+    for (size_t i = first_set; i < cycle_sets_.size(); i++)
+      r.least_time = std::min(r.least_time, cycle_sets_[i].whole_time);
     st.running = s.status == JobStatus::running;
     link_replayed_fields(x, st, [](const auto& job, auto& replay) { replay = job; });
   }

@@ -458,13 +458,14 @@ class JobRuntime {
     double speedup_of_size = 1;    // S(size)
     std::vector<int> set_of_phase; // index into cycle_sets_, -1: suspended
     int set_at_begin = -1;         // index of its record's processors when cycle_begin() took it
-    double least_time = 0;         // seconds its whole work takes on the fastest of its sets in the phases
+    double least_time = 0;         // seconds its whole work takes on the fastest of its sets (whole_time)
   };
   struct CycleSet {
     const ResourceSet* set;
     const ResourceSet* same = nullptr;      // another set found equal to it (cycle_begin())
     double speed, stretch, rate, speedup;   // as launch() computes them
     double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
+    double whole_time;                      // cycle_launch()'s timer length for the whole work (cycle_trial_until())
     PlacementCost cost;
   };
   /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
