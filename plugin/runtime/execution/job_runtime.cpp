@@ -1670,10 +1670,10 @@ void JobRuntime::cycle_trial_until(double latest)
   // roundings (a few ulps of each operand a step: far below the margins, relative and absolute).
   // That end, from + remaining x least_time, only grows as the job computes and waits (a stop takes off at most the
   // time it computed): the least over the jobs, once computed, bounds every later trial's timers too, up to the
-  // roundings of the trials since (an ulp of the clock or so per stop: computed again every 1,024 trials, they stay
-  // below 1e-12 of the clock, within the margin of 1e-9 of it).
+  // roundings of the trials since (a few ulps of the clock per stop: computed again every 64 trials, they stay below
+  // 1e-10 of the clock up to thousands of phases, within the margin of 1e-9 of it).
   const double bound = latest + kTimerSlack + 1e-6 + 1e-9 * std::fabs(latest);
-  if (!(bound < cycle_timers_after_) || ++cycle_timers_after_age_ > 1024) {
+  if (!(bound < cycle_timers_after_) || ++cycle_timers_after_age_ > 64) {
     cycle_timers_after_age_ = 0;
     double after = std::numeric_limits<double>::infinity();
     for (size_t j = 0; j < cycle_state_.size(); j++) {

@@ -240,7 +240,7 @@ class JobRuntime {
   /* Before a whole cycle's steps, once the caller has found their clocks (those steps come by `latest`, the largest of
    * their wake-ups `until` and clocks): when no job of the cycle can end its timer by then (each job's remaining work,
    * even on its fastest set of the cycle and counted from its last change, lasts past it with a margin far above the
-   * replay's rounding; a bound that only grows as the cycles go, computed again every 1,024 trials or when it no
+   * replay's rounding; a bound that only grows as the cycles go, computed again every 64 trials or when it no
    * longer suffices), the trial is sure to be kept, and its steps save no job's state for a drop (a copy of each
    * job's state per cycle, a seventh of a replayed boundary). Not in the first two cycles (their rows are recorded) nor
    * after cycle_partial(). A step refused in such a trial, or such a trial dropped, is a logic error. */
