@@ -179,7 +179,8 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
     }
     // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows, boundaries replayed one by one,
     // phases skipped
-    std::vector<double> result(8, 0);
+    // trials after the first two cycles found sure to be kept, and not
+    std::vector<double> result(10, 0);
     sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
       std::mt19937_64 random(11);
       std::uniform_real_distribution<double> unit(0, 1);
@@ -277,22 +278,26 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
         long cycles = 0;
         if (!ids.empty() && replayed.cycle_begin(ids, flat, where.size(), start_phase)) {
           for (; cycles < 30; cycles++) {
+            // As the driver does: the cycle's clocks first, the runtime told by when they come (cycle_trial_until:
+            // a trial it finds sure to be kept saves nothing, and would throw if a step were refused), then the steps.
             double t = clock;
             bool whole = false;
             bool refused = false;
             std::vector<std::pair<double, size_t>> these;
+            std::vector<double> untils;
             for (size_t steps = 0; steps <= where.size() && !whole; steps++) {
               const double until = cycle.until(t);
               const double next = simgrid_clock_after_wait(t, std::max(0.0, until - t));
               const size_t phase = cycle.position(next).phase;
-              if (!replayed.cycle_step(next, until, phase)) {
-                refused = true;
-                break;
-              }
               these.emplace_back(next, phase);
+              untils.push_back(until);
               t = next;
               whole = phase == start_phase;
             }
+            replayed.cycle_trial_until(std::max(untils.back(), t));
+            if (cycles >= 2) result[replayed.cycle_trial_sure() ? 8 : 9]++; // (the first two record rows)
+            for (size_t i = 0; i < these.size() && !refused; i++)
+              refused = !replayed.cycle_step(these[i].first, untils[i], these[i].second);
             if (refused || !whole) break;
             replayed.cycle_commit();
             clocks.insert(clocks.end(), these.begin(), these.end());
@@ -380,7 +385,7 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
     engine->run();
     return result;
   });
-  ASSERT_EQ(got.size(), 8u);
+  ASSERT_EQ(got.size(), 10u);
   EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
   EXPECT_EQ(got[1], 0) << "trace rows of the replay that differ from stepping's";
   EXPECT_GE(got[2], 30) << "trials in which cycles were advanced";
@@ -390,4 +395,8 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
   EXPECT_GT(got[5], 1000) << "rows compared";
   EXPECT_GE(got[6], 40) << "boundaries replayed one by one (cycle_partial) after a refused cycle";
   EXPECT_GE(got[7], 4) << "phases skipped";
+  // After the first two cycles, a trial whose jobs all last past it is sure to be kept; those near a job's end
+  // (among them every refused one) are not. A refused step in a sure trial throws (the child fails).
+  EXPECT_GE(got[8], 800) << "trials found sure to be kept (their states not saved)";
+  EXPECT_GE(got[9], 10) << "trials not found sure";
 }

@@ -178,23 +178,38 @@ bool SchedulerActor::gather(bool woke_on_message)
   return happened;
 }
 
-double simgrid_clock_after_wait(double clock, double timeout)
+namespace {
+/* The bodies of simgrid_clock_after_wait() and timeout_landing_on(), inline where the replay of cycles asks them at
+ * every boundary (advance_cycles()): a function the shared library exports is never inlined (-fPIC lets another
+ * library interpose it), and each was a call per boundary. */
+inline double clock_after_wait(double clock, double timeout)
 {
   const double date = clock + timeout;
   return clock + (date - clock);
 }
 
-double timeout_landing_on(double clock, double target)
+inline double landing_timeout(double clock, double target)
 {
   double above = target - clock;
   double below = above;
   for (int tries = 0; tries < 8; tries++) {
-    if (simgrid_clock_after_wait(clock, above) == target) return above;
-    if (below > 0 && simgrid_clock_after_wait(clock, below) == target) return below;
+    if (clock_after_wait(clock, above) == target) return above;
+    if (below > 0 && clock_after_wait(clock, below) == target) return below;
     above = std::nextafter(above, std::numeric_limits<double>::infinity());
     below = std::nextafter(below, 0.0);
   }
   return -1;
+}
+} // namespace
+
+double simgrid_clock_after_wait(double clock, double timeout)
+{
+  return clock_after_wait(clock, timeout);
+}
+
+double timeout_landing_on(double clock, double target)
+{
+  return landing_timeout(clock, target);
 }
 
 void SchedulerActor::catch_up(const std::vector<sg4::ActivityPtr>& activities)
@@ -219,15 +234,18 @@ void SchedulerActor::advance_cycles()
     return;
   const double others = std::min(runtime_.next_deadline(), next_source_time());
   const double sg_clock = sg4::Engine::get_clock();
-  auto next_instant = [this, others, sg_clock](double clock, double until) {
+  // Nothing the advance does changes requeues_since_end_ or last_end_ (no job ends or is requeued in it).
+  const bool requeued = requeues_since_end_ > 0;
+  const double last_end = last_end_;
+  auto next_instant = [others, sg_clock, requeued, last_end](double clock, double until) {
     if (!(until > clock + kTimeEpsilon)) return -1.0; // policy_wakeup(): not a wake-up after the decision at clock
     if (!(until < others)) return -1.0;
     // The progress limit (kMaxWithoutProgress) would come first: jobs compute, so it is counted from `clock`.
-    if (!(until < (requeues_since_end_ > 0 ? std::min(last_end_, clock) : clock) + kMaxWithoutProgress)) return -1.0;
-    const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
-    if (next < until - kTimeEpsilon) return -1.0;            // the loop would not decide there
-    if (!(others > next + kTimeEpsilon)) return -1.0;        // gather() would take a source's events due that close
-    if (timeout_landing_on(sg_clock, next) < 0) return -1.0; // SimGrid could not be brought there
+    if (!(until < (requeued ? std::min(last_end, clock) : clock) + kMaxWithoutProgress)) return -1.0;
+    const double next = clock_after_wait(clock, std::max(0.0, until - clock));
+    if (next < until - kTimeEpsilon) return -1.0;         // the loop would not decide there
+    if (!(others > next + kTimeEpsilon)) return -1.0;     // gather() would take a source's events due that close
+    if (landing_timeout(sg_clock, next) < 0) return -1.0; // SimGrid could not be brought there
     return next;
   };
   const CycleAdvance advance = driver_->advance_cycles(now_, next_instant);

@@ -593,42 +593,89 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     return advance;
   }
   cycle_tried_ = cycle_;
-  // The next boundary after `from` (whose position is `at`) and the runtime's replay up to it, `at` then its
-  // position; -1 (`at` unchanged) when something else would come first or the runtime cannot replay it. The position
-  // of a boundary reached is that of the next step's `from`: Cycle::until() of it, computed once.
-  auto step = [&](double from, Cycle::Position& at) {
-    const double until = cycle.until(at);
-    const double next = next_instant(from, until);
-    if (next < 0) return -1.0;
+  // The next boundary after `from` (whose position is `at`) on the scheduler's clock, with the policy's wake-up before
+  // it and its position; its clock -1 when something else would come first. The position of a boundary reached is that
+  // of the next step's `from`: Cycle::until() of it, computed once. Written field by field into `b` (a boundary built
+  // apart and copied in was read back in 16-byte halves of two 8-byte stores, which the processor cannot forward).
+  auto reach = [&](double from, const Cycle::Position& at, CycleBoundary& b) {
+    b.until = cycle.until(at);
+    b.clock = next_instant(from, b.until);
+    if (b.clock < 0) return;
     // Its phase is most often the one after the last (the first of the next period after the last phase).
-    const Cycle::Position then = cycle.position(next, at.phase + 2 < cycle.phases.size() ? at.phase + 1 : 0);
-    if (!runtime_.cycle_step(next, until, then.phase)) return -1.0;
-    at = then;
-    return next;
+    b.at = cycle.position(b.clock, at.phase + 2 < cycle.phases.size() ? at.phase + 1 : 0);
+  };
+  // The next boundary and the runtime's replay up to it, `at` then its position; -1 (`at` unchanged) when something
+  // else would come first or the runtime cannot replay it.
+  auto step = [&](double from, Cycle::Position& at) {
+    CycleBoundary b{};
+    reach(from, at, b);
+    if (b.clock < 0 || !runtime_.cycle_step(b.clock, b.until, b.at.phase)) return -1.0;
+    at = b.at;
+    return b.clock;
+  };
+  // A cycle's boundaries on the clock, found one at a time (they do not depend on the jobs): from `t` at position
+  // `at`, until the phase in force at the start comes again (`whole`), something else would come first or more
+  // boundaries than phases were found (`done`); `latest`: the largest of their clocks and wake-ups.
+  struct Boundaries {
+    double t;
+    Cycle::Position at;
+    double latest;
+    bool done = false, whole = false;
+  };
+  auto find_next = [&](std::vector<CycleBoundary>& found, Boundaries& b) {
+    if (b.done) return;
+    if (found.size() > cycle.phases.size()) {
+      b.done = true;
+      return;
+    }
+    // From the last one found, read where it lies (the vectors have room: no reallocation moves it). A copy of its
+    // position, read back in 16-byte halves of 8-byte stores not yet landed, stalled the chain of boundaries.
+    const double from = found.empty() ? b.t : found.back().clock;
+    const Cycle::Position& at = found.empty() ? b.at : found.back().at;
+    CycleBoundary& next = found.emplace_back();
+    reach(from, at, next);
+    if (next.clock < 0) {
+      found.pop_back();
+      b.done = true;
+      return;
+    }
+    b.latest = std::max({b.latest, next.clock, next.until});
+    b.done = b.whole = next.at.phase == start.phase;
   };
   double clock = now;
   Cycle::Position at_clock = start; // the position of `clock`
-  for (;;) {
-    double t = clock;
-    Cycle::Position at = at_clock;
-    long steps = 0;
-    bool whole = false;
-    while (steps <= static_cast<long>(cycle.phases.size())) {
-      const double next = step(t, at);
-      if (next < 0) break;
-      t = next;
-      steps++;
-      if (at.phase == start.phase) {
-        whole = true;
+  // Each cycle's boundaries are found before the runtime replays them, which tells it by when they all come: it can
+  // then know the cycle kept before replaying it (JobRuntime::cycle_trial_until). The next cycle's are found one per
+  // boundary replayed (the chain of arithmetic from one boundary's clock to the next overlaps the replay's own).
+  cycle_boundaries_.clear();
+  cycle_boundaries_.reserve(cycle.phases.size() + 2);
+  next_cycle_boundaries_.reserve(cycle.phases.size() + 2);
+  Boundaries these{clock, at_clock, clock};
+  while (!these.done)
+    find_next(cycle_boundaries_, these);
+  while (these.whole) {
+    runtime_.cycle_trial_until(these.latest);
+    const CycleBoundary& last = cycle_boundaries_.back(); // where the cycle ends, and the next begins
+    next_cycle_boundaries_.clear();
+    Boundaries next{last.clock, last.at, last.clock};
+    bool kept = true;
+    for (const CycleBoundary& b : cycle_boundaries_) {
+      if (!runtime_.cycle_step(b.clock, b.until, b.at.phase)) {
+        kept = false;
         break;
       }
+      find_next(next_cycle_boundaries_, next);
     }
-    if (!whole) break;
+    if (!kept) break;
     runtime_.cycle_commit();
-    clock = t;
-    at_clock = at;
+    clock = last.clock;
+    at_clock = last.at;
     advance.cycles++;
-    advance.instants += steps;
+    advance.instants += static_cast<long>(cycle_boundaries_.size());
+    while (!next.done)
+      find_next(next_cycle_boundaries_, next);
+    std::swap(cycle_boundaries_, next_cycle_boundaries_);
+    these = next;
   }
   // Then the boundaries of the cycle in which something else happens, up to the last one before it.
   runtime_.cycle_partial();

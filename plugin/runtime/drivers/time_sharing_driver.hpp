@@ -104,6 +104,12 @@ class TimeSharingDriver : public Driver {
   std::vector<const ResourceSet*> cycle_where_;
   std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
   std::vector<std::uint64_t> cycle_orders_; // advance_lookahead(): their submission orders
+  /* advance_cycles(): a boundary on the scheduler's clock, the policy's wake-up there, its position. */
+  struct CycleBoundary {
+    double clock, until;
+    Cycle::Position at;
+  };
+  std::vector<CycleBoundary> cycle_boundaries_, next_cycle_boundaries_; // of the cycle being tried, and of the next
   /* Per decision, kept with their storage: the record and submission order of each job of the plan (kNoOrder: not in
    * the system), the submission order of each job of last_run_, and decide()'s lists of holders and resizes. */
   static constexpr std::uint64_t kNoOrder = ~std::uint64_t{0};

@@ -1,6 +1,7 @@
 #include "runtime/execution/job_runtime.hpp"
 
 #include "core/errors.hpp"
+#include "core/round_half_away.hpp"
 #include "core/time.hpp"
 #include "core/time_format.hpp"
 
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_runtime, "jobsched: job executions on the platform");
@@ -158,7 +160,7 @@ namespace {
 /* A running segment's length at the rate the job would have progressed on its requested processors (account()). */
 double dedicated_length(double length, double dedicated_rate)
 {
-  return dedicated_rate != 1.0 ? std::round(length * dedicated_rate * 1e9) / 1e9 : length;
+  return dedicated_rate != 1.0 ? round_half_away(length * dedicated_rate * 1e9) / 1e9 : length;
 }
 /* The work done since the segment began (the fraction `left` now), at its run time stretched by paging: the run time's
  * two factors given (run_time x (1 + paging), run_time x paging; cycle_close() computes them once per set). */
@@ -1504,6 +1506,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_rows_kept_ = 0;
   cycles_committed_ = 0;
   cycle_partial_ = false;
+  cycle_trial_sure_ = false;
+  cycle_timers_after_ = -std::numeric_limits<double>::infinity();
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
       phase >= phases || where.size() != ids.size() * phases)
@@ -1576,6 +1580,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       c.rate = n == r.x->job->size ? 1.0 : c.speedup / r.speedup_of_size;
       c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
       c.page_fault_time = r.run_time * c.cost.page_faults;
+      c.whole_time = r.run_time * r.speedup_of_size / c.speedup * c.stretch * reference_speed_ / c.speed;
       return static_cast<int>(cycle_sets_.size() - 1);
     };
     CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
@@ -1595,6 +1600,10 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       r.set_of_phase.push_back(on == nullptr ? -1 : last_index);
       if (on != nullptr) cycle_running_[p].push_back(j);
     }
+    // Over all its sets (its record's too, where a suspended job may not compute again: a bound no larger).
+    r.least_time = std::numeric_limits<double>::infinity();
+    for (size_t i = first_set; i < cycle_sets_.size(); i++)
+      r.least_time = std::min(r.least_time, cycle_sets_[i].whole_time);
     st.running = s.status == JobStatus::running;
     link_replayed_fields(x, st, [](const auto& job, auto& replay) { replay = job; });
   }
@@ -1673,23 +1682,62 @@ void JobRuntime::cycle_rows_as_applied(const std::vector<std::uint64_t>& orders)
   cycle_stop_orders_ = orders;
 }
 
+void JobRuntime::cycle_trial_until(double latest)
+{
+  cycle_trial_sure_ = false;
+  if (cycle_partial_ || cycles_committed_ < 2 || !cycle_undo_.empty() || !(latest < cycle_horizon_)) return;
+  // A job's timer launched at ts lasts its remaining fraction times the launch's set's time for the whole work, at
+  // least its least_time (checked for the timer running now); each stop takes off the fraction done, whose time on the
+  // fastest set is at most the time it computed. So from its last change `from` (its timer's start, or its
+  // suspension) every timer it runs in the trial ends at from + remaining x least_time or later, up to the arithmetic's
+  // roundings (a few ulps of each operand a step: far below the margins, relative and absolute).
+  // That end, from + remaining x least_time, only grows as the job computes and waits (a stop takes off at most the
+  // time it computed): the least over the jobs, once computed, bounds every later trial's timers too, up to the
+  // roundings of the trials since (a few ulps of the clock per stop: computed again every 64 trials, they stay below
+  // 1e-10 of the clock up to thousands of phases, within the margin of 1e-9 of it).
+  const double bound = latest + kTimerSlack + 1e-6 + 1e-9 * std::fabs(latest);
+  if (!(bound < cycle_timers_after_) || ++cycle_timers_after_age_ > 64) {
+    cycle_timers_after_age_ = 0;
+    double after = std::numeric_limits<double>::infinity();
+    for (size_t j = 0; j < cycle_state_.size(); j++) {
+      const CycleState& st = cycle_state_[j];
+      const double least = st.remaining * cycle_jobs_[j].least_time;
+      const double from = st.running ? st.timer_start : st.since;
+      if (!(from >= 0) || (st.running && !(st.timer_end - st.timer_start >= least * (1 - 1e-12)))) {
+        after = -std::numeric_limits<double>::infinity();
+        break;
+      }
+      after = std::min(after, from + least * (1 - 1e-9));
+      if (st.running) after = std::min(after, st.timer_end);
+    }
+    cycle_timers_after_ = after;
+  }
+  cycle_trial_sure_ = bound < cycle_timers_after_;
+}
+
 bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 {
-  if (phase >= cycle_phases_) return false;
+  auto refuse = [this] {
+    if (cycle_trial_sure_) throw std::logic_error("cycle replay: a step refused in a cycle found sure to be kept");
+    return false;
+  };
+  if (phase >= cycle_phases_) return refuse();
   // The wake-up comes strictly first, as SchedulerActor's virtual wake-ups require.
   // No timer is due when the clock gets there either (collect_ended() takes those within kTimerSlack).
-  if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return false;
+  if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return refuse();
   // Each job's state is its place in the phase in force (cycle_begin() checked it; every step keeps it so): the jobs
   // that compute are that phase's, and those that change are the ones placed otherwise in the next.
   for (size_t j : cycle_running_[cycle_trial_phase_]) {
     const CycleState& st = cycle_state_[j];
-    if (!(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return false;
+    if (!(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return refuse();
   }
   const bool record = cycle_partial_ || cycles_committed_ < 2;
   for (const auto& [j, target] : cycle_changes(cycle_trial_phase_, phase)) {
     const CycleReplay& r = cycle_jobs_[j];
     CycleState& st = cycle_state_[j];
-    if (cycle_saved_in_[j] != cycle_trial_) { // its first change in this trial
+    // Its first change in this trial, unless the trial is sure to be kept (then its rows are not counted either: only
+    // the first two cycles' are recorded).
+    if (!cycle_trial_sure_ && cycle_saved_in_[j] != cycle_trial_) {
       cycle_saved_in_[j] = cycle_trial_;
       cycle_saved_state_[j] = st;
       cycle_undo_.push_back(j);
@@ -1720,6 +1768,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 
 void JobRuntime::cycle_drop_trial()
 {
+  if (cycle_trial_sure_) throw std::logic_error("cycle replay: a cycle found sure to be kept was dropped");
   for (const size_t j : cycle_undo_)
     cycle_state_[j] = cycle_saved_state_[j];
   cycle_undo_.clear();
@@ -1742,6 +1791,7 @@ void JobRuntime::cycle_partial()
 
 void JobRuntime::cycle_commit_boundary()
 {
+  cycle_trial_sure_ = false;
   cycle_undo_.clear();
   cycle_trial_++;
   cycle_phase_ = cycle_trial_phase_;

@@ -242,6 +242,15 @@ class JobRuntime {
    * boundary the rows of the jobs that stop or move then come first, in that order, and those of the jobs that resume
    * after them, by id, as when a plan is applied; otherwise all by id. Until cycle_end(). */
   void cycle_rows_as_applied(const std::vector<std::uint64_t>& orders);
+  /* Before a whole cycle's steps, once the caller has found their clocks (those steps come by `latest`, the largest of
+   * their wake-ups `until` and clocks): when no job of the cycle can end its timer by then (each job's remaining work,
+   * even on its fastest set of the cycle and counted from its last change, lasts past it with a margin far above the
+   * replay's rounding; a bound that only grows as the cycles go, computed again every 64 trials or when it no
+   * longer suffices), the trial is sure to be kept, and its steps save no job's state for a drop (a copy of each
+   * job's state per cycle, a seventh of a replayed boundary). Not in the first two cycles (their rows are recorded) nor
+   * after cycle_partial(). A step refused in such a trial, or such a trial dropped, is a logic error. */
+  void cycle_trial_until(double latest);
+  bool cycle_trial_sure() const { return cycle_trial_sure_; }
   void cycle_commit();
   /* After the whole cycles: the boundaries of the next one, one at a time, up to the last before something else would
    * happen there (the trial dropped; each step kept by cycle_commit_boundary(), its trace rows ordinary ones). */
@@ -454,12 +463,14 @@ class JobRuntime {
     double speedup_of_size = 1;    // S(size)
     std::vector<int> set_of_phase; // index into cycle_sets_, -1: suspended
     int set_at_begin = -1;         // index of its record's processors when cycle_begin() took it
+    double least_time = 0;         // seconds its whole work takes on the fastest of its sets (whole_time)
   };
   struct CycleSet {
     const ResourceSet* set;
     const ResourceSet* same = nullptr;      // another set found equal to it (cycle_begin())
     double speed, stretch, rate, speedup;   // as launch() computes them
     double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
+    double whole_time;                      // cycle_launch()'s timer length for the whole work (cycle_trial_until())
     PlacementCost cost;
   };
   /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
@@ -502,6 +513,9 @@ class JobRuntime {
   std::vector<CycleState> cycle_saved_state_; // per job (a slot each: no growth of a vector of states per save)
   std::vector<long> cycle_saved_in_; // per job: the trial that last saved it
   long cycle_trial_ = 0;             // the trial's number
+  bool cycle_trial_sure_ = false;    // cycle_trial_until() found the trial sure to be kept: nothing is saved
+  double cycle_timers_after_ = 0;    // no timer of the cycle's jobs ends before (cycle_trial_until()), -inf: unknown
+  int cycle_timers_after_age_ = 0;   // trials since it was computed
   size_t cycle_phases_ = 0;
   size_t cycle_phase_ = 0, cycle_trial_phase_ = 0; // the phase in force in the state kept, and in the trial
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
