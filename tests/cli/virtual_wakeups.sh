@@ -89,6 +89,7 @@ cycles mc-cycles-rigid "$src/scenarios/memory-constrained/dynamic.yaml" --set po
 # simulation.cycles) until something happens; a replay cut short by an arrival or a departure leaves AP at the state
 # it kept for that boundary. The rows of a lookahead are ordinary ones, so all four files must be byte-identical to
 # stepping every quantum with SimGrid wake-ups, and the instants replayed must make up the difference. Besides AP:
+# malleable jobs (moved by resizes, whose rows come after the suspensions, as decide() writes them) and rigid ones,
 # GS(32), APMC, APVM without and with paging (a slowdown: no lookahead), priority by seconds with p_j fixed at the
 # first dispatch, a quantum that does not divide the period (a load sample in mid-quantum ends a lookahead), placement
 # in submeshes of a mesh, jobs killed at their estimate (the replay declines them: a lookahead at their plans is
@@ -121,6 +122,8 @@ lookahead() { # NAME REPLAYED(most|some|any) SET...: the lookahead's run (cycles
 ap=$src/scenarios/adaptive-partitioning/ap.yaml
 lookahead lookahead-ap most
 lookahead lookahead-gs some --set policy.params.partition_size=32
+lookahead lookahead-malleable some --set workload.jobs.shape=malleable
+lookahead lookahead-rigid some --set workload.jobs.shape=rigid
 lookahead lookahead-apmc some --set policy.name=apmc --set workload.generator.memory_distribution=A
 lookahead lookahead-apvm some --set policy.name=apvm --set policy.params.fraction=0.75 \
   --set workload.generator.memory_distribution=B

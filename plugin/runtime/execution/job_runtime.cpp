@@ -1658,20 +1658,30 @@ inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size
     changes.to = to;
     changes.jobs.clear();
     const bool as_applied = !cycle_stop_orders_.empty();
-    cycle_resuming_.clear();
+    // As the driver applies a plan (cycle_rows_as_applied()): first the jobs suspended and the jobs that are not
+    // malleable moved (in submission order), then the malleable jobs resized, those shrunk first (by id each), then
+    // the jobs resumed (by id).
+    for (auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
+      later->clear();
     for (size_t j = 0; j < cycle_state_.size(); j++) {
       const std::vector<int>& place = cycle_jobs_[j].set_of_phase;
       if (place[from] == place[to]) continue;
-      if (as_applied && place[from] < 0)
-        cycle_resuming_.emplace_back(j, place[to]); // after the jobs that stop or move
-      else
+      if (!as_applied || (place[from] >= 0 && (place[to] < 0 || !cycle_jobs_[j].malleable))) {
         changes.jobs.emplace_back(j, place[to]);
+      } else if (place[from] < 0) {
+        cycle_resuming_.emplace_back(j, place[to]);
+      } else {
+        const bool shrinks = cycle_sets_[static_cast<size_t>(place[from])].set->contains(
+            *cycle_sets_[static_cast<size_t>(place[to])].set);
+        (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, place[to]);
+      }
     }
     if (as_applied) {
       std::sort(changes.jobs.begin(), changes.jobs.end(), [this](const auto& a, const auto& b) {
         return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
       });
-      changes.jobs.insert(changes.jobs.end(), cycle_resuming_.begin(), cycle_resuming_.end());
+      for (const auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
+        changes.jobs.insert(changes.jobs.end(), later->begin(), later->end());
     }
   }
   return changes.jobs;

@@ -239,8 +239,9 @@ class JobRuntime {
   bool cycle_step(double clock, double until, size_t phase);
   /* After cycle_begin(), for a replay whose rows must read as the driver's own (a lookahead's, Plan::lookahead): the
    * order in which the driver suspends the jobs (one per id of cycle_begin(): their submission order). At each
-   * boundary the rows of the jobs that stop or move then come first, in that order, and those of the jobs that resume
-   * after them, by id, as when a plan is applied; otherwise all by id. Until cycle_end(). */
+   * boundary the rows then come as when the driver applies a plan: those of the jobs suspended and of the jobs that
+   * are not malleable moved, in that order; then those of the malleable jobs resized, the ones shrunk first, by id;
+   * then those of the jobs resumed, by id. Otherwise all by id. Until cycle_end(). */
   void cycle_rows_as_applied(const std::vector<std::uint64_t>& orders);
   /* Before a whole cycle's steps, once the caller has found their clocks (those steps come by `latest`, the largest of
    * their wake-ups `until` and clocks): when no job of the cycle can end its timer by then (each job's remaining work,
@@ -521,7 +522,8 @@ class JobRuntime {
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
   std::vector<CycleChanges> cycle_changes_;        // per phase
   std::vector<std::uint64_t> cycle_stop_orders_;   // cycle_rows_as_applied()'s, per job (empty: rows by id)
-  std::vector<std::pair<size_t, int>> cycle_resuming_; // cycle_changes()'s scratch, kept with its storage
+  // cycle_changes()'s lists of the jobs changed after those that stop or move, kept with their storage
+  std::vector<std::pair<size_t, int>> cycle_shrinking_, cycle_growing_, cycle_resuming_;
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
   std::vector<TraceSegment> cycle_row_segments_; // cycle_end()'s rows, per set of cycle_sets_ (its processors)
   std::vector<bool> cycle_row_segment_filled_;   // per set: its segment's processors copied in this cycle_end()
