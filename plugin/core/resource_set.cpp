@@ -17,12 +17,31 @@ ResourceSet ResourceSet::range(int capacity, int first, int count)
   return s;
 }
 
-void ResourceSet::clear(int capacity)
+ResourceSet& ResourceSet::copy_large_words(const ResourceSet& other)
 {
-  if (capacity_ != capacity)
-    *this = ResourceSet(capacity);
-  else
-    clear();
+  if (this == &other) return *this;
+  if (words_.size() != other.words_.size()) {
+    words_ = other.words_;
+  } else {
+    // Only the words either span covers can differ: each word of their union takes the other's (zero outside its
+    // span), two at a time in one pass.
+    const bool mine = first_word_ < end_word_;
+    const bool theirs = other.first_word_ < other.end_word_;
+    const int first = !mine ? other.first_word_ : theirs ? std::min(first_word_, other.first_word_) : first_word_;
+    const int end = !mine ? other.end_word_ : theirs ? std::max(end_word_, other.end_word_) : end_word_;
+    std::uint64_t* to = words_.data();
+    const std::uint64_t* from = other.words_.data();
+    int w = first;
+    for (; w + 2 <= end; w += 2) {
+      to[w] = from[w];
+      to[w + 1] = from[w + 1];
+    }
+    if (w < end) to[w] = from[w];
+  }
+  capacity_ = other.capacity_;
+  first_word_ = other.first_word_;
+  end_word_ = other.end_word_;
+  return *this;
 }
 
 // Counting bits is the hot spot of large machines (a set of 10,000 processors is 157 words). Debian builds for
@@ -41,7 +60,7 @@ int ResourceSet::count_words() const
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
-int ResourceSet::count_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const
+int ResourceSet::count_large_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const
 {
   std::uint64_t outside = 0;
   int n = 0;
@@ -74,9 +93,8 @@ bool ResourceSet::intersects(const ResourceSet& other) const
   return false;
 }
 
-ResourceSet& ResourceSet::operator|=(const ResourceSet& other)
+ResourceSet& ResourceSet::unite_large(const ResourceSet& other)
 {
-  if (other.first_word_ >= other.end_word_) return *this;
   for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
     words_[i] |= other.words_[i];
   widen_span(other.first_word_, other.end_word_);
@@ -94,7 +112,7 @@ ResourceSet& ResourceSet::operator&=(const ResourceSet& other)
   return *this;
 }
 
-ResourceSet& ResourceSet::operator-=(const ResourceSet& other)
+ResourceSet& ResourceSet::subtract_large(const ResourceSet& other)
 {
   const auto first = static_cast<size_t>(std::max(first_word_, other.first_word_));
   const auto end = static_cast<size_t>(std::min(end_word_, other.end_word_));
@@ -121,7 +139,7 @@ std::vector<int> ResourceSet::members() const
 __attribute__((target_clones("popcnt", "default")))
 #endif
 ResourceSet
-ResourceSet::lowest(int n) const
+ResourceSet::lowest_large(int n) const
 {
   ResourceSet out(capacity_);
   if (n <= 0) return out;
@@ -146,17 +164,6 @@ ResourceSet::lowest(int n) const
   return out; // moved, not copied as the operand of a conditional would be
 }
 
-namespace {
-/* The bits of word `w` that lie in [first, end). */
-std::uint64_t range_mask(int w, int first, int end)
-{
-  const int lo = std::max(first - w * 64, 0);
-  const int hi = std::min(end - w * 64, 64); // lo < hi
-  const std::uint64_t below_hi = hi == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << hi) - 1;
-  return below_hi & ~((std::uint64_t{1} << lo) - 1);
-}
-} // namespace
-
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
@@ -170,9 +177,8 @@ int ResourceSet::count_in_range(int first, int count) const
   return n;
 }
 
-void ResourceSet::add_range(int first, int count)
+void ResourceSet::add_range_words(int first, int count)
 {
-  if (count <= 0) return;
   const int end = first + count;
   for (int w = first >> 6; w <= (end - 1) >> 6; w++)
     words_[static_cast<size_t>(w)] |= range_mask(w, first, end);

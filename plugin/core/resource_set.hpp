@@ -51,36 +51,15 @@ class ResourceSet {
   {
     take_words(other);
   }
-  /* Between sets of one capacity, copies the words of the two spans only. */
+  /* Up to four words (either capacity), every word copied one by one: cheaper than finding the spans' union, and the
+   * words outside the spans are zero in both sets. Larger sets: copy_large_words(). */
   ResourceSet& operator=(const ResourceSet& other)
   {
-    if (this == &other) return *this;
-    if (words_.size() != other.words_.size()) {
-      capacity_ = other.capacity_;
-      if (other.words_.size() <= kInlineWords) {
-        words_.resize(other.words_.size(), boost::container::default_init);
-        copy_words(words_.data(), other.words_.data(), static_cast<int>(words_.size()));
-      } else {
-        words_ = other.words_;
-      }
-    } else {
-      // Only the words either span covers can differ: each word of their union takes the other's (zero outside its
-      // span), two at a time in one pass. A fill and a copy compiled to calls of memset and memmove, which cost more
-      // than the copy itself for the few words of most sets (AP copies about ten sets per decision instant).
-      capacity_ = other.capacity_;
-      const bool mine = first_word_ < end_word_;
-      const bool theirs = other.first_word_ < other.end_word_;
-      const int first = !mine ? other.first_word_ : theirs ? std::min(first_word_, other.first_word_) : first_word_;
-      const int end = !mine ? other.end_word_ : theirs ? std::max(end_word_, other.end_word_) : end_word_;
-      std::uint64_t* to = words_.data();
-      const std::uint64_t* from = other.words_.data();
-      int w = first;
-      for (; w + 2 <= end; w += 2) {
-        to[w] = from[w];
-        to[w + 1] = from[w + 1];
-      }
-      if (w < end) to[w] = from[w];
-    }
+    const size_t n = other.words_.size();
+    if (n > kInlineWords) return copy_large_words(other);
+    if (words_.size() != n) words_.resize(n, boost::container::default_init); // within the inline capacity
+    copy_words(words_.data(), other.words_.data(), static_cast<int>(n));
+    capacity_ = other.capacity_;
     first_word_ = other.first_word_;
     end_word_ = other.end_word_;
     return *this;
@@ -105,8 +84,15 @@ class ResourceSet {
     widen_span(i >> 6, (i >> 6) + 1);
   }
   void reset(int i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
-  /* Adds the members [first, first + count), a word at a time. */
-  void add_range(int first, int count);
+  /* Adds the members [first, first + count), a word at a time (inline when they lie in one word). */
+  void add_range(int first, int count)
+  {
+    if (count <= 0) return;
+    const int w = first >> 6;
+    if (w != (first + count - 1) >> 6) return add_range_words(first, count);
+    words_[static_cast<size_t>(w)] |= range_mask(w, first, first + count);
+    widen_span(w, w + 1);
+  }
   /* Removes every member, keeping the capacity and the storage (a set rebuilt at every decision allocates nothing). */
   void clear()
   {
@@ -115,7 +101,13 @@ class ResourceSet {
   }
   /* Removes every member and makes the capacity `capacity`: the storage is kept when the capacity already is that (a
    * scratch set of the machine's width, emptied at every plan). */
-  void clear(int capacity);
+  void clear(int capacity)
+  {
+    if (capacity_ != capacity)
+      *this = ResourceSet(capacity);
+    else
+      clear();
+  }
   int count() const
   {
     if (end_word_ - first_word_ > kInlineWords) return count_words(); // POPCNT where the CPU has it
@@ -137,14 +129,42 @@ class ResourceSet {
     return true;
   }
   bool intersects(const ResourceSet& other) const;
-  /* The count, when this set is within `allowed` and apart from `taken` (one pass instead of three); else -1. */
-  int count_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const;
+  /* The count, when this set is within `allowed` and apart from `taken` (one pass instead of three); else -1. Spans
+   * of up to four words inline (word_members()), larger ones with POPCNT where the CPU has it. */
+  int count_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const
+  {
+    if (end_word_ - first_word_ > kInlineWords) return count_large_if_within_and_apart(allowed, taken);
+    std::uint64_t outside = 0;
+    int n = 0;
+    for (auto i = static_cast<size_t>(first_word_); i < static_cast<size_t>(end_word_); i++) {
+      outside |= words_[i] & (~allowed.words_[i] | taken.words_[i]);
+      n += word_members(words_[i]);
+    }
+    return outside != 0 ? -1 : n;
+  }
   /* The members of one set and not the other, counted without building either difference (a resize's moves). */
   int count_differences(const ResourceSet& other) const;
 
-  ResourceSet& operator|=(const ResourceSet& other);
+  /* |= and -= of spans of up to four words inline, word by word (most sets: a call cost more than their words). */
+  ResourceSet& operator|=(const ResourceSet& other)
+  {
+    if (other.end_word_ - other.first_word_ > kInlineWords) return unite_large(other);
+    if (other.first_word_ >= other.end_word_) return *this;
+    for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
+      words_[i] |= other.words_[i];
+    widen_span(other.first_word_, other.end_word_);
+    return *this;
+  }
   ResourceSet& operator&=(const ResourceSet& other);
-  ResourceSet& operator-=(const ResourceSet& other); // set difference
+  ResourceSet& operator-=(const ResourceSet& other) // set difference
+  {
+    const int first = std::max(first_word_, other.first_word_);
+    const int end = std::min(end_word_, other.end_word_);
+    if (end - first > kInlineWords) return subtract_large(other);
+    for (int i = first; i < end; i++)
+      words_[static_cast<size_t>(i)] &= ~other.words_[static_cast<size_t>(i)];
+    return *this;
+  }
   friend ResourceSet operator|(ResourceSet a, const ResourceSet& b) { return a |= b; }
   friend ResourceSet operator&(ResourceSet a, const ResourceSet& b) { return a &= b; }
   friend ResourceSet operator-(ResourceSet a, const ResourceSet& b) { return a -= b; }
@@ -212,8 +232,33 @@ class ResourceSet {
     }
     if (run_start >= 0) f(run_start, words * 64 - 1); // bits past the capacity (and the span) are never set
   }
-  /* The `n` lowest members, or an empty set when there are fewer than n. */
-  ResourceSet lowest(int n) const;
+  /* The `n` lowest members, or an empty set when there are fewer than n. Sets of up to four words inline
+   * (word_members()), larger ones with POPCNT where the CPU has it. */
+  ResourceSet lowest(int n) const
+  {
+    if (words_.size() > kInlineWords) return lowest_large(n);
+    ResourceSet out(capacity_);
+    if (n <= 0) return out;
+    int taken = 0;
+    for (int w = first_word_; w < end_word_ && taken < n; w++) {
+      std::uint64_t bits = words_[static_cast<size_t>(w)];
+      const int in_word = word_members(bits);
+      if (taken + in_word > n) { // the word's lowest n - taken members
+        std::uint64_t part = 0;
+        for (; taken < n; taken++) {
+          part |= bits & (~bits + 1);
+          bits &= bits - 1;
+        }
+        bits = part;
+      } else {
+        taken += in_word;
+      }
+      out.words_[static_cast<size_t>(w)] = bits;
+      out.widen_span(w, w + 1);
+    }
+    if (taken != n) return ResourceSet(capacity_);
+    return out; // moved, not copied as the operand of a conditional would be
+  }
   /* Members in [first, first + count), counted a word at a time (an SMP node's free cores). */
   int count_in_range(int first, int count) const;
   /* Adds the members of `from` (of the same capacity) in [first, first + count), a word at a time. */
@@ -297,6 +342,22 @@ class ResourceSet {
   }
   /* count() of a span of more than four words. */
   int count_words() const;
+  /* The out-of-line paths of copy assignment and lowest() (sets of more than four words), add_range() (a range over
+   * more than one word), count_if_within_and_apart(), |= and -= (spans of more than four words). */
+  ResourceSet& copy_large_words(const ResourceSet& other);
+  void add_range_words(int first, int count);
+  int count_large_if_within_and_apart(const ResourceSet& allowed, const ResourceSet& taken) const;
+  ResourceSet& unite_large(const ResourceSet& other);
+  ResourceSet& subtract_large(const ResourceSet& other);
+  ResourceSet lowest_large(int n) const;
+  /* The bits of word `w` that lie in [first, end) (which overlaps the word). */
+  static std::uint64_t range_mask(int w, int first, int end)
+  {
+    const int lo = std::max(first - w * 64, 0);
+    const int hi = std::min(end - w * 64, 64); // lo < hi
+    const std::uint64_t below_hi = hi == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << hi) - 1;
+    return below_hi & ~((std::uint64_t{1} << lo) - 1);
+  }
   /* Makes the span cover words [first, end) too. */
   void widen_span(int first, int end)
   {

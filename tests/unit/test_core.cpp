@@ -383,6 +383,150 @@ TEST(ResourceSet, InlineCopiesComparisonsAndCountsMatchAModel)
   EXPECT_GT(heap_sets, 300);
 }
 
+/* The inline paths of |=, -=, add_range(), count_if_within_and_apart(), lowest() and copy assignment (spans of up to
+ * four words, or a range within one word) and their out-of-line ones (larger), against a std::vector<bool> model:
+ * random sets of 1 to 300 processors (inline storage up to 256, heap storage above, where spans of five words take the
+ * out-of-line paths), spans wider than their members (members set then reset), every result computed member by
+ * member on the model. */
+TEST(ResourceSet, InlineSetOperationsMatchAModel)
+{
+  using Bits = std::vector<bool>;
+  std::mt19937 rng(4127);
+  auto matches = [](const ResourceSet& s, const Bits& b) {
+    if (s.capacity() != static_cast<int>(b.size())) return false;
+    for (int i = 0; i < s.capacity(); i++)
+      if (s.test(i) != b[static_cast<size_t>(i)]) return false;
+    // The members listed and counted agree with the bits tested (a word written outside the span would not be).
+    int n = 0;
+    for (bool member : b)
+      n += member;
+    return s.count() == n && static_cast<int>(s.members().size()) == n;
+  };
+  // A random set of `capacity` processors and its model, built member by member (set(), reset()) only: the
+  // operations under test do not build it.
+  auto random_set = [&](int capacity, Bits& b) {
+    ResourceSet s(capacity);
+    b.assign(static_cast<size_t>(capacity), false);
+    std::uniform_int_distribution<int> where(0, capacity - 1);
+    const int kind = std::uniform_int_distribution<int>(0, 5)(rng);
+    if (kind == 0) return s;
+    if (kind == 1) { // one run, of any length
+      const int first = where(rng);
+      const int n = std::uniform_int_distribution<int>(1, capacity - first)(rng);
+      for (int i = first; i < first + n; i++) {
+        s.set(i);
+        b[static_cast<size_t>(i)] = true;
+      }
+      return s;
+    }
+    const int steps = std::uniform_int_distribution<int>(1, kind == 2 ? 3 : 40)(rng);
+    for (int k = 0; k < steps; k++) {
+      const int i = where(rng);
+      if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
+        s.reset(i); // the span stays
+        b[static_cast<size_t>(i)] = false;
+      } else {
+        s.set(i);
+        b[static_cast<size_t>(i)] = true;
+      }
+    }
+    return s;
+  };
+  int large_spans = 0;
+  int refused = 0;
+  int cut_words = 0;
+  for (int round = 0; round < 4000; round++) {
+    // A third of the sets have five words (heap storage), where spans of five words take the out-of-line paths.
+    const int capacity = std::uniform_int_distribution<int>(0, 2)(rng) == 0
+                             ? std::uniform_int_distribution<int>(257, 300)(rng)
+                             : std::uniform_int_distribution<int>(1, 300)(rng);
+    Bits ba, bb, bc;
+    const ResourceSet a = random_set(capacity, ba);
+    const ResourceSet b = random_set(capacity, bb);
+    const ResourceSet c = random_set(capacity, bc);
+    large_spans += a.word_span().second - a.word_span().first > 4;
+    // a | b, a - b
+    ResourceSet united = a;
+    united |= b;
+    ResourceSet subtracted = a;
+    subtracted -= b;
+    Bits bu(ba.size()), bs(ba.size());
+    for (size_t i = 0; i < ba.size(); i++) {
+      bu[i] = ba[i] || bb[i];
+      bs[i] = ba[i] && !bb[i];
+    }
+    ASSERT_TRUE(matches(united, bu)) << "round " << round;
+    ASSERT_TRUE(matches(subtracted, bs)) << "round " << round;
+    ASSERT_TRUE(matches(a | b, bu));
+    ASSERT_TRUE(matches(a - b, bs));
+    // Chained: the results' spans are wider than their members.
+    subtracted |= c;
+    united -= c;
+    for (size_t i = 0; i < ba.size(); i++) {
+      bs[i] = bs[i] || bc[i];
+      bu[i] = bu[i] && !bc[i];
+    }
+    ASSERT_TRUE(matches(subtracted, bs)) << "round " << round;
+    ASSERT_TRUE(matches(united, bu)) << "round " << round;
+    // A range added: within one word, or over several.
+    const int first = std::uniform_int_distribution<int>(0, capacity - 1)(rng);
+    const int longest = std::uniform_int_distribution<int>(0, 1)(rng) == 0 ? 64 - first % 64 : capacity - first;
+    const int n = std::uniform_int_distribution<int>(0, std::min(longest, capacity - first))(rng);
+    ResourceSet ranged = a;
+    ranged.add_range(first, n);
+    Bits br = ba;
+    for (int i = first; i < first + n; i++)
+      br[static_cast<size_t>(i)] = true;
+    ASSERT_TRUE(matches(ranged, br)) << "round " << round << ", range " << first << " +" << n;
+    // count_if_within_and_apart(allowed = b, taken = c)
+    bool within_and_apart = true;
+    int members = 0;
+    for (size_t i = 0; i < ba.size(); i++) {
+      within_and_apart = within_and_apart && (!ba[i] || (bb[i] && !bc[i]));
+      members += ba[i];
+    }
+    refused += !within_and_apart;
+    ASSERT_EQ(a.count_if_within_and_apart(b, c), within_and_apart ? members : -1) << "round " << round;
+    ASSERT_EQ(a.count_if_within_and_apart(a, ResourceSet(capacity)), members);
+    // The k lowest members, or none when there are fewer: k around the count, and within a word's members.
+    const int k = std::uniform_int_distribution<int>(-1, members + 2)(rng);
+    Bits bl(ba.size(), false);
+    int taken = 0;
+    for (size_t i = 0; i < ba.size() && taken < k; i++)
+      if (ba[i]) {
+        bl[i] = true;
+        taken++;
+      }
+    if (taken < k) bl.assign(ba.size(), false);
+    for (size_t i = 0; i + 1 < ba.size() && taken == k && k > 0; i++)
+      cut_words += bl[i] && !bl[i + 1] && ba[i + 1] && (i + 1) % 64 != 0; // the cut falls inside a word
+    ASSERT_TRUE(matches(a.lowest(k), bl)) << "round " << round << ", k " << k;
+    // Copy assignment over sets of the same capacity, of another one (inline or heap storage), and over itself.
+    const int other_capacity = std::uniform_int_distribution<int>(1, 300)(rng);
+    Bits bo;
+    ResourceSet copied = random_set(other_capacity, bo);
+    copied = a;
+    ASSERT_TRUE(matches(copied, ba));
+    ASSERT_TRUE(copied == a);
+    ResourceSet over_same = c;
+    over_same = a;
+    ASSERT_TRUE(matches(over_same, ba));
+    over_same = b;
+    ASSERT_TRUE(matches(over_same, bb));
+    ResourceSet& alias = over_same;
+    over_same = alias;
+    ASSERT_TRUE(matches(over_same, bb));
+    // Cleared to a capacity: the same one (storage kept) or another.
+    copied.clear(capacity);
+    ASSERT_TRUE(matches(copied, Bits(ba.size(), false)));
+    copied.clear(other_capacity);
+    ASSERT_TRUE(matches(copied, Bits(static_cast<size_t>(other_capacity), false)));
+  }
+  EXPECT_GT(large_spans, 200); // the out-of-line paths were taken
+  EXPECT_GT(refused, 500);     // count_if_within_and_apart() met both outcomes
+  EXPECT_GT(cut_words, 500);   // lowest() cut words inside, not only between them
+}
+
 TEST(ResourceSet, RangeCountAndMergeMatchIndexByIndex)
 {
   EXPECT_EQ(ResourceSet::range(200, 60, 10).count_in_range(62, 20), 8); // 62-69, across words 0 and 1
