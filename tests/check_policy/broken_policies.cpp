@@ -1,13 +1,17 @@
-/* Two deliberately broken space-sharing policies that `jobsched check-policy` must catch (tests/cli/check_policy.sh):
- *   broken-busy  starts the oldest waiting job on the lowest-numbered processors, busy or not (a decision the
- *                runtime refuses: the check reports the run's internal error);
- *   broken-kill  starts jobs first-come first-served where they fit, then kills each at the next decision (the
- *                runtime lets a policy kill; the check finds jobs that never finished, in jobs.csv).
+/* Deliberately broken policies that `jobsched check-policy` must catch (tests/cli/check_policy.sh):
+ *   broken-busy       starts the oldest waiting job on the lowest-numbered processors, busy or not (a decision the
+ *                     runtime refuses: the check reports the run's internal error);
+ *   broken-kill       starts jobs first-come first-served where they fit, then kills each at the next decision (the
+ *                     runtime lets a policy kill; the check finds jobs that never finished, in jobs.csv);
+ *   broken-lookahead  a time-sharing policy that runs every job that fits, one quantum after another, and declares
+ *                     the next quantum ahead (Plan::lookahead) with the first two of them on the same processors (the
+ *                     driver refuses the lookahead: a policy error).
  * A plugin library like a user's: the test loads it with check-policy --plugin. */
 #include "policy/plugin.hpp"
 #include "policy/policy.hpp"
 
 #include <deque>
+#include <memory>
 
 JOBSCHED_PLUGIN;
 
@@ -63,6 +67,33 @@ class BrokenKill : public Policy {
   std::deque<Job> queue_;
 };
 
+class BrokenLookahead : public TimeSharingPolicy {
+ public:
+  Plan plan(const SystemView& view) override
+  {
+    Plan plan;
+    ResourceSet idle = view.up;
+    for (const JobState* s : view.jobs)
+      if (s->job->min_processors() <= idle.count()) {
+        ResourceSet mine = idle.lowest(s->job->min_processors());
+        idle -= mine;
+        plan.run.emplace(s->job->id, std::move(mine));
+      }
+    plan.until = view.now + 10;
+    plan.repeats = true;
+    if (plan.run.size() < 2) return plan;
+    auto ahead = std::make_shared<Lookahead>();
+    ahead->phases.resize(2);
+    for (const auto& [id, where] : plan.run) {
+      ahead->phases[0].emplace_back(id, &where);
+      ahead->phases[1].emplace_back(id, &plan.run.begin()->second); // the first job's processors, to each
+    }
+    ahead->instants = {plan.until, plan.until + 10};
+    plan.lookahead = ahead;
+    return plan;
+  }
+};
+
 PolicyRegistration broken_busy{{"broken-busy",
                                 "test policy: starts the oldest job on the lowest processors, busy or not",
                                 {},
@@ -71,6 +102,12 @@ PolicyRegistration broken_kill{{"broken-kill",
                                 "test policy: first-come first-served, then kills each job at the next decision",
                                 {},
                                 [](const PolicyEnv& env) { return std::make_unique<BrokenKill>(env); }}};
+PolicyRegistration broken_lookahead{
+    {"broken-lookahead",
+     "test policy: runs the jobs that fit each quantum, its lookahead gives two jobs the same processors",
+     {},
+     nullptr,
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(); }}};
 
 } // namespace
 } // namespace jobsched

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # jobsched check-policy as a policy author runs it: every in-tree policy passes every case (exit 0, one "ok" line per
-# case, one case run twice); two deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
-# library loaded with --plugin) are caught (exit 1) with a scenario that reproduces the violation under
+# case, one case run twice); three deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
+# library loaded with --plugin) are caught (exit 1), two with a scenario that reproduces the violation under
 # `jobsched run`; an unknown policy or option is one line and exit 2; the temporary folder goes when every case passes.
 # Usage: check_policy.sh JOBSCHED_BINARY SOURCE_DIR BROKEN_POLICIES_LIBRARY
 source "$(dirname "$0")/lib.sh" check_policy "$1" "$2"
@@ -101,4 +101,13 @@ else
 fi
 [ -z "$problems" ] || problems+=" $(head -c 600 "$work/kill.out")"
 report "broken-kill caught, reproduced" "$problems"
+
+# broken-lookahead: the driver refuses a lookahead (Plan::lookahead) that gives two jobs the same processors.
+problems=""
+"$bin" check-policy broken-lookahead --plugin "$broken" >"$work/ahead.out" 2>&1
+rc=$?
+[ $rc = 1 ] || problems+=" exit status $rc;"
+grep -q '(lookahead phase 1): processors [0-9-]* given to two jobs' "$work/ahead.out" ||
+  problems+=" no lookahead error: $(head -c 600 "$work/ahead.out")"
+report "broken-lookahead caught" "$problems"
 finish

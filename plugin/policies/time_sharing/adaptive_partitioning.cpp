@@ -185,7 +185,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void job_submitted(const Job& job, double /*now*/) override
   {
     if (ahead_phases_ > 0) { // after the jobs that ended meanwhile (job_ended()), in order: a requeued job is both
-      events_while_ahead_.emplace_back(job.id, &job);
+      events_while_ahead_.push_back({job.id, &job});
       return;
     }
     add(job);
@@ -194,9 +194,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
   {
     // While a lookahead is out, the state it left may have to be taken back to a boundary where the job was still
-    // there (catch_up()): the job leaves after that, at the next plan(), and the jobs submitted since come after.
+    // there (take_up_replay()): the job leaves after that, at the next plan(), and the jobs submitted since come after.
     if (ahead_phases_ > 0) {
-      events_while_ahead_.emplace_back(job.id, nullptr);
+      events_while_ahead_.push_back({job.id, nullptr});
       return;
     }
     forget(job.id);
@@ -204,7 +204,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   Plan plan(const SystemView& view) override
   {
-    catch_up(view);
+    take_up_replay(view);
     account(view);
     Plan plan;
     plan.switch_cost = switch_cost_;
@@ -259,8 +259,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     run.finish();
     image_bytes.finish();
     slowdown.finish();
-    // Until the next quantum while some job waits; else nothing changes before the next load sample.
-    plan.until = plan.run.size() < view.jobs.size() ? std::min(next_quantum_, next_period_) : next_period_;
+    plan.until = wake_up(plan.run.size(), view.jobs.size());
     // The next quanta's turns follow from the usage the runtime measures and the load samples, nothing SimGrid does
     // meanwhile: they may be reached on the scheduler's virtual clock (Plan::repeats).
     plan.repeats = true;
@@ -288,10 +287,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
      * JobState's processors are that set from then on (the driver applies each plan as it is; a suspended job keeps
      * its last set), so their count is known without counting a set of up to the machine's width at every plan. */
     int given = -1;
-    // Set by each plan for the jobs in the system: the job's record, whether it keeps its processors (mid-quantum),
-    // and whether it runs and where: on *where (a set that stays put during the plan), or on fresh_[fresh] when >= 0.
-    /* Where it last ran and whether it ever started, as its record says at a plan (a lookahead's steps move them on:
-     * `last` is then one of ahead_sets_). */
+    // Set by each plan for the jobs in the system: where it last ran and whether it ever started, as its record says
+    // (a lookahead's steps move them on: `last` is then one of ahead_sets_), whether it keeps its processors
+    // (mid-quantum), and whether it runs and where: on *where (a set that stays put during the plan), or on
+    // fresh_[fresh] when >= 0.
     const ResourceSet* last = nullptr;
     bool started = false;
     bool keeps = false;
@@ -413,6 +412,12 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       for (const Held& h : held_)
         h.entry->usage += length * (usage_per_processor_ ? h.count : 1);
     accounted_until_ = std::max(accounted_until_, until);
+  }
+  /* A plan's `until` when it runs `planned` of the `jobs` in the system: the next quantum's end while some job waits;
+   * else nothing changes before the next load sample. */
+  double wake_up(size_t planned, size_t jobs) const
+  {
+    return planned < jobs ? std::min(next_quantum_, next_period_) : next_period_;
   }
   bool on_quantum_boundary(double t) const
   {
@@ -597,10 +602,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
    * also works out the plans of the next quanta, load samples and usage halvings included, by the same code on the
    * same state (step_ahead()), each job's last set being the one the step before gave it (ahead_sets_); its own state
    * is then that of the last of them, and the state after each earlier one is kept (journal_). The next plan() is told
-   * how many the scheduler replayed and takes that one back when not all were (catch_up()), so the state is always
-   * the one stepping quantum by quantum gives. As many phases as the last lookaheads had replayed on average, and 8
-   * more: a phase not replayed is a step worked out in vain, which costs more than the plan() and lookahead a short one
-   * adds (whole KTH log under ap: 4.7 s against 5.9 s for twice the mean and 5.1 s for a fixed 32). */
+   * how many the scheduler replayed and takes that one back when not all were (take_up_replay()), so the state is
+   * always the one stepping quantum by quantum gives. As many phases as the last lookaheads had replayed on average,
+   * and 8 more: a phase not replayed is a step worked out in vain, which costs more than the plan() and lookahead a
+   * short one adds (whole KTH log under ap: 4.7 s against 5.9 s for twice the mean and 5.1 s for a fixed 32). */
   std::shared_ptr<const Lookahead> look_ahead(const SystemView& view, const Plan& plan)
   {
     ahead_phases_ = 0;
@@ -649,7 +654,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       Phase& phase = next_phase(ahead, phases);
       for (const Held& h : held_)
         phase.emplace_back(h.id, h.entry->last);
-      t = held_.size() < view_entries_.size() ? std::min(next_quantum_, next_period_) : next_period_;
+      t = wake_up(held_.size(), view_entries_.size());
       ahead.instants.push_back(t);
       if (phases < most) save(journal_entry(phases - 1)); // (the state after the last phase is the one kept)
     }
@@ -665,7 +670,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   /* At a plan(): the state the replay of the last lookahead left (view.replayed of its boundaries), then the jobs
    * that ended meanwhile leave. */
-  void catch_up(const SystemView& view)
+  void take_up_replay(const SystemView& view)
   {
     if (ahead_phases_ == 0) return;
     const size_t steps = view.replayed;
@@ -681,11 +686,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       fruitless_lookaheads_ = 0;
     }
     ahead_phases_ = 0;
-    for (const auto& [id, submitted] : events_while_ahead_)
-      if (submitted == nullptr)
-        forget(id);
+    for (const HeldBackEvent& event : events_while_ahead_)
+      if (event.submitted == nullptr)
+        forget(event.id);
       else
-        add(*submitted);
+        add(*event.submitted);
     events_while_ahead_.clear();
   }
 
@@ -711,8 +716,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   bool ahead_step_possible(double t) const { return on_quantum_boundary(t); }
 
   /* What a step changes: usages, counts given, last sets, the priority order, the last plan's jobs, the clocks and the
-   * load. (A period halves the usage of every job of jobs_: those of the lookahead's plan, and those submitted since,
-   * whose usage is 0.) */
+   * load. (A period halves the usage of every job of jobs_, which are those of the lookahead's plan: submissions wait
+   * while it is out.) */
   struct SavedState {
     std::vector<double> usage;
     std::vector<int> given;
@@ -792,10 +797,14 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     if (phase == journal_.size()) journal_.emplace_back();
     return journal_[phase];
   }
-  bool looking_ahead_ = false;                                   // put_fresh() takes lookahead sets
-  std::vector<std::pair<JobId, const Job*>> events_while_ahead_; // ends (nullptr) and submissions, in order
-  long fruitless_lookaheads_ = 0;                                // in a row
-  double ahead_replayed_mean_ = 16;                              // phases replayed per lookahead, a moving mean
+  bool looking_ahead_ = false; // put_fresh() takes lookahead sets
+  struct HeldBackEvent {
+    JobId id;
+    const Job* submitted; // the job submitted, nullptr: the job ended
+  };
+  std::vector<HeldBackEvent> events_while_ahead_; // in order
+  long fruitless_lookaheads_ = 0;                 // in a row
+  double ahead_replayed_mean_ = 16;               // phases replayed per lookahead, a moving mean
   long skip_lookaheads_ = 0;
 };
 

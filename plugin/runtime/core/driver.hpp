@@ -10,8 +10,8 @@
 
 namespace jobsched {
 
-/* What Driver::advance_cycles() did: whole cycles advanced, the decision instants they stood for, and the instant
- * reached (the last boundary, where the cycle's first phase is in force again). */
+/* What Driver::advance_cycles() did: whole cycles advanced, the decision instants they (and the boundaries replayed
+ * after them, or a lookahead's) stood for, and the instant reached (the last boundary replayed). */
 struct CycleAdvance {
   long cycles = 0;
   long instants = 0;
@@ -39,14 +39,15 @@ class Driver {
   /* The policy's next wake-up may be reached on a virtual clock (Plan::repeats), execution permitting. */
   virtual bool next_wakeup_is_virtual() const { return false; }
   /* Right after a decision at `now`: advance the policy's repeating schedule (Plan::cycle) by as many whole cycles as
-   * come before anything else can happen, without asking the policy. `next_instant(clock, until)` is the instant the
+   * come before anything else can happen, or replay its lookahead (Plan::lookahead) as far, without asking the
+   * policy. `next_instant(clock, until)` is the instant the
    * scheduler would reach on its virtual clock for the policy's wake-up `until` after deciding at `clock`, or -1 when
    * it would not reach it virtually (something else may come first). */
   virtual CycleAdvance advance_cycles(double /*now*/, const std::function<double(double, double)>& /*next_instant*/)
   {
     return {};
   }
-  /* A cycle advance_cycles() has not tried yet is in force (a cheap test first). */
+  /* A cycle or lookahead advance_cycles() has not tried yet is in force (a cheap test first). */
   virtual bool may_advance_cycles() const { return false; }
   /* Jobs submitted and not started. */
   virtual size_t waiting_count() const = 0;

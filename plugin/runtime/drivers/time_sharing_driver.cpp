@@ -460,7 +460,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
              plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
   cycle_ = repeats_ && plan.slowdown.empty() && plan.share.empty() && plan.image_bytes.empty() ? plan.cycle : nullptr;
   // (Without images, which repeats_ excludes, a plan's image_bytes change nothing the replay models.)
-  if (repeats_ && !plan.cycle && plan.slowdown.empty() && plan.share.empty()) lookahead_ = plan.lookahead;
+  if (repeats_ && !plan.cycle && plan.slowdown.empty() && plan.share.empty() && plan.lookahead) {
+    check_lookahead(*plan.lookahead, plan, up, now);
+    lookahead_ = plan.lookahead;
+  }
   const bool images = runtime_.images_enabled();
 
   // 1. Release: suspensions, and the first half of moves of jobs that cannot be resized; in submission order.
@@ -696,6 +699,52 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   return advance;
 }
 
+void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up,
+                                        double now) const
+{
+  const size_t phases = ahead.phases.size();
+  if (phases == 0 || ahead.instants.size() != phases)
+    throw PolicyError("plan: a lookahead of " + std::to_string(phases) + " phases and " +
+                      std::to_string(ahead.instants.size()) + " instants");
+  if (ahead.instants.front() != plan.until)
+    throw PolicyError("plan: the lookahead's first instant is not the plan's until");
+  double last = now;
+  for (const double t : ahead.instants) {
+    if (!(t > last)) throw PolicyError("plan: the lookahead's instants do not ascend from now");
+    last = t;
+  }
+  const Phase& first = ahead.phases.front();
+  bool same = first.size() == plan.run.size();
+  auto run = plan.run.begin();
+  for (size_t i = 0; same && i < first.size(); i++, ++run)
+    same = first[i].first == run->first && first[i].second != nullptr && *first[i].second == run->second;
+  if (!same) throw PolicyError("plan: the lookahead's first phase is not the plan itself");
+  // The later phases: their jobs by id, each on processors up that no other job of the phase has. (Whether they are
+  // the plans plan() would return there is the policy's to keep: simulation.virtual_wakeups false compares.) Their
+  // processors are checked in a run's first lookaheads only: a check of every phase cost a sixth of AP's run, more
+  // than a policy's error there would need to show.
+  if (lookaheads_checked_ >= kLookaheadsChecked) return;
+  lookaheads_checked_++;
+  ResourceSet& given = check_given_;
+  for (size_t p = 1; p < phases; p++) {
+    given.clear(machine_.resource_count());
+    for (size_t i = 0; i < ahead.phases[p].size(); i++) {
+      const auto& [id, where] = ahead.phases[p][i];
+      // Named only for an error (a string per job and phase would cost more than the check).
+      const auto job = [p, id = id] { return plan_job(id) + " (lookahead phase " + std::to_string(p) + ")"; };
+      if (i > 0 && !(ahead.phases[p][i - 1].first < id))
+        throw PolicyError("plan: lookahead phase " + std::to_string(p) + " does not list its jobs by id");
+      if (where == nullptr || where->capacity() != machine_.resource_count() || where->empty())
+        throw PolicyError(job() + ": no processors given");
+      if (where->count_if_within_and_apart(up, given) <= 0) {
+        if (!up.contains(*where)) throw PolicyError(job() + ": processors " + where->to_string() + " are down");
+        throw PolicyError(job() + ": processors " + (given & *where).to_string() + " given to two jobs");
+      }
+      given |= *where;
+    }
+  }
+}
+
 bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases)
 {
   // Each job of the phases with where it computes in each (vectors reused from one advance to the next). The phases
@@ -766,8 +815,7 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const std::functio
 {
   CycleAdvance advance;
   advance.clock = now;
-  const std::shared_ptr<const Lookahead> tried = std::move(lookahead_); // tried once
-  lookahead_ = nullptr;
+  const std::shared_ptr<const Lookahead> tried = std::move(lookahead_); // tried once (moved from: empty)
   const Lookahead& ahead = *tried;
   const size_t phases = ahead.phases.size();
   if (phases < 2 || ahead.instants.size() != phases) return advance;

@@ -53,6 +53,10 @@ class TimeSharingDriver : public Driver {
   /* advance_cycles() for a lookahead (Plan::lookahead): its phases' boundaries replayed one by one from phase 0, as
    * far as nothing else happens at or before them. */
   CycleAdvance advance_lookahead(double now, const std::function<double(double, double)>& next_instant);
+  /* A lookahead's form (Lookahead): as many instants as phases, ascending from now, the first the plan's `until`,
+   * phase 0 the plan's `run`; in a run's first kLookaheadsChecked lookaheads, each later phase's jobs by id, on
+   * processors up, none given to two. */
+  void check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now) const;
   /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
    * the jobs has not started or has ended (the runtime's replay would refuse it). */
   bool fill_replay_table(const std::vector<Phase>& phases);
@@ -100,7 +104,8 @@ class TimeSharingDriver : public Driver {
   std::uint64_t ended_since_plan_ = 0;
   /* The last plan's cycle (Plan::cycle), with repeats_; nullptr: none. */
   std::shared_ptr<const Cycle> cycle_;
-  std::vector<JobId> cycle_ids_; // advance_cycles(): its jobs, and where each computes per phase
+  std::vector<JobId> cycle_ids_; // fill_replay_table(): the jobs of a cycle or lookahead, and where each computes per
+                                 // phase
   std::vector<const ResourceSet*> cycle_where_;
   std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
   std::vector<std::uint64_t> cycle_orders_; // advance_lookahead(): their submission orders
@@ -139,7 +144,9 @@ class TimeSharingDriver : public Driver {
   std::shared_ptr<const Cycle> cycle_tried_;
   /* The last plan's lookahead (Plan::lookahead), with repeats_, until advance_cycles() tried it; nullptr: none. */
   std::shared_ptr<const Lookahead> lookahead_;
-  size_t replayed_ = 0; // its instants replayed since the last plan (SystemView::replayed)
+  size_t replayed_ = 0;                           // its instants replayed since the last plan (SystemView::replayed)
+  static constexpr long kLookaheadsChecked = 256; // the first lookaheads, whose phases' processors are checked
+  mutable long lookaheads_checked_ = 0;
 };
 
 } // namespace jobsched
