@@ -17,6 +17,14 @@ cao=$src/scenarios/hierarchical/ac-ds.yaml
 batch=(--set workload.generator.model=batch --set workload.generator.jobs=150 --set workload.generator.mean_interarrival=600
   --set policy.params.quantum=60)
 
+same_files() { # DIR_A DIR_B FILE...: each file cmp-equal in both folders, else said in the caller's `problems`
+  local a=$1 b=$2 f
+  shift 2
+  for f in "$@"; do
+    cmp -s "$a/$f" "$b/$f" || problems+=" $f differs;"
+  done
+}
+
 compare() { # NAME VIRTUAL(some|none) SCENARIO SET...: runs with and without virtual wake-ups, compares the outputs
   local name=$1 virtual=$2 scenario=$3 problems=""
   shift 3
@@ -27,9 +35,7 @@ compare() { # NAME VIRTUAL(some|none) SCENARIO SET...: runs with and without vir
       return
     fi
   done
-  for f in jobs.csv summary.json trace.csv segments.csv; do
-    cmp -s "$work/$name-true/$f" "$work/$name-false/$f" || problems+=" $f differs;"
-  done
+  same_files "$work/$name-true" "$work/$name-false" jobs.csv summary.json trace.csv segments.csv
   local on off von voff
   on=$(field decision_instants "$work/$name-true/performance.json")
   off=$(field decision_instants "$work/$name-false/performance.json")
@@ -66,9 +72,7 @@ cycles() { # NAME SCENARIO SET...: cycles on (and virtual wake-ups) against neit
     report "$name" " a run failed: $(head -c 300 "$work/$name.err")"
     return
   }
-  for f in jobs.csv summary.json; do
-    cmp -s "$work/$name-cycles/$f" "$work/$name-stepped/$f" || problems+=" $f differs;"
-  done
+  same_files "$work/$name-cycles" "$work/$name-stepped" jobs.csv summary.json
   python3 "$src/benchmarks/cycles_compare.py" "$work/$name-cycles" "$work/$name-stepped" --time-tolerance 1e-9 \
     >"$work/$name.compare" || problems+=" $(grep PROBLEM "$work/$name.compare" | head -3 | tr '\n' ' ')"
   grep -q ',10,' "$work/$name-cycles/trace.csv" || problems+=" no aggregated row in trace.csv;"
@@ -103,9 +107,7 @@ lookahead() { # NAME REPLAYED(most|some|any) SET...: the lookahead's run (cycles
     report "$name" " a run failed: $(head -c 300 "$work/$name.err")"
     return
   }
-  for f in jobs.csv summary.json trace.csv segments.csv; do
-    cmp -s "$work/$name-ahead/$f" "$work/$name-stepped/$f" || problems+=" $f differs;"
-  done
+  same_files "$work/$name-ahead" "$work/$name-stepped" jobs.csv summary.json trace.csv segments.csv
   local on off cycles instants
   on=$(field decision_instants "$work/$name-ahead/performance.json")
   off=$(field decision_instants "$work/$name-stepped/performance.json")
