@@ -51,7 +51,10 @@ generator for a policy placing processes, Downey's phased jobs for one schedulin
 one `jobsched run` in a child process, checked from its outputs: no processor computing for two jobs at once
 (trace.csv), each finished job's busy processor-seconds x speed covering its work, every job of the workload in
 jobs.csv and finished (nothing waits forever: these runs are lightly loaded), no stop as saturated, no run refused
-or aborted by the runtime; and one case run twice gives byte-identical jobs.csv, trace.csv and summary.json.
+or aborted by the runtime; one case run twice gives byte-identical jobs.csv, trace.csv and summary.json; and a
+time-sharing policy's first two cases give the same bytes with simulation.virtual_wakeups false (its plans declared
+ahead or as repeating are those it returns when asked; jobs.csv and summary.json only where trace.csv aggregates
+cycles).
 It prints each case and stops at the first violation, naming the folder that keeps the case's scenario (case.yaml,
 runnable with jobsched run) and outputs.
 
@@ -280,11 +283,17 @@ std::string case_yaml(const Case& c, const std::string& policy, long long seed, 
   return y.str();
 }
 
-/* `jobsched run case.yaml --out out --quiet` in `dir`, stderr to dir/stderr.txt. Returns the wait status. */
-int run_case(const fs::path& dir, const std::string& out, const std::vector<std::string>& plugins)
+/* `jobsched run case.yaml --out out --quiet` in `dir` (with `sets`, each a --set's KEY=VALUE), stderr to
+ * dir/OUT-stderr.txt. Returns the wait status. */
+int run_case(const fs::path& dir, const std::string& out, const std::vector<std::string>& plugins,
+             const std::vector<std::string>& sets = {})
 {
   std::vector<std::string> args{self_executable(),    "run",    (dir / "case.yaml").string(), "--out",
                                 (dir / out).string(), "--quiet"};
+  for (const auto& set : sets) {
+    args.emplace_back("--set");
+    args.push_back(set);
+  }
   for (const auto& p : plugins) {
     args.emplace_back("--plugin");
     args.push_back(p);
@@ -410,6 +419,28 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
           return violation(c, dir,
                            std::string("run twice with the same seed, ") + file + " differs (out/ and repeat/)");
       repeat = ", run twice: same bytes";
+    }
+    // A time-sharing policy's plans reached on the virtual clock, its cycles and lookaheads replayed without asking it
+    // (Plan::repeats, cycle, lookahead) must give what asking it at every wake-up gives: the first two cases again with
+    // every wake-up SimGrid's.
+    if (traits.time_sharing && (c.name == "small" || c.name == "large")) {
+      status = run_case(dir, "stepped", plugins, {"simulation.virtual_wakeups=false"});
+      if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        return violation(c, dir,
+                         "with simulation.virtual_wakeups false: " + failed_run(dir / "stepped-stderr.txt", status));
+      // A policy that declares cycles has their rows aggregated (trace.csv's period and repeats columns): then the
+      // jobs' results only.
+      const std::string trace = read_text(dir / "out" / "trace.csv");
+      const bool aggregated = trace.substr(0, trace.find('\n')).find(",period,repeats") != std::string::npos;
+      std::vector<std::string> files{"jobs.csv", "summary.json"};
+      if (!aggregated) files.insert(files.end(), {"trace.csv", "segments.csv"});
+      for (const std::string& file : files)
+        if (read_text(dir / "out" / file) != read_text(dir / "stepped" / file))
+          return violation(c, dir,
+                           file + " differs with simulation.virtual_wakeups false (out/ and stepped/): "
+                                  "the plans the policy declared ahead or as repeating (Plan::repeats, "
+                                  "cycle, lookahead) are not those it returns when asked");
+      repeat += ", every wake-up SimGrid's: same bytes";
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     std::printf("  ok   %-13s %s (%.1f s%s)\n", c.name.c_str(), c.what.c_str(), seconds, repeat.c_str());

@@ -3,13 +3,16 @@
  *                     runtime refuses: the check reports the run's internal error);
  *   broken-kill       starts jobs first-come first-served where they fit, then kills each at the next decision (the
  *                     runtime lets a policy kill; the check finds jobs that never finished, in jobs.csv);
- *   broken-lookahead  a time-sharing policy that runs every job that fits, one quantum after another, and declares
- *                     the next quantum ahead (Plan::lookahead) with the first two of them on the same processors (the
- *                     driver refuses the lookahead: a policy error).
+ *   broken-lookahead  a time-sharing policy that runs the jobs that fit, the list of jobs turned by one each 10 s
+ *                     quantum, and declares the next quantum ahead (Plan::lookahead) with every job on the first one's
+ *                     processors (the driver refuses the lookahead: a policy error);
+ *   stale-lookahead   the same policy, its lookahead's next quantum the same as this one (well formed, but not what
+ *                     plan() returns there: the check's run with simulation.virtual_wakeups false differs).
  * A plugin library like a user's: the test loads it with check-policy --plugin. */
 #include "policy/plugin.hpp"
 #include "policy/policy.hpp"
 
+#include <cmath>
 #include <deque>
 #include <memory>
 
@@ -69,29 +72,39 @@ class BrokenKill : public Policy {
 
 class BrokenLookahead : public TimeSharingPolicy {
  public:
+  explicit BrokenLookahead(bool overlap) : overlap_(overlap) {}
   Plan plan(const SystemView& view) override
   {
     Plan plan;
     ResourceSet idle = view.up;
-    for (const JobState* s : view.jobs)
+    const auto turn = static_cast<size_t>(std::floor(view.now / 10 + 1e-9));
+    for (size_t k = 0; k < view.jobs.size(); k++) {
+      const JobState* s = view.jobs[(turn + k) % view.jobs.size()];
       if (s->job->min_processors() <= idle.count()) {
         ResourceSet mine = idle.lowest(s->job->min_processors());
         idle -= mine;
         plan.run.emplace(s->job->id, std::move(mine));
       }
-    plan.until = view.now + 10;
+    }
+    plan.until = static_cast<double>(turn + 1) * 10;
     plan.repeats = true;
     if (plan.run.size() < 2) return plan;
+    // The phases' sets are the policy's own, kept until the next plan() (Lookahead), as a policy must keep them.
+    sets_.clear();
     auto ahead = std::make_shared<Lookahead>();
     ahead->phases.resize(2);
     for (const auto& [id, where] : plan.run) {
-      ahead->phases[0].emplace_back(id, &where);
-      ahead->phases[1].emplace_back(id, &plan.run.begin()->second); // the first job's processors, to each
+      ahead->phases[0].emplace_back(id, &sets_.emplace_back(where));
+      ahead->phases[1].emplace_back(id, overlap_ ? &sets_.front() : &sets_.back()); // the first job's, or its own
     }
     ahead->instants = {plan.until, plan.until + 10};
     plan.lookahead = ahead;
     return plan;
   }
+
+ private:
+  bool overlap_;
+  std::deque<ResourceSet> sets_;
 };
 
 PolicyRegistration broken_busy{{"broken-busy",
@@ -104,10 +117,16 @@ PolicyRegistration broken_kill{{"broken-kill",
                                 [](const PolicyEnv& env) { return std::make_unique<BrokenKill>(env); }}};
 PolicyRegistration broken_lookahead{
     {"broken-lookahead",
-     "test policy: runs the jobs that fit each quantum, its lookahead gives two jobs the same processors",
+     "test policy: runs the jobs that fit each quantum, its lookahead gives every job the first one's processors",
      {},
      nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(); }}};
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(true); }}};
+PolicyRegistration stale_lookahead{
+    {"stale-lookahead",
+     "test policy: runs the jobs that fit each quantum, its lookahead says the next quantum is this one again",
+     {},
+     nullptr,
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(false); }}};
 
 } // namespace
 } // namespace jobsched

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # jobsched check-policy as a policy author runs it: every in-tree policy passes every case (exit 0, one "ok" line per
-# case, one case run twice); three deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
+# case, one case run twice); four deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
 # library loaded with --plugin) are caught (exit 1), two with a scenario that reproduces the violation under
 # `jobsched run`; an unknown policy or option is one line and exit 2; the temporary folder goes when every case passes.
 # Usage: check_policy.sh JOBSCHED_BINARY SOURCE_DIR BROKEN_POLICIES_LIBRARY
@@ -110,4 +110,16 @@ rc=$?
 grep -q '(lookahead phase 1): processors [0-9-]* given to two jobs' "$work/ahead.out" ||
   problems+=" no lookahead error: $(head -c 600 "$work/ahead.out")"
 report "broken-lookahead caught" "$problems"
+
+# stale-lookahead: a well-formed lookahead that is not what the policy plans there; the run with every wake-up
+# SimGrid's (simulation.virtual_wakeups false) differs. An in-tree time-sharing policy passes that comparison.
+problems=""
+"$bin" check-policy stale-lookahead --plugin "$broken" >"$work/stale.out" 2>&1
+rc=$?
+[ $rc = 1 ] || problems+=" exit status $rc;"
+grep -q 'differs with simulation.virtual_wakeups false' "$work/stale.out" ||
+  problems+=" not caught: $(head -c 600 "$work/stale.out")"
+"$bin" check-policy ap >"$work/ap.out" 2>&1 || problems+=" ap fails: $(head -c 600 "$work/ap.out");"
+[ "$(grep -c "every wake-up SimGrid's: same bytes" "$work/ap.out")" = 2 ] || problems+=" ap not compared twice;"
+report "stale-lookahead caught" "$problems"
 finish

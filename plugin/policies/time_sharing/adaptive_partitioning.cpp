@@ -184,7 +184,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   void job_submitted(const Job& job, double /*now*/) override
   {
-    if (ahead_phases_ > 0) { // after the jobs that ended meanwhile (job_ended()), in order: a requeued job is both
+    if (ahead_phases_ > 0) { // held back with the ends (job_ended()), in order: a requeued job ends, then comes again
       events_while_ahead_.push_back({job.id, &job});
       return;
     }

@@ -699,8 +699,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   return advance;
 }
 
-void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up,
-                                        double now) const
+void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now)
 {
   const size_t phases = ahead.phases.size();
   if (phases == 0 || ahead.instants.size() != phases)
@@ -716,15 +715,19 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
   const Phase& first = ahead.phases.front();
   bool same = first.size() == plan.run.size();
   auto run = plan.run.begin();
-  for (size_t i = 0; same && i < first.size(); i++, ++run)
+  for (size_t i = 0; same && i < first.size(); i++, ++run) {
     same = first[i].first == run->first && first[i].second != nullptr && *first[i].second == run->second;
+    // The plan's maps go back to the policy once applied (reuse_plan()), before the lookahead is replayed.
+    if (first[i].second == &run->second)
+      throw PolicyError("plan: the lookahead's phases point into the plan's own `run` map, which does not outlive the "
+                        "plan: keep the sets in the policy until its next plan()");
+  }
   if (!same) throw PolicyError("plan: the lookahead's first phase is not the plan itself");
   // The later phases: their jobs by id, each on processors up that no other job of the phase has. (Whether they are
   // the plans plan() would return there is the policy's to keep: simulation.virtual_wakeups false compares.) Their
-  // processors are checked in a run's first lookaheads only: a check of every phase cost a sixth of AP's run, more
-  // than a policy's error there would need to show.
-  if (lookaheads_checked_ >= kLookaheadsChecked) return;
-  lookaheads_checked_++;
+  // processors and bounds are checked in a run's first lookaheads, then in one of every 64: a check of every phase
+  // cost a sixth of AP's run, more than a policy's error there needs to show.
+  if (lookaheads_seen_++ >= kLookaheadsChecked && lookaheads_seen_ % 64 != 0) return;
   ResourceSet& given = check_given_;
   for (size_t p = 1; p < phases; p++) {
     given.clear(machine_.resource_count());
@@ -736,11 +739,20 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
         throw PolicyError("plan: lookahead phase " + std::to_string(p) + " does not list its jobs by id");
       if (where == nullptr || where->capacity() != machine_.resource_count() || where->empty())
         throw PolicyError(job() + ": no processors given");
-      if (where->count_if_within_and_apart(up, given) <= 0) {
+      const int n = where->count_if_within_and_apart(up, given);
+      if (n <= 0) {
         if (!up.contains(*where)) throw PolicyError(job() + ": processors " + where->to_string() + " are down");
         throw PolicyError(job() + ": processors " + (given & *where).to_string() + " given to two jobs");
       }
       given |= *where;
+      // In the system (started once the plan is applied: Lookahead) and within its bounds, as check() asks of a plan.
+      const JobState* s = runtime_.table().find(id);
+      if (s == nullptr || s->status == JobStatus::pending || s->finished())
+        throw PolicyError(job() + " is not in the system");
+      const Job& j = *s->job;
+      if (n < j.min_processors() || n > j.max_processors())
+        throw PolicyError(job() + " on " + std::to_string(n) + " processors, outside its bounds [" +
+                          std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
     }
   }
 }

@@ -54,9 +54,9 @@ class TimeSharingDriver : public Driver {
    * far as nothing else happens at or before them. */
   CycleAdvance advance_lookahead(double now, const std::function<double(double, double)>& next_instant);
   /* A lookahead's form (Lookahead): as many instants as phases, ascending from now, the first the plan's `until`,
-   * phase 0 the plan's `run`; in a run's first kLookaheadsChecked lookaheads, each later phase's jobs by id, on
-   * processors up, none given to two. */
-  void check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now) const;
+   * phase 0 the plan's `run` (not its sets); in a run's first kLookaheadsChecked lookaheads, then in one of every 64,
+   * each later phase's jobs by id, in the system, on processors up, none given to two, within their bounds. */
+  void check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now);
   /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
    * the jobs has not started or has ended (the runtime's replay would refuse it). */
   bool fill_replay_table(const std::vector<Phase>& phases);
@@ -104,8 +104,8 @@ class TimeSharingDriver : public Driver {
   std::uint64_t ended_since_plan_ = 0;
   /* The last plan's cycle (Plan::cycle), with repeats_; nullptr: none. */
   std::shared_ptr<const Cycle> cycle_;
-  std::vector<JobId> cycle_ids_; // fill_replay_table(): the jobs of a cycle or lookahead, and where each computes per
-                                 // phase
+  // fill_replay_table(): the jobs of a cycle or lookahead, and where each computes per phase
+  std::vector<JobId> cycle_ids_;
   std::vector<const ResourceSet*> cycle_where_;
   std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
   std::vector<std::uint64_t> cycle_orders_; // advance_lookahead(): their submission orders
@@ -145,8 +145,8 @@ class TimeSharingDriver : public Driver {
   /* The last plan's lookahead (Plan::lookahead), with repeats_, until advance_cycles() tried it; nullptr: none. */
   std::shared_ptr<const Lookahead> lookahead_;
   size_t replayed_ = 0;                           // its instants replayed since the last plan (SystemView::replayed)
-  static constexpr long kLookaheadsChecked = 256; // the first lookaheads, whose phases' processors are checked
-  mutable long lookaheads_checked_ = 0;
+  static constexpr long kLookaheadsChecked = 256; // the first lookaheads, whose phases are all checked
+  long lookaheads_seen_ = 0;
 };
 
 } // namespace jobsched

@@ -1706,7 +1706,7 @@ void JobRuntime::cycle_trial_until(double latest)
   // roundings of the trials since (a few ulps of the clock per stop: computed again every 64 trials, they stay below
   // 1e-10 of the clock up to thousands of phases, within the margin of 1e-9 of it).
   const double bound = latest + kTimerSlack + 1e-6 + 1e-9 * std::fabs(latest);
-  if (!(bound < cycle_timers_after_) || ++cycle_timers_after_age_ > 64) {
+  if (!(bound < cycle_timers_after_) || ++cycle_timers_after_age_ >= 64) {
     cycle_timers_after_age_ = 0;
     double after = std::numeric_limits<double>::infinity();
     for (size_t j = 0; j < cycle_state_.size(); j++) {

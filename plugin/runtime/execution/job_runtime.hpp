@@ -515,8 +515,9 @@ class JobRuntime {
   std::vector<long> cycle_saved_in_; // per job: the trial that last saved it
   long cycle_trial_ = 0;             // the trial's number
   bool cycle_trial_sure_ = false;    // cycle_trial_until() found the trial sure to be kept: nothing is saved
-  double cycle_timers_after_ = 0;    // no timer of the cycle's jobs ends before (cycle_trial_until()), -inf: unknown
-  int cycle_timers_after_age_ = 0;   // trials since it was computed
+  double cycle_timers_after_ = -std::numeric_limits<double>::infinity(); // no timer of the cycle's jobs ends before
+                                                                         // (cycle_trial_until()), -inf: unknown
+  int cycle_timers_after_age_ = 0;                                       // trials since it was computed
   size_t cycle_phases_ = 0;
   size_t cycle_phase_ = 0, cycle_trial_phase_ = 0; // the phase in force in the state kept, and in the trial
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
