@@ -62,36 +62,21 @@ class TimeSharingBench {
     view.jobs.assign(in_system_.begin(), in_system_.end());
     Plan p = policy_->plan(view);
     if (p.same_as_last) return p; // the last plan again (Plan::same_as_last): the records stay as they are
-    ResourceSet taken(machine_.resource_count());
-    for (JobState* s : in_system_) {
-      auto it = p.run.find(s->job->id);
-      if (it != p.run.end()) {
-        EXPECT_FALSE(taken.intersects(it->second)) << "job " << s->job->id << " shares processors";
-        taken |= it->second;
-        if (s->start_time < 0) s->start_time = now;
-        s->processors = it->second;
-        s->status = JobStatus::running;
-      } else if (s->started()) {
-        s->status = JobStatus::suspended;
-      }
-    }
+    apply(now, [&p](JobId id) {
+      auto it = p.run.find(id);
+      return it != p.run.end() ? &it->second : nullptr;
+    });
     return p;
   }
   /* A phase of a lookahead (Plan::lookahead) applied to the records at `now`, as the scheduler's replay does: its jobs
    * run where it says, the others that started are suspended. */
   void apply_phase(const Phase& phase, double now)
   {
-    for (JobState* s : in_system_) {
-      auto it = std::lower_bound(phase.begin(), phase.end(), s->job->id,
-                                 [](const auto& entry, JobId id) { return entry.first < id; });
-      if (it != phase.end() && it->first == s->job->id) {
-        if (s->start_time < 0) s->start_time = now;
-        s->processors = *it->second;
-        s->status = JobStatus::running;
-      } else if (s->started()) {
-        s->status = JobStatus::suspended;
-      }
-    }
+    apply(now, [&phase](JobId id) {
+      auto it = std::lower_bound(phase.begin(), phase.end(), id,
+                                 [](const auto& entry, JobId key) { return entry.first < key; });
+      return it != phase.end() && it->first == id ? it->second : nullptr;
+    });
   }
   /* Hands a plan back to the policy once applied, as the driver does (TimeSharingPolicy::reuse_plan). */
   void reuse(Plan&& p) { policy_->reuse_plan(std::move(p)); }
@@ -99,6 +84,24 @@ class TimeSharingBench {
   TimeSharingPolicy& policy() { return *policy_; }
 
  private:
+  /* The jobs that `where` places (a set, nullptr: none) run there, the others that started are suspended; a processor
+   * given to two jobs is a test failure. */
+  template <class Where>
+  void apply(double now, const Where& where)
+  {
+    ResourceSet taken(machine_.resource_count());
+    for (JobState* s : in_system_) {
+      if (const ResourceSet* set = where(s->job->id)) {
+        EXPECT_FALSE(taken.intersects(*set)) << "job " << s->job->id << " shares processors";
+        taken |= *set;
+        if (s->start_time < 0) s->start_time = now;
+        s->processors = *set;
+        s->status = JobStatus::running;
+      } else if (s->started()) {
+        s->status = JobStatus::suspended;
+      }
+    }
+  }
   static Machine mesh(int processors, int width)
   {
     Machine m = Machine::uniform(processors);

@@ -288,8 +288,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
      * its last set), so their count is known without counting a set of up to the machine's width at every plan. */
     int given = -1;
     // Set by each plan for the jobs in the system: where it last ran and whether it ever started, as its record says
-    // (a lookahead's steps move them on: `last` is then one of ahead_sets_), whether it keeps its processors
-    // (mid-quantum), and whether it runs and where: on *where (a set that stays put during the plan), or on
+    // (a lookahead's steps move them on: `last` is then the set the step before gave it), whether it keeps its
+    // processors (mid-quantum), and whether it runs and where: on *where (a set that stays put during the plan), or on
     // fresh_[fresh] when >= 0.
     const ResourceSet* last = nullptr;
     bool started = false;
@@ -563,9 +563,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   {
     if (looking_ahead_) { // a set of the lookahead's, which stays put while the lookahead is out
       ResourceSet& set = ahead_set();
-      e.planned = true;
-      e.where = &set;
-      e.fresh = -1;
+      put(e, set);
       return set;
     }
     if (static_cast<size_t>(fresh_count_) == fresh_.size()) fresh_.emplace_back();
@@ -624,33 +622,25 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     if (!ahead_ || ahead_.use_count() > 1) ahead_ = std::make_shared<Lookahead>();
     Lookahead& ahead = *ahead_;
     ahead_sets_used_ = 0;
-    ahead_up_ = view.up;
-    ahead_up_count_ = view.up.count();
-    // Phase 0: this plan, on sets of the lookahead's own; every other job's last set copied too, so that a step taken
-    // again later reads it as it is now.
+    const int up_count = view.up.count();
+    // Phase 0: this plan, on its sets (fresh_'s, or a job's record's where it stays), which stay put until the next
+    // plan(): the steps put the jobs they move on sets of the lookahead's own.
     size_t phases = 0;
     Phase& first = next_phase(ahead, phases);
     for (const Held& h : held_) {
       Entry& e = *h.entry;
-      ResourceSet& set = ahead_set();
-      set = e.fresh >= 0 ? fresh_[static_cast<size_t>(e.fresh)] : *e.where;
-      e.last = &set;
+      e.last = e.fresh >= 0 ? &fresh_[static_cast<size_t>(e.fresh)] : e.where;
       e.started = true;
-      first.emplace_back(h.id, &set);
+      first.emplace_back(h.id, e.last);
     }
-    for (Entry* e : view_entries_)
-      if (!e->planned) {
-        ResourceSet& set = ahead_set();
-        set = *e->last;
-        e->last = &set;
-      }
     ahead.instants.clear();
     ahead.instants.push_back(plan.until);
     save(journal_entry(0));
     looking_ahead_ = true;
     const size_t most = std::clamp<size_t>(static_cast<size_t>(ahead_replayed_mean_) + 8, 4, kMostLookaheadPhases);
-    for (double t = plan.until; phases < most && ahead_step_possible(t);) {
-      step_ahead(t);
+    // plan() at `t` is step_ahead(t) when `t` ends a quantum (else the jobs running would keep their processors).
+    for (double t = plan.until; phases < most && on_quantum_boundary(t);) {
+      step_ahead(t, view.up, up_count);
       Phase& phase = next_phase(ahead, phases);
       for (const Held& h : held_)
         phase.emplace_back(h.id, h.entry->last);
@@ -694,34 +684,31 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     events_while_ahead_.clear();
   }
 
-  /* The plan plan() would return at `t`, a quantum's end, with nothing happened since the last plan: its jobs' sets
-   * are sets of the lookahead's. */
-  void step_ahead(double t)
+  /* The plan plan() would return at `t`, a quantum's end, with nothing happened since the last plan (`up`: the
+   * processors up, `up_count` of them): the jobs it moves are put on sets of the lookahead's. */
+  void step_ahead(double t, const ResourceSet& up, int up_count)
   {
     account(t, view_entries_.size()); // the jobs in the system: those of the lookahead's plan
     next_quantum_ = quantum_after(t);
     ResourceSet& idle = idle_;
-    idle = ahead_up_;
+    idle = up;
     for (const Held& h : held_) { // the entries planned (and those that kept their processors) are the last plan's
       h.entry->planned = false;
       h.entry->keeps = false;
     }
-    choose(idle, ahead_up_count_, false);
+    choose(idle, up_count, false);
     for (const Held& h : held_) {
       Entry& e = *h.entry;
       e.last = e.where;
     }
   }
-  /* plan() at `t` would be step_ahead(t): `t` ends a quantum (else the jobs running would keep their processors). */
-  bool ahead_step_possible(double t) const { return on_quantum_boundary(t); }
 
-  /* What a step changes: usages, counts given, last sets, the priority order, the last plan's jobs, the clocks and the
-   * load. (A period halves the usage of every job of jobs_, which are those of the lookahead's plan: submissions wait
-   * while it is out.) */
+  /* What a step changes that a plan() reads: usages, counts given, the priority order, the last plan's jobs, the
+   * clocks and the load (the last sets it moves too, but plan() takes them from the records). (A period halves the
+   * usage of every job of jobs_, which are those of the lookahead's plan: submissions wait while it is out.) */
   struct SavedState {
     std::vector<double> usage;
     std::vector<int> given;
-    std::vector<const ResourceSet*> last;
     std::vector<Entry*> ranked;
     std::vector<Held> held;
     double accounted_until = 0;
@@ -730,17 +717,14 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     std::uint64_t periods = 0;
     double next_period = 0;
     size_t jobs_seen = 0;
-    size_t sets_used = 0;
   };
   void save(SavedState& to) const
   {
     to.usage.clear();
     to.given.clear();
-    to.last.clear();
     for (const Entry* e : view_entries_) {
       to.usage.push_back(e->usage);
       to.given.push_back(e->given);
-      to.last.push_back(e->last);
     }
     to.ranked = ranked_;
     to.held = held_;
@@ -750,7 +734,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     to.periods = periods_;
     to.next_period = next_period_;
     to.jobs_seen = jobs_seen_;
-    to.sets_used = ahead_sets_used_;
   }
   void restore(const SavedState& from)
   {
@@ -758,7 +741,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       Entry& e = *view_entries_[i];
       e.usage = from.usage[i];
       e.given = from.given[i];
-      e.last = from.last[i];
     }
     ranked_ = from.ranked;
     held_ = from.held;
@@ -768,7 +750,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     periods_ = from.periods;
     next_period_ = from.next_period;
     jobs_seen_ = from.jobs_seen;
-    ahead_sets_used_ = from.sets_used;
   }
   static Phase& next_phase(Lookahead& ahead, size_t& phases)
   {
@@ -786,8 +767,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   std::shared_ptr<Lookahead> ahead_;   // the last lookahead's phases and instants (a new one while the driver holds it)
   std::deque<ResourceSet> ahead_sets_; // its sets (a deque: they stay put as it grows), the first ahead_sets_used_
   size_t ahead_sets_used_ = 0;
-  ResourceSet ahead_up_; // the processors up at its plan, and their count
-  int ahead_up_count_ = 0;
   size_t ahead_phases_ = 0; // its phases while it is out (0: none)
   /* The state after each of its phases but the last (journal_entry(i): after phase i, kept with their storage): where
    * a replay cut short leaves the policy. */

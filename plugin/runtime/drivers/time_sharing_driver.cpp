@@ -69,6 +69,29 @@ std::string plan_job(JobId id)
 {
   return "plan: job " + std::to_string(id);
 }
+/* The plan's job is not in the system (check(), check_lookahead()). */
+bool out_of_system(const JobState* s)
+{
+  return s == nullptr || s->status == JobStatus::pending || s->finished();
+}
+/* Why `processors` cannot be the job's, as a policy error naming it (`job()`): none, some down, or some given to
+ * another job already (`given`). */
+template <class Name>
+[[noreturn]] void refuse_processors(const Name& job, const ResourceSet& processors, const ResourceSet& up,
+                                    const ResourceSet& given)
+{
+  if (processors.empty()) throw PolicyError(job() + ": no processors given");
+  if (!up.contains(processors)) throw PolicyError(job() + ": processors " + processors.to_string() + " are down");
+  throw PolicyError(job() + ": processors " + (given & processors).to_string() + " given to two jobs");
+}
+/* `n` processors for job `j` (named by `job()`), within its bounds, or a policy error. */
+template <class Name>
+void check_bounds(const Name& job, const Job& j, int n)
+{
+  if (n < j.min_processors() || n > j.max_processors())
+    throw PolicyError(job() + " on " + std::to_string(n) + " processors, outside its bounds [" +
+                      std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
+}
 const ResourceSet kWhereItWas; // JobRuntime::resume() on a set of capacity 0: the job's own processors
 double slowdown_of(const Plan& plan, JobId id)
 {
@@ -121,8 +144,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
   for (const auto& [id, where] : plan.processes) {
     const JobState* s = runtime_.table().find(id);
     // Named only for an error: a string per listed job per plan was a tenth of a gang-now rotation's check.
-    if (s == nullptr || s->status == JobStatus::pending || s->finished())
-      throw PolicyError(plan_job(id) + " is not in the system");
+    if (out_of_system(s)) throw PolicyError(plan_job(id) + " is not in the system");
     if (static_cast<int>(where.size()) < runtime_.process_count(id))
       throw PolicyError(plan_job(id) + ": " + std::to_string(where.size()) + " processes placed, it has " +
                         std::to_string(runtime_.process_count(id)));
@@ -152,8 +174,8 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     const ResourceSet& processors = *run_sets_[i];
     const JobState* s = run_states[i];
     // Named only for an error: a string per job per plan was a tenth of a quantum scheduler's check.
-    if (s == nullptr || s->status == JobStatus::pending || s->finished())
-      throw PolicyError(plan_job(id) + " is not in the system");
+    const auto job = [id = id] { return plan_job(id); };
+    if (out_of_system(s)) throw PolicyError(plan_job(id) + " is not in the system");
     if (processors.capacity() != machine_.resource_count()) throw PolicyError(plan_job(id) + ": no processors given");
     while (share_walk != plan.share.end() && share_walk->first < id) // both by id: a walk, not a look-up per job
       ++share_walk;
@@ -164,18 +186,13 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     const int n = processors.count_if_within_and_apart(up, given);
     if (shared && n > 0) continue; // time-shared: check_shares()
     if (n <= 0) {
-      if (processors.empty()) throw PolicyError(plan_job(id) + ": no processors given");
-      if (!up.contains(processors))
-        throw PolicyError(plan_job(id) + ": processors " + processors.to_string() + " are down");
-      if (shared) continue; // time-shared: check_shares()
-      throw PolicyError(plan_job(id) + ": processors " + (given & processors).to_string() + " given to two jobs");
+      if (shared && !processors.empty() && up.contains(processors)) continue; // time-shared: check_shares()
+      refuse_processors(job, processors, up, given);
     }
     given |= processors;
     if (plan.processes.count(id) != 0) continue; // its processes, checked above
     const Job& j = *s->job;
-    if (n < j.min_processors() || n > j.max_processors())
-      throw PolicyError(plan_job(id) + " on " + std::to_string(n) + " processors, outside its bounds [" +
-                        std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
+    check_bounds(job, j, n);
     // A set equal to its own has its count: the comparison (a memcmp over the span) is cheaper than counting it.
     if (j.shape == JobShape::moldable && s->started() && !stays(i) && n != s->processors.count())
       throw PolicyError(plan_job(id) + " is moldable: its processor count is fixed once it started");
@@ -585,7 +602,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   if (lookahead_ && repeats_) return advance_lookahead(now, next_instant);
   CycleAdvance advance;
   advance.clock = now;
-  if (!may_advance_cycles() || !cycle_ || !(cycle_->period > 0)) return advance;
+  if (!may_advance_cycles() || !(cycle_->period > 0)) return advance; // (a cycle: the lookahead's case is above)
   const Cycle& cycle = *cycle_;
   const Cycle::Position start = cycle.position(now);
   if (start.phase + 1 >= cycle.phases.size() || cycle.phases.size() < 3) return advance;
@@ -737,22 +754,15 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
       const auto job = [p, id = id] { return plan_job(id) + " (lookahead phase " + std::to_string(p) + ")"; };
       if (i > 0 && !(ahead.phases[p][i - 1].first < id))
         throw PolicyError("plan: lookahead phase " + std::to_string(p) + " does not list its jobs by id");
-      if (where == nullptr || where->capacity() != machine_.resource_count() || where->empty())
+      if (where == nullptr || where->capacity() != machine_.resource_count())
         throw PolicyError(job() + ": no processors given");
       const int n = where->count_if_within_and_apart(up, given);
-      if (n <= 0) {
-        if (!up.contains(*where)) throw PolicyError(job() + ": processors " + where->to_string() + " are down");
-        throw PolicyError(job() + ": processors " + (given & *where).to_string() + " given to two jobs");
-      }
+      if (n <= 0) refuse_processors(job, *where, up, given);
       given |= *where;
       // In the system (started once the plan is applied: Lookahead) and within its bounds, as check() asks of a plan.
       const JobState* s = runtime_.table().find(id);
-      if (s == nullptr || s->status == JobStatus::pending || s->finished())
-        throw PolicyError(job() + " is not in the system");
-      const Job& j = *s->job;
-      if (n < j.min_processors() || n > j.max_processors())
-        throw PolicyError(job() + " on " + std::to_string(n) + " processors, outside its bounds [" +
-                          std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
+      if (out_of_system(s)) throw PolicyError(job() + " is not in the system");
+      check_bounds(job, *s->job, n);
     }
   }
 }
@@ -829,8 +839,8 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const std::functio
   advance.clock = now;
   const std::shared_ptr<const Lookahead> tried = std::move(lookahead_); // tried once (moved from: empty)
   const Lookahead& ahead = *tried;
-  const size_t phases = ahead.phases.size();
-  if (phases < 2 || ahead.instants.size() != phases) return advance;
+  const size_t phases = ahead.phases.size(); // as many as its instants (check_lookahead())
+  if (phases < 2) return advance;
   if (!fill_replay_table(ahead.phases)) return advance;
   if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, 0)) {
     runtime_.cycle_end(0);
