@@ -2,6 +2,8 @@
  * whole run whose completion times, counts and aggregated trace rows were computed by hand, and the runtime's replay
  * of random cycles against the same cycles stepped boundary by boundary with suspend(), resume() and resize(): the
  * same bits. Every simulation runs in its own process. */
+#include "core/errors.hpp"
+#include "policy/policy.hpp"
 #include "policy/time_sharing.hpp"
 #include "run/simulation.hpp"
 #include "runtime/core/scheduler_actor.hpp"
@@ -16,10 +18,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <deque>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
+#include <unistd.h>
 
 using namespace jobsched;
 using jobsched::testing::four_node_platform;
@@ -399,4 +404,151 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
   // (among them every refused one) are not. A refused step in a sure trial throws (the child fails).
   EXPECT_GE(got[8], 800) << "trials found sure to be kept (their states not saved)";
   EXPECT_GE(got[9], 10) << "trials not found sure";
+}
+
+namespace {
+
+/* What a test policy's declared cycle gets wrong (none: a well-formed cycle). */
+enum class CycleDefect { none, period, descending, phase_count, by_id, missing_set, overlap, not_in_force, until };
+
+/* Two jobs of 2 processors taking turns on n0-n1 every half of a 10-s quantum, declared as a cycle (Plan::cycle):
+ * boundaries 0, 0.5, 1; phase 0 the first job (by id), phase 1 the second, phase 2 empty. Alone, a job runs on n0-n1
+ * with no cycle. `defect` breaks one thing of the cycle or of the plan against it. */
+class TurnsCycle : public TimeSharingPolicy {
+ public:
+  explicit TurnsCycle(CycleDefect defect) : defect_(defect) {}
+  Plan plan(const SystemView& view) override
+  {
+    Plan plan;
+    const ResourceSet pair = ResourceSet::range(view.machine->resource_count(), 0, 2);
+    if (view.jobs.size() == 1) plan.run.emplace(view.jobs.front()->job->id, pair);
+    if (view.jobs.size() != 2) return plan;
+    if (!cycle_) build(view, pair);
+    const Cycle::Position at = cycle_->position(view.now);
+    const Phase& in_force = cycle_->phases[std::min(at.phase, size_t{1})];
+    const Phase& other = cycle_->phases[at.phase == 0 ? 1 : 0];
+    for (const auto& [id, where] : defect_ == CycleDefect::not_in_force ? other : in_force)
+      if (where != nullptr) plan.run.emplace(id, *where);
+    plan.until = defect_ == CycleDefect::until ? view.now + 3 : cycle_->until(at);
+    plan.repeats = true;
+    plan.cycle = cycle_;
+    return plan;
+  }
+
+ private:
+  void build(const SystemView& view, const ResourceSet& pair)
+  {
+    const JobId first = std::min(view.jobs[0]->job->id, view.jobs[1]->job->id);
+    const JobId second = std::max(view.jobs[0]->job->id, view.jobs[1]->job->id);
+    sets_.push_back(pair);
+    sets_.push_back(ResourceSet::range(view.machine->resource_count(), 1, 2)); // n1-n2: meets the pair on n1
+    sets_.push_back(ResourceSet::range(view.machine->resource_count(), 2, 2)); // n2-n3
+    auto cycle = std::make_shared<Cycle>();
+    cycle->origin = 0;
+    cycle->period = defect_ == CycleDefect::period ? 0 : 10;
+    cycle->epsilon = 1e-6 / 10;
+    cycle->boundaries = {0, 0.5, 1};
+    cycle->phases = {{{first, &sets_[0]}}, {{second, &sets_[0]}}, {}};
+    switch (defect_) {
+    case CycleDefect::descending:
+      cycle->boundaries = {0, 0.7, 0.5, 1};
+      cycle->phases.insert(cycle->phases.begin() + 1, Phase{{second, &sets_[0]}});
+      break;
+    case CycleDefect::phase_count:
+      cycle->phases.pop_back();
+      break;
+    case CycleDefect::by_id: // phase 1: both jobs, the second listed first
+      cycle->phases[1] = {{second, &sets_[0]}, {first, &sets_[2]}};
+      break;
+    case CycleDefect::missing_set:
+      cycle->phases[1] = {{second, nullptr}};
+      break;
+    case CycleDefect::overlap: // phase 1: the first job on n1-n2 beside the second on n0-n1
+      cycle->phases[1] = {{first, &sets_[1]}, {second, &sets_[0]}};
+      break;
+    default:
+      break;
+    }
+    cycle_ = std::move(cycle);
+  }
+
+  CycleDefect defect_;
+  std::deque<ResourceSet> sets_; // the phases' sets, kept as long as the cycle
+  std::shared_ptr<const Cycle> cycle_;
+};
+
+PolicyInfo turns_cycle(const std::string& name, CycleDefect defect)
+{
+  return {name, "two jobs taking turns, declared as a cycle (tests only)", {}, nullptr, [defect](const PolicyEnv&) {
+            return std::make_unique<TurnsCycle>(defect);
+          }};
+}
+PolicyRegistration cycle_well_formed{turns_cycle("test-cycle-well-formed", CycleDefect::none)};
+PolicyRegistration cycle_period{turns_cycle("test-cycle-period", CycleDefect::period)};
+PolicyRegistration cycle_descending{turns_cycle("test-cycle-descending", CycleDefect::descending)};
+PolicyRegistration cycle_phase_count{turns_cycle("test-cycle-phase-count", CycleDefect::phase_count)};
+PolicyRegistration cycle_by_id{turns_cycle("test-cycle-by-id", CycleDefect::by_id)};
+PolicyRegistration cycle_missing_set{turns_cycle("test-cycle-missing-set", CycleDefect::missing_set)};
+PolicyRegistration cycle_overlap{turns_cycle("test-cycle-overlap", CycleDefect::overlap)};
+PolicyRegistration cycle_not_in_force{turns_cycle("test-cycle-not-in-force", CycleDefect::not_in_force)};
+PolicyRegistration cycle_until{turns_cycle("test-cycle-until", CycleDefect::until)};
+
+} // namespace
+
+/* The driver checks a declared cycle before replaying it: a malformed one (which the replay would read out of its
+ * bounds, or apply to the wrong jobs) or a plan that is not its phase in force is one policy error naming what is
+ * wrong. The well-formed cycle: jobs 1 and 2 (40 s on 2 processors each, both at 0) take turns every 5 s, job 1 in
+ * the first half of each 10-s quantum: job 1 has its 40 s after 8 halves, at 75; job 2 has 35 s by 70 and runs alone
+ * from 75, to 80. Its cycles are advanced (whole cycles counted), with the same ends as every wake-up stepped. */
+TEST(Cycles, MalformedCyclesArePolicyErrors)
+{
+  jobsched::testing::ScratchFolder f;
+  f.write("p.xml", four_node_platform());
+  f.write("w.swf", swf_record(1, 0, 40, 2) + swf_record(2, 0, 40, 2));
+  // From the child: 0, the finish times and the cycles advanced, or 1 and the error's text a character per value.
+  const auto run = [&](const std::string& policy, const std::string& more = "") {
+    auto file = f.write(policy + std::to_string(more.size()) + ".yaml",
+                        "platform: p.xml\nworkload: {trace: w.swf}\npolicy: {name: " + policy + "}\n" + more);
+    const std::vector<double> got = in_child([&] {
+      alarm(60); // a replay of a malformed cycle may never end: the child is then killed, and the case fails
+      try {
+        RunReport r = jobsched::testing::run_quietly(file, f.dir / (policy + std::to_string(more.size())));
+        std::vector<double> out{0};
+        for (const auto& s : r.states)
+          out.push_back(s.finish_time);
+        out.push_back(static_cast<double>(r.performance.cycles));
+        return out;
+      } catch (const PolicyError& e) {
+        const std::string text = e.what();
+        std::vector<double> out{1};
+        out.insert(out.end(), text.begin(), text.end());
+        return out;
+      }
+    });
+    if (got.empty() || got.front() != 1) return std::make_pair(got, std::string());
+    return std::make_pair(std::vector<double>{}, std::string(got.begin() + 1, got.end()));
+  };
+  const auto [ends, none] = run("test-cycle-well-formed");
+  EXPECT_EQ(none, "");
+  ASSERT_EQ(ends.size(), 4U);
+  EXPECT_NEAR(ends[1], 75, 1e-6);
+  EXPECT_NEAR(ends[2], 80, 1e-6);
+  EXPECT_GE(ends[3], 1) << "cycles advanced";
+  const auto [stepped, none_stepped] = run("test-cycle-well-formed", "simulation: {cycles: false}\n");
+  ASSERT_EQ(stepped.size(), 4U);
+  EXPECT_EQ(stepped[1], ends[1]);
+  EXPECT_EQ(stepped[2], ends[2]);
+  EXPECT_EQ(stepped[3], 0);
+  for (const auto& [policy, message] : std::vector<std::pair<std::string, std::string>>{
+           {"test-cycle-period", "plan: a cycle of period 0.000000 s from 0.000000 s, epsilon 0.000000 (a finite "
+                                 "period > 0, origin and 0 <= epsilon < 1 expected)"},
+           {"test-cycle-descending", "plan: a cycle's boundaries are not fractions ascending from 0 to 1 (4 of them)"},
+           {"test-cycle-phase-count", "plan: a cycle of 3 boundaries has 2 phases (one per boundary, the last one "
+                                      "empty)"},
+           {"test-cycle-by-id", "plan: cycle phase 1 does not list its jobs by id"},
+           {"test-cycle-missing-set", "plan: job 2 (cycle phase 1): no processors given"},
+           {"test-cycle-overlap", "plan: job 2 (cycle phase 1): processors 1 given to two jobs"},
+           {"test-cycle-not-in-force", "plan: it is not its cycle's phase in force now (0)"},
+           {"test-cycle-until", "plan: its until (3.000000 s) is not its cycle's next boundary (5.000000 s)"}})
+    EXPECT_EQ(run(policy).second, message) << policy; // (a child killed or failed: also the in_child's failure)
 }

@@ -476,6 +476,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   repeats_ = plan.repeats && plan.switch_cost == 0 && plan.reallocation_cost == 0 && plan.stall.empty() &&
              plan.processes.empty() && process_jobs_.empty() && runtime_.uses_timers() && !runtime_.images_enabled();
   cycle_ = repeats_ && plan.slowdown.empty() && plan.share.empty() && plan.image_bytes.empty() ? plan.cycle : nullptr;
+  if (cycle_) check_cycle(*cycle_, plan, up, now);
   // (Without images, which repeats_ excludes, a plan's image_bytes change nothing the replay models.)
   if (repeats_ && !plan.cycle && plan.slowdown.empty() && plan.share.empty() && plan.lookahead) {
     check_lookahead(*plan.lookahead, plan, up, now);
@@ -744,27 +745,78 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
   // the plans plan() would return there is the policy's to keep: simulation.virtual_wakeups false compares.) Their
   // processors and bounds are checked in a run's first lookaheads, then in one of every 64: a check of every phase
   // cost a sixth of AP's run, more than a policy's error there needs to show.
-  if (lookaheads_seen_++ >= kLookaheadsChecked && lookaheads_seen_ % 64 != 0) return;
-  ResourceSet& given = check_given_;
-  for (size_t p = 1; p < phases; p++) {
-    given.clear(machine_.resource_count());
-    for (size_t i = 0; i < ahead.phases[p].size(); i++) {
-      const auto& [id, where] = ahead.phases[p][i];
-      // Named only for an error (a string per job and phase would cost more than the check).
-      const auto job = [p, id = id] { return plan_job(id) + " (lookahead phase " + std::to_string(p) + ")"; };
-      if (i > 0 && !(ahead.phases[p][i - 1].first < id))
-        throw PolicyError("plan: lookahead phase " + std::to_string(p) + " does not list its jobs by id");
-      if (where == nullptr || where->capacity() != machine_.resource_count())
-        throw PolicyError(job() + ": no processors given");
-      const int n = where->count_if_within_and_apart(up, given);
-      if (n <= 0) refuse_processors(job, *where, up, given);
-      given |= *where;
-      // In the system (started once the plan is applied: Lookahead) and within its bounds, as check() asks of a plan.
-      const JobState* s = runtime_.table().find(id);
-      if (out_of_system(s)) throw PolicyError(job() + " is not in the system");
-      check_bounds(job, *s->job, n);
-    }
+  for (size_t p = 1; p < phases; p++)
+    check_phase_form(ahead.phases[p], "lookahead phase", p);
+  if (lookaheads_seen_++ >= kPhasesChecked && lookaheads_seen_ % 64 != 0) return;
+  for (size_t p = 1; p < phases; p++)
+    check_phase(ahead.phases[p], "lookahead phase", p, up);
+}
+
+void TimeSharingDriver::check_phase_form(const Phase& phase, const char* what, size_t p) const
+{
+  // The replay walks the phases along the ids of their union: a phase out of order would put a job's set on another.
+  for (size_t i = 0; i < phase.size(); i++) {
+    const auto& [id, where] = phase[i];
+    if (i > 0 && !(phase[i - 1].first < id))
+      throw PolicyError(std::string("plan: ") + what + " " + std::to_string(p) + " does not list its jobs by id");
+    if (where == nullptr || where->capacity() != machine_.resource_count())
+      throw PolicyError(plan_job(id) + " (" + what + " " + std::to_string(p) + "): no processors given");
   }
+}
+
+void TimeSharingDriver::check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up) const
+{
+  ResourceSet& given = check_given_;
+  given.clear(machine_.resource_count());
+  for (const auto& [id, where] : phase) {
+    // Named only for an error (a string per job and phase would cost more than the check).
+    const auto job = [what, p, id = id] { return plan_job(id) + " (" + what + " " + std::to_string(p) + ")"; };
+    const int n = where->count_if_within_and_apart(up, given);
+    if (n <= 0) refuse_processors(job, *where, up, given);
+    given |= *where;
+    // In the system (started once the plan is applied: Lookahead) and within its bounds, as check() asks of a plan.
+    const JobState* s = runtime_.table().find(id);
+    if (out_of_system(s)) throw PolicyError(job() + " is not in the system");
+    check_bounds(job, *s->job, n);
+  }
+}
+
+void TimeSharingDriver::check_cycle(const Cycle& cycle, const Plan& plan, const ResourceSet& up, double now)
+{
+  if (&cycle != cycle_checked_.get()) { // a cycle is shared by the plans of one schedule: its form checked once
+    const auto& b = cycle.boundaries;
+    if (!(cycle.period > 0) || std::isinf(cycle.period) || !std::isfinite(cycle.origin) || !(cycle.epsilon >= 0) ||
+        !(cycle.epsilon < 1))
+      throw PolicyError("plan: a cycle of period " + std::to_string(cycle.period) + " s from " +
+                        std::to_string(cycle.origin) + " s, epsilon " + std::to_string(cycle.epsilon) +
+                        " (a finite period > 0, origin and 0 <= epsilon < 1 expected)");
+    bool ascending = b.size() >= 2 && b.front() == 0 && b.back() == 1;
+    for (size_t i = 1; ascending && i < b.size(); i++)
+      ascending = b[i - 1] < b[i];
+    if (!ascending)
+      throw PolicyError("plan: a cycle's boundaries are not fractions ascending from 0 to 1 (" +
+                        std::to_string(b.size()) + " of them)");
+    if (cycle.phases.size() != b.size() || !cycle.phases.back().empty())
+      throw PolicyError("plan: a cycle of " + std::to_string(b.size()) + " boundaries has " +
+                        std::to_string(cycle.phases.size()) + " phases (one per boundary, the last one empty)");
+    for (size_t p = 0; p + 1 < cycle.phases.size(); p++)
+      check_phase_form(cycle.phases[p], "cycle phase", p);
+    if (cycles_seen_++ < kPhasesChecked || cycles_seen_ % 64 == 0)
+      for (size_t p = 0; p + 1 < cycle.phases.size(); p++)
+        check_phase(cycle.phases[p], "cycle phase", p, up);
+    cycle_checked_ = plan.cycle;
+  }
+  // The plan is the phase in force now, up to its wake-up: the replay starts from that phase.
+  const Cycle::Position at = cycle.position(now);
+  if (plan.until != cycle.until(at))
+    throw PolicyError("plan: its until (" + std::to_string(plan.until) + " s) is not its cycle's next boundary (" +
+                      std::to_string(cycle.until(at)) + " s)");
+  const Phase& phase = cycle.phases[at.phase];
+  bool same = phase.size() == plan.run.size();
+  auto run = plan.run.begin();
+  for (size_t i = 0; same && i < phase.size(); i++, ++run)
+    same = phase[i].first == run->first && *phase[i].second == run->second;
+  if (!same) throw PolicyError("plan: it is not its cycle's phase in force now (" + std::to_string(at.phase) + ")");
 }
 
 bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases)

@@ -54,9 +54,18 @@ class TimeSharingDriver : public Driver {
    * far as nothing else happens at or before them. */
   CycleAdvance advance_lookahead(double now, const std::function<double(double, double)>& next_instant);
   /* A lookahead's form (Lookahead): as many instants as phases, ascending from now, the first the plan's `until`,
-   * phase 0 the plan's `run` (not its sets); in a run's first kLookaheadsChecked lookaheads, then in one of every 64,
+   * phase 0 the plan's `run` (not its sets); in a run's first kPhasesChecked lookaheads, then in one of every 64,
    * each later phase's jobs by id, in the system, on processors up, none given to two, within their bounds. */
   void check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now);
+  /* A cycle's form (Cycle), once per cycle: a finite period > 0, boundaries ascending from 0 to 1, a phase per
+   * boundary (the last empty), each phase's jobs by id with a set each; in a run's first kPhasesChecked cycles, then
+   * in one of every 64, each phase's jobs in the system, on processors up, none given to two, within their bounds. At
+   * every plan: the plan is the phase in force at `now` and its `until` that phase's end. */
+  void check_cycle(const Cycle& cycle, const Plan& plan, const ResourceSet& up, double now);
+  /* A phase of a cycle or lookahead (`what` and its number `p` name it in errors): its jobs by id, a set each. */
+  void check_phase_form(const Phase& phase, const char* what, size_t p) const;
+  /* Its jobs in the system, on processors up, none given to two, within their bounds (after check_phase_form()). */
+  void check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up) const;
   /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
    * the jobs has not started or has ended (the runtime's replay would refuse it). */
   bool fill_replay_table(const std::vector<Phase>& phases);
@@ -145,8 +154,10 @@ class TimeSharingDriver : public Driver {
   /* The last plan's lookahead (Plan::lookahead), with repeats_, until advance_cycles() tried it; nullptr: none. */
   std::shared_ptr<const Lookahead> lookahead_;
   size_t replayed_ = 0;                           // its instants replayed since the last plan (SystemView::replayed)
-  static constexpr long kLookaheadsChecked = 256; // the first lookaheads, whose phases are all checked
+  static constexpr long kPhasesChecked = 256;     // the first lookaheads and cycles, whose phases' sets are all checked
   long lookaheads_seen_ = 0;
+  long cycles_seen_ = 0;
+  std::shared_ptr<const Cycle> cycle_checked_; // the last cycle whose form check_cycle() checked (kept alive likewise)
 };
 
 } // namespace jobsched
