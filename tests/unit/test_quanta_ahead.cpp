@@ -1,8 +1,8 @@
 /* The machinery of a lookahead (plugin/policies/time_sharing/quanta_ahead.hpp, lookahead_pace.hpp) apart from any
  * policy: the pace (how many phases, the pauses after lookaheads reached and not replayed), and QuantaAhead driving a
  * toy policy whose state is a count of steps (the journal taken back to the boundary replayed, the events held back
- * and let in after it, in order, the phases' sets). Every expected value is worked out here from the rules the headers
- * state. */
+ * and let in after it, in order, the phases' sets, no lookahead where nothing can be replayed). Every expected value is
+ * worked out here from the rules the headers state. */
 #include "policies/time_sharing/lookahead_pace.hpp"
 #include "policies/time_sharing/quanta_ahead.hpp"
 
@@ -134,11 +134,12 @@ struct Toy {
   void let_out(JobId id) { log.push_back("out " + std::to_string(id)); }
 };
 
-SystemView view_at(double now, size_t replayed = 0)
+SystemView view_at(double now, size_t replayed = 0, bool replays_possible = true)
 {
   SystemView view;
   view.now = now;
   view.replayed = replayed;
+  view.replays_possible = replays_possible;
   return view;
 }
 
@@ -219,13 +220,14 @@ TEST(QuantaAhead, NoLookaheadWithoutAStep)
 
 /* The pace sets the length (24 phases at first, 22 once a lookahead was reached and not replayed: mean 14), and four
  * lookaheads reached without a replay pause the next 16 plans; an interrupted one (the next plan before its first
- * instant) does not count. */
+ * instant) does not count. Where nothing can be replayed (SystemView::replays_possible false) no plan is worth one. */
 TEST(QuantaAhead, PaceAndReplaysDecideWhetherToTry)
 {
   QuantaAhead<int> ahead;
   Toy toy;
   toy.ahead = &ahead;
   toy.steps_until = 1000;
+  EXPECT_FALSE(ahead.worth_trying(view_at(0, 0, false)));
   auto first = ahead.look_ahead(1, toy);
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(first->phases.size(), 24U);

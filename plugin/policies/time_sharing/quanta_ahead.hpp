@@ -8,7 +8,8 @@
  *     plan() starts from the state the replay reached (SystemView::replayed), as stepping quantum by quantum would;
  *   - the submissions and ends that come while a lookahead is out, held back (in order) until the state is back at
  *     that boundary, where those jobs were still there, or not yet;
- *   - the pace (LookaheadPace): how many phases, and pauses after lookaheads the scheduler did not replay.
+ *   - the pace (LookaheadPace): how many phases, and pauses after lookaheads the scheduler did not replay;
+ *   - no lookahead where the scheduler can replay none (SystemView::replays_possible).
  *
  * The policy is any type with these members (QuantaAhead's calls):
  *   void first_phase(Phase& phase)             phase 0, the plan being returned: its jobs by id on the plan's sets,
@@ -64,9 +65,9 @@ class QuantaAhead {
     held_back_.clear();
   }
 
-  /* Whether this plan is worth a lookahead: lookaheads do not pause (a pause counts the plans asked here). The policy
-   * then checks its own conditions and calls look_ahead(). */
-  bool worth_trying(const SystemView& /*view*/) { return pace_.try_now(); }
+  /* Whether this plan is worth a lookahead: the scheduler may replay one, and lookaheads do not pause (a pause counts
+   * the plans asked here). The policy then checks its own conditions and calls look_ahead(). */
+  bool worth_trying(const SystemView& view) { return view.replays_possible && pace_.try_now(); }
 
   /* The lookahead of the plan being returned, whose `until` is `until`: phase 0 is the plan, then one step of the
    * policy's per phase while it steps at the last phase's wake-up, as many as the pace says; the policy's state is
