@@ -38,6 +38,12 @@ struct SystemView {
    * in force is the lookahead's phase `replayed`, as if plan() had returned it at instants[replayed - 1]. 0: none (the
    * plan in force is the last one plan() returned). */
   size_t replayed = 0;
+  /* Whether the scheduler may replay what this plan declares ahead (Plan::lookahead, Plan::cycle): false when it will
+   * surely not, so that a policy need not work it out. Nothing is replayed in a run without virtual wake-ups (owners,
+   * a platform with profiles, processes' events, simulation.virtual_wakeups or simulation.cycles false), with
+   * executions that are SimGrid activities (ptasks) or memory images that move, nor while a host is down. True
+   * promises nothing: a job may end or arrive first, a plan may stall or move an image. */
+  bool replays_possible = true;
 };
 
 /* One phase of a schedule declared ahead (Cycle, Lookahead): the jobs that compute and where, by job id (ascending). */

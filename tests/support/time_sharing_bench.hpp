@@ -57,6 +57,7 @@ class TimeSharingBench {
     SystemView view;
     view.now = now;
     view.replayed = replayed;
+    view.replays_possible = replays_possible;
     view.machine = &machine_;
     view.up = ResourceSet::all(machine_.resource_count());
     view.jobs.assign(in_system_.begin(), in_system_.end());
@@ -78,6 +79,8 @@ class TimeSharingBench {
       return it != phase.end() && it->first == id ? it->second : nullptr;
     });
   }
+  /* What the views say of replays (SystemView::replays_possible). */
+  bool replays_possible = true;
   /* Hands a plan back to the policy once applied, as the driver does (TimeSharingPolicy::reuse_plan). */
   void reuse(Plan&& p) { policy_->reuse_plan(std::move(p)); }
   /* The policy, for the calls the bench does not make itself (process events). */

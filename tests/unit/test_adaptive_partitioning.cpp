@@ -552,6 +552,47 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
   }
 }
 
+/* Where the scheduler can replay nothing (SystemView::replays_possible false: owners, failing hosts, no virtual
+ * wake-ups) AP works out no lookahead, and plans as it does where it may: two policies given the same random arrivals
+ * and departures, both asked at every wake-up (nothing replayed), one told replays are possible. That one looks ahead
+ * at least four times (the pace pauses only after four lookaheads reached and not replayed). */
+TEST(AdaptivePartitioning, NoLookaheadWhereNothingCanBeReplayed)
+{
+  Bench possible(64, "ap", {});
+  Bench impossible(64, "ap", {});
+  impossible.replays_possible = false;
+  std::mt19937_64 random(5);
+  std::vector<JobId> in_system;
+  JobId next_id = 1;
+  double t = 0;
+  size_t lookaheads = 0;
+  for (int k = 0; k < 2000; k++) {
+    if (random() % 16 == 0) {
+      if (!in_system.empty() && random() % 2 == 0) {
+        const size_t i = random() % in_system.size();
+        possible.end(in_system[i], t);
+        impossible.end(in_system[i], t);
+        in_system.erase(in_system.begin() + static_cast<long>(i));
+      }
+      if (in_system.size() < 20) {
+        possible.submit(next_id, t);
+        impossible.submit(next_id, t);
+        in_system.push_back(next_id++);
+      }
+    }
+    Plan a = possible.plan(t);
+    Plan b = impossible.plan(t);
+    ASSERT_EQ(a.run, b.run) << "at " << t;
+    ASSERT_EQ(a.until, b.until) << "at " << t;
+    ASSERT_EQ(b.lookahead, nullptr) << "at " << t;
+    lookaheads += a.lookahead ? 1 : 0;
+    t = std::isfinite(a.until) ? a.until : t + 7;
+    possible.reuse(std::move(a));
+    impossible.reuse(std::move(b));
+  }
+  EXPECT_GE(lookaheads, 4U);
+}
+
 TEST(AdaptivePartitioning, BadParametersAreOneLine)
 {
   auto make = [](const std::string& name, const std::map<std::string, std::string>& values) {

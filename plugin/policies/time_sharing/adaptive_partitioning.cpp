@@ -56,10 +56,12 @@
  *   - Periods where every job in the system runs need no quantum boundary (the next dispatch would choose the same
  *     jobs): the policy then asks to be called at the next load sample only.
  *   - Between arrivals and departures the next quanta's turns follow from the policy's own state: it declares them
- *     ahead (Plan::lookahead, look_ahead() below), and the scheduler replays them without asking it, exactly.
+ *     ahead (Plan::lookahead, look_ahead() below, with the machinery of quanta_ahead.hpp), and the scheduler replays
+ *     them without asking it, exactly.
  * The policies see a job's memory and bounds, never its demand or speedup: the paging factor is computed from min_j,
  * p_j, f and O alone, and reaches the runtime through Plan::slowdown. */
 #include "policies/time_sharing/adaptive_partitioning.hpp"
+#include "policies/time_sharing/quanta_ahead.hpp"
 
 #include "core/errors.hpp"
 #include "core/time.hpp"
@@ -68,7 +70,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 
@@ -184,27 +185,17 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
   void job_submitted(const Job& job, double /*now*/) override
   {
-    if (ahead_phases_ > 0) { // held back with the ends (job_ended()), in order: a requeued job ends, then comes again
-      events_while_ahead_.push_back({job.id, &job});
-      return;
-    }
-    add(job);
+    if (!ahead_.hold_back_submission(job)) add(job);
   }
 
   void job_ended(const Job& job, JobEnd /*how*/, double /*now*/) override
   {
-    // While a lookahead is out, the state it left may have to be taken back to a boundary where the job was still
-    // there (take_up_replay()): the job leaves after that, at the next plan(), and the jobs submitted since come after.
-    if (ahead_phases_ > 0) {
-      events_while_ahead_.push_back({job.id, nullptr});
-      return;
-    }
-    forget(job.id);
+    if (!ahead_.hold_back_end(job.id)) forget(job.id);
   }
 
   Plan plan(const SystemView& view) override
   {
-    take_up_replay(view);
+    ahead_.take_up_replay(view, *this);
     account(view);
     Plan plan;
     plan.switch_cost = switch_cost_;
@@ -561,8 +552,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   /* The job runs on the set returned, to be filled (kept with its storage from one plan to the next). */
   ResourceSet& put_fresh(Entry& e)
   {
-    if (looking_ahead_) { // a set of the lookahead's, which stays put while the lookahead is out
-      ResourceSet& set = ahead_set();
+    if (ahead_.stepping()) { // a set of the lookahead's, which stays put while the lookahead is out
+      ResourceSet& set = ahead_.new_set();
       put(e, set);
       return set;
     }
@@ -594,23 +585,14 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   double accounted_until_ = 0;
   size_t jobs_seen_ = 0; // jobs in the system after the last call
 
-  /* The lookahead (Plan::lookahead). Between events AP's next plans follow from its own state: at each quantum's end
-   * the usages charged, the jobs ranked and chosen again, nothing else. So when every job in the system has started
-   * (the replay does not model a first start), no job is slowed by paging and nothing is charged per switch, plan()
-   * also works out the plans of the next quanta, load samples and usage halvings included, by the same code on the
-   * same state (step_ahead()), each job's last set being the one the step before gave it (ahead_sets_); its own state
-   * is then that of the last of them, and the state after each earlier one is kept (journal_). The next plan() is told
-   * how many the scheduler replayed and takes that one back when not all were (take_up_replay()), so the state is
-   * always the one stepping quantum by quantum gives. As many phases as the last lookaheads had replayed on average,
-   * and 8 more: a phase not replayed is a step worked out in vain, which costs more than the plan() and lookahead a
-   * short one adds (whole KTH log under ap: 4.7 s against 5.9 s for twice the mean and 5.1 s for a fixed 32). */
+  /* The lookahead (Plan::lookahead, QuantaAhead). Between events AP's next plans follow from its own state: at each
+   * quantum's end the usages charged, the jobs ranked and chosen again, nothing else. So when every job in the system
+   * has started (the replay does not model a first start), no job is slowed by paging and nothing is charged per
+   * switch, plan() also works out the plans of the next quanta, load samples and usage halvings included, by the same
+   * code on the same state (step_ahead()), each job's last set being the one the step before gave it. */
   std::shared_ptr<const Lookahead> look_ahead(const SystemView& view, const Plan& plan)
   {
-    ahead_phases_ = 0;
-    if (skip_lookaheads_ > 0) {
-      skip_lookaheads_--;
-      return nullptr;
-    }
+    if (!ahead_.worth_trying(view)) return nullptr;
     if (switch_cost_ > 0 || held_.empty()) return nullptr;
     for (const JobState* s : view.jobs)
       if (s->status != JobStatus::running && s->status != JobStatus::suspended) {
@@ -619,90 +601,47 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       }
     for (const Entry* e : view_entries_)
       if (e->slowdown != 1.0) return nullptr; // APVM's paging: the replay does not model a slowdown
-    if (!ahead_ || ahead_.use_count() > 1) ahead_ = std::make_shared<Lookahead>();
-    Lookahead& ahead = *ahead_;
-    ahead_sets_used_ = 0;
-    const int up_count = view.up.count();
-    // Phase 0: this plan, on its sets (fresh_'s, or a job's record's where it stays), which stay put until the next
-    // plan(): the steps put the jobs they move on sets of the lookahead's own.
-    size_t phases = 0;
-    Phase& first = next_phase(ahead, phases);
+    up_ahead_ = &view.up;
+    up_count_ahead_ = view.up.count();
+    return ahead_.look_ahead(plan.until, *this);
+  }
+
+ public:
+  // QuantaAhead's calls (quanta_ahead.hpp says what each does).
+
+  /* Phase 0: this plan, on its sets (fresh_'s, or a job's record's where it stays), which stay put until the next
+   * plan(): the steps put the jobs they move on sets of the lookahead's own. */
+  void first_phase(Phase& phase)
+  {
     for (const Held& h : held_) {
       Entry& e = *h.entry;
       e.last = e.fresh >= 0 ? &fresh_[static_cast<size_t>(e.fresh)] : e.where;
       e.started = true;
-      first.emplace_back(h.id, e.last);
+      phase.emplace_back(h.id, e.last);
     }
-    ahead.instants.clear();
-    ahead.instants.push_back(plan.until);
-    save(journal_entry(0));
-    looking_ahead_ = true;
-    const size_t most = std::clamp<size_t>(static_cast<size_t>(ahead_replayed_mean_) + 8, 4, kMostLookaheadPhases);
-    // plan() at `t` is step_ahead(t) when `t` ends a quantum (else the jobs running would keep their processors).
-    for (double t = plan.until; phases < most && on_quantum_boundary(t);) {
-      step_ahead(t, view.up, up_count);
-      Phase& phase = next_phase(ahead, phases);
-      for (const Held& h : held_)
-        phase.emplace_back(h.id, h.entry->last);
-      t = wake_up(held_.size(), view_entries_.size());
-      ahead.instants.push_back(t);
-      if (phases < most) save(journal_entry(phases - 1)); // (the state after the last phase is the one kept)
-    }
-    looking_ahead_ = false;
-    if (phases < 2) {
-      restore(journal_[0]);
-      return nullptr;
-    }
-    ahead.phases.resize(phases);
-    ahead_phases_ = phases;
-    return ahead_;
   }
-
-  /* At a plan(): the state the replay of the last lookahead left (view.replayed of its boundaries), then the jobs
-   * that ended meanwhile leave. */
-  void take_up_replay(const SystemView& view)
-  {
-    if (ahead_phases_ == 0) return;
-    const size_t steps = view.replayed;
-    ahead_replayed_mean_ += (static_cast<double>(steps) - ahead_replayed_mean_) / 8;
-    if (steps + 1 != ahead_phases_) restore(journal_[steps]); // (the last phase's state is the one kept)
-    // A lookahead that nothing interrupted and the scheduler did not replay (an execution it does not replay: a stall,
-    // an image, a job killed at its estimate) would be worked out in vain at every plan: after a few, they pause.
-    if (steps == 0 && view.now >= ahead_->instants[0] - kTimeEpsilon) {
-      if (++fruitless_lookaheads_ >= 4) {
-        skip_lookaheads_ = std::min<long>(1024, 16L << std::min<long>(6, fruitless_lookaheads_ - 4));
-      }
-    } else if (steps > 0) {
-      fruitless_lookaheads_ = 0;
-    }
-    ahead_phases_ = 0;
-    for (const HeldBackEvent& event : events_while_ahead_)
-      if (event.submitted == nullptr)
-        forget(event.id);
-      else
-        add(*event.submitted);
-    events_while_ahead_.clear();
-  }
-
-  /* The plan plan() would return at `t`, a quantum's end, with nothing happened since the last plan (`up`: the
-   * processors up, `up_count` of them): the jobs it moves are put on sets of the lookahead's. */
-  void step_ahead(double t, const ResourceSet& up, int up_count)
+  /* plan() at `t` is a step when `t` ends a quantum (else the jobs running would keep their processors). */
+  bool steps_at(double t) const { return on_quantum_boundary(t); }
+  /* The plan plan() would return at `t`, a quantum's end, with nothing happened since the last plan, on the
+   * processors up then (up_ahead_): the jobs it moves are put on sets of the lookahead's. */
+  double step_ahead(double t, Phase& phase)
   {
     account(t, view_entries_.size()); // the jobs in the system: those of the lookahead's plan
     next_quantum_ = quantum_after(t);
     ResourceSet& idle = idle_;
-    idle = up;
+    idle = *up_ahead_;
     for (const Held& h : held_) { // the entries planned (and those that kept their processors) are the last plan's
       h.entry->planned = false;
       h.entry->keeps = false;
     }
-    choose(idle, up_count, false);
+    choose(idle, up_count_ahead_, false);
     for (const Held& h : held_) {
       Entry& e = *h.entry;
       e.last = e.where;
+      phase.emplace_back(h.id, e.last);
     }
+    return wake_up(held_.size(), view_entries_.size());
   }
-
   /* What a step changes that a plan() reads: usages, counts given, the priority order, the last plan's jobs, the
    * clocks and the load (the last sets it moves too, but plan() takes them from the records). (A period halves the
    * usage of every job of jobs_, which are those of the lookahead's plan: submissions wait while it is out.) */
@@ -718,7 +657,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     double next_period = 0;
     size_t jobs_seen = 0;
   };
-  void save(SavedState& to) const
+  void save_state(SavedState& to) const
   {
     to.usage.clear();
     to.given.clear();
@@ -735,7 +674,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     to.next_period = next_period_;
     to.jobs_seen = jobs_seen_;
   }
-  void restore(const SavedState& from)
+  void restore_state(const SavedState& from)
   {
     for (size_t i = 0; i < view_entries_.size(); i++) {
       Entry& e = *view_entries_[i];
@@ -751,40 +690,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     next_period_ = from.next_period;
     jobs_seen_ = from.jobs_seen;
   }
-  static Phase& next_phase(Lookahead& ahead, size_t& phases)
-  {
-    if (phases == ahead.phases.size()) ahead.phases.emplace_back();
-    Phase& phase = ahead.phases[phases++];
-    phase.clear();
-    return phase;
-  }
-  ResourceSet& ahead_set()
-  {
-    if (ahead_sets_used_ == ahead_sets_.size()) ahead_sets_.emplace_back();
-    return ahead_sets_[ahead_sets_used_++];
-  }
-  static constexpr size_t kMostLookaheadPhases = 256;
-  std::shared_ptr<Lookahead> ahead_;   // the last lookahead's phases and instants (a new one while the driver holds it)
-  std::deque<ResourceSet> ahead_sets_; // its sets (a deque: they stay put as it grows), the first ahead_sets_used_
-  size_t ahead_sets_used_ = 0;
-  size_t ahead_phases_ = 0; // its phases while it is out (0: none)
-  /* The state after each of its phases but the last (journal_entry(i): after phase i, kept with their storage): where
-   * a replay cut short leaves the policy. */
-  std::vector<SavedState> journal_;
-  SavedState& journal_entry(size_t phase)
-  {
-    if (phase == journal_.size()) journal_.emplace_back();
-    return journal_[phase];
-  }
-  bool looking_ahead_ = false; // put_fresh() takes lookahead sets
-  struct HeldBackEvent {
-    JobId id;
-    const Job* submitted; // the job submitted, nullptr: the job ended
-  };
-  std::vector<HeldBackEvent> events_while_ahead_; // in order
-  long fruitless_lookaheads_ = 0;                 // in a row
-  double ahead_replayed_mean_ = 16;               // phases replayed per lookahead, a moving mean
-  long skip_lookaheads_ = 0;
+  void let_in(const Job& job) { add(job); }
+  void let_out(JobId id) { forget(id); }
+
+ private:
+  QuantaAhead<SavedState> ahead_;
+  const ResourceSet* up_ahead_ = nullptr; // while looking ahead: the processors up (the plan's view's), and how many
+  int up_count_ahead_ = 0;
 };
 
 std::vector<ParamSpec> common_params(std::vector<ParamSpec> own)

@@ -49,12 +49,16 @@ class Driver {
   }
   /* A cycle or lookahead advance_cycles() has not tried yet is in force (a cheap test first). */
   virtual bool may_advance_cycles() const { return false; }
+  /* Whether advance_cycles() may follow the next decision at all (the scheduler's virtual wake-ups and cycles are on,
+   * every host is up): a driver tells its policy (SystemView::replays_possible). Set before each decision. */
+  void set_replays_possible(bool possible) { replays_possible_ = possible; }
   /* Jobs submitted and not started. */
   virtual size_t waiting_count() const = 0;
   long decisions() const { return decisions_; }
 
  protected:
   long decisions_ = 0;
+  bool replays_possible_ = false;
 };
 
 inline JobEnd job_end_of(JobFate fate)

@@ -364,6 +364,8 @@ void SchedulerActor::operator()()
     // The records of the jobs that ended before this decision go to the outputs after it (JobTable): the driver and
     // the policy forget such jobs as they decide.
     runtime_.table().mark_ended();
+    // advance_cycles() (below) replays nothing unless these hold, and none of them changes in between.
+    driver_->set_replays_possible(virtual_wakeups_ && cycles_ && hosts_down_ == 0);
     driver_->decide(now_, up_);
     runtime_.table().release_marked();
     if (max_backlog_ > 0 && submitted_ - static_cast<long>(ended_) > max_backlog_) {

@@ -1,0 +1,256 @@
+/* The machinery of a lookahead (plugin/policies/time_sharing/quanta_ahead.hpp, lookahead_pace.hpp) apart from any
+ * policy: the pace (how many phases, the pauses after lookaheads reached and not replayed), and QuantaAhead driving a
+ * toy policy whose state is a count of steps (the journal taken back to the boundary replayed, the events held back
+ * and let in after it, in order, the phases' sets, no lookahead where nothing can be replayed). Every expected value is
+ * worked out here from the rules the headers state. */
+#include "policies/time_sharing/lookahead_pace.hpp"
+#include "policies/time_sharing/quanta_ahead.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace jobsched;
+
+namespace {
+
+/* The plans the pace pauses for from now: calls of try_now() answering false before the first true (which it uses). */
+long pause_length(LookaheadPace& pace)
+{
+  long paused = 0;
+  while (!pace.try_now())
+    if (++paused > 100000) return -1;
+  return paused;
+}
+
+} // namespace
+
+/* Four lookaheads in a row reached and not replayed pause the next 16 plans, each further one twice as many as the
+ * last, up to 1024; the plans in between try again. */
+TEST(LookaheadPace, PausesDoubleAfterTheFourthFruitlessLookahead)
+{
+  LookaheadPace pace;
+  for (int i = 0; i < 3; i++) {
+    pace.record(0, true);
+    EXPECT_EQ(pause_length(pace), 0) << "after " << i + 1 << " fruitless";
+  }
+  long expected = 16;
+  for (int k = 4; k <= 12; k++) {
+    pace.record(0, true);
+    EXPECT_EQ(pause_length(pace), expected) << "after " << k << " fruitless";
+    expected = std::min(2 * expected, 1024L);
+  }
+}
+
+/* A lookahead interrupted before its first boundary (reached false) neither counts as fruitless nor resets the count;
+ * one with a boundary replayed resets it. */
+TEST(LookaheadPace, InterruptedLookaheadsDoNotCountAndReplayedOnesReset)
+{
+  LookaheadPace pace;
+  for (int i = 0; i < 3; i++)
+    pace.record(0, true);
+  for (int i = 0; i < 10; i++) {
+    pace.record(0, false);
+    EXPECT_EQ(pause_length(pace), 0);
+  }
+  pace.record(0, true); // the fourth fruitless in a row
+  EXPECT_EQ(pause_length(pace), 16);
+
+  LookaheadPace reset;
+  for (int i = 0; i < 3; i++)
+    reset.record(0, true);
+  reset.record(1, true);
+  for (int i = 0; i < 3; i++) {
+    reset.record(0, true);
+    EXPECT_EQ(pause_length(reset), 0) << "count not reset by a replay";
+  }
+  reset.record(0, true);
+  EXPECT_EQ(pause_length(reset), 16);
+}
+
+/* A lookahead has the mean of the phases replayed (16 at first, each new count weighing 1/8) plus 8 phases, at most
+ * 256: the mean computed here step by step. */
+TEST(LookaheadPace, LengthFollowsTheMeanReplayed)
+{
+  LookaheadPace pace;
+  EXPECT_EQ(pace.most_phases(), 24U);
+  double mean = 16;
+  for (size_t replayed : {40U, 0U, 0U, 3U, 100U, 7U}) {
+    pace.record(replayed, true);
+    mean += (static_cast<double>(replayed) - mean) / 8;
+    EXPECT_EQ(pace.most_phases(), static_cast<size_t>(std::floor(mean)) + 8) << "mean " << mean;
+  }
+  for (int i = 0; i < 200; i++)
+    pace.record(5000, true);
+  EXPECT_EQ(pace.most_phases(), 256U);
+  for (int i = 0; i < 200; i++)
+    pace.record(0, false);
+  EXPECT_EQ(pace.most_phases(), 8U);
+}
+
+namespace {
+
+/* A policy whose state is the number of steps taken; it steps at every instant before `steps_until`, one second per
+ * step, and step k (from 1) puts job 1 on processor k; plan() itself (phase 0) on processor 0. It logs the state
+ * restored and the events let in. */
+struct Toy {
+  QuantaAhead<int>* ahead = nullptr;
+  int steps = 0;
+  double steps_until = 0;
+  ResourceSet plan_set = ResourceSet(64);
+  std::vector<std::string> log;
+
+  std::vector<ResourceSet> singles; // {0}, {1}... {63}
+
+  Toy()
+  {
+    plan_set.set(0);
+    for (int i = 0; i < 64; i++) {
+      singles.emplace_back(64);
+      singles.back().set(i);
+    }
+  }
+  void first_phase(Phase& phase) { phase.emplace_back(1, &plan_set); }
+  bool steps_at(double t) const { return t < steps_until; }
+  double step_ahead(double t, Phase& phase)
+  {
+    steps++;
+    ResourceSet& set = ahead->new_set();
+    EXPECT_TRUE(ahead->stepping());
+    set = singles.at(static_cast<size_t>(steps));
+    phase.emplace_back(1, &set);
+    return t + 1;
+  }
+  void save_state(int& to) const { to = steps; }
+  void restore_state(const int& from)
+  {
+    steps = from;
+    log.push_back("restore " + std::to_string(from));
+  }
+  void let_in(const Job& job) { log.push_back("in " + std::to_string(job.id)); }
+  void let_out(JobId id) { log.push_back("out " + std::to_string(id)); }
+};
+
+SystemView view_at(double now, size_t replayed = 0, bool replays_possible = true)
+{
+  SystemView view;
+  view.now = now;
+  view.replayed = replayed;
+  view.replays_possible = replays_possible;
+  return view;
+}
+
+} // namespace
+
+/* A plan at 0 whose wake-up is 1, the toy stepping before 6: phases 0 (the plan) and 1..5 (steps at 1..5), instants
+ * 1..6, each step's job on its own processor, on sets that stay put; the toy's state is then 5 steps. At the next
+ * plan, the state is the one after the phase the scheduler replayed to (replayed r: r steps), and none is restored
+ * when it replayed every phase. */
+TEST(QuantaAhead, JournalTakesTheStateBackToTheBoundaryReplayed)
+{
+  for (size_t replayed = 0; replayed <= 5; replayed++) {
+    QuantaAhead<int> ahead;
+    Toy toy;
+    toy.ahead = &ahead;
+    toy.steps_until = 6;
+    ASSERT_TRUE(ahead.worth_trying(view_at(0)));
+    auto la = ahead.look_ahead(1, toy);
+    ASSERT_NE(la, nullptr);
+    EXPECT_FALSE(ahead.stepping());
+    EXPECT_TRUE(ahead.out());
+    ASSERT_EQ(la->phases.size(), 6U);
+    EXPECT_EQ(la->instants, (std::vector<double>{1, 2, 3, 4, 5, 6}));
+    for (size_t p = 0; p < 6; p++) {
+      ASSERT_EQ(la->phases[p].size(), 1U);
+      EXPECT_EQ(la->phases[p][0].first, 1);
+      EXPECT_EQ(la->phases[p][0].second->count(), 1);
+      EXPECT_TRUE(la->phases[p][0].second->test(static_cast<int>(p))) << "phase " << p;
+    }
+    EXPECT_EQ(toy.steps, 5);
+    ahead.take_up_replay(view_at(1.0 + static_cast<double>(replayed), replayed), toy);
+    EXPECT_FALSE(ahead.out());
+    EXPECT_EQ(toy.steps, static_cast<int>(replayed));
+    EXPECT_EQ(toy.log.size(), replayed == 5 ? 0U : 1U) << "replayed " << replayed;
+  }
+}
+
+/* Ends and submissions that come while a lookahead is out wait for the next plan, and are let in after the state is
+ * taken back, in the order they came (job 7 submitted, then ended: requeued). None is held back while none is out. */
+TEST(QuantaAhead, HeldBackEventsComeInOrderAfterTheState)
+{
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps_until = 4;
+  Job seven;
+  seven.id = 7;
+  Job nine;
+  nine.id = 9;
+  EXPECT_FALSE(ahead.hold_back_end(3));
+  EXPECT_FALSE(ahead.hold_back_submission(seven));
+  ASSERT_NE(ahead.look_ahead(1, toy), nullptr);
+  EXPECT_TRUE(ahead.hold_back_end(3));
+  EXPECT_TRUE(ahead.hold_back_submission(seven));
+  EXPECT_TRUE(ahead.hold_back_end(7));
+  EXPECT_TRUE(ahead.hold_back_submission(nine));
+  ahead.take_up_replay(view_at(1.5, 1), toy);
+  EXPECT_EQ(toy.log, (std::vector<std::string>{"restore 1", "out 3", "in 7", "out 7", "in 9"}));
+  EXPECT_FALSE(ahead.hold_back_end(9));
+  toy.log.clear();
+  ahead.take_up_replay(view_at(2), toy); // none out: nothing again
+  EXPECT_TRUE(toy.log.empty());
+}
+
+/* No step at the plan's wake-up: no lookahead, the state phase 0's, none out. */
+TEST(QuantaAhead, NoLookaheadWithoutAStep)
+{
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps = 3;
+  toy.steps_until = 1; // the wake-up, 1, is not before it
+  EXPECT_EQ(ahead.look_ahead(1, toy), nullptr);
+  EXPECT_FALSE(ahead.out());
+  EXPECT_EQ(toy.steps, 3);
+  EXPECT_FALSE(ahead.hold_back_end(2));
+}
+
+/* The pace sets the length (24 phases at first, 22 once a lookahead was reached and not replayed: mean 14), and four
+ * lookaheads reached without a replay pause the next 16 plans; an interrupted one (the next plan before its first
+ * instant) does not count. Where nothing can be replayed (SystemView::replays_possible false) no plan is worth one. */
+TEST(QuantaAhead, PaceAndReplaysDecideWhetherToTry)
+{
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps_until = 1000;
+  EXPECT_FALSE(ahead.worth_trying(view_at(0, 0, false)));
+  auto first = ahead.look_ahead(1, toy);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->phases.size(), 24U);
+  ahead.take_up_replay(view_at(0.5), toy); // interrupted: mean 14
+  EXPECT_EQ(ahead.look_ahead(1, toy)->phases.size(), 22U);
+  ahead.take_up_replay(view_at(1), toy); // reached (at its first instant), not replayed: the first in a row
+  for (int i = 0; i < 3; i++) {
+    ASSERT_TRUE(ahead.worth_trying(view_at(1))) << i;
+    ASSERT_NE(ahead.look_ahead(2, toy), nullptr);
+    ahead.take_up_replay(view_at(2), toy); // the second, third and fourth in a row
+  }
+  for (int i = 0; i < 16; i++)
+    EXPECT_FALSE(ahead.worth_trying(view_at(2))) << i;
+  EXPECT_TRUE(ahead.worth_trying(view_at(2)));
+}
+
+/* A replay of more phases than the lookahead has after phase 0 is a logic error, not a state restored from nowhere. */
+TEST(QuantaAhead, ReplayOfMorePhasesThanItHadIsRefused)
+{
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps_until = 3; // phases 0, 1 (at 1), 2 (at 2)
+  ASSERT_NE(ahead.look_ahead(1, toy), nullptr);
+  EXPECT_THROW(ahead.take_up_replay(view_at(3, 3), toy), std::logic_error);
+}
