@@ -40,6 +40,21 @@
 namespace jobsched {
 namespace {
 
+/* boost::rational_cast<double>(a + b) without the sum's reduction (two gcds, a third of a schedule's rebuilding): the
+ * unreduced numerator and denominator, when both are exact doubles (at most 2^53), stand for the same real number as
+ * the reduced ones, which are smaller, so the quotients of both pairs round to the same double. */
+double sum_as_double(const memory_constrained::Fraction& a, const memory_constrained::Fraction& b)
+{
+  constexpr long long kExact = 1LL << 53;
+  const long long an = a.numerator(), ad = a.denominator(), bn = b.numerator(), bd = b.denominator();
+  long long num = 0, den = ad, left = 0, right = 0;
+  const bool overflow = ad == bd ? __builtin_add_overflow(an, bn, &num)
+                                 : __builtin_mul_overflow(an, bd, &left) || __builtin_mul_overflow(bn, ad, &right) ||
+                                       __builtin_add_overflow(left, right, &num) || __builtin_mul_overflow(ad, bd, &den);
+  if (overflow || num > kExact || num < -kExact || den > kExact) return boost::rational_cast<double>(a + b);
+  return static_cast<double>(num) / static_cast<double>(den);
+}
+
 class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
  public:
   bool needs_memory() const override { return min_nodes_ == "memory"; }
@@ -187,7 +202,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     for (size_t i = 0; i < schedule_.pieces.size(); i++) {
       const auto& p = schedule_.pieces[i];
       starts_.push_back(boost::rational_cast<double>(p.start));
-      ends_.push_back(boost::rational_cast<double>(p.start + p.duration));
+      ends_.push_back(sum_as_double(p.start, p.duration));
       const int width = std::min(p.width, jobs_[static_cast<size_t>(p.job)]->job->max_processors());
       piece_processors_[i].clear();
       piece_processors_[i].add_range(p.first_node, width);
