@@ -58,8 +58,9 @@ class TimeSharingDriver : public Driver {
    * each later phase's jobs by id, in the system, on processors up, none given to two, within their bounds. */
   void check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now);
   /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
-   * the jobs has not started or has ended (the runtime's replay would refuse it). */
-  bool fill_replay_table(const std::vector<Phase>& phases);
+   * the jobs has ended or, unless `waiting` (the replay starts such jobs: JobRuntime::cycle_begin()), has not started
+   * (the runtime's replay would refuse it). */
+  bool fill_replay_table(const std::vector<Phase>& phases, bool waiting = false);
   /* After a replay: the plan in force is `run` (last_run_ and its records). */
   void take_phase_as_last_plan(const Phase& run);
 

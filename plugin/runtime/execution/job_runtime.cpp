@@ -1498,7 +1498,7 @@ void JobRuntime::link_replayed_fields(Execution& x, CycleState& st, Link link)
 }
 
 bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
-                             size_t phase)
+                             size_t phase, bool waiting)
 {
   cycle_state_.clear();
   cycle_undo_.clear();
@@ -1506,20 +1506,32 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_rows_kept_ = 0;
   cycles_committed_ = 0;
   cycle_partial_ = false;
+  cycle_partial_unkept_ = false;
   cycle_trial_sure_ = false;
   cycle_timers_after_ = -std::numeric_limits<double>::infinity();
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
       phase >= phases || where.size() != ids.size() * phases)
     return false;
-  // Each job as it is now: computing where the phase says, or suspended (not waiting to start); every execution the
-  // cycle does not name suspended (the plan in force names every job that computes). One walk along the executions
-  // and the ids, both by id.
+  // Each job as it is now: computing where the phase says, or suspended (or, with `waiting`, waiting to start and not
+  // placed in the phase: no execution yet, nullptr); every execution the cycle does not name suspended (the plan in
+  // force names every job that computes). One walk along the executions and the ids, both by id.
   std::vector<Execution*>& executions = cycle_executions_;
   executions.clear();
   size_t j = 0;
+  const auto take_waiting = [&] { // ids[j], which has no execution
+    if (!waiting || (j > 0 && !(ids[j - 1] < ids[j]))) return false;
+    const JobState* s = table_.find(ids[j]);
+    if (s == nullptr || s->status != JobStatus::waiting || where[j * phases + phase] != nullptr) return false;
+    const auto& job = static_cast<const WorkloadJob&>(*s->job);
+    if (!job.profile.empty() || job.kill_at_estimate) return false;
+    executions.push_back(nullptr);
+    j++;
+    return true;
+  };
   for (auto& [id, x] : jobs_) {
-    if (j < ids.size() && ids[j] < id) return false; // not in the runtime (or the ids are not ascending)
+    while (j < ids.size() && ids[j] < id) // not in the runtime (or the ids are not ascending)
+      if (!take_waiting()) return false;
     if (j == ids.size() || id < ids[j]) {
       if (x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0) return false;
       continue;
@@ -1535,7 +1547,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     executions.push_back(&x);
     j++;
   }
-  if (j < ids.size()) return false;
+  while (j < ids.size())
+    if (!take_waiting()) return false;
   cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
   if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
   cycle_sets_.clear();
@@ -1549,14 +1562,16 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     cycle_changes_[p].to = std::numeric_limits<size_t>::max();
   }
   for (j = 0; j < ids.size(); j++) {
-    Execution& x = *executions[j];
-    const JobState& s = *x.state;
+    Execution* const x = executions[j];
+    JobState& s = x != nullptr ? *x->state : *table_.find(ids[j]);
     CycleReplay& r = cycle_jobs_[j]; // its vector emptied, its storage kept from the last advance
-    r.x = &x;
-    r.trace_id = trace_id(x);
-    r.malleable = x.job->shape == JobShape::malleable;
-    r.run_time = x.job->run_time;
-    r.speedup_of_size = x.job->speedup(x.job->size);
+    r.x = x;
+    r.state = &s;
+    r.job = x != nullptr ? x->job : &static_cast<const WorkloadJob&>(*s.job);
+    r.trace_id = x != nullptr ? trace_id(*x) : r.job->id;
+    r.malleable = r.job->shape == JobShape::malleable;
+    r.run_time = r.job->run_time;
+    r.speedup_of_size = r.job->speedup(r.job->size);
     const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
     r.set_of_phase.clear();
     auto index_of = [&r, first_set, this](const ResourceSet& set) {
@@ -1574,17 +1589,18 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
       c.set = &set;
       c.speed = slowest_speed_of(set, off);
-      c.cost = model_.cost(*r.x->job, set);
+      c.cost = model_.cost(*r.job, set);
       c.stretch = model_.compute_stretch(c.cost);
-      c.speedup = r.x->job->speedup(static_cast<double>(n));
-      c.rate = n == r.x->job->size ? 1.0 : c.speedup / r.speedup_of_size;
+      c.speedup = r.job->speedup(static_cast<double>(n));
+      c.rate = n == r.job->size ? 1.0 : c.speedup / r.speedup_of_size;
       c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
       c.page_fault_time = r.run_time * c.cost.page_faults;
       c.whole_time = r.run_time * r.speedup_of_size / c.speedup * c.stretch * reference_speed_ / c.speed;
       return static_cast<int>(cycle_sets_.size() - 1);
     };
     CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
-    st.set = index_of(s.processors);              // a suspended job's are where it last computed
+    st.waiting = x == nullptr;
+    st.set = st.waiting ? -1 : index_of(s.processors); // a suspended job's are where it last computed
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
     r.set_at_begin = st.set;
@@ -1605,7 +1621,13 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     for (size_t i = first_set; i < cycle_sets_.size(); i++)
       r.least_time = std::min(r.least_time, cycle_sets_[i].whole_time);
     st.running = s.status == JobStatus::running;
-    link_replayed_fields(x, st, [](const auto& job, auto& replay) { replay = job; });
+    if (x != nullptr) {
+      link_replayed_fields(*x, st, [](const auto& job, auto& replay) { replay = job; });
+    } else { // as start() makes its execution
+      Execution fresh;
+      fresh.state = &s;
+      link_replayed_fields(fresh, st, [](const auto& job, auto& replay) { replay = job; });
+    }
   }
   if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
     return false;
@@ -1641,12 +1663,20 @@ inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bo
     st.account.dedicated_time += dedicated_length(length, st.dedicated_rate);
     add_work_done_by(st.account, st.remaining_at_segment, st.remaining, c.paged_run_time, c.page_fault_time);
   }
-  if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0))
-    cycle_rows_.push_back({job, st.since, clock, st.set, st.running,
-                           cycle_partial_           ? CycleRow::Kind::as_is
-                           : cycles_committed_ == 1 ? CycleRow::Kind::after_first
-                           : st.rows == 0           ? CycleRow::Kind::as_is
-                                                    : CycleRow::Kind::every_cycle});
+  if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0)) {
+    // Written field by field in its place: a row built apart and copied in was read back in 16-byte halves of 8-byte
+    // stores not yet landed, which the processor cannot forward.
+    CycleRow& row = cycle_rows_.emplace_back();
+    row.job = job;
+    row.start = st.since;
+    row.end = clock;
+    row.set = st.set;
+    row.running = st.running;
+    row.kind = cycle_partial_           ? CycleRow::Kind::as_is
+               : cycles_committed_ == 1 ? CycleRow::Kind::after_first
+               : st.rows == 0           ? CycleRow::Kind::as_is
+                                        : CycleRow::Kind::every_cycle;
+  }
   if (length > 0) st.rows++;
   st.since = clock;
 }
@@ -1713,7 +1743,7 @@ void JobRuntime::cycle_trial_until(double latest)
       const CycleState& st = cycle_state_[j];
       const double least = st.remaining * cycle_jobs_[j].least_time;
       const double from = st.running ? st.timer_start : st.since;
-      if (!(from >= 0) || (st.running && !(st.timer_end - st.timer_start >= least * (1 - 1e-12)))) {
+      if (st.waiting || !(from >= 0) || (st.running && !(st.timer_end - st.timer_start >= least * (1 - 1e-12)))) {
         after = -std::numeric_limits<double>::infinity();
         break;
       }
@@ -1742,18 +1772,34 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     if (!(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return refuse();
   }
   const bool record = cycle_partial_ || cycles_committed_ < 2;
+  // A step is refused before it changes anything, and after cycle_partial() each one is kept before the next
+  // (cycle_commit_boundary()): only a trial of whole cycles, which may be dropped after some of its steps, saves the
+  // jobs' states, and only when it is not sure to be kept.
+  const bool save = !cycle_trial_sure_ && !cycle_partial_;
+  if (cycle_partial_) {
+    if (cycle_partial_unkept_) throw std::logic_error("cycle replay: a boundary replayed after one not kept");
+    cycle_partial_unkept_ = true;
+  }
   for (const auto& [j, target] : cycle_changes(cycle_trial_phase_, phase)) {
     const CycleReplay& r = cycle_jobs_[j];
     CycleState& st = cycle_state_[j];
-    // Its first change in this trial, unless the trial is sure to be kept (then its rows are not counted either: only
-    // the first two cycles' are recorded).
-    if (!cycle_trial_sure_ && cycle_saved_in_[j] != cycle_trial_) {
+    // Its first change in this trial, unless nothing is saved (then its rows are not counted either: only the first
+    // two cycles' are recorded, and those after cycle_partial() each).
+    if (save && cycle_saved_in_[j] != cycle_trial_) {
       cycle_saved_in_[j] = cycle_trial_;
       cycle_saved_state_[j] = st;
       cycle_undo_.push_back(j);
       st.rows = 0;
     }
     st.transitions++;
+    if (st.waiting) { // its first start (start(), launch()): no segment was open, and it is not a migration
+      st.waiting = false;
+      st.start_time = clock;
+      st.since = clock;
+      st.set = target;
+      cycle_launch(r, st, clock);
+      continue;
+    }
     const bool resized = st.running && target >= 0 && r.malleable;
     if (st.running) { // stop_exec(): the timer's fraction not done
       const double length = st.timer_end - st.timer_start;
@@ -1779,6 +1825,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 void JobRuntime::cycle_drop_trial()
 {
   if (cycle_trial_sure_) throw std::logic_error("cycle replay: a cycle found sure to be kept was dropped");
+  if (cycle_partial_unkept_) throw std::logic_error("cycle replay: a boundary replayed after cycle_partial() dropped");
   for (const size_t j : cycle_undo_)
     cycle_state_[j] = cycle_saved_state_[j];
   cycle_undo_.clear();
@@ -1799,9 +1846,30 @@ void JobRuntime::cycle_partial()
   cycle_partial_ = true;
 }
 
+size_t JobRuntime::cycle_waiting() const
+{
+  return static_cast<size_t>(
+      std::count_if(cycle_state_.begin(), cycle_state_.end(), [](const CycleState& st) { return st.waiting; }));
+}
+
+void JobRuntime::cycle_whole()
+{
+  if (!cycle_partial_ || cycle_partial_unkept_ || cycle_waiting() > 0)
+    throw std::logic_error("cycle replay: whole cycles after boundaries not all kept or jobs not all started");
+  cycle_partial_ = false;
+  cycles_committed_ = 0;
+  for (CycleState& st : cycle_state_)
+    st.rows = 0;
+  // The rows by id from here, as an advance that begins here writes them.
+  cycle_stop_orders_.clear();
+  for (CycleChanges& changes : cycle_changes_)
+    changes.to = std::numeric_limits<size_t>::max();
+}
+
 void JobRuntime::cycle_commit_boundary()
 {
   cycle_trial_sure_ = false;
+  cycle_partial_unkept_ = false;
   cycle_undo_.clear();
   cycle_trial_++;
   cycle_phase_ = cycle_trial_phase_;
@@ -1857,12 +1925,21 @@ void JobRuntime::cycle_end(double period)
   }
   for (size_t j = 0; j < cycle_state_.size(); j++) {
     CycleState& st = cycle_state_[j];
-    if (st.transitions == 0) continue; // it computed or waited where it was throughout
-    Execution& x = *cycle_jobs_[j].x;
-    JobState& s = *x.state;
+    if (st.transitions == 0 || st.waiting) continue; // it computed or waited where it was throughout
+    const CycleReplay& r = cycle_jobs_[j];
+    JobState& s = *r.state;
+    if (r.x == nullptr) { // started by the replay: its execution, as start() makes it
+      Execution& x = jobs_[r.job->id];
+      x.job = r.job;
+      x.state = &s;
+      x.computed_since_dispatch = true;
+      s.start_time = st.start_time;
+    }
+    Execution& x = r.x != nullptr ? *r.x : jobs_.at(r.job->id);
     link_replayed_fields(x, st, [](auto& job, const auto& replay) { job = replay; });
     x.share_since = st.since;
-    x.held_throughout = false;
+    // It keeps the processors of its first start while it did nothing else (a start made by the replay, then none).
+    x.held_throughout = r.x == nullptr && st.transitions == 1;
     const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
     // Where it last computed, as launch() left it. The replay leaves the record's processors as they were, and a job's
     // sets differ from one another: they changed exactly when its set is not the one they were at the start.

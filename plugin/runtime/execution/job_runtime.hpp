@@ -231,11 +231,16 @@ class JobRuntime {
    * as it is, its other rows of the first cycle k times, its first of the second k - 1 times). A step refuses (false)
    * when a job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
    * cycle_begin() refuses what the replay does not model: processes, parallelism profiles, jobs killed at their
-   * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`. */
+   * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`.
+   * With `waiting` a job of the cycle may also not have started yet (submitted, its record waiting, not computing in
+   * `phase`): the replay starts it when a step first places it, as start() would (no segment open before, no
+   * migration), and cycle_end() gives it its execution then. */
   /* `ids`: the jobs, ascending; `where`: for each job in turn, where it computes in each of the cycle's `phases`
    * phases. */
   bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
-                   size_t phase);
+                   size_t phase, bool waiting = false);
+  /* Jobs of the cycle not started in the replayed state (cycle_begin()'s `waiting`). */
+  size_t cycle_waiting() const;
   bool cycle_step(double clock, double until, size_t phase);
   /* After cycle_begin(), for a replay whose rows must read as the driver's own (a lookahead's, Plan::lookahead): the
    * order in which the driver suspends the jobs (one per id of cycle_begin(): their submission order). At each
@@ -254,9 +259,14 @@ class JobRuntime {
   bool cycle_trial_sure() const { return cycle_trial_sure_; }
   void cycle_commit();
   /* After the whole cycles: the boundaries of the next one, one at a time, up to the last before something else would
-   * happen there (the trial dropped; each step kept by cycle_commit_boundary(), its trace rows ordinary ones). */
+   * happen there (the trial dropped; each step kept by cycle_commit_boundary() before the next, its trace rows ordinary
+   * ones: such a step saves nothing for a drop, and one replayed but not kept is a logic error). */
   void cycle_partial();
   void cycle_commit_boundary();
+  /* After cycle_partial() and its boundaries kept (cycle_commit_boundary()), every job started: whole cycles from the
+   * phase in force, as if cycle_begin() took the jobs here (their rows so far kept as they are; the rows from here on
+   * by id, cycle_rows_as_applied() ended). */
+  void cycle_whole();
   /* The cycles committed (cycle_commit()), each `period` seconds long, and the boundaries after them. */
   void cycle_end(double period);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
@@ -457,7 +467,9 @@ class JobRuntime {
   /* The cycle being advanced (cycle_begin()): per job, what launch() and account() read of it, and its distinct
    * processor sets, which lie side by side in cycle_sets_ (a job's state and the phases name them by that index). */
   struct CycleReplay {
-    Execution* x = nullptr;
+    Execution* x = nullptr; // nullptr: not started at cycle_begin() (its execution is made by cycle_end())
+    const WorkloadJob* job = nullptr;
+    JobState* state = nullptr;
     JobId trace_id = 0; // of its rows
     bool malleable = false;
     double run_time = 0;           // of its job
@@ -484,6 +496,8 @@ class JobRuntime {
     JobAccount account;
     int preemptions = 0, resizes = 0, migrations = 0;
     int rows = 0; // recorded in the cycle being tried
+    bool waiting = false;   // not started yet (cycle_begin()'s `waiting`)
+    double start_time = -1; // when the replay started it
   };
   struct CycleRow {
     size_t job; // in cycle_jobs_
@@ -531,6 +545,7 @@ class JobRuntime {
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
   bool cycle_partial_ = false;    // cycle_partial() was called
+  bool cycle_partial_unkept_ = false; // since, a boundary replayed and not yet kept (cycle_commit_boundary())
   double cycle_horizon_ = 0;      // the earliest end of any other timer
   void cycle_close(size_t job, CycleState& st, double clock, bool record);
   /* Each field the replay changes, as a pair (the execution's or its record's, the replay's): cycle_begin() copies
