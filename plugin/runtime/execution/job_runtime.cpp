@@ -1574,33 +1574,44 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     r.speedup_of_size = r.job->speedup(r.job->size);
     const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
     r.set_of_phase.clear();
-    auto index_of = [&r, first_set, this](const ResourceSet& set) {
+    // `computes`: the job may compute on the set (its phases', or its record's when it runs), whose figures launch()
+    // and account() read are then worked out; a suspended job's own set serves its rows only.
+    auto index_of = [&r, first_set, this](const ResourceSet& set, bool computes) {
       // A phase names a piece's set by its address, the same in every phase the piece spans: once found equal to one
       // of the job's sets, that address is remembered with it and the words are not compared again.
-      for (size_t i = first_set; i < cycle_sets_.size(); i++)
-        if (cycle_sets_[i].set == &set || cycle_sets_[i].same == &set) return static_cast<int>(i);
-      for (size_t i = first_set; i < cycle_sets_.size(); i++)
-        if (*cycle_sets_[i].set == set) {
-          cycle_sets_[i].same = &set;
-          return static_cast<int>(i);
-        }
-      const int n = set.count();
-      bool off = false;
-      CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
-      c.set = &set;
-      c.speed = slowest_speed_of(set, off);
-      c.cost = model_.cost(*r.job, set);
-      c.stretch = model_.compute_stretch(c.cost);
-      c.speedup = r.job->speedup(static_cast<double>(n));
-      c.rate = n == r.job->size ? 1.0 : c.speedup / r.speedup_of_size;
-      c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
-      c.page_fault_time = r.run_time * c.cost.page_faults;
-      c.whole_time = r.run_time * r.speedup_of_size / c.speedup * c.stretch * reference_speed_ / c.speed;
-      return static_cast<int>(cycle_sets_.size() - 1);
+      size_t i = first_set;
+      while (i < cycle_sets_.size() && cycle_sets_[i].set != &set && cycle_sets_[i].same != &set)
+        i++;
+      if (i == cycle_sets_.size()) {
+        for (i = first_set; i < cycle_sets_.size() && *cycle_sets_[i].set != set;)
+          i++;
+        if (i < cycle_sets_.size()) cycle_sets_[i].same = &set;
+      }
+      if (i == cycle_sets_.size()) {
+        bool off = false;
+        CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
+        c.set = &set;
+        c.count = set.count();
+        c.speed = slowest_speed_of(set, off);
+      }
+      CycleSet& c = cycle_sets_[i];
+      if (computes && !c.timed) {
+        const int n = c.count;
+        c.timed = true;
+        c.cost = model_.cost(*r.job, set);
+        c.stretch = model_.compute_stretch(c.cost);
+        c.speedup = r.job->speedup(static_cast<double>(n));
+        c.rate = n == r.job->size ? 1.0 : c.speedup / r.speedup_of_size;
+        c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
+        c.page_fault_time = r.run_time * c.cost.page_faults;
+        c.whole_time = r.run_time * r.speedup_of_size / c.speedup * c.stretch * reference_speed_ / c.speed;
+      }
+      return static_cast<int>(i);
     };
     CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
     st.waiting = x == nullptr;
-    st.set = st.waiting ? -1 : index_of(s.processors); // a suspended job's are where it last computed
+    // A suspended job's are where it last computed.
+    st.set = st.waiting ? -1 : index_of(s.processors, s.status == JobStatus::running);
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
     r.set_at_begin = st.set;
@@ -1611,22 +1622,21 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       if (on != nullptr && on != last_on) { // (a job stays on one set for phases on end: found once)
         if (on->empty()) return false;
         last_on = on;
-        last_index = index_of(*on);
+        last_index = index_of(*on, true);
       }
       r.set_of_phase.push_back(on == nullptr ? -1 : last_index);
       if (on != nullptr) cycle_running_[p].push_back(j);
     }
-    // Over all its sets (its record's too, where a suspended job may not compute again: a bound no larger).
+    // Over the sets it may compute on (a set not worked out counts for infinity).
     r.least_time = std::numeric_limits<double>::infinity();
     for (size_t i = first_set; i < cycle_sets_.size(); i++)
       r.least_time = std::min(r.least_time, cycle_sets_[i].whole_time);
     st.running = s.status == JobStatus::running;
     if (x != nullptr) {
       link_replayed_fields(*x, st, [](const auto& job, auto& replay) { replay = job; });
-    } else { // as start() makes its execution
-      Execution fresh;
-      fresh.state = &s;
-      link_replayed_fields(fresh, st, [](const auto& job, auto& replay) { replay = job; });
+    } else { // as start() makes its execution (a new one's fields, read only)
+      cycle_new_execution_.state = &s;
+      link_replayed_fields(cycle_new_execution_, st, [](const auto& job, auto& replay) { replay = job; });
     }
   }
   if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
@@ -1918,7 +1928,7 @@ void JobRuntime::cycle_end(double period)
     for (const CycleRow& row : cycle_rows_) { // busy_area() x repeats of the rows above
       if (row.running)
         running_area_total_ +=
-            held_processor_seconds(-1, cycle_sets_[static_cast<size_t>(row.set)].set->count(), row.start, row.end) *
+            held_processor_seconds(-1, cycle_sets_[static_cast<size_t>(row.set)].count, row.start, row.end) *
             static_cast<double>(repeats_of(row));
       segments_total_++;
     }

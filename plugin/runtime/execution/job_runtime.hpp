@@ -481,9 +481,12 @@ class JobRuntime {
   struct CycleSet {
     const ResourceSet* set;
     const ResourceSet* same = nullptr;      // another set found equal to it (cycle_begin())
+    int count = 0;                          // its processors
+    bool timed = false;                     // the figures below are worked out: a job of the cycle may compute on it
     double speed, stretch, rate, speedup;   // as launch() computes them
     double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
-    double whole_time;                      // cycle_launch()'s timer length for the whole work (cycle_trial_until())
+    double whole_time = std::numeric_limits<double>::infinity(); // cycle_launch()'s timer length for the whole work
+                                                                 // (cycle_trial_until())
     PlacementCost cost;
   };
   /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
@@ -521,6 +524,7 @@ class JobRuntime {
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
   std::vector<CycleSet> cycle_sets_;
   std::vector<Execution*> cycle_executions_;
+  Execution cycle_new_execution_; // a new execution's fields, those of a job the replay starts (cycle_begin())
   /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
    * cycle_saved_state_ (listed in cycle_undo_) the first time it changes it, and a dropped trial puts those back. */
   std::vector<CycleState> cycle_state_;
