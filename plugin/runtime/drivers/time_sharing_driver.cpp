@@ -19,6 +19,7 @@ void TimeSharingDriver::job_submitted(const WorkloadJob& job, double now)
 {
   in_system_.push_back(&runtime_.table().at(job.id));
   in_system_order_.push_back(submitted_);
+  in_system_ids_.push_back(job.id);
   submission_order_[job.id] = submitted_++;
   policy_.job_submitted(job, now);
 }
@@ -428,10 +429,12 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       }
       in_system_[out] = in_system_[i];
       in_system_order_[out] = in_system_order_[i];
+      in_system_ids_[out] = in_system_ids_[i];
       out++;
     }
     in_system_.resize(out);
     in_system_order_.resize(out);
+    in_system_ids_.resize(out);
     ended_orders_.clear();
   }
   SystemView& view = view_; // kept with the storage of its set of processors up
@@ -671,10 +674,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   double clock = now;
   Cycle::Position at_clock = start; // the position of `clock`
   if (runtime_.cycle_waiting() > 0) { // the boundaries up to the last first start, as decided one by one
-    cycle_orders_.clear();            // the rows as decide() would write them: suspensions in submission order
-    for (const JobId id : cycle_ids_)
-      cycle_orders_.push_back(look_up_record(id).second);
-    runtime_.cycle_rows_as_applied(cycle_orders_);
+    runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
     runtime_.cycle_partial();
     for (size_t steps = 0; steps <= phases && runtime_.cycle_waiting() > 0; steps++) {
       const double next = step(clock, at_clock);
@@ -830,13 +830,23 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
                              cycle_ids_.end());
     cycle_ids_.swap(cycle_ids_merged_);
   }
-  // The runtime refuses a job that has ended (or, without `waiting`, has not started): known from the records, before
+  // Their records and submission orders, found by a walk along the jobs in the system when submission order is id
+  // order (a generated workload's), looked up otherwise (a look-up per job and advance was a fortieth of a run). The
+  // runtime refuses a job that has ended (or, without `waiting`, has not started): known from the records, before
   // the phases' table is built.
+  cycle_states_.clear();
+  cycle_orders_.clear();
+  size_t k = 0;
   for (const JobId id : cycle_ids_) {
-    const JobState* s = runtime_.table().find(id);
+    while (k < in_system_ids_.size() && in_system_ids_[k] < id)
+      k++;
+    const bool walked = k < in_system_ids_.size() && in_system_ids_[k] == id;
+    const auto [s, order] = walked ? std::pair{in_system_[k], in_system_order_[k]} : look_up_record(id);
     if (s == nullptr || (s->status != JobStatus::running && s->status != JobStatus::suspended &&
                          !(waiting && s->status == JobStatus::waiting)))
       return false;
+    cycle_states_.push_back(s);
+    cycle_orders_.push_back(order);
   }
   const size_t count = phases.size();
   cycle_where_.assign(cycle_ids_.size() * count, nullptr);
@@ -853,15 +863,17 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
 
 void TimeSharingDriver::take_phase_as_last_plan(const Phase& run)
 {
-  // Its jobs, by id (plan.run's order).
+  // Its jobs, by id (plan.run's order), with the records and orders fill_replay_table() found (a walk along both).
   last_run_.clear();
   last_run_states_.clear();
   last_run_orders_.clear();
+  size_t k = 0;
   for (const auto& [id, where] : run) {
-    const auto [state, order] = look_up_record(id);
+    while (cycle_ids_[k] < id)
+      k++;
     last_run_.push_back(id);
-    last_run_states_.push_back(state);
-    last_run_orders_.push_back(order);
+    last_run_states_.push_back(cycle_states_[k]);
+    last_run_orders_.push_back(cycle_orders_[k]);
   }
 }
 
@@ -882,10 +894,7 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const std::functio
     runtime_.cycle_end(0);
     return advance;
   }
-  cycle_orders_.clear(); // the rows as decide() would write them: suspensions in submission order
-  for (const JobId id : cycle_ids_)
-    cycle_orders_.push_back(look_up_record(id).second);
-  runtime_.cycle_rows_as_applied(cycle_orders_);
+  runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
   runtime_.cycle_partial();
   double clock = now;
   size_t phase = 0;
