@@ -1551,6 +1551,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     if (!take_waiting()) return false;
   cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
   if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
+  cycle_place_.assign(phases * ids.size(), -1);
   cycle_sets_.clear();
   cycle_phases_ = phases;
   cycle_phase_ = phase;
@@ -1564,7 +1565,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   for (j = 0; j < ids.size(); j++) {
     Execution* const x = executions[j];
     JobState& s = x != nullptr ? *x->state : *table_.find(ids[j]);
-    CycleReplay& r = cycle_jobs_[j]; // its vector emptied, its storage kept from the last advance
+    CycleReplay& r = cycle_jobs_[j];
     r.x = x;
     r.state = &s;
     r.job = x != nullptr ? x->job : &static_cast<const WorkloadJob&>(*s.job);
@@ -1573,7 +1574,6 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     r.run_time = r.job->run_time;
     r.speedup_of_size = r.job->speedup(r.job->size);
     const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
-    r.set_of_phase.clear();
     // `computes`: the job may compute on the set (its phases', or its record's when it runs), whose figures launch()
     // and account() read are then worked out; a suspended job's own set serves its rows only.
     auto index_of = [&r, first_set, this](const ResourceSet& set, bool computes) {
@@ -1624,7 +1624,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
         last_on = on;
         last_index = index_of(*on, true);
       }
-      r.set_of_phase.push_back(on == nullptr ? -1 : last_index);
+      cycle_place_[p * ids.size() + j] = on == nullptr ? -1 : last_index;
       if (on != nullptr) cycle_running_[p].push_back(j);
     }
     // Over the sets it may compute on (a set not worked out counts for infinity).
@@ -1703,17 +1703,21 @@ inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size
     // the jobs resumed (by id).
     for (auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
       later->clear();
-    for (size_t j = 0; j < cycle_state_.size(); j++) {
-      const std::vector<int>& place = cycle_jobs_[j].set_of_phase;
-      if (place[from] == place[to]) continue;
-      if (!as_applied || (place[from] >= 0 && (place[to] < 0 || !cycle_jobs_[j].malleable))) {
-        changes.jobs.emplace_back(j, place[to]);
-      } else if (place[from] < 0) {
-        cycle_resuming_.emplace_back(j, place[to]);
+    const size_t jobs = cycle_state_.size();
+    const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
+    const int* const place_to = cycle_place_.data() + to * jobs;
+    for (size_t j = 0; j < jobs; j++) {
+      const int was = place_from[j];
+      const int goes = place_to[j];
+      if (was == goes) continue;
+      if (!as_applied || (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable))) {
+        changes.jobs.emplace_back(j, goes);
+      } else if (was < 0) {
+        cycle_resuming_.emplace_back(j, goes);
       } else {
-        const bool shrinks = cycle_sets_[static_cast<size_t>(place[from])].set->contains(
-            *cycle_sets_[static_cast<size_t>(place[to])].set);
-        (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, place[to]);
+        const bool shrinks =
+            cycle_sets_[static_cast<size_t>(was)].set->contains(*cycle_sets_[static_cast<size_t>(goes)].set);
+        (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, goes);
       }
     }
     if (as_applied) {

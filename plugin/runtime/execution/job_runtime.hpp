@@ -474,7 +474,6 @@ class JobRuntime {
     bool malleable = false;
     double run_time = 0;           // of its job
     double speedup_of_size = 1;    // S(size)
-    std::vector<int> set_of_phase; // index into cycle_sets_, -1: suspended
     int set_at_begin = -1;         // index of its record's processors when cycle_begin() took it
     double least_time = 0;         // seconds its whole work takes on the fastest of its sets (whole_time)
   };
@@ -515,14 +514,17 @@ class JobRuntime {
     };
     Kind kind;
   };
-  /* The jobs whose place changes when phase `to` follows phase `from` (those whose set_of_phase differs there), in
+  /* The jobs whose place changes when phase `to` follows phase `from` (those whose cycle_place_ differs there), in
    * job order, each with its place in `to`: built the first time a step goes from `from` to `to`. */
   struct CycleChanges {
     size_t to = std::numeric_limits<size_t>::max(); // none built yet
     std::vector<std::pair<size_t, int>> jobs;
   };
-  std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
+  std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use
   std::vector<CycleSet> cycle_sets_;
+  /* Where each job computes in each phase, phase by phase (cycle_place_[phase x jobs + job]): an index into
+   * cycle_sets_, -1 suspended. A phase's row is read whole when the changes from it are listed (cycle_changes()). */
+  std::vector<int> cycle_place_;
   std::vector<Execution*> cycle_executions_;
   Execution cycle_new_execution_; // a new execution's fields, those of a job the replay starts (cycle_begin())
   /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
