@@ -262,11 +262,18 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     cycle->origin = quantum_start_;
     cycle->period = quantum_;
     cycle->epsilon = kTimeEpsilon / quantum_;
-    cycle->boundaries.assign({0.0, 1.0});
-    cycle->boundaries.insert(cycle->boundaries.end(), starts_.begin(), starts_.end());
-    cycle->boundaries.insert(cycle->boundaries.end(), ends_.begin(), ends_.end());
-    std::sort(cycle->boundaries.begin(), cycle->boundaries.end());
-    cycle->boundaries.erase(std::unique(cycle->boundaries.begin(), cycle->boundaries.end()), cycle->boundaries.end());
+    // The pieces' starts and ends, sorted, each once: inserted one by one where they belong, as there are few distinct
+    // values among twice as many as jobs (all of them were sorted, then the repeats dropped).
+    std::vector<double>& boundaries_in = cycle->boundaries;
+    boundaries_in.assign({0.0, 1.0});
+    const auto add = [&boundaries_in](double b) {
+      const auto at = std::lower_bound(boundaries_in.begin(), boundaries_in.end(), b);
+      if (at == boundaries_in.end() || *at != b) boundaries_in.insert(at, b);
+    };
+    for (const double b : starts_)
+      add(b);
+    for (const double b : ends_)
+      add(b);
     cycle->phases.resize(cycle->boundaries.size()); // the last: a fraction at or past 1
     for (Phase& phase : cycle->phases)
       phase.clear();
