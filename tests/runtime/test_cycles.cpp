@@ -278,6 +278,14 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
             flat.push_back(w[j]);
         long cycles = 0;
         if (!ids.empty() && replayed.cycle_begin(ids, flat, where.size(), start_phase)) {
+          // As the driver does, every other trial: how long each phase lasts (a job's duty bounds how soon it ends).
+          if (trial % 2 == 1) {
+            std::vector<double> seconds;
+            for (size_t p = 0; p < where.size(); p++)
+              seconds.push_back(
+                  p + 1 < cycle.boundaries.size() ? (cycle.boundaries[p + 1] - cycle.boundaries[p]) * cycle.period : 0);
+            replayed.cycle_durations(seconds, cycle.period);
+          }
           for (; cycles < 30; cycles++) {
             // As the driver does: the cycle's clocks first, the runtime told by when they come (cycle_trial_until:
             // a trial it finds sure to be kept saves nothing, and would throw if a step were refused), then the steps.

@@ -621,6 +621,11 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     runtime_.cycle_end(cycle.period);
     return advance;
   }
+  cycle_phase_seconds_.clear(); // phase p spans [boundaries[p], boundaries[p + 1]) of each period, the last nothing
+  for (size_t p = 0; p < phases; p++)
+    cycle_phase_seconds_.push_back(
+        p + 1 < cycle.boundaries.size() ? (cycle.boundaries[p + 1] - cycle.boundaries[p]) * cycle.period : 0);
+  runtime_.cycle_durations(cycle_phase_seconds_, cycle.period);
   size_t origin = start.phase; // the phase whose return ends a whole cycle
   // The next boundary after `from` (whose position is `at`) on the scheduler's clock, with the policy's wake-up before
   // it and its position; its clock -1 when something else would come first. The position of a boundary reached is that

@@ -113,6 +113,7 @@ class TimeSharingDriver : public Driver {
   std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
   std::vector<const JobState*> cycle_states_; // their records and submission orders (fill_replay_table())
   std::vector<std::uint64_t> cycle_orders_;
+  std::vector<double> cycle_phase_seconds_; // advance_cycles(): how long each phase of the cycle lasts
   /* advance_cycles(): a boundary on the scheduler's clock, the policy's wake-up there, its position. */
   struct CycleBoundary {
     double clock, until;

@@ -1509,6 +1509,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_partial_unkept_ = false;
   cycle_trial_sure_ = false;
   cycle_timers_after_ = -std::numeric_limits<double>::infinity();
+  cycle_period_ = 0;
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
       phase >= phases || where.size() != ids.size() * phases)
@@ -1571,6 +1572,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     r.job = x != nullptr ? x->job : &static_cast<const WorkloadJob&>(*s.job);
     r.trace_id = x != nullptr ? trace_id(*x) : r.job->id;
     r.malleable = r.job->shape == JobShape::malleable;
+    r.duty = -1;
     r.run_time = r.job->run_time;
     r.speedup_of_size = r.job->speedup(r.job->size);
     const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
@@ -1761,8 +1763,20 @@ void JobRuntime::cycle_trial_until(double latest)
         after = -std::numeric_limits<double>::infinity();
         break;
       }
-      after = std::min(after, from + least * (1 - 1e-9));
-      if (st.running) after = std::min(after, st.timer_end);
+      double earliest = from + least * (1 - 1e-9);
+      const double duty = cycle_jobs_[j].duty;
+      if (duty >= 0) {
+        // It computes `duty` seconds a period (cycle_durations()), so in any span of L seconds at most duty x (L /
+        // period + 1) (whole periods, and one period's worth in the rest); it needs `least` seconds of computing
+        // before its timer can run out while it computes (a step refuses only then: a timer it is stopped before
+        // does not count), so not before from + period x (least / duty - 1). The duty is taken a little larger than
+        // its phases' lengths: the boundaries reached on the clock differ from them by a few of the clock's ulps.
+        const double most = duty * (1 + 1e-6) + 1e-6 + 1e-12 * std::fabs(latest);
+        earliest = std::max(earliest, from + cycle_period_ * (least * (1 - 1e-9) / most - 1));
+      } else if (st.running) {
+        earliest = std::min(earliest, st.timer_end);
+      }
+      after = std::min(after, earliest);
     }
     cycle_timers_after_ = after;
   }
@@ -1858,6 +1872,19 @@ void JobRuntime::cycle_partial()
   cycle_drop_trial();
   cycle_rows_.resize(cycle_rows_kept_); // a cycle's rows are kept with the cycle
   cycle_partial_ = true;
+}
+
+void JobRuntime::cycle_durations(const std::vector<double>& phase_seconds, double period)
+{
+  if (phase_seconds.size() != cycle_phases_ || !(period > 0)) return;
+  cycle_period_ = period;
+  const size_t jobs = cycle_state_.size();
+  for (size_t j = 0; j < jobs; j++) {
+    double duty = 0;
+    for (size_t p = 0; p < cycle_phases_; p++)
+      if (cycle_place_[p * jobs + j] >= 0) duty += phase_seconds[p];
+    cycle_jobs_[j].duty = duty;
+  }
 }
 
 size_t JobRuntime::cycle_waiting() const

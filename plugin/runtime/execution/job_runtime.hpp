@@ -239,6 +239,11 @@ class JobRuntime {
    * phases. */
   bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
                    size_t phase, bool waiting = false);
+  /* After cycle_begin(), for a cycle whose phases last `phase_seconds` each period of `period` seconds: each job
+   * computes at most the sum of its phases' per period, which bounds how soon it can end, so that more trials are
+   * found sure to be kept (cycle_trial_until(): the bound of a job computing a quarter of each period is four times
+   * later). Without it, the bound is that of a job computing all the time. */
+  void cycle_durations(const std::vector<double>& phase_seconds, double period);
   /* Jobs of the cycle not started in the replayed state (cycle_begin()'s `waiting`). */
   size_t cycle_waiting() const;
   bool cycle_step(double clock, double until, size_t phase);
@@ -476,6 +481,7 @@ class JobRuntime {
     double speedup_of_size = 1;    // S(size)
     int set_at_begin = -1;         // index of its record's processors when cycle_begin() took it
     double least_time = 0;         // seconds its whole work takes on the fastest of its sets (whole_time)
+    double duty = -1;              // seconds it computes per period (cycle_durations()), -1: not known
   };
   struct CycleSet {
     const ResourceSet* set;
@@ -539,6 +545,7 @@ class JobRuntime {
                                                                          // (cycle_trial_until()), -inf: unknown
   int cycle_timers_after_age_ = 0;                                       // trials since it was computed
   size_t cycle_phases_ = 0;
+  double cycle_period_ = 0;                        // cycle_durations()'s
   size_t cycle_phase_ = 0, cycle_trial_phase_ = 0; // the phase in force in the state kept, and in the trial
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
   std::vector<CycleChanges> cycle_changes_;        // per phase
