@@ -1700,19 +1700,27 @@ inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size
     changes.to = to;
     changes.jobs.clear();
     const bool as_applied = !cycle_stop_orders_.empty();
+    const size_t jobs = cycle_state_.size();
+    const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
+    const int* const place_to = cycle_place_.data() + to * jobs;
+    if (!as_applied) { // by id, each written in its place (a call of emplace_back per job was half of the time here)
+      changes.jobs.resize(jobs);
+      size_t listed = 0;
+      for (size_t j = 0; j < jobs; j++)
+        if (place_from[j] != place_to[j]) changes.jobs[listed++] = {j, place_to[j]};
+      changes.jobs.resize(listed);
+      return changes.jobs;
+    }
     // As the driver applies a plan (cycle_rows_as_applied()): first the jobs suspended and the jobs that are not
     // malleable moved (in submission order), then the malleable jobs resized, those shrunk first (by id each), then
     // the jobs resumed (by id).
     for (auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
       later->clear();
-    const size_t jobs = cycle_state_.size();
-    const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
-    const int* const place_to = cycle_place_.data() + to * jobs;
     for (size_t j = 0; j < jobs; j++) {
       const int was = place_from[j];
       const int goes = place_to[j];
       if (was == goes) continue;
-      if (!as_applied || (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable))) {
+      if (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable)) {
         changes.jobs.emplace_back(j, goes);
       } else if (was < 0) {
         cycle_resuming_.emplace_back(j, goes);
@@ -1722,13 +1730,11 @@ inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size
         (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, goes);
       }
     }
-    if (as_applied) {
-      std::sort(changes.jobs.begin(), changes.jobs.end(), [this](const auto& a, const auto& b) {
-        return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
-      });
-      for (const auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
-        changes.jobs.insert(changes.jobs.end(), later->begin(), later->end());
-    }
+    std::sort(changes.jobs.begin(), changes.jobs.end(), [this](const auto& a, const auto& b) {
+      return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
+    });
+    for (const auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
+      changes.jobs.insert(changes.jobs.end(), later->begin(), later->end());
   }
   return changes.jobs;
 }
