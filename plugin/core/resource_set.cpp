@@ -23,20 +23,19 @@ ResourceSet& ResourceSet::copy_large_words(const ResourceSet& other)
   if (words_.size() != other.words_.size()) {
     words_ = other.words_;
   } else {
-    // Only the words either span covers can differ: each word of their union takes the other's (zero outside its
-    // span), two at a time in one pass.
-    const bool mine = first_word_ < end_word_;
-    const bool theirs = other.first_word_ < other.end_word_;
-    const int first = !mine ? other.first_word_ : theirs ? std::min(first_word_, other.first_word_) : first_word_;
-    const int end = !mine ? other.end_word_ : theirs ? std::max(end_word_, other.end_word_) : end_word_;
+    // Only the words either span covers can differ: the words of this span outside the other's are zeroed, then the
+    // other's span is copied. (A pass over the union of the spans also went over the gap between two spans far apart:
+    // a plan's map node holds its job's set of the last plan, and a new schedule moves a job across the machine.)
     std::uint64_t* to = words_.data();
     const std::uint64_t* from = other.words_.data();
-    int w = first;
-    for (; w + 2 <= end; w += 2) {
-      to[w] = from[w];
-      to[w + 1] = from[w + 1];
+    if (first_word_ < end_word_) {
+      for (int w = first_word_, left_end = std::min(end_word_, other.first_word_); w < left_end; w++)
+        to[w] = 0;
+      for (int w = std::max(first_word_, other.end_word_); w < end_word_; w++)
+        to[w] = 0;
     }
-    if (w < end) to[w] = from[w];
+    for (int w = other.first_word_; w < other.end_word_; w++)
+      to[w] = from[w];
   }
   capacity_ = other.capacity_;
   first_word_ = other.first_word_;

@@ -38,10 +38,11 @@ using jobsched::testing::swf_record;
  *   job 1: 386.67 done by then (it waits in quantum 29's first epoch), alone on 4 nodes its last 13.33 take 10/3 s:
  *          it ends at 875/3 + 10/3 = 295.
  * Stepped, the decision instants are 0 (arrivals), every piece boundary 20/3, 10, 50/3, ..., 290 (58 of them), 875/3
- * and 295: 61. Cycles: job 1 starts at 20/3, from where every job has started; each cycle runs from a quantum's 2/3 to
- * the next one's (boundaries at 10q and 10q + 20/3), and the cycle from 286.67 would see jobs 2 and 3 end inside it:
- * 28 cycles (20/3 to 286.67) of 2 instants each are advanced, then that cycle's boundary 290 (its next, 296.67, comes
- * after jobs 2 and 3 end), and 4 instants decided (0, 20/3, 875/3, 295). The
+ * and 295: 61. Cycles: job 1 starts at 20/3, from where every job has started; the advance after the decision at 0
+ * replays that boundary (job 1's first start, as decided there), then whole cycles from it: each cycle runs from a
+ * quantum's 2/3 to the next one's (boundaries at 10q and 10q + 20/3), and the cycle from 286.67 would see jobs 2 and
+ * 3 end inside it: 28 cycles (20/3 to 286.67) of 2 instants each are advanced, then that cycle's boundary 290 (its
+ * next, 296.67, comes after jobs 2 and 3 end): 58 instants replayed, 3 decided (0, 875/3, 295). The
  * trace: each job's first row of the first cycle (20/3 to 50/3) as it is (it began before the advance), its other rows
  * with period 10 and 28 repeats, its first row of the second cycle (from its last change of the first) with 27: 18
  * rows where stepping writes 177. segments.csv: job 1's aggregated row [50/3, 20) is ready at 10 (its
@@ -80,9 +81,9 @@ TEST(Cycles, EquiEpochAdvancedByHand)
   EXPECT_NEAR(got[0], 295, 1e-9);
   EXPECT_NEAR(got[1], 875.0 / 3, 1e-9);
   EXPECT_NEAR(got[2], 875.0 / 3, 1e-9);
-  EXPECT_EQ(got[3], 4) << "decision instants";
+  EXPECT_EQ(got[3], 3) << "decision instants";
   EXPECT_EQ(got[4], 28) << "cycles";
-  EXPECT_EQ(got[5], 57) << "instants the cycles (and the boundary after them) stood for";
+  EXPECT_EQ(got[5], 58) << "instants replayed: job 1's start, the cycles and the boundary after them";
   EXPECT_EQ(got[6], 0) << "two jobs computed on one processor at once";
   EXPECT_NEAR(got[7], 400 + 390 + 390, 1e-6) << "processor-seconds of computing";
   // Stepped: the same finish times to the bit, every instant decided.
@@ -282,6 +283,14 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
             flat.push_back(w[j]);
         long cycles = 0;
         if (!ids.empty() && replayed.cycle_begin(ids, flat, where.size(), start_phase)) {
+          // As the driver does, every other trial: how long each phase lasts (a job's duty bounds how soon it ends).
+          if (trial % 2 == 1) {
+            std::vector<double> seconds;
+            for (size_t p = 0; p < where.size(); p++)
+              seconds.push_back(
+                  p + 1 < cycle.boundaries.size() ? (cycle.boundaries[p + 1] - cycle.boundaries[p]) * cycle.period : 0);
+            replayed.cycle_durations(seconds, cycle.period);
+          }
           for (; cycles < 30; cycles++) {
             // As the driver does: the cycle's clocks first, the runtime told by when they come (cycle_trial_until:
             // a trial it finds sure to be kept saves nothing, and would throw if a step were refused), then the steps.
@@ -551,4 +560,256 @@ TEST(Cycles, MalformedCyclesArePolicyErrors)
            {"test-cycle-not-in-force", "plan: it is not its cycle's phase in force now (0)"},
            {"test-cycle-until", "plan: its until (3.000000 s) is not its cycle's next boundary (5.000000 s)"}})
     EXPECT_EQ(run(policy).second, message) << policy; // (a child killed or failed: also the in_child's failure)
+/* The replay starts the jobs of a cycle that have not started yet (JobRuntime::cycle_begin()'s `waiting`: a job that
+ * arrived and waits for its piece), as TimeSharingDriver::advance_cycles() does after an arrival. Random cycles as
+ * above; some jobs (each with probability 0.4, not computing in the phase in force) are held back while one cycle is
+ * stepped in both runtimes, then submitted. The replay takes the boundaries one at a time, its rows in the driver's
+ * order (cycle_rows_as_applied()), until every job has started (start() then launch() at its first piece: no segment
+ * open before it, not a migration), then whole cycles from there (cycle_whole()) and the boundaries after them. Against
+ * the same boundaries stepped with start(), suspend(), resume() and resize(): the same bits, start times and trace
+ * rows and, once the trace is closed, the processors a job held throughout (a job the replay started and that never
+ * moved or stopped since). */
+TEST(Cycles, ReplayStartsWaitingJobsAsStepping)
+{
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", eight_host_platform());
+  auto got = in_child([&] {
+    auto engine = jobsched::testing::quiet_l07_engine(file.string());
+    std::vector<sg4::Host*> hosts;
+    Machine machine;
+    for (int i = 0; i < 8; i++) {
+      hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
+      machine.add_host("p" + std::to_string(i), 1, 1e9);
+    }
+    // mismatches, row mismatches, trials whose replay started jobs, jobs it started, trials with whole cycles after,
+    // cycles, largest time error, rows, jobs held throughout (compared), jobs that ended inside the replay's reach
+    std::vector<double> result(10, 0);
+    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
+      std::mt19937_64 random(23);
+      std::uniform_real_distribution<double> unit(0, 1);
+      for (int trial = 0; trial < 60; trial++) {
+        const int count = 2 + static_cast<int>(unit(random) * 4);
+        std::vector<WorkloadJob> jobs(static_cast<size_t>(count));
+        for (int j = 0; j < count; j++) {
+          WorkloadJob& job = jobs[static_cast<size_t>(j)];
+          job.id = j + 1;
+          job.size = 1 + static_cast<int>(unit(random) * 8);
+          job.run_time = 20 + std::pow(unit(random), 3) * 3000; // some end within the replay's reach
+          job.estimate = job.run_time;
+          job.shape = unit(random) < 0.7 ? JobShape::malleable : JobShape::rigid;
+          job.min_size = 1;
+          job.max_size = 8;
+          if (unit(random) < 0.5) job.speedup = Speedup::with_beta(1 + unit(random) * 300);
+        }
+        Cycle cycle;
+        cycle.origin = 0;
+        cycle.period = 10;
+        cycle.epsilon = 1e-6 / cycle.period;
+        const int phases = 2 + static_cast<int>(unit(random) * 3);
+        cycle.boundaries.push_back(0.0); // (an assignment from a list here set off a false -Wnonnull)
+        cycle.boundaries.push_back(1.0);
+        while (static_cast<int>(cycle.boundaries.size()) < phases + 1) {
+          const double b = std::round((0.05 + unit(random) * 0.9) * 1000) / 1000;
+          if (std::find(cycle.boundaries.begin(), cycle.boundaries.end(), b) == cycle.boundaries.end())
+            cycle.boundaries.push_back(b);
+        }
+        std::sort(cycle.boundaries.begin(), cycle.boundaries.end());
+        std::deque<ResourceSet> sets;
+        std::vector<std::vector<const ResourceSet*>> where(static_cast<size_t>(phases) + 1,
+                                                           std::vector<const ResourceSet*>(jobs.size(), nullptr));
+        for (int p = 0; p < phases; p++) {
+          int next = 0; // pieces side by side
+          for (size_t j = 0; j < jobs.size() && next < 8; j++) {
+            if (unit(random) < 0.35) continue;
+            const int width = jobs[j].shape == JobShape::rigid ? jobs[j].size : 1 + static_cast<int>(unit(random) * 4);
+            if (next + width > 8) continue;
+            sets.emplace_back(8);
+            sets.back().add_range(next, width);
+            next += width;
+            where[static_cast<size_t>(p)][j] = &sets.back();
+          }
+        }
+        double clock = 0.5;
+        const size_t start_phase = cycle.position(clock).phase;
+        std::vector<bool> late(jobs.size());
+        std::vector<std::vector<const ResourceSet*>> early = where; // the plans while the late jobs are held back
+        for (size_t j = 0; j < jobs.size(); j++) {
+          late[j] = unit(random) < 0.4;
+          if (!late[j]) continue;
+          where[start_phase][j] = nullptr; // submitted where it does not compute: it waits for its piece
+          for (auto& w : early)
+            w[j] = nullptr;
+        }
+        for (size_t p = 0; p < where.size(); p++) {
+          cycle.phases.emplace_back();
+          for (size_t j = 0; j < jobs.size(); j++)
+            if (where[p][j] != nullptr) cycle.phases.back().emplace_back(jobs[j].id, where[p][j]);
+        }
+        JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+        JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+        std::vector<std::vector<double>> rows_replayed, rows_stepped;
+        auto sink = [](std::vector<std::vector<double>>& rows) {
+          return [&rows](const TraceSegment& t) {
+            for (long i = 0; i < t.repeats; i++)
+              rows.push_back({static_cast<double>(t.job), static_cast<double>(static_cast<int>(t.status)),
+                              t.start + static_cast<double>(i) * t.period, t.end + static_cast<double>(i) * t.period,
+                              static_cast<double>(t.processors.word(0))});
+          };
+        };
+        replayed.set_trace_sink(sink(rows_replayed));
+        stepped.set_trace_sink(sink(rows_stepped));
+        for (JobRuntime* runtime : {&replayed, &stepped})
+          for (const auto& job : jobs) { // submitted at 0, waiting (as SchedulerActor::gather() marks them)
+            runtime->expect(job);
+            runtime->table().at(job.id).status = JobStatus::waiting;
+          }
+        auto both = [&](double t, const std::vector<const ResourceSet*>& plan) {
+          replayed.set_virtual_clock(t);
+          stepped.set_virtual_clock(t);
+          apply(replayed, jobs, plan);
+          apply(stepped, jobs, plan);
+        };
+        // One cycle stepped in both from 0.5 s, the late jobs held back.
+        auto next_clock = [&](double t) { return simgrid_clock_after_wait(t, std::max(0.0, cycle.until(t) - t)); };
+        both(clock, early[start_phase]);
+        do {
+          clock = next_clock(clock);
+          both(clock, early[cycle.position(clock).phase]);
+        } while (cycle.position(clock).phase != start_phase);
+        std::vector<JobId> ids;
+        std::vector<const ResourceSet*> flat;
+        for (size_t j = 0; j < jobs.size(); j++) {
+          bool computes = false;
+          for (const auto& w : where)
+            computes = computes || w[j] != nullptr;
+          if (!computes) continue;
+          ids.push_back(jobs[j].id);
+          for (const auto& w : where)
+            flat.push_back(w[j]);
+        }
+        std::vector<std::pair<double, size_t>> clocks; // each boundary replayed, with the phase put in force there
+        if (ids.empty() || !replayed.cycle_begin(ids, flat, where.size(), start_phase, true)) {
+          replayed.cycle_end(cycle.period);
+          continue;
+        }
+        const size_t waiting = replayed.cycle_waiting();
+        // The boundaries up to the last first start, one at a time, the rows as the driver applies a plan.
+        std::vector<std::uint64_t> orders(ids.begin(), ids.end()); // submission order: by id here
+        replayed.cycle_rows_as_applied(orders);
+        replayed.cycle_partial();
+        size_t phase = start_phase;
+        auto step_one = [&] {
+          const double until = cycle.until(clock);
+          const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
+          const size_t to = cycle.position(next).phase;
+          if (!replayed.cycle_step(next, until, to)) return false;
+          replayed.cycle_commit_boundary();
+          clocks.emplace_back(next, to);
+          clock = next;
+          phase = to;
+          return true;
+        };
+        for (size_t steps = 0; steps <= where.size() && replayed.cycle_waiting() > 0; steps++)
+          if (!step_one()) break;
+        if (waiting > 0 && replayed.cycle_waiting() < waiting) result[2]++;
+        result[3] += static_cast<double>(waiting - replayed.cycle_waiting());
+        if (replayed.cycle_waiting() == 0 && phase + 1 < where.size()) {
+          // Whole cycles from that boundary, then the boundaries of the cycle a job's end refuses.
+          replayed.cycle_whole();
+          const size_t origin = phase;
+          long cycles = 0;
+          for (; cycles < 20; cycles++) {
+            double t = clock;
+            bool whole = false;
+            std::vector<std::pair<double, size_t>> these;
+            std::vector<double> untils;
+            for (size_t steps = 0; steps <= where.size() && !whole; steps++) {
+              const double until = cycle.until(t);
+              const double next = simgrid_clock_after_wait(t, std::max(0.0, until - t));
+              these.emplace_back(next, cycle.position(next).phase);
+              untils.push_back(until);
+              t = next;
+              whole = these.back().second == origin;
+            }
+            replayed.cycle_trial_until(std::max(untils.back(), t));
+            bool refused = false;
+            for (size_t i = 0; i < these.size() && !refused; i++)
+              refused = !replayed.cycle_step(these[i].first, untils[i], these[i].second);
+            if (refused || !whole) break;
+            replayed.cycle_commit();
+            clocks.insert(clocks.end(), these.begin(), these.end());
+            clock = t;
+          }
+          if (cycles > 0) result[4]++;
+          result[5] += static_cast<double>(cycles);
+          replayed.cycle_partial();
+          for (size_t steps = 0; steps <= where.size(); steps++)
+            if (!step_one()) break;
+        }
+        replayed.cycle_end(cycle.period);
+        replayed.set_virtual_clock(clock);
+        for (const auto& [t, p] : clocks) {
+          stepped.set_virtual_clock(t);
+          apply(stepped, jobs, where[p]);
+        }
+        stepped.set_virtual_clock(clock);
+        if (replayed.next_timer() != stepped.next_timer()) result[0]++;
+        if (replayed.next_timer() < clock + 10) result[9]++;
+        for (const auto& job : jobs) {
+          const JobState& a = replayed.table().at(job.id);
+          const JobState& b = stepped.table().at(job.id);
+          if (a.status != b.status || a.start_time != b.start_time) result[0]++;
+          if (!a.started() || !b.started()) continue;
+          if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id)) result[0]++;
+          if (a.service != b.service || a.processors != b.processors || a.cost.nodes_used != b.cost.nodes_used)
+            result[0]++;
+          if (a.counters.preemptions != b.counters.preemptions || a.counters.resizes != b.counters.resizes ||
+              a.counters.migrations != b.counters.migrations)
+            result[0]++;
+        }
+        replayed.close_trace();
+        stepped.close_trace();
+        for (const auto& job : jobs) {
+          const JobState& a = replayed.table().at(job.id);
+          const JobState& b = stepped.table().at(job.id);
+          if (a.account.dedicated_time != b.account.dedicated_time ||
+              a.account.paged_run_time != b.account.paged_run_time ||
+              a.account.page_fault_time != b.account.page_fault_time || a.allocated != b.allocated)
+            result[0]++;
+          if (!b.allocated.empty()) result[8]++;
+        }
+        auto order = [](std::vector<std::vector<double>>& rows) {
+          std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+            return std::tie(x[0], x[2], x[1]) < std::tie(y[0], y[2], y[1]);
+          });
+        };
+        order(rows_replayed);
+        order(rows_stepped);
+        result[7] += static_cast<double>(rows_stepped.size());
+        if (rows_replayed.size() != rows_stepped.size()) {
+          result[1]++;
+          continue;
+        }
+        for (size_t i = 0; i < rows_stepped.size(); i++) {
+          const auto& x = rows_replayed[i];
+          const auto& y = rows_stepped[i];
+          if (x[0] != y[0] || x[1] != y[1] || x[4] != y[4]) result[1]++;
+          result[6] = std::max({result[6], std::fabs(x[2] - y[2]), std::fabs(x[3] - y[3])});
+        }
+      }
+    });
+    engine->run();
+    return result;
+  });
+  ASSERT_EQ(got.size(), 10u);
+  EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
+  EXPECT_EQ(got[1], 0) << "trace rows of the replay that differ from stepping's";
+  EXPECT_GE(got[2], 30) << "trials whose replay started jobs";
+  EXPECT_GE(got[3], 45) << "jobs the replay started";
+  EXPECT_GE(got[4], 40) << "trials with whole cycles after the starts";
+  EXPECT_GE(got[5], 600) << "cycles advanced";
+  EXPECT_LT(got[6], 1e-9) << "largest difference of a row's times";
+  EXPECT_GT(got[7], 4000) << "rows compared";
+  EXPECT_GE(got[8], 5) << "jobs that held their processors throughout";
+  EXPECT_GE(got[9], 20) << "trials whose replay stopped within a period of a job's end";
 }

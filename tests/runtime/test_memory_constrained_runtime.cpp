@@ -368,9 +368,9 @@ TEST(MemoryConstrainedRuntime, WholeQuantumSchedulesAreNotSteppedQuantumByQuantu
 
 /* A schedule with two epochs still changes at every epoch boundary (EquiEpochTimeSlicesTwoEpochs' run): the instants
  * are 0, 20/3, 10, 50/3, 20, then 80/3 (jobs 2 and 3 end with their piece; job 1 is then alone on a whole-quantum
- * schedule) and 30 (job 1 ends): 7. Of them 10, 50/3 and 20 are advanced (simulation.cycles): one whole cycle from
- * 20/3, where job 1 has started, to 50/3, then the boundary 20 of the next cycle, whose next boundary, 80/3, sees jobs
- * 2 and 3 end. */
+ * schedule) and 30 (job 1 ends): 7. Of them 20/3, 10, 50/3 and 20 are advanced (simulation.cycles): job 1's start
+ * at 20/3, then one whole cycle from there, where every job has started, to 50/3, then the boundary 20 of the next
+ * cycle, whose next boundary, 80/3, sees jobs 2 and 3 end. */
 TEST(MemoryConstrainedRuntime, EpochBoundariesRemainDecisionInstants)
 {
   jobsched::testing::ScratchFolder f;
@@ -381,6 +381,6 @@ TEST(MemoryConstrainedRuntime, EpochBoundariesRemainDecisionInstants)
   EXPECT_NEAR(got[0], 30, 1e-6);
   EXPECT_NEAR(got[1], 80.0 / 3, 1e-6);
   EXPECT_NEAR(got[2], 80.0 / 3, 1e-6);
-  EXPECT_EQ(got[3], 4) << "decision instants";
-  EXPECT_EQ(got[4], 3) << "instants in cycles";
+  EXPECT_EQ(got[3], 3) << "decision instants";
+  EXPECT_EQ(got[4], 4) << "instants in cycles";
 }

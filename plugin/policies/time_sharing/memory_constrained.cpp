@@ -40,6 +40,21 @@
 namespace jobsched {
 namespace {
 
+/* boost::rational_cast<double>(a + b) without the sum's reduction (two gcds, a third of a schedule's rebuilding): the
+ * unreduced numerator and denominator, when both are exact doubles (at most 2^53), stand for the same real number as
+ * the reduced ones, which are smaller, so the quotients of both pairs round to the same double. */
+double sum_as_double(const memory_constrained::Fraction& a, const memory_constrained::Fraction& b)
+{
+  constexpr long long kExact = 1LL << 53;
+  const long long an = a.numerator(), ad = a.denominator(), bn = b.numerator(), bd = b.denominator();
+  long long num = 0, den = ad, left = 0, right = 0;
+  const bool overflow = ad == bd ? __builtin_add_overflow(an, bn, &num)
+                                 : __builtin_mul_overflow(an, bd, &left) || __builtin_mul_overflow(bn, ad, &right) ||
+                                       __builtin_add_overflow(left, right, &num) || __builtin_mul_overflow(ad, bd, &den);
+  if (overflow || num > kExact || num < -kExact || den > kExact) return boost::rational_cast<double>(a + b);
+  return static_cast<double>(num) / static_cast<double>(den);
+}
+
 class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
  public:
   bool needs_memory() const override { return min_nodes_ == "memory"; }
@@ -98,7 +113,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     chosen.clear();
     for (const size_t i : pieces_by_id_) { // the jobs come out by id: keep_later_by_id() sorts nothing
       if (!(starts_[i] <= fraction && fraction < ends_[i])) continue;
-      const JobState* state = jobs_[static_cast<size_t>(schedule_.pieces[i].job)];
+      const size_t job = static_cast<size_t>(schedule_.pieces[i].job);
+      const JobState* state = jobs_[job];
       const ResourceSet& processors = piece_processors_[i];
       if (!(all_up || view.up.contains(processors))) continue;
       // The runtime cannot resize or move a job that is still preparing (reading its image in, or stalled for a
@@ -108,7 +124,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
         deferred = true;
         continue;
       }
-      chosen.emplace_back(state->job->id, &processors);
+      chosen.emplace_back(facts_[job].id, &processors);
     }
     fill_run(plan.run, chosen);
     // A schedule whose pieces all span the whole quantum repeats without a change at its boundaries: the plan holds
@@ -163,10 +179,26 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   {
     dirty_ = false;
     quantum_start_ = view.now;
+    // Each job's facts, carried over from the last schedule for the jobs that stay (both lists are in submission
+    // order: a walk along the two), found anew for the others.
+    facts_next_.clear();
+    mins_.clear();
+    size_t last = 0;
+    for (const JobState* s : view.jobs) {
+      size_t found = last;
+      while (found < jobs_.size() && facts_[found].job != s->job)
+        found++;
+      if (found < jobs_.size()) {
+        facts_next_.push_back(facts_[found]);
+        last = found + 1;
+      } else {
+        facts_next_.push_back({s->job, s->job->id, minimum_nodes(*s->job), s->job->max_processors()});
+      }
+      mins_.push_back(facts_next_.back().min_nodes);
+    }
+    facts_.swap(facts_next_);
     jobs_ = view.jobs;
-    std::vector<int> mins;
-    for (const JobState* s : jobs_)
-      mins.push_back(minimum_nodes(*s->job));
+    const std::vector<int>& mins = mins_;
     schedule_ = memory_constrained::QuantumSchedule{};
     starts_.clear();
     ends_.clear();
@@ -187,8 +219,8 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     for (size_t i = 0; i < schedule_.pieces.size(); i++) {
       const auto& p = schedule_.pieces[i];
       starts_.push_back(boost::rational_cast<double>(p.start));
-      ends_.push_back(boost::rational_cast<double>(p.start + p.duration));
-      const int width = std::min(p.width, jobs_[static_cast<size_t>(p.job)]->job->max_processors());
+      ends_.push_back(sum_as_double(p.start, p.duration));
+      const int width = std::min(p.width, facts_[static_cast<size_t>(p.job)].max_processors);
       piece_processors_[i].clear();
       piece_processors_[i].add_range(p.first_node, width);
     }
@@ -199,13 +231,12 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     job_rank_.resize(job_count); // each job's place in id order
     for (size_t j = 0; j < job_count; j++)
       job_rank_[j] = j;
-    if (!std::is_sorted(jobs_.begin(), jobs_.end(),
-                        [](const JobState* a, const JobState* b) { return a->job->id < b->job->id; })) {
+    if (!std::is_sorted(facts_.begin(), facts_.end(),
+                        [](const JobFacts& a, const JobFacts& b) { return a.id < b.id; })) {
       std::vector<size_t> by_id(job_count);
       for (size_t j = 0; j < job_count; j++)
         by_id[j] = j;
-      std::stable_sort(by_id.begin(), by_id.end(),
-                       [this](size_t a, size_t b) { return jobs_[a]->job->id < jobs_[b]->job->id; });
+      std::stable_sort(by_id.begin(), by_id.end(), [this](size_t a, size_t b) { return facts_[a].id < facts_[b].id; });
       for (size_t r = 0; r < job_count; r++)
         job_rank_[by_id[r]] = r;
     }
@@ -227,16 +258,25 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
    * pieces in force over it (a later piece of a job in force at once replaces an earlier one, as in plan()). */
   void build_cycle()
   {
-    auto cycle = std::make_shared<Cycle>();
+    std::shared_ptr<Cycle> cycle = reusable_cycle();
     cycle->origin = quantum_start_;
     cycle->period = quantum_;
     cycle->epsilon = kTimeEpsilon / quantum_;
-    cycle->boundaries = {0.0, 1.0};
-    cycle->boundaries.insert(cycle->boundaries.end(), starts_.begin(), starts_.end());
-    cycle->boundaries.insert(cycle->boundaries.end(), ends_.begin(), ends_.end());
-    std::sort(cycle->boundaries.begin(), cycle->boundaries.end());
-    cycle->boundaries.erase(std::unique(cycle->boundaries.begin(), cycle->boundaries.end()), cycle->boundaries.end());
+    // The pieces' starts and ends, sorted, each once: inserted one by one where they belong, as there are few distinct
+    // values among twice as many as jobs (all of them were sorted, then the repeats dropped).
+    std::vector<double>& boundaries_in = cycle->boundaries;
+    boundaries_in.assign({0.0, 1.0});
+    const auto add = [&boundaries_in](double b) {
+      const auto at = std::lower_bound(boundaries_in.begin(), boundaries_in.end(), b);
+      if (at == boundaries_in.end() || *at != b) boundaries_in.insert(at, b);
+    };
+    for (const double b : starts_)
+      add(b);
+    for (const double b : ends_)
+      add(b);
     cycle->phases.resize(cycle->boundaries.size()); // the last: a fraction at or past 1
+    for (Phase& phase : cycle->phases)
+      phase.clear();
     // One epoch: plan() uses only the boundaries (such a schedule declares no cycle: nothing changes in it).
     // A piece is in force in the phases p whose boundary b_p has start <= b_p < end: the boundaries ascend, so those
     // are one run of phases, found by two binary searches rather than by testing every piece at every phase. The
@@ -250,13 +290,22 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
         };
         const size_t end = std::min(last_phase, at_or_after(ends_[i]));
         for (size_t p = at_or_after(starts_[i]); p < end; p++)
-          cycle->phases[p].emplace_back(jobs_[static_cast<size_t>(schedule_.pieces[i].job)]->job->id,
-                                        &piece_processors_[i]);
+          cycle->phases[p].emplace_back(facts_[static_cast<size_t>(schedule_.pieces[i].job)].id, &piece_processors_[i]);
       }
       for (size_t p = 0; p < last_phase; p++)
         keep_later_by_id(cycle->phases[p]);
     }
     cycle_ = std::move(cycle);
+  }
+
+  /* A cycle to fill (build_cycle()): one made for an earlier schedule that nobody holds any more, with its vectors'
+   * storage (a cycle, its boundaries and its phases' lists were allocated per schedule), or a new one. The driver keeps
+   * the last cycle it tried alive, so that no other cycle takes its address: a cycle it holds is not reused. */
+  std::shared_ptr<Cycle> reusable_cycle()
+  {
+    for (const std::shared_ptr<Cycle>& c : cycles_)
+      if (c.use_count() == 1) return c;
+    return cycles_.emplace_back(std::make_shared<Cycle>());
   }
 
   const Machine& machine_;
@@ -273,6 +322,17 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   bool dirty_ = false;
   double quantum_start_ = 0;
   std::vector<const JobState*> jobs_; // the schedule's job indices, in submission order
+  /* What replan() and plan() read of each job of jobs_, kept from one schedule to the next while the job stays (its
+   * Job, scattered in memory among a run's jobs, was read per job and schedule: a sixth of replan()). */
+  struct JobFacts {
+    const Job* job;
+    JobId id;
+    int min_nodes;      // M_j (minimum_nodes())
+    int max_processors; // its piece's width at most
+  };
+  std::vector<JobFacts> facts_, facts_next_;   // facts_next_: replan()'s scratch
+  std::vector<int> mins_;                      // replan()'s M_j per job, kept with its storage
+  std::vector<std::shared_ptr<Cycle>> cycles_; // every cycle made (reusable_cycle())
   memory_constrained::QuantumSchedule schedule_;
   std::vector<double> starts_, ends_;         // each piece's time span as fractions of the quantum
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)

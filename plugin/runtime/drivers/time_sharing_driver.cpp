@@ -19,6 +19,7 @@ void TimeSharingDriver::job_submitted(const WorkloadJob& job, double now)
 {
   in_system_.push_back(&runtime_.table().at(job.id));
   in_system_order_.push_back(submitted_);
+  in_system_ids_.push_back(job.id);
   submission_order_[job.id] = submitted_++;
   policy_.job_submitted(job, now);
 }
@@ -428,10 +429,12 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       }
       in_system_[out] = in_system_[i];
       in_system_order_[out] = in_system_order_[i];
+      in_system_ids_[out] = in_system_ids_[i];
       out++;
     }
     in_system_.resize(out);
     in_system_order_.resize(out);
+    in_system_ids_.resize(out);
     ended_orders_.clear();
   }
   SystemView& view = view_; // kept with the storage of its set of processors up
@@ -599,7 +602,13 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
  * reach, with the phase the policy's own arithmetic (Cycle::position) puts in force there, from the phase in force now
  * until it is in force again. A cycle is tried once: an advance stops at the first cycle in which something else would
  * happen (a job's end, an arrival), and until that happens and the policy plans anew, a later try would stop there too.
- * A try the runtime refuses (a job of the cycle has not started yet) is not one. */
+ * A try the runtime refuses is not one.
+ * Jobs of the cycle that have not started yet (after an arrival, until the new job's piece comes) are started by the
+ * replay: the boundaries up to the one where the last of them starts are replayed one at a time and each kept, their
+ * rows as decide() writes them (cycle_rows_as_applied()), as the instants each was decided at before; the whole cycles
+ * then go from that boundary, as the advance that followed the decision there did. Each of those instants was a
+ * decision (the policy's plan, its check, the runtime's suspensions and resumptions): after an arrival, two on
+ * average, half the decision instants of a run. */
 CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<double(double, double)>& next_instant)
 {
   if (lookahead_ && repeats_) return advance_lookahead(now, next_instant);
@@ -610,12 +619,17 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   const Cycle::Position start = cycle.position(now);
   if (start.phase + 1 >= cycle.phases.size() || cycle.phases.size() < 3) return advance;
   const size_t phases = cycle.phases.size();
-  if (!fill_replay_table(cycle.phases)) return advance;
-  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, start.phase)) {
+  if (!fill_replay_table(cycle.phases, true)) return advance;
+  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, start.phase, true)) {
     runtime_.cycle_end(cycle.period);
     return advance;
   }
-  cycle_tried_ = cycle_;
+  cycle_phase_seconds_.clear(); // phase p spans [boundaries[p], boundaries[p + 1]) of each period, the last nothing
+  for (size_t p = 0; p < phases; p++)
+    cycle_phase_seconds_.push_back(
+        p + 1 < cycle.boundaries.size() ? (cycle.boundaries[p + 1] - cycle.boundaries[p]) * cycle.period : 0);
+  runtime_.cycle_durations(cycle_phase_seconds_, cycle.period);
+  size_t origin = start.phase; // the phase whose return ends a whole cycle
   // The next boundary after `from` (whose position is `at`) on the scheduler's clock, with the policy's wake-up before
   // it and its position; its clock -1 when something else would come first. The position of a boundary reached is that
   // of the next step's `from`: Cycle::until() of it, computed once. Written field by field into `b` (a boundary built
@@ -663,10 +677,35 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
       return;
     }
     b.latest = std::max({b.latest, next.clock, next.until});
-    b.done = b.whole = next.at.phase == start.phase;
+    b.done = b.whole = next.at.phase == origin;
   };
   double clock = now;
   Cycle::Position at_clock = start; // the position of `clock`
+  if (runtime_.cycle_waiting() > 0) { // the boundaries up to the last first start, as decided one by one
+    runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
+    runtime_.cycle_partial();
+    for (size_t steps = 0; steps <= phases && runtime_.cycle_waiting() > 0; steps++) {
+      const double next = step(clock, at_clock);
+      if (next < 0) break;
+      runtime_.cycle_commit_boundary();
+      clock = next;
+      advance.instants++;
+    }
+    // Whole cycles from there as from a decision there (its advance's conditions): else the next instant decides and
+    // tries this cycle again.
+    if (runtime_.cycle_waiting() > 0 || at_clock.phase + 1 >= phases) {
+      runtime_.cycle_end(cycle.period);
+      if (advance.instants > 0) {
+        advance.clock = clock;
+        until_ = cycle.until(at_clock);
+        if (at_clock.phase != start.phase) take_phase_as_last_plan(cycle.phases[at_clock.phase]);
+      }
+      return advance;
+    }
+    runtime_.cycle_whole();
+    origin = at_clock.phase;
+  }
+  cycle_tried_ = cycle_;
   // Each cycle's boundaries are found before the runtime replays them, which tells it by when they all come: it can
   // then know the cycle kept before replaying it (JobRuntime::cycle_trial_until). The next cycle's are found one per
   // boundary replayed (the chain of arithmetic from one boundary's clock to the next overlaps the replay's own).
@@ -821,7 +860,7 @@ void TimeSharingDriver::check_cycle(const Cycle& cycle, const Plan& plan, const 
   if (!same) throw PolicyError("plan: it is not its cycle's phase in force now (" + std::to_string(at.phase) + ")");
 }
 
-bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases)
+bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool waiting)
 {
   // Each job of the phases with where it computes in each (vectors reused from one advance to the next). The phases
   // list their jobs by id: their union is merged phase by phase, most often the jobs seen already.
@@ -850,11 +889,23 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases)
                              cycle_ids_.end());
     cycle_ids_.swap(cycle_ids_merged_);
   }
-  // The runtime refuses a job that has not started (or has ended): known from the records, before the phases' table
-  // is built. After an arrival that is the usual case until the new job's piece comes.
+  // Their records and submission orders, found by a walk along the jobs in the system when submission order is id
+  // order (a generated workload's), looked up otherwise (a look-up per job and advance was a fortieth of a run). The
+  // runtime refuses a job that has ended (or, without `waiting`, has not started): known from the records, before
+  // the phases' table is built.
+  cycle_states_.clear();
+  cycle_orders_.clear();
+  size_t k = 0;
   for (const JobId id : cycle_ids_) {
-    const JobState* s = runtime_.table().find(id);
-    if (s == nullptr || (s->status != JobStatus::running && s->status != JobStatus::suspended)) return false;
+    while (k < in_system_ids_.size() && in_system_ids_[k] < id)
+      k++;
+    const bool walked = k < in_system_ids_.size() && in_system_ids_[k] == id;
+    const auto [s, order] = walked ? std::pair{in_system_[k], in_system_order_[k]} : look_up_record(id);
+    if (s == nullptr || (s->status != JobStatus::running && s->status != JobStatus::suspended &&
+                         !(waiting && s->status == JobStatus::waiting)))
+      return false;
+    cycle_states_.push_back(s);
+    cycle_orders_.push_back(order);
   }
   const size_t count = phases.size();
   cycle_where_.assign(cycle_ids_.size() * count, nullptr);
@@ -871,15 +922,17 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases)
 
 void TimeSharingDriver::take_phase_as_last_plan(const Phase& run)
 {
-  // Its jobs, by id (plan.run's order).
+  // Its jobs, by id (plan.run's order), with the records and orders fill_replay_table() found (a walk along both).
   last_run_.clear();
   last_run_states_.clear();
   last_run_orders_.clear();
+  size_t k = 0;
   for (const auto& [id, where] : run) {
-    const auto [state, order] = look_up_record(id);
+    while (cycle_ids_[k] < id)
+      k++;
     last_run_.push_back(id);
-    last_run_states_.push_back(state);
-    last_run_orders_.push_back(order);
+    last_run_states_.push_back(cycle_states_[k]);
+    last_run_orders_.push_back(cycle_orders_[k]);
   }
 }
 
@@ -900,10 +953,7 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const std::functio
     runtime_.cycle_end(0);
     return advance;
   }
-  cycle_orders_.clear(); // the rows as decide() would write them: suspensions in submission order
-  for (const JobId id : cycle_ids_)
-    cycle_orders_.push_back(look_up_record(id).second);
-  runtime_.cycle_rows_as_applied(cycle_orders_);
+  runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
   runtime_.cycle_partial();
   double clock = now;
   size_t phase = 0;

@@ -67,9 +67,11 @@ class TimeSharingDriver : public Driver {
   /* Its jobs in the system, on processors up, none given to two, within their bounds (after check_phase_form()). */
   void check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up) const;
   /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
-   * the jobs has not started or has ended (the runtime's replay would refuse it). */
-  bool fill_replay_table(const std::vector<Phase>& phases);
-  /* After a replay: the plan in force is `run` (last_run_ and its records). */
+   * the jobs has ended or, unless `waiting` (the replay starts such jobs: JobRuntime::cycle_begin()), has not started
+   * (the runtime's replay would refuse it). */
+  bool fill_replay_table(const std::vector<Phase>& phases, bool waiting = false);
+  /* After a replay: the plan in force is `run` (last_run_ and its records), one of the phases fill_replay_table() took.
+   */
   void take_phase_as_last_plan(const Phase& run);
 
   const Machine& machine_;
@@ -80,6 +82,7 @@ class TimeSharingDriver : public Driver {
    * those leave in one pass over these numbers, without reading every job's record (a million-job gang run keeps tens
    * of thousands of jobs in the system, and that pass over their records was a sixth of its time). */
   std::vector<std::uint64_t> in_system_order_;
+  std::vector<JobId> in_system_ids_; // their ids (ascending when submission order is id order)
   std::vector<std::uint64_t> ended_orders_;
   std::unordered_map<JobId, std::uint64_t> submission_order_;
   std::uint64_t submitted_ = 0;
@@ -117,7 +120,9 @@ class TimeSharingDriver : public Driver {
   std::vector<JobId> cycle_ids_;
   std::vector<const ResourceSet*> cycle_where_;
   std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
-  std::vector<std::uint64_t> cycle_orders_; // advance_lookahead(): their submission orders
+  std::vector<const JobState*> cycle_states_; // their records and submission orders (fill_replay_table())
+  std::vector<std::uint64_t> cycle_orders_;
+  std::vector<double> cycle_phase_seconds_; // advance_cycles(): how long each phase of the cycle lasts
   /* advance_cycles(): a boundary on the scheduler's clock, the policy's wake-up there, its position. */
   struct CycleBoundary {
     double clock, until;

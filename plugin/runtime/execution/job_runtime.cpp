@@ -1498,7 +1498,7 @@ void JobRuntime::link_replayed_fields(Execution& x, CycleState& st, Link link)
 }
 
 bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
-                             size_t phase)
+                             size_t phase, bool waiting)
 {
   cycle_state_.clear();
   cycle_undo_.clear();
@@ -1506,20 +1506,33 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_rows_kept_ = 0;
   cycles_committed_ = 0;
   cycle_partial_ = false;
+  cycle_partial_unkept_ = false;
   cycle_trial_sure_ = false;
   cycle_timers_after_ = -std::numeric_limits<double>::infinity();
+  cycle_period_ = 0;
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
       phase >= phases || where.size() != ids.size() * phases)
     return false;
-  // Each job as it is now: computing where the phase says, or suspended (not waiting to start); every execution the
-  // cycle does not name suspended (the plan in force names every job that computes). One walk along the executions
-  // and the ids, both by id.
+  // Each job as it is now: computing where the phase says, or suspended (or, with `waiting`, waiting to start and not
+  // placed in the phase: no execution yet, nullptr); every execution the cycle does not name suspended (the plan in
+  // force names every job that computes). One walk along the executions and the ids, both by id.
   std::vector<Execution*>& executions = cycle_executions_;
   executions.clear();
   size_t j = 0;
+  const auto take_waiting = [&] { // ids[j], which has no execution
+    if (!waiting || (j > 0 && !(ids[j - 1] < ids[j]))) return false;
+    const JobState* s = table_.find(ids[j]);
+    if (s == nullptr || s->status != JobStatus::waiting || where[j * phases + phase] != nullptr) return false;
+    const auto& job = static_cast<const WorkloadJob&>(*s->job);
+    if (!job.profile.empty() || job.kill_at_estimate) return false;
+    executions.push_back(nullptr);
+    j++;
+    return true;
+  };
   for (auto& [id, x] : jobs_) {
-    if (j < ids.size() && ids[j] < id) return false; // not in the runtime (or the ids are not ascending)
+    while (j < ids.size() && ids[j] < id) // not in the runtime (or the ids are not ascending)
+      if (!take_waiting()) return false;
     if (j == ids.size() || id < ids[j]) {
       if (x.state->status != JobStatus::suspended || x.stall_end >= 0 || x.timer_end >= 0) return false;
       continue;
@@ -1535,9 +1548,11 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     executions.push_back(&x);
     j++;
   }
-  if (j < ids.size()) return false;
+  while (j < ids.size())
+    if (!take_waiting()) return false;
   cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
   if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
+  cycle_place_.assign(phases * ids.size(), -1);
   cycle_sets_.clear();
   cycle_phases_ = phases;
   cycle_phase_ = phase;
@@ -1549,42 +1564,56 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     cycle_changes_[p].to = std::numeric_limits<size_t>::max();
   }
   for (j = 0; j < ids.size(); j++) {
-    Execution& x = *executions[j];
-    const JobState& s = *x.state;
-    CycleReplay& r = cycle_jobs_[j]; // its vector emptied, its storage kept from the last advance
-    r.x = &x;
-    r.trace_id = trace_id(x);
-    r.malleable = x.job->shape == JobShape::malleable;
-    r.run_time = x.job->run_time;
-    r.speedup_of_size = x.job->speedup(x.job->size);
+    Execution* const x = executions[j];
+    JobState& s = x != nullptr ? *x->state : *table_.find(ids[j]);
+    CycleReplay& r = cycle_jobs_[j];
+    r.x = x;
+    r.state = &s;
+    r.job = x != nullptr ? x->job : &static_cast<const WorkloadJob&>(*s.job);
+    r.trace_id = x != nullptr ? trace_id(*x) : r.job->id;
+    r.malleable = r.job->shape == JobShape::malleable;
+    r.duty = -1;
+    r.run_time = r.job->run_time;
+    r.speedup_of_size = r.job->speedup(r.job->size);
     const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
-    r.set_of_phase.clear();
-    auto index_of = [&r, first_set, this](const ResourceSet& set) {
+    // `computes`: the job may compute on the set (its phases', or its record's when it runs), whose figures launch()
+    // and account() read are then worked out; a suspended job's own set serves its rows only.
+    auto index_of = [&r, first_set, this](const ResourceSet& set, bool computes) {
       // A phase names a piece's set by its address, the same in every phase the piece spans: once found equal to one
       // of the job's sets, that address is remembered with it and the words are not compared again.
-      for (size_t i = first_set; i < cycle_sets_.size(); i++)
-        if (cycle_sets_[i].set == &set || cycle_sets_[i].same == &set) return static_cast<int>(i);
-      for (size_t i = first_set; i < cycle_sets_.size(); i++)
-        if (*cycle_sets_[i].set == set) {
-          cycle_sets_[i].same = &set;
-          return static_cast<int>(i);
-        }
-      const int n = set.count();
-      bool off = false;
-      CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
-      c.set = &set;
-      c.speed = slowest_speed_of(set, off);
-      c.cost = model_.cost(*r.x->job, set);
-      c.stretch = model_.compute_stretch(c.cost);
-      c.speedup = r.x->job->speedup(static_cast<double>(n));
-      c.rate = n == r.x->job->size ? 1.0 : c.speedup / r.speedup_of_size;
-      c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
-      c.page_fault_time = r.run_time * c.cost.page_faults;
-      c.whole_time = r.run_time * r.speedup_of_size / c.speedup * c.stretch * reference_speed_ / c.speed;
-      return static_cast<int>(cycle_sets_.size() - 1);
+      size_t i = first_set;
+      while (i < cycle_sets_.size() && cycle_sets_[i].set != &set && cycle_sets_[i].same != &set)
+        i++;
+      if (i == cycle_sets_.size()) {
+        for (i = first_set; i < cycle_sets_.size() && *cycle_sets_[i].set != set;)
+          i++;
+        if (i < cycle_sets_.size()) cycle_sets_[i].same = &set;
+      }
+      if (i == cycle_sets_.size()) {
+        bool off = false;
+        CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
+        c.set = &set;
+        c.count = set.count();
+        c.speed = slowest_speed_of(set, off);
+      }
+      CycleSet& c = cycle_sets_[i];
+      if (computes && !c.timed) {
+        const int n = c.count;
+        c.timed = true;
+        c.cost = model_.cost(*r.job, set);
+        c.stretch = model_.compute_stretch(c.cost);
+        c.speedup = r.job->speedup(static_cast<double>(n));
+        c.rate = n == r.job->size ? 1.0 : c.speedup / r.speedup_of_size;
+        c.paged_run_time = r.run_time * (1.0 + c.cost.page_faults);
+        c.page_fault_time = r.run_time * c.cost.page_faults;
+        c.whole_time = r.run_time * r.speedup_of_size / c.speedup * c.stretch * reference_speed_ / c.speed;
+      }
+      return static_cast<int>(i);
     };
     CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
-    st.set = index_of(s.processors);              // a suspended job's are where it last computed
+    st.waiting = x == nullptr;
+    // A suspended job's are where it last computed.
+    st.set = st.waiting ? -1 : index_of(s.processors, s.status == JobStatus::running);
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
     r.set_at_begin = st.set;
@@ -1595,17 +1624,22 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       if (on != nullptr && on != last_on) { // (a job stays on one set for phases on end: found once)
         if (on->empty()) return false;
         last_on = on;
-        last_index = index_of(*on);
+        last_index = index_of(*on, true);
       }
-      r.set_of_phase.push_back(on == nullptr ? -1 : last_index);
+      cycle_place_[p * ids.size() + j] = on == nullptr ? -1 : last_index;
       if (on != nullptr) cycle_running_[p].push_back(j);
     }
-    // Over all its sets (its record's too, where a suspended job may not compute again: a bound no larger).
+    // Over the sets it may compute on (a set not worked out counts for infinity).
     r.least_time = std::numeric_limits<double>::infinity();
     for (size_t i = first_set; i < cycle_sets_.size(); i++)
       r.least_time = std::min(r.least_time, cycle_sets_[i].whole_time);
     st.running = s.status == JobStatus::running;
-    link_replayed_fields(x, st, [](const auto& job, auto& replay) { replay = job; });
+    if (x != nullptr) {
+      link_replayed_fields(*x, st, [](const auto& job, auto& replay) { replay = job; });
+    } else { // as start() makes its execution (a new one's fields, read only)
+      cycle_new_execution_.state = &s;
+      link_replayed_fields(cycle_new_execution_, st, [](const auto& job, auto& replay) { replay = job; });
+    }
   }
   if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
     return false;
@@ -1641,12 +1675,20 @@ inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bo
     st.account.dedicated_time += dedicated_length(length, st.dedicated_rate);
     add_work_done_by(st.account, st.remaining_at_segment, st.remaining, c.paged_run_time, c.page_fault_time);
   }
-  if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0))
-    cycle_rows_.push_back({job, st.since, clock, st.set, st.running,
-                           cycle_partial_           ? CycleRow::Kind::as_is
-                           : cycles_committed_ == 1 ? CycleRow::Kind::after_first
-                           : st.rows == 0           ? CycleRow::Kind::as_is
-                                                    : CycleRow::Kind::every_cycle});
+  if (record && length > 0 && (cycle_partial_ || cycles_committed_ == 0 || st.rows == 0)) {
+    // Written field by field in its place: a row built apart and copied in was read back in 16-byte halves of 8-byte
+    // stores not yet landed, which the processor cannot forward.
+    CycleRow& row = cycle_rows_.emplace_back();
+    row.job = job;
+    row.start = st.since;
+    row.end = clock;
+    row.set = st.set;
+    row.running = st.running;
+    row.kind = cycle_partial_           ? CycleRow::Kind::as_is
+               : cycles_committed_ == 1 ? CycleRow::Kind::after_first
+               : st.rows == 0           ? CycleRow::Kind::as_is
+                                        : CycleRow::Kind::every_cycle;
+  }
   if (length > 0) st.rows++;
   st.since = clock;
 }
@@ -1658,31 +1700,41 @@ inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size
     changes.to = to;
     changes.jobs.clear();
     const bool as_applied = !cycle_stop_orders_.empty();
+    const size_t jobs = cycle_state_.size();
+    const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
+    const int* const place_to = cycle_place_.data() + to * jobs;
+    if (!as_applied) { // by id, each written in its place (a call of emplace_back per job was half of the time here)
+      changes.jobs.resize(jobs);
+      size_t listed = 0;
+      for (size_t j = 0; j < jobs; j++)
+        if (place_from[j] != place_to[j]) changes.jobs[listed++] = {j, place_to[j]};
+      changes.jobs.resize(listed);
+      return changes.jobs;
+    }
     // As the driver applies a plan (cycle_rows_as_applied()): first the jobs suspended and the jobs that are not
     // malleable moved (in submission order), then the malleable jobs resized, those shrunk first (by id each), then
     // the jobs resumed (by id).
     for (auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
       later->clear();
-    for (size_t j = 0; j < cycle_state_.size(); j++) {
-      const std::vector<int>& place = cycle_jobs_[j].set_of_phase;
-      if (place[from] == place[to]) continue;
-      if (!as_applied || (place[from] >= 0 && (place[to] < 0 || !cycle_jobs_[j].malleable))) {
-        changes.jobs.emplace_back(j, place[to]);
-      } else if (place[from] < 0) {
-        cycle_resuming_.emplace_back(j, place[to]);
+    for (size_t j = 0; j < jobs; j++) {
+      const int was = place_from[j];
+      const int goes = place_to[j];
+      if (was == goes) continue;
+      if (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable)) {
+        changes.jobs.emplace_back(j, goes);
+      } else if (was < 0) {
+        cycle_resuming_.emplace_back(j, goes);
       } else {
-        const bool shrinks = cycle_sets_[static_cast<size_t>(place[from])].set->contains(
-            *cycle_sets_[static_cast<size_t>(place[to])].set);
-        (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, place[to]);
+        const bool shrinks =
+            cycle_sets_[static_cast<size_t>(was)].set->contains(*cycle_sets_[static_cast<size_t>(goes)].set);
+        (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, goes);
       }
     }
-    if (as_applied) {
-      std::sort(changes.jobs.begin(), changes.jobs.end(), [this](const auto& a, const auto& b) {
-        return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
-      });
-      for (const auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
-        changes.jobs.insert(changes.jobs.end(), later->begin(), later->end());
-    }
+    std::sort(changes.jobs.begin(), changes.jobs.end(), [this](const auto& a, const auto& b) {
+      return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
+    });
+    for (const auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
+      changes.jobs.insert(changes.jobs.end(), later->begin(), later->end());
   }
   return changes.jobs;
 }
@@ -1713,12 +1765,24 @@ void JobRuntime::cycle_trial_until(double latest)
       const CycleState& st = cycle_state_[j];
       const double least = st.remaining * cycle_jobs_[j].least_time;
       const double from = st.running ? st.timer_start : st.since;
-      if (!(from >= 0) || (st.running && !(st.timer_end - st.timer_start >= least * (1 - 1e-12)))) {
+      if (st.waiting || !(from >= 0) || (st.running && !(st.timer_end - st.timer_start >= least * (1 - 1e-12)))) {
         after = -std::numeric_limits<double>::infinity();
         break;
       }
-      after = std::min(after, from + least * (1 - 1e-9));
-      if (st.running) after = std::min(after, st.timer_end);
+      double earliest = from + least * (1 - 1e-9);
+      const double duty = cycle_jobs_[j].duty;
+      if (duty >= 0) {
+        // It computes `duty` seconds a period (cycle_durations()), so in any span of L seconds at most duty x (L /
+        // period + 1) (whole periods, and one period's worth in the rest); it needs `least` seconds of computing
+        // before its timer can run out while it computes (a step refuses only then: a timer it is stopped before
+        // does not count), so not before from + period x (least / duty - 1). The duty is taken a little larger than
+        // its phases' lengths: the boundaries reached on the clock differ from them by a few of the clock's ulps.
+        const double most = duty * (1 + 1e-6) + 1e-6 + 1e-12 * std::fabs(latest);
+        earliest = std::max(earliest, from + cycle_period_ * (least * (1 - 1e-9) / most - 1));
+      } else if (st.running) {
+        earliest = std::min(earliest, st.timer_end);
+      }
+      after = std::min(after, earliest);
     }
     cycle_timers_after_ = after;
   }
@@ -1742,18 +1806,34 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     if (!(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return refuse();
   }
   const bool record = cycle_partial_ || cycles_committed_ < 2;
+  // A step is refused before it changes anything, and after cycle_partial() each one is kept before the next
+  // (cycle_commit_boundary()): only a trial of whole cycles, which may be dropped after some of its steps, saves the
+  // jobs' states, and only when it is not sure to be kept.
+  const bool save = !cycle_trial_sure_ && !cycle_partial_;
+  if (cycle_partial_) {
+    if (cycle_partial_unkept_) throw std::logic_error("cycle replay: a boundary replayed after one not kept");
+    cycle_partial_unkept_ = true;
+  }
   for (const auto& [j, target] : cycle_changes(cycle_trial_phase_, phase)) {
     const CycleReplay& r = cycle_jobs_[j];
     CycleState& st = cycle_state_[j];
-    // Its first change in this trial, unless the trial is sure to be kept (then its rows are not counted either: only
-    // the first two cycles' are recorded).
-    if (!cycle_trial_sure_ && cycle_saved_in_[j] != cycle_trial_) {
+    // Its first change in this trial, unless nothing is saved (then its rows are not counted either: only the first
+    // two cycles' are recorded, and those after cycle_partial() each).
+    if (save && cycle_saved_in_[j] != cycle_trial_) {
       cycle_saved_in_[j] = cycle_trial_;
       cycle_saved_state_[j] = st;
       cycle_undo_.push_back(j);
       st.rows = 0;
     }
     st.transitions++;
+    if (st.waiting) { // its first start (start(), launch()): no segment was open, and it is not a migration
+      st.waiting = false;
+      st.start_time = clock;
+      st.since = clock;
+      st.set = target;
+      cycle_launch(r, st, clock);
+      continue;
+    }
     const bool resized = st.running && target >= 0 && r.malleable;
     if (st.running) { // stop_exec(): the timer's fraction not done
       const double length = st.timer_end - st.timer_start;
@@ -1779,6 +1859,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 void JobRuntime::cycle_drop_trial()
 {
   if (cycle_trial_sure_) throw std::logic_error("cycle replay: a cycle found sure to be kept was dropped");
+  if (cycle_partial_unkept_) throw std::logic_error("cycle replay: a boundary replayed after cycle_partial() dropped");
   for (const size_t j : cycle_undo_)
     cycle_state_[j] = cycle_saved_state_[j];
   cycle_undo_.clear();
@@ -1799,9 +1880,43 @@ void JobRuntime::cycle_partial()
   cycle_partial_ = true;
 }
 
+void JobRuntime::cycle_durations(const std::vector<double>& phase_seconds, double period)
+{
+  if (phase_seconds.size() != cycle_phases_ || !(period > 0)) return;
+  cycle_period_ = period;
+  const size_t jobs = cycle_state_.size();
+  for (size_t j = 0; j < jobs; j++) {
+    double duty = 0;
+    for (size_t p = 0; p < cycle_phases_; p++)
+      if (cycle_place_[p * jobs + j] >= 0) duty += phase_seconds[p];
+    cycle_jobs_[j].duty = duty;
+  }
+}
+
+size_t JobRuntime::cycle_waiting() const
+{
+  return static_cast<size_t>(
+      std::count_if(cycle_state_.begin(), cycle_state_.end(), [](const CycleState& st) { return st.waiting; }));
+}
+
+void JobRuntime::cycle_whole()
+{
+  if (!cycle_partial_ || cycle_partial_unkept_ || cycle_waiting() > 0)
+    throw std::logic_error("cycle replay: whole cycles after boundaries not all kept or jobs not all started");
+  cycle_partial_ = false;
+  cycles_committed_ = 0;
+  for (CycleState& st : cycle_state_)
+    st.rows = 0;
+  // The rows by id from here, as an advance that begins here writes them.
+  cycle_stop_orders_.clear();
+  for (CycleChanges& changes : cycle_changes_)
+    changes.to = std::numeric_limits<size_t>::max();
+}
+
 void JobRuntime::cycle_commit_boundary()
 {
   cycle_trial_sure_ = false;
+  cycle_partial_unkept_ = false;
   cycle_undo_.clear();
   cycle_trial_++;
   cycle_phase_ = cycle_trial_phase_;
@@ -1850,19 +1965,28 @@ void JobRuntime::cycle_end(double period)
     for (const CycleRow& row : cycle_rows_) { // busy_area() x repeats of the rows above
       if (row.running)
         running_area_total_ +=
-            held_processor_seconds(-1, cycle_sets_[static_cast<size_t>(row.set)].set->count(), row.start, row.end) *
+            held_processor_seconds(-1, cycle_sets_[static_cast<size_t>(row.set)].count, row.start, row.end) *
             static_cast<double>(repeats_of(row));
       segments_total_++;
     }
   }
   for (size_t j = 0; j < cycle_state_.size(); j++) {
     CycleState& st = cycle_state_[j];
-    if (st.transitions == 0) continue; // it computed or waited where it was throughout
-    Execution& x = *cycle_jobs_[j].x;
-    JobState& s = *x.state;
+    if (st.transitions == 0 || st.waiting) continue; // it computed or waited where it was throughout
+    const CycleReplay& r = cycle_jobs_[j];
+    JobState& s = *r.state;
+    if (r.x == nullptr) { // started by the replay: its execution, as start() makes it
+      Execution& x = jobs_[r.job->id];
+      x.job = r.job;
+      x.state = &s;
+      x.computed_since_dispatch = true;
+      s.start_time = st.start_time;
+    }
+    Execution& x = r.x != nullptr ? *r.x : jobs_.at(r.job->id);
     link_replayed_fields(x, st, [](auto& job, const auto& replay) { job = replay; });
     x.share_since = st.since;
-    x.held_throughout = false;
+    // It keeps the processors of its first start while it did nothing else (a start made by the replay, then none).
+    x.held_throughout = r.x == nullptr && st.transitions == 1;
     const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
     // Where it last computed, as launch() left it. The replay leaves the record's processors as they were, and a job's
     // sets differ from one another: they changed exactly when its set is not the one they were at the start.

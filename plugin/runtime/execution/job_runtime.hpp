@@ -231,11 +231,21 @@ class JobRuntime {
    * as it is, its other rows of the first cycle k times, its first of the second k - 1 times). A step refuses (false)
    * when a job would end or another timer come by `until` (stepping would stop there): the trial is then dropped.
    * cycle_begin() refuses what the replay does not model: processes, parallelism profiles, jobs killed at their
-   * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`. */
+   * estimate, stalls, images, preparations, a slowdown or a share, ptasks, a job's state not that of `phase`.
+   * With `waiting` a job of the cycle may also not have started yet (submitted, its record waiting, not computing in
+   * `phase`): the replay starts it when a step first places it, as start() would (no segment open before, no
+   * migration), and cycle_end() gives it its execution then. */
   /* `ids`: the jobs, ascending; `where`: for each job in turn, where it computes in each of the cycle's `phases`
    * phases. */
   bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
-                   size_t phase);
+                   size_t phase, bool waiting = false);
+  /* After cycle_begin(), for a cycle whose phases last `phase_seconds` each period of `period` seconds: each job
+   * computes at most the sum of its phases' per period, which bounds how soon it can end, so that more trials are
+   * found sure to be kept (cycle_trial_until(): the bound of a job computing a quarter of each period is four times
+   * later). Without it, the bound is that of a job computing all the time. */
+  void cycle_durations(const std::vector<double>& phase_seconds, double period);
+  /* Jobs of the cycle not started in the replayed state (cycle_begin()'s `waiting`). */
+  size_t cycle_waiting() const;
   bool cycle_step(double clock, double until, size_t phase);
   /* After cycle_begin(), for a replay whose rows must read as the driver's own (a lookahead's, Plan::lookahead): the
    * order in which the driver suspends the jobs (one per id of cycle_begin(): their submission order). At each
@@ -254,9 +264,14 @@ class JobRuntime {
   bool cycle_trial_sure() const { return cycle_trial_sure_; }
   void cycle_commit();
   /* After the whole cycles: the boundaries of the next one, one at a time, up to the last before something else would
-   * happen there (the trial dropped; each step kept by cycle_commit_boundary(), its trace rows ordinary ones). */
+   * happen there (the trial dropped; each step kept by cycle_commit_boundary() before the next, its trace rows ordinary
+   * ones: such a step saves nothing for a drop, and one replayed but not kept is a logic error). */
   void cycle_partial();
   void cycle_commit_boundary();
+  /* After cycle_partial() and its boundaries kept (cycle_commit_boundary()), every job started: whole cycles from the
+   * phase in force, as if cycle_begin() took the jobs here (their rows so far kept as they are; the rows from here on
+   * by id, cycle_rows_as_applied() ended). */
+  void cycle_whole();
   /* The cycles committed (cycle_commit()), each `period` seconds long, and the boundaries after them. */
   void cycle_end(double period);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
@@ -457,21 +472,26 @@ class JobRuntime {
   /* The cycle being advanced (cycle_begin()): per job, what launch() and account() read of it, and its distinct
    * processor sets, which lie side by side in cycle_sets_ (a job's state and the phases name them by that index). */
   struct CycleReplay {
-    Execution* x = nullptr;
+    Execution* x = nullptr; // nullptr: not started at cycle_begin() (its execution is made by cycle_end())
+    const WorkloadJob* job = nullptr;
+    JobState* state = nullptr;
     JobId trace_id = 0; // of its rows
     bool malleable = false;
     double run_time = 0;           // of its job
     double speedup_of_size = 1;    // S(size)
-    std::vector<int> set_of_phase; // index into cycle_sets_, -1: suspended
     int set_at_begin = -1;         // index of its record's processors when cycle_begin() took it
     double least_time = 0;         // seconds its whole work takes on the fastest of its sets (whole_time)
+    double duty = -1;              // seconds it computes per period (cycle_durations()), -1: not known
   };
   struct CycleSet {
     const ResourceSet* set;
     const ResourceSet* same = nullptr;      // another set found equal to it (cycle_begin())
+    int count = 0;                          // its processors
+    bool timed = false;                     // the figures below are worked out: a job of the cycle may compute on it
     double speed, stretch, rate, speedup;   // as launch() computes them
     double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
-    double whole_time;                      // cycle_launch()'s timer length for the whole work (cycle_trial_until())
+    double whole_time = std::numeric_limits<double>::infinity(); // cycle_launch()'s timer length for the whole work
+                                                                 // (cycle_trial_until())
     PlacementCost cost;
   };
   /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
@@ -484,6 +504,8 @@ class JobRuntime {
     JobAccount account;
     int preemptions = 0, resizes = 0, migrations = 0;
     int rows = 0; // recorded in the cycle being tried
+    bool waiting = false;   // not started yet (cycle_begin()'s `waiting`)
+    double start_time = -1; // when the replay started it
   };
   struct CycleRow {
     size_t job; // in cycle_jobs_
@@ -498,15 +520,19 @@ class JobRuntime {
     };
     Kind kind;
   };
-  /* The jobs whose place changes when phase `to` follows phase `from` (those whose set_of_phase differs there), in
+  /* The jobs whose place changes when phase `to` follows phase `from` (those whose cycle_place_ differs there), in
    * job order, each with its place in `to`: built the first time a step goes from `from` to `to`. */
   struct CycleChanges {
     size_t to = std::numeric_limits<size_t>::max(); // none built yet
     std::vector<std::pair<size_t, int>> jobs;
   };
-  std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use (the others keep their storage)
+  std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use
   std::vector<CycleSet> cycle_sets_;
+  /* Where each job computes in each phase, phase by phase (cycle_place_[phase x jobs + job]): an index into
+   * cycle_sets_, -1 suspended. A phase's row is read whole when the changes from it are listed (cycle_changes()). */
+  std::vector<int> cycle_place_;
   std::vector<Execution*> cycle_executions_;
+  Execution cycle_new_execution_; // a new execution's fields, those of a job the replay starts (cycle_begin())
   /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
    * cycle_saved_state_ (listed in cycle_undo_) the first time it changes it, and a dropped trial puts those back. */
   std::vector<CycleState> cycle_state_;
@@ -519,6 +545,7 @@ class JobRuntime {
                                                                          // (cycle_trial_until()), -inf: unknown
   int cycle_timers_after_age_ = 0;                                       // trials since it was computed
   size_t cycle_phases_ = 0;
+  double cycle_period_ = 0;                        // cycle_durations()'s
   size_t cycle_phase_ = 0, cycle_trial_phase_ = 0; // the phase in force in the state kept, and in the trial
   std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
   std::vector<CycleChanges> cycle_changes_;        // per phase
@@ -531,6 +558,7 @@ class JobRuntime {
   size_t cycle_rows_kept_ = 0;       // of them, the committed cycles' rows
   long cycles_committed_ = 0;
   bool cycle_partial_ = false;    // cycle_partial() was called
+  bool cycle_partial_unkept_ = false; // since, a boundary replayed and not yet kept (cycle_commit_boundary())
   double cycle_horizon_ = 0;      // the earliest end of any other timer
   void cycle_close(size_t job, CycleState& st, double clock, bool record);
   /* Each field the replay changes, as a pair (the execution's or its record's, the replay's): cycle_begin() copies
