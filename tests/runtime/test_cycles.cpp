@@ -560,6 +560,8 @@ TEST(Cycles, MalformedCyclesArePolicyErrors)
            {"test-cycle-not-in-force", "plan: it is not its cycle's phase in force now (0)"},
            {"test-cycle-until", "plan: its until (3.000000 s) is not its cycle's next boundary (5.000000 s)"}})
     EXPECT_EQ(run(policy).second, message) << policy; // (a child killed or failed: also the in_child's failure)
+}
+
 /* The replay starts the jobs of a cycle that have not started yet (JobRuntime::cycle_begin()'s `waiting`: a job that
  * arrived and waits for its piece), as TimeSharingDriver::advance_cycles() does after an arrival. Random cycles as
  * above; some jobs (each with probability 0.4, not computing in the phase in force) are held back while one cycle is
