@@ -105,9 +105,9 @@ struct Cycle {
  * phase may name only jobs that have started once the plan is applied (the plan may start them; a lookahead's replay
  * starts no job, unlike a cycle's). The phases' sets must stay put until the policy's next plan() (not in the plan's
  * own maps, which go back to the policy once applied, before the replay). The driver checks its form (the instants,
- * phase 0, each phase's jobs by id with a set each) and, in a run's first lookaheads, each phase's processors and jobs (up, none given to two jobs, the jobs'
- * bounds); that the phases are the plans plan() would return is the policy's to keep (simulation.virtual_wakeups false
- * compares). */
+ * phase 0, each phase's jobs by id with a set each) and, in a run's first lookaheads, each phase's processors and jobs
+ * (up, none given to two jobs, the jobs' bounds); that the phases are the plans plan() would return is the policy's to
+ * keep (simulation.virtual_wakeups false compares). */
 struct Lookahead {
   std::vector<Phase> phases;
   std::vector<double> instants; // as many as phases, ascending

@@ -48,9 +48,10 @@ double sum_as_double(const memory_constrained::Fraction& a, const memory_constra
   constexpr long long kExact = 1LL << 53;
   const long long an = a.numerator(), ad = a.denominator(), bn = b.numerator(), bd = b.denominator();
   long long num = 0, den = ad, left = 0, right = 0;
-  const bool overflow = ad == bd ? __builtin_add_overflow(an, bn, &num)
-                                 : __builtin_mul_overflow(an, bd, &left) || __builtin_mul_overflow(bn, ad, &right) ||
-                                       __builtin_add_overflow(left, right, &num) || __builtin_mul_overflow(ad, bd, &den);
+  const bool overflow = ad == bd
+                            ? __builtin_add_overflow(an, bn, &num)
+                            : __builtin_mul_overflow(an, bd, &left) || __builtin_mul_overflow(bn, ad, &right) ||
+                                  __builtin_add_overflow(left, right, &num) || __builtin_mul_overflow(ad, bd, &den);
   if (overflow || num > kExact || num < -kExact || den > kExact) return boost::rational_cast<double>(a + b);
   return static_cast<double>(num) / static_cast<double>(den);
 }

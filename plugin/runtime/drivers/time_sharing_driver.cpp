@@ -681,7 +681,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   };
   double clock = now;
   Cycle::Position at_clock = start; // the position of `clock`
-  if (runtime_.cycle_waiting() > 0) { // the boundaries up to the last first start, as decided one by one
+  if (runtime_.cycle_waiting() > 0) {              // the boundaries up to the last first start, as decided one by one
     runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
     runtime_.cycle_partial();
     for (size_t steps = 0; steps <= phases && runtime_.cycle_waiting() > 0; steps++) {
