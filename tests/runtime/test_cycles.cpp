@@ -160,6 +160,32 @@ void apply(JobRuntime& runtime, const std::vector<WorkloadJob>& jobs, const std:
   }
 }
 
+/* The trace rows of a replay against the stepped ones (job, status, start, end, processors' first word), both put in
+ * order by job, start and status: counts the rows that differ (all of them as one when their numbers differ) in
+ * `mismatches`, keeps the largest difference of a row's times in `largest`; returns the number of rows stepped. */
+double compare_rows(std::vector<std::vector<double>>& replayed, std::vector<std::vector<double>>& stepped,
+                    double& mismatches, double& largest)
+{
+  auto order = [](std::vector<std::vector<double>>& rows) {
+    std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+      return std::tie(x[0], x[2], x[1]) < std::tie(y[0], y[2], y[1]);
+    });
+  };
+  order(replayed);
+  order(stepped);
+  if (replayed.size() != stepped.size()) {
+    mismatches++;
+    return static_cast<double>(stepped.size());
+  }
+  for (size_t i = 0; i < stepped.size(); i++) {
+    const auto& x = replayed[i];
+    const auto& y = stepped[i];
+    if (x[0] != y[0] || x[1] != y[1] || x[4] != y[4]) mismatches++;
+    largest = std::max({largest, std::fabs(x[2] - y[2]), std::fabs(x[3] - y[3])});
+  }
+  return static_cast<double>(stepped.size());
+}
+
 } // namespace
 
 /* Random cycles (2 to 4 jobs, rigid or malleable, linear or beta speedups, 2 to 4 phases at random fractions of a
@@ -376,24 +402,7 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
               a->account.page_fault_time != b->account.page_fault_time || a->service != b->service)
             result[0]++;
         }
-        auto order = [](std::vector<std::vector<double>>& rows) {
-          std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
-            return std::tie(x[0], x[2], x[1]) < std::tie(y[0], y[2], y[1]);
-          });
-        };
-        order(rows_replayed);
-        order(rows_stepped);
-        result[5] += static_cast<double>(rows_stepped.size());
-        if (rows_replayed.size() != rows_stepped.size()) {
-          result[1]++;
-          continue;
-        }
-        for (size_t i = 0; i < rows_stepped.size(); i++) {
-          const auto& x = rows_replayed[i];
-          const auto& y = rows_stepped[i];
-          if (x[0] != y[0] || x[1] != y[1] || x[4] != y[4]) result[1]++;
-          result[4] = std::max({result[4], std::fabs(x[2] - y[2]), std::fabs(x[3] - y[3])});
-        }
+        result[5] += compare_rows(rows_replayed, rows_stepped, result[1], result[4]);
       }
     });
     engine->run();
@@ -780,24 +789,7 @@ TEST(Cycles, ReplayStartsWaitingJobsAsStepping)
             result[0]++;
           if (!b.allocated.empty()) result[8]++;
         }
-        auto order = [](std::vector<std::vector<double>>& rows) {
-          std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
-            return std::tie(x[0], x[2], x[1]) < std::tie(y[0], y[2], y[1]);
-          });
-        };
-        order(rows_replayed);
-        order(rows_stepped);
-        result[7] += static_cast<double>(rows_stepped.size());
-        if (rows_replayed.size() != rows_stepped.size()) {
-          result[1]++;
-          continue;
-        }
-        for (size_t i = 0; i < rows_stepped.size(); i++) {
-          const auto& x = rows_replayed[i];
-          const auto& y = rows_stepped[i];
-          if (x[0] != y[0] || x[1] != y[1] || x[4] != y[4]) result[1]++;
-          result[6] = std::max({result[6], std::fabs(x[2] - y[2]), std::fabs(x[3] - y[3])});
-        }
+        result[7] += compare_rows(rows_replayed, rows_stepped, result[1], result[6]);
       }
     });
     engine->run();
