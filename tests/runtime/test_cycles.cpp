@@ -167,9 +167,8 @@ double compare_rows(std::vector<std::vector<double>>& replayed, std::vector<std:
                     double& mismatches, double& largest)
 {
   auto order = [](std::vector<std::vector<double>>& rows) {
-    std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
-      return std::tie(x[0], x[2], x[1]) < std::tie(y[0], y[2], y[1]);
-    });
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& x, const auto& y) { return std::tie(x[0], x[2], x[1]) < std::tie(y[0], y[2], y[1]); });
   };
   order(replayed);
   order(stepped);
