@@ -54,10 +54,12 @@ using Phase = std::vector<std::pair<JobId, const ResourceSet*>>;
  * which jobs compute where: exactly what the policy's plan() would return at each boundary, so that the scheduler can
  * advance the schedule by whole cycles without asking it (SchedulerActor::set_cycles). Valid until a job arrives or
  * leaves or a host changes (then the policy plans anew, and its next plan says whether a cycle still holds). Pure
- * arithmetic: the policy computes its own boundaries with position(), so that the two cannot disagree. The driver
- * checks a cycle's form once (a finite period > 0, the boundaries, a phase per boundary, each phase's jobs by id with a
- * set each) and, in a run's first cycles, each phase's processors and jobs as for a lookahead's; and at every plan that
- * the plan is the phase in force at its instant and its `until` that phase's end. A policy error otherwise. */
+ * arithmetic: the policy computes its own boundaries with position(), so that the two cannot disagree. The phases'
+ * sets must stay put as long as the cycle is declared (not in a plan's own maps, which go back to the policy once
+ * applied, before the replay). The driver checks a cycle's form once (a finite period > 0, the boundaries, a phase per
+ * boundary, each phase's jobs by id with a set each, none in the plan's maps) and, in a run's first cycles, each
+ * phase's processors and jobs as for a lookahead's; and at every plan that the plan is the phase in force at its
+ * instant and its `until` that phase's end. A policy error otherwise. */
 struct Cycle {
   double origin = 0;              // when the first period began (the policy's quantum start)
   double period = 0;              // seconds (the policy's quantum)

@@ -426,7 +426,18 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
 namespace {
 
 /* What a test policy's declared cycle gets wrong (none: a well-formed cycle). */
-enum class CycleDefect { none, period, descending, phase_count, by_id, missing_set, overlap, not_in_force, until };
+enum class CycleDefect {
+  none,
+  period,
+  descending,
+  phase_count,
+  by_id,
+  missing_set,
+  overlap,
+  not_in_force,
+  until,
+  into_run
+};
 
 /* Two jobs of 2 processors taking turns on n0-n1 every half of a 10-s quantum, declared as a cycle (Plan::cycle):
  * boundaries 0, 0.5, 1; phase 0 the first job (by id), phase 1 the second, phase 2 empty. Alone, a job runs on n0-n1
@@ -449,6 +460,12 @@ class TurnsCycle : public TimeSharingPolicy {
     plan.until = defect_ == CycleDefect::until ? view.now + 3 : cycle_->until(at);
     plan.repeats = true;
     plan.cycle = cycle_;
+    if (defect_ == CycleDefect::into_run) { // a cycle per plan, its phases on the set of the plan's own map
+      auto cycle = std::make_shared<Cycle>(*cycle_);
+      for (size_t p = 0; p + 1 < cycle->phases.size(); p++)
+        cycle->phases[p].front().second = &plan.run.begin()->second;
+      plan.cycle = std::move(cycle);
+    }
     return plan;
   }
 
@@ -509,14 +526,16 @@ PolicyRegistration cycle_missing_set{turns_cycle("test-cycle-missing-set", Cycle
 PolicyRegistration cycle_overlap{turns_cycle("test-cycle-overlap", CycleDefect::overlap)};
 PolicyRegistration cycle_not_in_force{turns_cycle("test-cycle-not-in-force", CycleDefect::not_in_force)};
 PolicyRegistration cycle_until{turns_cycle("test-cycle-until", CycleDefect::until)};
+PolicyRegistration cycle_into_run{turns_cycle("test-cycle-into-run", CycleDefect::into_run)};
 
 } // namespace
 
 /* The driver checks a declared cycle before replaying it: a malformed one (which the replay would read out of its
- * bounds, or apply to the wrong jobs) or a plan that is not its phase in force is one policy error naming what is
- * wrong. The well-formed cycle: jobs 1 and 2 (40 s on 2 processors each, both at 0) take turns every 5 s, job 1 in
- * the first half of each 10-s quantum: job 1 has its 40 s after 8 halves, at 75; job 2 has 35 s by 70 and runs alone
- * from 75, to 80. Its cycles are advanced (whole cycles counted), with the same ends as every wake-up stepped. */
+ * bounds, apply to the wrong jobs, or read from a plan's map freed once the plan is applied) or a plan that is not
+ * its phase in force is one policy error naming what is wrong. The well-formed cycle: jobs 1 and 2 (40 s on 2
+ * processors each, both at 0) take turns every 5 s, job 1 in the first half of each 10-s quantum: job 1 has its 40 s
+ * after 8 halves, at 75; job 2 has 35 s by 70 and runs alone from 75, to 80. Its cycles are advanced (whole cycles
+ * counted), with the same ends as every wake-up stepped. */
 TEST(Cycles, MalformedCyclesArePolicyErrors)
 {
   jobsched::testing::ScratchFolder f;
@@ -566,7 +585,9 @@ TEST(Cycles, MalformedCyclesArePolicyErrors)
            {"test-cycle-missing-set", "plan: job 2 (cycle phase 1): no processors given"},
            {"test-cycle-overlap", "plan: job 2 (cycle phase 1): processors 1 given to two jobs"},
            {"test-cycle-not-in-force", "plan: it is not its cycle's phase in force now (0)"},
-           {"test-cycle-until", "plan: its until (3.000000 s) is not its cycle's next boundary (5.000000 s)"}})
+           {"test-cycle-until", "plan: its until (3.000000 s) is not its cycle's next boundary (5.000000 s)"},
+           {"test-cycle-into-run", "plan: cycle phase 0 points into the plan's own `run` map, which does not outlive "
+                                   "the plan: keep the sets in the policy as long as the cycle"}})
     EXPECT_EQ(run(policy).second, message) << policy; // (a child killed or failed: also the in_child's failure)
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <tuple>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(jobsched_time_sharing, "jobsched: time-sharing plans");
@@ -842,6 +843,19 @@ void TimeSharingDriver::check_cycle(const Cycle& cycle, const Plan& plan, const 
                         std::to_string(cycle.phases.size()) + " phases (one per boundary, the last one empty)");
     for (size_t p = 0; p + 1 < cycle.phases.size(); p++)
       check_phase_form(cycle.phases[p], "cycle phase", p);
+    // The plan's maps go back to the policy once applied (reuse_plan()), before the replay: a phase's set in them
+    // would be read once freed. The addresses of the plan's sets, sorted (kept with their storage).
+    std::vector<const ResourceSet*>& own = plan_sets_;
+    own.clear();
+    for (const auto& [id, where] : plan.run)
+      own.push_back(&where);
+    std::sort(own.begin(), own.end(), std::less<>());
+    for (size_t p = 0; p + 1 < cycle.phases.size(); p++)
+      for (const auto& [id, where] : cycle.phases[p])
+        if (std::binary_search(own.begin(), own.end(), where, std::less<>()))
+          throw PolicyError("plan: cycle phase " + std::to_string(p) +
+                            " points into the plan's own `run` map, which does not outlive the plan: keep the sets "
+                            "in the policy as long as the cycle");
     if (cycles_seen_++ < kPhasesChecked || cycles_seen_ % 64 == 0)
       for (size_t p = 0; p + 1 < cycle.phases.size(); p++)
         check_phase(cycle.phases[p], "cycle phase", p, up);

@@ -163,6 +163,7 @@ class TimeSharingDriver : public Driver {
   long lookaheads_seen_ = 0;
   long cycles_seen_ = 0;
   std::shared_ptr<const Cycle> cycle_checked_; // the last cycle whose form check_cycle() checked (kept alive likewise)
+  std::vector<const ResourceSet*> plan_sets_;  // check_cycle(): the addresses of the plan's sets, sorted
 };
 
 } // namespace jobsched
