@@ -753,6 +753,39 @@ TEST(MemoryConstrainedBuddy, IntegerHeightsEqualRationalOnes)
   EXPECT_GT(compared, 5000);
 }
 
+/* With min_nodes: memory a job's minimum is the nodes its memory fills, but never fewer than its own min_size: eight
+ * malleable jobs of 100 KB per processor on 4 processors (1 node of 1 MB each) with min_size 3 on 8 nodes, each quantum
+ * scheduler planned at instants through two quanta: every job given processors gets at least 3 (the memory alone
+ * would allow 1 and made the schedulers give 1 or 2 when eight share the machine). */
+TEST(MemoryConstrainedPolicy, MemoryMinimumNeverBelowTheJobsOwn)
+{
+  for (const std::string scheduler : {"buddy", "buddy-star", "hybrid", "equi-epoch", "opt-epoch", "heuristic-epoch"}) {
+    jobsched::testing::TimeSharingBench bench(
+        8, "memory-constrained",
+        {{"policy", scheduler}, {"min_nodes", "memory"}, {"node_memory_mb", "1"}, {"quantum", "10"}});
+    for (JobId id = 1; id <= 8; id++) {
+      Job j;
+      j.id = id;
+      j.submit_time = 0;
+      j.shape = JobShape::malleable;
+      j.size = 4;
+      j.min_size = 3;
+      j.max_size = 8;
+      j.memory_kb = 100;
+      bench.submit(j, 0);
+    }
+    size_t given = 0;
+    for (double t = 0; t < 20; t += 0.25) {
+      const Plan plan = bench.plan(t);
+      for (const auto& [id, processors] : plan.run) {
+        EXPECT_GE(processors.count(), 3) << scheduler << ": job " << id << " at " << t;
+        given++;
+      }
+    }
+    EXPECT_GT(given, 20U) << scheduler;
+  }
+}
+
 /* The plans memory-constrained builds in the map of the plans handed back (reuse_plan: the jobs of both keep their
  * nodes, the others' nodes are taken out and reused) equal those it builds in new maps: two policies of each quantum
  * scheduler given the same random arrivals (malleable jobs, minimums 1 to 16 of 32 processors), departures and

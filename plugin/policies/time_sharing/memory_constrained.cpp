@@ -146,8 +146,10 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   {
     if (min_nodes_by_size_) return std::max(1, job.size);
     if (min_nodes_by_memory_ && job.memory_kb > 0) {
+      // The nodes its memory fills, but never fewer than the job itself takes (a malleable job's min_size).
       double total_kb = job.memory_kb * job.size;
-      return std::max(1, static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9)));
+      return std::max({1, job.min_processors(),
+                       static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9))});
     }
     return std::max(1, job.min_processors());
   }
