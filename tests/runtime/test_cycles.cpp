@@ -160,6 +160,63 @@ void apply(JobRuntime& runtime, const std::vector<WorkloadJob>& jobs, const std:
   }
 }
 
+/* Random jobs for the replay tests: 2 to 1 + `most_extra` jobs (ids 1, 2, ...), sizes 1 to 8, run times base + scale x
+ * u^3, seven in ten malleable (1 to 8 processors) and the others rigid, half of them with a beta speedup. */
+std::vector<WorkloadJob> random_jobs(std::mt19937_64& random, int most_extra, double base, double scale)
+{
+  std::uniform_real_distribution<double> unit(0, 1);
+  const int count = 2 + static_cast<int>(unit(random) * most_extra);
+  std::vector<WorkloadJob> jobs(static_cast<size_t>(count));
+  for (int j = 0; j < count; j++) {
+    WorkloadJob& job = jobs[static_cast<size_t>(j)];
+    job.id = j + 1;
+    job.size = 1 + static_cast<int>(unit(random) * 8);
+    job.run_time = base + std::pow(unit(random), 3) * scale;
+    job.estimate = job.run_time;
+    job.shape = unit(random) < 0.7 ? JobShape::malleable : JobShape::rigid;
+    job.min_size = 1;
+    job.max_size = 8;
+    if (unit(random) < 0.5) job.speedup = Speedup::with_beta(1 + unit(random) * 300);
+  }
+  return jobs;
+}
+
+/* A random cycle of period 10 s from 0 (its phases left for the test to list): 2 to 4 phases at fractions rounded to
+ * 1/1000; `where[p][j]`, per phase and one more (empty) at the end, the range of the 8 processors job j computes on
+ * (nullptr: none), pieces side by side, a rigid job's as wide as its size; the ranges kept in `sets`. */
+Cycle random_cycle(std::mt19937_64& random, const std::vector<WorkloadJob>& jobs, std::deque<ResourceSet>& sets,
+                   std::vector<std::vector<const ResourceSet*>>& where)
+{
+  std::uniform_real_distribution<double> unit(0, 1);
+  Cycle cycle;
+  cycle.origin = 0;
+  cycle.period = 10;
+  cycle.epsilon = 1e-6 / cycle.period;
+  const int phases = 2 + static_cast<int>(unit(random) * 3);
+  cycle.boundaries.push_back(0.0); // (an assignment from a list here set off a false -Wnonnull)
+  cycle.boundaries.push_back(1.0);
+  while (static_cast<int>(cycle.boundaries.size()) < phases + 1) {
+    const double b = std::round((0.05 + unit(random) * 0.9) * 1000) / 1000;
+    if (std::find(cycle.boundaries.begin(), cycle.boundaries.end(), b) == cycle.boundaries.end())
+      cycle.boundaries.push_back(b);
+  }
+  std::sort(cycle.boundaries.begin(), cycle.boundaries.end());
+  where.assign(static_cast<size_t>(phases) + 1, std::vector<const ResourceSet*>(jobs.size(), nullptr));
+  for (int p = 0; p < phases; p++) {
+    int next = 0; // pieces side by side
+    for (size_t j = 0; j < jobs.size() && next < 8; j++) {
+      if (unit(random) < 0.35) continue;
+      const int width = jobs[j].shape == JobShape::rigid ? jobs[j].size : 1 + static_cast<int>(unit(random) * 4);
+      if (next + width > 8) continue;
+      sets.emplace_back(8);
+      sets.back().add_range(next, width);
+      next += width;
+      where[static_cast<size_t>(p)][j] = &sets.back();
+    }
+  }
+  return cycle;
+}
+
 /* The trace rows of a replay against the stepped ones (job, status, start, end, processors' first word), both put in
  * order by job, start and status: counts the rows that differ (all of them as one when their numbers differ) in
  * `mismatches`, keeps the largest difference of a row's times in `largest`; returns the number of rows stepped. */
@@ -216,47 +273,11 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
       std::mt19937_64 random(11);
       std::uniform_real_distribution<double> unit(0, 1);
       for (int trial = 0; trial < 40; trial++) {
-        const int count = 2 + static_cast<int>(unit(random) * 3);
-        std::vector<WorkloadJob> jobs(static_cast<size_t>(count));
-        for (int j = 0; j < count; j++) {
-          WorkloadJob& job = jobs[static_cast<size_t>(j)];
-          job.id = j + 1;
-          job.size = 1 + static_cast<int>(unit(random) * 8);
-          job.run_time = 50 + std::pow(unit(random), 3) * 10000; // some end within 30 cycles
-          job.estimate = job.run_time;
-          job.shape = unit(random) < 0.7 ? JobShape::malleable : JobShape::rigid;
-          job.min_size = 1;
-          job.max_size = 8;
-          if (unit(random) < 0.5) job.speedup = Speedup::with_beta(1 + unit(random) * 300);
-        }
+        std::vector<WorkloadJob> jobs = random_jobs(random, 3, 50, 10000); // some end within 30 cycles
         // The cycle: boundaries, and per phase each job's range (or none).
-        Cycle cycle;
-        cycle.origin = 0;
-        cycle.period = 10;
-        cycle.epsilon = 1e-6 / cycle.period;
-        const int phases = 2 + static_cast<int>(unit(random) * 3);
-        cycle.boundaries = {0.0, 1.0};
-        while (static_cast<int>(cycle.boundaries.size()) < phases + 1) {
-          const double b = std::round((0.05 + unit(random) * 0.9) * 1000) / 1000;
-          if (std::find(cycle.boundaries.begin(), cycle.boundaries.end(), b) == cycle.boundaries.end())
-            cycle.boundaries.push_back(b);
-        }
-        std::sort(cycle.boundaries.begin(), cycle.boundaries.end());
         std::deque<ResourceSet> sets;
-        std::vector<std::vector<const ResourceSet*>> where(static_cast<size_t>(phases) + 1,
-                                                           std::vector<const ResourceSet*>(jobs.size(), nullptr));
-        for (int p = 0; p < phases; p++) {
-          int next = 0; // pieces side by side
-          for (size_t j = 0; j < jobs.size() && next < 8; j++) {
-            if (unit(random) < 0.35) continue;
-            const int width = jobs[j].shape == JobShape::rigid ? jobs[j].size : 1 + static_cast<int>(unit(random) * 4);
-            if (next + width > 8) continue;
-            sets.emplace_back(8);
-            sets.back().add_range(next, width);
-            next += width;
-            where[static_cast<size_t>(p)][j] = &sets.back();
-          }
-        }
+        std::vector<std::vector<const ResourceSet*>> where;
+        Cycle cycle = random_cycle(random, jobs, sets, where);
         for (size_t p = 0; p < where.size(); p++) {
           cycle.phases.emplace_back();
           for (size_t j = 0; j < jobs.size(); j++)
@@ -619,47 +640,11 @@ TEST(Cycles, ReplayStartsWaitingJobsAsStepping)
       std::mt19937_64 random(23);
       std::uniform_real_distribution<double> unit(0, 1);
       for (int trial = 0; trial < 60; trial++) {
-        const int count = 2 + static_cast<int>(unit(random) * 4);
-        std::vector<WorkloadJob> jobs(static_cast<size_t>(count));
-        for (int j = 0; j < count; j++) {
-          WorkloadJob& job = jobs[static_cast<size_t>(j)];
-          job.id = j + 1;
-          job.size = 1 + static_cast<int>(unit(random) * 8);
-          job.run_time = 20 + std::pow(unit(random), 3) * 3000; // some end within the replay's reach
-          job.estimate = job.run_time;
-          job.shape = unit(random) < 0.7 ? JobShape::malleable : JobShape::rigid;
-          job.min_size = 1;
-          job.max_size = 8;
-          if (unit(random) < 0.5) job.speedup = Speedup::with_beta(1 + unit(random) * 300);
-        }
-        Cycle cycle;
-        cycle.origin = 0;
-        cycle.period = 10;
-        cycle.epsilon = 1e-6 / cycle.period;
-        const int phases = 2 + static_cast<int>(unit(random) * 3);
-        cycle.boundaries.push_back(0.0); // (an assignment from a list here set off a false -Wnonnull)
-        cycle.boundaries.push_back(1.0);
-        while (static_cast<int>(cycle.boundaries.size()) < phases + 1) {
-          const double b = std::round((0.05 + unit(random) * 0.9) * 1000) / 1000;
-          if (std::find(cycle.boundaries.begin(), cycle.boundaries.end(), b) == cycle.boundaries.end())
-            cycle.boundaries.push_back(b);
-        }
-        std::sort(cycle.boundaries.begin(), cycle.boundaries.end());
+        std::vector<WorkloadJob> jobs = random_jobs(random, 4, 20, 3000); // some end within the replay's reach
+        // The cycle: boundaries, and per phase each job's range (or none).
         std::deque<ResourceSet> sets;
-        std::vector<std::vector<const ResourceSet*>> where(static_cast<size_t>(phases) + 1,
-                                                           std::vector<const ResourceSet*>(jobs.size(), nullptr));
-        for (int p = 0; p < phases; p++) {
-          int next = 0; // pieces side by side
-          for (size_t j = 0; j < jobs.size() && next < 8; j++) {
-            if (unit(random) < 0.35) continue;
-            const int width = jobs[j].shape == JobShape::rigid ? jobs[j].size : 1 + static_cast<int>(unit(random) * 4);
-            if (next + width > 8) continue;
-            sets.emplace_back(8);
-            sets.back().add_range(next, width);
-            next += width;
-            where[static_cast<size_t>(p)][j] = &sets.back();
-          }
-        }
+        std::vector<std::vector<const ResourceSet*>> where;
+        Cycle cycle = random_cycle(random, jobs, sets, where);
         double clock = 0.5;
         const size_t start_phase = cycle.position(clock).phase;
         std::vector<bool> late(jobs.size());
