@@ -62,6 +62,16 @@ compare ap some "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.ge
   --set simulation.cycles=false
 compare mc-equi-epoch some "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch \
   --set simulation.cycles=false
+# Workstation owners come and go at instants known in advance: virtual wake-ups go on between them (each owner's event
+# is a SimGrid wake-up, which ends a virtual spell like an arrival), hosts held by owners are not polled for, and no
+# cycle or lookahead is replayed (the decision instants must match).
+owners=(--set owners.model=alternating --set owners.mean_idle=900 --set owners.activity=0.1)
+compare owners-ap some "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.generator.jobs=200 "${owners[@]}"
+compare owners-ag-ds some "$cao" "${batch[@]}" --set policy.name=ag-ds "${owners[@]}"
+compare owners-equi-epoch some "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch \
+  "${owners[@]}"
+compare owners-hybrid some "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=hybrid \
+  --set owners.model=alternating --set owners.mean_idle=3000 --set owners.activity=0.3
 
 cycles() { # NAME SCENARIO SET...: cycles on (and virtual wake-ups) against neither
   local name=$1 scenario=$2 problems=""

@@ -25,10 +25,13 @@ SchedulerActor::SchedulerActor(const Machine& machine, std::vector<sg4::Host*> h
   owner_busy_.assign(static_cast<size_t>(machine.host_count()), false);
   for (int h = 0; h < machine.host_count(); h++) {
     host_up_.push_back(hosts_[h]->is_on() && hosts_[h]->get_available_speed() > 0);
-    if (host_up_.back())
+    host_on_.push_back(host_up_.back());
+    if (host_up_.back()) {
       up_ |= machine.processors_of(h);
-    else
+    } else {
       hosts_down_++;
+      hosts_off_++;
+    }
   }
 }
 
@@ -94,7 +97,10 @@ void SchedulerActor::owners_busy_at_start(const std::vector<bool>& busy)
 void SchedulerActor::host_changed(int host, bool owner)
 {
   sg4::Host* h = hosts_[host];
-  bool up = h->is_on() && h->get_available_speed() > 0 && !owner_busy_[host];
+  const bool on = h->is_on() && h->get_available_speed() > 0;
+  if (on != host_on_[host]) hosts_off_ += on ? -1 : 1;
+  host_on_[host] = on;
+  bool up = on && !owner_busy_[host];
   if (up)
     up_ |= machine_.processors_of(host);
   else
@@ -326,7 +332,7 @@ void SchedulerActor::operator()()
     ssize_t woke = -1;
     // A virtual wake-up (set_virtual_wakeups): the policy's wake-up comes strictly first and nothing is in flight.
     bool virtual_wakeup = false;
-    if (virtual_wakeups_ && activities.size() == 1 && hosts_down_ == 0 && std::isfinite(wake_at) &&
+    if (virtual_wakeups_ && activities.size() == 1 && hosts_allow_virtual_clock() && std::isfinite(wake_at) &&
         wake_at == policy_wakeup() && driver_->next_wakeup_is_virtual() && !sources_pending(now)) {
       const double others = std::min({next_deadline, next_timer, source_time});
       const double next = simgrid_clock_after_wait(now, std::max(0.0, wake_at - now));

@@ -72,8 +72,9 @@ class SchedulerActor {
    * does not ask SimGrid to wait for it: it sets its own clock (and the runtime's) to the value SimGrid's clock would
    * take there, and decides as at any instant. Only when it waits for real again does SimGrid's clock catch up, in
    * one wait whose timeout is chosen to land on that value exactly. `quiet`: nothing outside jobsched's actors can
-   * happen in the meantime (no host or link profile, no user's actors, no owners, no processes' events), which only
-   * the run's set-up knows. */
+   * happen in the meantime (no host or link profile, no user's actors, no processes' events), which only the run's
+   * set-up knows. Owners come and go at instants known in advance (OwnerSource::next_time), which end a virtual
+   * spell like any source's event. */
   void set_virtual_wakeups(bool quiet) { virtual_wakeups_ = quiet; }
   /* Cycles: with virtual wake-ups, a repeating schedule the policy declares (Plan::cycle) is advanced by as many whole
    * cycles as every one of its boundaries would be a virtual wake-up (Driver::advance_cycles): the runtime replays the
@@ -102,6 +103,10 @@ class SchedulerActor {
   /* The earliest instant a source has an event due (infinity: none). */
   double next_source_time() const;
   double policy_wakeup() const;
+  /* Whether the next instant may be reached on the virtual clock as far as hosts go: no host is off or at speed 0 (a
+   * profile would bring it back unseen); hosts held by their owners come back at an owner's event, whose time is known
+   * (next_source_time bounds every virtual wake-up). */
+  bool hosts_allow_virtual_clock() const { return hosts_off_ == 0; }
   std::string stranded_message() const;
 
   const Machine& machine_;
@@ -114,9 +119,11 @@ class SchedulerActor {
 
   ResourceSet up_;
   std::vector<bool> host_up_;
+  std::vector<bool> host_on_; // on and at a speed above 0, whatever its owner does
   std::vector<bool> owner_busy_; // the workstation's owner is there: not available to jobs
   GuestEviction eviction_ = GuestEviction::requeue;
-  int hosts_down_ = 0; // hosts off or at speed 0
+  int hosts_down_ = 0; // hosts not available to jobs: off, at speed 0, or their owner is there
+  int hosts_off_ = 0;  // of those, the hosts off or at speed 0 (only a SimGrid profile, unseen until it acts, ends that)
   double now_ = 0;
   double decided_at_ = -1; // the last instant the driver decided
   Event* message_ = nullptr;
