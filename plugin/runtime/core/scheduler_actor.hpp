@@ -119,11 +119,11 @@ class SchedulerActor {
 
   ResourceSet up_;
   std::vector<bool> host_up_;
-  std::vector<bool> host_on_; // on and at a speed above 0, whatever its owner does
+  std::vector<bool> host_on_;    // on and at a speed above 0, whatever its owner does
   std::vector<bool> owner_busy_; // the workstation's owner is there: not available to jobs
   GuestEviction eviction_ = GuestEviction::requeue;
   int hosts_down_ = 0; // hosts not available to jobs: off, at speed 0, or their owner is there
-  int hosts_off_ = 0;  // of those, the hosts off or at speed 0 (only a SimGrid profile, unseen until it acts, ends that)
+  int hosts_off_ = 0; // of those, the hosts off or at speed 0 (only a SimGrid profile, unseen until it acts, ends that)
   double now_ = 0;
   double decided_at_ = -1; // the last instant the driver decided
   Event* message_ = nullptr;
