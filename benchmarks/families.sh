@@ -15,6 +15,8 @@
 #        a job on 10,000 hosts, whose generated jobs are up to 10,000 VPs each). LIB: a folder holding the
 #        libjobsched.so to use (an older build kept for comparison). TRACE=false runs without trace.csv and
 #        segments.csv (memory-constrained's rotating schedulers write about 50 GB of them at 1,000,000 jobs).
+#        KEEP=DIR keeps each run's performance.json and summary.json as DIR/FAMILY-JOBS.performance.json and
+#        DIR/FAMILY-JOBS.summary.json.
 # Prints one row per family and length: CPU seconds, microseconds of CPU per job, peak MiB, the utilization reached.
 set -euo pipefail
 bin=$1
@@ -109,6 +111,11 @@ YAML
       continue
     fi
     read -r user sys peak_kb <"$work/time"
+    if [ -n "${KEEP:-}" ]; then
+      mkdir -p "$KEEP"
+      cp "$work/out/performance.json" "$KEEP/${family//:/-}-$jobs.performance.json"
+      cp "$work/out/summary.json" "$KEEP/${family//:/-}-$jobs.summary.json"
+    fi
     utilization=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["utilization"])' \
       "$work/out/summary.json")
     awk -v f="$family" -v h="$hosts" -v j="$jobs" -v u="$user" -v s="$sys" -v m="$peak_kb" -v ut="$utilization" \
