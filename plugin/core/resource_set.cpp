@@ -166,6 +166,44 @@ ResourceSet::lowest_large(int n) const
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
+void ResourceSet::take_lowest(int n, ResourceSet& to)
+{
+  to.clear(capacity_);
+  if (n <= 0) return;
+  int taken = 0;
+  int w = first_word_;
+  for (; w < end_word_ && taken < n; w++) {
+    std::uint64_t bits = words_[static_cast<size_t>(w)];
+    const int in_word = __builtin_popcountll(bits);
+    if (taken + in_word > n) { // the word's lowest n - taken members
+      std::uint64_t part = 0;
+      for (; taken < n; taken++) {
+        part |= bits & (~bits + 1);
+        bits &= bits - 1;
+      }
+      bits = part;
+    } else {
+      taken += in_word;
+    }
+    if (bits == 0) continue;
+    to.words_[static_cast<size_t>(w)] = bits;
+    to.widen_span(w, w + 1);
+  }
+  if (taken != n) {
+    to.clear();
+    return;
+  }
+  // Taken: the words before w emptied (the span starts at the first word left with members), the last one in part.
+  for (int v = to.first_word_; v < to.end_word_; v++)
+    words_[static_cast<size_t>(v)] &= ~to.words_[static_cast<size_t>(v)];
+  while (first_word_ < end_word_ && words_[static_cast<size_t>(first_word_)] == 0)
+    first_word_++;
+  if (first_word_ == end_word_) first_word_ = end_word_ = 0;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
 int ResourceSet::count_in_range(int first, int count) const
 {
   if (count <= 0) return 0;

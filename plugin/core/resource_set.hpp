@@ -259,6 +259,11 @@ class ResourceSet {
     if (taken != n) return ResourceSet(capacity_);
     return out; // moved, not copied as the operand of a conditional would be
   }
+  /* Moves the `n` lowest members into `to`, which becomes exactly them (its storage kept when its capacity is this
+   * set's): to = lowest(n) and *this -= to, without building a set. When there are fewer than n, `to` becomes the
+   * empty set of this capacity and this set is unchanged, as lowest() would have it. (A policy placing jobs one after
+   * another on the lowest idle processors of 10,000.) */
+  void take_lowest(int n, ResourceSet& to);
   /* Members in [first, first + count), counted a word at a time (an SMP node's free cores). */
   int count_in_range(int first, int count) const;
   /* Adds the members of `from` (of the same capacity) in [first, first + count), a word at a time. */

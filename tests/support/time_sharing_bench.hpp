@@ -26,7 +26,8 @@ class TimeSharingBench {
       : machine_(mesh(processors, mesh_width)), info_(policy_registry().get(name)),
         params_(info_.params, values, "policy.params"),
         allocator_(allocator_registry().get(allocation).make(AllocatorEnv{machine_, allocator_params_})),
-        policy_(info_.make_time_sharing(PolicyEnv{machine_, *allocator_, params_}))
+        policy_(info_.make_time_sharing(PolicyEnv{machine_, *allocator_, params_})),
+        up_(ResourceSet::all(machine_.resource_count()))
   {
   }
   int processors() const { return machine_.resource_count(); }
@@ -59,7 +60,7 @@ class TimeSharingBench {
     view.replayed = replayed;
     view.replays_possible = replays_possible;
     view.machine = &machine_;
-    view.up = ResourceSet::all(machine_.resource_count());
+    view.up = up_;
     view.jobs.assign(in_system_.begin(), in_system_.end());
     Plan p = policy_->plan(view);
     if (p.same_as_last) return p; // the last plan again (Plan::same_as_last): the records stay as they are
@@ -79,6 +80,9 @@ class TimeSharingBench {
       return it != phase.end() && it->first == id ? it->second : nullptr;
     });
   }
+  /* The processors up in the views from now on (all of them until set); the jobs running on those that go down are
+   * the test's to end (as the driver requeues them). */
+  void set_up(const ResourceSet& up) { up_ = up; }
   /* What the views say of replays (SystemView::replays_possible). */
   bool replays_possible = true;
   /* Hands a plan back to the policy once applied, as the driver does (TimeSharingPolicy::reuse_plan). */
@@ -120,6 +124,7 @@ class TimeSharingBench {
   Params allocator_params_{{}, {}, "policy.allocation_params"};
   std::unique_ptr<Allocator> allocator_;
   std::unique_ptr<TimeSharingPolicy> policy_;
+  ResourceSet up_;
   std::deque<Job> jobs_;
   std::deque<JobState> states_;
   std::vector<JobState*> in_system_;

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -591,6 +592,255 @@ TEST(AdaptivePartitioning, NoLookaheadWhereNothingCanBeReplayed)
     impossible.reuse(std::move(b));
   }
   EXPECT_GE(lookaheads, 4U);
+}
+
+namespace {
+
+/* GS(p) (`ap` with partition_size p) computed the plain way, processor by processor, as the paper says it: usage
+ * charged to the jobs of the last plan (processors x seconds) and halved every 100 s; at a quantum's end (2 s) every
+ * job competes, mid-quantum the jobs of the last plan whose processors are all up keep them; the others, by least
+ * usage (ties: the earlier submission), are chosen while their partitions fit in the processors left, skipping those
+ * that do not; each chosen job goes back to its last set when that has its partition's size and every processor of it
+ * is up and idle (not kept, not given back to a job before it), the others take the lowest idle processors in turn.
+ * A job's partition is p, or its maximum when that is smaller. */
+class PlainGs {
+ public:
+  using Bits = std::vector<bool>;      // a flag per processor
+  using Members = std::vector<size_t>; // a set as its processors, in increasing order
+  PlainGs(int processors, int partition) : processors_(processors), partition_(partition) {}
+  void submit(JobId id, int max_size)
+  {
+    Job& j = jobs_[id];
+    j = Job{};
+    j.order = submitted_++;
+    j.partition = std::min(partition_, max_size);
+  }
+  void end(JobId id) { jobs_.erase(id); }
+  /* The jobs that run at `now` on the processors `up`, and where. */
+  std::map<JobId, ResourceSet> plan(double now, const Bits& up)
+  {
+    while (next_period_ <= now) {
+      charge(next_period_);
+      for (auto& [id, j] : jobs_)
+        j.usage /= 2;
+      next_period_ += 100;
+    }
+    charge(now);
+    const bool new_quantum = std::fmod(now, 2.0) == 0; // instants are multiples of 1/4 here: exact
+    Bits idle = up;
+    auto all_in = [](const Members& set, const Bits& where) {
+      return std::all_of(set.begin(), set.end(), [&](size_t p) { return where[p]; });
+    };
+    auto take = [&idle](const Members& set) {
+      for (size_t p : set)
+        idle[p] = false;
+    };
+    std::vector<std::pair<std::pair<double, int>, JobId>> candidates;
+    std::map<JobId, Members> placed;
+    for (auto& [id, j] : jobs_) {
+      if (!new_quantum && j.running && all_in(j.last, up)) { // keeps its processors
+        placed[id] = j.last;
+        take(j.last);
+      } else {
+        candidates.push_back({{j.usage, j.order}, id});
+      }
+    }
+    std::sort(candidates.begin(), candidates.end());
+    int left = static_cast<int>(std::count(idle.begin(), idle.end(), true));
+    std::vector<JobId> chosen;
+    for (const auto& c : candidates) {
+      if (left == 0) break;
+      if (jobs_[c.second].partition > left) continue;
+      chosen.push_back(c.second);
+      left -= jobs_[c.second].partition;
+    }
+    std::vector<JobId> moved;
+    for (JobId id : chosen) {
+      const Job& j = jobs_[id];
+      if (static_cast<int>(j.last.size()) == j.partition && all_in(j.last, idle)) {
+        placed[id] = j.last;
+        take(j.last);
+        returns_++;
+      } else {
+        moved.push_back(id);
+      }
+    }
+    for (JobId id : moved) {
+      Members mine;
+      for (size_t p = 0; p < idle.size() && static_cast<int>(mine.size()) < jobs_[id].partition; p++)
+        if (idle[p]) mine.push_back(p);
+      take(mine);
+      placed[id] = mine;
+    }
+    moves_ += moved.size();
+    std::map<JobId, ResourceSet> run;
+    for (const auto& [id, members] : placed) {
+      ResourceSet set(processors_);
+      for (size_t p : members)
+        set.set(static_cast<int>(p));
+      run.emplace(id, set);
+    }
+    return run;
+  }
+  /* A plan (or a lookahead's phase) applied: its jobs run where it says, the others stop. */
+  void apply(const std::map<JobId, ResourceSet>& run)
+  {
+    for (auto& [id, j] : jobs_) {
+      auto it = run.find(id);
+      j.running = it != run.end();
+      if (!j.running) continue;
+      j.last.clear();
+      for (int p = 0; p < processors_; p++)
+        if (it->second.test(p)) j.last.push_back(static_cast<size_t>(p));
+    }
+  }
+  bool running(JobId id) const { return jobs_.at(id).running; }
+  const Members& last(JobId id) const { return jobs_.at(id).last; }
+  size_t returns() const { return returns_; } // jobs chosen that went back to their last set
+  size_t moves() const { return moves_; }     // and that took the lowest idle processors
+
+ private:
+  struct Job {
+    double usage = 0;
+    int order = 0;
+    int partition = 0;
+    Members last;
+    bool running = false;
+  };
+  void charge(double until)
+  {
+    const double length = until - accounted_until_;
+    if (length > 0)
+      for (auto& [id, j] : jobs_)
+        if (j.running) j.usage += length * static_cast<double>(j.last.size());
+    accounted_until_ = std::max(accounted_until_, until);
+  }
+  int processors_;
+  int partition_;
+  std::map<JobId, Job> jobs_;
+  int submitted_ = 0;
+  double accounted_until_ = 0;
+  double next_period_ = 100;
+  size_t returns_ = 0;
+  size_t moves_ = 0;
+};
+
+} // namespace
+
+/* AP remembers which jobs' last sets overlap from one pass to the next (set_overlaps.hpp) rather than testing each
+ * last set against the idle processors: its plans, and every phase of its lookaheads the scheduler would replay, must
+ * be those of PlainGs above. Random arrivals (partitions of 1 to p: a job's maximum may be smaller), departures,
+ * processors failing and coming back (the jobs running on them requeued: they end and come again; the others keep
+ * their last sets, partly down) and calls at any quarter second (quantum ends and mid-quantum ones); replays of the
+ * lookaheads cut short at random. On 64 processors (one-word sets), on 300 (five words, stored on the heap) and on
+ * 4,160 (65 words: there AP remembers the overlaps, on the others it tests the idle set). */
+TEST(AdaptivePartitioning, PlacementMatchesPlainSetArithmetic)
+{
+  for (const auto& [processors, partition, calls] :
+       {std::tuple{64, 8, 5000}, std::tuple{300, 32, 5000}, std::tuple{4160, 512, 2000}}) {
+    const std::string label = std::to_string(processors) + " processors";
+    Bench b(processors, "ap", {{"partition_size", std::to_string(partition)}});
+    PlainGs plain(processors, partition);
+    std::mt19937_64 random(static_cast<std::uint64_t>(processors));
+    std::map<JobId, int> in_system; // id -> maximum size
+    PlainGs::Bits up(static_cast<size_t>(processors), true);
+    JobId next_id = 1;
+    double t = 0;
+    double next_event = 0;
+    size_t replayed = 0;
+    size_t plans = 0, phases = 0, mid_quantum = 0, with_failures = 0, requeues = 0;
+    auto submit = [&](JobId id, int max_size) {
+      Job j;
+      j.id = id;
+      j.submit_time = t;
+      j.shape = JobShape::moldable;
+      j.size = 1;
+      j.min_size = 1;
+      j.max_size = max_size;
+      b.TimeSharingBench::submit(j, t);
+      plain.submit(id, max_size);
+      in_system[id] = max_size;
+    };
+    auto end = [&](JobId id) {
+      b.end(id, t);
+      plain.end(id);
+      in_system.erase(id);
+    };
+    for (int k = 0; k < calls; k++) {
+      if (t >= next_event) {
+        if (!in_system.empty() && random() % 3 == 0) {
+          auto it = in_system.begin();
+          std::advance(it, static_cast<long>(random() % in_system.size()));
+          end(it->first);
+        }
+        if (random() % 5 == 0) { // processors fail (the jobs running there are requeued), or all come back
+          if (std::count(up.begin(), up.end(), false) > 0 && random() % 2 == 0) {
+            up.assign(up.size(), true);
+          } else {
+            const size_t first = random() % up.size();
+            const size_t n = 1 + random() % static_cast<size_t>(partition);
+            for (size_t i = first; i < std::min(up.size(), first + n); i++)
+              up[i] = false;
+            std::vector<std::pair<JobId, int>> hit;
+            for (const auto& [id, max_size] : in_system) {
+              const PlainGs::Members& last = plain.last(id);
+              if (plain.running(id) && std::any_of(last.begin(), last.end(), [&](size_t p) { return !up[p]; }))
+                hit.emplace_back(id, max_size);
+            }
+            for (const auto& [id, max_size] : hit) {
+              end(id);
+              submit(id, max_size);
+              requeues++;
+            }
+          }
+          ResourceSet up_set(processors);
+          for (size_t i = 0; i < up.size(); i++)
+            if (up[i]) up_set.set(static_cast<int>(i));
+          b.set_up(up_set);
+        }
+        for (int n = static_cast<int>(random() % 3); n > 0 && in_system.size() < 20; n--)
+          submit(next_id++, 1 + static_cast<int>(random() % static_cast<size_t>(partition + partition / 2)));
+        next_event = t + 0.25 * static_cast<double>(1 + random() % 200);
+      }
+      Plan a = b.plan(t, replayed);
+      const std::map<JobId, ResourceSet> expected = plain.plan(t, up);
+      ASSERT_EQ(a.run, expected) << label << " at " << t;
+      plain.apply(expected);
+      plans++;
+      mid_quantum += std::fmod(t, 2.0) != 0 ? 1 : 0;
+      with_failures += std::count(up.begin(), up.end(), false) > 0 ? 1 : 0;
+      replayed = 0;
+      double next = a.until;
+      if (a.lookahead) {
+        const Lookahead& la = *a.lookahead;
+        for (size_t i = 0; i + 1 < la.phases.size(); i++) {
+          if (!(la.instants[i] < next_event) || random() % 16 == 0) break;
+          std::map<JobId, ResourceSet> phase;
+          for (const auto& [id, where] : la.phases[i + 1])
+            phase.emplace(id, *where);
+          const std::map<JobId, ResourceSet> step = plain.plan(la.instants[i], up);
+          ASSERT_EQ(phase, step) << label << " phase " << i + 1 << " at " << la.instants[i];
+          b.apply_phase(la.phases[i + 1], la.instants[i]);
+          plain.apply(step);
+          replayed++;
+          phases++;
+        }
+        next = la.instants[replayed];
+      }
+      b.reuse(std::move(a));
+      t = std::min(next, next_event);
+    }
+    // What the comparison went through (not vacuous): plans and phases, mid-quantum calls, failures and requeues,
+    // jobs that went back and jobs that moved.
+    const auto n = static_cast<size_t>(calls);
+    EXPECT_EQ(plans, n) << label;
+    EXPECT_GT(phases, 2 * n) << label;
+    EXPECT_GT(mid_quantum, n / 5) << label;
+    EXPECT_GT(with_failures, n / 5) << label;
+    EXPECT_GT(requeues, n / 50) << label;
+    EXPECT_GT(plain.returns(), 20 * n) << label;
+    EXPECT_GT(plain.moves(), 4 * n) << label;
+  }
 }
 
 TEST(AdaptivePartitioning, BadParametersAreOneLine)

@@ -80,9 +80,9 @@ TEST(ResourceSet, CountDifferencesCountsTheMembersOfExactlyOneSet)
 
 /* Every operation passes over the span of words a set's members may lie in, not over all its words; sets here go
  * through random sequences of every mutation (members set and reset, ranges, unions, intersections, differences,
- * lowest(), merge_range(), add_range(), clear(), copies and moves between sets of other spans), which leave spans
- * wider than the members, narrower sets assigned over wider ones and the reverse. After each step every query is
- * compared with a reference kept one index at a time in a std::vector<bool> and computed member by member. */
+ * lowest(), take_lowest(), merge_range(), add_range(), clear(), copies and moves between sets of other spans), which
+ * leave spans wider than the members, narrower sets assigned over wider ones and the reverse. After each step every
+ * query is compared with a reference kept one index at a time in a std::vector<bool> and computed member by member. */
 TEST(ResourceSet, SpanRestrictedOperationsMatchIndexByIndex)
 {
   using Bits = std::vector<bool>;
@@ -121,7 +121,7 @@ TEST(ResourceSet, SpanRestrictedOperationsMatchIndexByIndex)
     for (int step = 0; step < 400; step++) {
       const auto a = static_cast<size_t>(std::uniform_int_distribution<int>(0, 3)(rng));
       const auto b = static_cast<size_t>(std::uniform_int_distribution<int>(0, 3)(rng));
-      const int op = std::uniform_int_distribution<int>(0, 11)(rng);
+      const int op = std::uniform_int_distribution<int>(0, 12)(rng);
       ResourceSet& x = sets[a];
       Bits& r = ref[a];
       const Bits other = ref[b];
@@ -209,6 +209,26 @@ TEST(ResourceSet, SpanRestrictedOperationsMatchIndexByIndex)
         x.add_range(first, n);
         for (int i = first; i < first + n; i++)
           r[static_cast<size_t>(i)] = true;
+        break;
+      }
+      case 11: { // the lowest n members moved into another set (one of another capacity when it is the same set)
+        const int n = std::uniform_int_distribution<int>(0, 80)(rng);
+        int have = 0;
+        Bits low(static_cast<size_t>(capacity));
+        for (size_t i = 0; i < r.size() && have < n; i++)
+          if (r[i]) {
+            low[i] = true;
+            have++;
+          }
+        if (have < n) low.assign(static_cast<size_t>(capacity), false); // too few: nothing taken
+        ResourceSet elsewhere(capacity == 1 ? 64 : 1);
+        ResourceSet& to = a != b ? sets[b] : elsewhere;
+        x.take_lowest(n, to);
+        EXPECT_EQ(to.capacity(), capacity);
+        EXPECT_EQ(bits_of(to), low) << "capacity " << capacity << ", step " << step;
+        if (a != b) ref[b] = low;
+        for (size_t i = 0; i < r.size(); i++)
+          r[i] = r[i] && !low[i];
         break;
       }
       default: { // a copy of itself made elsewhere, then assigned back

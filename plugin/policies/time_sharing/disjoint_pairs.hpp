@@ -1,0 +1,75 @@
+/* Which pairs of a few sets are known to be disjoint, found out once and remembered while neither set changes: for
+ * adaptive partitioning (adaptive_partitioning.cpp), whose jobs go back to the processors they had last time when
+ * those are still idle. On 10,000 processors a job's last set spans about 90 of the machine's 157 words, and the same
+ * ten or so jobs are tested against the idle processors at every quantum the policy looks ahead (hundreds of thousands
+ * in a run); which of their last sets meet changes only when a job is given a new set. With the pairs remembered,
+ * whether a set meets one of a group (the sets placed so far) is mostly a few word operations.
+ *
+ * The sets are numbered 0..slots-1 (the caller's numbering). A pair is unknown until found disjoint (by the caller's
+ * test, or by construction) and becomes unknown again when either set changes. Only disjointness is remembered: a job
+ * whose last set meets a set placed is given a new one at once, which would make the overlap found unknown again.
+ * One group of sets at a time is kept here, as a bit per set. */
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace jobsched {
+
+class DisjointPairs {
+ public:
+  /* `slots` sets, every pair unknown, the group empty (the storage is kept from one call to the next). */
+  void reset(size_t slots)
+  {
+    slots_ = slots;
+    row_words_ = (slots + 63) / 64;
+    disjoint_.assign(slots_ * row_words_, 0);
+    group_.assign(row_words_, 0);
+  }
+
+  void clear_group() { std::fill(group_.begin(), group_.end(), 0); }
+  void join_group(size_t k) { group_[k / 64] |= bit(k); }
+
+  /* Whether set i (not in the group) meets a set of the group: overlaps_now(j) (whether set i meets set j as they are)
+   * asked of the sets of the group not known to be disjoint from it, the disjoint ones remembered. */
+  template <class Compute>
+  bool meets_group(size_t i, Compute&& overlaps_now)
+  {
+    const std::uint64_t* known = disjoint_.data() + i * row_words_;
+    for (size_t w = 0; w < row_words_; w++)
+      for (std::uint64_t unknown = group_[w] & ~known[w]; unknown != 0; unknown &= unknown - 1) {
+        const size_t j = w * 64 + static_cast<size_t>(__builtin_ctzll(unknown));
+        if (overlaps_now(j)) return true;
+        put(i, j, true);
+        put(j, i, true);
+      }
+    return false;
+  }
+
+  /* Set k (of the group) changed and meets no other set of the group: disjoint from those, unknown with the others. */
+  void changed_apart_from_group(size_t k)
+  {
+    std::uint64_t* row = disjoint_.data() + k * row_words_;
+    std::copy(group_.begin(), group_.end(), row);
+    row[k / 64] &= ~bit(k);
+    for (size_t i = 0; i < slots_; i++)
+      if (i != k) put(i, k, (group_[i / 64] & bit(i)) != 0);
+  }
+
+ private:
+  static std::uint64_t bit(size_t j) { return std::uint64_t{1} << (j % 64); }
+  void put(size_t i, size_t j, bool disjoint)
+  {
+    std::uint64_t& word = disjoint_[i * row_words_ + j / 64];
+    word = disjoint ? word | bit(j) : word & ~bit(j);
+  }
+
+  size_t slots_ = 0;
+  size_t row_words_ = 0;
+  std::vector<std::uint64_t> disjoint_; // row i (row_words_ words), bit j: sets i and j are known to be disjoint
+  std::vector<std::uint64_t> group_;
+};
+
+} // namespace jobsched
