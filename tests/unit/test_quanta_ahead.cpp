@@ -1,10 +1,10 @@
-/* The machinery of a lookahead (plugin/policies/time_sharing/quanta_ahead.hpp, lookahead_pace.hpp) apart from any
+/* The machinery of a lookahead (plugin/policy/quanta_ahead.hpp, lookahead_pace.hpp) apart from any
  * policy: the pace (how many phases, the pauses after lookaheads reached and not replayed), and QuantaAhead driving a
  * toy policy whose state is a count of steps (the journal taken back to the boundary replayed, the events held back
  * and let in after it, in order, the phases' sets, no lookahead where nothing can be replayed). Every expected value is
  * worked out here from the rules the headers state. */
-#include "policies/time_sharing/lookahead_pace.hpp"
-#include "policies/time_sharing/quanta_ahead.hpp"
+#include "policy/lookahead_pace.hpp"
+#include "policy/quanta_ahead.hpp"
 
 #include <gtest/gtest.h>
 

@@ -23,7 +23,7 @@
 #pragma once
 
 #include "core/time.hpp"
-#include "policies/time_sharing/lookahead_pace.hpp"
+#include "policy/lookahead_pace.hpp"
 #include "policy/time_sharing.hpp"
 
 #include <deque>

@@ -1,4 +1,4 @@
-#include "policies/time_sharing/lookahead_pace.hpp"
+#include "policy/lookahead_pace.hpp"
 
 #include <algorithm>
 
