@@ -56,9 +56,10 @@
  *   - Periods where every job in the system runs need no quantum boundary (the next dispatch would choose the same
  *     jobs): the policy then asks to be called at the next load sample only.
  *   - Between arrivals and departures the next quanta's turns follow from the policy's own state: it declares them
- *     ahead (Plan::lookahead, look_ahead() below, with the machinery of policy/quanta_ahead.hpp), and the scheduler
- * replays them without asking it, exactly. The policies see a job's memory and bounds, never its demand or speedup: the
- * paging factor is computed from min_j, p_j, f and O alone, and reaches the runtime through Plan::slowdown. */
+ *     ahead (Plan::lookahead, look_ahead() below, with policy/quanta_ahead.hpp's machinery), and the scheduler
+ *     replays them without asking it, exactly.
+ * The policies see a job's memory and bounds, never its demand or speedup: the paging factor is computed from min_j,
+ * p_j, f and O alone, and reaches the runtime through Plan::slowdown. */
 #include "policies/time_sharing/adaptive_partitioning.hpp"
 #include "policies/time_sharing/disjoint_pairs.hpp"
 #include "policy/quanta_ahead.hpp"
