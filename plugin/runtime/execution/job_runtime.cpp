@@ -1589,22 +1589,26 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       while (i < cycle_sets_.size() && cycle_sets_[i].set != &set && cycle_sets_[i].same != &set)
         i++;
       if (i == cycle_sets_.size()) {
-        for (i = first_set; i < cycle_sets_.size() && *cycle_sets_[i].set != set;)
+        // The words are compared only with the job's sets of as many members (counted once: a new set needs its count
+        // anyway; on 10,000 hosts a set is up to 157 words, and a job's sets seldom hold as many processors).
+        const int members = set.count();
+        for (i = first_set; i < cycle_sets_.size() && (cycle_sets_[i].count != members || *cycle_sets_[i].set != set);)
           i++;
-        if (i < cycle_sets_.size()) cycle_sets_[i].same = &set;
-      }
-      if (i == cycle_sets_.size()) {
-        bool off = false;
-        CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
-        c.set = &set;
-        c.count = set.count();
-        c.speed = slowest_speed_of(set, off);
+        if (i < cycle_sets_.size()) {
+          cycle_sets_[i].same = &set;
+        } else {
+          bool off = false;
+          CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
+          c.set = &set;
+          c.count = members;
+          c.speed = slowest_speed_of(set, off);
+        }
       }
       CycleSet& c = cycle_sets_[i];
       if (computes && !c.timed) {
         const int n = c.count;
         c.timed = true;
-        c.cost = model_.cost(*r.job, set);
+        c.cost = model_.cost(*r.job, set, n);
         c.stretch = model_.compute_stretch(c.cost);
         c.speedup = r.job->speedup(static_cast<double>(n));
         c.rate = n == r.job->size ? 1.0 : c.speedup / r.speedup_of_size;
@@ -1628,9 +1632,9 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     for (size_t p = 0; p < phases; p++) {
       const ResourceSet* on = job_where[p];
       if (on != nullptr && on != last_on) { // (a job stays on one set for phases on end: found once)
-        if (on->empty()) return false;
         last_on = on;
         last_index = index_of(*on, true);
+        if (cycle_sets_[static_cast<size_t>(last_index)].count == 0) return false; // an empty set
       }
       const int here = on == nullptr ? -1 : last_index;
       place[p * jobs + j] = here;
