@@ -531,7 +531,8 @@ class JobRuntime {
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use
   std::vector<CycleSet> cycle_sets_;
   /* Where each job computes in each phase, phase by phase (cycle_place_[phase x jobs + job]): an index into
-   * cycle_sets_, -1 suspended. A phase's row is read whole when the changes from it are listed (cycle_changes()). */
+   * cycle_sets_, -1 suspended. Two phases' rows are read whole when the changes between them are listed
+   * (cycle_changes()), unless the second follows the first (CycleChanges::next lists those). */
   std::vector<int> cycle_place_;
   std::vector<Execution*> cycle_executions_;
   Execution cycle_new_execution_; // a new execution's fields, those of a job the replay starts (cycle_begin())
