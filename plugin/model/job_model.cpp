@@ -92,13 +92,15 @@ JobModel::JobModel(const Machine& machine, CommSpec comm, MemorySpec memory, std
     }
 }
 
-PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources) const
+PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources, int members) const
 {
+  if (members < 0 && (memory_.paging || machine_.host_count() == machine_.resource_count()))
+    members = resources.count();
   // Processors are numbered host by host, so a set's members come in runs of one host each: one pass counts the
   // nodes and, with paging on, the memory each one holds.
   const bool paging = memory_.paging && job.memory_kb > 0;
   const double per_process_mb = job.memory_kb / 1024.0;
-  const double job_mb = per_process_mb * (paging ? resources.count() : 0);
+  const double job_mb = per_process_mb * (paging ? members : 0);
   PlacementCost c;
   int host = -1;
   int processes = 0;
@@ -122,7 +124,7 @@ PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources) const
     });
     close_node();
   } else if (machine_.host_count() == machine_.resource_count()) { // one processor a host: a node a member
-    c.nodes_used = resources.count();
+    c.nodes_used = members;
   } else { // the nodes alone: a run of processors covers the hosts from its first's to its last's
     resources.for_each_run([&](int first, int last) {
       const int from = machine_.host_of(first);

@@ -72,7 +72,9 @@ class JobModel {
   /* `node_memory_mb`: memory of each compute host (0 when unknown). */
   JobModel(const Machine& machine, CommSpec comm, MemorySpec memory, std::vector<double> node_memory_mb);
 
-  PlacementCost cost(const Job& job, const ResourceSet& resources) const;
+  PlacementCost cost(const Job& job, const ResourceSet& resources) const { return cost(job, resources, -1); }
+  /* The same, `members` the set's count when the caller knows it (-1: counted here where needed). */
+  PlacementCost cost(const Job& job, const ResourceSet& resources, int members) const;
   /* The factor by which the job's computation is stretched: 1 + page faults, + communication in the formula model. */
   double compute_stretch(const PlacementCost& c) const;
   const CommSpec& communication() const { return comm_; }

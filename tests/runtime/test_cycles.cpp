@@ -812,3 +812,199 @@ TEST(Cycles, ReplayStartsWaitingJobsAsStepping)
   EXPECT_GE(got[8], 5) << "jobs that held their processors throughout";
   EXPECT_GE(got[9], 20) << "trials whose replay stopped within a period of a job's end";
 }
+
+namespace {
+
+/* Brings each job where the phase says as TimeSharingDriver::decide() applies a plan, in its order: the jobs that stop
+ * and those that cannot be resized moved, in submission order (`orders`); then the malleable jobs resized, those shrunk
+ * first, each by id; then the jobs resumed, by id. */
+void apply_as_driver(JobRuntime& runtime, const std::vector<WorkloadJob>& jobs,
+                     const std::vector<const ResourceSet*>& where, const std::vector<std::uint64_t>& orders)
+{
+  std::vector<size_t> by_order(jobs.size());
+  for (size_t j = 0; j < jobs.size(); j++)
+    by_order[j] = j;
+  std::sort(by_order.begin(), by_order.end(), [&](size_t a, size_t b) { return orders[a] < orders[b]; });
+  for (size_t j : by_order) {
+    const JobState& s = runtime.table().at(jobs[j].id);
+    if (s.status != JobStatus::running) continue;
+    if (where[j] == nullptr)
+      runtime.suspend(jobs[j].id);
+    else if (jobs[j].shape != JobShape::malleable && *where[j] != s.processors)
+      runtime.suspend(jobs[j].id, false, false);
+  }
+  for (const bool shrinks : {true, false})
+    for (size_t j = 0; j < jobs.size(); j++) {
+      const JobState& s = runtime.table().at(jobs[j].id);
+      if (s.status == JobStatus::running && where[j] != nullptr && *where[j] != s.processors &&
+          s.processors.contains(*where[j]) == shrinks)
+        runtime.resize(jobs[j].id, *where[j]);
+    }
+  for (size_t j = 0; j < jobs.size(); j++)
+    if (where[j] != nullptr && runtime.table().at(jobs[j].id).status == JobStatus::suspended)
+      runtime.resume(jobs[j].id, *where[j]);
+}
+
+} // namespace
+
+/* A lookahead's replay (Plan::lookahead, TimeSharingDriver::advance_lookahead): random phases (2 to 12 jobs, 4 to 24
+ * phases, each job in each phase on the set of the phase before, on another set of the same processors, on a new range
+ * or suspended), every boundary replayed one at a time from phase 0 with the rows as the driver applies a plan
+ * (cycle_rows_as_applied(), here in a submission order that is not the ids'), until a step is refused because a job's
+ * timer would run out by then. Stepped in another runtime with suspend(), resume() and resize() in the driver's order:
+ * the replay stops exactly at the first boundary by which a stepped job's timer ends (the replay knows that from a
+ * bound on its jobs' timers, cycle_step(), and the changes from one phase to the next from lists cycle_begin() made),
+ * and the rows, in the order they come, the counters and the timers are the same. */
+TEST(Cycles, LookaheadReplayIsSteppingRowForRow)
+{
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", eight_host_platform());
+  auto got = in_child([&] {
+    auto engine = jobsched::testing::quiet_l07_engine(file.string());
+    std::vector<sg4::Host*> hosts;
+    Machine machine;
+    for (int i = 0; i < 8; i++) {
+      hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
+      machine.add_host("p" + std::to_string(i), 1, 1e9);
+    }
+    // mismatches, row mismatches, rows, boundaries replayed, lookaheads stopped by a job's timer, stopped at the wrong
+    // boundary, jobs that kept their set's address, that changed it for the same processors, lookaheads replayed whole
+    std::vector<double> result(9, 0);
+    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
+      std::mt19937_64 random(31);
+      std::uniform_real_distribution<double> unit(0, 1);
+      for (int trial = 0; trial < 150; trial++) {
+        std::vector<WorkloadJob> jobs = random_jobs(random, 10, 5, 400);
+        const size_t phases = 4 + static_cast<size_t>(unit(random) * 21);
+        std::deque<ResourceSet> sets;
+        std::vector<std::vector<const ResourceSet*>> where(phases, std::vector<const ResourceSet*>(jobs.size()));
+        for (size_t p = 0; p < phases; p++) {
+          ResourceSet taken(8);
+          for (size_t j = 0; j < jobs.size(); j++) { // first the jobs that stay where they were (or on equal sets)
+            const ResourceSet* before = p > 0 ? where[p - 1][j] : nullptr;
+            const double u = unit(random);
+            if (before == nullptr || u > 0.6 || !before->count_if_within_and_apart(ResourceSet::range(8, 0, 8), taken))
+              continue;
+            if (u < 0.45) {
+              where[p][j] = before;
+              result[6]++;
+            } else {
+              where[p][j] = &sets.emplace_back(*before);
+              result[7]++;
+            }
+            taken |= *before;
+          }
+          for (size_t j = 0; j < jobs.size(); j++) { // then new ranges in the gaps left
+            if (where[p][j] != nullptr || unit(random) < 0.4) continue;
+            const int width = jobs[j].shape == JobShape::rigid ? jobs[j].size : 1 + static_cast<int>(unit(random) * 4);
+            const int first = static_cast<int>(unit(random) * (9 - width));
+            const ResourceSet range = ResourceSet::range(8, first, width);
+            if (range.count_if_within_and_apart(ResourceSet::range(8, 0, 8), taken) <= 0) continue;
+            where[p][j] = &sets.emplace_back(range);
+            taken |= range;
+          }
+        }
+        // The jobs named, in submission order from the last to the first.
+        std::vector<WorkloadJob> named;
+        std::vector<JobId> ids;
+        std::vector<const ResourceSet*> flat;
+        std::vector<std::vector<const ResourceSet*>> named_where(phases);
+        for (size_t j = 0; j < jobs.size(); j++) {
+          bool computes = false;
+          for (const auto& w : where)
+            computes = computes || w[j] != nullptr;
+          if (!computes || where[0][j] == nullptr) continue; // (every job of a lookahead computes in phase 0 here)
+          named.push_back(jobs[j]);
+          ids.push_back(jobs[j].id);
+          for (size_t p = 0; p < phases; p++) {
+            flat.push_back(where[p][j]);
+            named_where[p].push_back(where[p][j]);
+          }
+        }
+        if (ids.empty()) continue;
+        std::vector<std::uint64_t> orders;
+        for (size_t j = 0; j < ids.size(); j++)
+          orders.push_back(ids.size() - j);
+        JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+        JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+        std::vector<std::vector<double>> rows_replayed, rows_stepped;
+        auto sink = [](std::vector<std::vector<double>>& rows) {
+          return [&rows](const TraceSegment& t) {
+            for (long i = 0; i < t.repeats; i++)
+              rows.push_back({static_cast<double>(t.job), static_cast<double>(static_cast<int>(t.status)),
+                              t.start + static_cast<double>(i) * t.period, t.end + static_cast<double>(i) * t.period,
+                              static_cast<double>(t.processors.word(0))});
+          };
+        };
+        replayed.set_trace_sink(sink(rows_replayed));
+        stepped.set_trace_sink(sink(rows_stepped));
+        // Phase 0 applied in both at 0.5 s (every job starts), then the boundaries at uneven instants.
+        std::vector<double> instants;
+        for (double t = 0.5; instants.size() < phases;)
+          instants.push_back(t += 2 + unit(random) * 8);
+        for (JobRuntime* runtime : {&replayed, &stepped}) {
+          runtime->set_virtual_clock(0.5);
+          for (size_t j = 0; j < named.size(); j++)
+            runtime->start(named[j], *named_where[0][j]);
+        }
+        if (!replayed.cycle_begin(ids, flat, phases, 0)) {
+          result[0]++;
+          replayed.cycle_end(0);
+          continue;
+        }
+        replayed.cycle_rows_as_applied(orders);
+        replayed.cycle_partial();
+        size_t phase = 0;
+        while (phase + 1 < phases && replayed.cycle_step(instants[phase], instants[phase], phase + 1)) {
+          replayed.cycle_commit_boundary();
+          phase++;
+          result[3]++;
+        }
+        replayed.cycle_end(0);
+        // Stepped up to the same boundary, every timer of which must last past each boundary stepped.
+        double clock = 0.5;
+        for (size_t p = 1; p <= phase; p++) {
+          clock = instants[p - 1];
+          if (!(stepped.next_timer() > clock + 1e-9)) result[5]++; // a job would have ended: the replay went too far
+          stepped.set_virtual_clock(clock);
+          apply_as_driver(stepped, named, named_where[p], orders);
+        }
+        if (phase + 1 < phases) {
+          result[4]++;
+          if (stepped.next_timer() > instants[phase] + 1e-9) result[5]++; // nothing ends by then: stopped too soon
+        } else {
+          result[8]++;
+        }
+        replayed.set_virtual_clock(clock);
+        stepped.set_virtual_clock(clock);
+        if (replayed.next_timer() != stepped.next_timer()) result[0]++;
+        for (const auto& job : named) {
+          const JobState& a = replayed.table().at(job.id);
+          const JobState& b = stepped.table().at(job.id);
+          if (a.status != b.status || a.processors != b.processors || a.service != b.service ||
+              replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id))
+            result[0]++;
+          if (a.counters.preemptions != b.counters.preemptions || a.counters.resizes != b.counters.resizes ||
+              a.counters.migrations != b.counters.migrations)
+            result[0]++;
+        }
+        replayed.close_trace();
+        stepped.close_trace();
+        if (rows_replayed != rows_stepped) result[1]++; // in the order they came, to the bit
+        result[2] += static_cast<double>(rows_stepped.size());
+      }
+    });
+    engine->run();
+    return result;
+  });
+  ASSERT_EQ(got.size(), 9u);
+  EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
+  EXPECT_EQ(got[1], 0) << "lookaheads whose rows differ from stepping's";
+  EXPECT_GT(got[2], 600) << "rows compared";
+  EXPECT_GT(got[3], 900) << "boundaries replayed";
+  EXPECT_GE(got[4], 50) << "lookaheads stopped by a job's timer";
+  EXPECT_EQ(got[5], 0) << "lookaheads stopped at another boundary than the first a job's timer ends by";
+  EXPECT_GT(got[6], 1500) << "jobs on the same set as in the phase before";
+  EXPECT_GT(got[7], 500) << "jobs on another set of the same processors";
+  EXPECT_GE(got[8], 50) << "lookaheads replayed whole";
+}

@@ -1552,17 +1552,21 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     if (!take_waiting()) return false;
   cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
   if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
-  cycle_place_.assign(phases * ids.size(), -1);
+  const size_t jobs = ids.size();
+  cycle_place_.assign(phases * jobs, -1);
   cycle_sets_.clear();
   cycle_phases_ = phases;
   cycle_phase_ = phase;
   cycle_trial_phase_ = phase;
-  if (cycle_running_.size() < phases) cycle_running_.resize(phases);
   if (cycle_changes_.size() < phases) cycle_changes_.resize(phases);
   for (size_t p = 0; p < phases; p++) { // emptied, their storage kept from the last advance
-    cycle_running_[p].clear();
     cycle_changes_[p].to = std::numeric_limits<size_t>::max();
+    cycle_changes_[p].next.clear();
   }
+  cycle_timer_floor_ = -std::numeric_limits<double>::infinity();
+  int* const place = cycle_place_.data(); // (read through locals: a store through cycle_place_'s own pointer made the
+  CycleChanges* const changes = cycle_changes_.data(); // compiler load every member again after it)
+  const ResourceSet* const* const where_of = where.data();
   for (j = 0; j < ids.size(); j++) {
     Execution* const x = executions[j];
     JobState& s = x != nullptr ? *x->state : *table_.find(ids[j]);
@@ -1585,22 +1589,26 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       while (i < cycle_sets_.size() && cycle_sets_[i].set != &set && cycle_sets_[i].same != &set)
         i++;
       if (i == cycle_sets_.size()) {
-        for (i = first_set; i < cycle_sets_.size() && *cycle_sets_[i].set != set;)
+        // The words are compared only with the job's sets of as many members (counted once: a new set needs its count
+        // anyway; on 10,000 hosts a set is up to 157 words, and a job's sets seldom hold as many processors).
+        const int members = set.count();
+        for (i = first_set; i < cycle_sets_.size() && (cycle_sets_[i].count != members || *cycle_sets_[i].set != set);)
           i++;
-        if (i < cycle_sets_.size()) cycle_sets_[i].same = &set;
-      }
-      if (i == cycle_sets_.size()) {
-        bool off = false;
-        CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
-        c.set = &set;
-        c.count = set.count();
-        c.speed = slowest_speed_of(set, off);
+        if (i < cycle_sets_.size()) {
+          cycle_sets_[i].same = &set;
+        } else {
+          bool off = false;
+          CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
+          c.set = &set;
+          c.count = members;
+          c.speed = slowest_speed_of(set, off);
+        }
       }
       CycleSet& c = cycle_sets_[i];
       if (computes && !c.timed) {
         const int n = c.count;
         c.timed = true;
-        c.cost = model_.cost(*r.job, set);
+        c.cost = model_.cost(*r.job, set, n);
         c.stretch = model_.compute_stretch(c.cost);
         c.speedup = r.job->speedup(static_cast<double>(n));
         c.rate = n == r.job->size ? 1.0 : c.speedup / r.speedup_of_size;
@@ -1619,15 +1627,21 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     r.set_at_begin = st.set;
     const ResourceSet* last_on = nullptr; // the set of the last phase that named one, and its index
     int last_index = -1;
+    int place_before = -1; // in the phase before
+    const ResourceSet* const* const job_where = where_of + j * phases;
     for (size_t p = 0; p < phases; p++) {
-      const ResourceSet* on = where[j * phases + p];
+      const ResourceSet* on = job_where[p];
       if (on != nullptr && on != last_on) { // (a job stays on one set for phases on end: found once)
-        if (on->empty()) return false;
         last_on = on;
         last_index = index_of(*on, true);
+        if (cycle_sets_[static_cast<size_t>(last_index)].count == 0) return false; // an empty set
       }
-      cycle_place_[p * ids.size() + j] = on == nullptr ? -1 : last_index;
-      if (on != nullptr) cycle_running_[p].push_back(j);
+      const int here = on == nullptr ? -1 : last_index;
+      place[p * jobs + j] = here;
+      // The changes from each phase to the next, listed here by job (most jobs stay as they were from one phase to
+      // the next: a step then walks the few that change, not every job).
+      if (p > 0 && here != place_before) changes[p - 1].next.emplace_back(j, here);
+      place_before = here;
     }
     // Over the sets it may compute on (a set not worked out counts for infinity).
     r.least_time = std::numeric_limits<double>::infinity();
@@ -1696,46 +1710,51 @@ inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bo
 inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size_t from, size_t to)
 {
   CycleChanges& changes = cycle_changes_[from];
-  if (changes.to != to) {
-    changes.to = to;
-    changes.jobs.clear();
-    const bool as_applied = !cycle_stop_orders_.empty();
-    const size_t jobs = cycle_state_.size();
-    const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
-    const int* const place_to = cycle_place_.data() + to * jobs;
-    if (!as_applied) { // by id, each written in its place (a call of emplace_back per job was half of the time here)
-      changes.jobs.resize(jobs);
-      size_t listed = 0;
-      for (size_t j = 0; j < jobs; j++)
-        if (place_from[j] != place_to[j]) changes.jobs[listed++] = {j, place_to[j]};
-      changes.jobs.resize(listed);
-      return changes.jobs;
-    }
-    // As the driver applies a plan (cycle_rows_as_applied()): first the jobs suspended and the jobs that are not
-    // malleable moved (in submission order), then the malleable jobs resized, those shrunk first (by id each), then
-    // the jobs resumed (by id).
-    for (auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
-      later->clear();
-    for (size_t j = 0; j < jobs; j++) {
-      const int was = place_from[j];
-      const int goes = place_to[j];
-      if (was == goes) continue;
-      if (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable)) {
-        changes.jobs.emplace_back(j, goes);
-      } else if (was < 0) {
-        cycle_resuming_.emplace_back(j, goes);
-      } else {
-        const bool shrinks =
-            cycle_sets_[static_cast<size_t>(was)].set->contains(*cycle_sets_[static_cast<size_t>(goes)].set);
-        (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, goes);
-      }
-    }
-    std::sort(changes.jobs.begin(), changes.jobs.end(), [this](const auto& a, const auto& b) {
-      return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
-    });
-    for (const auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
-      changes.jobs.insert(changes.jobs.end(), later->begin(), later->end());
+  const bool as_applied = !cycle_stop_orders_.empty();
+  const bool next = to == from + 1; // cycle_begin() listed those changes
+  if (next && !as_applied) return changes.next;
+  if (changes.to == to) return changes.jobs;
+  changes.to = to;
+  changes.jobs.clear();
+  const size_t jobs = cycle_state_.size();
+  const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
+  const int* const place_to = cycle_place_.data() + to * jobs;
+  if (!as_applied) { // by id, each written in its place (a call of emplace_back per job was half of the time here)
+    changes.jobs.resize(jobs);
+    size_t listed = 0;
+    for (size_t j = 0; j < jobs; j++)
+      if (place_from[j] != place_to[j]) changes.jobs[listed++] = {j, place_to[j]};
+    changes.jobs.resize(listed);
+    return changes.jobs;
   }
+  // As the driver applies a plan (cycle_rows_as_applied()): first the jobs suspended and the jobs that are not
+  // malleable moved (in submission order), then the malleable jobs resized, those shrunk first (by id each), then
+  // the jobs resumed (by id).
+  for (auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
+    later->clear();
+  const auto sort_out = [&](size_t j, int goes) {
+    const int was = place_from[j];
+    if (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable)) {
+      changes.jobs.emplace_back(j, goes);
+    } else if (was < 0) {
+      cycle_resuming_.emplace_back(j, goes);
+    } else {
+      const bool shrinks =
+          cycle_sets_[static_cast<size_t>(was)].set->contains(*cycle_sets_[static_cast<size_t>(goes)].set);
+      (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, goes);
+    }
+  };
+  if (next) { // the jobs that change only
+    for (const auto& [j, goes] : changes.next)
+      sort_out(j, goes);
+  } else {
+    for (size_t j = 0; j < jobs; j++)
+      if (place_from[j] != place_to[j]) sort_out(j, place_to[j]);
+  }
+  std::sort(changes.jobs.begin(), changes.jobs.end(),
+            [this](const auto& a, const auto& b) { return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first]; });
+  for (const auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
+    changes.jobs.insert(changes.jobs.end(), later->begin(), later->end());
   return changes.jobs;
 }
 
@@ -1800,10 +1819,15 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
   // No timer is due when the clock gets there either (collect_ended() takes those within kTimerSlack).
   if (!(until < cycle_horizon_ && clock + kTimerSlack < cycle_horizon_)) return refuse();
   // Each job's state is its place in the phase in force (cycle_begin() checked it; every step keeps it so): the jobs
-  // that compute are that phase's, and those that change are the ones placed otherwise in the next.
-  for (size_t j : cycle_running_[cycle_trial_phase_]) {
-    const CycleState& st = cycle_state_[j];
-    if (!(st.timer_end > until && st.timer_end > clock + kTimerSlack)) return refuse();
+  // that compute are that phase's, and those that change are the ones placed otherwise in the next. No timer of theirs
+  // ends by then: known from a bound below them all, kept as timers are launched, else from their timers, which gives
+  // the bound anew (an exact one: most steps then read no job's timer).
+  if (!(cycle_timer_floor_ > until && cycle_timer_floor_ > clock + kTimerSlack)) {
+    double floor = std::numeric_limits<double>::infinity();
+    for (const CycleState& st : cycle_state_)
+      if (st.running) floor = std::min(floor, st.timer_end);
+    cycle_timer_floor_ = floor;
+    if (!(floor > until && floor > clock + kTimerSlack)) return refuse();
   }
   const bool record = cycle_partial_ || cycles_committed_ < 2;
   // A step is refused before it changes anything, and after cycle_partial() each one is kept before the next
@@ -1832,6 +1856,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
       st.since = clock;
       st.set = target;
       cycle_launch(r, st, clock);
+      cycle_timer_floor_ = std::min(cycle_timer_floor_, st.timer_end);
       continue;
     }
     const bool resized = st.running && target >= 0 && r.malleable;
@@ -1851,6 +1876,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     if (!resized && target != st.set) st.migrations++;
     st.set = target;
     cycle_launch(r, st, clock);
+    cycle_timer_floor_ = std::min(cycle_timer_floor_, st.timer_end);
   }
   cycle_trial_phase_ = phase;
   return true;
@@ -1862,6 +1888,7 @@ void JobRuntime::cycle_drop_trial()
   if (cycle_partial_unkept_) throw std::logic_error("cycle replay: a boundary replayed after cycle_partial() dropped");
   for (const size_t j : cycle_undo_)
     cycle_state_[j] = cycle_saved_state_[j];
+  if (!cycle_undo_.empty()) cycle_timer_floor_ = -std::numeric_limits<double>::infinity(); // timers put back
   cycle_undo_.clear();
   cycle_trial_++;
   cycle_trial_phase_ = cycle_phase_;

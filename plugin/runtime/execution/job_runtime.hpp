@@ -520,16 +520,19 @@ class JobRuntime {
     };
     Kind kind;
   };
-  /* The jobs whose place changes when phase `to` follows phase `from` (those whose cycle_place_ differs there), in
-   * job order, each with its place in `to`: built the first time a step goes from `from` to `to`. */
+  /* The jobs whose place changes when phase `to` follows phase `from` (those whose cycle_place_ differs there), each
+   * with its place in `to`, in the order their rows come (cycle_changes()): built the first time a step goes from
+   * `from` to `to`. `next`: those of phase `from` + 1, by job (cycle_begin() lists them as it fills the table). */
   struct CycleChanges {
     size_t to = std::numeric_limits<size_t>::max(); // none built yet
     std::vector<std::pair<size_t, int>> jobs;
+    std::vector<std::pair<size_t, int>> next;
   };
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use
   std::vector<CycleSet> cycle_sets_;
   /* Where each job computes in each phase, phase by phase (cycle_place_[phase x jobs + job]): an index into
-   * cycle_sets_, -1 suspended. A phase's row is read whole when the changes from it are listed (cycle_changes()). */
+   * cycle_sets_, -1 suspended. Two phases' rows are read whole when the changes between them are listed
+   * (cycle_changes()), unless the second follows the first (CycleChanges::next lists those). */
   std::vector<int> cycle_place_;
   std::vector<Execution*> cycle_executions_;
   Execution cycle_new_execution_; // a new execution's fields, those of a job the replay starts (cycle_begin())
@@ -547,7 +550,10 @@ class JobRuntime {
   size_t cycle_phases_ = 0;
   double cycle_period_ = 0;                        // cycle_durations()'s
   size_t cycle_phase_ = 0, cycle_trial_phase_ = 0; // the phase in force in the state kept, and in the trial
-  std::vector<std::vector<size_t>> cycle_running_; // per phase: the jobs that compute in it
+  /* No timer of the jobs computing in the trial's state ends before (-infinity: unknown): the least of their timers'
+   * ends when cycle_step() last read them, lowered by each timer launched since (a timer stopped leaves it lower than
+   * it need be, not wrong), unknown again when a dropped trial puts timers back. */
+  double cycle_timer_floor_ = -std::numeric_limits<double>::infinity();
   std::vector<CycleChanges> cycle_changes_;        // per phase
   std::vector<std::uint64_t> cycle_stop_orders_;   // cycle_rows_as_applied()'s, per job (empty: rows by id)
   // cycle_changes()'s lists of the jobs changed after those that stop or move, kept with their storage
