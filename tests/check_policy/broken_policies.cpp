@@ -7,7 +7,9 @@
  *                     quantum, and declares the next quantum ahead (Plan::lookahead) with every job on the first one's
  *                     processors (the driver refuses the lookahead: a policy error);
  *   stale-lookahead   the same policy, its lookahead's next quantum the same as this one (well formed, but not what
- *                     plan() returns there: the check's run with simulation.virtual_wakeups false differs).
+ *                     plan() returns there: the check's run with simulation.virtual_wakeups false differs);
+ *   dangling-lookahead  the same policy, its lookahead's next quantum on the sets of the plan's own `run` map, which
+ *                     goes back to the policy once applied, before the replay would read them (refused).
  * A plugin library like a user's: the test loads it with check-policy --plugin. */
 #include "policy/plugin.hpp"
 #include "policy/policy.hpp"
@@ -70,9 +72,12 @@ class BrokenKill : public Policy {
   std::deque<Job> queue_;
 };
 
+/* What is wrong with BrokenLookahead's lookahead. */
+enum class LookaheadDefect { overlap, stale, into_run };
+
 class BrokenLookahead : public TimeSharingPolicy {
  public:
-  explicit BrokenLookahead(bool overlap) : overlap_(overlap) {}
+  explicit BrokenLookahead(LookaheadDefect defect) : defect_(defect) {}
   Plan plan(const SystemView& view) override
   {
     Plan plan;
@@ -95,7 +100,17 @@ class BrokenLookahead : public TimeSharingPolicy {
     ahead->phases.resize(2);
     for (const auto& [id, where] : plan.run) {
       ahead->phases[0].emplace_back(id, &sets_.emplace_back(where));
-      ahead->phases[1].emplace_back(id, overlap_ ? &sets_.front() : &sets_.back()); // the first job's, or its own
+      switch (defect_) {
+      case LookaheadDefect::overlap: // the first job's
+        ahead->phases[1].emplace_back(id, &sets_.front());
+        break;
+      case LookaheadDefect::stale: // its own, again
+        ahead->phases[1].emplace_back(id, &sets_.back());
+        break;
+      case LookaheadDefect::into_run: // its own, in the plan's map (whose nodes the returned plan keeps)
+        ahead->phases[1].emplace_back(id, &where);
+        break;
+      }
     }
     ahead->instants = {plan.until, plan.until + 10};
     plan.lookahead = ahead;
@@ -103,7 +118,7 @@ class BrokenLookahead : public TimeSharingPolicy {
   }
 
  private:
-  bool overlap_;
+  LookaheadDefect defect_;
   std::deque<ResourceSet> sets_;
 };
 
@@ -120,13 +135,21 @@ PolicyRegistration broken_lookahead{
      "test policy: runs the jobs that fit each quantum, its lookahead gives every job the first one's processors",
      {},
      nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(true); }}};
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(LookaheadDefect::overlap); }}};
 PolicyRegistration stale_lookahead{
     {"stale-lookahead",
      "test policy: runs the jobs that fit each quantum, its lookahead says the next quantum is this one again",
      {},
      nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(false); }}};
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(LookaheadDefect::stale); }}};
+PolicyRegistration dangling_lookahead{
+    {"dangling-lookahead",
+     "test policy: runs the jobs that fit each quantum, its lookahead's next quantum on the plan's own sets",
+     {},
+     nullptr,
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
+       return std::make_unique<BrokenLookahead>(LookaheadDefect::into_run);
+     }}};
 
 } // namespace
 } // namespace jobsched

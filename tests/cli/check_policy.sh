@@ -104,9 +104,11 @@ report "broken-kill caught, reproduced" "$problems"
 
 # broken-lookahead: the driver refuses a lookahead (Plan::lookahead) that gives two jobs the same processors.
 # stale-lookahead: a well-formed lookahead that is not what the policy plans there; the run with every wake-up
-# SimGrid's (simulation.virtual_wakeups false) differs.
+# SimGrid's (simulation.virtual_wakeups false) differs. dangling-lookahead: a lookahead whose later phase points into
+# the plan's own `run` map (freed before the replay would read it).
 for caught in "broken-lookahead|(lookahead phase 1): processors [0-9-]* given to two jobs" \
-  "stale-lookahead|differs with simulation.virtual_wakeups false"; do
+  "stale-lookahead|differs with simulation.virtual_wakeups false" \
+  "dangling-lookahead|lookahead phase 1 points into the plan's own .run. map"; do
   policy=${caught%%|*}
   problems=""
   "$bin" check-policy "$policy" --plugin "$broken" >"$work/$policy.out" 2>&1

@@ -608,7 +608,7 @@ TEST(Cycles, MalformedCyclesArePolicyErrors)
            {"test-cycle-not-in-force", "plan: it is not its cycle's phase in force now (0)"},
            {"test-cycle-until", "plan: its until (3.000000 s) is not its cycle's next boundary (5.000000 s)"},
            {"test-cycle-into-run", "plan: cycle phase 0 points into the plan's own `run` map, which does not outlive "
-                                   "the plan: keep the sets in the policy as long as the cycle"}})
+                                   "the plan: keep the sets in the policy until they are replayed"}})
     EXPECT_EQ(run(policy).second, message) << policy; // (a child killed or failed: also the in_child's failure)
 }
 

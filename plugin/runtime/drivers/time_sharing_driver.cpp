@@ -790,8 +790,27 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
   for (size_t p = 1; p < phases; p++)
     check_phase_form(ahead.phases[p], "lookahead phase", p);
   if (lookaheads_seen_++ >= kPhasesChecked && lookaheads_seen_ % 64 != 0) return;
+  refuse_sets_in_plan(plan, ahead.phases, 1, phases, "lookahead phase");
   for (size_t p = 1; p < phases; p++)
     check_phase(ahead.phases[p], "lookahead phase", p, up);
+}
+
+void TimeSharingDriver::refuse_sets_in_plan(const Plan& plan, const std::vector<Phase>& phases, size_t from,
+                                            size_t to, const char* what)
+{
+  // The plan's maps go back to the policy once applied (reuse_plan()), before the replay: a phase's set in them would
+  // be read once freed. The addresses of the plan's sets, sorted (kept with their storage).
+  std::vector<const ResourceSet*>& own = plan_sets_;
+  own.clear();
+  for (const auto& [id, where] : plan.run)
+    own.push_back(&where);
+  std::sort(own.begin(), own.end(), std::less<>());
+  for (size_t p = from; p < to; p++)
+    for (const auto& [id, where] : phases[p])
+      if (std::binary_search(own.begin(), own.end(), where, std::less<>()))
+        throw PolicyError(std::string("plan: ") + what + " " + std::to_string(p) +
+                          " points into the plan's own `run` map, which does not outlive the plan: keep the sets in "
+                          "the policy until they are replayed");
 }
 
 void TimeSharingDriver::check_phase_form(const Phase& phase, const char* what, size_t p) const
@@ -843,19 +862,7 @@ void TimeSharingDriver::check_cycle(const Cycle& cycle, const Plan& plan, const 
                         std::to_string(cycle.phases.size()) + " phases (one per boundary, the last one empty)");
     for (size_t p = 0; p + 1 < cycle.phases.size(); p++)
       check_phase_form(cycle.phases[p], "cycle phase", p);
-    // The plan's maps go back to the policy once applied (reuse_plan()), before the replay: a phase's set in them
-    // would be read once freed. The addresses of the plan's sets, sorted (kept with their storage).
-    std::vector<const ResourceSet*>& own = plan_sets_;
-    own.clear();
-    for (const auto& [id, where] : plan.run)
-      own.push_back(&where);
-    std::sort(own.begin(), own.end(), std::less<>());
-    for (size_t p = 0; p + 1 < cycle.phases.size(); p++)
-      for (const auto& [id, where] : cycle.phases[p])
-        if (std::binary_search(own.begin(), own.end(), where, std::less<>()))
-          throw PolicyError("plan: cycle phase " + std::to_string(p) +
-                            " points into the plan's own `run` map, which does not outlive the plan: keep the sets "
-                            "in the policy as long as the cycle");
+    refuse_sets_in_plan(plan, cycle.phases, 0, cycle.phases.size() - 1, "cycle phase");
     if (cycles_seen_++ < kPhasesChecked || cycles_seen_ % 64 == 0)
       for (size_t p = 0; p + 1 < cycle.phases.size(); p++)
         check_phase(cycle.phases[p], "cycle phase", p, up);

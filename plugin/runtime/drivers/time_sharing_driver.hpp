@@ -64,6 +64,9 @@ class TimeSharingDriver : public Driver {
   void check_cycle(const Cycle& cycle, const Plan& plan, const ResourceSet& up, double now);
   /* A phase of a cycle or lookahead (`what` and its number `p` name it in errors): its jobs by id, a set each. */
   void check_phase_form(const Phase& phase, const char* what, size_t p) const;
+  /* Phases [from, to) of a cycle or lookahead point into none of the plan's own sets (its `run` map goes back to the
+   * policy once applied, before the replay reads them). */
+  void refuse_sets_in_plan(const Plan& plan, const std::vector<Phase>& phases, size_t from, size_t to, const char* what);
   /* Its jobs in the system, on processors up, none given to two, within their bounds (after check_phase_form()). */
   void check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up) const;
   /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
@@ -163,7 +166,7 @@ class TimeSharingDriver : public Driver {
   long lookaheads_seen_ = 0;
   long cycles_seen_ = 0;
   std::shared_ptr<const Cycle> cycle_checked_; // the last cycle whose form check_cycle() checked (kept alive likewise)
-  std::vector<const ResourceSet*> plan_sets_;  // check_cycle(): the addresses of the plan's sets, sorted
+  std::vector<const ResourceSet*> plan_sets_;  // refuse_sets_in_plan(): the addresses of the plan's sets, sorted
 };
 
 } // namespace jobsched
