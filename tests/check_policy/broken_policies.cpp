@@ -135,13 +135,17 @@ PolicyRegistration broken_lookahead{
      "test policy: runs the jobs that fit each quantum, its lookahead gives every job the first one's processors",
      {},
      nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(LookaheadDefect::overlap); }}};
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
+       return std::make_unique<BrokenLookahead>(LookaheadDefect::overlap);
+     }}};
 PolicyRegistration stale_lookahead{
     {"stale-lookahead",
      "test policy: runs the jobs that fit each quantum, its lookahead says the next quantum is this one again",
      {},
      nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> { return std::make_unique<BrokenLookahead>(LookaheadDefect::stale); }}};
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
+       return std::make_unique<BrokenLookahead>(LookaheadDefect::stale);
+     }}};
 PolicyRegistration dangling_lookahead{
     {"dangling-lookahead",
      "test policy: runs the jobs that fit each quantum, its lookahead's next quantum on the plan's own sets",

@@ -795,8 +795,8 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
     check_phase(ahead.phases[p], "lookahead phase", p, up);
 }
 
-void TimeSharingDriver::refuse_sets_in_plan(const Plan& plan, const std::vector<Phase>& phases, size_t from,
-                                            size_t to, const char* what)
+void TimeSharingDriver::refuse_sets_in_plan(const Plan& plan, const std::vector<Phase>& phases, size_t from, size_t to,
+                                            const char* what)
 {
   // The plan's maps go back to the policy once applied (reuse_plan()), before the replay: a phase's set in them would
   // be read once freed. The addresses of the plan's sets, sorted (kept with their storage).

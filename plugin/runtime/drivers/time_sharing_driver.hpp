@@ -66,7 +66,8 @@ class TimeSharingDriver : public Driver {
   void check_phase_form(const Phase& phase, const char* what, size_t p) const;
   /* Phases [from, to) of a cycle or lookahead point into none of the plan's own sets (its `run` map goes back to the
    * policy once applied, before the replay reads them). */
-  void refuse_sets_in_plan(const Plan& plan, const std::vector<Phase>& phases, size_t from, size_t to, const char* what);
+  void refuse_sets_in_plan(const Plan& plan, const std::vector<Phase>& phases, size_t from, size_t to,
+                           const char* what);
   /* Its jobs in the system, on processors up, none given to two, within their bounds (after check_phase_form()). */
   void check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up) const;
   /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
