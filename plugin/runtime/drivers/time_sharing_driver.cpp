@@ -682,6 +682,16 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   };
   double clock = now;
   Cycle::Position at_clock = start; // the position of `clock`
+  // The replay ends at `clock`: the policy's wake-up after its plan there, and that plan the phase in force.
+  auto finish = [&] {
+    runtime_.cycle_end(cycle.period);
+    if (advance.instants > 0) {
+      advance.clock = clock;
+      until_ = cycle.until(at_clock);
+      if (at_clock.phase != start.phase) take_phase_as_last_plan(cycle.phases[at_clock.phase]);
+    }
+    return advance;
+  };
   if (runtime_.cycle_waiting() > 0) {              // the boundaries up to the last first start, as decided one by one
     runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
     runtime_.cycle_partial();
@@ -694,15 +704,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     }
     // Whole cycles from there as from a decision there (its advance's conditions): else the next instant decides and
     // tries this cycle again.
-    if (runtime_.cycle_waiting() > 0 || at_clock.phase + 1 >= phases) {
-      runtime_.cycle_end(cycle.period);
-      if (advance.instants > 0) {
-        advance.clock = clock;
-        until_ = cycle.until(at_clock);
-        if (at_clock.phase != start.phase) take_phase_as_last_plan(cycle.phases[at_clock.phase]);
-      }
-      return advance;
-    }
+    if (runtime_.cycle_waiting() > 0 || at_clock.phase + 1 >= phases) return finish();
     runtime_.cycle_whole();
     origin = at_clock.phase;
   }
@@ -749,14 +751,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     clock = next;
     advance.instants++;
   }
-  const size_t phase = at_clock.phase;
-  runtime_.cycle_end(cycle.period);
-  if (advance.instants > 0) {
-    advance.clock = clock;
-    until_ = cycle.until(at_clock); // the policy's wake-up after its plan at `clock`
-    if (phase != start.phase) take_phase_as_last_plan(cycle.phases[phase]);
-  }
-  return advance;
+  return finish();
 }
 
 void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now)
