@@ -354,7 +354,7 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   scheduler.set_virtual_wakeups(sc.simulation.virtual_wakeups && !program_platform && !ctx.process_source &&
                                 platform_without_profiles(sc.platform));
   // With owners, no cycle or lookahead is replayed: their comings and goings cut a replay short every few quanta, and
-  // one cut short costs more than the plans it saves (the whole KTH log under ap with owners: 50 s against 34.7 s
+  // one cut short costs more than the plans it saves (the whole KTH log under ap with owners: 50 s against 37.1 s
   // with none replayed, docs/performance.md "Virtual wake-ups with owners").
   scheduler.set_cycles(sc.simulation.cycles && sc.owners.model == OwnerSpec::Model::none);
   if (ctx.time_sharing_policy) ctx.time_sharing_policy->processors_up_at_start(scheduler.up());

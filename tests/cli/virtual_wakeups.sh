@@ -63,8 +63,8 @@ compare ap some "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.ge
 compare mc-equi-epoch some "$src/scenarios/memory-constrained/dynamic.yaml" --set policy.params.policy=equi-epoch \
   --set simulation.cycles=false
 # Workstation owners come and go at instants known in advance: virtual wake-ups go on between them (each owner's event
-# is a SimGrid wake-up, which ends a virtual spell like an arrival), hosts held by owners are not polled for, and no
-# cycle or lookahead is replayed (the decision instants must match).
+# is a SimGrid wake-up, which ends a virtual spell like an arrival; the hourly look at hosts down is one too, as
+# before), and no cycle or lookahead is replayed (the decision instants must match).
 owners=(--set owners.model=alternating --set owners.mean_idle=900 --set owners.activity=0.1)
 compare owners-ap some "$src/scenarios/adaptive-partitioning/ap.yaml" --set workload.generator.jobs=200 "${owners[@]}"
 compare owners-ag-ds some "$cao" "${batch[@]}" --set policy.name=ag-ds "${owners[@]}"

@@ -727,13 +727,13 @@ class PlainGs {
 
 } // namespace
 
-/* AP remembers which jobs' last sets overlap from one pass to the next (set_overlaps.hpp) rather than testing each
+/* AP remembers which jobs' last sets are disjoint (disjoint_pairs.hpp) on large machines rather than testing each
  * last set against the idle processors: its plans, and every phase of its lookaheads the scheduler would replay, must
  * be those of PlainGs above. Random arrivals (partitions of 1 to p: a job's maximum may be smaller), departures,
  * processors failing and coming back (the jobs running on them requeued: they end and come again; the others keep
  * their last sets, partly down) and calls at any quarter second (quantum ends and mid-quantum ones); replays of the
  * lookaheads cut short at random. On 64 processors (one-word sets), on 300 (five words, stored on the heap) and on
- * 4,160 (65 words: there AP remembers the overlaps, on the others it tests the idle set). */
+ * 4,160 (65 words: there AP remembers the disjoint pairs, on the others it tests the idle set). */
 TEST(AdaptivePartitioning, PlacementMatchesPlainSetArithmetic)
 {
   for (const auto& [processors, partition, calls] :
