@@ -46,8 +46,9 @@ const char* const kCheckPolicyUsage = R"(Usage: jobsched check-policy NAME [--se
 
 Runs the registered policy NAME (space- or time-sharing, a plugin's included) on small generated scenarios: 4 and 64
 hosts, many jobs submitted at one instant and ends coinciding with arrivals, host failures, workstation owners, and
-every job shape the policy takes (rigid, moldable, malleable; memory for the policies sizing jobs by it, the VP
-generator for a policy placing processes, Downey's phased jobs for one scheduling parallelism profiles). Each case is
+every job shape the policy takes, alone and with owners (rigid, moldable, malleable; memory for the policies sizing
+jobs by it, the VP generator for a policy placing processes, Downey's phased jobs for one scheduling parallelism
+profiles). Each case is
 one `jobsched run` in a child process, checked from its outputs: no processor computing for two jobs at once
 (trace.csv), each finished job's busy processor-seconds x speed covering its work, every job of the workload in
 jobs.csv and finished (nothing waits forever: these runs are lightly loaded), no stop as saturated, no run refused
@@ -268,6 +269,9 @@ std::vector<Case> make_cases(const PolicyTraits& t)
     std::string n = shape_name(s);
     cases.push_back({n, "8 hosts of 2 cores, 30 " + n + " jobs of 1 to their size, linear speedup",
                      PlatformSpec{8, 2, false, false, {}}, batch(30, 400, 0, n), "", 30});
+    // Owners take hosts from jobs that started (a moldable job's count stays fixed wherever it goes next).
+    cases.push_back({n + "-owners", "8 hosts of 2 cores whose owners come and go, 30 " + n + " jobs of 1 to their size",
+                     PlatformSpec{8, 2, false, false, {}}, batch(30, 400, 0, n), owners(1), 30});
   }
   return cases;
 }
@@ -383,7 +387,7 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
   for (const auto& p : plugins)
     rerun += "--plugin " + p + " ";
   auto violation = [&](const Case& c, const fs::path& dir, const std::string& why) {
-    std::printf("  FAIL %-13s %s\n       %s\n", c.name.c_str(), c.what.c_str(), why.c_str());
+    std::printf("  FAIL %-16s %s\n       %s\n", c.name.c_str(), c.what.c_str(), why.c_str());
     std::printf("%s: violation in case %s. Its scenario and outputs are kept in %s; reproduce with:\n  %s%s --out %s\n",
                 name.c_str(), c.name.c_str(), dir.string().c_str(), rerun.c_str(), (dir / "case.yaml").string().c_str(),
                 (dir / "again").string().c_str());
@@ -443,7 +447,7 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
       repeat += ", every wake-up SimGrid's: same bytes";
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    std::printf("  ok   %-13s %s (%.1f s%s)\n", c.name.c_str(), c.what.c_str(), seconds, repeat.c_str());
+    std::printf("  ok   %-16s %s (%.1f s%s)\n", c.name.c_str(), c.what.c_str(), seconds, repeat.c_str());
     std::fflush(stdout);
   }
   std::printf("%s: all %zu cases pass\n", name.c_str(), cases.size());

@@ -109,6 +109,26 @@ TEST(Equi, AdmissionDecidesWhoSharesTheRest)
   }
 }
 
+/* A moldable job's processor count is fixed once it started (the driver refuses another). 8 processors: moldable job 1
+ * (2 to 8) alone takes all 8; moldable job 2 (2 to 8) arrives and waits (job 1 keeps its 8). Processor 7 goes down (its
+ * owner is back): job 1 no longer holds what it runs on, but may only run on 8 again, which the 7 up cannot give: job 2
+ * takes the 7 (its 2 and the 5 left). Processor 7 comes back: job 2 keeps its 7, job 1 still needs 8 and waits; job 2
+ * ends: job 1 runs on 8 again. (Without the rule job 1 and job 2 would split the 7, 4 and 3.) */
+TEST(Equi, StartedMoldableJobKeepsItsCount)
+{
+  EquiBench bench(8, {});
+  bench.submit(1, 0, 2, JobShape::moldable);
+  EXPECT_EQ(bench.plan(0), (Counts{{1, 8}}));
+  bench.submit(2, 1, 2, JobShape::moldable);
+  EXPECT_EQ(bench.plan(1), (Counts{{1, 8}}));
+  bench.set_up(ResourceSet::range(8, 0, 7));
+  EXPECT_EQ(bench.plan(2), (Counts{{2, 7}}));
+  bench.set_up(ResourceSet::all(8));
+  EXPECT_EQ(bench.plan(3), (Counts{{2, 7}}));
+  bench.end(2, 10);
+  EXPECT_EQ(bench.plan(10), (Counts{{1, 8}}));
+}
+
 TEST(Equi, AdmissionParameterIsChecked)
 {
   try {

@@ -2,7 +2,8 @@
  * Zahorjan, "Scheduling Memory Constrained Jobs on Distributed Memory Parallel Computers", and of Cao et al.,
  * "Scalable Hierarchical Scheduling for Malleable Parallel Jobs"). At every arrival and departure the processors
  * that are up are split as equally as possible among the jobs in the system:
- *   - running rigid and moldable jobs keep their processors (they cannot change);
+ *   - running rigid and moldable jobs keep their processors (they cannot change); a moldable job that started and
+ *     lost some of them (an owner came back, or it was suspended) is admitted only with as many as it started with;
  *   - the other jobs are considered in submission order (running malleable jobs first) and admitted when their
  *     minimum (a rigid job's size, a moldable or malleable job's min_size, e.g. its memory) fits in what is left.
  *     `admission: skip` (the default, as in the papers' EQUI, which never blocks) passes over a job that does not fit
@@ -107,19 +108,21 @@ class Equi : public TimeSharingPolicy {
     int left = free.count();
     std::vector<const JobState*> admitted;
     std::vector<int> share;
+    std::vector<int> maximum;
     for (const JobState* s : flexible) {
       int minimum = s->job->min_processors();
+      int most = s->job->max_processors();
+      if (s->job->shape == JobShape::moldable && s->started() && s->processors.count() > 0)
+        minimum = most = s->processors.count(); // its count is fixed once it started: the same, elsewhere if need be
       if (minimum > left) {
         if (in_order_) break;
         continue;
       }
       admitted.push_back(s);
       share.push_back(minimum);
+      maximum.push_back(most);
       left -= minimum;
     }
-    std::vector<int> maximum(admitted.size());
-    for (size_t i = 0; i < admitted.size(); i++)
-      maximum[i] = admitted[i]->job->max_processors();
     share = max_min_fair_split(share, maximum, left);
     // Placement: keep what can be kept, then hand out the free processors in order.
     std::vector<ResourceSet> chosen(admitted.size());
