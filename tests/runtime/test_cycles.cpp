@@ -444,6 +444,109 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
   EXPECT_GE(got[9], 10) << "trials not found sure";
 }
 
+/* A dropped trial puts back the timers of the jobs it stopped, and with them the bound the replay keeps below the
+ * running jobs' timer ends (JobRuntime::cycle_step reads their timers only when a boundary reaches that bound). Two
+ * rigid jobs start at 0 s on p0 and p1: job 1 of 10 s (its timer ends at 10 s), job 2 of 100 s. Phases: 0 both
+ * compute, 1 job 1 suspended, 2 both compute. The trial of the whole cycle 0 -> 1 -> 2 -> 0 at 2, 11 and 20 s
+ * suspends job 1 at 2 s; at 11 s the bound (10 s) is reached and read again from the trial's states, where job 1 is
+ * suspended: 100 s, lowered to 19 s when job 1 resumes for its 8 s left; at 20 s job 1 would end, the trial is
+ * refused and dropped, job 1 running again with its timer ending at 10 s. The boundaries then one by one on the same
+ * clocks, phase 2 first (a phase skipped, as the random replay does: job 1 computes on), then phase 1 at 11 s: job 1
+ * ends at 10 s, before it, so stepping would stop there and the replay must refuse it (a bound left at 19 s let it
+ * through, job 1 suspended with no work left). Whether each boundary is reached comes from the stepped runtime's next
+ * timer; the states after are compared as in ReplayIsSteppingBitForBit. (TimeSharingDriver::advance_cycles() replays
+ * the refused cycle's own boundaries and phases after a drop, for which the bound the refusal left, read from the
+ * trial's states at the refused boundary, still holds; a caller that puts other phases in force, as here, needs the
+ * bound forgotten.) */
+TEST(Cycles, DroppedTrialPutsItsStoppedTimersBackUnderTheBound)
+{
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", eight_host_platform());
+  auto got = in_child([&] {
+    auto engine = jobsched::testing::quiet_l07_engine(file.string());
+    std::vector<sg4::Host*> hosts;
+    Machine machine;
+    for (int i = 0; i < 8; i++) {
+      hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
+      machine.add_host("p" + std::to_string(i), 1, 1e9);
+    }
+    // begun, the trial's three steps taken, job 1's timer end stepped, then per boundary one by one: stepped past
+    // it (no timer by then), replayed; then the figures of the state kept that differ from stepping's
+    std::vector<double> result;
+    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
+      std::vector<WorkloadJob> jobs(2);
+      for (size_t j = 0; j < jobs.size(); j++) {
+        jobs[j].id = static_cast<JobId>(j + 1);
+        jobs[j].size = 1;
+        jobs[j].run_time = j == 0 ? 10 : 100;
+        jobs[j].estimate = jobs[j].run_time;
+        jobs[j].shape = JobShape::rigid;
+      }
+      ResourceSet on_p0(8);
+      ResourceSet on_p1(8);
+      on_p0.add_range(0, 1);
+      on_p1.add_range(1, 1);
+      const std::vector<std::vector<const ResourceSet*>> where = {
+          {&on_p0, &on_p1}, {nullptr, &on_p1}, {&on_p0, &on_p1}};
+      JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+      JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+      for (JobRuntime* runtime : {&replayed, &stepped}) {
+        runtime->set_virtual_clock(0);
+        apply(*runtime, jobs, where[0]);
+      }
+      std::vector<const ResourceSet*> flat; // per job, its set in each phase
+      for (size_t j = 0; j < jobs.size(); j++)
+        for (const auto& w : where)
+          flat.push_back(w[j]);
+      result.push_back(replayed.cycle_begin({1, 2}, flat, where.size(), 0));
+      replayed.cycle_trial_until(20); // (not sure to be kept: no cycle committed yet)
+      result.push_back(static_cast<double>(replayed.cycle_step(2, 2, 1) + replayed.cycle_step(11, 11, 2) +
+                                           replayed.cycle_step(20, 20, 0)));
+      replayed.cycle_partial();
+      result.push_back(stepped.next_timer());
+      double clock = 0;
+      for (const auto& [t, phase] : std::vector<std::pair<double, size_t>>{{2, 2}, {11, 1}, {20, 0}}) {
+        const bool reached = stepped.next_timer() > t;
+        const bool step = replayed.cycle_step(t, t, phase);
+        result.push_back(reached);
+        result.push_back(step);
+        if (!step) break;
+        replayed.cycle_commit_boundary(); // (a boundary replayed is kept before anything else)
+        if (!reached) break;
+        stepped.set_virtual_clock(t);
+        apply(stepped, jobs, where[phase]);
+        clock = t;
+      }
+      replayed.cycle_end(20);
+      replayed.set_virtual_clock(clock);
+      stepped.set_virtual_clock(clock);
+      double differ = 0;
+      for (const auto& job : jobs) {
+        const JobState* a = replayed.table().find(job.id);
+        const JobState* b = stepped.table().find(job.id);
+        if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id) || a->service != b->service ||
+            a->status != b->status || a->processors != b->processors ||
+            a->counters.preemptions != b->counters.preemptions || a->counters.migrations != b->counters.migrations)
+          differ++;
+      }
+      if (replayed.next_timer() != stepped.next_timer()) differ++;
+      result.push_back(differ);
+    });
+    engine->run();
+    return result;
+  });
+  ASSERT_GE(got.size(), 6u);
+  EXPECT_EQ(got[0], 1) << "the cycle begun";
+  EXPECT_EQ(got[1], 2) << "the trial's first two steps taken, its third refused";
+  EXPECT_EQ(got[2], 10) << "job 1's timer, stepped, ends at 10 s";
+  EXPECT_EQ(got[3], 1) << "no timer ends by 2 s";
+  EXPECT_EQ(got[4], 1) << "the boundary at 2 s replayed (phase 2: job 1 computes on)";
+  ASSERT_EQ(got.size(), 8u);
+  EXPECT_EQ(got[5], 0) << "job 1 ends before 11 s";
+  EXPECT_EQ(got[6], 0) << "the boundary at 11 s refused (job 1 ends before it)";
+  EXPECT_EQ(got[7], 0) << "figures of the replay that differ from stepping's";
+}
+
 namespace {
 
 /* What a test policy's declared cycle gets wrong (none: a well-formed cycle). */
