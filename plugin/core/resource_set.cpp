@@ -174,14 +174,10 @@ void ResourceSet::take_lowest(int n, ResourceSet& to)
   int w = first_word_;
   for (; w < end_word_ && taken < n; w++) {
     std::uint64_t bits = words_[static_cast<size_t>(w)];
-    const int in_word = __builtin_popcountll(bits);
+    const int in_word = __builtin_popcountll(bits); // POPCNT where the CPU has it (target_clones above)
     if (taken + in_word > n) { // the word's lowest n - taken members
-      std::uint64_t part = 0;
-      for (; taken < n; taken++) {
-        part |= bits & (~bits + 1);
-        bits &= bits - 1;
-      }
-      bits = part;
+      bits = lowest_members(bits, n - taken);
+      taken = n;
     } else {
       taken += in_word;
     }

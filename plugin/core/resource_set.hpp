@@ -244,12 +244,8 @@ class ResourceSet {
       std::uint64_t bits = words_[static_cast<size_t>(w)];
       const int in_word = word_members(bits);
       if (taken + in_word > n) { // the word's lowest n - taken members
-        std::uint64_t part = 0;
-        for (; taken < n; taken++) {
-          part |= bits & (~bits + 1);
-          bits &= bits - 1;
-        }
-        bits = part;
+        bits = lowest_members(bits, n - taken);
+        taken = n;
       } else {
         taken += in_word;
       }
