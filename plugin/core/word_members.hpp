@@ -1,6 +1,6 @@
-/* The members of a 64-bit word of a bit set, counted (and the lowest few taken) inline: the one popcount of processor sets, plan checks and
- * gang-now's rows. __builtin_popcountll is a call into libgcc on baseline x86-64, which Debian builds for (a few
- * functions that count many words at once pick the POPCNT instruction with target_clones instead). */
+/* The members of a 64-bit word of a bit set, counted (and the lowest few taken) inline: the one popcount of processor
+ * sets, plan checks and gang-now's rows. __builtin_popcountll is a call into libgcc on baseline x86-64, which Debian
+ * builds for (a few functions that count many words at once pick the POPCNT instruction with target_clones instead). */
 #pragma once
 
 #include <cstdint>
