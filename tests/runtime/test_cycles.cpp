@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -131,6 +132,23 @@ std::string eight_host_platform()
 <platform version="4.1"><zone id="z" routing="Full">)" +
          hosts + R"(<host id="ctl" speed="1Gf"/></zone></platform>
 )";
+}
+
+/* An engine on eight_host_platform()'s `file` (in a child process: one engine per process), its hosts p0..p7 and the
+ * machine they make. */
+struct EightHosts {
+  std::unique_ptr<sg4::Engine> engine;
+  std::vector<sg4::Host*> hosts;
+  Machine machine;
+};
+EightHosts eight_hosts(const std::filesystem::path& file)
+{
+  EightHosts rig{jobsched::testing::quiet_l07_engine(file.string()), {}, {}};
+  for (int i = 0; i < 8; i++) {
+    rig.hosts.push_back(rig.engine->host_by_name("p" + std::to_string(i)));
+    rig.machine.add_host("p" + std::to_string(i), 1, 1e9);
+  }
+  return rig;
 }
 
 /* Brings each job where the phase says (`where[j]`, nullptr: not computing), as TimeSharingDriver::decide() does:
@@ -258,13 +276,10 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
   jobsched::testing::ScratchFolder f;
   auto file = f.write("p.xml", eight_host_platform());
   auto got = in_child([&] {
-    auto engine = jobsched::testing::quiet_l07_engine(file.string());
-    std::vector<sg4::Host*> hosts;
-    Machine machine;
-    for (int i = 0; i < 8; i++) {
-      hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
-      machine.add_host("p" + std::to_string(i), 1, 1e9);
-    }
+    EightHosts rig = eight_hosts(file);
+    const auto& engine = rig.engine;
+    const std::vector<sg4::Host*>& hosts = rig.hosts;
+    const Machine& machine = rig.machine;
     // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows, boundaries replayed one by one,
     // phases skipped
     // trials after the first two cycles found sure to be kept, and not
@@ -463,13 +478,10 @@ TEST(Cycles, DroppedTrialPutsItsStoppedTimersBackUnderTheBound)
   jobsched::testing::ScratchFolder f;
   auto file = f.write("p.xml", eight_host_platform());
   auto got = in_child([&] {
-    auto engine = jobsched::testing::quiet_l07_engine(file.string());
-    std::vector<sg4::Host*> hosts;
-    Machine machine;
-    for (int i = 0; i < 8; i++) {
-      hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
-      machine.add_host("p" + std::to_string(i), 1, 1e9);
-    }
+    EightHosts rig = eight_hosts(file);
+    const auto& engine = rig.engine;
+    const std::vector<sg4::Host*>& hosts = rig.hosts;
+    const Machine& machine = rig.machine;
     // begun, the trial's three steps taken, job 1's timer end stepped, then per boundary one by one: stepped past
     // it (no timer by then), replayed; then the figures of the state kept that differ from stepping's
     std::vector<double> result;
@@ -729,13 +741,10 @@ TEST(Cycles, ReplayStartsWaitingJobsAsStepping)
   jobsched::testing::ScratchFolder f;
   auto file = f.write("p.xml", eight_host_platform());
   auto got = in_child([&] {
-    auto engine = jobsched::testing::quiet_l07_engine(file.string());
-    std::vector<sg4::Host*> hosts;
-    Machine machine;
-    for (int i = 0; i < 8; i++) {
-      hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
-      machine.add_host("p" + std::to_string(i), 1, 1e9);
-    }
+    EightHosts rig = eight_hosts(file);
+    const auto& engine = rig.engine;
+    const std::vector<sg4::Host*>& hosts = rig.hosts;
+    const Machine& machine = rig.machine;
     // mismatches, row mismatches, trials whose replay started jobs, jobs it started, trials with whole cycles after,
     // cycles, largest time error, rows, jobs held throughout (compared), jobs that ended inside the replay's reach
     std::vector<double> result(10, 0);
@@ -963,13 +972,10 @@ TEST(Cycles, LookaheadReplayIsSteppingRowForRow)
   jobsched::testing::ScratchFolder f;
   auto file = f.write("p.xml", eight_host_platform());
   auto got = in_child([&] {
-    auto engine = jobsched::testing::quiet_l07_engine(file.string());
-    std::vector<sg4::Host*> hosts;
-    Machine machine;
-    for (int i = 0; i < 8; i++) {
-      hosts.push_back(engine->host_by_name("p" + std::to_string(i)));
-      machine.add_host("p" + std::to_string(i), 1, 1e9);
-    }
+    EightHosts rig = eight_hosts(file);
+    const auto& engine = rig.engine;
+    const std::vector<sg4::Host*>& hosts = rig.hosts;
+    const Machine& machine = rig.machine;
     // mismatches, row mismatches, rows, boundaries replayed, lookaheads stopped by a job's timer, stopped at the wrong
     // boundary, jobs that kept their set's address, that changed it for the same processors, lookaheads replayed whole
     std::vector<double> result(9, 0);
