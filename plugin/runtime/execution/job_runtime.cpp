@@ -1605,7 +1605,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
         }
       }
       CycleSet& c = cycle_sets_[i];
-      if (computes && !c.timed) {
+      if (computes && !c.timed && c.count > 0) { // (an empty set is refused by the caller: nothing to work out)
         const int n = c.count;
         c.timed = true;
         c.cost = model_.cost(*r.job, set, n);
