@@ -21,6 +21,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -141,6 +142,18 @@ struct EightHosts {
   std::vector<sg4::Host*> hosts;
   Machine machine;
 };
+/* A runtime's trace sink that appends each row to `rows`, a repeated row (TraceSegment::repeats) expanded: job, status,
+ * start, end and the processors' first word (the eight hosts'). */
+std::function<void(const TraceSegment&)> expanded_rows(std::vector<std::vector<double>>& rows)
+{
+  return [&rows](const TraceSegment& t) {
+    for (long i = 0; i < t.repeats; i++)
+      rows.push_back({static_cast<double>(t.job), static_cast<double>(static_cast<int>(t.status)),
+                      t.start + static_cast<double>(i) * t.period, t.end + static_cast<double>(i) * t.period,
+                      static_cast<double>(t.processors.word(0))});
+  };
+}
+
 EightHosts eight_hosts(const std::filesystem::path& file)
 {
   EightHosts rig{jobsched::testing::quiet_l07_engine(file.string()), {}, {}};
@@ -301,16 +314,8 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
         JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
         JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
         std::vector<std::vector<double>> rows_replayed, rows_stepped;
-        auto sink = [](std::vector<std::vector<double>>& rows) {
-          return [&rows](const TraceSegment& t) {
-            for (long i = 0; i < t.repeats; i++)
-              rows.push_back({static_cast<double>(t.job), static_cast<double>(static_cast<int>(t.status)),
-                              t.start + static_cast<double>(i) * t.period, t.end + static_cast<double>(i) * t.period,
-                              static_cast<double>(t.processors.word(0))});
-          };
-        };
-        replayed.set_trace_sink(sink(rows_replayed));
-        stepped.set_trace_sink(sink(rows_stepped));
+        replayed.set_trace_sink(expanded_rows(rows_replayed));
+        stepped.set_trace_sink(expanded_rows(rows_stepped));
         // One cycle stepped in both from a start at 0.5 s into the first phase: every job that computes has started.
         double clock = 0.5;
         auto both = [&](double t, size_t phase) {
@@ -776,16 +781,8 @@ TEST(Cycles, ReplayStartsWaitingJobsAsStepping)
         JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
         JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
         std::vector<std::vector<double>> rows_replayed, rows_stepped;
-        auto sink = [](std::vector<std::vector<double>>& rows) {
-          return [&rows](const TraceSegment& t) {
-            for (long i = 0; i < t.repeats; i++)
-              rows.push_back({static_cast<double>(t.job), static_cast<double>(static_cast<int>(t.status)),
-                              t.start + static_cast<double>(i) * t.period, t.end + static_cast<double>(i) * t.period,
-                              static_cast<double>(t.processors.word(0))});
-          };
-        };
-        replayed.set_trace_sink(sink(rows_replayed));
-        stepped.set_trace_sink(sink(rows_stepped));
+        replayed.set_trace_sink(expanded_rows(rows_replayed));
+        stepped.set_trace_sink(expanded_rows(rows_stepped));
         for (JobRuntime* runtime : {&replayed, &stepped})
           for (const auto& job : jobs) { // submitted at 0, waiting (as SchedulerActor::gather() marks them)
             runtime->expect(job);
@@ -1037,16 +1034,8 @@ TEST(Cycles, LookaheadReplayIsSteppingRowForRow)
         JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
         JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
         std::vector<std::vector<double>> rows_replayed, rows_stepped;
-        auto sink = [](std::vector<std::vector<double>>& rows) {
-          return [&rows](const TraceSegment& t) {
-            for (long i = 0; i < t.repeats; i++)
-              rows.push_back({static_cast<double>(t.job), static_cast<double>(static_cast<int>(t.status)),
-                              t.start + static_cast<double>(i) * t.period, t.end + static_cast<double>(i) * t.period,
-                              static_cast<double>(t.processors.word(0))});
-          };
-        };
-        replayed.set_trace_sink(sink(rows_replayed));
-        stepped.set_trace_sink(sink(rows_stepped));
+        replayed.set_trace_sink(expanded_rows(rows_replayed));
+        stepped.set_trace_sink(expanded_rows(rows_stepped));
         // Phase 0 applied in both at 0.5 s (every job starts), then the boundaries at uneven instants.
         std::vector<double> instants;
         for (double t = 0.5; instants.size() < phases;)
