@@ -692,16 +692,21 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     }
     return advance;
   };
-  if (runtime_.cycle_waiting() > 0) {              // the boundaries up to the last first start, as decided one by one
-    runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
+  // Boundaries replayed and kept one at a time (cycle_partial()), at most a cycle's, while `more()` and nothing else
+  // comes first.
+  auto one_by_one = [&](const auto& more) {
     runtime_.cycle_partial();
-    for (size_t steps = 0; steps <= phases && runtime_.cycle_waiting() > 0; steps++) {
+    for (size_t steps = 0; steps <= phases && more(); steps++) {
       const double next = step(clock, at_clock);
       if (next < 0) break;
       runtime_.cycle_commit_boundary();
       clock = next;
       advance.instants++;
     }
+  };
+  if (runtime_.cycle_waiting() > 0) {              // the boundaries up to the last first start, as decided one by one
+    runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
+    one_by_one([this] { return runtime_.cycle_waiting() > 0; });
     // Whole cycles from there as from a decision there (its advance's conditions): else the next instant decides and
     // tries this cycle again.
     if (runtime_.cycle_waiting() > 0 || at_clock.phase + 1 >= phases) return finish();
@@ -743,14 +748,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
     these = next;
   }
   // Then the boundaries of the cycle in which something else happens, up to the last one before it.
-  runtime_.cycle_partial();
-  for (long steps = 0; steps <= static_cast<long>(phases); steps++) {
-    const double next = step(clock, at_clock);
-    if (next < 0) break;
-    runtime_.cycle_commit_boundary();
-    clock = next;
-    advance.instants++;
-  }
+  one_by_one([] { return true; });
   return finish();
 }
 
