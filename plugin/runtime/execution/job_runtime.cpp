@@ -1665,7 +1665,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
 
 // Inline (it is called from cycle_step() only): a function of the shared library that is not is called through its
 // PLT entry and never inlined (-fPIC lets another library interpose it), which cost a tenth of the replay.
-inline void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock) const
+inline void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock)
 {
   // launch() and start_timer() for a job on a timer (its cost, speed and rate per set computed once).
   const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
@@ -1677,6 +1677,7 @@ inline void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, doubl
   st.timer_start = clock;
   st.timer_end = clock + st.timer_flops / c.speed;
   st.running = true;
+  cycle_timer_floor_ = std::min(cycle_timer_floor_, st.timer_end); // cycle_step()'s bound stays below every timer
 }
 
 inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool record)
@@ -1856,7 +1857,6 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
       st.since = clock;
       st.set = target;
       cycle_launch(r, st, clock);
-      cycle_timer_floor_ = std::min(cycle_timer_floor_, st.timer_end);
       continue;
     }
     const bool resized = st.running && target >= 0 && r.malleable;
@@ -1876,7 +1876,6 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     if (!resized && target != st.set) st.migrations++;
     st.set = target;
     cycle_launch(r, st, clock);
-    cycle_timer_floor_ = std::min(cycle_timer_floor_, st.timer_end);
   }
   cycle_trial_phase_ = phase;
   return true;

@@ -571,7 +571,7 @@ class JobRuntime {
    * the first into the second, cycle_end() the second back, so the two cannot list different fields. */
   template <class Link>
   static void link_replayed_fields(Execution& x, CycleState& st, Link link);
-  void cycle_launch(const CycleReplay& r, CycleState& st, double clock) const;
+  void cycle_launch(const CycleReplay& r, CycleState& st, double clock);
   const std::vector<std::pair<size_t, int>>& cycle_changes(size_t from, size_t to);
   void cycle_drop_trial();
 };
