@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -115,6 +116,24 @@ struct Lookahead {
   std::vector<double> instants; // as many as phases, ascending
 };
 
+/* Gang scheduling's rotation of jobs made of processes (Plan::processes), as the policy that plans it declares it
+ * (Plan::rotation): its phases (time slices) run in turn, each from the instant the policy wakes up (the plan's
+ * `until` for the first, then `quantum` seconds after the last boundary's clock) until the next, while no job arrives
+ * or leaves, no process ends or is added and no host changes. At each boundary the jobs of the phase coming in have
+ * every process placed on a processor up (`where`, as in Plan::processes) computing, and every other process of the
+ * phases' jobs is suspended where it is: exactly the plans plan() would return there, so that the runtime can replay
+ * the boundaries without asking it (JobRuntime::replay_rotation()). The jobs' `where` vectors must stay put, unchanged,
+ * as long as the rotation is declared. */
+struct Rotation {
+  size_t phases = 0; // >= 2
+  /* Phase p's jobs into `jobs` (emptied first), by id (ascending), each with where its processes are (processor
+   * indices by process number, kProcessNotPlaced or kProcessEnded): asked for as the replay reaches the phase (a map
+   * of hundreds of slices between two events is mostly not reached). */
+  std::function<void(size_t p, std::vector<std::pair<JobId, const std::vector<int>*>>& jobs)> phase_jobs;
+  double quantum = 0;     // seconds from a boundary's clock to the policy's next wake-up
+  double switch_cost = 0; // the plans' switch_cost (a resumed process's stall)
+};
+
 struct Plan {
   std::map<JobId, ResourceSet> run;                       // the jobs that compute until the next plan, and where
   double until = std::numeric_limits<double>::infinity(); // plan again then, even if nothing happens
@@ -183,6 +202,12 @@ struct Plan {
   /* The plans of the policy's next wake-ups, decided ahead (see Lookahead); only with `repeats`, without `cycle`.
    * Phase 0 must be this plan's `run` and instants[0] its `until`. */
   std::shared_ptr<const Lookahead> lookahead;
+  /* The plan is phase `rotation_phase` of this rotation of jobs made of processes (shared by the plans of one
+   * allocation, not copied per plan), which holds until a job arrives or leaves, a process ends or is added, or a host
+   * changes; nullptr: none is declared. Only with `processes`, `only_listed_processes`, `switch_cost` > 0 and without
+   * `restart_moved_processes` moves pending (a rotation moves nothing). */
+  std::shared_ptr<const Rotation> rotation;
+  size_t rotation_phase = 0;
 };
 
 /* The most processors a policy can give one job when that is fewer than the machine has, and why (the key and what
@@ -219,6 +244,10 @@ class TimeSharingPolicy {
   virtual void process_event(const Job& /*job*/, bool /*added*/, double /*draw*/, double /*now*/) {}
   /* The processors up when the run begins (owners present at time 0 hold theirs), before the first submission. */
   virtual void processors_up_at_start(const ResourceSet& /*up*/) {}
+  /* The scheduler replayed `boundaries` boundaries of the last plan's rotation (Plan::rotation), the last at
+   * `last_boundary`: the phase in force is the plan's rotation_phase + boundaries (modulo the phases), as if plan()
+   * had rotated to it at last_boundary. Called right after the replay, before any event. */
+  virtual void rotation_replayed(long /*boundaries*/, double /*last_boundary*/) {}
   /* Called at every instant where something happened, and when the previous plan's `until` has come. */
   virtual Plan plan(const SystemView& view) = 0;
   /* The driver hands back each plan plan() returned once it is done with it (applied, or refused), so that the policy

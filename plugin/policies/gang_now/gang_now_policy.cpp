@@ -188,6 +188,7 @@ class GangNow : public TimeSharingPolicy {
     const auto h = static_cast<size_t>(change.host);
     if (change.owner) (change.up ? new_processors_ : processor_exits_)++;
     busy_[h] = !change.up;
+    rotation_ = nullptr;
     if (spec_.eviction == Eviction::wait) return; // the map keeps it; its VPs are suspended while it is down
     const std::string& name = workstations_[h].name;
     if (!change.up) {
@@ -198,17 +199,22 @@ class GangNow : public TimeSharingPolicy {
     after_event(now);
   }
 
+  /* The scheduler replayed the declared rotation's boundaries (Plan::rotation): as many rotations as rotate_if_due()
+   * would have made, the last at `last_boundary`. */
+  void rotation_replayed(long boundaries, double last_boundary) override
+  {
+    active_ = (active_ + static_cast<size_t>(boundaries)) % map_.slices.size();
+    slice_start_ = last_boundary;
+    rotations_ += boundaries;
+    slice_jobs(active_, ran_); // the jobs that computed in the last boundary's slice
+  }
+
   Plan plan(const SystemView& view) override
   {
+    if (!changed_ids_.empty()) rotation_ = nullptr; // some VPs were placed, moved or ended
     rotate_if_due(view.now);
-    // The running slice's jobs, increasing (a job's entries are often side by side).
     std::vector<int>& running = running_;
-    running.clear();
-    if (active_ < map_.slices.size())
-      for (const gn::Entry& e : map_.slices[active_])
-        if (!e.free() && (running.empty() || running.back() != e.job)) running.push_back(e.job);
-    std::sort(running.begin(), running.end());
-    running.erase(std::unique(running.begin(), running.end()), running.end());
+    slice_jobs(active_, running);
     Plan plan;
     plan.switch_cost = spec_.switch_cost;
     plan.restart_moved_processes = spec_.eviction == Eviction::restart;
@@ -234,13 +240,14 @@ class GangNow : public TimeSharingPolicy {
       auto found = jobs_.find(candidate);
       if (found == jobs_.end()) continue;
       const JobId id = found->first;
-      const Vps& v = found->second;
+      Vps& v = found->second;
       // The driver places processes by processor: the map's workstations are hosts, a VP goes to the host's first
       // core.
       std::vector<int>& where = processes.put(id);
       where.resize(v.where.size());
       for (size_t k = 0; k < v.where.size(); k++)
         where[k] = v.where[k] >= 0 ? machine_.first_resource(v.where[k]) : v.where[k];
+      if (v.processors != where) v.processors = where; // (a rotation's copy: as the plans place them)
       if (!std::binary_search(running.begin(), running.end(), static_cast<int>(id))) continue;
       computing.clear(machine_.resource_count());
       for (int p : where)
@@ -251,6 +258,19 @@ class GangNow : public TimeSharingPolicy {
     run.finish();
     if (map_.slices.size() > 1) plan.until = slice_start_ + spec_.quantum;
     ran_.swap(running);
+    // Until the next event the slices run in turn: the scheduler may replay the boundaries without asking (the map,
+    // the VPs' places and the processors up stay as they are; a stall at each resumption is what the runtime models).
+    if (view.replays_possible && map_.slices.size() > 1 && spec_.switch_cost > 0) {
+      if (!(rotation_up_ == view.up)) { // (hosts change with events: this is for a run's first plans)
+        rotation_ = nullptr;
+        rotation_up_ = view.up;
+      }
+      if (!rotation_) rotation_ = declare_rotation();
+      plan.rotation = rotation_;
+      plan.rotation_phase = active_;
+    } else {
+      rotation_ = nullptr;
+    }
     return plan;
   }
 
@@ -278,10 +298,45 @@ class GangNow : public TimeSharingPolicy {
   struct Vps {
     std::string arch;
     std::vector<int> where; // per process: its workstation (host index), kProcessNotPlaced or kProcessEnded
+    /* `where` as the last plan that listed the job placed its processes (processor indices): what a declared rotation
+     * points to (Rotation::phases), in place while the job is in the map. */
+    std::vector<int> processors;
   };
+
+  /* The jobs of slice `slice`, increasing (a job's entries are often side by side), into `out`. */
+  void slice_jobs(size_t slice, std::vector<int>& out) const
+  {
+    out.clear();
+    if (slice < map_.slices.size())
+      for (const gn::Entry& e : map_.slices[slice])
+        if (!e.free() && (out.empty() || out.back() != e.job)) out.push_back(e.job);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  }
+
+  /* The map's slices as a rotation (Plan::rotation): each slice's jobs with their processes' processors, found when
+   * the replay reaches the slice. Every job in the map was listed by a plan since its VPs last changed (changed_ids_),
+   * so its `processors` are current; the map and they stay as they are while the rotation is declared. */
+  std::shared_ptr<const Rotation> declare_rotation()
+  {
+    auto rotation = std::make_shared<Rotation>();
+    rotation->phases = map_.slices.size();
+    rotation->quantum = spec_.quantum;
+    rotation->switch_cost = spec_.switch_cost;
+    rotation->phase_jobs = [this](size_t s, std::vector<std::pair<JobId, const std::vector<int>*>>& jobs) {
+      slice_jobs(s, phase_ids_);
+      jobs.clear();
+      for (int id : phase_ids_) {
+        auto found = jobs_.find(id);
+        jobs.emplace_back(id, found != jobs_.end() ? &found->second.processors : nullptr);
+      }
+    };
+    return rotation;
+  }
 
   void apply(gn::EventResult result)
   {
+    rotation_ = nullptr;
     map_ = std::move(result.map);
     events_++;
     max_slices_ = std::max(max_slices_, static_cast<long>(map_.slices.size()));
@@ -388,6 +443,9 @@ class GangNow : public TimeSharingPolicy {
   ResourceSet computing_;
   ReusedMap<std::vector<int>> processes_;
   ReusedMap<ResourceSet> runs_;
+  std::shared_ptr<const Rotation> rotation_; // the map's rotation as declared last, until the map or the VPs change
+  std::vector<int> phase_ids_;               // its phase_jobs()' list of a slice's jobs, kept with its storage
+  ResourceSet rotation_up_;                  // the processors up when it was declared
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
   double slice_start_ = 0;

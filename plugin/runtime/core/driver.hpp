@@ -49,6 +49,9 @@ class Driver {
   }
   /* A cycle or lookahead advance_cycles() has not tried yet is in force (a cheap test first). */
   virtual bool may_advance_cycles() const { return false; }
+  /* A rotation of jobs made of processes (Plan::rotation) advance_cycles() has not tried yet is in force: its
+   * boundaries are not virtual wake-ups (a stall's timer comes between), but the runtime replays them all the same. */
+  virtual bool replays_rotation() const { return false; }
   /* Whether advance_cycles() may follow the next decision at all (the scheduler's virtual wake-ups and cycles are on,
    * every host is up): a driver tells its policy (SystemView::replays_possible). Set before each decision. */
   void set_replays_possible(bool possible) { replays_possible_ = possible; }

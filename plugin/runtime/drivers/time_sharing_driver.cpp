@@ -444,6 +444,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   view.up = up;
   view.jobs.swap(in_system_); // lent to the policy for the call, not copied
   view.replayed = replayed_;
+  rotation_ = nullptr; // (a rotation is tried right after its plan or never)
   // A plan's replay also needs timers and no images (repeats_ below), which hold or not for the whole run.
   view.replays_possible = replays_possible_ && runtime_.uses_timers() && !runtime_.images_enabled();
   replayed_ = 0;
@@ -487,6 +488,14 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   if (repeats_ && !plan.cycle && plan.slowdown.empty() && plan.share.empty() && plan.lookahead) {
     check_lookahead(*plan.lookahead, plan, up, now);
     lookahead_ = plan.lookahead;
+  }
+  // A rotation only of jobs made of processes, with a stall at each resumption (JobRuntime::replay_rotation()).
+  if (plan.rotation && view.replays_possible && !plan.processes.empty() && plan.only_listed_processes &&
+      plan.switch_cost > 0 && plan.switch_cost == plan.rotation->switch_cost && plan.share.empty() &&
+      plan.stall.empty() && plan.slowdown.empty() && plan.rotation_phase < plan.rotation->phases && plan.rotation->phase_jobs) {
+    rotation_ = plan.rotation;
+    rotation_phase_ = plan.rotation_phase;
+    rotation_up_ = up;
   }
   const bool images = runtime_.images_enabled();
 
@@ -612,6 +621,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
  * average, half the decision instants of a run. */
 CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<double(double, double)>& next_instant)
 {
+  if (replays_rotation()) return advance_rotation(now, next_instant);
   if (lookahead_ && repeats_) return advance_lookahead(now, next_instant);
   CycleAdvance advance;
   advance.clock = now;
@@ -986,6 +996,30 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const std::functio
     replayed_ = phase;
     take_phase_as_last_plan(ahead.phases[phase]);
   }
+  return advance;
+}
+
+CycleAdvance TimeSharingDriver::advance_rotation(double now, const std::function<double(double, double)>& next_instant)
+{
+  CycleAdvance advance;
+  advance.clock = now;
+  const Rotation& rotation = *rotation_;
+  JobRuntime::RotationRequest request;
+  request.phases = rotation.phases;
+  request.phase_jobs = &rotation.phase_jobs;
+  request.phase = rotation_phase_;
+  request.until = until_;
+  request.quantum = rotation.quantum;
+  request.switch_cost = rotation.switch_cost;
+  request.up = &rotation_up_;
+  const JobRuntime::RotationReplay replay = runtime_.replay_rotation(request, now, next_instant);
+  if (!replay.retry) rotation_tried_ = rotation_;
+  if (replay.boundaries == 0) return advance;
+  decisions_ += replay.decisions;
+  policy_.rotation_replayed(replay.boundaries, replay.last_boundary);
+  until_ = replay.last_boundary + rotation.quantum; // the policy's next wake-up: its slice's start + quantum
+  advance.clock = replay.clock;
+  advance.instants = replay.boundaries;
   return advance;
 }
 

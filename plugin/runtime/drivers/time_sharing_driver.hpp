@@ -34,7 +34,11 @@ class TimeSharingDriver : public Driver {
   double next_wakeup() const override { return until_; }
   bool next_wakeup_is_virtual() const override { return repeats_; }
   CycleAdvance advance_cycles(double now, const std::function<double(double, double)>& next_instant) override;
-  bool may_advance_cycles() const override { return repeats_ && ((cycle_ && cycle_ != cycle_tried_) || lookahead_); }
+  bool may_advance_cycles() const override
+  {
+    return (repeats_ && ((cycle_ && cycle_ != cycle_tried_) || lookahead_)) || replays_rotation();
+  }
+  bool replays_rotation() const override { return rotation_ && rotation_ != rotation_tried_; }
   size_t waiting_count() const override;
 
  private:
@@ -53,6 +57,9 @@ class TimeSharingDriver : public Driver {
   /* advance_cycles() for a lookahead (Plan::lookahead): its phases' boundaries replayed one by one from phase 0, as
    * far as nothing else happens at or before them. */
   CycleAdvance advance_lookahead(double now, const std::function<double(double, double)>& next_instant);
+  /* advance_cycles() for a rotation of jobs made of processes (Plan::rotation): the runtime replays its boundaries
+   * (JobRuntime::replay_rotation()) and the policy learns how many (TimeSharingPolicy::rotation_replayed()). */
+  CycleAdvance advance_rotation(double now, const std::function<double(double, double)>& next_instant);
   /* A lookahead's form (Lookahead): as many instants as phases, ascending from now, the first the plan's `until`,
    * phase 0 the plan's `run` (not its sets); in a run's first kPhasesChecked lookaheads, then in one of every 64,
    * each later phase's jobs by id, in the system, on processors up, none given to two, within their bounds. */
@@ -163,6 +170,13 @@ class TimeSharingDriver : public Driver {
   /* The last plan's lookahead (Plan::lookahead), with repeats_, until advance_cycles() tried it; nullptr: none. */
   std::shared_ptr<const Lookahead> lookahead_;
   size_t replayed_ = 0;                           // its instants replayed since the last plan (SystemView::replayed)
+  /* The last plan's rotation (Plan::rotation), when the runtime may replay it: its phase and the processors up then;
+   * the last rotation advance_rotation() tried (a rotation is tried until the runtime replays or refuses it for good).
+   */
+  std::shared_ptr<const Rotation> rotation_;
+  std::shared_ptr<const Rotation> rotation_tried_;
+  size_t rotation_phase_ = 0;
+  ResourceSet rotation_up_;
   static constexpr long kPhasesChecked = 256;     // the first lookaheads and cycles, whose phases' sets are all checked
   long lookaheads_seen_ = 0;
   long cycles_seen_ = 0;

@@ -1,4 +1,5 @@
 #include "runtime/execution/job_runtime.hpp"
+#include "runtime/execution/work_account.hpp"
 
 #include "core/errors.hpp"
 #include "core/round_half_away.hpp"
@@ -27,9 +28,6 @@ std::vector<double> host_memory_mb(const std::vector<sg4::Host*>& hosts)
   }
   return out;
 }
-/* Timers end when the clock reaches their end; SimGrid's clock may stop a rounding error short of it. */
-constexpr double kTimerSlack = 1e-9;
-
 /* Started or not yet started: the activity may still end. */
 bool in_progress(const sg4::ActivityPtr& a)
 {
@@ -156,29 +154,6 @@ double JobRuntime::work_left(const Execution& x) const
   return x.remaining;
 }
 
-namespace {
-/* A running segment's length at the rate the job would have progressed on its requested processors (account()). */
-double dedicated_length(double length, double dedicated_rate)
-{
-  return dedicated_rate != 1.0 ? round_half_away(length * dedicated_rate * 1e9) / 1e9 : length;
-}
-/* The work done since the segment began (the fraction `left` now), at its run time stretched by paging: the run time's
- * two factors given (run_time x (1 + paging), run_time x paging; cycle_close() computes them once per set). */
-void add_work_done_by(JobAccount& account, double& remaining_at_segment, double left, double paged_run_time,
-                      double page_fault_time)
-{
-  const double done = remaining_at_segment - left;
-  remaining_at_segment = left;
-  account.paged_run_time += done * paged_run_time;
-  account.page_fault_time += done * page_fault_time;
-}
-/* The same at run time `run_time` stretched by `paging`. */
-void add_work_done(JobAccount& account, double& remaining_at_segment, double left, double run_time, double paging)
-{
-  add_work_done_by(account, remaining_at_segment, left, run_time * (1.0 + paging), run_time * paging);
-}
-} // namespace
-
 /* cycle_close() does the same for a job whose cycles are replayed, through the same two functions. */
 void JobRuntime::account(Execution& x, double length) const
 {
@@ -244,17 +219,7 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
                               (x.share >= 0 ? x.share : static_cast<double>(s.processors.count()));
   x.share_area = 0;
   x.share_since = now;
-  if (open && length > 0) {
-    if (trace_sink_) { // the job's processors lent to its segment, not copied (a heap allocation)
-      TraceSegment segment{trace_id(x), x.since, now, std::move(s.processors), s.status, area};
-      trace_sink_(segment);
-      if (!finishing) s.processors = std::move(segment.processors);
-    } else if (segment_totals_) { // busy_area() of the segment
-      if (s.status == JobStatus::running)
-        running_area_total_ += held_processor_seconds(area, s.processors.count(), x.since, now);
-      segments_total_++;
-    }
-  }
+  if (open && length > 0) emit_segment(trace_id(x), x.since, now, s.processors, s.status, area, !finishing);
   if (processors != nullptr && (differs || *processors != s.processors)) {
     s.processors = *processors;
     x.held_throughout = false;
@@ -270,6 +235,19 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   s.image_out = false;
   x.since = now;
   note_computes(x);
+}
+
+void JobRuntime::emit_segment(JobId id, double since, double now, ResourceSet& processors, JobStatus status, double area,
+                              bool keep_processors)
+{
+  if (trace_sink_) { // the job's processors lent to its segment, not copied (a heap allocation)
+    TraceSegment segment{id, since, now, std::move(processors), status, area};
+    trace_sink_(segment);
+    if (keep_processors) processors = std::move(segment.processors);
+  } else if (segment_totals_) { // busy_area() of the segment
+    if (status == JobStatus::running) running_area_total_ += held_processor_seconds(area, processors.count(), since, now);
+    segments_total_++;
+  }
 }
 
 void JobRuntime::close_trace()
@@ -732,6 +710,7 @@ void JobRuntime::join_host_share(Execution& x)
   x.sharing_host = machine_.host_of(processor);
   std::vector<JobId>& sharers = host_sharers_[static_cast<size_t>(x.sharing_host)];
   sharers.push_back(x.job->id);
+  host_sharing_entries_++;
   // Each computes at one core's speed while they are no more than its cores (no one's rate changes), else the host's
   // cores shared evenly.
   if (static_cast<int>(sharers.size()) <= machine_.cores(x.sharing_host)) return;
@@ -747,6 +726,7 @@ void JobRuntime::leave_host_share(Execution& x)
   if (x.sharing_host < 0) return;
   std::vector<JobId>& sharers = host_sharers_[static_cast<size_t>(x.sharing_host)];
   sharers.erase(std::find(sharers.begin(), sharers.end(), x.job->id));
+  host_sharing_entries_--;
   const bool rates_change = static_cast<int>(sharers.size()) >= machine_.cores(x.sharing_host);
   x.sharing_host = -1;
   if (!rates_change) return;

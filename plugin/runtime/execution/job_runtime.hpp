@@ -274,6 +274,39 @@ class JobRuntime {
   void cycle_whole();
   /* The cycles committed (cycle_commit()), each `period` seconds long, and the boundaries after them. */
   void cycle_end(double period);
+  /* Gang rotations of jobs made of processes (Plan::rotation), replayed boundary by boundary without SimGrid, the
+   * policy or the driver: at each boundary (the policy's wake-up `until`, reached on the clock `next_instant` gives,
+   * then `quantum` seconds after that clock) the phase after the one in force comes in: the processes of its jobs
+   * placed on processors up (`where`) are resumed after `switch_cost` seconds of stall, the other processes of the
+   * phases' jobs that computed are suspended, in the order and with the arithmetic of place_process(), the stall's end
+   * in collect_ended() and compute() (its trace rows the same, each as it would close). It stops before the first
+   * boundary by which anything else would happen: a process's work ends, a source's event or a deadline comes
+   * (`next_instant` says -1), the stall would not end before the next wake-up. It ends after the last boundary's stall
+   * (no decision instant: the scheduler steps on from there) and writes every process's state back, each job's record
+   * as its last boundary left it. Not modeled, so refused: ptasks, images, processes with a parallelism profile, a
+   * slowdown or a share, processes doubled up beyond a host's cores in a phase (their rates depend on each other),
+   * processes not started, moving or transferring, a process the phases would start, move or end, a timer that is not
+   * one of the phases' processes', no switch cost (resumptions then interleave with suspensions on one host), a phase
+   * the jobs' state does not match. */
+  using RotationPhase = std::vector<std::pair<JobId, const std::vector<int>*>>; // Rotation::phases' element
+  struct RotationRequest {
+    size_t phases = 0;
+    const std::function<void(size_t, RotationPhase&)>* phase_jobs = nullptr; // Rotation::phase_jobs
+    size_t phase = 0;       // in force now (the plan just applied)
+    double until = 0;       // the policy's next wake-up
+    double quantum = 0;     // seconds from a boundary's clock to the next wake-up
+    double switch_cost = 0; // a resumed process's stall
+    const ResourceSet* up = nullptr;
+  };
+  struct RotationReplay {
+    long boundaries = 0;    // replayed (0: nothing changed)
+    double clock = 0;       // where the replay ended (the last boundary's stall end)
+    double last_boundary = 0;
+    long decisions = 0;     // the processes placed, as the driver would have counted them
+    bool retry = false;     // refused for a state that may change at a later decision (processes not started...)
+  };
+  RotationReplay replay_rotation(const RotationRequest& request, double now,
+                                 const std::function<double(double, double)>& next_instant);
   /* Preemptions in a row of jobs that did not compute since they were started or resumed (each was still loading its
    * image or stalled when its time was up); 0 once any job computes. */
   long fruitless_dispatches_in_a_row() const { return fruitless_dispatches_; }
@@ -369,6 +402,10 @@ class JobRuntime {
   void drop_process_execution(ProcessGroup& g, int process);
   /* Bring the job's record in line with its processes. */
   void sync_group(ProcessGroup& g);
+  /* A segment of job `id` (its trace id) that closes: to the trace sink, or into the segment totals. `processors` are
+   * lent to the sink, and given back when `keep_processors`. */
+  void emit_segment(JobId id, double since, double now, ResourceSet& processors, JobStatus status, double area,
+                    bool keep_processors);
   /* sync_group(g) now, or once the deferral ends (defer_group_records). */
   void sync_group_or_defer(ProcessGroup& g);
   /* A job whose record waits for sync_deferred_groups(): at the deferral's end (defer_group_records(false)), or when
@@ -466,6 +503,7 @@ class JobRuntime {
   mutable std::set<std::pair<const sg4::Host*, const sg4::Host*>> routed_pairs_; // see require_route()
   bool defer_group_records_ = false;                // see defer_group_records()
   std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
+  long host_sharing_entries_ = 0;                   // in all of host_sharers_' lists
   std::vector<JobId> unsynced_groups_;              // jobs whose record waits (defer_sync()), maybe twice
   std::vector<JobId> syncing_groups_;               // sync_deferred_groups()'s list of them, kept with its storage
 
@@ -574,6 +612,67 @@ class JobRuntime {
   void cycle_launch(const CycleReplay& r, CycleState& st, double clock);
   const std::vector<std::pair<size_t, int>>& cycle_changes(size_t from, size_t to);
   void cycle_drop_trial();
+
+  /* replay_rotation()'s working state (process_rotation.cpp), kept with its storage from one replay to the next. A
+   * job's processes are taken (rotation_job()) when the replay first meets the job: a rotation of hundreds of slices
+   * costs the slices it reaches, not all of them. */
+  struct RotationProcess {
+    Execution* x = nullptr;
+    int host = -1;
+    double speed = 0; // its host's, as start_timer() reads it (never shared beyond the cores: refused)
+    double stretch = 1, paging = 0, speedup_size = 1, speedup_one = 1;
+    // What the replay changes (the execution's and its record's fields of the same names).
+    JobStatus status = JobStatus::suspended;
+    double since = 0, remaining = 1, remaining_at_segment = 1, timer_start = 0, timer_end = -1, timer_flops = 0;
+    double stall_end = -1, service = 0, switching_time = 0, dedicated_rate = 1, launched_at = -1;
+    JobAccount account;
+    int preemptions = 0;
+    bool computed_since_dispatch = false, preempted = false, resumed = false, retimed = false;
+  };
+  struct RotationJob {
+    JobId id = 0;
+    ProcessGroup* group = nullptr;
+    size_t first = 0, end = 0;        // its processes that compute when its phase runs, in rotation_processes_
+    std::vector<int> lean_of_state;   // per entry of group->states: its process in rotation_processes_, -1: none
+                                      // (found at the job's first rotation_sync())
+    std::vector<int> lean_of_process; // per process: its index in rotation_processes_, -1: not replayed
+    bool synced = false;              // its record's fields below are those its last boundary left
+    JobStatus status = JobStatus::waiting;
+    JobCounters counters;
+    double service = 0, dedicated_time = 0;
+  };
+  struct RotationRow {
+    size_t process;
+    double since, end;
+    JobStatus status;
+  };
+  enum class RotationRefusal { none, for_now, for_good };
+  std::vector<RotationJob> rotation_jobs_;
+  std::unordered_map<JobId, size_t> rotation_job_index_;
+  std::vector<RotationProcess> rotation_processes_;
+  /* Per host: the replayed processes computing there, in host_sharers_' order (taken from it when the replay first
+   * changes the host: rotation_host()); the hosts taken. */
+  std::vector<std::vector<size_t>> rotation_sharers_;
+  std::vector<int> rotation_hosts_;
+  std::vector<unsigned char> rotation_host_taken_;
+  std::vector<std::pair<JobId, size_t>> rotation_running_; // the processes computing when it began, by execution id
+  std::vector<RotationRow> rotation_rows_;
+  std::vector<size_t> rotation_resumed_;
+  std::vector<size_t> rotation_current_, rotation_coming_; // the jobs of the phase in force and of the next, by id
+  RotationPhase rotation_phase_jobs_;                       // a phase's jobs as the policy gives them
+  std::vector<int> rotation_host_count_;
+  std::vector<int> rotation_lean_of_process_;
+  size_t rotation_job_count_ = 0; // the first ones of rotation_jobs_ in use
+  /* The job's index in rotation_jobs_, its processes taken and checked (computing now or not: `computes_now`), or a
+   * refusal (its state is not one the replay models). */
+  RotationRefusal rotation_job(JobId id, const std::vector<int>& where, const ResourceSet& up, bool computes_now,
+                               size_t& index);
+  /* The replayed processes computing on host `h` (rotation_sharers_), taken from host_sharers_ the first time. */
+  std::vector<size_t>& rotation_host(int h);
+  /* start_timer() and retime() of a replayed process at `now` (its share of its host's CPU). */
+  void rotation_start_timer(RotationProcess& q, double now);
+  void rotation_retime(RotationProcess& q, double now);
+  void rotation_sync(RotationJob& j, double clock);
 };
 
 } // namespace jobsched

@@ -1,0 +1,36 @@
+/* A job's account of the work it did (JobAccount), as JobRuntime::account() and the replays of repeating schedules
+ * (cycles, gang rotations of processes) add to it: one arithmetic for all, so that a replay's figures are the stepping
+ * run's to the bit. */
+#pragma once
+
+#include "core/round_half_away.hpp"
+#include "model/job_state.hpp"
+
+namespace jobsched {
+
+/* Timers end when the clock reaches their end; SimGrid's clock may stop a rounding error short of it. */
+constexpr double kTimerSlack = 1e-9;
+
+/* A running segment's length at the rate the job would have progressed on its requested processors (account()). */
+inline double dedicated_length(double length, double dedicated_rate)
+{
+  return dedicated_rate != 1.0 ? round_half_away(length * dedicated_rate * 1e9) / 1e9 : length;
+}
+/* The work done since the segment began (the fraction `left` now), at its run time stretched by paging: the run time's
+ * two factors given (run_time x (1 + paging), run_time x paging; cycle_close() computes them once per set). */
+inline void add_work_done_by(JobAccount& account, double& remaining_at_segment, double left, double paged_run_time,
+                             double page_fault_time)
+{
+  const double done = remaining_at_segment - left;
+  remaining_at_segment = left;
+  account.paged_run_time += done * paged_run_time;
+  account.page_fault_time += done * page_fault_time;
+}
+/* The same at run time `run_time` stretched by `paging`. */
+inline void add_work_done(JobAccount& account, double& remaining_at_segment, double left, double run_time,
+                          double paging)
+{
+  add_work_done_by(account, remaining_at_segment, left, run_time * (1.0 + paging), run_time * paging);
+}
+
+} // namespace jobsched
