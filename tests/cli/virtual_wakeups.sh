@@ -146,6 +146,49 @@ lookahead lookahead-odd-quantum some --set policy.params.quantum=3 --set policy.
 lookahead lookahead-mesh some --set platform="$src/platforms/mesh-16x8.xml" --set policy.allocation=submesh-first-fit
 lookahead lookahead-kill any --set workload.overrun=kill
 lookahead lookahead-failures any --set platform="$src/tests/platforms/profiles.xml"
+# gang-now declares its rotation of time slices between events (Plan::rotation), whose boundaries the runtime
+# replays process by process (JobRuntime::replay_rotation) with ordinary rows: all four files byte-identical to
+# stepping each rotation with SimGrid wake-ups, and the instants replayed make up the difference. The base scenario
+# without owners and the VPs' own events (which turn replays off) on 16 workstations of three speeds; jobs of up to 40
+# VPs doubled up on them; a two-core SMP node platform; eviction `restart`; a long switch cost; the first 3,000 jobs of
+# the KTH log (one architecture, up to 100 VPs, hundreds of slices). With the VPs' events nothing is replayed.
+gangnow() { # NAME REPLAYED(some|none) SCENARIO SET...: replayed rotations against SimGrid wake-ups
+  local name=$1 replayed=$2 scenario=$3 problems=""
+  shift 3
+  "$bin" run "$scenario" --quiet --out "$work/$name-replayed" --set output.trace=true "$@" 2>"$work/$name.err" &&
+    "$bin" run "$scenario" --quiet --out "$work/$name-stepped" --set output.trace=true "$@" \
+      --set simulation.virtual_wakeups=false 2>>"$work/$name.err" || {
+    report "$name" " a run failed: $(head -c 300 "$work/$name.err")"
+    return
+  }
+  same_files "$work/$name-replayed" "$work/$name-stepped" jobs.csv summary.json trace.csv segments.csv
+  local on off instants
+  on=$(field decision_instants "$work/$name-replayed/performance.json")
+  off=$(field decision_instants "$work/$name-stepped/performance.json")
+  instants=$(field cycle_instants "$work/$name-replayed/performance.json")
+  case $replayed in
+  some) [ "$instants" -gt 0 ] || problems+=" no rotation replayed;" ;;
+  none) [ "$instants" = 0 ] || problems+=" $instants rotations replayed;" ;;
+  esac
+  [ $((on + instants)) = "$off" ] || problems+=" $on decision instants + $instants replayed, $off stepped;"
+  report "$name" "$problems"
+}
+now=$src/scenarios/gang-now/now.yaml
+quiet=(--set owners.activity=0 --set workload.generator.new_vp_per_hour=0 --set workload.generator.vp_exit_per_hour=0
+  --set workload.generator.jobs=100)
+gangnow gang-now-base some "$now" "${quiet[@]}"
+gangnow gang-now-doubled some "$now" "${quiet[@]}" --set workload.generator.max_vps=40 \
+  --set workload.generator.mean_interarrival=60
+gangnow gang-now-smp some "$now" "${quiet[@]}" --set platform="$src/platforms/smp-cluster-10x10.xml" \
+  --set workload.generator.max_vps=40
+gangnow gang-now-restart some "$now" "${quiet[@]}" --set policy.params.eviction=restart
+gangnow gang-now-switch some "$now" "${quiet[@]}" --set policy.params.switch_cost=20
+gangnow gang-now-vp-events none "$now" --set owners.activity=0 --set workload.generator.jobs=60
+kth=$src/scenarios/kth-sp2-easy.yaml
+if [ -e "$src/../shared/data/traces/KTH-SP2-1996-2.1-cln.swf.gz" ] || [ -n "${JOBSCHED_DATA_PATH:-}" ]; then
+  gangnow gang-now-kth some "$kth" --set workload.communication.pattern=none --set policy.name=gang-now \
+    --set workload.max_jobs=3000
+fi
 compare profiles none "$cao" "${batch[@]}" --set platform="$src/tests/platforms/profiles.xml" \
   --set workload.generator.jobs=100
 requeues=$(field requeues "$work/profiles-true/summary.json")

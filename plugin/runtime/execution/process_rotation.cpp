@@ -227,6 +227,12 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
   if (!timers_ || images_enabled() || tau < 2 || r.phase >= tau || !(r.switch_cost > 0) ||
       !(r.quantum > r.switch_cost) || !preparing_.empty() || r.up == nullptr)
     return out;
+  // Cheap refusals first (nothing taken yet): something comes before the policy's wake-up (an arrival, a deadline), or
+  // a process's work ends by then (the heap's earliest timer, unless it is a stall's).
+  if (next_instant(now, r.until) < 0) return out;
+  if (!timer_heap_.empty() && timer_heap_.top().owner->timer_end >= 0 &&
+      !(timer_heap_.top().end > r.until + kTimerSlack))
+    return out;
   rotation_job_count_ = 0;
   rotation_job_index_.clear();
   rotation_processes_.clear();
@@ -430,16 +436,18 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
     if (any_resumed) launch_resumed(e);
     out.boundaries++;
     out.last_boundary = t;
+    // The rows so far are those of kept boundaries (and of the stalls' end before the first): written as they come.
+    for (const RotationRow& row : rotation_rows_) {
+      Execution& x = *processes[row.process].x;
+      emit_segment(x.owner, row.since, row.end, state(x).processors, row.status, -1, true);
+    }
+    rotation_rows_.clear();
     phase = next;
     until = next_until;
     clock = e;
     std::swap(current, coming);
   }
-  if (out.boundaries == 0) return out; // nothing written back
-  for (const RotationRow& row : rotation_rows_) {
-    Execution& x = *processes[row.process].x;
-    emit_segment(x.owner, row.since, row.end, state(x).processors, row.status, -1, true);
-  }
+  if (out.boundaries == 0) return out; // nothing written back (the rows of the stalls' end dropped)
   for (size_t i = 0; i < processes.size(); i++) {
     RotationProcess& q = processes[i];
     Execution& x = *q.x;
