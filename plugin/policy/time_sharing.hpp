@@ -204,8 +204,8 @@ struct Plan {
   std::shared_ptr<const Lookahead> lookahead;
   /* The plan is phase `rotation_phase` of this rotation of jobs made of processes (shared by the plans of one
    * allocation, not copied per plan), which holds until a job arrives or leaves, a process ends or is added, or a host
-   * changes; nullptr: none is declared. Only with `processes`, `only_listed_processes`, `switch_cost` > 0 and without
-   * `restart_moved_processes` moves pending (a rotation moves nothing). */
+   * changes; nullptr: none is declared. Only with `processes`, `only_listed_processes` and `switch_cost` > 0 (the
+   * driver ignores it otherwise); a rotation moves, starts and ends no process. */
   std::shared_ptr<const Rotation> rotation;
   size_t rotation_phase = 0;
 };

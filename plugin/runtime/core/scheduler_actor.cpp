@@ -236,8 +236,8 @@ void SchedulerActor::advance_cycles()
   // The conditions of a virtual wake-up (operator()) that hold until something happens: nothing in flight, every host
   // up (no polling for hosts), no event of a source on its way; the earliest event a source has due bounds the advance.
   if (!driver_->may_advance_cycles() || hosts_down_ > 0 ||
-      !(driver_->next_wakeup_is_virtual() || driver_->replays_rotation()) ||
-      !runtime_.activities().empty() || sources_pending(now_))
+      !(driver_->next_wakeup_is_virtual() || driver_->replays_rotation()) || !runtime_.activities().empty() ||
+      sources_pending(now_))
     return;
   const double others = std::min(runtime_.next_deadline(), next_source_time());
   const double sg_clock = sg4::Engine::get_clock();

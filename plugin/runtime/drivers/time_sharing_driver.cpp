@@ -492,7 +492,8 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   // A rotation only of jobs made of processes, with a stall at each resumption (JobRuntime::replay_rotation()).
   if (plan.rotation && view.replays_possible && !plan.processes.empty() && plan.only_listed_processes &&
       plan.switch_cost > 0 && plan.switch_cost == plan.rotation->switch_cost && plan.share.empty() &&
-      plan.stall.empty() && plan.slowdown.empty() && plan.rotation_phase < plan.rotation->phases && plan.rotation->phase_jobs) {
+      plan.stall.empty() && plan.slowdown.empty() && plan.rotation_phase < plan.rotation->phases &&
+      plan.rotation->phase_jobs) {
     rotation_ = plan.rotation;
     rotation_phase_ = plan.rotation_phase;
     rotation_up_ = up;

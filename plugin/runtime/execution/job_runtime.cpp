@@ -237,15 +237,16 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   note_computes(x);
 }
 
-void JobRuntime::emit_segment(JobId id, double since, double now, ResourceSet& processors, JobStatus status, double area,
-                              bool keep_processors)
+void JobRuntime::emit_segment(JobId id, double since, double now, ResourceSet& processors, JobStatus status,
+                              double area, bool keep_processors)
 {
   if (trace_sink_) { // the job's processors lent to its segment, not copied (a heap allocation)
     TraceSegment segment{id, since, now, std::move(processors), status, area};
     trace_sink_(segment);
     if (keep_processors) processors = std::move(segment.processors);
   } else if (segment_totals_) { // busy_area() of the segment
-    if (status == JobStatus::running) running_area_total_ += held_processor_seconds(area, processors.count(), since, now);
+    if (status == JobStatus::running)
+      running_area_total_ += held_processor_seconds(area, processors.count(), since, now);
     segments_total_++;
   }
 }

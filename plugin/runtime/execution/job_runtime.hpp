@@ -279,19 +279,21 @@ class JobRuntime {
    * then `quantum` seconds after that clock) the phase after the one in force comes in: the processes of its jobs
    * placed on processors up (`where`) are resumed after `switch_cost` seconds of stall, the other processes of the
    * phases' jobs that computed are suspended, in the order and with the arithmetic of place_process(), the stall's end
-   * in collect_ended() and compute() (its trace rows the same, each as it would close). It stops before the first
-   * boundary by which anything else would happen: a process's work ends, a source's event or a deadline comes
-   * (`next_instant` says -1), the stall would not end before the next wake-up. It ends after the last boundary's stall
-   * (no decision instant: the scheduler steps on from there) and writes every process's state back, each job's record
-   * as its last boundary left it. Not modeled, so refused: ptasks, images, processes with a parallelism profile, a
-   * slowdown or a share, processes doubled up beyond a host's cores in a phase (their rates depend on each other),
-   * processes not started, moving or transferring, a process the phases would start, move or end, a timer that is not
-   * one of the phases' processes', no switch cost (resumptions then interleave with suspensions on one host), a phase
-   * the jobs' state does not match. */
-  using RotationPhase = std::vector<std::pair<JobId, const std::vector<int>*>>; // Rotation::phases' element
+   * in collect_ended() and compute() (its trace rows the same, each as it would close); processes doubled up beyond a
+   * host's cores share its CPU and are re-timed as others join and leave it, as join_host_share() and
+   * leave_host_share() do. It stops before the first boundary by which anything else would happen: a process's work
+   * ends, a source's event or a deadline comes (`next_instant` says -1), the stall would not end before the next
+   * wake-up. It ends after the last boundary's stall (no decision instant: the scheduler steps on from there) and
+   * writes every process's state back, each job's record as its last boundary left it. Not modeled, so refused:
+   * ptasks, images, processes with a parallelism profile, a slowdown or a share, processes not started, moving or
+   * transferring (retried at a later decision: `retry`), a process the phases would start, move or end, a timer that
+   * is not one of the phases' processes', no switch cost (resumptions then interleave with suspensions on one host), a
+   * phase the jobs' state does not match. */
+  using RotationPhase = std::vector<std::pair<JobId, const std::vector<int>*>>; // Rotation::phase_jobs' list
   struct RotationRequest {
     size_t phases = 0;
-    const std::function<void(size_t, RotationPhase&)>* phase_jobs = nullptr; // Rotation::phase_jobs
+    // Rotation::phase_jobs: a phase's jobs by id, each with where its processes are
+    const std::function<void(size_t, RotationPhase&)>* phase_jobs = nullptr;
     size_t phase = 0;       // in force now (the plan just applied)
     double until = 0;       // the policy's next wake-up
     double quantum = 0;     // seconds from a boundary's clock to the next wake-up
@@ -299,11 +301,11 @@ class JobRuntime {
     const ResourceSet* up = nullptr;
   };
   struct RotationReplay {
-    long boundaries = 0;    // replayed (0: nothing changed)
-    double clock = 0;       // where the replay ended (the last boundary's stall end)
+    long boundaries = 0; // replayed (0: nothing changed)
+    double clock = 0;    // where the replay ended (the last boundary's stall end)
     double last_boundary = 0;
-    long decisions = 0;     // the processes placed, as the driver would have counted them
-    bool retry = false;     // refused for a state that may change at a later decision (processes not started...)
+    long decisions = 0; // the processes placed, as the driver would have counted them
+    bool retry = false; // refused for a state that may change at a later decision (processes not started...)
   };
   RotationReplay replay_rotation(const RotationRequest& request, double now,
                                  const std::function<double(double, double)>& next_instant);
@@ -659,7 +661,7 @@ class JobRuntime {
   std::vector<RotationRow> rotation_rows_;
   std::vector<size_t> rotation_resumed_;
   std::vector<size_t> rotation_current_, rotation_coming_; // the jobs of the phase in force and of the next, by id
-  RotationPhase rotation_phase_jobs_;                       // a phase's jobs as the policy gives them
+  RotationPhase rotation_phase_jobs_;                      // a phase's jobs as the policy gives them
   std::vector<int> rotation_host_count_;
   std::vector<int> rotation_lean_of_process_;
   size_t rotation_job_count_ = 0; // the first ones of rotation_jobs_ in use

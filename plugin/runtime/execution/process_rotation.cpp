@@ -52,7 +52,7 @@ JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector
         return refuse(RotationRefusal::for_good);
       continue;
     }
-    if (e == nullptr) return refuse(RotationRefusal::for_now); // its job's plan starts it
+    if (e == nullptr) return refuse(RotationRefusal::for_now);  // its job's plan starts it
     if (at != target) return refuse(RotationRefusal::for_good); // the plan moves it
     Execution& x = *e;
     JobState& s = state(x);
@@ -143,7 +143,9 @@ void JobRuntime::rotation_start_timer(RotationProcess& q, double now)
 void JobRuntime::rotation_retime(RotationProcess& q, double now)
 {
   const double length = q.timer_end - q.timer_start;
-  const double left = std::isinf(q.timer_end) ? 1.0 : length > 0 ? std::max(0.0, 1 - (now - q.timer_start) / length) : 0.0;
+  const double left = std::isinf(q.timer_end) ? 1.0
+                      : length > 0            ? std::max(0.0, 1 - (now - q.timer_start) / length)
+                                              : 0.0;
   q.remaining *= left;
   q.timer_flops *= left;
   q.retimed = true;
@@ -160,19 +162,19 @@ void JobRuntime::rotation_sync(RotationJob& j, double clock)
     if (e == nullptr) continue;
     const int lean = j.lean_of_process[p];
     const JobStatus status = lean >= 0 ? rotation_processes_[static_cast<size_t>(lean)].status : state(*e).status;
-    const int r = status == JobStatus::running                     ? 4
-                  : status == JobStatus::switching                 ? 3
-                  : lean < 0 && state(*e).holds_processors()       ? 2
-                                                                   : 1;
+    const int r = status == JobStatus::running               ? 4
+                  : status == JobStatus::switching           ? 3
+                  : lean < 0 && state(*e).holds_processors() ? 2
+                                                             : 1;
     rank = std::max(rank, r);
   }
-  j.status = rank == 4           ? JobStatus::running
-             : rank == 3         ? JobStatus::switching
-             : rank == 2         ? JobStatus::transferring
+  j.status = rank == 4            ? JobStatus::running
+             : rank == 3          ? JobStatus::switching
+             : rank == 2          ? JobStatus::transferring
              : g.state->started() ? JobStatus::suspended
-                                 : JobStatus::waiting;
+                                  : JobStatus::waiting;
   if (j.lean_of_state.size() != g.states.size()) { // each record's replayed process: its execution's id is its spec's
-    j.lean_of_state.assign(g.states.size(), -1);      // (specs and states side by side, their ids decreasing)
+    j.lean_of_state.assign(g.states.size(), -1);   // (specs and states side by side, their ids decreasing)
     for (size_t i = j.first; i < j.end; i++) {
       const JobId id = rotation_processes_[i].x->job->id;
       auto it = std::lower_bound(g.specs.begin(), g.specs.end(), id,
@@ -254,7 +256,8 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
     into.clear();
     (*r.phase_jobs)(ph, rotation_phase_jobs_);
     for (const auto& [id, where] : rotation_phase_jobs_) {
-      if (where == nullptr || (!into.empty() && !(rotation_jobs_[into.back()].id < id))) return RotationRefusal::for_good;
+      if (where == nullptr || (!into.empty() && !(rotation_jobs_[into.back()].id < id)))
+        return RotationRefusal::for_good;
       size_t index = 0;
       const RotationRefusal refusal = rotation_job(id, *where, *r.up, computes_now, index);
       if (refusal != RotationRefusal::none) return refusal;
@@ -343,10 +346,10 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
     size_t a = 0;
     size_t b = 0;
     while (a < current.size() || b < coming.size()) {
-      const bool take_a = a < current.size() && (b == coming.size() || rotation_jobs_[current[a]].id <=
-                                                                           rotation_jobs_[coming[b]].id);
-      const bool take_b = b < coming.size() && (a == current.size() || rotation_jobs_[coming[b]].id <=
-                                                                           rotation_jobs_[current[a]].id);
+      const bool take_a =
+          a < current.size() && (b == coming.size() || rotation_jobs_[current[a]].id <= rotation_jobs_[coming[b]].id);
+      const bool take_b =
+          b < coming.size() && (a == current.size() || rotation_jobs_[coming[b]].id <= rotation_jobs_[current[a]].id);
       f(take_a ? current[a] : coming[b], take_a, take_b);
       a += take_a ? 1 : 0;
       b += take_b ? 1 : 0;
