@@ -299,7 +299,7 @@ class GangNow : public TimeSharingPolicy {
     std::string arch;
     std::vector<int> where; // per process: its workstation (host index), kProcessNotPlaced or kProcessEnded
     /* `where` as the last plan that listed the job placed its processes (processor indices): what a declared rotation
-     * points to (Rotation::phases), in place while the job is in the map. */
+     * points to (Rotation::phase_jobs), in place while the job is in the map. */
     std::vector<int> processors;
   };
 

@@ -444,7 +444,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   view.up = up;
   view.jobs.swap(in_system_); // lent to the policy for the call, not copied
   view.replayed = replayed_;
-  rotation_ = nullptr; // (a rotation is tried right after its plan or never)
+  rotation_ = nullptr; // (a rotation is tried right after a plan that declares it)
   // A plan's replay also needs timers and no images (repeats_ below), which hold or not for the whole run.
   view.replays_possible = replays_possible_ && runtime_.uses_timers() && !runtime_.images_enabled();
   replayed_ = 0;
