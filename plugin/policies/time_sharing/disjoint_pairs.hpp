@@ -53,9 +53,16 @@ class DisjointPairs {
   {
     std::uint64_t* row = disjoint_.data() + k * row_words_;
     std::copy(group_.begin(), group_.end(), row);
-    row[k / 64] &= ~bit(k);
-    for (size_t i = 0; i < slots_; i++)
-      if (i != k) put(i, k, (group_[i / 64] & bit(i)) != 0);
+    // Column k: bit k of every row, set to whether that row's set is of the group, without a branch (this runs for
+    // every set a pass moves, over every slot); then row k's own bit cleared.
+    const std::uint64_t k_bit = bit(k);
+    const unsigned k_shift = static_cast<unsigned>(k % 64);
+    std::uint64_t* column = disjoint_.data() + k / 64;
+    for (size_t i = 0; i < slots_; i++, column += row_words_) {
+      const std::uint64_t in_group = (group_[i / 64] >> (i % 64)) & 1;
+      *column = (*column & ~k_bit) | (in_group << k_shift);
+    }
+    row[k / 64] &= ~k_bit;
   }
 
  private:
