@@ -191,10 +191,12 @@ void ResourceSet::take_lowest(int n, ResourceSet& to)
   int taken = 0;
   int first_taken = -1;
   int w = first_word_;
-  for (; taken < n; w++) {
-    w = first_nonzero_word(from, w, end_word_);
-    if (w == end_word_) break;
+  while (taken < n && w < end_word_) {
     std::uint64_t bits = from[w];
+    if (bits == 0) { // most words taken from are full ones: the empty ones are skipped apart
+      w = first_nonzero_word(from, w + 1, end_word_);
+      continue;
+    }
     const int in_word = __builtin_popcountll(bits); // POPCNT where the CPU has it (target_clones above)
     if (taken + in_word > n) { // the word's lowest n - taken members
       bits = lowest_members(bits, n - taken);
@@ -205,6 +207,7 @@ void ResourceSet::take_lowest(int n, ResourceSet& to)
     if (first_taken < 0) first_taken = w;
     into[w] = bits;
     from[w] &= ~bits;
+    w++;
   }
   if (first_taken < 0) return; // nothing taken: no member at all (n > 0)
   if (taken != n) {            // fewer than n: the members taken put back
