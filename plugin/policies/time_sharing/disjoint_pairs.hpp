@@ -37,6 +37,16 @@ class DisjointPairs {
   template <class Compute>
   bool meets_group(size_t i, Compute&& overlaps_now)
   {
+    if (row_words_ == 1) { // up to 64 sets (AP's jobs in the system, nearly always): a row is a word
+      std::uint64_t* rows = disjoint_.data();
+      for (std::uint64_t unknown = group_[0] & ~rows[i]; unknown != 0; unknown &= unknown - 1) {
+        const auto j = static_cast<size_t>(__builtin_ctzll(unknown));
+        if (overlaps_now(j)) return true;
+        rows[i] |= bit(j);
+        rows[j] |= bit(i);
+      }
+      return false;
+    }
     const std::uint64_t* known = disjoint_.data() + i * row_words_;
     for (size_t w = 0; w < row_words_; w++)
       for (std::uint64_t unknown = group_[w] & ~known[w]; unknown != 0; unknown &= unknown - 1) {
@@ -51,6 +61,15 @@ class DisjointPairs {
   /* Set k (of the group) changed and meets no other set of the group: disjoint from those, unknown with the others. */
   void changed_apart_from_group(size_t k)
   {
+    if (row_words_ == 1) {
+      std::uint64_t* rows = disjoint_.data();
+      const std::uint64_t group = group_[0];
+      const std::uint64_t k_bit = bit(k);
+      for (size_t i = 0; i < slots_; i++)
+        rows[i] = (rows[i] & ~k_bit) | (((group >> i) & 1) << k);
+      rows[k] = group & ~k_bit;
+      return;
+    }
     std::uint64_t* row = disjoint_.data() + k * row_words_;
     std::copy(group_.begin(), group_.end(), row);
     // Column k: bit k of every row, set to whether that row's set is of the group, without a branch (this runs for
