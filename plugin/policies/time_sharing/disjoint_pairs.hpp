@@ -62,12 +62,14 @@ class DisjointPairs {
   void changed_apart_from_group(size_t k)
   {
     if (row_words_ == 1) {
+      // The table is symmetric (every pair is put both ways): column k is row k. So the rows whose bit k changes are
+      // those where row k changes, and only those are touched.
       std::uint64_t* rows = disjoint_.data();
-      const std::uint64_t group = group_[0];
       const std::uint64_t k_bit = bit(k);
-      for (size_t i = 0; i < slots_; i++)
-        rows[i] = (rows[i] & ~k_bit) | (((group >> i) & 1) << k);
-      rows[k] = group & ~k_bit;
+      const std::uint64_t row = group_[0] & ~k_bit;
+      for (std::uint64_t flip = rows[k] ^ row; flip != 0; flip &= flip - 1)
+        rows[__builtin_ctzll(flip)] ^= k_bit;
+      rows[k] = row;
       return;
     }
     std::uint64_t* row = disjoint_.data() + k * row_words_;
