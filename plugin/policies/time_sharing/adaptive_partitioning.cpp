@@ -701,13 +701,14 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
     return wake_up(held_.size(), view_entries_.size());
   }
-  /* What a step changes that a plan() reads: usages, counts given, the priority order, the last plan's jobs, the
-   * clocks and the load (the last sets it moves too, but plan() takes them from the records). (A period halves the
-   * usage of every job of jobs_, which are those of the lookahead's plan: submissions wait while it is out.) */
+  /* What a step changes that a plan() reads: usages, counts given, the last plan's jobs, the clocks and the load (the
+   * last sets it moves too, but plan() takes them from the records). (A period halves the usage of every job of jobs_,
+   * which are those of the lookahead's plan: submissions wait while it is out.) The priority order is not saved: it
+   * follows from the usages, one order (rank()), which the next plan() sorts ranked_ into from the order the steps
+   * left, a few steps on and nearly right. */
   struct SavedState {
     std::vector<double> usage;
     std::vector<int> given;
-    std::vector<Entry*> ranked;
     std::vector<Held> held;
     double accounted_until = 0;
     double next_quantum = 0;
@@ -724,7 +725,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       to.usage.push_back(e->usage);
       to.given.push_back(e->given);
     }
-    to.ranked = ranked_;
     to.held = held_;
     to.accounted_until = accounted_until_;
     to.next_quantum = next_quantum_;
@@ -740,7 +740,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       e.usage = from.usage[i];
       e.given = from.given[i];
     }
-    ranked_ = from.ranked;
     held_ = from.held;
     accounted_until_ = from.accounted_until;
     next_quantum_ = from.next_quantum;
