@@ -582,7 +582,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void rank()
   {
     const auto before = [](const Entry* a, const Entry* b) {
-      return a->usage != b->usage ? a->usage < b->usage : a->order < b->order;
+      return a->usage < b->usage || (a->usage == b->usage && a->order < b->order);
     };
     size_t moves = 0;
     const size_t most = 4 * ranked_.size() + 16;
