@@ -17,6 +17,9 @@ ResourceSet ResourceSet::range(int capacity, int first, int count)
   return s;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default"))) // four words an instruction where the CPU has it
+#endif
 ResourceSet& ResourceSet::copy_large_words(const ResourceSet& other)
 {
   if (this == &other) return *this;
@@ -92,6 +95,9 @@ bool ResourceSet::intersects(const ResourceSet& other) const
   return false;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default"))) // four words an instruction where the CPU has it
+#endif
 ResourceSet& ResourceSet::unite_large(const ResourceSet& other)
 {
   for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
@@ -111,6 +117,9 @@ ResourceSet& ResourceSet::operator&=(const ResourceSet& other)
   return *this;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default"))) // four words an instruction where the CPU has it
+#endif
 ResourceSet& ResourceSet::subtract_large(const ResourceSet& other)
 {
   const auto first = static_cast<size_t>(std::max(first_word_, other.first_word_));
