@@ -3,7 +3,8 @@
  * asking whether its set meets the group placed so far (a set that does not joins the group: it goes back), then
  * those that met one given a new set among the elements the group leaves free, joining the group and told changed
  * apart from it, as AP's moved jobs. Every answer must be the brute-force one, and the pairs remembered must spare
- * most of the tests. Every 100 passes all the sets are new and forgotten (reset()). 40 sets (a row of the table is one word) and 150 (three words). */
+ * most of the tests. Every 100 passes all the sets are new and forgotten (reset()). 40 sets (a row of the table is one
+ * word) and 150 (three words). */
 #include "policies/time_sharing/disjoint_pairs.hpp"
 
 #include <gtest/gtest.h>
