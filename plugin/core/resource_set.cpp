@@ -21,7 +21,8 @@ ResourceSet ResourceSet::range(int capacity, int first, int count)
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-ResourceSet& ResourceSet::copy_large_words(const ResourceSet& other)
+ResourceSet&
+ResourceSet::copy_large_words(const ResourceSet& other)
 {
   if (this == &other) return *this;
   if (words_.size() != other.words_.size()) {
@@ -100,7 +101,8 @@ bool ResourceSet::intersects(const ResourceSet& other) const
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-ResourceSet& ResourceSet::unite_large(const ResourceSet& other)
+ResourceSet&
+ResourceSet::unite_large(const ResourceSet& other)
 {
   for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
     words_[i] |= other.words_[i];
@@ -123,7 +125,8 @@ ResourceSet& ResourceSet::operator&=(const ResourceSet& other)
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-ResourceSet& ResourceSet::subtract_large(const ResourceSet& other)
+ResourceSet&
+ResourceSet::subtract_large(const ResourceSet& other)
 {
   const auto first = static_cast<size_t>(std::max(first_word_, other.first_word_));
   const auto end = static_cast<size_t>(std::min(end_word_, other.end_word_));
