@@ -17,7 +17,12 @@ ResourceSet ResourceSet::range(int capacity, int first, int count)
   return s;
 }
 
-ResourceSet& ResourceSet::copy_large_words(const ResourceSet& other)
+// AVX2 where the CPU has it: the loop over the words vectorized four words an instruction.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+ResourceSet&
+ResourceSet::copy_large_words(const ResourceSet& other)
 {
   if (this == &other) return *this;
   if (words_.size() != other.words_.size()) {
@@ -92,7 +97,12 @@ bool ResourceSet::intersects(const ResourceSet& other) const
   return false;
 }
 
-ResourceSet& ResourceSet::unite_large(const ResourceSet& other)
+// AVX2 where the CPU has it: the loop over the words vectorized four words an instruction.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+ResourceSet&
+ResourceSet::unite_large(const ResourceSet& other)
 {
   for (auto i = static_cast<size_t>(other.first_word_); i < static_cast<size_t>(other.end_word_); i++)
     words_[i] |= other.words_[i];
@@ -111,7 +121,12 @@ ResourceSet& ResourceSet::operator&=(const ResourceSet& other)
   return *this;
 }
 
-ResourceSet& ResourceSet::subtract_large(const ResourceSet& other)
+// AVX2 where the CPU has it: the loop over the words vectorized four words an instruction.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+ResourceSet&
+ResourceSet::subtract_large(const ResourceSet& other)
 {
   const auto first = static_cast<size_t>(std::max(first_word_, other.first_word_));
   const auto end = static_cast<size_t>(std::min(end_word_, other.end_word_));
@@ -163,6 +178,19 @@ ResourceSet::lowest_large(int n) const
   return out; // moved, not copied as the operand of a conditional would be
 }
 
+namespace {
+/* The first word from `w` on (before `end`) that has members, else `end`: the empty words skipped four at a time (a
+ * set of idle processors on 10,000 is mostly empty words, a few members spread over the machine). */
+int first_nonzero_word(const std::uint64_t* words, int w, int end)
+{
+  while (w + 4 <= end && (words[w] | words[w + 1] | words[w + 2] | words[w + 3]) == 0)
+    w += 4;
+  while (w < end && words[w] == 0)
+    w++;
+  return w;
+}
+} // namespace
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
@@ -170,31 +198,55 @@ void ResourceSet::take_lowest(int n, ResourceSet& to)
 {
   to.clear(capacity_);
   if (n <= 0) return;
+  // One pass: each word's members move to `to` as they are counted: whole words, (n - taken) / 64 at a time (so many
+  // cannot hold too many members: no test per word), then word by word, the last one in part. The words before the
+  // last one taken are then empty: the span starts at the last one, or after it when that is emptied too (a second
+  // pass over those words, finding the first member left, cost a third of the call on 10,000 processors).
+  std::uint64_t* from = words_.data();
+  std::uint64_t* into = to.words_.data();
+  int w = first_nonzero_word(from, first_word_, end_word_);
+  if (w == end_word_) return; // no member at all (n > 0)
+  const int first_taken = w;
   int taken = 0;
-  int w = first_word_;
-  for (; w < end_word_ && taken < n; w++) {
-    std::uint64_t bits = words_[static_cast<size_t>(w)];
-    const int in_word = __builtin_popcountll(bits); // POPCNT where the CPU has it (target_clones above)
+  const int end = end_word_;
+  for (int whole = std::min((n - taken) / 64, end - w); whole > 0; whole = std::min((n - taken) / 64, end - w))
+    for (const int stop = w + whole; w < stop; w++) { // `whole` words fit whatever their members
+      const std::uint64_t bits = from[w];
+      taken += __builtin_popcountll(bits); // POPCNT where the CPU has it (target_clones above)
+      into[w] = bits;
+      from[w] = 0;
+    }
+  while (taken < n && w < end) {
+    std::uint64_t bits = from[w];
+    if (bits == 0) { // most words taken from are full ones: the empty ones are skipped apart
+      w = first_nonzero_word(from, w + 1, end);
+      continue;
+    }
+    const int in_word = __builtin_popcountll(bits);
     if (taken + in_word > n) { // the word's lowest n - taken members
       bits = lowest_members(bits, n - taken);
       taken = n;
     } else {
       taken += in_word;
     }
-    if (bits == 0) continue;
-    to.words_[static_cast<size_t>(w)] = bits;
-    to.widen_span(w, w + 1);
+    into[w] = bits;
+    from[w] &= ~bits;
+    w++;
   }
-  if (taken != n) {
-    to.clear();
+  if (taken != n) { // fewer than n: the members taken put back
+    for (int v = first_taken; v < w; v++) {
+      from[v] |= into[v];
+      into[v] = 0;
+    }
     return;
   }
-  // Taken: the words before w emptied (the span starts at the first word left with members), the last one in part.
-  for (int v = to.first_word_; v < to.end_word_; v++)
-    words_[static_cast<size_t>(v)] &= ~to.words_[static_cast<size_t>(v)];
-  while (first_word_ < end_word_ && words_[static_cast<size_t>(first_word_)] == 0)
-    first_word_++;
-  if (first_word_ == end_word_) first_word_ = end_word_ = 0;
+  to.first_word_ = first_taken;
+  to.end_word_ = w;
+  const int first = first_nonzero_word(from, from[w - 1] != 0 ? w - 1 : w, end_word_);
+  if (first == end_word_)
+    first_word_ = end_word_ = 0;
+  else
+    first_word_ = first;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)

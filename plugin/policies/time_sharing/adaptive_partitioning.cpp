@@ -318,37 +318,34 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     // Each gets exactly its partition: its last set when that has as many processors, else the partition's lowest idle
     // ones, which are enough (the partitions chosen add up to at most the idle count).
     ResourceSet& idle = idle_;
-    std::vector<bool>& placed = placed_;
-    placed.assign(chosen.size(), false);
-    bool all_back = true;
-    for (size_t i = 0; i < chosen.size(); i++) {
-      Entry& e = *chosen[i];
+    std::vector<Entry*>& to_move = to_move_; // the jobs chosen that do not go back, in priority order
+    to_move.clear();
+    for (Entry* c : chosen) {
+      Entry& e = *c;
       const ResourceSet& last = *e.last;
       if (last.capacity() == up.capacity() && last_count(e, last) == e.partition &&
           (remember_disjoint_ ? still_idle(e, up) : idle.contains(last))) {
         put(e, last);
         placed_here(e);
         if (!remember_disjoint_) idle -= last;
-        placed[i] = true;
         e.given = e.partition;
       } else {
-        all_back = false;
+        to_move.push_back(c);
       }
     }
-    if (all_back) return;
+    if (to_move.empty()) return;
     if (remember_disjoint_) { // the idle set, needed now
       idle = up;
       for (size_t slot : placed_slots_)
         idle -= *view_entries_[slot]->last;
     }
     const size_t placed_before = placed_slots_.size();
-    for (size_t i = 0; i < chosen.size(); i++)
-      if (!placed[i]) {
-        Entry& e = *chosen[i];
-        idle.take_lowest(e.partition, put_fresh(e));
-        e.given = e.partition;
-        placed_here(e);
-      }
+    for (Entry* c : to_move) {
+      Entry& e = *c;
+      idle.take_lowest(e.partition, put_fresh(e));
+      e.given = e.partition;
+      placed_here(e);
+    }
     if (!remember_disjoint_) return;
     // The jobs moved are about to have these sets as their last (plan() and step_ahead() make them so): taken from the
     // idle processors one after another, each lies in `up` and meets no other set placed here.
@@ -545,14 +542,15 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   // right and an insertion sort puts it right in a few moves;
   std::vector<Entry*> ranked_;
   // the view's entries by job id (the order of the plan's maps); the sets the plan being built chose anew (fresh_count_
-  // of them, kept with their storage); the idle processors; the candidates and those chosen (select_by_counts);
+  // of them, kept with their storage); the idle processors; the candidates, those chosen and those of these that move
+  // (select_by_counts);
   std::vector<Entry*> by_id_;
   std::vector<ResourceSet> fresh_;
   int fresh_count_ = 0;
   ResourceSet idle_;
   std::vector<Entry*> candidates_; // ranked_'s entries that do not keep their processors
   std::vector<Entry*> chosen_;
-  std::vector<bool> placed_;
+  std::vector<Entry*> to_move_;
   std::vector<size_t> placed_slots_; // the slots of the sets placed in the pass under way
   DisjointPairs disjoint_;           // which jobs' last sets are known to be disjoint (plan() forgets them all)
   // the maps of the last plan, handed back (reuse_plan), in whose nodes the next plan's are built.
@@ -584,7 +582,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void rank()
   {
     const auto before = [](const Entry* a, const Entry* b) {
-      return a->usage != b->usage ? a->usage < b->usage : a->order < b->order;
+      return a->usage < b->usage || (a->usage == b->usage && a->order < b->order);
     };
     size_t moves = 0;
     const size_t most = 4 * ranked_.size() + 16;
@@ -703,13 +701,14 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
     return wake_up(held_.size(), view_entries_.size());
   }
-  /* What a step changes that a plan() reads: usages, counts given, the priority order, the last plan's jobs, the
-   * clocks and the load (the last sets it moves too, but plan() takes them from the records). (A period halves the
-   * usage of every job of jobs_, which are those of the lookahead's plan: submissions wait while it is out.) */
+  /* What a step changes that a plan() reads: usages, counts given, the last plan's jobs, the clocks and the load (the
+   * last sets it moves too, but plan() takes them from the records). (A period halves the usage of every job of jobs_,
+   * which are those of the lookahead's plan: submissions wait while it is out.) The priority order is not saved: it
+   * follows from the usages, one order (rank()), which the next plan() sorts ranked_ into from the order the steps
+   * left, a few steps on and nearly right. */
   struct SavedState {
     std::vector<double> usage;
     std::vector<int> given;
-    std::vector<Entry*> ranked;
     std::vector<Held> held;
     double accounted_until = 0;
     double next_quantum = 0;
@@ -726,7 +725,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       to.usage.push_back(e->usage);
       to.given.push_back(e->given);
     }
-    to.ranked = ranked_;
     to.held = held_;
     to.accounted_until = accounted_until_;
     to.next_quantum = next_quantum_;
@@ -742,7 +740,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       e.usage = from.usage[i];
       e.given = from.given[i];
     }
-    ranked_ = from.ranked;
     held_ = from.held;
     accounted_until_ = from.accounted_until;
     next_quantum_ = from.next_quantum;

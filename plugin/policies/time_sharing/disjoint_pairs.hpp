@@ -37,6 +37,16 @@ class DisjointPairs {
   template <class Compute>
   bool meets_group(size_t i, Compute&& overlaps_now)
   {
+    if (row_words_ == 1) { // up to 64 sets (AP's jobs in the system, nearly always): a row is a word
+      std::uint64_t* rows = disjoint_.data();
+      for (std::uint64_t unknown = group_[0] & ~rows[i]; unknown != 0; unknown &= unknown - 1) {
+        const auto j = static_cast<size_t>(__builtin_ctzll(unknown));
+        if (overlaps_now(j)) return true;
+        rows[i] |= bit(j);
+        rows[j] |= bit(i);
+      }
+      return false;
+    }
     const std::uint64_t* known = disjoint_.data() + i * row_words_;
     for (size_t w = 0; w < row_words_; w++)
       for (std::uint64_t unknown = group_[w] & ~known[w]; unknown != 0; unknown &= unknown - 1) {
@@ -51,11 +61,29 @@ class DisjointPairs {
   /* Set k (of the group) changed and meets no other set of the group: disjoint from those, unknown with the others. */
   void changed_apart_from_group(size_t k)
   {
+    if (row_words_ == 1) {
+      // The table is symmetric (every pair is put both ways): column k is row k. So the rows whose bit k changes are
+      // those where row k changes, and only those are touched.
+      std::uint64_t* rows = disjoint_.data();
+      const std::uint64_t k_bit = bit(k);
+      const std::uint64_t row = group_[0] & ~k_bit;
+      for (std::uint64_t flip = rows[k] ^ row; flip != 0; flip &= flip - 1)
+        rows[__builtin_ctzll(flip)] ^= k_bit;
+      rows[k] = row;
+      return;
+    }
     std::uint64_t* row = disjoint_.data() + k * row_words_;
     std::copy(group_.begin(), group_.end(), row);
-    row[k / 64] &= ~bit(k);
-    for (size_t i = 0; i < slots_; i++)
-      if (i != k) put(i, k, (group_[i / 64] & bit(i)) != 0);
+    // Column k: bit k of every row, set to whether that row's set is of the group, without a branch (this runs for
+    // every set a pass moves, over every slot); then row k's own bit cleared.
+    const std::uint64_t k_bit = bit(k);
+    const unsigned k_shift = static_cast<unsigned>(k % 64);
+    std::uint64_t* column = disjoint_.data() + k / 64;
+    for (size_t i = 0; i < slots_; i++, column += row_words_) {
+      const std::uint64_t in_group = (group_[i / 64] >> (i % 64)) & 1;
+      *column = (*column & ~k_bit) | (in_group << k_shift);
+    }
+    row[k / 64] &= ~k_bit;
   }
 
  private:
