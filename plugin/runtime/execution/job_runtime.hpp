@@ -285,10 +285,10 @@ class JobRuntime {
    * ends, a source's event or a deadline comes (`next_instant` says -1), the stall would not end before the next
    * wake-up. It ends after the last boundary's stall (no decision instant: the scheduler steps on from there) and
    * writes every process's state back, each job's record as its last boundary left it. Not modeled, so refused:
-   * ptasks, images, processes with a parallelism profile, a slowdown or a share, processes not started, moving or
-   * transferring (retried at a later decision: `retry`), a process the phases would start, move or end, a timer that
-   * is not one of the phases' processes', no switch cost (resumptions then interleave with suspensions on one host), a
-   * phase the jobs' state does not match. */
+   * ptasks, images, processes with a parallelism profile, a slowdown or a share, processes not started yet or not in
+   * the state the phase says (retried at a later decision: `retry`), processes moving or transferring, a process the
+   * phases would start, move or end, a timer that is not one of the phases' processes', no switch cost (resumptions
+   * then interleave with suspensions on one host). */
   using RotationPhase = std::vector<std::pair<JobId, const std::vector<int>*>>; // Rotation::phase_jobs' list
   struct RotationRequest {
     size_t phases = 0;
@@ -621,7 +621,7 @@ class JobRuntime {
   struct RotationProcess {
     Execution* x = nullptr;
     int host = -1;
-    double speed = 0; // its host's, as start_timer() reads it (never shared beyond the cores: refused)
+    double speed = 0; // its host's, as start_timer() reads it (shared beyond the cores: rotation_start_timer())
     double stretch = 1, paging = 0, speedup_size = 1, speedup_one = 1;
     // What the replay changes (the execution's and its record's fields of the same names).
     JobStatus status = JobStatus::suspended;

@@ -8,7 +8,8 @@
  * suspension's timer_left(), a resumption's stall, compute()'s timer at the stall's end, account()'s figures, the trace
  * rows as enter() closes them), on the clocks the scheduler would reach (its `next_instant`), stopping before anything
  * else could happen. Nothing is written back until it ends with at least one boundary: a replay that stops at once
- * changes nothing. */
+ * changes no process's state (rotation_job() may have filled a process's caches of cost and speed, with the values
+ * compute() and start_timer() would store). */
 #include "runtime/execution/job_runtime.hpp"
 #include "runtime/execution/work_account.hpp"
 
@@ -207,7 +208,7 @@ void JobRuntime::rotation_sync(RotationJob& j, double clock)
         left *= std::isinf(q.timer_end) ? 1.0 : length > 0 ? std::max(0.0, 1 - (clock - q.timer_start) / length) : 0.0;
       }
     } else if (g.exec[p] != nullptr) {
-      left = work_left(*g.exec[p]); // not computing (rotation_setup()): the clock does not matter
+      left = work_left(*g.exec[p]); // not computing (rotation_job()): the clock does not matter
     }
     done += g.processor[p] == kProcessEnded ? 1.0 : g.exec[p] != nullptr ? 1.0 - left : 0.0;
   }
