@@ -94,6 +94,27 @@ problems=""
 [ "$(field jobs_completed "$work/swf/summary.json")" = 3 ] || problems+=" not 3 jobs completed;"
 report swf_jobs_are_vps "$problems"
 
+# Under `eviction: wait` the map keeps a workstation that fails (tests/platforms/profiles-lan.xml: w5 is off from
+# t = 30000 to 30500) and events may move a VP onto it meanwhile: its image cannot reach a host that is off (SimGrid
+# aborted the run on the transfer), so the VP's job fails, is requeued and ends later; every job completes.
+cat >"$work/wait-failure.yaml" <<EOF
+simulation: {seed: 792200}
+platform: $src/tests/platforms/profiles-lan.xml
+policy:
+  name: gang-now
+  params: {mtat: paper, compression: exact, pool_target: per-pool, expansion: column, new_slice_rule: time-share,
+           eviction: wait, quantum: 100, switch_cost: 38.342}
+workload:
+  generator: {model: vp, jobs: 60, mean_interarrival: 600, min_vps: 2, max_vps: 9, min_work: 60, max_work: 3000,
+              image_mb: 8, new_vp_per_hour: 0.5, vp_exit_per_hour: 0.5}
+EOF
+problems=""
+"$bin" run "$work/wait-failure.yaml" --quiet --out "$work/wait-failure" 2>"$work/wait-failure.err" ||
+  problems+=" failed: $(head -c 300 "$work/wait-failure.err");"
+[ "$(field jobs_completed "$work/wait-failure/summary.json")" = 60 ] || problems+=" not 60 jobs completed;"
+[ "$(field requeues "$work/wait-failure/summary.json")" -gt 0 ] 2>/dev/null || problems+=" no job requeued;"
+report wait_keeps_failed_workstation "$problems"
+
 # simulation.max_backlog stops a gang-now run as any run. Jobs arrive about every second and none of 10^5 s can end
 # before the third arrives: with max_backlog 2 the run stops at the third job's submission, read from a run of 1 s
 # jobs with the same seed (the arrivals do not depend on the work), with no job completed.

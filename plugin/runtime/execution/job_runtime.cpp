@@ -276,6 +276,13 @@ std::vector<sg4::ActivityPtr> JobRuntime::move_image(const std::vector<sg4::Host
   return out;
 }
 
+bool JobRuntime::image_lost(Execution& x, const std::vector<sg4::Host*>& hosts)
+{
+  if (std::all_of(hosts.begin(), hosts.end(), [](const sg4::Host* h) { return h->is_on(); })) return false;
+  x.host_failed = true;
+  return true;
+}
+
 void JobRuntime::require_route(sg4::Host* from, sg4::Host* to) const
 {
   // Checked when an image first crosses between the two hosts, not for every pair at set-up: a policy that moves
@@ -313,6 +320,10 @@ void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vect
     x.stages.push_back({JobStatus::transferring, [this, &x, bytes, image_from] {
                           auto to = hosts_of(state(x).processors);
                           std::vector<sg4::ActivityPtr> out;
+                          if (image_lost(x, to) || (images_.kind == ImageStoreSpec::Kind::host
+                                                        ? image_lost(x, {image_host_})
+                                                        : image_lost(x, image_from)))
+                            return out;
                           const uint64_t share = image_share(bytes, to.size());
                           if (images_.kind == ImageStoreSpec::Kind::host) {
                             for (auto* h : to)
@@ -326,7 +337,9 @@ void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vect
                         }});
     if (images_.kind == ImageStoreSpec::Kind::local_disk)
       x.stages.push_back({JobStatus::transferring, [this, &x, bytes, image_from] {
-                            return move_image(image_from, hosts_of(state(x).processors), bytes);
+                            auto to = hosts_of(state(x).processors);
+                            if (image_lost(x, image_from) || image_lost(x, to)) return std::vector<sg4::ActivityPtr>();
+                            return move_image(image_from, to, bytes);
                           }});
   }
   if (prep.stall > 0) // a stall is time, whatever the hosts' speed: a timer on both execution paths
@@ -839,6 +852,9 @@ void JobRuntime::suspend_execution(Execution& x, bool save_image, bool preemptio
   x.image_hosts = hosts_of(s.processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, bytes] {
                         std::vector<sg4::ActivityPtr> out;
+                        if (image_lost(x, x.image_hosts) ||
+                            (images_.kind == ImageStoreSpec::Kind::host && image_lost(x, {image_host_})))
+                          return out;
                         const uint64_t share = image_share(bytes, x.image_hosts.size());
                         for (auto* h : x.image_hosts)
                           out.push_back(images_.kind == ImageStoreSpec::Kind::host
@@ -910,7 +926,9 @@ void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_b
   x.compute_after = true;
   enter(x, JobStatus::waiting, &processors);
   x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
-                        return move_image(from, hosts_of(state(x).processors), image_bytes);
+                        auto to = hosts_of(state(x).processors);
+                        if (image_lost(x, from) || image_lost(x, to)) return std::vector<sg4::ActivityPtr>();
+                        return move_image(from, to, image_bytes);
                       }});
   advance(x);
 }
@@ -1367,7 +1385,9 @@ void JobRuntime::place_process(JobId id, int process, int processor, bool comput
     const ResourceSet target = single();
     enter(x, JobStatus::waiting, &target);
     x.stages.push_back({JobStatus::transferring, [this, &x, from, image_bytes] {
-                          return move_image(from, hosts_of(state(x).processors), image_bytes);
+                          auto to = hosts_of(state(x).processors);
+                          if (image_lost(x, from) || image_lost(x, to)) return std::vector<sg4::ActivityPtr>();
+                          return move_image(from, to, image_bytes);
                         }});
     advance(x);
     sync_group_or_defer(g);

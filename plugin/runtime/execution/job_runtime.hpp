@@ -454,6 +454,11 @@ class JobRuntime {
   std::vector<sg4::Host*> hosts_of(const ResourceSet& r) const;
   std::vector<sg4::ActivityPtr> move_image(const std::vector<sg4::Host*>& from, const std::vector<sg4::Host*>& to,
                                            double bytes) const;
+  /* A host that is off neither sends nor receives (SimGrid aborts on a transfer to or from one): when one of `hosts`
+   * is off, the image that was to cross is lost and the job fails when it next computes (start_timer(): a process
+   * moved onto a workstation that failed, which gang-now's `eviction: wait` keeps in its map), as a job on a host
+   * that went off does. */
+  static bool image_lost(Execution& x, const std::vector<sg4::Host*>& hosts);
   /* An input error unless SimGrid has a route of links from `from` to `to` (checked once per pair). */
   void require_route(sg4::Host* from, sg4::Host* to) const;
   /* The network model's traffic: a ring over the job's nodes lasting `seconds` on an idle platform. */
