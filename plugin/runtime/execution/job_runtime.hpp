@@ -566,7 +566,7 @@ class JobRuntime {
   using CycleChange = std::pair<size_t, int>; // a job, by its place in cycle_state_, and its place in the next phase
   struct CycleChanges {
     size_t to = std::numeric_limits<size_t>::max(); // none built yet
-    // The first `listed` (the vector only grows: resized per step, it was a fifth of a lookahead's steps)
+    // The first `listed` are the list (the vector only grows: resizing it per step cost more than the emplace_backs)
     std::vector<CycleChange> jobs;
     size_t listed = 0;
     std::vector<CycleChange> next;
