@@ -1106,3 +1106,130 @@ TEST(Cycles, LookaheadReplayIsSteppingRowForRow)
   EXPECT_GT(got[7], 500) << "jobs on another set of the same processors";
   EXPECT_GE(got[8], 50) << "lookaheads replayed whole";
 }
+
+/* A lookahead whose jobs are suspended when it begins (not in phase 0) and resumed later: each on a set of the same
+ * processors as its record's at another address (the replay counts a set only once a job may compute on it, and finds
+ * the record's set equal by its words: no migration), on other processors (a migration), or not at all (its own set,
+ * never counted, serves its row only). Replayed in one runtime and stepped with suspend() and resume() in another,
+ * once with trace rows and once with the running area totalled instead (keep_segment_totals(), which reads each
+ * running row's count): the rows, the area, the counters, the services and the remaining work are the same. */
+TEST(Cycles, LookaheadResumesSuspendedJobsAsStepping)
+{
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", eight_host_platform());
+  auto got = in_child([&] {
+    EightHosts rig = eight_hosts(file);
+    const auto& engine = rig.engine;
+    const std::vector<sg4::Host*>& hosts = rig.hosts;
+    const Machine& machine = rig.machine;
+    // mismatches, row mismatches, rows compared, boundaries replayed, migrations, area mismatches, area
+    std::vector<double> result(7, 0);
+    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
+      std::vector<WorkloadJob> jobs(4);
+      for (size_t j = 0; j < jobs.size(); j++) {
+        WorkloadJob& job = jobs[j];
+        job.id = static_cast<JobId>(j + 1);
+        job.size = 2;
+        job.run_time = 400 + 37.0 * static_cast<double>(j);
+        job.estimate = job.run_time;
+        job.shape = j % 2 == 0 ? JobShape::rigid : JobShape::malleable;
+        job.min_size = 1;
+        job.max_size = 8;
+      }
+      jobs[3].speedup = Speedup::with_beta(40);
+      // Job j starts on processors 2j, 2j + 1; jobs 1 and 2 (ids 1, 2) are suspended at 0.5 s, before the lookahead.
+      std::deque<ResourceSet> sets;
+      std::vector<const ResourceSet*> start_on;
+      for (size_t j = 0; j < jobs.size(); j++)
+        start_on.push_back(&sets.emplace_back(ResourceSet::range(8, 2 * static_cast<int>(j), 2)));
+      const size_t phases = 6;
+      std::vector<std::vector<const ResourceSet*>> where(phases, std::vector<const ResourceSet*>(jobs.size()));
+      for (size_t p = 0; p < phases; p++) {
+        where[p][2] = start_on[2]; // on its record's own set throughout
+        // Job 4: another copy of its processors every other phase.
+        where[p][3] = p % 2 == 0 ? start_on[3] : &sets.emplace_back(*start_on[3]);
+      }
+      for (size_t p = 2; p < phases; p += 2) // job 1 back on copies of its processors every other phase from 2
+        where[p][0] = &sets.emplace_back(*start_on[0]);
+      where[3][1] = &sets.emplace_back(ResourceSet::range(8, 0, 1)); // job 2 once, on part of job 1's processors
+      for (const bool totals : {false, true}) {
+        std::vector<JobId> ids;
+        std::vector<const ResourceSet*> flat;
+        for (size_t j = 0; j < jobs.size(); j++) {
+          ids.push_back(jobs[j].id);
+          for (size_t p = 0; p < phases; p++)
+            flat.push_back(where[p][j]);
+        }
+        const std::vector<std::uint64_t> orders = {3, 1, 4, 2};
+        JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+        JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+        std::vector<std::vector<double>> rows_replayed, rows_stepped;
+        if (totals) {
+          replayed.keep_segment_totals();
+          stepped.keep_segment_totals();
+        } else {
+          replayed.set_trace_sink(expanded_rows(rows_replayed));
+          stepped.set_trace_sink(expanded_rows(rows_stepped));
+        }
+        for (JobRuntime* runtime : {&replayed, &stepped}) {
+          runtime->set_virtual_clock(0.25);
+          for (size_t j = 0; j < jobs.size(); j++)
+            runtime->start(jobs[j], *start_on[j]);
+          runtime->set_virtual_clock(0.5);
+          runtime->suspend(jobs[0].id);
+          runtime->suspend(jobs[1].id);
+        }
+        if (!replayed.cycle_begin(ids, flat, phases, 0)) {
+          result[0]++;
+          replayed.cycle_end(0);
+          continue;
+        }
+        replayed.cycle_rows_as_applied(orders);
+        replayed.cycle_partial();
+        double clock = 0.5;
+        size_t phase = 0;
+        while (phase + 1 < phases && replayed.cycle_step(clock + 3, clock + 3, phase + 1)) {
+          replayed.cycle_commit_boundary();
+          clock += 3;
+          phase++;
+          result[3]++;
+          stepped.set_virtual_clock(clock);
+          apply_as_driver(stepped, jobs, where[phase], orders);
+        }
+        replayed.cycle_end(0);
+        replayed.set_virtual_clock(clock);
+        if (replayed.next_timer() != stepped.next_timer()) result[0]++;
+        for (const auto& job : jobs) {
+          const JobState& a = replayed.table().at(job.id);
+          const JobState& b = stepped.table().at(job.id);
+          if (a.status != b.status || a.processors != b.processors || a.service != b.service ||
+              replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id))
+            result[0]++;
+          if (a.counters.preemptions != b.counters.preemptions || a.counters.resizes != b.counters.resizes ||
+              a.counters.migrations != b.counters.migrations)
+            result[0]++;
+          if (!totals) result[4] += static_cast<double>(a.counters.migrations);
+        }
+        if (totals) {
+          if (replayed.running_area_total() != stepped.running_area_total()) result[5]++;
+          result[6] = replayed.running_area_total();
+        } else {
+          replayed.close_trace();
+          stepped.close_trace();
+          if (rows_replayed != rows_stepped) result[1]++;
+          result[2] += static_cast<double>(rows_stepped.size());
+        }
+      }
+    });
+    engine->run();
+    return result;
+  });
+  ASSERT_EQ(got.size(), 7u);
+  EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
+  EXPECT_EQ(got[1], 0) << "rows that differ from stepping's";
+  EXPECT_GE(got[2], 10) << "rows compared";
+  EXPECT_EQ(got[3], 10) << "boundaries replayed (five per run)";
+  EXPECT_EQ(got[4], 1) << "migrations: job 2's only (job 1 resumed on its own processors each time)";
+  EXPECT_EQ(got[5], 0) << "running areas that differ from stepping's";
+  EXPECT_GT(got[6], 0) << "running area";
+}

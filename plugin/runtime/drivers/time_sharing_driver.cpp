@@ -820,11 +820,12 @@ void TimeSharingDriver::refuse_sets_in_plan(const Plan& plan, const std::vector<
 void TimeSharingDriver::check_phase_form(const Phase& phase, const char* what, size_t p) const
 {
   // The replay walks the phases along the ids of their union: a phase out of order would put a job's set on another.
+  const int resources = machine_.resource_count(); // (read once: the compiler could not keep it across the throws)
   for (size_t i = 0; i < phase.size(); i++) {
     const auto& [id, where] = phase[i];
     if (i > 0 && !(phase[i - 1].first < id))
       throw PolicyError(std::string("plan: ") + what + " " + std::to_string(p) + " does not list its jobs by id");
-    if (where == nullptr || where->capacity() != machine_.resource_count())
+    if (where == nullptr || where->capacity() != resources)
       throw PolicyError(plan_job(id) + " (" + what + " " + std::to_string(p) + "): no processors given");
   }
 }
@@ -889,21 +890,29 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
 {
   // Each job of the phases with where it computes in each (vectors reused from one advance to the next). The phases
   // list their jobs by id: their union is merged phase by phase, most often the jobs seen already.
+  // (The walks read through local pointers: through the vectors' members, the compiler loaded them again per entry.)
   cycle_ids_.clear();
   for (const auto& run : phases) {
-    size_t j = 0;
+    const JobId* id = cycle_ids_.data();
+    const JobId* const ids_end = id + cycle_ids_.size();
+    if (run.size() == cycle_ids_.size()) { // most often the same jobs as the union so far, entry by entry
+      size_t i = 0;
+      while (i < run.size() && run[i].first == id[i])
+        i++;
+      if (i == run.size()) continue;
+    }
     bool seen = true;
     for (const auto& entry : run) {
-      while (j < cycle_ids_.size() && cycle_ids_[j] < entry.first)
-        j++;
-      if (j == cycle_ids_.size() || cycle_ids_[j] != entry.first) {
+      while (id != ids_end && *id < entry.first)
+        id++;
+      if (id == ids_end || *id != entry.first) {
         seen = false;
         break;
       }
     }
     if (seen) continue;
     cycle_ids_merged_.clear();
-    j = 0;
+    size_t j = 0;
     for (const auto& entry : run) {
       while (j < cycle_ids_.size() && cycle_ids_[j] < entry.first)
         cycle_ids_merged_.push_back(cycle_ids_[j++]);
@@ -934,12 +943,20 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
   }
   const size_t count = phases.size();
   cycle_where_.assign(cycle_ids_.size() * count, nullptr);
+  const JobId* const ids = cycle_ids_.data();
+  const ResourceSet** const where_of = cycle_where_.data();
   for (size_t p = 0; p < count; p++) {
+    const Phase& run = phases[p];
+    if (run.size() == cycle_ids_.size()) { // every job of the union, in its order
+      for (size_t j = 0; j < run.size(); j++)
+        where_of[j * count + p] = run[j].second;
+      continue;
+    }
     size_t j = 0; // a walk along the phase and the ids, both by id
-    for (const auto& [id, where] : phases[p]) {
-      while (cycle_ids_[j] < id)
+    for (const auto& [id, where] : run) {
+      while (ids[j] < id)
         j++;
-      cycle_where_[j * count + p] = where;
+      where_of[j * count + p] = where;
     }
   }
   return true;

@@ -1590,10 +1590,10 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       while (i < cycle_sets_.size() && cycle_sets_[i].set != &set && cycle_sets_[i].same != &set)
         i++;
       if (i == cycle_sets_.size()) {
-        // The words are compared only with the job's sets of as many members (counted once: a new set needs its count
-        // anyway; on 10,000 hosts a set is up to 157 words, and a job's sets seldom hold as many processors).
-        const int members = set.count();
-        for (i = first_set; i < cycle_sets_.size() && (cycle_sets_[i].count != members || *cycle_sets_[i].set != set);)
+        // Then by its words, with the job's few sets. A set is counted only once it may be computed on (counting a
+        // set of 157 words, on 10,000 hosts, costs more than comparing it: a set found equal to one of the job's is
+        // not counted again, nor a suspended job's own set that it is not resumed on).
+        for (i = first_set; i < cycle_sets_.size() && *cycle_sets_[i].set != set;)
           i++;
         if (i < cycle_sets_.size()) {
           cycle_sets_[i].same = &set;
@@ -1601,11 +1601,12 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
           bool off = false;
           CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
           c.set = &set;
-          c.count = members;
+          c.count = -1;
           c.speed = slowest_speed_of(set, off);
         }
       }
       CycleSet& c = cycle_sets_[i];
+      if (computes && c.count < 0) c.count = set.count();
       if (computes && !c.timed && c.count > 0) { // (an empty set is refused by the caller: nothing to work out)
         const int n = c.count;
         c.timed = true;
@@ -1709,41 +1710,51 @@ inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bo
   st.since = clock;
 }
 
-inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size_t from, size_t to)
+inline JobRuntime::CycleChangeList JobRuntime::cycle_changes(size_t from, size_t to)
 {
   CycleChanges& changes = cycle_changes_[from];
   const bool as_applied = !cycle_stop_orders_.empty();
   const bool next = to == from + 1; // cycle_begin() listed those changes
-  if (next && !as_applied) return changes.next;
-  if (changes.to == to) return changes.jobs;
+  if (next && !as_applied) return {changes.next.data(), changes.next.data() + changes.next.size()};
+  if (changes.to == to) return {changes.jobs.data(), changes.jobs.data() + changes.listed};
   changes.to = to;
-  changes.jobs.clear();
   const size_t jobs = cycle_state_.size();
   const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
   const int* const place_to = cycle_place_.data() + to * jobs;
-  if (!as_applied) { // by id, each written in its place (a call of emplace_back per job was half of the time here)
-    changes.jobs.resize(jobs);
-    size_t listed = 0;
+  // Each list is as long as the changes may be, and written in its place (a call of emplace_back per change was half
+  // of the time here).
+  const size_t most = next ? changes.next.size() : jobs;
+  if (changes.jobs.size() < most) changes.jobs.resize(most);
+  CycleChange* const listed = changes.jobs.data();
+  if (!as_applied) { // by id
+    size_t count = 0;
     for (size_t j = 0; j < jobs; j++)
-      if (place_from[j] != place_to[j]) changes.jobs[listed++] = {j, place_to[j]};
-    changes.jobs.resize(listed);
-    return changes.jobs;
+      if (place_from[j] != place_to[j]) listed[count++] = {j, place_to[j]};
+    changes.listed = count;
+    return {listed, listed + count};
   }
   // As the driver applies a plan (cycle_rows_as_applied()): first the jobs suspended and the jobs that are not
   // malleable moved (in submission order), then the malleable jobs resized, those shrunk first (by id each), then
   // the jobs resumed (by id).
   for (auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
-    later->clear();
+    if (later->size() < most) later->resize(most);
+  CycleChange* const shrinking = cycle_shrinking_.data();
+  CycleChange* const growing = cycle_growing_.data();
+  CycleChange* const resuming = cycle_resuming_.data();
+  size_t stopped_count = 0;
+  size_t shrinking_count = 0;
+  size_t growing_count = 0;
+  size_t resuming_count = 0;
   const auto sort_out = [&](size_t j, int goes) {
     const int was = place_from[j];
     if (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable)) {
-      changes.jobs.emplace_back(j, goes);
+      listed[stopped_count++] = {j, goes};
     } else if (was < 0) {
-      cycle_resuming_.emplace_back(j, goes);
+      resuming[resuming_count++] = {j, goes};
+    } else if (cycle_sets_[static_cast<size_t>(was)].set->contains(*cycle_sets_[static_cast<size_t>(goes)].set)) {
+      shrinking[shrinking_count++] = {j, goes};
     } else {
-      const bool shrinks =
-          cycle_sets_[static_cast<size_t>(was)].set->contains(*cycle_sets_[static_cast<size_t>(goes)].set);
-      (shrinks ? cycle_shrinking_ : cycle_growing_).emplace_back(j, goes);
+      growing[growing_count++] = {j, goes};
     }
   };
   if (next) { // the jobs that change only
@@ -1753,11 +1764,14 @@ inline const std::vector<std::pair<size_t, int>>& JobRuntime::cycle_changes(size
     for (size_t j = 0; j < jobs; j++)
       if (place_from[j] != place_to[j]) sort_out(j, place_to[j]);
   }
-  std::sort(changes.jobs.begin(), changes.jobs.end(),
+  std::sort(listed, listed + stopped_count,
             [this](const auto& a, const auto& b) { return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first]; });
-  for (const auto* later : {&cycle_shrinking_, &cycle_growing_, &cycle_resuming_})
-    changes.jobs.insert(changes.jobs.end(), later->begin(), later->end());
-  return changes.jobs;
+  CycleChange* listed_end = listed + stopped_count;
+  listed_end = std::copy(shrinking, shrinking + shrinking_count, listed_end);
+  listed_end = std::copy(growing, growing + growing_count, listed_end);
+  listed_end = std::copy(resuming, resuming + resuming_count, listed_end);
+  changes.listed = static_cast<size_t>(listed_end - listed);
+  return {listed, listed_end};
 }
 
 void JobRuntime::cycle_rows_as_applied(const std::vector<std::uint64_t>& orders)
@@ -1992,7 +2006,7 @@ void JobRuntime::cycle_end(double period)
     for (const CycleRow& row : cycle_rows_) { // busy_area() x repeats of the rows above
       if (row.running)
         running_area_total_ +=
-            held_processor_seconds(-1, cycle_sets_[static_cast<size_t>(row.set)].count, row.start, row.end) *
+            held_processor_seconds(-1, cycle_set_count(static_cast<size_t>(row.set)), row.start, row.end) *
             static_cast<double>(repeats_of(row));
       segments_total_++;
     }

@@ -531,7 +531,7 @@ class JobRuntime {
   struct CycleSet {
     const ResourceSet* set;
     const ResourceSet* same = nullptr;      // another set found equal to it (cycle_begin())
-    int count = 0;                          // its processors
+    int count = -1;                         // its processors, -1: not counted yet (cycle_set_count())
     bool timed = false;                     // the figures below are worked out: a job of the cycle may compute on it
     double speed, stretch, rate, speedup;   // as launch() computes them
     double paged_run_time, page_fault_time; // account()'s factors: run time x (1 + page faults), x page faults
@@ -568,10 +568,20 @@ class JobRuntime {
   /* The jobs whose place changes when phase `to` follows phase `from` (those whose cycle_place_ differs there), each
    * with its place in `to`, in the order their rows come (cycle_changes()): built the first time a step goes from
    * `from` to `to`. `next`: those of phase `from` + 1, by job (cycle_begin() lists them as it fills the table). */
+  using CycleChange = std::pair<size_t, int>; // a job, by its place in cycle_state_, and its place in the next phase
   struct CycleChanges {
     size_t to = std::numeric_limits<size_t>::max(); // none built yet
-    std::vector<std::pair<size_t, int>> jobs;
-    std::vector<std::pair<size_t, int>> next;
+    // The first `listed` are the list (the vector only grows: resizing it per step cost more than the emplace_backs)
+    std::vector<CycleChange> jobs;
+    size_t listed = 0;
+    std::vector<CycleChange> next;
+  };
+  /* A list of changes (CycleChanges' `jobs` or `next`), walked by cycle_step(). */
+  struct CycleChangeList {
+    const CycleChange* first;
+    const CycleChange* last;
+    const CycleChange* begin() const { return first; }
+    const CycleChange* end() const { return last; }
   };
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use
   std::vector<CycleSet> cycle_sets_;
@@ -602,7 +612,8 @@ class JobRuntime {
   std::vector<CycleChanges> cycle_changes_;        // per phase
   std::vector<std::uint64_t> cycle_stop_orders_;   // cycle_rows_as_applied()'s, per job (empty: rows by id)
   // cycle_changes()'s lists of the jobs changed after those that stop or move, kept with their storage
-  std::vector<std::pair<size_t, int>> cycle_shrinking_, cycle_growing_, cycle_resuming_;
+  // (each as long as the longest list yet: only grows)
+  std::vector<CycleChange> cycle_shrinking_, cycle_growing_, cycle_resuming_;
   std::vector<CycleRow> cycle_rows_; // of the first two cycles
   std::vector<TraceSegment> cycle_row_segments_; // cycle_end()'s rows, per set of cycle_sets_ (its processors)
   std::vector<bool> cycle_row_segment_filled_;   // per set: its segment's processors copied in this cycle_end()
@@ -617,7 +628,14 @@ class JobRuntime {
   template <class Link>
   static void link_replayed_fields(Execution& x, CycleState& st, Link link);
   void cycle_launch(const CycleReplay& r, CycleState& st, double clock);
-  const std::vector<std::pair<size_t, int>>& cycle_changes(size_t from, size_t to);
+  CycleChangeList cycle_changes(size_t from, size_t to);
+  /* Set `i` of cycle_sets_' processors, counted if cycle_begin() did not (a set no job was found to compute on). */
+  int cycle_set_count(size_t i)
+  {
+    CycleSet& c = cycle_sets_[i];
+    if (c.count < 0) c.count = c.set->count();
+    return c.count;
+  }
   void cycle_drop_trial();
 
   /* replay_rotation()'s working state (process_rotation.cpp), kept with its storage from one replay to the next. A
