@@ -954,6 +954,25 @@ void apply_as_driver(JobRuntime& runtime, const std::vector<WorkloadJob>& jobs,
       runtime.resume(jobs[j].id, *where[j]);
 }
 
+/* How many of the figures a replay must leave as stepping does differ between the two runtimes: the next timer, then
+ * for each job its status, processors, service and remaining work, and its counters of preemptions, resizes and
+ * migrations (one count for each of the two groups). */
+int figures_that_differ(JobRuntime& replayed, JobRuntime& stepped, const std::vector<WorkloadJob>& jobs)
+{
+  int differ = replayed.next_timer() != stepped.next_timer();
+  for (const auto& job : jobs) {
+    const JobState& a = replayed.table().at(job.id);
+    const JobState& b = stepped.table().at(job.id);
+    if (a.status != b.status || a.processors != b.processors || a.service != b.service ||
+        replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id))
+      differ++;
+    if (a.counters.preemptions != b.counters.preemptions || a.counters.resizes != b.counters.resizes ||
+        a.counters.migrations != b.counters.migrations)
+      differ++;
+  }
+  return differ;
+}
+
 } // namespace
 
 /* A lookahead's replay (Plan::lookahead, TimeSharingDriver::advance_lookahead): random phases (2 to 12 jobs, 4 to 24
@@ -1075,17 +1094,7 @@ TEST(Cycles, LookaheadReplayIsSteppingRowForRow)
         }
         replayed.set_virtual_clock(clock);
         stepped.set_virtual_clock(clock);
-        if (replayed.next_timer() != stepped.next_timer()) result[0]++;
-        for (const auto& job : named) {
-          const JobState& a = replayed.table().at(job.id);
-          const JobState& b = stepped.table().at(job.id);
-          if (a.status != b.status || a.processors != b.processors || a.service != b.service ||
-              replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id))
-            result[0]++;
-          if (a.counters.preemptions != b.counters.preemptions || a.counters.resizes != b.counters.resizes ||
-              a.counters.migrations != b.counters.migrations)
-            result[0]++;
-        }
+        result[0] += figures_that_differ(replayed, stepped, named);
         replayed.close_trace();
         stepped.close_trace();
         if (rows_replayed != rows_stepped) result[1]++; // in the order they came, to the bit
@@ -1198,18 +1207,10 @@ TEST(Cycles, LookaheadResumesSuspendedJobsAsStepping)
         }
         replayed.cycle_end(0);
         replayed.set_virtual_clock(clock);
-        if (replayed.next_timer() != stepped.next_timer()) result[0]++;
-        for (const auto& job : jobs) {
-          const JobState& a = replayed.table().at(job.id);
-          const JobState& b = stepped.table().at(job.id);
-          if (a.status != b.status || a.processors != b.processors || a.service != b.service ||
-              replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id))
-            result[0]++;
-          if (a.counters.preemptions != b.counters.preemptions || a.counters.resizes != b.counters.resizes ||
-              a.counters.migrations != b.counters.migrations)
-            result[0]++;
-          if (!totals) result[4] += static_cast<double>(a.counters.migrations);
-        }
+        result[0] += figures_that_differ(replayed, stepped, jobs);
+        if (!totals)
+          for (const auto& job : jobs)
+            result[4] += static_cast<double>(replayed.table().at(job.id).counters.migrations);
         if (totals) {
           if (replayed.running_area_total() != stepped.running_area_total()) result[5]++;
           result[6] = replayed.running_area_total();

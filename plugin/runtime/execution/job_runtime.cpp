@@ -320,9 +320,9 @@ void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vect
     x.stages.push_back({JobStatus::transferring, [this, &x, bytes, image_from] {
                           auto to = hosts_of(state(x).processors);
                           std::vector<sg4::ActivityPtr> out;
-                          if (image_lost(x, to) || (images_.kind == ImageStoreSpec::Kind::host
-                                                        ? image_lost(x, {image_host_})
-                                                        : image_lost(x, image_from)))
+                          if (image_lost(x, to) ||
+                              (images_.kind == ImageStoreSpec::Kind::host ? image_lost(x, {image_host_})
+                                                                          : image_lost(x, image_from)))
                             return out;
                           const uint64_t share = image_share(bytes, to.size());
                           if (images_.kind == ImageStoreSpec::Kind::host) {
