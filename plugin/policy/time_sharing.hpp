@@ -227,8 +227,10 @@ class TimeSharingPolicy {
   /* The policy sizes jobs by their memory (Job::memory_kb): a workload where no job has any is an input error, since
    * the policy would silently be its memory-blind sibling. */
   virtual bool needs_memory() const { return false; }
-  /* The policy's plans place jobs as processes (Plan::processes), several of which may share a host's CPU: the runtime
-   * must execute them as SimGrid activities (ptasks), not timers. */
+  /* The policy's plans place jobs as processes (Plan::processes), several of which may share a host's CPU (the runtime
+   * executes each as its own activity or timer, re-timed as the processes on its host change): the workload's
+   * processes' own events (new_VP, VP_exit) need such a policy, and the busy area is the union of each processor's
+   * running intervals (processes doubled up on one run at once). */
   virtual bool places_processes() const { return false; }
   /* The job shapes (workload.jobs.shape) the policy schedules as they are: a workload of another shape is an input
    * error. By default every shape (the driver keeps a rigid job's processor count, and a moldable one's once it
