@@ -164,6 +164,22 @@ EightHosts eight_hosts(const std::filesystem::path& file)
   return rig;
 }
 
+/* Runs `script(hosts, machine, figures)` as an actor on an engine of eight_host_platform() in a child process (one
+ * engine per process) and returns the figures it wrote. */
+std::vector<double> figures_of_script(
+    const std::function<void(const std::vector<sg4::Host*>&, const Machine&, std::vector<double>&)>& script)
+{
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", eight_host_platform());
+  return in_child([&] {
+    EightHosts rig = eight_hosts(file);
+    std::vector<double> figures;
+    sg4::Actor::create("script", rig.engine->host_by_name("ctl"), [&] { script(rig.hosts, rig.machine, figures); });
+    rig.engine->run();
+    return figures;
+  });
+}
+
 /* Brings each job where the phase says (`where[j]`, nullptr: not computing), as TimeSharingDriver::decide() does:
  * suspensions (and the first half of moves of jobs that cannot be resized), resizes, then resumptions and starts. */
 void apply(JobRuntime& runtime, const std::vector<WorkloadJob>& jobs, const std::vector<const ResourceSet*>& where)
@@ -286,168 +302,161 @@ double compare_rows(std::vector<std::vector<double>>& replayed, std::vector<std:
  * replay, expanded, are the stepped ones (times within 1e-9 s: start + i x period against the clock's own sums). */
 TEST(Cycles, ReplayIsSteppingBitForBit)
 {
-  jobsched::testing::ScratchFolder f;
-  auto file = f.write("p.xml", eight_host_platform());
-  auto got = in_child([&] {
-    EightHosts rig = eight_hosts(file);
-    const auto& engine = rig.engine;
-    const std::vector<sg4::Host*>& hosts = rig.hosts;
-    const Machine& machine = rig.machine;
-    // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows, boundaries replayed one by one,
-    // phases skipped
-    // trials after the first two cycles found sure to be kept, and not
-    std::vector<double> result(10, 0);
-    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
-      std::mt19937_64 random(11);
-      std::uniform_real_distribution<double> unit(0, 1);
-      for (int trial = 0; trial < 40; trial++) {
-        std::vector<WorkloadJob> jobs = random_jobs(random, 3, 50, 10000); // some end within 30 cycles
-        // The cycle: boundaries, and per phase each job's range (or none).
-        std::deque<ResourceSet> sets;
-        std::vector<std::vector<const ResourceSet*>> where;
-        Cycle cycle = random_cycle(random, jobs, sets, where);
-        for (size_t p = 0; p < where.size(); p++) {
-          cycle.phases.emplace_back();
-          for (size_t j = 0; j < jobs.size(); j++)
-            if (where[p][j] != nullptr) cycle.phases.back().emplace_back(jobs[j].id, where[p][j]);
-        }
-        JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-        JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-        std::vector<std::vector<double>> rows_replayed, rows_stepped;
-        replayed.set_trace_sink(expanded_rows(rows_replayed));
-        stepped.set_trace_sink(expanded_rows(rows_stepped));
-        // One cycle stepped in both from a start at 0.5 s into the first phase: every job that computes has started.
-        double clock = 0.5;
-        auto both = [&](double t, size_t phase) {
-          replayed.set_virtual_clock(t);
-          stepped.set_virtual_clock(t);
-          apply(replayed, jobs, where[phase]);
-          apply(stepped, jobs, where[phase]);
-        };
-        both(clock, cycle.position(clock).phase);
-        const size_t start_phase = cycle.position(clock).phase;
-        std::vector<std::pair<double, size_t>> clocks; // each boundary replayed, with the phase put in force there
-        auto next_clock = [&](double t) { return simgrid_clock_after_wait(t, std::max(0.0, cycle.until(t) - t)); };
-        do {
-          clock = next_clock(clock);
+  // mismatches, row mismatches, trials with cycles, cycles, largest time error, rows, boundaries replayed one by one,
+  // phases skipped
+  // trials after the first two cycles found sure to be kept, and not
+  auto got =
+      figures_of_script([&](const std::vector<sg4::Host*>& hosts, const Machine& machine, std::vector<double>& result) {
+        result.assign(10, 0);
+        std::mt19937_64 random(11);
+        std::uniform_real_distribution<double> unit(0, 1);
+        for (int trial = 0; trial < 40; trial++) {
+          std::vector<WorkloadJob> jobs = random_jobs(random, 3, 50, 10000); // some end within 30 cycles
+          // The cycle: boundaries, and per phase each job's range (or none).
+          std::deque<ResourceSet> sets;
+          std::vector<std::vector<const ResourceSet*>> where;
+          Cycle cycle = random_cycle(random, jobs, sets, where);
+          for (size_t p = 0; p < where.size(); p++) {
+            cycle.phases.emplace_back();
+            for (size_t j = 0; j < jobs.size(); j++)
+              if (where[p][j] != nullptr) cycle.phases.back().emplace_back(jobs[j].id, where[p][j]);
+          }
+          JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+          JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+          std::vector<std::vector<double>> rows_replayed, rows_stepped;
+          replayed.set_trace_sink(expanded_rows(rows_replayed));
+          stepped.set_trace_sink(expanded_rows(rows_stepped));
+          // One cycle stepped in both from a start at 0.5 s into the first phase: every job that computes has started.
+          double clock = 0.5;
+          auto both = [&](double t, size_t phase) {
+            replayed.set_virtual_clock(t);
+            stepped.set_virtual_clock(t);
+            apply(replayed, jobs, where[phase]);
+            apply(stepped, jobs, where[phase]);
+          };
           both(clock, cycle.position(clock).phase);
-        } while (cycle.position(clock).phase != start_phase);
-        // Jobs that never compute are left out (the policy names only jobs it gives pieces).
-        std::vector<JobId> ids;
-        std::vector<const ResourceSet*> flat;
-        std::vector<size_t> named;
-        for (size_t j = 0; j < jobs.size(); j++) {
-          bool computes = false;
-          for (const auto& w : where)
-            computes = computes || w[j] != nullptr;
-          if (!computes) continue;
-          ids.push_back(jobs[j].id);
-          named.push_back(j);
-        }
-        for (size_t j : named)
-          for (const auto& w : where)
-            flat.push_back(w[j]);
-        long cycles = 0;
-        if (!ids.empty() && replayed.cycle_begin(ids, flat, where.size(), start_phase)) {
-          // As the driver does, every other trial: how long each phase lasts (a job's duty bounds how soon it ends).
-          if (trial % 2 == 1) {
-            std::vector<double> seconds;
-            for (size_t p = 0; p < where.size(); p++)
-              seconds.push_back(
-                  p + 1 < cycle.boundaries.size() ? (cycle.boundaries[p + 1] - cycle.boundaries[p]) * cycle.period : 0);
-            replayed.cycle_durations(seconds, cycle.period);
+          const size_t start_phase = cycle.position(clock).phase;
+          std::vector<std::pair<double, size_t>> clocks; // each boundary replayed, with the phase put in force there
+          auto next_clock = [&](double t) { return simgrid_clock_after_wait(t, std::max(0.0, cycle.until(t) - t)); };
+          do {
+            clock = next_clock(clock);
+            both(clock, cycle.position(clock).phase);
+          } while (cycle.position(clock).phase != start_phase);
+          // Jobs that never compute are left out (the policy names only jobs it gives pieces).
+          std::vector<JobId> ids;
+          std::vector<const ResourceSet*> flat;
+          std::vector<size_t> named;
+          for (size_t j = 0; j < jobs.size(); j++) {
+            bool computes = false;
+            for (const auto& w : where)
+              computes = computes || w[j] != nullptr;
+            if (!computes) continue;
+            ids.push_back(jobs[j].id);
+            named.push_back(j);
           }
-          for (; cycles < 30; cycles++) {
-            // As the driver does: the cycle's clocks first, the runtime told by when they come (cycle_trial_until:
-            // a trial it finds sure to be kept saves nothing, and would throw if a step were refused), then the steps.
-            double t = clock;
-            bool whole = false;
-            bool refused = false;
-            std::vector<std::pair<double, size_t>> these;
-            std::vector<double> untils;
-            for (size_t steps = 0; steps <= where.size() && !whole; steps++) {
-              const double until = cycle.until(t);
-              const double next = simgrid_clock_after_wait(t, std::max(0.0, until - t));
-              const size_t phase = cycle.position(next).phase;
-              these.emplace_back(next, phase);
-              untils.push_back(until);
-              t = next;
-              whole = phase == start_phase;
+          for (size_t j : named)
+            for (const auto& w : where)
+              flat.push_back(w[j]);
+          long cycles = 0;
+          if (!ids.empty() && replayed.cycle_begin(ids, flat, where.size(), start_phase)) {
+            // As the driver does, every other trial: how long each phase lasts (a job's duty bounds how soon it ends).
+            if (trial % 2 == 1) {
+              std::vector<double> seconds;
+              for (size_t p = 0; p < where.size(); p++)
+                seconds.push_back(p + 1 < cycle.boundaries.size()
+                                      ? (cycle.boundaries[p + 1] - cycle.boundaries[p]) * cycle.period
+                                      : 0);
+              replayed.cycle_durations(seconds, cycle.period);
             }
-            replayed.cycle_trial_until(std::max(untils.back(), t));
-            if (cycles >= 2) result[replayed.cycle_trial_sure() ? 8 : 9]++; // (the first two record rows)
-            for (size_t i = 0; i < these.size() && !refused; i++)
-              refused = !replayed.cycle_step(these[i].first, untils[i], these[i].second);
-            if (refused || !whole) break;
-            replayed.cycle_commit();
-            clocks.insert(clocks.end(), these.begin(), these.end());
-            clock = t;
-          }
-          // Every other trial, as the driver does: the boundaries of the cycle that was refused (its trial dropped),
-          // one at a time and each kept, up to the last before a job's end. Every fourth, the first of them puts the
-          // phase after the next in force (a phase skipped: the replay follows any sequence of phases).
-          if (trial % 2 == 0) {
-            replayed.cycle_partial();
-            for (size_t steps = 0; steps <= where.size(); steps++) {
-              const double until = cycle.until(clock);
-              const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
-              size_t phase = cycle.position(next).phase;
-              if (trial % 4 == 0 && steps == 0 && phase + 2 < where.size()) {
-                phase++;
-                result[7]++;
+            for (; cycles < 30; cycles++) {
+              // As the driver does: the cycle's clocks first, the runtime told by when they come (cycle_trial_until:
+              // a trial it finds sure to be kept saves nothing, and would throw if a step were refused), then the
+              // steps.
+              double t = clock;
+              bool whole = false;
+              bool refused = false;
+              std::vector<std::pair<double, size_t>> these;
+              std::vector<double> untils;
+              for (size_t steps = 0; steps <= where.size() && !whole; steps++) {
+                const double until = cycle.until(t);
+                const double next = simgrid_clock_after_wait(t, std::max(0.0, until - t));
+                const size_t phase = cycle.position(next).phase;
+                these.emplace_back(next, phase);
+                untils.push_back(until);
+                t = next;
+                whole = phase == start_phase;
               }
-              if (!replayed.cycle_step(next, until, phase)) break;
-              replayed.cycle_commit_boundary();
-              clocks.emplace_back(next, phase);
-              clock = next;
-              result[6]++;
+              replayed.cycle_trial_until(std::max(untils.back(), t));
+              if (cycles >= 2) result[replayed.cycle_trial_sure() ? 8 : 9]++; // (the first two record rows)
+              for (size_t i = 0; i < these.size() && !refused; i++)
+                refused = !replayed.cycle_step(these[i].first, untils[i], these[i].second);
+              if (refused || !whole) break;
+              replayed.cycle_commit();
+              clocks.insert(clocks.end(), these.begin(), these.end());
+              clock = t;
             }
+            // Every other trial, as the driver does: the boundaries of the cycle that was refused (its trial dropped),
+            // one at a time and each kept, up to the last before a job's end. Every fourth, the first of them puts the
+            // phase after the next in force (a phase skipped: the replay follows any sequence of phases).
+            if (trial % 2 == 0) {
+              replayed.cycle_partial();
+              for (size_t steps = 0; steps <= where.size(); steps++) {
+                const double until = cycle.until(clock);
+                const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
+                size_t phase = cycle.position(next).phase;
+                if (trial % 4 == 0 && steps == 0 && phase + 2 < where.size()) {
+                  phase++;
+                  result[7]++;
+                }
+                if (!replayed.cycle_step(next, until, phase)) break;
+                replayed.cycle_commit_boundary();
+                clocks.emplace_back(next, phase);
+                clock = next;
+                result[6]++;
+              }
+            }
+            replayed.cycle_end(cycle.period);
+          } else {
+            replayed.cycle_end(cycle.period);
           }
-          replayed.cycle_end(cycle.period);
-        } else {
-          replayed.cycle_end(cycle.period);
-        }
-        replayed.set_virtual_clock(clock);
-        for (const auto& [t, phase] : clocks) {
-          stepped.set_virtual_clock(t);
-          apply(stepped, jobs, where[phase]);
-        }
-        stepped.set_virtual_clock(clock);
-        if (cycles > 0) result[2]++;
-        result[3] += static_cast<double>(cycles);
-        // The state: the same bits.
-        for (const auto& job : jobs) {
-          const JobState* a = replayed.table().find(job.id);
-          const JobState* b = stepped.table().find(job.id);
-          if ((a == nullptr) != (b == nullptr)) {
-            result[0]++;
-            continue;
+          replayed.set_virtual_clock(clock);
+          for (const auto& [t, phase] : clocks) {
+            stepped.set_virtual_clock(t);
+            apply(stepped, jobs, where[phase]);
           }
-          if (a == nullptr || !a->started()) continue;
-          if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id)) result[0]++;
-          if (a->service != b->service || a->status != b->status || a->processors != b->processors) result[0]++;
-          if (a->counters.preemptions != b->counters.preemptions || a->counters.resizes != b->counters.resizes ||
-              a->counters.migrations != b->counters.migrations)
-            result[0]++;
+          stepped.set_virtual_clock(clock);
+          if (cycles > 0) result[2]++;
+          result[3] += static_cast<double>(cycles);
+          // The state: the same bits.
+          for (const auto& job : jobs) {
+            const JobState* a = replayed.table().find(job.id);
+            const JobState* b = stepped.table().find(job.id);
+            if ((a == nullptr) != (b == nullptr)) {
+              result[0]++;
+              continue;
+            }
+            if (a == nullptr || !a->started()) continue;
+            if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id)) result[0]++;
+            if (a->service != b->service || a->status != b->status || a->processors != b->processors) result[0]++;
+            if (a->counters.preemptions != b->counters.preemptions || a->counters.resizes != b->counters.resizes ||
+                a->counters.migrations != b->counters.migrations)
+              result[0]++;
+          }
+          if (replayed.next_timer() != stepped.next_timer()) result[0]++;
+          replayed.close_trace();
+          stepped.close_trace();
+          for (const auto& job : jobs) {
+            const JobState* a = replayed.table().find(job.id);
+            const JobState* b = stepped.table().find(job.id);
+            if (a == nullptr || b == nullptr) continue;
+            if (a->account.dedicated_time != b->account.dedicated_time ||
+                a->account.paged_run_time != b->account.paged_run_time ||
+                a->account.page_fault_time != b->account.page_fault_time || a->service != b->service)
+              result[0]++;
+          }
+          result[5] += compare_rows(rows_replayed, rows_stepped, result[1], result[4]);
         }
-        if (replayed.next_timer() != stepped.next_timer()) result[0]++;
-        replayed.close_trace();
-        stepped.close_trace();
-        for (const auto& job : jobs) {
-          const JobState* a = replayed.table().find(job.id);
-          const JobState* b = stepped.table().find(job.id);
-          if (a == nullptr || b == nullptr) continue;
-          if (a->account.dedicated_time != b->account.dedicated_time ||
-              a->account.paged_run_time != b->account.paged_run_time ||
-              a->account.page_fault_time != b->account.page_fault_time || a->service != b->service)
-            result[0]++;
-        }
-        result[5] += compare_rows(rows_replayed, rows_stepped, result[1], result[4]);
-      }
-    });
-    engine->run();
-    return result;
-  });
+      });
   ASSERT_EQ(got.size(), 10u);
   EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
   EXPECT_EQ(got[1], 0) << "trace rows of the replay that differ from stepping's";
@@ -480,77 +489,66 @@ TEST(Cycles, ReplayIsSteppingBitForBit)
  * bound forgotten.) */
 TEST(Cycles, DroppedTrialPutsItsStoppedTimersBackUnderTheBound)
 {
-  jobsched::testing::ScratchFolder f;
-  auto file = f.write("p.xml", eight_host_platform());
-  auto got = in_child([&] {
-    EightHosts rig = eight_hosts(file);
-    const auto& engine = rig.engine;
-    const std::vector<sg4::Host*>& hosts = rig.hosts;
-    const Machine& machine = rig.machine;
-    // begun, the trial's three steps taken, job 1's timer end stepped, then per boundary one by one: stepped past
-    // it (no timer by then), replayed; then the figures of the state kept that differ from stepping's
-    std::vector<double> result;
-    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
-      std::vector<WorkloadJob> jobs(2);
-      for (size_t j = 0; j < jobs.size(); j++) {
-        jobs[j].id = static_cast<JobId>(j + 1);
-        jobs[j].size = 1;
-        jobs[j].run_time = j == 0 ? 10 : 100;
-        jobs[j].estimate = jobs[j].run_time;
-        jobs[j].shape = JobShape::rigid;
-      }
-      ResourceSet on_p0(8);
-      ResourceSet on_p1(8);
-      on_p0.add_range(0, 1);
-      on_p1.add_range(1, 1);
-      const std::vector<std::vector<const ResourceSet*>> where = {
-          {&on_p0, &on_p1}, {nullptr, &on_p1}, {&on_p0, &on_p1}};
-      JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-      JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-      for (JobRuntime* runtime : {&replayed, &stepped}) {
-        runtime->set_virtual_clock(0);
-        apply(*runtime, jobs, where[0]);
-      }
-      std::vector<const ResourceSet*> flat; // per job, its set in each phase
-      for (size_t j = 0; j < jobs.size(); j++)
-        for (const auto& w : where)
-          flat.push_back(w[j]);
-      result.push_back(replayed.cycle_begin({1, 2}, flat, where.size(), 0));
-      replayed.cycle_trial_until(20); // (not sure to be kept: no cycle committed yet)
-      result.push_back(static_cast<double>(replayed.cycle_step(2, 2, 1) + replayed.cycle_step(11, 11, 2) +
-                                           replayed.cycle_step(20, 20, 0)));
-      replayed.cycle_partial();
-      result.push_back(stepped.next_timer());
-      double clock = 0;
-      for (const auto& [t, phase] : std::vector<std::pair<double, size_t>>{{2, 2}, {11, 1}, {20, 0}}) {
-        const bool reached = stepped.next_timer() > t;
-        const bool step = replayed.cycle_step(t, t, phase);
-        result.push_back(reached);
-        result.push_back(step);
-        if (!step) break;
-        replayed.cycle_commit_boundary(); // (a boundary replayed is kept before anything else)
-        if (!reached) break;
-        stepped.set_virtual_clock(t);
-        apply(stepped, jobs, where[phase]);
-        clock = t;
-      }
-      replayed.cycle_end(20);
-      replayed.set_virtual_clock(clock);
-      stepped.set_virtual_clock(clock);
-      double differ = 0;
-      for (const auto& job : jobs) {
-        const JobState* a = replayed.table().find(job.id);
-        const JobState* b = stepped.table().find(job.id);
-        if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id) || a->service != b->service ||
-            a->status != b->status || a->processors != b->processors ||
-            a->counters.preemptions != b->counters.preemptions || a->counters.migrations != b->counters.migrations)
-          differ++;
-      }
-      if (replayed.next_timer() != stepped.next_timer()) differ++;
-      result.push_back(differ);
-    });
-    engine->run();
-    return result;
+  // begun, the trial's three steps taken, job 1's timer end stepped, then per boundary one by one: stepped past
+  // it (no timer by then), replayed; then the figures of the state kept that differ from stepping's
+  auto got = figures_of_script([&](const std::vector<sg4::Host*>& hosts, const Machine& machine,
+                                   std::vector<double>& result) {
+    std::vector<WorkloadJob> jobs(2);
+    for (size_t j = 0; j < jobs.size(); j++) {
+      jobs[j].id = static_cast<JobId>(j + 1);
+      jobs[j].size = 1;
+      jobs[j].run_time = j == 0 ? 10 : 100;
+      jobs[j].estimate = jobs[j].run_time;
+      jobs[j].shape = JobShape::rigid;
+    }
+    ResourceSet on_p0(8);
+    ResourceSet on_p1(8);
+    on_p0.add_range(0, 1);
+    on_p1.add_range(1, 1);
+    const std::vector<std::vector<const ResourceSet*>> where = {{&on_p0, &on_p1}, {nullptr, &on_p1}, {&on_p0, &on_p1}};
+    JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+    JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+    for (JobRuntime* runtime : {&replayed, &stepped}) {
+      runtime->set_virtual_clock(0);
+      apply(*runtime, jobs, where[0]);
+    }
+    std::vector<const ResourceSet*> flat; // per job, its set in each phase
+    for (size_t j = 0; j < jobs.size(); j++)
+      for (const auto& w : where)
+        flat.push_back(w[j]);
+    result.push_back(replayed.cycle_begin({1, 2}, flat, where.size(), 0));
+    replayed.cycle_trial_until(20); // (not sure to be kept: no cycle committed yet)
+    result.push_back(static_cast<double>(replayed.cycle_step(2, 2, 1) + replayed.cycle_step(11, 11, 2) +
+                                         replayed.cycle_step(20, 20, 0)));
+    replayed.cycle_partial();
+    result.push_back(stepped.next_timer());
+    double clock = 0;
+    for (const auto& [t, phase] : std::vector<std::pair<double, size_t>>{{2, 2}, {11, 1}, {20, 0}}) {
+      const bool reached = stepped.next_timer() > t;
+      const bool step = replayed.cycle_step(t, t, phase);
+      result.push_back(reached);
+      result.push_back(step);
+      if (!step) break;
+      replayed.cycle_commit_boundary(); // (a boundary replayed is kept before anything else)
+      if (!reached) break;
+      stepped.set_virtual_clock(t);
+      apply(stepped, jobs, where[phase]);
+      clock = t;
+    }
+    replayed.cycle_end(20);
+    replayed.set_virtual_clock(clock);
+    stepped.set_virtual_clock(clock);
+    double differ = 0;
+    for (const auto& job : jobs) {
+      const JobState* a = replayed.table().find(job.id);
+      const JobState* b = stepped.table().find(job.id);
+      if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id) || a->service != b->service ||
+          a->status != b->status || a->processors != b->processors ||
+          a->counters.preemptions != b->counters.preemptions || a->counters.migrations != b->counters.migrations)
+        differ++;
+    }
+    if (replayed.next_timer() != stepped.next_timer()) differ++;
+    result.push_back(differ);
   });
   ASSERT_GE(got.size(), 6u);
   EXPECT_EQ(got[0], 1) << "the cycle begun";
@@ -743,172 +741,163 @@ TEST(Cycles, MalformedCyclesArePolicyErrors)
  * moved or stopped since). */
 TEST(Cycles, ReplayStartsWaitingJobsAsStepping)
 {
-  jobsched::testing::ScratchFolder f;
-  auto file = f.write("p.xml", eight_host_platform());
-  auto got = in_child([&] {
-    EightHosts rig = eight_hosts(file);
-    const auto& engine = rig.engine;
-    const std::vector<sg4::Host*>& hosts = rig.hosts;
-    const Machine& machine = rig.machine;
-    // mismatches, row mismatches, trials whose replay started jobs, jobs it started, trials with whole cycles after,
-    // cycles, largest time error, rows, jobs held throughout (compared), jobs that ended inside the replay's reach
-    std::vector<double> result(10, 0);
-    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
-      std::mt19937_64 random(23);
-      std::uniform_real_distribution<double> unit(0, 1);
-      for (int trial = 0; trial < 60; trial++) {
-        std::vector<WorkloadJob> jobs = random_jobs(random, 4, 20, 3000); // some end within the replay's reach
-        // The cycle: boundaries, and per phase each job's range (or none).
-        std::deque<ResourceSet> sets;
-        std::vector<std::vector<const ResourceSet*>> where;
-        Cycle cycle = random_cycle(random, jobs, sets, where);
-        double clock = 0.5;
-        const size_t start_phase = cycle.position(clock).phase;
-        std::vector<bool> late(jobs.size());
-        std::vector<std::vector<const ResourceSet*>> early = where; // the plans while the late jobs are held back
-        for (size_t j = 0; j < jobs.size(); j++) {
-          late[j] = unit(random) < 0.4;
-          if (!late[j]) continue;
-          where[start_phase][j] = nullptr; // submitted where it does not compute: it waits for its piece
-          for (auto& w : early)
-            w[j] = nullptr;
-        }
-        for (size_t p = 0; p < where.size(); p++) {
-          cycle.phases.emplace_back();
-          for (size_t j = 0; j < jobs.size(); j++)
-            if (where[p][j] != nullptr) cycle.phases.back().emplace_back(jobs[j].id, where[p][j]);
-        }
-        JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-        JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-        std::vector<std::vector<double>> rows_replayed, rows_stepped;
-        replayed.set_trace_sink(expanded_rows(rows_replayed));
-        stepped.set_trace_sink(expanded_rows(rows_stepped));
-        for (JobRuntime* runtime : {&replayed, &stepped})
-          for (const auto& job : jobs) { // submitted at 0, waiting (as SchedulerActor::gather() marks them)
-            runtime->expect(job);
-            runtime->table().at(job.id).status = JobStatus::waiting;
+  // mismatches, row mismatches, trials whose replay started jobs, jobs it started, trials with whole cycles after,
+  // cycles, largest time error, rows, jobs held throughout (compared), jobs that ended inside the replay's reach
+  auto got =
+      figures_of_script([&](const std::vector<sg4::Host*>& hosts, const Machine& machine, std::vector<double>& result) {
+        result.assign(10, 0);
+        std::mt19937_64 random(23);
+        std::uniform_real_distribution<double> unit(0, 1);
+        for (int trial = 0; trial < 60; trial++) {
+          std::vector<WorkloadJob> jobs = random_jobs(random, 4, 20, 3000); // some end within the replay's reach
+          // The cycle: boundaries, and per phase each job's range (or none).
+          std::deque<ResourceSet> sets;
+          std::vector<std::vector<const ResourceSet*>> where;
+          Cycle cycle = random_cycle(random, jobs, sets, where);
+          double clock = 0.5;
+          const size_t start_phase = cycle.position(clock).phase;
+          std::vector<bool> late(jobs.size());
+          std::vector<std::vector<const ResourceSet*>> early = where; // the plans while the late jobs are held back
+          for (size_t j = 0; j < jobs.size(); j++) {
+            late[j] = unit(random) < 0.4;
+            if (!late[j]) continue;
+            where[start_phase][j] = nullptr; // submitted where it does not compute: it waits for its piece
+            for (auto& w : early)
+              w[j] = nullptr;
           }
-        auto both = [&](double t, const std::vector<const ResourceSet*>& plan) {
-          replayed.set_virtual_clock(t);
-          stepped.set_virtual_clock(t);
-          apply(replayed, jobs, plan);
-          apply(stepped, jobs, plan);
-        };
-        // One cycle stepped in both from 0.5 s, the late jobs held back.
-        auto next_clock = [&](double t) { return simgrid_clock_after_wait(t, std::max(0.0, cycle.until(t) - t)); };
-        both(clock, early[start_phase]);
-        do {
-          clock = next_clock(clock);
-          both(clock, early[cycle.position(clock).phase]);
-        } while (cycle.position(clock).phase != start_phase);
-        std::vector<JobId> ids;
-        std::vector<const ResourceSet*> flat;
-        for (size_t j = 0; j < jobs.size(); j++) {
-          bool computes = false;
-          for (const auto& w : where)
-            computes = computes || w[j] != nullptr;
-          if (!computes) continue;
-          ids.push_back(jobs[j].id);
-          for (const auto& w : where)
-            flat.push_back(w[j]);
-        }
-        std::vector<std::pair<double, size_t>> clocks; // each boundary replayed, with the phase put in force there
-        if (ids.empty() || !replayed.cycle_begin(ids, flat, where.size(), start_phase, true)) {
-          replayed.cycle_end(cycle.period);
-          continue;
-        }
-        const size_t waiting = replayed.cycle_waiting();
-        // The boundaries up to the last first start, one at a time, the rows as the driver applies a plan.
-        std::vector<std::uint64_t> orders(ids.begin(), ids.end()); // submission order: by id here
-        replayed.cycle_rows_as_applied(orders);
-        replayed.cycle_partial();
-        size_t phase = start_phase;
-        auto step_one = [&] {
-          const double until = cycle.until(clock);
-          const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
-          const size_t to = cycle.position(next).phase;
-          if (!replayed.cycle_step(next, until, to)) return false;
-          replayed.cycle_commit_boundary();
-          clocks.emplace_back(next, to);
-          clock = next;
-          phase = to;
-          return true;
-        };
-        for (size_t steps = 0; steps <= where.size() && replayed.cycle_waiting() > 0; steps++)
-          if (!step_one()) break;
-        if (waiting > 0 && replayed.cycle_waiting() < waiting) result[2]++;
-        result[3] += static_cast<double>(waiting - replayed.cycle_waiting());
-        if (replayed.cycle_waiting() == 0 && phase + 1 < where.size()) {
-          // Whole cycles from that boundary, then the boundaries of the cycle a job's end refuses.
-          replayed.cycle_whole();
-          const size_t origin = phase;
-          long cycles = 0;
-          for (; cycles < 20; cycles++) {
-            double t = clock;
-            bool whole = false;
-            std::vector<std::pair<double, size_t>> these;
-            std::vector<double> untils;
-            for (size_t steps = 0; steps <= where.size() && !whole; steps++) {
-              const double until = cycle.until(t);
-              const double next = simgrid_clock_after_wait(t, std::max(0.0, until - t));
-              these.emplace_back(next, cycle.position(next).phase);
-              untils.push_back(until);
-              t = next;
-              whole = these.back().second == origin;
+          for (size_t p = 0; p < where.size(); p++) {
+            cycle.phases.emplace_back();
+            for (size_t j = 0; j < jobs.size(); j++)
+              if (where[p][j] != nullptr) cycle.phases.back().emplace_back(jobs[j].id, where[p][j]);
+          }
+          JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+          JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+          std::vector<std::vector<double>> rows_replayed, rows_stepped;
+          replayed.set_trace_sink(expanded_rows(rows_replayed));
+          stepped.set_trace_sink(expanded_rows(rows_stepped));
+          for (JobRuntime* runtime : {&replayed, &stepped})
+            for (const auto& job : jobs) { // submitted at 0, waiting (as SchedulerActor::gather() marks them)
+              runtime->expect(job);
+              runtime->table().at(job.id).status = JobStatus::waiting;
             }
-            replayed.cycle_trial_until(std::max(untils.back(), t));
-            bool refused = false;
-            for (size_t i = 0; i < these.size() && !refused; i++)
-              refused = !replayed.cycle_step(these[i].first, untils[i], these[i].second);
-            if (refused || !whole) break;
-            replayed.cycle_commit();
-            clocks.insert(clocks.end(), these.begin(), these.end());
-            clock = t;
+          auto both = [&](double t, const std::vector<const ResourceSet*>& plan) {
+            replayed.set_virtual_clock(t);
+            stepped.set_virtual_clock(t);
+            apply(replayed, jobs, plan);
+            apply(stepped, jobs, plan);
+          };
+          // One cycle stepped in both from 0.5 s, the late jobs held back.
+          auto next_clock = [&](double t) { return simgrid_clock_after_wait(t, std::max(0.0, cycle.until(t) - t)); };
+          both(clock, early[start_phase]);
+          do {
+            clock = next_clock(clock);
+            both(clock, early[cycle.position(clock).phase]);
+          } while (cycle.position(clock).phase != start_phase);
+          std::vector<JobId> ids;
+          std::vector<const ResourceSet*> flat;
+          for (size_t j = 0; j < jobs.size(); j++) {
+            bool computes = false;
+            for (const auto& w : where)
+              computes = computes || w[j] != nullptr;
+            if (!computes) continue;
+            ids.push_back(jobs[j].id);
+            for (const auto& w : where)
+              flat.push_back(w[j]);
           }
-          if (cycles > 0) result[4]++;
-          result[5] += static_cast<double>(cycles);
+          std::vector<std::pair<double, size_t>> clocks; // each boundary replayed, with the phase put in force there
+          if (ids.empty() || !replayed.cycle_begin(ids, flat, where.size(), start_phase, true)) {
+            replayed.cycle_end(cycle.period);
+            continue;
+          }
+          const size_t waiting = replayed.cycle_waiting();
+          // The boundaries up to the last first start, one at a time, the rows as the driver applies a plan.
+          std::vector<std::uint64_t> orders(ids.begin(), ids.end()); // submission order: by id here
+          replayed.cycle_rows_as_applied(orders);
           replayed.cycle_partial();
-          for (size_t steps = 0; steps <= where.size(); steps++)
+          size_t phase = start_phase;
+          auto step_one = [&] {
+            const double until = cycle.until(clock);
+            const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
+            const size_t to = cycle.position(next).phase;
+            if (!replayed.cycle_step(next, until, to)) return false;
+            replayed.cycle_commit_boundary();
+            clocks.emplace_back(next, to);
+            clock = next;
+            phase = to;
+            return true;
+          };
+          for (size_t steps = 0; steps <= where.size() && replayed.cycle_waiting() > 0; steps++)
             if (!step_one()) break;
+          if (waiting > 0 && replayed.cycle_waiting() < waiting) result[2]++;
+          result[3] += static_cast<double>(waiting - replayed.cycle_waiting());
+          if (replayed.cycle_waiting() == 0 && phase + 1 < where.size()) {
+            // Whole cycles from that boundary, then the boundaries of the cycle a job's end refuses.
+            replayed.cycle_whole();
+            const size_t origin = phase;
+            long cycles = 0;
+            for (; cycles < 20; cycles++) {
+              double t = clock;
+              bool whole = false;
+              std::vector<std::pair<double, size_t>> these;
+              std::vector<double> untils;
+              for (size_t steps = 0; steps <= where.size() && !whole; steps++) {
+                const double until = cycle.until(t);
+                const double next = simgrid_clock_after_wait(t, std::max(0.0, until - t));
+                these.emplace_back(next, cycle.position(next).phase);
+                untils.push_back(until);
+                t = next;
+                whole = these.back().second == origin;
+              }
+              replayed.cycle_trial_until(std::max(untils.back(), t));
+              bool refused = false;
+              for (size_t i = 0; i < these.size() && !refused; i++)
+                refused = !replayed.cycle_step(these[i].first, untils[i], these[i].second);
+              if (refused || !whole) break;
+              replayed.cycle_commit();
+              clocks.insert(clocks.end(), these.begin(), these.end());
+              clock = t;
+            }
+            if (cycles > 0) result[4]++;
+            result[5] += static_cast<double>(cycles);
+            replayed.cycle_partial();
+            for (size_t steps = 0; steps <= where.size(); steps++)
+              if (!step_one()) break;
+          }
+          replayed.cycle_end(cycle.period);
+          replayed.set_virtual_clock(clock);
+          for (const auto& [t, p] : clocks) {
+            stepped.set_virtual_clock(t);
+            apply(stepped, jobs, where[p]);
+          }
+          stepped.set_virtual_clock(clock);
+          if (replayed.next_timer() != stepped.next_timer()) result[0]++;
+          if (replayed.next_timer() < clock + 10) result[9]++;
+          for (const auto& job : jobs) {
+            const JobState& a = replayed.table().at(job.id);
+            const JobState& b = stepped.table().at(job.id);
+            if (a.status != b.status || a.start_time != b.start_time) result[0]++;
+            if (!a.started() || !b.started()) continue;
+            if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id)) result[0]++;
+            if (a.service != b.service || a.processors != b.processors || a.cost.nodes_used != b.cost.nodes_used)
+              result[0]++;
+            if (a.counters.preemptions != b.counters.preemptions || a.counters.resizes != b.counters.resizes ||
+                a.counters.migrations != b.counters.migrations)
+              result[0]++;
+          }
+          replayed.close_trace();
+          stepped.close_trace();
+          for (const auto& job : jobs) {
+            const JobState& a = replayed.table().at(job.id);
+            const JobState& b = stepped.table().at(job.id);
+            if (a.account.dedicated_time != b.account.dedicated_time ||
+                a.account.paged_run_time != b.account.paged_run_time ||
+                a.account.page_fault_time != b.account.page_fault_time || a.allocated != b.allocated)
+              result[0]++;
+            if (!b.allocated.empty()) result[8]++;
+          }
+          result[7] += compare_rows(rows_replayed, rows_stepped, result[1], result[6]);
         }
-        replayed.cycle_end(cycle.period);
-        replayed.set_virtual_clock(clock);
-        for (const auto& [t, p] : clocks) {
-          stepped.set_virtual_clock(t);
-          apply(stepped, jobs, where[p]);
-        }
-        stepped.set_virtual_clock(clock);
-        if (replayed.next_timer() != stepped.next_timer()) result[0]++;
-        if (replayed.next_timer() < clock + 10) result[9]++;
-        for (const auto& job : jobs) {
-          const JobState& a = replayed.table().at(job.id);
-          const JobState& b = stepped.table().at(job.id);
-          if (a.status != b.status || a.start_time != b.start_time) result[0]++;
-          if (!a.started() || !b.started()) continue;
-          if (replayed.remaining_fraction(job.id) != stepped.remaining_fraction(job.id)) result[0]++;
-          if (a.service != b.service || a.processors != b.processors || a.cost.nodes_used != b.cost.nodes_used)
-            result[0]++;
-          if (a.counters.preemptions != b.counters.preemptions || a.counters.resizes != b.counters.resizes ||
-              a.counters.migrations != b.counters.migrations)
-            result[0]++;
-        }
-        replayed.close_trace();
-        stepped.close_trace();
-        for (const auto& job : jobs) {
-          const JobState& a = replayed.table().at(job.id);
-          const JobState& b = stepped.table().at(job.id);
-          if (a.account.dedicated_time != b.account.dedicated_time ||
-              a.account.paged_run_time != b.account.paged_run_time ||
-              a.account.page_fault_time != b.account.page_fault_time || a.allocated != b.allocated)
-            result[0]++;
-          if (!b.allocated.empty()) result[8]++;
-        }
-        result[7] += compare_rows(rows_replayed, rows_stepped, result[1], result[6]);
-      }
-    });
-    engine->run();
-    return result;
-  });
+      });
   ASSERT_EQ(got.size(), 10u);
   EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
   EXPECT_EQ(got[1], 0) << "trace rows of the replay that differ from stepping's";
@@ -985,124 +974,115 @@ int figures_that_differ(JobRuntime& replayed, JobRuntime& stepped, const std::ve
  * and the rows, in the order they come, the counters and the timers are the same. */
 TEST(Cycles, LookaheadReplayIsSteppingRowForRow)
 {
-  jobsched::testing::ScratchFolder f;
-  auto file = f.write("p.xml", eight_host_platform());
-  auto got = in_child([&] {
-    EightHosts rig = eight_hosts(file);
-    const auto& engine = rig.engine;
-    const std::vector<sg4::Host*>& hosts = rig.hosts;
-    const Machine& machine = rig.machine;
-    // mismatches, row mismatches, rows, boundaries replayed, lookaheads stopped by a job's timer, stopped at the wrong
-    // boundary, jobs that kept their set's address, that changed it for the same processors, lookaheads replayed whole
-    std::vector<double> result(9, 0);
-    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
-      std::mt19937_64 random(31);
-      std::uniform_real_distribution<double> unit(0, 1);
-      for (int trial = 0; trial < 150; trial++) {
-        std::vector<WorkloadJob> jobs = random_jobs(random, 10, 5, 400);
-        const size_t phases = 4 + static_cast<size_t>(unit(random) * 21);
-        std::deque<ResourceSet> sets;
-        std::vector<std::vector<const ResourceSet*>> where(phases, std::vector<const ResourceSet*>(jobs.size()));
-        for (size_t p = 0; p < phases; p++) {
-          ResourceSet taken(8);
-          for (size_t j = 0; j < jobs.size(); j++) { // first the jobs that stay where they were (or on equal sets)
-            const ResourceSet* before = p > 0 ? where[p - 1][j] : nullptr;
-            const double u = unit(random);
-            if (before == nullptr || u > 0.6 || !before->count_if_within_and_apart(ResourceSet::range(8, 0, 8), taken))
-              continue;
-            if (u < 0.45) {
-              where[p][j] = before;
-              result[6]++;
-            } else {
-              where[p][j] = &sets.emplace_back(*before);
-              result[7]++;
-            }
-            taken |= *before;
+  // mismatches, row mismatches, rows, boundaries replayed, lookaheads stopped by a job's timer, stopped at the wrong
+  // boundary, jobs that kept their set's address, that changed it for the same processors, lookaheads replayed whole
+  auto got = figures_of_script([&](const std::vector<sg4::Host*>& hosts, const Machine& machine,
+                                   std::vector<double>& result) {
+    result.assign(9, 0);
+    std::mt19937_64 random(31);
+    std::uniform_real_distribution<double> unit(0, 1);
+    for (int trial = 0; trial < 150; trial++) {
+      std::vector<WorkloadJob> jobs = random_jobs(random, 10, 5, 400);
+      const size_t phases = 4 + static_cast<size_t>(unit(random) * 21);
+      std::deque<ResourceSet> sets;
+      std::vector<std::vector<const ResourceSet*>> where(phases, std::vector<const ResourceSet*>(jobs.size()));
+      for (size_t p = 0; p < phases; p++) {
+        ResourceSet taken(8);
+        for (size_t j = 0; j < jobs.size(); j++) { // first the jobs that stay where they were (or on equal sets)
+          const ResourceSet* before = p > 0 ? where[p - 1][j] : nullptr;
+          const double u = unit(random);
+          if (before == nullptr || u > 0.6 || !before->count_if_within_and_apart(ResourceSet::range(8, 0, 8), taken))
+            continue;
+          if (u < 0.45) {
+            where[p][j] = before;
+            result[6]++;
+          } else {
+            where[p][j] = &sets.emplace_back(*before);
+            result[7]++;
           }
-          for (size_t j = 0; j < jobs.size(); j++) { // then new ranges in the gaps left
-            if (where[p][j] != nullptr || unit(random) < 0.4) continue;
-            const int width = jobs[j].shape == JobShape::rigid ? jobs[j].size : 1 + static_cast<int>(unit(random) * 4);
-            const int first = static_cast<int>(unit(random) * (9 - width));
-            const ResourceSet range = ResourceSet::range(8, first, width);
-            if (range.count_if_within_and_apart(ResourceSet::range(8, 0, 8), taken) <= 0) continue;
-            where[p][j] = &sets.emplace_back(range);
-            taken |= range;
-          }
+          taken |= *before;
         }
-        // The jobs named, in submission order from the last to the first.
-        std::vector<WorkloadJob> named;
-        std::vector<JobId> ids;
-        std::vector<const ResourceSet*> flat;
-        std::vector<std::vector<const ResourceSet*>> named_where(phases);
-        for (size_t j = 0; j < jobs.size(); j++) {
-          bool computes = false;
-          for (const auto& w : where)
-            computes = computes || w[j] != nullptr;
-          if (!computes || where[0][j] == nullptr) continue; // (every job of a lookahead computes in phase 0 here)
-          named.push_back(jobs[j]);
-          ids.push_back(jobs[j].id);
-          for (size_t p = 0; p < phases; p++) {
-            flat.push_back(where[p][j]);
-            named_where[p].push_back(where[p][j]);
-          }
+        for (size_t j = 0; j < jobs.size(); j++) { // then new ranges in the gaps left
+          if (where[p][j] != nullptr || unit(random) < 0.4) continue;
+          const int width = jobs[j].shape == JobShape::rigid ? jobs[j].size : 1 + static_cast<int>(unit(random) * 4);
+          const int first = static_cast<int>(unit(random) * (9 - width));
+          const ResourceSet range = ResourceSet::range(8, first, width);
+          if (range.count_if_within_and_apart(ResourceSet::range(8, 0, 8), taken) <= 0) continue;
+          where[p][j] = &sets.emplace_back(range);
+          taken |= range;
         }
-        if (ids.empty()) continue;
-        std::vector<std::uint64_t> orders;
-        for (size_t j = 0; j < ids.size(); j++)
-          orders.push_back(ids.size() - j);
-        JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-        JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-        std::vector<std::vector<double>> rows_replayed, rows_stepped;
-        replayed.set_trace_sink(expanded_rows(rows_replayed));
-        stepped.set_trace_sink(expanded_rows(rows_stepped));
-        // Phase 0 applied in both at 0.5 s (every job starts), then the boundaries at uneven instants.
-        std::vector<double> instants;
-        for (double t = 0.5; instants.size() < phases;)
-          instants.push_back(t += 2 + unit(random) * 8);
-        for (JobRuntime* runtime : {&replayed, &stepped}) {
-          runtime->set_virtual_clock(0.5);
-          for (size_t j = 0; j < named.size(); j++)
-            runtime->start(named[j], *named_where[0][j]);
-        }
-        if (!replayed.cycle_begin(ids, flat, phases, 0)) {
-          result[0]++;
-          replayed.cycle_end(0);
-          continue;
-        }
-        replayed.cycle_rows_as_applied(orders);
-        replayed.cycle_partial();
-        size_t phase = 0;
-        while (phase + 1 < phases && replayed.cycle_step(instants[phase], instants[phase], phase + 1)) {
-          replayed.cycle_commit_boundary();
-          phase++;
-          result[3]++;
-        }
-        replayed.cycle_end(0);
-        // Stepped up to the same boundary, every timer of which must last past each boundary stepped.
-        double clock = 0.5;
-        for (size_t p = 1; p <= phase; p++) {
-          clock = instants[p - 1];
-          if (!(stepped.next_timer() > clock + 1e-9)) result[5]++; // a job would have ended: the replay went too far
-          stepped.set_virtual_clock(clock);
-          apply_as_driver(stepped, named, named_where[p], orders);
-        }
-        if (phase + 1 < phases) {
-          result[4]++;
-          if (stepped.next_timer() > instants[phase] + 1e-9) result[5]++; // nothing ends by then: stopped too soon
-        } else {
-          result[8]++;
-        }
-        replayed.set_virtual_clock(clock);
-        stepped.set_virtual_clock(clock);
-        result[0] += figures_that_differ(replayed, stepped, named);
-        replayed.close_trace();
-        stepped.close_trace();
-        if (rows_replayed != rows_stepped) result[1]++; // in the order they came, to the bit
-        result[2] += static_cast<double>(rows_stepped.size());
       }
-    });
-    engine->run();
-    return result;
+      // The jobs named, in submission order from the last to the first.
+      std::vector<WorkloadJob> named;
+      std::vector<JobId> ids;
+      std::vector<const ResourceSet*> flat;
+      std::vector<std::vector<const ResourceSet*>> named_where(phases);
+      for (size_t j = 0; j < jobs.size(); j++) {
+        bool computes = false;
+        for (const auto& w : where)
+          computes = computes || w[j] != nullptr;
+        if (!computes || where[0][j] == nullptr) continue; // (every job of a lookahead computes in phase 0 here)
+        named.push_back(jobs[j]);
+        ids.push_back(jobs[j].id);
+        for (size_t p = 0; p < phases; p++) {
+          flat.push_back(where[p][j]);
+          named_where[p].push_back(where[p][j]);
+        }
+      }
+      if (ids.empty()) continue;
+      std::vector<std::uint64_t> orders;
+      for (size_t j = 0; j < ids.size(); j++)
+        orders.push_back(ids.size() - j);
+      JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+      JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+      std::vector<std::vector<double>> rows_replayed, rows_stepped;
+      replayed.set_trace_sink(expanded_rows(rows_replayed));
+      stepped.set_trace_sink(expanded_rows(rows_stepped));
+      // Phase 0 applied in both at 0.5 s (every job starts), then the boundaries at uneven instants.
+      std::vector<double> instants;
+      for (double t = 0.5; instants.size() < phases;)
+        instants.push_back(t += 2 + unit(random) * 8);
+      for (JobRuntime* runtime : {&replayed, &stepped}) {
+        runtime->set_virtual_clock(0.5);
+        for (size_t j = 0; j < named.size(); j++)
+          runtime->start(named[j], *named_where[0][j]);
+      }
+      if (!replayed.cycle_begin(ids, flat, phases, 0)) {
+        result[0]++;
+        replayed.cycle_end(0);
+        continue;
+      }
+      replayed.cycle_rows_as_applied(orders);
+      replayed.cycle_partial();
+      size_t phase = 0;
+      while (phase + 1 < phases && replayed.cycle_step(instants[phase], instants[phase], phase + 1)) {
+        replayed.cycle_commit_boundary();
+        phase++;
+        result[3]++;
+      }
+      replayed.cycle_end(0);
+      // Stepped up to the same boundary, every timer of which must last past each boundary stepped.
+      double clock = 0.5;
+      for (size_t p = 1; p <= phase; p++) {
+        clock = instants[p - 1];
+        if (!(stepped.next_timer() > clock + 1e-9)) result[5]++; // a job would have ended: the replay went too far
+        stepped.set_virtual_clock(clock);
+        apply_as_driver(stepped, named, named_where[p], orders);
+      }
+      if (phase + 1 < phases) {
+        result[4]++;
+        if (stepped.next_timer() > instants[phase] + 1e-9) result[5]++; // nothing ends by then: stopped too soon
+      } else {
+        result[8]++;
+      }
+      replayed.set_virtual_clock(clock);
+      stepped.set_virtual_clock(clock);
+      result[0] += figures_that_differ(replayed, stepped, named);
+      replayed.close_trace();
+      stepped.close_trace();
+      if (rows_replayed != rows_stepped) result[1]++; // in the order they came, to the bit
+      result[2] += static_cast<double>(rows_stepped.size());
+    }
   });
   ASSERT_EQ(got.size(), 9u);
   EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
@@ -1124,107 +1104,98 @@ TEST(Cycles, LookaheadReplayIsSteppingRowForRow)
  * running row's count): the rows, the area, the counters, the services and the remaining work are the same. */
 TEST(Cycles, LookaheadResumesSuspendedJobsAsStepping)
 {
-  jobsched::testing::ScratchFolder f;
-  auto file = f.write("p.xml", eight_host_platform());
-  auto got = in_child([&] {
-    EightHosts rig = eight_hosts(file);
-    const auto& engine = rig.engine;
-    const std::vector<sg4::Host*>& hosts = rig.hosts;
-    const Machine& machine = rig.machine;
-    // mismatches, row mismatches, rows compared, boundaries replayed, migrations, area mismatches, area
-    std::vector<double> result(7, 0);
-    sg4::Actor::create("script", engine->host_by_name("ctl"), [&] {
-      std::vector<WorkloadJob> jobs(4);
-      for (size_t j = 0; j < jobs.size(); j++) {
-        WorkloadJob& job = jobs[j];
-        job.id = static_cast<JobId>(j + 1);
-        job.size = 2;
-        job.run_time = 400 + 37.0 * static_cast<double>(j);
-        job.estimate = job.run_time;
-        job.shape = j % 2 == 0 ? JobShape::rigid : JobShape::malleable;
-        job.min_size = 1;
-        job.max_size = 8;
-      }
-      jobs[3].speedup = Speedup::with_beta(40);
-      // Job j starts on processors 2j, 2j + 1; jobs 1 and 2 (ids 1, 2) are suspended at 0.5 s, before the lookahead.
-      std::deque<ResourceSet> sets;
-      std::vector<const ResourceSet*> start_on;
-      for (size_t j = 0; j < jobs.size(); j++)
-        start_on.push_back(&sets.emplace_back(ResourceSet::range(8, 2 * static_cast<int>(j), 2)));
-      const size_t phases = 6;
-      std::vector<std::vector<const ResourceSet*>> where(phases, std::vector<const ResourceSet*>(jobs.size()));
-      for (size_t p = 0; p < phases; p++) {
-        where[p][2] = start_on[2]; // on its record's own set throughout
-        // Job 4: another copy of its processors every other phase.
-        where[p][3] = p % 2 == 0 ? start_on[3] : &sets.emplace_back(*start_on[3]);
-      }
-      for (size_t p = 2; p < phases; p += 2) // job 1 back on copies of its processors every other phase from 2
-        where[p][0] = &sets.emplace_back(*start_on[0]);
-      where[3][1] = &sets.emplace_back(ResourceSet::range(8, 0, 1)); // job 2 once, on part of job 1's processors
-      for (const bool totals : {false, true}) {
-        std::vector<JobId> ids;
-        std::vector<const ResourceSet*> flat;
+  // mismatches, row mismatches, rows compared, boundaries replayed, migrations, area mismatches, area
+  auto got =
+      figures_of_script([&](const std::vector<sg4::Host*>& hosts, const Machine& machine, std::vector<double>& result) {
+        result.assign(7, 0);
+        std::vector<WorkloadJob> jobs(4);
         for (size_t j = 0; j < jobs.size(); j++) {
-          ids.push_back(jobs[j].id);
-          for (size_t p = 0; p < phases; p++)
-            flat.push_back(where[p][j]);
+          WorkloadJob& job = jobs[j];
+          job.id = static_cast<JobId>(j + 1);
+          job.size = 2;
+          job.run_time = 400 + 37.0 * static_cast<double>(j);
+          job.estimate = job.run_time;
+          job.shape = j % 2 == 0 ? JobShape::rigid : JobShape::malleable;
+          job.min_size = 1;
+          job.max_size = 8;
         }
-        const std::vector<std::uint64_t> orders = {3, 1, 4, 2};
-        JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-        JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
-        std::vector<std::vector<double>> rows_replayed, rows_stepped;
-        if (totals) {
-          replayed.keep_segment_totals();
-          stepped.keep_segment_totals();
-        } else {
-          replayed.set_trace_sink(expanded_rows(rows_replayed));
-          stepped.set_trace_sink(expanded_rows(rows_stepped));
+        jobs[3].speedup = Speedup::with_beta(40);
+        // Job j starts on processors 2j, 2j + 1; jobs 1 and 2 (ids 1, 2) are suspended at 0.5 s, before the lookahead.
+        std::deque<ResourceSet> sets;
+        std::vector<const ResourceSet*> start_on;
+        for (size_t j = 0; j < jobs.size(); j++)
+          start_on.push_back(&sets.emplace_back(ResourceSet::range(8, 2 * static_cast<int>(j), 2)));
+        const size_t phases = 6;
+        std::vector<std::vector<const ResourceSet*>> where(phases, std::vector<const ResourceSet*>(jobs.size()));
+        for (size_t p = 0; p < phases; p++) {
+          where[p][2] = start_on[2]; // on its record's own set throughout
+          // Job 4: another copy of its processors every other phase.
+          where[p][3] = p % 2 == 0 ? start_on[3] : &sets.emplace_back(*start_on[3]);
         }
-        for (JobRuntime* runtime : {&replayed, &stepped}) {
-          runtime->set_virtual_clock(0.25);
-          for (size_t j = 0; j < jobs.size(); j++)
-            runtime->start(jobs[j], *start_on[j]);
-          runtime->set_virtual_clock(0.5);
-          runtime->suspend(jobs[0].id);
-          runtime->suspend(jobs[1].id);
-        }
-        if (!replayed.cycle_begin(ids, flat, phases, 0)) {
-          result[0]++;
+        for (size_t p = 2; p < phases; p += 2) // job 1 back on copies of its processors every other phase from 2
+          where[p][0] = &sets.emplace_back(*start_on[0]);
+        where[3][1] = &sets.emplace_back(ResourceSet::range(8, 0, 1)); // job 2 once, on part of job 1's processors
+        for (const bool totals : {false, true}) {
+          std::vector<JobId> ids;
+          std::vector<const ResourceSet*> flat;
+          for (size_t j = 0; j < jobs.size(); j++) {
+            ids.push_back(jobs[j].id);
+            for (size_t p = 0; p < phases; p++)
+              flat.push_back(where[p][j]);
+          }
+          const std::vector<std::uint64_t> orders = {3, 1, 4, 2};
+          JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+          JobRuntime stepped(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+          std::vector<std::vector<double>> rows_replayed, rows_stepped;
+          if (totals) {
+            replayed.keep_segment_totals();
+            stepped.keep_segment_totals();
+          } else {
+            replayed.set_trace_sink(expanded_rows(rows_replayed));
+            stepped.set_trace_sink(expanded_rows(rows_stepped));
+          }
+          for (JobRuntime* runtime : {&replayed, &stepped}) {
+            runtime->set_virtual_clock(0.25);
+            for (size_t j = 0; j < jobs.size(); j++)
+              runtime->start(jobs[j], *start_on[j]);
+            runtime->set_virtual_clock(0.5);
+            runtime->suspend(jobs[0].id);
+            runtime->suspend(jobs[1].id);
+          }
+          if (!replayed.cycle_begin(ids, flat, phases, 0)) {
+            result[0]++;
+            replayed.cycle_end(0);
+            continue;
+          }
+          replayed.cycle_rows_as_applied(orders);
+          replayed.cycle_partial();
+          double clock = 0.5;
+          size_t phase = 0;
+          while (phase + 1 < phases && replayed.cycle_step(clock + 3, clock + 3, phase + 1)) {
+            replayed.cycle_commit_boundary();
+            clock += 3;
+            phase++;
+            result[3]++;
+            stepped.set_virtual_clock(clock);
+            apply_as_driver(stepped, jobs, where[phase], orders);
+          }
           replayed.cycle_end(0);
-          continue;
+          replayed.set_virtual_clock(clock);
+          result[0] += figures_that_differ(replayed, stepped, jobs);
+          if (!totals)
+            for (const auto& job : jobs)
+              result[4] += static_cast<double>(replayed.table().at(job.id).counters.migrations);
+          if (totals) {
+            if (replayed.running_area_total() != stepped.running_area_total()) result[5]++;
+            result[6] = replayed.running_area_total();
+          } else {
+            replayed.close_trace();
+            stepped.close_trace();
+            if (rows_replayed != rows_stepped) result[1]++;
+            result[2] += static_cast<double>(rows_stepped.size());
+          }
         }
-        replayed.cycle_rows_as_applied(orders);
-        replayed.cycle_partial();
-        double clock = 0.5;
-        size_t phase = 0;
-        while (phase + 1 < phases && replayed.cycle_step(clock + 3, clock + 3, phase + 1)) {
-          replayed.cycle_commit_boundary();
-          clock += 3;
-          phase++;
-          result[3]++;
-          stepped.set_virtual_clock(clock);
-          apply_as_driver(stepped, jobs, where[phase], orders);
-        }
-        replayed.cycle_end(0);
-        replayed.set_virtual_clock(clock);
-        result[0] += figures_that_differ(replayed, stepped, jobs);
-        if (!totals)
-          for (const auto& job : jobs)
-            result[4] += static_cast<double>(replayed.table().at(job.id).counters.migrations);
-        if (totals) {
-          if (replayed.running_area_total() != stepped.running_area_total()) result[5]++;
-          result[6] = replayed.running_area_total();
-        } else {
-          replayed.close_trace();
-          stepped.close_trace();
-          if (rows_replayed != rows_stepped) result[1]++;
-          result[2] += static_cast<double>(rows_stepped.size());
-        }
-      }
-    });
-    engine->run();
-    return result;
-  });
+      });
   ASSERT_EQ(got.size(), 7u);
   EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
   EXPECT_EQ(got[1], 0) << "rows that differ from stepping's";
