@@ -696,9 +696,7 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
 
 double JobRuntime::timer_left(const Execution& x) const
 {
-  if (std::isinf(x.timer_end)) return 1.0; // its hosts had no speed: it made no progress
-  const double length = x.timer_end - x.timer_start;
-  return length > 0 ? std::max(0.0, 1 - (clock_now() - x.timer_start) / length) : 0.0;
+  return timer_fraction_left(x.timer_start, x.timer_end, clock_now());
 }
 
 void JobRuntime::retime(Execution& x)
@@ -1257,6 +1255,20 @@ void JobRuntime::drop_process_execution(ProcessGroup& g, int process)
   erase_process_execution(g, x);
 }
 
+int JobRuntime::status_rank(JobStatus status, bool holds_processors)
+{
+  return status == JobStatus::running ? 4 : status == JobStatus::switching ? 3 : holds_processors ? 2 : 1;
+}
+
+JobStatus JobRuntime::group_status(int furthest_rank, bool started)
+{
+  return furthest_rank == 4   ? JobStatus::running
+         : furthest_rank == 3 ? JobStatus::switching
+         : furthest_rank == 2 ? JobStatus::transferring
+         : started            ? JobStatus::suspended
+                              : JobStatus::waiting;
+}
+
 void JobRuntime::sync_group(ProcessGroup& g)
 {
   JobState& s = *g.state;
@@ -1270,17 +1282,9 @@ void JobRuntime::sync_group(ProcessGroup& g)
     if (e == nullptr) continue;
     const JobState& p = state(*e);
     processors |= p.processors;
-    const int r = p.status == JobStatus::running     ? 4
-                  : p.status == JobStatus::switching ? 3
-                  : p.holds_processors()             ? 2
-                                                     : 1;
-    rank = std::max(rank, r);
+    rank = std::max(rank, status_rank(p.status, p.holds_processors()));
   }
-  s.status = rank == 4     ? JobStatus::running
-             : rank == 3   ? JobStatus::switching
-             : rank == 2   ? JobStatus::transferring
-             : s.started() ? JobStatus::suspended
-                           : JobStatus::waiting;
+  s.status = group_status(rank, s.started());
   JobCounters c = g.base;
   double service = 0;
   double done = 0;
@@ -1876,8 +1880,7 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     }
     const bool resized = st.running && target >= 0 && r.malleable;
     if (st.running) { // stop_exec(): the timer's fraction not done
-      const double length = st.timer_end - st.timer_start;
-      st.remaining *= length > 0 ? std::max(0.0, 1 - (clock - st.timer_start) / length) : 0.0;
+      st.remaining *= timer_fraction_left(st.timer_start, st.timer_end, clock);
       st.timer_end = -1;
       if (target < 0)
         st.preemptions++; // suspend()

@@ -404,6 +404,10 @@ class JobRuntime {
   void drop_process_execution(ProcessGroup& g, int process);
   /* Bring the job's record in line with its processes. */
   void sync_group(ProcessGroup& g);
+  /* A job made of processes: its record's status is its processes' furthest (running, switching, transferring or
+   * holding processors, suspended, by status_rank()), else waiting until it started. */
+  static int status_rank(JobStatus status, bool holds_processors);
+  static JobStatus group_status(int furthest_rank, bool started);
   /* A segment of job `id` (its trace id) that closes: to the trace sink, or into the segment totals. `processors` are
    * lent to the sink, and given back when `keep_processors`. */
   void emit_segment(JobId id, double since, double now, ResourceSet& processors, JobStatus status, double area,

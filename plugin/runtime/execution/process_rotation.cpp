@@ -143,10 +143,7 @@ void JobRuntime::rotation_start_timer(RotationProcess& q, double now)
 
 void JobRuntime::rotation_retime(RotationProcess& q, double now)
 {
-  const double length = q.timer_end - q.timer_start;
-  const double left = std::isinf(q.timer_end) ? 1.0
-                      : length > 0            ? std::max(0.0, 1 - (now - q.timer_start) / length)
-                                              : 0.0;
+  const double left = timer_fraction_left(q.timer_start, q.timer_end, now);
   q.remaining *= left;
   q.timer_flops *= left;
   q.retimed = true;
@@ -163,17 +160,9 @@ void JobRuntime::rotation_sync(RotationJob& j, double clock)
     if (e == nullptr) continue;
     const int lean = j.lean_of_process[p];
     const JobStatus status = lean >= 0 ? rotation_processes_[static_cast<size_t>(lean)].status : state(*e).status;
-    const int r = status == JobStatus::running               ? 4
-                  : status == JobStatus::switching           ? 3
-                  : lean < 0 && state(*e).holds_processors() ? 2
-                                                             : 1;
-    rank = std::max(rank, r);
+    rank = std::max(rank, status_rank(status, lean < 0 && state(*e).holds_processors()));
   }
-  j.status = rank == 4            ? JobStatus::running
-             : rank == 3          ? JobStatus::switching
-             : rank == 2          ? JobStatus::transferring
-             : g.state->started() ? JobStatus::suspended
-                                  : JobStatus::waiting;
+  j.status = group_status(rank, g.state->started());
   if (j.lean_of_state.size() != g.states.size()) { // each record's replayed process: its execution's id is its spec's
     j.lean_of_state.assign(g.states.size(), -1);   // (specs and states side by side, their ids decreasing)
     for (size_t i = j.first; i < j.end; i++) {
@@ -203,10 +192,7 @@ void JobRuntime::rotation_sync(RotationJob& j, double clock)
     if (lean >= 0) {
       const RotationProcess& q = rotation_processes_[static_cast<size_t>(lean)];
       left = q.remaining;
-      if (q.timer_end >= 0) { // timer_left() at `clock`
-        const double length = q.timer_end - q.timer_start;
-        left *= std::isinf(q.timer_end) ? 1.0 : length > 0 ? std::max(0.0, 1 - (clock - q.timer_start) / length) : 0.0;
-      }
+      if (q.timer_end >= 0) left *= timer_fraction_left(q.timer_start, q.timer_end, clock); // timer_left() at `clock`
     } else if (g.exec[p] != nullptr) {
       left = work_left(*g.exec[p]); // not computing (rotation_job()): the clock does not matter
     }
@@ -380,8 +366,7 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
       if (before && after) // at their host's full speed from t (a suspension there may speed them up), with a margin
         for (size_t i = rj.first; i < rj.end; i++) {
           const RotationProcess& q = processes[i];
-          const double length = q.timer_end - q.timer_start;
-          const double left = length > 0 ? std::max(0.0, 1 - (t - q.timer_start) / length) : 0.0;
+          const double left = timer_fraction_left(q.timer_start, q.timer_end, t);
           going_on = std::min(going_on, std::min(q.timer_end, t + q.timer_flops * left / q.speed * (1 - 1e-9)));
         }
       else if (after)
@@ -404,10 +389,7 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
         RotationProcess& q = processes[i];
         decisions++;
         if (before) { // suspend_execution(): stop_exec(), then enter(suspended)
-          const double timed_length = q.timer_end - q.timer_start;
-          q.remaining *= std::isinf(q.timer_end) ? 1.0
-                         : timed_length > 0      ? std::max(0.0, 1 - (t - q.timer_start) / timed_length)
-                                                 : 0.0;
+          q.remaining *= timer_fraction_left(q.timer_start, q.timer_end, t);
           q.timer_end = -1;
           // leave_host_share(): the others there re-timed when they outnumbered its cores
           std::vector<size_t>& sharers = rotation_host(q.host);

@@ -6,11 +6,22 @@
 #include "core/round_half_away.hpp"
 #include "model/job_state.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace jobsched {
 
 /* Timers end when the clock reaches their end; SimGrid's clock may stop a rounding error short of it. */
 constexpr double kTimerSlack = 1e-9;
 
+/* The fraction of a timer's work not done at `now`: the timer runs from `start` to `end` at an even pace (an infinite
+ * end: its hosts had no speed, it made no progress). timer_left(), stop_exec() and the replays all read it so. */
+inline double timer_fraction_left(double start, double end, double now)
+{
+  if (std::isinf(end)) return 1.0;
+  const double length = end - start;
+  return length > 0 ? std::max(0.0, 1 - (now - start) / length) : 0.0;
+}
 /* A running segment's length at the rate the job would have progressed on its requested processors (account()). */
 inline double dedicated_length(double length, double dedicated_rate)
 {
