@@ -260,11 +260,8 @@ class GangNow : public TimeSharingPolicy {
     ran_.swap(running);
     // Until the next event the slices run in turn: the scheduler may replay the boundaries without asking (the map,
     // the VPs' places and the processors up stay as they are; a stall at each resumption is what the runtime models).
+    // (host_changed(), apply() and a VP placed, moved or ended drop the rotation declared: a new one is declared.)
     if (view.replays_possible && map_.slices.size() > 1 && spec_.switch_cost > 0) {
-      if (!(rotation_up_ == view.up)) { // (hosts change with events: this is for a run's first plans)
-        rotation_ = nullptr;
-        rotation_up_ = view.up;
-      }
       if (!rotation_) rotation_ = declare_rotation();
       plan.rotation = rotation_;
       plan.rotation_phase = active_;
@@ -445,7 +442,6 @@ class GangNow : public TimeSharingPolicy {
   ReusedMap<ResourceSet> runs_;
   std::shared_ptr<const Rotation> rotation_; // the map's rotation as declared last, until the map or the VPs change
   std::vector<int> phase_ids_;               // its phase_jobs()' list of a slice's jobs, kept with its storage
-  ResourceSet rotation_up_;                  // the processors up when it was declared
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
   double slice_start_ = 0;
