@@ -122,23 +122,55 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
   if (sweep && !sweep.IsNull()) {
     if (!sweep.IsMap()) fail(scenario, sweep, "sweep", "expected a mapping of dotted keys to lists of values");
     reject_duplicate_keys(scenario, sweep, "sweep.");
+    std::set<std::string> swept;
     for (const auto& kv : sweep) {
-      SweepAxis axis{kv.first.Scalar(), {}};
-      if (axis.key == "simulation.seed")
-        fail(scenario, kv.first, "sweep.simulation.seed", "seeds are set by 'replications', not swept");
-      if (kv.second.IsSequence()) {
-        for (const auto& v : kv.second)
-          axis.values.push_back(yaml_text(v));
-      } else {
-        axis.values.push_back(yaml_text(kv.second));
+      // "a.b, c.d: [[1, x], [2, y]]" sweeps its keys together: each value lists one value per key, in order.
+      const std::string name = kv.first.Scalar();
+      std::vector<std::string> keys;
+      for (size_t begin = 0;;) {
+        const size_t comma = std::min(name.find(',', begin), name.size());
+        std::string key = name.substr(begin, comma - begin);
+        key.erase(0, key.find_first_not_of(" \t"));
+        key.erase(key.find_last_not_of(" \t") + 1);
+        if (key.empty()) fail(scenario, kv.first, "sweep." + name, "an empty key in a list of keys swept together");
+        if (key == "simulation.seed")
+          fail(scenario, kv.first, "sweep.simulation.seed", "seeds are set by 'replications', not swept");
+        if (!swept.insert(key).second) fail(scenario, kv.first, "sweep." + key, "swept twice");
+        keys.push_back(key);
+        if (comma == name.size()) break;
+        begin = comma + 1;
       }
-      if (axis.values.empty()) fail(scenario, kv.second, "sweep." + axis.key, "no value to sweep over");
-      plan.axes_.push_back(axis);
+      // The points: a list of values, or one value; keys swept together: a list of lists, or one list.
+      const YAML::Node& listed = kv.second;
+      const bool several = listed.IsSequence() && (keys.size() == 1 || listed.size() == 0 || listed[0].IsSequence());
+      std::vector<YAML::Node> points;
+      if (several) {
+        for (const auto& v : listed)
+          points.push_back(v);
+      } else {
+        points.push_back(listed);
+      }
+      if (points.empty()) fail(scenario, listed, "sweep." + name, "no value to sweep over");
+      const size_t group = plan.axes_.size();
+      for (const auto& key : keys)
+        plan.axes_.push_back(SweepAxis{key, {}, group});
+      for (const auto& v : points) {
+        if (keys.size() == 1) {
+          plan.axes_[group].values.push_back(yaml_text(v));
+          continue;
+        }
+        if (!v.IsSequence() || v.size() != keys.size())
+          fail(scenario, v, "sweep." + name,
+               "keys swept together take a list of " + std::to_string(keys.size()) +
+                   " values per point, one per key in order (as [a, b])");
+        for (size_t i = 0; i < keys.size(); i++)
+          plan.axes_[group + i].values.push_back(yaml_text(v[i]));
+      }
     }
     // Refuse a grid too large to plan before planning it (10^10 points would take minutes to expand).
     double points = 1;
-    for (const auto& axis : plan.axes_)
-      points *= static_cast<double>(axis.values.size());
+    for (size_t i = 0; i < plan.axes_.size(); i++)
+      if (plan.axes_[i].group == i) points *= static_cast<double>(plan.axes_[i].values.size());
     if (points > kMaxPoints)
       fail(scenario, sweep, "sweep",
            "the grid has " + format_exact(points) + " points; at most " + std::to_string(kMaxPoints));
@@ -218,18 +250,21 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
 long SweepPlan::point_count() const
 {
   long n = 1;
-  for (const auto& a : axes_)
-    n *= static_cast<long>(a.values.size());
+  for (size_t i = 0; i < axes_.size(); i++)
+    if (axes_[i].group == i) n *= static_cast<long>(axes_[i].values.size());
   return n;
 }
 
 std::vector<std::string> SweepPlan::point_values(long point) const
 {
   std::vector<std::string> values(axes_.size());
-  for (size_t i = axes_.size(); i-- > 0;) {
-    long n = static_cast<long>(axes_[i].values.size());
-    values[i] = axes_[i].values[point % n];
+  for (size_t end = axes_.size(); end > 0;) {
+    const size_t group = axes_[end - 1].group; // keys swept together take the same index
+    const long n = static_cast<long>(axes_[group].values.size());
+    for (size_t i = group; i < end; i++)
+      values[i] = axes_[i].values[point % n];
     point /= n;
+    end = group;
   }
   return values;
 }

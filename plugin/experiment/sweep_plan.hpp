@@ -4,6 +4,8 @@
  *   sweep:                          # a grid: every combination of the listed values
  *     policy.name: [fcfs, easy]
  *     workload.generator.mean_interarrival: [300, 600]
+ *     # or keys swept together, one point per listed pair rather than a grid:
+ *     # policy.params.fraction, policy.params.overhead: [[0.5, 0], [0.75, 0.25]]
  *   replications: 5                 # or a list of seeds [11, 12, 13], or a stopping rule:
  *   # replications: {min: 3, max: 30, metric: mean_bounded_slowdown, relative_half_width: 0.05}
  *
@@ -30,6 +32,7 @@ std::vector<std::string> summary_metrics(const Scenario& scenario);
 struct SweepAxis {
   std::string key;                 // dotted scenario key
   std::vector<std::string> values; // YAML text of each value
+  size_t group = 0;                // index of the first of the keys swept together with this one (its own if alone)
 };
 
 struct ReplicationRule {

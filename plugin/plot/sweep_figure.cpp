@@ -186,8 +186,22 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
         values[k].push_back(t.rows[r][key_column[k]]);
 
   if (req.series) {
+    // A key left out must follow the series: one value per series, as a key swept together with a series key does
+    // (policy.name beside workload.generator.memory_distribution in Setia's Figure 3).
+    auto follows_series = [&](size_t k) {
+      std::map<std::vector<std::string>, std::string> value_of;
+      for (size_t r : rows) {
+        std::vector<std::string> at;
+        for (size_t s : series_keys)
+          at.push_back(t.rows[r][key_column[s]]);
+        const auto [known, fresh] = value_of.emplace(at, t.rows[r][key_column[k]]);
+        if (!fresh && known->second != t.rows[r][key_column[k]]) return false;
+      }
+      return true;
+    };
     for (size_t k = 0; k < keys.size(); k++)
-      if (k != x && values[k].size() > 1 && std::find(series_keys.begin(), series_keys.end(), k) == series_keys.end())
+      if (k != x && values[k].size() > 1 && std::find(series_keys.begin(), series_keys.end(), k) == series_keys.end() &&
+          !follows_series(k))
         throw InputError("swept key '" + keys[k] + "' takes " + std::to_string(values[k].size()) +
                          " values but is neither --x nor in --series: add it, e.g. --series " + *req.series + "," +
                          keys[k]);

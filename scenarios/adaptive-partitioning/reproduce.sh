@@ -15,14 +15,19 @@ mkdir -p "$figures"
 sweep() { # NAME: the scenario's sweep into RESULTS_DIR/NAME
   nice "$build/jobsched" sweep "$here/$1.yaml" --out "$results/$1" --quiet
 }
-plot() { # NAME FIGURE LABEL...: its figure of the mean response time, copied to the doc's folder
+plot() { # NAME FIGURE [--series KEY] LABEL...: its figure of the mean response time, copied to the doc's folder
   local name=$1 figure=$2
   shift 2
+  local series=()
+  if [ "${1:-}" = --series ]; then
+    series=(--series "$2")
+    shift 2
+  fi
   local args=()
   for label in "$@"; do args+=(--label "$label"); done
   "$build/jobsched" plot "$results/$name" --metric mean_turnaround_time --x workload.load_factor --log-y \
     --label 'workload.load_factor=utilization rho' --label 'mean_turnaround_time=mean response time (s)' \
-    "${args[@]}" --out "$results/$name/plots" >/dev/null
+    "${series[@]}" "${args[@]}" --out "$results/$name/plots" >/dev/null
   cp "$results/$name/plots/mean_turnaround_time-vs-workload.load_factor.png" "$figures/$figure.png"
 }
 table() { # NAME VALUE=TEXT...
@@ -42,10 +47,10 @@ plot figure-2 figure-2 'policy.params.partition_size:0=AP' 'policy.params.partit
 table figure-2 '0=AP' '16=GS(16)' '32=GS(32)' '64=GS(64)' '128=GS(128)'
 
 sweep figure-3
-plot figure-3 figure-3 'workload.generator.memory_distribution:none=AP' \
+plot figure-3 figure-3 --series workload.generator.memory_distribution 'workload.generator.memory_distribution:none=AP' \
   'workload.generator.memory_distribution:A=APMC, A' 'workload.generator.memory_distribution:B=APMC, B' \
   'workload.generator.memory_distribution:C=APMC, C'
-table figure-3 'none=AP' 'A=APMC, A' 'B=APMC, B' 'C=APMC, C'
+table figure-3 'ap, none=AP' 'apmc, A=APMC, A' 'apmc, B=APMC, B' 'apmc, C=APMC, C'
 
 for n in 4 5 6 7 8 9; do
   case $n in 4 | 5 | 6) f=0.75 ;; *) f=0.5 ;; esac

@@ -27,7 +27,9 @@ def main(argv):
     with open(sweep + "/aggregate.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     header = list(rows[0].keys())
-    keys = header[1:header.index("metric")]
+    columns = header[1:header.index("metric")]
+    # A key swept over mappings (policy) is followed by one column per leaf (policy.name, ...): the key stands for them.
+    keys = [k for k in columns if not any(k.startswith(c + ".") for c in columns if c != k)]
     x = "workload.load_factor"
     series_keys = [k for k in keys if k != x]
     cells = OrderedDict()  # series -> x -> {metric: row}

@@ -101,6 +101,46 @@ TEST(SweepPlan, GridOrderLastAxisFastest)
             (std::vector<std::string>{"policy.name=easy", "workload.generator.jobs=6", "simulation.seed=7"}));
 }
 
+// Keys swept together take their values in step: 3 pairs x 2 sizes = 6 points, not 3 x 3 x 2.
+TEST(SweepPlan, KeysSweptTogetherTakeTheirValuesInStep)
+{
+  Folder f;
+  auto file = f.write("s.yaml", kBase + "sweep:\n  policy.name, workload.generator.jobs: [[fcfs, 5], [easy, 6], "
+                                        "[fcfs, 8]]\n  workload.generator.max_run_time: [100, 200]\n");
+  SweepPlan plan = SweepPlan::load(file, {});
+  ASSERT_EQ(plan.axes().size(), 3U);
+  EXPECT_EQ(plan.axes()[1].key, "workload.generator.jobs");
+  ASSERT_EQ(plan.point_count(), 6);
+  EXPECT_EQ(plan.point_values(0), (std::vector<std::string>{"fcfs", "5", "100"}));
+  EXPECT_EQ(plan.point_values(1), (std::vector<std::string>{"fcfs", "5", "200"}));
+  EXPECT_EQ(plan.point_values(2), (std::vector<std::string>{"easy", "6", "100"}));
+  EXPECT_EQ(plan.point_values(5), (std::vector<std::string>{"fcfs", "8", "200"}));
+  EXPECT_EQ(plan.make_run(3, 0).overrides,
+            (std::vector<std::string>{"policy.name=easy", "workload.generator.jobs=6",
+                                      "workload.generator.max_run_time=200", "simulation.seed=7"}));
+  // One pair alone is one point; the last group may be the one swept together.
+  auto one = f.write("o.yaml", kBase + "sweep:\n  workload.generator.max_run_time: [100, 200]\n"
+                                       "  policy.name , workload.generator.jobs: [easy, 9]\n");
+  SweepPlan single = SweepPlan::load(one, {});
+  ASSERT_EQ(single.point_count(), 2);
+  EXPECT_EQ(single.point_values(1), (std::vector<std::string>{"200", "easy", "9"}));
+  // A point with the wrong count of values, an empty key, a key swept twice: errors naming the line and keys.
+  auto short_pair = f.write("a.yaml", kBase + "sweep:\n  policy.name, workload.generator.jobs: [[fcfs, 5], [easy]]\n");
+  EXPECT_NE(input_error_of([&] {
+              SweepPlan::load(short_pair, {});
+            }).find("a.yaml:5: sweep.policy.name, workload.generator.jobs: keys swept together take a list of 2"),
+            std::string::npos);
+  auto empty_key = f.write("b.yaml", kBase + "sweep:\n  policy.name,: [[fcfs, 5]]\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(empty_key, {}); }).find("b.yaml:5: sweep.policy.name,: an empty key"),
+            std::string::npos);
+  auto twice = f.write("c.yaml", kBase + "sweep:\n  policy.name: [fcfs]\n  workload.generator.jobs, policy.name: "
+                                         "[[5, easy]]\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(twice, {}); }).find("c.yaml:6: sweep.policy.name: swept twice"),
+            std::string::npos);
+  auto none = f.write("d.yaml", kBase + "sweep:\n  policy.name, workload.generator.jobs: []\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(none, {}); }).find("no value to sweep over"), std::string::npos);
+}
+
 TEST(SweepPlan, SetOverridesApplyToEveryRunAndToTheSweepItself)
 {
   Folder f;

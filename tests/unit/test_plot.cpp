@@ -544,6 +544,40 @@ TEST_F(PlotTest, LeafColumnsOfASweptMappingAreNotSeriesKeys)
   EXPECT_NE(e.find("swept keys: policy"), std::string::npos) << e;
 }
 
+/* Keys swept together (Setia's Figure 3: policy.name with the memory distribution): --series may leave out a key
+ * that follows it, one value per series; a key that does not follow it is still an error naming it. */
+TEST_F(PlotTest, SeriesMayLeaveOutAKeyThatFollowsIt)
+{
+  fs::path sweep = make_sweep();
+  write(sweep / "aggregate.csv",
+        "point,policy.name,workload.generator.memory_distribution,workload.load_factor,metric,n,mean,std,"
+        "ci95_half_width\n"
+        "0,ap,none,0.5,mean_turnaround_time,1,100,,\n"
+        "1,ap,none,0.7,mean_turnaround_time,1,150,,\n"
+        "2,apmc,A,0.5,mean_turnaround_time,1,120,,\n"
+        "3,apmc,A,0.7,mean_turnaround_time,1,180,,\n"
+        "4,apmc,B,0.5,mean_turnaround_time,1,110,,\n"
+        "5,apmc,B,0.7,mean_turnaround_time,1,170,,\n");
+  jplot::SweepRequest req;
+  req.metric = "mean_turnaround_time";
+  req.x = "workload.load_factor";
+  req.series = "workload.generator.memory_distribution";
+  req.names["workload.generator.memory_distribution:none"] = "AP";
+  std::string c = sweep_commands(sweep, req);
+  EXPECT_NE(c.find("title 'AP'"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'workload.generator.memory_distribution=B'"), std::string::npos) << c;
+  EXPECT_EQ(c.find("policy"), std::string::npos) << c; // not in the series' labels
+  // apmc and ap under the same distribution: policy.name no longer follows the series.
+  write(sweep / "aggregate.csv",
+        "point,policy.name,workload.generator.memory_distribution,workload.load_factor,metric,n,mean,std,"
+        "ci95_half_width\n"
+        "0,ap,A,0.5,mean_turnaround_time,1,100,,\n"
+        "1,apmc,A,0.5,mean_turnaround_time,1,120,,\n");
+  std::string e = input_error_of([&] { jplot::sweep_figure(sweep, req); });
+  EXPECT_NE(e.find("swept key 'policy.name' takes 2 values but is neither --x nor in --series"), std::string::npos)
+      << e;
+}
+
 TEST_F(PlotTest, LabelOptionsAreCheckedAndSweepOnly)
 {
   fs::path sweep = make_sweep();
