@@ -171,6 +171,9 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     }
   }
   auto share_walk = plan.share.begin();
+  run_shares_.assign(run_ids_.size(), -1.0);
+  share_runs_.clear();
+  share_counts_.clear();
   for (size_t i = 0; i < run_ids_.size(); i++) {
     const JobId id = run_ids_[i];
     const ResourceSet& processors = *run_sets_[i];
@@ -186,11 +189,13 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     // set may meet the sets given (check_shares() says so, after every job's), but it too is seen to be up and not
     // empty in that one pass, usually.
     const int n = processors.count_if_within_and_apart(up, given);
-    if (shared && n > 0) continue; // time-shared: check_shares()
-    if (n <= 0) {
-      if (shared && !processors.empty() && up.contains(processors)) continue; // time-shared: check_shares()
-      refuse_processors(job, processors, up, given);
+    if (shared && (n > 0 || (!processors.empty() && up.contains(processors)))) { // time-shared: check_shares()
+      run_shares_[i] = share_walk->second;
+      share_runs_.push_back(i);
+      share_counts_.push_back(n); // its processors' count when known (n > 0), for check_shares()
+      continue;
     }
+    if (n <= 0) refuse_processors(job, processors, up, given);
     given |= processors;
     if (plan.processes.count(id) != 0) continue; // its processes, checked above
     const Job& j = *s->job;
@@ -296,11 +301,9 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
 void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given) const
 {
   std::vector<JobId>& ids = shares_ids_;
-  std::vector<double>& shares = shares_values_;
   std::vector<size_t>& parent = shares_parent_;
   std::vector<double>& first_held = shares_first_held_; // processors each job holds that no job before it holds
   ids.clear();
-  shares.clear();
   parent.clear();
   first_held.clear();
   auto root = [&parent](size_t i) {
@@ -308,6 +311,20 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       i = parent[i] = parent[parent[i]];
     return i;
   };
+  // check() listed the share jobs that run (share_runs_, in id order). When some share's job does not run, the shares
+  // before it in id order are checked as usual and then its error is thrown, as a walk along plan.share would.
+  size_t checked = share_runs_.size();
+  JobId not_running = 0;
+  if (checked != plan.share.size()) {
+    checked = 0;
+    for (const auto& [id, share] : plan.share) {
+      if (checked == share_runs_.size() || run_ids_[share_runs_[checked]] != id) {
+        not_running = id;
+        break;
+      }
+      checked++;
+    }
+  }
   const int capacity = machine_.resource_count();
   // The union of the sets before each one and the processors held twice, as words (every set here has the machine's
   // capacity: check()), zero between checks outside [touched_first, touched_end). A set's words are combined inline,
@@ -330,13 +347,14 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   std::vector<std::pair<size_t, size_t>>& spans = shares_spans_; // each share job's words [first, end)
   spans.clear();
   bool any_twice = false;
-  auto it = plan.run.begin(); // walked along plan.share (both by id), not looked up per share
-  for (const auto& [id, share] : plan.share) {
-    while (it != plan.run.end() && it->first < id)
-      ++it;
-    if (it == plan.run.end() || it->first != id) throw PolicyError(plan_job(id) + " has a share but does not run");
-    const ResourceSet& set = it->second;
-    int count = 0;
+  for (size_t k = 0; k < checked; k++) {
+    const size_t i = share_runs_[k];
+    const JobId id = run_ids_[i];
+    const double share = run_shares_[i];
+    const ResourceSet& set = *run_sets_[i];
+    // Its count as check() found it (each word counted once per plan), else counted here.
+    const bool counted = share_counts_[k] > 0;
+    int count = counted ? share_counts_[k] : 0;
     int overlap = 0;
     bool meets_given = false;
     const auto [first, end] = set.word_span(); // (zero words inside it add nothing below)
@@ -347,8 +365,9 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       for (size_t w = first_word; w < end_word; w++) {
         const std::uint64_t bits = set.word(static_cast<int>(w));
         const std::uint64_t over = bits & covered[w];
-        count += word_members(bits);
-        overlap += word_members(over);
+        if (!counted) count += word_members(bits);
+        // A laid-out plan's sets meet at one processor, if any: a single member is counted without the popcount.
+        overlap += (over & (over - 1)) == 0 ? static_cast<int>(over != 0) : word_members(over);
         meets_given = meets_given || (bits & given.word(static_cast<int>(w))) != 0;
         twice[w] |= over;
         any_twice = any_twice || over != 0;
@@ -367,21 +386,20 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       throw PolicyError(plan_job(id) + ": processors " + (given & set).to_string() + " given to two jobs");
     }
     ids.push_back(id);
-    shares.push_back(share);
     parent.push_back(parent.size());
     first_held.push_back(static_cast<double>(count - overlap));
+  }
+  if (checked != plan.share.size()) {
+    clear_share_words(touched_first, touched_end);
+    throw PolicyError(plan_job(not_running) + " has a share but does not run");
   }
   if (any_twice) {
     if (share_holders_.size() != static_cast<size_t>(capacity))
       share_holders_.assign(static_cast<size_t>(capacity), -1); // -1 between checks: a share job holding the processor
     std::vector<int>& held_once = shares_held_once_; // the entries of share_holders_ set here, -1 again at the end
     held_once.clear();
-    size_t me = 0;
-    it = plan.run.begin();
-    for (const auto& [id, share] : plan.share) {
-      while (it->first < id) // every share's job runs (above)
-        ++it;
-      const ResourceSet& set = it->second;
+    for (size_t me = 0; me < checked; me++) {
+      const ResourceSet& set = *run_sets_[share_runs_[me]];
       for (size_t w = spans[me].first; w < spans[me].second; w++) // its processors that some job holds twice
         for (std::uint64_t bits = set.word(static_cast<int>(w)) & twice[w]; bits != 0; bits &= bits - 1) {
           const int p = static_cast<int>(w * 64) + __builtin_ctzll(bits);
@@ -393,7 +411,6 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
             parent[root(me)] = root(static_cast<size_t>(h));
           }
         }
-      me++;
     }
     for (int p : held_once)
       share_holders_[static_cast<size_t>(p)] = -1;
@@ -405,7 +422,7 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   processors.assign(ids.size(), 0);
   for (size_t i = 0; i < ids.size(); i++) { // each group's shares in the jobs' order; processors: whole numbers
     const size_t group = root(i);
-    held[group] += shares[i];
+    held[group] += run_shares_[share_runs_[i]];
     processors[group] += first_held[i];
   }
   for (size_t i = 0; i < ids.size(); i++)
@@ -535,15 +552,15 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     }
   }
   if (!plan.share.empty() || !plan.stall.empty()) { // shares and the policy's own stalls (Plan::share, Plan::stall)
-    auto state = run_states.begin();
-    // The ids of plan.share and plan.stall are among plan.run's (check()): walked along it, not looked up per job.
-    auto share = plan.share.begin();
+    // The ids of plan.stall are among plan.run's (check()): walked along it, not looked up per job; each job's share
+    // is the one check() found (run_shares_).
     auto stall = plan.stall.begin();
-    for (const auto& [id, processors] : plan.run) {
-      const JobState& s = **state++;
-      const bool shared = share != plan.share.end() && share->first == id;
+    for (size_t i = 0; i < run_ids_.size(); i++) {
+      const JobId id = run_ids_[i];
+      const ResourceSet& processors = *run_sets_[i];
+      const JobState& s = *run_states[i];
       const bool stalled = stall != plan.stall.end() && stall->first == id;
-      const double a = shared ? (share++)->second : -1.0;
+      const double a = run_shares_[i];
       const double seconds = stalled ? (stall++)->second : 0.0;
       if (s.holds_processors()) {
         runtime_.reallot(id, processors, a, seconds);
