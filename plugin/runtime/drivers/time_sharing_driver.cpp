@@ -325,6 +325,7 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       checked++;
     }
   }
+  if (checked == plan.share.size() && given.empty() && check_chained_shares()) return;
   const int capacity = machine_.resource_count();
   // The union of the sets before each one and the processors held twice, as words (every set here has the machine's
   // capacity: check()), zero between checks outside [touched_first, touched_end). A set's words are combined inline,
@@ -429,6 +430,79 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
     if (parent[i] == i && held[i] > processors[i] * (1 + 1e-9)) // a group's root
       throw PolicyError(plan_job(ids[i]) + " and the jobs time-sharing processors with it hold " +
                         std::to_string(held[i]) + " processors' worth on " + std::to_string(processors[i]));
+}
+
+namespace {
+/* The lowest and highest members of `set` (-1, -1: none), from the ends of its span of words. */
+std::pair<int, int> set_ends(const ResourceSet& set)
+{
+  const auto [first, end] = set.word_span();
+  int low = -1;
+  for (int w = first; w < end; w++)
+    if (const std::uint64_t bits = set.word(w); bits != 0) {
+      low = w * 64 + __builtin_ctzll(bits);
+      break;
+    }
+  if (low < 0) return {-1, -1};
+  for (int w = end - 1;; w--)
+    if (const std::uint64_t bits = set.word(w); bits != 0) return {low, w * 64 + 63 - __builtin_clzll(bits)};
+}
+} // namespace
+
+/* check_shares() for share sets laid out along the processors in id order, each from the previous one's last
+ * processor or after it (McNaughton's wrap-around over jobs admitted in id order: Cao's layouts under one leaf), and
+ * no processor given whole: a set then meets no set before it but at that one processor, held by the previous set, and
+ * the groups of linked jobs are runs of consecutive ones. Their shares and processors add up as the general check adds
+ * them (in the jobs' order, each job's processors less the one it meets), and the errors are the same, in the same
+ * order: a job's share first, then the first group holding too much. False (nothing checked): the sets are not laid
+ * out so. */
+bool TimeSharingDriver::check_chained_shares() const
+{
+  std::vector<std::pair<int, int>>& ends = shares_ends_;
+  ends.clear();
+  int last = -1;
+  for (size_t k = 0; k < share_runs_.size(); k++) {
+    const std::pair<int, int> e = set_ends(*run_sets_[share_runs_[k]]);
+    if (e.first < 0 || e.first < last) return false;
+    last = e.second;
+    ends.push_back(e);
+  }
+  size_t too_much = share_runs_.size(); // the first group holding more than its processors, by its first job
+  double group_held = 0;
+  double group_processors = 0;
+  double too_much_held = 0;
+  double too_much_processors = 0;
+  size_t group = 0;
+  const auto close_group = [&] {
+    if (too_much == share_runs_.size() && group_held > group_processors * (1 + 1e-9)) {
+      too_much = group;
+      too_much_held = group_held;
+      too_much_processors = group_processors;
+    }
+  };
+  for (size_t k = 0; k < share_runs_.size(); k++) {
+    const size_t i = share_runs_[k];
+    const double share = run_shares_[i];
+    const int count = share_counts_[k] > 0 ? share_counts_[k] : run_sets_[i]->count();
+    const auto n = static_cast<double>(count);
+    if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2)
+      throw PolicyError(plan_job(run_ids_[i]) + ": a share of " + std::to_string(share) + " processors on " +
+                        run_sets_[i]->to_string());
+    const bool linked = k > 0 && ends[k].first == ends[k - 1].second; // it meets the previous set there
+    if (!linked) {
+      if (k > 0) close_group();
+      group = k;
+      group_held = 0;
+      group_processors = 0;
+    }
+    group_held += share;
+    group_processors += static_cast<double>(count - (linked ? 1 : 0));
+  }
+  if (!share_runs_.empty()) close_group();
+  if (too_much < share_runs_.size())
+    throw PolicyError(plan_job(run_ids_[share_runs_[too_much]]) + " and the jobs time-sharing processors with it hold " +
+                      std::to_string(too_much_held) + " processors' worth on " + std::to_string(too_much_processors));
+  return true;
 }
 
 void TimeSharingDriver::decide(double now, const ResourceSet& up)

@@ -55,6 +55,7 @@ class TimeSharingDriver : public Driver {
   void apply_processes(const Plan& plan);
   /* Plan::share's rules (below), over the share jobs check() listed (share_runs_) in id order. */
   void check_shares(const Plan& plan, const ResourceSet& given) const;
+  bool check_chained_shares() const;
   /* advance_cycles() for a lookahead (Plan::lookahead): its phases' boundaries replayed one by one from phase 0, as
    * far as nothing else happens at or before them. */
   CycleAdvance advance_lookahead(double now, const std::function<double(double, double)>& next_instant);
@@ -160,6 +161,7 @@ class TimeSharingDriver : public Driver {
   mutable std::vector<double> run_shares_;
   mutable std::vector<size_t> share_runs_;
   mutable std::vector<int> share_counts_; // by share job: its processors' count as check() found it (<= 0: unknown)
+  mutable std::vector<std::pair<int, int>> shares_ends_; // check_chained_shares(): each set's lowest and highest
   bool stays(size_t i) const
   {
     if (run_same_[i] < 0) run_same_[i] = *run_sets_[i] == run_states_[i]->processors ? 1 : 0;
