@@ -246,7 +246,7 @@ void JobRuntime::emit_segment(JobId id, double since, double now, ResourceSet& p
     if (keep_processors) processors = std::move(segment.processors);
   } else if (segment_totals_) { // busy_area() of the segment
     if (status == JobStatus::running)
-      running_area_total_ += held_processor_seconds(area, processors.count(), since, now);
+      running_area_total_ += area >= 0 ? area : held_processor_seconds(area, processors.count(), since, now);
     segments_total_++;
   }
 }
