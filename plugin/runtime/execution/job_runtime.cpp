@@ -614,11 +614,20 @@ void JobRuntime::start_phase_timer(Execution& x)
   x.timer_start = now;
   const double h = profile.parallelism[x.segment];
   const double a = x.share >= 0 ? x.share : static_cast<double>(state(x).processors.count());
-  const double speed = std::max(0.0, x.slowest_speed) / reference_speed_;
-  x.span_rate = h > 0 ? std::min(a, h) * speed / h : speed;
+  // The same arithmetic without its divisions where they are exact identities, as on a uniform platform at the
+  // reference speed for a job allotted at least its parallelism (Cao's, at most quanta): then the speed is 1 (x / x),
+  // the rate 1 (h / h) and `left` divided by it itself. Three divisions in a chain were most of this function's time.
+  const double speed =
+      x.slowest_speed == reference_speed_ && reference_speed_ > 0 ? 1.0 : std::max(0.0, x.slowest_speed) / reference_speed_;
+  if (h > 0)
+    x.span_rate = speed == 1.0 && a >= h ? 1.0 : std::min(a, h) * speed / h;
+  else
+    x.span_rate = speed;
   const double left = std::max(0.0, profile.span[x.segment] - x.segment_done);
   if (x.host_failed || left == 0)
     x.timer_end = now;
+  else if (x.span_rate == 1.0)
+    x.timer_end = now + left;
   else
     x.timer_end = x.span_rate > 0 ? now + left / x.span_rate : std::numeric_limits<double>::infinity();
   if (std::isfinite(x.timer_end))
