@@ -221,10 +221,15 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   x.share_since = now;
   if (open && length > 0) emit_segment(trace_id(x), x.since, now, s.processors, s.status, area, !finishing);
   if (processors != nullptr && (differs || *processors != s.processors)) {
+    // The cached speed was for the old processors, unless every host runs at one speed (slowest_speed_of()'s
+    // uniform_host_speed_, read in the epoch the cache is of) and both sets have members: then it is that speed for
+    // the new ones too, without a call (Cao's jobs move at nearly every quantum).
+    const bool same_speed = x.speed_epoch == host_epoch_ && host_speed_epoch_ == host_epoch_ &&
+                            uniform_host_speed_ >= 0 && !s.processors.empty() && !processors->empty();
     s.processors = *processors;
     x.held_throughout = false;
-    x.speed_epoch = ~0U; // the cached speed and placement cost were for the old processors
-    x.cost_valid = false;
+    if (!same_speed) x.speed_epoch = ~0U;
+    x.cost_valid = false; // the placement cost was for the old processors
   }
   s.status = status;
   if (finishing) {
