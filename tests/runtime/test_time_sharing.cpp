@@ -412,8 +412,8 @@ class FixedShares : public TimeSharingPolicy {
     for (size_t i = 0; i < spec_.size(); i++) {
       const JobId id = view.jobs[i]->job->id;
       if (spec_[i].first >= 0) // (first -1: a share for a job the plan does not run)
-        p.run.emplace(id, ResourceSet::range(view.machine->resource_count(), spec_[i].first,
-                                             spec_[i].last - spec_[i].first + 1));
+        p.run.emplace(
+            id, ResourceSet::range(view.machine->resource_count(), spec_[i].first, spec_[i].last - spec_[i].first + 1));
       p.share[id] = spec_[i].share;
     }
     sent_ = true;

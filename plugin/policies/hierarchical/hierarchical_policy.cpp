@@ -810,7 +810,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   std::vector<double> shares_scratch_; // a node's division, likewise
   hs::DivisionScratch division_scratch_;
   std::vector<std::pair<const JobEntry*, double>> order_scratch_; // layout()'s jobs and shares
-  std::vector<size_t> by_id_scratch_;                              // layout()'s places in placed_ by job id
+  std::vector<size_t> by_id_scratch_;                             // layout()'s places in placed_ by job id
   ResourceSet up_listed_;                                         // the processors up listed in up_list_
   std::vector<int> up_list_;
   std::vector<size_t> up_run_end_; // by place in up_list_: the end of the run of consecutive processors it is in

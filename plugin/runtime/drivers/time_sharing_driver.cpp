@@ -505,8 +505,9 @@ bool TimeSharingDriver::check_chained_shares() const
   }
   if (!share_runs_.empty()) close_group();
   if (too_much < share_runs_.size())
-    throw PolicyError(plan_job(run_ids_[share_runs_[too_much]]) + " and the jobs time-sharing processors with it hold " +
-                      std::to_string(too_much_held) + " processors' worth on " + std::to_string(too_much_processors));
+    throw PolicyError(plan_job(run_ids_[share_runs_[too_much]]) +
+                      " and the jobs time-sharing processors with it hold " + std::to_string(too_much_held) +
+                      " processors' worth on " + std::to_string(too_much_processors));
   return true;
 }
 

@@ -622,8 +622,9 @@ void JobRuntime::start_phase_timer(Execution& x)
   // The same arithmetic without its divisions where they are exact identities, as on a uniform platform at the
   // reference speed for a job allotted at least its parallelism (Cao's, at most quanta): then the speed is 1 (x / x),
   // the rate 1 (h / h) and `left` divided by it itself. Three divisions in a chain were most of this function's time.
-  const double speed =
-      x.slowest_speed == reference_speed_ && reference_speed_ > 0 ? 1.0 : std::max(0.0, x.slowest_speed) / reference_speed_;
+  const double speed = x.slowest_speed == reference_speed_ && reference_speed_ > 0
+                           ? 1.0
+                           : std::max(0.0, x.slowest_speed) / reference_speed_;
   if (h > 0)
     x.span_rate = speed == 1.0 && a >= h ? 1.0 : std::min(a, h) * speed / h;
   else
