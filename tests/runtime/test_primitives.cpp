@@ -35,6 +35,22 @@ const char* const kPlatform = R"(<?xml version='1.0'?>
 </platform>
 )";
 
+/* kPlatform with b1 and b2 at half the speed of a1 and a2 (and of the reference speed, 1 Gflop/s). */
+const char* const kMixedSpeedPlatform = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a1" speed="1Gf"/> <host id="a2" speed="1Gf"/> <host id="b1" speed="0.5Gf"/> <host id="b2" speed="0.5Gf"/>
+    <host id="ctl" speed="1Gf"/>
+    <link id="wire" bandwidth="100MBps" latency="0" sharing_policy="SHARED"/>
+    <route src="a1" dst="b1"><link_ctn id="wire"/></route>
+    <route src="a2" dst="b2"><link_ctn id="wire"/></route>
+    <route src="a1" dst="b2"><link_ctn id="wire"/></route>
+    <route src="a2" dst="b1"><link_ctn id="wire"/></route>
+  </zone>
+</platform>
+)";
+
 WorkloadJob make_job(JobId id, int size, double run_time)
 {
   WorkloadJob j;
@@ -48,12 +64,12 @@ WorkloadJob make_job(JobId id, int size, double run_time)
 /* Builds an engine on kPlatform and runs `script` in an actor on host ctl, with a JobRuntime over a1, a2, b1, b2
  * (processors 0..3 in that order). The script returns the numbers to check. */
 std::vector<double> simulate(CommSpec comm, std::function<std::vector<double>(JobRuntime&)> script,
-                             ExecutionMode mode = ExecutionMode::automatic)
+                             ExecutionMode mode = ExecutionMode::automatic, const char* platform = kPlatform)
 {
   return in_child([&] {
     fs::path dir = fs::temp_directory_path() / ("jobsched-rt-" + std::to_string(getpid()));
     fs::create_directories(dir);
-    std::ofstream(dir / "p.xml") << kPlatform;
+    std::ofstream(dir / "p.xml") << platform;
     auto engine_holder = jobsched::testing::quiet_l07_engine((dir / "p.xml").string());
     sg4::Engine& engine = *engine_holder;
     std::vector<sg4::Host*> hosts;
@@ -331,6 +347,33 @@ TEST(Runtime, AComputingJobMovedWithoutStallClosesOneSegmentPerPlacement)
   ASSERT_EQ(r.size(), expected.size());
   for (size_t i = 0; i < expected.size(); i++)
     EXPECT_NEAR(r[i], expected[i], 1e-9) << "value " << i;
+}
+
+// A job moved between hosts of different speeds computes at its new hosts' speed (a move keeps the speed it knew only
+// where every host runs at one speed). Two processors' share (2) of the two-phase job, phase 1 at 2 / 4 of the hosts'
+// speed in span a second, phase 2 at min(2, 1) / 1: from the fast a1, a2 to the half-speed b1, b2 at 1 (0.5 of
+// phase 1's span done, the other 0.5 at 0.25 a second until 3, phase 2's 2 at 0.5 until 7); the other way (0.25 done
+// at 1, 0.75 at 0.5 until 2.5, phase 2 at 1 until 4.5).
+TEST(Runtime, AJobMovedToSlowerOrFasterHostsTakesTheirSpeed)
+{
+  for (const bool to_slower : {true, false}) {
+    WorkloadJob j = two_phase_job(1);
+    auto r = simulate(
+        {},
+        [&](JobRuntime& rt) {
+          Preparation prep;
+          prep.share = 2;
+          rt.start(j, to_slower ? procs({0, 1}) : procs({2, 3}), prep);
+          sg4::this_actor::sleep_until(1);
+          rt.collect_ended();
+          rt.measure_progress();
+          rt.reallot(1, to_slower ? procs({2, 3}) : procs({0, 1}), 2, 0);
+          return wait_all(rt);
+        },
+        ExecutionMode::timer, kMixedSpeedPlatform);
+    ASSERT_EQ(r.size(), 2U);
+    EXPECT_NEAR(r[1], to_slower ? 7 : 4.5, 1e-9) << (to_slower ? "to slower hosts" : "to faster hosts");
+  }
 }
 
 // Phase-varying jobs execute on timers only: on the ptask path the start is one line naming the job.

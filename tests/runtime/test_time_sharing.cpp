@@ -411,8 +411,9 @@ class FixedShares : public TimeSharingPolicy {
     if (view.jobs.size() < spec_.size()) return p;
     for (size_t i = 0; i < spec_.size(); i++) {
       const JobId id = view.jobs[i]->job->id;
-      p.run.emplace(
-          id, ResourceSet::range(view.machine->resource_count(), spec_[i].first, spec_[i].last - spec_[i].first + 1));
+      if (spec_[i].first >= 0) // (first -1: a share for a job the plan does not run)
+        p.run.emplace(
+            id, ResourceSet::range(view.machine->resource_count(), spec_[i].first, spec_[i].last - spec_[i].first + 1));
       p.share[id] = spec_[i].share;
     }
     sent_ = true;
@@ -440,6 +441,14 @@ PolicyRegistration second_over{
 // holding 63.5 + 65 + 71.5 = 200 on 200, and with 72.5 for the third, 201.
 PolicyRegistration words_fit{fixed_shares("test-shares-words-fit", {{0, 63, 63.5}, {63, 127, 65}, {127, 199, 71.5}})};
 PolicyRegistration words_over{fixed_shares("test-shares-words-over", {{0, 63, 63.5}, {63, 127, 65}, {127, 199, 72.5}})};
+// Sets not laid out in id order along the processors (job 1 on 2-3, job 2 on 0-1, job 3 on 1-2): one group of the
+// three on 4 processors, holding 1.5 + 1.5 + 1 = 4, or 4.1 with 1.1 for job 3.
+PolicyRegistration unordered_fits{fixed_shares("test-shares-unordered-fits", {{2, 3, 1.5}, {0, 1, 1.5}, {1, 2, 1}})};
+PolicyRegistration unordered_over{fixed_shares("test-shares-unordered-over", {{2, 3, 1.5}, {0, 1, 1.5}, {1, 2, 1.1}})};
+// A share for job 2, which the plan does not run, between two jobs that run: refused naming job 2, unless job 1's own
+// share is refused first (2.5 on its 2 processors), as the shares are checked in id order.
+PolicyRegistration share_not_run{fixed_shares("test-shares-not-run", {{0, 1, 1.5}, {-1, -1, 1}, {2, 3, 1.5}})};
+PolicyRegistration share_over_before{fixed_shares("test-shares-over-before", {{0, 1, 2.5}, {-1, -1, 1}, {2, 3, 1.5}})};
 
 /* A job of processes (Plan::processes) on processors 0 and 1, whose plan runs it on processors 0 and `second`. */
 class PlacedProcesses : public TimeSharingPolicy {
@@ -540,6 +549,31 @@ TEST(TimeSharingDriver, SharedProcessorsLinkJobsIntoGroupsThatFitTheirProcessors
   EXPECT_NEAR(words.first[2], 3.0 * 73 / 71.5, 1e-6);
   EXPECT_EQ(run_fixed_shares("test-shares-words-over", 200, {{64, 3}, {65, 3}, {73, 3}}).second,
             "plan: job 1 and the jobs time-sharing processors with it hold 201.000000 processors' worth on 200.000000");
+}
+
+// Sets laid out along the processors in id order (the tests above) are grouped by a walk along them; the others by
+// the processors they hold in common: here the three jobs make one group whichever order their sets come in. Job 1
+// (size 2) at 1.5 ends at 3 x 2 / 1.5 = 4, job 2 likewise, job 3 (size 2) at 1 at 6.
+TEST(TimeSharingDriver, SharesLaidOutInAnyOrderMakeTheSameGroups)
+{
+  const auto fits = run_fixed_shares("test-shares-unordered-fits", 4, {{2, 3}, {2, 3}, {2, 3}});
+  EXPECT_EQ(fits.second, "");
+  ASSERT_EQ(fits.first.size(), 3U);
+  EXPECT_NEAR(fits.first[0], 4, 1e-6);
+  EXPECT_NEAR(fits.first[1], 4, 1e-6);
+  EXPECT_NEAR(fits.first[2], 6, 1e-6);
+  EXPECT_EQ(run_fixed_shares("test-shares-unordered-over", 4, {{2, 3}, {2, 3}, {2, 3}}).second,
+            "plan: job 1 and the jobs time-sharing processors with it hold 4.100000 processors' worth on 4.000000");
+}
+
+// Every share is a running job's, checked in id order (check() finds each running job's share, check_shares() the
+// share of a job that does not run): job 2's share without a set is refused, after job 1's share was checked.
+TEST(TimeSharingDriver, ASharedJobMustRunAndSharesAreCheckedInIdOrder)
+{
+  EXPECT_EQ(run_fixed_shares("test-shares-not-run", 4, {{2, 3}, {1, 3}, {2, 3}}).second,
+            "plan: job 2 has a share but does not run");
+  EXPECT_EQ(run_fixed_shares("test-shares-over-before", 4, {{2, 3}, {1, 3}, {2, 3}}).second,
+            "plan: job 1: a share of 2.500000 processors on 0-1");
 }
 
 // A plan runs a job of processes only on processors where it placed them: job 1 (2 processes of 3 s each) on 0 and 1

@@ -1,8 +1,6 @@
 /* A-Control (Cao et al., section 3.1) and A-Greedy (section 3.5; Agrawal, He, Hsu and Leiserson, PPoPP 2006): the
- * desire rules, see feedback.hpp. */
+ * desire rules are inline in feedback.hpp; their names here. */
 #include "policies/hierarchical/feedback.hpp"
-
-#include <algorithm>
 
 namespace jobsched::hierarchical {
 
@@ -17,26 +15,6 @@ const char* to_string(JobScheduler s)
     return "equi";
   }
   return "?";
-}
-
-double a_control_desire(double previous_desire, const QuantumFeedback& last, double convergence_rate)
-{
-  if (!(last.span > 0)) return previous_desire;
-  const double average_parallelism = last.work / last.span;
-  return convergence_rate * previous_desire + (1 - convergence_rate) * average_parallelism;
-}
-
-double a_greedy_desire(double previous_desire, const QuantumFeedback& last, const AGreedyParams& params)
-{
-  if (!(last.allotment > 0) || !(last.length > 0)) return previous_desire;
-  const bool efficient = last.work >= params.utilization_threshold * last.allotment * last.length;
-  const bool satisfied = last.allotment >= previous_desire;
-  double next = previous_desire;
-  if (!efficient)
-    next = previous_desire / params.responsiveness;
-  else if (satisfied)
-    next = previous_desire * params.responsiveness;
-  return std::max(kInitialDesire, next);
 }
 
 } // namespace jobsched::hierarchical

@@ -17,6 +17,8 @@
  * EQUI-EQUI's jobs send no desire: their feedback is only that they are unfinished (allocation.hpp). */
 #pragma once
 
+#include <algorithm>
+
 namespace jobsched::hierarchical {
 
 enum class JobScheduler { a_control, a_greedy, equi };
@@ -33,8 +35,15 @@ struct QuantumFeedback {
 constexpr double kInitialDesire = 1;
 
 /* AC: w / l, mixed with the previous desire by `convergence_rate` in [0, 1). A quantum in which the job covered no
- * span (no processor, or a reallocation stall that filled it) says nothing of its parallelism: the desire is kept. */
-double a_control_desire(double previous_desire, const QuantumFeedback& last, double convergence_rate = 0);
+ * span (no processor, or a reallocation stall that filled it) says nothing of its parallelism: the desire is kept.
+ * Inline, as a_greedy_desire(): a policy asks once per job per quantum, and a call into the shared library goes through
+ * its PLT entry. */
+inline double a_control_desire(double previous_desire, const QuantumFeedback& last, double convergence_rate = 0)
+{
+  if (!(last.span > 0)) return previous_desire;
+  const double average_parallelism = last.work / last.span;
+  return convergence_rate * previous_desire + (1 - convergence_rate) * average_parallelism;
+}
 
 struct AGreedyParams {
   double utilization_threshold = 0.8; // delta
@@ -42,6 +51,17 @@ struct AGreedyParams {
 };
 
 /* AG. A quantum without allotment keeps the desire (the job could not show whether it was efficient). */
-double a_greedy_desire(double previous_desire, const QuantumFeedback& last, const AGreedyParams& params = {});
+inline double a_greedy_desire(double previous_desire, const QuantumFeedback& last, const AGreedyParams& params = {})
+{
+  if (!(last.allotment > 0) || !(last.length > 0)) return previous_desire;
+  const bool efficient = last.work >= params.utilization_threshold * last.allotment * last.length;
+  const bool satisfied = last.allotment >= previous_desire;
+  double next = previous_desire;
+  if (!efficient)
+    next = previous_desire / params.responsiveness;
+  else if (satisfied)
+    next = previous_desire * params.responsiveness;
+  return std::max(kInitialDesire, next);
+}
 
 } // namespace jobsched::hierarchical

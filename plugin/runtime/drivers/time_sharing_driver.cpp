@@ -171,6 +171,9 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     }
   }
   auto share_walk = plan.share.begin();
+  run_shares_.assign(run_ids_.size(), -1.0);
+  share_runs_.clear();
+  share_counts_.clear();
   for (size_t i = 0; i < run_ids_.size(); i++) {
     const JobId id = run_ids_[i];
     const ResourceSet& processors = *run_sets_[i];
@@ -186,11 +189,13 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     // set may meet the sets given (check_shares() says so, after every job's), but it too is seen to be up and not
     // empty in that one pass, usually.
     const int n = processors.count_if_within_and_apart(up, given);
-    if (shared && n > 0) continue; // time-shared: check_shares()
-    if (n <= 0) {
-      if (shared && !processors.empty() && up.contains(processors)) continue; // time-shared: check_shares()
-      refuse_processors(job, processors, up, given);
+    if (shared && (n > 0 || (!processors.empty() && up.contains(processors)))) { // time-shared: check_shares()
+      run_shares_[i] = share_walk->second;
+      share_runs_.push_back(i);
+      share_counts_.push_back(n); // its processors' count when known (n > 0), for check_shares()
+      continue;
     }
+    if (n <= 0) refuse_processors(job, processors, up, given);
     given |= processors;
     if (plan.processes.count(id) != 0) continue; // its processes, checked above
     const Job& j = *s->job;
@@ -296,11 +301,9 @@ void TimeSharingDriver::apply_processes(const Plan& plan)
 void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given) const
 {
   std::vector<JobId>& ids = shares_ids_;
-  std::vector<double>& shares = shares_values_;
   std::vector<size_t>& parent = shares_parent_;
   std::vector<double>& first_held = shares_first_held_; // processors each job holds that no job before it holds
   ids.clear();
-  shares.clear();
   parent.clear();
   first_held.clear();
   auto root = [&parent](size_t i) {
@@ -308,6 +311,21 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       i = parent[i] = parent[parent[i]];
     return i;
   };
+  // check() listed the share jobs that run (share_runs_, in id order). When some share's job does not run, the shares
+  // before it in id order are checked as usual and then its error is thrown, as a walk along plan.share would.
+  size_t checked = share_runs_.size();
+  JobId not_running = 0;
+  if (checked != plan.share.size()) {
+    checked = 0;
+    for (const auto& [id, share] : plan.share) {
+      if (checked == share_runs_.size() || run_ids_[share_runs_[checked]] != id) {
+        not_running = id;
+        break;
+      }
+      checked++;
+    }
+  }
+  if (checked == plan.share.size() && given.empty() && check_chained_shares()) return;
   const int capacity = machine_.resource_count();
   // The union of the sets before each one and the processors held twice, as words (every set here has the machine's
   // capacity: check()), zero between checks outside [touched_first, touched_end). A set's words are combined inline,
@@ -330,13 +348,14 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   std::vector<std::pair<size_t, size_t>>& spans = shares_spans_; // each share job's words [first, end)
   spans.clear();
   bool any_twice = false;
-  auto it = plan.run.begin(); // walked along plan.share (both by id), not looked up per share
-  for (const auto& [id, share] : plan.share) {
-    while (it != plan.run.end() && it->first < id)
-      ++it;
-    if (it == plan.run.end() || it->first != id) throw PolicyError(plan_job(id) + " has a share but does not run");
-    const ResourceSet& set = it->second;
-    int count = 0;
+  for (size_t k = 0; k < checked; k++) {
+    const size_t i = share_runs_[k];
+    const JobId id = run_ids_[i];
+    const double share = run_shares_[i];
+    const ResourceSet& set = *run_sets_[i];
+    // Its count as check() found it (each word counted once per plan), else counted here.
+    const bool counted = share_counts_[k] > 0;
+    int count = counted ? share_counts_[k] : 0;
     int overlap = 0;
     bool meets_given = false;
     const auto [first, end] = set.word_span(); // (zero words inside it add nothing below)
@@ -347,8 +366,9 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       for (size_t w = first_word; w < end_word; w++) {
         const std::uint64_t bits = set.word(static_cast<int>(w));
         const std::uint64_t over = bits & covered[w];
-        count += word_members(bits);
-        overlap += word_members(over);
+        if (!counted) count += word_members(bits);
+        // A laid-out plan's sets meet at one processor, if any: a single member is counted without the popcount.
+        overlap += (over & (over - 1)) == 0 ? static_cast<int>(over != 0) : word_members(over);
         meets_given = meets_given || (bits & given.word(static_cast<int>(w))) != 0;
         twice[w] |= over;
         any_twice = any_twice || over != 0;
@@ -367,21 +387,20 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       throw PolicyError(plan_job(id) + ": processors " + (given & set).to_string() + " given to two jobs");
     }
     ids.push_back(id);
-    shares.push_back(share);
     parent.push_back(parent.size());
     first_held.push_back(static_cast<double>(count - overlap));
+  }
+  if (checked != plan.share.size()) {
+    clear_share_words(touched_first, touched_end);
+    throw PolicyError(plan_job(not_running) + " has a share but does not run");
   }
   if (any_twice) {
     if (share_holders_.size() != static_cast<size_t>(capacity))
       share_holders_.assign(static_cast<size_t>(capacity), -1); // -1 between checks: a share job holding the processor
     std::vector<int>& held_once = shares_held_once_; // the entries of share_holders_ set here, -1 again at the end
     held_once.clear();
-    size_t me = 0;
-    it = plan.run.begin();
-    for (const auto& [id, share] : plan.share) {
-      while (it->first < id) // every share's job runs (above)
-        ++it;
-      const ResourceSet& set = it->second;
+    for (size_t me = 0; me < checked; me++) {
+      const ResourceSet& set = *run_sets_[share_runs_[me]];
       for (size_t w = spans[me].first; w < spans[me].second; w++) // its processors that some job holds twice
         for (std::uint64_t bits = set.word(static_cast<int>(w)) & twice[w]; bits != 0; bits &= bits - 1) {
           const int p = static_cast<int>(w * 64) + __builtin_ctzll(bits);
@@ -393,7 +412,6 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
             parent[root(me)] = root(static_cast<size_t>(h));
           }
         }
-      me++;
     }
     for (int p : held_once)
       share_holders_[static_cast<size_t>(p)] = -1;
@@ -405,13 +423,92 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   processors.assign(ids.size(), 0);
   for (size_t i = 0; i < ids.size(); i++) { // each group's shares in the jobs' order; processors: whole numbers
     const size_t group = root(i);
-    held[group] += shares[i];
+    held[group] += run_shares_[share_runs_[i]];
     processors[group] += first_held[i];
   }
   for (size_t i = 0; i < ids.size(); i++)
     if (parent[i] == i && held[i] > processors[i] * (1 + 1e-9)) // a group's root
       throw PolicyError(plan_job(ids[i]) + " and the jobs time-sharing processors with it hold " +
                         std::to_string(held[i]) + " processors' worth on " + std::to_string(processors[i]));
+}
+
+namespace {
+/* The lowest and highest members of `set` into `ends` (-1, -1: none), from the ends of its span of words. Written in
+ * place, member by member: a pair returned and copied in was read back in one 8-byte load of two 4-byte stores not yet
+ * landed, half of check_chained_shares()'s time. */
+void set_ends(const ResourceSet& set, std::pair<int, int>& ends)
+{
+  const auto [first, end] = set.word_span();
+  ends.first = -1;
+  ends.second = -1;
+  for (int w = first; w < end; w++)
+    if (const std::uint64_t bits = set.word(w); bits != 0) {
+      ends.first = w * 64 + __builtin_ctzll(bits);
+      break;
+    }
+  if (ends.first < 0) return;
+  for (int w = end - 1;; w--)
+    if (const std::uint64_t bits = set.word(w); bits != 0) {
+      ends.second = w * 64 + 63 - __builtin_clzll(bits);
+      return;
+    }
+}
+} // namespace
+
+/* check_shares() for share sets laid out along the processors in id order, each from the previous one's last
+ * processor or after it (McNaughton's wrap-around over jobs admitted in id order: Cao's layouts under one leaf), and
+ * no processor given whole: a set then meets no set before it but at that one processor, held by the previous set, and
+ * the groups of linked jobs are runs of consecutive ones. Their shares and processors add up as the general check adds
+ * them (in the jobs' order, each job's processors less the one it meets), and the errors are the same, in the same
+ * order: a job's share first, then the first group holding too much. False (nothing checked): the sets are not laid
+ * out so. */
+bool TimeSharingDriver::check_chained_shares() const
+{
+  std::vector<std::pair<int, int>>& ends = shares_ends_;
+  ends.resize(share_runs_.size());
+  int last = -1;
+  for (size_t k = 0; k < share_runs_.size(); k++) {
+    set_ends(*run_sets_[share_runs_[k]], ends[k]);
+    if (ends[k].first < 0 || ends[k].first < last) return false;
+    last = ends[k].second;
+  }
+  size_t too_much = share_runs_.size(); // the first group holding more than its processors, by its first job
+  double group_held = 0;
+  double group_processors = 0;
+  double too_much_held = 0;
+  double too_much_processors = 0;
+  size_t group = 0;
+  const auto close_group = [&] {
+    if (too_much == share_runs_.size() && group_held > group_processors * (1 + 1e-9)) {
+      too_much = group;
+      too_much_held = group_held;
+      too_much_processors = group_processors;
+    }
+  };
+  for (size_t k = 0; k < share_runs_.size(); k++) {
+    const size_t i = share_runs_[k];
+    const double share = run_shares_[i];
+    const int count = share_counts_[k] > 0 ? share_counts_[k] : run_sets_[i]->count();
+    const auto n = static_cast<double>(count);
+    if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2)
+      throw PolicyError(plan_job(run_ids_[i]) + ": a share of " + std::to_string(share) + " processors on " +
+                        run_sets_[i]->to_string());
+    const bool linked = k > 0 && ends[k].first == ends[k - 1].second; // it meets the previous set there
+    if (!linked) {
+      if (k > 0) close_group();
+      group = k;
+      group_held = 0;
+      group_processors = 0;
+    }
+    group_held += share;
+    group_processors += static_cast<double>(count - (linked ? 1 : 0));
+  }
+  if (!share_runs_.empty()) close_group();
+  if (too_much < share_runs_.size())
+    throw PolicyError(plan_job(run_ids_[share_runs_[too_much]]) +
+                      " and the jobs time-sharing processors with it hold " + std::to_string(too_much_held) +
+                      " processors' worth on " + std::to_string(too_much_processors));
+  return true;
 }
 
 void TimeSharingDriver::decide(double now, const ResourceSet& up)
@@ -535,15 +632,15 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     }
   }
   if (!plan.share.empty() || !plan.stall.empty()) { // shares and the policy's own stalls (Plan::share, Plan::stall)
-    auto state = run_states.begin();
-    // The ids of plan.share and plan.stall are among plan.run's (check()): walked along it, not looked up per job.
-    auto share = plan.share.begin();
+    // The ids of plan.stall are among plan.run's (check()): walked along it, not looked up per job; each job's share
+    // is the one check() found (run_shares_).
     auto stall = plan.stall.begin();
-    for (const auto& [id, processors] : plan.run) {
-      const JobState& s = **state++;
-      const bool shared = share != plan.share.end() && share->first == id;
+    for (size_t i = 0; i < run_ids_.size(); i++) {
+      const JobId id = run_ids_[i];
+      const ResourceSet& processors = *run_sets_[i];
+      const JobState& s = *run_states[i];
       const bool stalled = stall != plan.stall.end() && stall->first == id;
-      const double a = shared ? (share++)->second : -1.0;
+      const double a = run_shares_[i];
       const double seconds = stalled ? (stall++)->second : 0.0;
       if (s.holds_processors()) {
         runtime_.reallot(id, processors, a, seconds);

@@ -53,7 +53,9 @@ class TimeSharingDriver : public Driver {
   /* Plan::processes: bring each process of the listed jobs (and of the jobs made of processes the plan leaves out)
    * where the plan says. */
   void apply_processes(const Plan& plan);
+  /* Plan::share's rules (below), over the share jobs check() listed (share_runs_) in id order. */
   void check_shares(const Plan& plan, const ResourceSet& given) const;
+  bool check_chained_shares() const;
   /* advance_cycles() for a lookahead (Plan::lookahead): its phases' boundaries replayed one by one from phase 0, as
    * far as nothing else happens at or before them. */
   CycleAdvance advance_lookahead(double now, const std::function<double(double, double)>& next_instant);
@@ -116,7 +118,6 @@ class TimeSharingDriver : public Driver {
   // and its lists by share job (ids, shares, union-find parents, processors first held, the group's sums) and the
   // processors whose holder it set, kept likewise: seven lists allocated per plan were a tenth of its cost (Cao's).
   mutable std::vector<JobId> shares_ids_;
-  mutable std::vector<double> shares_values_;
   mutable std::vector<size_t> shares_parent_;
   mutable std::vector<double> shares_first_held_;
   mutable std::vector<double> shares_held_;
@@ -155,6 +156,12 @@ class TimeSharingDriver : public Driver {
    * the suspensions and the resizes all ask, and on a large machine each comparison is up to a machine's words). A
    * job's set changes only when the runtime starts, resumes or resizes it, after all three asked. */
   mutable std::vector<signed char> run_same_;
+  /* Each job's share in plan.share by its place in plan.run (-1: none), and the places of the share jobs in id order:
+   * found by check()'s one walk along plan.share, so that check_shares() and decide() walk vectors, not the maps. */
+  mutable std::vector<double> run_shares_;
+  mutable std::vector<size_t> share_runs_;
+  mutable std::vector<int> share_counts_; // by share job: its processors' count as check() found it (<= 0: unknown)
+  mutable std::vector<std::pair<int, int>> shares_ends_; // check_chained_shares(): each set's lowest and highest
   bool stays(size_t i) const
   {
     if (run_same_[i] < 0) run_same_[i] = *run_sets_[i] == run_states_[i]->processors ? 1 : 0;

@@ -221,10 +221,15 @@ void JobRuntime::enter(Execution& x, JobStatus status, const ResourceSet* proces
   x.share_since = now;
   if (open && length > 0) emit_segment(trace_id(x), x.since, now, s.processors, s.status, area, !finishing);
   if (processors != nullptr && (differs || *processors != s.processors)) {
+    // The cached speed was for the old processors, unless every host runs at one speed (slowest_speed_of()'s
+    // uniform_host_speed_, read in the epoch the cache is of) and both sets have members: then it is that speed for
+    // the new ones too, without a call (Cao's jobs move at nearly every quantum).
+    const bool same_speed = x.speed_epoch == host_epoch_ && host_speed_epoch_ == host_epoch_ &&
+                            uniform_host_speed_ >= 0 && !s.processors.empty() && !processors->empty();
     s.processors = *processors;
     x.held_throughout = false;
-    x.speed_epoch = ~0U; // the cached speed and placement cost were for the old processors
-    x.cost_valid = false;
+    if (!same_speed) x.speed_epoch = ~0U;
+    x.cost_valid = false; // the placement cost was for the old processors
   }
   s.status = status;
   if (finishing) {
@@ -246,7 +251,7 @@ void JobRuntime::emit_segment(JobId id, double since, double now, ResourceSet& p
     if (keep_processors) processors = std::move(segment.processors);
   } else if (segment_totals_) { // busy_area() of the segment
     if (status == JobStatus::running)
-      running_area_total_ += held_processor_seconds(area, processors.count(), since, now);
+      running_area_total_ += area >= 0 ? area : held_processor_seconds(area, processors.count(), since, now);
     segments_total_++;
   }
 }
@@ -441,14 +446,16 @@ void JobRuntime::compute(Execution& x)
   x.computed_since_dispatch = true;
   fruitless_dispatches_ = 0;
   const auto n = static_cast<size_t>(s.processors.count());
-  // Alone on its requested processors it would progress S(size) / S(n) times as fast, and without the policy's
-  // slowdown: its account counts this segment's seconds at that rate (exactly 1 on its requested processors).
-  x.dedicated_rate =
-      static_cast<int>(n) == x.job->size ? 1.0 : x.job->speedup(static_cast<double>(n)) / x.job->speedup(x.job->size);
-  if (x.slowdown != 1.0) x.dedicated_rate /= x.slowdown;
   x.remaining_at_segment = x.remaining;
   if (!x.cost_valid) { // depends on the processors only: a job resumed where it was keeps it
-    s.cost = model_.cost(*x.job, s.processors);
+    // Copied field by field: the struct read back in 16-byte loads across the 8-byte stores that had just written it
+    // waited for them to land (a Cao job moves at nearly every quantum, and this was a third of compute()'s time). The
+    // empty asm keeps the compiler from merging the two doubles' loads into one again.
+    const PlacementCost cost = model_.cost(*x.job, s.processors, static_cast<int>(n)); // (n: not counted again)
+    s.cost.nodes_used = cost.nodes_used;
+    s.cost.communication = cost.communication;
+    asm volatile("" ::: "memory");
+    s.cost.page_faults = cost.page_faults;
     x.cost_valid = true;
   }
   if (phased(x)) { // its profile says how fast it goes: timed segment by segment
@@ -456,9 +463,16 @@ void JobRuntime::compute(Execution& x)
       throw InputError("job " + std::to_string(x.job->id) +
                        " has a parallelism profile: such jobs execute on timers only (simulation.execution auto or "
                        "timer, and no workload.communication traffic)");
+    // Its account is its work done (account()), without a dedicated rate: none is worked out (two speedups and a
+    // division per move). Nothing else reads it for such a job (its cycles are not replayed: cycle_begin()).
     start_timer(x);
     return;
   }
+  // Alone on its requested processors it would progress S(size) / S(n) times as fast, and without the policy's
+  // slowdown: its account counts this segment's seconds at that rate (exactly 1 on its requested processors).
+  x.dedicated_rate =
+      static_cast<int>(n) == x.job->size ? 1.0 : x.job->speedup(static_cast<double>(n)) / x.job->speedup(x.job->size);
+  if (x.slowdown != 1.0) x.dedicated_rate /= x.slowdown;
   // The remaining work at the reference speed over the speedup on n processors (for a linear job: run time x size
   // / n), stretched by paging (and the formula's cost). cycle_launch() repeats this arithmetic for replayed cycles:
   // tests/runtime/test_cycles.cpp compares the two bit for bit.
@@ -605,11 +619,21 @@ void JobRuntime::start_phase_timer(Execution& x)
   x.timer_start = now;
   const double h = profile.parallelism[x.segment];
   const double a = x.share >= 0 ? x.share : static_cast<double>(state(x).processors.count());
-  const double speed = std::max(0.0, x.slowest_speed) / reference_speed_;
-  x.span_rate = h > 0 ? std::min(a, h) * speed / h : speed;
+  // The same arithmetic without its divisions where they are exact identities, as on a uniform platform at the
+  // reference speed for a job allotted at least its parallelism (Cao's, at most quanta): then the speed is 1 (x / x),
+  // the rate 1 (h / h) and `left` divided by it itself. Three divisions in a chain were most of this function's time.
+  const double speed = x.slowest_speed == reference_speed_ && reference_speed_ > 0
+                           ? 1.0
+                           : std::max(0.0, x.slowest_speed) / reference_speed_;
+  if (h > 0)
+    x.span_rate = speed == 1.0 && a >= h ? 1.0 : std::min(a, h) * speed / h;
+  else
+    x.span_rate = speed;
   const double left = std::max(0.0, profile.span[x.segment] - x.segment_done);
   if (x.host_failed || left == 0)
     x.timer_end = now;
+  else if (x.span_rate == 1.0)
+    x.timer_end = now + left;
   else
     x.timer_end = x.span_rate > 0 ? now + left / x.span_rate : std::numeric_limits<double>::infinity();
   if (std::isfinite(x.timer_end))
