@@ -1714,13 +1714,22 @@ inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bo
   st.since = clock;
 }
 
+// The lists found already, inline in cycle_step() (nearly every step's); the others listed by cycle_list_changes(),
+// which is not.
 inline JobRuntime::CycleChangeList JobRuntime::cycle_changes(size_t from, size_t to)
+{
+  const CycleChanges& changes = cycle_changes_[from];
+  const bool as_applied = !cycle_stop_orders_.empty();
+  if (to == from + 1 && !as_applied) return {changes.next.data(), changes.next.data() + changes.next.size()};
+  if (changes.to == to) return {changes.jobs.data(), changes.jobs.data() + changes.listed};
+  return cycle_list_changes(from, to);
+}
+
+JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t to)
 {
   CycleChanges& changes = cycle_changes_[from];
   const bool as_applied = !cycle_stop_orders_.empty();
   const bool next = to == from + 1; // cycle_begin() listed those changes
-  if (next && !as_applied) return {changes.next.data(), changes.next.data() + changes.next.size()};
-  if (changes.to == to) return {changes.jobs.data(), changes.jobs.data() + changes.listed};
   changes.to = to;
   const size_t jobs = cycle_state_.size();
   const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table

@@ -633,6 +633,7 @@ class JobRuntime {
   static void link_replayed_fields(Execution& x, CycleState& st, Link link);
   void cycle_launch(const CycleReplay& r, CycleState& st, double clock);
   CycleChangeList cycle_changes(size_t from, size_t to);
+  CycleChangeList cycle_list_changes(size_t from, size_t to); // cycle_changes() for a list not built yet
   void cycle_step_sure(CycleChangeList changed, double clock);
   /* Set `i` of cycle_sets_' processors, counted if cycle_begin() did not (a set no job was found to compute on). */
   int cycle_set_count(size_t i)
