@@ -24,13 +24,15 @@ inline double timer_fraction_left(double start, double end, double now)
 }
 /* round_half_away() of a rescaled segment length, most often above 0 and below 2^52: there it is the truncation, plus
  * one when the fraction cut off is a half or more (round_half_away()'s own steps, whose signs are then all +: half of
- * its instructions, and the cycle replay rounds once per job and boundary). Zero (whose sign round_half_away() keeps),
- * negative numbers, larger ones and NaN are round_half_away()'s. */
+ * its instructions, and the cycle replay rounds once per job and boundary). The one is added as the comparison's 0 or
+ * 1 (t + 0 is t: t is not -0), without a branch: which way the fraction goes is a coin toss, and a branch on it was
+ * mispredicted for about every other length. Zero (whose sign round_half_away() keeps), negative numbers, larger ones
+ * and NaN are round_half_away()'s. */
 inline double round_scaled_length(double x)
 {
   if (x > 0 && x < 4503599627370496.0) {
     const double t = static_cast<double>(static_cast<long long>(x));
-    return x - t >= 0.5 ? t + 1.0 : t;
+    return t + static_cast<double>(x - t >= 0.5);
   }
   return round_half_away(x);
 }
