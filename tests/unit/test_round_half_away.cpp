@@ -1,7 +1,8 @@
 /* round_half_away() (the runtime's inline rounding of rescaled segment lengths), and round_scaled_length() (its
- * shortcut for numbers above 0 and below 2^52, work_account.hpp), against libm's std::round, bit for bit: the halfway cases and their two neighbours from 0 to 2^53 and below 0, the largest doubles below one half,
- * signed zeros, the values that round to -0.0, infinities and NaN, and 2 million random doubles over every exponent
- * of either sign (random bits), as well as products like those the runtime rounds (a length times a rate times 1e9). */
+ * shortcut for numbers above 0 and below 2^52, work_account.hpp), against libm's std::round, bit for bit: the halfway
+ * cases and their two neighbours from 0 to 2^53 and below 0, the largest doubles below one half, signed zeros, the
+ * values that round to -0.0, infinities and NaN, and 2 million random doubles over every exponent of either sign
+ * (random bits), as well as products like those the runtime rounds (a length times a rate times 1e9). */
 #include "core/round_half_away.hpp"
 #include "runtime/execution/work_account.hpp"
 

@@ -1840,8 +1840,8 @@ void JobRuntime::cycle_trial_until(double latest)
 /* cycle_step()'s changes in a trial found sure to be kept (cycle_trial_until()), the most of a run's: no job waits (a
  * trial with one is never sure), no state is saved for a drop and no row is recorded (not in the first two cycles nor
  * after cycle_partial()), so neither is tested per job; nor are its rows counted (they are read only while rows are
- * recorded, and cycle_whole() and a save count them from 0 again). Each job's arithmetic is the general loop's, operation
- * for operation and in the same order; the only loop of the replay that most boundaries run. */
+ * recorded, and cycle_whole() and a save count them from 0 again). Each job's arithmetic is the general loop's,
+ * operation for operation and in the same order; the only loop of the replay that most boundaries run. */
 inline void JobRuntime::cycle_step_sure(CycleChangeList changed, double clock)
 {
   CycleState* const states = cycle_state_.data();
