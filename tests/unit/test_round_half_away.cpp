@@ -1,8 +1,10 @@
-/* round_half_away() (the runtime's inline rounding of rescaled segment lengths) against libm's std::round, bit for
- * bit: the halfway cases and their two neighbours from 0 to 2^53 and below 0, the largest doubles below one half,
- * signed zeros, the values that round to -0.0, infinities and NaN, and 2 million random doubles over every exponent
- * of either sign (random bits), as well as products like those the runtime rounds (a length times a rate times 1e9). */
+/* round_half_away() (the runtime's inline rounding of rescaled segment lengths), and round_scaled_length() (its
+ * shortcut for numbers above 0 and below 2^52, work_account.hpp), against libm's std::round, bit for bit: the halfway
+ * cases and their two neighbours from 0 to 2^53 and below 0, the largest doubles below one half, signed zeros, the
+ * values that round to -0.0, infinities and NaN, and 2 million random doubles over every exponent of either sign
+ * (random bits), as well as products like those the runtime rounds (a length times a rate times 1e9). */
 #include "core/round_half_away.hpp"
+#include "runtime/execution/work_account.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,14 +33,14 @@ double from_bits(std::uint64_t b)
   return x;
 }
 
-// The inputs whose round_half_away() is not std::round()'s, bits compared (NaN: both NaN).
+// The inputs whose round_half_away() or round_scaled_length() is not std::round()'s, bits compared (NaN: both NaN).
 long differences(const std::vector<double>& inputs)
 {
   long wrong = 0;
   for (const double x : inputs) {
-    const double got = round_half_away(x);
     const double want = std::round(x);
-    if (std::isnan(want) ? !std::isnan(got) : bits_of(got) != bits_of(want)) wrong++;
+    for (const double got : {round_half_away(x), round_scaled_length(x)})
+      if (std::isnan(want) ? !std::isnan(got) : bits_of(got) != bits_of(want)) wrong++;
   }
   return wrong;
 }
@@ -71,6 +73,16 @@ TEST(RoundHalfAway, HalvesAndTheirNeighbours)
   EXPECT_EQ(round_half_away(-2.5), -3.0);
   EXPECT_EQ(round_half_away(4503599627370495.5), 4503599627370496.0);
   EXPECT_EQ(bits_of(round_half_away(-0.3)), bits_of(-0.0));
+  // And round_scaled_length()'s: its shortcut's edges (a half, the largest double below one half, 2^52 and the double
+  // below it, the smallest above 0) and the zeros it leaves to round_half_away().
+  EXPECT_EQ(round_scaled_length(0.5), 1.0);
+  EXPECT_EQ(round_scaled_length(2.5), 3.0);
+  EXPECT_EQ(bits_of(round_scaled_length(0.49999999999999994)), bits_of(0.0));
+  EXPECT_EQ(round_scaled_length(4503599627370495.5), 4503599627370496.0);
+  EXPECT_EQ(round_scaled_length(4503599627370497.0), 4503599627370497.0);
+  EXPECT_EQ(bits_of(round_scaled_length(std::numeric_limits<double>::denorm_min())), bits_of(0.0));
+  EXPECT_EQ(bits_of(round_scaled_length(-0.0)), bits_of(-0.0));
+  EXPECT_EQ(bits_of(round_scaled_length(-0.3)), bits_of(-0.0));
 }
 
 TEST(RoundHalfAway, RandomDoublesOfEveryExponent)

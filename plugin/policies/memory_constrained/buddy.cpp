@@ -142,6 +142,7 @@ QuantumSchedule buddy_schedule(int nodes, const std::vector<int>& mins)
   if (!is_power_of_two(static_cast<long long>(mins.size())))
     throw InputError("buddy: needs J a power of two (J = " + std::to_string(mins.size()) +
                      "); buddy-star and hybrid take any J");
+  schedule.pieces.reserve(mins.size()); // a piece per job
   append_buddy(schedule, mins, detail::all_jobs(mins), 0, static_cast<long long>(mins.size()));
   return schedule;
 }
@@ -153,6 +154,7 @@ QuantumSchedule buddy_star_schedule(int nodes, const std::vector<int>& mins)
   QuantumSchedule schedule;
   schedule.nodes = nodes;
   const long long job_count = static_cast<long long>(mins.size());
+  schedule.pieces.reserve(mins.size()); // a piece per job (grown one at a time, reallocated as it went)
   std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
   // The bits of J from the highest: the largest subset takes the smallest jobs and runs first.
   size_t next = 0;

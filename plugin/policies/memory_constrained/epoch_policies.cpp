@@ -75,10 +75,18 @@ std::vector<int> jobs_by_decreasing_min(const std::vector<int>& mins, const std:
 void append_epochs(QuantumSchedule& schedule, const std::vector<EpochAssignment>& epochs, Fraction start,
                    int total_jobs)
 {
+  // Room for every piece and epoch at once: grown one at a time, the vectors were reallocated a dozen times per
+  // schedule, built again at every arrival and departure.
+  size_t pieces = schedule.pieces.size();
+  for (const auto& assignment : epochs)
+    pieces += assignment.size();
+  schedule.pieces.reserve(pieces);
+  schedule.epochs.reserve(schedule.epochs.size() + epochs.size());
   for (const auto& assignment : epochs) {
     Epoch epoch;
     epoch.start = start;
     epoch.duration = Fraction(static_cast<long long>(assignment.size()), total_jobs);
+    epoch.pieces.reserve(assignment.size());
     int first_node = 0;
     for (auto [job, width] : assignment) {
       epoch.pieces.push_back(static_cast<int>(schedule.pieces.size()));
@@ -156,6 +164,7 @@ QuantumSchedule equi_epoch_schedule(int nodes, const std::vector<int>& mins)
     while (nodes % c != 0 || mins[static_cast<size_t>(increasing[next + static_cast<size_t>(c) - 1])] > nodes / c)
       c--;
     detail::EpochAssignment epoch;
+    epoch.reserve(static_cast<size_t>(c));
     for (int i = 0; i < c; i++)
       epoch.emplace_back(increasing[next + static_cast<size_t>(i)], nodes / c);
     next += static_cast<size_t>(c);

@@ -1738,13 +1738,22 @@ inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bo
   st.since = clock;
 }
 
+// The lists found already, inline in cycle_step() (nearly every step's); the others listed by cycle_list_changes(),
+// which is not.
 inline JobRuntime::CycleChangeList JobRuntime::cycle_changes(size_t from, size_t to)
+{
+  const CycleChanges& changes = cycle_changes_[from];
+  const bool as_applied = !cycle_stop_orders_.empty();
+  if (to == from + 1 && !as_applied) return {changes.next.data(), changes.next.data() + changes.next.size()};
+  if (changes.to == to) return {changes.jobs.data(), changes.jobs.data() + changes.listed};
+  return cycle_list_changes(from, to);
+}
+
+JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t to)
 {
   CycleChanges& changes = cycle_changes_[from];
   const bool as_applied = !cycle_stop_orders_.empty();
   const bool next = to == from + 1; // cycle_begin() listed those changes
-  if (next && !as_applied) return {changes.next.data(), changes.next.data() + changes.next.size()};
-  if (changes.to == to) return {changes.jobs.data(), changes.jobs.data() + changes.listed};
   changes.to = to;
   const size_t jobs = cycle_state_.size();
   const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
@@ -1852,6 +1861,60 @@ void JobRuntime::cycle_trial_until(double latest)
   cycle_trial_sure_ = bound < cycle_timers_after_;
 }
 
+/* cycle_step()'s changes in a trial found sure to be kept (cycle_trial_until()), the most of a run's: no job waits (a
+ * trial with one is never sure), no state is saved for a drop and no row is recorded (not in the first two cycles nor
+ * after cycle_partial()), so neither is tested per job; nor are its rows counted (they are read only while rows are
+ * recorded, and cycle_whole() and a save count them from 0 again). Each job's arithmetic is the general loop's,
+ * operation for operation and in the same order; the only loop of the replay that most boundaries run. */
+inline void JobRuntime::cycle_step_sure(CycleChangeList changed, double clock)
+{
+  CycleState* const states = cycle_state_.data();
+  const CycleReplay* const jobs = cycle_jobs_.data();
+  const CycleSet* const sets = cycle_sets_.data();
+  const double reference_speed = reference_speed_;
+  double floor = cycle_timer_floor_;
+  for (const auto& [j, target] : changed) {
+    CycleState& st = states[j];
+    st.transitions++;
+    bool resized = false;
+    if (st.running) {
+      // stop_exec(), then enter() closing the running segment (cycle_close())
+      st.remaining *= timer_fraction_left(st.timer_start, st.timer_end, clock);
+      st.timer_end = -1;
+      const CycleSet& was = sets[static_cast<size_t>(st.set)];
+      const double length = clock - st.since;
+      st.service += length;
+      st.account.dedicated_time += dedicated_length(length, st.dedicated_rate);
+      add_work_done_by(st.account, st.remaining_at_segment, st.remaining, was.paged_run_time, was.page_fault_time);
+      st.since = clock;
+      st.running = false;
+      if (target < 0) {
+        st.preemptions++; // suspend()
+        continue;
+      }
+      resized = jobs[j].malleable;
+      if (resized) st.resizes++; // resize()
+    } else {
+      st.since = clock; // the suspended segment closed
+    }
+    if (!resized && target != st.set) st.migrations++;
+    st.set = target;
+    // cycle_launch()
+    const CycleReplay& r = jobs[j];
+    const CycleSet& c = sets[static_cast<size_t>(target)];
+    st.dedicated_rate = c.rate;
+    st.remaining_at_segment = st.remaining;
+    const double base_seconds = r.run_time * st.remaining * r.speedup_of_size / c.speedup;
+    const double compute_seconds = base_seconds * c.stretch * 1.0;
+    st.timer_flops = compute_seconds * reference_speed;
+    st.timer_start = clock;
+    st.timer_end = clock + st.timer_flops / c.speed;
+    st.running = true;
+    floor = std::min(floor, st.timer_end);
+  }
+  cycle_timer_floor_ = floor;
+}
+
 bool JobRuntime::cycle_step(double clock, double until, size_t phase)
 {
   auto refuse = [this] {
@@ -1882,7 +1945,13 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     if (cycle_partial_unkept_) throw std::logic_error("cycle replay: a boundary replayed after one not kept");
     cycle_partial_unkept_ = true;
   }
-  for (const auto& [j, target] : cycle_changes(cycle_trial_phase_, phase)) {
+  const CycleChangeList changed = cycle_changes(cycle_trial_phase_, phase);
+  if (cycle_trial_sure_) {
+    cycle_step_sure(changed, clock);
+    cycle_trial_phase_ = phase;
+    return true;
+  }
+  for (const auto& [j, target] : changed) {
     const CycleReplay& r = cycle_jobs_[j];
     CycleState& st = cycle_state_[j];
     // Its first change in this trial, unless nothing is saved (then its rows are not counted either: only the first

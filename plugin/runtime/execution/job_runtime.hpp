@@ -543,17 +543,19 @@ class JobRuntime {
                                                                  // (cycle_trial_until())
     PlacementCost cost;
   };
-  /* What the replay changes of a job (Execution's and JobState's fields of the same names). */
+  /* What the replay changes of a job (Execution's and JobState's fields of the same names). The two flags share the
+   * word of `set`: 128 bytes in all (136 with `waiting` on a word of its own), so that a step finds a job's state by a
+   * shift of its index rather than a multiplication by 17 (its loop's one per job). */
   struct CycleState {
     int set = -1; // index of its processors (JobState::processors) in cycle_sets_
     bool running = false;
+    bool waiting = false; // not started yet (cycle_begin()'s `waiting`)
     long transitions = 0;
     double remaining = 1, since = 0, timer_start = 0, timer_end = -1, timer_flops = 0, service = 0;
     double remaining_at_segment = 1, dedicated_rate = 1;
     JobAccount account;
     int preemptions = 0, resizes = 0, migrations = 0;
-    int rows = 0; // recorded in the cycle being tried
-    bool waiting = false;   // not started yet (cycle_begin()'s `waiting`)
+    int rows = 0;           // recorded in the cycle being tried
     double start_time = -1; // when the replay started it
   };
   struct CycleRow {
@@ -633,6 +635,8 @@ class JobRuntime {
   static void link_replayed_fields(Execution& x, CycleState& st, Link link);
   void cycle_launch(const CycleReplay& r, CycleState& st, double clock);
   CycleChangeList cycle_changes(size_t from, size_t to);
+  CycleChangeList cycle_list_changes(size_t from, size_t to); // cycle_changes() for a list not built yet
+  void cycle_step_sure(CycleChangeList changed, double clock);
   /* Set `i` of cycle_sets_' processors, counted if cycle_begin() did not (a set no job was found to compute on). */
   int cycle_set_count(size_t i)
   {

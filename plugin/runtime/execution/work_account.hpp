@@ -22,10 +22,24 @@ inline double timer_fraction_left(double start, double end, double now)
   const double length = end - start;
   return length > 0 ? std::max(0.0, 1 - (now - start) / length) : 0.0;
 }
+/* round_half_away() of a rescaled segment length, most often above 0 and below 2^52: there it is the truncation, plus
+ * one when the fraction cut off is a half or more (round_half_away()'s own steps, whose signs are then all +: half of
+ * its instructions, and the cycle replay rounds once per job and boundary). The one is added as the comparison's 0 or
+ * 1 (t + 0 is t: t is not -0), without a branch: which way the fraction goes is a coin toss, and a branch on it was
+ * mispredicted for about every other length. Zero (whose sign round_half_away() keeps), negative numbers, larger ones
+ * and NaN are round_half_away()'s. */
+inline double round_scaled_length(double x)
+{
+  if (x > 0 && x < 4503599627370496.0) {
+    const double t = static_cast<double>(static_cast<long long>(x));
+    return t + static_cast<double>(x - t >= 0.5);
+  }
+  return round_half_away(x);
+}
 /* A running segment's length at the rate the job would have progressed on its requested processors (account()). */
 inline double dedicated_length(double length, double dedicated_rate)
 {
-  return dedicated_rate != 1.0 ? round_half_away(length * dedicated_rate * 1e9) / 1e9 : length;
+  return dedicated_rate != 1.0 ? round_scaled_length(length * dedicated_rate * 1e9) / 1e9 : length;
 }
 /* The work done since the segment began (the fraction `left` now), at its run time stretched by paging: the run time's
  * two factors given (run_time x (1 + paging), run_time x paging; cycle_close() computes them once per set). */
