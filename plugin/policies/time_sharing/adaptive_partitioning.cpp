@@ -334,11 +334,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       }
     }
     if (to_move.empty()) return;
-    if (remember_disjoint_) { // the idle set, needed now
-      idle = up;
-      for (size_t slot : placed_slots_)
-        idle -= *view_entries_[slot]->last;
-    }
+    if (remember_disjoint_) bring_idle_up_to_date(up); // the idle set, needed now
     const size_t placed_before = placed_slots_.size();
     for (Entry* c : to_move) {
       Entry& e = *c;
@@ -347,6 +343,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       placed_here(e);
     }
     if (!remember_disjoint_) return;
+    disjoint_.mark_group(); // idle_ is now `up` less the sets of the group
     // The jobs moved are about to have these sets as their last (plan() and step_ahead() make them so): taken from the
     // idle processors one after another, each lies in `up` and meets no other set placed here.
     for (size_t m = placed_before; m < placed_slots_.size(); m++) {
@@ -354,6 +351,26 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       disjoint_.changed_apart_from_group(moved);
       view_entries_[moved]->last_within_up = 1;
     }
+  }
+  /* idle_ made `up` less the sets placed so far (disjoint_'s group). Where idle_ was that for the group of an earlier
+   * pass (disjoint_'s mark, taken after that pass's moves), the sets that left the group since are given back and
+   * those that joined are taken out, when they are fewer than the sets placed: from one quantum to the next a few
+   * jobs change among the ten or so that run, and each set is tens of words on 10,000 processors. This holds because
+   * a job's last set changes only when it moves, and a move happens only here, after which the mark is taken again;
+   * and because `up` is the same from one pass to the next until plan() (which forgets the mark: disjoint_.reset()).
+   * The sets of a group are disjoint and lie in `up`, so giving back those that left, then taking out those that
+   * joined (which may meet a set that left), leaves `up` less the group's sets. */
+  void bring_idle_up_to_date(const ResourceSet& up)
+  {
+    ResourceSet& idle = idle_;
+    if (disjoint_.marked() && disjoint_.changes_since_mark() <= placed_slots_.size()) {
+      disjoint_.for_changes_since_mark([&](size_t left) { idle |= *view_entries_[left]->last; },
+                                       [&](size_t joined) { idle -= *view_entries_[joined]->last; });
+      return;
+    }
+    idle = up;
+    for (size_t slot : placed_slots_)
+      idle -= *view_entries_[slot]->last;
   }
   /* The job's set is placed in the pass under way (its last set, or one it is given). */
   void placed_here(const Entry& e)
