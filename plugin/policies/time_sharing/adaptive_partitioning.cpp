@@ -221,7 +221,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     idle = view.up;
     find_view_entries(view);
     if (remember_disjoint_) disjoint_.reset(view_entries_.size()); // the records' sets, as the plan finds them
-    placed_slots_.clear();
+    placed_count_ = 0;
     fresh_count_ = 0;
     bool any_keeps = false;
     for (size_t i = 0; i < view.jobs.size(); i++) {
@@ -304,16 +304,18 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void select_by_counts(const std::vector<Entry*>& candidates, const ResourceSet& up, int idle_count)
   {
     std::vector<Entry*>& chosen = chosen_; // their entries: no lookup of a job's entry per placement
-    chosen.clear();
+    chosen.resize(candidates.size()); // room for all, written through a pointer (a pass runs at every quantum)
+    Entry** chosen_end = chosen.data();
     int left = idle_count;
     for (Entry* c : candidates) {
       if (left == 0) break;
       Entry& e = *c;
       if (e.partition == 0 || (!configure_at_arrival_ && !e.started)) configure(e, *e.job);
       if (e.partition > left) continue;
-      chosen.push_back(c);
+      *chosen_end++ = c;
       left -= e.partition;
     }
+    chosen.resize(static_cast<size_t>(chosen_end - chosen.data()));
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
     // Each gets exactly its partition: its last set when that has as many processors, else the partition's lowest idle
     // ones, which are enough (the partitions chosen add up to at most the idle count).
@@ -335,7 +337,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
     if (to_move.empty()) return;
     if (remember_disjoint_) bring_idle_up_to_date(up); // the idle set, needed now
-    const size_t placed_before = placed_slots_.size();
+    const size_t placed_before = placed_count_;
     for (Entry* c : to_move) {
       Entry& e = *c;
       idle.take_lowest(e.partition, put_fresh(e));
@@ -346,7 +348,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     disjoint_.mark_group(); // idle_ is now `up` less the sets of the group
     // The jobs moved are about to have these sets as their last (plan() and step_ahead() make them so): taken from the
     // idle processors one after another, each lies in `up` and meets no other set placed here.
-    for (size_t m = placed_before; m < placed_slots_.size(); m++) {
+    for (size_t m = placed_before; m < placed_count_; m++) {
       const size_t moved = placed_slots_[m];
       disjoint_.changed_apart_from_group(moved);
       view_entries_[moved]->last_within_up = 1;
@@ -363,19 +365,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void bring_idle_up_to_date(const ResourceSet& up)
   {
     ResourceSet& idle = idle_;
-    if (disjoint_.marked() && disjoint_.changes_since_mark() <= placed_slots_.size()) {
+    if (disjoint_.marked() && disjoint_.changes_since_mark() <= placed_count_) {
       disjoint_.for_changes_since_mark([&](size_t left) { idle |= *view_entries_[left]->last; },
                                        [&](size_t joined) { idle -= *view_entries_[joined]->last; });
       return;
     }
     idle = up;
-    for (size_t slot : placed_slots_)
-      idle -= *view_entries_[slot]->last;
+    for (size_t m = 0; m < placed_count_; m++)
+      idle -= *view_entries_[placed_slots_[m]]->last;
   }
   /* The job's set is placed in the pass under way (its last set, or one it is given). */
   void placed_here(const Entry& e)
   {
-    placed_slots_.push_back(e.slot);
+    placed_slots_[placed_count_++] = e.slot; // each set is placed at most once a pass
     if (remember_disjoint_) disjoint_.join_group(e.slot);
   }
   /* Whether the job's last set is among the idle processors: it lies in `up` and meets none of the sets placed (asked
@@ -494,9 +496,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     } else {
       select_by_counts(*candidates, up, idle_count);
     }
-    held_.clear();
+    held_.resize(by_id_.size()); // room for all, written through a pointer
+    Held* held_end = held_.data();
     for (Entry* e : by_id_)
-      if (e->planned) held_.push_back({e->job->id, e->given, e});
+      if (e->planned) *held_end++ = {e->job->id, e->given, e};
+    held_.resize(static_cast<size_t>(held_end - held_.data()));
   }
 
   /* The job's entry, at its submission (its order, its memory in processors, its bounds checked). */
@@ -568,7 +572,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   std::vector<Entry*> candidates_; // ranked_'s entries that do not keep their processors
   std::vector<Entry*> chosen_;
   std::vector<Entry*> to_move_;
-  std::vector<size_t> placed_slots_; // the slots of the sets placed in the pass under way
+  std::vector<size_t> placed_slots_; // the slots of the sets placed in the pass under way: the first placed_count_
+  size_t placed_count_ = 0;          // (room for every slot: no test of the capacity per placement)
   DisjointPairs disjoint_;           // which jobs' last sets are known to be disjoint (plan() forgets them all)
   // the maps of the last plan, handed back (reuse_plan), in whose nodes the next plan's are built.
   ReusedMap<ResourceSet> runs_;
@@ -587,6 +592,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       e.slot = view_entries_.size();
       view_entries_.push_back(&e);
     }
+    placed_slots_.resize(view_entries_.size());
     ranked_ = view_entries_; // in any order: rank() sorts it
     by_id_ = view_entries_;
     std::sort(by_id_.begin(), by_id_.end(), [](const Entry* a, const Entry* b) { return a->job->id < b->job->id; });
@@ -602,13 +608,15 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       return a->usage < b->usage || (a->usage == b->usage && a->order < b->order);
     };
     size_t moves = 0;
-    const size_t most = 4 * ranked_.size() + 16;
-    for (size_t i = 1; i < ranked_.size(); i++) {
-      Entry* e = ranked_[i];
+    const size_t n = ranked_.size();
+    const size_t most = 4 * n + 16;
+    Entry** ranked = ranked_.data(); // (the vector's size and start are not read again at every move)
+    for (size_t i = 1; i < n; i++) {
+      Entry* e = ranked[i];
       size_t j = i;
-      for (; j > 0 && before(e, ranked_[j - 1]); j--)
-        ranked_[j] = ranked_[j - 1];
-      ranked_[j] = e;
+      for (; j > 0 && before(e, ranked[j - 1]); j--)
+        ranked[j] = ranked[j - 1];
+      ranked[j] = e;
       moves += i - j;
       if (moves > most) {
         std::sort(ranked_.begin(), ranked_.end(), before);
@@ -704,7 +712,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     account(t, view_entries_.size()); // the jobs in the system: those of the lookahead's plan
     next_quantum_ = quantum_after(t);
     if (!remember_disjoint_) idle_ = *up_ahead_; // the idle processors, for the plain arithmetic
-    placed_slots_.clear();
+    placed_count_ = 0;
     disjoint_.clear_group();
     for (const Held& h : held_) { // the entries planned (and those that kept their processors) are the last plan's
       h.entry->planned = false;
@@ -724,8 +732,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
    * follows from the usages, one order (rank()), which the next plan() sorts ranked_ into from the order the steps
    * left, a few steps on and nearly right. */
   struct SavedState {
-    std::vector<double> usage;
-    std::vector<int> given;
+    struct Record {
+      double usage;
+      int given;
+    };
+    std::vector<Record> records; // view_entries_'s
     std::vector<Held> held;
     double accounted_until = 0;
     double next_quantum = 0;
@@ -736,12 +747,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   };
   void save_state(SavedState& to) const
   {
-    to.usage.clear();
-    to.given.clear();
-    for (const Entry* e : view_entries_) {
-      to.usage.push_back(e->usage);
-      to.given.push_back(e->given);
-    }
+    to.records.resize(view_entries_.size());
+    SavedState::Record* record = to.records.data();
+    for (const Entry* e : view_entries_)
+      *record++ = {e->usage, e->given};
     to.held = held_;
     to.accounted_until = accounted_until_;
     to.next_quantum = next_quantum_;
@@ -752,10 +761,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   }
   void restore_state(const SavedState& from)
   {
-    for (size_t i = 0; i < view_entries_.size(); i++) {
-      Entry& e = *view_entries_[i];
-      e.usage = from.usage[i];
-      e.given = from.given[i];
+    const SavedState::Record* record = from.records.data();
+    for (Entry* e : view_entries_) {
+      e->usage = record->usage;
+      e->given = record->given;
+      record++;
     }
     held_ = from.held;
     accounted_until_ = from.accounted_until;
