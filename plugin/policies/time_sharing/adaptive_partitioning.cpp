@@ -224,6 +224,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     placed_count_ = 0;
     fresh_count_ = 0;
     bool any_keeps = false;
+    // The processors up, counted once: the idle ones are those less the disjoint sets kept, whose counts are known.
+    up_count_ = view.up.count();
+    int idle_count = up_count_;
     for (size_t i = 0; i < view.jobs.size(); i++) {
       const JobState* s = view.jobs[i];
       Entry& e = *view_entries_[i];
@@ -237,10 +240,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         any_keeps = true;
         put(e, s->processors);
         idle -= s->processors;
+        idle_count -= last_count(e, s->processors);
         placed_here(e);
       }
     }
-    choose(view.up, idle.count(), any_keeps);
+    choose(view.up, idle_count, any_keeps);
     // The plan's maps in id order (held_'s): the maps of the last plan, handed back, are brought to this one's jobs,
     // where most of the last plan's jobs are again.
     auto run = runs_.build(plan.run);
@@ -685,7 +689,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (const Entry* e : view_entries_)
       if (e->slowdown != 1.0) return nullptr; // APVM's paging: the replay does not model a slowdown
     up_ahead_ = &view.up;
-    up_count_ahead_ = view.up.count();
     return ahead_.look_ahead(plan.until, *this);
   }
 
@@ -718,7 +721,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       h.entry->planned = false;
       h.entry->keeps = false;
     }
-    choose(*up_ahead_, up_count_ahead_, false);
+    choose(*up_ahead_, up_count_, false);
     for (const Held& h : held_) {
       Entry& e = *h.entry;
       e.last = e.where;
@@ -780,8 +783,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
  private:
   QuantaAhead<SavedState> ahead_;
-  const ResourceSet* up_ahead_ = nullptr; // while looking ahead: the processors up (the plan's view's), and how many
-  int up_count_ahead_ = 0;
+  const ResourceSet* up_ahead_ = nullptr; // while looking ahead: the processors up (the plan's view's; up_count_ of them)
+  int up_count_ = 0; // set by plan(): how many processors are up
 };
 
 std::vector<ParamSpec> common_params(std::vector<ParamSpec> own)
