@@ -210,7 +210,7 @@ void ResourceSet::take_lowest(int n, ResourceSet& to)
   int taken = 0;
   const int end = end_word_;
   for (int whole = std::min((n - taken) / 64, end - w); whole > 0; whole = std::min((n - taken) / 64, end - w)) {
-    const int stop = w + whole; // `whole` words fit whatever their members
+    const int stop = w + whole;     // `whole` words fit whatever their members
     for (; w + 4 <= stop; w += 4) { // four at a time (a partition of 1,024 processors is 16 words or more)
       const std::uint64_t b0 = from[w], b1 = from[w + 1], b2 = from[w + 2], b3 = from[w + 3];
       taken += __builtin_popcountll(b0) + __builtin_popcountll(b1) + __builtin_popcountll(b2) +

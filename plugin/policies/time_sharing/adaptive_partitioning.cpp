@@ -308,7 +308,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void select_by_counts(const std::vector<Entry*>& candidates, const ResourceSet& up, int idle_count)
   {
     std::vector<Entry*>& chosen = chosen_; // their entries: no lookup of a job's entry per placement
-    chosen.resize(candidates.size()); // room for all, written through a pointer (a pass runs at every quantum)
+    chosen.resize(candidates.size());      // room for all, written through a pointer (a pass runs at every quantum)
     Entry** chosen_end = chosen.data();
     int left = idle_count;
     for (Entry* c : candidates) {
@@ -783,7 +783,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
  private:
   QuantaAhead<SavedState> ahead_;
-  const ResourceSet* up_ahead_ = nullptr; // while looking ahead: the processors up (the plan's view's; up_count_ of them)
+  const ResourceSet* up_ahead_ =
+      nullptr;       // while looking ahead: the processors up (the plan's view's; up_count_ of them)
   int up_count_ = 0; // set by plan(): how many processors are up
 };
 
