@@ -308,18 +308,16 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   void select_by_counts(const std::vector<Entry*>& candidates, const ResourceSet& up, int idle_count)
   {
     std::vector<Entry*>& chosen = chosen_; // their entries: no lookup of a job's entry per placement
-    chosen.resize(candidates.size());      // room for all, written through a pointer (a pass runs at every quantum)
-    Entry** chosen_end = chosen.data();
+    chosen.clear();
     int left = idle_count;
     for (Entry* c : candidates) {
       if (left == 0) break;
       Entry& e = *c;
       if (e.partition == 0 || (!configure_at_arrival_ && !e.started)) configure(e, *e.job);
       if (e.partition > left) continue;
-      *chosen_end++ = c;
+      chosen.push_back(c);
       left -= e.partition;
     }
-    chosen.resize(static_cast<size_t>(chosen_end - chosen.data()));
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
     // Each gets exactly its partition: its last set when that has as many processors, else the partition's lowest idle
     // ones, which are enough (the partitions chosen add up to at most the idle count).
@@ -500,11 +498,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     } else {
       select_by_counts(*candidates, up, idle_count);
     }
-    held_.resize(by_id_.size()); // room for all, written through a pointer
-    Held* held_end = held_.data();
+    held_.clear();
     for (Entry* e : by_id_)
-      if (e->planned) *held_end++ = {e->job->id, e->given, e};
-    held_.resize(static_cast<size_t>(held_end - held_.data()));
+      if (e->planned) held_.push_back({e->job->id, e->given, e});
   }
 
   /* The job's entry, at its submission (its order, its memory in processors, its bounds checked). */
