@@ -209,13 +209,25 @@ void ResourceSet::take_lowest(int n, ResourceSet& to)
   const int first_taken = w;
   int taken = 0;
   const int end = end_word_;
-  for (int whole = std::min((n - taken) / 64, end - w); whole > 0; whole = std::min((n - taken) / 64, end - w))
-    for (const int stop = w + whole; w < stop; w++) { // `whole` words fit whatever their members
+  for (int whole = std::min((n - taken) / 64, end - w); whole > 0; whole = std::min((n - taken) / 64, end - w)) {
+    const int stop = w + whole;     // `whole` words fit whatever their members
+    for (; w + 4 <= stop; w += 4) { // four at a time (a partition of 1,024 processors is 16 words or more)
+      const std::uint64_t b0 = from[w], b1 = from[w + 1], b2 = from[w + 2], b3 = from[w + 3];
+      taken += __builtin_popcountll(b0) + __builtin_popcountll(b1) + __builtin_popcountll(b2) +
+               __builtin_popcountll(b3); // POPCNT where the CPU has it (target_clones above)
+      into[w] = b0;
+      into[w + 1] = b1;
+      into[w + 2] = b2;
+      into[w + 3] = b3;
+      from[w] = from[w + 1] = from[w + 2] = from[w + 3] = 0;
+    }
+    for (; w < stop; w++) {
       const std::uint64_t bits = from[w];
-      taken += __builtin_popcountll(bits); // POPCNT where the CPU has it (target_clones above)
+      taken += __builtin_popcountll(bits);
       into[w] = bits;
       from[w] = 0;
     }
+  }
   while (taken < n && w < end) {
     std::uint64_t bits = from[w];
     if (bits == 0) { // most words taken from are full ones: the empty ones are skipped apart

@@ -1422,6 +1422,62 @@ TEST(Errors, QuotedValuesStayOnOneLine)
 }
 
 // clear(capacity): an empty set of that capacity, whether the set had it (storage kept) or another one.
+/* take_lowest() of hundreds to thousands of members from a large set (AP's partitions on 10,000 processors), where it
+ * takes whole words several at a time: sets of 10,000 and 1,000 members made of runs, dense and sparse (a run of
+ * full words, then scattered members, then empty words), compared member by member with the lowest n of a reference;
+ * what is left must be the rest, its count and lowest member too. */
+TEST(ResourceSet, TakeLowestOfManyWordsMatchesTheLowestMembers)
+{
+  std::mt19937_64 rng(11);
+  size_t full_words_taken = 0;
+  for (int capacity : {10000, 1000}) {
+    for (int round = 0; round < 400; round++) {
+      std::vector<bool> ref(static_cast<size_t>(capacity), false);
+      ResourceSet x(capacity);
+      int start = 0;
+      while (start < capacity) { // runs of members, of empty words and of scattered members
+        const int length = std::min(capacity - start, 1 + static_cast<int>(rng() % 700));
+        const int kind = static_cast<int>(rng() % 3);
+        for (int i = start; i < start + length; i++)
+          if (kind == 0 || (kind == 1 && rng() % 3 == 0)) {
+            ref[static_cast<size_t>(i)] = true;
+            x.set(i);
+          }
+        start += length;
+      }
+      const int members = static_cast<int>(std::count(ref.begin(), ref.end(), true));
+      const int n = static_cast<int>(rng() % static_cast<std::uint64_t>(std::min(members + 50, 3000) + 1));
+      std::vector<bool> low(ref.size(), false), rest = ref;
+      if (n <= members) {
+        int have = 0;
+        for (size_t i = 0; i < ref.size() && have < n; i++)
+          if (ref[i]) {
+            low[i] = true;
+            rest[i] = false;
+            have++;
+          }
+      }
+      ResourceSet to(capacity);
+      x.take_lowest(n, to);
+      const std::string label = std::to_string(capacity) + ", round " + std::to_string(round) + ", n " +
+                                std::to_string(n) + " of " + std::to_string(members);
+      for (int i = 0; i < capacity; i++) {
+        ASSERT_EQ(to.test(i), low[static_cast<size_t>(i)]) << label << ", member " << i;
+        ASSERT_EQ(x.test(i), rest[static_cast<size_t>(i)]) << label << ", member " << i;
+      }
+      const int left = static_cast<int>(std::count(rest.begin(), rest.end(), true));
+      ASSERT_EQ(to.count(), n <= members ? n : 0) << label;
+      ASSERT_EQ(x.count(), left) << label;
+      if (left > 0) {
+        const auto first = std::find(rest.begin(), rest.end(), true) - rest.begin();
+        ASSERT_EQ(x.lowest(1), ResourceSet::range(capacity, static_cast<int>(first), 1)) << label;
+      }
+      if (n <= members && n >= 256) full_words_taken++;
+    }
+  }
+  EXPECT_GT(full_words_taken, 300u); // not vacuous: many takes of four words or more at a time
+}
+
 TEST(ResourceSet, ClearToACapacity)
 {
   ResourceSet same = ResourceSet::range(300, 5, 200);

@@ -89,5 +89,62 @@ TEST(DisjointPairs, AnswersAreTheBruteForceOnesAndSpareMostTests)
   }
 }
 
+/* The group's mark (AP's idle processors brought up to date from the sets that left the group and joined it since a
+ * pass): random groups of 40 and 150 slots, each compared with the one marked before. The changes listed must be the
+ * brute-force differences, each once, every set that left before any that joined (their count too); reset() forgets
+ * the mark, clear_group() does not. */
+TEST(DisjointPairs, ChangesSinceTheMarkAreTheDifferencesLeftFirst)
+{
+  for (size_t slots : {size_t{40}, size_t{150}}) {
+    const std::string label = std::to_string(slots) + " sets";
+    std::mt19937_64 random(slots + 1);
+    DisjointPairs pairs;
+    pairs.reset(slots);
+    EXPECT_FALSE(pairs.marked()) << label;
+    std::vector<bool> marked(slots, false);
+    size_t lefts = 0, joins = 0;
+    for (int pass = 0; pass < 500; pass++) {
+      std::vector<bool> group(slots, false);
+      pairs.clear_group();
+      for (size_t k = 0; k < slots; k++)
+        if (random() % 4 == 0) {
+          group[k] = true;
+          pairs.join_group(k);
+        }
+      if (pass > 0) {
+        ASSERT_TRUE(pairs.marked()) << label;
+        std::vector<size_t> left, joined;
+        bool joined_seen = false, left_after_joined = false;
+        pairs.for_changes_since_mark(
+            [&](size_t k) {
+              left.push_back(k);
+              left_after_joined = left_after_joined || joined_seen;
+            },
+            [&](size_t k) {
+              joined.push_back(k);
+              joined_seen = true;
+            });
+        std::vector<size_t> expected_left, expected_joined;
+        for (size_t k = 0; k < slots; k++) {
+          if (marked[k] && !group[k]) expected_left.push_back(k);
+          if (group[k] && !marked[k]) expected_joined.push_back(k);
+        }
+        ASSERT_EQ(left, expected_left) << label << ", pass " << pass;
+        ASSERT_EQ(joined, expected_joined) << label << ", pass " << pass;
+        ASSERT_FALSE(left_after_joined) << label << ", pass " << pass;
+        ASSERT_EQ(pairs.changes_since_mark(), left.size() + joined.size()) << label << ", pass " << pass;
+        lefts += left.size();
+        joins += joined.size();
+      }
+      pairs.mark_group();
+      marked = group;
+    }
+    EXPECT_GT(lefts, 500u) << label; // not vacuous: both kinds of change, many times
+    EXPECT_GT(joins, 500u) << label;
+    pairs.reset(slots);
+    EXPECT_FALSE(pairs.marked()) << label;
+  }
+}
+
 } // namespace
 } // namespace jobsched

@@ -221,9 +221,12 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     idle = view.up;
     find_view_entries(view);
     if (remember_disjoint_) disjoint_.reset(view_entries_.size()); // the records' sets, as the plan finds them
-    placed_slots_.clear();
+    placed_count_ = 0;
     fresh_count_ = 0;
     bool any_keeps = false;
+    // The processors up, counted once: the idle ones are those less the disjoint sets kept, whose counts are known.
+    up_count_ = view.up.count();
+    int idle_count = up_count_;
     for (size_t i = 0; i < view.jobs.size(); i++) {
       const JobState* s = view.jobs[i];
       Entry& e = *view_entries_[i];
@@ -237,10 +240,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
         any_keeps = true;
         put(e, s->processors);
         idle -= s->processors;
+        idle_count -= last_count(e, s->processors);
         placed_here(e);
       }
     }
-    choose(view.up, idle.count(), any_keeps);
+    choose(view.up, idle_count, any_keeps);
     // The plan's maps in id order (held_'s): the maps of the last plan, handed back, are brought to this one's jobs,
     // where most of the last plan's jobs are again.
     auto run = runs_.build(plan.run);
@@ -334,12 +338,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       }
     }
     if (to_move.empty()) return;
-    if (remember_disjoint_) { // the idle set, needed now
-      idle = up;
-      for (size_t slot : placed_slots_)
-        idle -= *view_entries_[slot]->last;
-    }
-    const size_t placed_before = placed_slots_.size();
+    if (remember_disjoint_) bring_idle_up_to_date(up); // the idle set, needed now
+    const size_t placed_before = placed_count_;
     for (Entry* c : to_move) {
       Entry& e = *c;
       idle.take_lowest(e.partition, put_fresh(e));
@@ -347,18 +347,39 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       placed_here(e);
     }
     if (!remember_disjoint_) return;
+    disjoint_.mark_group(); // idle_ is now `up` less the sets of the group
     // The jobs moved are about to have these sets as their last (plan() and step_ahead() make them so): taken from the
     // idle processors one after another, each lies in `up` and meets no other set placed here.
-    for (size_t m = placed_before; m < placed_slots_.size(); m++) {
+    for (size_t m = placed_before; m < placed_count_; m++) {
       const size_t moved = placed_slots_[m];
       disjoint_.changed_apart_from_group(moved);
       view_entries_[moved]->last_within_up = 1;
     }
   }
+  /* idle_ made `up` less the sets placed so far (disjoint_'s group). Where idle_ was that for the group of an earlier
+   * pass (disjoint_'s mark, taken after that pass's moves), the sets that left the group since are given back and
+   * those that joined are taken out, when they are fewer than the sets placed: from one quantum to the next a few
+   * jobs change among the ten or so that run, and each set is tens of words on 10,000 processors. This holds because
+   * a job's last set changes only when it moves, and a move happens only here, after which the mark is taken again;
+   * and because `up` is the same from one pass to the next until plan() (which forgets the mark: disjoint_.reset()).
+   * The sets of a group are disjoint and lie in `up`, so giving back those that left, then taking out those that
+   * joined (which may meet a set that left), leaves `up` less the group's sets. */
+  void bring_idle_up_to_date(const ResourceSet& up)
+  {
+    ResourceSet& idle = idle_;
+    if (disjoint_.marked() && disjoint_.changes_since_mark() <= placed_count_) {
+      disjoint_.for_changes_since_mark([&](size_t left) { idle |= *view_entries_[left]->last; },
+                                       [&](size_t joined) { idle -= *view_entries_[joined]->last; });
+      return;
+    }
+    idle = up;
+    for (size_t m = 0; m < placed_count_; m++)
+      idle -= *view_entries_[placed_slots_[m]]->last;
+  }
   /* The job's set is placed in the pass under way (its last set, or one it is given). */
   void placed_here(const Entry& e)
   {
-    placed_slots_.push_back(e.slot);
+    placed_slots_[placed_count_++] = e.slot; // each set is placed at most once a pass
     if (remember_disjoint_) disjoint_.join_group(e.slot);
   }
   /* Whether the job's last set is among the idle processors: it lies in `up` and meets none of the sets placed (asked
@@ -551,7 +572,8 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   std::vector<Entry*> candidates_; // ranked_'s entries that do not keep their processors
   std::vector<Entry*> chosen_;
   std::vector<Entry*> to_move_;
-  std::vector<size_t> placed_slots_; // the slots of the sets placed in the pass under way
+  std::vector<size_t> placed_slots_; // the slots of the sets placed in the pass under way: the first placed_count_
+  size_t placed_count_ = 0;          // (room for every slot: no test of the capacity per placement)
   DisjointPairs disjoint_;           // which jobs' last sets are known to be disjoint (plan() forgets them all)
   // the maps of the last plan, handed back (reuse_plan), in whose nodes the next plan's are built.
   ReusedMap<ResourceSet> runs_;
@@ -570,6 +592,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       e.slot = view_entries_.size();
       view_entries_.push_back(&e);
     }
+    placed_slots_.resize(view_entries_.size());
     ranked_ = view_entries_; // in any order: rank() sorts it
     by_id_ = view_entries_;
     std::sort(by_id_.begin(), by_id_.end(), [](const Entry* a, const Entry* b) { return a->job->id < b->job->id; });
@@ -585,13 +608,15 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       return a->usage < b->usage || (a->usage == b->usage && a->order < b->order);
     };
     size_t moves = 0;
-    const size_t most = 4 * ranked_.size() + 16;
-    for (size_t i = 1; i < ranked_.size(); i++) {
-      Entry* e = ranked_[i];
+    const size_t n = ranked_.size();
+    const size_t most = 4 * n + 16;
+    Entry** ranked = ranked_.data(); // (the vector's size and start are not read again at every move)
+    for (size_t i = 1; i < n; i++) {
+      Entry* e = ranked[i];
       size_t j = i;
-      for (; j > 0 && before(e, ranked_[j - 1]); j--)
-        ranked_[j] = ranked_[j - 1];
-      ranked_[j] = e;
+      for (; j > 0 && before(e, ranked[j - 1]); j--)
+        ranked[j] = ranked[j - 1];
+      ranked[j] = e;
       moves += i - j;
       if (moves > most) {
         std::sort(ranked_.begin(), ranked_.end(), before);
@@ -660,7 +685,6 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     for (const Entry* e : view_entries_)
       if (e->slowdown != 1.0) return nullptr; // APVM's paging: the replay does not model a slowdown
     up_ahead_ = &view.up;
-    up_count_ahead_ = view.up.count();
     return ahead_.look_ahead(plan.until, *this);
   }
 
@@ -687,13 +711,13 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     account(t, view_entries_.size()); // the jobs in the system: those of the lookahead's plan
     next_quantum_ = quantum_after(t);
     if (!remember_disjoint_) idle_ = *up_ahead_; // the idle processors, for the plain arithmetic
-    placed_slots_.clear();
+    placed_count_ = 0;
     disjoint_.clear_group();
     for (const Held& h : held_) { // the entries planned (and those that kept their processors) are the last plan's
       h.entry->planned = false;
       h.entry->keeps = false;
     }
-    choose(*up_ahead_, up_count_ahead_, false);
+    choose(*up_ahead_, up_count_, false);
     for (const Held& h : held_) {
       Entry& e = *h.entry;
       e.last = e.where;
@@ -707,8 +731,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
    * follows from the usages, one order (rank()), which the next plan() sorts ranked_ into from the order the steps
    * left, a few steps on and nearly right. */
   struct SavedState {
-    std::vector<double> usage;
-    std::vector<int> given;
+    struct Record {
+      double usage;
+      int given;
+    };
+    std::vector<Record> records; // view_entries_'s
     std::vector<Held> held;
     double accounted_until = 0;
     double next_quantum = 0;
@@ -719,12 +746,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   };
   void save_state(SavedState& to) const
   {
-    to.usage.clear();
-    to.given.clear();
-    for (const Entry* e : view_entries_) {
-      to.usage.push_back(e->usage);
-      to.given.push_back(e->given);
-    }
+    to.records.resize(view_entries_.size());
+    SavedState::Record* record = to.records.data();
+    for (const Entry* e : view_entries_)
+      *record++ = {e->usage, e->given};
     to.held = held_;
     to.accounted_until = accounted_until_;
     to.next_quantum = next_quantum_;
@@ -735,10 +760,11 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   }
   void restore_state(const SavedState& from)
   {
-    for (size_t i = 0; i < view_entries_.size(); i++) {
-      Entry& e = *view_entries_[i];
-      e.usage = from.usage[i];
-      e.given = from.given[i];
+    const SavedState::Record* record = from.records.data();
+    for (Entry* e : view_entries_) {
+      e->usage = record->usage;
+      e->given = record->given;
+      record++;
     }
     held_ = from.held;
     accounted_until_ = from.accounted_until;
@@ -753,8 +779,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
  private:
   QuantaAhead<SavedState> ahead_;
-  const ResourceSet* up_ahead_ = nullptr; // while looking ahead: the processors up (the plan's view's), and how many
-  int up_count_ahead_ = 0;
+  const ResourceSet* up_ahead_ =
+      nullptr;       // while looking ahead: the processors up (the plan's view's; up_count_ of them)
+  int up_count_ = 0; // set by plan(): how many processors are up
 };
 
 std::vector<ParamSpec> common_params(std::vector<ParamSpec> own)

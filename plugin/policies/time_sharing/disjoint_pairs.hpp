@@ -27,10 +27,42 @@ class DisjointPairs {
     row_words_ = (slots + 63) / 64;
     disjoint_.assign(slots_ * row_words_, 0);
     group_.assign(row_words_, 0);
+    mark_.assign(row_words_, 0);
+    marked_ = false;
   }
 
   void clear_group() { std::fill(group_.begin(), group_.end(), 0); }
   void join_group(size_t k) { group_[k / 64] |= bit(k); }
+
+  /* The group remembered as it is (the mark), for a set the caller derives from the group's sets (AP's idle
+   * processors: those up less the group's sets) to be brought up to date later from the sets that left the group and
+   * those that joined it since, where these are few, rather than derived anew. reset() forgets the mark. */
+  void mark_group()
+  {
+    mark_ = group_;
+    marked_ = true;
+  }
+  bool marked() const { return marked_; }
+  /* How many sets left or joined the group since the mark. */
+  size_t changes_since_mark() const
+  {
+    size_t n = 0;
+    for (size_t w = 0; w < row_words_; w++)
+      n += static_cast<size_t>(__builtin_popcountll(group_[w] ^ mark_[w]));
+    return n;
+  }
+  /* left(k) for every set k of the mark not of the group, then joined(k) for every set of the group not of the mark:
+   * all those that left before any that joined, as a set that joined may meet one that left. */
+  template <class Left, class Joined>
+  void for_changes_since_mark(Left&& left, Joined&& joined) const
+  {
+    for (size_t w = 0; w < row_words_; w++)
+      for (std::uint64_t bits = mark_[w] & ~group_[w]; bits != 0; bits &= bits - 1)
+        left(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+    for (size_t w = 0; w < row_words_; w++)
+      for (std::uint64_t bits = group_[w] & ~mark_[w]; bits != 0; bits &= bits - 1)
+        joined(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+  }
 
   /* Whether set i (not in the group) meets a set of the group: overlaps_now(j) (whether set i meets set j as they are)
    * asked of the sets of the group not known to be disjoint from it, the disjoint ones remembered. */
@@ -98,6 +130,8 @@ class DisjointPairs {
   size_t row_words_ = 0;
   std::vector<std::uint64_t> disjoint_; // row i (row_words_ words), bit j: sets i and j are known to be disjoint
   std::vector<std::uint64_t> group_;
+  std::vector<std::uint64_t> mark_; // the group at mark_group()
+  bool marked_ = false;
 };
 
 } // namespace jobsched
