@@ -186,12 +186,12 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
         values[k].push_back(t.rows[r][key_column[k]]);
 
   if (req.series) {
-    // A key left out must follow the series: one value per series, as a key swept together with a series key does
-    // (policy.name beside workload.generator.memory_distribution in Setia's Figure 3).
+    // A key left out must follow the points: one value per series and x, as a key swept together with a series key
+    // or the x key does (policy.name beside workload.generator.memory_distribution in Setia's Figure 3).
     auto follows_series = [&](size_t k) {
       std::map<std::vector<std::string>, std::string> value_of;
       for (size_t r : rows) {
-        std::vector<std::string> at;
+        std::vector<std::string> at{t.rows[r][key_column[x]]};
         for (size_t s : series_keys)
           at.push_back(t.rows[r][key_column[s]]);
         const auto [known, fresh] = value_of.emplace(at, t.rows[r][key_column[k]]);

@@ -576,6 +576,20 @@ TEST_F(PlotTest, SeriesMayLeaveOutAKeyThatFollowsIt)
   std::string e = input_error_of([&] { jplot::sweep_figure(sweep, req); });
   EXPECT_NE(e.find("swept key 'policy.name' takes 2 values but is neither --x nor in --series"), std::string::npos)
       << e;
+  // A key swept together with the x key follows the points too: one line per policy, two points each.
+  write(sweep / "aggregate.csv",
+        "point,workload.load_factor,workload.generator.mean_interarrival,policy.name,metric,n,mean,std,"
+        "ci95_half_width\n"
+        "0,0.5,20,fcfs,mean_turnaround_time,1,100,,\n"
+        "1,0.5,20,easy,mean_turnaround_time,1,90,,\n"
+        "2,0.7,14,fcfs,mean_turnaround_time,1,150,,\n"
+        "3,0.7,14,easy,mean_turnaround_time,1,130,,\n");
+  req.names.clear();
+  req.series = "policy.name";
+  c = sweep_commands(sweep, req);
+  EXPECT_NE(c.find("title 'policy=fcfs'"), std::string::npos) << c;
+  EXPECT_NE(c.find("title 'policy=easy'"), std::string::npos) << c;
+  EXPECT_EQ(c.find("interarrival"), std::string::npos) << c;
 }
 
 TEST_F(PlotTest, LabelOptionsAreCheckedAndSweepOnly)

@@ -330,8 +330,8 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
   // The union of the sets before each one and the processors held twice, as words (every set here has the machine's
   // capacity: check()), zero between checks outside [touched_first, touched_end). A set's words are combined inline,
   // from its first member's word to its last's: a few calls of ResourceSet per share job (a copy, an intersection,
-  // two counts, two unions) cost more than the words themselves on a small machine (ag-ds checks a plan at nearly
-  // every quantum).
+  // two counts, two unions) cost more than the words themselves on a small machine (plans whose shares are not laid
+  // out in id order: check_chained_shares() takes Cao's).
   std::vector<std::uint64_t>& covered = shares_covered_words_;
   std::vector<std::uint64_t>& twice = shares_twice_words_;
   const auto words = static_cast<size_t>((capacity + 63) / 64);

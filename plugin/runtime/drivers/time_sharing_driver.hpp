@@ -115,8 +115,8 @@ class TimeSharingDriver : public Driver {
   mutable std::vector<std::uint64_t> shares_twice_words_;
   mutable std::vector<std::pair<size_t, size_t>> shares_spans_; // each share job's words, first and end
   mutable std::vector<long> share_holders_;
-  // and its lists by share job (ids, shares, union-find parents, processors first held, the group's sums) and the
-  // processors whose holder it set, kept likewise: seven lists allocated per plan were a tenth of its cost (Cao's).
+  // and its lists by share job (ids, union-find parents, processors first held, the group's sums) and the processors
+  // whose holder it set, kept likewise: lists allocated per plan were a tenth of its cost (Cao's).
   mutable std::vector<JobId> shares_ids_;
   mutable std::vector<size_t> shares_parent_;
   mutable std::vector<double> shares_first_held_;

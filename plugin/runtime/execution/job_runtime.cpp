@@ -451,6 +451,7 @@ void JobRuntime::compute(Execution& x)
     // Copied field by field: the struct read back in 16-byte loads across the 8-byte stores that had just written it
     // waited for them to land (a Cao job moves at nearly every quantum, and this was a third of compute()'s time). The
     // empty asm keeps the compiler from merging the two doubles' loads into one again.
+    static_assert(sizeof(PlacementCost) == 24, "a field added to PlacementCost must be copied here too");
     const PlacementCost cost = model_.cost(*x.job, s.processors, static_cast<int>(n)); // (n: not counted again)
     s.cost.nodes_used = cost.nodes_used;
     s.cost.communication = cost.communication;
