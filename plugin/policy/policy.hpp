@@ -37,6 +37,8 @@ struct PolicyEnv {
   const Params& params;
   std::uint64_t seed = 1;                  // the simulation's seed, for policies that draw numbers (their own streams)
   const MessageNetwork* network = nullptr; // null in unit tests: no platform to send messages over
+  bool steady_machine = true; // no profile changes a host's speed or state and no owner takes it: every processor is
+                              // there all along at its speed (what an analysis of a dedicated machine assumes)
 };
 
 class Policy {

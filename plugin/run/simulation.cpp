@@ -262,7 +262,13 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
       engine.seal_platform();
       return message_time(*a, *b, bytes, platform, why);
     };
-    PolicyEnv env{machine, *ctx.allocator, ctx.policy_params, sc.simulation.seed, &network};
+    PolicyEnv env{machine,
+                  *ctx.allocator,
+                  ctx.policy_params,
+                  sc.simulation.seed,
+                  &network,
+                  !program_platform && platform_without_profiles(sc.platform) &&
+                      sc.owners.model == OwnerSpec::Model::none};
     if (policy_info.time_sharing())
       ctx.time_sharing_policy = policy_info.make_time_sharing(env);
     else

@@ -259,4 +259,37 @@ grep -v 'zoneRoute src="site-0" dst="site-1"' "$src/tests/platforms/grid-2-sites
 expect_error missing_zone_route 2 "grid-noroute.xml: no route from site-1-frontend to site-0-frontend" \
   "tree node 3 and its parent exchange messages" -- run "$graphml_scenario" --quiet \
   --set "platform=$work/grid-noroute.xml"
+
+# Section 3.4 assumes P identical processors, all there all along: on hosts of different speeds (or hosts a profile
+# changes) `invariants: auto` leaves the checks out (the run completes, invariants_checked false), where `on` finds
+# Lemma 1 broken (a job's satisfied time on slower processors exceeds (c + 1) x its span); the same hosts at one speed
+# are checked.
+{
+  echo "<?xml version='1.0'?>"
+  echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
+  echo '<platform version="4.1"><zone id="lab" routing="Full">'
+  i=0
+  for speed in 2 1 2 2 4 0.5 1.25 1.25 2 1.25 0.75 1 0.5 2 2 1 1 1 0.75 2 4 4 0.75 3; do
+    echo "<host id=\"n$i\" speed=\"${speed}Gf\"/>"
+    i=$((i + 1))
+  done
+  echo '</zone></platform>'
+} >"$work/mixed-speeds.xml"
+sed 's/speed="[0-9.]*Gf"/speed="1Gf"/' "$work/mixed-speeds.xml" >"$work/one-speed.xml"
+for case in mixed-speeds:false one-speed:true profiles:false; do
+  name=${case%%:*}
+  platform=$work/$name.xml
+  [ "$name" = profiles ] && platform=$src/tests/platforms/profiles.xml
+  "$bin" run "$scenario" --quiet --out "$work/analysis-$name" --set "platform=$platform" \
+    --set workload.generator.jobs=60 2>"$work/analysis-$name.err"
+  status=$?
+  checked=$(field invariants_checked "$work/analysis-$name/summary.json")
+  report "analysis_$name" "$([ $status -eq 0 ] && [ "$checked" = "${case#*:}" ] ||
+    echo " exit $status, invariants_checked '$checked': $(head -c 300 "$work/analysis-$name.err")")"
+done
+"$bin" run "$scenario" --quiet --out "$work/analysis-on" --set "platform=$work/mixed-speeds.xml" \
+  --set workload.generator.jobs=60 --set policy.params.invariants=on 2>"$work/analysis-on.err"
+status=$?
+[ $status -eq 4 ] && grep -q "invariant violated: Lemma 1 violated by job" "$work/analysis-on.err"
+report analysis_mixed_speeds_on "$([ $? -eq 0 ] || echo " exit $status: $(head -c 300 "$work/analysis-on.err")")"
 finish

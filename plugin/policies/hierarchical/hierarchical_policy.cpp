@@ -39,7 +39,8 @@
  * Section 3.4's analysis is measured on every run (report()): per job its transition factor, satisfied time, total
  * allotment and stall; the run's Theorem 1 bound and Lemma 1 ratios, and the quanta where a job is deprived while
  * fewer than P processors are allotted. `invariants: auto` checks them where the analysis applies (QF 1, CF 0,
- * fractional, DS + DEQ; Lemma 1 and Theorem 1 under A-Control with convergence rate 0), `on` always, `off` never. */
+ * fractional, DS + DEQ, identical processors that no profile or owner changes; Lemma 1 and Theorem 1 under A-Control
+ * with convergence rate 0), `on` always, `off` never. */
 #include "policies/hierarchical/analysis.hpp"
 #include "policies/hierarchical/hierarchy_spec.hpp"
 #include "policy/policy.hpp"
@@ -123,10 +124,15 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     if (messages_over_platform_) place_nodes(p, env.network);
     leaves_ = hs::leaves(tree_);
     leaf_jobs_.resize(n);
-    // Section 3.4's setting (analysis.hpp).
+    // Section 3.4's setting (analysis.hpp): P identical processors, all there all along (a job's satisfied time on
+    // slower or vanishing processors exceeds Lemma 1's bound through no fault of the schedule).
+    bool identical_processors = env.steady_machine;
+    for (int h = 1; h < env.machine.host_count() && identical_processors; h++)
+      identical_processors = env.machine.speed(h) == env.machine.speed(0);
     const bool analysis_applies = spec_.quantum_factor == 1 && spec_.cost_factor == 0 && !spec_.whole_processors &&
                                   spec_.allocator == hs::NodeAllocator::deq &&
-                                  spec_.job_scheduler != hs::JobScheduler::equi && !messages_over_platform_;
+                                  spec_.job_scheduler != hs::JobScheduler::equi && !messages_over_platform_ &&
+                                  identical_processors;
     check_ = spec_.invariants == "on" || (spec_.invariants == "auto" && analysis_applies);
     check_lemma_ = check_ && (spec_.invariants == "on" ||
                               (spec_.job_scheduler == hs::JobScheduler::a_control && spec_.convergence_rate == 0));

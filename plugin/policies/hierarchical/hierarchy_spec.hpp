@@ -37,7 +37,8 @@ struct HierarchySpec {
   // Messages: free (the paper's model), or over the platform (hierarchical_policy.cpp), each `message_bytes` long.
   bool messages_over_platform = false;
   double message_bytes = 64;
-  std::string invariants = "auto"; // auto: checked on runs where they hold (QF 1, CF 0, fractional); on: on every
+  std::string invariants = "auto"; // auto: checked on runs where they hold (QF 1, CF 0, fractional, identical and
+                                   // steady processors); on: on every
                                    // run (to see where the analysis stops holding); off
 };
 
