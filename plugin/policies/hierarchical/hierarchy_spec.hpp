@@ -38,8 +38,8 @@ struct HierarchySpec {
   bool messages_over_platform = false;
   double message_bytes = 64;
   std::string invariants = "auto"; // auto: checked on runs where they hold (QF 1, CF 0, fractional, identical and
-                                   // steady processors); on: on every
-                                   // run (to see where the analysis stops holding); off
+                                   // steady processors); on: on every run (to see where the analysis stops holding);
+                                   // off
 };
 
 /* "ac-ds", "equi-equi"... */
