@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 
 using namespace jobsched;
@@ -114,6 +115,71 @@ TEST(VirtualWakeups, ClockFormulaIsSimGrids)
   EXPECT_EQ(got[1], 0) << "targets no timeout lands on";
   EXPECT_EQ(got[2], 0) << "landings that missed their target";
   EXPECT_GT(got[3], 1e5);
+}
+
+/* The rule a replay of cycles asks at every boundary (NextVirtualInstant): the instant it gives is where SimGrid's
+ * clock goes when the scheduler waits for the wake-up for real (3,000 waits from SimGrid's own clock, wake-ups from a
+ * microsecond to 100 times the clock (at most 1e6 s) ahead, nothing else due), and it refuses each case the scheduler's
+ * loop would not reach virtually, from values worked out by hand: a wake-up within kTimeEpsilon of the decision,
+ * another event due at the wake-up or within kTimeEpsilon after it, and the progress limit (30 days from the decision,
+ * or from the last job's end when jobs were requeued since). */
+TEST(VirtualWakeups, NextVirtualInstantIsWhereTheLoopGoes)
+{
+  NextVirtualInstant rule;
+  rule.max_without_progress = SchedulerActor::kMaxWithoutProgress;
+  rule.simgrid_clock = 100;
+  EXPECT_EQ(rule(100, 100.0000005), -1.0);
+  EXPECT_EQ(rule(100, 100.000002), 100.000002);
+  rule.others = 200;
+  EXPECT_EQ(rule(100, 200), -1.0);
+  EXPECT_EQ(rule(100, 199.9999995), -1.0); // the event 0.5 us after the wake-up: gathered with it
+  EXPECT_EQ(rule(100, 199.999998), 199.999998);
+  rule.others = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(rule(100, 2592100), -1.0);
+  EXPECT_EQ(rule(100, 2592099), 2592099.0);
+  rule.requeued = true;
+  rule.last_end = 50;
+  EXPECT_EQ(rule(100, 2592050), -1.0);
+  EXPECT_EQ(rule(100, 2592049), 2592049.0);
+  rule.last_end = 150; // ended after the decision: the limit counts from the decision
+  EXPECT_EQ(rule(100, 2592099), 2592099.0);
+  EXPECT_EQ(rule(100, 2592100), -1.0);
+
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", four_node_platform());
+  auto got = in_child([&] {
+    auto engine = jobsched::testing::quiet_l07_engine(file.string());
+    std::vector<double> result(3, 0);
+    simgrid::s4u::Actor::create("waiter", engine->host_by_name("frontend"), [&result] {
+      int* message = nullptr;
+      auto receive = simgrid::s4u::Mailbox::by_name("nobody-sends")->get_async<int>(&message);
+      std::vector<simgrid::s4u::ActivityPtr> activities{receive};
+      std::mt19937_64 random(11);
+      std::uniform_real_distribution<double> unit(0, 1);
+      NextVirtualInstant rule;
+      rule.max_without_progress = SchedulerActor::kMaxWithoutProgress;
+      for (int i = 0; i < 3000; i++) {
+        const double clock = simgrid::s4u::Engine::get_clock();
+        rule.simgrid_clock = clock;
+        // (At most 1e6 s ahead: below the progress limit.)
+        const double until = clock + std::min(1e6, std::max(clock, 1e-3) * std::pow(10.0, unit(random) * 6 - 4)) + 1e-6;
+        const double next = rule(clock, until);
+        simgrid::s4u::Activity::wait_any_for(activities, std::max(0.0, until - clock)); // the loop's wait
+        if (next < 0)
+          result[0]++;
+        else
+          result[1] += simgrid::s4u::Engine::get_clock() != next ? 1 : 0;
+      }
+      result[2] = simgrid::s4u::Engine::get_clock();
+      receive->cancel();
+    });
+    engine->run();
+    return result;
+  });
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0], 0) << "wake-ups refused with nothing else due";
+  EXPECT_EQ(got[1], 0) << "instants that are not where SimGrid's clock went";
+  EXPECT_GT(got[2], 1e5);
 }
 
 /* EQUI-EPOCH, three jobs of 40 processor-seconds at time 0 on N = 4 (M = 2, 1, 1; see test_memory_constrained_runtime

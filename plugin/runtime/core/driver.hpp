@@ -5,8 +5,7 @@
 
 #include "model/job_state.hpp"
 #include "model/machine_events.hpp"
-
-#include <functional>
+#include "runtime/core/virtual_clock.hpp"
 
 namespace jobsched {
 
@@ -40,13 +39,10 @@ class Driver {
   virtual bool next_wakeup_is_virtual() const { return false; }
   /* Right after a decision at `now`: advance the policy's repeating schedule (Plan::cycle) by as many whole cycles as
    * come before anything else can happen, or replay its lookahead (Plan::lookahead) as far, without asking the
-   * policy. `next_instant(clock, until)` is the instant the
-   * scheduler would reach on its virtual clock for the policy's wake-up `until` after deciding at `clock`, or -1 when
-   * it would not reach it virtually (something else may come first). */
-  virtual CycleAdvance advance_cycles(double /*now*/, const std::function<double(double, double)>& /*next_instant*/)
-  {
-    return {};
-  }
+   * policy. `next_instant(clock, until)` is the instant the scheduler would reach on its virtual clock for the
+   * policy's wake-up `until` after deciding at `clock`, or -1 when it would not reach it virtually (something else
+   * may come first): a rule inline, asked at every boundary replayed. */
+  virtual CycleAdvance advance_cycles(double /*now*/, const NextVirtualInstant& /*next_instant*/) { return {}; }
   /* A cycle or lookahead advance_cycles() has not tried yet is in force (a cheap test first). */
   virtual bool may_advance_cycles() const { return false; }
   /* A rotation of jobs made of processes (Plan::rotation) advance_cycles() has not tried yet is in force: its

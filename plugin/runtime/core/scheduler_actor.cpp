@@ -184,40 +184,6 @@ bool SchedulerActor::gather(bool woke_on_message)
   return happened;
 }
 
-namespace {
-/* The bodies of simgrid_clock_after_wait() and timeout_landing_on(), inline where the replay of cycles asks them at
- * every boundary (advance_cycles()): a function the shared library exports is never inlined (-fPIC lets another
- * library interpose it), and each was a call per boundary. */
-inline double clock_after_wait(double clock, double timeout)
-{
-  const double date = clock + timeout;
-  return clock + (date - clock);
-}
-
-inline double landing_timeout(double clock, double target)
-{
-  double above = target - clock;
-  double below = above;
-  for (int tries = 0; tries < 8; tries++) {
-    if (clock_after_wait(clock, above) == target) return above;
-    if (below > 0 && clock_after_wait(clock, below) == target) return below;
-    above = std::nextafter(above, std::numeric_limits<double>::infinity());
-    below = std::nextafter(below, 0.0);
-  }
-  return -1;
-}
-} // namespace
-
-double simgrid_clock_after_wait(double clock, double timeout)
-{
-  return clock_after_wait(clock, timeout);
-}
-
-double timeout_landing_on(double clock, double target)
-{
-  return landing_timeout(clock, target);
-}
-
 void SchedulerActor::catch_up(const std::vector<sg4::ActivityPtr>& activities)
 {
   const double from = sg4::Engine::get_clock();
@@ -239,22 +205,13 @@ void SchedulerActor::advance_cycles()
       !(driver_->next_wakeup_is_virtual() || driver_->replays_rotation()) || !runtime_.activities().empty() ||
       sources_pending(now_))
     return;
-  const double others = std::min(runtime_.next_deadline(), next_source_time());
-  const double sg_clock = sg4::Engine::get_clock();
+  NextVirtualInstant next_instant;
+  next_instant.others = std::min(runtime_.next_deadline(), next_source_time());
+  next_instant.simgrid_clock = sg4::Engine::get_clock();
   // Nothing the advance does changes requeues_since_end_ or last_end_ (no job ends or is requeued in it).
-  const bool requeued = requeues_since_end_ > 0;
-  const double last_end = last_end_;
-  auto next_instant = [others, sg_clock, requeued, last_end](double clock, double until) {
-    if (!(until > clock + kTimeEpsilon)) return -1.0; // policy_wakeup(): not a wake-up after the decision at clock
-    if (!(until < others)) return -1.0;
-    // The progress limit (kMaxWithoutProgress) would come first: jobs compute, so it is counted from `clock`.
-    if (!(until < (requeued ? std::min(last_end, clock) : clock) + kMaxWithoutProgress)) return -1.0;
-    const double next = clock_after_wait(clock, std::max(0.0, until - clock));
-    if (next < until - kTimeEpsilon) return -1.0;         // the loop would not decide there
-    if (!(others > next + kTimeEpsilon)) return -1.0;     // gather() would take a source's events due that close
-    if (landing_timeout(sg_clock, next) < 0) return -1.0; // SimGrid could not be brought there
-    return next;
-  };
+  next_instant.requeued = requeues_since_end_ > 0;
+  next_instant.last_end = last_end_;
+  next_instant.max_without_progress = kMaxWithoutProgress;
   const CycleAdvance advance = driver_->advance_cycles(now_, next_instant);
   if (advance.instants == 0) return;
   stats_.cycles += advance.cycles;

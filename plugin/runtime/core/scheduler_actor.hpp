@@ -8,6 +8,7 @@
 #include "model/owner_activity.hpp"
 #include "runtime/core/driver.hpp"
 #include "runtime/core/event_source.hpp"
+#include "runtime/core/virtual_clock.hpp"
 #include "runtime/execution/job_runtime.hpp"
 
 #include <chrono>
@@ -24,15 +25,6 @@ struct SchedulerStats {
   long cycles = 0;           // whole cycles of a repeating schedule advanced without deciding (set_cycles)
   long cycle_instants = 0;   // the decision instants those cycles stood for (not in `instants`)
 };
-
-/* SimGrid's clock after a wait with `timeout` begun at `clock`, when nothing else ends first: the wait's timer is set
- * at clock + timeout, and the engine moves its clock by that date minus its clock (SimGrid 3.32:
- * ActivityImpl::wait_any_for sets Timer::set(get_clock() + timeout); EngineImpl::solve(max_date) takes time_delta =
- * max_date - now_, then now_ += time_delta). Not always clock + timeout, nor the date itself. */
-double simgrid_clock_after_wait(double clock, double timeout);
-/* A timeout whose wait takes SimGrid's clock from `clock` to `target` (> clock) exactly, or -1 when none within a few
- * units in the last place of target - clock does. */
-double timeout_landing_on(double clock, double target);
 
 class SchedulerActor {
  public:

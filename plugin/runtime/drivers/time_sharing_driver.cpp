@@ -717,7 +717,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
  * then go from that boundary, as the advance that followed the decision there did. Each of those instants was a
  * decision (the policy's plan, its check, the runtime's suspensions and resumptions): after an arrival, two on
  * average, half the decision instants of a run. */
-CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<double(double, double)>& next_instant)
+CycleAdvance TimeSharingDriver::advance_cycles(double now, const NextVirtualInstant& next_instant)
 {
   if (replays_rotation()) return advance_rotation(now, next_instant);
   if (lookahead_ && repeats_) return advance_lookahead(now, next_instant);
@@ -743,12 +743,13 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   // it and its position; its clock -1 when something else would come first. The position of a boundary reached is that
   // of the next step's `from`: Cycle::until() of it, computed once. Written field by field into `b` (a boundary built
   // apart and copied in was read back in 16-byte halves of two 8-byte stores, which the processor cannot forward).
+  // (`phases`, not cycle.phases.size(): a local the compiler need not read again after each boundary's stores.)
   auto reach = [&](double from, const Cycle::Position& at, CycleBoundary& b) {
     b.until = cycle.until(at);
     b.clock = next_instant(from, b.until);
     if (b.clock < 0) return;
     // Its phase is most often the one after the last (the first of the next period after the last phase).
-    b.at = cycle.position(b.clock, at.phase + 2 < cycle.phases.size() ? at.phase + 1 : 0);
+    b.at = cycle.position(b.clock, at.phase + 2 < phases ? at.phase + 1 : 0);
   };
   // The next boundary and the runtime's replay up to it, `at` then its position; -1 (`at` unchanged) when something
   // else would come first or the runtime cannot replay it.
@@ -770,7 +771,7 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const std::function<d
   };
   auto find_next = [&](std::vector<CycleBoundary>& found, Boundaries& b) {
     if (b.done) return;
-    if (found.size() > cycle.phases.size()) {
+    if (found.size() > phases) {
       b.done = true;
       return;
     }
@@ -1079,7 +1080,7 @@ void TimeSharingDriver::take_phase_as_last_plan(const Phase& run)
  * reached. A boundary is replayed only when the scheduler's clock would land exactly on the instant the policy planned
  * it for: the policy's plan there follows from that instant (its usage accounting), and another clock would be
  * another plan. */
-CycleAdvance TimeSharingDriver::advance_lookahead(double now, const std::function<double(double, double)>& next_instant)
+CycleAdvance TimeSharingDriver::advance_lookahead(double now, const NextVirtualInstant& next_instant)
 {
   CycleAdvance advance;
   advance.clock = now;
@@ -1114,7 +1115,7 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const std::functio
   return advance;
 }
 
-CycleAdvance TimeSharingDriver::advance_rotation(double now, const std::function<double(double, double)>& next_instant)
+CycleAdvance TimeSharingDriver::advance_rotation(double now, const NextVirtualInstant& next_instant)
 {
   CycleAdvance advance;
   advance.clock = now;
@@ -1127,7 +1128,9 @@ CycleAdvance TimeSharingDriver::advance_rotation(double now, const std::function
   request.quantum = rotation.quantum;
   request.switch_cost = rotation.switch_cost;
   request.up = &rotation_up_;
-  const JobRuntime::RotationReplay replay = runtime_.replay_rotation(request, now, next_instant);
+  // (By reference: a std::function holds a lambda of one pointer in place, a copy of the rule on the heap.)
+  const JobRuntime::RotationReplay replay = runtime_.replay_rotation(
+      request, now, [&next_instant](double clock, double until) { return next_instant(clock, until); });
   if (!replay.retry) rotation_tried_ = rotation_;
   if (replay.boundaries == 0) return advance;
   decisions_ += replay.decisions;

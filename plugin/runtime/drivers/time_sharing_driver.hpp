@@ -33,7 +33,7 @@ class TimeSharingDriver : public Driver {
   void process_event(JobId job, bool added, double draw, double now) override;
   double next_wakeup() const override { return until_; }
   bool next_wakeup_is_virtual() const override { return repeats_; }
-  CycleAdvance advance_cycles(double now, const std::function<double(double, double)>& next_instant) override;
+  CycleAdvance advance_cycles(double now, const NextVirtualInstant& next_instant) override;
   bool may_advance_cycles() const override
   {
     return (repeats_ && ((cycle_ && cycle_ != cycle_tried_) || lookahead_)) || replays_rotation();
@@ -58,10 +58,10 @@ class TimeSharingDriver : public Driver {
   bool check_chained_shares() const;
   /* advance_cycles() for a lookahead (Plan::lookahead): its phases' boundaries replayed one by one from phase 0, as
    * far as nothing else happens at or before them. */
-  CycleAdvance advance_lookahead(double now, const std::function<double(double, double)>& next_instant);
+  CycleAdvance advance_lookahead(double now, const NextVirtualInstant& next_instant);
   /* advance_cycles() for a rotation of jobs made of processes (Plan::rotation): the runtime replays its boundaries
    * (JobRuntime::replay_rotation()) and the policy learns how many (TimeSharingPolicy::rotation_replayed()). */
-  CycleAdvance advance_rotation(double now, const std::function<double(double, double)>& next_instant);
+  CycleAdvance advance_rotation(double now, const NextVirtualInstant& next_instant);
   /* A lookahead's form (Lookahead): as many instants as phases, ascending from now, the first the plan's `until`,
    * phase 0 the plan's `run` (not its sets); in a run's first kPhasesChecked lookaheads, then in one of every 64,
    * each later phase's jobs by id, in the system, on processors up, none given to two, within their bounds. */
