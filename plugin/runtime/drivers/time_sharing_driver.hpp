@@ -136,7 +136,7 @@ class TimeSharingDriver : public Driver {
   // fill_replay_table(): the jobs of a cycle or lookahead, and where each computes per phase
   std::vector<JobId> cycle_ids_;
   std::vector<const ResourceSet*> cycle_where_;
-  std::vector<int> cycle_counts_; // as cycle_where_, with a lookahead's counts (empty: none declared)
+  std::vector<int> cycle_counts_;           // as cycle_where_, with a lookahead's counts (empty: none declared)
   std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
   std::vector<const JobState*> cycle_states_; // their records and submission orders (fill_replay_table())
   std::vector<std::uint64_t> cycle_orders_;

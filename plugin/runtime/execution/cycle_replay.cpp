@@ -156,7 +156,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     st.waiting = x == nullptr;
     // A suspended job's are where it last computed.
     const bool runs = s.status == JobStatus::running; // on the phase's set (checked above): its count is the phase's
-    st.set = st.waiting ? -1 : index_of(s.processors, runs, runs && count_of != nullptr ? count_of[j * phases + phase] : -1);
+    st.set =
+        st.waiting ? -1 : index_of(s.processors, runs, runs && count_of != nullptr ? count_of[j * phases + phase] : -1);
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
     r.set_at_begin = st.set;
