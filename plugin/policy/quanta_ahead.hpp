@@ -12,12 +12,16 @@
  *   - no lookahead where the scheduler can replay none (SystemView::replays_possible).
  *
  * The policy is any type with these members (QuantaAhead's calls):
- *   void first_phase(Phase& phase)             phase 0, the plan being returned: its jobs by id on the plan's sets,
+ *   void first_phase(Phase& phase, std::vector<int>& counts)
+ *                                              phase 0, the plan being returned: its jobs by id on the plan's sets
+ *                                              (and each set's processors appended to `counts`: Lookahead::counts),
  *                                              and the state readied for steps from there;
  *   bool steps_at(double t) const              plan() at `t` (the last phase's wake-up) would be a step of the state
  *                                              alone (AP: `t` ends a quantum), given that nothing else happened;
- *   double step_ahead(double t, Phase& phase)  that step: the jobs of the plan plan() would return at `t`, by id, in
- *                                              `phase` (those it moves on new_set()'s sets), and that plan's `until`;
+ *   double step_ahead(double t, Phase& phase, std::vector<int>& counts)
+ *                                              that step: the jobs of the plan plan() would return at `t`, by id, in
+ *                                              `phase` (those it moves on new_set()'s sets; their counts appended as
+ *                                              first_phase()'s), and that plan's `until`;
  *   void save_state(State& to) const, void restore_state(const State& from);
  *   void let_in(const Job& job), void let_out(JobId id)   a held-back submission or end, taken in now. */
 #pragma once
@@ -80,14 +84,15 @@ class QuantaAhead {
     Lookahead& ahead = *lookahead_;
     sets_used_ = 0;
     size_t phases = 0;
-    policy.first_phase(next_phase(ahead, phases));
+    ahead.counts.clear();
+    policy.first_phase(next_phase(ahead, phases), ahead.counts);
     ahead.instants.clear();
     ahead.instants.push_back(until);
     policy.save_state(journal_entry(0));
     stepping_ = true;
     const size_t most = pace_.most_phases(); // at least 4
     for (double t = until;;) {
-      t = policy.step_ahead(t, next_phase(ahead, phases));
+      t = policy.step_ahead(t, next_phase(ahead, phases), ahead.counts);
       ahead.instants.push_back(t);
       if (phases == most || !policy.steps_at(t)) break;
       policy.save_state(journal_entry(phases - 1)); // a phase follows (the last phase's state is the policy's own)

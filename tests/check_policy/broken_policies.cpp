@@ -9,7 +9,9 @@
  *   stale-lookahead   the same policy, its lookahead's next quantum the same as this one (well formed, but not what
  *                     plan() returns there: the check's run with simulation.virtual_wakeups false differs);
  *   dangling-lookahead  the same policy, its lookahead's next quantum on the sets of the plan's own `run` map, which
- *                     goes back to the policy once applied, before the replay would read them (refused).
+ *                     goes back to the policy once applied, before the replay would read them (refused);
+ *   miscounted-lookahead  the same policy, its lookahead's next quantum the same as this one, each set's count
+ *                     declared (Lookahead::counts) one too many there (refused: the replay would time the jobs by it).
  * A plugin library like a user's: the test loads it with check-policy --plugin. */
 #include "policy/plugin.hpp"
 #include "policy/policy.hpp"
@@ -73,7 +75,7 @@ class BrokenKill : public Policy {
 };
 
 /* What is wrong with BrokenLookahead's lookahead. */
-enum class LookaheadDefect { overlap, stale, into_run };
+enum class LookaheadDefect { overlap, stale, into_run, miscounted };
 
 class BrokenLookahead : public TimeSharingPolicy {
  public:
@@ -105,6 +107,7 @@ class BrokenLookahead : public TimeSharingPolicy {
         ahead->phases[1].emplace_back(id, &sets_.front());
         break;
       case LookaheadDefect::stale: // its own, again
+      case LookaheadDefect::miscounted:
         ahead->phases[1].emplace_back(id, &sets_.back());
         break;
       case LookaheadDefect::into_run: // its own, in the plan's map (whose nodes the returned plan keeps)
@@ -113,6 +116,12 @@ class BrokenLookahead : public TimeSharingPolicy {
       }
     }
     ahead->instants = {plan.until, plan.until + 10};
+    if (defect_ == LookaheadDefect::miscounted) { // phase 0's counts right, phase 1's one too many
+      for (const auto& [id, where] : plan.run)
+        ahead->counts.push_back(where.count());
+      for (const auto& [id, where] : plan.run)
+        ahead->counts.push_back(where.count() + 1);
+    }
     plan.lookahead = ahead;
     return plan;
   }
@@ -153,6 +162,14 @@ PolicyRegistration dangling_lookahead{
      nullptr,
      [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
        return std::make_unique<BrokenLookahead>(LookaheadDefect::into_run);
+     }}};
+PolicyRegistration miscounted_lookahead{
+    {"miscounted-lookahead",
+     "test policy: runs the jobs that fit each quantum, its lookahead declares its next quantum's counts one too many",
+     {},
+     nullptr,
+     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
+       return std::make_unique<BrokenLookahead>(LookaheadDefect::miscounted);
      }}};
 
 } // namespace

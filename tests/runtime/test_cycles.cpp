@@ -1101,13 +1101,16 @@ TEST(Cycles, LookaheadReplayIsSteppingRowForRow)
  * the record's set equal by its words: no migration), on other processors (a migration), or not at all (its own set,
  * never counted, serves its row only). Replayed in one runtime and stepped with suspend() and resume() in another,
  * once with trace rows and once with the running area totalled instead (keep_segment_totals(), which reads each
- * running row's count): the rows, the area, the counters, the services and the remaining work are the same. */
+ * running row's count), and once with rows and each phase's count declared (Lookahead::counts, handed to
+ * cycle_begin(): job 2's set of one processor among sets of two): the rows, the area, the counters, the services and
+ * the remaining work are the same. With each count declared one too many they differ (the counts are read). */
 TEST(Cycles, LookaheadResumesSuspendedJobsAsStepping)
 {
-  // mismatches, row mismatches, rows compared, boundaries replayed, migrations, area mismatches, area
+  // mismatches, row mismatches, rows compared, boundaries replayed, migrations, area mismatches, area, mismatches with
+  // the counts declared wrong
   auto got =
       figures_of_script([&](const std::vector<sg4::Host*>& hosts, const Machine& machine, std::vector<double>& result) {
-        result.assign(7, 0);
+        result.assign(8, 0);
         std::vector<WorkloadJob> jobs(4);
         for (size_t j = 0; j < jobs.size(); j++) {
           WorkloadJob& job = jobs[j];
@@ -1135,13 +1138,19 @@ TEST(Cycles, LookaheadResumesSuspendedJobsAsStepping)
         for (size_t p = 2; p < phases; p += 2) // job 1 back on copies of its processors every other phase from 2
           where[p][0] = &sets.emplace_back(*start_on[0]);
         where[3][1] = &sets.emplace_back(ResourceSet::range(8, 0, 1)); // job 2 once, on part of job 1's processors
-        for (const bool totals : {false, true}) {
+        // Rows; totals; rows with the counts declared; the same with each count declared one too many (the replay
+        // times the jobs by them: its figures must then differ from stepping's).
+        for (const int mode : {0, 1, 2, 3}) {
+          const bool totals = mode == 1;
           std::vector<JobId> ids;
           std::vector<const ResourceSet*> flat;
+          std::vector<int> counts; // as `flat`: each set's processors, -1 where the job is suspended
           for (size_t j = 0; j < jobs.size(); j++) {
             ids.push_back(jobs[j].id);
-            for (size_t p = 0; p < phases; p++)
+            for (size_t p = 0; p < phases; p++) {
               flat.push_back(where[p][j]);
+              counts.push_back(where[p][j] != nullptr ? where[p][j]->count() + (mode == 3 ? 1 : 0) : -1);
+            }
           }
           const std::vector<std::uint64_t> orders = {3, 1, 4, 2};
           JobRuntime replayed(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
@@ -1162,7 +1171,7 @@ TEST(Cycles, LookaheadResumesSuspendedJobsAsStepping)
             runtime->suspend(jobs[0].id);
             runtime->suspend(jobs[1].id);
           }
-          if (!replayed.cycle_begin(ids, flat, phases, 0)) {
+          if (!replayed.cycle_begin(ids, flat, phases, 0, false, mode >= 2 ? &counts : nullptr)) {
             result[0]++;
             replayed.cycle_end(0);
             continue;
@@ -1181,6 +1190,10 @@ TEST(Cycles, LookaheadResumesSuspendedJobsAsStepping)
           }
           replayed.cycle_end(0);
           replayed.set_virtual_clock(clock);
+          if (mode == 3) {
+            result[7] += figures_that_differ(replayed, stepped, jobs);
+            continue;
+          }
           result[0] += figures_that_differ(replayed, stepped, jobs);
           if (!totals)
             for (const auto& job : jobs)
@@ -1196,12 +1209,13 @@ TEST(Cycles, LookaheadResumesSuspendedJobsAsStepping)
           }
         }
       });
-  ASSERT_EQ(got.size(), 7u);
+  ASSERT_EQ(got.size(), 8u);
   EXPECT_EQ(got[0], 0) << "figures of the replay that differ from stepping's";
   EXPECT_EQ(got[1], 0) << "rows that differ from stepping's";
   EXPECT_GE(got[2], 10) << "rows compared";
-  EXPECT_EQ(got[3], 10) << "boundaries replayed (five per run)";
-  EXPECT_EQ(got[4], 1) << "migrations: job 2's only (job 1 resumed on its own processors each time)";
+  EXPECT_EQ(got[3], 20) << "boundaries replayed (five per run)";
+  EXPECT_EQ(got[4], 2) << "migrations: job 2's only (job 1 resumed on its own processors each time), in two runs";
   EXPECT_EQ(got[5], 0) << "running areas that differ from stepping's";
   EXPECT_GT(got[6], 0) << "running area";
+  EXPECT_GT(got[7], 0) << "figures that differ with the counts declared wrong (the replay ignores them)";
 }

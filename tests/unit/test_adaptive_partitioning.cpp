@@ -448,6 +448,22 @@ TEST(AdaptivePartitioning, PlansInReusedMapsEqualNewOnes)
   }
 }
 
+/* The counts a lookahead hands along (Lookahead::counts): one per entry, phase after phase, each its set's count, as
+ * counted here (the replay times the jobs by them). Returns how many were compared. */
+static size_t expect_counts_declared(const Lookahead& la, const std::string& label)
+{
+  size_t entries = 0;
+  for (const Phase& phase : la.phases)
+    entries += phase.size();
+  EXPECT_EQ(la.counts.size(), entries) << label;
+  if (la.counts.size() != entries) return 0;
+  const int* count = la.counts.data();
+  for (size_t p = 0; p < la.phases.size(); p++)
+    for (const auto& [id, where] : la.phases[p])
+      EXPECT_EQ(*count++, where->count()) << label << " phase " << p << " job " << id;
+  return entries;
+}
+
 /* A lookahead (Plan::lookahead) holds the plans plan() returns at the quanta ahead: two policies given the same random
  * arrivals and departures (at any instant, quantum boundaries included), one asked at every wake-up (stepping), the
  * other only where its lookahead's replay stops: at an event, or at a boundary the replay declines at random (as the
@@ -478,6 +494,7 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
     size_t phases_checked = 0;
     size_t cut_short = 0;
     size_t requeues = 0;
+    size_t counts_checked = 0;
     std::map<JobId, int> memory_of;
     for (int k = 0; k < 4000; k++) {
       if (t >= next_event) { // arrivals and departures, then the next event: some on a quantum boundary
@@ -524,6 +541,7 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
         for (const auto& [id, where] : la.phases.front())
           first.emplace(id, *where);
         ASSERT_EQ(first, a.run) << label << " at " << t;
+        counts_checked += expect_counts_declared(la, label);
         for (size_t i = 0; i + 1 < la.phases.size(); i++) {
           if (!(la.instants[i] < next_event)) break;
           if (random() % 24 == 0) {
@@ -550,6 +568,7 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
     EXPECT_GT(phases_checked, 2000U) << label;
     EXPECT_GT(cut_short, 20U) << label;
     EXPECT_GT(requeues, 100U) << label;
+    EXPECT_GT(counts_checked, 2000U) << label;
   }
 }
 
@@ -748,7 +767,7 @@ TEST(AdaptivePartitioning, PlacementMatchesPlainSetArithmetic)
     double t = 0;
     double next_event = 0;
     size_t replayed = 0;
-    size_t plans = 0, phases = 0, mid_quantum = 0, with_failures = 0, requeues = 0;
+    size_t plans = 0, phases = 0, mid_quantum = 0, with_failures = 0, requeues = 0, counts_checked = 0;
     auto submit = [&](JobId id, int max_size) {
       Job j;
       j.id = id;
@@ -813,6 +832,7 @@ TEST(AdaptivePartitioning, PlacementMatchesPlainSetArithmetic)
       double next = a.until;
       if (a.lookahead) {
         const Lookahead& la = *a.lookahead;
+        counts_checked += expect_counts_declared(la, label); // (on 4,160 processors: the pairs remembered)
         for (size_t i = 0; i + 1 < la.phases.size(); i++) {
           if (!(la.instants[i] < next_event) || random() % 16 == 0) break;
           std::map<JobId, ResourceSet> phase;
@@ -840,6 +860,7 @@ TEST(AdaptivePartitioning, PlacementMatchesPlainSetArithmetic)
     EXPECT_GT(requeues, n / 50) << label;
     EXPECT_GT(plain.returns(), 20 * n) << label;
     EXPECT_GT(plain.moves(), 4 * n) << label;
+    EXPECT_GT(counts_checked, 2 * n) << label;
   }
 }
 

@@ -113,15 +113,20 @@ struct Toy {
       singles.back().set(i);
     }
   }
-  void first_phase(Phase& phase) { phase.emplace_back(1, &plan_set); }
+  void first_phase(Phase& phase, std::vector<int>& counts)
+  {
+    phase.emplace_back(1, &plan_set);
+    counts.push_back(1);
+  }
   bool steps_at(double t) const { return t < steps_until; }
-  double step_ahead(double t, Phase& phase)
+  double step_ahead(double t, Phase& phase, std::vector<int>& counts)
   {
     steps++;
     ResourceSet& set = ahead->new_set();
     EXPECT_TRUE(ahead->stepping());
     set = singles.at(static_cast<size_t>(steps));
     phase.emplace_back(1, &set);
+    counts.push_back(1);
     return t + 1;
   }
   void save_state(int& to) const { to = steps; }
@@ -163,6 +168,7 @@ TEST(QuantaAhead, JournalTakesTheStateBackToTheBoundaryReplayed)
     EXPECT_TRUE(ahead.out());
     ASSERT_EQ(la->phases.size(), 6U);
     EXPECT_EQ(la->instants, (std::vector<double>{1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(la->counts, std::vector<int>(6, 1)); // the policy's, one per entry
     for (size_t p = 0; p < 6; p++) {
       ASSERT_EQ(la->phases[p].size(), 1U);
       EXPECT_EQ(la->phases[p][0].first, 1);
@@ -236,7 +242,9 @@ TEST(QuantaAhead, PaceAndReplaysDecideWhetherToTry)
   ahead.take_up_replay(view_at(1), toy); // reached (at its first instant), not replayed: the first in a row
   for (int i = 0; i < 3; i++) {
     ASSERT_TRUE(ahead.worth_trying(view_at(1))) << i;
-    ASSERT_NE(ahead.look_ahead(2, toy), nullptr);
+    const auto la = ahead.look_ahead(2, toy); // (the last one's object, not held elsewhere: reused)
+    ASSERT_NE(la, nullptr);
+    EXPECT_EQ(la->counts.size(), la->phases.size()) << i; // the last one's counts cleared first
     ahead.take_up_replay(view_at(2), toy); // the second, third and fourth in a row
   }
   for (int i = 0; i < 16; i++)

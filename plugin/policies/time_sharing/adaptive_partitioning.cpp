@@ -692,21 +692,24 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   // QuantaAhead's calls (quanta_ahead.hpp says what each does).
 
   /* Phase 0: this plan, on its sets (fresh_'s, or a job's record's where it stays), which stay put until the next
-   * plan(): the steps put the jobs they move on sets of the lookahead's own. */
-  void first_phase(Phase& phase)
+   * plan(): the steps put the jobs they move on sets of the lookahead's own. Each set's count is the job's in held_
+   * (Entry::given when choose() listed it: its partition, or what the allocator gave), handed along so that the
+   * replay need not count it. */
+  void first_phase(Phase& phase, std::vector<int>& counts)
   {
     for (const Held& h : held_) {
       Entry& e = *h.entry;
       e.last = e.fresh >= 0 ? &fresh_[static_cast<size_t>(e.fresh)] : e.where;
       e.started = true;
       phase.emplace_back(h.id, e.last);
+      counts.push_back(h.count);
     }
   }
   /* plan() at `t` is a step when `t` ends a quantum (else the jobs running would keep their processors). */
   bool steps_at(double t) const { return on_quantum_boundary(t); }
   /* The plan plan() would return at `t`, a quantum's end, with nothing happened since the last plan, on the
    * processors up then (up_ahead_): the jobs it moves are put on sets of the lookahead's. */
-  double step_ahead(double t, Phase& phase)
+  double step_ahead(double t, Phase& phase, std::vector<int>& counts)
   {
     account(t, view_entries_.size()); // the jobs in the system: those of the lookahead's plan
     next_quantum_ = quantum_after(t);
@@ -722,6 +725,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       Entry& e = *h.entry;
       e.last = e.where;
       phase.emplace_back(h.id, e.last);
+      counts.push_back(h.count);
     }
     return wake_up(held_.size(), view_entries_.size());
   }

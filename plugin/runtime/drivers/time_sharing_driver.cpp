@@ -885,6 +885,12 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
                         "plan: keep the sets in the policy until its next plan()");
   }
   if (!same) throw PolicyError("plan: the lookahead's first phase is not the plan itself");
+  size_t entries = 0;
+  for (const Phase& phase : ahead.phases)
+    entries += phase.size();
+  if (!ahead.counts.empty() && ahead.counts.size() != entries)
+    throw PolicyError("plan: a lookahead of " + std::to_string(entries) + " entries declares " +
+                      std::to_string(ahead.counts.size()) + " counts (one per entry, or none)");
   // The later phases: their jobs by id, each on processors up that no other job of the phase has. (Whether they are
   // the plans plan() would return there is the policy's to keep: simulation.virtual_wakeups false compares.) Their
   // processors and bounds are checked in a run's first lookaheads, then in one of every 64: a check of every phase
@@ -893,8 +899,16 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
     check_phase_form(ahead.phases[p], "lookahead phase", p);
   if (lookaheads_seen_++ >= kPhasesChecked && lookaheads_seen_ % 64 != 0) return;
   refuse_sets_in_plan(plan, ahead.phases, 1, phases, "lookahead phase");
-  for (size_t p = 1; p < phases; p++)
-    check_phase(ahead.phases[p], "lookahead phase", p, up);
+  const int* counts = ahead.counts.empty() ? nullptr : ahead.counts.data(); // phase by phase
+  if (counts != nullptr)
+    for (const auto& [id, where] : first)
+      if (*counts++ != where->count())
+        throw PolicyError(plan_job(id) + " (lookahead phase 0): its processors counted as " +
+                          std::to_string(counts[-1]) + ", it has " + std::to_string(where->count()));
+  for (size_t p = 1; p < phases; p++) {
+    check_phase(ahead.phases[p], "lookahead phase", p, up, counts);
+    if (counts != nullptr) counts += ahead.phases[p].size();
+  }
 }
 
 void TimeSharingDriver::refuse_sets_in_plan(const Plan& plan, const std::vector<Phase>& phases, size_t from, size_t to,
@@ -928,7 +942,8 @@ void TimeSharingDriver::check_phase_form(const Phase& phase, const char* what, s
   }
 }
 
-void TimeSharingDriver::check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up) const
+void TimeSharingDriver::check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up,
+                                    const int* counts) const
 {
   ResourceSet& given = check_given_;
   given.clear(machine_.resource_count());
@@ -937,6 +952,9 @@ void TimeSharingDriver::check_phase(const Phase& phase, const char* what, size_t
     const auto job = [what, p, id = id] { return plan_job(id) + " (" + what + " " + std::to_string(p) + ")"; };
     const int n = where->count_if_within_and_apart(up, given);
     if (n <= 0) refuse_processors(job, *where, up, given);
+    if (counts != nullptr && *counts++ != n)
+      throw PolicyError(job() + ": its processors counted as " + std::to_string(counts[-1]) + ", it has " +
+                        std::to_string(n));
     given |= *where;
     // In the system (started once the plan is applied: Lookahead) and within its bounds, as check() asks of a plan.
     const JobState* s = runtime_.table().find(id);
@@ -984,7 +1002,7 @@ void TimeSharingDriver::check_cycle(const Cycle& cycle, const Plan& plan, const 
   if (!same) throw PolicyError("plan: it is not its cycle's phase in force now (" + std::to_string(at.phase) + ")");
 }
 
-bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool waiting)
+bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool waiting, const int* counts)
 {
   // Each job of the phases with where it computes in each (vectors reused from one advance to the next). The phases
   // list their jobs by id: their union is merged phase by phase, most often the jobs seen already.
@@ -1043,6 +1061,21 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
   cycle_where_.assign(cycle_ids_.size() * count, nullptr);
   const JobId* const ids = cycle_ids_.data();
   const ResourceSet** const where_of = cycle_where_.data();
+  if (counts != nullptr) { // the same walk, each entry's count beside its set
+    cycle_counts_.assign(cycle_ids_.size() * count, -1);
+    int* const count_of = cycle_counts_.data();
+    for (size_t p = 0; p < count; p++) {
+      size_t j = 0;
+      for (const auto& [id, where] : phases[p]) {
+        while (ids[j] < id)
+          j++;
+        where_of[j * count + p] = where;
+        count_of[j * count + p] = *counts++;
+      }
+    }
+    return true;
+  }
+  cycle_counts_.clear();
   for (size_t p = 0; p < count; p++) {
     const Phase& run = phases[p];
     if (run.size() == cycle_ids_.size()) { // every job of the union, in its order
@@ -1088,8 +1121,8 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const NextVirtualI
   const Lookahead& ahead = *tried;
   const size_t phases = ahead.phases.size(); // as many as its instants (check_lookahead())
   if (phases < 2) return advance;
-  if (!fill_replay_table(ahead.phases)) return advance;
-  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, 0)) {
+  if (!fill_replay_table(ahead.phases, false, ahead.counts.empty() ? nullptr : ahead.counts.data())) return advance;
+  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, 0, false, &cycle_counts_)) {
     runtime_.cycle_end(0);
     return advance;
   }

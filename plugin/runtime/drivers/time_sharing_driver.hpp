@@ -63,8 +63,9 @@ class TimeSharingDriver : public Driver {
    * (JobRuntime::replay_rotation()) and the policy learns how many (TimeSharingPolicy::rotation_replayed()). */
   CycleAdvance advance_rotation(double now, const NextVirtualInstant& next_instant);
   /* A lookahead's form (Lookahead): as many instants as phases, ascending from now, the first the plan's `until`,
-   * phase 0 the plan's `run` (not its sets); in a run's first kPhasesChecked lookaheads, then in one of every 64,
-   * each later phase's jobs by id, in the system, on processors up, none given to two, within their bounds. */
+   * phase 0 the plan's `run` (not its sets), its counts (if any) one per entry; in a run's first kPhasesChecked
+   * lookaheads, then in one of every 64, each later phase's jobs by id, in the system, on processors up, none given to
+   * two, within their bounds, and every count declared that of its set. */
   void check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now);
   /* A cycle's form (Cycle), once per cycle: a finite period > 0, boundaries ascending from 0 to 1, a phase per
    * boundary (the last empty), each phase's jobs by id with a set each; in a run's first kPhasesChecked cycles, then
@@ -77,12 +78,16 @@ class TimeSharingDriver : public Driver {
    * policy once applied, before the replay reads them). */
   void refuse_sets_in_plan(const Plan& plan, const std::vector<Phase>& phases, size_t from, size_t to,
                            const char* what);
-  /* Its jobs in the system, on processors up, none given to two, within their bounds (after check_phase_form()). */
-  void check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up) const;
-  /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each); false when one of
-   * the jobs has ended or, unless `waiting` (the replay starts such jobs: JobRuntime::cycle_begin()), has not started
-   * (the runtime's replay would refuse it). */
-  bool fill_replay_table(const std::vector<Phase>& phases, bool waiting = false);
+  /* Its jobs in the system, on processors up, none given to two, within their bounds (after check_phase_form()), and
+   * with `counts` (a lookahead's, Lookahead::counts, from this phase's first entry) each set's processors as counted
+   * there. */
+  void check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up,
+                   const int* counts = nullptr) const;
+  /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each), and with `counts`
+   * (a lookahead's, Lookahead::counts) cycle_counts_ (how many processors each has there, -1 where it computes not);
+   * false when one of the jobs has ended or, unless `waiting` (the replay starts such jobs: JobRuntime::cycle_begin()),
+   * has not started (the runtime's replay would refuse it). */
+  bool fill_replay_table(const std::vector<Phase>& phases, bool waiting = false, const int* counts = nullptr);
   /* After a replay: the plan in force is `run` (last_run_ and its records), one of the phases fill_replay_table() took.
    */
   void take_phase_as_last_plan(const Phase& run);
@@ -131,6 +136,7 @@ class TimeSharingDriver : public Driver {
   // fill_replay_table(): the jobs of a cycle or lookahead, and where each computes per phase
   std::vector<JobId> cycle_ids_;
   std::vector<const ResourceSet*> cycle_where_;
+  std::vector<int> cycle_counts_;           // as cycle_where_, with a lookahead's counts (empty: none declared)
   std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
   std::vector<const JobState*> cycle_states_; // their records and submission orders (fill_replay_table())
   std::vector<std::uint64_t> cycle_orders_;

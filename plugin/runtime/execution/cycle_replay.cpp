@@ -27,7 +27,7 @@ void JobRuntime::link_replayed_fields(Execution& x, CycleState& st, Link link)
 }
 
 bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
-                             size_t phase, bool waiting)
+                             size_t phase, bool waiting, const std::vector<int>* counts)
 {
   cycle_state_.clear();
   cycle_undo_.clear();
@@ -43,6 +43,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
       phase >= phases || where.size() != ids.size() * phases)
     return false;
+  if (counts != nullptr && counts->empty()) counts = nullptr;
+  if (counts != nullptr && counts->size() != where.size()) return false;
   // Each job as it is now: computing where the phase says, or suspended (or, with `waiting`, waiting to start and not
   // placed in the phase: no execution yet, nullptr); every execution the cycle does not name suspended (the plan in
   // force names every job that computes). One walk along the executions and the ids, both by id.
@@ -96,6 +98,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   int* const place = cycle_place_.data(); // (read through locals: a store through cycle_place_'s own pointer made the
   CycleChanges* const changes = cycle_changes_.data(); // compiler load every member again after it)
   const ResourceSet* const* const where_of = where.data();
+  const int* const count_of = counts != nullptr ? counts->data() : nullptr;
   for (j = 0; j < ids.size(); j++) {
     Execution* const x = executions[j];
     JobState& s = x != nullptr ? *x->state : *table_.find(ids[j]);
@@ -110,8 +113,9 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     r.speedup_of_size = r.job->speedup(r.job->size);
     const size_t first_set = cycle_sets_.size(); // the job's sets: cycle_sets_[first_set ..]
     // `computes`: the job may compute on the set (its phases', or its record's when it runs), whose figures launch()
-    // and account() read are then worked out; a suspended job's own set serves its rows only.
-    auto index_of = [&r, first_set, this](const ResourceSet& set, bool computes) {
+    // and account() read are then worked out; a suspended job's own set serves its rows only. `known`: its count when
+    // the caller has it (counts' entry), else -1.
+    auto index_of = [&r, first_set, this](const ResourceSet& set, bool computes, int known) {
       // A phase names a piece's set by its address, the same in every phase the piece spans: once found equal to one
       // of the job's sets, that address is remembered with it and the words are not compared again.
       size_t i = first_set;
@@ -134,7 +138,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
         }
       }
       CycleSet& c = cycle_sets_[i];
-      if (computes && c.count < 0) c.count = set.count();
+      if (computes && c.count < 0) c.count = known >= 0 ? known : set.count();
       if (computes && !c.timed && c.count > 0) { // (an empty set is refused by the caller: nothing to work out)
         const int n = c.count;
         c.timed = true;
@@ -151,7 +155,9 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     CycleState& st = cycle_state_.emplace_back(); // filled in place, as cycle_sets_' entries
     st.waiting = x == nullptr;
     // A suspended job's are where it last computed.
-    st.set = st.waiting ? -1 : index_of(s.processors, s.status == JobStatus::running);
+    const bool runs = s.status == JobStatus::running; // on the phase's set (checked above): its count is the phase's
+    st.set =
+        st.waiting ? -1 : index_of(s.processors, runs, runs && count_of != nullptr ? count_of[j * phases + phase] : -1);
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
     if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
     r.set_at_begin = st.set;
@@ -159,11 +165,12 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     int last_index = -1;
     int place_before = -1; // in the phase before
     const ResourceSet* const* const job_where = where_of + j * phases;
+    const int* const job_counts = count_of != nullptr ? count_of + j * phases : nullptr;
     for (size_t p = 0; p < phases; p++) {
       const ResourceSet* on = job_where[p];
       if (on != nullptr && on != last_on) { // (a job stays on one set for phases on end: found once)
         last_on = on;
-        last_index = index_of(*on, true);
+        last_index = index_of(*on, true, job_counts != nullptr ? job_counts[p] : -1);
         if (cycle_sets_[static_cast<size_t>(last_index)].count == 0) return false; // an empty set
       }
       const int here = on == nullptr ? -1 : last_index;

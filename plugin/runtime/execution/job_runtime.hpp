@@ -236,9 +236,10 @@ class JobRuntime {
    * `phase`): the replay starts it when a step first places it, as start() would (no segment open before, no
    * migration), and cycle_end() gives it its execution then. */
   /* `ids`: the jobs, ascending; `where`: for each job in turn, where it computes in each of the cycle's `phases`
-   * phases. */
+   * phases; `counts` (nullptr or empty: none), laid out as `where`: how many processors each of those sets has (read
+   * only where `where` names a set; Lookahead::counts, which the driver checks), so that they need not be counted. */
   bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
-                   size_t phase, bool waiting = false);
+                   size_t phase, bool waiting = false, const std::vector<int>* counts = nullptr);
   /* After cycle_begin(), for a cycle whose phases last `phase_seconds` each period of `period` seconds: each job
    * computes at most the sum of its phases' per period, which bounds how soon it can end, so that more trials are
    * found sure to be kept (cycle_trial_until(): the bound of a job computing a quarter of each period is four times
