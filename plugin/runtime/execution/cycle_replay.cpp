@@ -200,21 +200,22 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   return true;
 }
 
-// Inline (it is called from cycle_step() only): a function of the shared library that is not is called through its
-// PLT entry and never inlined (-fPIC lets another library interpose it), which cost a tenth of the replay.
-inline void JobRuntime::cycle_launch(const CycleReplay& r, CycleState& st, double clock)
+// Inline (called from cycle_step() and cycle_step_sure() only): a function of the shared library that is not is called
+// through its PLT entry and never inlined (-fPIC lets another library interpose it), which cost a tenth of the replay.
+inline double JobRuntime::cycle_launch(const CycleReplay& r, const CycleSet& c, CycleState& st, double clock,
+                                       double reference_speed)
 {
-  // launch() and start_timer() for a job on a timer (its cost, speed and rate per set computed once).
-  const CycleSet& c = cycle_sets_[static_cast<size_t>(st.set)];
+  // launch() and start_timer() for a job on a timer on set c (its cost, speed and rate per set computed once); the
+  // caller keeps cycle_step()'s bound below the timer's end, which it returns.
   st.dedicated_rate = c.rate;
   st.remaining_at_segment = st.remaining;
   const double base_seconds = r.run_time * st.remaining * r.speedup_of_size / c.speedup;
   const double compute_seconds = base_seconds * c.stretch * 1.0;
-  st.timer_flops = compute_seconds * reference_speed_;
+  st.timer_flops = compute_seconds * reference_speed;
   st.timer_start = clock;
   st.timer_end = clock + st.timer_flops / c.speed;
   st.running = true;
-  cycle_timer_floor_ = std::min(cycle_timer_floor_, st.timer_end); // cycle_step()'s bound stays below every timer
+  return st.timer_end;
 }
 
 inline void JobRuntime::cycle_close(size_t job, CycleState& st, double clock, bool record)
@@ -406,18 +407,7 @@ inline void JobRuntime::cycle_step_sure(CycleChangeList changed, double clock)
     }
     if (!resized && target != st.set) st.migrations++;
     st.set = target;
-    // cycle_launch()
-    const CycleReplay& r = jobs[j];
-    const CycleSet& c = sets[static_cast<size_t>(target)];
-    st.dedicated_rate = c.rate;
-    st.remaining_at_segment = st.remaining;
-    const double base_seconds = r.run_time * st.remaining * r.speedup_of_size / c.speedup;
-    const double compute_seconds = base_seconds * c.stretch * 1.0;
-    st.timer_flops = compute_seconds * reference_speed;
-    st.timer_start = clock;
-    st.timer_end = clock + st.timer_flops / c.speed;
-    st.running = true;
-    floor = std::min(floor, st.timer_end);
+    floor = std::min(floor, cycle_launch(jobs[j], sets[static_cast<size_t>(target)], st, clock, reference_speed));
   }
   cycle_timer_floor_ = floor;
 }
@@ -475,7 +465,8 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
       st.start_time = clock;
       st.since = clock;
       st.set = target;
-      cycle_launch(r, st, clock);
+      cycle_timer_floor_ = std::min(
+          cycle_timer_floor_, cycle_launch(r, cycle_sets_[static_cast<size_t>(st.set)], st, clock, reference_speed_));
       continue;
     }
     const bool resized = st.running && target >= 0 && r.malleable;
@@ -493,7 +484,8 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     // resume() elsewhere, or a job that is not malleable moved (its second half); a resize is not a migration.
     if (!resized && target != st.set) st.migrations++;
     st.set = target;
-    cycle_launch(r, st, clock);
+    cycle_timer_floor_ = std::min(
+        cycle_timer_floor_, cycle_launch(r, cycle_sets_[static_cast<size_t>(st.set)], st, clock, reference_speed_));
   }
   cycle_trial_phase_ = phase;
   return true;

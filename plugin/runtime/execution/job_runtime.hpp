@@ -634,7 +634,8 @@ class JobRuntime {
    * the first into the second, cycle_end() the second back, so the two cannot list different fields. */
   template <class Link>
   static void link_replayed_fields(Execution& x, CycleState& st, Link link);
-  void cycle_launch(const CycleReplay& r, CycleState& st, double clock);
+  static double cycle_launch(const CycleReplay& r, const CycleSet& c, CycleState& st, double clock,
+                             double reference_speed);
   CycleChangeList cycle_changes(size_t from, size_t to);
   CycleChangeList cycle_list_changes(size_t from, size_t to); // cycle_changes() for a list not built yet
   void cycle_step_sure(CycleChangeList changed, double clock);
