@@ -445,6 +445,13 @@ PolicyRegistration words_over{fixed_shares("test-shares-words-over", {{0, 63, 63
 // three on 4 processors, holding 1.5 + 1.5 + 1 = 4, or 4.1 with 1.1 for job 3.
 PolicyRegistration unordered_fits{fixed_shares("test-shares-unordered-fits", {{2, 3, 1.5}, {0, 1, 1.5}, {1, 2, 1}})};
 PolicyRegistration unordered_over{fixed_shares("test-shares-unordered-over", {{2, 3, 1.5}, {0, 1, 1.5}, {1, 2, 1.1}})};
+// A one-processor set linking its neighbours (job 1 on 0-1, job 2 on 1, job 3 on 1-3): one group of the three on 4
+// processors holding 1 + 0.5 + 2.6 = 4.1, laid out in id order (the walk) or not (the general path); were job 3 linked
+// to job 2 alone, its group would hold 3.1 on processors 1-3.
+PolicyRegistration single_link_over{
+    fixed_shares("test-shares-single-link-over", {{0, 1, 1}, {1, 1, 0.5}, {1, 3, 2.6}})};
+PolicyRegistration single_link_unordered_over{
+    fixed_shares("test-shares-single-link-unordered-over", {{1, 3, 2.6}, {0, 1, 1}, {1, 1, 0.5}})};
 // A share for job 2, which the plan does not run, between two jobs that run: refused naming job 2, unless job 1's own
 // share is refused first (2.5 on its 2 processors), as the shares are checked in id order.
 PolicyRegistration share_not_run{fixed_shares("test-shares-not-run", {{0, 1, 1.5}, {-1, -1, 1}, {2, 3, 1.5}})};
@@ -564,6 +571,10 @@ TEST(TimeSharingDriver, SharesLaidOutInAnyOrderMakeTheSameGroups)
   EXPECT_NEAR(fits.first[2], 6, 1e-6);
   EXPECT_EQ(run_fixed_shares("test-shares-unordered-over", 4, {{2, 3}, {2, 3}, {2, 3}}).second,
             "plan: job 1 and the jobs time-sharing processors with it hold 4.100000 processors' worth on 4.000000");
+  for (const char* name : {"test-shares-single-link-over", "test-shares-single-link-unordered-over"})
+    EXPECT_EQ(run_fixed_shares(name, 4, {{3, 3}, {1, 3}, {3, 3}}).second,
+              "plan: job 1 and the jobs time-sharing processors with it hold 4.100000 processors' worth on 4.000000")
+        << name;
 }
 
 // Every share is a running job's, checked in id order (check() finds each running job's share, check_shares() the
