@@ -71,6 +71,28 @@ std::string plan_job(JobId id)
 {
   return "plan: job " + std::to_string(id);
 }
+/* Plan::share's rule for one job (check_shares() and check_chained_shares() alike): a share of its set of `count`
+ * processors is above 0, at most the count, and more than the count less 2 (only the set's two ends are time-shared).
+ */
+bool share_fits(double share, int count)
+{
+  const auto n = static_cast<double>(count);
+  return share > 0 && share <= n * (1 + 1e-12) && share > n - 2;
+}
+std::string share_error(JobId id, double share, const ResourceSet& set)
+{
+  return plan_job(id) + ": a share of " + std::to_string(share) + " processors on " + set.to_string();
+}
+/* A group of jobs linked by shared processors holds more shares than it has processors (named by its first job). */
+bool group_overfull(double held, double processors)
+{
+  return held > processors * (1 + 1e-9);
+}
+std::string group_error(JobId first, double held, double processors)
+{
+  return plan_job(first) + " and the jobs time-sharing processors with it hold " + std::to_string(held) +
+         " processors' worth on " + std::to_string(processors);
+}
 /* The plan's job is not in the system (check(), check_lookahead()). */
 bool out_of_system(const JobState* s)
 {
@@ -377,10 +399,9 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
       touched_first = std::min(touched_first, first_word);
       touched_end = std::max(touched_end, end_word);
     }
-    const auto n = static_cast<double>(count);
-    if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2) {
+    if (!share_fits(share, count)) {
       clear_share_words(touched_first, touched_end);
-      throw PolicyError(plan_job(id) + ": a share of " + std::to_string(share) + " processors on " + set.to_string());
+      throw PolicyError(share_error(id, share, set));
     }
     if (meets_given) {
       clear_share_words(touched_first, touched_end);
@@ -427,9 +448,8 @@ void TimeSharingDriver::check_shares(const Plan& plan, const ResourceSet& given)
     processors[group] += first_held[i];
   }
   for (size_t i = 0; i < ids.size(); i++)
-    if (parent[i] == i && held[i] > processors[i] * (1 + 1e-9)) // a group's root
-      throw PolicyError(plan_job(ids[i]) + " and the jobs time-sharing processors with it hold " +
-                        std::to_string(held[i]) + " processors' worth on " + std::to_string(processors[i]));
+    if (parent[i] == i && group_overfull(held[i], processors[i])) // a group's root
+      throw PolicyError(group_error(ids[i], held[i], processors[i]));
 }
 
 namespace {
@@ -479,7 +499,7 @@ bool TimeSharingDriver::check_chained_shares() const
   double too_much_processors = 0;
   size_t group = 0;
   const auto close_group = [&] {
-    if (too_much == share_runs_.size() && group_held > group_processors * (1 + 1e-9)) {
+    if (too_much == share_runs_.size() && group_overfull(group_held, group_processors)) {
       too_much = group;
       too_much_held = group_held;
       too_much_processors = group_processors;
@@ -489,10 +509,7 @@ bool TimeSharingDriver::check_chained_shares() const
     const size_t i = share_runs_[k];
     const double share = run_shares_[i];
     const int count = share_counts_[k] > 0 ? share_counts_[k] : run_sets_[i]->count();
-    const auto n = static_cast<double>(count);
-    if (!(share > 0) || share > n * (1 + 1e-12) || share <= n - 2)
-      throw PolicyError(plan_job(run_ids_[i]) + ": a share of " + std::to_string(share) + " processors on " +
-                        run_sets_[i]->to_string());
+    if (!share_fits(share, count)) throw PolicyError(share_error(run_ids_[i], share, *run_sets_[i]));
     const bool linked = k > 0 && ends[k].first == ends[k - 1].second; // it meets the previous set there
     if (!linked) {
       if (k > 0) close_group();
@@ -505,9 +522,7 @@ bool TimeSharingDriver::check_chained_shares() const
   }
   if (!share_runs_.empty()) close_group();
   if (too_much < share_runs_.size())
-    throw PolicyError(plan_job(run_ids_[share_runs_[too_much]]) +
-                      " and the jobs time-sharing processors with it hold " + std::to_string(too_much_held) +
-                      " processors' worth on " + std::to_string(too_much_processors));
+    throw PolicyError(group_error(run_ids_[share_runs_[too_much]], too_much_held, too_much_processors));
   return true;
 }
 
