@@ -783,9 +783,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
 
  private:
   QuantaAhead<SavedState> ahead_;
-  const ResourceSet* up_ahead_ =
-      nullptr;       // while looking ahead: the processors up (the plan's view's; up_count_ of them)
-  int up_count_ = 0; // set by plan(): how many processors are up
+  // While looking ahead: the processors up (the plan's view's), up_count_ of them (plan() counts them).
+  const ResourceSet* up_ahead_ = nullptr;
+  int up_count_ = 0;
 };
 
 std::vector<ParamSpec> common_params(std::vector<ParamSpec> own)

@@ -23,25 +23,28 @@ inline double simgrid_clock_after_wait(double clock, double timeout)
   return clock + (date - clock);
 }
 
-/* A timeout whose wait takes SimGrid's clock from `clock` to `target` (> clock) exactly, or -1 when none within a few
- * units in the last place of target - clock does. */
-inline double timeout_landing_on(double clock, double target)
+/* timeout_landing_on()'s search a few units in the last place around target - clock, out of line: reached only when
+ * the plain difference does not land, and its calls (nextafter) would otherwise have the callers keep their values in
+ * memory across them on every boundary. */
+[[gnu::noinline]] inline double timeout_landing_near(double clock, double target)
 {
   double above = target - clock;
-  // The first try (the loop's first step, apart): it most often lands, and the loop's calls (nextafter) would have
-  // the caller keep its values in memory across them even when it does.
-  if (simgrid_clock_after_wait(clock, above) == target) return above;
   double below = above;
-  if (below > 0 && simgrid_clock_after_wait(clock, below) == target) return below;
-  above = std::nextafter(above, std::numeric_limits<double>::infinity());
-  below = std::nextafter(below, 0.0);
-  for (int tries = 1; tries < 8; tries++) {
+  for (int tries = 0; tries < 8; tries++) {
     if (simgrid_clock_after_wait(clock, above) == target) return above;
     if (below > 0 && simgrid_clock_after_wait(clock, below) == target) return below;
     above = std::nextafter(above, std::numeric_limits<double>::infinity());
     below = std::nextafter(below, 0.0);
   }
   return -1;
+}
+
+/* A timeout whose wait takes SimGrid's clock from `clock` to `target` (> clock) exactly, or -1 when none within a few
+ * units in the last place of target - clock does. The difference itself most often lands. */
+inline double timeout_landing_on(double clock, double target)
+{
+  const double timeout = target - clock;
+  return simgrid_clock_after_wait(clock, timeout) == target ? timeout : timeout_landing_near(clock, target);
 }
 
 /* The instant the scheduler's loop would reach on its virtual clock for the policy's wake-up `until` after deciding at
