@@ -387,7 +387,7 @@ inline void JobRuntime::cycle_step_sure(CycleChangeList changed, double clock)
     bool resized = false;
     if (st.running) {
       // stop_exec(), then enter() closing the running segment (cycle_close())
-      st.remaining *= timer_fraction_left(st.timer_start, st.timer_end, clock);
+      st.remaining *= stopped_timer_fraction_left(st.timer_start, st.timer_end, clock);
       st.timer_end = -1;
       const CycleSet& was = sets[static_cast<size_t>(st.set)];
       const double length = clock - st.since;
@@ -433,20 +433,20 @@ bool JobRuntime::cycle_step(double clock, double until, size_t phase)
     cycle_timer_floor_ = floor;
     if (!(floor > until && floor > clock + kTimerSlack)) return refuse();
   }
+  const CycleChangeList changed = cycle_changes(cycle_trial_phase_, phase);
+  if (cycle_trial_sure_) { // (never after cycle_partial(): cycle_trial_until())
+    cycle_step_sure(changed, clock);
+    cycle_trial_phase_ = phase;
+    return true;
+  }
   const bool record = cycle_partial_ || cycles_committed_ < 2;
   // A step is refused before it changes anything, and after cycle_partial() each one is kept before the next
   // (cycle_commit_boundary()): only a trial of whole cycles, which may be dropped after some of its steps, saves the
   // jobs' states, and only when it is not sure to be kept.
-  const bool save = !cycle_trial_sure_ && !cycle_partial_;
+  const bool save = !cycle_partial_;
   if (cycle_partial_) {
     if (cycle_partial_unkept_) throw std::logic_error("cycle replay: a boundary replayed after one not kept");
     cycle_partial_unkept_ = true;
-  }
-  const CycleChangeList changed = cycle_changes(cycle_trial_phase_, phase);
-  if (cycle_trial_sure_) {
-    cycle_step_sure(changed, clock);
-    cycle_trial_phase_ = phase;
-    return true;
   }
   for (const auto& [j, target] : changed) {
     const CycleReplay& r = cycle_jobs_[j];
