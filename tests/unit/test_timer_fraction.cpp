@@ -42,14 +42,14 @@ TEST(StoppedTimerFraction, ByHand)
   EXPECT_EQ(stopped_timer_fraction_left(10, 30, 15), 0.75);
   EXPECT_EQ(stopped_timer_fraction_left(10, 30, 10), 1.0);
   EXPECT_EQ(stopped_timer_fraction_left(10, 30, 30), 0.0);
-  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 40), 0.0);  // past its end: nothing left, not less
-  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 5), 1.25);  // before its start (not a replay's case, the formula's)
-  EXPECT_EQ(stopped_timer_fraction_left(10, 10, 10), 0.0);  // a timer of no length: done
-  EXPECT_EQ(stopped_timer_fraction_left(10, 5, 7), 0.0);    // an end before the start: done
+  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 40), 0.0); // past its end: nothing left, not less
+  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 5), 1.25); // before its start (not a replay's case, the formula's)
+  EXPECT_EQ(stopped_timer_fraction_left(10, 10, 10), 0.0); // a timer of no length: done
+  EXPECT_EQ(stopped_timer_fraction_left(10, 5, 7), 0.0);   // an end before the start: done
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(stopped_timer_fraction_left(10, inf, 1e9), 1.0); // a host without speed: no progress
   EXPECT_EQ(stopped_timer_fraction_left(10, inf, 10), 1.0);
-  EXPECT_EQ(stopped_timer_fraction_left(10, inf, 0), 1.0);    // (now - start) / +inf = -0: 1 - -0 = 1
+  EXPECT_EQ(stopped_timer_fraction_left(10, inf, 0), 1.0);       // (now - start) / +inf = -0: 1 - -0 = 1
   EXPECT_EQ(stopped_timer_fraction_left(-1e308, 1e308, 0), 1.0); // a finite end whose length overflows
 }
 
@@ -68,9 +68,7 @@ TEST(StoppedTimerFraction, IsTimerFractionLeftOnItsDomain)
   for (int i = 0; i < 1000000; i++) {
     const double start = unit(random) * std::ldexp(1.0, exponent(random));
     const int kind = i % 8;
-    const double end = kind == 0   ? inf
-                       : kind == 1 ? start
-                                   : start + unit(random) * std::ldexp(1.0, exponent(random));
+    const double end = kind == 0 ? inf : kind == 1 ? start : start + unit(random) * std::ldexp(1.0, exponent(random));
     // Mostly within the timer (as the replay stops them), some before its start and some after its end.
     const double now = kind == 0   ? start + unit(random) * std::ldexp(1.0, exponent(random)) // any clock after start
                        : kind == 2 ? end + unit(random)

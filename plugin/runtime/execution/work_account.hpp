@@ -25,8 +25,8 @@ inline double timer_fraction_left(double start, double end, double now)
 /* timer_fraction_left() of a timer whose start and `now` are finite and whose end is not -infinity: the timers the
  * cycle replay stops (start and now are clocks; the end at or after the start, finite or, on a host without speed,
  * +infinity). Its test for an infinite end is then not needed: with end = +infinity, length = +infinity,
- * (now - start) / length = +-0 and 1 - +-0 = 1, timer_fraction_left()'s 1.0 (the replay's sure loop stops a timer per suspension: five instructions of
- * about sixty). Otherwise the same operations on the same values. */
+ * (now - start) / length = +-0 and 1 - +-0 = 1, timer_fraction_left()'s 1.0 (the replay's sure loop stops a timer per
+ * suspension: five instructions of about sixty). Otherwise the same operations on the same values. */
 inline double stopped_timer_fraction_left(double start, double end, double now)
 {
   const double length = end - start;
