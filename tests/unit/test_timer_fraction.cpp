@@ -1,11 +1,11 @@
-/* stopped_timer_fraction_left() (work_account.hpp: the cycle replay's sure loop's fraction of a stopped timer not
- * done, without timer_fraction_left()'s test for an infinite end) against timer_fraction_left(), bit for bit, over its
- * domain: finite starts and clocks, ends finite (before, at and after the start), +infinity and NaN; and values worked
- * out by hand. */
+/* timer_fraction_left() (work_account.hpp: the fraction of a timer's work not done, with no test of its own for an
+ * infinite end) against the formula with that test, written out here, bit for bit over its domain: finite starts and
+ * clocks, ends finite (before, at and after the start), +infinity and NaN; and values worked out by hand. */
 #include "runtime/execution/work_account.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,10 +23,18 @@ std::uint64_t bits_of(double x)
   return b;
 }
 
+// The fraction as it was written before: an infinite end tested first (its hosts had no speed, no progress).
+double fraction_with_infinity_test(double start, double end, double now)
+{
+  if (std::isinf(end)) return 1.0;
+  const double length = end - start;
+  return length > 0 ? std::max(0.0, 1 - (now - start) / length) : 0.0;
+}
+
 void expect_same(double start, double end, double now)
 {
-  const double want = timer_fraction_left(start, end, now);
-  const double got = stopped_timer_fraction_left(start, end, now);
+  const double want = fraction_with_infinity_test(start, end, now);
+  const double got = timer_fraction_left(start, end, now);
   if (std::isnan(want)) {
     EXPECT_TRUE(std::isnan(got)) << start << " " << end << " " << now;
     return;
@@ -37,23 +45,23 @@ void expect_same(double start, double end, double now)
 
 } // namespace
 
-TEST(StoppedTimerFraction, ByHand)
+TEST(TimerFraction, ByHand)
 {
-  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 15), 0.75);
-  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 10), 1.0);
-  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 30), 0.0);
-  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 40), 0.0); // past its end: nothing left, not less
-  EXPECT_EQ(stopped_timer_fraction_left(10, 30, 5), 1.25); // before its start (not a replay's case, the formula's)
-  EXPECT_EQ(stopped_timer_fraction_left(10, 10, 10), 0.0); // a timer of no length: done
-  EXPECT_EQ(stopped_timer_fraction_left(10, 5, 7), 0.0);   // an end before the start: done
+  EXPECT_EQ(timer_fraction_left(10, 30, 15), 0.75);
+  EXPECT_EQ(timer_fraction_left(10, 30, 10), 1.0);
+  EXPECT_EQ(timer_fraction_left(10, 30, 30), 0.0);
+  EXPECT_EQ(timer_fraction_left(10, 30, 40), 0.0); // past its end: nothing left, not less
+  EXPECT_EQ(timer_fraction_left(10, 30, 5), 1.25); // before its start (not a replay's case, the formula's)
+  EXPECT_EQ(timer_fraction_left(10, 10, 10), 0.0); // a timer of no length: done
+  EXPECT_EQ(timer_fraction_left(10, 5, 7), 0.0);   // an end before the start: done
   const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(stopped_timer_fraction_left(10, inf, 1e9), 1.0); // a host without speed: no progress
-  EXPECT_EQ(stopped_timer_fraction_left(10, inf, 10), 1.0);
-  EXPECT_EQ(stopped_timer_fraction_left(10, inf, 0), 1.0);       // (now - start) / +inf = -0: 1 - -0 = 1
-  EXPECT_EQ(stopped_timer_fraction_left(-1e308, 1e308, 0), 1.0); // a finite end whose length overflows
+  EXPECT_EQ(timer_fraction_left(10, inf, 1e9), 1.0); // a host without speed: no progress
+  EXPECT_EQ(timer_fraction_left(10, inf, 10), 1.0);
+  EXPECT_EQ(timer_fraction_left(10, inf, 0), 1.0);       // (now - start) / +inf = -0: 1 - -0 = 1
+  EXPECT_EQ(timer_fraction_left(-1e308, 1e308, 0), 1.0); // a finite end whose length overflows
 }
 
-TEST(StoppedTimerFraction, IsTimerFractionLeftOnItsDomain)
+TEST(TimerFraction, IsTheFormulaWithItsInfinityTestOnItsDomain)
 {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();

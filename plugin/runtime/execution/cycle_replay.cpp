@@ -387,7 +387,7 @@ inline void JobRuntime::cycle_step_sure(CycleChangeList changed, double clock)
     bool resized = false;
     if (st.running) {
       // stop_exec(), then enter() closing the running segment (cycle_close())
-      st.remaining *= stopped_timer_fraction_left(st.timer_start, st.timer_end, clock);
+      st.remaining *= timer_fraction_left(st.timer_start, st.timer_end, clock);
       st.timer_end = -1;
       const CycleSet& was = sets[static_cast<size_t>(st.set)];
       const double length = clock - st.since;

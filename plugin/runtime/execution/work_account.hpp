@@ -14,20 +14,12 @@ namespace jobsched {
 /* Timers end when the clock reaches their end; SimGrid's clock may stop a rounding error short of it. */
 constexpr double kTimerSlack = 1e-9;
 
-/* The fraction of a timer's work not done at `now`: the timer runs from `start` to `end` at an even pace (an infinite
- * end: its hosts had no speed, it made no progress). timer_left(), stop_exec() and the replays all read it so. */
+/* The fraction of a timer's work not done at `now`: the timer runs from `start` to `end` at an even pace. Its start
+ * and `now` are clocks (finite); its end is at or after its start, or +infinity when its hosts had no speed: then
+ * length = +infinity, (now - start) / length = +-0 and the fraction 1 - +-0 = 1, no progress, with no test of its own
+ * (the cycle replay's sure loop stops a timer per suspension: the test was five of its sixty instructions).
+ * timer_left(), stop_exec() and the replays all read it so. */
 inline double timer_fraction_left(double start, double end, double now)
-{
-  if (std::isinf(end)) return 1.0;
-  const double length = end - start;
-  return length > 0 ? std::max(0.0, 1 - (now - start) / length) : 0.0;
-}
-/* timer_fraction_left() of a timer whose start and `now` are finite and whose end is not -infinity: the timers the
- * cycle replay stops (start and now are clocks; the end at or after the start, finite or, on a host without speed,
- * +infinity). Its test for an infinite end is then not needed: with end = +infinity, length = +infinity,
- * (now - start) / length = +-0 and 1 - +-0 = 1, timer_fraction_left()'s 1.0 (the replay's sure loop stops a timer per
- * suspension: five instructions of about sixty). Otherwise the same operations on the same values. */
-inline double stopped_timer_fraction_left(double start, double end, double now)
 {
   const double length = end - start;
   return length > 0 ? std::max(0.0, 1 - (now - start) / length) : 0.0;
