@@ -460,13 +460,35 @@ struct SharedRows {
   std::shared_ptr<const MaskUnits> capacities;
   std::vector<std::uint64_t> rows;           // the distinct rows, `words` each, in the order of their first slice
   std::vector<long long> row_units;          // per distinct row: its capacity
-  std::vector<int> copies;                   // per distinct row: the slices that have it
-  std::vector<int> of_slice;                 // per slice: its distinct row
-  std::vector<std::vector<int>> slices_with; // per distinct row: the slices that have it, increasing
+  std::vector<int> copies;   // per distinct row: the slices that have it
+  std::vector<int> of_slice; // per slice: its distinct row
+  /* The slices by distinct row, increasing within each: distinct row d's are by_row[row_start[d]] up to (not
+   * including) by_row[row_start[d + 1]] (two arrays filled in place, where a vector per row was an allocation per
+   * distinct row at every build). */
+  std::vector<int> by_row;
+  std::vector<int> row_start;
+  /* Scratch of the build kept with the rows (MapScan keeps its SharedRows from build to build): the distinct rows
+   * by hash, open addressing (-1: empty), and each distinct row's hash. */
+  std::vector<int> table;
+  std::vector<std::uint64_t> hashes;
   /* [x x distinct + y]: distinct row x within distinct row y (its free entries a subset), found once for the turns
    * that read these rows. */
   std::vector<char> contained;
   const std::uint64_t* row(size_t d) const { return rows.data() + d * words; }
+};
+
+/* The column search's pick for one job (shared_column_search below). */
+struct SharedPick {
+  Pattern pattern; // size; processors once add_pattern_processors is called, slices once add_pattern_slices is
+  int width = 0;
+  const std::uint64_t* row = nullptr; // the pattern's processors as bits (in `rows`); nullptr: no pattern
+  long long processor_count = 0;
+  std::vector<std::uint64_t> rows; // the job's distinct rows (2d, 2d + 1), `words` each
+  std::vector<int> count;          // per job row: the slices that have it
+  /* Per job row: its first slice, and its capacity in units (the search's own, kept here with the rest so that a
+   * round's turns reuse the storage: MapScan::pick). */
+  std::vector<size_t> first;
+  std::vector<long long> units;
 };
 
 /* The map as an Expansion round reads it, from one pass over its entries: the free entries as bit rows, their count,
@@ -481,8 +503,10 @@ struct MapScan {
   std::vector<std::vector<int>> slices_of;
   /* Set by a turn that moved its job and brought the scan up to date with the map itself. */
   bool current = false;
-  /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan. */
+  /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan:
+   * the first `shared_count` of `shared` (the others are kept for their storage, built again when needed). */
   std::vector<SharedRows> shared;
+  size_t shared_count = 0;
   /* The last turn's architectures (those of its job's VPs) and their processors as bits (the round keeps the
    * processors), with the place in `shared` of their rows (-1: not found since `shared` was last cleared): the next
    * job of the same architectures reads them without building and comparing its mask again. */
@@ -490,6 +514,10 @@ struct MapScan {
   std::vector<std::string> mask_archs;
   std::vector<std::uint64_t> mask;
   long shared_of_mask = -1;
+  /* A turn's scratch, kept for its storage from turn to turn: the column search's pick and the job's own entries on
+   * the mask. */
+  SharedPick pick;
+  std::vector<std::uint64_t> mine;
 };
 
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
@@ -522,7 +550,7 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
     scan.free.words = map.index.words;
     scan.free.bits = map.index.free;
     scan.free_entries = map.index.free_entries;
-    scan.shared.clear();
+    scan.shared_count = 0;
     scan.shared_of_mask = -1;
     scan.slices_of.resize(map.jobs.size());
     for (size_t k = 0; k < map.jobs.size(); k++)
@@ -531,7 +559,7 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
   }
   scan.free = FreeRows(map.slices.size(), map.processors.size());
   scan.free_entries = 0;
-  scan.shared.clear();
+  scan.shared_count = 0;
   scan.shared_of_mask = -1;
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
@@ -657,36 +685,57 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
   } else {
     out.capacities = std::make_shared<const MaskUnits>(mask_units(map, mask));
   }
+  out.rows.clear();
+  out.row_units.clear();
+  out.copies.clear();
+  out.hashes.clear();
   if (!out.capacities->whole) return;
   const MaskUnits& caps = *out.capacities;
   const size_t words = out.words;
-  std::unordered_map<std::uint64_t, std::vector<int>> by_hash; // row hash -> distinct rows
-  std::vector<std::uint64_t> row(words);
+  size_t buckets = 16; // a power of two, at least twice the slices: open addressing's chains stay short
+  while (buckets < 2 * free.slices)
+    buckets *= 2;
+  out.table.assign(buckets, -1);
   out.of_slice.resize(free.slices);
+  std::uint64_t* row = nullptr; // the slice's row, written in place at the end of `rows` (kept if it is new)
   for (size_t s = 0; s < free.slices; s++) {
+    out.rows.resize((out.copies.size() + 1) * words);
+    row = out.rows.data() + out.copies.size() * words;
     std::uint64_t hash = 1469598103934665603ULL;
     for (size_t w = 0; w < words; w++) {
       row[w] = free.bits[s * words + w] & mask[w];
       hash = (hash ^ row[w]) * 1099511628211ULL;
     }
-    auto& same = by_hash[hash];
+    size_t bucket = hash & (buckets - 1);
     int d = -1;
-    for (int k : same)
-      if (std::equal(row.begin(), row.end(), out.row(static_cast<size_t>(k)))) d = k;
+    for (; out.table[bucket] >= 0; bucket = (bucket + 1) & (buckets - 1)) {
+      const int k = out.table[bucket];
+      if (out.hashes[static_cast<size_t>(k)] == hash && std::equal(row, row + words, out.row(static_cast<size_t>(k)))) {
+        d = k;
+        break;
+      }
+    }
     if (d < 0) {
       d = static_cast<int>(out.copies.size());
-      same.push_back(d);
-      out.rows.insert(out.rows.end(), row.begin(), row.end());
-      out.row_units.push_back(caps.uniform ? caps.unit * count_of(row.data(), words)
-                                           : units_of(row.data(), caps.units, words));
+      out.table[bucket] = d;
+      out.hashes.push_back(hash);
+      out.row_units.push_back(caps.uniform ? caps.unit * count_of(row, words) : units_of(row, caps.units, words));
       out.copies.push_back(0);
     }
     out.copies[static_cast<size_t>(d)]++;
     out.of_slice[s] = d;
-    if (out.slices_with.size() <= static_cast<size_t>(d)) out.slices_with.resize(static_cast<size_t>(d) + 1);
-    out.slices_with[static_cast<size_t>(d)].push_back(static_cast<int>(s));
   }
   const size_t distinct = out.copies.size();
+  out.rows.resize(distinct * words); // the last slice's row, if it was not new
+  // The slices by distinct row (a counting sort: increasing within each row).
+  out.row_start.assign(distinct + 1, 0);
+  for (size_t d = 0; d < distinct; d++)
+    out.row_start[d + 1] = out.row_start[d] + out.copies[d];
+  out.by_row.resize(free.slices);
+  std::vector<int>& next = out.table; // the table is no longer needed: each row's next place in by_row
+  next.assign(out.row_start.begin(), out.row_start.end() - 1);
+  for (size_t s = 0; s < free.slices; s++)
+    out.by_row[static_cast<size_t>(next[static_cast<size_t>(out.of_slice[s])]++)] = static_cast<int>(s);
   out.contained.assign(distinct * distinct, 0);
   for (size_t x = 0; x < distinct; x++)
     for (size_t y = 0; y < distinct; y++)
@@ -699,32 +748,32 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
  * with d it does not hold) and d with its entries (in those it holds): at most twice as many, each a candidate at its
  * first slice, its width the slices whose row contains it. The pattern's processors, size and width (its slice
  * count) are found here; its slices, which only a job that may move needs, by add_pattern_slices. */
-struct SharedPick {
-  Pattern pattern; // size; processors once add_pattern_processors is called, slices once add_pattern_slices is
-  int width = 0;
-  const std::uint64_t* row = nullptr; // the pattern's processors as bits (in `rows`); nullptr: no pattern
-  long long processor_count = 0;
-  std::vector<std::uint64_t> rows; // the job's distinct rows (2d, 2d + 1), `words` each
-  std::vector<int> count;          // per job row: the slices that have it
-};
 
-SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>& held,
-                                const std::vector<std::uint64_t>& own)
+/* Fills `pick` (its storage reused from the turn before). */
+void shared_column_search(const SharedRows& shared, const std::vector<int>& held, const std::vector<std::uint64_t>& own,
+                          SharedPick& pick)
 {
   const size_t words = shared.words;
   const size_t distinct = shared.copies.size();
   const size_t none = shared.of_slice.size();
   const MaskUnits& caps = *shared.capacities;
-  SharedPick pick;
+  pick.pattern.processors.clear();
+  pick.pattern.slices.clear();
+  pick.pattern.size = Rational(0);
+  pick.width = 0;
+  pick.row = nullptr;
+  pick.processor_count = 0;
   // Job row 2d: d where it does not hold the slice; 2d + 1: d with its entries. Their slices, and each one's first.
   pick.count.assign(2 * distinct, 0);
-  std::vector<size_t> first(2 * distinct, none);
+  std::vector<size_t>& first = pick.first;
+  first.assign(2 * distinct, none);
   for (int s : held) {
     const auto k = 2 * static_cast<size_t>(shared.of_slice[static_cast<size_t>(s)]) + 1;
     if (pick.count[k]++ == 0) first[k] = static_cast<size_t>(s);
   }
   pick.rows.resize(2 * distinct * words);
-  std::vector<long long> units(2 * distinct, 0);
+  std::vector<long long>& units = pick.units;
+  units.assign(2 * distinct, 0);
   for (size_t d = 0; d < distinct; d++) {
     pick.count[2 * d] = shared.copies[d] - pick.count[2 * d + 1];
     for (size_t w = 0; w < words; w++) {
@@ -737,7 +786,8 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
                                       : units_of(&pick.rows[(2 * d + 1) * words], caps.units, words);
     if (pick.count[2 * d] > 0 && units[2 * d] > 0) { // its first slice the job does not hold (both lists increasing)
       auto h = held.begin();
-      for (int s : shared.slices_with[d]) {
+      for (int r = shared.row_start[d]; r < shared.row_start[d + 1]; r++) {
+        const int s = shared.by_row[static_cast<size_t>(r)];
         while (h != held.end() && *h < s)
           ++h;
         if (h == held.end() || *h != s) {
@@ -769,11 +819,10 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
       pick.width = width;
     }
   }
-  if (best == 2 * distinct) return pick;
+  if (best == 2 * distinct) return;
   pick.row = &pick.rows[best * words];
   pick.processor_count = count_of(pick.row, words);
   pick.pattern.size = Rational(units[best], caps.denominator) * Rational(static_cast<long long>(pick.width));
-  return pick;
 }
 
 /* The pattern's processors, from its row. */
@@ -894,7 +943,8 @@ void held_processors(const AllocationMap& map, const JobRecord& job, const std::
 bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const SchedulerOptions& options, EventResult& result,
                 MapScan& scan, const ArchMasks& masks, ChangeLog* log)
 {
-  const std::vector<int> held = scan.slices_of[place]; // (a copy: the scan may follow the move below)
+  // Its slices (the scan follows a move only after their last use below).
+  const std::vector<int>& held = scan.slices_of[place];
   const int id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
@@ -951,16 +1001,17 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     if (scan.shared_of_mask >= 0) {
       shared = &scan.shared[static_cast<size_t>(scan.shared_of_mask)];
     } else {
-      for (size_t k = 0; k < scan.shared.size(); k++)
+      for (size_t k = 0; k < scan.shared_count; k++)
         if (scan.shared[k].mask == mask) {
           shared = &scan.shared[k];
           scan.shared_of_mask = static_cast<long>(k);
         }
       if (!shared) {
-        scan.shared.emplace_back();
-        build_shared_rows(map, scan.free, mask, scan.shared.back(), options.validate);
-        shared = &scan.shared.back();
-        scan.shared_of_mask = static_cast<long>(scan.shared.size() - 1);
+        if (scan.shared_count == scan.shared.size()) scan.shared.emplace_back();
+        SharedRows& built = scan.shared[scan.shared_count++];
+        build_shared_rows(map, scan.free, mask, built, options.validate);
+        shared = &built;
+        scan.shared_of_mask = static_cast<long>(scan.shared_count - 1);
       }
     }
     if (options.validate && shared->mask != mask)
@@ -969,10 +1020,12 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   }
   Pattern pattern;
   if (shared) {
-    std::vector<std::uint64_t> mine(scan.free.words, 0);
+    std::vector<std::uint64_t>& mine = scan.mine;
+    mine.resize(scan.free.words);
     for (size_t w = 0; w < mine.size(); w++)
       mine[w] = (*own)[w] & mask[w];
-    SharedPick pick = shared_column_search(*shared, held, mine);
+    SharedPick& pick = scan.pick;
+    shared_column_search(*shared, held, mine, pick);
     if (!pick.row) return false;
     // Time-shared turnarounds with the same slice count tau on both sides: T / slices held. On processors of one
     // capacity the bound needs only their count; else it reads each one's.
@@ -1018,7 +1071,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   const int removed = remove_empty_slices(map);
   result.removed_slices += removed;
   if (removed == 0 && options.shared_search) { // the scan follows the move, without a pass over the map
-    scan.shared.clear();
+    scan.shared_count = 0;
     scan.shared_of_mask = -1;
     const size_t words = scan.free.words;
     // The processors it left (`left`), then those it took, as bits.
