@@ -474,6 +474,9 @@ struct SharedRows {
   /* [x x distinct + y]: distinct row x within distinct row y (its free entries a subset), found once for the turns
    * that read these rows. */
   std::vector<char> contained;
+  /* Per distinct row d: the slices whose row contains it (the copies of every row d is within), the width d has for a
+   * job that holds none of them; a job's turn corrects it for the few rows it holds (shared_column_search). */
+  std::vector<int> width_of;
   const std::uint64_t* row(size_t d) const { return rows.data() + d * words; }
 };
 
@@ -489,6 +492,7 @@ struct SharedPick {
    * round's turns reuse the storage: MapScan::pick). */
   std::vector<size_t> first;
   std::vector<long long> units;
+  std::vector<size_t> held_rows; // the distinct rows of the slices the job holds
 };
 
 /* The map as an Expansion round reads it, from one pass over its entries: the free entries as bit rows, their count,
@@ -614,6 +618,13 @@ bool within(const std::uint64_t* a, const std::uint64_t* b, size_t words)
   return true;
 }
 
+bool same_row(const std::uint64_t* a, const std::uint64_t* b, size_t words)
+{
+  for (size_t w = 0; w < words; w++)
+    if (a[w] != b[w]) return false;
+  return true;
+}
+
 long long count_of(const std::uint64_t* row, size_t words)
 {
   long long count = 0;
@@ -698,29 +709,36 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
   out.table.assign(buckets, -1);
   out.of_slice.resize(free.slices);
   std::uint64_t* row = nullptr; // the slice's row, written in place at the end of `rows` (kept if it is new)
+  int empty_row = -1;           // the distinct row without free entries, once met (most slices have it)
   for (size_t s = 0; s < free.slices; s++) {
     out.rows.resize((out.copies.size() + 1) * words);
     row = out.rows.data() + out.copies.size() * words;
-    std::uint64_t hash = 1469598103934665603ULL;
+    std::uint64_t any = 0;
     for (size_t w = 0; w < words; w++) {
       row[w] = free.bits[s * words + w] & mask[w];
-      hash = (hash ^ row[w]) * 1099511628211ULL;
+      any |= row[w];
     }
-    size_t bucket = hash & (buckets - 1);
-    int d = -1;
-    for (; out.table[bucket] >= 0; bucket = (bucket + 1) & (buckets - 1)) {
-      const int k = out.table[bucket];
-      if (out.hashes[static_cast<size_t>(k)] == hash && std::equal(row, row + words, out.row(static_cast<size_t>(k)))) {
-        d = k;
-        break;
-      }
-    }
+    int d = any == 0 ? empty_row : -1;
     if (d < 0) {
-      d = static_cast<int>(out.copies.size());
-      out.table[bucket] = d;
-      out.hashes.push_back(hash);
-      out.row_units.push_back(caps.uniform ? caps.unit * count_of(row, words) : units_of(row, caps.units, words));
-      out.copies.push_back(0);
+      std::uint64_t hash = 1469598103934665603ULL;
+      for (size_t w = 0; w < words; w++)
+        hash = (hash ^ row[w]) * 1099511628211ULL;
+      size_t bucket = hash & (buckets - 1);
+      for (; out.table[bucket] >= 0; bucket = (bucket + 1) & (buckets - 1)) {
+        const int k = out.table[bucket];
+        if (out.hashes[static_cast<size_t>(k)] == hash && same_row(row, out.row(static_cast<size_t>(k)), words)) {
+          d = k;
+          break;
+        }
+      }
+      if (d < 0) {
+        d = static_cast<int>(out.copies.size());
+        out.table[bucket] = d;
+        out.hashes.push_back(hash);
+        out.row_units.push_back(caps.uniform ? caps.unit * count_of(row, words) : units_of(row, caps.units, words));
+        out.copies.push_back(0);
+        if (any == 0) empty_row = d;
+      }
     }
     out.copies[static_cast<size_t>(d)]++;
     out.of_slice[s] = d;
@@ -740,6 +758,10 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
   for (size_t x = 0; x < distinct; x++)
     for (size_t y = 0; y < distinct; y++)
       out.contained[x * distinct + y] = within(out.row(x), out.row(y), words) ? 1 : 0;
+  out.width_of.assign(distinct, 0);
+  for (size_t x = 0; x < distinct; x++)
+    for (size_t y = 0; y < distinct; y++)
+      if (out.contained[x * distinct + y] != 0) out.width_of[x] += out.copies[y];
 }
 
 /* The column search's pattern (column_search: the first largest) for a job holding `held` (increasing) whose own
@@ -747,9 +769,12 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
  * with its own entries where it holds j, so its distinct rows are, for each distinct shared row d, d (in the slices
  * with d it does not hold) and d with its entries (in those it holds): at most twice as many, each a candidate at its
  * first slice, its width the slices whose row contains it. The pattern's processors, size and width (its slice
- * count) are found here; its slices, which only a job that may move needs, by add_pattern_slices. */
-
-/* Fills `pick` (its storage reused from the turn before). */
+ * count) are found here; its slices, which only a job that may move needs, by add_pattern_slices. `pick`'s storage is
+ * reused from turn to turn.
+ *
+ * A job row 2d (not held) is contained in the rows of the slices of shared.width_of[d] but those the job holds, and
+ * in the job's held rows that contain it: its width is corrected for the few distinct rows the job holds instead of
+ * summed over every row (the same integers, in a pass of distinct x held rows instead of distinct squared). */
 void shared_column_search(const SharedRows& shared, const std::vector<int>& held, const std::vector<std::uint64_t>& own,
                           SharedPick& pick)
 {
@@ -767,9 +792,14 @@ void shared_column_search(const SharedRows& shared, const std::vector<int>& held
   pick.count.assign(2 * distinct, 0);
   std::vector<size_t>& first = pick.first;
   first.assign(2 * distinct, none);
+  std::vector<size_t>& held_rows = pick.held_rows; // the distinct rows of the slices it holds, each once
+  held_rows.clear();
   for (int s : held) {
-    const auto k = 2 * static_cast<size_t>(shared.of_slice[static_cast<size_t>(s)]) + 1;
-    if (pick.count[k]++ == 0) first[k] = static_cast<size_t>(s);
+    const auto d = static_cast<size_t>(shared.of_slice[static_cast<size_t>(s)]);
+    if (pick.count[2 * d + 1]++ == 0) {
+      first[2 * d + 1] = static_cast<size_t>(s);
+      held_rows.push_back(d);
+    }
   }
   pick.rows.resize(2 * distinct * words);
   std::vector<long long>& units = pick.units;
@@ -804,13 +834,18 @@ void shared_column_search(const SharedRows& shared, const std::vector<int>& held
     if (pick.count[x] == 0 || units[x] == 0) continue;
     if (static_cast<__int128>(units[x]) * slices < best_size) continue; // it cannot reach the best, even in every slice
     int width = 0;
-    for (size_t y = 0; y < 2 * distinct; y++) {
-      if (pick.count[y] == 0) continue;
-      // Two rows the job does not hold are shared rows, whose containment the shared rows know.
-      const bool contains =
-          y == x || (x % 2 == 0 && y % 2 == 0 ? shared.contained[(x / 2) * distinct + y / 2] != 0
-                                              : within(&pick.rows[x * words], &pick.rows[y * words], words));
-      if (contains) width += pick.count[y];
+    if (x % 2 == 0) { // the shared rows containing it, less the slices the job holds there, plus its held rows'
+      const size_t d = x / 2;
+      width = shared.width_of[d];
+      for (size_t h : held_rows) {
+        const int held_there = pick.count[2 * h + 1];
+        if (shared.contained[d * distinct + h] != 0) width -= held_there;
+        if (within(&pick.rows[x * words], &pick.rows[(2 * h + 1) * words], words)) width += held_there;
+      }
+    } else { // a held row (few): every job row that contains it
+      for (size_t y = 0; y < 2 * distinct; y++)
+        if (pick.count[y] != 0 && (y == x || within(&pick.rows[x * words], &pick.rows[y * words], words)))
+          width += pick.count[y];
     }
     const __int128 size = static_cast<__int128>(units[x]) * width;
     if (size > best_size || (size == best_size && best < 2 * distinct && first[x] < first[best])) {
@@ -1097,15 +1132,14 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
 }
 
 /* What a job's Expansion turn reads, as change counters: the slices, and the entries and processors of each of its
- * architectures (AllocationMap::slice_changes, arch_changes). */
-std::vector<std::uint64_t> turn_inputs(const AllocationMap& map, const JobRecord& job)
+ * architectures (AllocationMap::slice_changes, arch_changes), written into `key` (its storage reused). */
+void turn_inputs(const AllocationMap& map, const JobRecord& job, std::vector<std::uint64_t>& key)
 {
-  std::vector<std::uint64_t> key{map.slice_changes};
+  key.assign(1, map.slice_changes);
   for (const auto& [arch, count] : job.vps) {
     auto it = map.arch_changes.find(arch);
     key.push_back(it == map.arch_changes.end() ? 0 : it->second);
   }
-  return key;
 }
 
 void expansion_round(AllocationMap& map, const std::set<int>& excluded, const SchedulerOptions& options,
@@ -1133,6 +1167,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   if (!map.index.built) built_masks = arch_masks(map);
   const ArchMasks& masks = map.index.built ? map.index.arch_masks : built_masks;
   // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
+  std::vector<std::uint64_t> inputs; // a turn's change counters (turn_inputs), its storage kept from turn to turn
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
     if (excluded.count(id)) continue;
@@ -1142,9 +1177,9 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && scan.free_entries == 0)) continue;
     // A placed job whose last turn left it in place, with nothing it reads changed since, stays again.
-    std::vector<std::uint64_t> inputs;
+    inputs.clear();
     if (options.remember_declined && !waiting) {
-      inputs = turn_inputs(map, *job);
+      turn_inputs(map, *job, inputs);
       if (job->declined_at == inputs) {
         if (options.validate && expand_job(map, *job, place, options, result, scan, masks, log))
           throw PolicyError("gang scheduler: " + job_name(id) +
@@ -1154,7 +1189,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     }
     scan.current = false;
     const bool moved = expand_job(map, *job, place, options, result, scan, masks, log);
-    if (!moved && !inputs.empty()) job->declined_at = std::move(inputs);
+    if (!moved && !inputs.empty()) job->declined_at = inputs; // (a copy into its storage: `inputs` is kept)
     if (moved) {
       result.expanded_jobs.push_back(id);
       if (!scan.current) {
