@@ -818,8 +818,7 @@ void shared_column_search(const SharedRows& shared, const std::vector<int>& held
       auto h = held.begin();
       for (int r = shared.row_start[d]; r < shared.row_start[d + 1]; r++) {
         const int s = shared.by_row[static_cast<size_t>(r)];
-        while (h != held.end() && *h < s)
-          ++h;
+        h = std::lower_bound(h, held.end(), s); // (a search: a job may hold hundreds of slices, this row's first few)
         if (h == held.end() || *h != s) {
           first[2 * d] = static_cast<size_t>(s);
           break;
