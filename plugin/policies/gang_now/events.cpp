@@ -460,8 +460,8 @@ struct SharedRows {
   std::shared_ptr<const MaskUnits> capacities;
   std::vector<std::uint64_t> rows;           // the distinct rows, `words` each, in the order of their first slice
   std::vector<long long> row_units;          // per distinct row: its capacity
-  std::vector<int> copies;   // per distinct row: the slices that have it
-  std::vector<int> of_slice; // per slice: its distinct row
+  std::vector<int> copies;                   // per distinct row: the slices that have it
+  std::vector<int> of_slice;                 // per slice: its distinct row
   /* The slices by distinct row, increasing within each: distinct row d's are by_row[row_start[d]] up to (not
    * including) by_row[row_start[d + 1]] (two arrays filled in place, where a vector per row was an allocation per
    * distinct row at every build). */
