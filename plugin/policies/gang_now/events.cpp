@@ -462,11 +462,37 @@ struct SharedRows {
   std::vector<long long> row_units;          // per distinct row: its capacity
   std::vector<int> copies;                   // per distinct row: the slices that have it
   std::vector<int> of_slice;                 // per slice: its distinct row
-  std::vector<std::vector<int>> slices_with; // per distinct row: the slices that have it, increasing
+  /* The slices by distinct row, increasing within each: distinct row d's are by_row[row_start[d]] up to (not
+   * including) by_row[row_start[d + 1]] (two arrays filled in place, where a vector per row was an allocation per
+   * distinct row at every build). */
+  std::vector<int> by_row;
+  std::vector<int> row_start;
+  /* Scratch of the build kept with the rows (MapScan keeps its SharedRows from build to build): the distinct rows
+   * by hash, open addressing (-1: empty), and each distinct row's hash. */
+  std::vector<int> table;
+  std::vector<std::uint64_t> hashes;
   /* [x x distinct + y]: distinct row x within distinct row y (its free entries a subset), found once for the turns
    * that read these rows. */
   std::vector<char> contained;
+  /* Per distinct row d: the slices whose row contains it (the copies of every row d is within), the width d has for a
+   * job that holds none of them; a job's turn corrects it for the few rows it holds (shared_column_search). */
+  std::vector<int> width_of;
   const std::uint64_t* row(size_t d) const { return rows.data() + d * words; }
+};
+
+/* The column search's pick for one job (shared_column_search below). */
+struct SharedPick {
+  Pattern pattern; // size; processors once add_pattern_processors is called, slices once add_pattern_slices is
+  int width = 0;
+  const std::uint64_t* row = nullptr; // the pattern's processors as bits (in `rows`); nullptr: no pattern
+  long long processor_count = 0;
+  std::vector<std::uint64_t> rows; // the job's distinct rows (2d, 2d + 1), `words` each
+  std::vector<int> count;          // per job row: the slices that have it
+  /* Per job row: its first slice, and its capacity in units (the search's own, kept here with the rest so that a
+   * round's turns reuse the storage: MapScan::pick). */
+  std::vector<size_t> first;
+  std::vector<long long> units;
+  std::vector<size_t> held_rows; // the distinct rows of the slices the job holds
 };
 
 /* The map as an Expansion round reads it, from one pass over its entries: the free entries as bit rows, their count,
@@ -481,8 +507,10 @@ struct MapScan {
   std::vector<std::vector<int>> slices_of;
   /* Set by a turn that moved its job and brought the scan up to date with the map itself. */
   bool current = false;
-  /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan. */
+  /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan:
+   * the first `shared_count` of `shared` (the others are kept for their storage, built again when needed). */
   std::vector<SharedRows> shared;
+  size_t shared_count = 0;
   /* The last turn's architectures (those of its job's VPs) and their processors as bits (the round keeps the
    * processors), with the place in `shared` of their rows (-1: not found since `shared` was last cleared): the next
    * job of the same architectures reads them without building and comparing its mask again. */
@@ -490,6 +518,10 @@ struct MapScan {
   std::vector<std::string> mask_archs;
   std::vector<std::uint64_t> mask;
   long shared_of_mask = -1;
+  /* A turn's scratch, kept for its storage from turn to turn: the column search's pick and the job's own entries on
+   * the mask. */
+  SharedPick pick;
+  std::vector<std::uint64_t> mine;
 };
 
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
@@ -522,7 +554,7 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
     scan.free.words = map.index.words;
     scan.free.bits = map.index.free;
     scan.free_entries = map.index.free_entries;
-    scan.shared.clear();
+    scan.shared_count = 0;
     scan.shared_of_mask = -1;
     scan.slices_of.resize(map.jobs.size());
     for (size_t k = 0; k < map.jobs.size(); k++)
@@ -531,7 +563,7 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
   }
   scan.free = FreeRows(map.slices.size(), map.processors.size());
   scan.free_entries = 0;
-  scan.shared.clear();
+  scan.shared_count = 0;
   scan.shared_of_mask = -1;
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
@@ -583,6 +615,13 @@ bool within(const std::uint64_t* a, const std::uint64_t* b, size_t words)
 {
   for (size_t w = 0; w < words; w++)
     if ((a[w] & ~b[w]) != 0) return false;
+  return true;
+}
+
+bool same_row(const std::uint64_t* a, const std::uint64_t* b, size_t words)
+{
+  for (size_t w = 0; w < words; w++)
+    if (a[w] != b[w]) return false;
   return true;
 }
 
@@ -657,40 +696,72 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
   } else {
     out.capacities = std::make_shared<const MaskUnits>(mask_units(map, mask));
   }
+  out.rows.clear();
+  out.row_units.clear();
+  out.copies.clear();
+  out.hashes.clear();
   if (!out.capacities->whole) return;
   const MaskUnits& caps = *out.capacities;
   const size_t words = out.words;
-  std::unordered_map<std::uint64_t, std::vector<int>> by_hash; // row hash -> distinct rows
-  std::vector<std::uint64_t> row(words);
+  size_t buckets = 16; // a power of two, at least twice the slices: open addressing's chains stay short
+  while (buckets < 2 * free.slices)
+    buckets *= 2;
+  out.table.assign(buckets, -1);
   out.of_slice.resize(free.slices);
+  std::uint64_t* row = nullptr; // the slice's row, written in place at the end of `rows` (kept if it is new)
+  int empty_row = -1;           // the distinct row without free entries, once met (most slices have it)
   for (size_t s = 0; s < free.slices; s++) {
-    std::uint64_t hash = 1469598103934665603ULL;
+    out.rows.resize((out.copies.size() + 1) * words);
+    row = out.rows.data() + out.copies.size() * words;
+    std::uint64_t any = 0;
     for (size_t w = 0; w < words; w++) {
       row[w] = free.bits[s * words + w] & mask[w];
-      hash = (hash ^ row[w]) * 1099511628211ULL;
+      any |= row[w];
     }
-    auto& same = by_hash[hash];
-    int d = -1;
-    for (int k : same)
-      if (std::equal(row.begin(), row.end(), out.row(static_cast<size_t>(k)))) d = k;
+    int d = any == 0 ? empty_row : -1;
     if (d < 0) {
-      d = static_cast<int>(out.copies.size());
-      same.push_back(d);
-      out.rows.insert(out.rows.end(), row.begin(), row.end());
-      out.row_units.push_back(caps.uniform ? caps.unit * count_of(row.data(), words)
-                                           : units_of(row.data(), caps.units, words));
-      out.copies.push_back(0);
+      std::uint64_t hash = 1469598103934665603ULL;
+      for (size_t w = 0; w < words; w++)
+        hash = (hash ^ row[w]) * 1099511628211ULL;
+      size_t bucket = hash & (buckets - 1);
+      for (; out.table[bucket] >= 0; bucket = (bucket + 1) & (buckets - 1)) {
+        const int k = out.table[bucket];
+        if (out.hashes[static_cast<size_t>(k)] == hash && same_row(row, out.row(static_cast<size_t>(k)), words)) {
+          d = k;
+          break;
+        }
+      }
+      if (d < 0) {
+        d = static_cast<int>(out.copies.size());
+        out.table[bucket] = d;
+        out.hashes.push_back(hash);
+        out.row_units.push_back(caps.uniform ? caps.unit * count_of(row, words) : units_of(row, caps.units, words));
+        out.copies.push_back(0);
+        if (any == 0) empty_row = d;
+      }
     }
     out.copies[static_cast<size_t>(d)]++;
     out.of_slice[s] = d;
-    if (out.slices_with.size() <= static_cast<size_t>(d)) out.slices_with.resize(static_cast<size_t>(d) + 1);
-    out.slices_with[static_cast<size_t>(d)].push_back(static_cast<int>(s));
   }
   const size_t distinct = out.copies.size();
+  out.rows.resize(distinct * words); // the last slice's row, if it was not new
+  // The slices by distinct row (a counting sort: increasing within each row).
+  out.row_start.assign(distinct + 1, 0);
+  for (size_t d = 0; d < distinct; d++)
+    out.row_start[d + 1] = out.row_start[d] + out.copies[d];
+  out.by_row.resize(free.slices);
+  std::vector<int>& next = out.table; // the table is no longer needed: each row's next place in by_row
+  next.assign(out.row_start.begin(), out.row_start.end() - 1);
+  for (size_t s = 0; s < free.slices; s++)
+    out.by_row[static_cast<size_t>(next[static_cast<size_t>(out.of_slice[s])]++)] = static_cast<int>(s);
   out.contained.assign(distinct * distinct, 0);
   for (size_t x = 0; x < distinct; x++)
     for (size_t y = 0; y < distinct; y++)
       out.contained[x * distinct + y] = within(out.row(x), out.row(y), words) ? 1 : 0;
+  out.width_of.assign(distinct, 0);
+  for (size_t x = 0; x < distinct; x++)
+    for (size_t y = 0; y < distinct; y++)
+      if (out.contained[x * distinct + y] != 0) out.width_of[x] += out.copies[y];
 }
 
 /* The column search's pattern (column_search: the first largest) for a job holding `held` (increasing) whose own
@@ -698,33 +769,41 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
  * with its own entries where it holds j, so its distinct rows are, for each distinct shared row d, d (in the slices
  * with d it does not hold) and d with its entries (in those it holds): at most twice as many, each a candidate at its
  * first slice, its width the slices whose row contains it. The pattern's processors, size and width (its slice
- * count) are found here; its slices, which only a job that may move needs, by add_pattern_slices. */
-struct SharedPick {
-  Pattern pattern; // size; processors once add_pattern_processors is called, slices once add_pattern_slices is
-  int width = 0;
-  const std::uint64_t* row = nullptr; // the pattern's processors as bits (in `rows`); nullptr: no pattern
-  long long processor_count = 0;
-  std::vector<std::uint64_t> rows; // the job's distinct rows (2d, 2d + 1), `words` each
-  std::vector<int> count;          // per job row: the slices that have it
-};
-
-SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>& held,
-                                const std::vector<std::uint64_t>& own)
+ * count) are found here; its slices, which only a job that may move needs, by add_pattern_slices. `pick`'s storage is
+ * reused from turn to turn.
+ *
+ * A job row 2d (not held) is contained in the rows of the slices of shared.width_of[d] but those the job holds, and
+ * in the job's held rows that contain it: its width is corrected for the few distinct rows the job holds instead of
+ * summed over every row (the same integers, in a pass of distinct x held rows instead of distinct squared). */
+void shared_column_search(const SharedRows& shared, const std::vector<int>& held, const std::vector<std::uint64_t>& own,
+                          SharedPick& pick)
 {
   const size_t words = shared.words;
   const size_t distinct = shared.copies.size();
   const size_t none = shared.of_slice.size();
   const MaskUnits& caps = *shared.capacities;
-  SharedPick pick;
+  pick.pattern.processors.clear();
+  pick.pattern.slices.clear();
+  pick.pattern.size = Rational(0);
+  pick.width = 0;
+  pick.row = nullptr;
+  pick.processor_count = 0;
   // Job row 2d: d where it does not hold the slice; 2d + 1: d with its entries. Their slices, and each one's first.
   pick.count.assign(2 * distinct, 0);
-  std::vector<size_t> first(2 * distinct, none);
+  std::vector<size_t>& first = pick.first;
+  first.assign(2 * distinct, none);
+  std::vector<size_t>& held_rows = pick.held_rows; // the distinct rows of the slices it holds, each once
+  held_rows.clear();
   for (int s : held) {
-    const auto k = 2 * static_cast<size_t>(shared.of_slice[static_cast<size_t>(s)]) + 1;
-    if (pick.count[k]++ == 0) first[k] = static_cast<size_t>(s);
+    const auto d = static_cast<size_t>(shared.of_slice[static_cast<size_t>(s)]);
+    if (pick.count[2 * d + 1]++ == 0) {
+      first[2 * d + 1] = static_cast<size_t>(s);
+      held_rows.push_back(d);
+    }
   }
   pick.rows.resize(2 * distinct * words);
-  std::vector<long long> units(2 * distinct, 0);
+  std::vector<long long>& units = pick.units;
+  units.assign(2 * distinct, 0);
   for (size_t d = 0; d < distinct; d++) {
     pick.count[2 * d] = shared.copies[d] - pick.count[2 * d + 1];
     for (size_t w = 0; w < words; w++) {
@@ -737,9 +816,9 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
                                       : units_of(&pick.rows[(2 * d + 1) * words], caps.units, words);
     if (pick.count[2 * d] > 0 && units[2 * d] > 0) { // its first slice the job does not hold (both lists increasing)
       auto h = held.begin();
-      for (int s : shared.slices_with[d]) {
-        while (h != held.end() && *h < s)
-          ++h;
+      for (int r = shared.row_start[d]; r < shared.row_start[d + 1]; r++) {
+        const int s = shared.by_row[static_cast<size_t>(r)];
+        h = std::lower_bound(h, held.end(), s); // (a search: a job may hold hundreds of slices, this row's first few)
         if (h == held.end() || *h != s) {
           first[2 * d] = static_cast<size_t>(s);
           break;
@@ -754,13 +833,18 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
     if (pick.count[x] == 0 || units[x] == 0) continue;
     if (static_cast<__int128>(units[x]) * slices < best_size) continue; // it cannot reach the best, even in every slice
     int width = 0;
-    for (size_t y = 0; y < 2 * distinct; y++) {
-      if (pick.count[y] == 0) continue;
-      // Two rows the job does not hold are shared rows, whose containment the shared rows know.
-      const bool contains =
-          y == x || (x % 2 == 0 && y % 2 == 0 ? shared.contained[(x / 2) * distinct + y / 2] != 0
-                                              : within(&pick.rows[x * words], &pick.rows[y * words], words));
-      if (contains) width += pick.count[y];
+    if (x % 2 == 0) { // the shared rows containing it, less the slices the job holds there, plus its held rows'
+      const size_t d = x / 2;
+      width = shared.width_of[d];
+      for (size_t h : held_rows) {
+        const int held_there = pick.count[2 * h + 1];
+        if (shared.contained[d * distinct + h] != 0) width -= held_there;
+        if (within(&pick.rows[x * words], &pick.rows[(2 * h + 1) * words], words)) width += held_there;
+      }
+    } else { // a held row (few): every job row that contains it
+      for (size_t y = 0; y < 2 * distinct; y++)
+        if (pick.count[y] != 0 && (y == x || within(&pick.rows[x * words], &pick.rows[y * words], words)))
+          width += pick.count[y];
     }
     const __int128 size = static_cast<__int128>(units[x]) * width;
     if (size > best_size || (size == best_size && best < 2 * distinct && first[x] < first[best])) {
@@ -769,11 +853,10 @@ SharedPick shared_column_search(const SharedRows& shared, const std::vector<int>
       pick.width = width;
     }
   }
-  if (best == 2 * distinct) return pick;
+  if (best == 2 * distinct) return;
   pick.row = &pick.rows[best * words];
   pick.processor_count = count_of(pick.row, words);
   pick.pattern.size = Rational(units[best], caps.denominator) * Rational(static_cast<long long>(pick.width));
-  return pick;
 }
 
 /* The pattern's processors, from its row. */
@@ -894,7 +977,8 @@ void held_processors(const AllocationMap& map, const JobRecord& job, const std::
 bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const SchedulerOptions& options, EventResult& result,
                 MapScan& scan, const ArchMasks& masks, ChangeLog* log)
 {
-  const std::vector<int> held = scan.slices_of[place]; // (a copy: the scan may follow the move below)
+  // Its slices (the scan follows a move only after their last use below).
+  const std::vector<int>& held = scan.slices_of[place];
   const int id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
@@ -951,16 +1035,17 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     if (scan.shared_of_mask >= 0) {
       shared = &scan.shared[static_cast<size_t>(scan.shared_of_mask)];
     } else {
-      for (size_t k = 0; k < scan.shared.size(); k++)
+      for (size_t k = 0; k < scan.shared_count; k++)
         if (scan.shared[k].mask == mask) {
           shared = &scan.shared[k];
           scan.shared_of_mask = static_cast<long>(k);
         }
       if (!shared) {
-        scan.shared.emplace_back();
-        build_shared_rows(map, scan.free, mask, scan.shared.back(), options.validate);
-        shared = &scan.shared.back();
-        scan.shared_of_mask = static_cast<long>(scan.shared.size() - 1);
+        if (scan.shared_count == scan.shared.size()) scan.shared.emplace_back();
+        SharedRows& built = scan.shared[scan.shared_count++];
+        build_shared_rows(map, scan.free, mask, built, options.validate);
+        shared = &built;
+        scan.shared_of_mask = static_cast<long>(scan.shared_count - 1);
       }
     }
     if (options.validate && shared->mask != mask)
@@ -969,10 +1054,12 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   }
   Pattern pattern;
   if (shared) {
-    std::vector<std::uint64_t> mine(scan.free.words, 0);
+    std::vector<std::uint64_t>& mine = scan.mine;
+    mine.resize(scan.free.words);
     for (size_t w = 0; w < mine.size(); w++)
       mine[w] = (*own)[w] & mask[w];
-    SharedPick pick = shared_column_search(*shared, held, mine);
+    SharedPick& pick = scan.pick;
+    shared_column_search(*shared, held, mine, pick);
     if (!pick.row) return false;
     // Time-shared turnarounds with the same slice count tau on both sides: T / slices held. On processors of one
     // capacity the bound needs only their count; else it reads each one's.
@@ -1018,7 +1105,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   const int removed = remove_empty_slices(map);
   result.removed_slices += removed;
   if (removed == 0 && options.shared_search) { // the scan follows the move, without a pass over the map
-    scan.shared.clear();
+    scan.shared_count = 0;
     scan.shared_of_mask = -1;
     const size_t words = scan.free.words;
     // The processors it left (`left`), then those it took, as bits.
@@ -1044,15 +1131,14 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
 }
 
 /* What a job's Expansion turn reads, as change counters: the slices, and the entries and processors of each of its
- * architectures (AllocationMap::slice_changes, arch_changes). */
-std::vector<std::uint64_t> turn_inputs(const AllocationMap& map, const JobRecord& job)
+ * architectures (AllocationMap::slice_changes, arch_changes), written into `key` (its storage reused). */
+void turn_inputs(const AllocationMap& map, const JobRecord& job, std::vector<std::uint64_t>& key)
 {
-  std::vector<std::uint64_t> key{map.slice_changes};
+  key.assign(1, map.slice_changes);
   for (const auto& [arch, count] : job.vps) {
     auto it = map.arch_changes.find(arch);
     key.push_back(it == map.arch_changes.end() ? 0 : it->second);
   }
-  return key;
 }
 
 void expansion_round(AllocationMap& map, const std::set<int>& excluded, const SchedulerOptions& options,
@@ -1080,6 +1166,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   if (!map.index.built) built_masks = arch_masks(map);
   const ArchMasks& masks = map.index.built ? map.index.arch_masks : built_masks;
   // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
+  std::vector<std::uint64_t> inputs; // a turn's change counters (turn_inputs), its storage kept from turn to turn
   for (size_t k = 0; k < order.size(); k++) {
     const int id = order[k];
     if (excluded.count(id)) continue;
@@ -1089,9 +1176,9 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && scan.free_entries == 0)) continue;
     // A placed job whose last turn left it in place, with nothing it reads changed since, stays again.
-    std::vector<std::uint64_t> inputs;
+    inputs.clear();
     if (options.remember_declined && !waiting) {
-      inputs = turn_inputs(map, *job);
+      turn_inputs(map, *job, inputs);
       if (job->declined_at == inputs) {
         if (options.validate && expand_job(map, *job, place, options, result, scan, masks, log))
           throw PolicyError("gang scheduler: " + job_name(id) +
@@ -1101,7 +1188,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     }
     scan.current = false;
     const bool moved = expand_job(map, *job, place, options, result, scan, masks, log);
-    if (!moved && !inputs.empty()) job->declined_at = std::move(inputs);
+    if (!moved && !inputs.empty()) job->declined_at = inputs; // (a copy into its storage: `inputs` is kept)
     if (moved) {
       result.expanded_jobs.push_back(id);
       if (!scan.current) {
