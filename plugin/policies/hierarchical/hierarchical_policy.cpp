@@ -619,7 +619,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     for (const JobEntry* e : list)
       desires.push_back(e->desire);
     leaf_unfinished_.resize(list.size(), true);
-    std::vector<double>& shares = shares_scratch_;
+    std::vector<double>& shares = leaf_shares_scratch_;
     hs::divide_processors_into(shares, division_scratch_, spec_.allocator, spec_.job_scheduler, leaf_unfinished_,
                                desires, node.allotment, spec_.whole_processors);
     for (size_t i = 0; i < list.size(); i++) {
@@ -802,6 +802,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   // so one list for both made each leaf's division fill it again).
   std::vector<bool> leaf_unfinished_;
   std::vector<double> shares_scratch_; // a node's division, likewise
+  // A leaf's division: apart from the nodes' (whose lists are swapped with the shares sent), it keeps its length from
+  // round to round as long as the leaf's jobs stay the same.
+  std::vector<double> leaf_shares_scratch_;
   hs::DivisionScratch division_scratch_;
   std::vector<std::pair<const JobEntry*, double>> order_scratch_; // layout()'s jobs and shares
   std::vector<size_t> by_id_scratch_;                             // layout()'s places in placed_ by job id
