@@ -140,7 +140,7 @@ TEST_F(ReusedMapOrder, InOrderJobsOfTheLastPlanKeepTheirNodesAndThoseLeftOutLeav
   auto build = maps.build(plan);
   expect_own(build.put(2), 2);
   expect_own(build.put(3), 3);
-  EXPECT_EQ(maps.spare_count(), 1U); // job 1, passed over
+  EXPECT_EQ(maps.spare_count(), 1U);      // job 1, passed over
   std::vector<int>& seven = build.put(7); // 4, 5 and 6 passed over; 7 takes the last of them
   EXPECT_EQ(seven, std::vector<int>{6});
   seven = {7};
