@@ -104,5 +104,125 @@ TEST(ReusedMap, NodesAndValuesAreReused)
   EXPECT_EQ(maps.spare_count(), 4U);
 }
 
+/* Builds' order bookkeeping. Put in increasing id order a build notes no id: the ids put are the keys behind its walk.
+ * From the first put out of that order each put is a look-up and the ids put are noted (those behind the walk then, and
+ * each one after), for finish() to take out the others. Each case starts from the map of ids 1..`count` handed back,
+ * every value a vector {id} whose buffer identifies the node that job had: found in place, a job's value is its own. */
+class ReusedMapOrder : public ::testing::Test {
+ protected:
+  using Map = std::map<JobId, std::vector<int>>;
+  void SetUp() override { hand_back(6); }
+  void hand_back(int count)
+  {
+    Map first;
+    auto build = maps.build(first);
+    for (JobId id = 1; id <= count; id++)
+      build.put(id) = {static_cast<int>(id)};
+    build.finish();
+    storage.clear();
+    for (const auto& [id, value] : first)
+      storage[id] = value.data();
+    maps.keep(first);
+  }
+  /* The value put for `id` is the one job `id` had in the map handed back, in its own node. */
+  void expect_own(const std::vector<int>& value, JobId id)
+  {
+    EXPECT_EQ(value, std::vector<int>{static_cast<int>(id)}) << "job " << id;
+    EXPECT_EQ(value.data(), storage.at(id)) << "job " << id;
+  }
+  ReusedMap<std::vector<int>> maps;
+  std::map<JobId, const int*> storage; // by job of the map handed back: its value's buffer
+};
+
+TEST_F(ReusedMapOrder, InOrderJobsOfTheLastPlanKeepTheirNodesAndThoseLeftOutLeave)
+{
+  Map plan;
+  auto build = maps.build(plan);
+  expect_own(build.put(2), 2);
+  expect_own(build.put(3), 3);
+  EXPECT_EQ(maps.spare_count(), 1U);      // job 1, passed over
+  std::vector<int>& seven = build.put(7); // 4, 5 and 6 passed over; 7 takes the last of them
+  EXPECT_EQ(seven, std::vector<int>{6});
+  seven = {7};
+  EXPECT_EQ(maps.spare_count(), 3U);
+  build.finish();
+  EXPECT_EQ(plan, (Map{{2, {2}}, {3, {3}}, {7, {7}}}));
+  EXPECT_EQ(maps.spare_count(), 3U);
+
+  // The map handed back is the next build's: in order again, ending before the map does (job 7 leaves at finish()).
+  maps.keep(plan);
+  Map next;
+  auto again = maps.build(next);
+  EXPECT_EQ(again.put(3), std::vector<int>{3});
+  again.finish();
+  EXPECT_EQ(next, (Map{{3, {3}}}));
+  EXPECT_EQ(maps.spare_count(), 5U);
+}
+
+TEST_F(ReusedMapOrder, OutOfOrderFromTheSecondPutJobsAreLookedUpAndTheOthersLeave)
+{
+  Map plan;
+  auto build = maps.build(plan);
+  expect_own(build.put(3), 3); // in order so far: 1 and 2 passed over
+  EXPECT_EQ(maps.spare_count(), 2U);
+  build.put(1) = {1}; // the order breaks: a spare node
+  EXPECT_EQ(maps.spare_count(), 1U);
+  expect_own(build.put(5), 5); // looked up: its own node, and 4 is not passed over
+  EXPECT_EQ(maps.spare_count(), 1U);
+  build.finish(); // 4 and 6 were not put
+  EXPECT_EQ(plan, (Map{{1, {1}}, {3, {3}}, {5, {5}}}));
+  EXPECT_EQ(maps.spare_count(), 3U);
+}
+
+TEST_F(ReusedMapOrder, JobsPutBeforeTheBreakStayAndThoseAfterItAreNoted)
+{
+  Map plan;
+  auto build = maps.build(plan);
+  expect_own(build.put(2), 2);
+  expect_own(build.put(5), 5); // 1, 3 and 4 passed over
+  build.put(4) = {4};          // the order breaks: 2 and 5 behind the walk are the ids put so far
+  expect_own(build.put(6), 6); // above the last put, but after the break: looked up, and noted
+  build.finish();              // every id in the map was put: none leaves
+  EXPECT_EQ(plan, (Map{{2, {2}}, {4, {4}}, {5, {5}}, {6, {6}}}));
+  EXPECT_EQ(maps.spare_count(), 2U);
+}
+
+TEST_F(ReusedMapOrder, AfterABreakTheIdsNotPutLeaveThoseOfAnEarlierBuildForgotten)
+{
+  Map plan;
+  auto build = maps.build(plan);
+  expect_own(build.put(6), 6);
+  build.put(2) = {2}; // the order breaks: 6 noted, 2 in a spare node
+  build.finish();
+  EXPECT_EQ(plan, (Map{{2, {2}}, {6, {6}}}));
+
+  // In order: job 2 in place, 4 new, 6 leaves.
+  maps.keep(plan);
+  Map second;
+  auto in_order = maps.build(second);
+  EXPECT_EQ(in_order.put(2), std::vector<int>{2});
+  in_order.put(4) = {4};
+  in_order.finish();
+  EXPECT_EQ(second, (Map{{2, {2}}, {4, {4}}}));
+
+  // Job 6 was noted in the first build, not put in this one: it must leave (as must 4, not put either).
+  maps.keep(second);
+  Map third;
+  auto broken = maps.build(third);
+  broken.put(6) = {6}; // 2 and 4 passed over
+  broken.put(3) = {3};
+  broken.finish();
+  EXPECT_EQ(third, (Map{{3, {3}}, {6, {6}}}));
+
+  // Out of order at once, over a map holding ids that were put in an earlier build but not in this one.
+  maps.keep(third);
+  Map fourth;
+  auto lookups = maps.build(fourth);
+  lookups.put(3) = {3};
+  lookups.put(1) = {1}; // the order breaks: 3 noted; 6 is not put, so it leaves though an earlier build put it
+  lookups.finish();
+  EXPECT_EQ(fourth, (Map{{1, {1}}, {3, {3}}}));
+}
+
 } // namespace
 } // namespace jobsched

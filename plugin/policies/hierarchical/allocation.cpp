@@ -42,7 +42,7 @@ namespace {
 /* Algorithm 1, fractional, into `out`. */
 void deq_into(std::vector<double>& out, DivisionScratch& scratch, const std::vector<double>& desires, double processors)
 {
-  out.assign(desires.size(), 0.0);
+  out.resize(desires.size()); // every child's share is written below (its desire, or the equal share): none zeroed
   std::vector<size_t>& remaining = scratch.remaining;
   remaining.resize(desires.size());
   std::iota(remaining.begin(), remaining.end(), 0);

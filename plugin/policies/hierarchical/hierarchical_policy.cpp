@@ -618,9 +618,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     desires.clear();
     for (const JobEntry* e : list)
       desires.push_back(e->desire);
-    all_unfinished_.assign(list.size(), true);
-    std::vector<double>& shares = shares_scratch_;
-    hs::divide_processors_into(shares, division_scratch_, spec_.allocator, spec_.job_scheduler, all_unfinished_,
+    leaf_unfinished_.resize(list.size(), true);
+    std::vector<double>& shares = leaf_shares_scratch_;
+    hs::divide_processors_into(shares, division_scratch_, spec_.allocator, spec_.job_scheduler, leaf_unfinished_,
                                desires, node.allotment, spec_.whole_processors);
     for (size_t i = 0; i < list.size(); i++) {
       JobEntry& e = *list[i];
@@ -732,8 +732,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         }
         p.share = std::min(share, static_cast<double>(end - first)); // its places in the list of processors up
       }
-      // Into the plan's maps in id order: each build is then one walk along the last plan's map. The layout's order
-      // (leaves, then admission) is that order under one leaf; under several, each job would be a look-up in both.
+      // Into the plan's maps in id order: each build is then one walk along the last plan's map, a job of the last plan
+      // found in place (ReusedMap::Builder::put()). The layout's order (leaves, then admission) is that order under one
+      // leaf; under several, each job would be a look-up in both.
       std::vector<size_t>& by_id = by_id_scratch_;
       by_id.resize(placed);
       bool sorted = true;
@@ -744,29 +745,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       if (!sorted)
         std::sort(by_id.begin(), by_id.end(),
                   [this](size_t a, size_t b) { return placed_[a].entry->record.id < placed_[b].entry->record.id; });
-      // The jobs of the last plan again (no arrival nor departure since, the usual case): the maps hold their nodes in
-      // that order, overwritten in a walk along both, not put one by one (a call each, which two maps' puts per job
-      // per round made a twentieth of an ag-ds run). Else, or from the first job that differs, a put each.
-      bool walked = plan.run.size() == placed && plan.share.size() == placed;
-      auto run_node = plan.run.begin();
-      auto share_node = plan.share.begin();
-      for (size_t k = 0; walked && k < placed; k++, ++run_node, ++share_node) {
-        const Placed& p = placed_[by_id[k]];
-        walked = run_node->first == p.entry->record.id && share_node->first == p.entry->record.id;
-        if (walked) {
-          run_node->second = p.processors; // a node's set keeps its storage
-          share_node->second = p.share;
-        }
+      for (size_t k : by_id) {
+        const Placed& p = placed_[k];
+        run.put(p.entry->record.id) = p.processors; // a node's set keeps its storage
+        shares.put(p.entry->record.id) = p.share;
       }
-      if (!walked) {
-        for (size_t k : by_id) {
-          const Placed& p = placed_[k];
-          run.put(p.entry->record.id) = p.processors;
-          shares.put(p.entry->record.id) = p.share;
-        }
-        run.finish();
-        shares.finish();
-      }
+      run.finish();
+      shares.finish();
     }
     placed_.resize(placed);
     // A job holding processors stalls for the new reallocation on top of what remains of its stall; one that comes
@@ -813,7 +798,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   std::vector<double> leaf_desire_;     // by vertex: a leaf's jobs' desire sum this round
   std::vector<double> desires_scratch_; // a node's children's desires and who is unfinished, kept between rounds
   std::vector<bool> all_unfinished_;
+  // A leaf's jobs are all unfinished: all true, sized to the leaf divided last (the nodes above fill all_unfinished_,
+  // so one list for both made each leaf's division fill it again).
+  std::vector<bool> leaf_unfinished_;
   std::vector<double> shares_scratch_; // a node's division, likewise
+  // A leaf's division: apart from the nodes' (whose lists are swapped with the shares sent), it keeps its length from
+  // round to round as long as the leaf's jobs stay the same.
+  std::vector<double> leaf_shares_scratch_;
   hs::DivisionScratch division_scratch_;
   std::vector<std::pair<const JobEntry*, double>> order_scratch_; // layout()'s jobs and shares
   std::vector<size_t> by_id_scratch_;                             // layout()'s places in placed_ by job id

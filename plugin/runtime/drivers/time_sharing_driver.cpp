@@ -193,7 +193,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
     }
   }
   auto share_walk = plan.share.begin();
-  run_shares_.assign(run_ids_.size(), -1.0);
+  run_shares_.resize(run_ids_.size()); // each written below (-1: not shared)
   share_runs_.clear();
   share_counts_.clear();
   for (size_t i = 0; i < run_ids_.size(); i++) {
@@ -217,6 +217,7 @@ void TimeSharingDriver::check(const Plan& plan, const ResourceSet& up,
       share_counts_.push_back(n); // its processors' count when known (n > 0), for check_shares()
       continue;
     }
+    run_shares_[i] = -1.0;
     if (n <= 0) refuse_processors(job, processors, up, given);
     given |= processors;
     if (plan.processes.count(id) != 0) continue; // its processes, checked above
@@ -630,7 +631,10 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
     const bool runs = planned < run_ids_.size() && run_ids_[planned] == last_run_[i];
     holders.emplace_back(order, &s, runs ? planned : kNotPlanned);
   }
-  std::sort(holders.begin(), holders.end()); // by order, each a job's own
+  // By order, each a job's own (so the order alone sorts them as the whole tuples would), usually sorted already: the
+  // plans' ids, in whose order they are found, are mostly in submission order.
+  const auto by_order = [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); };
+  if (!std::is_sorted(holders.begin(), holders.end(), by_order)) std::sort(holders.begin(), holders.end(), by_order);
   last_run_ = run_ids_;
   last_run_states_ = run_states; // the records check() found, in plan.run's order, for the passes below too
   last_run_orders_ = run_orders_;
