@@ -467,8 +467,8 @@ struct SharedRows {
    * distinct row at every build). */
   std::vector<int> by_row;
   std::vector<int> row_start;
-  /* Scratch of the build kept with the rows (MapScan keeps its SharedRows from build to build): the distinct rows
-   * by hash, open addressing (-1: empty), and each distinct row's hash. */
+  /* Scratch of the build kept with the rows (a round's MapScan keeps its SharedRows from build to build): the
+   * distinct rows by hash, open addressing (-1: empty), and each distinct row's hash. */
   std::vector<int> table;
   std::vector<std::uint64_t> hashes;
   /* [x x distinct + y]: distinct row x within distinct row y (its free entries a subset), found once for the turns
@@ -700,7 +700,14 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
   out.row_units.clear();
   out.copies.clear();
   out.hashes.clear();
-  if (!out.capacities->whole) return;
+  if (!out.capacities->whole) { // no rows: the job's own search; none of an earlier build's left either
+    out.of_slice.clear();
+    out.by_row.clear();
+    out.row_start.clear();
+    out.contained.clear();
+    out.width_of.clear();
+    return;
+  }
   const MaskUnits& caps = *out.capacities;
   const size_t words = out.words;
   size_t buckets = 16; // a power of two, at least twice the slices: open addressing's chains stay short
