@@ -78,7 +78,7 @@ char* put(char* p, std::string_view text)
 }
 char* put_integer(char* p, long long value)
 {
-  return std::to_chars(p, p + 20, value).ptr; // (19 digits and a sign at most)
+  return write_integer(p, value); // (19 digits and a sign at most)
 }
 } // namespace
 
@@ -447,19 +447,22 @@ bool SegmentsWriter::emit_next()
     block_read_ += sizeof head + head.length;
     waiting_bytes_ -= sizeof head + head.length;
   }
-  const JobOutcome& o = outcomes_[head.position];
-  if (stretch_position_ != head.position) {
-    stretch_.emplace(o.slowdown); // (made in place: assigning a string each time was 3% of a KTH ag-ds run)
-    stretch_position_ = head.position;
-  }
-  const std::string_view final_state = batsim_final_state(o.fate);
-  char* p = out_text_.room(head.length + 2 + final_state.size() + stretch_->view().size());
+  const LeftJob& o = outcomes_[head.position];
+  const auto fate = static_cast<JobFate>(o.fate);
+  const std::string_view final_state = batsim_final_state(fate);
+  char* p = out_text_.room(head.length + 2 + final_state.size() + kNumberTextMax);
   p = put(p, std::string_view(text, head.outcome_at));
-  *p++ = o.fate == JobFate::completed ? '1' : '0';
+  *p++ = fate == JobFate::completed ? '1' : '0';
   *p++ = ',';
   p = put(p, final_state);
   p = put(p, std::string_view(text + head.outcome_at, head.stretch_at - head.outcome_at));
-  p = put(p, stretch_->view());
+  if (o.stretch_length != LeftJob::kFormattedPerRow) {
+    p = put(p, std::string_view(o.stretch, o.stretch_length));
+  } else {
+    double slowdown;
+    std::memcpy(&slowdown, o.stretch, sizeof slowdown);
+    p = write_number(p, slowdown);
+  }
   p = put(p, std::string_view(text + head.stretch_at, head.length - head.stretch_at));
   out_text_.set_end(p);
   return true;
@@ -482,7 +485,16 @@ void SegmentsWriter::emit_ready()
 
 void SegmentsWriter::job_left(std::size_t position, const JobOutcome& outcome)
 {
-  outcomes_.at(position) = outcome;
+  LeftJob& left = outcomes_.at(position);
+  left.fate = static_cast<std::uint8_t>(outcome.fate);
+  const FormattedNumber stretch(outcome.slowdown);
+  if (stretch.view().size() <= sizeof left.stretch) {
+    std::memcpy(left.stretch, stretch.view().data(), stretch.view().size());
+    left.stretch_length = static_cast<std::uint8_t>(stretch.view().size());
+  } else {
+    std::memcpy(left.stretch, &outcome.slowdown, sizeof outcome.slowdown);
+    left.stretch_length = LeftJob::kFormattedPerRow;
+  }
   left_[position] = 1;
   emit_ready();
 }

@@ -192,7 +192,16 @@ class SegmentsWriter {
   std::size_t memory_limit_;
   std::vector<double> ready_;                    // when each job became ready for its next segment
   std::vector<double> ready_after_cycle_;        // see add()
-  std::vector<JobOutcome> outcomes_;
+  /* How a job that left ended, and its stretch's text, formatted once when it left: its rows, interleaved with other
+   * jobs', formatted it each (a run's rows are jobs' segments: a fifth of the writer's work on the KTH log under
+   * ag-ds). A stretch longer than the room (a slowdown of 10^14 or more) is kept as its bits and formatted per row. */
+  struct LeftJob {
+    static constexpr std::uint8_t kFormattedPerRow = 0xff;
+    char stretch[22];
+    std::uint8_t stretch_length;
+    std::uint8_t fate; // a JobFate
+  };
+  std::vector<LeftJob> outcomes_;
   std::vector<char> left_;
   static constexpr std::size_t kBlockSize = std::size_t{1} << 20;
   std::deque<TextBuffer> blocks_; // rows in memory, in blocks of kBlockSize (the first read up to block_read_)
@@ -205,9 +214,7 @@ class SegmentsWriter {
   std::string spilled_; // what was read of the file, from spilled_read_ on
   std::size_t spilled_read_ = 0;
   std::uint64_t spilled_total_ = 0;
-  TextBuffer out_text_;                     // rows assembled before one write
-  std::size_t stretch_position_ = SIZE_MAX; // the job whose stretch_ is
-  std::optional<FormattedNumber> stretch_;
+  TextBuffer out_text_;    // rows assembled before one write
   std::string processors_; // add() without texts: the segment's processors
   NumberMemo ready_text_;  // the columns' numbers formatted last
   NumberMemo execution_text_;

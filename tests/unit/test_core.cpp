@@ -1169,6 +1169,72 @@ TEST(TimeFormat, WriteNumberInPlaceIsPrintfsText)
     EXPECT_EQ(std::string(buffer.data(), write_number(buffer.data(), v)), text);
 }
 
+/* write_integer() gives printf's "%lld" of every integer: each count of digits and its neighbours, both signs, the
+ * extremes and random values of every magnitude; nothing past its 20 characters is touched. */
+TEST(TimeFormat, WriteIntegerIsPrintfsText)
+{
+  std::vector<long long> values{0, std::numeric_limits<long long>::max(), std::numeric_limits<long long>::min(),
+                                std::numeric_limits<long long>::min() + 1};
+  for (long long power = 1; power <= 1000000000000000000LL; power *= 10)
+    for (long long v : {power - 1, power, power + 1, 2 * power - 1, 5 * power, 9 * power + power / 2})
+      values.insert(values.end(), {v, -v});
+  std::mt19937_64 gen(11);
+  for (int i = 0; i < 200000; i++) {
+    const long long v = static_cast<long long>(gen() >> (gen() % 64));
+    values.insert(values.end(), {v, -v});
+  }
+  char buffer[21];
+  int mismatches = 0;
+  for (long long v : values) {
+    std::fill(std::begin(buffer), std::end(buffer), '#');
+    const std::string text(buffer, write_integer(buffer, v));
+    EXPECT_EQ(buffer[20], '#') << v;
+    char expected[32];
+    std::snprintf(expected, sizeof expected, "%lld", v);
+    if (text != expected && ++mismatches < 5) ADD_FAILURE() << v << ": " << text;
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+/* Each row of segments.csv carries its own job's stretch, formatted once when the job left: rows of two jobs
+ * interleaved, one stretch too long to be kept as text (formatted per row) and one kept; printf makes the expected
+ * texts. */
+TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsStretch)
+{
+  JobList jobs(2);
+  jobs[0].id = 1;
+  jobs[1].id = 2;
+  std::ostringstream out;
+  const JobTable table = registered(jobs);
+  SegmentsWriter writer(out, jobs, table, "w");
+  for (int k = 0; k < 3; k++) {
+    writer.add({1, 2.0 * k, 2.0 * k + 1, ResourceSet::range(4, 0, 1), JobStatus::running});
+    writer.add({2, 2.0 * k + 1, 2.0 * k + 2, ResourceSet::range(4, 1, 1), JobStatus::running});
+  }
+  const double long_stretch = 1.25e30; // (31 digits)
+  const double short_stretch = 1234.0625;
+  writer.job_left(1, {JobFate::killed, short_stretch});
+  writer.job_left(0, {JobFate::completed, long_stretch});
+  writer.finish();
+  std::istringstream rows(out.str());
+  std::string row;
+  std::getline(rows, row); // the header
+  int n = 0;
+  for (; std::getline(rows, row); n++) {
+    const bool first = n % 2 == 0;
+    char stretch[400];
+    std::snprintf(stretch, sizeof stretch, "%.6f", first ? long_stretch : short_stretch);
+    std::string text = stretch;
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+    const std::string final_state = first ? "1,COMPLETED_SUCCESSFULLY," : "0,COMPLETED_KILLED,";
+    EXPECT_EQ(row.substr(0, 2), first ? "1," : "2,") << row;
+    EXPECT_NE(row.find(final_state), std::string::npos) << row;
+    EXPECT_NE(row.find("," + text + ","), std::string::npos) << row << " (" << text << ")";
+  }
+  EXPECT_EQ(n, 6);
+}
+
 /* NumberMemo gives the text of every number, the same as write_number() of its value, and formats a number again only
  * when its key is not the last one: 0 and -0 (different bits) are each formatted, a text too long to keep (1e200's) is
  * formatted every time. */
