@@ -16,7 +16,8 @@ char* write_number(char* out, double value)
   };
   if (!std::isfinite(value)) return put(std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf");
   // Whole numbers (most times in a trace) as integers: the same text, without the fixed-point conversion.
-  if (std::abs(value) < 9.0e15 && value == std::trunc(value)) return write_integer(out, static_cast<long long>(value));
+  if (std::abs(value) < 9.0e15 && value == std::trunc(value))
+    return std::to_chars(out, limit, static_cast<long long>(value)).ptr;
   // Below 10^8, value x 10^6 rounded to an integer gives the six decimals directly, unless the product sits near a
   // half: its rounding error is under 2^-13 below a million (a margin of 10^-3 is safe there) and under 2^-7 below
   // 2^27 (a margin of 2^-6; 10^8 s are three years, the times of long generated runs). Then, and above 10^8,
@@ -35,7 +36,7 @@ char* write_number(char* out, double value)
       long long whole = micro / 1000000;
       long long fraction = micro % 1000000;
       if (whole == 0 && fraction == 0) return put("0"); // "-0"
-      p = write_integer(p, whole);
+      p = std::to_chars(p, limit, whole).ptr;
       if (fraction != 0) {
         // The six decimals from the last (divisions by the constant 10), then without their trailing zeros.
         char decimals[6];

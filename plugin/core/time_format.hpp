@@ -11,41 +11,6 @@ namespace jobsched {
 /* The longest text of a number in output files: "%.6f" of the largest double is 309 digits, the point and 6 decimals,
  * after a sign. */
 constexpr std::size_t kNumberTextMax = 352;
-/* Writes the decimal text of `value` at `out` (room for 20 characters: a sign and 19 digits), the same characters as
- * std::to_chars, and returns its end. Inline, the digits two at a time from a table after a count by comparisons:
- * std::to_chars's call, its count by divisions and its checks were a twentieth of a run writing trace.csv and
- * segments.csv (job numbers, sizes, whole times). */
-inline char* write_integer(char* out, long long value)
-{
-  static constexpr char kPairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                   "8081828384858687888990919293949596979899";
-  unsigned long long v = static_cast<unsigned long long>(value);
-  if (value < 0) {
-    *out++ = '-';
-    v = 0 - v; // (LLONG_MIN's magnitude too)
-  }
-  int digits = 1;
-  for (unsigned long long bound = 10; digits < 20 && v >= bound; bound *= 10)
-    digits++;
-  char* const end = out + digits;
-  char* p = end;
-  while (v >= 100) {
-    const unsigned pair = static_cast<unsigned>(v % 100) * 2;
-    v /= 100;
-    p -= 2;
-    p[0] = kPairs[pair];
-    p[1] = kPairs[pair + 1];
-  }
-  if (v >= 10) {
-    p[-2] = kPairs[v * 2];
-    p[-1] = kPairs[v * 2 + 1];
-  } else {
-    p[-1] = static_cast<char>('0' + v);
-  }
-  return end;
-}
-
 /* Writes the text of `value` as in output files at `out`, which has room for kNumberTextMax characters (all of which
  * it may use on the way), and returns its end: rows are assembled in place, without a copy of each number. */
 char* write_number(char* out, double value);

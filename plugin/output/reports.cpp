@@ -78,7 +78,7 @@ char* put(char* p, std::string_view text)
 }
 char* put_integer(char* p, long long value)
 {
-  return write_integer(p, value); // (19 digits and a sign at most)
+  return std::to_chars(p, p + 20, value).ptr; // (19 digits and a sign at most)
 }
 } // namespace
 

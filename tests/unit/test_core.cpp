@@ -1169,33 +1169,6 @@ TEST(TimeFormat, WriteNumberInPlaceIsPrintfsText)
     EXPECT_EQ(std::string(buffer.data(), write_number(buffer.data(), v)), text);
 }
 
-/* write_integer() gives printf's "%lld" of every integer: each count of digits and its neighbours, both signs, the
- * extremes and random values of every magnitude; nothing past its 20 characters is touched. */
-TEST(TimeFormat, WriteIntegerIsPrintfsText)
-{
-  std::vector<long long> values{0, std::numeric_limits<long long>::max(), std::numeric_limits<long long>::min(),
-                                std::numeric_limits<long long>::min() + 1};
-  for (long long power = 1; power <= 1000000000000000000LL; power *= 10)
-    for (long long v : {power - 1, power, power + 1, 2 * power - 1, 5 * power, 9 * power + power / 2})
-      values.insert(values.end(), {v, -v});
-  std::mt19937_64 gen(11);
-  for (int i = 0; i < 200000; i++) {
-    const long long v = static_cast<long long>(gen() >> (gen() % 64));
-    values.insert(values.end(), {v, -v});
-  }
-  char buffer[21];
-  int mismatches = 0;
-  for (long long v : values) {
-    std::fill(std::begin(buffer), std::end(buffer), '#');
-    const std::string text(buffer, write_integer(buffer, v));
-    EXPECT_EQ(buffer[20], '#') << v;
-    char expected[32];
-    std::snprintf(expected, sizeof expected, "%lld", v);
-    if (text != expected && ++mismatches < 5) ADD_FAILURE() << v << ": " << text;
-  }
-  EXPECT_EQ(mismatches, 0);
-}
-
 /* Each row of segments.csv carries its own job's stretch, formatted once when the job left: rows of two jobs
  * interleaved, one stretch too long to be kept as text (formatted per row) and one kept; printf makes the expected
  * texts. */
