@@ -1080,26 +1080,22 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
   cycle_where_.assign(cycle_ids_.size() * count, nullptr);
   const JobId* const ids = cycle_ids_.data();
   const ResourceSet** const where_of = cycle_where_.data();
-  if (counts != nullptr) { // the same walk, each entry's count beside its set
+  // With counts, each entry's count beside its set (-1 where the job computes not).
+  int* count_of = nullptr;
+  if (counts != nullptr) {
     cycle_counts_.assign(cycle_ids_.size() * count, -1);
-    int* const count_of = cycle_counts_.data();
-    for (size_t p = 0; p < count; p++) {
-      size_t j = 0;
-      for (const auto& [id, where] : phases[p]) {
-        while (ids[j] < id)
-          j++;
-        where_of[j * count + p] = where;
-        count_of[j * count + p] = *counts++;
-      }
-    }
-    return true;
+    count_of = cycle_counts_.data();
+  } else {
+    cycle_counts_.clear();
   }
-  cycle_counts_.clear();
   for (size_t p = 0; p < count; p++) {
     const Phase& run = phases[p];
     if (run.size() == cycle_ids_.size()) { // every job of the union, in its order
       for (size_t j = 0; j < run.size(); j++)
         where_of[j * count + p] = run[j].second;
+      if (count_of != nullptr)
+        for (size_t j = 0; j < run.size(); j++)
+          count_of[j * count + p] = *counts++;
       continue;
     }
     size_t j = 0; // a walk along the phase and the ids, both by id
@@ -1107,6 +1103,7 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
       while (ids[j] < id)
         j++;
       where_of[j * count + p] = where;
+      if (count_of != nullptr) count_of[j * count + p] = *counts++;
     }
   }
   return true;
