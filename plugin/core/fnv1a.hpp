@@ -12,14 +12,24 @@
 namespace jobsched {
 
 constexpr std::uint64_t kFnv1aOffset = 0xcbf29ce484222325ULL;
+constexpr std::uint64_t kFnv1aPrime = 0x100000001b3ULL;
 
 /* The hash of `n` bytes, continuing from `h` (the offset basis for a fresh hash). */
 inline std::uint64_t fnv1a(const char* data, std::size_t n, std::uint64_t h = kFnv1aOffset)
 {
   for (std::size_t i = 0; i < n; i++) {
     h ^= static_cast<unsigned char>(data[i]);
-    h *= 0x100000001b3ULL;
+    h *= kFnv1aPrime;
   }
+  return h;
+}
+
+/* FNV-1a's steps a 64-bit word at a time, not byte by byte: a quick hash of `n` words of bits (the rows of free
+ * entries gang-now compares), to find equal ones among many. Not fnv1a() of the same bytes. */
+inline std::uint64_t fnv1a_words(const std::uint64_t* words, std::size_t n, std::uint64_t h = kFnv1aOffset)
+{
+  for (std::size_t i = 0; i < n; i++)
+    h = (h ^ words[i]) * kFnv1aPrime;
   return h;
 }
 

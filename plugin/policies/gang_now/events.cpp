@@ -4,6 +4,7 @@
 #include "policies/gang_now/events.hpp"
 
 #include "core/errors.hpp"
+#include "core/fnv1a.hpp"
 #include "core/word_members.hpp"
 
 #include <algorithm>
@@ -727,9 +728,7 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
     }
     int d = any == 0 ? empty_row : -1;
     if (d < 0) {
-      std::uint64_t hash = 1469598103934665603ULL;
-      for (size_t w = 0; w < words; w++)
-        hash = (hash ^ row[w]) * 1099511628211ULL;
+      const std::uint64_t hash = fnv1a_words(row, words);
       size_t bucket = hash & (buckets - 1);
       for (; out.table[bucket] >= 0; bucket = (bucket + 1) & (buckets - 1)) {
         const int k = out.table[bucket];

@@ -3,6 +3,7 @@
 #include "policies/gang_now/expansion.hpp"
 
 #include "core/errors.hpp"
+#include "core/fnv1a.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -130,10 +131,7 @@ Pattern column_search(const FreeRows& free, const std::vector<Rational>& capacit
   for (size_t i = 0; i < free.slices; i++) {
     if (free.row_empty(i)) continue;
     const auto row = row_of(i);
-    std::uint64_t hash = 1469598103934665603ULL;
-    for (size_t w = 0; w < words; w++)
-      hash = (hash ^ row[static_cast<long>(w)]) * 1099511628211ULL;
-    auto& same_hash = tried[hash];
+    auto& same_hash = tried[fnv1a_words(free.bits.data() + i * words, words)];
     if (std::any_of(same_hash.begin(), same_hash.end(),
                     [&](size_t k) { return std::equal(row, row + static_cast<long>(words), row_of(k)); }))
       continue;
