@@ -188,7 +188,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   if (req.series) {
     // A key left out must follow the points: one value per series and x, as a key swept together with a series key
     // or the x key does (policy.name beside workload.generator.memory_distribution in Setia's Figure 3).
-    auto follows_series = [&](size_t k) {
+    auto follows_points = [&](size_t k) {
       std::map<std::vector<std::string>, std::string> value_of;
       for (size_t r : rows) {
         std::vector<std::string> at{t.rows[r][key_column[x]]};
@@ -201,7 +201,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     };
     for (size_t k = 0; k < keys.size(); k++)
       if (k != x && values[k].size() > 1 && std::find(series_keys.begin(), series_keys.end(), k) == series_keys.end() &&
-          !follows_series(k))
+          !follows_points(k))
         throw InputError("swept key '" + keys[k] + "' takes " + std::to_string(values[k].size()) +
                          " values but is neither --x nor in --series: add it, e.g. --series " + *req.series + "," +
                          keys[k]);
