@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -61,6 +62,28 @@ std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::st
   });
 }
 
+/* `body` run in a child process by an actor of four_node_platform() that waits on a receive nobody sends: each wait
+ * on `activities` ends by its timeout, SimGrid's timer. Returns the `n` values `body` wrote in `result`. */
+std::vector<double> waits_in_child(size_t n,
+                                   const std::function<void(const std::vector<simgrid::s4u::ActivityPtr>& activities,
+                                                            std::vector<double>& result)>& body)
+{
+  jobsched::testing::ScratchFolder f;
+  auto file = f.write("p.xml", four_node_platform());
+  return in_child([&] {
+    auto engine = jobsched::testing::quiet_l07_engine(file.string());
+    std::vector<double> result(n, 0);
+    simgrid::s4u::Actor::create("waiter", engine->host_by_name("frontend"), [&result, &body] {
+      int* message = nullptr;
+      auto receive = simgrid::s4u::Mailbox::by_name("nobody-sends")->get_async<int>(&message);
+      body({receive}, result);
+      receive->cancel();
+    });
+    engine->run();
+    return result;
+  });
+}
+
 } // namespace
 
 /* The clock a wait takes SimGrid to, as simgrid_clock_after_wait() says (a wait by SimGrid's timer, not a sleep action,
@@ -70,46 +93,35 @@ std::vector<double> run(const jobsched::testing::ScratchFolder& f, const std::st
  * on a target as far as 100 times the clock ahead (a long virtual span), the clock kept below 1e9 s. */
 TEST(VirtualWakeups, ClockFormulaIsSimGrids)
 {
-  jobsched::testing::ScratchFolder f;
-  auto file = f.write("p.xml", four_node_platform());
-  auto got = in_child([&] {
-    auto engine = jobsched::testing::quiet_l07_engine(file.string());
-    std::vector<double> result(4, 0);
-    simgrid::s4u::Actor::create("waiter", engine->host_by_name("frontend"), [&result] {
-      int* message = nullptr;
-      auto receive = simgrid::s4u::Mailbox::by_name("nobody-sends")->get_async<int>(&message);
-      std::vector<simgrid::s4u::ActivityPtr> activities{receive};
-      std::mt19937_64 random(7);
-      std::uniform_real_distribution<double> unit(0, 1);
-      // How far ahead: up to 100 times the clock (at least 1e-3 s), or up to 1e3 s once the clock is past 1e9 s.
-      auto ahead = [&](double clock) {
-        return clock < 1e9 ? std::max(clock, 1e-3) * std::pow(10.0, unit(random) * 6 - 4) : unit(random) * 1e3;
-      };
-      for (int i = 0; i < 3000; i++) {
-        const double before = simgrid::s4u::Engine::get_clock();
-        const double timeout = i % 5 == 0 ? (i % 9 + 1) * 10.0 / 3 : ahead(before);
-        const double expected = simgrid_clock_after_wait(before, timeout);
-        simgrid::s4u::Activity::wait_any_for(activities, timeout);
-        const double after = simgrid::s4u::Engine::get_clock();
-        result[0] += after != expected ? 1 : 0;
-      }
-      for (int i = 0; i < 3000; i++) {
-        const double before = simgrid::s4u::Engine::get_clock();
-        const double target = before + ahead(before);
-        const double timeout = timeout_landing_on(before, target);
-        if (timeout < 0) {
-          result[1]++;
-          continue;
+  auto got =
+      waits_in_child(4, [](const std::vector<simgrid::s4u::ActivityPtr>& activities, std::vector<double>& result) {
+        std::mt19937_64 random(7);
+        std::uniform_real_distribution<double> unit(0, 1);
+        // How far ahead: up to 100 times the clock (at least 1e-3 s), or up to 1e3 s once the clock is past 1e9 s.
+        auto ahead = [&](double clock) {
+          return clock < 1e9 ? std::max(clock, 1e-3) * std::pow(10.0, unit(random) * 6 - 4) : unit(random) * 1e3;
+        };
+        for (int i = 0; i < 3000; i++) {
+          const double before = simgrid::s4u::Engine::get_clock();
+          const double timeout = i % 5 == 0 ? (i % 9 + 1) * 10.0 / 3 : ahead(before);
+          const double expected = simgrid_clock_after_wait(before, timeout);
+          simgrid::s4u::Activity::wait_any_for(activities, timeout);
+          const double after = simgrid::s4u::Engine::get_clock();
+          result[0] += after != expected ? 1 : 0;
         }
-        simgrid::s4u::Activity::wait_any_for(activities, timeout);
-        result[2] += simgrid::s4u::Engine::get_clock() != target ? 1 : 0;
-      }
-      result[3] = simgrid::s4u::Engine::get_clock();
-      receive->cancel();
-    });
-    engine->run();
-    return result;
-  });
+        for (int i = 0; i < 3000; i++) {
+          const double before = simgrid::s4u::Engine::get_clock();
+          const double target = before + ahead(before);
+          const double timeout = timeout_landing_on(before, target);
+          if (timeout < 0) {
+            result[1]++;
+            continue;
+          }
+          simgrid::s4u::Activity::wait_any_for(activities, timeout);
+          result[2] += simgrid::s4u::Engine::get_clock() != target ? 1 : 0;
+        }
+        result[3] = simgrid::s4u::Engine::get_clock();
+      });
   ASSERT_EQ(got.size(), 4u);
   EXPECT_EQ(got[0], 0) << "waits whose clock the formula does not give";
   EXPECT_EQ(got[1], 0) << "targets no timeout lands on";
@@ -145,37 +157,27 @@ TEST(VirtualWakeups, NextVirtualInstantIsWhereTheLoopGoes)
   EXPECT_EQ(rule(100, 2592099), 2592099.0);
   EXPECT_EQ(rule(100, 2592100), -1.0);
 
-  jobsched::testing::ScratchFolder f;
-  auto file = f.write("p.xml", four_node_platform());
-  auto got = in_child([&] {
-    auto engine = jobsched::testing::quiet_l07_engine(file.string());
-    std::vector<double> result(3, 0);
-    simgrid::s4u::Actor::create("waiter", engine->host_by_name("frontend"), [&result] {
-      int* message = nullptr;
-      auto receive = simgrid::s4u::Mailbox::by_name("nobody-sends")->get_async<int>(&message);
-      std::vector<simgrid::s4u::ActivityPtr> activities{receive};
-      std::mt19937_64 random(11);
-      std::uniform_real_distribution<double> unit(0, 1);
-      NextVirtualInstant rule;
-      rule.max_without_progress = SchedulerActor::kMaxWithoutProgress;
-      for (int i = 0; i < 3000; i++) {
-        const double clock = simgrid::s4u::Engine::get_clock();
-        rule.simgrid_clock = clock;
-        // (At most 1e6 s ahead: below the progress limit.)
-        const double until = clock + std::min(1e6, std::max(clock, 1e-3) * std::pow(10.0, unit(random) * 6 - 4)) + 1e-6;
-        const double next = rule(clock, until);
-        simgrid::s4u::Activity::wait_any_for(activities, std::max(0.0, until - clock)); // the loop's wait
-        if (next < 0)
-          result[0]++;
-        else
-          result[1] += simgrid::s4u::Engine::get_clock() != next ? 1 : 0;
-      }
-      result[2] = simgrid::s4u::Engine::get_clock();
-      receive->cancel();
-    });
-    engine->run();
-    return result;
-  });
+  auto got =
+      waits_in_child(3, [](const std::vector<simgrid::s4u::ActivityPtr>& activities, std::vector<double>& result) {
+        std::mt19937_64 random(11);
+        std::uniform_real_distribution<double> unit(0, 1);
+        NextVirtualInstant rule;
+        rule.max_without_progress = SchedulerActor::kMaxWithoutProgress;
+        for (int i = 0; i < 3000; i++) {
+          const double clock = simgrid::s4u::Engine::get_clock();
+          rule.simgrid_clock = clock;
+          // (At most 1e6 s ahead: below the progress limit.)
+          const double until =
+              clock + std::min(1e6, std::max(clock, 1e-3) * std::pow(10.0, unit(random) * 6 - 4)) + 1e-6;
+          const double next = rule(clock, until);
+          simgrid::s4u::Activity::wait_any_for(activities, std::max(0.0, until - clock)); // the loop's wait
+          if (next < 0)
+            result[0]++;
+          else
+            result[1] += simgrid::s4u::Engine::get_clock() != next ? 1 : 0;
+        }
+        result[2] = simgrid::s4u::Engine::get_clock();
+      });
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[0], 0) << "wake-ups refused with nothing else due";
   EXPECT_EQ(got[1], 0) << "instants that are not where SimGrid's clock went";
