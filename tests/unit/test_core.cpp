@@ -809,6 +809,14 @@ JobTable registered(const JobList& jobs)
     table.expect(j);
   return table;
 }
+/* `n` jobs numbered 1 to n, nothing else set. */
+JobList numbered_jobs(size_t n)
+{
+  JobList jobs(n);
+  for (size_t i = 0; i < n; i++)
+    jobs[i].id = static_cast<JobId>(i + 1);
+  return jobs;
+}
 } // namespace
 
 /* segments.csv's row of a segment takes its start, end and processors from trace.csv's row of it
@@ -817,9 +825,7 @@ JobTable registered(const JobList& jobs)
  * after another ("0-9"). */
 TEST(OutputWriters, TraceAndSegmentsRowsCarryTheirOwnProcessors)
 {
-  JobList jobs(2);
-  jobs[0].id = 1;
-  jobs[1].id = 2;
+  const JobList jobs = numbered_jobs(2);
   std::deque<JobState> states(2);
   for (size_t i = 0; i < 2; i++) {
     states[i].job = &jobs[i];
@@ -946,9 +952,7 @@ TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
 /* A row of a job that never left is a bug of the run: finish() says so instead of leaving the row out. */
 TEST(OutputWriters, SegmentsOfAJobThatNeverLeftAreAnError)
 {
-  JobList jobs(2);
-  jobs[0].id = 1;
-  jobs[1].id = 2;
+  const JobList jobs = numbered_jobs(2);
   std::ostringstream out;
   const JobTable table = registered(jobs);
   SegmentsWriter writer(out, jobs, table, "w");
@@ -1174,9 +1178,7 @@ TEST(TimeFormat, WriteNumberInPlaceIsPrintfsText)
  * texts. */
 TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsStretch)
 {
-  JobList jobs(2);
-  jobs[0].id = 1;
-  jobs[1].id = 2;
+  const JobList jobs = numbered_jobs(2);
   std::ostringstream out;
   const JobTable table = registered(jobs);
   SegmentsWriter writer(out, jobs, table, "w");
