@@ -139,38 +139,29 @@ PolicyRegistration broken_kill{{"broken-kill",
                                 "test policy: first-come first-served, then kills each job at the next decision",
                                 {},
                                 [](const PolicyEnv& env) { return std::make_unique<BrokenKill>(env); }}};
-PolicyRegistration broken_lookahead{
-    {"broken-lookahead",
-     "test policy: runs the jobs that fit each quantum, its lookahead gives every job the first one's processors",
-     {},
-     nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
-       return std::make_unique<BrokenLookahead>(LookaheadDefect::overlap);
-     }}};
-PolicyRegistration stale_lookahead{
-    {"stale-lookahead",
-     "test policy: runs the jobs that fit each quantum, its lookahead says the next quantum is this one again",
-     {},
-     nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
-       return std::make_unique<BrokenLookahead>(LookaheadDefect::stale);
-     }}};
-PolicyRegistration dangling_lookahead{
-    {"dangling-lookahead",
-     "test policy: runs the jobs that fit each quantum, its lookahead's next quantum on the plan's own sets",
-     {},
-     nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
-       return std::make_unique<BrokenLookahead>(LookaheadDefect::into_run);
-     }}};
-PolicyRegistration miscounted_lookahead{
-    {"miscounted-lookahead",
-     "test policy: runs the jobs that fit each quantum, its lookahead declares its next quantum's counts one too many",
-     {},
-     nullptr,
-     [](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
-       return std::make_unique<BrokenLookahead>(LookaheadDefect::miscounted);
-     }}};
+/* A BrokenLookahead with `defect`, registered as `name`. */
+PolicyInfo lookahead_policy(const char* name, const char* description, LookaheadDefect defect)
+{
+  return {name, description, {}, nullptr, [defect](const PolicyEnv&) -> std::unique_ptr<TimeSharingPolicy> {
+            return std::make_unique<BrokenLookahead>(defect);
+          }};
+}
+PolicyRegistration broken_lookahead{lookahead_policy(
+    "broken-lookahead",
+    "test policy: runs the jobs that fit each quantum, its lookahead gives every job the first one's processors",
+    LookaheadDefect::overlap)};
+PolicyRegistration stale_lookahead{lookahead_policy(
+    "stale-lookahead",
+    "test policy: runs the jobs that fit each quantum, its lookahead says the next quantum is this one again",
+    LookaheadDefect::stale)};
+PolicyRegistration dangling_lookahead{lookahead_policy(
+    "dangling-lookahead",
+    "test policy: runs the jobs that fit each quantum, its lookahead's next quantum on the plan's own sets",
+    LookaheadDefect::into_run)};
+PolicyRegistration miscounted_lookahead{lookahead_policy(
+    "miscounted-lookahead",
+    "test policy: runs the jobs that fit each quantum, its lookahead declares its next quantum's counts one too many",
+    LookaheadDefect::miscounted)};
 
 } // namespace
 } // namespace jobsched
