@@ -81,17 +81,17 @@ void require_usable_speed(const sg4::Host& host, const std::filesystem::path& pl
 
 void require_positive_bandwidths(const sg4::Engine& engine, const std::filesystem::path& platform)
 {
-  std::vector<sg4::Link*> links = engine.get_all_links();
-  // The first offending link in name order, so that the message does not depend on SimGrid's storage order.
-  std::sort(links.begin(), links.end(),
-            [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
-  for (const auto* link : links) {
+  // The offending link named first in name order, so that the message does not depend on SimGrid's storage order. One
+  // pass keeping the least name: sorting every link by name cost about 50 M instructions on 10,000 hosts.
+  const sg4::Link* first = nullptr;
+  for (const auto* link : engine.get_all_links()) {
     // A Wi-Fi link's bandwidth is per station (its rates), not this value; jobsched's host model has no Wi-Fi.
     if (link->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI) continue;
-    if (!(link->get_bandwidth() > 0))
-      throw InputError(platform.string() + ": link '" + link->get_name() +
-                       "' has a bandwidth of 0 or less: a message over it would never arrive");
+    if (!(link->get_bandwidth() > 0) && (first == nullptr || link->get_name() < first->get_name())) first = link;
   }
+  if (first != nullptr)
+    throw InputError(platform.string() + ": link '" + first->get_name() +
+                     "' has a bandwidth of 0 or less: a message over it would never arrive");
 }
 
 EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args)
