@@ -948,6 +948,92 @@ TEST(MemoryConstrainedPolicy, CyclePhasesAreThePlansInsideThem)
   }
 }
 
+/* The cycle a schedule declares is the schedule's pieces, worked out here apart from the policy: the same quantum
+ * scheduler called on the jobs' minimums (submission order), the boundaries every distinct start and end as a double
+ * (sorted, with 0 and 1), and phase p listing the jobs whose piece has start <= b_p < end, compared as exact rationals,
+ * on the piece's first min(width, max_size) processors. Random arrivals (many jobs of equal size, so that many pieces
+ * share a start and an end) and departures on 64 processors under BUDDY (BUDDY* for J not a power of two), BUDDY*,
+ * HYBRID and EQUI-EPOCH. The policy finds a piece's phases by remembering the last start and end it looked up. */
+TEST(MemoryConstrainedPolicy, CycleIsTheSchedulesPieces)
+{
+  for (const std::string scheduler : {"buddy", "buddy-star", "hybrid", "equi-epoch"}) {
+    jobsched::testing::TimeSharingBench bench(64, "memory-constrained",
+                                              {{"policy", scheduler}, {"min_nodes", "size"}, {"quantum", "10"}});
+    std::mt19937_64 random(41);
+    std::vector<Job> in_system; // in submission order
+    JobId next_id = 1;
+    double t = 0;
+    size_t cycles = 0, shared_spans = 0;
+    for (int k = 0; k < 400; k++) {
+      t += 1.0 + static_cast<double>(random() % 20);
+      if (!in_system.empty() && random() % 3 == 0) {
+        const size_t i = random() % in_system.size();
+        bench.end(in_system[i].id, t);
+        in_system.erase(in_system.begin() + static_cast<long>(i));
+      }
+      if (random() % 3 != 0 && in_system.size() < 24) {
+        Job j;
+        j.id = next_id++;
+        j.submit_time = t;
+        j.shape = JobShape::malleable;
+        j.size = random() % 2 == 0 ? 1 + static_cast<int>(random() % 8) : 2;
+        j.min_size = 1;
+        j.max_size = j.size + static_cast<int>(random() % 20);
+        bench.submit(j, t);
+        in_system.push_back(j);
+      }
+      const Plan plan = bench.plan(t);
+      if (!plan.cycle) continue;
+      std::vector<int> mins;
+      for (const Job& j : in_system)
+        mins.push_back(j.size);
+      const bool power_of_two = is_power_of_two(static_cast<long long>(mins.size()));
+      const QuantumSchedule schedule =
+          memory_constrained_policy(scheduler == "buddy" && !power_of_two ? "buddy-star" : scheduler)
+              .plan(64, mins, PlanOptions{});
+      std::vector<double> boundaries{0.0, 1.0};
+      for (const Piece& piece : schedule.pieces) {
+        boundaries.push_back(boost::rational_cast<double>(piece.start));
+        boundaries.push_back(boost::rational_cast<double>(piece.start + piece.duration));
+      }
+      std::sort(boundaries.begin(), boundaries.end());
+      boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
+      ASSERT_EQ(plan.cycle->boundaries, boundaries) << scheduler << " at " << t;
+      ASSERT_EQ(plan.cycle->phases.size(), boundaries.size()) << scheduler << " at " << t;
+      for (size_t p = 0; p + 1 < boundaries.size(); p++) {
+        // b_p as a rational: the start or end it came from.
+        std::optional<Fraction> at;
+        for (const Piece& piece : schedule.pieces) {
+          if (boost::rational_cast<double>(piece.start) == boundaries[p]) at = piece.start;
+          if (boost::rational_cast<double>(piece.start + piece.duration) == boundaries[p])
+            at = piece.start + piece.duration;
+        }
+        if (p == 0) at = Fraction(0);
+        ASSERT_TRUE(at.has_value());
+        std::map<JobId, ResourceSet> expected;
+        for (const Piece& piece : schedule.pieces)
+          if (piece.start <= *at && *at < piece.start + piece.duration) {
+            const Job& j = in_system[static_cast<size_t>(piece.job)];
+            ResourceSet where(64);
+            where.add_range(piece.first_node, std::min(piece.width, j.max_size));
+            expected[j.id] = where;
+          }
+        std::map<JobId, ResourceSet> listed;
+        for (const auto& [id, where] : plan.cycle->phases[p])
+          listed.emplace(id, *where);
+        ASSERT_EQ(listed, expected) << scheduler << " at " << t << ", phase " << p;
+      }
+      ASSERT_TRUE(plan.cycle->phases.back().empty());
+      for (size_t i = 1; i < schedule.pieces.size(); i++)
+        shared_spans += schedule.pieces[i].start == schedule.pieces[i - 1].start &&
+                        schedule.pieces[i].duration == schedule.pieces[i - 1].duration;
+      cycles++;
+    }
+    EXPECT_GT(cycles, 100U) << scheduler;
+    EXPECT_GT(shared_spans, 100U) << scheduler;
+  }
+}
+
 /* A schedule rebuilt at an arrival or departure from what the policy kept of the jobs that stayed (their ids, minimums
  * and largest widths, carried from one schedule to the next) equals the schedule of a new policy given the same jobs:
  * random arrivals (ids in random order, sizes and largest sizes drawn, so that minimums and widths differ from job to

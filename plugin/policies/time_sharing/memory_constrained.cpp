@@ -221,8 +221,14 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     piece_processors_.resize(schedule_.pieces.size(), ResourceSet(machine_.resource_count()));
     for (size_t i = 0; i < schedule_.pieces.size(); i++) {
       const auto& p = schedule_.pieces[i];
-      starts_.push_back(boost::rational_cast<double>(p.start));
-      ends_.push_back(sum_as_double(p.start, p.duration));
+      // The pieces of an epoch come one after the other with the same span: the same rationals, the same doubles.
+      if (i > 0 && p.start == schedule_.pieces[i - 1].start && p.duration == schedule_.pieces[i - 1].duration) {
+        starts_.push_back(starts_.back());
+        ends_.push_back(ends_.back());
+      } else {
+        starts_.push_back(boost::rational_cast<double>(p.start));
+        ends_.push_back(sum_as_double(p.start, p.duration));
+      }
       const int width = std::min(p.width, facts_[static_cast<size_t>(p.job)].max_processors);
       piece_processors_[i].clear();
       piece_processors_[i].add_range(p.first_node, width);
@@ -267,9 +273,14 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     cycle->epsilon = kTimeEpsilon / quantum_;
     // The pieces' starts and ends, sorted, each once: inserted one by one where they belong, as there are few distinct
     // values among twice as many as jobs (all of them were sorted, then the repeats dropped).
+    // A value equal to the last one added is in already (0 is, from the start): pieces side by side in time (an epoch's
+    // and many of BUDDY's) share their start and end, and the search for each was most of the cycle's building.
     std::vector<double>& boundaries_in = cycle->boundaries;
     boundaries_in.assign({0.0, 1.0});
-    const auto add = [&boundaries_in](double b) {
+    double last_added = 0.0;
+    const auto add = [&boundaries_in, &last_added](double b) {
+      if (b == last_added) return;
+      last_added = b;
       const auto at = std::lower_bound(boundaries_in.begin(), boundaries_in.end(), b);
       if (at == boundaries_in.end() || *at != b) boundaries_in.insert(at, b);
     };
@@ -282,17 +293,33 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
       phase.clear();
     // One epoch: plan() uses only the boundaries (such a schedule declares no cycle: nothing changes in it).
     // A piece is in force in the phases p whose boundary b_p has start <= b_p < end: the boundaries ascend, so those
-    // are one run of phases, found by two binary searches rather than by testing every piece at every phase. The
+    // are one run of phases, found by binary searches rather than by testing every piece at every phase. The
     // pieces are taken by id, so each phase's list comes out by id.
     const auto& boundaries = cycle->boundaries;
     const size_t last_phase = boundaries.size() - 1; // the empty one
     if (!whole_quantum_pieces_) {
+      // Each piece's phases, found in piece order: a start (an end) equal to the last piece's has that piece's phase,
+      // and an epoch's pieces come one after the other, so most are found without a search. (NaN: no value yet.)
+      struct Found {
+        double value = std::numeric_limits<double>::quiet_NaN();
+        size_t phase = 0;
+      };
+      Found start_found, end_found;
+      const auto at_or_after = [&boundaries](double t, Found& found) {
+        if (t != found.value) {
+          found.value = t;
+          found.phase =
+              static_cast<size_t>(std::lower_bound(boundaries.begin(), boundaries.end(), t) - boundaries.begin());
+        }
+        return found.phase;
+      };
+      piece_phases_.clear();
+      for (size_t i = 0; i < starts_.size(); i++)
+        piece_phases_.emplace_back(at_or_after(starts_[i], start_found),
+                                   std::min(last_phase, at_or_after(ends_[i], end_found)));
       for (const size_t i : pieces_by_id_) {
-        const auto at_or_after = [&boundaries](double t) {
-          return static_cast<size_t>(std::lower_bound(boundaries.begin(), boundaries.end(), t) - boundaries.begin());
-        };
-        const size_t end = std::min(last_phase, at_or_after(ends_[i]));
-        for (size_t p = at_or_after(starts_[i]); p < end; p++)
+        const auto [first, end] = piece_phases_[i];
+        for (size_t p = first; p < end; p++)
           cycle->phases[p].emplace_back(facts_[static_cast<size_t>(schedule_.pieces[i].job)].id, &piece_processors_[i]);
       }
       for (size_t p = 0; p < last_phase; p++)
@@ -340,6 +367,7 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   std::vector<double> starts_, ends_;         // each piece's time span as fractions of the quantum
   std::vector<ResourceSet> piece_processors_; // where each piece's job computes (built once per schedule)
   std::vector<size_t> pieces_by_id_;          // indices of the pieces, by their job's id (replan())
+  std::vector<std::pair<size_t, size_t>> piece_phases_; // build_cycle(): each piece's phases [first, end)
   std::vector<size_t> job_rank_, rank_start_; // replan()'s counting sort, kept with their storage
   bool whole_quantum_pieces_ = false; // every piece spans [0, 1): the schedule never changes inside or between quanta
   std::shared_ptr<const Cycle> cycle_ = std::make_shared<Cycle>(); // the schedule as a cycle (build_cycle())
