@@ -535,6 +535,15 @@ struct MapScan {
   std::vector<int> left_slices;
 };
 
+} // namespace
+
+/* Declared with the map's index (MapIndex::round_scan), which keeps it from round to round. */
+struct RoundScan {
+  MapScan scan;
+};
+
+namespace {
+
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
 using ArchMasks = std::map<std::string, std::vector<std::uint64_t>>;
 
@@ -1168,11 +1177,12 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   // The free entries, counted again only when a job's turn changed the map; every job's slices from one pass over
   // the map. A job's turn changes only its own entries, and adds a slice at the end if any: the others' slices stay
   // where they were unless an emptied slice was removed (then all are found again).
-  // The scan keeps its storage from round to round (its shared rows, the turns' scratch): a scan built and freed at
-  // every departure was 3% of a whole-KTH run in its allocations. Each round sets all it reads (scan_map, and the
-  // architectures of the last turn forgotten: the processors may have changed since).
-  static thread_local MapScan kept;
-  MapScan& scan = kept;
+  // The scan keeps its storage from round to round (its shared rows, the turns' scratch) with the map's index, which
+  // the round does not replace. Each round sets all it reads (scan_map, and the architectures of the last turn
+  // forgotten: the processors may have changed since, or the last round was on a copy of the map).
+  if (!map.index.round_scan) map.index.round_scan = std::make_shared<RoundScan>();
+  const std::shared_ptr<RoundScan> kept = map.index.round_scan;
+  MapScan& scan = kept->scan;
   scan.has_mask = false;
   if (!map.index.built || options.validate) { // the places by id, for a scan of the entries
     int top = -1;
