@@ -508,7 +508,7 @@ struct MapScan {
   std::vector<int> place;
   std::vector<std::vector<int>> slices_of;
   /* The slices come from the map's index (JobRecord::held_slices, which the handlers keep as the entries are written)
-   * instead of slices_of: a copy of every job's list at each round was 2% of a whole-KTH run. */
+   * instead of slices_of: a copy of every job's list at each round was 1.2% of a whole-KTH run. */
   bool from_index = false;
   /* The slices of the job at `place`, increasing. */
   const std::vector<int>& held(const AllocationMap& map, size_t place) const
