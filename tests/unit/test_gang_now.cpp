@@ -1085,6 +1085,45 @@ TEST(GangNowEvents, IndexedMapDecidesAsPassesOverTheMap)
   EXPECT_FALSE(submit_job(a, 100, {{"x86", 2}}, plain).map.index.built);
 }
 
+TEST(GangNowEvents, RoundAfterAnotherMapsRoundDecidesAsTheFirst)
+{
+  // The Expansion round's scan keeps its storage from round to round with the map's index (MapIndex::round_scan),
+  // shared by copies of the map, whose processors may differ by then; what the last round read must not carry over.
+  // The map: P1 of another architecture, held by J4 in T2 and free elsewhere; J1's two VPs doubled up on P2 in T1, T3
+  // and T4; J3 on P3 in T1. When J3 leaves, J1's turn spreads it over P2 and P3 in all four slices, then J4's spreads
+  // over P1's. Were P1 taken for one of J1's processors (the last round's were), the three slices where P1 is free
+  // would make the larger pattern, and J1 would hold three slices only.
+  SchedulerOptions policy;
+  policy.remember_declined = true;
+  policy.shared_search = true;
+  policy.indexed = true;
+  const AllocationMap map =
+      make_map({"1", "1", "1"}, {". 1*2 3", "4 . .", ". 1*2 .", ". 1*2 ."}, {"other", "any", "any"});
+  const EventResult first = job_exit(map, 3, policy);
+  EXPECT_EQ(slice_strings(first.map), (std::vector<std::string>{"4 1 1", "4 1 1", "4 1 1", "4 1 1"}));
+  EXPECT_EQ(first.expanded_jobs, (std::vector<int>{1, 4}));
+  // A round on another map, whose last turn is a job of the same architecture on four processors (P1 among them).
+  const AllocationMap other = make_map({"1", "1", "1", "1"}, {"5 5 6 6"});
+  const EventResult between = job_exit(other, 6, policy);
+  EXPECT_EQ(between.expanded_jobs, (std::vector<int>{})); // two VPs on two processors already: no faster
+  ASSERT_TRUE(between.map.index.round_scan);
+  // The same event again with the other map's scan, and once more with the map's checks on: the same decision.
+  for (bool validate : {false, true}) {
+    policy.validate = validate;
+    AllocationMap sharing = map;
+    sharing.index.round_scan = between.map.index.round_scan;
+    const EventResult again = job_exit(sharing, 3, policy);
+    EXPECT_EQ(slice_strings(again.map), slice_strings(first.map)) << validate;
+    EXPECT_EQ(again.expanded_jobs, first.expanded_jobs) << validate;
+    EXPECT_EQ(moves_string(again.migrations), moves_string(first.migrations)) << validate;
+    EXPECT_EQ(again.map.index.round_scan, between.map.index.round_scan) << validate; // (the round used it)
+    AllocationMap other_sharing = other;
+    other_sharing.index.round_scan = between.map.index.round_scan;
+    const EventResult back = job_exit(other_sharing, 6, policy);
+    EXPECT_EQ(slice_strings(back.map), slice_strings(between.map)) << validate;
+  }
+}
+
 // ---- the map's JSON form ----
 
 TEST(GangNowMapJson, RoundTripAndErrors)

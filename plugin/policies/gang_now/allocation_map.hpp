@@ -83,6 +83,9 @@ struct MaskUnits {
   }
 };
 
+/* An Expansion round's scan of the map (events.cpp). */
+struct RoundScan;
+
 /* What the event handlers would otherwise find by passes over every entry of the map (SchedulerOptions::indexed),
  * kept up to date by them event by event: each slice's free entries as bits and its count of held entries, the free
  * entries in all, each architecture's processors as bits, each processor's row by name, and (in JobRecord) each
@@ -103,6 +106,9 @@ struct MapIndex {
   /* The capacities in units of each set of processors an Expansion round met (the processors being the same until
    * the index is built again). */
   std::map<std::vector<std::uint64_t>, std::shared_ptr<const MaskUnits>> mask_units;
+  /* The Expansion round's scan, kept with its storage from round to round (a scan built and freed at every departure
+   * allocated its rows and scratch anew); copies of the map share it, each round setting all it reads. */
+  std::shared_ptr<RoundScan> round_scan;
 };
 
 struct AllocationMap {

@@ -503,9 +503,18 @@ struct MapScan {
   FreeRows free{0, 0};
   long long free_entries = 0;
   /* Per job of the map, by its place in the queue (`place`: job id -> place, -1 for ids not in the queue): a vector
-   * indexed directly, where a hash map's look-up per run of a job's entries was a tenth of a whole-KTH run. */
+   * indexed directly, where a hash map's look-up per run of a job's entries was a tenth of a whole-KTH run. Found
+   * from the entries only (a scan of a map with an index reads each job's slices from it: held()). */
   std::vector<int> place;
   std::vector<std::vector<int>> slices_of;
+  /* The slices come from the map's index (JobRecord::held_slices, which the handlers keep as the entries are written)
+   * instead of slices_of: a copy of every job's list at each round was 1.2% of a whole-KTH run. */
+  bool from_index = false;
+  /* The slices of the job at `place`, increasing. */
+  const std::vector<int>& held(const AllocationMap& map, size_t place) const
+  {
+    return from_index ? map.jobs[place].held_slices : slices_of[place];
+  }
   /* Set by a turn that moved its job and brought the scan up to date with the map itself. */
   bool current = false;
   /* The column search's shared rows (SharedRows above), per set of architectures met in the round since the scan:
@@ -519,11 +528,21 @@ struct MapScan {
   std::vector<std::string> mask_archs;
   std::vector<std::uint64_t> mask;
   long shared_of_mask = -1;
-  /* A turn's scratch, kept for its storage from turn to turn: the column search's pick and the job's own entries on
-   * the mask. */
+  /* A turn's scratch, kept for its storage from turn to turn: the column search's pick, the job's own entries on
+   * the mask, and the slices a moving job held (held() follows the map's index as the move is written). */
   SharedPick pick;
   std::vector<std::uint64_t> mine;
+  std::vector<int> left_slices;
 };
+
+} // namespace
+
+/* Declared with the map's index (MapIndex::round_scan), which keeps it from round to round. */
+struct RoundScan {
+  MapScan scan;
+};
+
+namespace {
 
 /* Each architecture's processors as a bit mask over the map's processors (an Expansion round keeps the processors). */
 using ArchMasks = std::map<std::string, std::vector<std::uint64_t>>;
@@ -549,7 +568,8 @@ ArchMasks arch_masks(const AllocationMap& map)
  * map's index when it has one (unless `from_entries`: the check of the index), else from every entry. */
 void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false)
 {
-  if (map.index.built && !from_entries) {
+  scan.from_index = map.index.built && !from_entries;
+  if (scan.from_index) {
     scan.free.slices = map.slices.size();
     scan.free.processors = map.processors.size();
     scan.free.words = map.index.words;
@@ -557,9 +577,6 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
     scan.free_entries = map.index.free_entries;
     scan.shared_count = 0;
     scan.shared_of_mask = -1;
-    scan.slices_of.resize(map.jobs.size());
-    for (size_t k = 0; k < map.jobs.size(); k++)
-      scan.slices_of[k] = map.jobs[k].held_slices;
     return;
   }
   scan.free = FreeRows(map.slices.size(), map.processors.size());
@@ -983,8 +1000,8 @@ void held_processors(const AllocationMap& map, const JobRecord& job, const std::
 bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const SchedulerOptions& options, EventResult& result,
                 MapScan& scan, const ArchMasks& masks, ChangeLog* log)
 {
-  // Its slices (the scan follows a move only after their last use below).
-  const std::vector<int>& held = scan.slices_of[place];
+  // Its slices (the scan follows a move only after their last use below; the index's, copied before the move).
+  const std::vector<int>& held = scan.held(map, place);
   const int id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
@@ -1106,7 +1123,9 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
   const std::vector<std::uint64_t> left = *own; // the processors it left (`own` may be the record's, changed below)
-  clear_job(map, id, log, &held);
+  // The slices it left (`held` may be the record's, changed below).
+  const std::vector<int>& left_slices = scan.from_index ? (scan.left_slices = held) : held;
+  clear_job(map, id, log, &left_slices);
   write_job(map, id, pattern.slices, a->vps, log);
   const int removed = remove_empty_slices(map);
   result.removed_slices += removed;
@@ -1118,7 +1137,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     std::vector<std::uint64_t> taken(words, 0);
     for (size_t p = 0; p < a->vps.size(); p++)
       if (a->vps[p] > 0) taken[p / 64] |= std::uint64_t{1} << (p % 64);
-    for (int s : held)
+    for (int s : left_slices)
       for (size_t w = 0; w < words; w++) {
         std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
         scan.free_entries += word_members(left[w] & ~row);
@@ -1130,7 +1149,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
         scan.free_entries -= word_members(taken[w] & row);
         row &= ~taken[w];
       }
-    scan.slices_of[place] = pattern.slices;
+    if (!scan.from_index) scan.slices_of[place] = pattern.slices; // (the index's are written by write_job)
     scan.current = true;
   }
   return true;
@@ -1158,7 +1177,13 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   // The free entries, counted again only when a job's turn changed the map; every job's slices from one pass over
   // the map. A job's turn changes only its own entries, and adds a slice at the end if any: the others' slices stay
   // where they were unless an emptied slice was removed (then all are found again).
-  MapScan scan;
+  // The scan keeps its storage from round to round (its shared rows, the turns' scratch) with the map's index, which
+  // the round does not replace. Each round sets all it reads (scan_map, and the architectures of the last turn
+  // forgotten: the processors may have changed since, or the last round was on a copy of the map).
+  if (!map.index.round_scan) map.index.round_scan = std::make_shared<RoundScan>();
+  const std::shared_ptr<RoundScan> kept = map.index.round_scan;
+  MapScan& scan = kept->scan;
+  scan.has_mask = false;
   if (!map.index.built || options.validate) { // the places by id, for a scan of the entries
     int top = -1;
     for (const auto& job : map.jobs)
@@ -1178,7 +1203,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
     if (excluded.count(id)) continue;
     const size_t place = (start + k) % map.jobs.size();
     JobRecord* job = &map.jobs[place];
-    bool waiting = job && scan.slices_of[place].empty();
+    bool waiting = job && scan.held(map, place).empty();
     // "until no free entries remain": a waiting job may still take a new slice.
     if (!job || (!waiting && scan.free_entries == 0)) continue;
     // A placed job whose last turn left it in place, with nothing it reads changed since, stays again.
@@ -1203,8 +1228,10 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
         MapScan fresh;
         fresh.place = scan.place;
         scan_map(map, fresh, true);
-        if (fresh.free.bits != scan.free.bits || fresh.free_entries != scan.free_entries ||
-            fresh.slices_of != scan.slices_of)
+        bool same_slices = true;
+        for (size_t j = 0; j < map.jobs.size(); j++)
+          same_slices = same_slices && fresh.slices_of[j] == scan.held(map, j);
+        if (fresh.free.bits != scan.free.bits || fresh.free_entries != scan.free_entries || !same_slices)
           throw PolicyError("gang scheduler: the Expansion round's scan, updated after " + job_name(id) +
                             "'s move, is not the map's");
       }

@@ -102,6 +102,7 @@ class GangNow : public TimeSharingPolicy {
   void processors_up_at_start(const ResourceSet& up) override
   {
     map_ = gn::AllocationMap{};
+    slice_known_.clear();
     for (size_t h = 0; h < workstations_.size(); h++) {
       busy_[h] = !up.test(machine_.first_resource(static_cast<int>(h)));
       // Under `wait` owners do not change the map: every workstation is in it from the start.
@@ -206,7 +207,7 @@ class GangNow : public TimeSharingPolicy {
     active_ = (active_ + static_cast<size_t>(boundaries)) % map_.slices.size();
     slice_start_ = last_boundary;
     rotations_ += boundaries;
-    slice_jobs(active_, ran_); // the jobs that computed in the last boundary's slice
+    ran_ = jobs_of_slice(active_); // the jobs that computed in the last boundary's slice
   }
 
   Plan plan(const SystemView& view) override
@@ -214,7 +215,7 @@ class GangNow : public TimeSharingPolicy {
     if (!changed_ids_.empty()) rotation_ = nullptr; // some VPs were placed, moved or ended
     rotate_if_due(view.now);
     std::vector<int>& running = running_;
-    slice_jobs(active_, running);
+    running = jobs_of_slice(active_);
     Plan plan;
     plan.switch_cost = spec_.switch_cost;
     plan.restart_moved_processes = spec_.eviction == Eviction::restart;
@@ -300,15 +301,34 @@ class GangNow : public TimeSharingPolicy {
     std::vector<int> processors;
   };
 
-  /* The jobs of slice `slice`, increasing (a job's entries are often side by side), into `out`. */
-  void slice_jobs(size_t slice, std::vector<int>& out) const
+  /* The jobs of slice `slice`, increasing, each with its `processors` (those of the jobs of the map, as
+   * Rotation::phase_jobs hands them over). Found from the slice's entries once while the map stands (apply() forgets
+   * them): the plan, each replayed boundary reaching the slice and the replay's end read them, and a map of few slices
+   * is reached again and again between two events. */
+  const std::vector<int>& jobs_of_slice(size_t slice)
   {
+    static const std::vector<int> kNone;
+    if (slice >= map_.slices.size()) return kNone;
+    if (slice_known_.size() != map_.slices.size()) { // (apply() forgets them all)
+      slice_jobs_.resize(map_.slices.size());
+      slice_pairs_.resize(map_.slices.size());
+      slice_known_.assign(map_.slices.size(), 0);
+    }
+    std::vector<int>& out = slice_jobs_[slice];
+    if (slice_known_[slice] != 0) return out;
     out.clear();
-    if (slice < map_.slices.size())
-      for (const gn::Entry& e : map_.slices[slice])
-        if (!e.free() && (out.empty() || out.back() != e.job)) out.push_back(e.job);
+    for (const gn::Entry& e : map_.slices[slice]) // a job's entries are often side by side
+      if (!e.free() && (out.empty() || out.back() != e.job)) out.push_back(e.job);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
+    auto& pairs = slice_pairs_[slice];
+    pairs.clear();
+    for (int id : out) {
+      auto found = jobs_.find(id);
+      pairs.emplace_back(id, found != jobs_.end() ? &found->second.processors : nullptr);
+    }
+    slice_known_[slice] = 1;
+    return out;
   }
 
   /* The map's slices as a rotation (Plan::rotation): each slice's jobs with their processes' processors, found when
@@ -321,12 +341,11 @@ class GangNow : public TimeSharingPolicy {
     rotation->quantum = spec_.quantum;
     rotation->switch_cost = spec_.switch_cost;
     rotation->phase_jobs = [this](size_t s, std::vector<std::pair<JobId, const std::vector<int>*>>& jobs) {
-      slice_jobs(s, phase_ids_);
-      jobs.clear();
-      for (int id : phase_ids_) {
-        auto found = jobs_.find(id);
-        jobs.emplace_back(id, found != jobs_.end() ? &found->second.processors : nullptr);
-      }
+      jobs_of_slice(s);
+      if (s < slice_pairs_.size())
+        jobs = slice_pairs_[s];
+      else
+        jobs.clear();
     };
     return rotation;
   }
@@ -335,6 +354,7 @@ class GangNow : public TimeSharingPolicy {
   {
     rotation_ = nullptr;
     map_ = std::move(result.map);
+    slice_known_.clear();
     events_++;
     max_slices_ = std::max(max_slices_, static_cast<long>(map_.slices.size()));
     // A move takes the job's first `count` processes on `from`. A job with many moves in the event (a large job
@@ -441,7 +461,10 @@ class GangNow : public TimeSharingPolicy {
   ReusedMap<std::vector<int>> processes_;
   ReusedMap<ResourceSet> runs_;
   std::shared_ptr<const Rotation> rotation_; // the map's rotation as declared last, until the map or the VPs change
-  std::vector<int> phase_ids_;               // its phase_jobs()' list of a slice's jobs, kept with its storage
+  // Per slice of the map: its jobs (jobs_of_slice()) and the same with their processors, while slice_known_ says so.
+  std::vector<std::vector<int>> slice_jobs_;
+  std::vector<std::vector<std::pair<JobId, const std::vector<int>*>>> slice_pairs_;
+  std::vector<char> slice_known_;
   size_t active_ = 0; // the running slice
   size_t tau_ = 0;    // the map's slices when last looked at
   double slice_start_ = 0;
