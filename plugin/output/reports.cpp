@@ -227,7 +227,8 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
 
 SegmentsWriter::SegmentsWriter(std::ostream& out, const JobList& jobs, const JobTable& table,
                                const std::string& workload_name, std::size_t memory_limit)
-    : out_(out), jobs_(jobs), table_(table), workload_name_(workload_name), memory_limit_(memory_limit)
+    : out_(out), jobs_(jobs), table_(table), workload_name_(workload_name), memory_limit_(memory_limit),
+      job_text_stride_(kJobTextRoom + workload_name.size())
 {
   // (NaN: the job's submission, read when its first segment comes: a closed population's jobs are submitted as the
   // run goes)
@@ -298,18 +299,12 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
   // A job that ran on from its previous segment was ready at its start: its turnaround is its execution time.
   const std::string_view start = texts.start;
   const bool ran_on = ready == s.start && std::signbit(ready) == std::signbit(s.start);
-  char* p = put_integer(text_at, j.id);
-  *p++ = ',';
-  p = put(p, workload_name_);
-  *p++ = ',';
-  p = put(p, to_string(j.shape));
-  *p++ = ',';
+  const char* const job_texts = job_text(i, j);
+  std::uint16_t lengths[2] = {}; // of the job's two texts
+  if (job_texts != nullptr) std::memcpy(lengths, job_texts, sizeof lengths);
+  char* p = job_texts != nullptr ? put(text_at, {job_texts + sizeof lengths, lengths[0]}) : write_job_head(text_at, j);
   p = ran_on ? put(p, start) : ready_text_.write(p, ready);
-  *p++ = ',';
-  p = put_integer(p, j.size);
-  *p++ = ',';
-  p = write_number(p, j.estimate);
-  *p++ = ',';
+  p = job_texts != nullptr ? put(p, {job_texts + sizeof lengths + lengths[0], lengths[1]}) : write_job_middle(p, j);
   char* const outcome_at = p;
   *p++ = ',';
   p = put(p, start);
@@ -356,6 +351,62 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
     emit_ready(); // its job left already: the row goes out once the rows before it have
   else if (waiting_bytes_ > memory_limit_)
     spill();
+}
+
+char* SegmentsWriter::write_job_head(char* p, const WorkloadJob& job) const
+{
+  p = put_integer(p, job.id);
+  *p++ = ',';
+  p = put(p, workload_name_);
+  *p++ = ',';
+  p = put(p, to_string(job.shape));
+  *p++ = ',';
+  return p;
+}
+
+char* SegmentsWriter::write_job_middle(char* p, const WorkloadJob& job)
+{
+  *p++ = ',';
+  p = put_integer(p, job.size);
+  *p++ = ',';
+  p = write_number(p, job.estimate);
+  *p++ = ',';
+  return p;
+}
+
+const char* SegmentsWriter::job_text(std::size_t position, const WorkloadJob& job)
+{
+  if (left_[position] != 0) return nullptr; // (its slot is free again)
+  std::uint32_t& slot = outcomes_[position].text_slot;
+  if (slot == kTextsPerRow) return nullptr;
+  if (slot == 0) {
+    std::uint32_t index = 0;
+    if (!free_job_texts_.empty()) {
+      index = free_job_texts_.back();
+      free_job_texts_.pop_back();
+    } else {
+      index = static_cast<std::uint32_t>(job_texts_.size() / job_text_stride_);
+      job_texts_.resize(job_texts_.size() + job_text_stride_);
+    }
+    char* const text = job_texts_.data() + std::size_t{index} * job_text_stride_;
+    std::uint16_t lengths[2];
+    // (the head always fits: 20 digits, the name, a shape and 3 commas)
+    char* const middle = write_job_head(text + sizeof lengths, job);
+    char middle_text[kNumberTextMax + 24];
+    const std::size_t middle_length = static_cast<std::size_t>(write_job_middle(middle_text, job) - middle_text);
+    const std::size_t head_length = static_cast<std::size_t>(middle - (text + sizeof lengths));
+    if (static_cast<std::size_t>(middle - text) + middle_length > job_text_stride_ || head_length > 0xffff) {
+      free_job_texts_.push_back(index);
+      slot = kTextsPerRow;
+      return nullptr;
+    }
+    std::memcpy(middle, middle_text, middle_length);
+    lengths[0] = static_cast<std::uint16_t>(head_length);
+    lengths[1] = static_cast<std::uint16_t>(middle_length);
+    std::memcpy(text, lengths, sizeof lengths);
+    slot = index + 1;
+  }
+  return job_texts_.data() + std::size_t{slot - 1} * job_text_stride_;
 }
 
 void SegmentsWriter::spill()
@@ -486,6 +537,8 @@ void SegmentsWriter::emit_ready()
 void SegmentsWriter::job_left(std::size_t position, const JobOutcome& outcome)
 {
   LeftJob& left = outcomes_.at(position);
+  if (left_[position] == 0 && left.text_slot != 0 && left.text_slot != kTextsPerRow)
+    free_job_texts_.push_back(left.text_slot - 1);
   left.fate = static_cast<std::uint8_t>(outcome.fate);
   const FormattedNumber stretch(outcome.slowdown);
   if (stretch.view().size() <= sizeof left.stretch) {

@@ -197,11 +197,28 @@ class SegmentsWriter {
    * ag-ds). A stretch longer than the room (a slowdown of 10^14 or more) is kept as its bits and formatted per row. */
   struct LeftJob {
     static constexpr std::uint8_t kFormattedPerRow = 0xff;
-    char stretch[22];
+    union {
+      std::uint32_t text_slot; // until the job leaves: 1 + its slot of job_texts_ (0: none)
+      char stretch[22];        // once it has left
+    };
     std::uint8_t stretch_length;
     std::uint8_t fate; // a JobFate
   };
   std::vector<LeftJob> outcomes_;
+  /* The fields of a job's rows that are the same on each (its number, the workload's name and the job's shape before
+   * the submission, its size and estimate after), formatted at its first row and copied on the others: a job in the
+   * system has a slot of kJobTextRoom + the name's length (the texts' two lengths, 16 bits each, then the texts), freed
+   * when it leaves.
+   * Texts too long for the slot (an estimate of many digits) and the rows of a job that has left are formatted per
+   * row. */
+  static constexpr std::size_t kJobTextRoom = 96;
+  static constexpr std::uint32_t kTextsPerRow = 0xffffffff; // (LeftJob::text_slot)
+  const char* job_text(std::size_t position, const WorkloadJob& job); // the slot, or nullptr
+  char* write_job_head(char* p, const WorkloadJob& job) const;  // "number,workload,shape,"
+  static char* write_job_middle(char* p, const WorkloadJob& job); // ",size,estimate,"
+  std::size_t job_text_stride_;
+  std::vector<char> job_texts_;
+  std::vector<std::uint32_t> free_job_texts_;
   std::vector<char> left_;
   static constexpr std::size_t kBlockSize = std::size_t{1} << 20;
   std::deque<TextBuffer> blocks_; // rows in memory, in blocks of kBlockSize (the first read up to block_read_)

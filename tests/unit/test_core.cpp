@@ -1210,6 +1210,87 @@ TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsStretch)
   EXPECT_EQ(n, 6);
 }
 
+namespace {
+/* SegmentsRowsCarryTheirOwnJobsFields (below) under one workload name. */
+void expect_rows_carry_their_own_jobs_fields(const std::string& name)
+{
+  JobList jobs(4);
+  const JobId ids[4] = {7, 123456789012, 3, 40};
+  const JobShape shapes[4] = {JobShape::moldable, JobShape::rigid, JobShape::malleable, JobShape::rigid};
+  const int sizes[4] = {1, 2048, 64, 3};
+  const double estimates[4] = {3600.5, 0.000001, 1e90, 86400}; // (1e90: 91 digits)
+  for (size_t i = 0; i < 4; i++) {
+    jobs[i].id = ids[i];
+    jobs[i].shape = shapes[i];
+    jobs[i].size = sizes[i];
+    jobs[i].estimate = estimates[i];
+  }
+  std::ostringstream out;
+  const JobTable table = registered(jobs);
+  SegmentsWriter writer(out, jobs, table, name);
+  std::vector<size_t> row_jobs; // the position of each row's job, in the order the rows go out
+  const auto add = [&](size_t i, double start) {
+    writer.add({ids[i], start, start + 1, ResourceSet::range(4, 0, 1), JobStatus::running});
+    row_jobs.push_back(i);
+  };
+  for (int k = 0; k < 2; k++)
+    for (size_t i : {0, 1, 2})
+      add(i, k);
+  writer.job_left(0, {JobFate::completed, 1});
+  for (int k = 2; k < 4; k++)
+    for (size_t i : {3, 1, 2})
+      add(i, k);
+  writer.job_left(1, {JobFate::completed, 1});
+  add(1, 4);
+  for (size_t i : {2, 3})
+    writer.job_left(i, {JobFate::completed, 1});
+  writer.finish();
+  const auto number = [](double v) { // write_number()'s text: six decimals, no trailing zeros
+    char text[400];
+    std::snprintf(text, sizeof text, "%.6f", v);
+    std::string s = text;
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+    return s;
+  };
+  std::istringstream rows(out.str());
+  std::string row;
+  std::getline(rows, row); // the header
+  size_t n = 0;
+  for (; std::getline(rows, row); n++) {
+    ASSERT_LT(n, row_jobs.size());
+    const size_t i = row_jobs[n];
+    std::vector<std::string> fields;
+    std::istringstream split(row);
+    for (std::string field; std::getline(split, field, ',');)
+      fields.push_back(field);
+    ASSERT_GE(fields.size(), 7U) << row;
+    char id[32];
+    std::snprintf(id, sizeof id, "%lld", static_cast<long long>(ids[i]));
+    EXPECT_EQ(fields[0], id) << row;
+    EXPECT_EQ(fields[1], name) << row;
+    EXPECT_EQ(fields[2], to_string(shapes[i])) << row;
+    EXPECT_EQ(fields[4], std::to_string(sizes[i])) << row;
+    EXPECT_EQ(fields[5], number(estimates[i])) << row;
+    EXPECT_EQ(fields[6], "1") << row;
+  }
+  EXPECT_EQ(n, row_jobs.size());
+}
+} // namespace
+
+/* Each row of segments.csv carries its own job's number, workload, shape, size and estimate, formatted once per job
+ * while the job is in the system and copied on its other rows: four jobs' rows interleaved, job 7 leaving before job
+ * 40 comes (40 takes the room 7 had: none of 7's text may show on 40's rows), job 3's estimate too long for the room
+ * (formatted per row), a row of job 123456789012 after it left (formatted on its own), and a workload name of 40
+ * characters, then of 300 (a text longer than 255 characters). printf makes the expected texts. */
+TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsFields)
+{
+  for (const std::string& name : {std::string("a-workload-name-of-forty-characters-long"), std::string(300, 'w')}) {
+    SCOPED_TRACE(name);
+    expect_rows_carry_their_own_jobs_fields(name);
+  }
+}
+
 /* NumberMemo gives the text of every number, the same as write_number() of its value, and formats a number again only
  * when its key is not the last one: 0 and -0 (different bits) are each formatted, a text too long to keep (1e200's) is
  * formatted every time. */
