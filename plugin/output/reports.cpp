@@ -558,7 +558,8 @@ void SegmentsWriter::finish()
   if (waiting_bytes_ > 0 || spill_written_ > 0) throw std::logic_error("segments.csv: rows of a job that never left");
 }
 
-TraceWriter::TraceWriter(std::ostream& out, bool cycles) : out_(out), cycles_(cycles)
+TraceWriter::TraceWriter(std::ostream& out, bool cycles)
+    : out_(out), job_numbers_(new JobNumberText[kJobNumbers]), cycles_(cycles)
 {
   out_ << (cycles ? "job_id,start,end,processors,state,period,repeats\n" : "job_id,start,end,processors,state\n");
 }
@@ -573,6 +574,20 @@ void TraceWriter::flush()
   rows_.write_to(out_);
 }
 
+char* TraceWriter::write_job_number(char* p, JobId job)
+{
+  JobNumberText& kept = job_numbers_[static_cast<std::uint64_t>(job) % kJobNumbers];
+  if (kept.length != 0 && kept.job == job) {
+    std::memcpy(p, kept.text, kJobNumberRoom); // (a copy of fixed length: no call)
+    return p + kept.length;
+  }
+  char* const end = put_integer(p, job);
+  kept.job = job;
+  kept.length = static_cast<std::uint8_t>(end - p);
+  std::memcpy(kept.text, p, kept.length);
+  return end;
+}
+
 void TraceWriter::write(const TraceSegment& s)
 {
   // The rows before go out once they fill kFlushSize (one call for many rows): this row stays for last_row().
@@ -581,7 +596,7 @@ void TraceWriter::write(const TraceSegment& s)
   // Room for the job, three numbers, the processors, the state, the repeats and the separators.
   char* p = rows_.room(3 * kNumberTextMax + s.processors.text_bound() + status.size() + 64);
   const char* const rows = p - rows_.size(); // (last_row()'s places are from there)
-  p = put_integer(p, s.job);
+  p = write_job_number(p, s.job);
   *p++ = ',';
   start_at_ = static_cast<size_t>(p - rows);
   p = start_text_.write(p, s.start);

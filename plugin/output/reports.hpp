@@ -246,6 +246,7 @@ class SegmentsWriter {
 class TraceWriter {
  public:
   static constexpr std::size_t kFlushSize = std::size_t{1} << 18;
+  static constexpr std::size_t kJobNumberRoom = 20; // 19 digits and a sign
   explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
@@ -262,7 +263,20 @@ class TraceWriter {
   }
 
  private:
+  /* A job number's text, kept for the job's next rows: the rows of the jobs sharing the machine interleave, and
+   * std::to_chars of the number was a tenth of the writer's work. By number modulo kJobNumbers (a job in the system
+   * rarely shares its place with another: their numbers are close together); copied as kJobNumberRoom bytes, the row
+   * having room for them. */
+  struct JobNumberText {
+    JobId job = 0;
+    std::uint8_t length = 0; // 0: none kept
+    char text[kJobNumberRoom];
+  };
+  static constexpr std::size_t kJobNumbers = 256;
+  char* write_job_number(char* p, JobId job);
+
   std::ostream& out_;
+  std::unique_ptr<JobNumberText[]> job_numbers_;
   TextBuffer rows_;       // rows not written to out_ yet, the last one last
   NumberMemo start_text_; // the start and end formatted last
   NumberMemo end_text_;

@@ -1357,6 +1357,28 @@ TEST(OutputWriters, TextBufferKeepsItsTextAsItGrows)
   EXPECT_EQ(std::string(text.data(), text.size()), "abc");
 }
 
+/* Each row of trace.csv carries its own job's number, the text of which the writer keeps by number modulo 256 for the
+ * job's next rows: 0 first (the number of a place where nothing is kept yet), numbers sharing a place (5, 261, 256005,
+ * -251; the least and 0), the greatest, rows of each interleaved three times. printf makes the expected texts. */
+TEST(OutputWriters, TraceRowsCarryTheirOwnJobNumbers)
+{
+  const std::vector<JobId> jobs{0, 5, 261, 256005, -251, std::numeric_limits<JobId>::min(),
+                                std::numeric_limits<JobId>::max()};
+  std::ostringstream out;
+  std::string expected = "job_id,start,end,processors,state\n";
+  {
+    TraceWriter writer(out);
+    for (int k = 0; k < 3; k++)
+      for (JobId job : jobs) {
+        writer.write({job, 1, 2, ResourceSet::range(4, 1, 2), JobStatus::running});
+        char row[64];
+        std::snprintf(row, sizeof row, "%lld,1,2,1-2,running\n", static_cast<long long>(job));
+        expected += row;
+      }
+  }
+  EXPECT_EQ(out.str(), expected);
+}
+
 /* trace.csv's rows go to the stream some at a time: after each write() the stream has whole rows only, at most
  * kFlushSize characters short of every row, last_row() is that row's texts; after flush(), or when the writer goes, the
  * stream has every row. The rows expected are made with snprintf; times of every kind (whole, six decimals, repeated
