@@ -6,6 +6,7 @@
 #include "core/time_format.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -79,6 +80,32 @@ char* put(char* p, std::string_view text)
 char* put_integer(char* p, long long value)
 {
   return std::to_chars(p, p + 20, value).ptr; // (19 digits and a sign at most)
+}
+
+/* to_string() of a job status and batsim_final_state() of a fate with their lengths, taken once: those are C strings,
+ * and trace.csv's and segments.csv's rows took their length (strlen) on each row. */
+std::string_view status_text(JobStatus status)
+{
+  static const auto texts = [] {
+    std::array<std::string_view, 7> t;
+    for (JobStatus s : {JobStatus::pending, JobStatus::waiting, JobStatus::running, JobStatus::suspended,
+                        JobStatus::switching, JobStatus::transferring, JobStatus::finished})
+      t.at(static_cast<std::size_t>(s)) = to_string(s);
+    return t;
+  }();
+  const auto index = static_cast<std::size_t>(status);
+  return index < texts.size() ? texts[index] : to_string(status);
+}
+std::string_view final_state_text(JobFate fate)
+{
+  static const auto texts = [] {
+    std::array<std::string_view, 5> t;
+    for (JobFate f : {JobFate::running, JobFate::completed, JobFate::walltime_reached, JobFate::killed, JobFate::failed})
+      t.at(static_cast<std::size_t>(f)) = batsim_final_state(f);
+    return t;
+  }();
+  const auto index = static_cast<std::size_t>(fate);
+  return index < texts.size() ? texts[index] : batsim_final_state(fate);
 }
 } // namespace
 
@@ -500,7 +527,7 @@ bool SegmentsWriter::emit_next()
   }
   const LeftJob& o = outcomes_[head.position];
   const auto fate = static_cast<JobFate>(o.fate);
-  const std::string_view final_state = batsim_final_state(fate);
+  const std::string_view final_state = final_state_text(fate);
   char* p = out_text_.room(head.length + 2 + final_state.size() + kNumberTextMax);
   p = put(p, std::string_view(text, head.outcome_at));
   *p++ = fate == JobFate::completed ? '1' : '0';
@@ -592,7 +619,7 @@ void TraceWriter::write(const TraceSegment& s)
 {
   // The rows before go out once they fill kFlushSize (one call for many rows): this row stays for last_row().
   if (rows_.size() >= kFlushSize) flush();
-  const std::string_view status = to_string(s.status);
+  const std::string_view status = status_text(s.status);
   // Room for the job, three numbers, the processors, the state, the repeats and the separators.
   char* p = rows_.room(3 * kNumberTextMax + s.processors.text_bound() + status.size() + 64);
   const char* const rows = p - rows_.size(); // (last_row()'s places are from there)

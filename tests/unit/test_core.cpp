@@ -1236,14 +1236,18 @@ void expect_rows_carry_their_own_jobs_fields(const std::string& name)
   for (int k = 0; k < 2; k++)
     for (size_t i : {0, 1, 2})
       add(i, k);
-  writer.job_left(0, {JobFate::completed, 1});
+  // Each job a fate of its own, and the texts Batsim gives them.
+  const JobFate fates[4] = {JobFate::completed, JobFate::walltime_reached, JobFate::failed, JobFate::killed};
+  const std::string outcomes[4] = {"1,COMPLETED_SUCCESSFULLY", "0,COMPLETED_WALLTIME_REACHED", "0,COMPLETED_FAILED",
+                                   "0,COMPLETED_KILLED"};
+  writer.job_left(0, {fates[0], 1});
   for (int k = 2; k < 4; k++)
     for (size_t i : {3, 1, 2})
       add(i, k);
-  writer.job_left(1, {JobFate::completed, 1});
+  writer.job_left(1, {fates[1], 1});
   add(1, 4);
   for (size_t i : {2, 3})
-    writer.job_left(i, {JobFate::completed, 1});
+    writer.job_left(i, {fates[i], 1});
   writer.finish();
   const auto number = [](double v) { // write_number()'s text: six decimals, no trailing zeros
     char text[400];
@@ -1264,7 +1268,7 @@ void expect_rows_carry_their_own_jobs_fields(const std::string& name)
     std::istringstream split(row);
     for (std::string field; std::getline(split, field, ',');)
       fields.push_back(field);
-    ASSERT_GE(fields.size(), 7U) << row;
+    ASSERT_GE(fields.size(), 8U) << row;
     char id[32];
     std::snprintf(id, sizeof id, "%lld", static_cast<long long>(ids[i]));
     EXPECT_EQ(fields[0], id) << row;
@@ -1272,7 +1276,7 @@ void expect_rows_carry_their_own_jobs_fields(const std::string& name)
     EXPECT_EQ(fields[2], to_string(shapes[i])) << row;
     EXPECT_EQ(fields[4], std::to_string(sizes[i])) << row;
     EXPECT_EQ(fields[5], number(estimates[i])) << row;
-    EXPECT_EQ(fields[6], "1") << row;
+    EXPECT_EQ(fields[6] + "," + fields[7], outcomes[i]) << row;
   }
   EXPECT_EQ(n, row_jobs.size());
 }
@@ -1282,7 +1286,8 @@ void expect_rows_carry_their_own_jobs_fields(const std::string& name)
  * while the job is in the system and copied on its other rows: four jobs' rows interleaved, job 7 leaving before job
  * 40 comes (40 takes the room 7 had: none of 7's text may show on 40's rows), job 3's estimate too long for the room
  * (formatted per row), a row of job 123456789012 after it left (formatted on its own), and a workload name of 40
- * characters, then of 300 (a text longer than 255 characters). printf makes the expected texts. */
+ * characters, then of 300 (a text longer than 255 characters). Each job ends with a fate of its own: the rows' success
+ * and final state are its. printf makes the expected texts. */
 TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsFields)
 {
   for (const std::string& name : {std::string("a-workload-name-of-forty-characters-long"), std::string(300, 'w')}) {
@@ -1359,7 +1364,8 @@ TEST(OutputWriters, TextBufferKeepsItsTextAsItGrows)
 
 /* Each row of trace.csv carries its own job's number, the text of which the writer keeps by number modulo 256 for the
  * job's next rows: 0 first (the number of a place where nothing is kept yet), numbers sharing a place (5, 261, 256005,
- * -251; the least and 0), the greatest, rows of each interleaved three times. printf makes the expected texts. */
+ * -251; the least and 0), the greatest, rows of each interleaved three times; the rows' states, every status in turn.
+ * printf makes the expected texts. */
 TEST(OutputWriters, TraceRowsCarryTheirOwnJobNumbers)
 {
   const std::vector<JobId> jobs{0, 5, 261, 256005, -251, std::numeric_limits<JobId>::min(),
@@ -1368,11 +1374,18 @@ TEST(OutputWriters, TraceRowsCarryTheirOwnJobNumbers)
   std::string expected = "job_id,start,end,processors,state\n";
   {
     TraceWriter writer(out);
+    const std::pair<JobStatus, const char*> statuses[] = {
+        {JobStatus::pending, "pending"},     {JobStatus::waiting, "waiting"},
+        {JobStatus::running, "running"},     {JobStatus::suspended, "suspended"},
+        {JobStatus::switching, "switching"}, {JobStatus::transferring, "transferring"},
+        {JobStatus::finished, "finished"}};
+    size_t n = 0;
     for (int k = 0; k < 3; k++)
       for (JobId job : jobs) {
-        writer.write({job, 1, 2, ResourceSet::range(4, 1, 2), JobStatus::running});
+        const auto& [status, status_text] = statuses[n++ % std::size(statuses)];
+        writer.write({job, 1, 2, ResourceSet::range(4, 1, 2), status});
         char row[64];
-        std::snprintf(row, sizeof row, "%lld,1,2,1-2,running\n", static_cast<long long>(job));
+        std::snprintf(row, sizeof row, "%lld,1,2,1-2,%s\n", static_cast<long long>(job), status_text);
         expected += row;
       }
   }
