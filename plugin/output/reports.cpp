@@ -553,7 +553,6 @@ void SegmentsWriter::emit_ready()
   do {
     if (out_text_.size() >= TraceWriter::kFlushSize) out_text_.write_to(out_);
   } while (emit_next());
-  out_text_.write_to(out_);
   if (spill_written_ > 0 && spill_loaded_ == spill_written_ && spilled_read_ == spilled_.size()) {
     spill_written_ = spill_loaded_ = 0; // the file is read to its end: its room is used again
     spilled_.clear();
@@ -582,6 +581,7 @@ void SegmentsWriter::job_left(std::size_t position, const JobOutcome& outcome)
 void SegmentsWriter::finish()
 {
   emit_ready();
+  flush();
   if (waiting_bytes_ > 0 || spill_written_ > 0) throw std::logic_error("segments.csv: rows of a job that never left");
 }
 

@@ -145,7 +145,8 @@ struct SegmentTexts {
  * submission being when the job became ready for that segment (its submission, then the end of its previous running
  * segment); success, final_state and stretch are the job's (jobs.csv's). A row is formatted when its segment closes,
  * all but those three fields, which are known once its job has left (job_left()); rows go out in the order their
- * segments closed, each as soon as its job and the jobs of every row before it have left. The rows waiting meanwhile
+ * segments closed, each as soon as its job and the jobs of every row before it have left, to `out` some at a time
+ * (TraceWriter::kFlushSize characters or more; the last ones by flush() or finish()). The rows waiting meanwhile
  * are kept in memory up to `memory_limit` bytes, beyond which they move to a temporary file and are read back from it
  * in order, so that a long run's memory stays bounded. */
 class SegmentsWriter {
@@ -163,6 +164,9 @@ class SegmentsWriter {
   void add(const TraceSegment& segment, const SegmentTexts& texts);
   /* The job at `position` of `jobs` left with `outcome` (its slowdown from job_metrics()): its rows can go out. */
   void job_left(std::size_t position, const JobOutcome& outcome);
+  /* Writes the rows that can go out and have not yet to the stream (a job's rows going out a few at a time, each few
+   * written was a copy into the stream's buffer). */
+  void flush() { out_text_.write_to(out_); }
   /* Every job has left: the last rows go out. std::logic_error when a row's job never left. */
   void finish();
   /* Bytes of rows that moved to the temporary file so far (none while they fit in memory). */

@@ -931,11 +931,14 @@ TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
       writer.add({third, 1, 2, ResourceSet::range(16, 4, 2), JobStatus::running, -1, 3, 10});
       writer.add({12, 6, 9, ResourceSet::range(16, 2, 2), JobStatus::running});
       writer.job_left(1, {JobFate::killed, 2.25});
+      writer.flush();
       EXPECT_EQ(out.str(), header) << "job 10's row is first and job 10 has not left";
       writer.job_left(0, {JobFate::completed, 1.5});
+      writer.flush();
       EXPECT_EQ(out.str(), header + rows[0] + rows[1]) << "job 15's row waits";
       writer.add({third, 25, 30, last, JobStatus::running});
       writer.job_left(2, {JobFate::running, -1});
+      writer.flush();
       std::string all = header;
       for (const std::string& row : rows)
         all += row;
@@ -947,6 +950,57 @@ TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
       EXPECT_EQ(out.str(), all);
       EXPECT_EQ(writer.spilled_bytes() > 0, limit != SegmentsWriter::kMemoryLimit);
     }
+}
+
+/* segments.csv's rows that can go out reach the stream some at a time: after each job_left() the stream has whole
+ * rows only, in order, at most kFlushSize characters short of every row that can go out; after flush() or finish(),
+ * every one. Job 1's 12,000 rows (about 900 KB) go out when it leaves, then job 2's 3,000 a few at each of its rows
+ * once it has left. printf makes the expected rows. */
+TEST(OutputWriters, SegmentsRowsReachTheStreamInBatches)
+{
+  JobList jobs = numbered_jobs(2);
+  for (WorkloadJob& j : jobs) {
+    j.size = 1;
+    j.estimate = 10;
+  }
+  std::ostringstream out;
+  const JobTable table = registered(jobs);
+  SegmentsWriter writer(out, jobs, table, "w");
+  std::string expected = out.str(); // (the header)
+  const auto row = [](JobId job, int k, const char* outcome, const char* stretch) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%lld,w,rigid,%d,1,10,%s,%d,1,%d,0,1,%s,%lld,-1,\n", static_cast<long long>(job),
+                  k, outcome, k, k + 1, stretch, static_cast<long long>(job - 1));
+    return std::string(text);
+  };
+  size_t last_written_size = expected.size();
+  const auto expect_whole_rows_in_order = [&](const std::string& ready) {
+    const auto written_size = static_cast<size_t>(out.tellp());
+    ASSERT_LT(ready.size() - written_size, TraceWriter::kFlushSize + 200);
+    if (written_size == last_written_size) return; // (nothing written since)
+    last_written_size = written_size;
+    const std::string written = out.str();
+    ASSERT_EQ(written.back(), '\n');
+    ASSERT_EQ(written, ready.substr(0, written.size()));
+  };
+  for (int k = 0; k < 12000; k++) {
+    writer.add({1, static_cast<double>(k), k + 1.0, ResourceSet::range(4, 0, 1), JobStatus::running});
+    expected += row(1, k, "1,COMPLETED_SUCCESSFULLY", "2");
+  }
+  writer.job_left(1, {JobFate::killed, 3.5}); // job 2 (no row yet)
+  writer.job_left(0, {JobFate::completed, 2});
+  expect_whole_rows_in_order(expected);
+  EXPECT_GT(out.str().size(), 2 * TraceWriter::kFlushSize);
+  EXPECT_LT(out.str().size(), expected.size()) << "the last rows are held";
+  writer.flush();
+  EXPECT_EQ(out.str(), expected);
+  for (int k = 0; k < 3000; k++) {
+    writer.add({2, static_cast<double>(k), k + 1.0, ResourceSet::range(4, 1, 1), JobStatus::running});
+    expected += row(2, k, "0,COMPLETED_KILLED", "3.5");
+    expect_whole_rows_in_order(expected);
+  }
+  writer.finish();
+  EXPECT_EQ(out.str(), expected);
 }
 
 /* A row of a job that never left is a bug of the run: finish() says so instead of leaving the row out. */
