@@ -100,7 +100,8 @@ std::string_view final_state_text(JobFate fate)
 {
   static const auto texts = [] {
     std::array<std::string_view, 5> t;
-    for (JobFate f : {JobFate::running, JobFate::completed, JobFate::walltime_reached, JobFate::killed, JobFate::failed})
+    for (JobFate f :
+         {JobFate::running, JobFate::completed, JobFate::walltime_reached, JobFate::killed, JobFate::failed})
       t.at(static_cast<std::size_t>(f)) = batsim_final_state(f);
     return t;
   }();

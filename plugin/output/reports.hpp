@@ -216,10 +216,10 @@ class SegmentsWriter {
    * Texts too long for the slot (an estimate of many digits) and the rows of a job that has left are formatted per
    * row. */
   static constexpr std::size_t kJobTextRoom = 96;
-  static constexpr std::uint32_t kTextsPerRow = 0xffffffff; // (LeftJob::text_slot)
+  static constexpr std::uint32_t kTextsPerRow = 0xffffffff;           // (LeftJob::text_slot)
   const char* job_text(std::size_t position, const WorkloadJob& job); // the slot, or nullptr
-  char* write_job_head(char* p, const WorkloadJob& job) const;  // "number,workload,shape,"
-  static char* write_job_middle(char* p, const WorkloadJob& job); // ",size,estimate,"
+  char* write_job_head(char* p, const WorkloadJob& job) const;        // "number,workload,shape,"
+  static char* write_job_middle(char* p, const WorkloadJob& job);     // ",size,estimate,"
   std::size_t job_text_stride_;
   std::vector<char> job_texts_;
   std::vector<std::uint32_t> free_job_texts_;
@@ -250,7 +250,7 @@ class SegmentsWriter {
 class TraceWriter {
  public:
   static constexpr std::size_t kFlushSize = std::size_t{1} << 18;
-  static constexpr std::size_t kJobNumberRoom = 20; // 19 digits and a sign
+  static constexpr std::size_t kJobNumberRoom = 20;             // 19 digits and a sign
   explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;

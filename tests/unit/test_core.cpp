@@ -1422,8 +1422,8 @@ TEST(OutputWriters, TextBufferKeepsItsTextAsItGrows)
  * printf makes the expected texts. */
 TEST(OutputWriters, TraceRowsCarryTheirOwnJobNumbers)
 {
-  const std::vector<JobId> jobs{0, 5, 261, 256005, -251, std::numeric_limits<JobId>::min(),
-                                std::numeric_limits<JobId>::max()};
+  const std::vector<JobId> jobs{
+      0, 5, 261, 256005, -251, std::numeric_limits<JobId>::min(), std::numeric_limits<JobId>::max()};
   std::ostringstream out;
   std::string expected = "job_id,start,end,processors,state\n";
   {
