@@ -6,6 +6,7 @@
 #include "core/time_format.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -79,6 +80,33 @@ char* put(char* p, std::string_view text)
 char* put_integer(char* p, long long value)
 {
   return std::to_chars(p, p + 20, value).ptr; // (19 digits and a sign at most)
+}
+
+/* to_string() of a job status and batsim_final_state() of a fate with their lengths, taken once: those are C strings,
+ * and trace.csv's and segments.csv's rows took their length (strlen) on each row. */
+std::string_view status_text(JobStatus status)
+{
+  static const auto texts = [] {
+    std::array<std::string_view, 7> t;
+    for (JobStatus s : {JobStatus::pending, JobStatus::waiting, JobStatus::running, JobStatus::suspended,
+                        JobStatus::switching, JobStatus::transferring, JobStatus::finished})
+      t.at(static_cast<std::size_t>(s)) = to_string(s);
+    return t;
+  }();
+  const auto index = static_cast<std::size_t>(status);
+  return index < texts.size() ? texts[index] : to_string(status);
+}
+std::string_view final_state_text(JobFate fate)
+{
+  static const auto texts = [] {
+    std::array<std::string_view, 5> t;
+    for (JobFate f :
+         {JobFate::running, JobFate::completed, JobFate::walltime_reached, JobFate::killed, JobFate::failed})
+      t.at(static_cast<std::size_t>(f)) = batsim_final_state(f);
+    return t;
+  }();
+  const auto index = static_cast<std::size_t>(fate);
+  return index < texts.size() ? texts[index] : batsim_final_state(fate);
 }
 } // namespace
 
@@ -227,7 +255,8 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
 
 SegmentsWriter::SegmentsWriter(std::ostream& out, const JobList& jobs, const JobTable& table,
                                const std::string& workload_name, std::size_t memory_limit)
-    : out_(out), jobs_(jobs), table_(table), workload_name_(workload_name), memory_limit_(memory_limit)
+    : out_(out), jobs_(jobs), table_(table), workload_name_(workload_name), memory_limit_(memory_limit),
+      job_text_stride_(kJobTextRoom + workload_name.size())
 {
   // (NaN: the job's submission, read when its first segment comes: a closed population's jobs are submitted as the
   // run goes)
@@ -298,18 +327,12 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
   // A job that ran on from its previous segment was ready at its start: its turnaround is its execution time.
   const std::string_view start = texts.start;
   const bool ran_on = ready == s.start && std::signbit(ready) == std::signbit(s.start);
-  char* p = put_integer(text_at, j.id);
-  *p++ = ',';
-  p = put(p, workload_name_);
-  *p++ = ',';
-  p = put(p, to_string(j.shape));
-  *p++ = ',';
+  const char* const job_texts = job_text(i, j);
+  std::uint16_t lengths[2] = {}; // of the job's two texts
+  if (job_texts != nullptr) std::memcpy(lengths, job_texts, sizeof lengths);
+  char* p = job_texts != nullptr ? put(text_at, {job_texts + sizeof lengths, lengths[0]}) : write_job_head(text_at, j);
   p = ran_on ? put(p, start) : ready_text_.write(p, ready);
-  *p++ = ',';
-  p = put_integer(p, j.size);
-  *p++ = ',';
-  p = write_number(p, j.estimate);
-  *p++ = ',';
+  p = job_texts != nullptr ? put(p, {job_texts + sizeof lengths + lengths[0], lengths[1]}) : write_job_middle(p, j);
   char* const outcome_at = p;
   *p++ = ',';
   p = put(p, start);
@@ -356,6 +379,62 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
     emit_ready(); // its job left already: the row goes out once the rows before it have
   else if (waiting_bytes_ > memory_limit_)
     spill();
+}
+
+char* SegmentsWriter::write_job_head(char* p, const WorkloadJob& job) const
+{
+  p = put_integer(p, job.id);
+  *p++ = ',';
+  p = put(p, workload_name_);
+  *p++ = ',';
+  p = put(p, to_string(job.shape));
+  *p++ = ',';
+  return p;
+}
+
+char* SegmentsWriter::write_job_middle(char* p, const WorkloadJob& job)
+{
+  *p++ = ',';
+  p = put_integer(p, job.size);
+  *p++ = ',';
+  p = write_number(p, job.estimate);
+  *p++ = ',';
+  return p;
+}
+
+const char* SegmentsWriter::job_text(std::size_t position, const WorkloadJob& job)
+{
+  if (left_[position] != 0) return nullptr; // (its slot is free again)
+  std::uint32_t& slot = outcomes_[position].text_slot;
+  if (slot == kTextsPerRow) return nullptr;
+  if (slot == 0) {
+    std::uint32_t index = 0;
+    if (!free_job_texts_.empty()) {
+      index = free_job_texts_.back();
+      free_job_texts_.pop_back();
+    } else {
+      index = static_cast<std::uint32_t>(job_texts_.size() / job_text_stride_);
+      job_texts_.resize(job_texts_.size() + job_text_stride_);
+    }
+    char* const text = job_texts_.data() + std::size_t{index} * job_text_stride_;
+    std::uint16_t lengths[2];
+    // (the head always fits: 20 digits, the name, a shape and 3 commas)
+    char* const middle = write_job_head(text + sizeof lengths, job);
+    char middle_text[kNumberTextMax + 24];
+    const std::size_t middle_length = static_cast<std::size_t>(write_job_middle(middle_text, job) - middle_text);
+    const std::size_t head_length = static_cast<std::size_t>(middle - (text + sizeof lengths));
+    if (static_cast<std::size_t>(middle - text) + middle_length > job_text_stride_ || head_length > 0xffff) {
+      free_job_texts_.push_back(index);
+      slot = kTextsPerRow;
+      return nullptr;
+    }
+    std::memcpy(middle, middle_text, middle_length);
+    lengths[0] = static_cast<std::uint16_t>(head_length);
+    lengths[1] = static_cast<std::uint16_t>(middle_length);
+    std::memcpy(text, lengths, sizeof lengths);
+    slot = index + 1;
+  }
+  return job_texts_.data() + std::size_t{slot - 1} * job_text_stride_;
 }
 
 void SegmentsWriter::spill()
@@ -449,7 +528,7 @@ bool SegmentsWriter::emit_next()
   }
   const LeftJob& o = outcomes_[head.position];
   const auto fate = static_cast<JobFate>(o.fate);
-  const std::string_view final_state = batsim_final_state(fate);
+  const std::string_view final_state = final_state_text(fate);
   char* p = out_text_.room(head.length + 2 + final_state.size() + kNumberTextMax);
   p = put(p, std::string_view(text, head.outcome_at));
   *p++ = fate == JobFate::completed ? '1' : '0';
@@ -475,7 +554,6 @@ void SegmentsWriter::emit_ready()
   do {
     if (out_text_.size() >= TraceWriter::kFlushSize) out_text_.write_to(out_);
   } while (emit_next());
-  out_text_.write_to(out_);
   if (spill_written_ > 0 && spill_loaded_ == spill_written_ && spilled_read_ == spilled_.size()) {
     spill_written_ = spill_loaded_ = 0; // the file is read to its end: its room is used again
     spilled_.clear();
@@ -486,6 +564,8 @@ void SegmentsWriter::emit_ready()
 void SegmentsWriter::job_left(std::size_t position, const JobOutcome& outcome)
 {
   LeftJob& left = outcomes_.at(position);
+  if (left_[position] == 0 && left.text_slot != 0 && left.text_slot != kTextsPerRow)
+    free_job_texts_.push_back(left.text_slot - 1);
   left.fate = static_cast<std::uint8_t>(outcome.fate);
   const FormattedNumber stretch(outcome.slowdown);
   if (stretch.view().size() <= sizeof left.stretch) {
@@ -502,10 +582,12 @@ void SegmentsWriter::job_left(std::size_t position, const JobOutcome& outcome)
 void SegmentsWriter::finish()
 {
   emit_ready();
+  flush();
   if (waiting_bytes_ > 0 || spill_written_ > 0) throw std::logic_error("segments.csv: rows of a job that never left");
 }
 
-TraceWriter::TraceWriter(std::ostream& out, bool cycles) : out_(out), cycles_(cycles)
+TraceWriter::TraceWriter(std::ostream& out, bool cycles)
+    : out_(out), job_numbers_(new JobNumberText[kJobNumbers]), cycles_(cycles)
 {
   out_ << (cycles ? "job_id,start,end,processors,state,period,repeats\n" : "job_id,start,end,processors,state\n");
 }
@@ -520,15 +602,29 @@ void TraceWriter::flush()
   rows_.write_to(out_);
 }
 
+char* TraceWriter::write_job_number(char* p, JobId job)
+{
+  JobNumberText& kept = job_numbers_[static_cast<std::uint64_t>(job) % kJobNumbers];
+  if (kept.length != 0 && kept.job == job) {
+    std::memcpy(p, kept.text, kJobNumberRoom); // (a copy of fixed length: no call)
+    return p + kept.length;
+  }
+  char* const end = put_integer(p, job);
+  kept.job = job;
+  kept.length = static_cast<std::uint8_t>(end - p);
+  std::memcpy(kept.text, p, kept.length);
+  return end;
+}
+
 void TraceWriter::write(const TraceSegment& s)
 {
   // The rows before go out once they fill kFlushSize (one call for many rows): this row stays for last_row().
   if (rows_.size() >= kFlushSize) flush();
-  const std::string_view status = to_string(s.status);
+  const std::string_view status = status_text(s.status);
   // Room for the job, three numbers, the processors, the state, the repeats and the separators.
   char* p = rows_.room(3 * kNumberTextMax + s.processors.text_bound() + status.size() + 64);
   const char* const rows = p - rows_.size(); // (last_row()'s places are from there)
-  p = put_integer(p, s.job);
+  p = write_job_number(p, s.job);
   *p++ = ',';
   start_at_ = static_cast<size_t>(p - rows);
   p = start_text_.write(p, s.start);

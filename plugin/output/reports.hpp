@@ -145,7 +145,8 @@ struct SegmentTexts {
  * submission being when the job became ready for that segment (its submission, then the end of its previous running
  * segment); success, final_state and stretch are the job's (jobs.csv's). A row is formatted when its segment closes,
  * all but those three fields, which are known once its job has left (job_left()); rows go out in the order their
- * segments closed, each as soon as its job and the jobs of every row before it have left. The rows waiting meanwhile
+ * segments closed, each as soon as its job and the jobs of every row before it have left, to `out` some at a time
+ * (TraceWriter::kFlushSize characters or more; the last ones by flush() or finish()). The rows waiting meanwhile
  * are kept in memory up to `memory_limit` bytes, beyond which they move to a temporary file and are read back from it
  * in order, so that a long run's memory stays bounded. */
 class SegmentsWriter {
@@ -163,6 +164,9 @@ class SegmentsWriter {
   void add(const TraceSegment& segment, const SegmentTexts& texts);
   /* The job at `position` of `jobs` left with `outcome` (its slowdown from job_metrics()): its rows can go out. */
   void job_left(std::size_t position, const JobOutcome& outcome);
+  /* Writes the rows that can go out and have not yet to the stream (a job's rows going out a few at a time, each few
+   * written was a copy into the stream's buffer). */
+  void flush() { out_text_.write_to(out_); }
   /* Every job has left: the last rows go out. std::logic_error when a row's job never left. */
   void finish();
   /* Bytes of rows that moved to the temporary file so far (none while they fit in memory). */
@@ -197,11 +201,28 @@ class SegmentsWriter {
    * ag-ds). A stretch longer than the room (a slowdown of 10^14 or more) is kept as its bits and formatted per row. */
   struct LeftJob {
     static constexpr std::uint8_t kFormattedPerRow = 0xff;
-    char stretch[22];
+    union {
+      std::uint32_t text_slot; // until the job leaves: 1 + its slot of job_texts_ (0: none)
+      char stretch[22];        // once it has left
+    };
     std::uint8_t stretch_length;
     std::uint8_t fate; // a JobFate
   };
   std::vector<LeftJob> outcomes_;
+  /* The fields of a job's rows that are the same on each (its number, the workload's name and the job's shape before
+   * the submission, its size and estimate after), formatted at its first row and copied on the others: a job in the
+   * system has a slot of kJobTextRoom + the name's length (the texts' two lengths, 16 bits each, then the texts), freed
+   * when it leaves.
+   * Texts too long for the slot (an estimate of many digits) and the rows of a job that has left are formatted per
+   * row. */
+  static constexpr std::size_t kJobTextRoom = 96;
+  static constexpr std::uint32_t kTextsPerRow = 0xffffffff;           // (LeftJob::text_slot)
+  const char* job_text(std::size_t position, const WorkloadJob& job); // the slot, or nullptr
+  char* write_job_head(char* p, const WorkloadJob& job) const;        // "number,workload,shape,"
+  static char* write_job_middle(char* p, const WorkloadJob& job);     // ",size,estimate,"
+  std::size_t job_text_stride_;
+  std::vector<char> job_texts_;
+  std::vector<std::uint32_t> free_job_texts_;
   std::vector<char> left_;
   static constexpr std::size_t kBlockSize = std::size_t{1} << 20;
   std::deque<TextBuffer> blocks_; // rows in memory, in blocks of kBlockSize (the first read up to block_read_)
@@ -229,6 +250,7 @@ class SegmentsWriter {
 class TraceWriter {
  public:
   static constexpr std::size_t kFlushSize = std::size_t{1} << 18;
+  static constexpr std::size_t kJobNumberRoom = 20;             // 19 digits and a sign
   explicit TraceWriter(std::ostream& out, bool cycles = false); // writes the header
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
@@ -245,7 +267,20 @@ class TraceWriter {
   }
 
  private:
+  /* A job number's text, kept for the job's next rows: the rows of the jobs sharing the machine interleave, and
+   * std::to_chars of the number was a tenth of the writer's work. By number modulo kJobNumbers (a job in the system
+   * rarely shares its place with another: their numbers are close together); copied as kJobNumberRoom bytes, the row
+   * having room for them. */
+  struct JobNumberText {
+    JobId job = 0;
+    std::uint8_t length = 0; // 0: none kept
+    char text[kJobNumberRoom];
+  };
+  static constexpr std::size_t kJobNumbers = 256;
+  char* write_job_number(char* p, JobId job);
+
   std::ostream& out_;
+  std::unique_ptr<JobNumberText[]> job_numbers_;
   TextBuffer rows_;       // rows not written to out_ yet, the last one last
   NumberMemo start_text_; // the start and end formatted last
   NumberMemo end_text_;

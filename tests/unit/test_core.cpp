@@ -931,11 +931,14 @@ TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
       writer.add({third, 1, 2, ResourceSet::range(16, 4, 2), JobStatus::running, -1, 3, 10});
       writer.add({12, 6, 9, ResourceSet::range(16, 2, 2), JobStatus::running});
       writer.job_left(1, {JobFate::killed, 2.25});
+      writer.flush();
       EXPECT_EQ(out.str(), header) << "job 10's row is first and job 10 has not left";
       writer.job_left(0, {JobFate::completed, 1.5});
+      writer.flush();
       EXPECT_EQ(out.str(), header + rows[0] + rows[1]) << "job 15's row waits";
       writer.add({third, 25, 30, last, JobStatus::running});
       writer.job_left(2, {JobFate::running, -1});
+      writer.flush();
       std::string all = header;
       for (const std::string& row : rows)
         all += row;
@@ -947,6 +950,57 @@ TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
       EXPECT_EQ(out.str(), all);
       EXPECT_EQ(writer.spilled_bytes() > 0, limit != SegmentsWriter::kMemoryLimit);
     }
+}
+
+/* segments.csv's rows that can go out reach the stream some at a time: after each job_left() the stream has whole
+ * rows only, in order, at most kFlushSize characters short of every row that can go out; after flush() or finish(),
+ * every one. Job 1's 12,000 rows (about 900 KB) go out when it leaves, then job 2's 3,000 a few at each of its rows
+ * once it has left. printf makes the expected rows. */
+TEST(OutputWriters, SegmentsRowsReachTheStreamInBatches)
+{
+  JobList jobs = numbered_jobs(2);
+  for (WorkloadJob& j : jobs) {
+    j.size = 1;
+    j.estimate = 10;
+  }
+  std::ostringstream out;
+  const JobTable table = registered(jobs);
+  SegmentsWriter writer(out, jobs, table, "w");
+  std::string expected = out.str(); // (the header)
+  const auto row = [](JobId job, int k, const char* outcome, const char* stretch) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%lld,w,rigid,%d,1,10,%s,%d,1,%d,0,1,%s,%lld,-1,\n", static_cast<long long>(job),
+                  k, outcome, k, k + 1, stretch, static_cast<long long>(job - 1));
+    return std::string(text);
+  };
+  size_t last_written_size = expected.size();
+  const auto expect_whole_rows_in_order = [&](const std::string& ready) {
+    const auto written_size = static_cast<size_t>(out.tellp());
+    ASSERT_LT(ready.size() - written_size, TraceWriter::kFlushSize + 200);
+    if (written_size == last_written_size) return; // (nothing written since)
+    last_written_size = written_size;
+    const std::string written = out.str();
+    ASSERT_EQ(written.back(), '\n');
+    ASSERT_EQ(written, ready.substr(0, written.size()));
+  };
+  for (int k = 0; k < 12000; k++) {
+    writer.add({1, static_cast<double>(k), k + 1.0, ResourceSet::range(4, 0, 1), JobStatus::running});
+    expected += row(1, k, "1,COMPLETED_SUCCESSFULLY", "2");
+  }
+  writer.job_left(1, {JobFate::killed, 3.5}); // job 2 (no row yet)
+  writer.job_left(0, {JobFate::completed, 2});
+  expect_whole_rows_in_order(expected);
+  EXPECT_GT(out.str().size(), 2 * TraceWriter::kFlushSize);
+  EXPECT_LT(out.str().size(), expected.size()) << "the last rows are held";
+  writer.flush();
+  EXPECT_EQ(out.str(), expected);
+  for (int k = 0; k < 3000; k++) {
+    writer.add({2, static_cast<double>(k), k + 1.0, ResourceSet::range(4, 1, 1), JobStatus::running});
+    expected += row(2, k, "0,COMPLETED_KILLED", "3.5");
+    expect_whole_rows_in_order(expected);
+  }
+  writer.finish();
+  EXPECT_EQ(out.str(), expected);
 }
 
 /* A row of a job that never left is a bug of the run: finish() says so instead of leaving the row out. */
@@ -1210,6 +1264,92 @@ TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsStretch)
   EXPECT_EQ(n, 6);
 }
 
+namespace {
+/* SegmentsRowsCarryTheirOwnJobsFields (below) under one workload name. */
+void expect_rows_carry_their_own_jobs_fields(const std::string& name)
+{
+  JobList jobs(4);
+  const JobId ids[4] = {7, 123456789012, 3, 40};
+  const JobShape shapes[4] = {JobShape::moldable, JobShape::rigid, JobShape::malleable, JobShape::rigid};
+  const int sizes[4] = {1, 2048, 64, 3};
+  const double estimates[4] = {3600.5, 0.000001, 1e90, 86400}; // (1e90: 91 digits)
+  for (size_t i = 0; i < 4; i++) {
+    jobs[i].id = ids[i];
+    jobs[i].shape = shapes[i];
+    jobs[i].size = sizes[i];
+    jobs[i].estimate = estimates[i];
+  }
+  std::ostringstream out;
+  const JobTable table = registered(jobs);
+  SegmentsWriter writer(out, jobs, table, name);
+  std::vector<size_t> row_jobs; // the position of each row's job, in the order the rows go out
+  const auto add = [&](size_t i, double start) {
+    writer.add({ids[i], start, start + 1, ResourceSet::range(4, 0, 1), JobStatus::running});
+    row_jobs.push_back(i);
+  };
+  for (int k = 0; k < 2; k++)
+    for (size_t i : {0, 1, 2})
+      add(i, k);
+  // Each job a fate of its own, and the texts Batsim gives them.
+  const JobFate fates[4] = {JobFate::completed, JobFate::walltime_reached, JobFate::failed, JobFate::killed};
+  const std::string outcomes[4] = {"1,COMPLETED_SUCCESSFULLY", "0,COMPLETED_WALLTIME_REACHED", "0,COMPLETED_FAILED",
+                                   "0,COMPLETED_KILLED"};
+  writer.job_left(0, {fates[0], 1});
+  for (int k = 2; k < 4; k++)
+    for (size_t i : {3, 1, 2})
+      add(i, k);
+  writer.job_left(1, {fates[1], 1});
+  add(1, 4);
+  for (size_t i : {2, 3})
+    writer.job_left(i, {fates[i], 1});
+  writer.finish();
+  const auto number = [](double v) { // write_number()'s text: six decimals, no trailing zeros
+    char text[400];
+    std::snprintf(text, sizeof text, "%.6f", v);
+    std::string s = text;
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+    return s;
+  };
+  std::istringstream rows(out.str());
+  std::string row;
+  std::getline(rows, row); // the header
+  size_t n = 0;
+  for (; std::getline(rows, row); n++) {
+    ASSERT_LT(n, row_jobs.size());
+    const size_t i = row_jobs[n];
+    std::vector<std::string> fields;
+    std::istringstream split(row);
+    for (std::string field; std::getline(split, field, ',');)
+      fields.push_back(field);
+    ASSERT_GE(fields.size(), 8U) << row;
+    char id[32];
+    std::snprintf(id, sizeof id, "%lld", static_cast<long long>(ids[i]));
+    EXPECT_EQ(fields[0], id) << row;
+    EXPECT_EQ(fields[1], name) << row;
+    EXPECT_EQ(fields[2], to_string(shapes[i])) << row;
+    EXPECT_EQ(fields[4], std::to_string(sizes[i])) << row;
+    EXPECT_EQ(fields[5], number(estimates[i])) << row;
+    EXPECT_EQ(fields[6] + "," + fields[7], outcomes[i]) << row;
+  }
+  EXPECT_EQ(n, row_jobs.size());
+}
+} // namespace
+
+/* Each row of segments.csv carries its own job's number, workload, shape, size and estimate, formatted once per job
+ * while the job is in the system and copied on its other rows: four jobs' rows interleaved, job 7 leaving before job
+ * 40 comes (40 takes the room 7 had: none of 7's text may show on 40's rows), job 3's estimate too long for the room
+ * (formatted per row), a row of job 123456789012 after it left (formatted on its own), and a workload name of 40
+ * characters, then of 300 (a text longer than 255 characters). Each job ends with a fate of its own: the rows' success
+ * and final state are its. printf makes the expected texts. */
+TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsFields)
+{
+  for (const std::string& name : {std::string("a-workload-name-of-forty-characters-long"), std::string(300, 'w')}) {
+    SCOPED_TRACE(name);
+    expect_rows_carry_their_own_jobs_fields(name);
+  }
+}
+
 /* NumberMemo gives the text of every number, the same as write_number() of its value, and formats a number again only
  * when its key is not the last one: 0 and -0 (different bits) are each formatted, a text too long to keep (1e200's) is
  * formatted every time. */
@@ -1274,6 +1414,36 @@ TEST(OutputWriters, TextBufferKeepsItsTextAsItGrows)
   std::memcpy(p, "abc", 3);
   text.set_end(p + 3);
   EXPECT_EQ(std::string(text.data(), text.size()), "abc");
+}
+
+/* Each row of trace.csv carries its own job's number, the text of which the writer keeps by number modulo 256 for the
+ * job's next rows: 0 first (the number of a place where nothing is kept yet), numbers sharing a place (5, 261, 256005,
+ * -251; the least and 0), the greatest, rows of each interleaved three times; the rows' states, every status in turn.
+ * printf makes the expected texts. */
+TEST(OutputWriters, TraceRowsCarryTheirOwnJobNumbers)
+{
+  const std::vector<JobId> jobs{
+      0, 5, 261, 256005, -251, std::numeric_limits<JobId>::min(), std::numeric_limits<JobId>::max()};
+  std::ostringstream out;
+  std::string expected = "job_id,start,end,processors,state\n";
+  {
+    TraceWriter writer(out);
+    const std::pair<JobStatus, const char*> statuses[] = {
+        {JobStatus::pending, "pending"},     {JobStatus::waiting, "waiting"},
+        {JobStatus::running, "running"},     {JobStatus::suspended, "suspended"},
+        {JobStatus::switching, "switching"}, {JobStatus::transferring, "transferring"},
+        {JobStatus::finished, "finished"}};
+    size_t n = 0;
+    for (int k = 0; k < 3; k++)
+      for (JobId job : jobs) {
+        const auto& [status, status_text] = statuses[n++ % std::size(statuses)];
+        writer.write({job, 1, 2, ResourceSet::range(4, 1, 2), status});
+        char row[64];
+        std::snprintf(row, sizeof row, "%lld,1,2,1-2,%s\n", static_cast<long long>(job), status_text);
+        expected += row;
+      }
+  }
+  EXPECT_EQ(out.str(), expected);
 }
 
 /* trace.csv's rows go to the stream some at a time: after each write() the stream has whole rows only, at most
