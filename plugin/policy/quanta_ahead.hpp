@@ -113,7 +113,7 @@ class QuantaAhead {
     if (phases_out_ < 2 || !held_back_.empty() || sets_used_ >= kMostSetsExtended) return nullptr;
     const Lookahead& last = *lookahead_;
     if (now != last.instants.back() || !policy.steps_at(now)) return nullptr;
-    pace_.record(phases_out_ - 1, true); // replayed whole, as if the next plan() had come at its last instant
+    pace_.record(phases_out_ - 1, true);   // replayed whole, as if the next plan() had come at its last instant
     Lookahead& ahead = unheld_lookahead(); // not `last`, which the driver holds
     size_t phases = 0;
     Phase& in_force = next_phase(ahead, phases);
@@ -195,7 +195,7 @@ class QuantaAhead {
   std::shared_ptr<Lookahead> spare_lookahead_; // the one before (unheld_lookahead())
   std::deque<ResourceSet> sets_; // its phases' sets (a deque: they stay put as it grows), the first sets_used_
   size_t sets_used_ = 0;
-  size_t phases_out_ = 0;        // its phases while it is out (0: none)
+  size_t phases_out_ = 0; // its phases while it is out (0: none)
   std::vector<State> journal_;
   bool stepping_ = false;
   std::vector<HeldBackEvent> held_back_; // in the order they came

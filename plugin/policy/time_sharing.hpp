@@ -267,7 +267,10 @@ class TimeSharingPolicy {
    * SystemView::replayed counts this extension's instants replayed. The policy learns only that its wake-up has come
    * with nothing else happened, as plan() at `now` would. `up`: the processors up (those of the last plan's view),
    * lent for the call. nullptr (the default): none, plan() is called at `now`. */
-  virtual std::shared_ptr<const Lookahead> extend_lookahead(double /*now*/, const ResourceSet& /*up*/) { return nullptr; }
+  virtual std::shared_ptr<const Lookahead> extend_lookahead(double /*now*/, const ResourceSet& /*up*/)
+  {
+    return nullptr;
+  }
   /* The driver hands back each plan plan() returned once it is done with it (applied, or refused), so that the policy
    * may build its next plans in its storage: the nodes of its maps, instead of a new node per job per plan (AP's
    * quanta). What it holds is no plan in force; a policy need not keep it. */

@@ -100,6 +100,7 @@ struct Toy {
   QuantaAhead<int>* ahead = nullptr;
   int steps = 0;
   double steps_until = 0;
+  bool wrap = false; // step k on processor k mod 64 (else step 64 on is an error)
   ResourceSet plan_set = ResourceSet(64);
   std::vector<std::string> log;
 
@@ -124,7 +125,7 @@ struct Toy {
     steps++;
     ResourceSet& set = ahead->new_set();
     EXPECT_TRUE(ahead->stepping());
-    set = singles.at(static_cast<size_t>(steps));
+    set = singles.at(static_cast<size_t>(wrap ? steps % 64 : steps));
     phase.emplace_back(1, &set);
     counts.push_back(1);
     return t + 1;
@@ -335,4 +336,33 @@ TEST(QuantaAhead, PaceCountsEachLookaheadAndExtension)
   ASSERT_EQ(ahead.extend(12, toy)->phases.size(), 23U);
   ahead.take_up_replay(view_at(22, 10), toy);
   EXPECT_EQ(ahead.look_ahead(23, toy)->phases.size(), 11U);
+}
+
+/* Each step of a chain of extensions takes a set, and none is freed before the next plan(): the extensions stop once
+ * the sets taken since the plan reach 4,096 (the last one began below that), and the next plan's lookahead takes them
+ * again from the first. */
+TEST(QuantaAhead, ExtensionsStopOnceTheirSetsReachTheBound)
+{
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps_until = 1e9;
+  toy.wrap = true;
+  std::shared_ptr<const Lookahead> out = ahead.look_ahead(1, toy);
+  size_t sets = out->phases.size() - 1; // one per step
+  size_t before_last = 0;
+  for (;;) {
+    std::shared_ptr<const Lookahead> more = ahead.extend(out->instants.back(), toy);
+    if (!more) break;
+    before_last = sets;
+    sets += more->phases.size() - 1;
+    out = std::move(more);
+    ASSERT_LT(sets, 8192U);
+  }
+  EXPECT_GE(sets, 4096U);
+  EXPECT_LT(before_last, 4096U);
+  ahead.take_up_replay(view_at(out->instants.back(), out->phases.size() - 1), toy);
+  const std::shared_ptr<const Lookahead> next = ahead.look_ahead(out->instants.back(), toy);
+  ASSERT_NE(next, nullptr);
+  EXPECT_NE(ahead.extend(next->instants.back(), toy), nullptr);
 }

@@ -958,8 +958,8 @@ void TimeSharingDriver::check_later_phases(const Lookahead& ahead, const Plan* p
   if (counts != nullptr)
     for (const auto& [id, where] : first)
       if (*counts++ != where->count())
-        throw PolicyError(plan_job(id) + " (" + what + " 0): its processors counted as " +
-                          std::to_string(counts[-1]) + ", it has " + std::to_string(where->count()));
+        throw PolicyError(plan_job(id) + " (" + what + " 0): its processors counted as " + std::to_string(counts[-1]) +
+                          ", it has " + std::to_string(where->count()));
   for (size_t p = 1; p < phases; p++) {
     check_phase(ahead.phases[p], what, p, up, counts);
     if (counts != nullptr) counts += ahead.phases[p].size();
