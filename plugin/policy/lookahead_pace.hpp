@@ -2,9 +2,11 @@
  * QuantaAhead (quanta_ahead.hpp). A phase that the scheduler does not replay is a step worked out in vain, which costs
  * more than the plan() and lookahead a shorter lookahead adds; so a lookahead has as many phases as the last ones had
  * replayed on average, and 8 more (whole KTH log under AP: 4.7 s against 5.9 s for twice the mean and 5.1 s for a
- * fixed 32). A lookahead that nothing interrupted and the scheduler still did not replay (an execution it does not
- * replay: a stall, an image, a job killed at its estimate) would be worked out in vain at every plan: after four in a
- * row, lookaheads pause for 16 plans, then twice as many after each further one, up to 1024. */
+ * fixed 32); QuantaAhead starts a plan's lookahead at half that length and extends it by the whole of it each time the
+ * scheduler replays it whole (each extension counted here as a lookahead of its own). A lookahead that nothing
+ * interrupted and the scheduler still did not replay (an execution it does not replay: a stall, an image, a job killed
+ * at its estimate) would be worked out in vain at every plan: after four in a row, lookaheads pause for 16 plans, then
+ * twice as many after each further one, up to 1024. */
 #pragma once
 
 #include <cstddef>

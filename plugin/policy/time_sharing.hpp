@@ -257,6 +257,20 @@ class TimeSharingPolicy {
   virtual void rotation_replayed(long /*boundaries*/, double /*last_boundary*/) {}
   /* Called at every instant where something happened, and when the previous plan's `until` has come. */
   virtual Plan plan(const SystemView& view) = 0;
+  /* A lookahead extended on demand (Plan::lookahead): the scheduler replayed the last lookahead whole (the last plan's,
+   * or the last extension), its last phase is in force, and `now`, its last instant (the policy's wake-up), has come
+   * with nothing else happened: no job arrived or left, no host changed, no other event is due at `now`. Instead of
+   * plan() at `now`, the policy may declare more phases: a Lookahead whose phase 0 is the phase in force (its jobs on
+   * the same sets, which stay put), instants[0] `now`, and phase i + 1 the plan plan() would return at instants[i] as
+   * in a plan's lookahead (so phase 1 is its plan at `now`). The scheduler replays it as a plan's lookahead and checks
+   * it likewise (its form; in a run's first lookaheads, each phase's processors and jobs), and the next plan()'s
+   * SystemView::replayed counts this extension's instants replayed. The policy learns only that its wake-up has come
+   * with nothing else happened, as plan() at `now` would. `up`: the processors up (those of the last plan's view),
+   * lent for the call. nullptr (the default): none, plan() is called at `now`. */
+  virtual std::shared_ptr<const Lookahead> extend_lookahead(double /*now*/, const ResourceSet& /*up*/)
+  {
+    return nullptr;
+  }
   /* The driver hands back each plan plan() returned once it is done with it (applied, or refused), so that the policy
    * may build its next plans in its storage: the nodes of its maps, instead of a new node per job per plan (AP's
    * quanta). What it holds is no plan in force; a policy need not keep it. */

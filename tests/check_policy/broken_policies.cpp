@@ -11,14 +11,19 @@
  *   dangling-lookahead  the same policy, its lookahead's next quantum on the sets of the plan's own `run` map, which
  *                     goes back to the policy once applied, before the replay would read them (refused);
  *   miscounted-lookahead  the same policy, its lookahead's next quantum the same as this one, each set's count
- *                     declared (Lookahead::counts) one too many there (refused: the replay would time the jobs by it).
+ *                     declared (Lookahead::counts) one too many there (refused: the replay would time the jobs by it);
+ *   broken-extension  the same policy, its lookahead's next quantum the one plan() returns there, and when the
+ *                     scheduler replayed it whole, an extension (TimeSharingPolicy::extend_lookahead) whose next
+ *                     quantum has every job on the first one's processors (refused like broken-lookahead's).
  * A plugin library like a user's: the test loads it with check-policy --plugin. */
 #include "policy/plugin.hpp"
 #include "policy/policy.hpp"
 
 #include <cmath>
 #include <deque>
+#include <map>
 #include <memory>
+#include <vector>
 
 JOBSCHED_PLUGIN;
 
@@ -75,7 +80,7 @@ class BrokenKill : public Policy {
 };
 
 /* What is wrong with BrokenLookahead's lookahead. */
-enum class LookaheadDefect { overlap, stale, into_run, miscounted };
+enum class LookaheadDefect { overlap, stale, into_run, miscounted, extension };
 
 class BrokenLookahead : public TimeSharingPolicy {
  public:
@@ -83,16 +88,8 @@ class BrokenLookahead : public TimeSharingPolicy {
   Plan plan(const SystemView& view) override
   {
     Plan plan;
-    ResourceSet idle = view.up;
     const auto turn = static_cast<size_t>(std::floor(view.now / 10 + 1e-9));
-    for (size_t k = 0; k < view.jobs.size(); k++) {
-      const JobState* s = view.jobs[(turn + k) % view.jobs.size()];
-      if (s->job->min_processors() <= idle.count()) {
-        ResourceSet mine = idle.lowest(s->job->min_processors());
-        idle -= mine;
-        plan.run.emplace(s->job->id, std::move(mine));
-      }
-    }
+    plan.run = turn_run(view.jobs, view.up, turn);
     plan.until = static_cast<double>(turn + 1) * 10;
     plan.repeats = true;
     if (plan.run.size() < 2) return plan;
@@ -113,7 +110,14 @@ class BrokenLookahead : public TimeSharingPolicy {
       case LookaheadDefect::into_run: // its own, in the plan's map (whose nodes the returned plan keeps)
         ahead->phases[1].emplace_back(id, &where);
         break;
+      case LookaheadDefect::extension: // the next quantum's, below
+        break;
       }
+    }
+    if (defect_ == LookaheadDefect::extension) { // the next turn, right; its extension is the broken one
+      jobs_ = view.jobs;
+      for (auto& [id, where] : turn_run(jobs_, view.up, turn + 1))
+        ahead->phases[1].emplace_back(id, &sets_.emplace_back(std::move(where)));
     }
     ahead->instants = {plan.until, plan.until + 10};
     if (defect_ == LookaheadDefect::miscounted) { // phase 0's counts right, phase 1's one too many
@@ -123,12 +127,46 @@ class BrokenLookahead : public TimeSharingPolicy {
         ahead->counts.push_back(where.count() + 1);
     }
     plan.lookahead = ahead;
+    last_ = ahead;
     return plan;
   }
 
+  /* The lookahead replayed whole: its last phase again, then every job on the first one's processors. */
+  std::shared_ptr<const Lookahead> extend_lookahead(double now, const ResourceSet& /*up*/) override
+  {
+    if (defect_ != LookaheadDefect::extension || !last_) return nullptr;
+    auto more = std::make_shared<Lookahead>();
+    more->phases.resize(2);
+    more->phases[0] = last_->phases.back();
+    for (const auto& [id, where] : more->phases[0])
+      more->phases[1].emplace_back(id, more->phases[0].front().second);
+    more->instants = {now, now + 10};
+    last_ = more;
+    return more;
+  }
+
  private:
+  /* The jobs of `jobs` that fit on `up`, the list turned by `turn`, each on the lowest processors left. */
+  static std::map<JobId, ResourceSet> turn_run(const std::vector<const JobState*>& jobs, const ResourceSet& up,
+                                               size_t turn)
+  {
+    std::map<JobId, ResourceSet> run;
+    ResourceSet idle = up;
+    for (size_t k = 0; k < jobs.size(); k++) {
+      const JobState* s = jobs[(turn + k) % jobs.size()];
+      if (s->job->min_processors() <= idle.count()) {
+        ResourceSet mine = idle.lowest(s->job->min_processors());
+        idle -= mine;
+        run.emplace(s->job->id, std::move(mine));
+      }
+    }
+    return run;
+  }
+
   LookaheadDefect defect_;
   std::deque<ResourceSet> sets_;
+  std::vector<const JobState*> jobs_;     // (extension) the jobs of the last plan's view
+  std::shared_ptr<const Lookahead> last_; // the last lookahead or extension
 };
 
 PolicyRegistration broken_busy{{"broken-busy",
@@ -162,6 +200,11 @@ PolicyRegistration miscounted_lookahead{lookahead_policy(
     "miscounted-lookahead",
     "test policy: runs the jobs that fit each quantum, its lookahead declares its next quantum's counts one too many",
     LookaheadDefect::miscounted)};
+PolicyRegistration broken_extension{lookahead_policy(
+    "broken-extension",
+    "test policy: runs the jobs that fit each quantum, its lookahead's extension gives every job the first one's "
+    "processors",
+    LookaheadDefect::extension)};
 
 } // namespace
 } // namespace jobsched

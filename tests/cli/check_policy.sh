@@ -106,8 +106,10 @@ report "broken-kill caught, reproduced" "$problems"
 # stale-lookahead: a well-formed lookahead that is not what the policy plans there; the run with every wake-up
 # SimGrid's (simulation.virtual_wakeups false) differs. dangling-lookahead: a lookahead whose later phase points into
 # the plan's own `run` map (freed before the replay would read it). miscounted-lookahead: a lookahead whose counts
-# (Lookahead::counts) say one processor more than a later phase's sets have.
+# (Lookahead::counts) say one processor more than a later phase's sets have. broken-extension: a right lookahead, and
+# when it is replayed whole, an extension (TimeSharingPolicy::extend_lookahead) giving two jobs the same processors.
 for caught in "broken-lookahead|(lookahead phase 1): processors [0-9-]* given to two jobs" \
+  "broken-extension|(extension phase 1): processors [0-9-]* given to two jobs" \
   "stale-lookahead|differs with simulation.virtual_wakeups false" \
   "dangling-lookahead|lookahead phase 1 points into the plan's own .run. map" \
   "miscounted-lookahead|(lookahead phase 1): its processors counted as [0-9]*, it has [0-9]*"; do

@@ -80,6 +80,9 @@ class TimeSharingBench {
       return it != phase.end() && it->first == id ? it->second : nullptr;
     });
   }
+  /* The policy's extension of its lookahead replayed whole, at its last instant `now` (TimeSharingPolicy::
+   * extend_lookahead, on the processors up), as the scheduler asks for it. */
+  std::shared_ptr<const Lookahead> extend(double now) { return policy_->extend_lookahead(now, up_); }
   /* The processors up in the views from now on (all of them until set); the jobs running on those that go down are
    * the test's to end (as the driver requeues them). */
   void set_up(const ResourceSet& up) { up_ = up; }

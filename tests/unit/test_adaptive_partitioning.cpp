@@ -467,7 +467,9 @@ static size_t expect_counts_declared(const Lookahead& la, const std::string& lab
 /* A lookahead (Plan::lookahead) holds the plans plan() returns at the quanta ahead: two policies given the same random
  * arrivals and departures (at any instant, quantum boundaries included), one asked at every wake-up (stepping), the
  * other only where its lookahead's replay stops: at an event, or at a boundary the replay declines at random (as the
- * runtime does for an execution it does not model). Each phase of a lookahead is checked against the stepping policy's
+ * runtime does for an execution it does not model); a lookahead replayed whole before the next event is extended
+ * (TimeSharingPolicy::extend_lookahead) and the extension replayed likewise. Each phase of a lookahead or extension is
+ * checked against the stepping policy's
  * plan at its instant (jobs, sets and wake-up), and after a replay cut short the policy must plan as if it had been
  * asked at every boundary replayed (its usages, counts and last sets taken back to that boundary), the jobs that
  * ended or were requeued meanwhile (a job that ends and is submitted again at once) leaving and coming in the order
@@ -493,6 +495,7 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
     size_t lookaheads = 0;
     size_t phases_checked = 0;
     size_t cut_short = 0;
+    size_t extensions = 0;
     size_t requeues = 0;
     size_t counts_checked = 0;
     std::map<JobId, int> memory_of;
@@ -533,33 +536,49 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
       replayed = 0;
       double next = a.until;
       if (a.lookahead) {
-        const Lookahead& la = *a.lookahead;
         lookaheads++;
-        ASSERT_EQ(la.phases.size(), la.instants.size());
-        ASSERT_EQ(la.instants.front(), a.until);
+        ASSERT_EQ(a.lookahead->phases.size(), a.lookahead->instants.size());
+        ASSERT_EQ(a.lookahead->instants.front(), a.until);
         std::map<JobId, ResourceSet> first;
-        for (const auto& [id, where] : la.phases.front())
+        for (const auto& [id, where] : a.lookahead->phases.front())
           first.emplace(id, *where);
         ASSERT_EQ(first, a.run) << label << " at " << t;
-        counts_checked += expect_counts_declared(la, label);
-        for (size_t i = 0; i + 1 < la.phases.size(); i++) {
-          if (!(la.instants[i] < next_event)) break;
-          if (random() % 24 == 0) {
-            cut_short++;
-            break;
+        counts_checked += expect_counts_declared(*a.lookahead, label);
+        // The lookahead, then its extensions while one is replayed whole before the next event (the scheduler asks
+        // at its last instant, when nothing else happened): phase 0 the phase in force, on its sets.
+        for (std::shared_ptr<const Lookahead> out = a.lookahead;;) {
+          const Lookahead& la = *out;
+          bool whole = true;
+          for (size_t i = 0; i + 1 < la.phases.size(); i++) {
+            if (!(la.instants[i] < next_event) || random() % 24 == 0) {
+              cut_short += la.instants[i] < next_event ? 1 : 0;
+              whole = false;
+              break;
+            }
+            Plan step = stepped.plan(la.instants[i]);
+            std::map<JobId, ResourceSet> phase;
+            for (const auto& [id, where] : la.phases[i + 1])
+              phase.emplace(id, *where);
+            ASSERT_EQ(phase, step.run) << label << " phase " << i + 1 << " at " << la.instants[i];
+            ASSERT_EQ(step.until, la.instants[i + 1]) << label << " phase " << i + 1;
+            stepped.reuse(std::move(step));
+            ahead.apply_phase(la.phases[i + 1], la.instants[i]);
+            replayed++;
+            phases_checked++;
           }
-          Plan step = stepped.plan(la.instants[i]);
-          std::map<JobId, ResourceSet> phase;
-          for (const auto& [id, where] : la.phases[i + 1])
-            phase.emplace(id, *where);
-          ASSERT_EQ(phase, step.run) << label << " phase " << i + 1 << " at " << la.instants[i];
-          ASSERT_EQ(step.until, la.instants[i + 1]) << label << " phase " << i + 1;
-          stepped.reuse(std::move(step));
-          ahead.apply_phase(la.phases[i + 1], la.instants[i]);
-          replayed++;
-          phases_checked++;
+          next = la.instants[replayed];
+          if (!whole || !(la.instants.back() < next_event)) break;
+          std::shared_ptr<const Lookahead> more = ahead.extend(la.instants.back());
+          if (!more) break;
+          extensions++;
+          ASSERT_GE(more->phases.size(), 2U) << label;
+          ASSERT_EQ(more->instants.size(), more->phases.size()) << label;
+          ASSERT_EQ(more->instants.front(), la.instants.back()) << label;
+          ASSERT_EQ(more->phases.front(), la.phases.back()) << label << " at " << la.instants.back();
+          counts_checked += expect_counts_declared(*more, label);
+          replayed = 0;
+          out = std::move(more);
         }
-        next = la.instants[replayed];
       }
       ahead.reuse(std::move(a));
       t = std::min(next, next_event);
@@ -567,6 +586,7 @@ TEST(AdaptivePartitioning, LookaheadPhasesAreThePlansOfTheQuantaAhead)
     EXPECT_GT(lookaheads, 100U) << label;
     EXPECT_GT(phases_checked, 2000U) << label;
     EXPECT_GT(cut_short, 20U) << label;
+    EXPECT_GT(extensions, 50U) << label;
     EXPECT_GT(requeues, 100U) << label;
     EXPECT_GT(counts_checked, 2000U) << label;
   }

@@ -100,6 +100,7 @@ struct Toy {
   QuantaAhead<int>* ahead = nullptr;
   int steps = 0;
   double steps_until = 0;
+  bool wrap = false; // step k on processor k mod 64 (else step 64 on is an error)
   ResourceSet plan_set = ResourceSet(64);
   std::vector<std::string> log;
 
@@ -124,7 +125,7 @@ struct Toy {
     steps++;
     ResourceSet& set = ahead->new_set();
     EXPECT_TRUE(ahead->stepping());
-    set = singles.at(static_cast<size_t>(steps));
+    set = singles.at(static_cast<size_t>(wrap ? steps % 64 : steps));
     phase.emplace_back(1, &set);
     counts.push_back(1);
     return t + 1;
@@ -224,7 +225,8 @@ TEST(QuantaAhead, NoLookaheadWithoutAStep)
   EXPECT_FALSE(ahead.hold_back_end(2));
 }
 
-/* The pace sets the length (24 phases at first, 22 once a lookahead was reached and not replayed: mean 14), and four
+/* The pace sets the length (half its 24 phases at first, half its 22 once a lookahead was reached and not replayed:
+ * mean 14), and four
  * lookaheads reached without a replay pause the next 16 plans; an interrupted one (the next plan before its first
  * instant) does not count. Where nothing can be replayed (SystemView::replays_possible false) no plan is worth one. */
 TEST(QuantaAhead, PaceAndReplaysDecideWhetherToTry)
@@ -236,9 +238,9 @@ TEST(QuantaAhead, PaceAndReplaysDecideWhetherToTry)
   EXPECT_FALSE(ahead.worth_trying(view_at(0, 0, false)));
   auto first = ahead.look_ahead(1, toy);
   ASSERT_NE(first, nullptr);
-  EXPECT_EQ(first->phases.size(), 24U);
+  EXPECT_EQ(first->phases.size(), 12U);
   ahead.take_up_replay(view_at(0.5), toy); // interrupted: mean 14
-  EXPECT_EQ(ahead.look_ahead(1, toy)->phases.size(), 22U);
+  EXPECT_EQ(ahead.look_ahead(1, toy)->phases.size(), 11U);
   ahead.take_up_replay(view_at(1), toy); // reached (at its first instant), not replayed: the first in a row
   for (int i = 0; i < 3; i++) {
     ASSERT_TRUE(ahead.worth_trying(view_at(1))) << i;
@@ -261,4 +263,106 @@ TEST(QuantaAhead, ReplayOfMorePhasesThanItHadIsRefused)
   toy.steps_until = 3; // phases 0, 1 (at 1), 2 (at 2)
   ASSERT_NE(ahead.look_ahead(1, toy), nullptr);
   EXPECT_THROW(ahead.take_up_replay(view_at(3, 3), toy), std::logic_error);
+}
+
+/* A lookahead replayed whole (12 phases, half the pace's first length: steps 1..11 at 1..11, last instant 12)
+ * extended at its last instant: phase 0 is its last phase on the same set (processor 11), which the extension's steps
+ * leave as it is; then steps 12.. from the toy's state (11 steps), one per second, as many phases as the pace's length
+ * once the lookahead counts as replayed whole (mean 16 + (11 - 16) / 8: 23 phases); the lookahead the driver holds is
+ * another object, unchanged. The next plan takes the state back to the extension's boundary replayed, as for a plan's
+ * lookahead. No extension at another instant, after an event came (held back), or where the toy does not step. */
+TEST(QuantaAhead, ExtensionStepsOnFromTheLastPhase)
+{
+  for (const size_t replayed : {size_t{0}, size_t{5}, size_t{22}}) {
+    QuantaAhead<int> ahead;
+    Toy toy;
+    toy.ahead = &ahead;
+    toy.steps_until = 100;
+    const auto la = ahead.look_ahead(1, toy);
+    ASSERT_NE(la, nullptr);
+    ASSERT_EQ(la->phases.size(), 12U);
+    const ResourceSet* last_set = la->phases.back()[0].second;
+    EXPECT_EQ(ahead.extend(11, toy), nullptr); // not its last instant
+    EXPECT_EQ(toy.steps, 11);
+    const auto more = ahead.extend(12, toy);
+    ASSERT_NE(more, nullptr);
+    EXPECT_NE(more.get(), la.get());
+    ASSERT_EQ(la->phases.size(), 12U); // the driver's, as it was
+    EXPECT_EQ(la->phases.back()[0].second, last_set);
+    ASSERT_EQ(more->phases.size(), 23U);
+    ASSERT_EQ(more->instants.size(), 23U);
+    EXPECT_EQ(more->counts, std::vector<int>(23, 1));
+    for (size_t p = 0; p < 23; p++) {
+      EXPECT_EQ(more->instants[p], 12.0 + static_cast<double>(p));
+      ASSERT_EQ(more->phases[p].size(), 1U);
+      const ResourceSet& set = *more->phases[p][0].second;
+      EXPECT_EQ(set.count(), 1) << "phase " << p;
+      EXPECT_TRUE(set.test(11 + static_cast<int>(p))) << "phase " << p;
+    }
+    EXPECT_EQ(more->phases[0][0].second, last_set);
+    EXPECT_EQ(toy.steps, 11 + 22);
+    ahead.take_up_replay(view_at(12.0 + static_cast<double>(replayed), replayed), toy);
+    EXPECT_FALSE(ahead.out());
+    EXPECT_EQ(toy.steps, 11 + static_cast<int>(replayed));
+    // (Replayed whole, the state is the extension's last phase's, the toy's own.)
+    EXPECT_EQ(toy.log, replayed == 22 ? std::vector<std::string>{}
+                                      : std::vector<std::string>{"restore " + std::to_string(11 + replayed)});
+  }
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps_until = 100;
+  ASSERT_NE(ahead.look_ahead(1, toy), nullptr);
+  ahead.hold_back_end(3);
+  EXPECT_EQ(ahead.extend(12, toy), nullptr); // an end came
+  toy.log.clear();
+  ahead.take_up_replay(view_at(12, 11), toy);
+  EXPECT_EQ(toy.log, (std::vector<std::string>{"out 3"}));
+  toy.steps_until = 5; // phases 0..4, last instant 5, where the toy does not step
+  ASSERT_NE(ahead.look_ahead(1, toy), nullptr);
+  EXPECT_EQ(ahead.extend(5, toy), nullptr);
+}
+
+/* The pace counts each lookahead and extension on its own: a lookahead replayed whole (11 after phase 0: mean 16 + (11
+ * - 16) / 8 = 15.375), then its extension's 10 (15.375 + (10 - 15.375) / 8 = 14.70...: length 22) make the next
+ * lookahead 11 phases long. */
+TEST(QuantaAhead, PaceCountsEachLookaheadAndExtension)
+{
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps_until = 1000;
+  ASSERT_EQ(ahead.look_ahead(1, toy)->phases.size(), 12U);
+  ASSERT_EQ(ahead.extend(12, toy)->phases.size(), 23U);
+  ahead.take_up_replay(view_at(22, 10), toy);
+  EXPECT_EQ(ahead.look_ahead(23, toy)->phases.size(), 11U);
+}
+
+/* Each step of a chain of extensions takes a set, and none is freed before the next plan(): the extensions stop once
+ * the sets taken since the plan reach 4,096 (the last one began below that), and the next plan's lookahead takes them
+ * again from the first. */
+TEST(QuantaAhead, ExtensionsStopOnceTheirSetsReachTheBound)
+{
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps_until = 1e9;
+  toy.wrap = true;
+  std::shared_ptr<const Lookahead> out = ahead.look_ahead(1, toy);
+  size_t sets = out->phases.size() - 1; // one per step
+  size_t before_last = 0;
+  for (;;) {
+    std::shared_ptr<const Lookahead> more = ahead.extend(out->instants.back(), toy);
+    if (!more) break;
+    before_last = sets;
+    sets += more->phases.size() - 1;
+    out = std::move(more);
+    ASSERT_LT(sets, 8192U);
+  }
+  EXPECT_GE(sets, 4096U);
+  EXPECT_LT(before_last, 4096U);
+  ahead.take_up_replay(view_at(out->instants.back(), out->phases.size() - 1), toy);
+  const std::shared_ptr<const Lookahead> next = ahead.look_ahead(out->instants.back(), toy);
+  ASSERT_NE(next, nullptr);
+  EXPECT_NE(ahead.extend(next->instants.back(), toy), nullptr);
 }

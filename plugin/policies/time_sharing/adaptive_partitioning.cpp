@@ -268,6 +268,14 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     return plan;
   }
 
+  /* The lookahead's next quanta, when it was replayed whole (QuantaAhead::extend): the conditions of look_ahead()
+   * still hold, nothing having happened since. */
+  std::shared_ptr<const Lookahead> extend_lookahead(double now, const ResourceSet& up) override
+  {
+    up_ahead_ = &up;
+    return ahead_.extend(now, *this);
+  }
+
   void reuse_plan(Plan&& plan) override
   {
     runs_.keep(plan.run);

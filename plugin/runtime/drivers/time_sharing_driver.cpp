@@ -910,22 +910,58 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
   if (!ahead.counts.empty() && ahead.counts.size() != entries)
     throw PolicyError("plan: a lookahead of " + std::to_string(entries) + " entries declares " +
                       std::to_string(ahead.counts.size()) + " counts (one per entry, or none)");
+  check_later_phases(ahead, &plan, up, "lookahead phase");
+}
+
+void TimeSharingDriver::check_extension(const Lookahead& ahead, const Phase& in_force, const ResourceSet& up,
+                                        double now)
+{
+  const size_t phases = ahead.phases.size();
+  if (phases < 2 || ahead.instants.size() != phases)
+    throw PolicyError("extend_lookahead: an extension of " + std::to_string(phases) + " phases and " +
+                      std::to_string(ahead.instants.size()) + " instants (2 phases or more, an instant each)");
+  if (ahead.instants.front() != now)
+    throw PolicyError("extend_lookahead: the extension's first instant is not now, the last one's last instant");
+  for (size_t i = 1; i < phases; i++)
+    if (!(ahead.instants[i] > ahead.instants[i - 1]))
+      throw PolicyError("extend_lookahead: the extension's instants do not ascend from now");
+  // Phase 0 is the phase in force: the replay takes the jobs' records as that phase's.
+  const Phase& first = ahead.phases.front();
+  bool same = first.size() == in_force.size();
+  for (size_t i = 0; same && i < first.size(); i++)
+    same = first[i].first == in_force[i].first && first[i].second != nullptr &&
+           (first[i].second == in_force[i].second || *first[i].second == *in_force[i].second);
+  if (!same) throw PolicyError("extend_lookahead: the extension's first phase is not the phase in force");
+  size_t entries = 0;
+  for (const Phase& phase : ahead.phases)
+    entries += phase.size();
+  if (!ahead.counts.empty() && ahead.counts.size() != entries)
+    throw PolicyError("extend_lookahead: an extension of " + std::to_string(entries) + " entries declares " +
+                      std::to_string(ahead.counts.size()) + " counts (one per entry, or none)");
+  check_later_phases(ahead, nullptr, up, "extension phase");
+}
+
+void TimeSharingDriver::check_later_phases(const Lookahead& ahead, const Plan* plan, const ResourceSet& up,
+                                           const char* what)
+{
   // The later phases: their jobs by id, each on processors up that no other job of the phase has. (Whether they are
   // the plans plan() would return there is the policy's to keep: simulation.virtual_wakeups false compares.) Their
-  // processors and bounds are checked in a run's first lookaheads, then in one of every 64: a check of every phase
-  // cost a sixth of AP's run, more than a policy's error there needs to show.
+  // processors and bounds are checked in a run's first lookaheads (and extensions), then in one of every 64: a check
+  // of every phase cost a sixth of AP's run, more than a policy's error there needs to show.
+  const size_t phases = ahead.phases.size();
+  const Phase& first = ahead.phases.front();
   for (size_t p = 1; p < phases; p++)
-    check_phase_form(ahead.phases[p], "lookahead phase", p);
+    check_phase_form(ahead.phases[p], what, p);
   if (lookaheads_seen_++ >= kPhasesChecked && lookaheads_seen_ % 64 != 0) return;
-  refuse_sets_in_plan(plan, ahead.phases, 1, phases, "lookahead phase");
+  if (plan != nullptr) refuse_sets_in_plan(*plan, ahead.phases, 1, phases, what);
   const int* counts = ahead.counts.empty() ? nullptr : ahead.counts.data(); // phase by phase
   if (counts != nullptr)
     for (const auto& [id, where] : first)
       if (*counts++ != where->count())
-        throw PolicyError(plan_job(id) + " (lookahead phase 0): its processors counted as " +
-                          std::to_string(counts[-1]) + ", it has " + std::to_string(where->count()));
+        throw PolicyError(plan_job(id) + " (" + what + " 0): its processors counted as " + std::to_string(counts[-1]) +
+                          ", it has " + std::to_string(where->count()));
   for (size_t p = 1; p < phases; p++) {
-    check_phase(ahead.phases[p], "lookahead phase", p, up, counts);
+    check_phase(ahead.phases[p], what, p, up, counts);
     if (counts != nullptr) counts += ahead.phases[p].size();
   }
 }
@@ -1133,33 +1169,42 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const NextVirtualI
 {
   CycleAdvance advance;
   advance.clock = now;
-  const std::shared_ptr<const Lookahead> tried = std::move(lookahead_); // tried once (moved from: empty)
-  const Lookahead& ahead = *tried;
-  const size_t phases = ahead.phases.size(); // as many as its instants (check_lookahead())
-  if (phases < 2) return advance;
-  if (!fill_replay_table(ahead.phases, false, ahead.counts.empty() ? nullptr : ahead.counts.data())) return advance;
-  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, 0, false, &cycle_counts_)) {
-    runtime_.cycle_end(0);
-    return advance;
-  }
-  runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
-  runtime_.cycle_partial();
+  std::shared_ptr<const Lookahead> tried = std::move(lookahead_); // tried once (moved from: empty)
   double clock = now;
-  size_t phase = 0;
-  while (phase + 1 < phases) {
-    const double until = ahead.instants[phase];
-    if (next_instant(clock, until) != until || !runtime_.cycle_step(until, until, phase + 1)) break;
-    runtime_.cycle_commit_boundary();
-    clock = until;
-    phase++;
-  }
-  runtime_.cycle_end(0);
-  if (phase > 0) {
+  for (;;) {
+    const Lookahead& ahead = *tried;
+    const size_t phases = ahead.phases.size(); // as many as its instants (check_lookahead(), check_extension())
+    if (phases < 2) break;
+    if (!fill_replay_table(ahead.phases, false, ahead.counts.empty() ? nullptr : ahead.counts.data())) break;
+    if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, 0, false, &cycle_counts_)) {
+      runtime_.cycle_end(0);
+      break;
+    }
+    runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
+    runtime_.cycle_partial();
+    size_t phase = 0;
+    while (phase + 1 < phases) {
+      const double until = ahead.instants[phase];
+      if (next_instant(clock, until) != until || !runtime_.cycle_step(until, until, phase + 1)) break;
+      runtime_.cycle_commit_boundary();
+      clock = until;
+      phase++;
+    }
+    runtime_.cycle_end(0);
+    if (phase == 0) break;
     advance.clock = clock;
-    advance.instants = static_cast<long>(phase);
+    advance.instants += static_cast<long>(phase);
     until_ = ahead.instants[phase];
     replayed_ = phase;
     take_phase_as_last_plan(ahead.phases[phase]);
+    // Replayed whole, and the policy's wake-up after its last phase is the next thing to happen: it may extend the
+    // lookahead there (TimeSharingPolicy::extend_lookahead), learning only that its wake-up has come.
+    if (phase + 1 < phases || next_instant(clock, until_) != until_) break;
+    std::shared_ptr<const Lookahead> more = policy_.extend_lookahead(until_, view_.up);
+    if (!more) break;
+    check_extension(*more, ahead.phases.back(), view_.up, until_);
+    replayed_ = 0; // (the next plan() counts the extension's instants replayed, from its phase 0: the phase in force)
+    tried = std::move(more);
   }
   return advance;
 }

@@ -57,7 +57,8 @@ class TimeSharingDriver : public Driver {
   void check_shares(const Plan& plan, const ResourceSet& given) const;
   bool check_chained_shares() const;
   /* advance_cycles() for a lookahead (Plan::lookahead): its phases' boundaries replayed one by one from phase 0, as
-   * far as nothing else happens at or before them. */
+   * far as nothing else happens at or before them; replayed whole, with the policy's wake-up after its last phase the
+   * next thing to happen, then the policy's extensions there (TimeSharingPolicy::extend_lookahead) likewise. */
   CycleAdvance advance_lookahead(double now, const NextVirtualInstant& next_instant);
   /* advance_cycles() for a rotation of jobs made of processes (Plan::rotation): the runtime replays its boundaries
    * (JobRuntime::replay_rotation()) and the policy learns how many (TimeSharingPolicy::rotation_replayed()). */
@@ -67,6 +68,14 @@ class TimeSharingDriver : public Driver {
    * lookaheads, then in one of every 64, each later phase's jobs by id, in the system, on processors up, none given to
    * two, within their bounds, and every count declared that of its set. */
   void check_lookahead(const Lookahead& ahead, const Plan& plan, const ResourceSet& up, double now);
+  /* An extension's form (TimeSharingPolicy::extend_lookahead), asked at `now` with phase `in_force` in force: 2
+   * phases or more, an instant each, ascending from `now`, phase 0 the jobs of `in_force` on the same sets, its counts
+   * (if any) one per entry; then its later phases as a lookahead's (check_later_phases()). */
+  void check_extension(const Lookahead& ahead, const Phase& in_force, const ResourceSet& up, double now);
+  /* check_lookahead()'s and check_extension()'s checks of the phases after the first, and of the counts, counted
+   * among the lookaheads seen; `plan` (nullptr for an extension): the plan whose maps they must not point into;
+   * `what` names the phases in errors. */
+  void check_later_phases(const Lookahead& ahead, const Plan* plan, const ResourceSet& up, const char* what);
   /* A cycle's form (Cycle), once per cycle: a finite period > 0, boundaries ascending from 0 to 1, a phase per
    * boundary (the last empty), each phase's jobs by id with a set each; in a run's first kPhasesChecked cycles, then
    * in one of every 64, each phase's jobs in the system, on processors up, none given to two, within their bounds. At
@@ -182,7 +191,7 @@ class TimeSharingDriver : public Driver {
   std::shared_ptr<const Cycle> cycle_tried_;
   /* The last plan's lookahead (Plan::lookahead), with repeats_, until advance_cycles() tried it; nullptr: none. */
   std::shared_ptr<const Lookahead> lookahead_;
-  size_t replayed_ = 0;                           // its instants replayed since the last plan (SystemView::replayed)
+  size_t replayed_ = 0; // its instants (or its last extension's) replayed since the last plan (SystemView::replayed)
   /* The last plan's rotation (Plan::rotation), when the runtime may replay it: its phase and the processors up then;
    * the last rotation advance_rotation() tried (a rotation is tried until the runtime replays or refuses it for good).
    */
