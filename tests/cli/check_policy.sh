@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # jobsched check-policy as a policy author runs it: every in-tree policy passes every case (exit 0, one "ok" line per
-# case, one case run twice); four deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
+# case, one case run twice); seven deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
 # library loaded with --plugin) are caught (exit 1), two with a scenario that reproduces the violation under
 # `jobsched run`; an unknown policy or option is one line and exit 2; the temporary folder goes when every case passes.
 # Usage: check_policy.sh JOBSCHED_BINARY SOURCE_DIR BROKEN_POLICIES_LIBRARY
