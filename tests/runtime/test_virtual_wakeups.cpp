@@ -129,14 +129,42 @@ TEST(VirtualWakeups, ClockFormulaIsSimGrids)
   EXPECT_GT(got[3], 1e5);
 }
 
-/* The rule a replay of cycles asks at every boundary (NextVirtualInstant): the instant it gives is where SimGrid's
- * clock goes when the scheduler waits for the wake-up for real (3,000 waits from SimGrid's own clock, wake-ups from a
- * microsecond to 100 times the clock (at most 1e6 s) ahead, nothing else due), and it refuses each case the scheduler's
- * loop would not reach virtually, from values worked out by hand: a wake-up within kTimeEpsilon of the decision,
- * another event due at the wake-up or within kTimeEpsilon after it, and the progress limit (30 days from the decision,
- * or from the last job's end when jobs were requeued since). */
+/* The rule of a virtual wake-up (virtual_wakeup_instant(), which the scheduler's loop applies at every instant), from
+ * values worked out by hand: the wake-up must come strictly before the others (a deadline, a timer, a source's event:
+ * on a tie SimGrid's wait takes them) and may reach the latest of the scheduler's own looks (the progress limit, the
+ * poll for hosts: the instant serves them too); what a wait from SimGrid's clock cannot land on is not virtual. */
+TEST(VirtualWakeups, RuleOfAVirtualWakeup)
+{
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(virtual_wakeup_instant(100, 150, inf, inf, 100), 150.0);
+  EXPECT_EQ(virtual_wakeup_instant(100, 150, 150, inf, 100), -1.0);
+  EXPECT_EQ(virtual_wakeup_instant(100, 150, 150.0000001, inf, 100), 150.0);
+  EXPECT_EQ(virtual_wakeup_instant(100, 150, inf, 150, 100), 150.0);
+  EXPECT_EQ(virtual_wakeup_instant(100, 150, inf, 149.999, 100), -1.0);
+  EXPECT_EQ(virtual_wakeup_instant(100, inf, inf, inf, 100), -1.0); // no wake-up
+  // From SimGrid's clock at 0 (a virtual spell since) a wait lands on 2^53 + 2; from 1 s, no wait does (units in the
+  // last place of 2 there: the date 1 + timeout rounds past it either way).
+  EXPECT_EQ(virtual_wakeup_instant(100, 150, inf, inf, 0), 150.0);
+  EXPECT_EQ(virtual_wakeup_instant(0, 9007199254740994.0, inf, inf, 0), 9007199254740994.0);
+  EXPECT_EQ(virtual_wakeup_instant(0, 9007199254740994.0, inf, inf, 1), -1.0);
+  // The progress limit's look: 30 days after the last computing instant (50 here), kTimeEpsilon later.
+  EXPECT_EQ(progress_limit_wakeup(false, 0, 100, 50, SchedulerActor::kMaxWithoutProgress), 2592050 + kTimeEpsilon);
+  EXPECT_EQ(progress_limit_wakeup(true, 20, 100, 50, SchedulerActor::kMaxWithoutProgress), 2592020 + kTimeEpsilon);
+  EXPECT_EQ(progress_limit_wakeup(true, 80, 100, 50, SchedulerActor::kMaxWithoutProgress), 2592050 + kTimeEpsilon);
+}
+
+/* What a replay of cycles asks at every boundary (NextVirtualInstant): the rule above with what a replay knows, and
+ * only instants where the loop would decide and nothing else happen. From values worked out by hand: a wake-up within
+ * kTimeEpsilon of the decision is none; another event due at the wake-up refuses it, and one within kTimeEpsilon after
+ * it too (the loop reaches that instant virtually, but gathers the event there); the progress limit counts from the
+ * decision (jobs compute), and the loop reaches a wake-up on it (2,592,100 = 100 + 30 days: a replay refused it before
+ * the rule was stated once); with jobs requeued since the last job's end, the run stops 30 days after that end, which
+ * the rule reaches but a replay refuses. Then the instant given is where SimGrid's clock goes when the scheduler waits
+ * for the wake-up for real (3,000 waits from SimGrid's own clock, wake-ups from a microsecond to 100 times the clock
+ * (at most 1e6 s) ahead, nothing else due). */
 TEST(VirtualWakeups, NextVirtualInstantIsWhereTheLoopGoes)
 {
+  const double inf = std::numeric_limits<double>::infinity();
   NextVirtualInstant rule;
   rule.max_without_progress = SchedulerActor::kMaxWithoutProgress;
   rule.simgrid_clock = 100;
@@ -144,18 +172,22 @@ TEST(VirtualWakeups, NextVirtualInstantIsWhereTheLoopGoes)
   EXPECT_EQ(rule(100, 100.000002), 100.000002);
   rule.others = 200;
   EXPECT_EQ(rule(100, 200), -1.0);
-  EXPECT_EQ(rule(100, 199.9999995), -1.0); // the event 0.5 us after the wake-up: gathered with it
+  EXPECT_EQ(virtual_wakeup_instant(100, 199.9999995, 200, inf, 100), 199.9999995); // the loop goes there...
+  EXPECT_EQ(rule(100, 199.9999995), -1.0); // ...and gathers the event 0.5 us after the wake-up with it
   EXPECT_EQ(rule(100, 199.999998), 199.999998);
-  rule.others = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(rule(100, 2592100), -1.0);
+  rule.others = inf;
   EXPECT_EQ(rule(100, 2592099), 2592099.0);
+  EXPECT_EQ(rule(100, 2592100), 2592100.0);
+  EXPECT_EQ(rule(100, 2592100.000002), -1.0); // past the limit's look: the loop wakes there first
   rule.requeued = true;
   rule.last_end = 50;
+  const double latest = progress_limit_wakeup(true, 50, 100, 100, SchedulerActor::kMaxWithoutProgress);
+  EXPECT_EQ(virtual_wakeup_instant(100, 2592050, inf, latest, 100), 2592050.0); // the loop goes there and stops
   EXPECT_EQ(rule(100, 2592050), -1.0);
   EXPECT_EQ(rule(100, 2592049), 2592049.0);
-  rule.last_end = 150; // ended after the decision: the limit counts from the decision
-  EXPECT_EQ(rule(100, 2592099), 2592099.0);
-  EXPECT_EQ(rule(100, 2592100), -1.0);
+  EXPECT_TRUE(evicted_too_long(true, 50, 2592050, SchedulerActor::kMaxWithoutProgress));
+  EXPECT_FALSE(evicted_too_long(true, 50, 2592049, SchedulerActor::kMaxWithoutProgress));
+  EXPECT_FALSE(evicted_too_long(false, 50, 2592050, SchedulerActor::kMaxWithoutProgress));
 
   auto got =
       waits_in_child(3, [](const std::vector<simgrid::s4u::ActivityPtr>& activities, std::vector<double>& result) {

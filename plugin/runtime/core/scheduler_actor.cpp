@@ -114,7 +114,7 @@ double SchedulerActor::policy_wakeup() const
 {
   // A wake-up at or before the last decision has been served: asking again at the same instant would spin forever.
   double t = driver_->next_wakeup();
-  return t <= decided_at_ + kTimeEpsilon ? std::numeric_limits<double>::infinity() : t;
+  return wakeup_served(t, decided_at_) ? std::numeric_limits<double>::infinity() : t;
 }
 
 bool SchedulerActor::sources_pending(double now) const
@@ -231,7 +231,7 @@ bool SchedulerActor::no_progress(double now)
     last_computing_ = now;
     return false;
   }
-  const bool evicted_again_and_again = requeues_since_end_ > 0 && now - last_end_ >= kMaxWithoutProgress;
+  const bool evicted_again_and_again = evicted_too_long(requeues_since_end_ > 0, last_end_, now, kMaxWithoutProgress);
   // Jobs that only hosts down for good could run are the stranded rule's (an error about the platform, above).
   const bool stranded = waiting_for_hosts_since_ >= 0;
   return evicted_again_and_again || (!stranded && now - last_computing_ >= kMaxWithoutProgress);
@@ -251,7 +251,9 @@ void SchedulerActor::operator()()
     const double next_timer = runtime_.next_timer();
     const double next_deadline = runtime_.next_deadline();
     const double source_time = next_source_time();
-    double wake_at = std::min({policy_wakeup(), next_deadline, next_timer, source_time});
+    const double policy = policy_wakeup();
+    const double others = std::min({next_deadline, next_timer, source_time}); // what SimGrid or a source brings
+    double latest = std::numeric_limits<double>::infinity();                  // the scheduler's own looks (below)
     runtime_.activities(activities);
     activities.push_back(receive_);
     double now = virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock();
@@ -259,8 +261,8 @@ void SchedulerActor::operator()()
     if (computing) last_computing_ = now;
     if (runtime_.size() > 0 || driver_->waiting_count() > 0) { // look again when kMaxWithoutProgress's limit comes
       const double limit =
-          std::min(requeues_since_end_ > 0 ? last_end_ : now, last_computing_) + kMaxWithoutProgress + kTimeEpsilon;
-      if (limit > now) wake_at = std::min(wake_at, limit); // past: the stranded rule's case, which polls on its own
+          progress_limit_wakeup(requeues_since_end_ > 0, last_end_, now, last_computing_, kMaxWithoutProgress);
+      if (limit > now) latest = limit; // past: the stranded rule's case, which polls on its own
     }
     // While hosts are down or at speed 0, only a SimGrid profile may bring them back, and future profile events do
     // not keep a simulation alive (an execution on a host at speed 0 never ends): poll for them. SimGrid does not say
@@ -281,21 +283,21 @@ void SchedulerActor::operator()()
         waiting_for_hosts_since_ = now;
       else if (now - waiting_for_hosts_since_ >= kMaxWaitForHosts)
         throw InputError(stranded_message());
-      wake_at = std::min(wake_at, now + kHostPollPeriod);
+      latest = std::min(latest, now + kHostPollPeriod);
     }
+    const double wake_at = std::min({policy, others, latest});
     // Nothing scheduled and no event on its way on a machine that is all up: the policy is stuck.
     if (activities.size() == 1 && std::isinf(wake_at) && !sources_pending(now))
       throw PolicyError("the policy left " + std::to_string(driver_->waiting_count()) +
                         " jobs waiting on an idle machine and asked for no wake-up");
     ssize_t woke = -1;
-    // A virtual wake-up (set_virtual_wakeups): the policy's wake-up comes strictly first and nothing is in flight.
+    // A virtual wake-up (set_virtual_wakeups): nothing is in flight, no host may come back unseen, the driver's plan
+    // repeats and no source's event is on its way; then virtual_wakeup_instant()'s rule says whether and where.
     bool virtual_wakeup = false;
-    if (virtual_wakeups_ && activities.size() == 1 && hosts_allow_virtual_clock() && std::isfinite(wake_at) &&
-        wake_at == policy_wakeup() && driver_->next_wakeup_is_virtual() && !sources_pending(now)) {
-      const double others = std::min({next_deadline, next_timer, source_time});
-      const double next = simgrid_clock_after_wait(now, std::max(0.0, wake_at - now));
-      // The progress limit's wake-up (above) counts among the others: wake_at below it means it is later.
-      if (wake_at < others && timeout_landing_on(sg4::Engine::get_clock(), next) >= 0) {
+    if (virtual_wakeups_ && activities.size() == 1 && hosts_allow_virtual_clock() &&
+        driver_->next_wakeup_is_virtual() && !sources_pending(now)) {
+      const double next = virtual_wakeup_instant(now, policy, others, latest, sg4::Engine::get_clock());
+      if (next >= 0) {
         virtual_wakeup = true;
         virtual_clock_ = next;
         runtime_.set_virtual_clock(next);

@@ -1,6 +1,6 @@
 /* The arithmetic of the scheduler's virtual clock (SchedulerActor::set_virtual_wakeups): the clock SimGrid reaches
- * after a wait, the timeout that lands it on a given instant, and the instant the scheduler reaches for the policy's
- * next wake-up while nothing else can happen (what a driver's replay of cycles asks at every boundary). Inline: the
+ * after a wait, the timeout that lands it on a given instant, and the rule of a virtual wake-up, which the scheduler's
+ * loop applies at every instant and a driver's replay of cycles at every boundary (NextVirtualInstant). Inline: the
  * replay asks it several million times in a long run, and a call through a std::function or an exported function
  * (-fPIC lets another library interpose it, so it is never inlined) cost more than the arithmetic. */
 #pragma once
@@ -47,9 +47,53 @@ inline double timeout_landing_on(double clock, double target)
   return simgrid_clock_after_wait(clock, timeout) == target ? timeout : timeout_landing_near(clock, target);
 }
 
-/* The instant the scheduler's loop would reach on its virtual clock for the policy's wake-up `until` after deciding at
- * `clock` (operator()), or -1 when it would not reach it virtually (something else may come first), as long as
- * nothing happens: what bounds it is fixed when a replay begins (SchedulerActor::advance_cycles()). */
+/* Whether the policy's wake-up `t` was served by the decision at `decided_at`: asking for it again would have the
+ * scheduler decide at the same instant forever (SchedulerActor::policy_wakeup() drops it; a replay's boundary, decided
+ * at its clock, has no wake-up there either). */
+inline bool wakeup_served(double t, double decided_at)
+{
+  return t <= decided_at + kTimeEpsilon;
+}
+
+/* When the scheduler looks again whether the run goes on without progress (SchedulerActor::kMaxWithoutProgress), as
+ * seen at `clock`: that long after the last instant some job computed, or after the last job's end when jobs were
+ * requeued since (kTimeEpsilon later: the limit is reached at that instant, whatever its rounding). */
+inline double progress_limit_wakeup(bool requeued, double last_end, double clock, double last_computing,
+                                    double max_without_progress)
+{
+  return std::min(requeued ? last_end : clock, last_computing) + max_without_progress + kTimeEpsilon;
+}
+
+/* Whether jobs were evicted again and again for too long at `now`: jobs were requeued since the last job ended, at
+ * `last_end`, and that is max_without_progress ago (one of kMaxWithoutProgress's two stops). */
+inline bool evicted_too_long(bool requeued, double last_end, double now, double max_without_progress)
+{
+  return requeued && now - last_end >= max_without_progress;
+}
+
+/* The rule of a virtual wake-up (SchedulerActor::set_virtual_wakeups), stated once: the instant the scheduler reaches
+ * on its virtual clock for the policy's wake-up `until`, deciding at `clock`, or -1 when it waits for it with SimGrid.
+ * The wake-up must come strictly before `others`, the earliest of the things SimGrid or a source would bring (a
+ * deadline, a job's timer, a source's event: on a tie, the wait is SimGrid's); it may reach `latest`, the earliest of
+ * the scheduler's own looks (the progress limit, the poll for hosts: the instant reached serves them too). The instant
+ * is where SimGrid's clock would go, and one wait from `simgrid_clock` must be able to land there later (catch_up()).
+ * The loop's own conditions before it (nothing in flight, hosts, the driver's word, no source pending) are the
+ * caller's. */
+inline double virtual_wakeup_instant(double clock, double until, double others, double latest, double simgrid_clock)
+{
+  if (!(until < others) || !(until <= latest)) return -1.0;
+  const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
+  return timeout_landing_on(simgrid_clock, next) >= 0 ? next : -1.0;
+}
+
+/* The instant the scheduler reaches on its virtual clock for the policy's wake-up `until` after deciding at `clock`,
+ * when that instant may be replayed: -1 when the scheduler would not reach it virtually or when something besides the
+ * decision would happen there, as long as nothing happens in between (what a driver's replay of cycles asks at every
+ * boundary; what bounds it is fixed when a replay begins, SchedulerActor::advance_cycles()). The rule is
+ * virtual_wakeup_instant()'s; a replay differs from the scheduler's loop in what it knows: the jobs' timers are its own
+ * to check (JobRuntime::cycle_step), not in `others`; jobs compute at every boundary, so the progress limit counts from
+ * `clock`; every host is up (no poll). And the loop, reaching an instant, may gather an event there or stop the run,
+ * which a replay cannot: those instants are refused. */
 struct NextVirtualInstant {
   double others = std::numeric_limits<double>::infinity(); // the earliest deadline or source event due
   double simgrid_clock = 0; // SimGrid's own clock, which one wait must bring to the instant reached
@@ -59,14 +103,13 @@ struct NextVirtualInstant {
 
   double operator()(double clock, double until) const
   {
-    if (!(until > clock + kTimeEpsilon)) return -1.0; // policy_wakeup(): not a wake-up after the decision at clock
-    if (!(until < others)) return -1.0;
-    // The progress limit would come first: jobs compute, so it is counted from `clock`.
-    if (!(until < (requeued ? std::min(last_end, clock) : clock) + max_without_progress)) return -1.0;
-    const double next = simgrid_clock_after_wait(clock, std::max(0.0, until - clock));
-    if (next < until - kTimeEpsilon) return -1.0;     // the loop would not decide there
+    if (wakeup_served(until, clock)) return -1.0; // the boundary at `clock` was a decision
+    const double latest = progress_limit_wakeup(requeued, last_end, clock, clock, max_without_progress);
+    const double next = virtual_wakeup_instant(clock, until, others, latest, simgrid_clock);
+    if (next < 0) return -1.0;
+    if (next < until - kTimeEpsilon) return -1.0;     // the loop would not decide there (it would wait on)
     if (!(others > next + kTimeEpsilon)) return -1.0; // gather() would take a source's events due that close
-    if (timeout_landing_on(simgrid_clock, next) < 0) return -1.0; // SimGrid could not be brought there
+    if (evicted_too_long(requeued, last_end, next, max_without_progress)) return -1.0; // no_progress() would stop
     return next;
   }
 };
