@@ -117,6 +117,17 @@ void check_bounds(const Name& job, const Job& j, int n)
                       std::to_string(j.min_processors()) + ", " + std::to_string(j.max_processors()) + "]");
 }
 const ResourceSet kWhereItWas; // JobRuntime::resume() on a set of capacity 0: the job's own processors
+/* A lookahead's counts (Lookahead::counts) are one per entry of its phases, or none; `what` names it in the error
+ * ("plan: a lookahead", "extend_lookahead: an extension"). */
+void check_counts_declared(const Lookahead& ahead, const char* what)
+{
+  size_t entries = 0;
+  for (const Phase& phase : ahead.phases)
+    entries += phase.size();
+  if (!ahead.counts.empty() && ahead.counts.size() != entries)
+    throw PolicyError(std::string(what) + " of " + std::to_string(entries) + " entries declares " +
+                      std::to_string(ahead.counts.size()) + " counts (one per entry, or none)");
+}
 double slowdown_of(const Plan& plan, JobId id)
 {
   auto it = plan.slowdown.find(id);
@@ -904,12 +915,7 @@ void TimeSharingDriver::check_lookahead(const Lookahead& ahead, const Plan& plan
                         "plan: keep the sets in the policy until its next plan()");
   }
   if (!same) throw PolicyError("plan: the lookahead's first phase is not the plan itself");
-  size_t entries = 0;
-  for (const Phase& phase : ahead.phases)
-    entries += phase.size();
-  if (!ahead.counts.empty() && ahead.counts.size() != entries)
-    throw PolicyError("plan: a lookahead of " + std::to_string(entries) + " entries declares " +
-                      std::to_string(ahead.counts.size()) + " counts (one per entry, or none)");
+  check_counts_declared(ahead, "plan: a lookahead");
   check_later_phases(ahead, &plan, up, "lookahead phase");
 }
 
@@ -932,12 +938,7 @@ void TimeSharingDriver::check_extension(const Lookahead& ahead, const Phase& in_
     same = first[i].first == in_force[i].first && first[i].second != nullptr &&
            (first[i].second == in_force[i].second || *first[i].second == *in_force[i].second);
   if (!same) throw PolicyError("extend_lookahead: the extension's first phase is not the phase in force");
-  size_t entries = 0;
-  for (const Phase& phase : ahead.phases)
-    entries += phase.size();
-  if (!ahead.counts.empty() && ahead.counts.size() != entries)
-    throw PolicyError("extend_lookahead: an extension of " + std::to_string(entries) + " entries declares " +
-                      std::to_string(ahead.counts.size()) + " counts (one per entry, or none)");
+  check_counts_declared(ahead, "extend_lookahead: an extension");
   check_later_phases(ahead, nullptr, up, "extension phase");
 }
 
