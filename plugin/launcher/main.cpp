@@ -268,7 +268,7 @@ int run_command_line(const std::vector<std::string>& args)
   auto version = std::make_shared<bool>(false);
   CommandLine cli(kUsage, [version](const CLI::App&) {
     if (!*version) usage_error("no command given");
-    std::printf("jobsched %s\n", JOBSCHED_VERSION);
+    std::printf("jobsched %s (plugin interface %s)\n", JOBSCHED_VERSION, JOBSCHED_INTERFACE);
     return 0;
   });
   cli.root().add_flag("--version", *version);

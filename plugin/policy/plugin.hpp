@@ -1,4 +1,5 @@
-/* What makes a shared library a jobsched plugin: the version of jobsched it was built against, which the loader
+/* What makes a shared library a jobsched plugin: the version of jobsched it was built against and the digest of the
+ * headers it was compiled with (JOBSCHED_PLUGIN_BUILT_AGAINST, core/version.hpp), which the loader
  * (`--plugin`, `plugins:`, JOBSCHED_PLUGIN_PATH) reads before it keeps anything the library registered.
  *
  * Write `JOBSCHED_PLUGIN;` at namespace scope in exactly one source file of the library (a second one is a link
@@ -12,4 +13,5 @@
 #define JOBSCHED_PLUGIN_VERSION_SYMBOL "jobsched_plugin_version"
 
 #define JOBSCHED_PLUGIN                                                                                                \
-  extern "C" __attribute__((visibility("default"), used)) const char jobsched_plugin_version[] = JOBSCHED_VERSION
+  extern "C" __attribute__((visibility("default"), used)) const char jobsched_plugin_version[] =                       \
+      JOBSCHED_PLUGIN_BUILT_AGAINST

@@ -93,9 +93,11 @@ void load_plugin(const fs::path& file, const std::string& origin)
     refuse("not a jobsched plugin: no " JOBSCHED_PLUGIN_VERSION_SYMBOL
            " symbol (write JOBSCHED_PLUGIN; from policy/plugin.hpp in one of its files)");
   const std::string built_against(version, strnlen(version, 64));
-  if (built_against != JOBSCHED_VERSION)
+  // The version and the headers' digest: a plugin built against other headers of the same version may expect
+  // another layout of the classes it derives from (a virtual function added), and would call the wrong code.
+  if (built_against != JOBSCHED_PLUGIN_BUILT_AGAINST)
     refuse("built against jobsched " + quoted_value(built_against) +
-           ", this is jobsched " JOBSCHED_VERSION ": rebuild it against this version");
+           ", this is jobsched " JOBSCHED_PLUGIN_BUILT_AGAINST " (version+headers): rebuild it against this version");
   std::set<std::string> names;
   for (const auto& p : policies) {
     if (!names.insert(p.name).second) refuse("registers two policies named " + quoted_value(p.name));

@@ -77,6 +77,19 @@ report list_policies "$problems"
 
 # 3. Refusals: one line naming where the library was asked for, the file and why; exit 2; no output folder.
 version=$("$bin" --version | cut -d' ' -f2)
+# The plugin interface --version names is the digest of the public headers that plugin/CMakeLists.txt lists, worked
+# out here with sha256sum: each header's path and digest on a line, in the list's order, then the first 12 digits of
+# their digest.
+interface=$("$bin" --version | sed -n 's/.*(plugin interface \([0-9a-f]*\))$/\1/p')
+headers=$(sed -n '/^set(JOBSCHED_PUBLIC_HEADERS/,/)/p' "$src/plugin/CMakeLists.txt" |
+  sed 's/set(JOBSCHED_PUBLIC_HEADERS//; s/)//')
+headers_digest=$(for h in $headers; do echo "$h $(sha256sum <"$src/plugin/$h" | cut -d' ' -f1)"; done |
+  sha256sum | cut -c1-12)
+if [ -n "$interface" ] && [ "$interface" = "$headers_digest" ]; then
+  report interface_digest ""
+else
+  report interface_digest " --version says '$interface', the headers' digest is '$headers_digest'"
+fi
 echo "not a library" >scenario/lib/text.so
 cp "$plugins/libtest_plugin_lifo.so" scenario/lib/liblifo-copy.so
 scenario_text 'plugins:\n  - lib/liblifo.so\n  - lib/missing.so\n' >scenario/missing.yaml
@@ -92,6 +105,9 @@ expect_error no_version_symbol 2 "libtest_plugin_no_version.so: not a jobsched p
   run scenario/bare.yaml --plugin "$plugins/libtest_plugin_no_version.so"
 expect_error other_version 3 "libtest_plugin_other_version.so: built against jobsched '0.0.1-other'" \
   "this is jobsched $version" "rebuild" -- run scenario/bare.yaml --plugin "$plugins/libtest_plugin_other_version.so"
+expect_error other_headers 3 "libtest_plugin_other_headers.so: built against jobsched '$version+000000000000'" \
+  "this is jobsched $version+$interface (version+headers)" "rebuild" -- run scenario/bare.yaml \
+  --plugin "$plugins/libtest_plugin_other_headers.so"
 expect_error name_taken_in_tree 2 "libtest_plugin_taken_name.so: policy 'fcfs' is already registered" \
   "by jobsched itself" -- run scenario/bare.yaml --plugin "$plugins/libtest_plugin_taken_name.so"
 expect_error name_taken_by_plugin 2 "--set: plugins[0]: $work/scenario/lib/liblifo-copy.so: policy 'test-lifo'" \

@@ -65,12 +65,15 @@ else
 fi
 report list_policies_sections "$problems"
 
-# The version is the project's, as declared in the top CMakeLists.txt.
+# The version is the project's, as declared in the top CMakeLists.txt, and the plugin interface's digest (12 hexadecimal
+# digits; cli.plugins checks it against the headers).
 version=$(sed -n 's/^project(jobsched VERSION \([0-9][0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 if [ -z "$version" ]; then
   report version " could not read the project version from $src/CMakeLists.txt"
 else
-  run_case version 0 stdout 1 "jobsched $version" -- --version
+  run_case version 0 stdout 1 "~jobsched $version (plugin interface " -- --version
+  grep -qxE "jobsched $version \(plugin interface [0-9a-f]{12}\)" "$work/version.stdout" ||
+    report version_form " $(head -c 200 "$work/version.stdout")"
   lines=$(awk 'END { print NR }' "$work/version.stdout")
   if [ "$lines" -eq 1 ]; then report version_one_line ""; else report version_one_line " $lines lines"; fi
 fi
