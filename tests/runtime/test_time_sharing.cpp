@@ -457,6 +457,30 @@ PolicyRegistration single_link_unordered_over{
 PolicyRegistration share_not_run{fixed_shares("test-shares-not-run", {{0, 1, 1.5}, {-1, -1, 1}, {2, 3, 1.5}})};
 PolicyRegistration share_over_before{fixed_shares("test-shares-over-before", {{0, 1, 2.5}, {-1, -1, 1}, {2, 3, 1.5}})};
 
+/* Runs its job on processors 0-1 with its image loaded at dispatch (Plan::image_bytes) until 0.5 s, then on 0-3. */
+class GrowWhileLoading : public TimeSharingPolicy {
+ public:
+  Plan plan(const SystemView& view) override
+  {
+    Plan p;
+    if (view.jobs.empty()) return p;
+    const JobId id = view.jobs.front()->job->id;
+    const bool first = plans_++ == 0;
+    p.run.emplace(id, ResourceSet::range(view.machine->resource_count(), 0, first ? 2 : 4));
+    p.image_bytes[id] = 104857600;
+    if (first) p.until = view.now + 0.5;
+    return p;
+  }
+
+ private:
+  long plans_ = 0;
+};
+PolicyRegistration grow_while_loading{{"test-grow-while-loading",
+                                       "grows its malleable job while its image loads (tests only)",
+                                       {},
+                                       nullptr,
+                                       [](const PolicyEnv&) { return std::make_unique<GrowWhileLoading>(); }}};
+
 /* A job of processes (Plan::processes) on processors 0 and 1, whose plan runs it on processors 0 and `second`. */
 class PlacedProcesses : public TimeSharingPolicy {
  public:
@@ -600,3 +624,18 @@ TEST(TimeSharingDriver, ProcessesRunOnlyWhereThePlanPlacedThem)
 }
 
 } // namespace
+
+// A malleable job given more processors while its image still loads is moved, not resized (the runtime resizes only a
+// job that computes): its 100 MiB image (4 x 25,600 KB) loads over `io` (100 MiB/s) from 0 on n0-n1; at 0.5 the plan
+// gives it n0-n3, so the load is dropped and starts over there, 0.5-1.5 (the plan lists its image: read at every
+// dispatch); then its 40 processor-seconds on 4 take 10 s: it ends at 11.5, having started at 0. Before, the run
+// stopped with an internal error ("cannot be resized while it prepares").
+TEST(TimeSharingDriver, AMalleableJobGrownWhileItsImageLoadsMovesThere)
+{
+  Folder f;
+  auto o = run(f, swf(1, 0, 10, 4, 25600),
+               "workload: {trace: w.swf, jobs: {shape: malleable}}\npolicy: {name: test-grow-while-loading}\n"
+               "simulation: {images: {store: host, host: store}}\n");
+  expect_times(o.start, {0});
+  expect_times(o.finish, {11.5});
+}

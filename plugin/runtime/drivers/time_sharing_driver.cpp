@@ -657,8 +657,11 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       XBT_VERB("suspend job %ld", static_cast<long>(id));
       runtime_.suspend(id, images);
       decisions_++;
-    } else if (s.job->shape != JobShape::malleable && !stays(where)) { // (the cheap test first)
-      runtime_.suspend(id, images, false); // a move: resume() on the new processors counts it as a migration
+    } else if ((s.job->shape != JobShape::malleable || s.status != JobStatus::running) && !stays(where)) {
+      // A move: resume() on the new processors counts it as a migration. (The cheap tests first.) A malleable job is
+      // resized only while it computes: one still preparing to (its context switch, reallocation stall or image load
+      // under way) moves like any other job, its preparation started over on its new processors.
+      runtime_.suspend(id, images, false);
     }
   }
   if (!plan.share.empty() || !plan.stall.empty()) { // shares and the policy's own stalls (Plan::share, Plan::stall)
