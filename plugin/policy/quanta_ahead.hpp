@@ -191,7 +191,7 @@ class QuantaAhead {
    * of extensions takes sets after the phase in force's, and without a plan() between them, none is freed. */
   static constexpr size_t kMostSetsExtended = 4096;
 
-  std::shared_ptr<Lookahead> lookahead_;       // the last one (a new one while the driver still holds it)
+  std::shared_ptr<Lookahead> lookahead_;       // the last one handed out (unheld_lookahead() says which is filled)
   std::shared_ptr<Lookahead> spare_lookahead_; // the one before (unheld_lookahead())
   std::deque<ResourceSet> sets_; // its phases' sets (a deque: they stay put as it grows), the first sets_used_
   size_t sets_used_ = 0;
