@@ -481,6 +481,55 @@ PolicyRegistration grow_while_loading{{"test-grow-while-loading",
                                        nullptr,
                                        [](const PolicyEnv&) { return std::make_unique<GrowWhileLoading>(); }}};
 
+/* Runs every job on a processor of its own, planning at each whole second with a lookahead of the next second, and
+ * extends it by one second at a time (TimeSharingPolicy::extend_lookahead); records each plan()'s instant (0, t) and
+ * each extension's (1, t) in extension_log. */
+std::vector<double> extension_log;
+class SecondByExtension : public TimeSharingPolicy {
+ public:
+  Plan plan(const SystemView& view) override
+  {
+    extension_log.insert(extension_log.end(), {0, view.now});
+    Plan p;
+    sets_.clear();
+    int next = 0;
+    for (const JobState* s : view.jobs)
+      p.run.emplace(s->job->id, ResourceSet::range(view.machine->resource_count(), next++, 1));
+    p.until = std::floor(view.now + 1e-9) + 1;
+    if (p.run.empty()) return p;
+    p.repeats = true;
+    auto ahead = std::make_shared<Lookahead>();
+    ahead->phases.resize(2);
+    for (const auto& [id, where] : p.run) {
+      sets_.push_back(where);
+      ahead->phases[0].emplace_back(id, &sets_.back());
+    }
+    ahead->phases[1] = ahead->phases[0];
+    ahead->instants = {p.until, p.until + 1};
+    p.lookahead = ahead;
+    last_ = ahead;
+    return p;
+  }
+  std::shared_ptr<const Lookahead> extend_lookahead(double now, const ResourceSet& /*up*/) override
+  {
+    extension_log.insert(extension_log.end(), {1, now});
+    auto more = std::make_shared<Lookahead>();
+    more->phases = {last_->phases.back(), last_->phases.back()};
+    more->instants = {now, now + 1};
+    last_ = more;
+    return more;
+  }
+
+ private:
+  std::deque<ResourceSet> sets_; // the phases' sets, kept until the next plan()
+  std::shared_ptr<const Lookahead> last_;
+};
+PolicyRegistration second_by_extension{{"test-second-by-extension",
+                                        "every job on its own processor, extended a second at a time (tests only)",
+                                        {},
+                                        nullptr,
+                                        [](const PolicyEnv&) { return std::make_unique<SecondByExtension>(); }}};
+
 /* A job of processes (Plan::processes) on processors 0 and 1, whose plan runs it on processors 0 and `second`. */
 class PlacedProcesses : public TimeSharingPolicy {
  public:
@@ -638,4 +687,29 @@ TEST(TimeSharingDriver, AMalleableJobGrownWhileItsImageLoadsMovesThere)
                "simulation: {images: {store: host, host: store}}\n");
   expect_times(o.start, {0});
   expect_times(o.finish, {11.5});
+}
+
+// The driver extends a lookahead only when the policy's wake-up after its last phase comes before anything else:
+// never when a job ends first. Jobs of 2.5 s and 6 s, each on its own processor from 0: plan() at 0 (lookahead to 1
+// and 2), the extension at 2 (to 3), none at 3 (job 1 ends at 2.5, and plan() is asked there); then plan() at 2.5
+// (lookahead to 3 and 4), extensions at 4 and 5 (to 6); job 2 ends at 6, where plan() is asked and the run ends.
+TEST(TimeSharingDriver, ALookaheadIsExtendedOnlyWhenNothingComesFirst)
+{
+  Folder f;
+  f.write("p.xml", kPlatform);
+  f.write("d.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                   "<platform version=\"4.1\"><actor host=\"frontend\" function=\"jobsched_scheduler\"/>"
+                   "<actor host=\"frontend\" function=\"jobsched_submitter\"/></platform>\n");
+  f.write("w.swf", swf(1, 0, 2.5, 1) + swf(2, 0, 6, 1));
+  auto file = f.write("s.yaml", "platform: p.xml\ndeployment: d.xml\nworkload: {trace: w.swf}\n"
+                                "policy: {name: test-second-by-extension}\n");
+  const std::vector<double> got = in_child([&] {
+    extension_log.clear();
+    jobsched::testing::run_quietly(file, f.dir / "out");
+    return extension_log;
+  });
+  const std::vector<double> want{0, 0, 1, 2, 0, 2.5, 1, 4, 1, 5, 0, 6};
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); i++)
+    EXPECT_NEAR(got[i], want[i], 1e-9) << "entry " << i;
 }

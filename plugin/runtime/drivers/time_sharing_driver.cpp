@@ -1202,8 +1202,10 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const NextVirtualI
     replayed_ = phase;
     take_phase_as_last_plan(ahead.phases[phase]);
     // Replayed whole, and the policy's wake-up after its last phase is the next thing to happen: it may extend the
-    // lookahead there (TimeSharingPolicy::extend_lookahead), learning only that its wake-up has come.
-    if (phase + 1 < phases || next_instant(clock, until_) != until_) break;
+    // lookahead there (TimeSharingPolicy::extend_lookahead), learning only that its wake-up has come. next_instant()
+    // does not see the jobs' timers (the replay's steps check them): a job ending by then, as it would end a virtual
+    // wake-up in the scheduler's loop (virtual_wakeup_instant()'s `others`), comes first.
+    if (phase + 1 < phases || next_instant(clock, until_) != until_ || !(until_ < runtime_.next_timer())) break;
     std::shared_ptr<const Lookahead> more = policy_.extend_lookahead(until_, view_.up);
     if (!more) break;
     check_extension(*more, ahead.phases.back(), view_.up, until_);
