@@ -649,6 +649,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
   last_run_ = run_ids_;
   last_run_states_ = run_states; // the records check() found, in plan.run's order, for the passes below too
   last_run_orders_ = run_orders_;
+  const bool reallots = !plan.share.empty() || !plan.stall.empty(); // reallot() takes every job's new set, below
   for (const auto& [order, state, where] : holders) {
     const JobState& s = *state;
     const JobId id = s.job->id;
@@ -657,10 +658,12 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       XBT_VERB("suspend job %ld", static_cast<long>(id));
       runtime_.suspend(id, images);
       decisions_++;
-    } else if ((s.job->shape != JobShape::malleable || s.status != JobStatus::running) && !stays(where)) {
+    } else if ((s.job->shape != JobShape::malleable || (s.status != JobStatus::running && !reallots)) &&
+               !stays(where)) {
       // A move: resume() on the new processors counts it as a migration. (The cheap tests first.) A malleable job is
       // resized only while it computes: one still preparing to (its context switch, reallocation stall or image load
-      // under way) moves like any other job, its preparation started over on its new processors.
+      // under way) moves like any other job, its preparation started over on its new processors; reallot() changes a
+      // shared job's set whatever it is doing.
       runtime_.suspend(id, images, false);
     }
   }
