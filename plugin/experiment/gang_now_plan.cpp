@@ -90,6 +90,10 @@ Json names(const AllocationMap& map, const std::vector<int>& processors)
 
 // ---- reading the map ----
 
+/* The largest job id, as a trace may give it (2^53, swf_reader.cpp: every whole number up to it is exact in a
+ * double). */
+constexpr JobId kLargestJobId = 9'007'199'254'740'992;
+
 /* Messages name the value at fault by its JSON pointer ("/processors/2/capacity"). */
 [[noreturn]] void bad_map(const std::string& source, const std::string& at, const std::string& what)
 {
@@ -218,8 +222,8 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
       if (!e.is_object()) bad_map(source, entry_at, "an entry is null (free) or {\"job\": ID, \"vps\": N}");
       only_keys(source, e, entry_at, {"job", "vps"}, "an entry");
       slice.push_back(Entry{
-          static_cast<int>(
-              whole(source, member(source, e, entry_at, "job"), entry_at + "/job", "job", 0, 1'000'000'000)),
+          static_cast<JobId>(
+              whole(source, member(source, e, entry_at, "job"), entry_at + "/job", "job", 0, kLargestJobId)),
           static_cast<int>(whole(source, member(source, e, entry_at, "vps"), entry_at + "/vps", "vps", 1, 1'000'000))});
     }
     map.slices.push_back(slice);
@@ -232,7 +236,7 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
       if (!j.is_object()) bad_map(source, at, "each job is an object");
       only_keys(source, j, at, {"id", "vps"}, "a job");
       JobRecord record;
-      record.id = static_cast<int>(whole(source, member(source, j, at, "id"), at + "/id", "id", 0, 1'000'000'000));
+      record.id = static_cast<JobId>(whole(source, member(source, j, at, "id"), at + "/id", "id", 0, kLargestJobId));
       const Json& vps = member(source, j, at, "vps");
       if (vps.is_object()) {
         for (auto it = vps.begin(); it != vps.end(); ++it)
@@ -255,7 +259,7 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
     }
   } else {
     // The jobs of the slices, in order of first appearance, with the VPs of the first slice each one is in.
-    std::set<int> seen;
+    std::set<JobId> seen;
     for (const auto& slice : map.slices)
       for (const auto& e : slice)
         if (!e.free() && seen.insert(e.job).second) {
@@ -267,7 +271,7 @@ AllocationMap read_map_json(const std::string& text, const std::string& source)
         }
   }
   for (const auto& slice : map.slices) {
-    std::map<int, long long> vps; // a job's VPs in this slice, bounded like --vps
+    std::map<JobId, long long> vps; // a job's VPs in this slice, bounded like --vps
     for (const auto& e : slice)
       if (!e.free() && (vps[e.job] += e.vps) > 1'000'000)
         bad_map(source, "/slices", "job " + std::to_string(e.job) + " has more than 1000000 VPs in a slice");
@@ -540,10 +544,10 @@ int expand_command(const Arguments& a)
       archs.insert(p.arch);
     if (archs.empty()) archs.insert("any");
     VpCounts demand = read_vps(a, archs);
-    int largest = -1;
+    JobId largest = -1;
     for (const auto& j : map.jobs)
       largest = std::max(largest, j.id);
-    int id = a.has("--job") ? static_cast<int>(parse_whole("--job", a.get("--job"), 0, 1'000'000'000)) : largest + 1;
+    const JobId id = a.has("--job") ? parse_whole("--job", a.get("--job"), 0, kLargestJobId) : largest + 1;
     if (map.job(id)) throw InputError("--job: job " + std::to_string(id) + " is already in the map");
     EventResult r = submit_job(map, id, demand, options);
     const PlacementDecision& d = r.placements.front();

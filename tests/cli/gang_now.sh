@@ -94,6 +94,45 @@ problems=""
 [ "$(field jobs_completed "$work/swf/summary.json")" = 3 ] || problems+=" not 3 jobs completed;"
 report swf_jobs_are_vps "$problems"
 
+# SWF job numbers up to 2^53 (JobId): job 5778374239 (1483406943 when cut to int, which gang-now once placed as an
+# unknown job: internal error, exit 3) runs as it does numbered 2, the same schedule but for its number.
+printf '1 0 0 100 2 -1 -1 2 200 -1 1 1 1 -1 -1 -1 -1 -1\n%s 10 0 100 2 -1 -1 2 200 -1 1 1 1 -1 -1 -1 -1 -1\n' \
+  5778374239 >"$work/large.swf"
+sed 's/^5778374239 /2 /' "$work/large.swf" >"$work/small.swf"
+problems=""
+for n in large small; do
+  "$bin" run "$scenario" --quiet --out "$work/$n" --set workload=null --set "workload.trace=$work/$n.swf" \
+    2>"$work/$n.err" || problems+=" $n failed: $(head -c 300 "$work/$n.err");"
+done
+[ "$(cut -d, -f1 "$work/large/jobs.csv" | tail -n +2 | tr '\n' ' ')" = "1 5778374239 " ] ||
+  problems+=" jobs.csv does not name jobs 1 and 5778374239;"
+# The same rows but for the job number and the workload's name (the trace's file name).
+cmp -s <(cut -d, -f1,2 --complement "$work/large/jobs.csv") <(cut -d, -f1,2 --complement "$work/small/jobs.csv") &&
+  cmp -s <(sed 's/5778374239/2/g' "$work/large/trace.csv") "$work/small/trace.csv" ||
+  problems+=" not the schedule of the trace numbered 2;"
+report swf_job_numbers_beyond_int "$problems"
+
+# jobsched plan expand reads and writes such ids too: a map holding job 5778374239, and a submission numbered one
+# more by default, or 2^53 with --job.
+printf '%s\n' '{"processors": [{"name": "P1", "capacity": 1}, {"name": "P2", "capacity": 2}],' \
+  ' "slices": [[{"job": 5778374239, "vps": 1}, null]]}' >"$work/large.json"
+problems=""
+"$bin" plan expand --map "$work/large.json" --vps 1 >"$work/plan1.json" 2>"$work/plan1.err" ||
+  problems+=" plan failed: $(head -c 300 "$work/plan1.err");"
+"$bin" plan expand --map "$work/large.json" --vps 1 --job 9007199254740992 >"$work/plan2.json" 2>"$work/plan2.err" ||
+  problems+=" plan --job failed: $(head -c 300 "$work/plan2.err");"
+python3 - "$work/plan1.json" "$work/plan2.json" >"$work/plan.out" 2>&1 <<'PY' || problems+=" $(head -c 300 "$work/plan.out")"
+import json, sys
+for path, new in zip(sys.argv[1:], (5778374240, 9007199254740992)):
+    doc = json.load(open(path))
+    assert doc["submission"]["job"] == new, (path, doc["submission"]["job"])
+    ids = [job["id"] for job in doc["map"]["jobs"]]
+    assert ids == [5778374239, new], (path, ids)
+    # The new job takes P2, free beside the old one (T 1/2 there, as in a slice of its own: 4.4.1's rule).
+    assert doc["map"]["slices"] == [[{"job": 5778374239, "vps": 1}, {"job": new, "vps": 1}]], (path, doc["map"])
+PY
+report plan_job_ids_beyond_int "$problems"
+
 # Under `eviction: wait` the map keeps a workstation that fails (tests/platforms/profiles-lan.xml: w5 is off from
 # t = 30000 to 30500) and events may move a VP onto it meanwhile: its image cannot reach a host that is off (SimGrid
 # aborted the run on the transfer), so the VP's job fails, is requeued and ends later; every job completes.

@@ -772,7 +772,7 @@ TEST(GangNowEvents, NewProcessorExpandsAJob)
   EventResult e = new_processor(map, Processor{"P3", r(2), "any"}, SchedulerOptions{});
   EXPECT_EQ(slice_strings(e.map), (std::vector<std::string>{". 2 1*2"}));
   EXPECT_EQ(moves_string(e.migrations), "1:P1->P3x2");
-  EXPECT_EQ(e.expanded_jobs, (std::vector<int>{1}));
+  EXPECT_EQ(e.expanded_jobs, (std::vector<JobId>{1}));
   EXPECT_EQ(e.map.next_job, 1u);
   EXPECT_THROW(new_processor(map, Processor{"P1", r(1), "any"}, SchedulerOptions{}), InputError);
 }
@@ -815,7 +815,7 @@ TEST(GangNowEvents, NewVpCompressesThenOthersExpand)
   EXPECT_EQ(e.map.job(1)->total_vps(), 3);
   EXPECT_EQ(moves_string(e.migrations), "1:P2->P1x1, 2:P3->P1x1");
   EXPECT_EQ(counts_string(e.placed), "1:P1x1");
-  EXPECT_EQ(e.expanded_jobs, (std::vector<int>{2, 3}));
+  EXPECT_EQ(e.expanded_jobs, (std::vector<JobId>{2, 3}));
   EXPECT_EQ(e.map.shared_turnaround_of(3), r(1));
   // Room in its slice: the new VP goes to a free processor there, nothing else moves, no Expansion round.
   AllocationMap room = make_map({"1", "1", "1"}, {"1 2 .", "3 3 3"});
@@ -864,18 +864,18 @@ TEST(GangNowEvents, ExpansionRoundStartsOneJobFurtherEachTime)
   AllocationMap map = make_map({"1", "1"}, {"1*2 2*2"});
   EventResult first = new_processor(map, Processor{"P3", r(1), "any"}, SchedulerOptions{});
   EXPECT_EQ(slice_strings(first.map), (std::vector<std::string>{"1 2*2 1"}));
-  EXPECT_EQ(first.expanded_jobs, (std::vector<int>{1}));
+  EXPECT_EQ(first.expanded_jobs, (std::vector<JobId>{1}));
   EXPECT_EQ(first.map.next_job, 1u);
   map.next_job = 1;
   EventResult second = new_processor(map, Processor{"P3", r(1), "any"}, SchedulerOptions{});
   EXPECT_EQ(slice_strings(second.map), (std::vector<std::string>{"1*2 2 2"}));
-  EXPECT_EQ(second.expanded_jobs, (std::vector<int>{2}));
+  EXPECT_EQ(second.expanded_jobs, (std::vector<JobId>{2}));
   EXPECT_EQ(second.map.next_job, 0u);
   // Two jobs in two slices of P1; P2 arrives. J1 is visited first, but the column search offers it {P1, P2} x {T1}
   // (size 2, the first of two equal patterns): no faster. J2 is offered {P2} x {T1, T2} and runs twice as often.
   AllocationMap two = make_map({"1"}, {"1", "2"});
   EventResult e = new_processor(two, Processor{"P2", r(1), "any"}, SchedulerOptions{});
-  EXPECT_EQ(e.expanded_jobs, (std::vector<int>{2}));
+  EXPECT_EQ(e.expanded_jobs, (std::vector<JobId>{2}));
   EXPECT_EQ(slice_strings(e.map), (std::vector<std::string>{"1 2", ". 2"}));
   EXPECT_EQ(e.map.shared_turnaround_of(2), r(1));
   // The exhaustive search prefers, among equal sizes, more slices: J1 gets {P2} x {T1, T2}, then J2 {P1} x {T1, T2}:
@@ -883,7 +883,7 @@ TEST(GangNowEvents, ExpansionRoundStartsOneJobFurtherEachTime)
   SchedulerOptions exhaustive;
   exhaustive.expansion = ExpansionSearch::exhaustive;
   EventResult x = new_processor(two, Processor{"P2", r(1), "any"}, exhaustive);
-  EXPECT_EQ(x.expanded_jobs, (std::vector<int>{1, 2}));
+  EXPECT_EQ(x.expanded_jobs, (std::vector<JobId>{1, 2}));
   EXPECT_EQ(slice_strings(x.map), (std::vector<std::string>{"2 1", "2 1"}));
   EXPECT_EQ(moves_string(x.migrations), "1:P1->P2x1");
 }
@@ -1101,11 +1101,11 @@ TEST(GangNowEvents, RoundAfterAnotherMapsRoundDecidesAsTheFirst)
       make_map({"1", "1", "1"}, {". 1*2 3", "4 . .", ". 1*2 .", ". 1*2 ."}, {"other", "any", "any"});
   const EventResult first = job_exit(map, 3, policy);
   EXPECT_EQ(slice_strings(first.map), (std::vector<std::string>{"4 1 1", "4 1 1", "4 1 1", "4 1 1"}));
-  EXPECT_EQ(first.expanded_jobs, (std::vector<int>{1, 4}));
+  EXPECT_EQ(first.expanded_jobs, (std::vector<JobId>{1, 4}));
   // A round on another map, whose last turn is a job of the same architecture on four processors (P1 among them).
   const AllocationMap other = make_map({"1", "1", "1", "1"}, {"5 5 6 6"});
   const EventResult between = job_exit(other, 6, policy);
-  EXPECT_EQ(between.expanded_jobs, (std::vector<int>{})); // two VPs on two processors already: no faster
+  EXPECT_EQ(between.expanded_jobs, (std::vector<JobId>{})); // two VPs on two processors already: no faster
   ASSERT_TRUE(between.map.index.round_scan);
   // The same event again with the other map's scan, and once more with the map's checks on: the same decision.
   for (bool validate : {false, true}) {
@@ -1124,6 +1124,103 @@ TEST(GangNowEvents, RoundAfterAnotherMapsRoundDecidesAsTheFirst)
   }
 }
 
+TEST(GangNowEvents, JobIdsBeyondIntDecideAsSmallOnes)
+{
+  // An SWF trace's job numbers go up to 2^53 (JobId). Random events on jobs numbered 0, 1, 2... and on the same jobs
+  // numbered kBase + kStride x n (beyond int, and spread far wider than the queue: the round's places by id and the
+  // map-to-map moves then look ids up by hash) must decide alike, event by event, with and without the map's index.
+  // Cut to int, kBase is 1483406943, which a job of the large run became before (the policy's internal error).
+  constexpr JobId kBase = 5'778'374'239;
+  constexpr JobId kStride = 1'000'000'007;
+  auto small_id = [&](JobId id) { return (id - kBase) / kStride; };
+  SchedulerOptions reference; // no index; validate: the moves also found from the maps before and after
+  reference.validate = true;
+  SchedulerOptions policy = reference;
+  policy.remember_declined = true;
+  policy.shared_search = true;
+  policy.indexed = true;
+  const std::vector<std::string> archs{"sparc", "x86", "alpha"};
+  const std::vector<Processor> all = mixed_workstations();
+  for (const SchedulerOptions& options : {reference, policy}) {
+    std::mt19937 rng(5);
+    AllocationMap small;
+    small.processors = all;
+    AllocationMap large = small;
+    JobId next_id = 0;
+    int events = 0;
+    for (int step = 0; step < 300; step++) {
+      const int kind = static_cast<int>(rng() % 10);
+      // The event on the small map's job `id`, which is kBase + kStride x id in the large one.
+      std::function<EventResult(const AllocationMap&, JobId)> event;
+      JobId id = 0;
+      if (kind <= 3 || small.jobs.empty()) {
+        id = next_id++;
+        const VpCounts vps{{archs[rng() % archs.size()], 1 + static_cast<int>(rng() % 6u)}};
+        event = [&, vps](const AllocationMap& m, JobId job) { return submit_job(m, job, vps, options); };
+      } else if (kind <= 5) {
+        id = small.jobs[rng() % small.jobs.size()].id;
+        event = [&](const AllocationMap& m, JobId job) { return job_exit(m, job, options); };
+      } else if (kind == 6) {
+        id = small.jobs[rng() % small.jobs.size()].id;
+        const std::vector<int> held = small.allocation_of(id);
+        std::vector<size_t> on;
+        for (size_t p = 0; p < held.size(); p++)
+          if (held[p] > 0) on.push_back(p);
+        if (on.empty()) continue;
+        const std::string name = small.processors[on[rng() % on.size()]].name;
+        event = [&, name](const AllocationMap& m, JobId job) { return vp_exit(m, job, name, options); };
+      } else if (kind == 7) {
+        const JobRecord& job = small.jobs[rng() % small.jobs.size()];
+        if (job.vps.empty()) continue;
+        id = job.id;
+        const std::string arch = job.vps.begin()->first;
+        event = [&, arch](const AllocationMap& m, JobId j) { return new_vp(m, j, arch, options); };
+      } else if (kind == 8 && small.processors.size() > 3) {
+        const std::string name = small.processors[rng() % small.processors.size()].name;
+        event = [&, name](const AllocationMap& m, JobId) { return processor_exit(m, name, options); };
+      } else {
+        std::vector<Processor> away;
+        for (const auto& p : all)
+          if (small.processor_index(p.name) < 0) away.push_back(p);
+        if (away.empty()) continue;
+        const Processor back = away[rng() % away.size()];
+        event = [&, back](const AllocationMap& m, JobId) { return new_processor(m, back, options); };
+      }
+      EventResult x = event(small, id);
+      EventResult y = event(large, kBase + kStride * id);
+      // The large run's ids numbered back.
+      for (auto& slice : y.map.slices)
+        for (auto& e : slice)
+          if (!e.free()) {
+            ASSERT_EQ((e.job - kBase) % kStride, 0) << e.job;
+            e.job = small_id(e.job);
+          }
+      for (auto& m : y.migrations)
+        m.job = small_id(m.job);
+      for (auto* counts : {&y.placed, &y.suspended})
+        for (auto& c : *counts)
+          c.job = small_id(c.job);
+      for (auto& j : y.expanded_jobs)
+        j = small_id(j);
+      const std::string where = "step " + std::to_string(step);
+      ASSERT_EQ(slice_strings(y.map), slice_strings(x.map)) << where;
+      ASSERT_EQ(moves_string(y.migrations), moves_string(x.migrations)) << where;
+      ASSERT_EQ(counts_string(y.placed), counts_string(x.placed)) << where;
+      ASSERT_EQ(counts_string(y.suspended), counts_string(x.suspended)) << where;
+      ASSERT_EQ(y.expanded_jobs, x.expanded_jobs) << where;
+      ASSERT_EQ(y.map.next_job, x.map.next_job) << where;
+      ASSERT_EQ(y.map.jobs.size(), x.map.jobs.size()) << where;
+      for (size_t k = 0; k < x.map.jobs.size(); k++)
+        ASSERT_EQ(y.map.jobs[k].id, kBase + kStride * x.map.jobs[k].id) << where;
+      small = std::move(x.map);
+      large = event(large, kBase + kStride * id).map; // (y's map was numbered back)
+      events++;
+    }
+    EXPECT_GT(events, 250);
+    EXPECT_GT(small.jobs.size(), 5u); // the queue was not empty all along
+  }
+}
+
 // ---- the map's JSON form ----
 
 TEST(GangNowMapJson, RoundTripAndErrors)
@@ -1133,6 +1230,14 @@ TEST(GangNowMapJson, RoundTripAndErrors)
   AllocationMap back = read_map_json(text, "m.json");
   EXPECT_EQ(map_json(back), text);
   EXPECT_EQ(back.processors[1].capacity, r(33, 10));
+  // Job ids up to 2^53 (JobId, as a trace gives them), not cut to int.
+  AllocationMap large = read_map_json(R"({"processors": [{"name": "A", "capacity": 1}, {"name": "B", "capacity": 1}],
+      "slices": [[{"job": 5778374239, "vps": 1}, {"job": 9007199254740992, "vps": 1}]]})",
+                                      "large.json");
+  EXPECT_EQ(large.job(5'778'374'239)->vps.at("any"), 1);
+  EXPECT_EQ(large.job(9'007'199'254'740'992)->vps.at("any"), 1);
+  EXPECT_EQ(large.slices[0][1].job, 9'007'199'254'740'992);
+  EXPECT_EQ(map_json(read_map_json(map_json(large), "again.json")), map_json(large));
   // Relaxed input: numbers as capacities, no arch, no jobs list.
   AllocationMap relaxed = read_map_json(R"({"processors": [{"name": "A", "capacity": 1.1}, {"name": "B",
       "capacity": "1.10"}], "slices": [[{"job": 4, "vps": 2}, null]]})",

@@ -35,14 +35,14 @@ int AllocationMap::row_of(const std::string& name) const
   return -1;
 }
 
-const JobRecord* AllocationMap::job(int id) const
+const JobRecord* AllocationMap::job(JobId id) const
 {
   for (const auto& j : jobs)
     if (j.id == id) return &j;
   return nullptr;
 }
 
-std::vector<int> AllocationMap::slices_of(int id) const
+std::vector<int> AllocationMap::slices_of(JobId id) const
 {
   std::vector<int> out;
   for (size_t s = 0; s < slices.size(); s++)
@@ -54,7 +54,7 @@ std::vector<int> AllocationMap::slices_of(int id) const
   return out;
 }
 
-std::vector<int> AllocationMap::allocation_of(int id) const
+std::vector<int> AllocationMap::allocation_of(JobId id) const
 {
   std::vector<int> out(processors.size(), 0);
   auto held = slices_of(id);
@@ -65,12 +65,12 @@ std::vector<int> AllocationMap::allocation_of(int id) const
   return out;
 }
 
-Rational AllocationMap::turnaround_of(int id) const
+Rational AllocationMap::turnaround_of(JobId id) const
 {
   return gang_now::turnaround_of(allocation_of(id), capacities());
 }
 
-Rational AllocationMap::shared_turnaround_of(int id) const
+Rational AllocationMap::shared_turnaround_of(JobId id) const
 {
   auto held = slices_of(id);
   if (held.empty()) return Rational(0);
@@ -112,7 +112,7 @@ std::vector<std::string> validate(const AllocationMap& map)
     if (p.capacity <= 0) problems.push_back("processor '" + p.name + "' has capacity " + fraction_string(p.capacity));
     if (p.arch.empty()) problems.push_back("processor '" + p.name + "' has no architecture");
   }
-  std::set<int> ids;
+  std::set<JobId> ids;
   for (const auto& j : map.jobs) {
     if (j.id < 0) problems.push_back("job " + std::to_string(j.id) + " has a negative id");
     if (!ids.insert(j.id).second) problems.push_back("job " + std::to_string(j.id) + " appears twice");
@@ -131,7 +131,7 @@ std::vector<std::string> validate(const AllocationMap& map)
       continue;
     }
     bool any = false;
-    std::map<int, VpCounts> held; // VPs per job and architecture in this slice
+    std::map<JobId, VpCounts> held; // VPs per job and architecture in this slice
     for (size_t p = 0; p < slice.size(); p++) {
       const Entry& e = slice[p];
       if (e.free()) continue;
@@ -190,7 +190,7 @@ void build_index(AllocationMap& map)
     index.rows.emplace_back(std::hash<std::string>{}(map.processors[p].name), static_cast<int>(p));
   }
   std::sort(index.rows.begin(), index.rows.end());
-  std::unordered_map<int, JobRecord*> records;
+  std::unordered_map<JobId, JobRecord*> records;
   for (auto& job : map.jobs) {
     job.held_slices.clear();
     job.held_entries.clear();
@@ -200,7 +200,7 @@ void build_index(AllocationMap& map)
   for (size_t s = 0; s < map.slices.size(); s++) {
     const auto& slice = map.slices[s];
     const int here = static_cast<int>(s);
-    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    JobId last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     JobRecord* record = nullptr;
     for (size_t p = 0; p < slice.size() && p < processors; p++) {
       const Entry& e = slice[p];

@@ -17,6 +17,7 @@
  * turnaround is T tau / w. */
 #pragma once
 
+#include "model/job.hpp"
 #include "policies/gang_now/mtat.hpp"
 
 #include <cstdint>
@@ -36,16 +37,16 @@ struct Processor {
 };
 
 /* No job: a free entry. */
-constexpr int kFreeEntry = -1;
+constexpr JobId kFreeEntry = -1;
 
 struct Entry {
-  int job = kFreeEntry;
+  JobId job = kFreeEntry;
   int vps = 0;
   bool free() const { return job == kFreeEntry; }
 };
 
 struct JobRecord {
-  int id = 0;
+  JobId id = 0;
   /* The job's VPs by architecture. */
   VpCounts vps;
   int total_vps() const;
@@ -133,16 +134,16 @@ struct AllocationMap {
   /* The same, from the index when it is built (MapIndex::rows). */
   int row_of(const std::string& name) const;
   /* The record of job `id`, or nullptr. */
-  const JobRecord* job(int id) const;
+  const JobRecord* job(JobId id) const;
   /* The slices job `id` holds, increasing (empty for a waiting job). */
-  std::vector<int> slices_of(int id) const;
+  std::vector<int> slices_of(JobId id) const;
   /* The job's VPs on each processor, from the first slice it holds (the same in all, by the rules); all 0 for a
    * waiting job. */
-  std::vector<int> allocation_of(int id) const;
+  std::vector<int> allocation_of(JobId id) const;
   /* max n_i / a_i of the job's allocation (0 for a waiting job). */
-  Rational turnaround_of(int id) const;
+  Rational turnaround_of(JobId id) const;
   /* turnaround_of x slices / slices held (0 for a waiting job). */
-  Rational shared_turnaround_of(int id) const;
+  Rational shared_turnaround_of(JobId id) const;
   std::vector<Rational> capacities() const;
   std::vector<std::string> archs() const;
   /* Free entries over all slices. */

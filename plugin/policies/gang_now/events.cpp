@@ -30,7 +30,7 @@ NewSliceRule parse_new_slice_rule(const std::string& name)
 
 namespace {
 
-std::string job_name(int id)
+std::string job_name(JobId id)
 {
   return "job " + std::to_string(id);
 }
@@ -50,7 +50,7 @@ bool uses_arch(const VpCounts& demand, const std::string& arch)
   return it != demand.end() && it->second > 0;
 }
 
-size_t queue_position(const AllocationMap& map, int id)
+size_t queue_position(const AllocationMap& map, JobId id)
 {
   for (size_t k = 0; k < map.jobs.size(); k++)
     if (map.jobs[k].id == id) return k;
@@ -60,7 +60,48 @@ size_t queue_position(const AllocationMap& map, int id)
 /* Job -> (row, VPs) for every processor holding some of its VPs, by increasing row; jobs in increasing id order. A
  * row numbers a processor of the map before the event (its index there) or one the event added (after them). */
 using Holding = std::vector<std::pair<int, int>>;
-using Holdings = std::vector<std::pair<int, Holding>>;
+using Holdings = std::vector<std::pair<JobId, Holding>>;
+
+/* Each job's place in the map's queue by its id: a vector indexed by id less the smallest (job numbers are mostly
+ * dense: a hash map's look-up per run of a job's entries was a tenth of a whole-KTH run), or a hash map when the ids
+ * spread far wider than the queue (a trace's job numbers may reach 2^53). */
+class PlaceById {
+ public:
+  void assign(const std::vector<JobRecord>& jobs)
+  {
+    by_id_.clear();
+    sparse_.clear();
+    low_ = 0;
+    dense_ = true;
+    if (jobs.empty()) return;
+    const auto [low, high] = std::minmax_element(jobs.begin(), jobs.end(),
+                                                 [](const JobRecord& a, const JobRecord& b) { return a.id < b.id; });
+    low_ = low->id;
+    const auto span = static_cast<std::uint64_t>(high->id - low->id); // ids are at most 2^53: no overflow
+    dense_ = span < 4 * jobs.size() + 64;
+    if (dense_) by_id_.assign(static_cast<size_t>(span) + 1, -1);
+    for (size_t k = 0; k < jobs.size(); k++) {
+      if (dense_)
+        by_id_[static_cast<size_t>(jobs[k].id - low_)] = static_cast<int>(k);
+      else
+        sparse_.emplace(jobs[k].id, static_cast<int>(k));
+    }
+  }
+  /* The job's place, -1 for an id not in the queue. */
+  int of(JobId id) const
+  {
+    if (dense_)
+      return id >= low_ && id - low_ < static_cast<JobId>(by_id_.size()) ? by_id_[static_cast<size_t>(id - low_)] : -1;
+    auto it = sparse_.find(id);
+    return it == sparse_.end() ? -1 : it->second;
+  }
+
+ private:
+  bool dense_ = true;
+  JobId low_ = 0;
+  std::vector<int> by_id_;
+  std::unordered_map<JobId, int> sparse_;
+};
 
 /* The jobs whose entries an event changed, each with its holding (VPs per row) before its first change and after its
  * last, a job's allocation being the same in all the slices it holds: the moves are found from these instead of from
@@ -69,7 +110,7 @@ using Holdings = std::vector<std::pair<int, Holding>>;
  * first), and write_job writes a job that holds no entry, or one that clear_job cleared before. */
 struct ChangeLog {
   struct Change {
-    int job = 0;
+    JobId job = 0;
     Holding before;
     Holding after;
   };
@@ -81,7 +122,7 @@ struct ChangeLog {
       rows[p] = static_cast<int>(p);
   }
   /* The job's change, with `before` as its holding when it is its first. */
-  Change& of(int job, Holding before)
+  Change& of(JobId job, Holding before)
   {
     for (auto& c : changes)
       if (c.job == job) return c;
@@ -97,7 +138,7 @@ void processor_changed(AllocationMap& map, size_t p)
   map.arch_changes[map.processors[p].arch]++;
 }
 
-JobRecord* record_of(AllocationMap& map, int id)
+JobRecord* record_of(AllocationMap& map, JobId id)
 {
   for (auto& j : map.jobs)
     if (j.id == id) return &j;
@@ -165,7 +206,7 @@ long long free_entries_of(const AllocationMap& map)
   return map.index.built ? map.index.free_entries : map.free_entries();
 }
 
-std::vector<int> held_slices_of(const AllocationMap& map, int id)
+std::vector<int> held_slices_of(const AllocationMap& map, JobId id)
 {
   if (!map.index.built) return map.slices_of(id);
   const JobRecord* record = map.job(id);
@@ -174,7 +215,7 @@ std::vector<int> held_slices_of(const AllocationMap& map, int id)
 
 /* The job's entries cleared, and noted in `log` (if any). `held`: the slices it holds when the caller knows them
  * (nullptr: every slice is searched). */
-void clear_job(AllocationMap& map, int id, ChangeLog* log, const std::vector<int>* held = nullptr)
+void clear_job(AllocationMap& map, JobId id, ChangeLog* log, const std::vector<int>* held = nullptr)
 {
   if (map.index.built) { // its slices and entries from the index: only those entries are read
     Holding before;
@@ -231,7 +272,8 @@ void clear_job(AllocationMap& map, int id, ChangeLog* log, const std::vector<int
 
 /* The job's entries in `slices`: vps[p] VPs on processor p (none where vps[p] == 0); the job holds no entry before
  * (clear_job). Noted in `log`. */
-void write_job(AllocationMap& map, int id, const std::vector<int>& slices, const std::vector<int>& vps, ChangeLog* log)
+void write_job(AllocationMap& map, JobId id, const std::vector<int>& slices, const std::vector<int>& vps,
+               ChangeLog* log)
 {
   Holding after;
   for (size_t p = 0; p < vps.size(); p++)
@@ -304,7 +346,7 @@ int remove_empty_slices(AllocationMap& map)
   return static_cast<int>(before - map.slices.size());
 }
 
-void remove_job_record(AllocationMap& map, int id)
+void remove_job_record(AllocationMap& map, JobId id)
 {
   size_t k = queue_position(map, id);
   map.jobs.erase(map.jobs.begin() + static_cast<long>(k));
@@ -421,7 +463,7 @@ std::vector<int> available_processors(const AllocationMap& map, const JobRecord&
 /* Section 4.4.3 for one affected job: MTAT and Compression on the processors available to it in the slices it held
  * (`held`, which the event may have left without any of its VPs). False, and the job's entries cleared, when those
  * processors cannot hold it: the caller places it again as a submission. */
-bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& held, const SchedulerOptions& options,
+bool reallocate_in_place(AllocationMap& map, JobId id, const std::vector<int>& held, const SchedulerOptions& options,
                          ChangeLog* log)
 {
   const JobRecord job = *map.job(id);
@@ -434,11 +476,11 @@ bool reallocate_in_place(AllocationMap& map, int id, const std::vector<int>& hel
 }
 
 /* Every job's slices (AllocationMap::slices_of for all of them), in one pass over the map. */
-std::unordered_map<int, std::vector<int>> slices_by_job(const AllocationMap& map)
+std::unordered_map<JobId, std::vector<int>> slices_by_job(const AllocationMap& map)
 {
-  std::unordered_map<int, std::vector<int>> out;
+  std::unordered_map<JobId, std::vector<int>> out;
   for (size_t s = 0; s < map.slices.size(); s++) {
-    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    JobId last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     for (const Entry& e : map.slices[s]) {
       if (e.free() || e.job == last) continue;
       last = e.job;
@@ -502,10 +544,9 @@ struct SharedPick {
 struct MapScan {
   FreeRows free{0, 0};
   long long free_entries = 0;
-  /* Per job of the map, by its place in the queue (`place`: job id -> place, -1 for ids not in the queue): a vector
-   * indexed directly, where a hash map's look-up per run of a job's entries was a tenth of a whole-KTH run. Found
+  /* Per job of the map, by its place in the queue (`place`: job id -> place, -1 for ids not in the queue). Found
    * from the entries only (a scan of a map with an index reads each job's slices from it: held()). */
-  std::vector<int> place;
+  PlaceById place;
   std::vector<std::vector<int>> slices_of;
   /* The slices come from the map's index (JobRecord::held_slices, which the handlers keep as the entries are written)
    * instead of slices_of: a copy of every job's list at each round was 1.2% of a whole-KTH run. */
@@ -586,7 +627,6 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
     held.clear();
-  const auto places = static_cast<int>(scan.place.size());
   const size_t words = scan.free.words;
   for (size_t s = 0; s < map.slices.size(); s++) {
     const auto& slice = map.slices[s];
@@ -599,11 +639,11 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
       scan.free.bits[s * words + w] = word;
       scan.free_entries += word_members(word);
     }
-    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    JobId last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     for (const Entry& e : slice) {
       if (e.job == last || e.free()) continue;
       last = e.job;
-      const int place = e.job >= 0 && e.job < places ? scan.place[static_cast<size_t>(e.job)] : -1;
+      const int place = scan.place.of(e.job);
       if (place < 0) continue; // not a job of the queue: no turn reads it
       auto& held = scan.slices_of[static_cast<size_t>(place)];
       if (held.empty() || held.back() != static_cast<int>(s)) held.push_back(static_cast<int>(s));
@@ -1002,7 +1042,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
 {
   // Its slices (the scan follows a move only after their last use below; the index's, copied before the move).
   const std::vector<int>& held = scan.held(map, place);
-  const int id = job.id;
+  const JobId id = job.id;
   if (held.empty()) {
     if (!has_every_arch(map, job.vps)) return false;
     result.placements.push_back(place_job(map, job, options, log));
@@ -1166,12 +1206,12 @@ void turn_inputs(const AllocationMap& map, const JobRecord& job, std::vector<std
   }
 }
 
-void expansion_round(AllocationMap& map, const std::set<int>& excluded, const SchedulerOptions& options,
+void expansion_round(AllocationMap& map, const std::set<JobId>& excluded, const SchedulerOptions& options,
                      EventResult& result, ChangeLog* log)
 {
   if (map.jobs.empty()) return;
   const size_t start = map.next_job % map.jobs.size();
-  std::vector<int> order;
+  std::vector<JobId> order;
   for (size_t k = 0; k < map.jobs.size(); k++)
     order.push_back(map.jobs[(start + k) % map.jobs.size()].id);
   // The free entries, counted again only when a job's turn changed the map; every job's slices from one pass over
@@ -1185,12 +1225,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   MapScan& scan = kept->scan;
   scan.has_mask = false;
   if (!map.index.built || options.validate) { // the places by id, for a scan of the entries
-    int top = -1;
-    for (const auto& job : map.jobs)
-      top = std::max(top, job.id);
-    scan.place.assign(static_cast<size_t>(top + 1), -1);
-    for (size_t k = 0; k < map.jobs.size(); k++)
-      if (map.jobs[k].id >= 0) scan.place[static_cast<size_t>(map.jobs[k].id)] = static_cast<int>(k);
+    scan.place.assign(map.jobs);
   }
   scan_map(map, scan);
   ArchMasks built_masks;
@@ -1199,7 +1234,7 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
   // An Expansion round neither adds nor removes jobs: each one's record stays at its place in the queue.
   std::vector<std::uint64_t> inputs; // a turn's change counters (turn_inputs), its storage kept from turn to turn
   for (size_t k = 0; k < order.size(); k++) {
-    const int id = order[k];
+    const JobId id = order[k];
     if (excluded.count(id)) continue;
     const size_t place = (start + k) % map.jobs.size();
     JobRecord* job = &map.jobs[place];
@@ -1244,17 +1279,14 @@ void expansion_round(AllocationMap& map, const std::set<int>& excluded, const Sc
  * all its slices), in one pass over the map; processor p of `map` is row rows[p]. */
 Holdings holdings_of(const AllocationMap& map, const std::vector<int>& rows)
 {
-  // Per job id (the map's jobs only): its first slice and its place in `out`.
-  int top = -1;
-  for (const auto& job : map.jobs)
-    top = std::max(top, job.id);
-  std::vector<int> first_slice(static_cast<size_t>(top + 1), -2); // -2: not a job of the map, -1: not met yet
-  for (const auto& job : map.jobs)
-    first_slice[static_cast<size_t>(job.id)] = -1;
-  std::vector<size_t> slot(static_cast<size_t>(top + 1), 0);
+  // Per job of the map (by its place in the queue): its first slice and its place in `out`.
+  PlaceById place;
+  place.assign(map.jobs);
+  std::vector<int> first_slice(map.jobs.size(), -1); // -1: not met yet
+  std::vector<size_t> slot(map.jobs.size(), 0);
   Holdings out;
   for (size_t s = 0; s < map.slices.size(); s++) {
-    int last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
+    JobId last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
     Holding* into = nullptr;
     const auto& slice = map.slices[s];
     for (size_t p = 0; p < slice.size(); p++) {
@@ -1263,14 +1295,15 @@ Holdings holdings_of(const AllocationMap& map, const std::vector<int>& rows)
       if (e.job != last) {
         last = e.job;
         into = nullptr;
-        if (e.job > top) continue;
-        int& first = first_slice[static_cast<size_t>(e.job)];
+        const int k = place.of(e.job);
+        if (k < 0) continue; // not a job of the map
+        int& first = first_slice[static_cast<size_t>(k)];
         if (first == -1) {
           first = static_cast<int>(s);
-          slot[static_cast<size_t>(e.job)] = out.size();
+          slot[static_cast<size_t>(k)] = out.size();
           out.emplace_back(e.job, Holding{});
         }
-        if (first == static_cast<int>(s)) into = &out[slot[static_cast<size_t>(e.job)]].second;
+        if (first == static_cast<int>(s)) into = &out[slot[static_cast<size_t>(k)]].second;
       }
       if (into && e.vps > 0) into->emplace_back(rows[p], e.vps);
     }
@@ -1312,7 +1345,7 @@ std::vector<const Processor*> processor_rows(const std::vector<Processor>& old_p
 }
 
 /* Job `id`'s net moves from holding `was` to `is`: per architecture (by name), losses given to gains in row order. */
-void job_moves(int id, const Holding& was, const Holding& is, const std::vector<const Processor*>& rows,
+void job_moves(JobId id, const Holding& was, const Holding& is, const std::vector<const Processor*>& rows,
                EventResult& result)
 {
   if (was == is) return; // nothing lost, nothing gained
@@ -1433,7 +1466,7 @@ void check_result(const EventResult& result, const SchedulerOptions& options)
   check_index(result.map, "after");
 }
 
-void check_demand(const VpCounts& vps, int id)
+void check_demand(const VpCounts& vps, JobId id)
 {
   int total = 0;
   for (const auto& [arch, count] : vps) {
@@ -1461,7 +1494,7 @@ EventResult after_departure(AllocationMap&& after_exit, const SchedulerOptions& 
 
 } // namespace
 
-Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int as_free,
+Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, JobId as_free,
                           const SchedulerOptions& options)
 {
   if (map.index.built && as_free == kFreeEntry) { // the free rows from the index, on the job's architectures
@@ -1489,12 +1522,12 @@ Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int 
   return search_free_rows(map, free, usable, options);
 }
 
-EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options)
+EventResult submit_job(const AllocationMap& map, JobId job, const VpCounts& vps, const SchedulerOptions& options)
 {
   return submit_job(AllocationMap(map), job, vps, options);
 }
 
-EventResult submit_job(AllocationMap&& map, int job, const VpCounts& vps, const SchedulerOptions& options)
+EventResult submit_job(AllocationMap&& map, JobId job, const VpCounts& vps, const SchedulerOptions& options)
 {
   check_map(map, options);
   prepare_index(map, options);
@@ -1542,12 +1575,12 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
   return result;
 }
 
-EventResult vp_exit(const AllocationMap& map, int job, const std::string& processor, const SchedulerOptions& options)
+EventResult vp_exit(const AllocationMap& map, JobId job, const std::string& processor, const SchedulerOptions& options)
 {
   return vp_exit(AllocationMap(map), job, processor, options);
 }
 
-EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, const SchedulerOptions& options)
+EventResult vp_exit(AllocationMap&& map, JobId job, const std::string& processor, const SchedulerOptions& options)
 {
   check_map(map, options);
   prepare_index(map, options);
@@ -1618,12 +1651,12 @@ EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, 
   return after_departure(std::move(after_exit), options);
 }
 
-EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options)
+EventResult job_exit(const AllocationMap& map, JobId job, const SchedulerOptions& options)
 {
   return job_exit(AllocationMap(map), job, options);
 }
 
-EventResult job_exit(AllocationMap&& map, int job, const SchedulerOptions& options)
+EventResult job_exit(AllocationMap&& map, JobId job, const SchedulerOptions& options)
 {
   check_map(map, options);
   prepare_index(map, options);
@@ -1634,7 +1667,7 @@ EventResult job_exit(AllocationMap&& map, int job, const SchedulerOptions& optio
   return after_departure(std::move(after_exit), options);
 }
 
-EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options)
+EventResult new_vp(const AllocationMap& map, JobId job, const std::string& arch, const SchedulerOptions& options)
 {
   check_map(map, options);
   queue_position(map, job);
@@ -1663,10 +1696,10 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   check_map(map, options);
   int p = map.processor_index(processor);
   if (p < 0) throw InputError("processor_exit: no processor '" + processor + "' in the allocation map");
-  std::set<int> affected;
-  std::vector<std::pair<int, std::vector<int>>> held; // affected jobs in queue order, with the slices they hold
+  std::set<JobId> affected;
+  std::vector<std::pair<JobId, std::vector<int>>> held; // affected jobs in queue order, with the slices they hold
   // The jobs with VPs on the processor: its column's entries (a job is placed the same way in all its slices).
-  std::unordered_set<int> on_processor;
+  std::unordered_set<JobId> on_processor;
   for (const auto& slice : map.slices)
     if (!slice[static_cast<size_t>(p)].free()) on_processor.insert(slice[static_cast<size_t>(p)].job);
   if (!on_processor.empty()) {
@@ -1703,11 +1736,11 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
       free_before += std::count_if(slice.begin(), slice.end(), [](const Entry& e) { return e.free(); });
   // First every affected job in its own slices (a slice the leaving processor emptied stays until then), then the
   // ones that did not fit there, as submissions.
-  std::vector<int> to_place;
+  std::vector<JobId> to_place;
   for (const auto& [id, slices] : held)
     if (!reallocate_in_place(result.map, id, slices, options, &log)) to_place.push_back(id);
   result.removed_slices += remove_empty_slices(result.map);
-  for (int id : to_place) {
+  for (JobId id : to_place) {
     result.placements.push_back(place_job(result.map, *result.map.job(id), options, &log));
     result.removed_slices += remove_empty_slices(result.map);
   }

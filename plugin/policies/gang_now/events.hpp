@@ -92,7 +92,7 @@ struct SchedulerOptions {
 
 /* `vps` VPs of `job` whose images go from processor `from` to processor `to` (same architecture). */
 struct VpMove {
-  int job = 0;
+  JobId job = 0;
   std::string from;
   std::string to;
   int vps = 0;
@@ -100,14 +100,14 @@ struct VpMove {
 
 /* `vps` VPs of `job` on `processor`. */
 struct VpCount {
-  int job = 0;
+  JobId job = 0;
   std::string processor;
   int vps = 0;
 };
 
 /* How a job was placed as a submission (a new job, a waiting one, or one that lost its place). */
 struct PlacementDecision {
-  int job = 0;
+  JobId job = 0;
   /* T_min: MTAT on every processor of the job's architectures (what a new slice gives). */
   Rational new_slice_turnaround{0};
   /* The free space found by Expansion (empty if none). */
@@ -131,7 +131,7 @@ struct EventResult {
   /* Every job placed as a submission during the event, in order. */
   std::vector<PlacementDecision> placements;
   /* Jobs the Expansion round moved, in order. */
-  std::vector<int> expanded_jobs;
+  std::vector<JobId> expanded_jobs;
   /* Slices removed because they became entirely free. */
   int removed_slices = 0;
 };
@@ -139,21 +139,21 @@ struct EventResult {
 /* Each handler checks its map (validate, when options.validate) and its event, and throws InputError naming what is
  * wrong: an unknown or duplicate job or processor, a VP count <= 0, a VP_exit where the job has no VP. The map
  * returned is valid. */
-EventResult submit_job(const AllocationMap& map, int job, const VpCounts& vps, const SchedulerOptions& options);
+EventResult submit_job(const AllocationMap& map, JobId job, const VpCounts& vps, const SchedulerOptions& options);
 EventResult new_processor(const AllocationMap& map, const Processor& processor, const SchedulerOptions& options);
-EventResult vp_exit(const AllocationMap& map, int job, const std::string& processor, const SchedulerOptions& options);
+EventResult vp_exit(const AllocationMap& map, JobId job, const std::string& processor, const SchedulerOptions& options);
 /* The whole job ends: VP_exit of all its VPs at once. */
-EventResult job_exit(const AllocationMap& map, int job, const SchedulerOptions& options);
-EventResult new_vp(const AllocationMap& map, int job, const std::string& arch, const SchedulerOptions& options);
+EventResult job_exit(const AllocationMap& map, JobId job, const SchedulerOptions& options);
+EventResult new_vp(const AllocationMap& map, JobId job, const std::string& arch, const SchedulerOptions& options);
 /* The same events on a map the caller gives up (the policy's own, replaced by the result's): no copy of it is made. */
-EventResult submit_job(AllocationMap&& map, int job, const VpCounts& vps, const SchedulerOptions& options);
-EventResult vp_exit(AllocationMap&& map, int job, const std::string& processor, const SchedulerOptions& options);
-EventResult job_exit(AllocationMap&& map, int job, const SchedulerOptions& options);
+EventResult submit_job(AllocationMap&& map, JobId job, const VpCounts& vps, const SchedulerOptions& options);
+EventResult vp_exit(AllocationMap&& map, JobId job, const std::string& processor, const SchedulerOptions& options);
+EventResult job_exit(AllocationMap&& map, JobId job, const SchedulerOptions& options);
 EventResult processor_exit(const AllocationMap& map, const std::string& processor, const SchedulerOptions& options);
 
 /* The pattern Expansion finds for a job of `demand` VPs: the free entries on processors of its architectures, the
  * entries of job `as_free` (if not kFreeEntry) counting as free. */
-Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, int as_free,
+Pattern find_free_pattern(const AllocationMap& map, const VpCounts& demand, JobId as_free,
                           const SchedulerOptions& options);
 
 } // namespace jobsched::gang_now

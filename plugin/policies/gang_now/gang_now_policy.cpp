@@ -121,15 +121,14 @@ class GangNow : public TimeSharingPolicy {
     changed_ids_.push_back(job.id);
     v.arch = arch;
     v.where.assign(static_cast<size_t>(std::max(1, job.size)), Plan::kProcessNotPlaced);
-    apply(gn::submit_job(std::move(map_), static_cast<int>(job.id), {{arch, std::max(1, job.size)}}, spec_.options));
+    apply(gn::submit_job(std::move(map_), job.id, {{arch, std::max(1, job.size)}}, spec_.options));
     after_event(now);
   }
 
   void job_ended(const Job& job, JobEnd, double now) override
   {
     if (jobs_.erase(job.id) == 0) return;
-    if (map_.job(static_cast<int>(job.id)) != nullptr)
-      apply(gn::job_exit(std::move(map_), static_cast<int>(job.id), spec_.options));
+    if (map_.job(job.id) != nullptr) apply(gn::job_exit(std::move(map_), job.id, spec_.options));
     after_event(now);
   }
 
@@ -142,11 +141,10 @@ class GangNow : public TimeSharingPolicy {
     host = Plan::kProcessEnded;
     changed_ids_.push_back(job.id);
     if (was >= 0) {
-      apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(was)].name,
-                        spec_.options));
+      apply(gn::vp_exit(std::move(map_), job.id, workstations_[static_cast<size_t>(was)].name, spec_.options));
     } else { // a waiting job holds no entry: only its count changes
       for (auto& j : map_.jobs)
-        if (j.id == static_cast<int>(job.id) && !j.vps.empty()) {
+        if (j.id == job.id && !j.vps.empty()) {
           j.declined_at.clear();
           if (--j.vps.begin()->second == 0) j.vps.clear();
         }
@@ -163,7 +161,7 @@ class GangNow : public TimeSharingPolicy {
     if (added) {
       v.where.push_back(Plan::kProcessNotPlaced);
       new_vps_++;
-      apply(gn::new_vp(map_, static_cast<int>(job.id), v.arch, spec_.options));
+      apply(gn::new_vp(map_, job.id, v.arch, spec_.options));
       after_event(now);
       return;
     }
@@ -179,8 +177,7 @@ class GangNow : public TimeSharingPolicy {
     const int host = v.where[pick];
     v.where[pick] = Plan::kProcessEnded; // the plan tells the runtime to end it
     vp_exits_++;
-    apply(gn::vp_exit(std::move(map_), static_cast<int>(job.id), workstations_[static_cast<size_t>(host)].name,
-                      spec_.options));
+    apply(gn::vp_exit(std::move(map_), job.id, workstations_[static_cast<size_t>(host)].name, spec_.options));
     after_event(now);
   }
 
@@ -214,7 +211,7 @@ class GangNow : public TimeSharingPolicy {
   {
     if (!changed_ids_.empty()) rotation_ = nullptr; // some VPs were placed, moved or ended
     rotate_if_due(view.now);
-    std::vector<int>& running = running_;
+    std::vector<JobId>& running = running_;
     running = jobs_of_slice(active_);
     Plan plan;
     plan.switch_cost = spec_.switch_cost;
@@ -249,7 +246,7 @@ class GangNow : public TimeSharingPolicy {
       for (size_t k = 0; k < v.where.size(); k++)
         where[k] = v.where[k] >= 0 ? machine_.first_resource(v.where[k]) : v.where[k];
       if (v.processors != where) v.processors = where; // (a rotation's copy: as the plans place them)
-      if (!std::binary_search(running.begin(), running.end(), static_cast<int>(id))) continue;
+      if (!std::binary_search(running.begin(), running.end(), id)) continue;
       computing.clear(machine_.resource_count());
       for (int p : where)
         if (p >= 0 && view.up.test(p)) computing.set(p);
@@ -305,16 +302,16 @@ class GangNow : public TimeSharingPolicy {
    * Rotation::phase_jobs hands them over). Found from the slice's entries once while the map stands (apply() forgets
    * them): the plan, each replayed boundary reaching the slice and the replay's end read them, and a map of few slices
    * is reached again and again between two events. */
-  const std::vector<int>& jobs_of_slice(size_t slice)
+  const std::vector<JobId>& jobs_of_slice(size_t slice)
   {
-    static const std::vector<int> kNone;
+    static const std::vector<JobId> kNone;
     if (slice >= map_.slices.size()) return kNone;
     if (slice_known_.size() != map_.slices.size()) { // (apply() forgets them all)
       slice_jobs_.resize(map_.slices.size());
       slice_pairs_.resize(map_.slices.size());
       slice_known_.assign(map_.slices.size(), 0);
     }
-    std::vector<int>& out = slice_jobs_[slice];
+    std::vector<JobId>& out = slice_jobs_[slice];
     if (slice_known_[slice] != 0) return out;
     out.clear();
     for (const gn::Entry& e : map_.slices[slice]) // a job's entries are often side by side
@@ -323,7 +320,7 @@ class GangNow : public TimeSharingPolicy {
     out.erase(std::unique(out.begin(), out.end()), out.end());
     auto& pairs = slice_pairs_[slice];
     pairs.clear();
-    for (int id : out) {
+    for (JobId id : out) {
       auto found = jobs_.find(id);
       pairs.emplace_back(id, found != jobs_.end() ? &found->second.processors : nullptr);
     }
@@ -365,15 +362,15 @@ class GangNow : public TimeSharingPolicy {
       std::vector<size_t> at;
       size_t head = 0;
     };
-    std::unordered_map<long, int> moves_of;
+    std::unordered_map<JobId, int> moves_of;
     for (const gn::VpMove& m : result.migrations)
       moves_of[m.job]++;
     for (const gn::VpCount& c : result.suspended)
       moves_of[c.job]++;
     for (const gn::VpCount& c : result.placed)
       moves_of[c.job]++;
-    std::unordered_map<long, std::unordered_map<int, Positions>> by_host;
-    auto take = [&](long job, int from, int to, int count, const char* what) {
+    std::unordered_map<JobId, std::unordered_map<int, Positions>> by_host;
+    auto take = [&](JobId job, int from, int to, int count, const char* what) {
       auto it = jobs_.find(job);
       if (it == jobs_.end())
         throw PolicyError(std::string("gang-now: ") + what + " of unknown job " + std::to_string(job));
@@ -452,17 +449,17 @@ class GangNow : public TimeSharingPolicy {
   gn::AllocationMap map_;
   std::map<JobId, Vps> jobs_;
   std::vector<JobId> changed_ids_; // the jobs whose `where` changed since the last plan (some more than once)
-  std::vector<int> ran_; // the jobs of the running slice at the last plan, increasing
+  std::vector<JobId> ran_;         // the jobs of the running slice at the last plan, increasing
   // plan()'s lists and set, kept with their storage: the running slice's jobs, the jobs that may be listed, a job's
   // processors that compute; and the maps of the plans handed back (reuse_plan), in whose nodes the next are built.
-  std::vector<int> running_;
+  std::vector<JobId> running_;
   std::vector<JobId> candidates_;
   ResourceSet computing_;
   ReusedMap<std::vector<int>> processes_;
   ReusedMap<ResourceSet> runs_;
   std::shared_ptr<const Rotation> rotation_; // the map's rotation as declared last, until the map or the VPs change
   // Per slice of the map: its jobs (jobs_of_slice()) and the same with their processors, while slice_known_ says so.
-  std::vector<std::vector<int>> slice_jobs_;
+  std::vector<std::vector<JobId>> slice_jobs_;
   std::vector<std::vector<std::pair<JobId, const std::vector<int>*>>> slice_pairs_;
   std::vector<char> slice_known_;
   size_t active_ = 0; // the running slice
