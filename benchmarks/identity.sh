@@ -25,6 +25,9 @@ cases=(
   "conservative|quickstart.yaml|300|3000|policy.name=conservative workload.generator.mean_interarrival=150 platform=@SRC@/platforms/cluster-128.xml"
   "gang|time-sharing.yaml|300|3000|policy.params.partition_size=4 policy.params.quantum=600"
   "equi|time-sharing.yaml|300|3000|policy.name=equi policy.params=null workload.jobs.shape=malleable"
+  # Resizes during reallocation stalls and image transfers (the driver moves a malleable job only while an image moves).
+  "equi-realloc|time-sharing.yaml|300|3000|policy.name=equi policy.params=null policy.params.reallocation_cost=0.5 workload.jobs.shape=malleable"
+  "equi-images|time-sharing.yaml|300|3000|policy.name=equi policy.params=null policy.params.reallocation_cost=0.2 workload.jobs.shape=malleable platform=@SRC@/platforms/mesh-16x8.xml simulation.images.store=host simulation.images.host=io-0"
   "ap|adaptive-partitioning/ap.yaml|300|2000|"
   "apmc|adaptive-partitioning/ap.yaml|300|2000|policy.name=apmc workload.generator.memory_distribution=A"
   "apvm|adaptive-partitioning/ap.yaml|300|2000|policy.name=apvm policy.params.fraction=0.75 policy.params.overhead=0.25 workload.generator.memory_distribution=B"

@@ -658,12 +658,13 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       XBT_VERB("suspend job %ld", static_cast<long>(id));
       runtime_.suspend(id, images);
       decisions_++;
-    } else if ((s.job->shape != JobShape::malleable || (s.status != JobStatus::running && !reallots)) &&
-               !stays(where)) {
+    } else if (s.job->shape != JobShape::malleable
+                   ? !stays(where)
+                   : !reallots && s.status != JobStatus::running && !stays(where) && !runtime_.resizable(id)) {
       // A move: resume() on the new processors counts it as a migration. (The cheap tests first.) A malleable job is
-      // resized only while it computes: one still preparing to (its context switch, reallocation stall or image load
-      // under way) moves like any other job, its preparation started over on its new processors; reallot() changes a
-      // shared job's set whatever it is doing.
+      // resized, unless a preparation stage is under way (its image loading or going out): then it moves like any
+      // other job, its preparation started over on its new processors. reallot() changes a shared job's set whatever
+      // it is doing.
       runtime_.suspend(id, images, false);
     }
   }

@@ -922,11 +922,17 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
   advance(x);
 }
 
+bool JobRuntime::resizable(JobId id) const
+{
+  const Execution& x = jobs_.at(id);
+  return x.stages.empty() && x.pending.empty();
+}
+
 void JobRuntime::resize(JobId id, const ResourceSet& processors, Preparation prep)
 {
   Execution& x = get(id);
   JobState& s = state(x);
-  if (!x.stages.empty() || !x.pending.empty())
+  if (!resizable(id))
     throw PolicyError("job " + std::to_string(id) + " cannot be resized while it prepares or migrates");
   stop_exec(x);
   s.counters.resizes++;

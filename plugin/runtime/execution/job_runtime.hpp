@@ -115,6 +115,9 @@ class JobRuntime {
   void resume(JobId id, const ResourceSet& processors = {}, Preparation prep = {});
   /* Continue the remaining work on `processors` at once, after `prep` (a reallocation stall, others' image writes). */
   void resize(JobId id, const ResourceSet& processors, Preparation prep = {});
+  /* Whether resize() takes the job now: no preparation stage (an image load or write, a move) is under way or to
+   * come; a stall in progress does not count (a resize starts another). */
+  bool resizable(JobId id) const;
   /* A running (or stalled) job's new allotment: `processors`, `share` (Preparation::share) and `stall` seconds more
    * of reallocation before it computes again (added to a stall in progress). Nothing changes and nothing is counted
    * when all three say what the job already has. */
