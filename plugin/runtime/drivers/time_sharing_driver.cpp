@@ -668,7 +668,7 @@ void TimeSharingDriver::decide(double now, const ResourceSet& up)
       runtime_.suspend(id, images, false);
     }
   }
-  if (!plan.share.empty() || !plan.stall.empty()) { // shares and the policy's own stalls (Plan::share, Plan::stall)
+  if (reallots) { // shares and the policy's own stalls (Plan::share, Plan::stall)
     // The ids of plan.stall are among plan.run's (check()): walked along it, not looked up per job; each job's share
     // is the one check() found (run_shares_).
     auto stall = plan.stall.begin();

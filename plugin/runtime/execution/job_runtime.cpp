@@ -924,15 +924,14 @@ void JobRuntime::resume(JobId id, const ResourceSet& processors, Preparation pre
 
 bool JobRuntime::resizable(JobId id) const
 {
-  const Execution& x = jobs_.at(id);
-  return x.stages.empty() && x.pending.empty();
+  return !jobs_.at(id).preparing();
 }
 
 void JobRuntime::resize(JobId id, const ResourceSet& processors, Preparation prep)
 {
   Execution& x = get(id);
   JobState& s = state(x);
-  if (!resizable(id))
+  if (x.preparing())
     throw PolicyError("job " + std::to_string(id) + " cannot be resized while it prepares or migrates");
   stop_exec(x);
   s.counters.resizes++;
@@ -946,7 +945,7 @@ void JobRuntime::migrate(JobId id, const ResourceSet& processors, double image_b
 {
   Execution& x = get(id);
   JobState& s = state(x);
-  if (!x.stages.empty() || !x.pending.empty()) throw PolicyError("job " + std::to_string(id) + " is already migrating");
+  if (x.preparing()) throw PolicyError("job " + std::to_string(id) + " is already migrating");
   auto from = hosts_of(s.processors);
   stop_exec(x);
   s.counters.migrations++;

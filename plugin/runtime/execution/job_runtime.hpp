@@ -333,6 +333,8 @@ class JobRuntime {
     sg4::ExecPtr exec;
     std::deque<Stage> stages;              // preparation still to do
     std::vector<sg4::ActivityPtr> pending; // the current stage's activities
+    /* A preparation stage (an image load or write, a move) is under way or to come: resize() and migrate() wait. */
+    bool preparing() const { return !stages.empty() || !pending.empty(); }
     bool pending_owned = true;
     bool compute_after = true;            // false: the stages end in suspension (an image written out)
     std::vector<sg4::Host*> image_hosts;  // where the image was written (local disks)
