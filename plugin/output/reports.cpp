@@ -82,31 +82,28 @@ char* put_integer(char* p, long long value)
   return std::to_chars(p, p + 20, value).ptr; // (19 digits and a sign at most)
 }
 
-/* to_string() of a job status and batsim_final_state() of a fate with their lengths, taken once: those are C strings,
- * and trace.csv's and segments.csv's rows took their length (strlen) on each row. */
-std::string_view status_text(JobStatus status)
+/* The text of each of an enum's `Count` values, by `Text`, with its length, taken once: those are C strings, and
+ * trace.csv's and segments.csv's rows took their length (strlen) on each row. Every value is looked up by its number,
+ * so a value added to the enum has its own text (past `Count`, asked each time). */
+template <class Enum, std::size_t Count, const char* (*Text)(Enum)>
+std::string_view enum_text(Enum value)
 {
   static const auto texts = [] {
-    std::array<std::string_view, 7> t;
-    for (JobStatus s : {JobStatus::pending, JobStatus::waiting, JobStatus::running, JobStatus::suspended,
-                        JobStatus::switching, JobStatus::transferring, JobStatus::finished})
-      t.at(static_cast<std::size_t>(s)) = to_string(s);
+    std::array<std::string_view, Count> t;
+    for (std::size_t k = 0; k < Count; k++)
+      t[k] = Text(static_cast<Enum>(k));
     return t;
   }();
-  const auto index = static_cast<std::size_t>(status);
-  return index < texts.size() ? texts[index] : to_string(status);
+  const auto index = static_cast<std::size_t>(value);
+  return index < Count ? texts[index] : Text(value);
+}
+std::string_view status_text(JobStatus status)
+{
+  return enum_text<JobStatus, 7, to_string>(status);
 }
 std::string_view final_state_text(JobFate fate)
 {
-  static const auto texts = [] {
-    std::array<std::string_view, 5> t;
-    for (JobFate f :
-         {JobFate::running, JobFate::completed, JobFate::walltime_reached, JobFate::killed, JobFate::failed})
-      t.at(static_cast<std::size_t>(f)) = batsim_final_state(f);
-    return t;
-  }();
-  const auto index = static_cast<std::size_t>(fate);
-  return index < texts.size() ? texts[index] : batsim_final_state(fate);
+  return enum_text<JobFate, 5, batsim_final_state>(fate);
 }
 } // namespace
 
