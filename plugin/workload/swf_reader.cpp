@@ -150,6 +150,11 @@ SwfFile parse_swf(const std::string& text, const std::string& origin, SizeField 
     rec.origin = where();
     WorkloadJob& job = rec.job;
     job.id = static_cast<JobId>(whole(0, kMaxId));
+    // SWF numbers jobs from 1 and writes -1 for a missing field: a negative job number is a missing one, which every
+    // policy would otherwise take as an ordinary id except gang-now's allocation map, whose free entries are negative.
+    if (job.id < 0)
+      throw InputError(where() + ": field 1 (job number) " + format_exact(f[0]) +
+                       " is negative (the Standard Workload Format numbers jobs from 1)");
     job.submit_time = f[1];
     job.run_time = f[3];
     const int primary = size_field == SizeField::requested ? 7 : 4; // field 8 or 5, the other one when missing

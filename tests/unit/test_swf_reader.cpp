@@ -256,6 +256,22 @@ TEST(SwfReader, NegativeSubmitTimeIsAnError)
   EXPECT_NE(msg.find("submit time"), std::string::npos) << msg;
 }
 
+/* A negative job number is SWF's "missing" (-1) or a mangled log: refused at its line for every policy, rather than
+ * taken as an id by most and refused mid-run, without its line, by gang-now (whose map marks free entries negative). */
+TEST(SwfReader, NegativeJobNumberIsAnErrorNamingTheLine)
+{
+  std::string msg = input_error_of([] {
+    parse_swf("1 0 0 10 4 -1 -1 8 300 -1 1 7 7 -1 -1 -1 -1 -1\n-5 1 0 10 4 -1 -1 8 300 -1 1 7 7 -1 -1 -1 -1 -1\n",
+              "ids.swf");
+  });
+  EXPECT_NE(msg.find("ids.swf:2: field 1 (job number) -5 is negative"), std::string::npos) << msg;
+  msg = input_error_of([] { parse_swf("-1 0 0 10 4 -1 -1 8 300 -1 1 7 7 -1 -1 -1 -1 -1\n", "ids.swf"); });
+  EXPECT_NE(msg.find("ids.swf:1: field 1 (job number) -1 is negative"), std::string::npos) << msg;
+  SwfFile zero = parse_swf("0 0 0 10 4 -1 -1 8 300 -1 1 7 7 -1 -1 -1 -1 -1\n", "ids.swf");
+  ASSERT_EQ(zero.records.size(), 1u);
+  EXPECT_EQ(zero.records[0].job.id, 0);
+}
+
 TEST(SwfReader, ReadsAGzipFile)
 {
   TempDir dir;
