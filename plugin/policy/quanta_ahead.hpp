@@ -169,13 +169,26 @@ class QuantaAhead {
       policy.save_state(journal_entry(phases - 1)); // a phase follows (the last phase's state is the policy's own)
     }
     stepping_ = false;
-    ahead.phases.resize(phases);
+    while (ahead.phases.size() > phases) { // the phases past the last set aside with their storage (next_phase())
+      spare_phases_.push_back(std::move(ahead.phases.back()));
+      ahead.phases.pop_back();
+    }
     phases_out_ = phases;
   }
-  /* Phase number `phases` of `ahead`, emptied (kept with its storage from one lookahead to the next), then one more. */
-  static Phase& next_phase(Lookahead& ahead, size_t& phases)
+  /* Phase number `phases` of `ahead`, emptied (kept with its storage from one lookahead to the next), then one more.
+   * A phase beyond those `ahead` has is one set aside by step_on() when it can be: a lookahead and an extension
+   * differ in length, and the two Lookaheads alternate, so phases cut off one and wanted by the other were freed and
+   * grown again entry by entry (AP at 10,000 jobs: 134 M instructions of 6,605 M in their reallocations). */
+  Phase& next_phase(Lookahead& ahead, size_t& phases)
   {
-    if (phases == ahead.phases.size()) ahead.phases.emplace_back();
+    if (phases == ahead.phases.size()) {
+      if (spare_phases_.empty()) {
+        ahead.phases.emplace_back();
+      } else {
+        ahead.phases.push_back(std::move(spare_phases_.back()));
+        spare_phases_.pop_back();
+      }
+    }
     Phase& phase = ahead.phases[phases++];
     phase.clear();
     return phase;
@@ -197,6 +210,7 @@ class QuantaAhead {
   size_t sets_used_ = 0;
   size_t phases_out_ = 0; // its phases while it is out (0: none)
   std::vector<State> journal_;
+  std::vector<Phase> spare_phases_; // cut off the end of a lookahead, with their storage (next_phase())
   bool stepping_ = false;
   std::vector<HeldBackEvent> held_back_; // in the order they came
   LookaheadPace pace_;
