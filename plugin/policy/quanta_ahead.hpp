@@ -26,7 +26,10 @@
  *                                              that step: the jobs of the plan plan() would return at `t`, by id, in
  *                                              `phase` (those it moves on new_set()'s sets; their counts appended as
  *                                              first_phase()'s), and that plan's `until`;
- *   void save_state(State& to) const, void restore_state(const State& from);
+ *   void save_state(State& to) const, void restore_state(const State& from, const Phase& phase, const int* counts);
+ *                                              restore_state() also gets the phase that state is the one after, and
+ *                                              its counts (nullptr when the phases declare none): what the phase
+ *                                              already holds (AP's last plan: its jobs and counts) need not be saved;
  *   void let_in(const Job& job), void let_out(JobId id)   a held-back submission or end, taken in now. */
 #pragma once
 
@@ -65,7 +68,16 @@ class QuantaAhead {
       throw std::logic_error("lookahead: " + std::to_string(replayed) + " of its " + std::to_string(phases_out_) +
                              " phases replayed after the first");
     pace_.record(replayed, view.now >= lookahead_->instants[0] - kTimeEpsilon);
-    if (replayed + 1 != phases_out_) policy.restore_state(journal_[replayed]);
+    if (replayed + 1 != phases_out_) {
+      const Lookahead& out = *lookahead_;
+      const int* counts = nullptr; // phase `replayed`'s, after those of the phases before it
+      if (!out.counts.empty()) {
+        counts = out.counts.data();
+        for (size_t p = 0; p < replayed; p++)
+          counts += out.phases[p].size();
+      }
+      policy.restore_state(journal_[replayed], out.phases[replayed], counts);
+    }
     phases_out_ = 0;
     for (const HeldBackEvent& event : held_back_)
       if (event.submitted == nullptr)

@@ -134,8 +134,15 @@ struct Toy {
     return t + 1;
   }
   void save_state(int& to) const { to = steps; }
-  void restore_state(const int& from)
+  void restore_state(const int& from, const Phase& phase, const int* counts)
   {
+    // The phase after which `from` was saved: a plan's (plan_set), or step k's (processor k), with its counts.
+    const ResourceSet* on = phase.at(0).second;
+    if (on != &plan_set) {
+      EXPECT_TRUE(on->test(wrap ? from % 64 : from)) << "restoring " << from;
+    }
+    EXPECT_EQ(phase.size(), on == &plan_set ? size_t{1} : static_cast<size_t>(width));
+    EXPECT_TRUE(counts != nullptr && counts[0] == 1);
     steps = from;
     log.push_back("restore " + std::to_string(from));
   }
