@@ -101,6 +101,7 @@ struct Toy {
   int steps = 0;
   double steps_until = 0;
   bool wrap = false; // step k on processor k mod 64 (else step 64 on is an error)
+  JobId width = 1;   // jobs 1 to `width` on the step's set
   ResourceSet plan_set = ResourceSet(64);
   std::vector<std::string> log;
 
@@ -126,13 +127,22 @@ struct Toy {
     ResourceSet& set = ahead->new_set();
     EXPECT_TRUE(ahead->stepping());
     set = singles.at(static_cast<size_t>(wrap ? steps % 64 : steps));
-    phase.emplace_back(1, &set);
-    counts.push_back(1);
+    for (JobId id = 1; id <= width; id++) {
+      phase.emplace_back(id, &set);
+      counts.push_back(1);
+    }
     return t + 1;
   }
   void save_state(int& to) const { to = steps; }
-  void restore_state(const int& from)
+  void restore_state(const int& from, const Phase& phase, const int* counts)
   {
+    // The phase after which `from` was saved: a plan's (plan_set), or step k's (processor k), with its counts.
+    const ResourceSet* on = phase.at(0).second;
+    if (on != &plan_set) {
+      EXPECT_TRUE(on->test(wrap ? from % 64 : from)) << "restoring " << from;
+    }
+    EXPECT_EQ(phase.size(), on == &plan_set ? size_t{1} : static_cast<size_t>(width));
+    EXPECT_TRUE(counts != nullptr && counts[0] == 1);
     steps = from;
     log.push_back("restore " + std::to_string(from));
   }
@@ -365,4 +375,49 @@ TEST(QuantaAhead, ExtensionsStopOnceTheirSetsReachTheBound)
   const std::shared_ptr<const Lookahead> next = ahead.look_ahead(out->instants.back(), toy);
   ASSERT_NE(next, nullptr);
   EXPECT_NE(ahead.extend(next->instants.back(), toy), nullptr);
+}
+
+/* A lookahead shorter than the one before in the same Lookahead, then a longer one: the phases past the short one's
+ * end come back with the storage they had (the long phases' 8 entries), not grown again from nothing (their
+ * reallocations were 2% of AP's instructions), and hold only their own step's entries. */
+TEST(QuantaAhead, PhasesCutOffKeepTheirStorageForTheNextLookahead)
+{
+  QuantaAhead<int> ahead;
+  Toy toy;
+  toy.ahead = &ahead;
+  toy.steps_until = 100;
+  toy.width = 8;
+  size_t long_phases = 0;
+  {
+    const auto first = ahead.look_ahead(1, toy);
+    ASSERT_NE(first, nullptr);
+    long_phases = first->phases.size();
+    ASSERT_EQ(long_phases, 12U);
+    for (size_t p = 1; p < long_phases; p++)
+      ASSERT_EQ(first->phases[p].size(), 8U);
+  } // (dropped, as the driver drops a lookahead: the next one is filled in the same Lookahead)
+  ahead.take_up_replay(view_at(12, 11), toy);
+  toy.width = 1;
+  toy.steps_until = 15; // steps at 12, 13 and 14: phases 0 to 3
+  const Lookahead* filled = nullptr;
+  {
+    const auto short_one = ahead.look_ahead(12, toy);
+    ASSERT_NE(short_one, nullptr);
+    ASSERT_EQ(short_one->phases.size(), 4U);
+    filled = short_one.get();
+  }
+  ahead.take_up_replay(view_at(15, 3), toy);
+  toy.steps_until = 100;
+  const auto again = ahead.look_ahead(15, toy);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again.get(), filled);
+  ASSERT_GT(again->phases.size(), 6U); // (shorter than the first: the pace counted the short one)
+  for (size_t p = 1; p < again->phases.size(); p++) {
+    ASSERT_EQ(again->phases[p].size(), 1U) << "phase " << p;
+    EXPECT_EQ(again->phases[p][0].first, 1) << "phase " << p;
+    EXPECT_EQ(again->counts[p], 1) << "phase " << p;
+    if (p < long_phases) {
+      EXPECT_GE(again->phases[p].capacity(), 8U) << "phase " << p;
+    }
+  }
 }
