@@ -44,7 +44,7 @@ struct BuddyScratch {
 
 /* The jobs [first, last), in non-decreasing M_j with ties in their order there (a slice of jobs_by_increasing_min()),
  * by non-increasing M_j with ties still in that order: jobs_by_decreasing_min()'s stable sort of them, found by
- * taking their runs of equal M_j from the last (the insertion sort took the slice, its worst case, in quadratic time). */
+ * taking their runs of equal M_j from the last (the insertion sort took such a slice, its worst case, in n^2 steps). */
 void by_decreasing_min(const std::vector<int>& mins, const int* first, const int* last, std::vector<int>& order)
 {
   order.clear();
@@ -77,7 +77,7 @@ void append_buddy(QuantumSchedule& schedule, const std::vector<int>& mins, const
   frontier.assign(1, Segment{0, nodes, 0});
   by_decreasing_min(mins, first, last, scratch.order);
   long long start_units = -1, duration_units = -1; // the last piece's start and duration, in units of 1 / total,
-  Fraction start, duration;                         // and as fractions
+  Fraction start, duration;                        // and as fractions
   for (const int job : scratch.order) {
     // The min-seg: the non-full segment whose height has the largest power of two in its denominator. Height 0 is
     // 0/2^0, so it is chosen only when every other segment is full. The paper proves it unique; a tie would mean
@@ -122,7 +122,8 @@ void append_buddy(QuantumSchedule& schedule, const std::vector<int>& mins, const
     frontier[at].width = w;
     frontier[at].height += height; // height >= 1: no longer the right part's
     if (seg.width > w) {
-      frontier.insert(frontier.begin() + static_cast<long>(at) + 1, Segment{seg.first_node + w, seg.width - w, seg.height});
+      frontier.insert(frontier.begin() + static_cast<long>(at) + 1,
+                      Segment{seg.first_node + w, seg.width - w, seg.height});
     } else if (at + 1 < frontier.size() && frontier[at + 1].height == frontier[at].height) {
       frontier[at].width += frontier[at + 1].width;
       frontier.erase(frontier.begin() + static_cast<long>(at) + 1);
