@@ -32,37 +32,53 @@ struct Segment {
  * for height 0, else log_jobs less the trailing zero bits of height (0 < height < jobs). */
 int denominator_exponent(long long height, int log_jobs)
 {
-  if (height == 0) return 0;
-  int zeros = 0;
-  for (long long h = height; (h & 1) == 0; h >>= 1)
-    zeros++;
-  return log_jobs - zeros;
+  return height == 0 ? 0 : log_jobs - __builtin_ctzll(static_cast<unsigned long long>(height));
 }
 
-/* A BUDDY piece as integers: its job, nodes [first_node, first_node + width), time [start, start + duration) in units
- * of 1/J. */
-struct BuddyPiece {
-  int job;
-  int first_node;
-  int width;
-  long long start;
-  long long duration;
+/* What a schedule's BUDDY parts reuse from one part to the next (a schedule was three allocations a part: the
+ * frontier, the jobs' order and the list of pieces). */
+struct BuddyScratch {
+  std::vector<Segment> frontier;
+  std::vector<int> order; // the part's jobs by non-increasing M_j
 };
 
-/* BUDDY's pieces for `jobs` (a power-of-two number of indices into mins) over the whole quantum [0, 1), times in
- * units of 1/J (J = jobs.size()). */
-std::vector<BuddyPiece> buddy_pieces(int nodes, const std::vector<int>& mins, const std::vector<int>& jobs)
+/* The jobs [first, last), in non-decreasing M_j with ties in their order there (a slice of jobs_by_increasing_min()),
+ * by non-increasing M_j with ties still in that order: jobs_by_decreasing_min()'s stable sort of them, found by
+ * taking their runs of equal M_j from the last (the insertion sort took such a slice, its worst case, in n^2 steps). */
+void by_decreasing_min(const std::vector<int>& mins, const int* first, const int* last, std::vector<int>& order)
 {
-  const long long job_count = static_cast<long long>(jobs.size());
+  order.clear();
+  const int* run_end = last;
+  while (run_end != first) {
+    const int m = mins[static_cast<size_t>(run_end[-1])];
+    const int* run_begin = run_end - 1;
+    while (run_begin != first && mins[static_cast<size_t>(run_begin[-1])] == m)
+      run_begin--;
+    order.insert(order.end(), run_begin, run_end);
+    run_end = run_begin;
+  }
+}
+
+/* Appends BUDDY's pieces for the jobs [first, last) (a power-of-two number J of indices into mins, by non-decreasing
+ * M_j), squeezed into [offset / total, (offset + J) / total) (total: the schedule's job count). Heights are counted in
+ * units of 1/J of the part's own quantum: a piece at height h lasting d starts at offset / total + (h / J) (J / total)
+ * = (offset + h) / total and lasts d / total. */
+void append_buddy(QuantumSchedule& schedule, const std::vector<int>& mins, const int* first, const int* last,
+                  long long offset, long long total, BuddyScratch& scratch)
+{
+  const int nodes = schedule.nodes;
+  const long long job_count = static_cast<long long>(last - first);
   // N x 2^x below stays within 64 bits: x <= log2 J, N < 2^31.
   if (job_count > (1LL << 31)) throw PolicyError("buddy: more than 2^31 jobs");
   int log_jobs = 0;
   while ((1LL << log_jobs) < job_count)
     log_jobs++;
-  std::vector<Segment> frontier{{0, nodes, 0}};
-  std::vector<BuddyPiece> pieces;
-  pieces.reserve(jobs.size());
-  for (int job : detail::jobs_by_decreasing_min(mins, jobs)) {
+  std::vector<Segment>& frontier = scratch.frontier;
+  frontier.assign(1, Segment{0, nodes, 0});
+  by_decreasing_min(mins, first, last, scratch.order);
+  long long start_units = -1, duration_units = -1; // the last piece's start and duration, in units of 1 / total,
+  Fraction start, duration;                        // and as fractions
+  for (const int job : scratch.order) {
     // The min-seg: the non-full segment whose height has the largest power of two in its denominator. Height 0 is
     // 0/2^0, so it is chosen only when every other segment is full. The paper proves it unique; a tie would mean
     // this code broke the invariant, not bad input.
@@ -81,7 +97,8 @@ std::vector<BuddyPiece> buddy_pieces(int nodes, const std::vector<int>& mins, co
       }
     }
     if (min_seg < 0 || tie) throw PolicyError("buddy: no unique min-seg on the frontier");
-    Segment& seg = frontier[static_cast<size_t>(min_seg)];
+    const size_t at = static_cast<size_t>(min_seg);
+    const Segment seg = frontier[at];
     // The width: max(ceilpow2(M_j), (N/J) 2^x). The forced width is N 2^x / J, a whole power of two when N 2^x >= J,
     // else below 1 and so below any ceilpow2(M_j).
     const long long scaled = static_cast<long long>(nodes) << min_seg_exponent; // N 2^x
@@ -93,23 +110,29 @@ std::vector<BuddyPiece> buddy_pieces(int nodes, const std::vector<int>& mins, co
     if (seg.height + height > job_count)
       throw PolicyError("buddy: job " + std::to_string(job) + "'s piece does not fit above the min-seg");
     const int w = static_cast<int>(width);
-    pieces.push_back(BuddyPiece{job, seg.first_node, w, seg.height, height});
+    // A Fraction reduces itself by a gcd: pieces side by side share their start, pieces of one width their duration.
+    if (offset + seg.height != start_units) start = Fraction(start_units = offset + seg.height, total);
+    if (height != duration_units) duration = Fraction(duration_units = height, total);
+    schedule.pieces.push_back(Piece{job, seg.first_node, w, start, duration});
     // The piece raises the left part of the min-seg; the right part keeps its height. Adjacent segments of equal
-    // height merge, so that a filled region reads as one segment.
-    const size_t at = static_cast<size_t>(min_seg);
-    const Segment rest{seg.first_node + w, seg.width - w, seg.height};
-    seg.width = w;
-    seg.height += height;
-    if (rest.width > 0) frontier.insert(frontier.begin() + static_cast<long>(at) + 1, rest);
-    size_t kept = 0; // the merge, in place
-    for (size_t i = 1; i < frontier.size(); i++)
-      if (frontier[kept].height == frontier[i].height)
-        frontier[kept].width += frontier[i].width;
-      else
-        frontier[++kept] = frontier[i];
-    frontier.resize(kept + 1);
+    // height merge, so that a filled region reads as one segment. No two neighbours had equal heights before (one
+    // segment at first, merged after every piece since), and the right part keeps the min-seg's height, which its
+    // right neighbour did not have: only the raised part can now equal a neighbour, on its left, or on its right when
+    // there is no right part.
+    frontier[at].width = w;
+    frontier[at].height += height; // height >= 1: no longer the right part's
+    if (seg.width > w) {
+      frontier.insert(frontier.begin() + static_cast<long>(at) + 1,
+                      Segment{seg.first_node + w, seg.width - w, seg.height});
+    } else if (at + 1 < frontier.size() && frontier[at + 1].height == frontier[at].height) {
+      frontier[at].width += frontier[at + 1].width;
+      frontier.erase(frontier.begin() + static_cast<long>(at) + 1);
+    }
+    if (at > 0 && frontier[at - 1].height == frontier[at].height) {
+      frontier[at - 1].width += frontier[at].width;
+      frontier.erase(frontier.begin() + static_cast<long>(at));
+    }
   }
-  return pieces;
 }
 
 void require_power_of_two_nodes(const std::string& policy, int nodes)
@@ -117,17 +140,6 @@ void require_power_of_two_nodes(const std::string& policy, int nodes)
   if (!is_power_of_two(nodes))
     throw InputError(policy + ": needs N a power of two (N = " + std::to_string(nodes) +
                      "); equi-epoch, opt-epoch and heuristic-epoch take any N");
-}
-
-/* Appends BUDDY's pieces for `jobs`, squeezed into [offset / total, (offset + jobs.size()) / total) (total: the
- * schedule's job count): a piece at height h / J of its own quantum (J = jobs.size()) starts at offset / total + (h /
- * J) (J / total) = (offset + h) / total, and one of duration d / J lasts d / total. */
-void append_buddy(QuantumSchedule& schedule, const std::vector<int>& mins, const std::vector<int>& jobs,
-                  long long offset, long long total)
-{
-  for (const BuddyPiece& p : buddy_pieces(schedule.nodes, mins, jobs))
-    schedule.pieces.push_back(
-        Piece{p.job, p.first_node, p.width, Fraction(offset + p.start, total), Fraction(p.duration, total)});
 }
 
 } // namespace
@@ -143,7 +155,10 @@ QuantumSchedule buddy_schedule(int nodes, const std::vector<int>& mins)
     throw InputError("buddy: needs J a power of two (J = " + std::to_string(mins.size()) +
                      "); buddy-star and hybrid take any J");
   schedule.pieces.reserve(mins.size()); // a piece per job
-  append_buddy(schedule, mins, detail::all_jobs(mins), 0, static_cast<long long>(mins.size()));
+  const std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
+  BuddyScratch scratch;
+  append_buddy(schedule, mins, increasing.data(), increasing.data() + increasing.size(), 0,
+               static_cast<long long>(mins.size()), scratch);
   return schedule;
 }
 
@@ -155,17 +170,16 @@ QuantumSchedule buddy_star_schedule(int nodes, const std::vector<int>& mins)
   schedule.nodes = nodes;
   const long long job_count = static_cast<long long>(mins.size());
   schedule.pieces.reserve(mins.size()); // a piece per job (grown one at a time, reallocated as it went)
-  std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
+  const std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
+  BuddyScratch scratch;
   // The bits of J from the highest: the largest subset takes the smallest jobs and runs first.
-  size_t next = 0;
+  const int* next = increasing.data();
   long long start = 0; // in units of 1/J
   for (int bit = 62; bit >= 0; bit--) {
     long long subset_size = 1LL << bit;
     if ((job_count & subset_size) == 0) continue;
-    std::vector<int> subset(increasing.begin() + static_cast<long>(next),
-                            increasing.begin() + static_cast<long>(next + static_cast<size_t>(subset_size)));
-    next += static_cast<size_t>(subset_size);
-    append_buddy(schedule, mins, subset, start, job_count);
+    append_buddy(schedule, mins, next, next + subset_size, start, job_count, scratch);
+    next += subset_size;
     start += subset_size;
   }
   return schedule;
@@ -183,9 +197,9 @@ QuantumSchedule hybrid_schedule(int nodes, const std::vector<int>& mins, int k)
   while (buddy_count * 2 <= job_count)
     buddy_count *= 2;
   std::vector<int> increasing = detail::jobs_by_increasing_min(mins, detail::all_jobs(mins));
-  std::vector<int> smallest(increasing.begin(), increasing.begin() + static_cast<long>(buddy_count));
   std::vector<int> others(increasing.begin() + static_cast<long>(buddy_count), increasing.end());
-  append_buddy(schedule, mins, smallest, 0, job_count);
+  BuddyScratch scratch;
+  append_buddy(schedule, mins, increasing.data(), increasing.data() + buddy_count, 0, job_count, scratch);
   if (!others.empty())
     detail::append_epochs(schedule, detail::heuristic_epochs(nodes, mins, others, k), Fraction(buddy_count, job_count),
                           static_cast<int>(job_count));

@@ -538,7 +538,9 @@ class JobRuntime {
     double least_time = 0;         // seconds its whole work takes on the fastest of its sets (whole_time)
     double duty = -1;              // seconds it computes per period (cycle_durations()), -1: not known
   };
-  struct CycleSet {
+  /* Aligned to 128 bytes (104 of fields): a step finds a job's set by a shift of its index rather than a multiplication
+   * by 13, at each suspension and launch of its loops. */
+  struct alignas(128) CycleSet {
     const ResourceSet* set;
     const ResourceSet* same = nullptr;      // another set found equal to it (cycle_begin())
     int count = -1;                         // its processors, -1: not counted yet (cycle_set_count())
