@@ -358,35 +358,55 @@ void remove_job_record(AllocationMap& map, JobId id)
 std::optional<JobAllocation> allocate_on(const AllocationMap& map, const VpCounts& demand,
                                          const std::vector<int>& subset, const SchedulerOptions& options)
 {
-  std::vector<Rational> capacities;
-  capacities.reserve(subset.size());
-  for (int p : subset)
-    capacities.push_back(map.processors[static_cast<size_t>(p)].capacity);
   std::optional<JobAllocation> local;
   const bool one_pool = demand.size() == 1 && demand.begin()->second > 0 && !subset.empty() &&
                         std::all_of(subset.begin(), subset.end(), [&](int p) {
                           return map.processors[static_cast<size_t>(p)].arch == demand.begin()->first;
                         });
+  const Rational* equal = nullptr; // the subset's one capacity, if it has one
   if (one_pool) {
-    // The job's one architecture is every given processor's (the subsets the handlers pass): allocate_job's one pool
-    // is the whole subset and its calls come down to these two, without the per-processor architecture names.
-    const auto& [arch, count] = *demand.begin();
-    MtatResult m = mtat(count, capacities, options.allocation.mtat);
-    CompressionResult c = compress(m.vps, capacities, m.turnaround, options.allocation.compression);
-    local.emplace();
-    local->mtat.vps = std::move(m.vps);
-    local->mtat.pool_turnarounds[arch] = m.turnaround;
-    local->mtat.turnaround = std::max(Rational(0), m.turnaround);
-    local->vps = std::move(c.vps);
-    local->turnaround = c.turnaround;
-  } else {
-    std::vector<std::string> archs;
+    equal = &map.processors[static_cast<size_t>(subset.front())].capacity;
     for (int p : subset)
-      archs.push_back(map.processors[static_cast<size_t>(p)].arch);
-    local = allocate_job(demand, capacities, archs, options.allocation);
+      if (!(map.processors[static_cast<size_t>(p)].capacity == *equal)) {
+        equal = nullptr;
+        break;
+      }
+  }
+  if (equal != nullptr && options.allocation.mtat == MtatVariant::optimal &&
+      options.allocation.compression == CompressionVariant::exact) {
+    // Processors of one capacity (a homogeneous cluster's every subset): the same allocation in closed form, without
+    // a rational per processor (MTAT and Compression in rationals were a tenth of the KTH log's run).
+    const auto& [arch, count] = *demand.begin();
+    local = allocate_on_equal_capacities(arch, count, subset.size(), *equal);
+  } else {
+    std::vector<Rational> capacities;
+    capacities.reserve(subset.size());
+    for (int p : subset)
+      capacities.push_back(map.processors[static_cast<size_t>(p)].capacity);
+    if (one_pool) {
+      // The job's one architecture is every given processor's (the subsets the handlers pass): allocate_job's one
+      // pool is the whole subset and its calls come down to these two, without the per-processor architecture names.
+      const auto& [arch, count] = *demand.begin();
+      MtatResult m = mtat(count, capacities, options.allocation.mtat);
+      CompressionResult c = compress(m.vps, capacities, m.turnaround, options.allocation.compression);
+      local.emplace();
+      local->mtat.vps = std::move(m.vps);
+      local->mtat.pool_turnarounds[arch] = m.turnaround;
+      local->mtat.turnaround = std::max(Rational(0), m.turnaround);
+      local->vps = std::move(c.vps);
+      local->turnaround = c.turnaround;
+    } else {
+      std::vector<std::string> archs;
+      for (int p : subset)
+        archs.push_back(map.processors[static_cast<size_t>(p)].arch);
+      local = allocate_job(demand, capacities, archs, options.allocation);
+    }
   }
   if (!local) return std::nullopt;
-  JobAllocation out = *local;
+  JobAllocation out;
+  out.mtat.pool_turnarounds = std::move(local->mtat.pool_turnarounds);
+  out.mtat.turnaround = local->mtat.turnaround;
+  out.turnaround = local->turnaround;
   out.vps.assign(map.processors.size(), 0);
   out.mtat.vps.assign(map.processors.size(), 0);
   for (size_t k = 0; k < subset.size(); k++) {
