@@ -1055,6 +1055,12 @@ TEST(GangNowEvents, SharedColumnSearchDecidesAsEachJobsOwnSearch)
     equal.push_back(Processor{"N" + std::to_string(p), Rational(1), "any"});
   auto [uniform, unused2] = compare_on_random_events(equal, {"any"}, 40, own, shared, 8, 400);
   EXPECT_GT(uniform, 1000);
+  // Equal capacities not whole: the bound compared in integers (c x a.den x now.den x held against now.num x a.num x
+  // width) reads both parts of each fraction.
+  for (auto& p : equal)
+    p.capacity = Rational(3, 2);
+  auto [uniform_fraction, unused3] = compare_on_random_events(equal, {"any"}, 40, own, shared, 8, 400);
+  EXPECT_GT(uniform_fraction, 1000);
   own.remember_declined = true;
   shared.remember_declined = true;
   auto [remembering, remembered] =
