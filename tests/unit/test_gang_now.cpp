@@ -517,6 +517,40 @@ TEST(GangNowCompression, PoolsPerPoolOrCommonTarget)
   EXPECT_FALSE(allocate_job({{"mips", 1}}, a, z, AllocationOptions{}));
 }
 
+TEST(GangNowCompression, EqualCapacitiesInClosedFormAsAllocateJob)
+{
+  // The closed form against allocate_job's rationals, processor by processor, for every count of VPs up to 3 times
+  // the processors, on capacities whole, decimal and not decimal. Two cases by hand first: 7 VPs on 3 processors of
+  // capacity 1 are {3, 2, 2} (T = 3), each bound 3, so Compression keeps 3 processors ({3, 2, 2}); 5 VPs on 4
+  // processors of capacity 3/2 are {2, 1, 1, 1} (T = 4/3), bounds 2, so it keeps 3 ({2, 2, 1}, T = 4/3).
+  JobAllocation seven = allocate_on_equal_capacities("any", 7, 3, r(1));
+  EXPECT_EQ(seven.mtat.vps, (std::vector<int>{3, 2, 2}));
+  EXPECT_EQ(seven.vps, (std::vector<int>{3, 2, 2}));
+  EXPECT_EQ(seven.turnaround, r(3));
+  JobAllocation five = allocate_on_equal_capacities("any", 5, 4, r(3, 2));
+  EXPECT_EQ(five.mtat.vps, (std::vector<int>{2, 1, 1, 1}));
+  EXPECT_EQ(five.mtat.turnaround, r(4, 3));
+  EXPECT_EQ(five.vps, (std::vector<int>{2, 2, 1, 0}));
+  EXPECT_EQ(five.turnaround, r(4, 3));
+  for (const Rational& capacity : {r(1), r(3, 2), r(11, 10), r(7, 3), r(1000)})
+    for (size_t n = 1; n <= 20; n++)
+      for (int x = 1; x <= 3 * static_cast<int>(n) + 2; x++) {
+        const std::vector<Rational> a(n, capacity);
+        const std::vector<std::string> z(n, "sparc");
+        auto rationals = allocate_job({{"sparc", x}}, a, z, AllocationOptions{});
+        ASSERT_TRUE(rationals);
+        JobAllocation closed = allocate_on_equal_capacities("sparc", x, n, capacity);
+        const std::string at = std::to_string(x) + " VPs on " + std::to_string(n) + " of " + fraction_string(capacity);
+        EXPECT_EQ(closed.mtat.vps, rationals->mtat.vps) << at;
+        EXPECT_EQ(closed.mtat.turnaround, rationals->mtat.turnaround) << at;
+        EXPECT_EQ(closed.mtat.pool_turnarounds, rationals->mtat.pool_turnarounds) << at;
+        EXPECT_EQ(closed.vps, rationals->vps) << at;
+        EXPECT_EQ(closed.turnaround, rationals->turnaround) << at;
+      }
+  EXPECT_THROW(allocate_on_equal_capacities("any", 0, 3, r(1)), InputError);
+  EXPECT_THROW(allocate_on_equal_capacities("any", 2, 0, r(1)), InputError);
+}
+
 // ---- Expansion (section 4.3) ----
 
 TEST(GangNowExpansion, ExhaustiveFindsWhatTheColumnSearchMisses)
@@ -1021,6 +1055,12 @@ TEST(GangNowEvents, SharedColumnSearchDecidesAsEachJobsOwnSearch)
     equal.push_back(Processor{"N" + std::to_string(p), Rational(1), "any"});
   auto [uniform, unused2] = compare_on_random_events(equal, {"any"}, 40, own, shared, 8, 400);
   EXPECT_GT(uniform, 1000);
+  // Equal capacities not whole: the bound compared in integers (c x a.den x now.den x held against now.num x a.num x
+  // width) reads both parts of each fraction.
+  for (auto& p : equal)
+    p.capacity = Rational(3, 2);
+  auto [uniform_fraction, unused3] = compare_on_random_events(equal, {"any"}, 40, own, shared, 8, 400);
+  EXPECT_GT(uniform_fraction, 1000);
   own.remember_declined = true;
   shared.remember_declined = true;
   auto [remembering, remembered] =

@@ -189,4 +189,31 @@ std::optional<JobAllocation> allocate_job(const VpCounts& demand, const std::vec
   return out;
 }
 
+JobAllocation allocate_on_equal_capacities(const std::string& arch, int vps, size_t processors,
+                                           const Rational& capacity)
+{
+  if (vps <= 0 || processors == 0 || capacity <= 0)
+    throw InputError("allocation on equal capacities: needs VPs, processors and a positive capacity");
+  const auto n = static_cast<long long>(processors);
+  const long long x = vps;
+  // Up to `n` processors, the first `x % n` with one VP more than the others.
+  const auto spread = [x](long long n_kept, std::vector<int>& out) {
+    const long long each = x / n_kept;
+    const long long more = x % n_kept;
+    for (long long i = 0; i < n_kept; i++)
+      out[static_cast<size_t>(i)] = static_cast<int>(each + (i < more ? 1 : 0));
+  };
+  JobAllocation out;
+  out.mtat.vps.assign(processors, 0);
+  spread(n, out.mtat.vps);
+  const long long bound = (x + n - 1) / n; // m: MTAT's most VPs on one processor, and every processor's bound
+  out.mtat.turnaround = Rational(bound) / capacity;
+  out.mtat.pool_turnarounds.emplace(arch, out.mtat.turnaround);
+  const long long kept = (x + bound - 1) / bound;
+  out.vps.assign(processors, 0);
+  spread(kept, out.vps);
+  out.turnaround = Rational((x + kept - 1) / kept) / capacity;
+  return out;
+}
+
 } // namespace jobsched::gang_now

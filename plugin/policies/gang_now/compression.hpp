@@ -98,4 +98,13 @@ struct JobAllocation {
 std::optional<JobAllocation> allocate_job(const VpCounts& demand, const std::vector<Rational>& capacities,
                                           const std::vector<std::string>& archs, const AllocationOptions& options);
 
+/* allocate_job for `vps` (> 0) VPs of one architecture `arch` on `processors` (> 0) processors of that architecture
+ * and one capacity, with `optimal` MTAT and `exact` Compression, in closed form (what allocate_job computes in
+ * rationals, processor by processor): with q = vps / processors and r its remainder, MTAT gives q + 1 VPs to the
+ * first r processors and q to the others, T = ceil(vps / processors) / capacity; every processor's bound is then
+ * m = ceil(vps / processors) and the ones with more VPs come first in index order, so Compression keeps the first
+ * k = ceil(vps / m) processors and spreads the VPs over them the same way (T = ceil(vps / k) / capacity). */
+JobAllocation allocate_on_equal_capacities(const std::string& arch, int vps, size_t processors,
+                                           const Rational& capacity);
+
 } // namespace jobsched::gang_now

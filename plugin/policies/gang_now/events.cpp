@@ -358,35 +358,55 @@ void remove_job_record(AllocationMap& map, JobId id)
 std::optional<JobAllocation> allocate_on(const AllocationMap& map, const VpCounts& demand,
                                          const std::vector<int>& subset, const SchedulerOptions& options)
 {
-  std::vector<Rational> capacities;
-  capacities.reserve(subset.size());
-  for (int p : subset)
-    capacities.push_back(map.processors[static_cast<size_t>(p)].capacity);
   std::optional<JobAllocation> local;
   const bool one_pool = demand.size() == 1 && demand.begin()->second > 0 && !subset.empty() &&
                         std::all_of(subset.begin(), subset.end(), [&](int p) {
                           return map.processors[static_cast<size_t>(p)].arch == demand.begin()->first;
                         });
+  const Rational* equal = nullptr; // the subset's one capacity, if it has one
   if (one_pool) {
-    // The job's one architecture is every given processor's (the subsets the handlers pass): allocate_job's one pool
-    // is the whole subset and its calls come down to these two, without the per-processor architecture names.
-    const auto& [arch, count] = *demand.begin();
-    MtatResult m = mtat(count, capacities, options.allocation.mtat);
-    CompressionResult c = compress(m.vps, capacities, m.turnaround, options.allocation.compression);
-    local.emplace();
-    local->mtat.vps = std::move(m.vps);
-    local->mtat.pool_turnarounds[arch] = m.turnaround;
-    local->mtat.turnaround = std::max(Rational(0), m.turnaround);
-    local->vps = std::move(c.vps);
-    local->turnaround = c.turnaround;
-  } else {
-    std::vector<std::string> archs;
+    equal = &map.processors[static_cast<size_t>(subset.front())].capacity;
     for (int p : subset)
-      archs.push_back(map.processors[static_cast<size_t>(p)].arch);
-    local = allocate_job(demand, capacities, archs, options.allocation);
+      if (!(map.processors[static_cast<size_t>(p)].capacity == *equal)) {
+        equal = nullptr;
+        break;
+      }
+  }
+  if (equal != nullptr && options.allocation.mtat == MtatVariant::optimal &&
+      options.allocation.compression == CompressionVariant::exact) {
+    // Processors of one capacity (a homogeneous cluster's every subset): the same allocation in closed form, without
+    // a rational per processor (MTAT and Compression in rationals were a tenth of the KTH log's run).
+    const auto& [arch, count] = *demand.begin();
+    local = allocate_on_equal_capacities(arch, count, subset.size(), *equal);
+  } else {
+    std::vector<Rational> capacities;
+    capacities.reserve(subset.size());
+    for (int p : subset)
+      capacities.push_back(map.processors[static_cast<size_t>(p)].capacity);
+    if (one_pool) {
+      // The job's one architecture is every given processor's (the subsets the handlers pass): allocate_job's one
+      // pool is the whole subset and its calls come down to these two, without the per-processor architecture names.
+      const auto& [arch, count] = *demand.begin();
+      MtatResult m = mtat(count, capacities, options.allocation.mtat);
+      CompressionResult c = compress(m.vps, capacities, m.turnaround, options.allocation.compression);
+      local.emplace();
+      local->mtat.vps = std::move(m.vps);
+      local->mtat.pool_turnarounds[arch] = m.turnaround;
+      local->mtat.turnaround = std::max(Rational(0), m.turnaround);
+      local->vps = std::move(c.vps);
+      local->turnaround = c.turnaround;
+    } else {
+      std::vector<std::string> archs;
+      for (int p : subset)
+        archs.push_back(map.processors[static_cast<size_t>(p)].arch);
+      local = allocate_job(demand, capacities, archs, options.allocation);
+    }
   }
   if (!local) return std::nullopt;
-  JobAllocation out = *local;
+  JobAllocation out;
+  out.mtat.pool_turnarounds = std::move(local->mtat.pool_turnarounds);
+  out.mtat.turnaround = local->mtat.turnaround;
+  out.turnaround = local->turnaround;
   out.vps.assign(map.processors.size(), 0);
   out.mtat.vps.assign(map.processors.size(), 0);
   for (size_t k = 0; k < subset.size(); k++) {
@@ -958,6 +978,26 @@ Rational least_shared_turnaround(const JobRecord& job, long long k, const Ration
   return Rational((n + k - 1) / k) / a / Rational(static_cast<long long>(width));
 }
 
+/* Whether the bound above for a job of one architecture on k processors of capacity a over `width` slices,
+ * ceil(n / k) / a / width, reaches now / held, compared as c x a.den x now.den x held >= now.num x a.num x width in
+ * 128-bit integers (denominators are positive): the same order as in rationals without their three divisions and
+ * gcds per turn. Empty when a product would not fit (then the rationals decide). */
+std::optional<bool> bound_reaches(const JobRecord& job, long long k, const Rational& a, int width, const Rational& now,
+                                  size_t held)
+{
+  const long long n = job.total_vps();
+  const __int128 c = (n + k - 1) / k;
+  __int128 left = 0;
+  __int128 right = 0;
+  if (__builtin_mul_overflow(c, static_cast<__int128>(a.denominator()), &left) ||
+      __builtin_mul_overflow(left, static_cast<__int128>(now.denominator()), &left) ||
+      __builtin_mul_overflow(left, static_cast<__int128>(held), &left) ||
+      __builtin_mul_overflow(static_cast<__int128>(now.numerator()), static_cast<__int128>(a.numerator()), &right) ||
+      __builtin_mul_overflow(right, static_cast<__int128>(width), &right))
+    return std::nullopt;
+  return left >= right;
+}
+
 /* A lower bound of the time-shared turnaround any allocation of the job on `processors` over `width` slices has
  * (whatever MTAT and Compression do there; `size`: the processors' capacity times `width`): n VPs on processors of
  * capacity C take at least n / C (each n_i <= T a_i), so over w slices at least n / (C w). On k processors of one
@@ -1127,19 +1167,26 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     // Time-shared turnarounds with the same slice count tau on both sides: T / slices held. On processors of one
     // capacity the bound needs only their count; else it reads each one's.
     Rational least(0);
+    std::optional<bool> declines; // least >= now / held, decided in integers
     if (shared->capacities->uniform) {
-      least = least_shared_turnaround(job, pick.processor_count, shared->capacities->capacity, true, pick.pattern.size,
-                                      pick.width);
+      if (job.vps.size() == 1)
+        declines = bound_reaches(job, pick.processor_count, shared->capacities->capacity, pick.width, now, held.size());
+      if (!declines || options.validate)
+        least = least_shared_turnaround(job, pick.processor_count, shared->capacities->capacity, true,
+                                        pick.pattern.size, pick.width);
       if (options.validate) {
         add_pattern_processors(*shared, pick);
         if (least != least_shared_turnaround(map, job, pick.pattern.processors, pick.pattern.size, pick.width))
           throw PolicyError("gang scheduler: the bound on " + job_name(id) + "'s turnaround from the count differs");
+        if (declines && *declines != (least >= now / Rational(static_cast<long long>(held.size()))))
+          throw PolicyError("gang scheduler: the bound on " + job_name(id) + "'s turnaround, compared in integers, " +
+                            "decides otherwise than in rationals");
       }
     } else {
       add_pattern_processors(*shared, pick);
       least = least_shared_turnaround(map, job, pick.pattern.processors, pick.pattern.size, pick.width);
     }
-    if (least >= now / Rational(static_cast<long long>(held.size()))) return false;
+    if (declines ? *declines : least >= now / Rational(static_cast<long long>(held.size()))) return false;
     if (pick.pattern.processors.empty()) add_pattern_processors(*shared, pick);
     add_pattern_slices(*shared, held, pick);
     pattern = std::move(pick.pattern);
