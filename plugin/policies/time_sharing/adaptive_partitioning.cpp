@@ -769,9 +769,10 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     to.next_period = next_period_;
     to.jobs_seen = jobs_seen_;
   }
-  /* `phase` is the plan of the step whose state `from` is (first_phase()'s or step_ahead()'s: held_'s jobs by id, on
-   * their sets), `counts` its counts (held_'s, AP declares them): held_ is those jobs with their entries, found along
-   * by_id_ (the lookahead's jobs: ends and submissions are held back while it is out). */
+  /* `phase` is the plan of the step whose state `from` is (first_phase()'s, step_ahead()'s, or extend()'s copy of the
+   * last phase for an extension's first: held_'s jobs by id, on their sets), `counts` its counts (held_'s, AP declares
+   * them): held_ is those jobs with their entries, found along by_id_ (the lookahead's jobs: ends and submissions are
+   * held back while it is out). */
   void restore_state(const SavedState& from, const Phase& phase, const int* counts)
   {
     const SavedState::Record* record = from.records.data();
