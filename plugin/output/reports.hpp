@@ -59,6 +59,13 @@ class TextBuffer {
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
   void clear() { size_ = 0; }
+  /* Drops the first n characters (n <= size()): the rest moves to the front. */
+  void erase_front(std::size_t n)
+  {
+    if (n == 0) return;
+    size_ -= n;
+    std::memmove(data_.get(), data_.get() + n, size_);
+  }
   /* Writes the text to `out` and clears it (the storage stays). */
   void write_to(std::ostream& out)
   {
@@ -109,7 +116,7 @@ class NumberMemo {
     std::uint64_t bits;
     std::memcpy(&bits, &key, sizeof bits);
     if (length_ > 0 && bits == key_bits_) {
-      std::memcpy(out, text_, static_cast<std::size_t>(length_));
+      std::memcpy(out, text_, sizeof text_); // (out has room for more: a copy of fixed length, no call)
       return out + length_;
     }
     char* const end = write_number(out, value_of(key));
@@ -232,7 +239,7 @@ class SegmentsWriter {
   std::FILE* spill_ = nullptr;      // rows moved out of memory: [spill_loaded_ - (spilled_.size() - spilled_read_),
   std::uint64_t spill_written_ = 0; // spill_written_) of the file, before the ones in memory
   std::uint64_t spill_loaded_ = 0;
-  std::string spilled_; // what was read of the file, from spilled_read_ on
+  TextBuffer spilled_; // what was read of the file, from spilled_read_ on
   std::size_t spilled_read_ = 0;
   std::uint64_t spilled_total_ = 0;
   TextBuffer out_text_;    // rows assembled before one write
@@ -267,20 +274,39 @@ class TraceWriter {
   }
 
  private:
-  /* A job number's text, kept for the job's next rows: the rows of the jobs sharing the machine interleave, and
-   * std::to_chars of the number was a tenth of the writer's work. By number modulo kJobNumbers (a job in the system
-   * rarely shares its place with another: their numbers are close together); copied as kJobNumberRoom bytes, the row
-   * having room for them. */
-  struct JobNumberText {
+  /* A job's texts, kept for its next rows: the rows of the jobs sharing the machine interleave, so the columns' memos
+   * (NumberMemo) rarely hold a job's own values. Its number (std::to_chars of it was a tenth of the writer's work);
+   * the end of its last row, which is the start of its next one (a job's segments follow one another); its processors'
+   * text with the words of the set it is of, while the set spans at most kKeptWords words (a time-sharing job keeps its
+   * processors from segment to segment: their text was a fifth of a run's instructions under ap). By number modulo
+   * kJobNumbers (a job in the system rarely shares its place with another: their numbers are close together); each
+   * text copied at its room's fixed length (no call), the row having room for it. */
+  static constexpr std::size_t kEndRoom = 24;
+  static constexpr std::size_t kProcessorsRoom = 64;
+  static constexpr int kKeptWords = 4;
+  static constexpr std::uint8_t kNoProcessors = 0xff;
+  struct JobTexts {
     JobId job = 0;
-    std::uint8_t length = 0; // 0: none kept
+    std::uint8_t length = 0;            // of the number's text; 0: nothing kept
+    std::uint8_t end_length = 0;        // 0: no end kept
+    std::uint8_t processors_length = kNoProcessors;
     char text[kJobNumberRoom];
+    std::uint64_t end_bits = 0;
+    int first_word = 0; // the words the processors' text is of: [first_word, first_word + word_count)
+    int word_count = 0;
+    std::uint64_t words[kKeptWords] = {};
+    char end[kEndRoom];
+    char processors[kProcessorsRoom];
   };
   static constexpr std::size_t kJobNumbers = 256;
-  char* write_job_number(char* p, JobId job);
+  JobTexts& job_texts(JobId job); // the job's place, its texts dropped if they were another job's
+  /* Whether `kept`'s processors' text is that of `processors` (a set of the same words). */
+  static bool holds_set(const JobTexts& kept, const ResourceSet& processors);
+  /* The processors' text at `p`: kept's when `held` (holds_set()), else written and kept when it fits. */
+  static char* write_processors(char* p, JobTexts& kept, const ResourceSet& processors, bool held);
 
   std::ostream& out_;
-  std::unique_ptr<JobNumberText[]> job_numbers_;
+  std::unique_ptr<JobTexts[]> job_texts_;
   TextBuffer rows_;       // rows not written to out_ yet, the last one last
   NumberMemo start_text_; // the start and end formatted last
   NumberMemo end_text_;

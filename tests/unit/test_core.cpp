@@ -1446,6 +1446,100 @@ TEST(OutputWriters, TraceRowsCarryTheirOwnJobNumbers)
   EXPECT_EQ(out.str(), expected);
 }
 
+/* trace.csv's writer keeps each job's texts for its next rows (its processors' text while its set's words are those it
+ * was of, its last end for a start equal to it): every row must still carry its own segment's processors and times.
+ * Jobs share places (3, 259 and -253 by number modulo 256), keep their sets or change them by one member, move a set to
+ * other words of the same bits ("0-3" and "64-67"), hold sets of more words than are kept (1,000 processors: "0 999"
+ * and "0 998", the same four first words) and texts too long to keep (every other processor: 64 runs); starts are the
+ * job's end before, another job's, or new, ends whole, fractional, -0 and too long to keep (10^30). The expected texts
+ * are made from the members one by one and with printf. */
+TEST(OutputWriters, TraceRowsCarryTheirOwnProcessorsAndTimes)
+{
+  const std::vector<JobId> jobs{3, 259, -253, 4, 5};
+  std::mt19937_64 gen(11);
+  std::uniform_int_distribution<int> pick(0, 999);
+  auto set_text = [](const ResourceSet& set) {
+    std::string text;
+    for (int i = 0; i < set.capacity(); i++) {
+      if (!set.test(i) || (i > 0 && set.test(i - 1))) continue;
+      int last = i;
+      while (last + 1 < set.capacity() && set.test(last + 1))
+        last++;
+      if (!text.empty()) text += ' ';
+      text += std::to_string(i);
+      if (last > i) text += "-" + std::to_string(last);
+    }
+    return text;
+  };
+  auto some_set = [&](int choice) {
+    switch (choice % 7) {
+    case 0: return ResourceSet::range(200, 0, 4);
+    case 1: return ResourceSet::range(200, 64, 4);
+    case 2: {
+      ResourceSet set = ResourceSet::range(1000, 0, 1);
+      set.set(999 - choice % 2);
+      return set;
+    }
+    case 3: {
+      ResourceSet set(200);
+      for (int i = 0; i < 128; i += 2)
+        set.set(i);
+      return set;
+    }
+    default: return ResourceSet::range(200, pick(gen) % 150, 1 + pick(gen) % 40);
+    }
+  };
+  std::vector<ResourceSet> sets;
+  std::vector<double> ends(jobs.size(), 0);
+  for (size_t k = 0; k < jobs.size(); k++)
+    sets.push_back(some_set(static_cast<int>(k)));
+  std::ostringstream out;
+  std::string expected = "job_id,start,end,processors,state\n";
+  int kept_sets = 0;
+  int kept_starts = 0;
+  {
+    TraceWriter writer(out);
+    double last_end = 0;
+    for (int n = 0; n < 20000; n++) {
+      const size_t k = static_cast<size_t>(pick(gen)) % jobs.size();
+      const int change = pick(gen);
+      if (change < 150) {
+        sets[k] = some_set(pick(gen));
+      } else if (change < 250) { // one member more or fewer
+        const int member = pick(gen) % sets[k].capacity();
+        if (sets[k].test(member))
+          sets[k].reset(member);
+        else
+          sets[k].set(member);
+      } else {
+        kept_sets++;
+      }
+      const int when = pick(gen);
+      double start = when < 700 ? ends[k] : when < 850 ? last_end : pick(gen) / 8.0;
+      if (when < 700) kept_starts++;
+      const int length = pick(gen);
+      const double end = length < 20    ? 1e30
+                         : length < 40  ? -0.0
+                         : length < 500 ? start + length
+                                        : start + length / 7.0;
+      const JobStatus status = length % 2 == 0 ? JobStatus::running : JobStatus::suspended;
+      writer.write({jobs[k], start, end, sets[k], status});
+      const std::string processors = set_text(sets[k]);
+      expected += std::to_string(jobs[k]) + "," + printf_number(start) + "," + printf_number(end) + "," + processors +
+                  "," + (status == JobStatus::running ? "running" : "suspended") + "\n";
+      const SegmentTexts texts = writer.last_row();
+      ASSERT_EQ(std::string(texts.start), printf_number(start)) << n;
+      ASSERT_EQ(std::string(texts.end), printf_number(end)) << n;
+      ASSERT_EQ(std::string(texts.processors), processors) << n;
+      ends[k] = end;
+      last_end = end;
+    }
+  }
+  EXPECT_EQ(out.str(), expected);
+  EXPECT_GT(kept_sets, 10000); // (most rows were of a job's set before, most starts its end before)
+  EXPECT_GT(kept_starts, 10000);
+}
+
 /* trace.csv's rows go to the stream some at a time: after each write() the stream has whole rows only, at most
  * kFlushSize characters short of every row, last_row() is that row's texts; after flush(), or when the writer goes, the
  * stream has every row. The rows expected are made with snprintf; times of every kind (whole, six decimals, repeated
