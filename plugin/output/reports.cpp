@@ -105,6 +105,26 @@ std::string_view final_state_text(JobFate fate)
 {
   return enum_text<JobFate, 5, batsim_final_state>(fate);
 }
+/* A status's text in room of a fixed length, copied whole into a row (a copy of fixed length: no call, where
+ * status_text()'s was one of each trace.csv row); nullptr for a text too long for the room. */
+struct PaddedText {
+  char text[16];
+  std::uint8_t length;
+};
+const PaddedText* padded_status_text(JobStatus status)
+{
+  static const auto texts = [] {
+    std::array<PaddedText, 7> t{};
+    for (std::size_t k = 0; k < t.size(); k++) {
+      const std::string_view text = status_text(static_cast<JobStatus>(k));
+      t[k].length = text.size() <= sizeof t[k].text ? static_cast<std::uint8_t>(text.size()) : 0xff;
+      std::memcpy(t[k].text, text.data(), std::min(text.size(), sizeof t[k].text));
+    }
+    return t;
+  }();
+  const auto index = static_cast<std::size_t>(status);
+  return index < texts.size() && texts[index].length != 0xff ? &texts[index] : nullptr;
+}
 } // namespace
 
 namespace {
@@ -600,7 +620,7 @@ void TraceWriter::flush()
   rows_.write_to(out_);
 }
 
-TraceWriter::JobTexts& TraceWriter::job_texts(JobId job)
+inline TraceWriter::JobTexts& TraceWriter::job_texts(JobId job)
 {
   JobTexts& kept = job_texts_[static_cast<std::uint64_t>(job) % kJobNumbers];
   if (kept.length == 0 || kept.job != job) { // another job's place, or none's yet: its texts are not this job's
@@ -612,7 +632,7 @@ TraceWriter::JobTexts& TraceWriter::job_texts(JobId job)
   return kept;
 }
 
-bool TraceWriter::holds_set(const JobTexts& kept, const ResourceSet& processors)
+inline bool TraceWriter::holds_set(const JobTexts& kept, const ResourceSet& processors)
 {
   const auto [first, end] = processors.word_span();
   if (kept.processors_length == kNoProcessors || first != kept.first_word || end - first != kept.word_count)
@@ -622,7 +642,7 @@ bool TraceWriter::holds_set(const JobTexts& kept, const ResourceSet& processors)
   return true;
 }
 
-char* TraceWriter::write_processors(char* p, JobTexts& kept, const ResourceSet& processors, bool held)
+inline char* TraceWriter::write_processors(char* p, JobTexts& kept, const ResourceSet& processors, bool held)
 {
   if (held) {
     std::memcpy(p, kept.processors, kProcessorsRoom);
@@ -648,13 +668,15 @@ void TraceWriter::write(const TraceSegment& s)
 {
   // The rows before go out once they fill kFlushSize (one call for many rows): this row stays for last_row().
   if (rows_.size() >= kFlushSize) flush();
-  const std::string_view status = status_text(s.status);
+  const PaddedText* const padded_status = padded_status_text(s.status);
+  const std::string_view status = padded_status != nullptr ? std::string_view() : status_text(s.status);
   JobTexts& kept = job_texts(s.job);
   // Room for the job, three numbers, the processors (a kept text is copied at kProcessorsRoom), the state, the repeats
   // and the separators.
   const bool held = holds_set(kept, s.processors);
   const std::size_t processors_room = held ? kProcessorsRoom : s.processors.text_bound();
-  char* p = rows_.room(3 * kNumberTextMax + std::max(processors_room, kProcessorsRoom) + status.size() + 64);
+  char* p = rows_.room(3 * kNumberTextMax + std::max(processors_room, kProcessorsRoom) +
+                        std::max(status.size(), sizeof PaddedText::text) + 64);
   const char* const rows = p - rows_.size(); // (last_row()'s places are from there)
   std::memcpy(p, kept.text, kJobNumberRoom); // (a copy of fixed length: no call)
   p += kept.length;
@@ -681,7 +703,12 @@ void TraceWriter::write(const TraceSegment& s)
   p = write_processors(p, kept, s.processors, held);
   processors_end_ = static_cast<size_t>(p - rows);
   *p++ = ',';
-  p = put(p, status);
+  if (padded_status != nullptr) {
+    std::memcpy(p, padded_status->text, sizeof padded_status->text);
+    p += padded_status->length;
+  } else {
+    p = put(p, status);
+  }
   if (cycles_) {
     *p++ = ',';
     if (s.repeats != 1 || s.period != 0) {
