@@ -1350,46 +1350,74 @@ TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsFields)
   }
 }
 
-/* NumberMemo gives the text of every number, the same as write_number() of its value, and formats a number again only
- * when its key is not the last one: 0 and -0 (different bits) are each formatted, a text too long to keep (1e200's) is
- * formatted every time. */
-TEST(OutputWriters, NumberMemoWritesWhatWriteNumberWrites)
+/* NumberCache writes what write_number() writes, and formats a number only when its place does not hold it: eight numbers
+ * of eight places in turn are formatted once each, two of one place in turn each time (and still right), 0 and -0
+ * each, a text too long to keep each time, and on random
+ * numbers (of every kind, too long to keep among them) it formats no more than a memo of the last one (of the same room)
+ * would. */
+TEST(OutputWriters, NumberCacheWritesWhatWriteNumberWrites)
 {
-  std::vector<double> keys = edge_and_random_numbers();
-  keys.resize(2000);
-  std::vector<double> sequence;
-  for (double k : keys) { // each key once or three times in a row
-    sequence.push_back(k);
-    if (sequence.size() % 3 == 0) sequence.insert(sequence.end(), 2, k);
-  }
-  for (double k : {0.0, -0.0, -0.0, 1e200, 1e200, 2.5, 2.5})
-    sequence.push_back(k);
-  int calls_expected = 0;
-  for (size_t i = 0; i < sequence.size(); i++) {
-    std::uint64_t bits;
-    std::uint64_t last_bits = 0;
-    std::memcpy(&bits, &sequence[i], sizeof bits);
-    if (i > 0) std::memcpy(&last_bits, &sequence[i - 1], sizeof last_bits);
-    if (i == 0 || bits != last_bits || printf_number(nine_decimals(sequence[i])).size() > 36) calls_expected++;
-  }
-  NumberMemo memo;
   int calls = 0;
-  char text[kNumberTextMax];
-  char expected[kNumberTextMax];
-  int mismatches = 0;
   auto value_of = [&calls](double key) {
     calls++;
     return nine_decimals(key);
   };
-  for (double k : sequence) {
-    const std::string_view written(text, static_cast<size_t>(memo.write(text, k, value_of) - text));
+  char text[kNumberTextMax];
+  char expected[kNumberTextMax];
+  auto agrees = [&](NumberCache& cache, double k) {
+    const std::string_view written(text, static_cast<size_t>(cache.write(text, k, value_of) - text));
     const std::string_view reference(expected,
                                      static_cast<size_t>(write_number(expected, nine_decimals(k)) - expected));
-    if (written != reference && ++mismatches < 5) ADD_FAILURE() << k << ": " << written;
-  }
+    return written == reference;
+  };
+  std::vector<double> apart; // numbers of eight places
+  std::vector<bool> taken(NumberCache::kEntries);
+  for (double k = 0.5; apart.size() < 8; k += 1.25)
+    if (!taken[NumberCache::place_of(k)]) {
+      taken[NumberCache::place_of(k)] = true;
+      apart.push_back(k);
+    }
+  double partner = apart[0] + 1.25; // a number of apart[0]'s place
+  while (NumberCache::place_of(partner) != NumberCache::place_of(apart[0]))
+    partner += 1.25;
+  const std::vector<double> together{apart[0], partner};
+  NumberCache cache;
+  for (int round = 0; round < 50; round++)
+    for (double k : apart)
+      EXPECT_TRUE(agrees(cache, k)) << k;
+  EXPECT_EQ(calls, 8);
+  calls = 0;
+  NumberCache shared;
+  for (int round = 0; round < 50; round++)
+    for (double k : together)
+      EXPECT_TRUE(agrees(shared, k)) << k;
+  EXPECT_EQ(calls, 100);
+  calls = 0;
+  NumberCache edges; // 0 and -0 (other bits) formatted each, 1e200's text (too long to keep) each time
+  for (double k : {0.0, -0.0, -0.0, 1e200, 1e200})
+    EXPECT_TRUE(agrees(edges, k)) << k;
+  EXPECT_EQ(calls, 4);
+
+  std::vector<double> keys = edge_and_random_numbers();
+  keys.resize(2000);
+  std::mt19937_64 gen(3);
+  std::uniform_int_distribution<size_t> pick(0, 39);
+  std::vector<double> sequence;
+  for (size_t i = 0; i < 20000; i++) // a key among the 40 around the i-th, often again
+    sequence.push_back(keys[(i / 10 + pick(gen)) % keys.size()]);
+  int memo_calls = 0;
+  for (size_t i = 0; i < sequence.size(); i++)
+    if (i == 0 || std::memcmp(&sequence[i], &sequence[i - 1], sizeof(double)) != 0 ||
+        printf_number(nine_decimals(sequence[i])).size() > NumberCache::kTextRoom)
+      memo_calls++;
+  calls = 0;
+  NumberCache random;
+  int mismatches = 0;
+  for (double k : sequence)
+    if (!agrees(random, k) && ++mismatches < 5) ADD_FAILURE() << k;
   EXPECT_EQ(mismatches, 0);
-  EXPECT_EQ(calls, calls_expected);
-  EXPECT_GT(sequence.size(), static_cast<size_t>(calls_expected) + 1000); // (the repeats were copied)
+  EXPECT_LE(calls, memo_calls);
+  EXPECT_LT(calls, 19000); // (numbers that came back were copied)
 }
 
 /* A TextBuffer keeps its text as it grows from room() to room(), and a moved-from one is empty, with no room. */
