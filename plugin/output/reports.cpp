@@ -676,7 +676,7 @@ void TraceWriter::write(const TraceSegment& s)
   const bool held = holds_set(kept, s.processors);
   const std::size_t processors_room = held ? kProcessorsRoom : s.processors.text_bound();
   char* p = rows_.room(3 * kNumberTextMax + std::max(processors_room, kProcessorsRoom) +
-                        std::max(status.size(), sizeof PaddedText::text) + 64);
+                       std::max(status.size(), sizeof PaddedText::text) + 64);
   const char* const rows = p - rows_.size(); // (last_row()'s places are from there)
   std::memcpy(p, kept.text, kJobNumberRoom); // (a copy of fixed length: no call)
   p += kept.length;

@@ -137,7 +137,8 @@ class NumberCache {
     char* const end = write_number(out, value_of(key));
     const auto length = static_cast<std::size_t>(end - out);
     entry.length = length <= kTextRoom ? static_cast<std::uint32_t>(length) : 0; // (0: none kept)
-    std::memcpy(entry.text, out, kTextRoom); // (out's room goes on past the text)
+    // (out's room goes on past the text: a copy of fixed length)
+    std::memcpy(entry.text, out, kTextRoom);
     entry.key_bits = bits;
     return end;
   }
@@ -305,8 +306,8 @@ class TraceWriter {
   static constexpr std::uint8_t kNoProcessors = 0xff;
   struct JobTexts {
     JobId job = 0;
-    std::uint8_t length = 0;            // of the number's text; 0: nothing kept
-    std::uint8_t end_length = 0;        // 0: no end kept
+    std::uint8_t length = 0;     // of the number's text; 0: nothing kept
+    std::uint8_t end_length = 0; // 0: no end kept
     std::uint8_t processors_length = kNoProcessors;
     char text[kJobNumberRoom];
     std::uint64_t end_bits = 0;

@@ -1350,11 +1350,10 @@ TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsFields)
   }
 }
 
-/* NumberCache writes what write_number() writes, and formats a number only when its place does not hold it: eight numbers
- * of eight places in turn are formatted once each, two of one place in turn each time (and still right), 0 and -0
- * each, a text too long to keep each time, and on random
- * numbers (of every kind, too long to keep among them) it formats no more than a memo of the last one (of the same room)
- * would. */
+/* NumberCache writes what write_number() writes, and formats a number only when its place does not hold it: eight
+ * numbers of eight places in turn are formatted once each, two of one place in turn each time (and still right), 0 and
+ * -0 each, a text too long to keep each time, and on random numbers (of every kind, too long to keep among them) it
+ * formats no more than a memo of the last one (of the same room) would. */
 TEST(OutputWriters, NumberCacheWritesWhatWriteNumberWrites)
 {
   int calls = 0;
@@ -1501,8 +1500,10 @@ TEST(OutputWriters, TraceRowsCarryTheirOwnProcessorsAndTimes)
   };
   auto some_set = [&](int choice) {
     switch (choice % 7) {
-    case 0: return ResourceSet::range(200, 0, 4);
-    case 1: return ResourceSet::range(200, 64, 4);
+    case 0:
+      return ResourceSet::range(200, 0, 4);
+    case 1:
+      return ResourceSet::range(200, 64, 4);
     case 2: {
       ResourceSet set = ResourceSet::range(1000, 0, 1);
       set.set(999 - choice % 2);
@@ -1514,7 +1515,8 @@ TEST(OutputWriters, TraceRowsCarryTheirOwnProcessorsAndTimes)
         set.set(i);
       return set;
     }
-    default: return ResourceSet::range(200, pick(gen) % 150, 1 + pick(gen) % 40);
+    default:
+      return ResourceSet::range(200, pick(gen) % 150, 1 + pick(gen) % 40);
     }
   };
   std::vector<ResourceSet> sets;
@@ -1546,10 +1548,7 @@ TEST(OutputWriters, TraceRowsCarryTheirOwnProcessorsAndTimes)
       double start = when < 700 ? ends[k] : when < 850 ? last_end : pick(gen) / 8.0;
       if (when < 700) kept_starts++;
       const int length = pick(gen);
-      const double end = length < 20    ? 1e30
-                         : length < 40  ? -0.0
-                         : length < 500 ? start + length
-                                        : start + length / 7.0;
+      const double end = length < 20 ? 1e30 : length < 40 ? -0.0 : length < 500 ? start + length : start + length / 7.0;
       const JobStatus status = length % 2 == 0 ? JobStatus::running : JobStatus::suspended;
       writer.write({jobs[k], start, end, sets[k], status});
       const std::string processors = set_text(sets[k]);
