@@ -105,6 +105,26 @@ std::string_view final_state_text(JobFate fate)
 {
   return enum_text<JobFate, 5, batsim_final_state>(fate);
 }
+/* A status's text in room of a fixed length, copied whole into a row (a copy of fixed length: no call, where
+ * status_text()'s was one of each trace.csv row); nullptr for a text too long for the room. */
+struct PaddedText {
+  char text[16];
+  std::uint8_t length;
+};
+const PaddedText* padded_status_text(JobStatus status)
+{
+  static const auto texts = [] {
+    std::array<PaddedText, 7> t{};
+    for (std::size_t k = 0; k < t.size(); k++) {
+      const std::string_view text = status_text(static_cast<JobStatus>(k));
+      t[k].length = text.size() <= sizeof t[k].text ? static_cast<std::uint8_t>(text.size()) : 0xff;
+      std::memcpy(t[k].text, text.data(), std::min(text.size(), sizeof t[k].text));
+    }
+    return t;
+  }();
+  const auto index = static_cast<std::size_t>(status);
+  return index < texts.size() && texts[index].length != 0xff ? &texts[index] : nullptr;
+}
 } // namespace
 
 namespace {
@@ -477,22 +497,23 @@ void SegmentsWriter::release_first_block()
 const char* SegmentsWriter::next_spilled(std::size_t bytes)
 {
   if (spilled_.size() - spilled_read_ < bytes) {
-    spilled_.erase(0, spilled_read_);
+    spilled_.erase_front(spilled_read_);
     spilled_read_ = 0;
-    size_t have = spilled_.size();
+    const size_t have = spilled_.size();
     const size_t want = std::max<std::size_t>(bytes - have, std::size_t{1} << 20);
     const size_t wanted = static_cast<size_t>(std::min<std::uint64_t>(want, spill_written_ - spill_loaded_));
-    spilled_.resize(have + wanted);
-    while (have < spilled_.size()) {
-      const ssize_t n =
-          ::pread(fileno(spill_), spilled_.data() + have, spilled_.size() - have, static_cast<off_t>(spill_loaded_));
+    char* const at = spilled_.room(wanted); // (not zero-filled: a std::string's resize() filled each MiB first)
+    size_t got = 0;
+    while (got < wanted) {
+      const ssize_t n = ::pread(fileno(spill_), at + got, wanted - got, static_cast<off_t>(spill_loaded_));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0)
         throw InputError(std::string("segments.csv: cannot read its temporary file back (") +
                          std::strerror(n < 0 ? errno : EIO) + ")");
-      have += static_cast<size_t>(n);
+      got += static_cast<size_t>(n);
       spill_loaded_ += static_cast<std::uint64_t>(n);
     }
+    spilled_.set_end(at + wanted);
     if (spilled_.size() < bytes) throw std::logic_error("segments.csv: a row cut short in its temporary file");
   }
   const char* p = spilled_.data() + spilled_read_;
@@ -584,7 +605,7 @@ void SegmentsWriter::finish()
 }
 
 TraceWriter::TraceWriter(std::ostream& out, bool cycles)
-    : out_(out), job_numbers_(new JobNumberText[kJobNumbers]), cycles_(cycles)
+    : out_(out), job_texts_(new JobTexts[kJobNumbers]), cycles_(cycles)
 {
   out_ << (cycles ? "job_id,start,end,processors,state,period,repeats\n" : "job_id,start,end,processors,state\n");
 }
@@ -599,17 +620,47 @@ void TraceWriter::flush()
   rows_.write_to(out_);
 }
 
-char* TraceWriter::write_job_number(char* p, JobId job)
+inline TraceWriter::JobTexts& TraceWriter::job_texts(JobId job)
 {
-  JobNumberText& kept = job_numbers_[static_cast<std::uint64_t>(job) % kJobNumbers];
-  if (kept.length != 0 && kept.job == job) {
-    std::memcpy(p, kept.text, kJobNumberRoom); // (a copy of fixed length: no call)
-    return p + kept.length;
+  JobTexts& kept = job_texts_[static_cast<std::uint64_t>(job) % kJobNumbers];
+  if (kept.length == 0 || kept.job != job) { // another job's place, or none's yet: its texts are not this job's
+    kept.job = job;
+    kept.length = static_cast<std::uint8_t>(put_integer(kept.text, job) - kept.text);
+    kept.end_length = 0;
+    kept.processors_length = kNoProcessors;
   }
-  char* const end = put_integer(p, job);
-  kept.job = job;
-  kept.length = static_cast<std::uint8_t>(end - p);
-  std::memcpy(kept.text, p, kept.length);
+  return kept;
+}
+
+inline bool TraceWriter::holds_set(const JobTexts& kept, const ResourceSet& processors)
+{
+  const auto [first, end] = processors.word_span();
+  if (kept.processors_length == kNoProcessors || first != kept.first_word || end - first != kept.word_count)
+    return false;
+  for (int w = 0; w < kept.word_count; w++)
+    if (processors.word(first + w) != kept.words[w]) return false;
+  return true;
+}
+
+inline char* TraceWriter::write_processors(char* p, JobTexts& kept, const ResourceSet& processors, bool held)
+{
+  if (held) {
+    std::memcpy(p, kept.processors, kProcessorsRoom);
+    return p + kept.processors_length;
+  }
+  char* const end = processors.write_text(p);
+  const auto length = static_cast<std::size_t>(end - p);
+  const auto [first, last] = processors.word_span();
+  if (last - first > kKeptWords || length > kProcessorsRoom) {
+    kept.processors_length = kNoProcessors;
+    return end;
+  }
+  kept.first_word = first;
+  kept.word_count = last - first;
+  for (int w = 0; w < kept.word_count; w++)
+    kept.words[w] = processors.word(first + w);
+  std::memcpy(kept.processors, p, length);
+  kept.processors_length = static_cast<std::uint8_t>(length);
   return end;
 }
 
@@ -617,23 +668,47 @@ void TraceWriter::write(const TraceSegment& s)
 {
   // The rows before go out once they fill kFlushSize (one call for many rows): this row stays for last_row().
   if (rows_.size() >= kFlushSize) flush();
-  const std::string_view status = status_text(s.status);
-  // Room for the job, three numbers, the processors, the state, the repeats and the separators.
-  char* p = rows_.room(3 * kNumberTextMax + s.processors.text_bound() + status.size() + 64);
+  const PaddedText* const padded_status = padded_status_text(s.status);
+  const std::string_view status = padded_status != nullptr ? std::string_view() : status_text(s.status);
+  JobTexts& kept = job_texts(s.job);
+  // Room for the job, three numbers, the processors (a kept text is copied at kProcessorsRoom), the state, the repeats
+  // and the separators.
+  const bool held = holds_set(kept, s.processors);
+  const std::size_t processors_room = held ? kProcessorsRoom : s.processors.text_bound();
+  char* p = rows_.room(3 * kNumberTextMax + std::max(processors_room, kProcessorsRoom) +
+                       std::max(status.size(), sizeof PaddedText::text) + 64);
   const char* const rows = p - rows_.size(); // (last_row()'s places are from there)
-  p = write_job_number(p, s.job);
+  std::memcpy(p, kept.text, kJobNumberRoom); // (a copy of fixed length: no call)
+  p += kept.length;
   *p++ = ',';
   start_at_ = static_cast<size_t>(p - rows);
-  p = start_text_.write(p, s.start);
+  std::uint64_t start_bits;
+  std::memcpy(&start_bits, &s.start, sizeof start_bits);
+  if (kept.end_length != 0 && start_bits == kept.end_bits) { // the job's segment before ended where this one starts
+    std::memcpy(p, kept.end, kEndRoom);
+    p += kept.end_length;
+  } else {
+    p = start_text_.write(p, s.start);
+  }
   *p++ = ',';
   end_at_ = static_cast<size_t>(p - rows);
+  char* const end = p;
   p = end_text_.write(p, s.end);
+  const auto end_length = static_cast<std::size_t>(p - end);
+  kept.end_length = end_length <= kEndRoom ? static_cast<std::uint8_t>(end_length) : 0;
+  std::memcpy(kept.end, end, kEndRoom); // (the row's room goes on past the end's text)
+  std::memcpy(&kept.end_bits, &s.end, sizeof kept.end_bits);
   *p++ = ',';
   processors_at_ = static_cast<size_t>(p - rows);
-  p = s.processors.write_text(p);
+  p = write_processors(p, kept, s.processors, held);
   processors_end_ = static_cast<size_t>(p - rows);
   *p++ = ',';
-  p = put(p, status);
+  if (padded_status != nullptr) {
+    std::memcpy(p, padded_status->text, sizeof padded_status->text);
+    p += padded_status->length;
+  } else {
+    p = put(p, status);
+  }
   if (cycles_) {
     *p++ = ',';
     if (s.repeats != 1 || s.period != 0) {

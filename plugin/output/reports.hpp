@@ -59,6 +59,13 @@ class TextBuffer {
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
   void clear() { size_ = 0; }
+  /* Drops the first n characters (n <= size()): the rest moves to the front. */
+  void erase_front(std::size_t n)
+  {
+    if (n == 0) return;
+    size_ -= n;
+    std::memmove(data_.get(), data_.get() + n, size_);
+  }
   /* Writes the text to `out` and clears it (the storage stays). */
   void write_to(std::ostream& out)
   {
@@ -96,27 +103,43 @@ class JobsCsvWriter {
   std::FILE* spool_ = nullptr;
   TextBuffer row_; // the row being written, assembled in place
 };
-/* A column's last number and its text: the next number of the column, when it is the same (the same bits), is copied
- * instead of formatted again. The rows of segments that close at one instant share their end, and often their start
- * and length (every job of a gang, of a quantum): most numbers of a time-sharing trace are the row's before. */
-class NumberMemo {
+/* A column's recent numbers and their texts, kEntries of them in places by their bits (a number replaces the one in its
+ * place): a number of the column that is in its place (the same bits) is copied instead of formatted again. The rows
+ * of segments that close at one instant share their end, and often their start and length (every job of a gang, of a
+ * quantum); segments.csv's waiting and turnaround times and its submissions (a job's end before) are each a few values
+ * in turn (the jobs of a quantum, of a set), which a memo of the last number alone formatted again (under ap, 1.7
+ * numbers of each segments.csv row). */
+class NumberCache {
  public:
+  static constexpr int kPlaceBits = 6;
+  static constexpr std::size_t kEntries = std::size_t{1} << kPlaceBits;
+  static constexpr std::size_t kTextRoom = 24; // longer texts are not kept
+  NumberCache() : entries_(new Entry[kEntries]) {}
+  /* The place of a number by its bits (a multiplicative hash: its top bits). */
+  static std::size_t place_of(double key)
+  {
+    std::uint64_t bits;
+    std::memcpy(&bits, &key, sizeof bits);
+    return static_cast<std::size_t>((bits * 0x9e3779b97f4a7c15ULL) >> (64 - kPlaceBits));
+  }
   /* Writes write_number(value_of(key)) at `out` (room for kNumberTextMax characters) and returns its end; value_of is
-   * called only when `key` is not the last one. */
+   * called only when `key` is not in its place. */
   template <class ValueOf>
   char* write(char* out, double key, ValueOf&& value_of)
   {
     std::uint64_t bits;
     std::memcpy(&bits, &key, sizeof bits);
-    if (length_ > 0 && bits == key_bits_) {
-      std::memcpy(out, text_, static_cast<std::size_t>(length_));
-      return out + length_;
+    Entry& entry = entries_[(bits * 0x9e3779b97f4a7c15ULL) >> (64 - kPlaceBits)];
+    if (entry.length > 0 && bits == entry.key_bits) {
+      std::memcpy(out, entry.text, kTextRoom); // (out has room for more: a copy of fixed length, no call)
+      return out + entry.length;
     }
     char* const end = write_number(out, value_of(key));
-    const std::ptrdiff_t length = end - out;
-    length_ = length <= static_cast<std::ptrdiff_t>(sizeof text_) ? static_cast<int>(length) : 0; // (0: none kept)
-    std::memcpy(text_, out, static_cast<std::size_t>(length_));
-    key_bits_ = bits;
+    const auto length = static_cast<std::size_t>(end - out);
+    entry.length = length <= kTextRoom ? static_cast<std::uint32_t>(length) : 0; // (0: none kept)
+    // (out's room goes on past the text: a copy of fixed length)
+    std::memcpy(entry.text, out, kTextRoom);
+    entry.key_bits = bits;
     return end;
   }
   char* write(char* out, double value)
@@ -125,9 +148,12 @@ class NumberMemo {
   }
 
  private:
-  std::uint64_t key_bits_ = 0;
-  int length_ = 0;
-  char text_[36];
+  struct Entry {
+    std::uint64_t key_bits = 0;
+    char text[kTextRoom];
+    std::uint32_t length = 0;
+  };
+  std::unique_ptr<Entry[]> entries_;
 };
 /* What segments.csv needs of a job once it has left (its record is dropped then): how it ended, and its slowdown. */
 struct JobOutcome {
@@ -232,15 +258,15 @@ class SegmentsWriter {
   std::FILE* spill_ = nullptr;      // rows moved out of memory: [spill_loaded_ - (spilled_.size() - spilled_read_),
   std::uint64_t spill_written_ = 0; // spill_written_) of the file, before the ones in memory
   std::uint64_t spill_loaded_ = 0;
-  std::string spilled_; // what was read of the file, from spilled_read_ on
+  TextBuffer spilled_; // what was read of the file, from spilled_read_ on
   std::size_t spilled_read_ = 0;
   std::uint64_t spilled_total_ = 0;
   TextBuffer out_text_;    // rows assembled before one write
   std::string processors_; // add() without texts: the segment's processors
-  NumberMemo ready_text_;  // the columns' numbers formatted last
-  NumberMemo execution_text_;
-  NumberMemo waiting_text_;
-  NumberMemo turnaround_text_;
+  NumberCache ready_text_; // the columns' numbers formatted lately
+  NumberCache execution_text_;
+  NumberCache waiting_text_;
+  NumberCache turnaround_text_;
 };
 /* trace.csv, one row per execution segment: job, start, end, processors (Batsim's interval notation), state. With
  * `cycles` (a policy that may declare repeating schedules) two more columns, period and repeats: empty on an ordinary
@@ -267,23 +293,42 @@ class TraceWriter {
   }
 
  private:
-  /* A job number's text, kept for the job's next rows: the rows of the jobs sharing the machine interleave, and
-   * std::to_chars of the number was a tenth of the writer's work. By number modulo kJobNumbers (a job in the system
-   * rarely shares its place with another: their numbers are close together); copied as kJobNumberRoom bytes, the row
-   * having room for them. */
-  struct JobNumberText {
+  /* A job's texts, kept for its next rows: the rows of the jobs sharing the machine interleave, so the columns' memos
+   * (NumberCache) rarely hold a job's own values. Its number (std::to_chars of it was a tenth of the writer's work);
+   * the end of its last row, which is the start of its next one (a job's segments follow one another); its processors'
+   * text with the words of the set it is of, while the set spans at most kKeptWords words (a time-sharing job keeps its
+   * processors from segment to segment: their text was a fifth of a run's instructions under ap). By number modulo
+   * kJobNumbers (a job in the system rarely shares its place with another: their numbers are close together); each
+   * text copied at its room's fixed length (no call), the row having room for it. */
+  static constexpr std::size_t kEndRoom = 24;
+  static constexpr std::size_t kProcessorsRoom = 64;
+  static constexpr int kKeptWords = 4;
+  static constexpr std::uint8_t kNoProcessors = 0xff;
+  struct JobTexts {
     JobId job = 0;
-    std::uint8_t length = 0; // 0: none kept
+    std::uint8_t length = 0;     // of the number's text; 0: nothing kept
+    std::uint8_t end_length = 0; // 0: no end kept
+    std::uint8_t processors_length = kNoProcessors;
     char text[kJobNumberRoom];
+    std::uint64_t end_bits = 0;
+    int first_word = 0; // the words the processors' text is of: [first_word, first_word + word_count)
+    int word_count = 0;
+    std::uint64_t words[kKeptWords] = {};
+    char end[kEndRoom];
+    char processors[kProcessorsRoom];
   };
   static constexpr std::size_t kJobNumbers = 256;
-  char* write_job_number(char* p, JobId job);
+  JobTexts& job_texts(JobId job); // the job's place, its texts dropped if they were another job's
+  /* Whether `kept`'s processors' text is that of `processors` (a set of the same words). */
+  static bool holds_set(const JobTexts& kept, const ResourceSet& processors);
+  /* The processors' text at `p`: kept's when `held` (holds_set()), else written and kept when it fits. */
+  static char* write_processors(char* p, JobTexts& kept, const ResourceSet& processors, bool held);
 
   std::ostream& out_;
-  std::unique_ptr<JobNumberText[]> job_numbers_;
+  std::unique_ptr<JobTexts[]> job_texts_;
   TextBuffer rows_;       // rows not written to out_ yet, the last one last
-  NumberMemo start_text_; // the start and end formatted last
-  NumberMemo end_text_;
+  NumberCache start_text_; // the starts and ends formatted lately
+  NumberCache end_text_;
   std::size_t start_at_ = 0; // where last_row()'s texts are in rows_
   std::size_t end_at_ = 0;
   std::size_t processors_at_ = 0;

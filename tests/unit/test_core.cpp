@@ -1350,46 +1350,73 @@ TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsFields)
   }
 }
 
-/* NumberMemo gives the text of every number, the same as write_number() of its value, and formats a number again only
- * when its key is not the last one: 0 and -0 (different bits) are each formatted, a text too long to keep (1e200's) is
- * formatted every time. */
-TEST(OutputWriters, NumberMemoWritesWhatWriteNumberWrites)
+/* NumberCache writes what write_number() writes, and formats a number only when its place does not hold it: eight
+ * numbers of eight places in turn are formatted once each, two of one place in turn each time (and still right), 0 and
+ * -0 each, a text too long to keep each time, and on random numbers (of every kind, too long to keep among them) it
+ * formats no more than a memo of the last one (of the same room) would. */
+TEST(OutputWriters, NumberCacheWritesWhatWriteNumberWrites)
 {
-  std::vector<double> keys = edge_and_random_numbers();
-  keys.resize(2000);
-  std::vector<double> sequence;
-  for (double k : keys) { // each key once or three times in a row
-    sequence.push_back(k);
-    if (sequence.size() % 3 == 0) sequence.insert(sequence.end(), 2, k);
-  }
-  for (double k : {0.0, -0.0, -0.0, 1e200, 1e200, 2.5, 2.5})
-    sequence.push_back(k);
-  int calls_expected = 0;
-  for (size_t i = 0; i < sequence.size(); i++) {
-    std::uint64_t bits;
-    std::uint64_t last_bits = 0;
-    std::memcpy(&bits, &sequence[i], sizeof bits);
-    if (i > 0) std::memcpy(&last_bits, &sequence[i - 1], sizeof last_bits);
-    if (i == 0 || bits != last_bits || printf_number(nine_decimals(sequence[i])).size() > 36) calls_expected++;
-  }
-  NumberMemo memo;
   int calls = 0;
-  char text[kNumberTextMax];
-  char expected[kNumberTextMax];
-  int mismatches = 0;
   auto value_of = [&calls](double key) {
     calls++;
     return nine_decimals(key);
   };
-  for (double k : sequence) {
-    const std::string_view written(text, static_cast<size_t>(memo.write(text, k, value_of) - text));
+  char text[kNumberTextMax];
+  char expected[kNumberTextMax];
+  auto agrees = [&](NumberCache& cache, double k) {
+    const std::string_view written(text, static_cast<size_t>(cache.write(text, k, value_of) - text));
     const std::string_view reference(expected,
                                      static_cast<size_t>(write_number(expected, nine_decimals(k)) - expected));
-    if (written != reference && ++mismatches < 5) ADD_FAILURE() << k << ": " << written;
-  }
+    return written == reference;
+  };
+  std::vector<double> apart; // numbers of eight places
+  std::vector<bool> taken(NumberCache::kEntries);
+  for (double k = 0.5; apart.size() < 8; k += 1.25)
+    if (!taken[NumberCache::place_of(k)]) {
+      taken[NumberCache::place_of(k)] = true;
+      apart.push_back(k);
+    }
+  double partner = apart[0] + 1.25; // a number of apart[0]'s place
+  while (NumberCache::place_of(partner) != NumberCache::place_of(apart[0]))
+    partner += 1.25;
+  const std::vector<double> together{apart[0], partner};
+  NumberCache cache;
+  for (int round = 0; round < 50; round++)
+    for (double k : apart)
+      EXPECT_TRUE(agrees(cache, k)) << k;
+  EXPECT_EQ(calls, 8);
+  calls = 0;
+  NumberCache shared;
+  for (int round = 0; round < 50; round++)
+    for (double k : together)
+      EXPECT_TRUE(agrees(shared, k)) << k;
+  EXPECT_EQ(calls, 100);
+  calls = 0;
+  NumberCache edges; // 0 and -0 (other bits) formatted each, 1e200's text (too long to keep) each time
+  for (double k : {0.0, -0.0, -0.0, 1e200, 1e200})
+    EXPECT_TRUE(agrees(edges, k)) << k;
+  EXPECT_EQ(calls, 4);
+
+  std::vector<double> keys = edge_and_random_numbers();
+  keys.resize(2000);
+  std::mt19937_64 gen(3);
+  std::uniform_int_distribution<size_t> pick(0, 39);
+  std::vector<double> sequence;
+  for (size_t i = 0; i < 20000; i++) // a key among the 40 around the i-th, often again
+    sequence.push_back(keys[(i / 10 + pick(gen)) % keys.size()]);
+  int memo_calls = 0;
+  for (size_t i = 0; i < sequence.size(); i++)
+    if (i == 0 || std::memcmp(&sequence[i], &sequence[i - 1], sizeof(double)) != 0 ||
+        printf_number(nine_decimals(sequence[i])).size() > NumberCache::kTextRoom)
+      memo_calls++;
+  calls = 0;
+  NumberCache random;
+  int mismatches = 0;
+  for (double k : sequence)
+    if (!agrees(random, k) && ++mismatches < 5) ADD_FAILURE() << k;
   EXPECT_EQ(mismatches, 0);
-  EXPECT_EQ(calls, calls_expected);
-  EXPECT_GT(sequence.size(), static_cast<size_t>(calls_expected) + 1000); // (the repeats were copied)
+  EXPECT_LE(calls, memo_calls);
+  EXPECT_LT(calls, 19000); // (numbers that came back were copied)
 }
 
 /* A TextBuffer keeps its text as it grows from room() to room(), and a moved-from one is empty, with no room. */
@@ -1444,6 +1471,100 @@ TEST(OutputWriters, TraceRowsCarryTheirOwnJobNumbers)
       }
   }
   EXPECT_EQ(out.str(), expected);
+}
+
+/* trace.csv's writer keeps each job's texts for its next rows (its processors' text while its set's words are those it
+ * was of, its last end for a start equal to it): every row must still carry its own segment's processors and times.
+ * Jobs share places (3, 259 and -253 by number modulo 256), keep their sets or change them by one member, move a set to
+ * other words of the same bits ("0-3" and "64-67"), hold sets of more words than are kept (1,000 processors: "0 999"
+ * and "0 998", the same four first words) and texts too long to keep (every other processor: 64 runs); starts are the
+ * job's end before, another job's, or new, ends whole, fractional, -0 and too long to keep (10^30). The expected texts
+ * are made from the members one by one and with printf. */
+TEST(OutputWriters, TraceRowsCarryTheirOwnProcessorsAndTimes)
+{
+  const std::vector<JobId> jobs{3, 259, -253, 4, 5};
+  std::mt19937_64 gen(11);
+  std::uniform_int_distribution<int> pick(0, 999);
+  auto set_text = [](const ResourceSet& set) {
+    std::string text;
+    for (int i = 0; i < set.capacity(); i++) {
+      if (!set.test(i) || (i > 0 && set.test(i - 1))) continue;
+      int last = i;
+      while (last + 1 < set.capacity() && set.test(last + 1))
+        last++;
+      if (!text.empty()) text += ' ';
+      text += std::to_string(i);
+      if (last > i) text += "-" + std::to_string(last);
+    }
+    return text;
+  };
+  auto some_set = [&](int choice) {
+    switch (choice % 7) {
+    case 0:
+      return ResourceSet::range(200, 0, 4);
+    case 1:
+      return ResourceSet::range(200, 64, 4);
+    case 2: {
+      ResourceSet set = ResourceSet::range(1000, 0, 1);
+      set.set(999 - choice % 2);
+      return set;
+    }
+    case 3: {
+      ResourceSet set(200);
+      for (int i = 0; i < 128; i += 2)
+        set.set(i);
+      return set;
+    }
+    default:
+      return ResourceSet::range(200, pick(gen) % 150, 1 + pick(gen) % 40);
+    }
+  };
+  std::vector<ResourceSet> sets;
+  std::vector<double> ends(jobs.size(), 0);
+  for (size_t k = 0; k < jobs.size(); k++)
+    sets.push_back(some_set(static_cast<int>(k)));
+  std::ostringstream out;
+  std::string expected = "job_id,start,end,processors,state\n";
+  int kept_sets = 0;
+  int kept_starts = 0;
+  {
+    TraceWriter writer(out);
+    double last_end = 0;
+    for (int n = 0; n < 20000; n++) {
+      const size_t k = static_cast<size_t>(pick(gen)) % jobs.size();
+      const int change = pick(gen);
+      if (change < 150) {
+        sets[k] = some_set(pick(gen));
+      } else if (change < 250) { // one member more or fewer
+        const int member = pick(gen) % sets[k].capacity();
+        if (sets[k].test(member))
+          sets[k].reset(member);
+        else
+          sets[k].set(member);
+      } else {
+        kept_sets++;
+      }
+      const int when = pick(gen);
+      double start = when < 700 ? ends[k] : when < 850 ? last_end : pick(gen) / 8.0;
+      if (when < 700) kept_starts++;
+      const int length = pick(gen);
+      const double end = length < 20 ? 1e30 : length < 40 ? -0.0 : length < 500 ? start + length : start + length / 7.0;
+      const JobStatus status = length % 2 == 0 ? JobStatus::running : JobStatus::suspended;
+      writer.write({jobs[k], start, end, sets[k], status});
+      const std::string processors = set_text(sets[k]);
+      expected += std::to_string(jobs[k]) + "," + printf_number(start) + "," + printf_number(end) + "," + processors +
+                  "," + (status == JobStatus::running ? "running" : "suspended") + "\n";
+      const SegmentTexts texts = writer.last_row();
+      ASSERT_EQ(std::string(texts.start), printf_number(start)) << n;
+      ASSERT_EQ(std::string(texts.end), printf_number(end)) << n;
+      ASSERT_EQ(std::string(texts.processors), processors) << n;
+      ends[k] = end;
+      last_end = end;
+    }
+  }
+  EXPECT_EQ(out.str(), expected);
+  EXPECT_GT(kept_sets, 10000); // (most rows were of a job's set before, most starts its end before)
+  EXPECT_GT(kept_starts, 10000);
 }
 
 /* trace.csv's rows go to the stream some at a time: after each write() the stream has whole rows only, at most
