@@ -372,13 +372,17 @@ std::optional<JobAllocation> allocate_on(const AllocationMap& map, const VpCount
         break;
       }
   }
+  std::optional<JobAllocation> closed_form;
   if (equal != nullptr && options.allocation.mtat == MtatVariant::optimal &&
       options.allocation.compression == CompressionVariant::exact) {
     // Processors of one capacity (a homogeneous cluster's every subset): the same allocation in closed form, without
     // a rational per processor (MTAT and Compression in rationals were a tenth of the KTH log's run).
     const auto& [arch, count] = *demand.begin();
-    local = allocate_on_equal_capacities(arch, count, subset.size(), *equal);
-  } else {
+    closed_form = allocate_on_equal_capacities(arch, count, subset.size(), *equal);
+  }
+  if (closed_form && !options.validate) {
+    local = std::move(closed_form);
+  } else { // (with `validate`, also beside the closed form, which must be equal)
     std::vector<Rational> capacities;
     capacities.reserve(subset.size());
     for (int p : subset)
@@ -400,6 +404,14 @@ std::optional<JobAllocation> allocate_on(const AllocationMap& map, const VpCount
       for (int p : subset)
         archs.push_back(map.processors[static_cast<size_t>(p)].arch);
       local = allocate_job(demand, capacities, archs, options.allocation);
+    }
+    if (closed_form) {
+      if (!local || closed_form->vps != local->vps || closed_form->turnaround != local->turnaround ||
+          closed_form->mtat.vps != local->mtat.vps || closed_form->mtat.turnaround != local->mtat.turnaround ||
+          closed_form->mtat.pool_turnarounds != local->mtat.pool_turnarounds)
+        throw PolicyError("gang scheduler: MTAT and Compression in closed form on " + std::to_string(subset.size()) +
+                          " processors of one capacity differ from their rational arithmetic");
+      local = std::move(closed_form);
     }
   }
   if (!local) return std::nullopt;
