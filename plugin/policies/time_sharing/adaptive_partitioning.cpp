@@ -621,7 +621,9 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     Entry** ranked = ranked_.data(); // (the vector's size and start are not read again at every move)
     for (size_t i = 1; i < n; i++) {
       Entry* e = ranked[i];
-      size_t j = i;
+      if (!before(e, ranked[i - 1])) continue; // in place, as most are: nothing stored, no move counted
+      ranked[i] = ranked[i - 1];
+      size_t j = i - 1;
       for (; j > 0 && before(e, ranked[j - 1]); j--)
         ranked[j] = ranked[j - 1];
       ranked[j] = e;
