@@ -392,6 +392,8 @@ class JobRuntime {
      * status, image_out, compute_after), so a rotation's pass reads a byte per process, not every process's execution
      * and record (scattered in memory: on 10,000 hosts those reads were a sixth of a run). */
     std::vector<unsigned char> computing;
+    // replay_rotation()'s: the replay that took the job last (rotation_replays_) and its place in rotation_jobs_ then
+    size_t rotation_replay = 0, rotation_index = 0;
   };
   /* Running, or preparing to compute: process_computes()'s answer from the execution itself. */
   static bool computes(const Execution& x)
@@ -690,7 +692,7 @@ class JobRuntime {
   };
   enum class RotationRefusal { none, for_now, for_good };
   std::vector<RotationJob> rotation_jobs_;
-  std::unordered_map<JobId, size_t> rotation_job_index_;
+  size_t rotation_replays_ = 0; // replays begun: a job's ProcessGroup::rotation_index is this one's when they match
   std::vector<RotationProcess> rotation_processes_;
   /* Per host: the replayed processes computing there, in host_sharers_' order (taken from it when the replay first
    * changes the host: rotation_host()); the hosts taken. */

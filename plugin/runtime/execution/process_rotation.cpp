@@ -24,13 +24,13 @@ namespace jobsched {
 JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector<int>& where, const ResourceSet& up,
                                                      bool computes_now, size_t& index)
 {
-  if (auto known = rotation_job_index_.find(id); known != rotation_job_index_.end()) {
-    index = known->second;
-    return RotationRefusal::none;
-  }
   auto found = groups_.find(id);
   if (found == groups_.end()) return RotationRefusal::for_now; // none of its processes started yet
   ProcessGroup& g = found->second;
+  if (g.rotation_replay == rotation_replays_) { // taken by this replay already (a phase met again)
+    index = g.rotation_index;
+    return RotationRefusal::none;
+  }
   if (g.state->finished() || !g.job->profile.empty() || where.size() != g.processor.size())
     return RotationRefusal::for_good;
   const size_t first = rotation_processes_.size();
@@ -110,7 +110,8 @@ JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector
   rj.lean_of_process.swap(lean_of_process);
   rj.lean_of_state.clear(); // found at its first rotation_sync()
   rj.synced = false;
-  rotation_job_index_.emplace(id, index);
+  g.rotation_replay = rotation_replays_;
+  g.rotation_index = index;
   return RotationRefusal::none;
 }
 
@@ -223,7 +224,7 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
       !(timer_heap_.top().end > r.until + kTimerSlack))
     return out;
   rotation_job_count_ = 0;
-  rotation_job_index_.clear();
+  rotation_replays_++; // (the jobs taken by the last one are not this one's)
   rotation_processes_.clear();
   rotation_rows_.clear();
   if (rotation_sharers_.size() != hosts_.size()) {
