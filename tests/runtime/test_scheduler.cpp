@@ -467,6 +467,24 @@ TEST(Owners, NothingComputingForThirtyDaysStopsTheRun)
   EXPECT_EQ(r[3], 0);
 }
 
+TEST(Scheduler, AQuietSpellOfMoreThanThirtyDaysIsNoLackOfProgress)
+{
+  // J1 runs 10 s from 0; J2 is submitted 40 days later (3,456,000 s) on a machine empty since 10. The no-progress
+  // stop counts from when jobs are in the system, not from the last end before a quiet spell of the log (a workload
+  // whose start_time is far into a log has one before its first job): J2 runs at once, under space and time sharing.
+  for (const std::string policy : {"{name: fcfs}", "{name: gang, params: {partition_size: 16, quantum: 60}}"}) {
+    Folder f;
+    f.write("w.swf", swf_line(1, 0, 10, 16, 10) + swf_line(2, 3456000, 10, 16, 10));
+    auto r = run(f, "platform: " + kCluster16 + "\ndeployment: " + kDeploy +
+                        "\nworkload: {trace: w.swf}\npolicy: " + policy + "\n");
+    ASSERT_GE(r.size(), 6U) << policy;
+    EXPECT_EQ(r[0], static_cast<double>(JobFate::completed)) << policy;
+    EXPECT_EQ(r[3], static_cast<double>(JobFate::completed)) << policy;
+    EXPECT_NEAR(r[4], 3456000, 1e-6) << policy;
+    EXPECT_NEAR(r[5], 3456010, 1e-6) << policy;
+  }
+}
+
 TEST(Owners, AlternatingOwnersKeepTheTraceInvariants)
 {
   // EASY requeues the jobs of the hosts whose owner comes back, gang suspends them; either way no processor computes

@@ -316,6 +316,9 @@ void SchedulerActor::operator()()
     }
     now_ = virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock();
     if (computing) last_computing_ = now_; // it went on until now
+    // The system stayed empty until now: the jobs this wake-up brings have waited for no progress yet, however long
+    // the log was quiet before them (a gap of more than 30 days between submissions stopped the run at the next one).
+    if (runtime_.size() == 0 && driver_->waiting_count() == 0) no_progress(now_);
     bool woke_on_message = woke == static_cast<ssize_t>(activities.size()) - 1;
     bool happened = gather(woke_on_message);
     if (no_progress(now_)) {
