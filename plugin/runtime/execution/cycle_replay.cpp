@@ -71,10 +71,10 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     const JobState& s = *x.state;
     const bool running = s.status == JobStatus::running;
     const ResourceSet* now_on = where[j * phases + phase];
-    if (phased(x) || x.owner >= 0 || x.job->kill_at_estimate || !x.stages.empty() || !x.pending.empty() ||
-        x.stall_end >= 0 || x.host_failed || x.share >= 0 || x.share_area > 0 || x.slowdown != 1.0 ||
-        !x.computed_since_dispatch || (!running && s.status != JobStatus::suspended) ||
-        running != (now_on != nullptr) || (running && (x.timer_end < 0 || s.processors != *now_on)))
+    if (phased(x) || x.owner >= 0 || x.job->kill_at_estimate || x.preparing() || x.stall_end >= 0 || x.host_failed ||
+        x.share >= 0 || x.share_area > 0 || x.slowdown != 1.0 || !x.computed_since_dispatch ||
+        (!running && s.status != JobStatus::suspended) || running != (now_on != nullptr) ||
+        (running && (x.timer_end < 0 || s.processors != *now_on)))
       return false;
     executions.push_back(&x);
     j++;

@@ -682,8 +682,8 @@ void JobRuntime::reallot(JobId id, const ResourceSet& processors, double share, 
     start_timer(x);
     return;
   }
-  if (!(stall > 0) && s.status == JobStatus::running && phased(x) && x.timer_end >= 0 && x.pending.empty() &&
-      x.stages.empty() && x.stall_end < 0 && x.sharing_host < 0) {
+  if (!(stall > 0) && s.status == JobStatus::running && phased(x) && x.timer_end >= 0 && !x.preparing() &&
+      x.stall_end < 0 && x.sharing_host < 0) {
     // Moved while it computes, without a stall (Cao's fractional layouts move some job at nearly every quantum): what
     // the general path below does, stop_exec(), a preparation of no stage and advance() to launch(), on the same
     // figures, without the detour. Its timer entry stays in the heap until compute() moves it (the heap

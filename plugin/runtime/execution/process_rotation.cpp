@@ -57,8 +57,8 @@ JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector
     if (at != target) return refuse(RotationRefusal::for_good); // the plan moves it
     Execution& x = *e;
     JobState& s = state(x);
-    if (x.slowdown != 1.0 || x.share >= 0 || x.share_area > 0 || x.host_failed || x.exec || !x.pending.empty() ||
-        !x.own_writes.empty() || x.job->kill_at_estimate || phased(x) || !x.stages.empty())
+    if (x.slowdown != 1.0 || x.share >= 0 || x.share_area > 0 || x.host_failed || x.exec || x.preparing() ||
+        !x.own_writes.empty() || x.job->kill_at_estimate || phased(x))
       return refuse(RotationRefusal::for_good);
     const bool running = s.status == JobStatus::running && x.timer_end >= 0 && x.stall_end < 0;
     const bool switching = s.status == JobStatus::switching && x.stall_end >= 0 && x.timer_end < 0 && x.compute_after;
