@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <tuple>
@@ -924,6 +925,17 @@ TEST(GangNowEvents, ExpansionRoundStartsOneJobFurtherEachTime)
 
 namespace {
 
+/* A processor of `all` that `map` does not hold (one that left and may come back), drawn by `rng`; none when the map
+ * holds them all. */
+std::optional<Processor> processor_away(const AllocationMap& map, const std::vector<Processor>& all, std::mt19937& rng)
+{
+  std::vector<Processor> away;
+  for (const auto& p : all)
+    if (map.processor_index(p.name) < 0) away.push_back(p);
+  if (away.empty()) return std::nullopt;
+  return away[rng() % away.size()];
+}
+
 /* Random events (submissions, job exits, VP exits, new VPs, processors leaving and coming back) on two copies of a map
  * of `all` processors, one handled with `reference`, the other with `tried`: every result must be the same. Jobs are
  * of 1 to `max_vps` VPs of one of `archs`. With `validate` on (both callers), each handler also checks the VP moves
@@ -972,11 +984,9 @@ std::pair<int, int> compare_on_random_events(const std::vector<Processor>& all, 
         const std::string name = a.processors[rng() % a.processors.size()].name;
         event = [=](const AllocationMap& m, const SchedulerOptions& o) { return processor_exit(m, name, o); };
       } else {
-        std::vector<Processor> away;
-        for (const auto& p : all)
-          if (a.processor_index(p.name) < 0) away.push_back(p);
-        if (away.empty()) continue;
-        const Processor back = away[rng() % away.size()];
+        const std::optional<Processor> away = processor_away(a, all, rng);
+        if (!away) continue;
+        const Processor back = *away;
         event = [=](const AllocationMap& m, const SchedulerOptions& o) { return new_processor(m, back, o); };
       }
       EventResult x = event(a, reference);
@@ -1219,11 +1229,9 @@ TEST(GangNowEvents, JobIdsBeyondIntDecideAsSmallOnes)
         const std::string name = small.processors[rng() % small.processors.size()].name;
         event = [&, name](const AllocationMap& m, JobId) { return processor_exit(m, name, options); };
       } else {
-        std::vector<Processor> away;
-        for (const auto& p : all)
-          if (small.processor_index(p.name) < 0) away.push_back(p);
-        if (away.empty()) continue;
-        const Processor back = away[rng() % away.size()];
+        const std::optional<Processor> away = processor_away(small, all, rng);
+        if (!away) continue;
+        const Processor back = *away;
         event = [&, back](const AllocationMap& m, JobId) { return new_processor(m, back, options); };
       }
       EventResult x = event(small, id);
