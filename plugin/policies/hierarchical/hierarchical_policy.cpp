@@ -201,9 +201,13 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     if (view.now < next_boundary_ - kTimeEpsilon) {
       // Between boundaries: what the last round decided, less the jobs that ended; laid out again on the processors
       // still up when a host went down (an owner came back, a failure) since.
-      bool all_up = true;
-      for (const Placed& p : placed_)
-        all_up = all_up && view.up.contains(p.processors);
+      // Every set of placed_ is within the processors up when it was laid out (up_listed_): those still up, all are.
+      bool all_up = view.up == up_listed_;
+      if (!all_up) {
+        all_up = true;
+        for (Placed& p : placed_)
+          all_up = all_up && view.up.contains(processors_of(p));
+      }
       Plan same;
       if (!all_up) {
         same = layout(view);
@@ -337,9 +341,9 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     Plan plan;
     auto run = runs_.build(plan.run);
     auto share = shares_.build(plan.share);
-    for (const Placed& p : placed_) {
+    for (Placed& p : placed_) {
       const JobId id = p.entry->record.id;
-      run.put(id) = p.processors;
+      run.put(id) = processors_of(p);
       if (!spec_.whole_processors) share.put(id) = p.share;
     }
     run.finish();
@@ -353,6 +357,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     Placed& p = placed_[slot++];
     p.entry = entry;
     p.processors = processors;
+    p.listed = false;
     p.share = share;
   }
   void read_tree(const Params& p, std::uint64_t seed)
@@ -722,14 +727,11 @@ class HierarchicalPolicy : public TimeSharingPolicy {
         if (first >= up.size()) first = up.size() - 1;
         end = std::min(std::max(end, first + 1), up.size());
         if (placed == placed_.size()) placed_.emplace_back();
-        Placed& p = placed_[placed++]; // a slot's set keeps its storage
+        Placed& p = placed_[placed++];
         p.entry = entry;
-        p.processors.clear(capacity);
-        for (size_t k = first; k < end;) {
-          const size_t run_end = std::min(up_run_end_[k], end);
-          p.processors.add_range(up[k], static_cast<int>(run_end - k));
-          k = run_end;
-        }
+        p.first = first; // its set is written in the plan's map below; in placed_ only if asked for (processors_of())
+        p.end = end;
+        p.listed = true;
         p.share = std::min(share, static_cast<double>(end - first)); // its places in the list of processors up
       }
       // Into the plan's maps in id order: each build is then one walk along the last plan's map, a job of the last plan
@@ -747,7 +749,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
                   [this](size_t a, size_t b) { return placed_[a].entry->record.id < placed_[b].entry->record.id; });
       for (size_t k : by_id) {
         const Placed& p = placed_[k];
-        run.put(p.entry->record.id) = p.processors; // a node's set keeps its storage
+        set_places(run.put(p.entry->record.id), p.first, p.end); // a node's set keeps its storage
         shares.put(p.entry->record.id) = p.share;
       }
       run.finish();
@@ -823,8 +825,35 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     const JobEntry* entry = nullptr; // in jobs_
     ResourceSet processors;
     double share = 0; // its Plan::share (fractional allotments; unused with whole processors)
+    // A fractional layout's set is the places [first, end) of up_list_ (which only layout() lists again, laying out
+    // placed_ anew), written in `processors` only when asked for (processors_of()): at a boundary it goes into the
+    // plan's map only, not written here too and copied from here (ag-ds lays out every job at nearly every boundary).
+    size_t first = 0;
+    size_t end = 0;
+    bool listed = false; // `processors` is not written yet: the places are
   };
   std::vector<Placed> placed_;
+  /* The set of the places [first, end) of the list of processors up, a run of consecutive processors at a time (a
+   * word, not a processor at a time: 10,000 per layout on 10,000 hosts). */
+  void set_places(ResourceSet& set, size_t first, size_t end) const
+  {
+    set.clear(up_listed_.capacity());
+    for (size_t k = first; k < end;) {
+      const size_t run_end = std::min(up_run_end_[k], end);
+      set.add_range(up_list_[k], static_cast<int>(run_end - k));
+      k = run_end;
+    }
+  }
+  /* A job's set in the plan in force, written out of its places in the list of processors up the first time it is
+   * asked for (see Placed::listed). */
+  const ResourceSet& processors_of(Placed& p) const
+  {
+    if (p.listed) {
+      set_places(p.processors, p.first, p.end);
+      p.listed = false;
+    }
+    return p.processors;
+  }
   // The plan must be laid out again at the next boundary (a job came, left or got another allotment), else it is
   // the last plan again (placed_); the processors up when it was laid out; jobs submitted since their JobState was
   // looked up.
