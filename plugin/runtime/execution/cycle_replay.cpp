@@ -323,8 +323,9 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
       listed[k] = change;
     }
   } else {
-    std::sort(listed, listed + stopped_count,
-              [this](const auto& a, const auto& b) { return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first]; });
+    std::sort(listed, listed + stopped_count, [this](const auto& a, const auto& b) {
+      return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
+    });
   }
   CycleChange* listed_end = listed + stopped_count;
   listed_end = std::copy(shrinking, shrinking + shrinking_count, listed_end);
