@@ -301,6 +301,65 @@ void write_job(AllocationMap& map, JobId id, const std::vector<int>& slices, con
   if (log) log->of(id, {}).after = std::move(after);
 }
 
+/* clear_job, then write_job of the job in `slices` with vps[p] VPs on processor p: the same map, index, record, change
+ * counters and log. A job that keeps its entries (an Expansion turn that only widens it, the usual case) has only the
+ * slices it leaves cleared and those it takes written, instead of every entry of both (each clears and writes the
+ * whole of a job holding hundreds of slices). */
+void rewrite_job(AllocationMap& map, JobId id, const std::vector<int>& slices, const std::vector<int>& vps,
+                 ChangeLog* log, const std::vector<int>* held)
+{
+  JobRecord* record = map.index.built && !slices.empty() ? record_of(map, id) : nullptr;
+  bool same_entries = record != nullptr && !record->held_slices.empty();
+  if (same_entries) { // its entries as write_job would list them (processors increasing, VPs > 0)
+    size_t k = 0;
+    for (size_t p = 0; p < vps.size() && same_entries; p++)
+      if (vps[p] > 0)
+        same_entries = k < record->held_entries.size() &&
+                       record->held_entries[k++] == std::pair<int, int>(static_cast<int>(p), vps[p]);
+    same_entries = same_entries && k == record->held_entries.size() && std::is_sorted(slices.begin(), slices.end());
+  }
+  if (!same_entries) {
+    clear_job(map, id, log, held);
+    write_job(map, id, slices, vps, log);
+    return;
+  }
+  const std::vector<int>& left = record->held_slices; // increasing (the index's)
+  const auto set_slice = [&](int s, bool taken) {
+    std::vector<Entry>& slice = map.slices[static_cast<size_t>(s)];
+    for (const auto& [p, n] : record->held_entries) {
+      slice[static_cast<size_t>(p)] = taken ? Entry{id, n} : Entry{};
+      if (taken)
+        index_taken(map.index, static_cast<size_t>(s), static_cast<size_t>(p));
+      else
+        index_freed(map.index, static_cast<size_t>(s), static_cast<size_t>(p));
+    }
+  };
+  size_t a = 0;
+  size_t b = 0;
+  while (a < left.size() || b < slices.size()) { // both increasing: the slices in one list only
+    if (b == slices.size() || (a < left.size() && left[a] < slices[b])) {
+      set_slice(left[a++], false);
+    } else if (a == left.size() || slices[b] < left[a]) {
+      set_slice(slices[b++], true);
+    } else {
+      a++;
+      b++;
+    }
+  }
+  Holding holding;
+  for (const auto& [p, n] : record->held_entries) {
+    processor_changed(map, static_cast<size_t>(p)); // clear_job's count of changes
+    processor_changed(map, static_cast<size_t>(p)); // and write_job's
+    if (log) holding.emplace_back(log->rows[static_cast<size_t>(p)], n);
+  }
+  record->held_found = false; // (as write_job leaves it)
+  record->held_slices = slices;
+  if (log) {
+    Holding after = holding;
+    log->of(id, std::move(holding)).after = std::move(after);
+  }
+}
+
 int remove_empty_slices(AllocationMap& map)
 {
   if (map.index.built) { // the slices whose count of held entries is 0, without reading their entries
@@ -1224,8 +1283,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   const std::vector<std::uint64_t> left = *own; // the processors it left (`own` may be the record's, changed below)
   // The slices it left (`held` may be the record's, changed below).
   const std::vector<int>& left_slices = scan.from_index ? (scan.left_slices = held) : held;
-  clear_job(map, id, log, &left_slices);
-  write_job(map, id, pattern.slices, a->vps, log);
+  rewrite_job(map, id, pattern.slices, a->vps, log, &left_slices);
   const int removed = remove_empty_slices(map);
   result.removed_slices += removed;
   if (removed == 0 && options.shared_search) { // the scan follows the move, without a pass over the map

@@ -82,8 +82,11 @@ JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector
     q.speed = x.slowest_speed;
     q.stretch = model_.compute_stretch(s.cost);
     q.paging = s.cost.page_faults;
+    // compute()'s ratio S(size) / S(processors): one call where both are the same count (a VP on one processor of a
+    // job of size 1, every gang-now process), the quotient still taken as compute() takes it
+    const auto count = static_cast<double>(static_cast<size_t>(s.processors.count()));
     q.speedup_size = x.job->speedup(x.job->size);
-    q.speedup_one = x.job->speedup(static_cast<double>(static_cast<size_t>(s.processors.count())));
+    q.speedup_one = count == static_cast<double>(x.job->size) ? q.speedup_size : x.job->speedup(count);
     q.status = s.status;
     q.since = x.since;
     q.remaining = x.remaining;
