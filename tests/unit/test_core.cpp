@@ -1057,6 +1057,20 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   EXPECT_DOUBLE_EQ(m.mean_bounded_slowdown, (25.0 / 20 + 2.0) / 2);
 }
 
+/* A running segment's busy area: its area on shares when it has one (its processors not counted then), else processors
+ * x length; a segment not running holds none. */
+TEST(Metrics, BusyAreaOfSharesAndOfWholeProcessors)
+{
+  TraceSegment shares{1, 10, 20, ResourceSet::range(8, 0, 4), JobStatus::running, 7.5};
+  EXPECT_EQ(busy_area(shares), 7.5);
+  shares.area = 0;
+  EXPECT_EQ(busy_area(shares), 0.0);
+  const TraceSegment whole{1, 10, 20, ResourceSet::range(8, 2, 3), JobStatus::running};
+  EXPECT_EQ(busy_area(whole), 30.0);
+  const TraceSegment suspended{1, 10, 20, ResourceSet::range(8, 0, 4), JobStatus::suspended, 7.5};
+  EXPECT_EQ(busy_area(suspended), 0.0);
+}
+
 // A job submitted at 0, started at 10, finished at 100, that computed 40 s (dedicated time 40 s: it was suspended the
 // rest of the time), of which 32 s at its run time of 30 s stretched by paging (x 16/15) and 2 s of paging (30 x
 // 1/15): slowdown 100 / 40, communication 40 - 32 = 8 s. The same job still running when the run stopped at 60 is
