@@ -166,6 +166,10 @@ struct SegmentTexts {
   std::string_view start;
   std::string_view end;
   std::string_view processors;
+  /* Each text's storage goes on for kPaddedRoom characters past its start at least (TraceWriter's row has that room):
+   * a short text is copied at a fixed length (no call to memcpy; three of a segments.csv row's seven). */
+  bool padded = false;
+  static constexpr std::size_t kPaddedRoom = 64;
 };
 /* segments.csv, for evalys and other Batsim tools: jobs.csv's Batsim columns, one row per running segment, the row's
  * submission being when the job became ready for that segment (its submission, then the end of its previous running
@@ -208,7 +212,15 @@ class SegmentsWriter {
     std::uint32_t length;
     std::uint32_t padding;
   };
-  std::size_t position_of(JobId id) const; // std::out_of_range for a job not in `table`
+  /* std::out_of_range for a job not in `table`. Kept by number modulo kKnownPositions (the table's lookup, out of line,
+   * was a tenth of add()'s work under ag-ds): a job's position never changes. */
+  std::size_t position_of(JobId id);
+  static constexpr std::size_t kKnownPositions = 256;
+  struct KnownPosition {
+    JobId job = 0;
+    std::size_t position_plus_one = 0; // 0: none
+  };
+  std::unique_ptr<KnownPosition[]> known_positions_{new KnownPosition[kKnownPositions]};
   void spill();
   void release_first_block();
   const char* next_spilled(std::size_t bytes);
@@ -287,9 +299,11 @@ class TraceWriter {
   /* The start, end and processors of the last row written, valid until the next write() or flush(). */
   SegmentTexts last_row() const
   {
-    const std::string_view row(rows_.data(), rows_.size());
-    return {row.substr(start_at_, end_at_ - 1 - start_at_), row.substr(end_at_, processors_at_ - 1 - end_at_),
-            row.substr(processors_at_, processors_end_ - processors_at_)};
+    const char* const row = rows_.data(); // (the places are where write() put them: no bounds to check)
+    return {{row + start_at_, end_at_ - 1 - start_at_},
+            {row + end_at_, processors_at_ - 1 - end_at_},
+            {row + processors_at_, processors_end_ - processors_at_},
+            true};
   }
 
  private:

@@ -1278,6 +1278,85 @@ TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsStretch)
   EXPECT_EQ(n, 6);
 }
 
+/* segments.csv's rows made with trace.csv's texts (TraceWriter::last_row(), copied at a fixed length when short) are
+ * the rows made without them: starts and ends of 31, 32 and 33 characters (1e30, 2e31, 1e32) and processors' texts of
+ * 63, 64 and 65 characters around the copies' fixed lengths, of jobs 1, 257 and 513, whose positions are kept in one
+ * place (SegmentsWriter::position_of()), their rows interleaved. Each row's job, times and processors are also checked
+ * against texts made by printf and member by member. */
+TEST(OutputWriters, SegmentsRowsFromTraceTextsOfEveryLength)
+{
+  JobList jobs(3);
+  for (size_t i = 0; i < 3; i++) {
+    jobs[i].id = static_cast<JobId>(1 + 256 * i);
+    jobs[i].size = static_cast<int>(i + 1);
+    jobs[i].estimate = 1e33;
+  }
+  // Members spaced by 2 (no runs): `three` of three digits from 100, `four` of four digits from 1000.
+  auto spaced = [](int three, int four, std::string& text) {
+    ResourceSet set(2000);
+    text.clear();
+    for (int k = 0; k < three + four; k++) {
+      const int member = k < three ? 100 + 2 * k : 1000 + 2 * (k - three);
+      set.set(member);
+      text += (k > 0 ? " " : "") + std::to_string(member);
+    }
+    return set;
+  };
+  std::string sets[3];
+  const ResourceSet set63 = spaced(16, 0, sets[0]);
+  const ResourceSet set64 = spaced(15, 1, sets[1]);
+  const ResourceSet set65 = spaced(14, 2, sets[2]);
+  ASSERT_EQ(sets[0].size(), 63u);
+  ASSERT_EQ(sets[1].size(), 64u);
+  ASSERT_EQ(sets[2].size(), 65u);
+  const std::vector<TraceSegment> segments{
+      {1, 1e30, 2e31, set63, JobStatus::running},   {257, 2e31, 1e32, set64, JobStatus::running},
+      {513, 0, 1e30, set65, JobStatus::running},    {1, 2e31, 1e32, set65, JobStatus::running},
+      {257, 1e32, 2e32, set63, JobStatus::running}, {513, 1e30, 2e31, set64, JobStatus::running}};
+  const std::vector<std::vector<std::string>> expected{{"1", printf_number(1e30), printf_number(2e31), sets[0]},
+                                                       {"257", printf_number(2e31), printf_number(1e32), sets[1]},
+                                                       {"513", "0", printf_number(1e30), sets[2]},
+                                                       {"1", printf_number(2e31), printf_number(1e32), sets[2]},
+                                                       {"257", printf_number(1e32), printf_number(2e32), sets[0]},
+                                                       {"513", printf_number(1e30), printf_number(2e31), sets[1]}};
+  ASSERT_EQ(printf_number(1e30).size(), 31u);
+  ASSERT_EQ(printf_number(2e31).size(), 32u);
+  ASSERT_EQ(printf_number(1e32).size(), 33u);
+  std::string texts[2];
+  for (bool from_trace : {true, false}) {
+    std::ostringstream trace;
+    std::ostringstream rows;
+    TraceWriter trace_writer(trace);
+    const JobTable table = registered(jobs);
+    SegmentsWriter writer(rows, jobs, table, "w");
+    for (const TraceSegment& s : segments) {
+      trace_writer.write(s);
+      if (from_trace)
+        writer.add(s, trace_writer.last_row());
+      else
+        writer.add(s);
+    }
+    for (size_t i = 0; i < 3; i++)
+      writer.job_left(i, {JobFate::completed, 1});
+    writer.finish();
+    texts[from_trace ? 0 : 1] = rows.str();
+    std::istringstream lines(rows.str());
+    std::string line;
+    std::getline(lines, line); // the header
+    for (const std::vector<std::string>& fields : expected) {
+      ASSERT_TRUE(std::getline(lines, line));
+      std::vector<std::string> row;
+      std::istringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, ',');)
+        row.push_back(cell);
+      ASSERT_EQ(row.size(), 16u) << line; // (the metadata column empty)
+      EXPECT_EQ((std::vector<std::string>{row[0], row[8], row[10], row[14]}), fields) << line;
+    }
+    EXPECT_FALSE(std::getline(lines, line));
+  }
+  EXPECT_EQ(texts[0], texts[1]);
+}
+
 namespace {
 /* SegmentsRowsCarryTheirOwnJobsFields (below) under one workload name. */
 void expect_rows_carry_their_own_jobs_fields(const std::string& name)
