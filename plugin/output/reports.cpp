@@ -643,6 +643,7 @@ inline TraceWriter::JobTexts& TraceWriter::job_texts(JobId job)
     kept.length = static_cast<std::uint8_t>(put_integer(kept.text, job) - kept.text);
     kept.end_length = 0;
     kept.processors_length = kNoProcessors;
+    kept.processor_count = -1;
   }
   return kept;
 }
@@ -666,6 +667,7 @@ inline char* TraceWriter::write_processors(char* p, JobTexts& kept, const Resour
   char* const end = processors.write_text(p);
   const auto length = static_cast<std::size_t>(end - p);
   const auto [first, last] = processors.word_span();
+  kept.processor_count = -1; // (another set's)
   if (last - first > kKeptWords || length > kProcessorsRoom) {
     kept.processors_length = kNoProcessors;
     return end;
@@ -686,6 +688,7 @@ void TraceWriter::write(const TraceSegment& s)
   const PaddedText* const padded_status = padded_status_text(s.status);
   const std::string_view status = padded_status != nullptr ? std::string_view() : status_text(s.status);
   JobTexts& kept = job_texts(s.job);
+  last_kept_ = &kept;
   // Room for the job, three numbers, the processors (a kept text is copied at kProcessorsRoom), the state, the repeats
   // and the separators.
   const bool held = holds_set(kept, s.processors);

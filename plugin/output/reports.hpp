@@ -296,6 +296,15 @@ class TraceWriter {
   void write(const TraceSegment& segment);
   /* Writes the rows not written yet to the stream. */
   void flush();
+  /* The number of processors of the last row written, `processors` being its set: kept with its job's processors'
+   * text, so counted once for the rows of a set the job keeps from segment to segment (a time-sharing job's; counting
+   * them on each running row was 2% of a run's instructions under ap). */
+  int last_row_processor_count(const ResourceSet& processors)
+  {
+    if (last_kept_ == nullptr || last_kept_->processors_length == kNoProcessors) return processors.count();
+    if (last_kept_->processor_count < 0) last_kept_->processor_count = processors.count();
+    return last_kept_->processor_count;
+  }
   /* The start, end and processors of the last row written, valid until the next write() or flush(). */
   SegmentTexts last_row() const
   {
@@ -323,6 +332,7 @@ class TraceWriter {
     std::uint8_t length = 0;     // of the number's text; 0: nothing kept
     std::uint8_t end_length = 0; // 0: no end kept
     std::uint8_t processors_length = kNoProcessors;
+    int processor_count = -1; // of the kept processors, once asked for (last_row_processor_count()); -1: not counted
     char text[kJobNumberRoom];
     std::uint64_t end_bits = 0;
     int first_word = 0; // the words the processors' text is of: [first_word, first_word + word_count)
@@ -340,7 +350,8 @@ class TraceWriter {
 
   std::ostream& out_;
   std::unique_ptr<JobTexts[]> job_texts_;
-  TextBuffer rows_;       // rows not written to out_ yet, the last one last
+  JobTexts* last_kept_ = nullptr; // the last row's job's texts
+  TextBuffer rows_;               // rows not written to out_ yet, the last one last
   NumberCache start_text_; // the starts and ends formatted lately
   NumberCache end_text_;
   std::size_t start_at_ = 0; // where last_row()'s texts are in rows_

@@ -1660,6 +1660,42 @@ TEST(OutputWriters, TraceRowsCarryTheirOwnProcessorsAndTimes)
   EXPECT_GT(kept_starts, 10000);
 }
 
+/* The count of the last row's processors (TraceWriter::last_row_processor_count()), kept with its job's processors'
+ * text, is the row's own: sets kept from row to row, changed by a member within the same words, rows of jobs 1 and
+ * 257 (one place) in turn, a set of more words than are kept, and rows whose count is not asked for. Expected counts
+ * by testing each processor. */
+TEST(OutputWriters, TraceRowsCountTheirOwnProcessors)
+{
+  std::ostringstream out;
+  TraceWriter writer(out);
+  ResourceSet plus_one = ResourceSet::range(1000, 0, 10);
+  plus_one.set(40);
+  ResourceSet minus_one = ResourceSet::range(1000, 0, 10);
+  minus_one.reset(3);
+  const ResourceSet wide = ResourceSet::range(1000, 0, 700); // 11 words
+  const std::vector<std::pair<TraceSegment, bool>> rows{
+      {{1, 0, 1, ResourceSet::range(1000, 0, 10), JobStatus::running}, true},
+      {{1, 1, 2, ResourceSet::range(1000, 0, 10), JobStatus::running}, true},
+      {{1, 2, 3, plus_one, JobStatus::running}, true},
+      {{1, 3, 4, minus_one, JobStatus::running}, true},
+      {{257, 0, 4, ResourceSet::range(1000, 5, 3), JobStatus::running}, true},
+      {{1, 4, 5, minus_one, JobStatus::running}, true},
+      {{1, 5, 6, ResourceSet::range(1000, 0, 10), JobStatus::suspended}, false},
+      {{1, 6, 7, plus_one, JobStatus::running}, true},
+      {{257, 4, 5, wide, JobStatus::running}, true},
+      {{257, 5, 6, wide, JobStatus::running}, true},
+      {{257, 6, 7, ResourceSet::range(1000, 5, 3), JobStatus::running}, false},
+      {{257, 7, 8, ResourceSet::range(1000, 5, 4), JobStatus::running}, true}};
+  for (const auto& [segment, asked] : rows) {
+    writer.write(segment);
+    if (!asked) continue;
+    int expected = 0;
+    for (int p = 0; p < 1000; p++)
+      expected += segment.processors.test(p) ? 1 : 0;
+    EXPECT_EQ(writer.last_row_processor_count(segment.processors), expected) << segment.job << " at " << segment.start;
+  }
+}
+
 /* trace.csv's rows go to the stream some at a time: after each write() the stream has whole rows only, at most
  * kFlushSize characters short of every row, last_row() is that row's texts; after flush(), or when the writer goes, the
  * stream has every row. The rows expected are made with snprintf; times of every kind (whole, six decimals, repeated
