@@ -77,6 +77,17 @@ char* put(char* p, std::string_view text)
   std::memcpy(p, text.data(), text.size());
   return p + text.size();
 }
+/* put() of a text whose storage goes on for `Room` characters past its start, `padded`: a short one copied at that
+ * fixed length (the row has room for it past the text). */
+template <std::size_t Room>
+char* put_padded(char* p, std::string_view text, bool padded)
+{
+  if (padded && text.size() <= Room) {
+    std::memcpy(p, text.data(), Room);
+    return p + text.size();
+  }
+  return put(p, text);
+}
 char* put_integer(char* p, long long value)
 {
   return std::to_chars(p, p + 20, value).ptr; // (19 digits and a sign at most)
@@ -290,11 +301,15 @@ SegmentsWriter::~SegmentsWriter()
   if (spill_ != nullptr) std::fclose(spill_);
 }
 
-std::size_t SegmentsWriter::position_of(JobId id) const
+inline std::size_t SegmentsWriter::position_of(JobId id)
 {
+  KnownPosition& known = known_positions_[static_cast<std::uint64_t>(id) % kKnownPositions];
+  if (known.position_plus_one != 0 && known.job == id) return known.position_plus_one - 1;
   const long p = table_.position_of(id);
   if (p < 0 || static_cast<size_t>(p) >= jobs_.size())
     throw std::out_of_range("segments.csv: unknown job " + std::to_string(id));
+  known.job = id;
+  known.position_plus_one = static_cast<std::size_t>(p) + 1;
   return static_cast<size_t>(p);
 }
 
@@ -348,17 +363,17 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
   std::uint16_t lengths[2] = {}; // of the job's two texts
   if (job_texts != nullptr) std::memcpy(lengths, job_texts, sizeof lengths);
   char* p = job_texts != nullptr ? put(text_at, {job_texts + sizeof lengths, lengths[0]}) : write_job_head(text_at, j);
-  p = ran_on ? put(p, start) : ready_text_.write(p, ready);
+  p = ran_on ? put_padded<32>(p, start, texts.padded) : ready_text_.write(p, ready);
   p = job_texts != nullptr ? put(p, {job_texts + sizeof lengths + lengths[0], lengths[1]}) : write_job_middle(p, j);
   char* const outcome_at = p;
   *p++ = ',';
-  p = put(p, start);
+  p = put_padded<32>(p, start, texts.padded);
   *p++ = ',';
   char* const execution = p;
   p = execution_text_.write(p, s.end - s.start, nine_decimals);
   const std::string_view execution_text(execution, static_cast<size_t>(p - execution));
   *p++ = ',';
-  p = put(p, texts.end);
+  p = put_padded<32>(p, texts.end, texts.padded);
   *p++ = ',';
   p = waiting_text_.write(p, s.start - ready, nine_decimals);
   *p++ = ',';
@@ -366,7 +381,7 @@ void SegmentsWriter::add(const TraceSegment& s, const SegmentTexts& texts)
   *p++ = ',';
   char* const stretch_at = p;
   *p++ = ',';
-  p = put(p, processors);
+  p = put_padded<SegmentTexts::kPaddedRoom>(p, processors, texts.padded);
   p = put(p, ",-1,");
   // An aggregated row (a cycle advanced whole) says so in the metadata column; the job's next row is ready when its
   // last repetition of the cycle ended.
@@ -628,6 +643,7 @@ inline TraceWriter::JobTexts& TraceWriter::job_texts(JobId job)
     kept.length = static_cast<std::uint8_t>(put_integer(kept.text, job) - kept.text);
     kept.end_length = 0;
     kept.processors_length = kNoProcessors;
+    kept.processor_count = -1;
   }
   return kept;
 }
@@ -651,6 +667,7 @@ inline char* TraceWriter::write_processors(char* p, JobTexts& kept, const Resour
   char* const end = processors.write_text(p);
   const auto length = static_cast<std::size_t>(end - p);
   const auto [first, last] = processors.word_span();
+  kept.processor_count = -1; // (another set's)
   if (last - first > kKeptWords || length > kProcessorsRoom) {
     kept.processors_length = kNoProcessors;
     return end;
@@ -671,6 +688,7 @@ void TraceWriter::write(const TraceSegment& s)
   const PaddedText* const padded_status = padded_status_text(s.status);
   const std::string_view status = padded_status != nullptr ? std::string_view() : status_text(s.status);
   JobTexts& kept = job_texts(s.job);
+  last_kept_ = &kept;
   // Room for the job, three numbers, the processors (a kept text is copied at kProcessorsRoom), the state, the repeats
   // and the separators.
   const bool held = holds_set(kept, s.processors);

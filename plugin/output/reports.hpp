@@ -166,6 +166,10 @@ struct SegmentTexts {
   std::string_view start;
   std::string_view end;
   std::string_view processors;
+  /* Each text's storage goes on for kPaddedRoom characters past its start at least (TraceWriter's row has that room):
+   * a short text is copied at a fixed length (no call to memcpy; three of a segments.csv row's seven). */
+  bool padded = false;
+  static constexpr std::size_t kPaddedRoom = 64;
 };
 /* segments.csv, for evalys and other Batsim tools: jobs.csv's Batsim columns, one row per running segment, the row's
  * submission being when the job became ready for that segment (its submission, then the end of its previous running
@@ -208,7 +212,15 @@ class SegmentsWriter {
     std::uint32_t length;
     std::uint32_t padding;
   };
-  std::size_t position_of(JobId id) const; // std::out_of_range for a job not in `table`
+  /* std::out_of_range for a job not in `table`. Kept by number modulo kKnownPositions (the table's lookup, out of line,
+   * was a tenth of add()'s work under ag-ds): a job's position never changes. */
+  std::size_t position_of(JobId id);
+  static constexpr std::size_t kKnownPositions = 256;
+  struct KnownPosition {
+    JobId job = 0;
+    std::size_t position_plus_one = 0; // 0: none
+  };
+  std::unique_ptr<KnownPosition[]> known_positions_{new KnownPosition[kKnownPositions]};
   void spill();
   void release_first_block();
   const char* next_spilled(std::size_t bytes);
@@ -284,12 +296,23 @@ class TraceWriter {
   void write(const TraceSegment& segment);
   /* Writes the rows not written yet to the stream. */
   void flush();
+  /* The number of processors of the last row written, `processors` being its set: kept with its job's processors'
+   * text, so counted once for the rows of a set the job keeps from segment to segment (a time-sharing job's; counting
+   * them on each running row was 2% of a run's instructions under ap). */
+  int last_row_processor_count(const ResourceSet& processors)
+  {
+    if (last_kept_ == nullptr || last_kept_->processors_length == kNoProcessors) return processors.count();
+    if (last_kept_->processor_count < 0) last_kept_->processor_count = processors.count();
+    return last_kept_->processor_count;
+  }
   /* The start, end and processors of the last row written, valid until the next write() or flush(). */
   SegmentTexts last_row() const
   {
-    const std::string_view row(rows_.data(), rows_.size());
-    return {row.substr(start_at_, end_at_ - 1 - start_at_), row.substr(end_at_, processors_at_ - 1 - end_at_),
-            row.substr(processors_at_, processors_end_ - processors_at_)};
+    const char* const row = rows_.data(); // (the places are where write() put them: no bounds to check)
+    return {{row + start_at_, end_at_ - 1 - start_at_},
+            {row + end_at_, processors_at_ - 1 - end_at_},
+            {row + processors_at_, processors_end_ - processors_at_},
+            true};
   }
 
  private:
@@ -309,6 +332,7 @@ class TraceWriter {
     std::uint8_t length = 0;     // of the number's text; 0: nothing kept
     std::uint8_t end_length = 0; // 0: no end kept
     std::uint8_t processors_length = kNoProcessors;
+    int processor_count = -1; // of the kept processors, once asked for (last_row_processor_count()); -1: not counted
     char text[kJobNumberRoom];
     std::uint64_t end_bits = 0;
     int first_word = 0; // the words the processors' text is of: [first_word, first_word + word_count)
@@ -326,7 +350,8 @@ class TraceWriter {
 
   std::ostream& out_;
   std::unique_ptr<JobTexts[]> job_texts_;
-  TextBuffer rows_;       // rows not written to out_ yet, the last one last
+  JobTexts* last_kept_ = nullptr; // the last row's job's texts
+  TextBuffer rows_;               // rows not written to out_ yet, the last one last
   NumberCache start_text_; // the starts and ends formatted lately
   NumberCache end_text_;
   std::size_t start_at_ = 0; // where last_row()'s texts are in rows_

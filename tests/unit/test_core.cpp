@@ -1057,6 +1057,20 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   EXPECT_DOUBLE_EQ(m.mean_bounded_slowdown, (25.0 / 20 + 2.0) / 2);
 }
 
+/* A running segment's busy area: its area on shares when it has one (its processors not counted then), else processors
+ * x length; a segment not running holds none. */
+TEST(Metrics, BusyAreaOfSharesAndOfWholeProcessors)
+{
+  TraceSegment shares{1, 10, 20, ResourceSet::range(8, 0, 4), JobStatus::running, 7.5};
+  EXPECT_EQ(busy_area(shares), 7.5);
+  shares.area = 0;
+  EXPECT_EQ(busy_area(shares), 0.0);
+  const TraceSegment whole{1, 10, 20, ResourceSet::range(8, 2, 3), JobStatus::running};
+  EXPECT_EQ(busy_area(whole), 30.0);
+  const TraceSegment suspended{1, 10, 20, ResourceSet::range(8, 0, 4), JobStatus::suspended, 7.5};
+  EXPECT_EQ(busy_area(suspended), 0.0);
+}
+
 // A job submitted at 0, started at 10, finished at 100, that computed 40 s (dedicated time 40 s: it was suspended the
 // rest of the time), of which 32 s at its run time of 30 s stretched by paging (x 16/15) and 2 s of paging (30 x
 // 1/15): slowdown 100 / 40, communication 40 - 32 = 8 s. The same job still running when the run stopped at 60 is
@@ -1262,6 +1276,85 @@ TEST(OutputWriters, SegmentsRowsCarryTheirOwnJobsStretch)
     EXPECT_NE(row.find("," + text + ","), std::string::npos) << row << " (" << text << ")";
   }
   EXPECT_EQ(n, 6);
+}
+
+/* segments.csv's rows made with trace.csv's texts (TraceWriter::last_row(), copied at a fixed length when short) are
+ * the rows made without them: starts and ends of 31, 32 and 33 characters (1e30, 2e31, 1e32) and processors' texts of
+ * 63, 64 and 65 characters around the copies' fixed lengths, of jobs 1, 257 and 513, whose positions are kept in one
+ * place (SegmentsWriter::position_of()), their rows interleaved. Each row's job, times and processors are also checked
+ * against texts made by printf and member by member. */
+TEST(OutputWriters, SegmentsRowsFromTraceTextsOfEveryLength)
+{
+  JobList jobs(3);
+  for (size_t i = 0; i < 3; i++) {
+    jobs[i].id = static_cast<JobId>(1 + 256 * i);
+    jobs[i].size = static_cast<int>(i + 1);
+    jobs[i].estimate = 1e33;
+  }
+  // Members spaced by 2 (no runs): `three` of three digits from 100, `four` of four digits from 1000.
+  auto spaced = [](int three, int four, std::string& text) {
+    ResourceSet set(2000);
+    text.clear();
+    for (int k = 0; k < three + four; k++) {
+      const int member = k < three ? 100 + 2 * k : 1000 + 2 * (k - three);
+      set.set(member);
+      text += (k > 0 ? " " : "") + std::to_string(member);
+    }
+    return set;
+  };
+  std::string sets[3];
+  const ResourceSet set63 = spaced(16, 0, sets[0]);
+  const ResourceSet set64 = spaced(15, 1, sets[1]);
+  const ResourceSet set65 = spaced(14, 2, sets[2]);
+  ASSERT_EQ(sets[0].size(), 63u);
+  ASSERT_EQ(sets[1].size(), 64u);
+  ASSERT_EQ(sets[2].size(), 65u);
+  const std::vector<TraceSegment> segments{
+      {1, 1e30, 2e31, set63, JobStatus::running},   {257, 2e31, 1e32, set64, JobStatus::running},
+      {513, 0, 1e30, set65, JobStatus::running},    {1, 2e31, 1e32, set65, JobStatus::running},
+      {257, 1e32, 2e32, set63, JobStatus::running}, {513, 1e30, 2e31, set64, JobStatus::running}};
+  const std::vector<std::vector<std::string>> expected{{"1", printf_number(1e30), printf_number(2e31), sets[0]},
+                                                       {"257", printf_number(2e31), printf_number(1e32), sets[1]},
+                                                       {"513", "0", printf_number(1e30), sets[2]},
+                                                       {"1", printf_number(2e31), printf_number(1e32), sets[2]},
+                                                       {"257", printf_number(1e32), printf_number(2e32), sets[0]},
+                                                       {"513", printf_number(1e30), printf_number(2e31), sets[1]}};
+  ASSERT_EQ(printf_number(1e30).size(), 31u);
+  ASSERT_EQ(printf_number(2e31).size(), 32u);
+  ASSERT_EQ(printf_number(1e32).size(), 33u);
+  std::string texts[2];
+  for (bool from_trace : {true, false}) {
+    std::ostringstream trace;
+    std::ostringstream rows;
+    TraceWriter trace_writer(trace);
+    const JobTable table = registered(jobs);
+    SegmentsWriter writer(rows, jobs, table, "w");
+    for (const TraceSegment& s : segments) {
+      trace_writer.write(s);
+      if (from_trace)
+        writer.add(s, trace_writer.last_row());
+      else
+        writer.add(s);
+    }
+    for (size_t i = 0; i < 3; i++)
+      writer.job_left(i, {JobFate::completed, 1});
+    writer.finish();
+    texts[from_trace ? 0 : 1] = rows.str();
+    std::istringstream lines(rows.str());
+    std::string line;
+    std::getline(lines, line); // the header
+    for (const std::vector<std::string>& fields : expected) {
+      ASSERT_TRUE(std::getline(lines, line));
+      std::vector<std::string> row;
+      std::istringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, ',');)
+        row.push_back(cell);
+      ASSERT_EQ(row.size(), 16u) << line; // (the metadata column empty)
+      EXPECT_EQ((std::vector<std::string>{row[0], row[8], row[10], row[14]}), fields) << line;
+    }
+    EXPECT_FALSE(std::getline(lines, line));
+  }
+  EXPECT_EQ(texts[0], texts[1]);
 }
 
 namespace {
@@ -1565,6 +1658,42 @@ TEST(OutputWriters, TraceRowsCarryTheirOwnProcessorsAndTimes)
   EXPECT_EQ(out.str(), expected);
   EXPECT_GT(kept_sets, 10000); // (most rows were of a job's set before, most starts its end before)
   EXPECT_GT(kept_starts, 10000);
+}
+
+/* The count of the last row's processors (TraceWriter::last_row_processor_count()), kept with its job's processors'
+ * text, is the row's own: sets kept from row to row, changed by a member within the same words, rows of jobs 1 and
+ * 257 (one place) in turn, a set of more words than are kept, and rows whose count is not asked for. Expected counts
+ * by testing each processor. */
+TEST(OutputWriters, TraceRowsCountTheirOwnProcessors)
+{
+  std::ostringstream out;
+  TraceWriter writer(out);
+  ResourceSet plus_one = ResourceSet::range(1000, 0, 10);
+  plus_one.set(40);
+  ResourceSet minus_one = ResourceSet::range(1000, 0, 10);
+  minus_one.reset(3);
+  const ResourceSet wide = ResourceSet::range(1000, 0, 700); // 11 words
+  const std::vector<std::pair<TraceSegment, bool>> rows{
+      {{1, 0, 1, ResourceSet::range(1000, 0, 10), JobStatus::running}, true},
+      {{1, 1, 2, ResourceSet::range(1000, 0, 10), JobStatus::running}, true},
+      {{1, 2, 3, plus_one, JobStatus::running}, true},
+      {{1, 3, 4, minus_one, JobStatus::running}, true},
+      {{257, 0, 4, ResourceSet::range(1000, 5, 3), JobStatus::running}, true},
+      {{1, 4, 5, minus_one, JobStatus::running}, true},
+      {{1, 5, 6, ResourceSet::range(1000, 0, 10), JobStatus::suspended}, false},
+      {{1, 6, 7, plus_one, JobStatus::running}, true},
+      {{257, 4, 5, wide, JobStatus::running}, true},
+      {{257, 5, 6, wide, JobStatus::running}, true},
+      {{257, 6, 7, ResourceSet::range(1000, 5, 3), JobStatus::running}, false},
+      {{257, 7, 8, ResourceSet::range(1000, 5, 4), JobStatus::running}, true}};
+  for (const auto& [segment, asked] : rows) {
+    writer.write(segment);
+    if (!asked) continue;
+    int expected = 0;
+    for (int p = 0; p < 1000; p++)
+      expected += segment.processors.test(p) ? 1 : 0;
+    EXPECT_EQ(writer.last_row_processor_count(segment.processors), expected) << segment.job << " at " << segment.start;
+  }
 }
 
 /* trace.csv's rows go to the stream some at a time: after each write() the stream has whole rows only, at most
