@@ -167,7 +167,8 @@ struct SegmentTexts {
   std::string_view end;
   std::string_view processors;
   /* Each text's storage goes on for kPaddedRoom characters past its start at least (TraceWriter's row has that room):
-   * a short text is copied at a fixed length (no call to memcpy; three of a segments.csv row's seven). */
+   * a short text is copied at a fixed length (no call to memcpy): the start, end and processors, and the start again
+   * when the job ran on from its previous segment. */
   bool padded = false;
   static constexpr std::size_t kPaddedRoom = 64;
 };

@@ -84,7 +84,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
   if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
   const size_t jobs = ids.size();
-  cycle_place_.resize(phases * jobs); // every entry written below (the loop over the phases, for each job)
+  cycle_place_.resize(phases * jobs); // every entry written below, or the replay refused and the table never read
   cycle_sets_.clear();
   cycle_phases_ = phases;
   cycle_phase_ = phase;
