@@ -1135,6 +1135,32 @@ TEST(GangNowEvents, IndexedMapDecidesAsPassesOverTheMap)
   EXPECT_FALSE(submit_job(a, 100, {{"x86", 2}}, plain).map.index.built);
 }
 
+TEST(GangNowEvents, TurnsThatCannotGainAreToldFromCountsOnly)
+{
+  // Four processors of one capacity. J3 leaves P3 in slice 2: slice 1 "1 1 2 2", slice 2 "3 3 . .". J3 (2 VPs, one
+  // a processor, in slice 2 only) has no slice of its own left with a free entry (F = 0): no pattern over more
+  // slices than it holds exists, and none over its own can beat one VP a processor, so its turn is told from the
+  // counts that it stays. J1 and J2 have the same counts (2 VPs, 1 a processor, 1 of 2 slices held, 2 free entries
+  // in the other slice): ceil(2 / 2) x 1 held < 1 x 2 slices, so the counts cannot tell, and the rows decide: J2's
+  // processors P3, P4 are free in slice 2, a pattern of width 2 (half its turnaround per slice), and it takes them;
+  // J1's P1, P2 are not, and it stays. With `validate`, the turn told from the counts is also taken (and must not
+  // move): a rule that also skipped J1 would skip J2 and leave slice 2 as it was.
+  SchedulerOptions options;
+  options.validate = true;
+  options.remember_declined = true;
+  options.shared_search = true;
+  options.indexed = true;
+  for (const bool validate : {true, false}) {
+    options.validate = validate;
+    AllocationMap map = make_map({"1", "1", "1", "1"}, {"1 1 2 2", "3 3 3 ."});
+    EventResult e = vp_exit(map, 3, "P3", options);
+    EXPECT_EQ(slice_strings(e.map), (std::vector<std::string>{"1 1 2 2", "3 3 2 2"})) << validate;
+    EXPECT_EQ(e.expanded_jobs, (std::vector<JobId>{2})) << validate;
+    EXPECT_EQ(moves_string(e.migrations), "") << validate;
+    EXPECT_EQ(e.removed_slices, 0) << validate;
+  }
+}
+
 TEST(GangNowEvents, RoundAfterAnotherMapsRoundDecidesAsTheFirst)
 {
   // The Expansion round's scan keeps its storage from round to round with the map's index (MapIndex::round_scan),

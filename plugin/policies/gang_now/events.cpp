@@ -8,6 +8,7 @@
 #include "core/word_members.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -114,13 +115,13 @@ struct ChangeLog {
     Holding before;
     Holding after;
   };
-  std::vector<int> rows;
+  /* The row before the event of processor p of the map after it: p itself, or p + 1 past a processor that left
+   * (remove_row). Computed, not stored: an array of the rows was filled per event, 40 KB on 10,000 processors at
+   * each VP's exit whatever it changed. */
+  size_t removed = std::numeric_limits<size_t>::max(); // the row of the processor that left, if one did
+  int row(size_t p) const { return static_cast<int>(p < removed ? p : p + 1); }
+  void remove_row(size_t p) { removed = p; }
   std::vector<Change> changes; // in order of first change
-  explicit ChangeLog(size_t processors) : rows(processors)
-  {
-    for (size_t p = 0; p < processors; p++)
-      rows[p] = static_cast<int>(p);
-  }
   /* The job's change, with `before` as its holding when it is its first. */
   Change& of(JobId job, Holding before)
   {
@@ -222,7 +223,7 @@ void clear_job(AllocationMap& map, JobId id, ChangeLog* log, const std::vector<i
     if (JobRecord* record = record_of(map, id)) {
       if (log)
         for (const auto& [p, vps] : record->held_entries)
-          if (vps > 0) before.emplace_back(log->rows[static_cast<size_t>(p)], vps);
+          if (vps > 0) before.emplace_back(log->row(static_cast<size_t>(p)), vps);
       for (int s : record->held_slices)
         for (const auto& [p, vps] : record->held_entries) {
           map.slices[static_cast<size_t>(s)][static_cast<size_t>(p)] = Entry{};
@@ -249,7 +250,7 @@ void clear_job(AllocationMap& map, JobId id, ChangeLog* log, const std::vector<i
     if (!found) return;
     for (size_t p = 0; p < slice.size(); p++)
       if (slice[p].job == id) {
-        if (first && log && slice[p].vps > 0) before.emplace_back(log->rows[p], slice[p].vps);
+        if (first && log && slice[p].vps > 0) before.emplace_back(log->row(p), slice[p].vps);
         found = true;
         slice[p] = Entry{};
         if (!marked[p]) {
@@ -282,7 +283,7 @@ void write_job(AllocationMap& map, JobId id, const std::vector<int>& slices, con
         map.slices[static_cast<size_t>(s)][p] = Entry{id, vps[p]};
       if (!slices.empty()) {
         processor_changed(map, p);
-        if (log) after.emplace_back(log->rows[p], vps[p]);
+        if (log) after.emplace_back(log->row(p), vps[p]);
       }
     }
   if (map.index.built && !slices.empty())
@@ -350,7 +351,7 @@ void rewrite_job(AllocationMap& map, JobId id, const std::vector<int>& slices, c
   for (const auto& [p, n] : record->held_entries) {
     processor_changed(map, static_cast<size_t>(p)); // clear_job's count of changes
     processor_changed(map, static_cast<size_t>(p)); // and write_job's
-    if (log) holding.emplace_back(log->rows[static_cast<size_t>(p)], n);
+    if (log) holding.emplace_back(log->row(static_cast<size_t>(p)), n);
   }
   record->held_found = false; // (as write_job leaves it)
   record->held_slices = slices;
@@ -660,6 +661,13 @@ struct MapScan {
   std::vector<std::string> mask_archs;
   std::vector<std::uint64_t> mask;
   long shared_of_mask = -1;
+  /* What gains_nothing reads: the capacities of the mask's processors in units (kept with the mask; null: not looked
+   * up since it changed) and their count, and each slice's free entries on the mask (`mask_free_found`: since the
+   * scan and the mask last changed). */
+  std::shared_ptr<const MaskUnits> mask_capacities;
+  long long mask_processors = 0;
+  std::vector<long long> mask_free;
+  bool mask_free_found = false;
   /* A turn's scratch, kept for its storage from turn to turn: the column search's pick, the job's own entries on
    * the mask, and the slices a moving job held (held() follows the map's index as the move is written). */
   SharedPick pick;
@@ -709,12 +717,14 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
     scan.free_entries = map.index.free_entries;
     scan.shared_count = 0;
     scan.shared_of_mask = -1;
+    scan.mask_free_found = false;
     return;
   }
   scan.free = FreeRows(map.slices.size(), map.processors.size());
   scan.free_entries = 0;
   scan.shared_count = 0;
   scan.shared_of_mask = -1;
+  scan.mask_free_found = false;
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
     held.clear();
@@ -1144,6 +1154,67 @@ void held_processors(const AllocationMap& map, const JobRecord& job, const std::
   if (slowest < none) now = Rational(slowest_vps) / map.processors[slowest].capacity;
 }
 
+/* Whether the job's Expansion turn cannot move it (expand_job declines it whatever the search finds), decided from
+ * counts alone: a job of one architecture whose processors (`scan.mask`) have one capacity a, with n VPs, at most
+ * n_max on one processor (`now` = n_max / a) in h of the S slices. It moves only to a pattern whose turnaround per
+ * slice is below n_max / (a h); a pattern of k processors of the mask over w slices gives at least ceil(n / k) /
+ * (a w) (whole VPs on k processors, AllocationMap::turnaround). If w <= h, that is at least ceil(n / P), P the mask's
+ * processors, over a h. If w > h, the pattern has a slice the job does not hold, where all its processors are free:
+ * k <= F, the most free entries on the mask in such a slice, and w <= S: at least ceil(n / F) / (a S). So the turn
+ * cannot gain when n_max <= ceil(n / P) and (F = 0 or n_max S <= ceil(n / F) h), in integers. On a uniform machine
+ * this is the common case of a VP's exit (every job of one VP a processor in its slices, no other slice with room for
+ * it), and it reads S counts instead of the rows of every slice (the shared rows and the job's search). False when
+ * the map has no index (its capacities in units are the index's) or the job has several architectures. Used with the
+ * column search only (the exhaustive one may refuse a map, InputError, which a skipped turn would not). */
+bool gains_nothing(AllocationMap& map, const JobRecord& job, const std::vector<int>& held, const Rational& now,
+                   MapScan& scan, bool validate)
+{
+  if (!map.index.built || job.vps.size() != 1 || held.empty()) return false;
+  const std::vector<std::uint64_t>& mask = scan.mask;
+  if (!scan.mask_capacities) {
+    auto& kept = map.index.mask_units[mask];
+    if (!kept) kept = std::make_shared<const MaskUnits>(mask_units(map, mask));
+    scan.mask_capacities = kept;
+    scan.mask_processors = count_of(mask.data(), mask.size());
+  }
+  const MaskUnits& caps = *scan.mask_capacities;
+  if (!caps.uniform || scan.mask_processors == 0) return false;
+  const Rational most = now * caps.capacity; // n_max
+  if (most.denominator() != 1) return false;
+  const long long n_max = most.numerator();
+  const long long n = job.total_vps();
+  if (n_max > (n + scan.mask_processors - 1) / scan.mask_processors) return false;
+  const size_t words = scan.free.words;
+  // Each slice's free entries on the mask: on a mask of every processor, its processors less its held entries (the
+  // index's count, which follows the scan: both are the map's between turns), else counted from the scan's rows.
+  const bool every = scan.mask_processors == static_cast<long long>(map.processors.size());
+  if (!scan.mask_free_found && (!every || validate)) {
+    scan.mask_free.assign(scan.free.slices, 0);
+    for (size_t s = 0; s < scan.free.slices; s++)
+      for (size_t w = 0; w < words; w++)
+        scan.mask_free[s] += word_members(scan.free.bits[s * words + w] & mask[w]);
+    scan.mask_free_found = true;
+    if (every)
+      for (size_t s = 0; s < scan.free.slices; s++)
+        if (scan.mask_free[s] != scan.mask_processors - map.index.held[s])
+          throw PolicyError("gang scheduler: the index's count of held entries of a slice is not the scan's");
+  }
+  auto free_on_mask = [&](size_t s) { return every ? scan.mask_processors - map.index.held[s] : scan.mask_free[s]; };
+  long long most_free = 0; // F
+  auto h = held.begin();
+  for (size_t s = 0; s < scan.free.slices; s++) {
+    if (h != held.end() && static_cast<size_t>(*h) == s) {
+      ++h;
+      continue;
+    }
+    most_free = std::max(most_free, free_on_mask(s));
+  }
+  if (most_free == 0) return true;
+  const __int128 left = static_cast<__int128>(n_max) * static_cast<__int128>(scan.free.slices);
+  const __int128 right = static_cast<__int128>((n + most_free - 1) / most_free) * static_cast<__int128>(held.size());
+  return left <= right;
+}
+
 /* One job's turn in an Expansion round, the job at `place` in the queue; true if it moved or was placed (false: the
  * map is unchanged). With shared_search, a move that removed no slice brings `scan` up to date itself
  * (MapScan::current). `scan`: the map's free entries (scan_map), from which the job's search rows are made
@@ -1179,6 +1250,8 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
       }
     scan.has_mask = true;
     scan.shared_of_mask = -1;
+    scan.mask_capacities = nullptr;
+    scan.mask_free_found = false;
   }
   const std::vector<std::uint64_t>& mask = scan.mask;
   // Its processors as bits, and its turnaround in one slice: found from its entries, which the index keeps (with the
@@ -1204,6 +1277,10 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   } else {
     now = job.held_turnaround;
   }
+  // A turn that cannot gain declines without a search (with `validate`, it is taken and must not move).
+  const bool gains_none =
+      options.expansion == ExpansionSearch::column && gains_nothing(map, job, held, now, scan, options.validate);
+  if (gains_none && !options.validate) return false;
   const SharedRows* shared = nullptr;
   if (options.shared_search && options.expansion == ExpansionSearch::column) {
     if (scan.shared_of_mask >= 0) {
@@ -1289,6 +1366,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   if (removed == 0 && options.shared_search) { // the scan follows the move, without a pass over the map
     scan.shared_count = 0;
     scan.shared_of_mask = -1;
+    scan.mask_free_found = false;
     const size_t words = scan.free.words;
     // The processors it left (`left`), then those it took, as bits.
     std::vector<std::uint64_t> taken(words, 0);
@@ -1309,6 +1387,8 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     if (!scan.from_index) scan.slices_of[place] = pattern.slices; // (the index's are written by write_job)
     scan.current = true;
   }
+  if (gains_none)
+    throw PolicyError("gang scheduler: " + job_name(id) + "'s Expansion turn was found unable to gain, and it moves");
   return true;
 }
 
@@ -1601,7 +1681,7 @@ EventResult after_departure(AllocationMap&& after_exit, const SchedulerOptions& 
   std::optional<AllocationMap> before; // for the check of the moves (options.validate)
   if (options.validate) before = after_exit;
   EventResult result{std::move(after_exit), {}, {}, {}, {}, {}, 0};
-  ChangeLog log(result.map.processors.size());
+  ChangeLog log;
   result.removed_slices += remove_empty_slices(result.map);
   expansion_round(result.map, {}, options, result, &log);
   record_moves(result.map.processors, log, result, options, before ? &*before : nullptr);
@@ -1654,7 +1734,7 @@ EventResult submit_job(AllocationMap&& map, JobId job, const VpCounts& vps, cons
   std::optional<AllocationMap> before; // for the check of the moves (options.validate)
   if (options.validate) before = map;
   EventResult result{std::move(map), {}, {}, {}, {}, {}, 0};
-  ChangeLog log(result.map.processors.size());
+  ChangeLog log;
   JobRecord record;
   record.id = job;
   for (const auto& [arch, count] : vps)
@@ -1685,7 +1765,7 @@ EventResult new_processor(const AllocationMap& map, const Processor& processor, 
   // A new row: the index is dropped, and built again by the next event that is not a processor's (on a network whose
   // owners come and go, most events are theirs: building it at each one would cost more than it saves).
   result.map.index.built = false;
-  ChangeLog log(result.map.processors.size()); // the new processor's row follows the others'
+  ChangeLog log; // the new processor's row follows the others'
   expansion_round(result.map, {}, options, result, &log);
   record_moves(map.processors, log, result, options, &map);
   check_result(result, options);
@@ -1791,7 +1871,7 @@ EventResult new_vp(const AllocationMap& map, JobId job, const std::string& arch,
   if (arch.empty()) throw InputError("new_VP: " + job_name(job) + "'s new VP has no architecture");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   prepare_index(result.map, options);
-  ChangeLog log(result.map.processors.size());
+  ChangeLog log;
   const long long free_before = free_entries_of(result.map);
   JobRecord& record = result.map.jobs[queue_position(result.map, job)];
   record.vps[arch]++;
@@ -1829,7 +1909,7 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   }
   // The affected jobs' holdings before the processor leaves (rows: the processors' indices now); afterwards the
   // processors past it keep their rows, one more than their index.
-  ChangeLog log(map.processors.size());
+  ChangeLog log;
   for (const auto& [id, slices] : held) {
     Holding before;
     const auto& first = map.slices[static_cast<size_t>(slices.front())];
@@ -1837,7 +1917,7 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
       if (first[q].job == id && first[q].vps > 0) before.emplace_back(static_cast<int>(q), first[q].vps);
     log.of(id, std::move(before));
   }
-  log.rows.erase(log.rows.begin() + p);
+  log.remove_row(static_cast<size_t>(p));
   if (options.indexed && options.validate && map.index.built) check_index(map, "before");
   EventResult result{map, {}, {}, {}, {}, {}, 0};
   processor_changed(result.map, static_cast<size_t>(p));
