@@ -107,8 +107,9 @@ class PlaceById {
 /* The jobs whose entries an event changed, each with its holding (VPs per row) before its first change and after its
  * last, a job's allocation being the same in all the slices it holds: the moves are found from these instead of from
  * every job's holdings in the maps before and after. `rows` gives the row of each processor of the map as it is now.
- * Entries change only through clear_job and write_job (and a processor_exit's column, whose jobs the handler notes
- * first), and write_job writes a job that holds no entry, or one that clear_job cleared before. */
+ * Entries change only through clear_job, write_job and rewrite_job (and a processor_exit's column, whose jobs the
+ * handler notes first), write_job writes a job that holds no entry, or one that clear_job cleared before, and
+ * rewrite_job logs what clear_job and write_job would have. */
 struct ChangeLog {
   struct Change {
     JobId job = 0;
@@ -324,7 +325,7 @@ void rewrite_job(AllocationMap& map, JobId id, const std::vector<int>& slices, c
     write_job(map, id, slices, vps, log);
     return;
   }
-  const std::vector<int>& left = record->held_slices; // increasing (the index's)
+  const std::vector<int>& left = record->held_slices; // increasing: write_job's callers pass increasing slices
   const auto set_slice = [&](int s, bool taken) {
     std::vector<Entry>& slice = map.slices[static_cast<size_t>(s)];
     for (const auto& [p, n] : record->held_entries) {
@@ -1384,7 +1385,8 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
         scan.free_entries -= word_members(taken[w] & row);
         row &= ~taken[w];
       }
-    if (!scan.from_index) scan.slices_of[place] = pattern.slices; // (the index's are written by write_job)
+    if (!scan.from_index)
+      scan.slices_of[place] = pattern.slices; // (the index's are written by write_job or rewrite_job)
     scan.current = true;
   }
   if (gains_none)
