@@ -599,11 +599,12 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
     mem.min_mb = m.num("min_mb", mem.min_mb);
     mem.max_mb = m.num("max_mb", mem.max_mb);
     mem.threshold = m.num("threshold", mem.threshold);
-    mem.page_fault_penalty = m.num("page_fault_penalty", mem.page_fault_penalty);
+    // At most a million times longer per unit of memory short: a job of a day then ends within about 1e11 s, inside
+    // the simulator's horizon (1e12 s); far beyond it a run never ended (its clock lost the seconds it added).
+    mem.page_fault_penalty = m.num("page_fault_penalty", mem.page_fault_penalty, 0, 1e6);
     mem.node_memory_mb = m.num("node_memory_mb", 0, 0, 1e12);
     if (!(mem.min_mb > 0) || mem.max_mb < mem.min_mb) m.fail(m.node(), "need 0 < min_mb <= max_mb");
     if (!(mem.threshold > 0)) m.fail(m.node()["threshold"], "must be > 0", "threshold");
-    if (mem.page_fault_penalty < 0) m.fail(m.node()["page_fault_penalty"], "must be >= 0", "page_fault_penalty");
     m.finish();
     Section js = w.sub("jobs");
     JobShapeSpec& shape = sc.workload.jobs;

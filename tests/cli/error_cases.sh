@@ -117,6 +117,10 @@ expect_error negative_backlog 2 "--set" "simulation.max_backlog: must be between
   run "$work/good.yaml" --set simulation.max_backlog=-1
 expect_error apvm_fraction 1 "policy.params.fraction: '2' is not in (0, 1]" -- \
   run "$work/good.yaml" --set policy.name=apvm --set policy.params.fraction=2
+# A reallocation cost of 1e20 s a processor ran forever: the clock went past where its seconds still count.
+expect_error equi_reallocation_cost 1 "policy.params.reallocation_cost: '1e20' is not in [0, 1000000]" -- \
+  run "$work/good.yaml" --set policy.name=equi --set workload.jobs.shape=malleable \
+  --set policy.params.reallocation_cost=1e20
 # Quanta below a millisecond: 1e-300 s would not move the clock (memory-constrained stopped with an internal error).
 for policy in gang ap memory-constrained; do
   expect_error "tiny_quantum_$policy" 1 "policy.params.quantum: '1e-300' is not at least 0.001" -- \

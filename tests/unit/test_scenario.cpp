@@ -295,6 +295,11 @@ TEST(Scenario, NonFiniteAndOutOfRangeNumbersNameTheirKey)
        ":4: simulation.reference_speed: expected a finite number"},
       {"platform: p.xml\nworkload: {generator: {}}\nsimulation:\n  reference_speed: 1e300\n",
        ":4: simulation.reference_speed: must be"},
+      // 1e12 ran forever: the jobs' times went so far past the simulator's horizon that its clock stopped advancing.
+      {"platform: p.xml\nworkload:\n  generator: {}\n  memory:\n    page_fault_penalty: 1e12\n",
+       ":5: workload.memory.page_fault_penalty: must be at least 0 and at most 1e+06, got 1e+12"},
+      {"platform: p.xml\nworkload:\n  generator: {}\n  memory:\n    page_fault_penalty: -1\n",
+       ":5: workload.memory.page_fault_penalty: must be at least 0 and at most 1e+06, got -1"},
   };
   for (const auto& c : cases) {
     std::string msg = parse_error(c.yaml);

@@ -152,9 +152,10 @@ PolicyRegistration equi{
      "dynamic equipartition: at every arrival and departure, processors split equally among jobs",
      {{"reallocation_cost",
        "0.0",
-       "seconds of stall per processor added to or removed from a job",
+       "seconds of stall per processor added to or removed from a job (at most 1e6: beyond, a reallocation of many "
+       "processors takes the clock past the simulator's horizon, where its seconds are lost and the run never ended)",
        {},
-       ParamRange::at_least(0)},
+       ParamRange::between(0, 1e6)},
       {"admission",
        "skip",
        "skip: a job whose minimum does not fit is passed over and later jobs may start; in-order: no job starts "
