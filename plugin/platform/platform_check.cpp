@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 #include <cerrno>
 #include <cstdio>
@@ -74,6 +75,8 @@ int child_main(const PlatformCheck& check)
   } catch (...) {
     return kOptionsRejected; // the real set-up reports a bad --cfg with its own message
   }
+  if (simgrid::config::get_value<int>("contexts/stack-size") < kLeastStackKib)
+    return kOptionsRejected; // loading a deployment's actors on such stacks crashed; the real set-up says why
   try {
     say(kStage + "platform");
     engine->load_platform(check.platform.string());

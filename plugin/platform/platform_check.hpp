@@ -20,6 +20,11 @@ namespace jobsched {
 inline constexpr const char* kSchedulerFunction = "jobsched_scheduler";
 inline constexpr const char* kSubmitterFunction = "jobsched_submitter";
 
+/* SimGrid maps one stack per actor, of `contexts/stack-size` KiB (8 MiB by default); it accepts -1 or 1, and a run
+ * then crashed with no message. 16 KiB suffice to jobsched's actors with verbose logging: a smaller size is refused
+ * (the child leaves it to the real set-up, which names the option). */
+inline constexpr int kLeastStackKib = 16;
+
 struct PlatformCheck {
   std::string program = "jobsched";
   std::vector<std::string> simgrid_args; // as given to the real engine; the child keeps the --cfg=... ones

@@ -8,11 +8,9 @@
 
 #include <xbt/config.hpp>
 
-#include <algorithm>
-#include <cmath>
-#include <fstream>
+#include <cstdio>
+#include <memory>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 namespace jobsched {
@@ -44,26 +42,6 @@ void HeldBackMessages::release(bool show)
     std::fclose(file_);
     file_ = nullptr;
   }
-}
-
-void fit_actor_stacks(size_t actors, const std::string& what)
-{
-  if (simgrid::config::is_default("contexts/stack-size"))
-    sg4::Engine::set_config("contexts/stack-size:" + std::to_string(kSmallStackKib));
-  rlimit limit{};
-  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
-  const long page = sysconf(_SC_PAGESIZE);
-  const double stack = simgrid::config::get_value<int>("contexts/stack-size") * 1024.0 +
-                       std::max(0, simgrid::config::get_value<int>("contexts/guard-size")) * static_cast<double>(page);
-  const double needed = static_cast<double>(actors) * stack;
-  long used_pages = 0; // the process's address space now: /proc/self/statm's first figure, in pages
-  if (std::ifstream statm("/proc/self/statm"); !(statm >> used_pages)) used_pages = 0;
-  const double left = static_cast<double>(limit.rlim_cur) - static_cast<double>(used_pages) * static_cast<double>(page);
-  if (needed > left)
-    throw InputError(what + ": " + std::to_string(actors) + " actors need " +
-                     format_exact(std::ceil(needed / 1048576)) + " MiB of stacks, more than the " +
-                     format_exact(std::floor(std::max(0.0, left) / 1048576)) +
-                     " MiB of address space the process may still map (ulimit -v; or lower --cfg=contexts/stack-size)");
 }
 
 void require_usable_speed(const sg4::Host& host, const std::filesystem::path& platform)
@@ -132,6 +110,10 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
   if (plugin_initialized())
     throw InputError("--cfg=plugin:jobsched: for jobsched inside a program of one's own; the launcher is jobsched "
                      "already");
+  // A stack too small for the actors' own frames (1 KiB, or the -1 SimGrid accepts) crashed the run with no message.
+  if (const int kib = simgrid::config::get_value<int>("contexts/stack-size"); kib < kLeastStackKib)
+    throw InputError("--cfg=contexts/stack-size: " + std::to_string(kib) +
+                     " KiB is too small for jobsched's actors (at least " + std::to_string(kLeastStackKib) + " KiB)");
   engine_->set_config("host/model:" + sc.simulation.host_model);
   messages_.emplace();
   try {

@@ -49,14 +49,6 @@ void require_usable_speed(const sg4::Host& host, const std::filesystem::path& pl
  * first that does not, in name order, is named (a SPLITDUPLEX link as SimGrid names its halves, ID_UP and ID_DOWN). */
 void require_positive_bandwidths(const sg4::Engine& engine, const std::filesystem::path& platform);
 
-/* Actor stacks: SimGrid maps one stack per actor, of `contexts/stack-size` (8 MiB by default), and aborts with no
- * message when the mapping fails (under `ulimit -v`). fit_actor_stacks() gives a run of `actors` actors whose code
- * is shallow stacks of kSmallStackKib (16 KiB suffice to jobsched's scheduler actors with verbose logging; 8 times
- * that for margin) unless the user set contexts/stack-size, then throws InputError naming `what` when the address
- * space left under the process's limit cannot hold them. Call it after the engine is made, before the actors. */
-inline constexpr int kSmallStackKib = 128;
-void fit_actor_stacks(size_t actors, const std::string& what);
-
 class EngineSetup {
  public:
   /* Checks the files, makes the engine and loads the platform (InputError naming the file or option otherwise, or

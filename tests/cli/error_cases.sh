@@ -53,6 +53,9 @@ expect_error unknown_policy_parameter 1 "policy.params.foo: unknown parameter" -
   run "$work/good.yaml" --set policy.params.foo=1
 expect_error bad_set_syntax 2 "--set policy.name" "KEY=VALUE" -- run "$work/good.yaml" --set policy.name
 expect_error bad_simgrid_cfg 2 "--cfg:" "foo/bar" -- run "$work/good.yaml" --cfg=foo/bar:1
+# SimGrid takes a stack of -1 or 1 KiB, and the run crashed (exit 139) with no message.
+expect_error tiny_actor_stack 1 "--cfg=contexts/stack-size: -1 KiB is too small for jobsched's actors (at least 16 KiB)" -- \
+  run "$work/good.yaml" --cfg=contexts/stack-size:-1
 # jobsched's own SimGrid options are for a program of one's own (jobsched::plugin_init), not for the launcher.
 expect_error plugin_scenario_cfg 2 "--cfg=jobsched/scenario:" "--out" -- run "$work/good.yaml" \
   --cfg=jobsched/scenario:"$work/good.yaml"
