@@ -104,9 +104,10 @@ struct MapIndex {
    * compared (AllocationMap::row_of); no copy of the names, which a map of networks whose owners come and go would
    * make at every one of their events. */
   std::vector<std::pair<std::size_t, int>> rows;
-  /* The capacities in units of each set of processors an Expansion round met (the processors being the same until
-   * the index is built again). */
-  std::map<std::vector<std::uint64_t>, std::shared_ptr<const MaskUnits>> mask_units;
+  /* The capacities in units of each set of processors an Expansion round met, by their architectures (the union of
+   * their arch_masks: the processors, and so the masks, being the same until the index is built again; a key of a
+   * few names where the masks were 157 words each on 10,000 processors, compared at every lookup). */
+  std::map<std::vector<std::string>, std::shared_ptr<const MaskUnits>> mask_units;
   /* The Expansion round's scan, kept with its storage from round to round (a scan built and freed at every departure
    * allocated its rows and scratch anew); copies of the map share it, each round setting all it reads. */
   std::shared_ptr<RoundScan> round_scan;

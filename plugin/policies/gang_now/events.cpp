@@ -620,9 +620,11 @@ struct SharedRows {
 struct SharedPick {
   Pattern pattern; // size; processors once add_pattern_processors is called, slices once add_pattern_slices is
   int width = 0;
-  const std::uint64_t* row = nullptr; // the pattern's processors as bits (in `rows`); nullptr: no pattern
+  const std::uint64_t* row = nullptr; // the pattern's processors as bits (job_row); nullptr: no pattern
   long long processor_count = 0;
-  std::vector<std::uint64_t> rows; // the job's distinct rows (2d, 2d + 1), `words` each
+  /* The job's distinct rows with its entries (2d + 1), `words` each at their place among 2 x distinct rows, written
+   * for the distinct rows of the slices it holds only; a row 2d is the shared row d itself (job_row). */
+  std::vector<std::uint64_t> rows;
   std::vector<int> count;          // per job row: the slices that have it
   /* Per job row: its first slice, and its capacity in units (the search's own, kept here with the rest so that a
    * round's turns reuse the storage: MapScan::pick). */
@@ -631,11 +633,28 @@ struct SharedPick {
   std::vector<size_t> held_rows; // the distinct rows of the slices the job holds
 };
 
+/* Free entries laid out as FreeRows, read where they are (the map's index's or a scan's rows). */
+struct FreeView {
+  const std::uint64_t* bits = nullptr;
+  size_t slices = 0;
+  size_t processors = 0;
+  size_t words = 0;
+  bool row_empty(size_t slice) const
+  {
+    for (size_t w = 0; w < words; w++)
+      if (bits[slice * words + w] != 0) return false;
+    return true;
+  }
+};
+
 /* The map as an Expansion round reads it, from one pass over its entries: the free entries as bit rows, their count,
  * and every job's slices. Built at the start of a round and again after a turn that changed the map (or brought up to
  * date by the turn itself, MapScan::current). */
 struct MapScan {
-  FreeRows free{0, 0};
+  /* The free entries the round reads: the map's index's own rows when it has an index (between turns the scan is the
+   * index: a copy of every row at each round was 4.8% of 100 jobs on 10,000 hosts), else `scanned`. */
+  FreeView free;
+  FreeRows scanned{0, 0};
   long long free_entries = 0;
   /* Per job of the map, by its place in the queue (`place`: job id -> place, -1 for ids not in the queue). Found
    * from the entries only (a scan of a map with an index reads each job's slices from it: held()). */
@@ -705,27 +724,28 @@ ArchMasks arch_masks(const AllocationMap& map)
   return masks;
 }
 
+/* The scan's free entries read from the map's index, where its handlers keep them. */
+void point_at_index(const AllocationMap& map, MapScan& scan)
+{
+  scan.free = {map.index.free.data(), map.slices.size(), map.processors.size(), map.index.words};
+  scan.free_entries = map.index.free_entries;
+}
+
 /* `scan.place` is the queue's (kept by the round, whose jobs keep their places); the rest is found again: from the
  * map's index when it has one (unless `from_entries`: the check of the index), else from every entry. */
 void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false)
 {
   scan.from_index = map.index.built && !from_entries;
-  if (scan.from_index) {
-    scan.free.slices = map.slices.size();
-    scan.free.processors = map.processors.size();
-    scan.free.words = map.index.words;
-    scan.free.bits = map.index.free;
-    scan.free_entries = map.index.free_entries;
-    scan.shared_count = 0;
-    scan.shared_of_mask = -1;
-    scan.mask_free_found = false;
-    return;
-  }
-  scan.free = FreeRows(map.slices.size(), map.processors.size());
-  scan.free_entries = 0;
   scan.shared_count = 0;
   scan.shared_of_mask = -1;
   scan.mask_free_found = false;
+  if (scan.from_index) {
+    point_at_index(map, scan);
+    return;
+  }
+  scan.scanned = FreeRows(map.slices.size(), map.processors.size());
+  scan.free = {scan.scanned.bits.data(), scan.scanned.slices, scan.scanned.processors, scan.scanned.words};
+  scan.free_entries = 0;
   scan.slices_of.resize(map.jobs.size());
   for (auto& held : scan.slices_of)
     held.clear();
@@ -738,7 +758,7 @@ void scan_map(const AllocationMap& map, MapScan& scan, bool from_entries = false
       const size_t end = std::min(slice.size(), (w + 1) * 64);
       for (size_t p = w * 64; p < end; p++)
         word |= static_cast<std::uint64_t>(slice[p].job == kFreeEntry) << (p % 64);
-      scan.free.bits[s * words + w] = word;
+      scan.scanned.bits[s * words + w] = word;
       scan.free_entries += word_members(word);
     }
     JobId last = kFreeEntry; // a job's entries are often side by side: look it up once per run of them
@@ -839,15 +859,15 @@ MaskUnits mask_units(const AllocationMap& map, const std::vector<std::uint64_t>&
   return out;
 }
 
-/* The shared rows of `mask` from the round's scan (`free`), its capacities in units from the map's index when it
- * has them (checked with `validate`). */
-void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vector<std::uint64_t>& mask,
-                       SharedRows& out, bool validate)
+/* The shared rows of `mask`, the processors of architectures `archs`, from the round's scan (`free`), its
+ * capacities in units from the map's index when it has them (checked with `validate`). */
+void build_shared_rows(AllocationMap& map, const FreeView& free, const std::vector<std::string>& archs,
+                       const std::vector<std::uint64_t>& mask, SharedRows& out, bool validate)
 {
   out.mask = mask;
   out.words = free.words;
   if (map.index.built) {
-    auto& kept = map.index.mask_units[mask];
+    auto& kept = map.index.mask_units[archs];
     if (!kept)
       kept = std::make_shared<const MaskUnits>(mask_units(map, mask));
     else if (validate && !(*kept == mask_units(map, mask)))
@@ -929,6 +949,12 @@ void build_shared_rows(AllocationMap& map, const FreeRows& free, const std::vect
       if (out.contained[x * distinct + y] != 0) out.width_of[x] += out.copies[y];
 }
 
+/* The job's row x (SharedPick::rows): the shared row x / 2, with the job's entries when x is odd. */
+const std::uint64_t* job_row(const SharedRows& shared, const SharedPick& pick, size_t x)
+{
+  return x % 2 == 0 ? shared.row(x / 2) : &pick.rows[x * shared.words];
+}
+
 /* The column search's pattern (column_search: the first largest) for a job holding `held` (increasing) whose own
  * entries are `own` (bits, on the mask's processors), from the shared rows. The job's row of slice j is F_j, or F_j
  * with its own entries where it holds j, so its distinct rows are, for each distinct shared row d, d (in the slices
@@ -971,14 +997,13 @@ void shared_column_search(const SharedRows& shared, const std::vector<int>& held
   units.assign(2 * distinct, 0);
   for (size_t d = 0; d < distinct; d++) {
     pick.count[2 * d] = shared.copies[d] - pick.count[2 * d + 1];
-    for (size_t w = 0; w < words; w++) {
-      pick.rows[2 * d * words + w] = shared.row(d)[w];
-      pick.rows[(2 * d + 1) * words + w] = shared.row(d)[w] | own[w];
-    }
     units[2 * d] = shared.row_units[d];
-    if (pick.count[2 * d + 1] > 0)
+    if (pick.count[2 * d + 1] > 0) {
+      for (size_t w = 0; w < words; w++)
+        pick.rows[(2 * d + 1) * words + w] = shared.row(d)[w] | own[w];
       units[2 * d + 1] = caps.uniform ? caps.unit * count_of(&pick.rows[(2 * d + 1) * words], words)
                                       : units_of(&pick.rows[(2 * d + 1) * words], caps.units, words);
+    }
     if (pick.count[2 * d] > 0 && units[2 * d] > 0) { // its first slice the job does not hold (both lists increasing)
       auto h = held.begin();
       for (int r = shared.row_start[d]; r < shared.row_start[d + 1]; r++) {
@@ -1004,11 +1029,11 @@ void shared_column_search(const SharedRows& shared, const std::vector<int>& held
       for (size_t h : held_rows) {
         const int held_there = pick.count[2 * h + 1];
         if (shared.contained[d * distinct + h] != 0) width -= held_there;
-        if (within(&pick.rows[x * words], &pick.rows[(2 * h + 1) * words], words)) width += held_there;
+        if (within(shared.row(d), &pick.rows[(2 * h + 1) * words], words)) width += held_there;
       }
     } else { // a held row (few): every job row that contains it
       for (size_t y = 0; y < 2 * distinct; y++)
-        if (pick.count[y] != 0 && (y == x || within(&pick.rows[x * words], &pick.rows[y * words], words)))
+        if (pick.count[y] != 0 && (y == x || within(&pick.rows[x * words], job_row(shared, pick, y), words)))
           width += pick.count[y];
     }
     const __int128 size = static_cast<__int128>(units[x]) * width;
@@ -1019,7 +1044,7 @@ void shared_column_search(const SharedRows& shared, const std::vector<int>& held
     }
   }
   if (best == 2 * distinct) return;
-  pick.row = &pick.rows[best * words];
+  pick.row = job_row(shared, pick, best);
   pick.processor_count = count_of(pick.row, words);
   pick.pattern.size = Rational(units[best], caps.denominator) * Rational(static_cast<long long>(pick.width));
 }
@@ -1040,7 +1065,7 @@ void add_pattern_slices(const SharedRows& shared, const std::vector<int>& held, 
   // The pattern's processors as bits are its row, pick.row (its processors are read from it).
   std::vector<char> contains(pick.count.size(), 0);
   for (size_t y = 0; y < contains.size(); y++)
-    contains[y] = pick.count[y] > 0 && within(pick.row, &pick.rows[y * words], words) ? 1 : 0;
+    contains[y] = pick.count[y] > 0 && within(pick.row, job_row(shared, pick, y), words) ? 1 : 0;
   auto h = held.begin();
   for (size_t j = 0; j < shared.of_slice.size(); j++) {
     while (h != held.end() && static_cast<size_t>(*h) < j)
@@ -1173,8 +1198,11 @@ bool gains_nothing(AllocationMap& map, const JobRecord& job, const std::vector<i
   if (!map.index.built || job.vps.size() != 1 || held.empty()) return false;
   const std::vector<std::uint64_t>& mask = scan.mask;
   if (!scan.mask_capacities) {
-    auto& kept = map.index.mask_units[mask];
-    if (!kept) kept = std::make_shared<const MaskUnits>(mask_units(map, mask));
+    auto& kept = map.index.mask_units[scan.mask_archs];
+    if (!kept)
+      kept = std::make_shared<const MaskUnits>(mask_units(map, mask));
+    else if (validate && !(*kept == mask_units(map, mask)))
+      throw PolicyError("gang scheduler: the capacities in units the map's index kept are not its processors'");
     scan.mask_capacities = kept;
     scan.mask_processors = count_of(mask.data(), mask.size());
   }
@@ -1295,7 +1323,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
       if (!shared) {
         if (scan.shared_count == scan.shared.size()) scan.shared.emplace_back();
         SharedRows& built = scan.shared[scan.shared_count++];
-        build_shared_rows(map, scan.free, mask, built, options.validate);
+        build_shared_rows(map, scan.free, scan.mask_archs, mask, built, options.validate);
         shared = &built;
         scan.shared_of_mask = static_cast<long>(scan.shared_count - 1);
       }
@@ -1341,7 +1369,7 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     pattern = std::move(pick.pattern);
   } else {
     std::vector<size_t> usable;
-    FreeRows free = rows_on_mask(scan.free.bits.data(), scan.free.slices, scan.free.processors, mask, usable);
+    FreeRows free = rows_on_mask(scan.free.bits, scan.free.slices, scan.free.processors, mask, usable);
     for (int s : held)
       for (size_t w = 0; w < free.words; w++)
         free.bits[static_cast<size_t>(s) * free.words + w] |= (*own)[w] & mask[w];
@@ -1358,7 +1386,9 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
   if (!a) return false;
   Rational then = a->turnaround / Rational(static_cast<long long>(pattern.slices.size()));
   if (then >= now) return false;
-  const std::vector<std::uint64_t> left = *own; // the processors it left (`own` may be the record's, changed below)
+  // The processors it left, for a scan of its own to follow the move (`own` may be the record's, changed below).
+  std::vector<std::uint64_t> left;
+  if (!scan.from_index) left = *own;
   // The slices it left (`held` may be the record's, changed below).
   const std::vector<int>& left_slices = scan.from_index ? (scan.left_slices = held) : held;
   rewrite_job(map, id, pattern.slices, a->vps, log, &left_slices);
@@ -1368,25 +1398,28 @@ bool expand_job(AllocationMap& map, JobRecord& job, size_t place, const Schedule
     scan.shared_count = 0;
     scan.shared_of_mask = -1;
     scan.mask_free_found = false;
-    const size_t words = scan.free.words;
-    // The processors it left (`left`), then those it took, as bits.
-    std::vector<std::uint64_t> taken(words, 0);
-    for (size_t p = 0; p < a->vps.size(); p++)
-      if (a->vps[p] > 0) taken[p / 64] |= std::uint64_t{1} << (p % 64);
-    for (int s : left_slices)
-      for (size_t w = 0; w < words; w++) {
-        std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
-        scan.free_entries += word_members(left[w] & ~row);
-        row |= left[w];
-      }
-    for (int s : pattern.slices)
-      for (size_t w = 0; w < words; w++) {
-        std::uint64_t& row = scan.free.bits[static_cast<size_t>(s) * words + w];
-        scan.free_entries -= word_members(taken[w] & row);
-        row &= ~taken[w];
-      }
-    if (!scan.from_index)
-      scan.slices_of[place] = pattern.slices; // (the index's are written by write_job or rewrite_job)
+    if (scan.from_index) { // the index, which the scan reads, followed the move as it was written
+      point_at_index(map, scan);
+    } else {
+      const size_t words = scan.free.words;
+      // The processors it left (`left`), then those it took, as bits.
+      std::vector<std::uint64_t> taken(words, 0);
+      for (size_t p = 0; p < a->vps.size(); p++)
+        if (a->vps[p] > 0) taken[p / 64] |= std::uint64_t{1} << (p % 64);
+      for (int s : left_slices)
+        for (size_t w = 0; w < words; w++) {
+          std::uint64_t& row = scan.scanned.bits[static_cast<size_t>(s) * words + w];
+          scan.free_entries += word_members(left[w] & ~row);
+          row |= left[w];
+        }
+      for (int s : pattern.slices)
+        for (size_t w = 0; w < words; w++) {
+          std::uint64_t& row = scan.scanned.bits[static_cast<size_t>(s) * words + w];
+          scan.free_entries -= word_members(taken[w] & row);
+          row &= ~taken[w];
+        }
+      scan.slices_of[place] = pattern.slices;
+    }
     scan.current = true;
   }
   if (gains_none)
@@ -1465,7 +1498,10 @@ void expansion_round(AllocationMap& map, const std::set<JobId>& excluded, const 
         bool same_slices = true;
         for (size_t j = 0; j < map.jobs.size(); j++)
           same_slices = same_slices && fresh.slices_of[j] == scan.held(map, j);
-        if (fresh.free.bits != scan.free.bits || fresh.free_entries != scan.free_entries || !same_slices)
+        const size_t bits = scan.free.slices * scan.free.words;
+        if (fresh.free.slices != scan.free.slices || fresh.free.words != scan.free.words ||
+            !std::equal(fresh.free.bits, fresh.free.bits + bits, scan.free.bits) ||
+            fresh.free_entries != scan.free_entries || !same_slices)
           throw PolicyError("gang scheduler: the Expansion round's scan, updated after " + job_name(id) +
                             "'s move, is not the map's");
       }
