@@ -562,8 +562,9 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
     }
     WorkloadFilter& f = sc.workload.filter;
     f.max_jobs = w.integer("max_jobs", 0, 0, kMaxJobs);
-    f.start_time = w.num("start_time", -1);
-    f.end_time = w.num("end_time", -1);
+    // -1 (not given) keeps every job: a -1 given kept them all too, where the user meant some cut.
+    f.start_time = w.has("start_time") ? w.num("start_time", 0, 0, kMaxSeconds) : -1;
+    f.end_time = w.has("end_time") ? w.num("end_time", 0, 0, kMaxSeconds) : -1;
     f.max_size = static_cast<int>(w.integer("max_size", 0, 0, kMaxCount));
     f.reject_invalid = w.choice("invalid_jobs", "skip", {"skip", "error"}) == "error";
     f.reject_oversize = w.choice("oversize_jobs", "skip", {"skip", "error"}) == "error";

@@ -300,6 +300,11 @@ TEST(Scenario, NonFiniteAndOutOfRangeNumbersNameTheirKey)
        ":5: workload.memory.page_fault_penalty: must be at least 0 and at most 1e+06, got 1e+12"},
       {"platform: p.xml\nworkload:\n  generator: {}\n  memory:\n    page_fault_penalty: -1\n",
        ":5: workload.memory.page_fault_penalty: must be at least 0 and at most 1e+06, got -1"},
+      // -1 is how the scenario says "not given": given, it kept every job.
+      {"platform: p.xml\nworkload:\n  generator: {}\n  end_time: -1\n",
+       ":4: workload.end_time: must be at least 0 and at most 1e+12, got -1"},
+      {"platform: p.xml\nworkload:\n  generator: {}\n  start_time: -5\n",
+       ":4: workload.start_time: must be at least 0 and at most 1e+12, got -5"},
   };
   for (const auto& c : cases) {
     std::string msg = parse_error(c.yaml);
