@@ -64,9 +64,7 @@ JobMetrics job_metrics(const JobState& o, double stop_time)
 
 double busy_area(const TraceSegment& segment)
 {
-  if (segment.status != JobStatus::running) return 0.0;
-  if (segment.area >= 0) return segment.area; // (its processors not counted: held_processor_seconds() ignores them)
-  return held_processor_seconds(segment.area, segment.processors.count(), segment.start, segment.end);
+  return busy_area(segment, [&segment] { return segment.processors.count(); });
 }
 
 bool saturation_test(double middle_third, double last_third)

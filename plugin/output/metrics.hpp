@@ -144,8 +144,18 @@ class MetricsAccumulator {
 /* `states` in workload order; `busy_area`: processor-seconds of the trace's running segments (see busy_area()). */
 RunMetrics compute_metrics(const std::deque<JobState>& states, double busy_area, int machine_processors,
                            double warmup = 0);
-/* Processor-seconds a segment adds to the utilization: its processors x its length when running, else 0. */
+/* Processor-seconds a segment adds to the utilization: when running, its area on shares, else its processors x its
+ * length; else 0. */
 double busy_area(const TraceSegment& segment);
+/* busy_area() with its processors' count from `count()`, asked only for a running segment without an area (trace.csv's
+ * writer keeps a job's count while its set is unchanged). */
+template <class ProcessorCount>
+double busy_area(const TraceSegment& segment, ProcessorCount count)
+{
+  if (segment.status != JobStatus::running) return 0.0;
+  if (segment.area >= 0) return segment.area; // (its processors not counted: held_processor_seconds() ignores them)
+  return held_processor_seconds(segment.area, count(), segment.start, segment.end);
+}
 
 const char* batsim_final_state(JobFate fate);
 

@@ -541,12 +541,13 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
             st.busy->settle(st.ctx.runtime->earliest_running_start());
             st.settle_at = std::max(st.settle_at, 2 * st.busy->pending()); // (a bound held back: not again soon)
           }
-        } else if (s.status == JobStatus::running) { // busy_area() x repeats (a row not running adds none)
-          // (trace.csv's writer counts a job's processors once for the rows of a set it keeps)
-          const int count = s.area >= 0       ? 0
-                            : st.trace_writer ? st.trace_writer->last_row_processor_count(s.processors)
-                                              : s.processors.count();
-          st.area += held_processor_seconds(s.area, count, s.start, s.end) * static_cast<double>(s.repeats);
+        } else { // (trace.csv's writer counts a job's processors once for the rows of a set it keeps)
+          st.area += busy_area(s,
+                               [&st, &s] {
+                                 return st.trace_writer ? st.trace_writer->last_row_processor_count(s.processors)
+                                                        : s.processors.count();
+                               }) *
+                     static_cast<double>(s.repeats);
         }
         st.segments++;
         if (keep && s.repeats == 1) st.kept.push_back(s);
