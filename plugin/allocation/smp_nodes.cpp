@@ -393,8 +393,19 @@ AllocatorRegistration smp{
        "start now or wait for a compact placement, whichever the estimates say ends first",
        {"off", "false", "true", "cost-aware"}},
       {"tight_max", "6", "adaptive true: Tight on a quiet network at Level 0", {}, ParamRange::at_least(0)},
-      {"level_weight", "1.0", "adaptive true: Tight given up per communication Level"},
-      {"load_weight", "0.0", "adaptive true: fraction of tight_max given up at full network load"},
+      // Tight only falls as Level and the network load rise (the paper's rule), so neither weight is negative; a Level
+      // weight above the largest tight_max gives Tight 0 at every Level from 1, as that tight_max does, and a load
+      // weight is a fraction of tight_max.
+      {"level_weight",
+       "1.0",
+       "adaptive true: Tight given up per communication Level",
+       {},
+       ParamRange::between(0, static_cast<double>(Params::kMaxInt))},
+      {"load_weight",
+       "0.0",
+       "adaptive true: fraction of tight_max given up at full network load",
+       {},
+       ParamRange::between(0, 1)},
       {"placement",
        "fewest-nodes",
        "fewest-nodes, or first-fit (lowest free cores when within the bound)",

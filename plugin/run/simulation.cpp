@@ -121,6 +121,9 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
   if (ws.trace) {
     fs::path path = trace_path(sc);
     SwfFile swf = read_swf(path.string(), ws.size_field);
+    // Otherwise "no job left to simulate after filtering" below, naming the scenario but not the file that is empty.
+    if (swf.records.empty())
+      throw InputError(path.string() + ": no job in the trace (no record line, only comments or blank lines)");
     return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs, largest,
                           limit.reason);
   }

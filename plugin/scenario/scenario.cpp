@@ -441,10 +441,22 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
       }
       g.ignore("shapes");
       // Bound the largest job's span, so that a typo cannot run for days (1e8 quanta of the default 1 ms).
+      // The key blamed is the cause: the distribution (beta1, else beta2) when its largest job at the default
+      // work_unit is already too long, else work_unit (min_parallelism, at least 1, only shortens it).
+      const DowneyGeneratorSpec defaults;
       const double largest_span = std::exp((1 - d.beta1) / d.beta2) * d.work_unit / d.min_parallelism;
-      if (!(largest_span <= 1e5))
-        g.fail(g.node()["work_unit"],
-               "the largest job's span would be " + format_exact(largest_span) + " s (at most 1e5)", "work_unit");
+      const auto span_at_default_unit = [&defaults](double beta1, double beta2) {
+        return std::exp((1 - beta1) / beta2) * defaults.work_unit / defaults.min_parallelism;
+      };
+      if (!(largest_span <= 1e5)) {
+        const char* key = "work_unit";
+        if (!(span_at_default_unit(d.beta1, d.beta2) <= 1e5))
+          key = g.has("beta1") && (!g.has("beta2") || !(span_at_default_unit(d.beta1, defaults.beta2) <= 1e5))
+                    ? "beta1"
+                    : "beta2";
+        g.fail(g.node()[key], "the largest job's span would be " + format_exact(largest_span) + " s (at most 1e5)",
+               key);
+      }
       long seed = g.integer("seed", 0);
       if (seed < 0) g.fail(g.node()["seed"], "must be >= 0", "seed");
       gs.seed = static_cast<std::uint64_t>(seed);

@@ -166,7 +166,19 @@ SwfFile parse_swf(const std::string& text, const std::string& origin, SizeField 
     job.memory_kb = f[6] > 0 ? f[6] : f[9] > 0 ? f[9] : -1; // used memory, else requested memory
     if (f[2] >= 0) job.recorded_start = f[1] + f[2];
     if (f[4] > 0) job.recorded_size = static_cast<int>(whole(4, kMaxCount));
-    job.user = static_cast<int>(whole(11, kMaxCount));
+    // The Standard Workload Format writes -1 for an unknown value and nothing else below 0: the average CPU time
+    // (field 6) and the identifiers (user, group, executable, queue, partition, preceding job and think time, fields 12
+    // to 18, whole numbers) are refused below -1, as the identifiers are when not whole or beyond an id's range.
+    if (f[5] < 0 && f[5] != -1)
+      throw InputError(where() + ": field 6 (" + std::string(field_names[5]) + ") " + format_exact(f[5]) +
+                       " is negative (the Standard Workload Format writes -1 for unknown)");
+    for (int field = 11; field < 18; field++) {
+      whole(field, field == 11 ? kMaxCount : kMaxId);
+      if (f[field] < -1)
+        throw InputError(where() + ": field " + std::to_string(field + 1) + " (" + field_names[field] + ") " +
+                         format_exact(f[field]) + " is negative (the Standard Workload Format writes -1 for unknown)");
+    }
+    job.user = static_cast<int>(f[11]);
     if (job.submit_time < 0) throw InputError(where() + ": field 2 (submit time) is negative");
     out.records.push_back(std::move(rec));
   }

@@ -224,6 +224,19 @@ swf_case swf_huge_size "2 10 0 100 4 -1 -1 3e9 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf
 swf_case swf_huge_id "1e30 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_huge_id.swf:2:" "job number"
 swf_case swf_huge_run_time "2 10 0 1e300 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_huge_run_time.swf:2:" \
   "beyond what can be simulated"
+# Identifiers (fields 12 to 18) are whole numbers, -1 when unknown; the average CPU time (field 6) is -1 when unknown.
+swf_case swf_fractional_group "2 10 0 100 4 -1 -1 4 200 -1 1 1 4.7 -1 -1 -1 -1 -1" "swf_fractional_group.swf:2:" \
+  "field 13 (group id) is not a whole number: 4.7"
+swf_case swf_huge_preceding_job "2 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 1e20 -1" "swf_huge_preceding_job.swf:2:" \
+  "field 17 (preceding job)" "out of range"
+swf_case swf_negative_think_time "2 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -3" "swf_negative_think_time.swf:2:" \
+  "field 18 (think time) -3 is negative"
+swf_case swf_negative_cpu_time "2 10 0 100 4 -5 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_negative_cpu_time.swf:2:" \
+  "field 6 (average CPU time) -5 is negative"
+# A trace of comments and blank lines only: the trace named, not "no job left after filtering" in the scenario.
+printf '; MaxProcs: 16\n\n;\n' >"$work/no_jobs.swf"
+{ scenario_head no_jobs; printf 'workload:\n  trace: ./no_jobs.swf\n'; } >"$work/no_jobs.yaml"
+expect_error swf_no_jobs 1 "no_jobs.swf: no job in the trace" -- run "$work/no_jobs.yaml"
 swf_case swf_duplicate_id "1 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1" "swf_duplicate_id.swf:2:" \
   "appears twice (first at" "swf_duplicate_id.swf:1)"
 

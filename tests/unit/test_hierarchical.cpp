@@ -516,6 +516,17 @@ TEST(SchedulerTree, GraphmlThatIsNotATreeIsOneLine)
   one_line_with(graphml_error(graphml("<node id=\"r\"><data key=\"w\">3</data></node>",
                                       "<key id=\"w\" for=\"node\" attr.name=\"weight\" attr.type=\"int\"/>")),
                 "unknown attribute 'weight'");
+  // What Boost's reader lets through, by line (graphml() puts <graph> on line 5 and the body on line 6): an edge to an
+  // undefined node (it made one up), a node id given twice (it merged them), a second <graph> (it read the first).
+  one_line_with(graphml_error(graphml("<node id=\"r\"/>\n<node id=\"a\"/>\n<edge source=\"r\" target=\"a\"/>\n"
+                                      "<edge source=\"r\" target=\"zz\"/>\n")),
+                "line 9: the edge from 'r' to 'zz' names node 'zz', which no <node> defines");
+  one_line_with(graphml_error(graphml("<node id=\"r\"/>\n<!-- <node id=\"a\"/>\n -->\n<node id=\"a\"/>\n"
+                                      "<edge source=\"r\" target=\"a\"/>\n<node id=\"r\"/>\n")),
+                "line 11: a second node with id 'r' (the first is at line 6)"); // the commented-out node is not one
+  one_line_with(
+      graphml_error(graphml("<node id=\"r\"/>\n</graph>\n<graph edgedefault=\"directed\">\n<node id=\"s\"/>\n")),
+      "line 8: a second <graph> (a file holds one tree)");
   one_line_with(graphml_error(graphml("<node id=\"r\"/>")), "no error"); // a lone scheduler is a tree (K = 2)
 }
 

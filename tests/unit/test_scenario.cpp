@@ -312,6 +312,18 @@ TEST(Scenario, NonFiniteAndOutOfRangeNumbersNameTheirKey)
   }
 }
 
+/* The Downey model's largest job: exp((1 - beta1) / beta2) x work_unit / min_parallelism s, at most 1e5. The key named
+ * is the one at fault: beta1 -1 gives exp(2 / 0.073) x 1e-6 = 7.9e5 s at the default work_unit, so beta1, not
+ * work_unit (which it was); work_unit 1 with the default betas gives exp(1.14 / 0.073) = 6.1e6 s. */
+TEST(Scenario, DowneySpanNamesTheKeyAtFault)
+{
+  const std::string gen = "platform: p.xml\nworkload:\n  generator:\n    model: downey\n";
+  EXPECT_TRUE(contains(parse_error(gen + "    beta1: -1\n"), ":5: workload.generator.beta1: the largest job's span"));
+  EXPECT_TRUE(contains(parse_error(gen + "    work_unit: 1.0e-6\n    beta2: 0.01\n"),
+                       ":6: workload.generator.beta2: the largest job's span"));
+  EXPECT_TRUE(contains(parse_error(gen + "    work_unit: 1\n"), ":5: workload.generator.work_unit: the largest job's"));
+}
+
 TEST(Scenario, MalformedYamlGivesFileAndLine)
 {
   // An unterminated flow sequence opened on line 3: the parser reports where it gave up (line 3 or later), never 1.

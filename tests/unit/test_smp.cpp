@@ -347,6 +347,13 @@ TEST(CostAwarePlacement, StretchedReleasesByHand)
 
 TEST(SmpAllocation, AdaptiveTakesOffTrueOrCostAware)
 {
+  // Tight = tight_max - level_weight x Level - load_weight x load x tight_max only falls: no negative weight, a load
+  // weight is a fraction of tight_max, and a Level weight above the largest tight_max (10^9) changes nothing more.
+  for (const char* bad : {"-1", "1e20", "1000000001"})
+    EXPECT_THROW(Smp(2, 2, {{"adaptive", "true"}, {"level_weight", bad}}), InputError) << bad;
+  for (const char* bad : {"-1", "1e20", "1.5"})
+    EXPECT_THROW(Smp(2, 2, {{"adaptive", "true"}, {"load_weight", bad}}), InputError) << bad;
+  EXPECT_NO_THROW(Smp(2, 2, {{"adaptive", "true"}, {"level_weight", "0"}, {"load_weight", "1"}}));
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "sometimes"}}), InputError);
   for (const char* value : {"off", "false", "true", "cost-aware"})
     EXPECT_NO_THROW(Smp(2, 2, {{"adaptive", value}}));

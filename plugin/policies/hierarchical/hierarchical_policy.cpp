@@ -456,7 +456,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   {
     if (network == nullptr) throw InputError("policy.params.messages: platform needs a platform to send messages over");
     std::vector<std::string> named = p.get_list("tree_hosts");
-    if (named.empty()) named = graphml_hosts_;
+    const bool from_graphml = named.empty();
+    if (from_graphml) named = graphml_hosts_;
     const size_t n = nodes_.size();
     if (named.size() > n)
       throw InputError("policy.params.tree_hosts: " + std::to_string(named.size()) + " hosts for a tree of " +
@@ -469,6 +470,12 @@ class HierarchicalPolicy : public TimeSharingPolicy {
       if (nodes_[v].parent > 0) site[v] = site[static_cast<size_t>(nodes_[v].parent)];
       if (v < named.size() && !named[v].empty()) {
         hosts_[v] = named[v];
+        // A host not on the platform is the key's fault, not the messages': a message from the host to itself asks
+        // only that the host exist (it takes no time).
+        network->time(named[v], named[v], 0,
+                      (from_graphml ? "policy.params.tree_file: the host attribute of tree node "
+                                    : "policy.params.tree_hosts: the host of tree node ") +
+                          std::to_string(v + 1));
         continue;
       }
       if (network->front_ends.empty())

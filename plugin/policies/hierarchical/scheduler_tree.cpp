@@ -5,9 +5,15 @@
 
 #include <boost/graph/graphml.hpp>
 #include <boost/property_map/dynamic_property_map.hpp>
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
+#include <iterator>
+#include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -90,21 +96,111 @@ std::string describe(const GraphmlTree& g, size_t v)
   return "node " + std::to_string(v + 1) + (name.empty() ? "" : " ('" + name + "')");
 }
 
+/* The line of each <node>, <edge> and <graph> start tag, in document order (the order of a depth-first walk of the
+ * property tree read_graphml reads). Comments, CDATA, processing instructions and declarations are skipped; a '<'
+ * cannot appear elsewhere in well-formed XML. */
+std::vector<long> element_lines(const std::string& text)
+{
+  std::vector<long> lines;
+  long line = 1;
+  auto skip_to = [&](size_t from, const char* end_mark) {
+    const size_t end = text.find(end_mark, from);
+    const size_t stop = end == std::string::npos ? text.size() : end;
+    line += static_cast<long>(
+        std::count(text.begin() + static_cast<long>(from), text.begin() + static_cast<long>(stop), '\n'));
+    return stop;
+  };
+  for (size_t i = 0; i < text.size(); i++) {
+    if (text[i] == '\n') line++;
+    if (text[i] != '<') continue;
+    if (text.compare(i, 4, "<!--") == 0)
+      i = skip_to(i, "-->");
+    else if (text.compare(i, 9, "<![CDATA[") == 0)
+      i = skip_to(i, "]]>");
+    else if (text.compare(i, 2, "<?") == 0)
+      i = skip_to(i, "?>");
+    else if (text.compare(i, 2, "<!") == 0)
+      i = skip_to(i, ">");
+    else {
+      size_t end = i + 1;
+      while (end < text.size() && text[end] != '>' && text[end] != '/' &&
+             !std::isspace(static_cast<unsigned char>(text[end])))
+        end++;
+      const std::string name = text.substr(i + 1, end - i - 1);
+      if (name == "node" || name == "edge" || name == "graph") lines.push_back(line);
+    }
+    if (i >= text.size()) break;
+  }
+  return lines;
+}
+
+/* What read_graphml lets through: an edge to an id no node has (it makes up the node), two nodes with one id (it
+ * merges them) and any <graph> after the first (it reads the first only). Each is refused naming its line. */
+void check_graphml_ids(const std::string& text)
+{
+  namespace pt = boost::property_tree;
+  pt::ptree doc;
+  std::istringstream in(text);
+  pt::read_xml(in, doc, pt::xml_parser::no_comments | pt::xml_parser::trim_whitespace);
+  const std::vector<long> lines = element_lines(text);
+  size_t element = 0; // index in `lines` of the element being visited
+  auto line_of = [&lines](size_t index) {
+    return "line " + (index < lines.size() ? std::to_string(lines[index]) : std::string("?"));
+  };
+  struct Edge {
+    std::string source, target;
+    size_t element;
+  };
+  std::map<std::string, size_t> node_element; // id -> its element index
+  std::vector<Edge> edges;
+  int graphs = 0;
+  auto visit = [&](const auto& self, const pt::ptree& tree) -> void {
+    for (const auto& [name, child] : tree) {
+      if (name != "node" && name != "edge" && name != "graph") {
+        self(self, child);
+        continue;
+      }
+      const size_t index = element++;
+      if (name == "graph" && ++graphs > 1)
+        throw std::invalid_argument(line_of(index) + ": a second <graph> (a file holds one tree)");
+      if (name == "node") {
+        const std::string id = child.get("<xmlattr>.id", "");
+        auto [it, added] = node_element.emplace(id, index);
+        if (!added)
+          throw std::invalid_argument(line_of(index) + ": a second node with id '" + id + "' (the first is at " +
+                                      line_of(it->second) + ")");
+      }
+      if (name == "edge")
+        edges.push_back({child.get("<xmlattr>.source", ""), child.get("<xmlattr>.target", ""), index});
+      self(self, child);
+    }
+  };
+  visit(visit, doc);
+  for (const Edge& e : edges)
+    for (const std::string* end : {&e.source, &e.target})
+      if (node_element.count(*end) == 0)
+        throw std::invalid_argument(line_of(e.element) + ": the edge from '" + e.source + "' to '" + e.target +
+                                    "' names node '" + *end + "', which no <node> defines");
+}
+
 } // namespace
 
 TreeDescription tree_from_graphml(std::istream& in)
 {
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::istringstream graphml(text);
   GraphmlTree g;
   boost::dynamic_properties dp; // no generator: an attribute other than these two throws property_not_found
   dp.property("name", boost::get(&GraphmlNode::name, g));
   dp.property("host", boost::get(&GraphmlNode::host, g));
   try {
-    boost::read_graphml(in, g, dp);
+    boost::read_graphml(graphml, g, dp);
   } catch (const boost::property_not_found& e) {
     throw std::invalid_argument("unknown attribute '" + e.property + "' (a node may have 'name' and 'host')");
   } catch (const std::exception& e) { // Boost.Graph's parse errors, property_tree's XML parser, among others
     throw std::invalid_argument("malformed GraphML: " + one_line(e.what()));
   }
+  check_graphml_ids(text); // after read_graphml, so that a malformed file keeps its parser's message
   const size_t n = boost::num_vertices(g);
   if (n == 0) throw std::invalid_argument("the graph has no node");
   std::vector<size_t> roots;
