@@ -7,6 +7,7 @@
 #include "platform/platform_check.hpp"
 
 #include "core/errors.hpp"
+#include "platform/platform_values.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -14,6 +15,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <sys/resource.h>
@@ -53,6 +55,20 @@ void say(const std::string& text) // to the pipe, unbuffered
   }
 }
 
+/* The start tags of an XML platform; none for the platforms SimGrid loads otherwise (a Lua file, a C++ library). */
+std::vector<XmlElement> platform_elements(const std::filesystem::path& platform)
+{
+  const std::string name = platform.string();
+  for (const char* other : {".lua", ".so"})
+    if (name.size() >= std::strlen(other) &&
+        name.compare(name.size() - std::strlen(other), std::string::npos, other) == 0)
+      return {};
+  std::ifstream in(platform, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return read_platform_elements(text.str());
+}
+
 /* Everything the child does; returns its exit status (SimGrid may also abort it). */
 int child_main(const PlatformCheck& check)
 {
@@ -79,7 +95,12 @@ int child_main(const PlatformCheck& check)
     return kOptionsRejected; // loading a deployment's actors on such stacks crashed; the real set-up says why
   try {
     say(kStage + "platform");
+    // What SimGrid would take without a word (platform/platform_values.hpp): the profiles before SimGrid reads them,
+    // the cluster's optional links once SimGrid has parsed their values (its own messages about them come first).
+    const std::vector<XmlElement> elements = platform_elements(check.platform);
+    check_profile_files(check.platform, elements);
     engine->load_platform(check.platform.string());
+    check_cluster_links(check.platform, elements);
     say(kStage + "seal");
     engine->seal_platform();
     if (!check.deployment.empty()) {

@@ -8,6 +8,7 @@
 
 #include <xbt/config.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -57,19 +58,31 @@ void require_usable_speed(const sg4::Host& host, const std::filesystem::path& pl
                      " flop/s: a compute host's speed must be between 1000 and 1e18 flop/s per core");
 }
 
-void require_positive_bandwidths(const sg4::Engine& engine, const std::filesystem::path& platform)
+namespace {
+/* Why a run cannot use `link`; "" when it can. */
+std::string link_problem(const sg4::Link& link)
+{
+  // A Wi-Fi link's bandwidth is per station (its rates), not this value; jobsched's host model has no Wi-Fi.
+  if (link.get_sharing_policy() == sg4::Link::SharingPolicy::WIFI) return "";
+  const double bandwidth = link.get_bandwidth();
+  if (!(bandwidth > 0)) return "has a bandwidth of 0 or less: a message over it would never arrive";
+  if (std::isinf(bandwidth)) return "has an infinite bandwidth, which SimGrid gives no meaning";
+  const double latency = link.get_latency();
+  if (!(latency >= 0) || std::isinf(latency))
+    return "has a latency of " + format_exact(latency) + " s: a latency must be finite and 0 or more";
+  return "";
+}
+} // namespace
+
+void require_usable_links(const sg4::Engine& engine, const std::filesystem::path& platform)
 {
   // The offending link named first in name order, so that the message does not depend on SimGrid's storage order. One
   // pass keeping the least name: sorting every link by name cost about 50 M instructions on 10,000 hosts.
   const sg4::Link* first = nullptr;
-  for (const auto* link : engine.get_all_links()) {
-    // A Wi-Fi link's bandwidth is per station (its rates), not this value; jobsched's host model has no Wi-Fi.
-    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI) continue;
-    if (!(link->get_bandwidth() > 0) && (first == nullptr || link->get_name() < first->get_name())) first = link;
-  }
+  for (const auto* link : engine.get_all_links())
+    if ((first == nullptr || link->get_name() < first->get_name()) && !link_problem(*link).empty()) first = link;
   if (first != nullptr)
-    throw InputError(platform.string() + ": link '" + first->get_name() +
-                     "' has a bandwidth of 0 or less: a message over it would never arrive");
+    throw InputError(platform.string() + ": link '" + first->get_name() + "' " + link_problem(*first));
 }
 
 EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args)
@@ -121,7 +134,7 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
   } catch (const std::exception& e) {
     throw InputError(sc.platform.string() + ": invalid platform: " + first_error_line(e.what()));
   }
-  require_positive_bandwidths(*engine_, sc.platform);
+  require_usable_links(*engine_, sc.platform);
 }
 
 void EngineSetup::load_deployment(const std::filesystem::path& deployment)

@@ -44,10 +44,12 @@ constexpr double kMaxHostSpeed = 1e18;
 void require_usable_speed(const sg4::Host& host, const std::filesystem::path& platform);
 
 /* SimGrid accepts a link bandwidth of 0 or less, and then a message over it never arrives (a time-sharing policy's
- * quanta go on forever). A run may send over any link of the platform (routes between compute hosts, and between
- * them and the host of jobsched's actors, can cross every one), so every link must have a positive bandwidth; the
- * first that does not, in name order, is named (a SPLITDUPLEX link as SimGrid names its halves, ID_UP and ID_DOWN). */
-void require_positive_bandwidths(const sg4::Engine& engine, const std::filesystem::path& platform);
+ * quanta go on forever), an infinite one (no documented meaning), and a negative, infinite or NaN latency. A run may
+ * send over any link of the platform (routes between compute hosts, and between them and the host of jobsched's
+ * actors, can cross every one), so every link must have a positive, finite bandwidth and a finite latency of 0 or
+ * more; the first that does not, in name order, is named (a SPLITDUPLEX link as SimGrid names its halves, ID_UP and
+ * ID_DOWN). */
+void require_usable_links(const sg4::Engine& engine, const std::filesystem::path& platform);
 
 class EngineSetup {
  public:

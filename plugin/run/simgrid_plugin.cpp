@@ -119,7 +119,7 @@ void on_simulation_start()
           "the program's engine: host/model is " + model + ", jobsched's jobs need " + sc.simulation.host_model +
           " (a job may span hosts): give --cfg=host/model:" + sc.simulation.host_model +
           ", or call engine.set_config(\"host/model:" + sc.simulation.host_model + "\") before loading the platform");
-    require_positive_bandwidths(engine, "the program's platform");
+    require_usable_links(engine, "the program's platform");
     load_scenario_plugins(sc);
     p.run->prepare(engine, sc, true);
   } catch (...) {

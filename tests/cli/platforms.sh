@@ -248,6 +248,79 @@ scenario split_duplex_zero "$work/split-duplex-zero.xml"
 expect_error split_duplex_zero 2 "split-duplex-zero.xml" "link 'duplex_DOWN' has a bandwidth of 0 or less" -- \
   run "$work/split_duplex_zero.yaml"
 
+# A cluster's backbone, loopback and limiter links exist only when SimGrid finds their values above 0: bb_bw="-1GBps"
+# without a bb_lat gave a cluster without a backbone, and ran (found by fuzzing). Each is refused naming the cluster.
+for bad in -1GBps 0 NaN inf; do
+  platform "backbone-$bad.xml" \
+    "  <cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" bb_bw=\"$bad\"/>"
+  scenario "backbone_$bad" "$work/backbone-$bad.xml"
+  expect_error "backbone_bw_$bad" 2 "backbone-$bad.xml: invalid platform: line 4: cluster 'c'" \
+    "bb_bw='$bad' is not a bandwidth above 0 and finite" -- run "$work/backbone_$bad.yaml"
+done
+cluster_with() { # cluster_with FILE ATTRIBUTES: a 4-host cluster with these extra attributes
+  platform "$1" "  <cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" $2/>"
+}
+cluster_with backbone-lat.xml 'bb_bw="1GBps" bb_lat="-1s"'
+scenario backbone_lat "$work/backbone-lat.xml"
+expect_error backbone_negative_lat 1 "backbone-lat.xml: invalid platform: line 4: cluster 'c': bb_lat='-1s' is not a \
+latency of 0 or more and finite" -- run "$work/backbone_lat.yaml"
+cluster_with loopback.xml 'loopback_bw="-1GBps"'
+scenario loopback "$work/loopback.xml"
+expect_error loopback_negative_bw 1 "loopback.xml: invalid platform: line 4: cluster 'c': loopback_bw='-1GBps'" -- \
+  run "$work/loopback.yaml"
+cluster_with loopback-lat.xml 'loopback_bw="10GBps" loopback_lat="NaN"'
+scenario loopback_lat "$work/loopback-lat.xml"
+expect_error loopback_nan_lat 1 "loopback-lat.xml: invalid platform: line 4: cluster 'c': loopback_lat='NaN'" -- \
+  run "$work/loopback_lat.yaml"
+cluster_with limiter.xml 'limiter_link="0Bps"'
+scenario limiter "$work/limiter.xml"
+expect_error limiter_zero 1 "limiter.xml: invalid platform: line 4: cluster 'c': limiter_link='0Bps'" -- \
+  run "$work/limiter.yaml"
+
+# Links SimGrid makes with an infinite bandwidth (no documented meaning) or a latency that is negative, NaN or
+# infinite: refused naming the link (a cluster's private links as SimGrid names them).
+two_hosts_over() { # two_hosts_over FILE LINK_ATTRIBUTES: h1 and h2 joined by link 'wire'
+  platform "$1" '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' '    <host id="h2" speed="1Gf"/>' \
+    "    <link id=\"wire\" $2/>" '    <route src="h1" dst="h2"><link_ctn id="wire"/></route>' '  </zone>'
+}
+two_hosts_over infinite-bandwidth.xml 'bandwidth="infBps" latency="1us"'
+scenario infinite_bandwidth "$work/infinite-bandwidth.xml"
+expect_error infinite_bandwidth 1 "infinite-bandwidth.xml: link 'wire' has an infinite bandwidth" -- \
+  run "$work/infinite_bandwidth.yaml"
+for lat in -1s NaN inf; do
+  two_hosts_over "latency-$lat.xml" "bandwidth=\"1GBps\" latency=\"$lat\""
+  scenario "latency_$lat" "$work/latency-$lat.xml"
+  expect_error "link_latency_$lat" 2 "latency-$lat.xml: link 'wire' has a latency of" \
+    "a latency must be finite and 0 or more" -- run "$work/latency_$lat.yaml"
+done
+cluster_with cluster-lat.xml ''
+sed -i 's/lat="1us"/lat="-1us"/' "$work/cluster-lat.xml"
+scenario cluster_lat "$work/cluster-lat.xml"
+expect_error cluster_negative_lat 1 "cluster-lat.xml: link 'c_link_0_DOWN' has a latency of -1e-06 s" -- \
+  run "$work/cluster_lat.yaml"
+
+# Profiles SimGrid reads without a word: a negative or infinite speed factor, a line of three fields (the third was
+# ignored), a file without events, a state other than 0 or 1 (2 was "on", NaN "off"). Refused naming the profile's
+# file and line.
+profile_case() { # profile_case NAME ATTRIBUTE PROFILE_TEXT EXPECTED
+  printf '%b' "$3" >"$work/$1.txt"
+  platform "$1.xml" '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+    "    <host id=\"h2\" speed=\"1Gf\" $2=\"$1.txt\"/>" '  </zone>'
+  scenario "$1" "$work/$1.xml"
+  expect_error "$1" 1 "$1.xml: invalid platform: $4" -- run "$work/$1.yaml"
+}
+profile_case speed_negative speed_file '0 1\n100 -0.5\n' "speed_negative.txt:2: a speed factor must be finite and 0 or more"
+profile_case speed_infinite speed_file '0 inf\n' "speed_infinite.txt:1: a speed factor must be finite and 0 or more"
+profile_case speed_three_fields speed_file '0 1\n100 0.5 9\n' "speed_three_fields.txt:2: 3 fields"
+profile_case speed_empty speed_file '' "speed_empty.txt: a speed profile without any event"
+profile_case state_two state_file '8000 0\n9000 2\n' "state_two.txt:2: a state must be 0 (off) or 1 (on), not 2"
+profile_case state_nan state_file '8000 NaN\n' "state_nan.txt:1: a state must be 0 (off) or 1 (on), not NaN"
+printf '0 1e9\n50 -1e9\n' >"$work/wire-bandwidth.txt"
+two_hosts_over bandwidth-profile.xml 'bandwidth="1GBps" latency="1us" bandwidth_file="wire-bandwidth.txt"'
+scenario bandwidth_profile "$work/bandwidth-profile.xml"
+expect_error bandwidth_profile_negative 1 "bandwidth-profile.xml: invalid platform: wire-bandwidth.txt:2: a bandwidth \
+must be finite and above 0, not -1e9" -- run "$work/bandwidth_profile.yaml"
+
 platform no-host.xml '  <zone id="z" routing="Full">' '  </zone>'
 scenario no_host "$work/no-host.xml"
 expect_error no_host 2 "no-host.xml" "no host" -- run "$work/no_host.yaml"
