@@ -303,12 +303,13 @@ class RunPool {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-/* A folder of its own in the system's temporary folder, removed with everything in it at the end of its scope. */
+/* A folder of its own in the system's temporary folder, removed with everything in it at the end of its scope (a sweep
+ * killed meanwhile leaves it: jobsched-sweep-check-*). */
 class TemporaryFolder {
  public:
   TemporaryFolder()
   {
-    std::string pattern = (fs::temp_directory_path() / "jobsched-check-XXXXXX").string();
+    std::string pattern = (fs::temp_directory_path() / "jobsched-sweep-check-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr)
       throw std::runtime_error("cannot make a temporary folder " + pattern + ": " + std::strerror(errno));
     path_ = pattern;
