@@ -13,11 +13,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
@@ -54,7 +56,8 @@ Options:
   --quiet           no progress and no summary on the terminal
 
 Then: jobsched collect DIR   merges the runs of all shards into results.csv and aggregate.csv.
-Exit status: 0 all runs succeeded, 1 some failed (the tables are still written), 2 bad input.
+Every point is set up first as `jobsched run --check`: one that its runs would refuse is bad input of the sweep.
+Exit status: 0 all runs succeeded, 1 some failed (the tables are still written), 2 bad input (nothing written).
 )";
 
 namespace {
@@ -171,8 +174,8 @@ void write_plan(const fs::path& dir, const std::string& plan)
 /* Runs simulations as child processes, at most `parallel` at once. */
 class RunPool {
  public:
-  RunPool(const SweepOptions& o, fs::path dir, bool show_progress, bool fork_join)
-      : options_(o), dir_(std::move(dir)), exe_(self_executable()), build_(build_identity()), progress_(show_progress),
+  RunPool(const SweepOptions& o, fs::path dir, bool show_progress, bool fork_join, std::string build)
+      : options_(o), dir_(std::move(dir)), exe_(self_executable()), build_(std::move(build)), progress_(show_progress),
         fork_join_(fork_join)
   {
   }
@@ -300,6 +303,103 @@ class RunPool {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+/* A folder of its own in the system's temporary folder, removed with everything in it at the end of its scope (a sweep
+ * killed meanwhile leaves it: jobsched-sweep-check-*). */
+class TemporaryFolder {
+ public:
+  TemporaryFolder()
+  {
+    std::string pattern = (fs::temp_directory_path() / "jobsched-sweep-check-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error("cannot make a temporary folder " + pattern + ": " + std::strerror(errno));
+    path_ = pattern;
+  }
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  ~TemporaryFolder()
+  {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+/* "key=value, key=value": the swept values of `point`, to name it in an error. */
+std::string point_name(const SweepPlan& plan, long point)
+{
+  const std::vector<std::string> values = plan.point_values(point);
+  std::string name;
+  for (size_t i = 0; i < values.size(); i++)
+    name += (name.empty() ? "" : ", ") + plan.axes()[i].key + "=" + values[i];
+  return name;
+}
+
+/* Sets up the first run of every point of `runs` as that run will be set up (`jobsched run --check`: platform,
+ * deployment, policy, workload; SimGrid loads one platform per process, so one child process per point, o.jobs at
+ * once), before the sweep writes anything: a point that its runs would refuse as bad input makes the whole sweep bad
+ * input, named by its point, with the folder left as it was. A point whose first run this build has done passed. */
+void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<SweepRun>& runs, const fs::path& dir,
+                  const std::string& build)
+{
+  std::vector<long> points;
+  for (const auto& r : runs) {
+    if (!points.empty() && points.back() == r.point) continue;
+    const fs::path run_dir = dir / "runs" / plan.make_run(r.point, 0).hash;
+    if (fs::exists(run_dir / "summary.json") && first_line(run_dir / "build.txt") == build) continue;
+    points.push_back(r.point);
+  }
+  if (points.empty()) return;
+  TemporaryFolder messages;
+  const std::string exe = self_executable();
+  std::map<pid_t, long> running;
+  std::map<long, std::pair<int, std::string>> failed; // point: exit status, the last line it wrote
+  size_t next = 0;
+  while ((next < points.size() && failed.empty()) || !running.empty()) {
+    while (next < points.size() && failed.empty() && static_cast<int>(running.size()) < o.jobs) {
+      const long point = points[next++];
+      std::vector<std::string> args{exe, plan.fork_join() ? "fork-join" : "run", fs::absolute(o.scenario).string(),
+                                    "--check", "--quiet"};
+      for (const auto& assignment : plan.make_run(point, 0).overrides) {
+        args.emplace_back("--set");
+        args.push_back(assignment);
+      }
+      for (const auto& plugin : o.plugins) {
+        args.emplace_back("--plugin");
+        args.push_back(plugin);
+      }
+      running[start_quiet_child(std::move(args), messages.path() / std::to_string(point))] = point;
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) throw std::runtime_error("waitpid failed");
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const long point = it->second;
+    running.erase(it);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
+    failed[point] = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, last_line(messages.path() / std::to_string(point))};
+  }
+  if (failed.empty()) return;
+  // Every point before a failed one was started (in order) and has ended: the first failed point is the grid's first.
+  const auto& [point, failure] = *failed.begin();
+  const auto& [status, line] = failure;
+  std::string why = line;
+  for (const char* prefix : {"jobsched: error: ", "jobsched: "})
+    if (why.rfind(prefix, 0) == 0) {
+      why.erase(0, std::strlen(prefix));
+      break;
+    }
+  const std::string name = "sweep point " + std::to_string(point) +
+                           (plan.axes().empty() ? std::string() : " (" + point_name(plan, point) + ")");
+  if (status == 2) throw InputError(name + ": " + why);
+  throw std::runtime_error(name + ": its check failed (" +
+                           (status < 0 ? std::string("killed") : "exit status " + std::to_string(status)) +
+                           (why.empty() ? "" : ": " + why) + ")");
+}
+
 /* The stopping rule: more replications for every point whose interval is still too wide. */
 std::vector<SweepRun> more_replications(const SweepPlan& plan, const fs::path& dir, const std::vector<SweepRun>& runs)
 {
@@ -385,6 +485,11 @@ int run_sweep(const SweepOptions& o)
     throw InputError("--shard and --slurm need a fixed number of replications (a stopping rule needs every result)");
 
   std::vector<SweepRun> runs = plan.initial_runs();
+  std::vector<SweepRun> mine;
+  for (size_t i = 0; i < runs.size(); i++)
+    if (o.shard_count == 0 || static_cast<int>(i % o.shard_count) == o.shard_index - 1) mine.push_back(runs[i]);
+  const std::string build = build_identity();
+  check_points(o, plan, o.slurm ? runs : mine, dir, build);
   if (o.slurm) {
     int shards = o.slurm_shards > 0 ? o.slurm_shards : static_cast<int>(std::min<size_t>(runs.size(), 1000));
     fs::create_directories(dir / "slurm");
@@ -398,12 +503,9 @@ int run_sweep(const SweepOptions& o)
     return 0;
   }
 
-  std::vector<SweepRun> mine;
-  for (size_t i = 0; i < runs.size(); i++)
-    if (o.shard_count == 0 || static_cast<int>(i % o.shard_count) == o.shard_index - 1) mine.push_back(runs[i]);
   if (o.shard_count == 0 || !fs::exists(dir / "plan.csv")) write_plan(dir, plan_csv(plan, runs));
 
-  RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO), plan.fork_join());
+  RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO), plan.fork_join(), build);
   pool.run_all(mine);
   while (adaptive) {
     auto extra = more_replications(plan, dir, runs);

@@ -27,8 +27,6 @@ std::string yaml_text(const YAML::Node& n)
   return out.c_str();
 }
 
-/* Each replication is a process and a folder: a million of them is a typo, not an experiment. */
-constexpr long kMaxReplications = 100000;
 constexpr long kMaxPoints = 1000000;
 
 [[noreturn]] void fail(const fs::path& file, const YAML::Node& at, const std::string& key, const std::string& what)
@@ -54,7 +52,7 @@ long as_long(const fs::path& file, const YAML::Node& n, const std::string& key)
   return as_scalar<long>(file, n, key, "an integer");
 }
 
-/* A key given twice in `sweep:` or `replications:` (YAML keeps both; the second would silently win). */
+/* A key given twice in `sweep:` (YAML keeps both; the second would silently win). */
 void reject_duplicate_keys(const fs::path& file, const YAML::Node& map, const std::string& prefix)
 {
   std::set<std::string> keys;
@@ -88,12 +86,6 @@ std::vector<std::string> summary_metrics(const Scenario& scenario)
   for (const auto& [name, value] : summary_numbers(text))
     names.push_back(name);
   return names;
-}
-
-std::uint64_t ReplicationRule::seed_of(long replication) const
-{
-  if (!adaptive && replication < static_cast<long>(seeds.size())) return seeds[replication];
-  return base_seed + static_cast<std::uint64_t>(replication);
 }
 
 SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::string>& overrides,
@@ -176,55 +168,14 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
            "the grid has " + format_exact(points) + " points; at most " + std::to_string(kMaxPoints));
   }
 
-  ReplicationRule& rule = plan.rule_;
-  rule.base_seed = base_seed;
+  // Given with --set (the whole rule or one of its keys), its errors name --set.
+  const bool reps_overridden = std::any_of(overrides.begin(), overrides.end(), [](const std::string& o) {
+    const std::string key = o.substr(0, o.find('='));
+    return key == "replications" || key.rfind("replications.", 0) == 0;
+  });
   const YAML::Node reps = tree["replications"];
-  if (!reps || reps.IsNull()) {
-    rule.seeds = {base_seed};
-  } else if (reps.IsScalar()) {
-    long n = as_long(scenario, reps, "replications");
-    if (n < 1) fail(scenario, reps, "replications", "must be at least 1");
-    if (n > kMaxReplications)
-      fail(scenario, reps, "replications", "at most " + std::to_string(kMaxReplications) + " per point");
-    for (long r = 0; r < n; r++)
-      rule.seeds.push_back(base_seed + static_cast<std::uint64_t>(r));
-  } else if (reps.IsSequence()) {
-    for (const auto& s : reps) {
-      long seed = as_long(scenario, s, "replications");
-      if (seed < 0) fail(scenario, s, "replications", "seeds must be >= 0");
-      rule.seeds.push_back(static_cast<std::uint64_t>(seed));
-    }
-    if (rule.seeds.empty()) fail(scenario, reps, "replications", "empty list of seeds");
-  } else {
-    rule.adaptive = true;
-    reject_duplicate_keys(scenario, reps, "replications.");
-    for (const auto& kv : reps) {
-      const std::string k = kv.first.Scalar();
-      if (k == "min")
-        rule.min = as_long(scenario, kv.second, "replications.min");
-      else if (k == "max")
-        rule.max = as_long(scenario, kv.second, "replications.max");
-      else if (k == "metric")
-        rule.metric = as_scalar<std::string>(scenario, kv.second, "replications.metric", "a metric name");
-      else if (k == "relative_half_width")
-        rule.relative_half_width =
-            as_scalar<double>(scenario, kv.second, "replications.relative_half_width", "a number");
-      else if (k == "confidence")
-        rule.confidence = as_scalar<double>(scenario, kv.second, "replications.confidence", "a number");
-      else if (k == "stop_when")
-        rule.stop_when = as_scalar<std::string>(scenario, kv.second, "replications.stop_when", "a metric name");
-      else
-        fail(scenario, kv.first, "replications." + k,
-             "unknown key (known here: min, max, metric, relative_half_width, confidence, stop_when)");
-    }
-    if (rule.min < 2 || rule.max < rule.min)
-      fail(scenario, reps, "replications", "need 2 <= min <= max for a stopping rule");
-    if (rule.max > kMaxReplications)
-      fail(scenario, reps, "replications.max", "at most " + std::to_string(kMaxReplications) + " per point");
-    if (!(rule.relative_half_width > 0)) fail(scenario, reps, "replications.relative_half_width", "must be > 0");
-    if (!(rule.confidence >= 0.5 && rule.confidence < 1))
-      fail(scenario, reps, "replications.confidence", "must be at least 0.5 and below 1 (0.9 for a 90% interval)");
-  }
+  plan.rule_ = read_replications(reps, scenario.string(), reps_overridden, base_seed);
+  const ReplicationRule& rule = plan.rule_;
 
   // Check every point now, so that a typo in a swept key fails before any simulation starts: first its resolved
   // scenario (errors name the key in the sweep), then as its runs will read it, the scenario file with the run's --set

@@ -14,6 +14,8 @@
  * resolved scenario, which is what makes an interrupted sweep resumable. */
 #pragma once
 
+#include "scenario/replications.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -33,20 +35,6 @@ struct SweepAxis {
   std::string key;                 // dotted scenario key
   std::vector<std::string> values; // YAML text of each value
   size_t group = 0;                // index of the first of the keys swept together with this one (its own if alone)
-};
-
-struct ReplicationRule {
-  std::vector<std::uint64_t> seeds; // fixed replications: one seed each
-  bool adaptive = false;            // replicate until the confidence interval is narrow enough:
-  long min = 3;
-  long max = 30;
-  std::string metric = "mean_bounded_slowdown"; // a numeric field of summary.json
-  double relative_half_width = 0.05;            // stop when the half-width <= this x |mean|
-  double confidence = 0.95;                     // of that interval (and of aggregate.csv's ci_half_width)
-  std::string stop_when;                        // a numeric field of summary.json: a point whose runs all have it
-                                                // above 0 (e.g. `saturated`) gets no more runs ("": none)
-  std::uint64_t base_seed = 1;                  // adaptive: replication r uses base_seed + r
-  std::uint64_t seed_of(long replication) const;
 };
 
 struct SweepRun {

@@ -74,6 +74,8 @@ Options:
   --log=SPEC        a SimGrid logging option, e.g. --log=jobsched_scheduler.thres:debug, passed through
   --plugin PATH     load policies and allocators from the shared library PATH (after JOBSCHED_PLUGIN_PATH's,
                     before the scenario's plugins:). Repeatable.
+  --check           set the run up (platform, deployment, policy, workload) and stop before simulating: bad
+                    input is refused as the run would refuse it, and nothing is written
 
 Outputs (in the output folder): jobs.csv (one row per job, Batsim's columns first), summary.json
 (deterministic results), performance.json (the simulator's wall time and memory).
@@ -84,7 +86,7 @@ const char* const kForkJoinUsage = R"(Usage: jobsched fork-join SCENARIO.yaml [o
 
 Setia's fork-join paging study: one program's threads under the scenario's `fork_join:` section.
 
-Options: --set KEY=VALUE, --out DIR, --quiet, --cfg=NAME:VALUE and --log=SPEC, as for jobsched run (see
+Options: --set KEY=VALUE, --out DIR, --quiet, --check, --cfg=NAME:VALUE and --log=SPEC, as for jobsched run (see
 jobsched run --help).
 
 Outputs (in the output folder): summary.json (deterministic results) and performance.json.
@@ -156,6 +158,7 @@ int list_policies(const std::vector<std::string>& plugin_files)
 struct RunCommandOptions : ScenarioOptions {
   std::vector<std::string> cfg; // --cfg=NAME:VALUE, passed to SimGrid
   std::vector<std::string> log; // --log=SPEC, passed to SimGrid
+  bool check = false;           // --check: set up, do not simulate, write nothing
 };
 
 /* `jobsched run` (a scheduling run) and `jobsched fork-join` (the paging study of one program): the same options. */
@@ -193,6 +196,16 @@ int run(const RunCommandOptions& o, bool fork_join_command = false)
   // (--cfg, --log): its tracing and log files may be closed by its own destructors and exit handlers, which _Exit
   // would skip.
   options.process_ends_after = !fork_join_command && options.simgrid_args.empty();
+  options.check_only = o.check;
+  if (o.check) {
+    if (sc.fork_join)
+      run_fork_join(sc, options);
+    else
+      run_scenario(sc, options);
+    if (!quiet)
+      std::printf("jobsched: %s: set up without error (not simulated, nothing written)\n", scenario_file.c_str());
+    return 0;
+  }
   if (sc.fork_join) {
     ForkJoinReport f = run_fork_join(sc, options);
     if (!quiet) {
@@ -260,6 +273,7 @@ void add_run_command(CommandLine& cli, const std::string& name, bool fork_join_c
   add_scenario_options(*command, *o);
   command->add_option("--cfg", o->cfg)->allow_extra_args(false);
   command->add_option("--log", o->log)->allow_extra_args(false);
+  command->add_flag("--check", o->check);
 }
 
 /* The one place that makes jobsched's command line: every sub-command, each declared beside its code. */

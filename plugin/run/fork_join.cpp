@@ -52,6 +52,11 @@ ForkJoinReport run_fork_join(const Scenario& sc, const RunOptions& options)
                      std::to_string(hosts.size()));
   for (int i = 0; i < spec.threads; i++)
     require_usable_speed(*hosts[static_cast<size_t>(i)], sc.platform);
+  if (options.check_only) { // what follows refuses nothing
+    setup.succeeded();
+    engine.run(); // (no actor) an engine destroyed before it ran warns at the process's exit
+    return ForkJoinReport{};
+  }
   const double reference_speed =
       sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : hosts.front()->get_speed();
 

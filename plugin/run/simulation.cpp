@@ -660,6 +660,20 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   } else {
     setup.load_deployment(sc.deployment);
   }
+  if (options.check_only) { // the set-up of prepare() without the output folder; the actors then return at once
+    std::exception_ptr failure;
+    try {
+      Context ctx;
+      prepare_context(ctx, engine, sc, options);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    attached->fail(failure);
+    if (!failure) setup.succeeded();
+    engine.run(); // an engine destroyed before it ran warns at the process's exit
+    if (failure) std::rethrow_exception(failure);
+    return RunReport{};
+  }
 
   // Set-up errors from here on are raised only after the deployed actors have run (and returned at once): an engine
   // destroyed with actors that never ran prints shutdown warnings around the one-line error.

@@ -23,6 +23,9 @@ struct RunOptions {
   /* The process ends right after the run (the launcher): the run's jobs, policy and runtime are left to the process's
    * end instead of freed one by one (2% of a run of the KTH log). */
   bool process_ends_after = false;
+  /* Set the run up (platform, deployment, policy, workload) and stop before simulating: its bad input is refused as
+   * the run would refuse it, and nothing is written (jobsched run --check; a sweep checks each point so). */
+  bool check_only = false;
   /* A policy that places processes: its running intervals are settled into the utilization's sum (BusyUnion) every
    * time this many wait (tests); 0: every 65,536 or 8 per processor, whichever is more. */
   std::size_t busy_settle_every = 0;

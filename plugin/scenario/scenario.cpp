@@ -4,6 +4,7 @@
 #include "core/input_file.hpp"
 #include "core/time.hpp"
 #include "core/time_format.hpp"
+#include "scenario/replications.hpp"
 #include "scenario/scenario_tree.hpp"
 #include "workload/trace_search.hpp"
 
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <type_traits>
 #include <yaml-cpp/yaml.h>
 
 namespace fs = std::filesystem;
@@ -53,6 +55,13 @@ class Section {
     if (!has(k)) return fallback;
     const YAML::Node n = node_[k];
     if (!n.IsScalar()) fail(n, std::string("expected ") + type_name, k);
+    // yaml-cpp reads `!!str 20` and `!foo 20` as the number 20: a tag says the value is not what it looks like. Plain
+    // scalars have the tag "?", quoted ones "!" (a quoted "20" is read as 20, as it always was).
+    if (!std::is_same_v<T, std::string> && n.Tag() != "?" && n.Tag() != "!")
+      fail(n,
+           std::string("expected ") + type_name + ", got " + quoted_value(n.Scalar()) + " tagged " +
+               quoted_value(n.Tag()),
+           k);
     try {
       return n.as<T>();
     } catch (const YAML::Exception&) {
@@ -120,6 +129,12 @@ class Section {
     reject_duplicates(n, k + ".");
     for (const auto& kv : n) {
       if (kv.second.IsScalar()) {
+        // The component reads the text as its declared type: a tag (!!str 20) would be dropped without a word.
+        if (kv.second.Tag() != "?" && kv.second.Tag() != "!")
+          fail(kv.second,
+               "a YAML tag is not read here, got " + quoted_value(kv.second.Scalar()) + " tagged " +
+                   quoted_value(kv.second.Tag()),
+               k + "." + kv.first.Scalar());
         out[kv.first.Scalar()] = kv.second.Scalar();
       } else { // a list or a mapping keeps its YAML form; the component's declared parameter says what it expects
         YAML::Emitter text;
@@ -189,9 +204,14 @@ void apply_override(YAML::Node& root, const std::string& assignment)
   if (eq == std::string::npos || eq == 0)
     throw InputError("--set " + assignment + ": expected KEY=VALUE, e.g. --set policy.name=fcfs");
   std::string path = assignment.substr(0, eq);
+  // An empty value read as YAML is null, which removes the key: `--set workload.generator.jobs=` ran the default.
+  const std::string text = assignment.substr(eq + 1);
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InputError("--set " + path + ": empty value (" + path + "=null removes the key, " + path +
+                     "=\"''\" is empty text)");
   YAML::Node value;
   try {
-    value = YAML::Load(assignment.substr(eq + 1));
+    value = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError("--set " + path + ": value is not valid YAML (" + e.msg + ")");
   }
@@ -219,10 +239,39 @@ void apply_override(YAML::Node& root, const std::string& assignment)
     cur[parts.back()] = value;
 }
 
+namespace {
+/* The 1-based line of the marker ('---' at a line's start) that opens the second document of `yaml_text`: the second
+ * such marker, or the first when a document came before it. */
+long second_document_line(const std::string& yaml_text)
+{
+  std::istringstream in(yaml_text);
+  long line_number = 0;
+  bool content = false; // a line of the first document, other than a comment or blank, came before
+  for (std::string line; std::getline(in, line);) {
+    line_number++;
+    const bool marker =
+        line.rfind("---", 0) == 0 && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+    if (marker && content) return line_number;
+    if (marker) {
+      content = true; // the first document's marker: the next one opens the second
+      continue;
+    }
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string::npos && line[first] != '#' && line[0] != '%') content = true;
+  }
+  return line_number;
+}
+} // namespace
+
 YAML::Node parse_yaml(const std::string& yaml_text, const std::string& file)
 {
   try {
-    YAML::Node root = YAML::Load(yaml_text);
+    // A scenario is one document: yaml-cpp's Load reads the first and drops the rest without a word.
+    std::vector<YAML::Node> documents = YAML::LoadAll(yaml_text);
+    if (documents.size() > 1)
+      throw InputError(file + ":" + std::to_string(second_document_line(yaml_text)) +
+                       ": a second YAML document (after '---'): a scenario is one document");
+    YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
     return root.IsNull() ? YAML::Node(YAML::NodeType::Map) : root;
   } catch (const YAML::ParserException& e) {
     // yaml-cpp's words, then what they usually mean in a scenario.
@@ -720,7 +769,12 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   sc.write_trace = o.boolean("trace", true);
   sc.write_jobs = o.boolean("jobs", true);
   o.finish();
-  top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores them
+  top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores it
+  // Planned by jobsched sweep; read here too, so that a bad value is refused by a single run of the scenario as well.
+  const bool reps_overridden = std::any_of(overridden.begin(), overridden.end(), [](const std::string& k) {
+    return k == "replications" || k.rfind("replications.", 0) == 0;
+  });
+  read_replications(top.node()["replications"], fname, reps_overridden, sc.simulation.seed);
   top.ignore("replications");
   top.finish();
   return sc;

@@ -591,4 +591,74 @@ sed 's|<prop id="y" value="3"/>||' "$src/platforms/mesh-16x8.xml" >"$work/mesh-w
 expect_error mesh_host_without_y 1 "mesh-without-y.xml: host node-48: property y is missing" -- \
   run "$src/scenarios/adaptive-partitioning/mesh.yaml" --set platform="$work/mesh-without-y.xml"
 
+
+# ---- Sweeps: a point that its runs would refuse is bad input of the sweep, refused before anything is written ----
+# (every point is set up as `jobsched run --check` before the first run: the first bad one is named by its swept values)
+mkdir -p "$work/sweep-points"
+sed 's/speed="[^"]*"/speed="0"/' "$platform" >"$work/sweep-points/zero-speed.xml"
+sweep_point() { # NAME SWEEP-LINE: a generated scenario on cluster-16 whose sweep is SWEEP-LINE
+  printf 'name: %s\nplatform: %s\nworkload: {generator: {jobs: 20}}\nsweep: %s\n' "$1" "$platform" "$2" \
+    >"$work/sweep-points/$1.yaml"
+}
+sweep_point platform "{platform: [$platform, $work/sweep-points/zero-speed.xml]}"
+expect_error sweep_point_zero_speed 3 "sweep point 1 (platform=$work/sweep-points/zero-speed.xml)" \
+  "zero-speed.xml: host 'node-0'" "speed of 0" -- sweep "$work/sweep-points/platform.yaml" --quiet
+sweep_point end_time "{workload.end_time: [1e9, 0]}"
+expect_error sweep_point_no_job_left 2 "sweep point 1 (workload.end_time=0)" "workload: no job left" -- \
+  sweep "$work/sweep-points/end_time.yaml" --quiet
+sweep_point paging "{workload.memory.model: [none, paging]}"
+expect_error sweep_point_paging_without_memory 2 "sweep point 1 (workload.memory.model=paging)" \
+  "paging needs each host's memory" -- sweep "$work/sweep-points/paging.yaml" --quiet
+# --slurm checks every point too: no plan.csv, no sweep.sbatch.
+expect_error sweep_point_slurm 1 "sweep point 1 (workload.end_time=0)" -- \
+  sweep "$work/sweep-points/end_time.yaml" --quiet --slurm
+
+# ---- replications: read by jobsched run too (it was read by sweep only), naming the key ----
+for bad in 0 -1 1.5 .nan 1e99 100001 ten '!!str 3' '[]' '[1, -2]' '{min: 1}' '{min: 3, confidence: 2}' \
+  '{min: 3, relative_half_width: .inf}' '{min: 3, foo: 1}'; do
+  name="replications_$(printf '%s' "$bad" | tr -c 'A-Za-z0-9' '_')"
+  { scenario_head "$name"; printf 'workload:\n  generator: {jobs: 5}\nreplications: %s\n' "$bad"; } >"$work/$name.yaml"
+  expect_error "run_$name" 2 "$name.yaml:6: " "replications" -- run "$work/$name.yaml" --quiet
+done
+expect_error run_replications_set 1 "--set: replications: must be at least 1" -- \
+  run "$work/good.yaml" --quiet --set replications=0
+expect_error sweep_replications_set 1 "--set: replications: expected an integer, got '1.5'" -- \
+  sweep "$work/good.yaml" --quiet --set replications=1.5
+
+# ---- An empty --set value was read as null, which removes the key: the default ran ----
+expect_error empty_set_value 1 "--set workload.generator.jobs: empty value" -- \
+  run "$work/good.yaml" --quiet --set workload.generator.jobs=
+expect_error empty_set_value_sweep 1 "--set policy.name: empty value" -- sweep "$work/good.yaml" --quiet --set 'policy.name= '
+
+# ---- A second YAML document after '---' was dropped without a word ----
+{ scenario_head two_documents; printf 'workload:\n  generator: {jobs: 5}\n---\npolicy: {name: fcfs}\n'; } \
+  >"$work/two-documents.yaml"
+expect_error second_document 2 "two-documents.yaml:6:" "a second YAML document" -- run "$work/two-documents.yaml"
+{ printf -- '--- # the first document may open with its marker\n'; scenario_head two_documents
+  printf 'workload:\n  generator: {jobs: 5}\n---\n'; } >"$work/two-markers.yaml"
+expect_error second_document_after_marker 2 "two-markers.yaml:7:" "a second YAML document" -- \
+  run "$work/two-markers.yaml"
+
+# ---- A tag on a number or a boolean (!!str 20, !foo 20) was dropped, and the value read as the number ----
+for tagged in '!!str 20' '!foo 20' '!!float 20'; do
+  name="tagged_$(printf '%s' "$tagged" | tr -c 'A-Za-z0-9' '_')"
+  { scenario_head "$name"; printf 'workload:\n  generator:\n    jobs: %s\n' "$tagged"; } >"$work/$name.yaml"
+  expect_error "$name" 3 "$name.yaml:6: " "workload.generator.jobs: expected an integer" "tagged" -- \
+    run "$work/$name.yaml"
+done
+# A quoted number (tag "!") is read as the number, as it always was.
+{ scenario_head quoted_number; printf 'workload:\n  generator:\n    jobs: "7"\n'; } >"$work/quoted-number.yaml"
+problems=""
+"$bin" run "$work/quoted-number.yaml" --quiet --out "$work/out-quoted" 2>"$work/quoted.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/quoted.stderr");"
+[ "$(grep -o '"jobs_simulated": [0-9]*' "$work/out-quoted/summary.json" | head -n 1)" = '"jobs_simulated": 7' ] ||
+  problems+=" not 7 jobs: $(grep -o '"jobs_simulated": [0-9]*' "$work/out-quoted/summary.json" | head -n 1);"
+report quoted_number_is_read "$problems"
+{ scenario_head tagged_bool; printf 'workload:\n  generator: {jobs: 5}\noutput: {trace: !!str true}\n'; } \
+  >"$work/tagged-bool.yaml"
+expect_error tagged_boolean 2 "tagged-bool.yaml:6: " "output.trace: expected true or false" -- run "$work/tagged-bool.yaml"
+{ scenario_head tagged_param; printf 'workload:\n  generator: {jobs: 5}\npolicy: {name: gang, params: {quantum: !x 600}}\n'; } \
+  >"$work/tagged-param.yaml"
+expect_error tagged_parameter 2 "tagged-param.yaml:6: " "policy.params.quantum: a YAML tag is not read" -- \
+  run "$work/tagged-param.yaml"
 finish

@@ -94,16 +94,39 @@ all=$(cat <(ls S1/runs) <(ls S2/runs) | sort -u)
 [ "$all" = "$(ls A/runs | sort)" ] || problems+=" the shards together are not the sweep's runs;"
 report shards_partition_the_runs "$problems"
 
-# 5. A failing run is reported and the sweep goes on (apmc fails once it sees that no job of the workload has memory;
-#    an unknown policy would be refused before the first run, below).
-"$bin" sweep sweep.yaml --out C --quiet --set 'sweep={policy.name: [fcfs, apmc]}' --set replications=1 2>C.err
+# 5. A run that fails only once simulated (its front end switched off at 50 s by a state profile) is reported and the
+#    sweep goes on; what a run's set-up refuses (apmc on a workload without memory) is refused before the first run.
+mkdir -p off
+printf '50 0\n' >off/front.state
+cat >off/p.xml <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="w1" speed="1Gf"/>
+    <host id="w2" speed="1Gf"/>
+    <host id="frontend" speed="1Gf" state_file="front.state"><prop id="role" value="master"/></host>
+  </zone>
+</platform>
+XML
+"$bin" sweep sweep.yaml --out C --quiet --set deployment=null --set replications=1 \
+  --set "sweep={platform: [$src/platforms/cluster-16.xml, $work/off/p.xml]}" 2>C.err
 status=$?
 problems=""
 [ "$status" -eq 1 ] || problems+=" exit $status (expected 1);"
-grep -q "failed: .*no job of the workload has any" C.err || problems+=" no failure message: $(head -1 C.err);"
-grep -q ',fcfs,ok,' C/results.csv || problems+=" the good run is missing;"
-grep -q ',apmc,failed,' C/results.csv || problems+=" the failed run is not marked;"
+grep -q "failed: .*host 'frontend' was switched off" C.err || problems+=" no failure message: $(head -1 C.err);"
+grep -q 'cluster-16.xml,ok,' C/results.csv || problems+=" the good run is missing;"
+grep -q 'p.xml,failed,' C/results.csv || problems+=" the failed run is not marked;"
 report failed_run "$problems"
+"$bin" sweep sweep.yaml --out C2 --quiet --set 'sweep={policy.name: [fcfs, apmc]}' --set replications=1 2>C2.err
+status=$?
+problems=""
+[ "$status" -eq 2 ] || problems+=" exit $status (expected 2);"
+[ "$(wc -l <C2.err)" -eq 1 ] || problems+=" not one line on stderr;"
+grep -q "^jobsched: error: sweep point 1 (policy.name=apmc): .*no job of the workload has any" C2.err ||
+  problems+=" message: $(head -1 C2.err);"
+[ ! -e C2 ] || problems+=" the folder C2 was made;"
+report refused_point "$problems"
 
 # 6. Stopping rule: every point ends with max replications or a half-width within 60% of its mean; with these
 #    workloads the points need different numbers of replications (some more than min, none up to max).
