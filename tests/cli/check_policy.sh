@@ -115,7 +115,8 @@ for caught in "broken-lookahead|(lookahead phase 1): processors [0-9-]* given to
   "miscounted-lookahead|(lookahead phase 1): its processors counted as [0-9]*, it has [0-9]*"; do
   policy=${caught%%|*}
   problems=""
-  "$bin" check-policy "$policy" --plugin "$broken" >"$work/$policy.out" 2>&1
+  # The kept case folder (a violation keeps it) goes with the test's own.
+  TMPDIR=$work/tmp "$bin" check-policy "$policy" --plugin "$broken" >"$work/$policy.out" 2>&1
   rc=$?
   [ $rc = 1 ] || problems+=" exit status $rc;"
   grep -q "${caught#*|}" "$work/$policy.out" || problems+=" not caught: $(head -c 600 "$work/$policy.out")"
