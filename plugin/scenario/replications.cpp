@@ -1,6 +1,7 @@
 #include "scenario/replications.hpp"
 
 #include "core/errors.hpp"
+#include "scenario/yaml_tags.hpp"
 
 #include <cmath>
 #include <set>
@@ -31,20 +32,21 @@ struct Origin {
       fail(n, key, "expected " + expected + ", got " + quoted_value(n.Scalar()));
     }
   }
-  /* A tag on a number (!!str 20, !foo 20) says it is not the number it looks like; a quoted "20" (tag "!") is read. */
-  void untagged(const YAML::Node& n, const std::string& key, const std::string& expected) const
+  /* A tag must name the type asked (scenario/yaml_tags.hpp): yaml-cpp would read `!!str 20` as the number 20. */
+  void require_fitting_tag(const YAML::Node& n, const std::string& key, const std::string& expected,
+                           ScalarType type) const
   {
-    if (n.IsScalar() && n.Tag() != "?" && n.Tag() != "!")
+    if (n.IsScalar() && !tag_fits(n.Tag(), type))
       fail(n, key, "expected " + expected + ", got " + quoted_value(n.Scalar()) + " tagged " + quoted_value(n.Tag()));
   }
   long integer(const YAML::Node& n, const std::string& key) const
   {
-    untagged(n, key, "an integer");
+    require_fitting_tag(n, key, "an integer", ScalarType::kInteger);
     return scalar<long>(n, key, "an integer");
   }
   double number(const YAML::Node& n, const std::string& key) const
   {
-    untagged(n, key, "a number");
+    require_fitting_tag(n, key, "a number", ScalarType::kNumber);
     const double v = scalar<double>(n, key, "a number");
     if (!std::isfinite(v)) fail(n, key, "expected a finite number, got " + quoted_value(n.Scalar()));
     return v;

@@ -6,6 +6,7 @@
 #include "core/time_format.hpp"
 #include "scenario/replications.hpp"
 #include "scenario/scenario_tree.hpp"
+#include "scenario/yaml_tags.hpp"
 #include "workload/trace_search.hpp"
 
 #include <algorithm>
@@ -49,15 +50,25 @@ class Section {
   }
 
   template <class T>
+  static ScalarType scalar_type()
+  {
+    if constexpr (std::is_same_v<T, bool>)
+      return ScalarType::kBoolean;
+    else if constexpr (std::is_integral_v<T>)
+      return ScalarType::kInteger;
+    else
+      return ScalarType::kNumber;
+  }
+
+  template <class T>
   T get(const std::string& k, T fallback, const char* type_name)
   {
     seen_.insert(k);
     if (!has(k)) return fallback;
     const YAML::Node n = node_[k];
     if (!n.IsScalar()) fail(n, std::string("expected ") + type_name, k);
-    // yaml-cpp reads `!!str 20` and `!foo 20` as the number 20: a tag says the value is not what it looks like. Plain
-    // scalars have the tag "?", quoted ones "!" (a quoted "20" is read as 20, as it always was).
-    if (!std::is_same_v<T, std::string> && n.Tag() != "?" && n.Tag() != "!")
+    // A tag must name the type asked (scenario/yaml_tags.hpp): yaml-cpp would read `!!str 20` as the number 20.
+    if (!std::is_same_v<T, std::string> && !tag_fits(n.Tag(), scalar_type<T>()))
       fail(n,
            std::string("expected ") + type_name + ", got " + quoted_value(n.Scalar()) + " tagged " +
                quoted_value(n.Tag()),
@@ -196,6 +207,27 @@ fs::path resolve(const fs::path& dir, const std::string& p)
   return (path.is_absolute() ? path : dir / path).lexically_normal();
 }
 
+/* Makes every `!!null` scalar under `node` a null node, as an untagged `~` is: yaml-cpp gives it as text. */
+void read_tagged_nulls(YAML::Node node)
+{
+  if (node.IsMap()) {
+    for (auto kv : node) {
+      YAML::Node value = kv.second;
+      if (value.IsScalar() && is_tagged_null(value.Tag(), value.Scalar()))
+        value = YAML::Node(YAML::NodeType::Null);
+      else
+        read_tagged_nulls(value);
+    }
+  } else if (node.IsSequence()) {
+    for (auto item : node) {
+      YAML::Node value = item;
+      if (value.IsScalar() && is_tagged_null(value.Tag(), value.Scalar()))
+        value = YAML::Node(YAML::NodeType::Null);
+      else
+        read_tagged_nulls(value);
+    }
+  }
+}
 } // namespace
 
 void apply_override(YAML::Node& root, const std::string& assignment)
@@ -212,6 +244,8 @@ void apply_override(YAML::Node& root, const std::string& assignment)
   YAML::Node value;
   try {
     value = YAML::Load(text);
+    if (value.IsScalar() && is_tagged_null(value.Tag(), value.Scalar())) value = YAML::Node();
+    read_tagged_nulls(value);
   } catch (const YAML::Exception& e) {
     throw InputError("--set " + path + ": value is not valid YAML (" + e.msg + ")");
   }
@@ -267,11 +301,15 @@ YAML::Node parse_yaml(const std::string& yaml_text, const std::string& file)
 {
   try {
     // A scenario is one document: yaml-cpp's Load reads the first and drops the rest without a word.
+    // An empty document after the first (a file ending in '---', or '---' and comments) drops nothing: it is taken.
     std::vector<YAML::Node> documents = YAML::LoadAll(yaml_text);
-    if (documents.size() > 1)
-      throw InputError(file + ":" + std::to_string(second_document_line(yaml_text)) +
-                       ": a second YAML document (after '---'): a scenario is one document");
+    for (size_t d = 1; d < documents.size(); d++)
+      if (!documents[d].IsNull())
+        throw InputError(file + ":" + std::to_string(second_document_line(yaml_text)) +
+                         ": a second YAML document (after '---'): a scenario is one document");
     YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+    if (root.IsScalar() && is_tagged_null(root.Tag(), root.Scalar())) root = YAML::Node();
+    read_tagged_nulls(root);
     return root.IsNull() ? YAML::Node(YAML::NodeType::Map) : root;
   } catch (const YAML::ParserException& e) {
     // yaml-cpp's words, then what they usually mean in a scenario.

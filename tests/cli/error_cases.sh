@@ -635,7 +635,7 @@ expect_error empty_set_value_sweep 1 "--set policy.name: empty value" -- sweep "
   >"$work/two-documents.yaml"
 expect_error second_document 2 "two-documents.yaml:6:" "a second YAML document" -- run "$work/two-documents.yaml"
 { printf -- '--- # the first document may open with its marker\n'; scenario_head two_documents
-  printf 'workload:\n  generator: {jobs: 5}\n---\n'; } >"$work/two-markers.yaml"
+  printf 'workload:\n  generator: {jobs: 5}\n---\npolicy: {name: fcfs}\n'; } >"$work/two-markers.yaml"
 expect_error second_document_after_marker 2 "two-markers.yaml:7:" "a second YAML document" -- \
   run "$work/two-markers.yaml"
 
@@ -661,4 +661,26 @@ expect_error tagged_boolean 2 "tagged-bool.yaml:6: " "output.trace: expected tru
   >"$work/tagged-param.yaml"
 expect_error tagged_parameter 2 "tagged-param.yaml:6: " "policy.params.quantum: a YAML tag is not read" -- \
   run "$work/tagged-param.yaml"
+# The YAML core schema's tags that name the type asked (!!int, !!float, !!bool, !!null) were refused (s35); an empty
+# document after the first (a file ending in '---', or '---' and comments) was refused as a second document.
+{ scenario_head core_tags
+  printf 'workload:\n  generator:\n    jobs: !!int 20\n    mean_interarrival: !!float 900\n'
+  printf 'output: {trace: !!bool false}\nreplications: !!int 3\npolicy: !!null\n---\n# nothing more\n'; } \
+  >"$work/core-tags.yaml"
+problems=""
+"$bin" run "$work/core-tags.yaml" --quiet --out "$work/out-core-tags" 2>"$work/core-tags.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/core-tags.stderr");"
+[ "$(field jobs_simulated "$work/out-core-tags/summary.json")" = 20 ] ||
+  problems+=" not 20 jobs: $(field jobs_simulated "$work/out-core-tags/summary.json");"
+"$bin" sweep "$work/core-tags.yaml" --quiet --set 'replications=!!int 2' --out "$work/out-core-tags-sweep" \
+  2>"$work/core-tags-sweep.stderr" || problems+=" sweep refused: $(head -n 1 "$work/core-tags-sweep.stderr");"
+[ "$(find "$work/out-core-tags-sweep/runs" -name summary.json 2>/dev/null | wc -l)" = 2 ] ||
+  problems+=" not 2 replications;"
+printf -- '---\n' >>"$work/core-tags.yaml"
+"$bin" run "$work/core-tags.yaml" --quiet --out "$work/out-core-tags-2" 2>"$work/core-tags-2.stderr" ||
+  problems+=" trailing '---' refused: $(head -n 1 "$work/core-tags-2.stderr");"
+report core_schema_tags_and_empty_second_document "$problems"
+{ scenario_head wrong_core_tag; printf 'workload:\n  generator: {jobs: 5}\nreplications: !!float 3\n'; } \
+  >"$work/wrong-core-tag.yaml"
+expect_error wrong_core_tag 2 "wrong-core-tag.yaml:6: " "replications: expected an integer" -- run "$work/wrong-core-tag.yaml"
 finish
