@@ -98,7 +98,10 @@ int child_main(const PlatformCheck& check)
     // What SimGrid would take without a word (platform/platform_values.hpp): the profiles before SimGrid reads them,
     // the cluster's optional links once SimGrid has parsed their values (its own messages about them come first).
     const std::vector<XmlElement> elements = platform_elements(check.platform);
-    check_profile_files(check.platform, elements);
+    std::vector<std::string> search_path; // SimGrid's --cfg=path:DIR, where it looks for profile files
+    for (const auto& a : check.simgrid_args)
+      if (a.rfind("--cfg=path:", 0) == 0) search_path.push_back(a.substr(std::strlen("--cfg=path:")));
+    check_profile_files(check.platform, elements, search_path);
     engine->load_platform(check.platform.string());
     check_cluster_links(check.platform, elements);
     say(kStage + "seal");

@@ -57,14 +57,26 @@ std::string decode_entities(const std::string& raw)
   return out;
 }
 
-/* A profile line's number: the whole field, as std::strtod reads it (SimGrid's std::stod ignores what follows one). */
+/* A profile line's number: the whole field, as std::strtod reads it (SimGrid's std::stod ignores what follows one, and
+ * aborts the run on a number out of a double's range). */
 bool read_number(const std::string& field, double& value)
 {
   if (field.empty()) return false;
   char* end = nullptr;
   errno = 0;
   value = std::strtod(field.c_str(), &end);
-  return end == field.c_str() + field.size();
+  return end == field.c_str() + field.size() && errno != ERANGE;
+}
+
+/* The number after `keyword` at the start of `line`, as SimGrid's sscanf("KEYWORD %lg") reads it: spaces between them
+ * optional, what follows the number ignored. False when the line does not read so. */
+bool read_keyword_number(const std::string& line, const std::string& keyword, double& value)
+{
+  if (line.rfind(keyword, 0) != 0) return false;
+  const char* start = line.c_str() + keyword.size();
+  char* end = nullptr;
+  value = std::strtod(start, &end);
+  return end != start;
 }
 
 std::string element_label(const XmlElement& e)
@@ -94,8 +106,8 @@ std::string value_problem(double value, ProfileKind kind)
   switch (kind) {
   case ProfileKind::kSpeed: // a factor of the host's speed: 0 is an owner taking all of it
     return std::isfinite(value) && value >= 0 ? "" : "a speed factor must be finite and 0 or more";
-  case ProfileKind::kBandwidth: // the link's bandwidth itself, in bytes per second
-    return std::isfinite(value) && value > 0 ? "" : "a bandwidth must be finite and above 0";
+  case ProfileKind::kBandwidth: // the link's bandwidth itself, in bytes per second: at 0 a link's messages wait for it
+    return std::isfinite(value) && value >= 0 ? "" : "a bandwidth must be finite and 0 or more";
   case ProfileKind::kLatency: // the link's latency itself, in seconds
     return std::isfinite(value) && value >= 0 ? "" : "a latency must be finite and 0 or more";
   case ProfileKind::kState: // SimGrid turns the resource on for a value above 0, off otherwise
@@ -111,20 +123,27 @@ std::string format_number(double v)
   return out.str();
 }
 
-std::filesystem::path resolve_profile(const std::filesystem::path& platform, const std::string& name)
+/* Where SimGrid 3.32 opens a profile file (surf_ifsopen): an absolute name as it is; a relative one in the folders of
+ * its search path in order: the working folder ("./", the path option's default), each --cfg=path:DIR, then the
+ * platform file's folder. */
+std::filesystem::path resolve_profile(const std::filesystem::path& platform,
+                                      const std::vector<std::string>& search_path, const std::string& name)
 {
   std::filesystem::path p(name);
   std::error_code ec;
   if (p.is_absolute()) return std::filesystem::is_regular_file(p, ec) ? p : std::filesystem::path();
-  if (std::filesystem::is_regular_file(p, ec)) return p;
-  std::filesystem::path beside = platform.parent_path() / p;
-  if (std::filesystem::is_regular_file(beside, ec)) return beside;
+  std::vector<std::filesystem::path> folders{"."};
+  folders.insert(folders.end(), search_path.begin(), search_path.end());
+  folders.push_back(platform.parent_path().empty() ? std::filesystem::path(".") : platform.parent_path());
+  for (const auto& folder : folders)
+    if (std::filesystem::is_regular_file(folder / p, ec)) return folder / p;
   return {};
 }
 
-void check_profile_file(const std::filesystem::path& platform, const std::string& name, ProfileKind kind)
+void check_profile_file(const std::filesystem::path& platform, const std::vector<std::string>& search_path,
+                        const std::string& name, ProfileKind kind)
 {
-  const std::filesystem::path path = resolve_profile(platform, name);
+  const std::filesystem::path path = resolve_profile(platform, search_path, name);
   if (path.empty()) return; // SimGrid names a missing file
   std::ifstream in(path, std::ios::binary);
   if (!in) return;
@@ -240,7 +259,8 @@ void check_cluster_links(const std::filesystem::path& platform, const std::vecto
   }
 }
 
-void check_profile_files(const std::filesystem::path& platform, const std::vector<XmlElement>& elements)
+void check_profile_files(const std::filesystem::path& platform, const std::vector<XmlElement>& elements,
+                         const std::vector<std::string>& search_path)
 {
   static const std::map<std::string, ProfileKind> file_keys{{"speed_file", ProfileKind::kSpeed},
                                                             {"availability_file", ProfileKind::kSpeed},
@@ -257,7 +277,7 @@ void check_profile_files(const std::filesystem::path& platform, const std::vecto
     if (e.name == "host" || e.name == "peer" || e.name == "link") {
       for (const auto& [key, kind] : file_keys)
         if (auto a = e.attributes.find(key); a != e.attributes.end() && !a->second.empty())
-          check_profile_file(platform, a->second, kind);
+          check_profile_file(platform, search_path, a->second, kind);
     } else if (e.name == "trace") {
       auto id = e.attributes.find("id");
       auto file = e.attributes.find("file");
@@ -269,7 +289,7 @@ void check_profile_files(const std::filesystem::path& platform, const std::vecto
       auto connected = connect_kinds.find(kind == e.attributes.end() ? "HOST_AVAIL" : kind->second);
       if (trace == e.attributes.end() || connected == connect_kinds.end()) continue;
       if (auto file = trace_files.find(trace->second); file != trace_files.end())
-        check_profile_file(platform, file->second, connected->second);
+        check_profile_file(platform, search_path, file->second, connected->second);
     }
   }
 }
@@ -278,29 +298,47 @@ void check_profile_text(const std::string& name, const std::string& text, Profil
 {
   static const std::set<std::string> laws{"DET", "NORM",        "NORMAL", "GAUSS",  "GAUSSIAN",
                                           "EXP", "EXPONENTIAL", "UNIF",   "UNIFORM"};
-  std::istringstream in(text);
-  std::string raw;
   int line_number = 0;
   int events = 0;
   double last_date = 0;
-  double periodicity = -1; // PERIODICITY: the length of one round, the first date of the next
-  double loop_after = -1;  // LOOPAFTER: the time from the last date to the next round
-  while (std::getline(in, raw)) {
+  double periodicity = -1; // PERIODICITY: the length of one round (SimGrid: 0 or less is a round of the last date)
+  double loop_after = 0;   // LOOPAFTER: the time from the last date to the next round
+  bool loops = false;      // either was given: the events repeat
+  // SimGrid splits the text at every '\n' or '\r' and trims each piece; lines are counted as an editor does.
+  for (size_t begin = 0; begin < text.size();) {
+    size_t end = text.find_first_of("\r\n", begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    begin = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
     ++line_number;
-    std::istringstream words(raw);
+    const size_t first = line.find_first_not_of(" \t\v\f");
+    if (first == std::string::npos || line[first] == '#' || line[first] == '%') continue;
+    line = line.substr(first, line.find_last_not_of(" \t\v\f") + 1 - first);
+    const std::string where = name + ":" + std::to_string(line_number) + ": ";
+    if (line == "STOCHASTIC" || line == "STOCHASTIC LOOP") return; // values drawn at random: left to SimGrid
+    double v = 0;
+    for (const char* keyword : {"PERIODICITY", "LOOPAFTER"}) {
+      if (line.rfind(keyword, 0) != 0) continue;
+      if (!read_keyword_number(line, keyword, v) || !std::isfinite(v) || v < 0)
+        throw InputError(where + keyword + " takes one number of seconds, finite and 0 or more");
+      (keyword[0] == 'P' ? periodicity : loop_after) = v;
+      loops = true;
+      break;
+    }
+    if (line.rfind("PERIODICITY", 0) == 0 || line.rfind("LOOPAFTER", 0) == 0) continue;
+    std::istringstream words(line);
     std::vector<std::string> fields;
     for (std::string w; words >> w;)
       fields.push_back(w);
-    if (fields.empty() || fields[0][0] == '#' || fields[0][0] == '%') continue;
-    const std::string where = name + ":" + std::to_string(line_number) + ": ";
-    if (fields[0] == "STOCHASTIC" || laws.count(fields[0]) != 0) return; // values drawn at random: left to SimGrid
-    if (fields[0] == "PERIODICITY" || fields[0] == "LOOPAFTER") {
-      double v = 0;
-      if (fields.size() != 2 || !read_number(fields[1], v) || !std::isfinite(v) || v < 0)
-        throw InputError(where + fields[0] + " takes one number of seconds, finite and 0 or more");
-      (fields[0] == "PERIODICITY" ? periodicity : loop_after) = v;
-      continue;
-    }
+    if (laws.count(fields[0]) != 0 || (fields.size() > 1 && laws.count(fields[1]) != 0))
+      return; // a law (NORM, UNIF...) draws values at random: left to SimGrid
+    // SimGrid reads the first two fields and ignores the rest: a comment ('#' to the line's end) after them is taken.
+    for (size_t f = 0; f < fields.size(); f++)
+      if (const size_t hash = fields[f].find('#'); hash != std::string::npos) {
+        fields.resize(hash == 0 ? f : f + 1);
+        if (hash > 0) fields.back().resize(hash);
+        break;
+      }
     if (fields.size() != 2)
       throw InputError(where + std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") +
                        ": a profile line is a date and a " + kind_word(kind) + " value");
@@ -317,15 +355,16 @@ void check_profile_text(const std::string& name, const std::string& text, Profil
     last_date = date;
     ++events;
   }
-  if (events == 0) throw InputError(name + ": a " + std::string(kind_word(kind)) + " profile without any event");
-  // A round of a repeating profile must take time: one of 0 s would repeat its events forever at one date.
-  if (periodicity >= 0 && loop_after >= 0)
-    throw InputError(name + ": PERIODICITY and LOOPAFTER together (SimGrid takes one or the other)");
-  if (periodicity >= 0 && !(periodicity > 0 && periodicity >= last_date))
-    throw InputError(name + ": PERIODICITY " + format_number(periodicity) +
-                     " must be above 0 and at least the last date, " + format_number(last_date));
-  if (loop_after >= 0 && !(last_date + loop_after > 0))
-    throw InputError(name + ": LOOPAFTER 0 after events all at date 0 would repeat them forever");
+  // SimGrid's own assertions on a repeating profile, and a round of 0 s, which would repeat its events forever at one
+  // date.
+  if (periodicity > 0 && loop_after != 0)
+    throw InputError(name + ": PERIODICITY " + format_number(periodicity) + " with LOOPAFTER " +
+                     format_number(loop_after) + " (SimGrid takes one or the other; LOOPAFTER 0 only with it)");
+  if (periodicity > 0 && periodicity < last_date)
+    throw InputError(name + ": PERIODICITY " + format_number(periodicity) + " must be at least the last date, " +
+                     format_number(last_date));
+  if (loops && events > 0 && !(periodicity > 0) && !(last_date + loop_after > 0))
+    throw InputError(name + ": a round of 0 s (events all at date 0, LOOPAFTER 0) would repeat them forever");
 }
 
 } // namespace jobsched

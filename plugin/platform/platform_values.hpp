@@ -4,8 +4,9 @@
  * loopback, their latency) is above 0: bb_bw="-1GBps", "0" or "NaN" without a bb_lat silently gives a cluster without
  * a backbone, whose messages then go faster than the user wrote. Such a link is not among the engine's links, so only
  * the file can tell. SimGrid also reads availability profiles loosely: a speed factor of inf, a state of 2 or NaN (a
- * value above 0 is "on", anything else "off"), a third field (ignored), a file without events all pass, and a negative
- * value stops it with an assertion that names neither the file nor the line.
+ * value above 0 is "on", anything else "off") pass, and a negative value stops it with an assertion that names neither
+ * the file nor the line. What SimGrid 3.32 reads as the user wrote it (ProfileBuilder::from_file) is taken: fields
+ * after the value (a comment), '\r' line ends, PERIODICITY 0, PERIODICITY with LOOPAFTER 0, a file without events.
  *
  * These checks read the platform file's elements themselves (read_platform_elements) and throw InputError with the
  * line at fault. platform_check.cpp calls them in its child process: the profiles before SimGrid reads them, the
@@ -41,12 +42,14 @@ enum class ProfileKind { kSpeed, kBandwidth, kLatency, kState };
 
 /* The profile files the platform names (speed_file, availability_file, state_file, bandwidth_file, latency_file, and
  * <trace file=...> as its <trace_connect> uses it), resolved as SimGrid does: absolute, else from the working
- * folder, else from the platform's folder. A file found nowhere is left to SimGrid, which names it. */
-void check_profile_files(const std::filesystem::path& platform, const std::vector<XmlElement>& elements);
+ * folder, else from each folder of `search_path` (the --cfg=path:DIR options, in order), else from the platform's
+ * folder. A file found nowhere is left to SimGrid, which names it. */
+void check_profile_files(const std::filesystem::path& platform, const std::vector<XmlElement>& elements,
+                         const std::vector<std::string>& search_path);
 
-/* One profile's text: InputError("NAME:LINE: ...") at the first line SimGrid would misread, or "NAME: ..." when it
- * holds no event. Deterministic profiles only: a stochastic one (a STOCHASTIC line, or laws such as NORM or UNIF) is
- * left to SimGrid. */
+/* One profile's text: InputError("NAME:LINE: ...") at the first line SimGrid would misread or abort on, or "NAME: ..."
+ * for a repetition it would refuse or that never ends. Deterministic profiles only: a stochastic one (a STOCHASTIC
+ * line, or laws such as NORM or UNIF) is left to SimGrid. */
 void check_profile_text(const std::string& name, const std::string& text, ProfileKind kind);
 
 } // namespace jobsched

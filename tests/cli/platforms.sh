@@ -300,7 +300,7 @@ expect_error cluster_negative_lat 1 "cluster-lat.xml: link 'c_link_0_DOWN' has a
   run "$work/cluster_lat.yaml"
 
 # Profiles SimGrid reads without a word: a negative or infinite speed factor, a line of three fields (the third was
-# ignored), a file without events, a state other than 0 or 1 (2 was "on", NaN "off"). Refused naming the profile's
+# ignored), a state other than 0 or 1 (2 was "on", NaN "off"). Refused naming the profile's
 # file and line.
 profile_case() { # profile_case NAME ATTRIBUTE PROFILE_TEXT EXPECTED
   printf '%b' "$3" >"$work/$1.txt"
@@ -312,14 +312,13 @@ profile_case() { # profile_case NAME ATTRIBUTE PROFILE_TEXT EXPECTED
 profile_case speed_negative speed_file '0 1\n100 -0.5\n' "speed_negative.txt:2: a speed factor must be finite and 0 or more"
 profile_case speed_infinite speed_file '0 inf\n' "speed_infinite.txt:1: a speed factor must be finite and 0 or more"
 profile_case speed_three_fields speed_file '0 1\n100 0.5 9\n' "speed_three_fields.txt:2: 3 fields"
-profile_case speed_empty speed_file '' "speed_empty.txt: a speed profile without any event"
 profile_case state_two state_file '8000 0\n9000 2\n' "state_two.txt:2: a state must be 0 (off) or 1 (on), not 2"
 profile_case state_nan state_file '8000 NaN\n' "state_nan.txt:1: a state must be 0 (off) or 1 (on), not NaN"
 printf '0 1e9\n50 -1e9\n' >"$work/wire-bandwidth.txt"
 two_hosts_over bandwidth-profile.xml 'bandwidth="1GBps" latency="1us" bandwidth_file="wire-bandwidth.txt"'
 scenario bandwidth_profile "$work/bandwidth-profile.xml"
 expect_error bandwidth_profile_negative 1 "bandwidth-profile.xml: invalid platform: wire-bandwidth.txt:2: a bandwidth \
-must be finite and above 0, not -1e9" -- run "$work/bandwidth_profile.yaml"
+must be finite and 0 or more, not -1e9" -- run "$work/bandwidth_profile.yaml"
 
 platform no-host.xml '  <zone id="z" routing="Full">' '  </zone>'
 scenario no_host "$work/no-host.xml"

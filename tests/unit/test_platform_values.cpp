@@ -66,6 +66,15 @@ TEST(PlatformValues, AcceptsTheProfilesSimGridReadsAsWritten)
   EXPECT_EQ(profile_error("LOOPAFTER 0\n0 1e6\n10 2e6\n", ProfileKind::kBandwidth), "");
   EXPECT_EQ(profile_error("0 0\n5 1e-3\n", ProfileKind::kLatency), "");
   EXPECT_EQ(profile_error("STOCHASTIC\nNORM 10 1 UNIF 0 1\n", ProfileKind::kState), ""); // left to SimGrid
+  // Refused by s35, read by SimGrid 3.32 as written (the runs finished on s34).
+  EXPECT_EQ(profile_error("0 1\n10 0.5 # half speed\n20 1#full\n", ProfileKind::kSpeed), "");
+  EXPECT_EQ(profile_error("0 1\r10 0.5\r", ProfileKind::kSpeed), "");
+  EXPECT_EQ(profile_error("0 1e6\n10 0\n20 1e6\n", ProfileKind::kBandwidth), ""); // a link down, then back
+  EXPECT_EQ(profile_error("PERIODICITY 0\n0 1\n10 0\n", ProfileKind::kState), "");
+  EXPECT_EQ(profile_error("PERIODICITY 20\nLOOPAFTER 0\n0 1\n10 0\n", ProfileKind::kState), "");
+  EXPECT_EQ(profile_error("PERIODICITY10\n0 1\n5 0\n", ProfileKind::kState), "");
+  EXPECT_EQ(profile_error("", ProfileKind::kSpeed), ""); // no event: SimGrid changes nothing
+  EXPECT_EQ(profile_error("# nothing\n\n", ProfileKind::kState), "");
 }
 
 TEST(PlatformValues, RefusesSpeedFactorsThatAreNegativeOrNotFinite)
@@ -88,7 +97,10 @@ TEST(PlatformValues, RefusesStatesOtherThanZeroAndOne)
 
 TEST(PlatformValues, RefusesBandwidthsAndLatenciesOutOfRange)
 {
-  EXPECT_EQ(profile_error("0 0\n", ProfileKind::kBandwidth), "p.txt:1: a bandwidth must be finite and above 0, not 0");
+  EXPECT_EQ(profile_error("0 -1\n", ProfileKind::kBandwidth),
+            "p.txt:1: a bandwidth must be finite and 0 or more, not -1");
+  EXPECT_EQ(profile_error("0 inf\n", ProfileKind::kBandwidth),
+            "p.txt:1: a bandwidth must be finite and 0 or more, not inf");
   EXPECT_EQ(profile_error("0 1\n3 -1e-3\n", ProfileKind::kLatency),
             "p.txt:2: a latency must be finite and 0 or more, not -1e-3");
 }
@@ -107,14 +119,18 @@ TEST(PlatformValues, RefusesLinesOfOtherThanTwoFieldsAndBadNumbers)
             "p.txt:2: date 5 comes before the previous line's 10: the dates must not decrease");
 }
 
-TEST(PlatformValues, RefusesAProfileWithoutEventsAndLoopsOfNoLength)
+TEST(PlatformValues, RefusesLoopsSimGridRefusesOrOfNoLength)
 {
-  EXPECT_EQ(profile_error("", ProfileKind::kSpeed), "p.txt: a speed profile without any event");
-  EXPECT_EQ(profile_error("# nothing\n\n", ProfileKind::kState), "p.txt: a state profile without any event");
   EXPECT_EQ(profile_error("LOOPAFTER 0\n0 1\n", ProfileKind::kSpeed),
-            "p.txt: LOOPAFTER 0 after events all at date 0 would repeat them forever");
+            "p.txt: a round of 0 s (events all at date 0, LOOPAFTER 0) would repeat them forever");
   EXPECT_EQ(profile_error("PERIODICITY 0\n0 1\n", ProfileKind::kSpeed),
-            "p.txt: PERIODICITY 0 must be above 0 and at least the last date, 0");
+            "p.txt: a round of 0 s (events all at date 0, LOOPAFTER 0) would repeat them forever");
   EXPECT_EQ(profile_error("PERIODICITY -1\n0 1\n", ProfileKind::kSpeed),
+            "p.txt:1: PERIODICITY takes one number of seconds, finite and 0 or more");
+  EXPECT_EQ(profile_error("PERIODICITY 5\n0 1\n10 0\n", ProfileKind::kState),
+            "p.txt: PERIODICITY 5 must be at least the last date, 10");
+  EXPECT_EQ(profile_error("PERIODICITY 20\nLOOPAFTER 5\n0 1\n", ProfileKind::kState),
+            "p.txt: PERIODICITY 20 with LOOPAFTER 5 (SimGrid takes one or the other; LOOPAFTER 0 only with it)");
+  EXPECT_EQ(profile_error("PERIODICITYX\n0 1\n", ProfileKind::kState),
             "p.txt:1: PERIODICITY takes one number of seconds, finite and 0 or more");
 }
