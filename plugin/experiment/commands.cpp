@@ -340,7 +340,9 @@ std::string point_name(const SweepPlan& plan, long point)
 /* Sets up the first run of every point of `runs` as that run will be set up (`jobsched run --check`: platform,
  * deployment, policy, workload; SimGrid loads one platform per process, so one child process per point, o.jobs at
  * once), before the sweep writes anything: a point that its runs would refuse as bad input makes the whole sweep bad
- * input, named by its point, with the folder left as it was. A point whose first run this build has done passed. */
+ * input, named by its point, with the folder left as it was. A check failing otherwise (exit status 1 or 3, a signal)
+ * lets the sweep go on: that point's runs then fail as they would have without the check, and the tables are written.
+ * A point whose first run this build has done passed. */
 void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<SweepRun>& runs, const fs::path& dir,
                   const std::string& build)
 {
@@ -355,7 +357,7 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
   TemporaryFolder messages;
   const std::string exe = self_executable();
   std::map<pid_t, long> running;
-  std::map<long, std::pair<int, std::string>> failed; // point: exit status, the last line it wrote
+  std::map<long, std::string> failed; // point refused as bad input: the last line its check wrote
   size_t next = 0;
   while ((next < points.size() && failed.empty()) || !running.empty()) {
     while (next < points.size() && failed.empty() && static_cast<int>(running.size()) < o.jobs) {
@@ -379,13 +381,16 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
     if (it == running.end()) continue;
     const long point = it->second;
     running.erase(it);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
-    failed[point] = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, last_line(messages.path() / std::to_string(point))};
+    const fs::path message = messages.path() / std::to_string(point);
+    // Only bad input (exit status 2) refuses the sweep. Any other failure of a check (an internal error, a crash, a
+    // kill) is left to the point's runs, which fail as they did before these checks, with the tables still written.
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 2) failed[point] = last_line(message);
+    std::error_code ec;
+    fs::remove(message, ec); // read: a sweep of a million points would keep a million files to the end otherwise
   }
   if (failed.empty()) return;
   // Every point before a failed one was started (in order) and has ended: the first failed point is the grid's first.
-  const auto& [point, failure] = *failed.begin();
-  const auto& [status, line] = failure;
+  const auto& [point, line] = *failed.begin();
   std::string why = line;
   for (const char* prefix : {"jobsched: error: ", "jobsched: "})
     if (why.rfind(prefix, 0) == 0) {
@@ -394,10 +399,7 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
     }
   const std::string name = "sweep point " + std::to_string(point) +
                            (plan.axes().empty() ? std::string() : " (" + point_name(plan, point) + ")");
-  if (status == 2) throw InputError(name + ": " + why);
-  throw std::runtime_error(name + ": its check failed (" +
-                           (status < 0 ? std::string("killed") : "exit status " + std::to_string(status)) +
-                           (why.empty() ? "" : ": " + why) + ")");
+  throw InputError(name + ": " + why);
 }
 
 /* The stopping rule: more replications for every point whose interval is still too wide. */
