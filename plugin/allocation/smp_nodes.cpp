@@ -393,9 +393,10 @@ AllocatorRegistration smp{
        "start now or wait for a compact placement, whichever the estimates say ends first",
        {"off", "false", "true", "cost-aware"}},
       {"tight_max", "6", "adaptive true: Tight on a quiet network at Level 0", {}, ParamRange::at_least(0)},
-      // Tight only falls as Level and the network load rise (the paper's rule), so neither weight is negative; a Level
-      // weight above the largest tight_max gives Tight 0 at every Level from 1, as that tight_max does, and a load
-      // weight is a fraction of tight_max.
+      // Tight only falls as Level and the network load rise (the paper's rule), so neither weight is negative. Both
+      // have the same finite bound, the largest tight_max (1e9): a Level weight w gives Tight 0 from Level tight_max /
+      // w on, a load weight w from network load 1 / w on (1 at full load, 2 at half load); beyond 1e9 the first only
+      // repeats Tight 0 from Level 1, and the second only lowers the load that gives Tight 0 further below 1e-9.
       {"level_weight",
        "1.0",
        "adaptive true: Tight given up per communication Level",
@@ -403,9 +404,9 @@ AllocatorRegistration smp{
        ParamRange::between(0, static_cast<double>(Params::kMaxInt))},
       {"load_weight",
        "0.0",
-       "adaptive true: fraction of tight_max given up at full network load",
+       "adaptive true: tight_max times this x the network load is given up (2: Tight 0 at half load)",
        {},
-       ParamRange::between(0, 1)},
+       ParamRange::between(0, static_cast<double>(Params::kMaxInt))},
       {"placement",
        "fewest-nodes",
        "fewest-nodes, or first-fit (lowest free cores when within the bound)",

@@ -20,6 +20,9 @@ double hyperexponential(RandomStream& random, double mean, double cv)
 
 namespace {
 
+// The simulator's horizon (README): an owner's change later than this would never be reached.
+constexpr double kOwnerTraceHorizon = 1e12;
+
 std::string trim(const std::string& s)
 {
   const auto b = s.find_first_not_of(" \t\r");
@@ -44,10 +47,12 @@ std::vector<OwnerChange> read_owner_trace(const std::filesystem::path& file, con
   std::vector<OwnerChange> out;
   std::string line;
   double last = 0;
+  bool any_change = false;
   for (long number = 1; std::getline(in, line); number++) {
     const std::string where = file.string() + ":" + std::to_string(number) + ": ";
     line = trim(line);
     if (line.empty() || line[0] == '#') continue;
+    any_change = true;
     std::vector<std::string> fields;
     std::stringstream ss(line);
     for (std::string f; std::getline(ss, f, ',');)
@@ -57,6 +62,8 @@ std::vector<OwnerChange> read_owner_trace(const std::filesystem::path& file, con
     const double t = std::strtod(fields[0].c_str(), &end);
     if (fields[0].empty() || *end != '\0' || !std::isfinite(t) || t < 0)
       throw InputError(where + "time " + quoted_value(fields[0]) + " is not a finite number of seconds >= 0");
+    if (t > kOwnerTraceHorizon)
+      throw InputError(where + "time " + fields[0] + " is past the simulator's horizon (1e12 s)");
     if (t < last)
       throw InputError(where + "time " + fields[0] + " is before the previous line's: lines go in time order");
     last = t;
@@ -81,6 +88,11 @@ std::vector<OwnerChange> read_owner_trace(const std::filesystem::path& file, con
       out.push_back({t, h, false});
     }
   }
+  // A trace that says nothing is a mistake (a wrong or truncated file), as a profile without any event is: no owner at
+  // all is owners.model: none.
+  if (!any_change)
+    throw InputError(file.string() + ": no TIME,HOST,STATE line (an owner trace gives at least one; no owner at all is "
+                                     "owners.model: none)");
   // An owner still there at the end of the trace stays: the guests leave after the grace time.
   for (size_t h = 0; h < hosts.size(); h++)
     if (busy[h] && !zero_start[h]) out.push_back({since[h] + grace, static_cast<int>(h), true});

@@ -4,6 +4,7 @@
 #include "core/time_format.hpp"
 #include "output/busy_union.hpp"
 #include "output/run_folder.hpp"
+#include "platform/host_memory.hpp"
 #include "platform/host_roles.hpp"
 #include "platform/mesh_platform.hpp"
 #include "platform/platform_check.hpp"
@@ -232,6 +233,7 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
     if (arch != nullptr && *arch != '\0') machine.set_arch(machine.host_count() - 1, arch);
   }
   read_mesh_positions(machine, hosts, platform);
+  check_host_memory(hosts, platform, sc.workload.memory.paging && !(sc.workload.memory.node_memory_mb > 0));
   double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
   // The VP jobs' work is given on the slowest workstation (workload/generator.hpp, model vp).
   const bool vp_jobs = sc.workload.generator && sc.workload.generator->model == GeneratorModel::vp;

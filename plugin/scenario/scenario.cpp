@@ -696,15 +696,21 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
     Section m = w.sub("memory");
     MemorySpec& mem = sc.workload.memory;
     mem.paging = m.choice("model", "none", {"none", "paging"}) == "paging";
-    mem.min_mb = m.num("min_mb", mem.min_mb);
-    mem.max_mb = m.num("max_mb", mem.max_mb);
-    mem.threshold = m.num("threshold", mem.threshold);
+    // Memory per processor is bounded as workload.jobs.memory_mb (a petabyte), a node's by node_memory_mb (1e12 MB);
+    // a threshold of 1e6 lets a node's processes use a million times its memory before paging, no paging at all for
+    // any job and node within those bounds that a run could meet.
+    mem.min_mb = m.num("min_mb", mem.min_mb, 0, 1e9, true);
+    mem.max_mb = m.num("max_mb", mem.max_mb, 0, 1e9, true);
+    mem.threshold = m.num("threshold", mem.threshold, 0, 1e6, true);
     // At most a million times longer per unit of memory short: a job of a day then ends within about 1e11 s, inside
     // the simulator's horizon (1e12 s); far beyond it a run never ended (its clock lost the seconds it added).
     mem.page_fault_penalty = m.num("page_fault_penalty", mem.page_fault_penalty, 0, 1e6);
     mem.node_memory_mb = m.num("node_memory_mb", 0, 0, 1e12);
-    if (!(mem.min_mb > 0) || mem.max_mb < mem.min_mb) m.fail(m.node(), "need 0 < min_mb <= max_mb");
-    if (!(mem.threshold > 0)) m.fail(m.node()["threshold"], "must be > 0", "threshold");
+    if (mem.max_mb < mem.min_mb)
+      m.fail(m.node()[m.has("max_mb") ? "max_mb" : "min_mb"],
+             "need min_mb <= max_mb, got min_mb " + format_exact(mem.min_mb) + " and max_mb " +
+                 format_exact(mem.max_mb),
+             m.has("max_mb") ? "max_mb" : "min_mb");
     m.finish();
     Section js = w.sub("jobs");
     JobShapeSpec& shape = sc.workload.jobs;
@@ -727,19 +733,25 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
                     : model == "beta"        ? Speedup::Model::beta
                     : model == "beta-static" ? Speedup::Model::beta_static
                                              : Speedup::Model::linear;
-    shape.downey_A = sp.num("A", 0);
-    shape.downey_sigma = sp.num("sigma", 0);
-    shape.beta_min = sp.num("beta_min", 0);
-    shape.beta_max = sp.num("beta_max", shape.beta_min);
+    // The speedup parameters are at most 1e15 (below 2^53): with n <= 1e9 processors the products the models form
+    // ((1 + beta) n, A n, n A (sigma + 1)) stay below 1e40, far from overflow (1.8e308, where beta = 1e308 gave
+    // run times of 0), and each step rounds by 2^-53 relative. A larger value would change nothing a run can see:
+    // beta's S(n) = (1 + beta) n / (beta + n) is then linear to within (n - 1) / beta < 1e-6, A exceeds every job's
+    // size, and sigma's S(n) is n A / (n + A - 1) to within 1 / sigma.
+    shape.downey_A = sp.num("A", 0, 0, 1e15);
+    shape.downey_sigma = sp.num("sigma", 0, 0, 1e15);
+    shape.beta_min = sp.num("beta_min", 0, 0, 1e15);
+    shape.beta_max = sp.num("beta_max", shape.beta_min, 0, 1e15);
     shape.static_threads = static_cast<int>(sp.integer("threads", 0, 0, kMaxCount));
     if (sp.has("threads") && model != "beta-static")
       sp.fail(sp.node()["threads"], "only the beta-static model has threads (the N its jobs are cut into)", "threads");
     if (!(shape.downey_A == 0 || (shape.downey_A >= 1 && std::isfinite(shape.downey_A))))
       sp.fail(sp.node()["A"], "must be >= 1 (or 0: the job's size)", "A");
-    if (!(shape.downey_sigma >= 0) || std::isinf(shape.downey_sigma))
-      sp.fail(sp.node()["sigma"], "must be a finite number >= 0", "sigma");
-    if (!(shape.beta_min >= 0) || !(shape.beta_max >= shape.beta_min) || std::isinf(shape.beta_max))
-      sp.fail(sp.node(), "need finite 0 <= beta_min <= beta_max");
+    if (shape.beta_max < shape.beta_min)
+      sp.fail(sp.node()["beta_max"],
+              "need beta_min <= beta_max, got beta_min " + format_exact(shape.beta_min) + " and beta_max " +
+                  format_exact(shape.beta_max),
+              "beta_max");
     sp.finish();
     js.finish();
     Section cl = w.sub("closed");

@@ -683,4 +683,44 @@ report core_schema_tags_and_empty_second_document "$problems"
 { scenario_head wrong_core_tag; printf 'workload:\n  generator: {jobs: 5}\nreplications: !!float 3\n'; } \
   >"$work/wrong-core-tag.yaml"
 expect_error wrong_core_tag 2 "wrong-core-tag.yaml:6: " "replications: expected an integer" -- run "$work/wrong-core-tag.yaml"
+# ---- Hosts' memory (property memory_mb), which paging needs ----
+# A value that is not a memory was taken as none ("paging needs each host's memory", naming neither the file nor the
+# value), and inf as infinite memory. node-1's memory is good throughout; node-0's varies.
+memory_platform() { # FILE PROPERTY-OF-NODE-0
+  printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n'
+  printf '  <zone id="world" routing="Full">\n    <host id="node-0" speed="1Gf">%s</host>\n' "$2"
+  printf '    <host id="node-1" speed="1Gf"><prop id="memory_mb" value="32"/></host>\n'
+  printf '    <host id="frontend" speed="1Gf"><prop id="role" value="master"/></host>\n'
+  printf '    <link id="l" bandwidth="1GBps" latency="10us"/>\n'
+  printf '    <route src="node-0" dst="node-1"><link_ctn id="l"/></route>\n'
+  printf '    <route src="node-0" dst="frontend"><link_ctn id="l"/></route>\n'
+  printf '    <route src="node-1" dst="frontend"><link_ctn id="l"/></route>\n  </zone>\n</platform>\n'
+}
+memory_scenario() { # NAME PLATFORM
+  printf 'name: %s\nplatform: %s\nworkload:\n  generator: {jobs: 5, max_size: 2}\n  memory: {model: paging}\n' "$1" "$2"
+}
+for value in abc -5 nan 0 inf 1e13 "32MB" ""; do
+  memory_platform x "<prop id=\"memory_mb\" value=\"$value\"/>" >"$work/memory-$value.xml"
+  memory_scenario "memory_$value" "$work/memory-$value.xml" >"$work/memory-$value.yaml"
+  expect_error "host_memory_$value" 1 \
+    "memory-$value.xml: host node-0: property memory_mb: '$value' is not a number of MB above 0 and at most 1e12" -- \
+    run "$work/memory-$value.yaml"
+done
+memory_platform x "" >"$work/memory-missing.xml"
+memory_scenario memory_missing "$work/memory-missing.xml" >"$work/memory-missing.yaml"
+expect_error host_memory_missing 1 \
+  "memory-missing.xml: host node-0: property memory_mb is missing: workload.memory.model: paging needs each host's memory" -- \
+  run "$work/memory-missing.yaml"
+# Without paging, or with workload.memory.node_memory_mb for all hosts, a host needs no memory; 1e12 MB is the most.
+memory_platform x '<prop id="memory_mb" value="1e12"/>' >"$work/memory-most.xml"
+problems=""
+for case in "memory-missing.yaml --set workload.memory.model=none" \
+  "memory-missing.yaml --set workload.memory.node_memory_mb=64" "memory-most.yaml"; do
+  memory_scenario memory_good "$work/memory-most.xml" >"$work/memory-most.yaml"
+  # shellcheck disable=SC2086 # the case is a file and its options
+  "$bin" run $work/$case --quiet --out "$work/out-memory-good" 2>"$work/memory-good.stderr" ||
+    problems+=" $case refused: $(head -n 1 "$work/memory-good.stderr");"
+  rm -rf "$work/out-memory-good"
+done
+report host_memory_good "$problems"
 finish

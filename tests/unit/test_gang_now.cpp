@@ -1345,4 +1345,14 @@ TEST(GangNowMapJson, RoundTripAndErrors)
             std::string::npos);
   EXPECT_NE(message(R"({"processors": [], "slices": [], "colour": 1})").find("unknown key \"colour\""),
             std::string::npos);
+  // A job on no slice whose VPs no processor can take (a plain count on no slice is of architecture "any") was kept,
+  // and carried into the map after a submission.
+  const std::string two_archs = R"({"processors": [{"name": "P1", "capacity": 1, "arch": "x86"},
+      {"name": "P2", "capacity": 1, "arch": "sparc"}], "slices": [[{"job": 1, "vps": 1}, null]], "jobs": [{"id": 1,
+      "vps": 1}, )";
+  EXPECT_EQ(message(two_archs + R"({"id": 5, "vps": 1}]})"),
+            "bad.json: /jobs/1/vps: job 5 needs 1 VP(s) of architecture 'any', which no processor has");
+  EXPECT_EQ(message(two_archs + R"({"id": 6, "vps": {"sparc": 1, "mips": 2}}]})"),
+            "bad.json: /jobs/1/vps: job 6 needs 2 VP(s) of architecture 'mips', which no processor has");
+  EXPECT_EQ(read_map_json(two_archs + R"({"id": 7, "vps": {"sparc": 2, "mips": 0}}]})", "ok.json").jobs.size(), 2u);
 }

@@ -88,6 +88,17 @@ TEST(GangNowModel, TraceErrorsNameTheLine)
   EXPECT_NE(error("nan,w0,busy\n").find("bad.csv:1:"), std::string::npos);
   EXPECT_NE(error("1,w0,away\n").find("neither busy nor idle"), std::string::npos);
   EXPECT_NE(error("1,w0\n").find("3 fields"), std::string::npos);
+  // Past the horizon of 1e12 s (README) a change is never reached: 1e300 was accepted; 1e12 itself is the last time.
+  EXPECT_NE(error("0,w0,busy\n1e300,w0,idle\n").find("bad.csv:2: time 1e300 is past the simulator's horizon (1e12 s)"),
+            std::string::npos);
+  const auto at_horizon = scratch.write("ok.csv", "0,w0,busy\n1e12,w0,idle\n");
+  EXPECT_EQ(read_owner_trace(at_horizon, hosts, 0, b).size(), 1U);
+  // A file without any change (empty, or comments alone) was read as no owner at all.
+  for (const char* nothing : {"", "# time,host,state\n\n"})
+    EXPECT_EQ(error(nothing), (scratch.dir / "bad.csv").string() +
+                                  ": no TIME,HOST,STATE line (an owner trace gives at least one; no owner at all is "
+                                  "owners.model: none)")
+        << nothing;
 }
 
 TEST(GangNowModel, AlternatingOwnersAreReproducibleAndAlternate)

@@ -85,6 +85,16 @@ TEST(SmpAllocation, AdaptiveTightIsSixMinusLevel)
   loaded.allocator->observe(busy);
   EXPECT_FALSE(loaded.place(4, loaded.available({2, 1, 1, 0})).has_value());
   EXPECT_TRUE(loaded.place(4, loaded.available({4, 0, 0, 0})).has_value());
+  // A load weight of 2 reaches Tight 0 at half load (Level 0: 6 - 2 x 0.5 x 6 = 0), where a weight of 1 leaves 3.
+  AllocatorView half;
+  half.network_load = 0.5;
+  Smp weight2(4, 4, {{"adaptive", "true"}, {"load_weight", "2"}}, 0);
+  Smp weight1(4, 4, {{"adaptive", "true"}, {"load_weight", "1"}}, 0);
+  weight2.allocator->observe(half);
+  weight1.allocator->observe(half);
+  EXPECT_FALSE(weight2.place(4, weight2.available({2, 1, 1, 0})).has_value());
+  EXPECT_TRUE(weight2.place(4, weight2.available({4, 0, 0, 0})).has_value());
+  EXPECT_TRUE(weight1.place(4, weight1.available({2, 1, 1, 0})).has_value());
 }
 
 TEST(CostAwarePlacement, EarliestExpectedFinishByHand)
@@ -347,13 +357,15 @@ TEST(CostAwarePlacement, StretchedReleasesByHand)
 
 TEST(SmpAllocation, AdaptiveTakesOffTrueOrCostAware)
 {
-  // Tight = tight_max - level_weight x Level - load_weight x load x tight_max only falls: no negative weight, a load
-  // weight is a fraction of tight_max, and a Level weight above the largest tight_max (10^9) changes nothing more.
-  for (const char* bad : {"-1", "1e20", "1000000001"})
-    EXPECT_THROW(Smp(2, 2, {{"adaptive", "true"}, {"level_weight", bad}}), InputError) << bad;
-  for (const char* bad : {"-1", "1e20", "1.5"})
-    EXPECT_THROW(Smp(2, 2, {{"adaptive", "true"}, {"load_weight", bad}}), InputError) << bad;
-  EXPECT_NO_THROW(Smp(2, 2, {{"adaptive", "true"}, {"level_weight", "0"}, {"load_weight", "1"}}));
+  // Tight = tight_max - level_weight x Level - load_weight x load x tight_max only falls: no negative weight; either
+  // weight above the largest tight_max (10^9) changes nothing more, and a load weight of 2 (Tight 0 at half load) is
+  // meaningful.
+  for (const char* weight : {"level_weight", "load_weight"}) {
+    for (const char* bad : {"-1", "1e20", "1000000001", "nan", "inf"})
+      EXPECT_THROW(Smp(2, 2, {{"adaptive", "true"}, {weight, bad}}), InputError) << weight << " " << bad;
+    for (const char* good : {"0", "1", "2", "1000000000"})
+      EXPECT_NO_THROW(Smp(2, 2, {{"adaptive", "true"}, {weight, good}})) << weight << " " << good;
+  }
   EXPECT_THROW(Smp(2, 2, {{"adaptive", "sometimes"}}), InputError);
   for (const char* value : {"off", "false", "true", "cost-aware"})
     EXPECT_NO_THROW(Smp(2, 2, {{"adaptive", value}}));
