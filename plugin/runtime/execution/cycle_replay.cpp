@@ -91,8 +91,10 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_trial_phase_ = phase;
   if (cycle_changes_.size() < phases) cycle_changes_.resize(phases);
   for (size_t p = 0; p < phases; p++) { // emptied, their storage kept from the last advance
-    cycle_changes_[p].to = std::numeric_limits<size_t>::max();
-    cycle_changes_[p].next.clear();
+    CycleChanges& emptied = cycle_changes_[p];
+    emptied.to = std::numeric_limits<size_t>::max();
+    if (emptied.next.size() < jobs) emptied.next.resize(jobs); // a job changes at most once from a phase to the next
+    emptied.next_listed = 0;
   }
   cycle_timer_floor_ = -std::numeric_limits<double>::infinity();
   int* const place = cycle_place_.data(); // (read through locals: a store through cycle_place_'s own pointer made the
@@ -134,7 +136,11 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
           CycleSet& c = cycle_sets_.emplace_back(); // filled in place: a copy of it compiled to a slow `rep movs`
           c.set = &set;
           c.count = -1;
-          c.speed = slowest_speed_of(set, off);
+          // slowest_speed_of()'s answer when every host runs at one speed, known already (a call of it, through the
+          // library's PLT, cost more than this test).
+          c.speed = host_speed_epoch_ == host_epoch_ && uniform_host_speed_ >= 0 && !set.empty()
+                        ? uniform_host_speed_
+                        : slowest_speed_of(set, off);
         }
       }
       CycleSet& c = cycle_sets_[i];
@@ -166,19 +172,29 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     int place_before = -1; // in the phase before
     const ResourceSet* const* const job_where = where_of + j * phases;
     const int* const job_counts = count_of != nullptr ? count_of + j * phases : nullptr;
-    for (size_t p = 0; p < phases; p++) {
-      const ResourceSet* on = job_where[p];
-      if (on != nullptr && on != last_on) { // (a job stays on one set for phases on end: found once)
+    // Run by run: a job stays on one set (or suspended) for phases on end, found once a run, and each of its phases
+    // is then one store (a loop of one pointer compared and one place stored; the whole walk phase by phase, each
+    // phase testing for a new set and a change, cost about twenty instructions an entry).
+    for (size_t p = 0; p < phases;) {
+      const ResourceSet* const on = job_where[p];
+      if (on != nullptr && on != last_on) {
         last_on = on;
         last_index = index_of(*on, true, job_counts != nullptr ? job_counts[p] : -1);
         if (cycle_sets_[static_cast<size_t>(last_index)].count == 0) return false; // an empty set
       }
       const int here = on == nullptr ? -1 : last_index;
-      place[p * jobs + j] = here;
       // The changes from each phase to the next, listed here by job (most jobs stay as they were from one phase to
-      // the next: a step then walks the few that change, not every job).
-      if (p > 0 && here != place_before) changes[p - 1].next.emplace_back(j, here);
+      // the next: a step then walks the few that change, not every job). Within a run none changes.
+      if (p > 0 && here != place_before) {
+        CycleChanges& next = changes[p - 1];
+        next.next[next.next_listed++] = {j, here};
+      }
       place_before = here;
+      int* at = place + p * jobs + j;
+      do {
+        *at = here;
+        at += jobs;
+      } while (++p < phases && job_where[p] == on);
     }
     // Over the sets it may compute on (a set not worked out counts for infinity).
     r.least_time = std::numeric_limits<double>::infinity();
@@ -252,7 +268,7 @@ inline JobRuntime::CycleChangeList JobRuntime::cycle_changes(size_t from, size_t
 {
   const CycleChanges& changes = cycle_changes_[from];
   const bool as_applied = !cycle_stop_orders_.empty();
-  if (to == from + 1 && !as_applied) return {changes.next.data(), changes.next.data() + changes.next.size()};
+  if (to == from + 1 && !as_applied) return {changes.next.data(), changes.next.data() + changes.next_listed};
   if (changes.to == to) return {changes.jobs.data(), changes.jobs.data() + changes.listed};
   return cycle_list_changes(from, to);
 }
@@ -268,7 +284,7 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
   const int* const place_to = cycle_place_.data() + to * jobs;
   // Each list is as long as the changes may be, and written in its place (a call of emplace_back per change was half
   // of the time here).
-  const size_t most = next ? changes.next.size() : jobs;
+  const size_t most = next ? changes.next_listed : jobs;
   if (changes.jobs.size() < most) changes.jobs.resize(most);
   CycleChange* const listed = changes.jobs.data();
   if (!as_applied) { // by id
@@ -303,8 +319,8 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
     }
   };
   if (next) { // the jobs that change only
-    for (const auto& [j, goes] : changes.next)
-      sort_out(j, goes);
+    for (size_t k = 0; k < changes.next_listed; k++)
+      sort_out(changes.next[k].first, changes.next[k].second);
   } else {
     for (size_t j = 0; j < jobs; j++)
       if (place_from[j] != place_to[j]) sort_out(j, place_to[j]);

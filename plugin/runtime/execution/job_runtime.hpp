@@ -590,7 +590,10 @@ class JobRuntime {
     // The first `listed` are the list (the vector only grows: resizing it per step cost more than the emplace_backs)
     std::vector<CycleChange> jobs;
     size_t listed = 0;
+    // The first `next_listed` (as many entries as jobs, the vector only grows: cycle_begin() writes each change in its
+    // place, where an emplace_back per change, its capacity tested, cost a tenth of cycle_begin())
     std::vector<CycleChange> next;
+    size_t next_listed = 0;
   };
   /* A list of changes (CycleChanges' `jobs` or `next`), walked by cycle_step(). */
   struct CycleChangeList {
