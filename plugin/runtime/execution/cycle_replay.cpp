@@ -186,8 +186,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       // The changes from each phase to the next, listed here by job (most jobs stay as they were from one phase to
       // the next: a step then walks the few that change, not every job). Within a run none changes.
       if (p > 0 && here != place_before) {
-        CycleChanges& next = changes[p - 1];
-        next.next[next.next_listed++] = {j, here};
+        CycleChanges& step = changes[p - 1];
+        step.next[step.next_listed++] = {j, here};
       }
       place_before = here;
       int* at = place + p * jobs + j;
