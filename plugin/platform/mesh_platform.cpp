@@ -4,6 +4,7 @@
 
 #include "core/command_line.hpp"
 #include "core/errors.hpp"
+#include "platform/host_memory.hpp"
 
 #include <CLI/CLI.hpp>
 #include <charconv>
@@ -100,8 +101,9 @@ std::string mesh_platform_xml(const MeshSpec& s)
   if (s.io_nodes < 0 || s.io_nodes > s.height)
     throw InputError("mesh: io-nodes must be between 0 and the height (" + std::to_string(s.height) + "), got " +
                      std::to_string(s.io_nodes));
-  if (!(s.memory_mb > 0) || !std::isfinite(s.memory_mb))
-    throw InputError("mesh: memory-mb must be a positive number, got " + number(s.memory_mb));
+  // The bound a run reads the property memory_mb with (check_host_memory()): a platform written here always loads.
+  if (!(s.memory_mb > 0) || !(s.memory_mb <= kMaxHostMemoryMb))
+    throw InputError("mesh: memory-mb must be above 0 and at most 1e12, got " + number(s.memory_mb));
   quantity("--speed", s.speed, Quantity::speed);
   quantity("--bandwidth", s.bandwidth, Quantity::bandwidth);
   quantity("--latency", s.latency, Quantity::time);

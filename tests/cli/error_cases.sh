@@ -507,6 +507,8 @@ expect_mesh_error() { expect_command_error "$1" "$2" -- mesh-platform "${@:4}"; 
 expect_mesh_error mesh_bad_width "--width: 'x' is not a whole number" -- --width x
 expect_mesh_error mesh_zero_height "mesh: width and height must be at least 1" -- --height 0
 expect_mesh_error mesh_too_many_io_nodes "io-nodes must be between 0 and the height (8), got 9" -- --io-nodes 9
+# A memory the run then refuses (above check_host_memory()'s 1e12 MB) was written into the platform.
+expect_mesh_error mesh_huge_memory "mesh: memory-mb must be above 0 and at most 1e12, got 1e+308" -- --memory-mb 1e308
 expect_mesh_error mesh_bad_bandwidth "--bandwidth: 'fast' is not a positive bandwidth with its unit" -- \
   --bandwidth fast
 # Units are read by SimGrid's own parser: a unit it does not know, a number alone, a value beyond a double.
