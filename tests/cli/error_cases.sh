@@ -375,6 +375,28 @@ problems=""
 cmp -s "$work/lean/summary.json" "$work/quiet/summary.json" || problems+=" summary.json differs;"
 report without_jobs_and_trace "$problems"
 
+# A run into an existing folder replaces its outputs and nothing else. `--out .` from inside a folder, the shell
+# redirecting stdout into it, deleted its .git and hidden files; `--out DIR` did so to DIR's.
+here="$work/here"
+mkdir -p "$here/.git" && echo ref >"$here/.git/HEAD" && echo h >"$here/.hidden" && echo n >"$here/notes.txt"
+echo old >"$here/trace.csv"
+(cd "$here" && "$bin" run "$work/good.yaml" --quiet --out . --set output.trace=false >log.txt 2>&1)
+listing=$(cd "$here" && ls -A | tr '\n' ' ')
+problems=""
+[ "$listing" = ".git .hidden jobs.csv log.txt notes.txt performance.json summary.json " ] ||
+  problems+=" the folder holds '$listing';"
+[ "$(cat "$here/.git/HEAD" 2>/dev/null)" = ref ] || problems+=" .git/HEAD changed;"
+cmp -s "$here/summary.json" "$work/lean/summary.json" || problems+=" summary.json differs from a new folder's;"
+report out_current_folder_keeps_other_files "$problems"
+
+(cd "$work" && "$bin" run "$work/good.yaml" --quiet --out here/ >/dev/null 2>&1)
+listing=$(cd "$here" && ls -A | tr '\n' ' ')
+problems=""
+[ "$listing" = ".git .hidden jobs.csv log.txt notes.txt performance.json summary.json trace.csv " ] ||
+  problems+=" the folder holds '$listing';"
+cmp -s "$here/jobs.csv" "$work/quiet/jobs.csv" || problems+=" jobs.csv differs from a new folder's;"
+report out_existing_folder_keeps_other_files "$problems"
+
 # ---- Determinism: the quickstart twice gives byte-identical results (performance.json is wall time) ----
 
 problems=""
