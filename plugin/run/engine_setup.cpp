@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/time_format.hpp"
+#include "platform/deployment_check.hpp"
 #include "platform/platform_check.hpp"
 #include "run/attached_run.hpp"
 
@@ -10,7 +11,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -139,6 +142,12 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
 
 void EngineSetup::load_deployment(const std::filesystem::path& deployment)
 {
+  // Checked before SimGrid places the actors (a refusal with actors placed made SimGrid warn as the process ended);
+  // a malformed file was already refused by the check in the child (platform/platform_check.hpp).
+  std::ifstream in(deployment, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  check_deployment_actors(deployment, text.str());
   try {
     engine_->load_deployment(deployment.string());
   } catch (const std::exception& e) {

@@ -57,7 +57,8 @@ class EngineSetup {
    * naming a link whose bandwidth is not positive). */
   EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args);
   sg4::Engine& engine() { return *engine_; }
-  /* Loads the deployment (InputError naming it when SimGrid refuses it). */
+  /* Loads the deployment (InputError naming it when SimGrid refuses it, or when it gives jobsched's actors what they
+   * do not honour: platform/deployment_check.hpp). */
   void load_deployment(const std::filesystem::path& deployment);
   /* The set-up worked: SimGrid's messages held back so far are shown, and the next ones go straight to stderr. */
   void succeeded() { messages_->release(true); }
