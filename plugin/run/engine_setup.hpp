@@ -22,6 +22,10 @@ namespace jobsched {
 
 namespace sg4 = simgrid::s4u;
 
+/* --cfg=help: SimGrid's options, their descriptions and values, on stdout (SimGrid's --cfg-help); ends the process
+ * with status 0. */
+[[noreturn]] void print_simgrid_options();
+
 /* stderr diverted to an unnamed temporary file until release(). */
 class HeldBackMessages {
  public:
