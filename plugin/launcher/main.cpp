@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
 #include "core/version.hpp"
+#include "core/writable_file.hpp"
 #include "experiment/check_policy.hpp"
 #include "experiment/commands.hpp"
 #include "experiment/plan_command.hpp"
@@ -11,6 +12,7 @@
 #include "plot/plot.hpp"
 #include "policy/plugin_loader.hpp"
 #include "policy/policy.hpp"
+#include "run/engine_setup.hpp"
 #include "run/fork_join.hpp"
 #include "run/simulation.hpp"
 #include "runtime/core/scheduler_actor.hpp"
@@ -99,6 +101,24 @@ Exit status: 0 success, 2 bad input (the message names the file, line or key), 3
   std::exit(2);
 }
 
+/* SimGrid aborts the process when a file appender's file cannot be opened (file:PATH, rollfile:SIZE:PATH,
+ * splitfile:SIZE:PATH): check that it could be, without creating it (a run refused later writes nothing). */
+void check_log_file(const std::string& option, const std::string& appender)
+{
+  std::string path;
+  if (appender.rfind("file:", 0) == 0) {
+    path = appender.substr(5);
+  } else if (appender.rfind("rollfile:", 0) == 0 || appender.rfind("splitfile:", 0) == 0) {
+    const std::string rest = appender.substr(appender.find(':') + 1);
+    const auto colon = rest.find(':');
+    path = colon == std::string::npos ? rest : rest.substr(colon + 1);
+  } else {
+    return;
+  }
+  const std::string why = why_not_writable(path);
+  if (!why.empty()) throw InputError(option + ": " + why);
+}
+
 /* SimGrid aborts the process on a malformed --log: check its shape first (CATEGORY.SETTING:VALUE, space separated;
  * SETTING is thres(hold), fmt, app(ender) or add(itivity)). */
 void check_log_option(const std::string& option)
@@ -115,6 +135,7 @@ void check_log_option(const std::string& option)
     static const std::set<std::string> settings{"thres", "threshold", "fmt", "app", "appender", "add", "additivity"};
     if (dot == 0 || settings.count(setting) == 0 || colon + 1 >= item.size())
       usage_error("malformed " + option + ": expected --log=CATEGORY.thres:LEVEL (or .fmt:, .app:, .add:)");
+    if (setting == "app" || setting == "appender") check_log_file(option, item.substr(colon + 1));
   }
   if (!any) usage_error("empty --log=");
 }
@@ -169,8 +190,10 @@ int run(const RunCommandOptions& o, bool fork_join_command = false)
   const std::string& out_dir = o.out_dir;
   const bool quiet = o.quiet;
   RunOptions options;
-  for (const auto& cfg : o.cfg)
+  for (const auto& cfg : o.cfg) {
+    if (cfg == "help") print_simgrid_options(); // what every --cfg error points to
     options.simgrid_args.push_back("--cfg=" + cfg);
+  }
   for (const auto& log : o.log) {
     check_log_option("--log=" + log);
     options.simgrid_args.push_back("--log=" + log);

@@ -115,14 +115,13 @@ bool process_runs(pid_t pid)
          (line[name_end + 2] != 'Z' && line[name_end + 2] != 'X');
 }
 
-/* `.NAME.tmp-HOST-PID` and `.NAME.old-HOST-PID` folders beside `dir` that processes of this host which no longer run
+/* `.NAME.tmp-HOST-PID` and `.NAME.old-HOST-PID` folders in `where` that processes of this host which no longer run
  * left behind (a killed run: its partial trace.csv can be tens of MB). A live process's folders are kept (two runs
  * into the same folder at once), and so are other hosts' (a shared file system), whose processes cannot be asked. */
-void remove_dead_runs_folders(const fs::path& dir, const std::string& host)
+void remove_dead_runs_folders(const fs::path& where, const std::string& name, const std::string& host)
 {
   std::error_code ec;
-  const std::string name = dir.filename().string();
-  for (const auto& entry : fs::directory_iterator(dir.parent_path(), ec)) {
+  for (const auto& entry : fs::directory_iterator(where.empty() ? fs::path(".") : where, ec)) {
     const std::string n = entry.path().filename().string();
     std::string rest;
     for (const char* kind : {".tmp-", ".old-"}) {
@@ -139,10 +138,13 @@ void remove_dead_runs_folders(const fs::path& dir, const std::string& host)
 
 RunFolder::RunFolder(fs::path dir) : dir_(std::move(dir))
 {
-  fs::path name = dir_.filename().empty() ? dir_.parent_path().filename() : dir_.filename();
-  if (dir_.filename().empty()) dir_ = dir_.parent_path();
+  if (dir_.filename().empty() && dir_.has_parent_path() && dir_ != dir_.root_path()) dir_ = dir_.parent_path();
+  // The folder's own name, also for `.`, `./` or `e2/..` (the current folder, whose name the path does not hold).
+  std::error_code ec;
+  fs::path full = fs::absolute(dir_, ec).lexically_normal();
+  if (full.filename().empty()) full = full.parent_path();
+  name_ = full.filename().empty() ? "output" : full.filename().string();
   host_ = host_name();
-  tmp_ = dir_.parent_path() / ("." + name.string() + ".tmp-" + host_ + "-" + std::to_string(getpid()));
 }
 
 RunFolder::~RunFolder()
@@ -158,7 +160,15 @@ std::ostream& RunFolder::open(const std::string& name)
 {
   std::error_code ec;
   if (files_.empty()) {
-    remove_dead_runs_folders(dir_, host_); // this process's own leftover too (a killed run with the same id)
+    // An existing folder gets the hidden folder inside it: renaming the files out of it then stays on one file system,
+    // and the folder's parent need not be writable (`--out .` in one's home folder). A new folder's is beside it,
+    // renamed into place whole.
+    const std::string hidden = "." + name_ + ".tmp-" + host_ + "-" + std::to_string(getpid());
+    const bool existed = fs::is_directory(dir_, ec);
+    // This process's own leftover too (a killed run with the same id).
+    remove_dead_runs_folders(dir_.parent_path(), name_, host_);
+    if (existed) remove_dead_runs_folders(dir_, name_, host_);
+    tmp_ = existed ? dir_ / hidden : dir_.parent_path() / hidden;
     fs::create_directories(tmp_, ec);
     if (ec) throw InputError(dir_.string() + ": cannot create the output folder (" + ec.message() + ")");
   }
@@ -181,23 +191,7 @@ void RunFolder::commit()
       throw InputError((dir_ / name).string() + ": cannot write (" + std::strerror(error) + ")");
   std::error_code ec;
   if (fs::is_directory(dir_, ec)) {
-    // Carry over what the previous folder holds besides a run's outputs, then swap the folders.
-    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
-      std::string n = entry.path().filename().string();
-      const auto& outputs = run_output_names();
-      if (std::find(outputs.begin(), outputs.end(), n) != outputs.end() || n.rfind(".", 0) == 0) continue;
-      fs::rename(entry.path(), tmp_ / n, ec);
-      if (ec)
-        throw InputError(entry.path().string() + ": cannot move into the new output folder (" + ec.message() + ")");
-    }
-    fs::path old =
-        dir_.parent_path() / ("." + dir_.filename().string() + ".old-" + host_ + "-" + std::to_string(getpid()));
-    fs::remove_all(old, ec);
-    fs::rename(dir_, old, ec);
-    if (ec) throw InputError(dir_.string() + ": cannot replace the output folder (" + ec.message() + ")");
-    fs::rename(tmp_, dir_, ec);
-    if (ec) throw InputError(dir_.string() + ": cannot write the output folder (" + ec.message() + ")");
-    fs::remove_all(old, ec);
+    replace_outputs();
   } else if (fs::exists(dir_, ec)) {
     throw InputError(dir_.string() + ": exists and is not a folder");
   } else {
@@ -206,6 +200,34 @@ void RunFolder::commit()
     if (ec) throw InputError(dir_.string() + ": cannot write the output folder (" + ec.message() + ")");
   }
   committed_ = true;
+}
+
+/* Into an existing folder only a run's outputs go: each one this run wrote is renamed over the previous run's, the
+ * previous run's outputs this run does not write are removed (trace.csv of a run with `output.trace: false`), and
+ * nothing else in the folder is touched (a user's notes, `.git`, the file the shell redirects stdout into). */
+void RunFolder::replace_outputs()
+{
+  std::error_code ec;
+  const fs::path aside = tmp_ / ".previous"; // a folder the new one replaces: renamed here, removed with tmp_
+  for (const auto& name : run_output_names()) {
+    const fs::path target = dir_ / name;
+    const bool written =
+        std::any_of(files_.begin(), files_.end(), [&name](const auto& file) { return file.first == name; }) ||
+        fs::exists(tmp_ / name, ec);
+    const bool folder_there = fs::is_directory(fs::symlink_status(target, ec));
+    if (!written) {
+      fs::remove_all(target, ec);
+      if (ec) throw InputError(target.string() + ": cannot remove the previous run's output (" + ec.message() + ")");
+      continue;
+    }
+    if (folder_there) { // rename() replaces a file, or an empty folder only
+      fs::rename(target, aside, ec);
+      if (ec) throw InputError(target.string() + ": cannot replace (" + ec.message() + ")");
+    }
+    fs::rename(tmp_ / name, target, ec);
+    if (ec) throw InputError(target.string() + ": cannot write (" + ec.message() + ")");
+  }
+  fs::remove_all(tmp_, ec);
 }
 
 } // namespace jobsched

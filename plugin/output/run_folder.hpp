@@ -1,12 +1,14 @@
-/* A run's output folder, committed as a set.
+/* A run's output folder.
  *
- * The files are written (streamed: trace.csv grows while the simulation runs) into a hidden sibling folder,
- * `.NAME.tmp-HOST-PID`, which commit() renames into place, replacing the previous run's folder, so a reader sees every
- * file of one run or none of them, never jobs.csv of one run beside summary.json of another. Files in the previous
- * folder that a run does not write (a sweep's scenario.yaml and stderr.txt, a user's notes) are carried over; the
- * previous run's outputs and figures are not. A run that fails, or is destroyed before commit(), removes its hidden
- * folder; a killed process leaves it behind, under a name no reader looks for, and the next run into the same folder
- * on the same host removes it (and a `.NAME.old-HOST-PID` that a process killed inside commit() left). */
+ * The files are written (streamed: trace.csv grows while the simulation runs) into a hidden folder,
+ * `.NAME.tmp-HOST-PID`, beside the output folder when it is new, which commit() then renames into place, so a reader
+ * sees every file of one run or none of them. Into an existing folder (`--out .` included), commit() renames each
+ * output over the previous run's and removes the previous run's outputs this run does not write (run_output_names());
+ * nothing else in the folder is ever removed or replaced: a sweep's scenario.yaml and stderr.txt, a user's notes,
+ * `.git`, hidden files. The hidden folder is then inside the existing folder, so the renames stay on one file system.
+ * A run that fails, or is destroyed before commit(), removes its hidden folder; a killed process leaves it behind,
+ * under a name no reader looks for, and the next run into the same folder on the same host removes it (and a
+ * `.NAME.old-HOST-PID` that an earlier version killed inside commit() left). */
 #pragma once
 
 #include <filesystem>
@@ -28,21 +30,24 @@ class RunFolder {
   std::ostream& open(const std::string& name);
   /* A file written whole. */
   void write(const std::string& name, const std::string& content);
-  /* Close every file (InputError naming the file and the reason when a write failed, e.g. a full disk), carry over
-   * the previous folder's other files, and rename the hidden folder into place. */
+  /* Close every file (InputError naming the file and the reason when a write failed, e.g. a full disk), and put them
+   * in place: the hidden folder renamed into place when the folder is new, each output renamed over the previous
+   * run's when it exists. */
   void commit();
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
+  void replace_outputs();
   class File; // a buffered POSIX file that remembers why a write failed (errno), for the error message
   std::filesystem::path dir_;
   std::filesystem::path tmp_;
+  std::string name_; // the folder's name, in the hidden folders' names
   std::string host_; // this machine's name, in the hidden folders' names
   std::vector<std::pair<std::string, std::unique_ptr<File>>> files_;
   bool committed_ = false;
 };
 
-/* The names a run writes: what commit() does not carry over from a previous run. */
+/* The names a run writes: the only entries commit() replaces or removes in an existing folder. */
 const std::vector<std::string>& run_output_names();
 
 } // namespace jobsched

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -88,8 +89,11 @@ int child_main(const PlatformCheck& check)
   try {
     engine = new sg4::Engine(&argc, argv.data());
     engine->set_config("host/model:" + check.host_model);
+  } catch (const std::exception& e) {
+    say(kError + e.what()); // the parent names the option (refused_option)
+    return kFailed;
   } catch (...) {
-    return kOptionsRejected; // the real set-up reports a bad --cfg with its own message
+    return kOptionsRejected; // the real set-up reports it
   }
   if (simgrid::config::get_value<int>("contexts/stack-size") < kLeastStackKib)
     return kOptionsRejected; // loading a deployment's actors on such stacks crashed; the real set-up says why
@@ -198,6 +202,47 @@ std::string simgrid_error_line(const std::string& output)
   return "";
 }
 
+/* The first --cfg option SimGrid refuses, as given ("--cfg=network/model:Bogus"): its messages name the value, not the
+ * option ("invalid integer", "Model 'Bogus' is invalid!"), and some abort the process. An engine is made in a forked
+ * child with the options up to each one in turn; the first with which it fails is the one. "--cfg" when none does, or
+ * when the child cannot be forked. Only called when the check failed on the options: a run with good ones pays
+ * nothing. */
+std::string refused_option(const PlatformCheck& check)
+{
+  std::vector<std::string> args{check.program, "--log=root.thres:critical"};
+  for (const auto& option : check.simgrid_args) {
+    if (option.rfind("--log=", 0) == 0) continue;
+    args.push_back(option);
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid < 0) break;
+    if (pid == 0) {
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+      rlimit no_core{0, 0};
+      setrlimit(RLIMIT_CORE, &no_core);
+      std::vector<char*> argv;
+      for (auto& a : args)
+        argv.push_back(a.data());
+      argv.push_back(nullptr);
+      int argc = static_cast<int>(args.size());
+      try {
+        auto* engine = new sg4::Engine(&argc, argv.data()); // never destroyed: the child ends with _exit
+        engine->set_config("host/model:" + check.host_model);
+      } catch (...) {
+        _exit(1);
+      }
+      _exit(0);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+      if (errno != EINTR) return "--cfg";
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return option;
+  }
+  return "--cfg";
+}
+
 void check_platform_in_child(const PlatformCheck& check)
 {
   int fds[2];
@@ -255,7 +300,7 @@ void check_platform_in_child(const PlatformCheck& check)
     if (l.rfind(kStage, 0) == 0) stage = l.substr(kStage.size());
   std::string line = explained(simgrid_error_line(output));
   if (line.empty()) line = describe_end(status);
-  if (stage == "options") throw InputError("--cfg: " + line + " (see --cfg=help)");
+  if (stage == "options") throw InputError(refused_option(check) + ": " + line + " (see --cfg=help)");
   if (stage == "deployment") throw InputError(check.deployment.string() + ": invalid deployment: " + line);
   throw InputError(check.platform.string() + ": invalid platform: " + line);
 }

@@ -7,10 +7,13 @@
 #include "policy/policy.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
 #include <fstream>
+#include <iterator>
 #include <link.h>
 #include <set>
 #include <sstream>
@@ -56,6 +59,56 @@ const char* own_version_symbol(void* handle)
   return static_cast<const char*>(symbol);
 }
 
+/* Whether the shared library `file` defines (not merely uses, as a plugin does) the dynamic symbol `name`, read from
+ * the file: dlopen would run the library's static initialisers first. False for what is not a 64-bit ELF file (dlopen
+ * then says why it refuses it). */
+bool defines_dynamic_symbol(const fs::path& file, const std::string& name)
+{
+  std::ifstream in(file, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto fits = [&bytes](std::uint64_t offset, std::uint64_t size) {
+    return offset <= bytes.size() && size <= bytes.size() - offset;
+  };
+  Elf64_Ehdr header{};
+  if (!fits(0, sizeof header) || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0 || bytes[EI_CLASS] != ELFCLASS64)
+    return false;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  if (header.e_shentsize != sizeof(Elf64_Shdr) ||
+      !fits(header.e_shoff, std::uint64_t{header.e_shnum} * sizeof(Elf64_Shdr)))
+    return false;
+  auto section = [&](std::size_t i) {
+    Elf64_Shdr s{};
+    std::memcpy(&s, bytes.data() + header.e_shoff + i * sizeof s, sizeof s);
+    return s;
+  };
+  for (std::size_t i = 0; i < header.e_shnum; i++) {
+    const Elf64_Shdr symbols = section(i);
+    if (symbols.sh_type != SHT_DYNSYM || symbols.sh_link >= header.e_shnum || !fits(symbols.sh_offset, symbols.sh_size))
+      continue;
+    const Elf64_Shdr names = section(symbols.sh_link);
+    if (!fits(names.sh_offset, names.sh_size)) continue;
+    for (std::uint64_t at = 0; at + sizeof(Elf64_Sym) <= symbols.sh_size; at += sizeof(Elf64_Sym)) {
+      Elf64_Sym symbol{};
+      std::memcpy(&symbol, bytes.data() + symbols.sh_offset + at, sizeof symbol);
+      if (symbol.st_shndx == SHN_UNDEF || symbol.st_name >= names.sh_size) continue;
+      const char* n = bytes.data() + names.sh_offset + symbol.st_name;
+      if (strnlen(n, names.sh_size - symbol.st_name) == name.size() &&
+          name.compare(0, name.size(), n, name.size()) == 0)
+        return true;
+    }
+  }
+  return false;
+}
+
+/* A symbol jobsched's own library defines and a plugin, which links against it, only uses: load_plugin's. Empty when
+ * the library does not export it. */
+std::string own_library_symbol()
+{
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&load_plugin), &info) == 0 || info.dli_sname == nullptr) return {};
+  return info.dli_sname;
+}
+
 } // namespace
 
 void load_plugin(const fs::path& file, const std::string& origin)
@@ -69,6 +122,11 @@ void load_plugin(const fs::path& file, const std::string& origin)
   for (const auto& p : plugins())
     if (p.file == canonical) return;
   LoadedPlugin plugin{canonical, file_hash(canonical, where), {}, {}};
+  // A copy of jobsched's own library would register its SimGrid options again as dlopen loads it, and SimGrid aborts.
+  static const std::string own_symbol = own_library_symbol();
+  if (!own_symbol.empty() && defines_dynamic_symbol(canonical, own_symbol))
+    throw InputError(where + ": a copy of jobsched's own library (it defines " + own_symbol +
+                     "), not a plugin: a plugin links against jobsched");
 
   // The library registers while dlopen runs its static initialisers: set aside, nothing thrown.
   policy_registry().begin_staging();

@@ -3,14 +3,20 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/time_format.hpp"
+#include "core/writable_file.hpp"
+#include "platform/deployment_check.hpp"
 #include "platform/platform_check.hpp"
 #include "run/attached_run.hpp"
 
 #include <xbt/config.hpp>
+#include <xbt/log.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -85,6 +91,58 @@ void require_usable_links(const sg4::Engine& engine, const std::filesystem::path
     throw InputError(platform.string() + ": link '" + first->get_name() + "' " + link_problem(*first));
 }
 
+namespace {
+/* The option the engine refused, named as given ("--cfg=network/model:Bogus"): SimGrid's messages for a bad value
+ * ("invalid integer", "Model 'Bogus' is invalid!") do not name it. Called once the engine's constructor threw, which
+ * left SimGrid's options declared: each --log, then each --cfg (SimGrid's order) is applied again on its own until one
+ * is refused. "--cfg" when none is (the process ends with the error anyway). */
+std::string rejected_option(const std::vector<std::string>& simgrid_args)
+{
+  for (const char* prefix : {"--log=", "--cfg="})
+    for (const auto& arg : simgrid_args) {
+      if (arg.rfind(prefix, 0) != 0) continue;
+      try {
+        if (prefix[2] == 'l')
+          xbt_log_control_set(arg.c_str() + 6);
+        else
+          simgrid::config::set_parse(arg.substr(6));
+      } catch (const std::exception&) {
+        return arg;
+      }
+    }
+  return "--cfg";
+}
+
+/* SimGrid opens --cfg=tracing/filename as it loads the platform, and reports that it cannot as a fault of the
+ * platform: checked first, from the options as given (the last value of each wins, as in SimGrid). */
+void check_trace_file(const std::vector<std::string>& simgrid_args)
+{
+  bool tracing = false;
+  std::string file = "simgrid.trace"; // SimGrid's default
+  for (const auto& arg : simgrid_args) {
+    if (arg.rfind("--cfg=tracing:", 0) == 0) {
+      const std::string value = arg.substr(14);
+      tracing = value == "yes" || value == "on" || value == "true" || value == "1";
+    } else if (arg.rfind("--cfg=tracing/filename:", 0) == 0) {
+      file = arg.substr(23);
+    }
+  }
+  if (!tracing) return;
+  if (const std::string why = why_not_writable(file); !why.empty())
+    throw InputError("--cfg=tracing/filename:" + file + ": " + why);
+}
+} // namespace
+
+void print_simgrid_options()
+{
+  std::string program = "jobsched";
+  std::string help = "--cfg-help";
+  char* argv[] = {program.data(), help.data(), nullptr};
+  int argc = 2;
+  sg4::Engine engine(&argc, argv); // prints the options and their values, and ends the process
+  std::exit(0);                    // should a SimGrid version return instead
+}
+
 EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args)
 {
   // A folder or a missing file would reach SimGrid's parser, which fails on a folder with no message.
@@ -94,6 +152,7 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
   };
   require_file(sc.platform, "platform");
   if (!sc.deployment.empty()) require_file(sc.deployment, "deployment");
+  check_trace_file(simgrid_args);
   // SimGrid aborts on many errors in these files: load them in a child process first (platform/platform_check.hpp).
   check_platform_in_child({program, simgrid_args, sc.simulation.host_model, sc.platform, sc.deployment});
 
@@ -110,7 +169,8 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
   try {
     engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
   } catch (const std::exception& e) {
-    throw InputError("--cfg: " + first_line(e.what()) + " (see --cfg=help)");
+    const std::string option = rejected_option(simgrid_args);
+    throw InputError(option + ": " + first_line(e.what()) + (option.rfind("--cfg", 0) == 0 ? " (see --cfg=help)" : ""));
   }
   if (argc > 1)
     throw InputError(std::string("unknown option '") + argv[1] + "' (SimGrid options are --cfg=... and --log=...)");
@@ -139,6 +199,12 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
 
 void EngineSetup::load_deployment(const std::filesystem::path& deployment)
 {
+  // Checked before SimGrid places the actors (a refusal with actors placed made SimGrid warn as the process ended);
+  // a malformed file was already refused by the check in the child (platform/platform_check.hpp).
+  std::ifstream in(deployment, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  check_deployment_actors(deployment, text.str());
   try {
     engine_->load_deployment(deployment.string());
   } catch (const std::exception& e) {

@@ -22,6 +22,10 @@ namespace jobsched {
 
 namespace sg4 = simgrid::s4u;
 
+/* --cfg=help: SimGrid's options, their descriptions and values, on stdout (SimGrid's --cfg-help); ends the process
+ * with status 0. */
+[[noreturn]] void print_simgrid_options();
+
 /* stderr diverted to an unnamed temporary file until release(). */
 class HeldBackMessages {
  public:
@@ -57,7 +61,8 @@ class EngineSetup {
    * naming a link whose bandwidth is not positive). */
   EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args);
   sg4::Engine& engine() { return *engine_; }
-  /* Loads the deployment (InputError naming it when SimGrid refuses it). */
+  /* Loads the deployment (InputError naming it when SimGrid refuses it, or when it gives jobsched's actors what they
+   * do not honour: platform/deployment_check.hpp). */
   void load_deployment(const std::filesystem::path& deployment);
   /* The set-up worked: SimGrid's messages held back so far are shown, and the next ones go straight to stderr. */
   void succeeded() { messages_->release(true); }

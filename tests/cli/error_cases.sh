@@ -52,7 +52,38 @@ expect_error unknown_policy 2 "policy.name" "'nope'" -- run "$work/good.yaml" --
 expect_error unknown_policy_parameter 1 "policy.params.foo: unknown parameter" -- \
   run "$work/good.yaml" --set policy.params.foo=1
 expect_error bad_set_syntax 2 "--set policy.name" "KEY=VALUE" -- run "$work/good.yaml" --set policy.name
-expect_error bad_simgrid_cfg 2 "--cfg:" "foo/bar" -- run "$work/good.yaml" --cfg=foo/bar:1
+expect_error bad_simgrid_cfg 2 "--cfg=foo/bar:1: Bad config key: foo/bar" "(see --cfg=help)" -- \
+  run "$work/good.yaml" --cfg=foo/bar:1
+# SimGrid's messages for a bad value do not name the option ("--cfg: invalid integer"); a bad --log level was blamed
+# on --cfg. The option is named as given, after the options before it that were fine.
+expect_error cfg_bad_model 2 "--cfg=network/model:Bogus: Model 'Bogus' is invalid" "(see --cfg=help)" -- \
+  run "$work/good.yaml" --cfg=network/optim:Lazy --cfg=network/model:Bogus
+expect_error cfg_bad_integer 1 "--cfg=contexts/stack-size:abc: " -- run "$work/good.yaml" --cfg=contexts/stack-size:abc
+expect_error cfg_bad_double 1 "--cfg=network/latency-factor:abc: " -- \
+  run "$work/good.yaml" --cfg=network/latency-factor:abc
+expect_error cfg_bad_boolean 1 "--cfg=debug/clean-atexit:maybe: " -- run "$work/good.yaml" --cfg=debug/clean-atexit:maybe
+expect_error cfg_bad_factory 1 "--cfg=contexts/factory:bogus: " -- run "$work/good.yaml" --cfg=contexts/factory:bogus
+expect_error log_bad_level 2 "error: --log=xbt.thres:bogus: Unknown priority name" "bogus" -- \
+  run "$work/good.yaml" --cfg=network/optim:Lazy --log=xbt.thres:bogus
+problems=""
+! grep -q -- "--cfg" "$work/log_bad_level.stderr" || problems+=" names --cfg: $(cat "$work/log_bad_level.stderr");"
+report log_bad_level_not_blamed_on_cfg "$problems"
+# A file SimGrid cannot open: --log's file appender aborted the process (exit 134 and a backtrace), tracing's file was
+# blamed on the platform.
+expect_error log_file_unwritable 2 "--log=root.app:file:/nonexistent/dir/log: " "cannot write '/nonexistent/dir/log'" -- \
+  run "$work/good.yaml" --log=root.app:file:/nonexistent/dir/log
+expect_error log_rollfile_folder 2 "--log=root.app:rollfile:1000:$work: " "is a folder" -- \
+  run "$work/good.yaml" "--log=root.app:rollfile:1000:$work"
+expect_error tracing_file_unwritable 2 "--cfg=tracing/filename:/nonexistent/dir/x: cannot write '/nonexistent/dir/x'" \
+  -- run "$work/good.yaml" --cfg=tracing:yes --cfg=tracing/filename:/nonexistent/dir/x
+# --cfg=help, which every --cfg error points to: SimGrid's options on stdout, exit 0, no run.
+"$bin" run --cfg=help >"$work/cfg-help.stdout" 2>"$work/cfg-help.stderr"
+status=$?
+problems=""
+[ "$status" -eq 0 ] || problems+=" exit status $status;"
+grep -q "network/model" "$work/cfg-help.stdout" || problems+=" stdout does not list network/model;"
+grep -q "contexts/stack-size" "$work/cfg-help.stdout" || problems+=" stdout does not list contexts/stack-size;"
+report cfg_help "$problems"
 # SimGrid takes a stack of -1 or 1 KiB, and the run crashed (exit 139) with no message.
 expect_error tiny_actor_stack 1 "--cfg=contexts/stack-size: -1 KiB is too small for jobsched's actors (at least 16 KiB)" -- \
   run "$work/good.yaml" --cfg=contexts/stack-size:-1
@@ -374,6 +405,28 @@ problems=""
 [ "$listing" = "performance.json summary.json " ] || problems+=" output folder holds '$listing';"
 cmp -s "$work/lean/summary.json" "$work/quiet/summary.json" || problems+=" summary.json differs;"
 report without_jobs_and_trace "$problems"
+
+# A run into an existing folder replaces its outputs and nothing else. `--out .` from inside a folder, the shell
+# redirecting stdout into it, deleted its .git and hidden files; `--out DIR` did so to DIR's.
+here="$work/here"
+mkdir -p "$here/.git" && echo ref >"$here/.git/HEAD" && echo h >"$here/.hidden" && echo n >"$here/notes.txt"
+echo old >"$here/trace.csv"
+(cd "$here" && "$bin" run "$work/good.yaml" --quiet --out . --set output.trace=false >log.txt 2>&1)
+listing=$(cd "$here" && ls -A | tr '\n' ' ')
+problems=""
+[ "$listing" = ".git .hidden jobs.csv log.txt notes.txt performance.json summary.json " ] ||
+  problems+=" the folder holds '$listing';"
+[ "$(cat "$here/.git/HEAD" 2>/dev/null)" = ref ] || problems+=" .git/HEAD changed;"
+cmp -s "$here/summary.json" "$work/lean/summary.json" || problems+=" summary.json differs from a new folder's;"
+report out_current_folder_keeps_other_files "$problems"
+
+(cd "$work" && "$bin" run "$work/good.yaml" --quiet --out here/ >/dev/null 2>&1)
+listing=$(cd "$here" && ls -A | tr '\n' ' ')
+problems=""
+[ "$listing" = ".git .hidden jobs.csv log.txt notes.txt performance.json summary.json trace.csv " ] ||
+  problems+=" the folder holds '$listing';"
+cmp -s "$here/jobs.csv" "$work/quiet/jobs.csv" || problems+=" jobs.csv differs from a new folder's;"
+report out_existing_folder_keeps_other_files "$problems"
 
 # ---- Determinism: the quickstart twice gives byte-identical results (performance.json is wall time) ----
 

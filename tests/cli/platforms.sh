@@ -151,6 +151,45 @@ scenario two_submitters "$cluster16" "$work/two-submitters.xml"
 expect_error two_submitters 1 "two-submitters.xml: 2 actors run jobsched_submitter: only one jobsched_submitter actor \
 is supported" -- run "$work/two_submitters.yaml"
 
+# What jobsched's actors do not honour, refused with the file, line and attribute: kill_time on the scheduler crashed
+# the run (exit 139) or deadlocked it, start_time hid the actor ("must place one actor..."), kill_time on the submitter,
+# on_failure, <argument> and <prop> were silently ignored. Line 4 is the scheduler's, line 5 the submitter's.
+# actor_lines FILE SCHEDULER_LINE SUBMITTER_LINE...: a deployment with these lines as its body.
+actor_lines() {
+  local file=$1
+  shift
+  {
+    printf '<?xml version='"'"'1.0'"'"'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+    printf '<platform version="4.1">\n'
+    printf '%s\n' "$@"
+    printf '</platform>\n'
+  } >"$work/$file"
+  scenario "${file%.xml}" "$cluster16" "$work/$file"
+}
+submitter='  <actor host="frontend" function="jobsched_submitter"/>'
+actor_lines kill-time-scheduler.xml '  <actor host="frontend" function="jobsched_scheduler" kill_time="5000"/>' "$submitter"
+expect_error deployment_kill_time_scheduler 2 "kill-time-scheduler.xml:4: " "attribute kill_time is not supported" -- \
+  run "$work/kill-time-scheduler.yaml"
+actor_lines start-time-scheduler.xml '  <actor host="frontend" function="jobsched_scheduler" start_time="10"/>' \
+  "$submitter"
+expect_error deployment_start_time_scheduler 2 "start-time-scheduler.xml:4: " "attribute start_time is not supported" \
+  -- run "$work/start-time-scheduler.yaml"
+actor_lines kill-time-submitter.xml '  <actor host="frontend" function="jobsched_scheduler"/>' \
+  '  <actor host="frontend" function="jobsched_submitter" kill_time="50"/>'
+expect_error deployment_kill_time_submitter 3 "kill-time-submitter.xml:5: " "jobsched_submitter" \
+  "attribute kill_time is not supported" -- run "$work/kill-time-submitter.yaml"
+actor_lines on-failure.xml '  <actor host="frontend" function="jobsched_scheduler" on_failure="RESTART"/>' "$submitter"
+expect_error deployment_on_failure 2 "on-failure.xml:4: " "attribute on_failure is not supported" -- \
+  run "$work/on-failure.yaml"
+actor_lines argument.xml '  <actor host="frontend" function="jobsched_scheduler">' '    <argument value="x"/>' \
+  '  </actor>' "$submitter"
+expect_error deployment_argument 2 "argument.xml:5: <argument> in <actor function=\"jobsched_scheduler\">" \
+  "take no arguments" -- run "$work/argument.yaml"
+actor_lines prop.xml '  <actor host="frontend" function="jobsched_scheduler"/>' \
+  '  <actor host="frontend" function="jobsched_submitter">' '    <prop id="a" value="b"/>' '  </actor>'
+expect_error deployment_prop 2 "prop.xml:6: <prop> in <actor function=\"jobsched_submitter\">" "take no properties" \
+  -- run "$work/prop.yaml"
+
 # ---- Platforms SimGrid refuses (no deployment key: the platform alone is checked) ----
 
 # platform FILE BODY...: a version 4.1 platform whose <platform> element holds the BODY lines (line 4 onwards).

@@ -115,6 +115,12 @@ expect_error name_taken_by_plugin 2 "--set: plugins[0]: $work/scenario/lib/libli
   run scenario/with-plugins.yaml --plugin scenario/lib/liblifo.so --set 'plugins=[scenario/lib/liblifo-copy.so]'
 expect_error registers_nothing 2 "libtest_plugin_empty.so: registers no policy and no allocator" "--plugin: " -- \
   run scenario/bare.yaml --plugin "$plugins/libtest_plugin_empty.so"
+# A copy of jobsched's own library: its static initialisers registered jobsched's SimGrid options a second time as
+# dlopen ran them, and SimGrid aborted (exit 134, a backtrace). It is refused before it is loaded.
+own_library=$(ldd "$bin" | awk '$1 ~ /^libjobsched/ { print $3; exit }')
+cp "$own_library" copy-of-jobsched.so
+expect_error copy_of_jobsched 2 "--plugin: copy-of-jobsched.so: a copy of jobsched's own library" "not a plugin" -- \
+  run scenario/bare.yaml --plugin copy-of-jobsched.so
 "$bin" list-policies --plugin "$plugins/libtest_plugin_no_version.so" >list-refused.txt 2>&1
 [ $? -eq 2 ] && [ "$(wc -l <list-refused.txt)" = 1 ] &&
   grep -q "^jobsched: error: --plugin: .*libtest_plugin_no_version.so: not a jobsched plugin" list-refused.txt &&

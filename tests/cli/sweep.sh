@@ -202,7 +202,9 @@ wait_for() {
   done
   return 1
 }
-has_hidden_folder() { compgen -G "K/runs/.*.tmp-*" >/dev/null; }
+# A run's hidden folder: beside its folder when the folder is new, inside it when it exists (the sweep has written its
+# scenario.yaml there), output/run_folder.hpp.
+has_hidden_folder() { compgen -G "K/runs/.*.tmp-*" >/dev/null || compgen -G "K/runs/*/.*.tmp-*" >/dev/null; }
 plan_rows_are() { [ "$(wc -l <K/plan.csv)" = $(($1 + 1)) ]; }
 problems=""
 "$bin" sweep big.yaml --out K --quiet --set replications=1 || problems+=" first sweep failed;"
@@ -233,7 +235,7 @@ kill -9 "$sweep_pid"
 wait "$sweep_pid" 2>/dev/null
 has_hidden_folder || problems+=" the killed run left no hidden folder (the case tests nothing);"
 "$bin" sweep big.yaml --out K --quiet --set replications=3 || problems+=" resumed sweep failed;"
-has_hidden_folder && problems+=" hidden folders left: $(ls -a K/runs | grep tmp | tr '\n' ' ');"
+has_hidden_folder && problems+=" hidden folders left: $(ls -a K/runs K/runs/* | grep tmp | tr '\n' ' ');"
 [ "$(grep -c ',ok,' K/results.csv 2>/dev/null)" = 3 ] || problems+=" results.csv has not 3 ok rows;"
 # 8d. Killed at random times (sweep and runs together, 0 to 2.5 s after its start), then resumed: the tables are
 #     byte-identical to those of a sweep never interrupted, and no folder of a killed run looks complete.

@@ -70,6 +70,63 @@ TEST(RunFolder, ReplacesThePreviousRunAndKeepsOtherFiles)
   EXPECT_EQ(listing(s.dir), (std::vector<std::string>{"run"})); // no hidden folder left
 }
 
+/* A rerun into an existing folder replaces the outputs and nothing else: `.git`, hidden files and a user's files stay
+ * (the whole folder used to be swapped for a new one that carried over only the entries not starting with a dot), and
+ * the previous run's outputs this run does not write are gone. */
+TEST(RunFolder, AnExistingFolderKeepsEverythingButTheOutputs)
+{
+  Sandbox s;
+  fs::path out = s.dir / "run";
+  put(out / ".git" / "HEAD", "ref: refs/heads/main");
+  put(out / ".hidden", "hidden");
+  put(out / "notes.txt", "notes");
+  put(out / "jobs.csv", "old jobs");
+  put(out / "trace.csv", "old trace");
+  put(out / "plots" / "gantt.svg", "old figure");
+  {
+    RunFolder f(out);
+    f.write("jobs.csv", "new jobs");
+    f.write("summary.json", "{}");
+    EXPECT_EQ(slurp(out / "jobs.csv"), "old jobs"); // nothing replaced before the commit
+    f.commit();
+  }
+  EXPECT_EQ(listing(out), (std::vector<std::string>{".git", ".hidden", "jobs.csv", "notes.txt", "summary.json"}));
+  EXPECT_EQ(slurp(out / ".git" / "HEAD"), "ref: refs/heads/main");
+  EXPECT_EQ(slurp(out / ".hidden"), "hidden");
+  EXPECT_EQ(slurp(out / "notes.txt"), "notes");
+  EXPECT_EQ(slurp(out / "jobs.csv"), "new jobs");
+  EXPECT_EQ(slurp(out / "summary.json"), "{}");
+  EXPECT_EQ(listing(s.dir), (std::vector<std::string>{"run"}));
+}
+
+/* `--out .`, `--out ./` and `--out e2/..` name the current folder: the run writes its outputs into it and leaves the
+ * rest alone (renaming the current folder away took `.git` with it). */
+TEST(RunFolder, TheCurrentFolderKeepsEverythingButTheOutputs)
+{
+  Sandbox s;
+  fs::path here = s.dir / "work";
+  put(here / ".git" / "HEAD", "ref");
+  put(here / ".hidden", "hidden");
+  put(here / "log.txt", "the shell's redirect");
+  put(here / "trace.csv", "old trace");
+  fs::create_directories(here / "e2");
+  const fs::path before = fs::current_path();
+  fs::current_path(here);
+  int run = 0;
+  for (const char* dir : {".", "./", "e2/.."}) {
+    RunFolder f(dir);
+    f.write("jobs.csv", "jobs " + std::to_string(++run));
+    f.commit();
+  }
+  fs::current_path(before);
+  EXPECT_EQ(listing(here), (std::vector<std::string>{".git", ".hidden", "e2", "jobs.csv", "log.txt"}));
+  EXPECT_EQ(slurp(here / ".git" / "HEAD"), "ref");
+  EXPECT_EQ(slurp(here / ".hidden"), "hidden");
+  EXPECT_EQ(slurp(here / "log.txt"), "the shell's redirect");
+  EXPECT_EQ(slurp(here / "jobs.csv"), "jobs 3");
+  EXPECT_EQ(listing(s.dir), (std::vector<std::string>{"work"}));
+}
+
 /* Pieces of 32 KiB or more go to the file from where they are, after what the buffer holds: the file has every piece,
  * small and large, in the order written (each piece's bytes distinct from its neighbours'). */
 TEST(RunFolder, LargePiecesKeepTheirPlaceAmongSmallOnes)
