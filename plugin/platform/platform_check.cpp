@@ -83,6 +83,7 @@ int child_main(const PlatformCheck& check)
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
 
+  write_no_simgrid_trace(); // the real engine writes the run's trace; a --check writes none
   say(kStage + "options");
   sg4::Engine* engine = nullptr; // never destroyed: the child ends with _exit, tearing SimGrid down is not needed
   try {
@@ -196,6 +197,32 @@ std::string simgrid_error_line(const std::string& output)
     if (!message.empty()) return message;
   }
   return "";
+}
+
+namespace {
+/* Whether SimGrid could open `file` for writing (std::ofstream), found without creating it. */
+bool could_write(const std::filesystem::path& file)
+{
+  std::error_code ec;
+  if (std::filesystem::exists(file, ec))
+    return !std::filesystem::is_directory(file, ec) && access(file.c_str(), W_OK) == 0;
+  const std::filesystem::path folder = file.parent_path().empty() ? "." : file.parent_path();
+  return access(folder.c_str(), W_OK | X_OK) == 0;
+}
+} // namespace
+
+void write_no_simgrid_trace()
+{
+  static bool connected = false;
+  if (connected) return;
+  connected = true;
+  sg4::Engine::on_platform_creation_cb([] {
+    // A file SimGrid could not open is left to it: the check child then reports it as the real set-up would (there,
+    // the exception thrown while the first zone is made crashes the process at its end).
+    if (simgrid::config::get_value<bool>("tracing") &&
+        could_write(simgrid::config::get_value<std::string>("tracing/filename")))
+      simgrid::config::set_value("tracing", false);
+  });
 }
 
 void check_platform_in_child(const PlatformCheck& check)

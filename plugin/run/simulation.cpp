@@ -647,6 +647,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   auto wall_start = std::chrono::steady_clock::now();
   load_scenario_plugins(sc); // before any name is looked up
 
+  if (options.check_only) write_no_simgrid_trace(); // "nothing written", even with tracing:yes
   EngineSetup setup(sc, options.program, options.simgrid_args);
   sg4::Engine& engine = setup.engine();
 

@@ -320,6 +320,32 @@ scenario bandwidth_profile "$work/bandwidth-profile.xml"
 expect_error bandwidth_profile_negative 1 "bandwidth-profile.xml: invalid platform: wire-bandwidth.txt:2: a bandwidth \
 must be finite and 0 or more, not -1e9" -- run "$work/bandwidth_profile.yaml"
 
+# jobsched run --check writes nothing, even where SimGrid's tracing is on: by the platform's <config> (a file name
+# relative to the working folder) or by --cfg (an absolute one). s35 wrote the trace from the check child and from the
+# --check engine. The run itself still writes it, which shows that tracing was on.
+platform traced.xml '  <config id="tracing on">' '    <prop id="tracing" value="yes"/>' \
+  '    <prop id="tracing/filename" value="traced.trace"/>' '  </config>' '  <zone id="z" routing="Full">' \
+  '    <host id="h1" speed="1Gf"/>' '    <host id="h2" speed="1Gf"/>' '  </zone>'
+scenario traced "$work/traced.xml"
+mkdir -p "$work/trace-folder"
+problems=""
+(cd "$work/trace-folder" && "$bin" run "$work/traced.yaml" --check >/dev/null 2>&1) || problems+=" --check failed;"
+[ ! -e "$work/trace-folder/traced.trace" ] || problems+=" --check wrote the platform's trace;"
+"$bin" run "$work/traced.yaml" --check --cfg=tracing:yes --cfg=tracing/filename:"$work/absolute.trace" >/dev/null \
+  2>&1 || problems+=" --check --cfg=tracing:yes failed;"
+"$bin" fork-join "$src/scenarios/adaptive-partitioning/fork-join.yaml" --check --cfg=tracing:yes \
+  --cfg=tracing/filename:"$work/absolute.trace" >/dev/null 2>&1 || problems+=" fork-join --check failed;"
+[ ! -e "$work/absolute.trace" ] || problems+=" --check wrote --cfg's trace;"
+(cd "$work/trace-folder" && "$bin" run "$work/traced.yaml" --quiet --out "$work/out-traced" >/dev/null 2>&1) ||
+  problems+=" the run failed;"
+[ -s "$work/trace-folder/traced.trace" ] || problems+=" the run wrote no trace (tracing was not on);"
+report check_writes_no_trace "$problems"
+# A trace file SimGrid cannot open is still refused before the run, and by --check, with SimGrid's words.
+for mode in --check --quiet; do
+  expect_error "unwritable_trace$mode" 2 "traced.xml: invalid platform" "Tracefile $work/none/x.trace could not be \
+opened" -- run "$work/traced.yaml" "$mode" --cfg=tracing/filename:"$work/none/x.trace"
+done
+
 platform no-host.xml '  <zone id="z" routing="Full">' '  </zone>'
 scenario no_host "$work/no-host.xml"
 expect_error no_host 2 "no-host.xml" "no host" -- run "$work/no_host.yaml"
