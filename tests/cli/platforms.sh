@@ -320,6 +320,30 @@ scenario bandwidth_profile "$work/bandwidth-profile.xml"
 expect_error bandwidth_profile_negative 1 "bandwidth-profile.xml: invalid platform: wire-bandwidth.txt:2: a bandwidth \
 must be finite and 0 or more, not -1e9" -- run "$work/bandwidth_profile.yaml"
 
+# SimGrid 3.32 aborts on a profile file read twice ("Refusing to define trace shared.txt twice", no line) and never opens
+# one given by an absolute name ("Cannot open file", the file being there): both are refused naming the elements. One
+# <trace> connected to two hosts is the way to share a profile, and runs.
+printf '0 1\n100 0.5\n' >"$work/shared.txt"
+platform shared-profile.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf" speed_file="shared.txt"/>' \
+  '    <host id="h2" speed="1Gf" speed_file="shared.txt"/>' '    <host id="h3" speed="1Gf"/>' '  </zone>'
+scenario shared_profile "$work/shared-profile.xml"
+expect_error profile_read_twice 1 "shared-profile.xml: invalid platform: 'shared.txt' is read twice, by line 5: host \
+'h1' (speed_file) and by line 6: host 'h2' (speed_file)" -- run "$work/shared_profile.yaml"
+platform absolute-profile.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+  "    <host id=\"h2\" speed=\"1Gf\" state_file=\"$work/shared.txt\"/>" '  </zone>'
+scenario absolute_profile "$work/absolute-profile.xml"
+expect_error profile_absolute_name 1 "absolute-profile.xml: invalid platform: line 6: host 'h2' (state_file): \
+'$work/shared.txt': SimGrid 3.32 cannot open a profile file by an absolute name" -- run "$work/absolute_profile.yaml"
+platform connected-profile.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+  '    <host id="h2" speed="1Gf"/>' '    <host id="h3" speed="1Gf"/>' '  </zone>' \
+  '  <trace id="half" file="shared.txt" periodicity="-1"/>' '  <trace_connect trace="half" element="h2" kind="SPEED"/>' \
+  '  <trace_connect trace="half" element="h3" kind="SPEED"/>'
+scenario connected_profile "$work/connected-profile.xml"
+problems=""
+"$bin" run "$work/connected_profile.yaml" --quiet --out "$work/out-connected" 2>"$work/connected.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/connected.stderr");"
+report profile_connected_twice_runs "$problems"
+
 # jobsched run --check writes nothing, even where SimGrid's tracing is on: by the platform's <config> (a file name
 # relative to the working folder) or by --cfg (an absolute one). s35 wrote the trace from the check child and from the
 # --check engine. The run itself still writes it, which shows that tracing was on.
