@@ -35,8 +35,8 @@ inline bool tag_fits(const std::string& tag, ScalarType type)
  * tagged scalar as text, not as a null node. */
 inline bool is_tagged_null(const std::string& tag, const std::string& text)
 {
-  return tag == "tag:yaml.org,2002:null" && (text.empty() || text == "~" || text == "null" || text == "Null" ||
-                                             text == "NULL");
+  return tag == "tag:yaml.org,2002:null" &&
+         (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL");
 }
 
 } // namespace jobsched

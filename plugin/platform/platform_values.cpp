@@ -303,8 +303,7 @@ void check_profile_files(const std::filesystem::path& platform, const std::vecto
       auto file = e.attributes.find("file");
       const bool from_file = file != e.attributes.end() && !file->second.empty();
       if (from_file) require_relative(file->second, element_label(e) + " (file)");
-      if (from_file || id != e.attributes.end())
-        define(from_file ? file->second : id->second, element_label(e));
+      if (from_file || id != e.attributes.end()) define(from_file ? file->second : id->second, element_label(e));
       if (id != e.attributes.end() && from_file) trace_files[id->second] = file->second;
     } else if (e.name == "trace_connect") {
       auto trace = e.attributes.find("trace");

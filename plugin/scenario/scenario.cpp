@@ -4,9 +4,9 @@
 #include "core/input_file.hpp"
 #include "core/time.hpp"
 #include "core/time_format.hpp"
+#include "core/yaml_tags.hpp"
 #include "scenario/replications.hpp"
 #include "scenario/scenario_tree.hpp"
-#include "core/yaml_tags.hpp"
 #include "workload/trace_search.hpp"
 
 #include <algorithm>
