@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/time_format.hpp"
+#include "core/yaml_tags.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -52,7 +53,8 @@ std::string ParamSpec::allowed_text() const
   return text;
 }
 
-Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values, std::string where)
+Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values, std::string where,
+               const std::map<std::string, std::string>& tags)
     : where_(std::move(where))
 {
   for (const auto& s : specs)
@@ -66,22 +68,34 @@ Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, 
     }
     values_[name] = value;
   }
+  // A tag must name the declared type (core/yaml_tags.hpp): yaml-cpp gives `!!str 600` as the text 600, which would be
+  // read as the number. Text, lists and mappings take any tag.
+  auto require_fitting_tag = [&](const std::string& name, ScalarType type, const char* expected) {
+    auto tag = tags.find(name);
+    if (tag != tags.end() && !tag_fits(tag->second, type))
+      throw InputError(where_ + "." + name + ": expected " + expected + ", got " + quoted_value(get_string(name)) +
+                       " tagged " + quoted_value(tag->second));
+  };
   // Type-check every value now, so a typo fails before the simulation starts.
   for (const auto& s : specs) {
     const std::string& d = s.default_value;
     char* end = nullptr;
     std::strtod(d.c_str(), &end);
     bool numeric_default = !d.empty() && *end == '\0';
-    if (d == "true" || d == "false")
+    if (d == "true" || d == "false") {
+      require_fitting_tag(s.name, ScalarType::kBoolean, "true or false");
       get_bool(s.name);
-    else if (!d.empty() && d.front() == '[')
+    } else if (!d.empty() && d.front() == '[') {
       get_list(s.name);
-    else if (!d.empty() && d.front() == '{')
+    } else if (!d.empty() && d.front() == '{') {
       get_map(s.name);
-    else if (numeric_default && d.find_first_of(".eE") == std::string::npos)
+    } else if (numeric_default && d.find_first_of(".eE") == std::string::npos) {
+      require_fitting_tag(s.name, ScalarType::kInteger, "an integer");
       get_int(s.name);
-    else if (numeric_default)
+    } else if (numeric_default) {
+      require_fitting_tag(s.name, ScalarType::kNumber, "a number");
       get_double(s.name);
+    }
     check_allowed(s);
   }
 }

@@ -42,9 +42,11 @@ struct ParamSpec {
 class Params {
  public:
   Params() = default;
-  /* `values` come from the scenario (text form); `where` names them in errors, e.g. "policy.params".
+  /* `values` come from the scenario (text form); `where` names them in errors, e.g. "policy.params". `tags`: the YAML
+   * tags of the values given with one (!!int 600), which must fit the declared type (core/yaml_tags.hpp).
    * Unknown names and values of the wrong type are InputErrors naming `where.name`. */
-  Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values, std::string where);
+  Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values, std::string where,
+         const std::map<std::string, std::string>& tags = {});
 
   const std::string& get_string(const std::string& name) const;
   double get_double(const std::string& name) const;

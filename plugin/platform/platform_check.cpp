@@ -7,6 +7,7 @@
 #include "platform/platform_check.hpp"
 
 #include "core/errors.hpp"
+#include "core/writable_file.hpp"
 #include "platform/platform_values.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -84,6 +85,7 @@ int child_main(const PlatformCheck& check)
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
 
+  write_no_simgrid_trace(); // the real engine writes the run's trace; a --check writes none
   say(kStage + "options");
   sg4::Engine* engine = nullptr; // never destroyed: the child ends with _exit, tearing SimGrid down is not needed
   try {
@@ -241,6 +243,20 @@ std::string refused_option(const PlatformCheck& check)
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return option;
   }
   return "--cfg";
+}
+
+void write_no_simgrid_trace()
+{
+  static bool connected = false;
+  if (connected) return;
+  connected = true;
+  sg4::Engine::on_platform_creation_cb([] {
+    // A file SimGrid could not open is left to it: the check child then reports it as the real set-up would (there,
+    // the exception thrown while the first zone is made crashes the process at its end).
+    if (simgrid::config::get_value<bool>("tracing") &&
+        why_not_writable(simgrid::config::get_value<std::string>("tracing/filename")).empty())
+      simgrid::config::set_value("tracing", false);
+  });
 }
 
 void check_platform_in_child(const PlatformCheck& check)

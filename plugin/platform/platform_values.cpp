@@ -123,15 +123,14 @@ std::string format_number(double v)
   return out.str();
 }
 
-/* Where SimGrid 3.32 opens a profile file (surf_ifsopen): an absolute name as it is; a relative one in the folders of
- * its search path in order: the working folder ("./", the path option's default), each --cfg=path:DIR, then the
- * platform file's folder. */
+/* Where SimGrid 3.32 opens a profile file (surf_ifsopen): a relative name in the folders of its search path in order:
+ * the working folder ("./", the path option's default), each --cfg=path:DIR, then the platform file's folder. (An
+ * absolute name is refused before: check_profile_files.) */
 std::filesystem::path resolve_profile(const std::filesystem::path& platform,
                                       const std::vector<std::string>& search_path, const std::string& name)
 {
   std::filesystem::path p(name);
   std::error_code ec;
-  if (p.is_absolute()) return std::filesystem::is_regular_file(p, ec) ? p : std::filesystem::path();
   std::vector<std::filesystem::path> folders{"."};
   folders.insert(folders.end(), search_path.begin(), search_path.end());
   folders.push_back(platform.parent_path().empty() ? std::filesystem::path(".") : platform.parent_path());
@@ -273,16 +272,39 @@ void check_profile_files(const std::filesystem::path& platform, const std::vecto
                                                                 {"BANDWIDTH", ProfileKind::kBandwidth},
                                                                 {"LATENCY", ProfileKind::kLatency}};
   std::map<std::string, std::string> trace_files; // <trace id=... file=...>: its file, checked when connected
+  // SimGrid 3.32 names each profile it reads by its file name as written (an inline <trace> by its id), and aborts on
+  // a second profile of the same name ("Refusing to define trace p.txt twice", with no line): the first use of each.
+  std::map<std::string, std::string> first_use;
+  auto define = [&first_use](const std::string& name, const std::string& use) {
+    auto [first, fresh] = first_use.try_emplace(name, use);
+    if (!fresh)
+      throw InputError(quoted_value(name) + " is read twice, by " + first->second + " and by " + use +
+                       ": SimGrid 3.32 reads a profile file once (connect one <trace> to several resources with "
+                       "<trace_connect>, or give each use its own file)");
+  };
+  // surf_ifsopen opens an absolute name, then opens it again along the search path on the same stream, which fails
+  // and leaves the stream failed: SimGrid 3.32 reads no profile given by an absolute name ("Cannot open file").
+  auto require_relative = [](const std::string& name, const std::string& use) {
+    if (std::filesystem::path(name).is_absolute())
+      throw InputError(use + ": " + quoted_value(name) + ": SimGrid 3.32 cannot open a profile file by an absolute " +
+                       "name; give it relative to the platform's folder (or to a folder given as --cfg=path:DIR)");
+  };
   for (const auto& e : elements) {
     if (e.name == "host" || e.name == "peer" || e.name == "link") {
       for (const auto& [key, kind] : file_keys)
-        if (auto a = e.attributes.find(key); a != e.attributes.end() && !a->second.empty())
+        if (auto a = e.attributes.find(key); a != e.attributes.end() && !a->second.empty()) {
+          const std::string use = element_label(e) + " (" + key + ")";
+          require_relative(a->second, use);
           check_profile_file(platform, search_path, a->second, kind);
+          define(a->second, use);
+        }
     } else if (e.name == "trace") {
       auto id = e.attributes.find("id");
       auto file = e.attributes.find("file");
-      if (id != e.attributes.end() && file != e.attributes.end() && !file->second.empty())
-        trace_files[id->second] = file->second;
+      const bool from_file = file != e.attributes.end() && !file->second.empty();
+      if (from_file) require_relative(file->second, element_label(e) + " (file)");
+      if (from_file || id != e.attributes.end()) define(from_file ? file->second : id->second, element_label(e));
+      if (id != e.attributes.end() && from_file) trace_files[id->second] = file->second;
     } else if (e.name == "trace_connect") {
       auto trace = e.attributes.find("trace");
       auto kind = e.attributes.find("kind");

@@ -41,9 +41,11 @@ void check_cluster_links(const std::filesystem::path& platform, const std::vecto
 enum class ProfileKind { kSpeed, kBandwidth, kLatency, kState };
 
 /* The profile files the platform names (speed_file, availability_file, state_file, bandwidth_file, latency_file, and
- * <trace file=...> as its <trace_connect> uses it), resolved as SimGrid does: absolute, else from the working
- * folder, else from each folder of `search_path` (the --cfg=path:DIR options, in order), else from the platform's
- * folder. A file found nowhere is left to SimGrid, which names it. */
+ * <trace file=...> as its <trace_connect> uses it), resolved as SimGrid does: from the working folder, else from each
+ * folder of `search_path` (the --cfg=path:DIR options, in order), else from the platform's folder. A file found
+ * nowhere is left to SimGrid, which names it. Refused as SimGrid 3.32 would refuse them, but naming the element: an
+ * absolute profile name (SimGrid never opens one), and a name read twice (two resources with the same file, which
+ * SimGrid aborts on; one <trace> connected to both is the way). */
 void check_profile_files(const std::filesystem::path& platform, const std::vector<XmlElement>& elements,
                          const std::vector<std::string>& search_path);
 

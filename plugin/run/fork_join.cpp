@@ -4,6 +4,7 @@
 #include "core/json.hpp"
 #include "output/run_folder.hpp"
 #include "platform/host_roles.hpp"
+#include "platform/platform_check.hpp"
 #include "run/engine_setup.hpp"
 
 #include <chrono>
@@ -43,6 +44,7 @@ ForkJoinReport run_fork_join(const Scenario& sc, const RunOptions& options)
   if (!sc.deployment.empty())
     throw InputError(sc.file.string() + ": deployment: a fork_join scenario places its threads itself, one per "
                                         "compute host: remove the deployment");
+  if (options.check_only) write_no_simgrid_trace(); // "nothing written", even with tracing:yes
   EngineSetup setup(sc, options.program, options.simgrid_args);
   sg4::Engine& engine = setup.engine();
   std::vector<sg4::Host*> hosts = compute_hosts(engine, {});

@@ -159,7 +159,8 @@ PolicyChoices read_policy_choices(const Scenario& sc)
 {
   PolicyChoices c;
   c.allocator = &allocator_registry().get(sc.policy.allocation);
-  c.allocator_params = Params(c.allocator->params, sc.policy.allocation_params, "policy.allocation_params");
+  c.allocator_params = Params(c.allocator->params, sc.policy.allocation_params, "policy.allocation_params",
+                              sc.policy.allocation_param_tags);
   c.policy = &policy_registry().get(sc.policy.name);
   // A parameter naming a file (its name ends in _file, e.g. the hierarchical policies' tree_file) is relative to the
   // scenario's folder, like the workload's trace.
@@ -168,7 +169,7 @@ PolicyChoices read_policy_choices(const Scenario& sc)
     if (key.size() > 5 && key.compare(key.size() - 5, 5, "_file") == 0 && !value.empty() &&
         fs::path(value).is_relative() && sc.file.has_parent_path())
       value = (sc.file.parent_path() / value).string();
-  c.policy_params = Params(c.policy->params, policy_params, "policy.params");
+  c.policy_params = Params(c.policy->params, policy_params, "policy.params", sc.policy.param_tags);
   return c;
 }
 
@@ -649,6 +650,7 @@ RunReport run_scenario(const Scenario& sc, const RunOptions& options)
   auto wall_start = std::chrono::steady_clock::now();
   load_scenario_plugins(sc); // before any name is looked up
 
+  if (options.check_only) write_no_simgrid_trace(); // "nothing written", even with tracing:yes
   EngineSetup setup(sc, options.program, options.simgrid_args);
   sg4::Engine& engine = setup.engine();
 

@@ -1,7 +1,7 @@
 #include "scenario/replications.hpp"
 
 #include "core/errors.hpp"
-#include "scenario/yaml_tags.hpp"
+#include "core/yaml_tags.hpp"
 
 #include <cmath>
 #include <set>
@@ -32,7 +32,7 @@ struct Origin {
       fail(n, key, "expected " + expected + ", got " + quoted_value(n.Scalar()));
     }
   }
-  /* A tag must name the type asked (scenario/yaml_tags.hpp): yaml-cpp would read `!!str 20` as the number 20. */
+  /* A tag must name the type asked (core/yaml_tags.hpp): yaml-cpp would read `!!str 20` as the number 20. */
   void require_fitting_tag(const YAML::Node& n, const std::string& key, const std::string& expected,
                            ScalarType type) const
   {

@@ -4,9 +4,9 @@
 #include "core/input_file.hpp"
 #include "core/time.hpp"
 #include "core/time_format.hpp"
+#include "core/yaml_tags.hpp"
 #include "scenario/replications.hpp"
 #include "scenario/scenario_tree.hpp"
-#include "scenario/yaml_tags.hpp"
 #include "workload/trace_search.hpp"
 
 #include <algorithm>
@@ -67,7 +67,7 @@ class Section {
     if (!has(k)) return fallback;
     const YAML::Node n = node_[k];
     if (!n.IsScalar()) fail(n, std::string("expected ") + type_name, k);
-    // A tag must name the type asked (scenario/yaml_tags.hpp): yaml-cpp would read `!!str 20` as the number 20.
+    // A tag must name the type asked (core/yaml_tags.hpp): yaml-cpp would read `!!str 20` as the number 20.
     if (!std::is_same_v<T, std::string> && !tag_fits(n.Tag(), scalar_type<T>()))
       fail(n,
            std::string("expected ") + type_name + ", got " + quoted_value(n.Scalar()) + " tagged " +
@@ -129,8 +129,9 @@ class Section {
     return has(k) ? Section(node_[k], key(k), file_, overridden_)
                   : Section(YAML::Node(), key(k), file_, overridden_, false);
   }
-  /* A mapping of component parameters, as text (lists and mappings in YAML flow form, e.g. "[1, 2]"). */
-  std::map<std::string, std::string> scalars(const std::string& k)
+  /* A mapping of component parameters, as text (lists and mappings in YAML flow form, e.g. "[1, 2]"); the tags of
+   * the single values given with one go to `tags`, for the component's declared types to judge (core/params.hpp). */
+  std::map<std::string, std::string> scalars(const std::string& k, std::map<std::string, std::string>& tags)
   {
     seen_.insert(k);
     std::map<std::string, std::string> out;
@@ -140,12 +141,7 @@ class Section {
     reject_duplicates(n, k + ".");
     for (const auto& kv : n) {
       if (kv.second.IsScalar()) {
-        // The component reads the text as its declared type: a tag (!!str 20) would be dropped without a word.
-        if (kv.second.Tag() != "?" && kv.second.Tag() != "!")
-          fail(kv.second,
-               "a YAML tag is not read here, got " + quoted_value(kv.second.Scalar()) + " tagged " +
-                   quoted_value(kv.second.Tag()),
-               k + "." + kv.first.Scalar());
+        if (kv.second.Tag() != "?" && kv.second.Tag() != "!") tags[kv.first.Scalar()] = kv.second.Tag();
         out[kv.first.Scalar()] = kv.second.Scalar();
       } else { // a list or a mapping keeps its YAML form; the component's declared parameter says what it expects
         YAML::Emitter text;
@@ -773,9 +769,9 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
 
     Section p = top.sub("policy");
     sc.policy.name = p.str("name", sc.policy.name);
-    sc.policy.params = p.scalars("params");
+    sc.policy.params = p.scalars("params", sc.policy.param_tags);
     sc.policy.allocation = p.str("allocation", sc.policy.allocation);
-    sc.policy.allocation_params = p.scalars("allocation_params");
+    sc.policy.allocation_params = p.scalars("allocation_params", sc.policy.allocation_param_tags);
     p.finish();
   }
 

@@ -43,6 +43,9 @@ struct PolicySpec {
   std::map<std::string, std::string> params;
   std::string allocation = "first-fit";
   std::map<std::string, std::string> allocation_params;
+  // The YAML tags of the parameters given with one (!!int 600): the component's declaration says which fit (Params).
+  std::map<std::string, std::string> param_tags;
+  std::map<std::string, std::string> allocation_param_tags;
 };
 
 struct SimulationSpec {

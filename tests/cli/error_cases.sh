@@ -714,8 +714,25 @@ report quoted_number_is_read "$problems"
 expect_error tagged_boolean 2 "tagged-bool.yaml:6: " "output.trace: expected true or false" -- run "$work/tagged-bool.yaml"
 { scenario_head tagged_param; printf 'workload:\n  generator: {jobs: 5}\npolicy: {name: gang, params: {quantum: !x 600}}\n'; } \
   >"$work/tagged-param.yaml"
-expect_error tagged_parameter 2 "tagged-param.yaml:6: " "policy.params.quantum: a YAML tag is not read" -- \
-  run "$work/tagged-param.yaml"
+expect_error tagged_parameter 2 "tagged-param.yaml: " "policy.params.quantum: expected a number, got '600' tagged \
+'!x'" -- run "$work/tagged-param.yaml"
+# A policy's parameters take the core schema tags that name their declared type, as the scenario's keys do (s35
+# refused every tag there): gang's quantum is a number, partition_size an integer, first-fit's allocator none.
+{ scenario_head param_core_tags
+  printf 'workload:\n  generator: {jobs: 5}\npolicy: {name: gang, params: {quantum: !!int 900, partition_size: !!int 4}}\n'; } \
+  >"$work/param-core-tags.yaml"
+problems=""
+"$bin" run "$work/param-core-tags.yaml" --quiet --out "$work/out-param-core-tags" 2>"$work/param-core-tags.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/param-core-tags.stderr");"
+[ "$(field jobs_simulated "$work/out-param-core-tags/summary.json")" = 5 ] || problems+=" not 5 jobs;"
+"$bin" run "$work/param-core-tags.yaml" --quiet --out "$work/out-param-core-tags-set" \
+  --set 'policy.params.quantum=!!float 600.5' 2>"$work/param-core-tags-set.stderr" ||
+  problems+=" --set refused: $(head -n 1 "$work/param-core-tags-set.stderr");"
+report parameter_core_schema_tags "$problems"
+expect_error parameter_str_tag 1 "policy.params.quantum: expected a number, got '600' tagged 'tag:yaml.org,2002:str'" \
+  -- run "$work/param-core-tags.yaml" --set 'policy.params.quantum=!!str 600'
+expect_error parameter_float_tag_on_integer 1 "policy.params.partition_size: expected an integer, got '4' tagged" -- \
+  run "$work/param-core-tags.yaml" --set 'policy.params.partition_size=!!float 4'
 # The YAML core schema's tags that name the type asked (!!int, !!float, !!bool, !!null) were refused (s35); an empty
 # document after the first (a file ending in '---', or '---' and comments) was refused as a second document.
 { scenario_head core_tags

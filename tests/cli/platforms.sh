@@ -359,6 +359,56 @@ scenario bandwidth_profile "$work/bandwidth-profile.xml"
 expect_error bandwidth_profile_negative 1 "bandwidth-profile.xml: invalid platform: wire-bandwidth.txt:2: a bandwidth \
 must be finite and 0 or more, not -1e9" -- run "$work/bandwidth_profile.yaml"
 
+# SimGrid 3.32 aborts on a profile file read twice ("Refusing to define trace shared.txt twice", no line) and never opens
+# one given by an absolute name ("Cannot open file", the file being there): both are refused naming the elements. One
+# <trace> connected to two hosts is the way to share a profile, and runs.
+printf '0 1\n100 0.5\n' >"$work/shared.txt"
+platform shared-profile.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf" speed_file="shared.txt"/>' \
+  '    <host id="h2" speed="1Gf" speed_file="shared.txt"/>' '    <host id="h3" speed="1Gf"/>' '  </zone>'
+scenario shared_profile "$work/shared-profile.xml"
+expect_error profile_read_twice 1 "shared-profile.xml: invalid platform: 'shared.txt' is read twice, by line 5: host \
+'h1' (speed_file) and by line 6: host 'h2' (speed_file)" -- run "$work/shared_profile.yaml"
+platform absolute-profile.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+  "    <host id=\"h2\" speed=\"1Gf\" state_file=\"$work/shared.txt\"/>" '  </zone>'
+scenario absolute_profile "$work/absolute-profile.xml"
+expect_error profile_absolute_name 1 "absolute-profile.xml: invalid platform: line 6: host 'h2' (state_file): \
+'$work/shared.txt': SimGrid 3.32 cannot open a profile file by an absolute name" -- run "$work/absolute_profile.yaml"
+platform connected-profile.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+  '    <host id="h2" speed="1Gf"/>' '    <host id="h3" speed="1Gf"/>' '  </zone>' \
+  '  <trace id="half" file="shared.txt" periodicity="-1"/>' '  <trace_connect trace="half" element="h2" kind="SPEED"/>' \
+  '  <trace_connect trace="half" element="h3" kind="SPEED"/>'
+scenario connected_profile "$work/connected-profile.xml"
+problems=""
+"$bin" run "$work/connected_profile.yaml" --quiet --out "$work/out-connected" 2>"$work/connected.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/connected.stderr");"
+report profile_connected_twice_runs "$problems"
+
+# jobsched run --check writes nothing, even where SimGrid's tracing is on: by the platform's <config> (a file name
+# relative to the working folder) or by --cfg (an absolute one). s35 wrote the trace from the check child and from the
+# --check engine. The run itself still writes it, which shows that tracing was on.
+platform traced.xml '  <config id="tracing on">' '    <prop id="tracing" value="yes"/>' \
+  '    <prop id="tracing/filename" value="traced.trace"/>' '  </config>' '  <zone id="z" routing="Full">' \
+  '    <host id="h1" speed="1Gf"/>' '    <host id="h2" speed="1Gf"/>' '  </zone>'
+scenario traced "$work/traced.xml"
+mkdir -p "$work/trace-folder"
+problems=""
+(cd "$work/trace-folder" && "$bin" run "$work/traced.yaml" --check >/dev/null 2>&1) || problems+=" --check failed;"
+[ ! -e "$work/trace-folder/traced.trace" ] || problems+=" --check wrote the platform's trace;"
+"$bin" run "$work/traced.yaml" --check --cfg=tracing:yes --cfg=tracing/filename:"$work/absolute.trace" >/dev/null \
+  2>&1 || problems+=" --check --cfg=tracing:yes failed;"
+"$bin" fork-join "$src/scenarios/adaptive-partitioning/fork-join.yaml" --check --cfg=tracing:yes \
+  --cfg=tracing/filename:"$work/absolute.trace" >/dev/null 2>&1 || problems+=" fork-join --check failed;"
+[ ! -e "$work/absolute.trace" ] || problems+=" --check wrote --cfg's trace;"
+(cd "$work/trace-folder" && "$bin" run "$work/traced.yaml" --quiet --out "$work/out-traced" >/dev/null 2>&1) ||
+  problems+=" the run failed;"
+[ -s "$work/trace-folder/traced.trace" ] || problems+=" the run wrote no trace (tracing was not on);"
+report check_writes_no_trace "$problems"
+# A trace file SimGrid cannot open is still refused before the run, and by --check, with SimGrid's words.
+for mode in --check --quiet; do
+  expect_error "unwritable_trace$mode" 2 "traced.xml: invalid platform" "Tracefile $work/none/x.trace could not be \
+opened" -- run "$work/traced.yaml" "$mode" --cfg=tracing/filename:"$work/none/x.trace"
+done
+
 platform no-host.xml '  <zone id="z" routing="Full">' '  </zone>'
 scenario no_host "$work/no-host.xml"
 expect_error no_host 2 "no-host.xml" "no host" -- run "$work/no_host.yaml"

@@ -1,4 +1,6 @@
-/* Which YAML tags a scalar may carry where the scenario asks for a value of a given type.
+/* Which YAML tags a scalar may carry where the scenario asks for a value of a given type: the scenario's own keys
+ * (scenario/scenario.cpp, scenario/replications.cpp) and the parameters of policies and allocators, whose type their
+ * declaration gives (core/params.cpp).
  *
  * yaml-cpp reads `!!str 20` and `!foo 20` as the number 20 without a word: a tag that says the value is something else
  * than what is asked is refused. Plain scalars carry the tag "?", quoted ones "!" (a quoted "20" is read as 20, as it
@@ -33,8 +35,8 @@ inline bool tag_fits(const std::string& tag, ScalarType type)
  * tagged scalar as text, not as a null node. */
 inline bool is_tagged_null(const std::string& tag, const std::string& text)
 {
-  return tag == "tag:yaml.org,2002:null" && (text.empty() || text == "~" || text == "null" || text == "Null" ||
-                                             text == "NULL");
+  return tag == "tag:yaml.org,2002:null" &&
+         (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL");
 }
 
 } // namespace jobsched
