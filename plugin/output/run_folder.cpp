@@ -202,30 +202,53 @@ void RunFolder::commit()
   committed_ = true;
 }
 
+namespace {
+/* Whether `dir` holds only figures `jobsched plot` writes (files *.svg and *.png): a `plots` folder of an earlier run,
+ * stale once the run is replaced; a folder holding anything else is a user's, and stays. */
+bool holds_only_figures(const fs::path& dir)
+{
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const fs::path& file = entry.path();
+    if (!fs::is_regular_file(fs::symlink_status(file, ec)) ||
+        (file.extension() != ".svg" && file.extension() != ".png"))
+      return false;
+  }
+  return !ec;
+}
+} // namespace
+
 /* Into an existing folder only a run's outputs go: each one this run wrote is renamed over the previous run's, the
- * previous run's outputs this run does not write are removed (trace.csv of a run with `output.trace: false`), and
- * nothing else in the folder is touched (a user's notes, `.git`, the file the shell redirects stdout into). */
+ * previous run's outputs this run does not write are removed (trace.csv of a run with `output.trace: false`, a
+ * `plots` folder of figures only), and nothing else in the folder is touched (a user's notes, `.git`, the file the
+ * shell redirects stdout into, a folder of the user's that bears an output's name). Every check comes before the first
+ * rename: a refused run leaves the folder as it was. */
 void RunFolder::replace_outputs()
 {
   std::error_code ec;
-  const fs::path aside = tmp_ / ".previous"; // a folder the new one replaces: renamed here, removed with tmp_
+  std::vector<std::pair<fs::path, bool>> targets; // each output's place, and whether this run wrote it
   for (const auto& name : run_output_names()) {
     const fs::path target = dir_ / name;
     const bool written =
         std::any_of(files_.begin(), files_.end(), [&name](const auto& file) { return file.first == name; }) ||
         fs::exists(tmp_ / name, ec);
-    const bool folder_there = fs::is_directory(fs::symlink_status(target, ec));
-    if (!written) {
-      fs::remove_all(target, ec);
-      if (ec) throw InputError(target.string() + ": cannot remove the previous run's output (" + ec.message() + ")");
+    const fs::file_status there = fs::symlink_status(target, ec);
+    if (written && fs::is_directory(there))
+      throw InputError(target.string() + ": a folder stands where the run writes its file; it is not replaced");
+    targets.emplace_back(target, written);
+  }
+  for (const auto& [target, written] : targets) {
+    if (written) {
+      fs::rename(tmp_ / target.filename(), target, ec);
+      if (ec) throw InputError(target.string() + ": cannot write (" + ec.message() + ")");
       continue;
     }
-    if (folder_there) { // rename() replaces a file, or an empty folder only
-      fs::rename(target, aside, ec);
-      if (ec) throw InputError(target.string() + ": cannot replace (" + ec.message() + ")");
-    }
-    fs::rename(tmp_ / name, target, ec);
-    if (ec) throw InputError(target.string() + ": cannot write (" + ec.message() + ")");
+    const fs::file_status there = fs::symlink_status(target, ec);
+    if (!fs::exists(there)) continue;
+    if (fs::is_directory(there) ? !holds_only_figures(target) : !fs::is_regular_file(there) && !fs::is_symlink(there))
+      continue;
+    fs::remove_all(target, ec);
+    if (ec) throw InputError(target.string() + ": cannot remove the previous run's output (" + ec.message() + ")");
   }
   fs::remove_all(tmp_, ec);
 }

@@ -127,6 +127,38 @@ TEST(RunFolder, TheCurrentFolderKeepsEverythingButTheOutputs)
   EXPECT_EQ(listing(s.dir), (std::vector<std::string>{"work"}));
 }
 
+/* A folder of the user's named like an output is never removed: `plots` goes only when it holds nothing but figures
+ * (an earlier run's, stale), and a folder where the run writes a file refuses the run before anything is replaced
+ * (it used to be moved aside and deleted, after jobs.csv had already been replaced). */
+TEST(RunFolder, AUsersFolderNamedLikeAnOutputStays)
+{
+  Sandbox s;
+  fs::path out = s.dir / "run";
+  put(out / "jobs.csv", "old jobs");
+  put(out / "plots" / "notes.txt", "the user's");
+  put(out / "plots" / "gantt.svg", "a figure");
+  {
+    RunFolder f(out);
+    f.write("jobs.csv", "new jobs");
+    f.commit();
+  }
+  EXPECT_EQ(listing(out), (std::vector<std::string>{"jobs.csv", "plots"}));
+  EXPECT_EQ(listing(out / "plots"), (std::vector<std::string>{"gantt.svg", "notes.txt"}));
+
+  fs::path taken = s.dir / "taken";
+  put(taken / "jobs.csv", "old jobs");
+  put(taken / "trace.csv" / "b", "the user's");
+  {
+    RunFolder f(taken);
+    f.write("jobs.csv", "new jobs");
+    f.write("trace.csv", "new trace");
+    EXPECT_THROW(f.commit(), InputError);
+  }
+  EXPECT_EQ(slurp(taken / "jobs.csv"), "old jobs");
+  EXPECT_EQ(slurp(taken / "trace.csv" / "b"), "the user's");
+  EXPECT_EQ(listing(taken), (std::vector<std::string>{"jobs.csv", "trace.csv"}));
+}
+
 /* Pieces of 32 KiB or more go to the file from where they are, after what the buffer holds: the file has every piece,
  * small and large, in the order written (each piece's bytes distinct from its neighbours'). */
 TEST(RunFolder, LargePiecesKeepTheirPlaceAmongSmallOnes)
