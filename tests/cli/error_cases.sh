@@ -96,19 +96,8 @@ expect_error plugin_cfg 2 "--cfg=plugin:jobsched:" "jobsched already" -- run "$w
 # The front end (role master, where jobsched's actors run) switched off at 50 s by its state profile: one line naming
 # the host and the time, not an internal error.
 mkdir -p "$work/front-off"
-printf '50 0\n' >"$work/front-off/front.state"
-cat >"$work/front-off/p.xml" <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="w1" speed="1Gf"/>
-    <host id="w2" speed="1Gf"/>
-    <host id="frontend" speed="1Gf" state_file="front.state"><prop id="role" value="master"/></host>
-  </zone>
-</platform>
-XML
-printf 'platform: p.xml\nworkload: {generator: {jobs: 5}}\npolicy: {name: fcfs}\n' >"$work/front-off/s.yaml"
+printf 'platform: %s\nworkload: {generator: {jobs: 5}}\npolicy: {name: fcfs}\n' \
+  "$src/tests/platforms/front-switched-off.xml" >"$work/front-off/s.yaml"
 expect_error front_end_switched_off 2 "stopped at 50 s" "host 'frontend' was switched off" -- run "$work/front-off/s.yaml"
 expect_error malformed_simgrid_log 2 "malformed --log=badlog" "CATEGORY.thres" -- run "$work/good.yaml" --log=badlog
 expect_error missing_scenario_file 2 "$work/none.yaml" "cannot open" -- run "$work/none.yaml"

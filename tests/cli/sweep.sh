@@ -96,27 +96,14 @@ report shards_partition_the_runs "$problems"
 
 # 5. A run that fails only once simulated (its front end switched off at 50 s by a state profile) is reported and the
 #    sweep goes on; what a run's set-up refuses (apmc on a workload without memory) is refused before the first run.
-mkdir -p off
-printf '50 0\n' >off/front.state
-cat >off/p.xml <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="w1" speed="1Gf"/>
-    <host id="w2" speed="1Gf"/>
-    <host id="frontend" speed="1Gf" state_file="front.state"><prop id="role" value="master"/></host>
-  </zone>
-</platform>
-XML
 "$bin" sweep sweep.yaml --out C --quiet --set deployment=null --set replications=1 \
-  --set "sweep={platform: [$src/platforms/cluster-16.xml, $work/off/p.xml]}" 2>C.err
+  --set "sweep={platform: [$src/platforms/cluster-16.xml, $src/tests/platforms/front-switched-off.xml]}" 2>C.err
 status=$?
 problems=""
 [ "$status" -eq 1 ] || problems+=" exit $status (expected 1);"
 grep -q "failed: .*host 'frontend' was switched off" C.err || problems+=" no failure message: $(head -1 C.err);"
 grep -q 'cluster-16.xml,ok,' C/results.csv || problems+=" the good run is missing;"
-grep -q 'p.xml,failed,' C/results.csv || problems+=" the failed run is not marked;"
+grep -q 'front-switched-off.xml,failed,' C/results.csv || problems+=" the failed run is not marked;"
 report failed_run "$problems"
 "$bin" sweep sweep.yaml --out C2 --quiet --set 'sweep={policy.name: [fcfs, apmc]}' --set replications=1 2>C2.err
 status=$?
