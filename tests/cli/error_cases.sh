@@ -794,5 +794,17 @@ for case in "memory-missing.yaml --set workload.memory.model=none" \
     problems+=" $case refused: $(head -n 1 "$work/memory-good.stderr");"
   rm -rf "$work/out-memory-good"
 done
+# Only paging without node_memory_mb reads the property: any value is left alone otherwise (s36 refused these).
+for value in 4GB 0 -1 "16 GB" 1e13 abc; do
+  memory_platform x "<prop id=\"memory_mb\" value=\"$value\"/>" >"$work/memory-unread.xml"
+  memory_scenario memory_unread "$work/memory-unread.xml" >"$work/memory-unread.yaml"
+  for option in workload.memory.model=none workload.memory.node_memory_mb=1024; do
+    "$bin" run "$work/memory-unread.yaml" --set "$option" --quiet --out "$work/out-memory-unread" \
+      2>"$work/memory-unread.stderr" || problems+=" '$value' with $option refused: $(head -n 1 "$work/memory-unread.stderr");"
+    [ "$(field jobs_simulated "$work/out-memory-unread/summary.json")" = 5 ] ||
+      problems+=" '$value' with $option: not 5 jobs;"
+    rm -rf "$work/out-memory-unread"
+  done
+done
 report host_memory_good "$problems"
 finish
