@@ -693,6 +693,19 @@ expect_error second_document 2 "two-documents.yaml:6:" "a second YAML document" 
   printf 'workload:\n  generator: {jobs: 5}\n---\npolicy: {name: fcfs}\n'; } >"$work/two-markers.yaml"
 expect_error second_document_after_marker 2 "two-markers.yaml:7:" "a second YAML document" -- \
   run "$work/two-markers.yaml"
+# An empty document (a marker and comments alone) before the second one: the line is that of the content's marker, 6
+# (s36 named the empty document's, 4).
+{ scenario_head empty_then_content; printf -- '---\n# nothing here\n---\npolicy: {name: fcfs}\n'; } \
+  >"$work/empty-then-content.yaml"
+expect_error second_document_after_empty_one 2 "empty-then-content.yaml:6:" "a second YAML document" -- \
+  run "$work/empty-then-content.yaml"
+{ printf -- '# a comment before the first marker\n--- # it opens document 0\n'; scenario_head comment_first
+  printf -- '--- # an empty document\n--- {policy: {name: fcfs}}\n'; } >"$work/comment-first.yaml"
+expect_error second_document_comment_first 2 "comment-first.yaml:7:" "a second YAML document" -- \
+  run "$work/comment-first.yaml"
+{ scenario_head after_end; printf 'workload:\n  generator: {jobs: 5}\n...\n# the next document needs no marker\n'
+  printf 'policy: {name: fcfs}\n# the end\n'; } >"$work/after-end.yaml"
+expect_error second_document_after_end 2 "after-end.yaml:8:" "a second YAML document" -- run "$work/after-end.yaml"
 
 # ---- A tag on a number or a boolean (!!str 20, !foo 20) was dropped, and the value read as the number ----
 for tagged in '!!str 20' '!foo 20' '!!float 20'; do
