@@ -47,12 +47,10 @@ std::vector<OwnerChange> read_owner_trace(const std::filesystem::path& file, con
   std::vector<OwnerChange> out;
   std::string line;
   double last = 0;
-  bool any_change = false;
   for (long number = 1; std::getline(in, line); number++) {
     const std::string where = file.string() + ":" + std::to_string(number) + ": ";
     line = trim(line);
     if (line.empty() || line[0] == '#') continue;
-    any_change = true;
     std::vector<std::string> fields;
     std::stringstream ss(line);
     for (std::string f; std::getline(ss, f, ',');)
@@ -88,11 +86,8 @@ std::vector<OwnerChange> read_owner_trace(const std::filesystem::path& file, con
       out.push_back({t, h, false});
     }
   }
-  // A trace that says nothing is a mistake (a wrong or truncated file), as a profile without any event is: no owner at
-  // all is owners.model: none.
-  if (!any_change)
-    throw InputError(file.string() + ": no TIME,HOST,STATE line (an owner trace gives at least one; no owner at all is "
-                                     "owners.model: none)");
+  // A trace without any line (empty, or comments alone) is no change at all: no owner activity, as SimGrid reads a
+  // profile without events.
   // An owner still there at the end of the trace stays: the guests leave after the grace time.
   for (size_t h = 0; h < hosts.size(); h++)
     if (busy[h] && !zero_start[h]) out.push_back({since[h] + grace, static_cast<int>(h), true});

@@ -4,9 +4,30 @@
 #include "platform/platform_check.hpp"
 #include "platform/platform_values.hpp"
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace jobsched {
+
+namespace {
+/* Whether SimGrid reads `value` of the actor attribute `name` as it reads the attribute left out. SimGrid 3.32 reads
+ * start_time and kill_time with std::stod (leading blanks skipped, the rest after the number ignored) when the
+ * deployment is loaded, at time 0: an actor whose start_time is not above the clock starts at once, and a kill_time
+ * not above the clock sets no kill timer; on_failure is DIE or RESTART (the DTD's list). NaN is neither (kill_time
+ * NaN would set a timer at NaN), and a value std::stod cannot read made SimGrid abort. */
+bool means_simgrid_default(const std::string& name, const std::string& value)
+{
+  if (name == "on_failure") return value == "DIE";
+  if (name != "start_time" && name != "kill_time") return false;
+  try {
+    const double time = std::stod(value);
+    return time <= 0; // false for NaN
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+} // namespace
 
 void check_deployment_actors(const std::filesystem::path& file, const std::string& text)
 {
@@ -31,9 +52,11 @@ void check_deployment_actors(const std::filesystem::path& file, const std::strin
       continue;
     ours = &e;
     for (const auto& [name, value] : e.attributes)
-      if (name != "host" && name != "function")
+      if (name != "host" && name != "function" && !means_simgrid_default(name, value))
         throw InputError(where + "<" + e.name + " function=\"" + function->second + "\">: attribute " + name +
-                         " is not supported (jobsched's actors run from the start of the simulation to its end)");
+                         " is not supported with value '" + value +
+                         "' (jobsched's actors run from the start of the simulation to its end: only start_time and "
+                         "kill_time of 0 or less and on_failure DIE, SimGrid's defaults, are accepted)");
   }
 }
 

@@ -234,7 +234,8 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
     if (arch != nullptr && *arch != '\0') machine.set_arch(machine.host_count() - 1, arch);
   }
   read_mesh_positions(machine, hosts, platform);
-  check_host_memory(hosts, platform, sc.workload.memory.paging && !(sc.workload.memory.node_memory_mb > 0));
+  // Only paging reads the property, and workload.memory.node_memory_mb overrides it.
+  if (sc.workload.memory.paging && !(sc.workload.memory.node_memory_mb > 0)) check_host_memory(hosts, platform);
   double reference_speed = sc.simulation.reference_speed > 0 ? sc.simulation.reference_speed : machine.speed(0);
   // The VP jobs' work is given on the slowest workstation (workload/generator.hpp, model vp).
   const bool vp_jobs = sc.workload.generator && sc.workload.generator->model == GeneratorModel::vp;

@@ -270,24 +270,38 @@ void apply_override(YAML::Node& root, const std::string& assignment)
 }
 
 namespace {
-/* The 1-based line of the marker ('---' at a line's start) that opens the second document of `yaml_text`: the second
- * such marker, or the first when a document came before it. */
-long second_document_line(const std::string& yaml_text)
+/* The 1-based line of the marker ('---' at a line's start) that opens document `document` (0-based, at least 1) of
+ * `yaml_text`, as YAML::LoadAll numbers them: the first marker opens document 0 when no content (a line other than a
+ * comment, a blank or a directive) came before it, else document 1; each further marker opens the next. The empty
+ * documents before the one named (a '---' followed by comments alone) are skipped: the line is that of the content.
+ * After '...' (a document's end) content opens the next document without a marker: its line is named. */
+long document_marker_line(const std::string& yaml_text, size_t document)
 {
   std::istringstream in(yaml_text);
   long line_number = 0;
-  bool content = false; // a line of the first document, other than a comment or blank, came before
+  long opened = -1;   // the document the lines read so far belong to (-1: none yet)
+  bool ended = false; // after '...': content opens the next document without a marker
+  auto is_marker = [](const std::string& line, const char* marker) {
+    return line.rfind(marker, 0) == 0 && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+  };
   for (std::string line; std::getline(in, line);) {
     line_number++;
-    const bool marker =
-        line.rfind("---", 0) == 0 && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
-    if (marker && content) return line_number;
-    if (marker) {
-      content = true; // the first document's marker: the next one opens the second
+    if (is_marker(line, "---")) {
+      ended = false;
+      if (++opened == static_cast<long>(document)) return line_number;
+      continue;
+    }
+    if (is_marker(line, "...")) {
+      ended = true;
       continue;
     }
     const size_t first = line.find_first_not_of(" \t\r");
-    if (first != std::string::npos && line[first] != '#' && line[0] != '%') content = true;
+    if (first == std::string::npos || line[first] == '#' || line[0] == '%') continue;
+    if (opened < 0) opened = 0;
+    if (ended) {
+      ended = false;
+      if (++opened == static_cast<long>(document)) return line_number;
+    }
   }
   return line_number;
 }
@@ -301,7 +315,7 @@ YAML::Node parse_yaml(const std::string& yaml_text, const std::string& file)
     std::vector<YAML::Node> documents = YAML::LoadAll(yaml_text);
     for (size_t d = 1; d < documents.size(); d++)
       if (!documents[d].IsNull())
-        throw InputError(file + ":" + std::to_string(second_document_line(yaml_text)) +
+        throw InputError(file + ":" + std::to_string(document_marker_line(yaml_text, d)) +
                          ": a second YAML document (after '---'): a scenario is one document");
     YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
     if (root.IsScalar() && is_tagged_null(root.Tag(), root.Scalar())) root = YAML::Node();

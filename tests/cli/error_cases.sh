@@ -682,6 +682,19 @@ expect_error second_document 2 "two-documents.yaml:6:" "a second YAML document" 
   printf 'workload:\n  generator: {jobs: 5}\n---\npolicy: {name: fcfs}\n'; } >"$work/two-markers.yaml"
 expect_error second_document_after_marker 2 "two-markers.yaml:7:" "a second YAML document" -- \
   run "$work/two-markers.yaml"
+# An empty document (a marker and comments alone) before the second one: the line is that of the content's marker, 6
+# (s36 named the empty document's, 4).
+{ scenario_head empty_then_content; printf -- '---\n# nothing here\n---\npolicy: {name: fcfs}\n'; } \
+  >"$work/empty-then-content.yaml"
+expect_error second_document_after_empty_one 2 "empty-then-content.yaml:6:" "a second YAML document" -- \
+  run "$work/empty-then-content.yaml"
+{ printf -- '# a comment before the first marker\n--- # it opens document 0\n'; scenario_head comment_first
+  printf -- '--- # an empty document\n--- {policy: {name: fcfs}}\n'; } >"$work/comment-first.yaml"
+expect_error second_document_comment_first 2 "comment-first.yaml:7:" "a second YAML document" -- \
+  run "$work/comment-first.yaml"
+{ scenario_head after_end; printf 'workload:\n  generator: {jobs: 5}\n...\n# the next document needs no marker\n'
+  printf 'policy: {name: fcfs}\n# the end\n'; } >"$work/after-end.yaml"
+expect_error second_document_after_end 2 "after-end.yaml:8:" "a second YAML document" -- run "$work/after-end.yaml"
 
 # ---- A tag on a number or a boolean (!!str 20, !foo 20) was dropped, and the value read as the number ----
 for tagged in '!!str 20' '!foo 20' '!!float 20'; do
@@ -782,6 +795,18 @@ for case in "memory-missing.yaml --set workload.memory.model=none" \
   "$bin" run $work/$case --quiet --out "$work/out-memory-good" 2>"$work/memory-good.stderr" ||
     problems+=" $case refused: $(head -n 1 "$work/memory-good.stderr");"
   rm -rf "$work/out-memory-good"
+done
+# Only paging without node_memory_mb reads the property: any value is left alone otherwise (s36 refused these).
+for value in 4GB 0 -1 "16 GB" 1e13 abc; do
+  memory_platform x "<prop id=\"memory_mb\" value=\"$value\"/>" >"$work/memory-unread.xml"
+  memory_scenario memory_unread "$work/memory-unread.xml" >"$work/memory-unread.yaml"
+  for option in workload.memory.model=none workload.memory.node_memory_mb=1024; do
+    "$bin" run "$work/memory-unread.yaml" --set "$option" --quiet --out "$work/out-memory-unread" \
+      2>"$work/memory-unread.stderr" || problems+=" '$value' with $option refused: $(head -n 1 "$work/memory-unread.stderr");"
+    [ "$(field jobs_simulated "$work/out-memory-unread/summary.json")" = 5 ] ||
+      problems+=" '$value' with $option: not 5 jobs;"
+    rm -rf "$work/out-memory-unread"
+  done
 done
 report host_memory_good "$problems"
 finish

@@ -181,6 +181,18 @@ expect_error deployment_kill_time_submitter 3 "kill-time-submitter.xml:5: " "job
 actor_lines on-failure.xml '  <actor host="frontend" function="jobsched_scheduler" on_failure="RESTART"/>' "$submitter"
 expect_error deployment_on_failure 2 "on-failure.xml:4: " "attribute on_failure is not supported" -- \
   run "$work/on-failure.yaml"
+# Values SimGrid reads as its defaults (no start delay, never killed, die on failure) change nothing: s36 refused them.
+actor_lines deployment_simgrid_defaults.xml \
+  '  <actor host="frontend" function="jobsched_scheduler" on_failure="DIE" start_time="0" kill_time="-1"/>' \
+  '  <actor host="frontend" function="jobsched_submitter" start_time="-1.0" kill_time="0"/>'
+expect_run deployment_simgrid_defaults 16 16 - "node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 node-8 node-9 \
+node-10 node-11 node-12 node-13 node-14 node-15"
+actor_lines start-time-small.xml '  <actor host="frontend" function="jobsched_scheduler" start_time="0.5"/>' "$submitter"
+expect_error deployment_start_time_small 2 "start-time-small.xml:4: " \
+  "attribute start_time is not supported with value '0.5'" -- run "$work/start-time-small.yaml"
+actor_lines kill-time-nan.xml '  <actor host="frontend" function="jobsched_scheduler" kill_time="nan"/>' "$submitter"
+expect_error deployment_kill_time_nan 2 "kill-time-nan.xml:4: " "attribute kill_time is not supported with value 'nan'" \
+  -- run "$work/kill-time-nan.yaml"
 actor_lines argument.xml '  <actor host="frontend" function="jobsched_scheduler">' '    <argument value="x"/>' \
   '  </actor>' "$submitter"
 expect_error deployment_argument 2 "argument.xml:5: <argument> in <actor function=\"jobsched_scheduler\">" \

@@ -1345,14 +1345,24 @@ TEST(GangNowMapJson, RoundTripAndErrors)
             std::string::npos);
   EXPECT_NE(message(R"({"processors": [], "slices": [], "colour": 1})").find("unknown key \"colour\""),
             std::string::npos);
-  // A job on no slice whose VPs no processor can take (a plain count on no slice is of architecture "any") was kept,
-  // and carried into the map after a submission.
+  // A job on no slice whose VPs no processor can take is waiting (allocation_map.hpp), as after processor_exit of the
+  // last processor of its architecture: it is read (s36 refused it) and a submission carries it into the new map.
   const std::string two_archs = R"({"processors": [{"name": "P1", "capacity": 1, "arch": "x86"},
       {"name": "P2", "capacity": 1, "arch": "sparc"}], "slices": [[{"job": 1, "vps": 1}, null]], "jobs": [{"id": 1,
       "vps": 1}, )";
-  EXPECT_EQ(message(two_archs + R"({"id": 5, "vps": 1}]})"),
-            "bad.json: /jobs/1/vps: job 5 needs 1 VP(s) of architecture 'any', which no processor has");
-  EXPECT_EQ(message(two_archs + R"({"id": 6, "vps": {"sparc": 1, "mips": 2}}]})"),
-            "bad.json: /jobs/1/vps: job 6 needs 2 VP(s) of architecture 'mips', which no processor has");
+  AllocationMap waiting = read_map_json(two_archs + R"({"id": 5, "vps": 1}]})", "wait.json");
+  ASSERT_EQ(waiting.jobs.size(), 2u);
+  EXPECT_EQ(waiting.jobs[1].id, 5);
+  EXPECT_EQ(waiting.jobs[1].vps, (VpCounts{{"any", 1}})); // a plain count on no slice
+  EXPECT_TRUE(waiting.slices_of(5).empty());
+  EXPECT_EQ(read_map_json(map_json(waiting), "again.json").jobs[1].vps, (VpCounts{{"any", 1}}));
+  AllocationMap mips = read_map_json(two_archs + R"({"id": 6, "vps": {"sparc": 1, "mips": 2}}]})", "wait.json");
+  EXPECT_EQ(mips.jobs[1].vps, (VpCounts{{"sparc", 1}, {"mips", 2}}));
+  EventResult after = submit_job(mips, 7, {{"x86", 1}}, SchedulerOptions{});
+  ASSERT_EQ(after.map.jobs.size(), 3u);
+  EXPECT_EQ(after.map.jobs[1].id, 6);
+  EXPECT_EQ(after.map.jobs[1].vps, (VpCounts{{"sparc", 1}, {"mips", 2}}));
+  EXPECT_TRUE(after.map.slices_of(6).empty());
+  EXPECT_FALSE(after.map.slices_of(7).empty());
   EXPECT_EQ(read_map_json(two_archs + R"({"id": 7, "vps": {"sparc": 2, "mips": 0}}]})", "ok.json").jobs.size(), 2u);
 }
