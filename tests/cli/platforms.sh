@@ -154,8 +154,8 @@ is supported" -- run "$work/two_submitters.yaml"
 # What jobsched's actors do not honour, refused with the file, line and attribute: kill_time on the scheduler crashed
 # the run (exit 139) or deadlocked it, start_time hid the actor ("must place one actor..."), kill_time on the submitter,
 # on_failure, <argument> and <prop> were silently ignored. Line 4 is the scheduler's, line 5 the submitter's.
-# actor_lines FILE SCHEDULER_LINE SUBMITTER_LINE...: a deployment with these lines as its body.
-actor_lines() {
+# platform FILE BODY...: a version 4.1 platform whose <platform> element holds the BODY lines (line 4 onwards).
+platform() {
   local file=$1
   shift
   {
@@ -164,7 +164,12 @@ actor_lines() {
     printf '%s\n' "$@"
     printf '</platform>\n'
   } >"$work/$file"
-  scenario "${file%.xml}" "$cluster16" "$work/$file"
+}
+# actor_lines FILE SCHEDULER_LINE SUBMITTER_LINE...: a deployment with these lines as its body (a deployment is a
+# platform file holding actors), and its scenario.
+actor_lines() {
+  platform "$@"
+  scenario "${1%.xml}" "$cluster16" "$work/$1"
 }
 submitter='  <actor host="frontend" function="jobsched_submitter"/>'
 actor_lines kill-time-scheduler.xml '  <actor host="frontend" function="jobsched_scheduler" kill_time="5000"/>' "$submitter"
@@ -204,17 +209,6 @@ expect_error deployment_prop 2 "prop.xml:6: <prop> in <actor function=\"jobsched
 
 # ---- Platforms SimGrid refuses (no deployment key: the platform alone is checked) ----
 
-# platform FILE BODY...: a version 4.1 platform whose <platform> element holds the BODY lines (line 4 onwards).
-platform() {
-  local file=$1
-  shift
-  {
-    printf '<?xml version='"'"'1.0'"'"'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
-    printf '<platform version="4.1">\n'
-    printf '%s\n' "$@"
-    printf '</platform>\n'
-  } >"$work/$file"
-}
 
 platform bogus-routing.xml '  <zone id="z" routing="bogus">' '    <host id="h1" speed="1Gf"/>' '  </zone>'
 scenario bogus_routing "$work/bogus-routing.xml"
