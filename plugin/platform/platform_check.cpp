@@ -85,7 +85,7 @@ int child_main(const PlatformCheck& check)
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
 
-  write_no_simgrid_trace(); // the real engine writes the run's trace; a --check writes none
+  write_no_simgrid_trace(); // the real engine writes the run's trace (to /dev/null for a --check)
   say(kStage + "options");
   sg4::Engine* engine = nullptr; // never destroyed: the child ends with _exit, tearing SimGrid down is not needed
   try {
@@ -255,7 +255,7 @@ void write_no_simgrid_trace()
     // the exception thrown while the first zone is made crashes the process at its end).
     if (simgrid::config::get_value<bool>("tracing") &&
         why_not_writable(simgrid::config::get_value<std::string>("tracing/filename")).empty())
-      simgrid::config::set_value("tracing", false);
+      simgrid::config::set_value<std::string>("tracing/filename", "/dev/null");
   });
 }
 

@@ -403,6 +403,20 @@ problems=""
   problems+=" the run failed;"
 [ -s "$work/trace-folder/traced.trace" ] || problems+=" the run wrote no trace (tracing was not on);"
 report check_writes_no_trace "$problems"
+# Errors only SimGrid's tracing raises (it finds no container for cluster-16.xml's link halves with tracing/platform
+# or tracing/uncategorized) are met by the check as by the run: the check keeps tracing on, its file /dev/null. s36
+# turned tracing off there: the run aborted (exit 134, no line, an empty trace file left) and --check passed.
+for mode in --quiet --check; do
+  expect_error "tracing_only_error$mode" 1 "cluster-16.xml: invalid platform: container with name small_link_0_DOWN \
+not found" -- run "$src/scenarios/quickstart.yaml" "$mode" --cfg=tracing:yes --cfg=tracing/platform:yes \
+    --cfg=tracing/filename:"$work/container.trace"
+  expect_error "tracing_uncategorized_error$mode" 1 "cluster-16.xml: invalid platform: container with name \
+small_link_0_DOWN not found" -- run "$src/scenarios/time-sharing.yaml" "$mode" --cfg=tracing:yes \
+    --cfg=tracing/uncategorized:yes --cfg=tracing/filename:"$work/container.trace"
+done
+problems=""
+[ ! -e "$work/container.trace" ] || problems+=" a trace file was left;"
+report tracing_only_error_leaves_no_trace "$problems"
 # A trace file SimGrid cannot open is still refused before the run, and by --check, with SimGrid's words.
 for mode in --check --quiet; do
   expect_error "unwritable_trace$mode" 2 "traced.xml: invalid platform" "Tracefile $work/none/x.trace could not be \
