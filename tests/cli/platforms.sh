@@ -227,6 +227,17 @@ scenario missing_speed_file "$work/missing-speed-file.xml"
 expect_error missing_speed_file 2 "missing-speed-file.xml: invalid platform" "'no-such-profile.txt'" -- \
   run "$work/missing_speed_file.yaml"
 
+# A profile found through a path setting given with another in one --cfg (SimGrid splits a --cfg's value at spaces)
+# is checked as any other: s36 read "network/optim:Lazy path:DIR" as no path at all, did not find the file, and left
+# its negative speed factor to SimGrid, which took it.
+mkdir -p "$work/far-profiles"
+printf '0 1\n100 -0.5\n' >"$work/far-profiles/far-speed.txt"
+platform far-profile.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf" speed_file="far-speed.txt"/>' \
+  '    <host id="h2" speed="1Gf"/>' '  </zone>'
+scenario far_profile "$work/far-profile.xml"
+expect_error profile_path_among_settings 1 "far-profile.xml: invalid platform: far-speed.txt:2: a speed factor must \
+be finite and 0 or more" -- run "$work/far_profile.yaml" "--cfg=network/optim:Lazy path:$work/far-profiles"
+
 # Speeds SimGrid accepts but no job could run at: they end at once, or never (found by the mutation campaign).
 platform infinite-speed.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="inf"/>' '  </zone>'
 scenario infinite_speed "$work/infinite-speed.xml"
