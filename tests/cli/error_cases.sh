@@ -91,6 +91,20 @@ expect_error cfg_comma_settings_bad_one 1 "error: --cfg=contexts/stack-size:abc:
   run "$work/good.yaml" "--cfg=network/optim:Lazy,contexts/stack-size:abc"
 expect_error cfg_several_settings_trace_file 1 "error: --cfg=tracing/filename:$work/none/x: cannot write" -- \
   run "$work/good.yaml" "--cfg=tracing:yes	tracing/filename:$work/none/x"
+# An empty --out was taken as none: the run wrote to the scenario's output.dir (here results/good).
+for command in run sweep; do
+  problems=""
+  mkdir -p "$work/empty-out"
+  (cd "$work/empty-out" && "$bin" "$command" "$work/good.yaml" --quiet --out '' >/dev/null 2>"$work/empty-out.stderr")
+  status=$?
+  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
+  [ "$(awk 'END { print NR }' "$work/empty-out.stderr")" -eq 1 ] || problems+=" not one stderr line;"
+  grep -q "^jobsched: error: $command: --out: empty folder name" "$work/empty-out.stderr" ||
+    problems+=" said: $(head -n 1 "$work/empty-out.stderr");"
+  [ -z "$(ls -A "$work/empty-out")" ] || problems+=" wrote $(ls -A "$work/empty-out");"
+  rm -rf "$work/empty-out"
+  report "empty_out_$command" "$problems"
+done
 # --cfg=help, which every --cfg error points to: SimGrid's options on stdout, exit 0, no run.
 "$bin" run --cfg=help >"$work/cfg-help.stdout" 2>"$work/cfg-help.stderr"
 status=$?
