@@ -553,7 +553,11 @@ void add_scenario_options(CLI::App& command, ScenarioOptions& o)
 {
   command.add_option("scenario", o.scenario, "the scenario file");
   command.add_option("--set", o.overrides)->allow_extra_args(false);
-  command.add_option("--out", o.out_dir);
+  // An empty name would be taken as no --out (the scenario's output.dir): refused instead.
+  command.add_option("--out", o.out_dir)->check([](const std::string& dir) {
+    return dir.empty() ? std::string("empty folder name (--out . for the current folder; without --out, output.dir)")
+                       : std::string();
+  });
   command.add_flag("-q,--quiet", o.quiet);
   command.add_option("--plugin", o.plugins)->allow_extra_args(false);
 }

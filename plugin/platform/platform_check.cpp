@@ -7,6 +7,7 @@
 #include "platform/platform_check.hpp"
 
 #include "core/errors.hpp"
+#include "core/simgrid_cfg.hpp"
 #include "core/writable_file.hpp"
 #include "platform/platform_values.hpp"
 
@@ -85,7 +86,7 @@ int child_main(const PlatformCheck& check)
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
 
-  write_no_simgrid_trace(); // the real engine writes the run's trace; a --check writes none
+  write_no_simgrid_trace(); // the real engine writes the run's trace (to /dev/null for a --check)
   say(kStage + "options");
   sg4::Engine* engine = nullptr; // never destroyed: the child ends with _exit, tearing SimGrid down is not needed
   try {
@@ -105,8 +106,8 @@ int child_main(const PlatformCheck& check)
     // the cluster's optional links once SimGrid has parsed their values (its own messages about them come first).
     const std::vector<XmlElement> elements = platform_elements(check.platform);
     std::vector<std::string> search_path; // SimGrid's --cfg=path:DIR, where it looks for profile files
-    for (const auto& a : check.simgrid_args)
-      if (a.rfind("--cfg=path:", 0) == 0) search_path.push_back(a.substr(std::strlen("--cfg=path:")));
+    for (const auto& setting : cfg_settings(check.simgrid_args))
+      if (cfg_setting_name(setting) == "path") search_path.push_back(cfg_setting_value(setting));
     check_profile_files(check.platform, elements, search_path);
     engine->load_platform(check.platform.string());
     check_cluster_links(check.platform, elements);
@@ -204,16 +205,16 @@ std::string simgrid_error_line(const std::string& output)
   return "";
 }
 
-/* The first --cfg option SimGrid refuses, as given ("--cfg=network/model:Bogus"): its messages name the value, not the
- * option ("invalid integer", "Model 'Bogus' is invalid!"), and some abort the process. An engine is made in a forked
- * child with the options up to each one in turn; the first with which it fails is the one. "--cfg" when none does, or
- * when the child cannot be forked. Only called when the check failed on the options: a run with good ones pays
- * nothing. */
+/* The first --cfg setting SimGrid refuses, as given ("--cfg=network/model:Bogus"): its messages name the value, not
+ * the option ("invalid integer", "Model 'Bogus' is invalid!"), and some abort the process. An engine is made in a
+ * forked child with the settings up to each one in turn (each on its own, so that one of several in one --cfg is
+ * named: core/simgrid_cfg.hpp); the first with which it fails is the one. "--cfg" when none does, or when the child
+ * cannot be forked. Only called when the check failed on the options: a run with good ones pays nothing. */
 std::string refused_option(const PlatformCheck& check)
 {
   std::vector<std::string> args{check.program, "--log=root.thres:critical"};
-  for (const auto& option : check.simgrid_args) {
-    if (option.rfind("--log=", 0) == 0) continue;
+  for (const auto& setting : cfg_settings(check.simgrid_args)) {
+    const std::string option = "--cfg=" + setting;
     args.push_back(option);
     std::fflush(nullptr);
     pid_t pid = fork();
@@ -255,7 +256,7 @@ void write_no_simgrid_trace()
     // the exception thrown while the first zone is made crashes the process at its end).
     if (simgrid::config::get_value<bool>("tracing") &&
         why_not_writable(simgrid::config::get_value<std::string>("tracing/filename")).empty())
-      simgrid::config::set_value("tracing", false);
+      simgrid::config::set_value<std::string>("tracing/filename", "/dev/null");
   });
 }
 

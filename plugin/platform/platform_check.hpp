@@ -40,9 +40,11 @@ void check_platform_in_child(const PlatformCheck& check);
 
 /* Makes the engines of this process open no SimGrid trace file, whatever the options and the platform's <config> say
  * (the check child, jobsched run --check: "nothing is written"). SimGrid opens the file (tracing:yes) when the first
- * zone is made, after the platform's <config> is applied: tracing is turned off just before that, by a callback that
- * runs before SimGrid's own only when connected before the process's first engine is made, so call this before. A
- * file SimGrid could not open (a missing folder) is left to SimGrid, which then refuses it without writing. */
+ * zone is made, after the platform's <config> is applied: its file becomes /dev/null just before that, by a callback
+ * that runs before SimGrid's own only when connected before the process's first engine is made, so call this before.
+ * Tracing itself stays on: the errors only tracing raises (a platform whose links it cannot give a container) are met
+ * here as in the run, whose set-up they would otherwise abort. A file SimGrid could not open (a missing folder) is
+ * left to SimGrid, which then refuses it without writing. */
 void write_no_simgrid_trace();
 
 /* The line of a failed check's output (SimGrid's log, backtraces, an exception text) that says what went wrong,

@@ -13,10 +13,10 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <fstream>
-#include <iterator>
 #include <link.h>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -59,45 +59,117 @@ const char* own_version_symbol(void* handle)
   return static_cast<const char*>(symbol);
 }
 
+/* Reads parts of a file by offset, never past its end (as its size was when opened). */
+class FileParts {
+ public:
+  explicit FileParts(const fs::path& file) : in_(file, std::ios::binary)
+  {
+    std::error_code ec;
+    size_ = fs::file_size(file, ec);
+    if (ec || !in_) size_ = 0;
+  }
+  bool fits(std::uint64_t offset, std::uint64_t size) const { return offset <= size_ && size <= size_ - offset; }
+  /* `size` bytes at `offset` into `to`; false when the file does not hold them. */
+  bool read(std::uint64_t offset, void* to, std::size_t size)
+  {
+    if (!fits(offset, size)) return false;
+    in_.clear();
+    in_.seekg(static_cast<std::streamoff>(offset));
+    in_.read(static_cast<char*>(to), static_cast<std::streamsize>(size));
+    return in_.gcount() == static_cast<std::streamsize>(size);
+  }
+
+ private:
+  std::ifstream in_;
+  std::uint64_t size_ = 0;
+};
+
+constexpr std::size_t kChunkBytes = 1 << 16; // what is read at once from a table of the file
+
+/* The offsets in the string table `names` where the string `name` starts (it may end another string, a linker's
+ * sharing of tails), read a chunk at a time. A string running to the table's end ends there. */
+std::set<std::uint64_t> string_offsets(FileParts& file, const Elf64_Shdr& names, const std::string& name)
+{
+  const std::string wanted = name + '\0';
+  std::set<std::uint64_t> found;
+  std::string window; // the table's bytes from window_start on
+  std::uint64_t window_start = 0;
+  for (std::uint64_t done = 0; done < names.sh_size;) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunkBytes, names.sh_size - done));
+    const std::size_t old_size = window.size();
+    window.resize(old_size + n);
+    if (!file.read(names.sh_offset + done, window.data() + old_size, n)) return {};
+    done += n;
+    if (done == names.sh_size) window.push_back('\0');
+    for (size_t at = window.find(wanted); at != std::string::npos; at = window.find(wanted, at + 1))
+      found.insert(window_start + at);
+    // A match not yet complete starts in the last wanted.size() - 1 bytes: only they are kept.
+    const std::size_t keep = std::min(window.size(), wanted.size() - 1);
+    window_start += window.size() - keep;
+    window.erase(0, window.size() - keep);
+  }
+  return found;
+}
+
 /* Whether the shared library `file` defines (not merely uses, as a plugin does) the dynamic symbol `name`, read from
- * the file: dlopen would run the library's static initialisers first. False for what is not a 64-bit ELF file (dlopen
- * then says why it refuses it). */
+ * the file: dlopen would run the library's static initialisers first. Only the ELF header, the section headers and
+ * the dynamic symbol and string tables are read, a chunk at a time (a plugin of 1 GB is not read into memory). False
+ * for what is not a 64-bit ELF file, or one whose tables lie past its end (dlopen then says why it refuses it). */
 bool defines_dynamic_symbol(const fs::path& file, const std::string& name)
 {
-  std::ifstream in(file, std::ios::binary);
-  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  auto fits = [&bytes](std::uint64_t offset, std::uint64_t size) {
-    return offset <= bytes.size() && size <= bytes.size() - offset;
-  };
+  FileParts parts(file);
   Elf64_Ehdr header{};
-  if (!fits(0, sizeof header) || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0 || bytes[EI_CLASS] != ELFCLASS64)
+  if (!parts.read(0, &header, sizeof header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64)
     return false;
-  std::memcpy(&header, bytes.data(), sizeof header);
   if (header.e_shentsize != sizeof(Elf64_Shdr) ||
-      !fits(header.e_shoff, std::uint64_t{header.e_shnum} * sizeof(Elf64_Shdr)))
+      !parts.fits(header.e_shoff, std::uint64_t{header.e_shnum} * sizeof(Elf64_Shdr)))
     return false;
-  auto section = [&](std::size_t i) {
-    Elf64_Shdr s{};
-    std::memcpy(&s, bytes.data() + header.e_shoff + i * sizeof s, sizeof s);
-    return s;
-  };
+  auto section = [&](std::size_t i, Elf64_Shdr& s) { return parts.read(header.e_shoff + i * sizeof s, &s, sizeof s); };
   for (std::size_t i = 0; i < header.e_shnum; i++) {
-    const Elf64_Shdr symbols = section(i);
-    if (symbols.sh_type != SHT_DYNSYM || symbols.sh_link >= header.e_shnum || !fits(symbols.sh_offset, symbols.sh_size))
+    Elf64_Shdr symbols{};
+    Elf64_Shdr names{};
+    if (!section(i, symbols) || symbols.sh_type != SHT_DYNSYM || symbols.sh_link >= header.e_shnum ||
+        !parts.fits(symbols.sh_offset, symbols.sh_size) || !section(symbols.sh_link, names) ||
+        !parts.fits(names.sh_offset, names.sh_size))
       continue;
-    const Elf64_Shdr names = section(symbols.sh_link);
-    if (!fits(names.sh_offset, names.sh_size)) continue;
-    for (std::uint64_t at = 0; at + sizeof(Elf64_Sym) <= symbols.sh_size; at += sizeof(Elf64_Sym)) {
-      Elf64_Sym symbol{};
-      std::memcpy(&symbol, bytes.data() + symbols.sh_offset + at, sizeof symbol);
-      if (symbol.st_shndx == SHN_UNDEF || symbol.st_name >= names.sh_size) continue;
-      const char* n = bytes.data() + names.sh_offset + symbol.st_name;
-      if (strnlen(n, names.sh_size - symbol.st_name) == name.size() &&
-          name.compare(0, name.size(), n, name.size()) == 0)
-        return true;
+    const std::set<std::uint64_t> name_offsets = string_offsets(parts, names, name);
+    if (name_offsets.empty()) continue;
+    std::vector<Elf64_Sym> chunk(kChunkBytes / sizeof(Elf64_Sym));
+    const std::uint64_t count = symbols.sh_size / sizeof(Elf64_Sym);
+    for (std::uint64_t done = 0; done < count;) {
+      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), count - done));
+      if (!parts.read(symbols.sh_offset + done * sizeof(Elf64_Sym), chunk.data(), n * sizeof(Elf64_Sym))) break;
+      for (std::size_t k = 0; k < n; k++)
+        if (chunk[k].st_shndx != SHN_UNDEF && name_offsets.count(chunk[k].st_name) > 0) return true;
+      done += n;
     }
   }
   return false;
+}
+
+/* Why `file` is an ELF file cut short ("" when it is not a 64-bit ELF file, or holds all its headers say): dlopen maps
+ * a library's loadable segments without checking that the file holds them, and the process then dies of SIGBUS. */
+std::string elf_cut_short(const fs::path& file)
+{
+  FileParts parts(file);
+  Elf64_Ehdr header{};
+  if (!parts.read(0, &header, sizeof header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64)
+    return "";
+  const std::string cut = "the file is cut short (";
+  if (header.e_shnum > 0 && !parts.fits(header.e_shoff, std::uint64_t{header.e_shnum} * header.e_shentsize))
+    return cut + "its section headers lie past its end)";
+  if (header.e_phentsize != sizeof(Elf64_Phdr) ||
+      !parts.fits(header.e_phoff, std::uint64_t{header.e_phnum} * sizeof(Elf64_Phdr)))
+    return cut + "its program headers lie past its end)";
+  for (std::size_t i = 0; i < header.e_phnum; i++) {
+    Elf64_Phdr segment{};
+    if (!parts.read(header.e_phoff + i * sizeof segment, &segment, sizeof segment)) return cut + "unreadable)";
+    if (segment.p_type == PT_LOAD && !parts.fits(segment.p_offset, segment.p_filesz))
+      return cut + "a loadable segment lies past its end)";
+  }
+  return "";
 }
 
 /* A symbol jobsched's own library defines and a plugin, which links against it, only uses: load_plugin's. Empty when
@@ -122,6 +194,8 @@ void load_plugin(const fs::path& file, const std::string& origin)
   for (const auto& p : plugins())
     if (p.file == canonical) return;
   LoadedPlugin plugin{canonical, file_hash(canonical, where), {}, {}};
+  if (const std::string why = elf_cut_short(canonical); !why.empty())
+    throw InputError(where + ": cannot load it: " + why);
   // A copy of jobsched's own library would register its SimGrid options again as dlopen loads it, and SimGrid aborts.
   static const std::string own_symbol = own_library_symbol();
   if (!own_symbol.empty() && defines_dynamic_symbol(canonical, own_symbol))

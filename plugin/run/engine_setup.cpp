@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/simgrid_cfg.hpp"
 #include "core/time_format.hpp"
 #include "core/writable_file.hpp"
 #include "platform/deployment_check.hpp"
@@ -94,37 +95,42 @@ void require_usable_links(const sg4::Engine& engine, const std::filesystem::path
 namespace {
 /* The option the engine refused, named as given ("--cfg=network/model:Bogus"): SimGrid's messages for a bad value
  * ("invalid integer", "Model 'Bogus' is invalid!") do not name it. Called once the engine's constructor threw, which
- * left SimGrid's options declared: each --log, then each --cfg (SimGrid's order) is applied again on its own until one
- * is refused. "--cfg" when none is (the process ends with the error anyway). */
+ * left SimGrid's options declared: each --log, then each --cfg setting (SimGrid's order; several in one --cfg are
+ * named one by one, core/simgrid_cfg.hpp) is applied again on its own until one is refused. "--cfg" when none is (the
+ * process ends with the error anyway). */
 std::string rejected_option(const std::vector<std::string>& simgrid_args)
 {
-  for (const char* prefix : {"--log=", "--cfg="})
-    for (const auto& arg : simgrid_args) {
-      if (arg.rfind(prefix, 0) != 0) continue;
-      try {
-        if (prefix[2] == 'l')
-          xbt_log_control_set(arg.c_str() + 6);
-        else
-          simgrid::config::set_parse(arg.substr(6));
-      } catch (const std::exception&) {
-        return arg;
-      }
+  for (const auto& arg : simgrid_args) {
+    if (arg.rfind("--log=", 0) != 0) continue;
+    try {
+      xbt_log_control_set(arg.c_str() + 6);
+    } catch (const std::exception&) {
+      return arg;
     }
+  }
+  for (const auto& setting : cfg_settings(simgrid_args)) {
+    try {
+      simgrid::config::set_parse(setting);
+    } catch (const std::exception&) {
+      return "--cfg=" + setting;
+    }
+  }
   return "--cfg";
 }
 
 /* SimGrid opens --cfg=tracing/filename as it loads the platform, and reports that it cannot as a fault of the
- * platform: checked first, from the options as given (the last value of each wins, as in SimGrid). */
+ * platform: checked first, from the settings as given (the last value of each wins, as in SimGrid). */
 void check_trace_file(const std::vector<std::string>& simgrid_args)
 {
   bool tracing = false;
   std::string file = "simgrid.trace"; // SimGrid's default
-  for (const auto& arg : simgrid_args) {
-    if (arg.rfind("--cfg=tracing:", 0) == 0) {
-      const std::string value = arg.substr(14);
+  for (const auto& setting : cfg_settings(simgrid_args)) {
+    const std::string name = cfg_setting_name(setting);
+    if (name == "tracing") {
+      const std::string value = cfg_setting_value(setting);
       tracing = value == "yes" || value == "on" || value == "true" || value == "1";
-    } else if (arg.rfind("--cfg=tracing/filename:", 0) == 0) {
-      file = arg.substr(23);
+    } else if (name == "tracing/filename") {
+      file = cfg_setting_value(setting);
     }
   }
   if (!tracing) return;

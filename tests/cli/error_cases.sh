@@ -76,6 +76,35 @@ expect_error log_rollfile_folder 2 "--log=root.app:rollfile:1000:$work: " "is a 
   run "$work/good.yaml" "--log=root.app:rollfile:1000:$work"
 expect_error tracing_file_unwritable 2 "--cfg=tracing/filename:/nonexistent/dir/x: cannot write '/nonexistent/dir/x'" \
   -- run "$work/good.yaml" --cfg=tracing:yes --cfg=tracing/filename:/nonexistent/dir/x
+# One --cfg may hold several settings: SimGrid splits its value at spaces, tabs, newlines and commas. They are read as
+# SimGrid reads them: s36 took the rest of the value for the trace file's name ("cannot write 't.trace
+# tracing/precision:6'"), and named the whole --cfg where SimGrid refused one of its settings.
+problems=""
+(cd "$work" && "$bin" run "$work/good.yaml" --quiet --out "$work/out-several" --cfg=tracing:yes \
+  "--cfg=tracing/filename:several.trace tracing/precision:6" >/dev/null 2>"$work/several.stderr") ||
+  problems+=" refused: $(head -n 1 "$work/several.stderr");"
+[ -s "$work/several.trace" ] || problems+=" no trace written;"
+report cfg_several_settings "$problems"
+expect_error cfg_several_settings_bad_one 2 "error: --cfg=network/model:Bogus: Model 'Bogus' is invalid" \
+  "(see --cfg=help)" -- run "$work/good.yaml" "--cfg=network/optim:Lazy network/model:Bogus"
+expect_error cfg_comma_settings_bad_one 1 "error: --cfg=contexts/stack-size:abc: " -- \
+  run "$work/good.yaml" "--cfg=network/optim:Lazy,contexts/stack-size:abc"
+expect_error cfg_several_settings_trace_file 1 "error: --cfg=tracing/filename:$work/none/x: cannot write" -- \
+  run "$work/good.yaml" "--cfg=tracing:yes	tracing/filename:$work/none/x"
+# An empty --out was taken as none: the run wrote to the scenario's output.dir (here results/good).
+for command in run sweep; do
+  problems=""
+  mkdir -p "$work/empty-out"
+  (cd "$work/empty-out" && "$bin" "$command" "$work/good.yaml" --quiet --out '' >/dev/null 2>"$work/empty-out.stderr")
+  status=$?
+  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
+  [ "$(awk 'END { print NR }' "$work/empty-out.stderr")" -eq 1 ] || problems+=" not one stderr line;"
+  grep -q "^jobsched: error: $command: --out: empty folder name" "$work/empty-out.stderr" ||
+    problems+=" said: $(head -n 1 "$work/empty-out.stderr");"
+  [ -z "$(ls -A "$work/empty-out")" ] || problems+=" wrote $(ls -A "$work/empty-out");"
+  rm -rf "$work/empty-out"
+  report "empty_out_$command" "$problems"
+done
 # --cfg=help, which every --cfg error points to: SimGrid's options on stdout, exit 0, no run.
 "$bin" run --cfg=help >"$work/cfg-help.stdout" 2>"$work/cfg-help.stderr"
 status=$?

@@ -233,6 +233,17 @@ scenario missing_speed_file "$work/missing-speed-file.xml"
 expect_error missing_speed_file 2 "missing-speed-file.xml: invalid platform" "'no-such-profile.txt'" -- \
   run "$work/missing_speed_file.yaml"
 
+# A profile found through a path setting given with another in one --cfg (SimGrid splits a --cfg's value at spaces)
+# is checked as any other: s36 read "network/optim:Lazy path:DIR" as no path at all, did not find the file, and left
+# its negative speed factor to SimGrid, which took it.
+mkdir -p "$work/far-profiles"
+printf '0 1\n100 -0.5\n' >"$work/far-profiles/far-speed.txt"
+platform far-profile.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf" speed_file="far-speed.txt"/>' \
+  '    <host id="h2" speed="1Gf"/>' '  </zone>'
+scenario far_profile "$work/far-profile.xml"
+expect_error profile_path_among_settings 1 "far-profile.xml: invalid platform: far-speed.txt:2: a speed factor must \
+be finite and 0 or more" -- run "$work/far_profile.yaml" "--cfg=network/optim:Lazy path:$work/far-profiles"
+
 # Speeds SimGrid accepts but no job could run at: they end at once, or never (found by the mutation campaign).
 platform infinite-speed.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="inf"/>' '  </zone>'
 scenario infinite_speed "$work/infinite-speed.xml"
@@ -409,6 +420,20 @@ problems=""
   problems+=" the run failed;"
 [ -s "$work/trace-folder/traced.trace" ] || problems+=" the run wrote no trace (tracing was not on);"
 report check_writes_no_trace "$problems"
+# Errors only SimGrid's tracing raises (it finds no container for cluster-16.xml's link halves with tracing/platform
+# or tracing/uncategorized) are met by the check as by the run: the check keeps tracing on, its file /dev/null. s36
+# turned tracing off there: the run aborted (exit 134, no line, an empty trace file left) and --check passed.
+for mode in --quiet --check; do
+  expect_error "tracing_only_error$mode" 1 "cluster-16.xml: invalid platform: container with name small_link_0_DOWN \
+not found" -- run "$src/scenarios/quickstart.yaml" "$mode" --cfg=tracing:yes --cfg=tracing/platform:yes \
+    --cfg=tracing/filename:"$work/container.trace"
+  expect_error "tracing_uncategorized_error$mode" 1 "cluster-16.xml: invalid platform: container with name \
+small_link_0_DOWN not found" -- run "$src/scenarios/time-sharing.yaml" "$mode" --cfg=tracing:yes \
+    --cfg=tracing/uncategorized:yes --cfg=tracing/filename:"$work/container.trace"
+done
+problems=""
+[ ! -e "$work/container.trace" ] || problems+=" a trace file was left;"
+report tracing_only_error_leaves_no_trace "$problems"
 # A trace file SimGrid cannot open is still refused before the run, and by --check, with SimGrid's words.
 for mode in --check --quiet; do
   expect_error "unwritable_trace$mode" 2 "traced.xml: invalid platform" "Tracefile $work/none/x.trace could not be \

@@ -121,6 +121,41 @@ own_library=$(ldd "$bin" | awk '$1 ~ /^libjobsched/ { print $3; exit }')
 cp "$own_library" copy-of-jobsched.so
 expect_error copy_of_jobsched 2 "--plugin: copy-of-jobsched.so: a copy of jobsched's own library" "not a plugin" -- \
   run scenario/bare.yaml --plugin copy-of-jobsched.so
+# The check reads the ELF file's header, section headers and dynamic symbol and string tables a part at a time: s36
+# read the whole file into memory (2 GB of memory for a 1 GB file, bad_alloc under the limit below, exit 3). Here a
+# library made 1 GB long, its string table said to run to the file's end, is read under a 500 MB address-space limit
+# (jobsched alone takes about 300 MB of it; not under AddressSanitizer, which reserves far more).
+if ! grep -qa __asan_init "$bin"; then
+  cp "$own_library" big-copy.so
+  truncate -s 1G big-copy.so
+  python3 - big-copy.so <<'PY'
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    data = f.read(64)
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    size = f.seek(0, 2)
+    sections = []
+    for i in range(shnum):
+        f.seek(shoff + i * shentsize)
+        sections.append(struct.unpack("<IIQQQQIIQQ", f.read(64)))
+    link = next(s[6] for s in sections if s[1] == 11)  # SHT_DYNSYM's string table
+    f.seek(shoff + link * shentsize + 32)  # its sh_size
+    f.write(struct.pack("<Q", size - sections[link][4]))
+PY
+  unlimited_bin=$bin
+  printf '#!/bin/bash\nulimit -v 500000\nexec "%s" "$@"\n' "$unlimited_bin" >limited-jobsched
+  chmod +x limited-jobsched
+  bin="$work/limited-jobsched"
+  expect_error big_library_bounded_memory 2 "--plugin: big-copy.so: a copy of jobsched's own library" -- \
+    run scenario/bare.yaml --plugin big-copy.so
+  bin=$unlimited_bin
+  rm -f big-copy.so
+fi
+# A library cut short: dlopen mapped what its headers promised, and the process died of SIGBUS (exit 135, no line).
+head -c 4096 "$own_library" >cut-short.so
+expect_error cut_short_library 2 "--plugin: cut-short.so: cannot load it: the file is cut short" -- \
+  run scenario/bare.yaml --plugin cut-short.so
 "$bin" list-policies --plugin "$plugins/libtest_plugin_no_version.so" >list-refused.txt 2>&1
 [ $? -eq 2 ] && [ "$(wc -l <list-refused.txt)" = 1 ] &&
   grep -q "^jobsched: error: --plugin: .*libtest_plugin_no_version.so: not a jobsched plugin" list-refused.txt &&

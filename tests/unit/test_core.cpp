@@ -1,6 +1,7 @@
 /* ResourceSet, AvailabilityProfile, first-fit allocation and the metric definitions, on hand-computed values. */
 #include "allocation/allocator.hpp"
 #include "core/errors.hpp"
+#include "core/simgrid_cfg.hpp"
 #include "core/time_format.hpp"
 #include "output/metrics.hpp"
 #include "output/reports.hpp"
@@ -1955,4 +1956,28 @@ TEST(ResourceSet, ClearToACapacity)
   other.set(999);
   EXPECT_TRUE(other.test(999));
   EXPECT_EQ(other, ResourceSet::range(1000, 999, 1));
+}
+
+// SimGrid 3.32 splits one --cfg's value at spaces, tabs, newlines and commas, skipping empty parts.
+TEST(SimgridCfg, SplitsEachCfgLikeSimGridAndSkipsTheOtherOptions)
+{
+  const std::vector<std::string> args{"--cfg=tracing:yes",
+                                      "--log=root.thres:critical",
+                                      "--cfg=tracing/filename:t.trace tracing/precision:6",
+                                      "--cfg=, a:1,,b:2\tc:3\n d ",
+                                      "--cfg=",
+                                      "--cfgx=e:5"};
+  const std::vector<std::string> expected{
+      "tracing:yes", "tracing/filename:t.trace", "tracing/precision:6", "a:1", "b:2", "c:3", "d"};
+  EXPECT_EQ(cfg_settings(args), expected);
+}
+
+TEST(SimgridCfg, NameIsBeforeTheFirstColonAndValueAfterIt)
+{
+  EXPECT_EQ(cfg_setting_name("tracing/filename:a:b"), "tracing/filename");
+  EXPECT_EQ(cfg_setting_value("tracing/filename:a:b"), "a:b");
+  EXPECT_EQ(cfg_setting_name("path:"), "path");
+  EXPECT_EQ(cfg_setting_value("path:"), "");
+  EXPECT_EQ(cfg_setting_name("novalue"), "novalue");
+  EXPECT_EQ(cfg_setting_value("novalue"), "");
 }
