@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 
+#include <fstream>
+#include <sstream>
 #include <system_error>
 
 namespace jobsched {
@@ -13,6 +15,14 @@ bool is_input_file(const std::filesystem::path& path, const std::string& where)
   if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
     throw InputError(where + ": file '" + path.string() + "' cannot be looked up (" + ec.message() + ")");
   return std::filesystem::is_regular_file(status);
+}
+
+std::string file_text(const std::filesystem::path& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 } // namespace jobsched

@@ -12,4 +12,7 @@ namespace jobsched {
  * as an internal error. */
 bool is_input_file(const std::filesystem::path& path, const std::string& where);
 
+/* Every byte of `path`, "" when it cannot be opened (callers look the file up first, or read "" as SimGrid does). */
+std::string file_text(const std::filesystem::path& path);
+
 } // namespace jobsched

@@ -8,6 +8,7 @@
 #include "core/command_line.hpp"
 #include "core/csv.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/json.hpp"
 #include "core/machine.hpp"
 #include "core/params.hpp"
@@ -122,14 +123,6 @@ void write_text(const fs::path& file, const std::string& text)
   std::ofstream out(file, std::ios::binary);
   out << text;
   if (!out.flush()) throw InputError(file.string() + ": cannot write");
-}
-
-std::string read_text(const fs::path& file)
-{
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 void write_platform(const fs::path& dir, const PlatformSpec& p)
@@ -419,7 +412,7 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
       if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
         return violation(c, dir, "run again: " + failed_run(dir / "repeat-stderr.txt", status));
       for (const char* file : {"jobs.csv", "trace.csv", "summary.json"})
-        if (read_text(dir / "out" / file) != read_text(dir / "repeat" / file))
+        if (file_text(dir / "out" / file) != file_text(dir / "repeat" / file))
           return violation(c, dir,
                            std::string("run twice with the same seed, ") + file + " differs (out/ and repeat/)");
       repeat = ", run twice: same bytes";
@@ -434,12 +427,12 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
                          "with simulation.virtual_wakeups false: " + failed_run(dir / "stepped-stderr.txt", status));
       // A policy that declares cycles has their rows aggregated (trace.csv's period and repeats columns): then the
       // jobs' results only.
-      const std::string trace = read_text(dir / "out" / "trace.csv");
+      const std::string trace = file_text(dir / "out" / "trace.csv");
       const bool aggregated = trace.substr(0, trace.find('\n')).find(",period,repeats") != std::string::npos;
       std::vector<std::string> files{"jobs.csv", "summary.json"};
       if (!aggregated) files.insert(files.end(), {"trace.csv", "segments.csv"});
       for (const std::string& file : files)
-        if (read_text(dir / "out" / file) != read_text(dir / "stepped" / file))
+        if (file_text(dir / "out" / file) != file_text(dir / "stepped" / file))
           return violation(c, dir,
                            file + " differs with simulation.virtual_wakeups false (out/ and stepped/): "
                                   "the plans the policy declared ahead or as repeating (Plan::repeats, "

@@ -7,6 +7,7 @@
 #include "platform/platform_check.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/simgrid_cfg.hpp"
 #include "core/writable_file.hpp"
 #include "platform/platform_values.hpp"
@@ -18,7 +19,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <sys/resource.h>
@@ -66,10 +66,7 @@ std::vector<XmlElement> platform_elements(const std::filesystem::path& platform)
     if (name.size() >= std::strlen(other) &&
         name.compare(name.size() - std::strlen(other), std::string::npos, other) == 0)
       return {};
-  std::ifstream in(platform, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return read_platform_elements(text.str());
+  return read_platform_elements(file_text(platform));
 }
 
 /* Everything the child does; returns its exit status (SimGrid may also abort it). */

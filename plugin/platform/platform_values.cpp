@@ -2,13 +2,13 @@
 #include "platform/platform_values.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 #include <xbt/parse_units.hpp>
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -144,11 +144,7 @@ void check_profile_file(const std::filesystem::path& platform, const std::vector
 {
   const std::filesystem::path path = resolve_profile(platform, search_path, name);
   if (path.empty()) return; // SimGrid names a missing file
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return;
-  std::ostringstream text;
-  text << in.rdbuf();
-  check_profile_text(name, text.str(), kind);
+  check_profile_text(name, file_text(path), kind); // unopenable: "", no event to refuse (SimGrid names it)
 }
 
 } // namespace

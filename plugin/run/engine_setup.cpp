@@ -207,10 +207,7 @@ void EngineSetup::load_deployment(const std::filesystem::path& deployment)
 {
   // Checked before SimGrid places the actors (a refusal with actors placed made SimGrid warn as the process ended);
   // a malformed file was already refused by the check in the child (platform/platform_check.hpp).
-  std::ifstream in(deployment, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  check_deployment_actors(deployment, text.str());
+  check_deployment_actors(deployment, file_text(deployment));
   try {
     engine_->load_deployment(deployment.string());
   } catch (const std::exception& e) {
