@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/fnv1a.hpp"
+#include "core/temporary_folder.hpp"
 #include "experiment/child_process.hpp"
 #include "experiment/statistics.hpp"
 #include "experiment/sweep_plan.hpp"
@@ -13,7 +14,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <climits>
@@ -303,30 +303,6 @@ class RunPool {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-/* A folder of its own in the system's temporary folder, removed with everything in it at the end of its scope (a sweep
- * killed meanwhile leaves it: jobsched-sweep-check-*). */
-class TemporaryFolder {
- public:
-  TemporaryFolder()
-  {
-    std::string pattern = (fs::temp_directory_path() / "jobsched-sweep-check-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error("cannot make a temporary folder " + pattern + ": " + std::strerror(errno));
-    path_ = pattern;
-  }
-  TemporaryFolder(const TemporaryFolder&) = delete;
-  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
-  ~TemporaryFolder()
-  {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 /* "key=value, key=value": the swept values of `point`, to name it in an error. */
 std::string point_name(const SweepPlan& plan, long point)
 {
@@ -354,7 +330,7 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
     points.push_back(r.point);
   }
   if (points.empty()) return;
-  TemporaryFolder messages;
+  TemporaryFolder messages("jobsched-sweep-check-");
   const std::string exe = self_executable();
   std::map<pid_t, long> running;
   std::map<long, std::string> failed; // point refused as bad input: the last line its check wrote

@@ -4,6 +4,7 @@
 #include "plot/gnuplot.hpp"
 
 #include "core/errors.hpp"
+#include "core/temporary_folder.hpp"
 #include "output/output_files.hpp"
 #include "plot/figures.hpp"
 #include "plot/plot.hpp"
@@ -51,32 +52,6 @@ std::string num(double v)
 }
 
 namespace {
-/* A removed-on-exit temporary folder. */
-class TempDir {
- public:
-  TempDir()
-  {
-    std::string pattern = (fs::temp_directory_path() / "jobsched-plot-XXXXXX").string();
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (!mkdtemp(buf.data())) throw std::runtime_error("cannot create a temporary folder in " + pattern);
-    path_ = buf.data();
-  }
-  ~TempDir()
-  {
-    if (keep_) return;
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-  void keep() { keep_ = true; }
-
- private:
-  fs::path path_;
-  bool keep_ = false;
-};
 
 std::optional<fs::path> find_gnuplot()
 {
@@ -135,7 +110,7 @@ std::string gnuplot_script(const PlotJob& job, const fs::path& tmp)
 }
 
 /* Runs gnuplot on the script; std::runtime_error (an internal error: we wrote the script) when it fails. */
-void run_gnuplot(const fs::path& gnuplot, const fs::path& script, const fs::path& log, TempDir& tmp)
+void run_gnuplot(const fs::path& gnuplot, const fs::path& script, const fs::path& log, TemporaryFolder& tmp)
 {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -173,7 +148,7 @@ std::vector<fs::path> render(const PlotJob& job, const fs::path& out_dir)
 {
   auto gnuplot = find_gnuplot();
   if (!gnuplot) throw InputError("plotting needs gnuplot: apt-get install gnuplot-nox (the tables are unaffected)");
-  TempDir tmp;
+  TemporaryFolder tmp("jobsched-plot-");
   for (const auto& [name, content] : job.data_files)
     write_file(tmp.path() / name, content);
   fs::path script = tmp.path() / "plot.gp";
