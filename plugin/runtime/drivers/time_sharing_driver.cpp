@@ -1142,10 +1142,14 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
           count_of[j * count + p] = *counts++;
       continue;
     }
-    size_t j = 0; // a walk along the phase and the ids, both by id
+    // Each entry found among the ids by a search from the last one's (both by id): a phase names a few of many jobs
+    // (under EQUI-EPOCH, an epoch's of a cycle of hundreds of jobs and dozens of phases), and a walk along the ids from
+    // the first, phase after phase, was a pass over the whole table.
+    const JobId* const ids_end = ids + cycle_ids_.size();
+    const JobId* at = ids;
     for (const auto& [id, where] : run) {
-      while (ids[j] < id)
-        j++;
+      at = std::lower_bound(at, ids_end, id); // (there: the ids are the union of the phases' jobs)
+      const size_t j = static_cast<size_t>(at - ids);
       where_of[j * count + p] = where;
       if (count_of != nullptr) count_of[j * count + p] = *counts++;
     }

@@ -86,6 +86,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   const size_t jobs = ids.size();
   cycle_place_.resize(phases * jobs); // every entry written below, or the replay refused and the table never read
   cycle_sets_.clear();
+  cycle_computing_runs_.clear();
   cycle_phases_ = phases;
   cycle_phase_ = phase;
   cycle_trial_phase_ = phase;
@@ -190,11 +191,12 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
         step.next[step.next_listed++] = {j, here};
       }
       place_before = here;
-      int* at = place + p * jobs + j;
+      int* at = place + j * phases + p; // the job's row: its phases side by side
+      const size_t run_start = p;
       do {
-        *at = here;
-        at += jobs;
+        *at++ = here;
       } while (++p < phases && job_where[p] == on);
+      if (here >= 0) cycle_computing_runs_.push_back({j, run_start, p});
     }
     // Over the sets it may compute on (a set not worked out counts for infinity).
     r.least_time = std::numeric_limits<double>::infinity();
@@ -280,8 +282,10 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
   const bool next = to == from + 1; // cycle_begin() listed those changes
   changes.to = to;
   const size_t jobs = cycle_state_.size();
-  const int* const place_from = cycle_place_.data() + from * jobs; // the two phases' rows of the table
-  const int* const place_to = cycle_place_.data() + to * jobs;
+  // The two phases' places of each job (in its row of the table: cycle_place_[job x phases + phase]).
+  const size_t phases = cycle_phases_;
+  const int* const place_from = cycle_place_.data() + from;
+  const int* const place_to = cycle_place_.data() + to;
   // Each list is as long as the changes may be, and written in its place (a call of emplace_back per change was half
   // of the time here).
   const size_t most = next ? changes.next_listed : jobs;
@@ -290,7 +294,7 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
   if (!as_applied) { // by id
     size_t count = 0;
     for (size_t j = 0; j < jobs; j++)
-      if (place_from[j] != place_to[j]) listed[count++] = {j, place_to[j]};
+      if (place_from[j * phases] != place_to[j * phases]) listed[count++] = {j, place_to[j * phases]};
     changes.listed = count;
     return {listed, listed + count};
   }
@@ -307,7 +311,7 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
   size_t growing_count = 0;
   size_t resuming_count = 0;
   const auto sort_out = [&](size_t j, int goes) {
-    const int was = place_from[j];
+    const int was = place_from[j * phases];
     if (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable)) {
       listed[stopped_count++] = {j, goes};
     } else if (was < 0) {
@@ -323,7 +327,7 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
       sort_out(changes.next[k].first, changes.next[k].second);
   } else {
     for (size_t j = 0; j < jobs; j++)
-      if (place_from[j] != place_to[j]) sort_out(j, place_to[j]);
+      if (place_from[j * phases] != place_to[j * phases]) sort_out(j, place_to[j * phases]);
   }
   // A step stops a few jobs, most often listed in submission order already (a generated workload's ids follow it): an
   // insertion sort, written here, where std::sort's calls and tests for its size were a fortieth of APMC's run. Up to
@@ -553,11 +557,15 @@ void JobRuntime::cycle_durations(const std::vector<double>& phase_seconds, doubl
   if (phase_seconds.size() != cycle_phases_ || !(period > 0)) return;
   cycle_period_ = period;
   const size_t jobs = cycle_state_.size();
-  for (size_t j = 0; j < jobs; j++) {
-    double duty = 0;
-    for (size_t p = 0; p < cycle_phases_; p++)
-      if (cycle_place_[p * jobs + j] >= 0) duty += phase_seconds[p];
-    cycle_jobs_[j].duty = duty;
+  // Each job's phases summed in phase order over the runs it computes in (cycle_begin() lists them by job, then by
+  // phase): a walk along the whole table, every phase of every job tested, was a twentieth of EQUI-EPOCH's run on
+  // the KTH log with rigid jobs (hundreds of jobs, dozens of phases, each job computing in a few).
+  for (size_t j = 0; j < jobs; j++)
+    cycle_jobs_[j].duty = 0;
+  for (const CycleRun& run : cycle_computing_runs_) {
+    double& duty = cycle_jobs_[run.job].duty;
+    for (size_t p = run.first; p < run.end; p++)
+      duty += phase_seconds[p];
   }
 }
 

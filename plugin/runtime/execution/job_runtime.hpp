@@ -604,10 +604,18 @@ class JobRuntime {
   };
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use
   std::vector<CycleSet> cycle_sets_;
-  /* Where each job computes in each phase, phase by phase (cycle_place_[phase x jobs + job]): an index into
-   * cycle_sets_, -1 suspended. Two phases' rows are read whole when the changes between them are listed
-   * (cycle_changes()), unless the second follows the first (CycleChanges::next lists those). */
+  /* Where each job computes in each phase, job by job (cycle_place_[job x phases + phase]): an index into
+   * cycle_sets_, -1 suspended. A job's row is written run by run by cycle_begin() (phase by phase, its rows written
+   * down their columns, a stride of a row per entry, missed the cache on tables of hundreds of jobs and dozens of
+   * phases: EQUI-EPOCH on the KTH log), and summed by cycle_durations(); two phases' entries of every job are read
+   * when the changes between them are listed (cycle_changes()), unless the second follows the first
+   * (CycleChanges::next lists those). */
   std::vector<int> cycle_place_;
+  /* The runs of phases in which each job computes (phases first to end - 1), by job then by phase (cycle_begin()). */
+  struct CycleRun {
+    size_t job, first, end;
+  };
+  std::vector<CycleRun> cycle_computing_runs_;
   std::vector<Execution*> cycle_executions_;
   Execution cycle_new_execution_; // a new execution's fields, those of a job the replay starts (cycle_begin())
   /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
