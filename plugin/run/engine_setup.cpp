@@ -18,6 +18,8 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include <unistd.h>
 
@@ -90,6 +92,34 @@ void require_usable_links(const sg4::Engine& engine, const std::filesystem::path
     if ((first == nullptr || link->get_name() < first->get_name()) && !link_problem(*link).empty()) first = link;
   if (first != nullptr)
     throw InputError(platform.string() + ": link '" + first->get_name() + "' " + link_problem(*first));
+}
+
+namespace {
+/* Why a run cannot use `disk`; "" when it can. */
+std::string disk_problem(const sg4::Disk& disk)
+{
+  for (const auto& [what, bandwidth] :
+       {std::pair{"read", disk.get_read_bandwidth()}, std::pair{"write", disk.get_write_bandwidth()}})
+    if (!(bandwidth > 0) || std::isinf(bandwidth))
+      return std::string("has a ") + what + " bandwidth of " + format_exact(bandwidth) +
+             " B/s: a disk's read and write bandwidths must be finite and above 0 (at 0 an image on it never ends)";
+  return "";
+}
+} // namespace
+
+void require_usable_disks(const sg4::Engine& engine, const std::filesystem::path& platform)
+{
+  // As for links: the least (host name, disk name) of the offending disks, whatever SimGrid's storage order.
+  const sg4::Disk* first = nullptr;
+  auto before = [](const sg4::Disk& a, const sg4::Disk& b) {
+    return std::tie(a.get_host()->get_name(), a.get_name()) < std::tie(b.get_host()->get_name(), b.get_name());
+  };
+  for (const auto* host : engine.get_all_hosts())
+    for (const auto* disk : host->get_disks())
+      if ((first == nullptr || before(*disk, *first)) && !disk_problem(*disk).empty()) first = disk;
+  if (first != nullptr)
+    throw InputError(platform.string() + ": disk '" + first->get_name() + "' of host '" +
+                     first->get_host()->get_name() + "' " + disk_problem(*first));
 }
 
 namespace {
@@ -201,6 +231,7 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
     throw InputError(sc.platform.string() + ": invalid platform: " + first_error_line(e.what()));
   }
   require_usable_links(*engine_, sc.platform);
+  require_usable_disks(*engine_, sc.platform);
 }
 
 void EngineSetup::load_deployment(const std::filesystem::path& deployment)

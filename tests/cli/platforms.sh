@@ -355,6 +355,33 @@ scenario cluster_lat "$work/cluster-lat.xml"
 expect_error cluster_negative_lat 1 "cluster-lat.xml: link 'c_link_0_DOWN' has a latency of -1e-06 s" -- \
   run "$work/cluster_lat.yaml"
 
+# Disks SimGrid accepts with a read or write bandwidth of 0, negative, NaN or infinite: an image read or written on one
+# never ended, and a local-disk run stopped "saturated" with nothing done, exit 0 (found by fuzzing). Refused naming the
+# disk and its host, in host then disk name order, whether or not the run stores images on disks.
+disk_hosts() { # disk_hosts FILE BW_A BW_B: hosts a and b with one disk each, of these read_bw and write_bw values
+  platform "$1" '  <zone id="z" routing="Full">' \
+    "    <host id=\"b\" speed=\"1Gf\"><disk id=\"d2\" read_bw=\"1MBps\" write_bw=\"$3\"/></host>" \
+    "    <host id=\"a\" speed=\"1Gf\"><disk id=\"d\" read_bw=\"$2\" write_bw=\"1MBps\"/></host>" '  </zone>'
+}
+for bad in 0MBps -1MBps NaN infBps; do
+  disk_hosts "disk-$bad.xml" "$bad" "$bad"
+  scenario "disk_$bad" "$work/disk-$bad.xml"
+  expect_error "disk_bandwidth_$bad" 2 "disk-$bad.xml: disk 'd' of host 'a' has a read bandwidth of " \
+    "a disk's read and write bandwidths must be finite and above 0" -- run "$work/disk_$bad.yaml" \
+    --set simulation.images.store=local-disk --set workload.jobs.memory_mb=100 --set policy.name=gang
+done
+disk_hosts disk-write.xml 1MBps 0MBps
+scenario disk_write "$work/disk-write.xml"
+expect_error disk_write_zero 1 "disk-write.xml: disk 'd2' of host 'b' has a write bandwidth of 0 B/s" -- \
+  run "$work/disk_write.yaml"
+disk_hosts disk-good.xml 1MBps 1MBps
+scenario disk_good "$work/disk-good.xml"
+problems=""
+"$bin" run "$work/disk_good.yaml" --quiet --out "$work/out-disk-good" --set simulation.images.store=local-disk \
+  --set workload.jobs.memory_mb=100 --set policy.name=gang 2>"$work/disk_good.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/disk_good.stderr");"
+report disks_above_zero_run "$problems"
+
 # Profiles SimGrid reads without a word: a negative or infinite speed factor, a line of three fields (the third was
 # ignored), a state other than 0 or 1 (2 was "on", NaN "off"). Refused naming the profile's
 # file and line.
