@@ -382,6 +382,35 @@ problems=""
   problems+=" refused: $(head -n 1 "$work/disk_good.stderr");"
 report disks_above_zero_run "$problems"
 
+# Two hosts of a Full zone without a <route>: a job's traffic between them was free (a ring of 0.1 byte a flop ran as
+# fast as without traffic; found by fuzzing). Refused naming the two hosts, for each traffic pattern and for the
+# network model, with no output; with the route the same runs run.
+platform no-route.xml '  <zone id="z" routing="Full">' '    <host id="a" speed="1Gf"/>' '    <host id="b" speed="1Gf"/>' \
+  '    <link id="l" bandwidth="1MBps" latency="0"/>' '  </zone>'
+sed 's|  </zone>|    <route src="a" dst="b"><link_ctn id="l"/></route>\n  </zone>|' "$work/no-route.xml" >"$work/routed.xml"
+scenario no_route "$work/no-route.xml"
+scenario routed "$work/routed.xml"
+two_processors=(--set workload.generator.serial_fraction=0 --set workload.generator.max_size=2)
+for pattern in ring neighbours all-to-all mesh; do
+  traffic=(--set workload.communication.pattern=$pattern --set workload.communication.bytes_per_flop=0.1
+    --set simulation.execution=ptask "${two_processors[@]}")
+  expect_error "no_route_$pattern" 2 "no-route.xml: no route between hosts a and b (job " \
+    "'s processes send messages from one to the other at 0 s: workload.communication's traffic crosses the platform \
+over a route of links)" -- run "$work/no_route.yaml" "${traffic[@]}"
+  problems=""
+  "$bin" run "$work/routed.yaml" --quiet --out "$work/out-routed-$pattern" "${traffic[@]}" \
+    2>"$work/routed-$pattern.stderr" || problems+=" refused: $(head -n 1 "$work/routed-$pattern.stderr");"
+  report "routed_$pattern" "$problems"
+done
+network=(--set workload.communication.model=network --set workload.communication.level=2 --set policy.allocation=smp
+  "${two_processors[@]}")
+expect_error no_route_network 1 "no-route.xml: no route between hosts a and b (job " -- run "$work/no_route.yaml" \
+  "${network[@]}"
+problems=""
+"$bin" run "$work/routed.yaml" --quiet --out "$work/out-routed-network" "${network[@]}" \
+  2>"$work/routed-network.stderr" || problems+=" refused: $(head -n 1 "$work/routed-network.stderr");"
+report routed_network "$problems"
+
 # Profiles SimGrid reads without a word: a negative or infinite speed factor, a line of three fields (the third was
 # ignored), a state other than 0 or 1 (2 was "on", NaN "off"). Refused naming the profile's
 # file and line.
