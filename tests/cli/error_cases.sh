@@ -118,6 +118,13 @@ expect_error cfg_comma_settings_bad_one 1 "error: --cfg=contexts/stack-size:abc:
   run "$work/good.yaml" "--cfg=network/optim:Lazy,contexts/stack-size:abc"
 expect_error cfg_several_settings_trace_file 1 "error: --cfg=tracing/filename:$work/none/x: cannot write" -- \
   run "$work/good.yaml" "--cfg=tracing:yes	tracing/filename:$work/none/x"
+# An option written with '=' and nothing after it: CLI11 took the next word as its value ("--cfg= --out DIR" said
+# "unexpected argument 'DIR'", "--log= --quiet" refused --quiet as a --log; found by fuzzing). Named as written.
+expect_error empty_cfg_value 1 "error: run: --cfg=: empty value (see jobsched run --help)" -- run "$work/good.yaml" --cfg=
+expect_error empty_log_value 1 "error: run: --log=: empty value (see jobsched run --help)" -- \
+  run "$work/good.yaml" --log= --quiet
+expect_error empty_cfg_first 1 "error: fork-join: --cfg=: empty value" -- fork-join --cfg= "$work/good.yaml"
+expect_error empty_out_value 1 "error: sweep: --out=: empty value" -- sweep "$work/good.yaml" --out= --quiet
 # An empty --out was taken as none: the run wrote to the scenario's output.dir (here results/good).
 for command in run sweep; do
   problems=""
