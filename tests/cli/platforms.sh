@@ -216,7 +216,27 @@ expect_error bogus_routing 2 "bogus-routing.xml: invalid platform" "routing" -- 
 
 platform core-zero.xml '  <cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" core="0" bw="1GBps" lat="1us"/>'
 scenario core_zero "$work/core-zero.xml"
-expect_error core_zero 2 "core-zero.xml: invalid platform" "at least one core" -- run "$work/core_zero.yaml"
+expect_error core_zero 1 "core-zero.xml: invalid platform: line 4: cluster 'c': core='0' is not a number of cores (a \
+whole number from 1 to 2147483647)" -- run "$work/core_zero.yaml"
+# SimGrid said "Host h2 must have at least one core, not 0" for core="-2", read core="1.5" as one core, and said only
+# "stoi" for a count beyond an int (found by fuzzing): each is refused naming the file, the line, the host and the value.
+# Spaces around a count are taken, as SimGrid takes them.
+for bad in -2 1.5 99999999999 ''; do
+  platform "core-$bad.xml" '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+    "    <host id=\"h2\" speed=\"1Gf\" core=\"$bad\"/>" '  </zone>'
+  scenario "core_$bad" "$work/core-$bad.xml"
+  expect_error "host_core_$bad" 1 "core-$bad.xml: invalid platform: line 6: host 'h2': core='$bad' is not a number of \
+cores (a whole number from 1 to 2147483647)" -- run "$work/core_$bad.yaml"
+done
+platform core-spaced.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+  '    <host id="h2" speed="1Gf" core=" 3 "/>' '  </zone>'
+scenario core_spaced "$work/core-spaced.xml"
+problems=""
+"$bin" run "$work/core_spaced.yaml" --quiet --out "$work/out-core-spaced" 2>"$work/core-spaced.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/core-spaced.stderr");"
+[ -f "$work/out-core-spaced/summary.json" ] && [ "$(field processors "$work/out-core-spaced/summary.json")" = 4 ] ||
+  problems+=" not 4 processors (1 + 3);"
+report core_count_with_spaces_runs "$problems"
 
 # The host opened on line 5 is never closed: the parser stops at the end tag on line 6.
 platform unclosed-tag.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf">' '  </zone>'
