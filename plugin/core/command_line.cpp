@@ -48,6 +48,36 @@ std::string parse_error_message(const CLI::ParseError& e)
   return what;
 }
 
+/* The command that the leading words of `args` choose (the root when none does). */
+const CLI::App* command_named(const CLI::App& root, const std::vector<std::string>& args)
+{
+  const CLI::App* app = &root;
+  for (const std::string& word : args) {
+    if (word.empty() || word[0] == '-') break;
+    try {
+      app = app->get_subcommand(word);
+    } catch (const CLI::Error&) {
+      break;
+    }
+  }
+  return app;
+}
+
+/* CLI11 reads "--cfg=" as "--cfg" without its value, and takes the next word as the value ("run S.yaml --cfg= --out
+ * DIR" said "unexpected argument 'DIR'"; "--log= --quiet" refused '--quiet' as a --log): an option written with '='
+ * and nothing after it is refused first, named as written. Words after "--" are not options. */
+void refuse_empty_values(const CLI::App& root, const std::vector<std::string>& args)
+{
+  for (const std::string& word : args) {
+    if (word == "--") return;
+    if (word.size() > 3 && word.compare(0, 2, "--") == 0 && word.find('=') == word.size() - 1) {
+      const std::string path = command_path(command_named(root, args));
+      throw InputError((path.empty() ? "" : path + ": ") + word + ": empty value (see jobsched " +
+                       (path.empty() ? "" : path + " ") + "--help)");
+    }
+  }
+}
+
 } // namespace
 
 CommandLine::CommandLine(const std::string& usage, CommandAction run_without_command)
@@ -74,6 +104,7 @@ CLI::App* CommandLine::add_command(CLI::App& parent, const std::string& name, co
 int CommandLine::run(const std::vector<std::string>& args)
 {
   CLI::App* chosen = app_.get();
+  refuse_empty_values(*app_, args);
   try {
     // CLI11 reads its arguments from the back.
     std::vector<std::string> reversed(args.rbegin(), args.rend());

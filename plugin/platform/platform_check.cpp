@@ -106,6 +106,7 @@ int child_main(const PlatformCheck& check)
     for (const auto& setting : cfg_settings(check.simgrid_args))
       if (cfg_setting_name(setting) == "path") search_path.push_back(cfg_setting_value(setting));
     check_profile_files(check.platform, elements, search_path);
+    check_core_counts(elements); // before SimGrid, which aborts on core="-2" naming neither the line nor the value
     engine->load_platform(check.platform.string());
     check_cluster_links(check.platform, elements);
     say(kStage + "seal");

@@ -7,8 +7,10 @@
 #include <xbt/parse_units.hpp>
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -251,6 +253,27 @@ void check_cluster_links(const std::filesystem::path& platform, const std::vecto
         throw InputError(element_label(e) + ": " + key + "=" + quoted_value(a->second) +
                          " is not a latency of 0 or more and finite");
     }
+  }
+}
+
+void check_core_counts(const std::vector<XmlElement>& elements)
+{
+  for (const auto& e : elements) {
+    if (e.name != "host" && e.name != "cluster") continue;
+    auto core = e.attributes.find("core");
+    if (core == e.attributes.end()) continue;
+    const std::string& text = core->second;
+    const size_t first = text.find_first_not_of(" \t\n\r");
+    const size_t last = text.find_last_not_of(" \t\n\r");
+    long long count = 0;
+    const char* end = nullptr;
+    if (first != std::string::npos) {
+      const auto [ptr, error] = std::from_chars(text.data() + first, text.data() + last + 1, count);
+      end = error == std::errc() ? ptr : nullptr;
+    }
+    if (end != text.data() + last + 1 || count < 1 || count > std::numeric_limits<int>::max())
+      throw InputError(element_label(e) + ": core=" + quoted_value(text) +
+                       " is not a number of cores (a whole number from 1 to 2147483647)");
   }
 }
 

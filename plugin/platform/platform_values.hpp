@@ -37,6 +37,12 @@ std::vector<XmlElement> read_platform_elements(const std::string& text);
  * (run/engine_setup.hpp, require_usable_links). */
 void check_cluster_links(const std::filesystem::path& platform, const std::vector<XmlElement>& elements);
 
+/* The core counts of hosts and clusters (core="N"), when given: a whole number from 1 to 2147483647, spaces around it
+ * allowed. SimGrid 3.32 said "Host b must have at least one core, not 0" for core="-2", read core="1.5" as 1, and
+ * said only "stoi" for 99999999999. InputError("line LINE: host 'ID': core='VALUE' ...") otherwise (the caller names
+ * the platform file). */
+void check_core_counts(const std::vector<XmlElement>& elements);
+
 /* What a profile's values mean, and so which ones are allowed. */
 enum class ProfileKind { kSpeed, kBandwidth, kLatency, kState };
 

@@ -18,6 +18,8 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include <unistd.h>
 
@@ -93,6 +95,34 @@ void require_usable_links(const sg4::Engine& engine, const std::filesystem::path
 }
 
 namespace {
+/* Why a run cannot use `disk`; "" when it can. */
+std::string disk_problem(const sg4::Disk& disk)
+{
+  for (const auto& [what, bandwidth] :
+       {std::pair{"read", disk.get_read_bandwidth()}, std::pair{"write", disk.get_write_bandwidth()}})
+    if (!(bandwidth > 0) || std::isinf(bandwidth))
+      return std::string("has a ") + what + " bandwidth of " + format_exact(bandwidth) +
+             " B/s: a disk's read and write bandwidths must be finite and above 0 (at 0 an image on it never ends)";
+  return "";
+}
+} // namespace
+
+void require_usable_disks(const sg4::Engine& engine, const std::filesystem::path& platform)
+{
+  // As for links: the least (host name, disk name) of the offending disks, whatever SimGrid's storage order.
+  const sg4::Disk* first = nullptr;
+  auto before = [](const sg4::Disk& a, const sg4::Disk& b) {
+    return std::tie(a.get_host()->get_name(), a.get_name()) < std::tie(b.get_host()->get_name(), b.get_name());
+  };
+  for (const auto* host : engine.get_all_hosts())
+    for (const auto* disk : host->get_disks())
+      if ((first == nullptr || before(*disk, *first)) && !disk_problem(*disk).empty()) first = disk;
+  if (first != nullptr)
+    throw InputError(platform.string() + ": disk '" + first->get_name() + "' of host '" +
+                     first->get_host()->get_name() + "' " + disk_problem(*first));
+}
+
+namespace {
 /* The option the engine refused, named as given ("--cfg=network/model:Bogus"): SimGrid's messages for a bad value
  * ("invalid integer", "Model 'Bogus' is invalid!") do not name it. Called once the engine's constructor threw, which
  * left SimGrid's options declared: each --log, then each --cfg setting (SimGrid's order; several in one --cfg are
@@ -136,6 +166,48 @@ void check_trace_file(const std::vector<std::string>& simgrid_args)
   if (!tracing) return;
   if (const std::string why = why_not_writable(file); !why.empty())
     throw InputError("--cfg=tracing/filename:" + file + ": " + why);
+}
+/* How the user set SimGrid's option `name`: "--cfg=NAME:VALUE" (the last such setting, the one that holds), or the
+ * platform's <config>, which SimGrid applies as it loads the platform. */
+std::string option_as_given(const std::string& name, const std::vector<std::string>& simgrid_args,
+                            const std::filesystem::path& platform)
+{
+  std::string given;
+  for (const auto& setting : cfg_settings(simgrid_args))
+    if (cfg_setting_name(setting) == name) given = "--cfg=" + setting;
+  return given.empty() ? platform.string() + ": <config> " + name : given;
+}
+
+/* SimGrid reads a double option with std::stod, which takes "nan" and "inf": --cfg=maxmin/precision:nan ran, with
+ * other results. Every double option must be finite, and the solvers' precisions (which -1 changed too) above 0.
+ * SimGrid 3.32 has no call listing its options; the text of the error it raises for an unknown key lists them all,
+ * one "  NAME: (TYPE)VALUE" line each, with their current values: the double ones are read from there (and, should
+ * that text change, the precisions are still checked by name). Called once the platform's <config> is applied. */
+void check_numeric_options(const std::vector<std::string>& simgrid_args, const std::filesystem::path& platform)
+{
+  static const std::vector<std::string> precisions{"maxmin/precision", "surf/precision", "bmf/precision"};
+  for (const auto& name : precisions) {
+    const double value = simgrid::config::get_value<double>(name);
+    if (!(std::isfinite(value) && value > 0))
+      throw InputError(option_as_given(name, simgrid_args, platform) +
+                       ": a precision must be finite and above 0, not " + format_exact(value));
+  }
+  std::string listing;
+  try {
+    simgrid::config::is_default(" "); // no option has this name
+  } catch (const std::exception& e) {
+    listing = e.what();
+  }
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    static const std::string kind = ": (double)";
+    const size_t at = line.find(kind);
+    if (line.rfind("  ", 0) != 0 || at == std::string::npos) continue;
+    const std::string value = line.substr(at + kind.size());
+    if (value.find("nan") != std::string::npos || value.find("inf") != std::string::npos)
+      throw InputError(option_as_given(line.substr(2, at - 2), simgrid_args, platform) +
+                       ": not a finite number (SimGrid would take it)");
+  }
 }
 } // namespace
 
@@ -200,7 +272,9 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
   } catch (const std::exception& e) {
     throw InputError(sc.platform.string() + ": invalid platform: " + first_error_line(e.what()));
   }
+  check_numeric_options(simgrid_args, sc.platform);
   require_usable_links(*engine_, sc.platform);
+  require_usable_disks(*engine_, sc.platform);
 }
 
 void EngineSetup::load_deployment(const std::filesystem::path& deployment)

@@ -55,10 +55,16 @@ void require_usable_speed(const sg4::Host& host, const std::filesystem::path& pl
  * ID_DOWN). */
 void require_usable_links(const sg4::Engine& engine, const std::filesystem::path& platform);
 
+/* SimGrid accepts a disk read or write bandwidth of 0 or less, and then an image read or written on it never ends (a
+ * run with simulation.images.store=local-disk stopped "saturated" with nothing done), or an infinite or NaN one. Every
+ * disk of the platform must have a positive, finite read and write bandwidth, as every link must; the first that does
+ * not, in host then disk name order, is named with its host. */
+void require_usable_disks(const sg4::Engine& engine, const std::filesystem::path& platform);
+
 class EngineSetup {
  public:
   /* Checks the files, makes the engine and loads the platform (InputError naming the file or option otherwise, or
-   * naming a link whose bandwidth is not positive). */
+   * naming a link or a disk whose bandwidth is not positive). */
   EngineSetup(const Scenario& sc, const std::string& program, const std::vector<std::string>& simgrid_args);
   sg4::Engine& engine() { return *engine_; }
   /* Loads the deployment (InputError naming it when SimGrid refuses it, or when it gives jobsched's actors what they

@@ -111,8 +111,8 @@ void on_simulation_start()
                        file + ")");
     if (!out_flag.get().empty()) sc.output_dir = fs::absolute(out_flag.get()).lexically_normal();
     // What the launcher's EngineSetup sees to, on an engine that is the program's: a job spanning hosts needs the
-    // scenario's host model (SimGrid's default one aborts on it), and a message over a link without bandwidth would
-    // never arrive.
+    // scenario's host model (SimGrid's default one aborts on it), and a message over a link without bandwidth (or an
+    // image on a disk without one) would never arrive.
     const auto model = simgrid::config::get_value<std::string>("host/model");
     if (model != sc.simulation.host_model)
       throw InputError(
@@ -120,6 +120,7 @@ void on_simulation_start()
           " (a job may span hosts): give --cfg=host/model:" + sc.simulation.host_model +
           ", or call engine.set_config(\"host/model:" + sc.simulation.host_model + "\") before loading the platform");
     require_usable_links(engine, "the program's platform");
+    require_usable_disks(engine, "the program's platform");
     load_scenario_plugins(sc);
     p.run->prepare(engine, sc, true);
   } catch (...) {

@@ -216,7 +216,27 @@ expect_error bogus_routing 2 "bogus-routing.xml: invalid platform" "routing" -- 
 
 platform core-zero.xml '  <cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" core="0" bw="1GBps" lat="1us"/>'
 scenario core_zero "$work/core-zero.xml"
-expect_error core_zero 2 "core-zero.xml: invalid platform" "at least one core" -- run "$work/core_zero.yaml"
+expect_error core_zero 1 "core-zero.xml: invalid platform: line 4: cluster 'c': core='0' is not a number of cores (a \
+whole number from 1 to 2147483647)" -- run "$work/core_zero.yaml"
+# SimGrid said "Host h2 must have at least one core, not 0" for core="-2", read core="1.5" as one core, and said only
+# "stoi" for a count beyond an int (found by fuzzing): each is refused naming the file, the line, the host and the value.
+# Spaces around a count are taken, as SimGrid takes them.
+for bad in -2 1.5 99999999999 ''; do
+  platform "core-$bad.xml" '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+    "    <host id=\"h2\" speed=\"1Gf\" core=\"$bad\"/>" '  </zone>'
+  scenario "core_$bad" "$work/core-$bad.xml"
+  expect_error "host_core_$bad" 1 "core-$bad.xml: invalid platform: line 6: host 'h2': core='$bad' is not a number of \
+cores (a whole number from 1 to 2147483647)" -- run "$work/core_$bad.yaml"
+done
+platform core-spaced.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf"/>' \
+  '    <host id="h2" speed="1Gf" core=" 3 "/>' '  </zone>'
+scenario core_spaced "$work/core-spaced.xml"
+problems=""
+"$bin" run "$work/core_spaced.yaml" --quiet --out "$work/out-core-spaced" 2>"$work/core-spaced.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/core-spaced.stderr");"
+[ -f "$work/out-core-spaced/summary.json" ] && [ "$(field processors "$work/out-core-spaced/summary.json")" = 4 ] ||
+  problems+=" not 4 processors (1 + 3);"
+report core_count_with_spaces_runs "$problems"
 
 # The host opened on line 5 is never closed: the parser stops at the end tag on line 6.
 platform unclosed-tag.xml '  <zone id="z" routing="Full">' '    <host id="h1" speed="1Gf">' '  </zone>'
@@ -354,6 +374,62 @@ sed -i 's/lat="1us"/lat="-1us"/' "$work/cluster-lat.xml"
 scenario cluster_lat "$work/cluster-lat.xml"
 expect_error cluster_negative_lat 1 "cluster-lat.xml: link 'c_link_0_DOWN' has a latency of -1e-06 s" -- \
   run "$work/cluster_lat.yaml"
+
+# Disks SimGrid accepts with a read or write bandwidth of 0, negative, NaN or infinite: an image read or written on one
+# never ended, and a local-disk run stopped "saturated" with nothing done, exit 0 (found by fuzzing). Refused naming the
+# disk and its host, in host then disk name order, whether or not the run stores images on disks.
+disk_hosts() { # disk_hosts FILE BW_A BW_B: hosts a and b with one disk each, of these read_bw and write_bw values
+  platform "$1" '  <zone id="z" routing="Full">' \
+    "    <host id=\"b\" speed=\"1Gf\"><disk id=\"d2\" read_bw=\"1MBps\" write_bw=\"$3\"/></host>" \
+    "    <host id=\"a\" speed=\"1Gf\"><disk id=\"d\" read_bw=\"$2\" write_bw=\"1MBps\"/></host>" '  </zone>'
+}
+for bad in 0MBps -1MBps NaN infBps; do
+  disk_hosts "disk-$bad.xml" "$bad" "$bad"
+  scenario "disk_$bad" "$work/disk-$bad.xml"
+  expect_error "disk_bandwidth_$bad" 2 "disk-$bad.xml: disk 'd' of host 'a' has a read bandwidth of " \
+    "a disk's read and write bandwidths must be finite and above 0" -- run "$work/disk_$bad.yaml" \
+    --set simulation.images.store=local-disk --set workload.jobs.memory_mb=100 --set policy.name=gang
+done
+disk_hosts disk-write.xml 1MBps 0MBps
+scenario disk_write "$work/disk-write.xml"
+expect_error disk_write_zero 1 "disk-write.xml: disk 'd2' of host 'b' has a write bandwidth of 0 B/s" -- \
+  run "$work/disk_write.yaml"
+disk_hosts disk-good.xml 1MBps 1MBps
+scenario disk_good "$work/disk-good.xml"
+problems=""
+"$bin" run "$work/disk_good.yaml" --quiet --out "$work/out-disk-good" --set simulation.images.store=local-disk \
+  --set workload.jobs.memory_mb=100 --set policy.name=gang 2>"$work/disk_good.stderr" ||
+  problems+=" refused: $(head -n 1 "$work/disk_good.stderr");"
+report disks_above_zero_run "$problems"
+
+# Two hosts of a Full zone without a <route>: a job's traffic between them was free (a ring of 0.1 byte a flop ran as
+# fast as without traffic; found by fuzzing). Refused naming the two hosts, for each traffic pattern and for the
+# network model, with no output; with the route the same runs run.
+platform no-route.xml '  <zone id="z" routing="Full">' '    <host id="a" speed="1Gf"/>' '    <host id="b" speed="1Gf"/>' \
+  '    <link id="l" bandwidth="1MBps" latency="0"/>' '  </zone>'
+sed 's|  </zone>|    <route src="a" dst="b"><link_ctn id="l"/></route>\n  </zone>|' "$work/no-route.xml" >"$work/routed.xml"
+scenario no_route "$work/no-route.xml"
+scenario routed "$work/routed.xml"
+two_processors=(--set workload.generator.serial_fraction=0 --set workload.generator.max_size=2)
+for pattern in ring neighbours all-to-all mesh; do
+  traffic=(--set workload.communication.pattern=$pattern --set workload.communication.bytes_per_flop=0.1
+    --set simulation.execution=ptask "${two_processors[@]}")
+  expect_error "no_route_$pattern" 2 "no-route.xml: no route between hosts a and b (job " \
+    "'s processes send messages from one to the other at 0 s: workload.communication's traffic crosses the platform \
+over a route of links)" -- run "$work/no_route.yaml" "${traffic[@]}"
+  problems=""
+  "$bin" run "$work/routed.yaml" --quiet --out "$work/out-routed-$pattern" "${traffic[@]}" \
+    2>"$work/routed-$pattern.stderr" || problems+=" refused: $(head -n 1 "$work/routed-$pattern.stderr");"
+  report "routed_$pattern" "$problems"
+done
+network=(--set workload.communication.model=network --set workload.communication.level=2 --set policy.allocation=smp
+  "${two_processors[@]}")
+expect_error no_route_network 1 "no-route.xml: no route between hosts a and b (job " -- run "$work/no_route.yaml" \
+  "${network[@]}"
+problems=""
+"$bin" run "$work/routed.yaml" --quiet --out "$work/out-routed-network" "${network[@]}" \
+  2>"$work/routed-network.stderr" || problems+=" refused: $(head -n 1 "$work/routed-network.stderr");"
+report routed_network "$problems"
 
 # Profiles SimGrid reads without a word: a negative or infinite speed factor, a line of three fields (the third was
 # ignored), a state other than 0 or 1 (2 was "on", NaN "off"). Refused naming the profile's

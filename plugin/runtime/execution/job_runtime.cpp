@@ -287,11 +287,13 @@ bool JobRuntime::image_lost(Execution& x, const std::vector<sg4::Host*>& hosts)
   return true;
 }
 
-void JobRuntime::require_route(sg4::Host* from, sg4::Host* to) const
+void JobRuntime::require_route(sg4::Host* from, sg4::Host* to, const Job* traffic_of) const
 {
-  // Checked when an image first crosses between the two hosts, not for every pair at set-up: a policy that moves
-  // processes may move them between any two hosts of one architecture, and checking all pairs of 10,000 hosts took
-  // 18 s. Without a route SimGrid would fail the transfer, and an empty route would make it free.
+  // Checked when an image or a job's traffic first crosses between the two hosts, not for every pair at set-up: a
+  // policy that moves processes may move them between any two hosts of one architecture, a job may run on any
+  // compute hosts, and checking all pairs of 10,000 hosts took 18 s. Without a route SimGrid would fail the transfer,
+  // and an empty route would make it free. The run's files are written in a hidden folder that replaces the outputs
+  // only when the run ends (output/run_folder.hpp): an error here leaves none.
   if (!routed_pairs_.emplace(from, to).second) return;
   std::vector<sg4::Link*> links;
   double latency = 0;
@@ -302,9 +304,23 @@ void JobRuntime::require_route(sg4::Host* from, sg4::Host* to) const
     routed = false;
   }
   if (!routed || links.empty())
-    throw InputError(platform_file_ + ": no route between hosts " + from->get_name() + " and " + to->get_name() +
-                     " (an image moves from one to the other at " + format_exact(clock_now()) +
-                     " s: it crosses the platform over a route of links)");
+    throw InputError(platform_file_ + ": no route between hosts " + from->get_name() + " and " + to->get_name() + " (" +
+                     (traffic_of == nullptr ? std::string("an image moves")
+                                            : "job " + std::to_string(traffic_of->id) + "'s processes send messages") +
+                     " from one to the other at " + format_exact(clock_now()) +
+                     " s: " + (traffic_of == nullptr ? "it" : "workload.communication's traffic") +
+                     " crosses the platform over a route of links)");
+}
+
+void JobRuntime::require_traffic_routes(const Execution& x, const std::vector<sg4::Host*>& hosts,
+                                        const std::vector<double>& bytes) const
+{
+  // One pass over the matrix SimGrid reads next anyway (and routes each of its pairs with bytes, at every execution):
+  // a pair already checked costs a lookup.
+  const size_t n = hosts.size();
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++)
+      if (bytes[i * n + j] > 0 && hosts[i] != hosts[j]) require_route(hosts[i], hosts[j], x.job);
 }
 
 void JobRuntime::add_preparation(Execution& x, Preparation prep, const std::vector<sg4::Host*>& image_from)
@@ -392,7 +408,8 @@ void JobRuntime::drop_preparation(Execution& x)
   }
 }
 
-std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>& hosts, double seconds) const
+std::vector<double> JobRuntime::calibrated_traffic(const Execution& x, const std::vector<sg4::Host*>& hosts,
+                                                   double seconds) const
 {
   // One flow per node of the job, in a ring over its nodes (a one-node job talks to itself over the node's
   // loopback), each from the node's first process. Max-min sharing gives each flow, on an idle platform, the smallest
@@ -414,6 +431,7 @@ std::vector<double> JobRuntime::calibrated_traffic(const std::vector<sg4::Host*>
   std::map<sg4::Link*, int> crossing;
   for (size_t f = 0; f < k; f++) {
     Flow flow{first[f], k > 1 ? first[(f + 1) % k] : (n > 1 ? 1 : 0), {}, 0};
+    if (hosts[flow.from] != hosts[flow.to]) require_route(hosts[flow.from], hosts[flow.to], x.job); // or it is free
     hosts[flow.from]->route_to(hosts[flow.to], flow.links, &flow.latency);
     for (auto* l : flow.links)
       crossing[l]++;
@@ -492,7 +510,7 @@ void JobRuntime::compute(Execution& x)
   std::vector<double> bytes;
   const double sent_each = comm.bytes_per_flop * flops_each;
   if (comm.model == CommCostModel::network && s.cost.communication > 0) {
-    bytes = calibrated_traffic(hosts, base_seconds * x.slowdown * (stretch + s.cost.communication));
+    bytes = calibrated_traffic(x, hosts, base_seconds * x.slowdown * (stretch + s.cost.communication));
   } else if (comm.model == CommCostModel::traffic && comm.pattern == CommPattern::mesh && sent_each > 0 && n > 1) {
     std::vector<std::pair<int, int>> positions;
     if (machine_.has_positions())
@@ -520,6 +538,7 @@ void JobRuntime::compute(Execution& x)
       }
     }
   }
+  if (comm.model == CommCostModel::traffic && !bytes.empty()) require_traffic_routes(x, hosts, bytes);
   x.exec = sg4::this_actor::exec_init(hosts, flops, bytes);
   x.exec->set_name("job-" + std::to_string(x.job->id));
   x.exec->start();

@@ -471,10 +471,16 @@ class JobRuntime {
    * moved onto a workstation that failed, which gang-now's `eviction: wait` keeps in its map), as a job on a host
    * that went off does. */
   static bool image_lost(Execution& x, const std::vector<sg4::Host*>& hosts);
-  /* An input error unless SimGrid has a route of links from `from` to `to` (checked once per pair). */
-  void require_route(sg4::Host* from, sg4::Host* to) const;
+  /* An input error unless SimGrid has a route of links from `from` to `to` (checked once per pair), naming the two
+   * hosts and what crosses: `traffic_of`'s messages (workload.communication), or an image when null. */
+  void require_route(sg4::Host* from, sg4::Host* to, const Job* traffic_of = nullptr) const;
+  /* require_route() for every pair of distinct hosts between which `bytes` (the n x n matrix of an execution on
+   * `hosts`) sends something. */
+  void require_traffic_routes(const Execution& x, const std::vector<sg4::Host*>& hosts,
+                              const std::vector<double>& bytes) const;
   /* The network model's traffic: a ring over the job's nodes lasting `seconds` on an idle platform. */
-  std::vector<double> calibrated_traffic(const std::vector<sg4::Host*>& hosts, double seconds) const;
+  std::vector<double> calibrated_traffic(const Execution& x, const std::vector<sg4::Host*>& hosts,
+                                         double seconds) const;
 
   const Machine& machine_;
   std::vector<sg4::Host*> hosts_;
