@@ -332,16 +332,6 @@ class RunPool {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-/* "key=value, key=value": the swept values of `point`, to name it in an error. */
-std::string point_name(const SweepPlan& plan, long point)
-{
-  const std::vector<std::string> values = plan.point_values(point);
-  std::string name;
-  for (size_t i = 0; i < values.size(); i++)
-    name += (name.empty() ? "" : ", ") + plan.axes()[i].key + "=" + values[i];
-  return name;
-}
-
 /* Sets up the first run of every point of `runs` as that run will be set up (`jobsched run --check`: platform,
  * deployment, policy, workload; SimGrid loads one platform per process, so one child process per point, o.jobs at
  * once), before the sweep writes anything: a point that its runs would refuse as bad input makes the whole sweep bad
@@ -403,9 +393,8 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
       why.erase(0, std::strlen(prefix));
       break;
     }
-  const std::string name = "sweep point " + std::to_string(point) +
-                           (plan.axes().empty() ? std::string() : " (" + point_name(plan, point) + ")");
-  throw InputError(name + ": " + why);
+  throw InputError(plan.axes().empty() ? "sweep point " + std::to_string(point) + ": " + why
+                                       : plan.point_error(point, why));
 }
 
 /* The stopping rule: more replications for every point whose interval is still too wide. */
