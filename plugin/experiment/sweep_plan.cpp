@@ -73,6 +73,54 @@ void check_rule_metric(const fs::path& file, const YAML::Node& reps, const std::
        quoted_value(metric) + " is not a numeric field of the summary.json these runs write (" + list + ")");
 }
 
+/* Why `key` cannot be swept, or nullptr. */
+const char* unsweepable(const std::string& key)
+{
+  auto under = [&key](const std::string& section) { return key == section || key.rfind(section + ".", 0) == 0; };
+  if (under("replications")) return "the replications of every point are set by 'replications', not swept";
+  if (under("sweep")) return "a sweep's grid is not swept (list the keys in one sweep:)";
+  if (key == "output" || under("output.dir"))
+    return "every run of a sweep writes into the sweep's folder (runs/<hash>/, from --out or output.dir), not swept";
+  return nullptr;
+}
+
+bool is_null(const YAML::Node& n)
+{
+  if (n.IsNull()) return true;
+  if (!n.IsScalar() || n.Tag() == "!") return false; // quoted: text
+  const std::string& t = n.Scalar();
+  return n.Tag() == "tag:yaml.org,2002:null" || t == "~" || t == "null" || t == "Null" || t == "NULL";
+}
+
+/* A null swept value would remove `key` (a run reads the point as --set KEY=null) and run its default: it is refused
+ * where the scenario file refuses `key: null`, with the file's reason. */
+void refuse_null_where_the_file_does(const fs::path& file, const YAML::Node& tree, const std::string& key,
+                                     const YAML::Node& value)
+{
+  if (!is_null(value)) return;
+  YAML::Node copy = YAML::Clone(tree);
+  for (const char* k : {"sweep", "replications", "output"})
+    copy.remove(k);
+  YAML::Node cur = copy;
+  std::string rest = key;
+  for (size_t dot; (dot = rest.find('.')) != std::string::npos; rest.erase(0, dot + 1)) {
+    const std::string part = rest.substr(0, dot);
+    if (!cur[part] || !cur[part].IsMap()) cur[part] = YAML::Node(YAML::NodeType::Map);
+    YAML::Node next = cur[part];
+    cur.reset(next);
+  }
+  cur[rest] = YAML::Node(YAML::NodeType::Null);
+  YAML::Emitter out;
+  out << copy;
+  try {
+    parse_scenario(std::string(out.c_str()) + "\n", file, {});
+  } catch (const InputError& e) {
+    std::string why = e.what(); // its line is that of a copy of the file: left out
+    if (why.rfind(file.string() + ":", 0) == 0) why.erase(0, why.find(": ", file.string().size()) + 2);
+    fail(file, value, "sweep." + key, "null is refused, as in the file: " + why);
+  }
+}
+
 /* The keys whose values are files, which a scenario file resolves against its own folder (scenario/scenario.hpp). */
 bool is_path_key(const std::string& key)
 {
@@ -168,13 +216,17 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
         if (key.empty()) fail(scenario, kv.first, "sweep." + name, "an empty key in a list of keys swept together");
         if (key == "simulation.seed")
           fail(scenario, kv.first, "sweep.simulation.seed", "seeds are set by 'replications', not swept");
+        if (const char* why = unsweepable(key)) fail(scenario, kv.first, "sweep." + key, why);
         if (!swept.insert(key).second) fail(scenario, kv.first, "sweep." + key, "swept twice");
         keys.push_back(key);
         if (comma == name.size()) break;
         begin = comma + 1;
       }
-      // The points: a list of values, or one value; keys swept together: a list of lists, or one list.
+      // The points: a list of values; keys swept together: a list of lists, or one list (one point).
       const YAML::Node& listed = kv.second;
+      if (!listed.IsSequence())
+        fail(scenario, listed, "sweep." + name,
+             "expected a list of values, one per point (a single point: [" + yaml_text(listed) + "])");
       const bool several = listed.IsSequence() && (keys.size() == 1 || listed.size() == 0 || listed[0].IsSequence());
       std::vector<YAML::Node> points;
       if (several) {
@@ -189,6 +241,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
         plan.axes_.push_back(SweepAxis{key, {}, group});
       for (const auto& v : points) {
         if (keys.size() == 1) {
+          refuse_null_where_the_file_does(scenario, tree, keys[0], v);
           plan.axes_[group].values.push_back(yaml_text(v));
           continue;
         }
@@ -196,8 +249,10 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
           fail(scenario, v, "sweep." + name,
                "keys swept together take a list of " + std::to_string(keys.size()) +
                    " values per point, one per key in order (as [a, b])");
-        for (size_t i = 0; i < keys.size(); i++)
+        for (size_t i = 0; i < keys.size(); i++) {
+          refuse_null_where_the_file_does(scenario, tree, keys[i], v[i]);
           plan.axes_[group + i].values.push_back(yaml_text(v[i]));
+        }
       }
     }
     // Refuse a grid too large to plan before planning it (10^10 points would take minutes to expand).

@@ -296,4 +296,26 @@ expect_error swept_missing_plugin 2 "sweep point 0 (plugins=[missing.so]): plugi
 grep -q -- "--set" "$work/swept_missing_plugin.stderr" && report swept_plugin_error_names_no_set " says --set"
 grep -q -- "--set" "$work/swept_missing_plugin.stderr" || report swept_plugin_error_names_no_set ""
 
+# Keys that cannot be swept are refused with the reason, a null where the file refuses one too (it ran the default
+# as a point "~"), and a key's value must be a list (a scalar was one point).
+unsweepable() { # NAME SWEEP FRAGMENT
+  cat >"$1.yaml" <<YAML
+name: $1
+platform: $src/platforms/cluster-16.xml
+workload:
+  generator: {jobs: 20, mean_interarrival: 100}
+sweep: $2
+YAML
+  expect_error "$1" 1 "$3" -- sweep "$1.yaml"
+}
+unsweepable sweep_replications "{replications: [1, 2]}" \
+  "sweep_replications.yaml:5: sweep.replications: the replications of every point are set by 'replications', not swept"
+unsweepable sweep_sweep "{sweep: [1]}" "sweep.sweep: a sweep's grid is not swept"
+unsweepable sweep_output_dir "{output.dir: [a, b]}" \
+  "sweep.output.dir: every run of a sweep writes into the sweep's folder"
+unsweepable sweep_null_policy "{policy.name: [fcfs, null]}" \
+  "sweep.policy.name: null is refused, as in the file: policy.name: expected text"
+unsweepable sweep_scalar "{policy.name: fcfs}" \
+  "sweep.policy.name: expected a list of values, one per point (a single point: [fcfs])"
+
 finish
