@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/fnv1a.hpp"
+#include "core/interruption.hpp"
 #include "core/temporary_folder.hpp"
 #include "experiment/child_process.hpp"
 #include "experiment/statistics.hpp"
@@ -14,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <climits>
@@ -25,6 +27,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <signal.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -57,7 +60,10 @@ Options:
 
 Then: jobsched collect DIR   merges the runs of all shards into results.csv and aggregate.csv.
 Every point is set up first as `jobsched run --check`: one that its runs would refuse is bad input of the sweep.
-Exit status: 0 all runs succeeded, 1 some failed (the tables are still written), 2 bad input (nothing written).
+Exit status: 0 all runs succeeded, 1 some failed (the tables are still written), 2 bad input (nothing written),
+128 + the signal when SIGINT, SIGTERM or SIGHUP stopped the sweep (130, 143, 129): the signal is passed on to the
+runs under way, which remove their unfinished outputs; the sweep waits for them and writes no table. Finished runs
+stay, and the same command goes on from there.
 )";
 
 namespace {
@@ -171,6 +177,28 @@ void write_plan(const fs::path& dir, const std::string& plan)
   write_file(dir, "plan.csv", plan);
 }
 
+/* Starts a child as start_quiet_child() does, and lists it for the interruption handler, which passes SIGINT, SIGTERM
+ * and SIGHUP on to it (a signal received just before it was listed is passed on here). */
+pid_t start_interruptible_child(std::vector<std::string> args, const fs::path& stderr_file)
+{
+  const pid_t pid = start_quiet_child(std::move(args), stderr_file);
+  add_interrupted_child(pid);
+  if (const int signal = interruption_signal(); signal != 0) kill(pid, signal);
+  return pid;
+}
+
+/* The next child to end (waitpid), no longer listed for the interruption handler. */
+pid_t wait_for_child(int& status)
+{
+  pid_t pid = -1;
+  do
+    pid = waitpid(-1, &status, 0);
+  while (pid < 0 && errno == EINTR);
+  if (pid < 0) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
+  remove_interrupted_child(pid);
+  return pid;
+}
+
 /* Runs simulations as child processes, at most `parallel` at once. */
 class RunPool {
  public:
@@ -198,20 +226,21 @@ class RunPool {
     total_ += static_cast<long>(todo.size());
     size_t next = 0;
     std::map<pid_t, const SweepRun*> running;
-    while (next < todo.size() || !running.empty()) {
-      while (next < todo.size() && static_cast<int>(running.size()) < options_.jobs) {
+    // On SIGINT, SIGTERM or SIGHUP no run is started any more; the handler passed the signal on to those under way.
+    while ((next < todo.size() && interruption_signal() == 0) || !running.empty()) {
+      while (next < todo.size() && interruption_signal() == 0 && static_cast<int>(running.size()) < options_.jobs) {
         running[spawn(*todo[next])] = todo[next];
         next++;
       }
       int status = 0;
-      pid_t pid = waitpid(-1, &status, 0);
-      if (pid < 0) throw std::runtime_error("waitpid failed");
+      const pid_t pid = wait_for_child(status);
       auto it = running.find(pid);
       if (it == running.end()) continue;
       finished(*it->second, status);
       running.erase(it);
       show(static_cast<long>(running.size()));
     }
+    throw_if_interrupted();
   }
 
   long reused() const { return reused_; }
@@ -253,15 +282,15 @@ class RunPool {
       args.emplace_back("--plugin");
       args.push_back(plugin);
     }
-    const pid_t pid = start_quiet_child(std::move(args), run_dir / "stderr.txt");
-    return pid;
+    return start_interruptible_child(std::move(args), run_dir / "stderr.txt");
   }
 
   void finished(const SweepRun& r, int status)
   {
     fs::path run_dir = dir_ / "runs" / r.hash;
     done_++;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(run_dir / "summary.json")) {
+    const bool succeeded = WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(run_dir / "summary.json");
+    if (succeeded || interruption_signal() != 0) { // a run stopped by the sweep's signal is not a failure: redone
       fs::remove(run_dir / "stderr.txt");
       return;
     }
@@ -303,16 +332,6 @@ class RunPool {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-/* "key=value, key=value": the swept values of `point`, to name it in an error. */
-std::string point_name(const SweepPlan& plan, long point)
-{
-  const std::vector<std::string> values = plan.point_values(point);
-  std::string name;
-  for (size_t i = 0; i < values.size(); i++)
-    name += (name.empty() ? "" : ", ") + plan.axes()[i].key + "=" + values[i];
-  return name;
-}
-
 /* Sets up the first run of every point of `runs` as that run will be set up (`jobsched run --check`: platform,
  * deployment, policy, workload; SimGrid loads one platform per process, so one child process per point, o.jobs at
  * once), before the sweep writes anything: a point that its runs would refuse as bad input makes the whole sweep bad
@@ -335,8 +354,9 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
   std::map<pid_t, long> running;
   std::map<long, std::string> failed; // point refused as bad input: the last line its check wrote
   size_t next = 0;
-  while ((next < points.size() && failed.empty()) || !running.empty()) {
-    while (next < points.size() && failed.empty() && static_cast<int>(running.size()) < o.jobs) {
+  while ((next < points.size() && failed.empty() && interruption_signal() == 0) || !running.empty()) {
+    while (next < points.size() && failed.empty() && interruption_signal() == 0 &&
+           static_cast<int>(running.size()) < o.jobs) {
       const long point = points[next++];
       std::vector<std::string> args{exe, plan.fork_join() ? "fork-join" : "run", fs::absolute(o.scenario).string(),
                                     "--check", "--quiet"};
@@ -348,11 +368,10 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
         args.emplace_back("--plugin");
         args.push_back(plugin);
       }
-      running[start_quiet_child(std::move(args), messages.path() / std::to_string(point))] = point;
+      running[start_interruptible_child(std::move(args), messages.path() / std::to_string(point))] = point;
     }
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) throw std::runtime_error("waitpid failed");
+    const pid_t pid = wait_for_child(status);
     auto it = running.find(pid);
     if (it == running.end()) continue;
     const long point = it->second;
@@ -364,6 +383,7 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
     std::error_code ec;
     fs::remove(message, ec); // read: a sweep of a million points would keep a million files to the end otherwise
   }
+  throw_if_interrupted(); // (the folder of messages is removed on the way)
   if (failed.empty()) return;
   // Every point before a failed one was started (in order) and has ended: the first failed point is the grid's first.
   const auto& [point, line] = *failed.begin();
@@ -373,9 +393,8 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
       why.erase(0, std::strlen(prefix));
       break;
     }
-  const std::string name = "sweep point " + std::to_string(point) +
-                           (plan.axes().empty() ? std::string() : " (" + point_name(plan, point) + ")");
-  throw InputError(name + ": " + why);
+  throw InputError(plan.axes().empty() ? "sweep point " + std::to_string(point) + ": " + why
+                                       : plan.point_error(point, why));
 }
 
 /* The stopping rule: more replications for every point whose interval is still too wide. */
@@ -449,6 +468,7 @@ namespace {
 
 int run_sweep(const SweepOptions& o)
 {
+  defer_interruption(); // a signal is passed on to the runs, and the sweep ends once they have
   load_command_line_plugins(o.plugins);
   SweepPlan plan = SweepPlan::load(o.scenario, o.overrides, [](const Scenario& sc) {
     check_input_files(sc);
@@ -504,6 +524,7 @@ int run_sweep(const SweepOptions& o)
   for (const auto& [run, why] : pool.failures())
     std::fprintf(stderr, "jobsched: run %s (point %ld, replication %ld) failed: %s\n", run->hash.c_str(), run->point,
                  run->replication, why.c_str());
+  throw_if_interrupted();
   if (o.shard_count == 0) {
     SweepTables t = build_tables(dir, plan.replications().confidence);
     OutputFiles files(dir);

@@ -73,6 +73,95 @@ void check_rule_metric(const fs::path& file, const YAML::Node& reps, const std::
        quoted_value(metric) + " is not a numeric field of the summary.json these runs write (" + list + ")");
 }
 
+/* Why `key` cannot be swept, or nullptr. */
+const char* unsweepable(const std::string& key)
+{
+  auto under = [&key](const std::string& section) { return key == section || key.rfind(section + ".", 0) == 0; };
+  if (under("replications")) return "the replications of every point are set by 'replications', not swept";
+  if (under("sweep")) return "a sweep's grid is not swept (list the keys in one sweep:)";
+  if (key == "output" || under("output.dir"))
+    return "every run of a sweep writes into the sweep's folder (runs/<hash>/, from --out or output.dir), not swept";
+  return nullptr;
+}
+
+bool is_null(const YAML::Node& n)
+{
+  if (n.IsNull()) return true;
+  if (!n.IsScalar() || n.Tag() == "!") return false; // quoted: text
+  const std::string& t = n.Scalar();
+  return n.Tag() == "tag:yaml.org,2002:null" || t == "~" || t == "null" || t == "Null" || t == "NULL";
+}
+
+/* A null swept value would remove `key` (a run reads the point as --set KEY=null) and run its default: it is refused
+ * where the scenario file refuses `key: null`, with the file's reason. */
+void refuse_null_where_the_file_does(const fs::path& file, const YAML::Node& tree, const std::string& key,
+                                     const YAML::Node& value)
+{
+  if (!is_null(value)) return;
+  YAML::Node copy = YAML::Clone(tree);
+  for (const char* k : {"sweep", "replications", "output"})
+    copy.remove(k);
+  YAML::Node cur = copy;
+  std::string rest = key;
+  for (size_t dot; (dot = rest.find('.')) != std::string::npos; rest.erase(0, dot + 1)) {
+    const std::string part = rest.substr(0, dot);
+    if (!cur[part] || !cur[part].IsMap()) cur[part] = YAML::Node(YAML::NodeType::Map);
+    YAML::Node next = cur[part];
+    cur.reset(next);
+  }
+  cur[rest] = YAML::Node(YAML::NodeType::Null);
+  YAML::Emitter out;
+  out << copy;
+  try {
+    parse_scenario(std::string(out.c_str()) + "\n", file, {});
+  } catch (const InputError& e) {
+    std::string why = e.what(); // its line is that of a copy of the file: left out
+    if (why.rfind(file.string() + ":", 0) == 0) why.erase(0, why.find(": ", file.string().size()) + 2);
+    fail(file, value, "sweep." + key, "null is refused, as in the file: " + why);
+  }
+}
+
+/* The keys whose values are files, which a scenario file resolves against its own folder (scenario/scenario.hpp). */
+bool is_path_key(const std::string& key)
+{
+  return key == "platform" || key == "deployment" || key == "plugins" || key == "workload.trace" ||
+         key == "owners.trace";
+}
+
+/* `value` swept under `key` with every relative file name in it (at `key` or under it, for a swept section) made
+ * absolute against `dir`, the scenario's folder: a run reads the point's values as --set assignments, which resolve
+ * against the current folder, while a scenario file's values, its sweep's included, resolve against its folder. */
+void resolve_paths(YAML::Node value, const std::string& key, const fs::path& dir)
+{
+  auto absolute = [&dir](YAML::Node text) {
+    if (!text.IsScalar() || text.Scalar().empty() || text.Tag() == "!!null") return;
+    const fs::path path(text.Scalar());
+    if (path.is_relative()) text = (dir / path).lexically_normal().string();
+  };
+  if (is_path_key(key)) {
+    if (value.IsSequence())
+      for (YAML::Node item : value)
+        absolute(item);
+    else
+      absolute(value);
+    return;
+  }
+  if (!value.IsMap()) return;
+  for (auto kv : value)
+    if (kv.first.IsScalar()) resolve_paths(kv.second, (key.empty() ? "" : key + ".") + kv.first.Scalar(), dir);
+}
+
+std::string run_assignment(const std::string& key, const std::string& text, const fs::path& dir)
+{
+  bool paths = is_path_key(key); // most keys hold no file name: their text goes as it is
+  for (const std::string path_key : {"workload.trace", "owners.trace"}) // or a section holding one
+    paths = paths || path_key.rfind(key + ".", 0) == 0;
+  if (!paths) return key + "=" + text;
+  YAML::Node value = YAML::Load(text);
+  resolve_paths(value, key, dir);
+  return key + "=" + yaml_text(value);
+}
+
 } // namespace
 
 std::vector<std::string> summary_metrics(const Scenario& scenario)
@@ -127,13 +216,17 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
         if (key.empty()) fail(scenario, kv.first, "sweep." + name, "an empty key in a list of keys swept together");
         if (key == "simulation.seed")
           fail(scenario, kv.first, "sweep.simulation.seed", "seeds are set by 'replications', not swept");
+        if (const char* why = unsweepable(key)) fail(scenario, kv.first, "sweep." + key, why);
         if (!swept.insert(key).second) fail(scenario, kv.first, "sweep." + key, "swept twice");
         keys.push_back(key);
         if (comma == name.size()) break;
         begin = comma + 1;
       }
-      // The points: a list of values, or one value; keys swept together: a list of lists, or one list.
+      // The points: a list of values; keys swept together: a list of lists, or one list (one point).
       const YAML::Node& listed = kv.second;
+      if (!listed.IsSequence())
+        fail(scenario, listed, "sweep." + name,
+             "expected a list of values, one per point (a single point: [" + yaml_text(listed) + "])");
       const bool several = listed.IsSequence() && (keys.size() == 1 || listed.size() == 0 || listed[0].IsSequence());
       std::vector<YAML::Node> points;
       if (several) {
@@ -148,6 +241,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
         plan.axes_.push_back(SweepAxis{key, {}, group});
       for (const auto& v : points) {
         if (keys.size() == 1) {
+          refuse_null_where_the_file_does(scenario, tree, keys[0], v);
           plan.axes_[group].values.push_back(yaml_text(v));
           continue;
         }
@@ -155,8 +249,10 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
           fail(scenario, v, "sweep." + name,
                "keys swept together take a list of " + std::to_string(keys.size()) +
                    " values per point, one per key in order (as [a, b])");
-        for (size_t i = 0; i < keys.size(); i++)
+        for (size_t i = 0; i < keys.size(); i++) {
+          refuse_null_where_the_file_does(scenario, tree, keys[i], v[i]);
           plan.axes_[group + i].values.push_back(yaml_text(v[i]));
+        }
       }
     }
     // Refuse a grid too large to plan before planning it (10^10 points would take minutes to expand).
@@ -183,9 +279,14 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
   // run one by one); and check that the stopping rule names fields these runs write.
   for (long p = 0; p < plan.point_count(); p++) {
     SweepRun run = plan.make_run(p, 0);
-    parse_scenario(run.resolved_yaml, plan.scenario_, {});
-    const Scenario sc = load_scenario(scenario, run.overrides);
-    if (check_point) check_point(sc);
+    Scenario sc;
+    try {
+      sc = load_scenario(scenario, run.overrides);
+      parse_scenario(run.resolved_yaml, plan.scenario_, {});
+      if (check_point) check_point(sc);
+    } catch (const InputError& e) {
+      throw InputError(plan.point_error(p, e.what()));
+    }
     if (p == 0) plan.fork_join_ = sc.fork_join.has_value();
     if (sc.fork_join.has_value() != plan.fork_join_)
       throw InputError(scenario.string() + ": sweep: some points are fork_join studies and others scheduling runs");
@@ -196,6 +297,26 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     }
   }
   return plan;
+}
+
+std::string SweepPlan::point_error(long point, std::string message) const
+{
+  if (axes_.empty()) return message; // one point: the scenario itself
+  // An error under a swept key names it as the run's --set assignment would: the point names it instead.
+  const std::string set = "--set: ";
+  if (message.rfind(set, 0) == 0) {
+    std::string key = message.substr(set.size(), message.find(':', set.size()) - set.size());
+    key = key.substr(0, key.find('['));
+    const bool swept = std::any_of(axes_.begin(), axes_.end(), [&key](const SweepAxis& axis) {
+      return key == axis.key || key.rfind(axis.key + ".", 0) == 0;
+    });
+    if (swept) message.erase(0, set.size());
+  }
+  std::string name;
+  const std::vector<std::string> values = point_values(point);
+  for (size_t i = 0; i < values.size(); i++)
+    name += (name.empty() ? "" : ", ") + axes_[i].key + "=" + values[i];
+  return "sweep point " + std::to_string(point) + " (" + name + "): " + message;
 }
 
 long SweepPlan::point_count() const
@@ -228,13 +349,13 @@ SweepRun SweepPlan::make_run(long point, long replication) const
   run.seed = rule_.seed_of(replication);
   run.overrides = cli_overrides_;
   auto values = point_values(point);
-  for (size_t i = 0; i < axes_.size(); i++)
-    run.overrides.push_back(axes_[i].key + "=" + values[i]);
+  YAML::Node resolved = YAML::Clone(tree_); // the file's values as written: the run's name hashes them
+  for (size_t i = 0; i < axes_.size(); i++) {
+    apply_override(resolved, axes_[i].key + "=" + values[i]);
+    run.overrides.push_back(run_assignment(axes_[i].key, values[i], scenario_.parent_path()));
+  }
   run.overrides.push_back("simulation.seed=" + std::to_string(run.seed));
-
-  YAML::Node resolved = YAML::Clone(tree_);
-  for (size_t i = cli_overrides_.size(); i < run.overrides.size(); i++)
-    apply_override(resolved, run.overrides[i]);
+  apply_override(resolved, run.overrides.back());
   for (const char* k : {"sweep", "replications", "output"})
     resolved.remove(k);
   YAML::Emitter out;

@@ -61,6 +61,9 @@ class SweepPlan {
   /* The value of every axis at `point` (grid order: the last axis varies fastest). */
   std::vector<std::string> point_values(long point) const;
   SweepRun make_run(long point, long replication) const;
+  /* `message`, an error of a run of `point`, naming the point and its swept values (the scenario's own errors, of a
+   * plan without a sweep, as they are). */
+  std::string point_error(long point, std::string message) const;
   /* The runs of fixed replications, or the first `min` replications of a stopping rule, in plan order. */
   std::vector<SweepRun> initial_runs() const;
   std::string output_dir() const { return output_dir_; }

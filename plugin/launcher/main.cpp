@@ -1,6 +1,7 @@
 /* jobsched: the launcher. Reads a scenario, runs one simulation, writes its outputs. */
 #include "core/command_line.hpp"
 #include "core/errors.hpp"
+#include "core/interruption.hpp"
 #include "core/time_format.hpp"
 #include "core/version.hpp"
 #include "core/writable_file.hpp"
@@ -81,7 +82,9 @@ Options:
 
 Outputs (in the output folder): jobs.csv (one row per job, Batsim's columns first), summary.json
 (deterministic results), performance.json (the simulator's wall time and memory).
-Exit status: 0 success, 2 bad input (the message names the file, line or key), 3 internal error.
+Exit status: 0 success, 2 bad input (the message names the file, line or key), 3 internal error, 128 + the signal
+on SIGINT, SIGTERM or SIGHUP (130, 143, 129): the run removes the outputs it had begun, leaves the folder's previous
+outputs as they were and writes one line, "jobsched: interrupted by SIGINT".
 )";
 
 const char* const kForkJoinUsage = R"(Usage: jobsched fork-join SCENARIO.yaml [options]
@@ -92,7 +95,8 @@ Options: --set KEY=VALUE, --out DIR, --quiet, --check, --cfg=NAME:VALUE and --lo
 jobsched run --help).
 
 Outputs (in the output folder): summary.json (deterministic results) and performance.json.
-Exit status: 0 success, 2 bad input (the message names the file, line or key), 3 internal error.
+Exit status: 0 success, 2 bad input (the message names the file, line or key), 3 internal error, 128 + the signal
+on SIGINT, SIGTERM or SIGHUP, as for jobsched run.
 )";
 
 [[noreturn]] void usage_error(const std::string& msg)
@@ -361,10 +365,14 @@ int main(int argc, char** argv)
     std::fputs(kUsage, stderr);
     return 2;
   }
+  install_interruption_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.front() == "help") args.front() = "--help";
   try {
     return run_command_line(args);
+  } catch (const Interrupted& e) { // a sweep, once its runs have ended on the signal it forwarded
+    std::fprintf(stderr, "%s\n", e.what());
+    return e.status();
   } catch (const InputError& e) {
     std::fprintf(stderr, "jobsched: error: %s\n", e.what());
     return 2;

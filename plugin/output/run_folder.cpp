@@ -1,6 +1,7 @@
 #include "output/run_folder.hpp"
 
 #include "core/errors.hpp"
+#include "core/interruption.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -150,9 +151,10 @@ RunFolder::RunFolder(fs::path dir) : dir_(std::move(dir))
 RunFolder::~RunFolder()
 {
   files_.clear();
-  if (!committed_) {
+  if (!committed_ && !tmp_.empty()) {
     std::error_code ec;
     fs::remove_all(tmp_, ec);
+    remove_on_interruption({});
   }
 }
 
@@ -169,9 +171,11 @@ std::ostream& RunFolder::open(const std::string& name)
     remove_dead_runs_folders(dir_.parent_path(), name_, host_);
     if (existed) remove_dead_runs_folders(dir_, name_, host_);
     tmp_ = existed ? dir_ / hidden : dir_.parent_path() / hidden;
+    remove_on_interruption(tmp_); // set first: a signal right after the folder is made removes it
     fs::create_directories(tmp_, ec);
     if (ec) throw InputError(dir_.string() + ": cannot create the output folder (" + ec.message() + ")");
   }
+  add_file_removed_on_interruption(tmp_ / name);
   auto file = std::make_unique<File>(tmp_ / name);
   if (int error = file->finish_error_if_unopened())
     throw InputError((dir_ / name).string() + ": cannot write (" + std::strerror(error) + ")");
@@ -189,6 +193,8 @@ void RunFolder::commit()
   for (auto& [name, file] : files_)
     if (int error = file->finish())
       throw InputError((dir_ / name).string() + ": cannot write (" + std::strerror(error) + ")");
+  // An interruption now would leave some outputs replaced and others not: it waits for the end of the renames.
+  const InterruptionsHeld held;
   std::error_code ec;
   if (fs::is_directory(dir_, ec)) {
     replace_outputs();
@@ -200,6 +206,7 @@ void RunFolder::commit()
     if (ec) throw InputError(dir_.string() + ": cannot write the output folder (" + ec.message() + ")");
   }
   committed_ = true;
+  remove_on_interruption({});
 }
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/interruption.hpp"
 #include "core/simgrid_cfg.hpp"
 #include "core/time_format.hpp"
 #include "core/writable_file.hpp"
@@ -246,6 +247,7 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
   auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
   try {
     engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
+    install_interruption_handlers(); // SimGrid's SIGINT handler dumps its actors and exits 1, leaving the outputs
   } catch (const std::exception& e) {
     const std::string option = rejected_option(simgrid_args);
     throw InputError(option + ": " + first_line(e.what()) + (option.rfind("--cfg", 0) == 0 ? " (see --cfg=help)" : ""));

@@ -25,9 +25,9 @@ plot() { # NAME METRIC X FIGURE [OPTIONS...]
     --label 'migrations=migrations' --label 'mean_slowdown=mean slowdown' \
     --label 'policy.params.eviction:migrate=migrate' --label 'policy.params.eviction:wait=wait' \
     --label 'policy.params.eviction:restart=restart' \
-    --label 'platform:platforms/now-16-lan.xml=10 Mbit/s shared' \
-    --label 'platform:scenarios/gang-now/platforms/now-16-lan-100mbit.xml=100 Mbit/s shared' \
-    --label 'platform:platforms/now-16-switched.xml=10 Mbit/s switched' \
+    --label 'platform:../../platforms/now-16-lan.xml=10 Mbit/s shared' \
+    --label 'platform:platforms/now-16-lan-100mbit.xml=100 Mbit/s shared' \
+    --label 'platform:../../platforms/now-16-switched.xml=10 Mbit/s switched' \
     --out "$results/gang-now/$name/plots" >/dev/null
   cp "$results/gang-now/$name/plots/$metric-vs-$x.png" "$figures/$figure.png"
 }

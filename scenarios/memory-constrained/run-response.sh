@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 jobsched=$(realpath "${1:-build/jobsched}")
 mkdir -p "${2:-results/mc-response}"
 out=$(realpath "${2:-results/mc-response}")
-cd "$here/../.." # the sweeps over N give their platforms relative to the repository root
+cd "$here/../.."
 for sweep in vs-jobs vs-nodes vs-nodes-buddy vs-k-load100 vs-k-load200; do
   start=$(date +%s)
   nice "$jobsched" sweep "$here/response-$sweep.yaml" -j 2 --quiet --out "$out/$sweep"

@@ -255,4 +255,67 @@ grep -q -- '--shard "${SLURM_ARRAY_TASK_ID}/2"' E/sweep.sbatch || problems+=" ta
 [ -d E/runs ] && problems+=" runs were simulated;"
 report slurm_script "$problems"
 
+# Swept file names resolve against the scenario's folder, as the same keys in the file do (they were resolved against
+# the current folder, as --set values); an error in one names the sweep point, not --set.
+mkdir -p nested/scenario nested/platforms
+cp "$src/platforms/cluster-16.xml" nested/platforms/c16.xml
+cat >nested/scenario/swept-paths.yaml <<YAML
+name: swept-paths
+platform: ../platforms/c16.xml
+workload:
+  generator: {jobs: 20, mean_interarrival: 100}
+sweep:
+  platform: [../platforms/c16.xml, $src/platforms/cluster-16.xml]
+YAML
+"$bin" sweep nested/scenario/swept-paths.yaml --out SP -j 2 --quiet 2>SP.err
+status=$?
+problems=""
+[ "$status" -eq 0 ] || problems+=" exit $status: $(head -c 300 SP.err);"
+[ "$(grep -c ',ok,' SP/results.csv 2>/dev/null)" = 2 ] || problems+=" results.csv has not 2 ok rows;"
+report swept_paths_relative_to_the_scenario "$problems"
+cat >nested/scenario/swept-missing.yaml <<YAML
+name: swept-missing
+platform: ../platforms/c16.xml
+workload:
+  generator: {jobs: 20, mean_interarrival: 100}
+sweep:
+  platform: [../platforms/c16.xml, ../platforms/none.xml]
+YAML
+expect_error swept_missing_platform 2 "sweep point 1 (platform=../platforms/none.xml): " \
+  "$work/nested/platforms/none.xml" -- sweep nested/scenario/swept-missing.yaml
+cat >nested/scenario/swept-plugins.yaml <<YAML
+name: swept-plugins
+platform: ../platforms/c16.xml
+workload:
+  generator: {jobs: 20, mean_interarrival: 100}
+sweep:
+  plugins: [[missing.so]]
+YAML
+expect_error swept_missing_plugin 2 "sweep point 0 (plugins=[missing.so]): plugins[0]: " \
+  "$work/nested/scenario/missing.so" -- sweep nested/scenario/swept-plugins.yaml
+grep -q -- "--set" "$work/swept_missing_plugin.stderr" && report swept_plugin_error_names_no_set " says --set"
+grep -q -- "--set" "$work/swept_missing_plugin.stderr" || report swept_plugin_error_names_no_set ""
+
+# Keys that cannot be swept are refused with the reason, a null where the file refuses one too (it ran the default
+# as a point "~"), and a key's value must be a list (a scalar was one point).
+unsweepable() { # NAME SWEEP FRAGMENT
+  cat >"$1.yaml" <<YAML
+name: $1
+platform: $src/platforms/cluster-16.xml
+workload:
+  generator: {jobs: 20, mean_interarrival: 100}
+sweep: $2
+YAML
+  expect_error "$1" 1 "$3" -- sweep "$1.yaml"
+}
+unsweepable sweep_replications "{replications: [1, 2]}" \
+  "sweep_replications.yaml:5: sweep.replications: the replications of every point are set by 'replications', not swept"
+unsweepable sweep_sweep "{sweep: [1]}" "sweep.sweep: a sweep's grid is not swept"
+unsweepable sweep_output_dir "{output.dir: [a, b]}" \
+  "sweep.output.dir: every run of a sweep writes into the sweep's folder"
+unsweepable sweep_null_policy "{policy.name: [fcfs, null]}" \
+  "sweep.policy.name: null is refused, as in the file: policy.name: expected text"
+unsweepable sweep_scalar "{policy.name: fcfs}" \
+  "sweep.policy.name: expected a list of values, one per point (a single point: [fcfs])"
+
 finish
