@@ -653,6 +653,27 @@ TEST_F(PlotTest, RunAxisLabelsFromTheUser)
             (std::vector<std::string>{"set xlabel 'hours since 8:00'"}));
 }
 
+/* The subtitle names the sweep's scenario (its runs' summary.json, found through plan.csv), not the folder, and
+ * speaks of replications and intervals only when a point has more than one run. */
+TEST_F(PlotTest, SweepSubtitleNamesTheScenarioAndItsReplications)
+{
+  fs::path sweep = make_sweep(); // folder "sweep", no plan.csv: the folder's name; n = 5 at three points
+  EXPECT_EQ(
+      lines_starting(sweep_commands(sweep, {}), "set title"),
+      (std::vector<std::string>{"set title 'mean bounded slowdown vs policy' . \"\\n\" . 'sweep sweep: mean over the "
+                                "replications, error bars = 95% confidence interval'"}));
+
+  write(sweep / "aggregate.csv", "point,policy.name,metric,n,mean,std,ci95_half_width\n"
+                                 "0,fcfs,mean_bounded_slowdown,1,42.5,,\n1,easy,mean_bounded_slowdown,1,18.75,,\n");
+  write(sweep / "plan.csv", "run,point,replication,seed,policy.name,hash\n1,0,0,1,fcfs,aaaa\n2,1,0,1,easy,bbbb\n");
+  fs::create_directories(sweep / "runs" / "bbbb"); // the first run has no summary.json (not run yet): the second's
+  write(sweep / "runs" / "bbbb" / "summary.json", "{\"scenario\": \"sweep-policies\", \"policy\": \"easy\"}\n");
+  EXPECT_EQ(
+      lines_starting(sweep_commands(sweep, {}), "set title"),
+      (std::vector<std::string>{"set title 'mean bounded slowdown vs policy' . \"\\n\" . 'sweep sweep-policies: one "
+                                "run per point'"}));
+}
+
 /* A slowdown's axis starts at 1: linear, from 1 up to gnuplot's choice; other metrics keep gnuplot's autoscale. */
 TEST_F(PlotTest, SlowdownAxisStartsAtOne)
 {
