@@ -146,6 +146,16 @@ std::string explained(const std::string& line)
   return line;
 }
 
+/* A deployment written for another platform (scenarios/kth-sp2-easy.yaml's, with --set platform=...) names a host
+ * the platform lacks: say which platform, and that without a deployment jobsched places its actors itself. */
+std::string explained_deployment(const PlatformCheck& check, const std::string& line)
+{
+  static const std::regex missing_host(R"(host '[^']*' does not exist$)");
+  if (!std::regex_search(line, missing_host)) return line;
+  return line + " in " + check.platform.string() +
+         " (--set deployment=null places jobsched's actors by the platform's roles)";
+}
+
 std::string describe_end(int status)
 {
   if (WIFSIGNALED(status)) {
@@ -316,7 +326,8 @@ void check_platform_in_child(const PlatformCheck& check)
   std::string line = explained(simgrid_error_line(output));
   if (line.empty()) line = describe_end(status);
   if (stage == "options") throw InputError(refused_option(check) + ": " + line + " (see --cfg=help)");
-  if (stage == "deployment") throw InputError(check.deployment.string() + ": invalid deployment: " + line);
+  if (stage == "deployment")
+    throw InputError(check.deployment.string() + ": invalid deployment: " + explained_deployment(check, line));
   throw InputError(check.platform.string() + ": invalid platform: " + line);
 }
 

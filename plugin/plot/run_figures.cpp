@@ -259,6 +259,13 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
         segments.push_back({it->second, from + i * period, to + i * period, intervals, state == "running"});
     }
   } else {
+    // A job preempted, moved or resized has no allocated_resources: without its trace.csv segments it would be
+    // missing from the Gantt chart and counted on the requested processors all along (more than the machine).
+    const auto lacking = std::count_if(jobs.begin(), jobs.end(), [](const RunJob& j) { return j.intervals.empty(); });
+    if (lacking > 0)
+      throw InputError(run_dir.string() + ": " + std::to_string(lacking) + " of the " + std::to_string(jobs.size()) +
+                       " started jobs have no allocated_resources in jobs.csv (preempted, moved or resized: their "
+                       "processors are in trace.csv, which this run did not write); rerun it with output.trace: true");
     for (const auto& j : jobs)
       segments.push_back({&j, j.start, j.finish.value_or(t_end), j.intervals, true});
   }

@@ -2,6 +2,7 @@
 #include "plot/figures.hpp"
 
 #include "core/errors.hpp"
+#include "core/json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,26 @@ std::string folder_name(const fs::path& dir)
 }
 
 namespace {
+/* The name of the sweep's scenario, as its runs' summary.json give it (plan.csv lists the runs, runs/HASH/ holds
+ * them); the folder's name when no run has one (a folder of tables only, or no run finished yet). */
+std::string sweep_name(const fs::path& sweep_dir)
+{
+  std::error_code ec;
+  if (!fs::exists(sweep_dir / "plan.csv", ec)) return folder_name(sweep_dir);
+  const Table plan = read_csv(sweep_dir / "plan.csv");
+  const int hash_col = plan.column("hash");
+  if (hash_col < 0) return folder_name(sweep_dir);
+  for (const auto& row : plan.rows) {
+    const fs::path summary_file = sweep_dir / "runs" / row[static_cast<size_t>(hash_col)] / "summary.json";
+    if (row[static_cast<size_t>(hash_col)].empty() || !fs::exists(summary_file, ec)) continue;
+    const Json summary = read_json_file(summary_file);
+    if (!summary.is_object()) continue;
+    if (auto name = summary.find("scenario"); name != summary.end() && name->is_string() && !name->empty())
+      return name->get<std::string>();
+  }
+  return folder_name(sweep_dir);
+}
+
 std::string file_safe(std::string name)
 {
   for (char& c : name)
@@ -242,6 +263,12 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   }
   if (missing == rows.size())
     throw InputError(file + ": metric '" + req.metric + "' has no value (every mean is empty: did all runs fail?)");
+  // With one run per point there is neither a mean over replications nor an interval to speak of.
+  const int n_col = t.column("n");
+  const bool replicated = n_col < 0 || std::any_of(rows.begin(), rows.end(), [&](size_t r) {
+                            const std::string& n = t.rows[r][static_cast<size_t>(n_col)];
+                            return !n.empty() && number_at(t, r, static_cast<size_t>(n_col)) > 1;
+                          });
 
   bool numeric =
       std::all_of(values[x].begin(), values[x].end(), [](const std::string& v) { return parse_number(v).has_value(); });
@@ -290,7 +317,8 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
       series_labels.size() > 1 ? unit * std::min(numeric ? 0.1 : 0.5, 0.06 * double(series_labels.size() - 1)) : 0;
   c << "set title " << gp_str(short_name(req.metric, req.names) + " vs " + short_name(xkey, req.names))
     << " . \"\\n\" . "
-    << gp_str("sweep " + folder_name(sweep_dir) + ": mean over the replications, error bars = 95% confidence interval" +
+    << gp_str("sweep " + sweep_name(sweep_dir) + ": " +
+              (replicated ? "mean over the replications, error bars = 95% confidence interval" : "one run per point") +
               (numeric && spread > 0 ? " (series shifted apart along x)" : ""))
     << "\n";
   std::vector<std::string> plots;

@@ -29,14 +29,15 @@ roles_log() {
   sed -n 's/.*\[jobsched_host_roles\/VERBOSE\] //p' "$1"
 }
 
-# expect_run NAME HOSTS PROCESSORS ACTORS_HOST COMPUTE_HOSTS
-# Runs $work/NAME.yaml; checks exit status 0, the hosts and processors counts in summary.json, 20 completed jobs, the
+# expect_run NAME HOSTS PROCESSORS ACTORS_HOST COMPUTE_HOSTS [OPTION...]
+# Runs $work/NAME.yaml (with the options given); checks exit status 0, the hosts and processors counts in summary.json, 20 completed jobs, the
 # host of jobsched's actors ("-": placed by a deployment, so no such message) and the compute hosts, in order.
 expect_run() {
   local name=$1 hosts=$2 processors=$3 actors=$4 compute=$5
+  shift 5
   local out="$work/out-$name" err="$work/$name.stderr"
-  "$bin" run "$work/$name.yaml" --quiet --out "$out" --log=jobsched_host_roles.thres:verbose >"$work/$name.stdout" \
-    2>"$err"
+  "$bin" run "$work/$name.yaml" --quiet --out "$out" --log=jobsched_host_roles.thres:verbose "$@" \
+    >"$work/$name.stdout" 2>"$err"
   local status=$?
   local problems=""
   [ "$status" -eq 0 ] || problems+=" exit status $status (expected 0);"
@@ -133,8 +134,13 @@ expect_run batsim_deployed_on_w3 15 15 - "w0 w1 w2 w4 w5 w6 w7 w8 w9 w10 w11 w12
 
 deployment missing-host.xml nosuchhost jobsched_scheduler jobsched_submitter
 scenario missing_host "$cluster16" "$work/missing-host.xml"
-expect_error deployment_missing_host 2 "missing-host.xml: invalid deployment" "host 'nosuchhost' does not exist" -- \
-  run "$work/missing_host.yaml"
+expect_error deployment_missing_host 3 "missing-host.xml: invalid deployment" \
+  "host 'nosuchhost' does not exist in $cluster16" \
+  "(--set deployment=null places jobsched's actors by the platform's roles)" -- run "$work/missing_host.yaml"
+# ... and the remedy it gives runs: the actors go to cluster-16's front end (role master), the 16 nodes compute.
+cp "$work/missing_host.yaml" "$work/missing_host_remedy.yaml"
+expect_run missing_host_remedy 16 16 frontend "node-0 node-1 node-2 node-3 node-4 node-5 node-6 node-7 node-8 node-9 \
+node-10 node-11 node-12 node-13 node-14 node-15" --set deployment=null
 
 deployment misspelt-function.xml frontend jobsched_scheduler jobsched_submiter
 scenario misspelt_function "$cluster16" "$work/misspelt-function.xml"

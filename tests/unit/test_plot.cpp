@@ -298,6 +298,36 @@ TEST_F(PlotTest, BadInputIsAnInputErrorAndWritesNothing)
   EXPECT_FALSE(fs::exists(run / "plots"));
 }
 
+/* Without trace.csv, a job that was preempted (empty allocated_resources) would be missing from the Gantt chart
+ * and counted on its 3 requested processors from 100 to 250 while jobs 1 and 3 hold theirs: refused, whatever the
+ * other jobs hold. With its segments in trace.csv the same jobs.csv is drawn. */
+TEST_F(PlotTest, RunWithoutTraceRefusesAJobThatRanWithoutAllocation)
+{
+  fs::path run = make_run(true);
+  std::string jobs = slurp(run / "jobs.csv");
+  const std::string job2_processors = ",0-1 4,";
+  ASSERT_NE(jobs.find(job2_processors), std::string::npos);
+  jobs.replace(jobs.find(job2_processors), job2_processors.size(), ",,");
+  write(run / "jobs.csv", jobs);
+  std::string e = input_error_of([&] { plot_main({run.string()}); });
+  EXPECT_EQ(e, run.string() +
+                   ": 1 of the 3 started jobs have no allocated_resources in jobs.csv (preempted, moved or resized: "
+                   "their processors are in trace.csv, which this run did not write); rerun it with output.trace: "
+                   "true");
+  EXPECT_FALSE(fs::exists(run / "plots"));
+
+  write(run / "trace.csv", "job_id,start,end,processors,state\n1,0,100,0-3,running\n3,20,70,5,running\n"
+                           "2,100,180,0-1 4,running\n2,180,200,0-1 4,suspended\n2,200,250,0-2,running\n");
+  jplot::PlotJob job = jplot::run_figures(run, {});
+  const auto utilization = std::find_if(job.data_files.begin(), job.data_files.end(),
+                                        [](const auto& file) { return file.first == "utilization.dat"; });
+  ASSERT_NE(utilization, job.data_files.end());
+  // Busy processors by hand: 4 (job 1), 5 with job 3 from 20 to 70, then 4; from 100 job 2's 3 alone (job 1 ended),
+  // none while it is suspended from 180 to 200, 3 again (moved to 0-2) until 250. Job 2 waits from 10 to 100.
+  EXPECT_EQ(utilization->second, "# time (s)\tbusy processors\twaiting jobs\n0\t4\t0\n10\t4\t1\n20\t5\t1\n"
+                                 "70\t4\t1\n100\t3\t0\n180\t0\t0\n200\t3\t0\n250\t0\t0\n");
+}
+
 TEST_F(PlotTest, MissingGnuplotIsAnInputError)
 {
   fs::path sweep = make_sweep();
@@ -621,6 +651,27 @@ TEST_F(PlotTest, RunAxisLabelsFromTheUser)
   EXPECT_EQ(lines_starting(job.figures[0].commands, "set ylabel"), (std::vector<std::string>{"set ylabel 'core'"}));
   EXPECT_EQ(lines_starting(job.figures[1].commands, "set xlabel"),
             (std::vector<std::string>{"set xlabel 'hours since 8:00'"}));
+}
+
+/* The subtitle names the sweep's scenario (its runs' summary.json, found through plan.csv), not the folder, and
+ * speaks of replications and intervals only when a point has more than one run. */
+TEST_F(PlotTest, SweepSubtitleNamesTheScenarioAndItsReplications)
+{
+  fs::path sweep = make_sweep(); // folder "sweep", no plan.csv: the folder's name; n = 5 at three points
+  EXPECT_EQ(
+      lines_starting(sweep_commands(sweep, {}), "set title"),
+      (std::vector<std::string>{"set title 'mean bounded slowdown vs policy' . \"\\n\" . 'sweep sweep: mean over the "
+                                "replications, error bars = 95% confidence interval'"}));
+
+  write(sweep / "aggregate.csv", "point,policy.name,metric,n,mean,std,ci95_half_width\n"
+                                 "0,fcfs,mean_bounded_slowdown,1,42.5,,\n1,easy,mean_bounded_slowdown,1,18.75,,\n");
+  write(sweep / "plan.csv", "run,point,replication,seed,policy.name,hash\n1,0,0,1,fcfs,aaaa\n2,1,0,1,easy,bbbb\n");
+  fs::create_directories(sweep / "runs" / "bbbb"); // the first run has no summary.json (not run yet): the second's
+  write(sweep / "runs" / "bbbb" / "summary.json", "{\"scenario\": \"sweep-policies\", \"policy\": \"easy\"}\n");
+  EXPECT_EQ(
+      lines_starting(sweep_commands(sweep, {}), "set title"),
+      (std::vector<std::string>{"set title 'mean bounded slowdown vs policy' . \"\\n\" . 'sweep sweep-policies: one "
+                                "run per point'"}));
 }
 
 /* A slowdown's axis starts at 1: linear, from 1 up to gnuplot's choice; other metrics keep gnuplot's autoscale. */
