@@ -283,7 +283,10 @@ int run(const RunCommandOptions& o, bool fork_join_command = false)
     std::printf("  simulated in %.3f s (%.0f jobs/s), peak memory %.0f MiB\n", r.performance.simulation_seconds,
                 r.performance.simulation_seconds > 0 ? r.jobs / r.performance.simulation_seconds : 0.0,
                 r.performance.peak_memory_mb);
-    std::printf("  outputs: %s/{jobs.csv,trace.csv,summary.json,performance.json}\n", r.out_dir.string().c_str());
+    std::string files; // what was written: output.jobs, output.trace and the policy's family decide
+    for (const auto& name : r.files)
+      files += (files.empty() ? "" : ",") + name;
+    std::printf("  outputs: %s/{%s}\n", r.out_dir.string().c_str(), files.c_str());
   }
   // The run is over and its outputs are written: the process ends here, and the kernel takes back what it holds at
   // once, where freeing the report's jobs and the libraries' statics one by one costs 3% of a run of the KTH log.

@@ -24,6 +24,15 @@ const std::vector<std::string>& run_output_names()
   return names;
 }
 
+std::vector<std::string> RunFolder::written() const
+{
+  std::vector<std::string> names;
+  for (const auto& name : run_output_names())
+    for (const auto& file : files_)
+      if (file.first == name) names.push_back(name);
+  return names;
+}
+
 class RunFolder::File {
  public:
   explicit File(const fs::path& path) : fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)), out_(&buf_)

@@ -35,6 +35,8 @@ class RunFolder {
    * run's when it exists. */
   void commit();
   const std::filesystem::path& dir() const { return dir_; }
+  /* The names of the files this run writes, in run_output_names()'s order (the launcher's summary lists them). */
+  std::vector<std::string> written() const;
 
  private:
   void replace_outputs();

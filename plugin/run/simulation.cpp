@@ -637,6 +637,7 @@ RunReport AttachedRun::finish()
   if (st.segments_writer) st.segments_writer->finish();
   folder.write("summary.json", summary_json(run, workload, report.metrics, policy_report));
   write_performance_and_commit(folder, perf, st.wall_start);
+  report.files = folder.written();
   return report;
 }
 

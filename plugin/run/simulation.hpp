@@ -33,6 +33,7 @@ struct RunOptions {
 
 struct RunReport {
   std::filesystem::path out_dir;
+  std::vector<std::string> files;           // the files written into out_dir (RunFolder::written())
   std::shared_ptr<const Workload> workload; // owns the jobs the states point to
   std::deque<JobState> states;              // in workload order, with RunOptions::keep_states only
   std::vector<TraceSegment> trace;          // with RunOptions::keep_trace only (trace.csv has them all; its

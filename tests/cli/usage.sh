@@ -196,4 +196,22 @@ PY
   run_case gang_expand_reads_its_output 0 stdout 1 '  "free_entries": 0,' -- plan expand --map "$work/after.json"
 fi
 
+# The summary's outputs line names exactly the files written (it listed jobs.csv and trace.csv whatever output.jobs and
+# output.trace said, and never segments.csv); each listed file exists, and no other output does.
+outputs_case() { # NAME EXPECTED_LIST SCENARIO [--set ...]
+  local name=$1 list=$2 scenario=$3
+  shift 3
+  run_case "$name" 0 stdout 1 "  outputs: $work/$name/{$list}" -- run "$src/scenarios/$scenario" --out "$work/$name" \
+    --set workload.generator.jobs=20 "$@"
+  local written
+  written=$(cd "$work/$name" 2>/dev/null && ls | paste -sd, -)
+  [ "$written" = "$(echo "$list" | tr ',' '\n' | sort | paste -sd, -)" ] ||
+    report "${name}_files" " the folder holds '$written', the line lists '$list'"
+}
+outputs_case outputs_all "jobs.csv,trace.csv,summary.json,performance.json" quickstart.yaml
+outputs_case outputs_no_trace "jobs.csv,summary.json,performance.json" quickstart.yaml --set output.trace=false
+outputs_case outputs_no_jobs_no_trace "summary.json,performance.json" quickstart.yaml --set output.trace=false \
+  --set output.jobs=false
+outputs_case outputs_time_sharing "jobs.csv,trace.csv,segments.csv,summary.json,performance.json" time-sharing.yaml
+
 finish
