@@ -41,6 +41,7 @@
 #include <memory>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace jobsched {
@@ -525,7 +526,14 @@ class JobRuntime {
   std::vector<std::pair<JobId, int>> process_ends_; // for collect_process_ends()
   double virtual_clock_ = -1;                       // see clock_now()
   std::string platform_file_;
-  mutable std::set<std::pair<const sg4::Host*, const sg4::Host*>> routed_pairs_; // see require_route()
+  struct HostPairHash {
+    size_t operator()(const std::pair<const sg4::Host*, const sg4::Host*>& p) const
+    {
+      return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+    }
+  };
+  // See require_route(): hashed, as a job's traffic looks up every pair of its hosts at each execution.
+  mutable std::unordered_set<std::pair<const sg4::Host*, const sg4::Host*>, HostPairHash> routed_pairs_;
   bool defer_group_records_ = false;                // see defer_group_records()
   std::vector<std::vector<JobId>> host_sharers_;    // per host: the processes computing there on timers
   long host_sharing_entries_ = 0;                   // in all of host_sharers_' lists
