@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/fnv1a.hpp"
 #include "core/time_format.hpp"
+#include "core/yaml_tags.hpp"
 #include "experiment/tables.hpp"
 #include "output/reports.hpp"
 #include "run/fork_join.hpp"
@@ -77,6 +78,7 @@ void check_rule_metric(const fs::path& file, const YAML::Node& reps, const std::
 const char* unsweepable(const std::string& key)
 {
   auto under = [&key](const std::string& section) { return key == section || key.rfind(section + ".", 0) == 0; };
+  if (key == "simulation.seed") return "seeds are set by 'replications', not swept";
   if (under("replications")) return "the replications of every point are set by 'replications', not swept";
   if (under("sweep")) return "a sweep's grid is not swept (list the keys in one sweep:)";
   if (key == "output" || under("output.dir"))
@@ -84,12 +86,11 @@ const char* unsweepable(const std::string& key)
   return nullptr;
 }
 
+/* Null as the scenario file reads it: a null node (~, null, nothing), or a scalar tagged !!null (core/yaml_tags.hpp).
+ */
 bool is_null(const YAML::Node& n)
 {
-  if (n.IsNull()) return true;
-  if (!n.IsScalar() || n.Tag() == "!") return false; // quoted: text
-  const std::string& t = n.Scalar();
-  return n.Tag() == "tag:yaml.org,2002:null" || t == "~" || t == "null" || t == "Null" || t == "NULL";
+  return n.IsNull() || (n.IsScalar() && is_tagged_null(n.Tag(), n.Scalar()));
 }
 
 /* A null swept value would remove `key` (a run reads the point as --set KEY=null) and run its default: it is refused
@@ -134,7 +135,7 @@ bool is_path_key(const std::string& key)
 void resolve_paths(YAML::Node value, const std::string& key, const fs::path& dir)
 {
   auto absolute = [&dir](YAML::Node text) {
-    if (!text.IsScalar() || text.Scalar().empty() || text.Tag() == "!!null") return;
+    if (!text.IsScalar() || text.Scalar().empty() || is_null(text)) return;
     const fs::path path(text.Scalar());
     if (path.is_relative()) text = (dir / path).lexically_normal().string();
   };
@@ -214,8 +215,6 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
         key.erase(0, key.find_first_not_of(" \t"));
         key.erase(key.find_last_not_of(" \t") + 1);
         if (key.empty()) fail(scenario, kv.first, "sweep." + name, "an empty key in a list of keys swept together");
-        if (key == "simulation.seed")
-          fail(scenario, kv.first, "sweep.simulation.seed", "seeds are set by 'replications', not swept");
         if (const char* why = unsweepable(key)) fail(scenario, kv.first, "sweep." + key, why);
         if (!swept.insert(key).second) fail(scenario, kv.first, "sweep." + key, "swept twice");
         keys.push_back(key);
