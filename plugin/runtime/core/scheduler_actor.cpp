@@ -257,7 +257,11 @@ void SchedulerActor::operator()()
     runtime_.activities(activities);
     activities.push_back(receive_);
     double now = virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock();
-    const bool computing = activities.size() > 1 || !std::isinf(next_timer);
+    // A start the policy planned for later (a replayed job's recorded start) is progress to come, as a job computing
+    // is: the no-progress stop, and the stranded rule, count from that start if it finds the processors taken.
+    const double planned_start = driver_->next_planned_start();
+    const bool start_ahead = !std::isinf(planned_start) && planned_start > now + kTimeEpsilon;
+    const bool computing = activities.size() > 1 || !std::isinf(next_timer) || start_ahead;
     if (computing) last_computing_ = now;
     if (runtime_.size() > 0 || driver_->waiting_count() > 0) { // look again when kMaxWithoutProgress's limit comes
       const double limit =
@@ -274,7 +278,8 @@ void SchedulerActor::operator()()
       double next_event = std::numeric_limits<double>::infinity();
       for (const auto* source : sources_)
         if (!source->from_jobs()) next_event = std::min(next_event, source->next_time());
-      const bool nothing_computes = activities.size() == 1 && std::isinf(next_timer) && std::isinf(next_deadline);
+      const bool nothing_computes =
+          activities.size() == 1 && std::isinf(next_timer) && std::isinf(next_deadline) && !start_ahead;
       const bool only_hosts_can_help = nothing_computes && std::isinf(next_event) && exhausted() &&
                                        !sources_pending(now) && (driver_->waiting_count() > 0 || runtime_.size() > 0);
       if (!only_hosts_can_help)
