@@ -290,6 +290,11 @@ for policy in apmc memory-constrained; do
   report "memory_oversize_skipped_$policy" "$problems"
 done
 
+# APVM's paging overhead O is at most 100 (README): 1e6 made every paged job run a million times longer, and the run
+# never ended.
+expect_error apvm_overhead 1 "policy.params.overhead: '1e6' is not in [0, 100]" -- \
+  run "$work/memory-oversize.yaml" --set policy.name=apvm --set policy.params.overhead=1e6
+
 
 {
   scenario_head missing_trace

@@ -886,7 +886,12 @@ PolicyRegistration apvm_registration{
          {kRounding,
           kNodeMemory,
           {"fraction", "0.5", "f: the least fraction of its memory a job is given", {}, ParamRange{0, 1, true, false}},
-          {"overhead", "0.0", "O: the paging overhead at c = f (0.25 for 25%)", {}, ParamRange::at_least(0)}}),
+          {"overhead",
+           "0.0",
+           "O: the paging overhead at c = f (0.25 for 25%); at most 100: the paper studies 0 to 50%, and the slowdowns "
+           "it cites (2 to 8 times at 90% of the memory) are O <= 70 in its linear model, whatever f",
+           {},
+           ParamRange::between(0, 100)}}),
      nullptr, [](const PolicyEnv& env) { return make(env, Variant::apvm); }}};
 
 } // namespace
