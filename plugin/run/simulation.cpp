@@ -363,6 +363,9 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   scheduler.set_eviction(sc.eviction);
   scheduler.owners_busy_at_start(busy_at_start);
   scheduler.set_platform_name(platform.string());
+  if (sc.owners.model != OwnerSpec::Model::none)
+    scheduler.set_owners_name(sc.owners.model == OwnerSpec::Model::trace ? sc.owners.trace.string()
+                                                                         : sc.file.string() + ": owners");
   // Virtual wake-ups need a platform on which nothing happens by itself and no event that actors send (processes'
   // events are sent): a program's own actors or a profile could act meanwhile. Owners come polled, at instants known
   // in advance.

@@ -295,6 +295,26 @@ done
 expect_error apvm_overhead 1 "policy.params.overhead: '1e6' is not in [0, 100]" -- \
   run "$work/memory-oversize.yaml" --set policy.name=apvm --set policy.params.overhead=1e6
 
+# Owners' traces: times are decimal numbers (README); strtod took hexadecimal. Spaces around fields are allowed.
+printf '0x10,node-0,busy\n' >"$work/hex-owners.csv"
+expect_error owners_hex_time 2 "hex-owners.csv:1:" "time '0x10' is not a finite decimal number of seconds" -- \
+  run "$work/good.yaml" --set "owners={model: trace, trace: $work/hex-owners.csv}"
+printf ' 16 , node-0 , busy \n20,node-0,idle\n' >"$work/spaced-owners.csv"
+problems=""
+"$bin" run "$work/good.yaml" --quiet --set "owners={model: trace, trace: $work/spaced-owners.csv}" \
+  --out "$work/out-spaced-owners" >/dev/null 2>"$work/spaced-owners.stderr" ||
+  problems+=" exit status $? (expected 0): $(head -n 1 "$work/spaced-owners.stderr");"
+report owners_spaces_around_fields "$problems"
+# An owner busy for good from 0: the jobs that need node-0 wait for ever: the error names the owners' trace, not the
+# platform (every host is up).
+printf '0,node-0,busy\n' >"$work/forever-owners.csv"
+printf '1 0 0 100 16 -1 -1 16 200 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$work/whole-machine.swf"
+{
+  scenario_head owner_forever
+  printf 'workload:\n  trace: ./whole-machine.swf\nowners: {model: trace, trace: ./forever-owners.csv}\n'
+} >"$work/owner-forever.yaml"
+expect_error owner_busy_forever 2 "forever-owners.csv: 1 jobs wait and only hosts their owners hold could run them" \
+  "(node-0), but none came back in the 2592000 s since 0 s" -- run "$work/owner-forever.yaml"
 
 {
   scenario_head missing_trace

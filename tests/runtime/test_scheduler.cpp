@@ -402,7 +402,7 @@ TEST(Owners, AnOwnerWhoNeverLeavesUnderGangIsOneError)
 {
   // Gang keeps J1 in w1's partition, suspended once w1's owner is back at 5; the owner never leaves (the trace ends),
   // so nothing will ever compute again though gang re-plans every quantum: after 30 days of this, one error naming
-  // the platform and w1, instead of quanta forever.
+  // the owners' trace (the host is up: its owner keeps it) and w1, instead of quanta forever.
   Folder f;
   f.write("owners.csv", "5,w1,busy\n");
   f.write("w.swf", swf_line(1, 0, 10, 1, 10));
@@ -410,7 +410,8 @@ TEST(Owners, AnOwnerWhoNeverLeavesUnderGangIsOneError)
                                                "\nworkload: {trace: w.swf}\npolicy: {name: gang, params: "
                                                "{partition_size: 1, quantum: 60}}\nowners: {model: trace, trace: "
                                                "owners.csv}\n");
-  expect_input_error(f, file, {"p.xml: 1 jobs wait", "(w1)", "since 5 s"});
+  expect_input_error(
+      f, file, {"owners.csv: 1 jobs wait and only hosts their owners hold could run them (w1), but none", "since 5 s"});
 }
 
 /* A run on two_hosts() with `owners_csv` as the owner trace and `swf` as the workload, under `policy`: the no-progress

@@ -57,9 +57,17 @@ std::string SchedulerActor::stranded_message() const
   for (int h = 0; h < machine_.host_count(); h++)
     if (!host_up_[h] && listed++ < 3) down += (down.empty() ? "" : ", ") + hosts_[h]->get_name();
   if (hosts_down_ > 3) down += " and " + std::to_string(hosts_down_ - 3) + " more";
-  return platform_name_ + ": " + std::to_string(driver_->waiting_count() + runtime_.size()) +
-         " jobs wait and only hosts down could run them (" + down + "), but none came back in the " +
-         format_exact(kMaxWaitForHosts) + " s since " + format_exact(waiting_for_hosts_since_) + " s";
+  // Hosts down are off or at speed 0 (the platform's profiles), or held by their owners (the owners' file), or both.
+  const int held_by_owners = hosts_down_ - hosts_off_;
+  const std::string blamed = hosts_off_ == 0       ? owners_name_
+                             : held_by_owners == 0 ? platform_name_
+                                                   : platform_name_ + " and " + owners_name_;
+  const std::string why = hosts_off_ == 0       ? "only hosts their owners hold"
+                          : held_by_owners == 0 ? "only hosts down"
+                                                : "only hosts down or held by their owners";
+  return blamed + ": " + std::to_string(driver_->waiting_count() + runtime_.size()) + " jobs wait and " + why +
+         " could run them (" + down + "), but none came back in the " + format_exact(kMaxWaitForHosts) + " s since " +
+         format_exact(waiting_for_hosts_since_) + " s";
 }
 
 void SchedulerActor::job_evicted(JobId id, JobFate fate)
