@@ -3,6 +3,7 @@
 
 #include "core/errors.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -56,10 +57,12 @@ std::vector<OwnerChange> read_owner_trace(const std::filesystem::path& file, con
     for (std::string f; std::getline(ss, f, ',');)
       fields.push_back(trim(f));
     if (fields.size() != 3) throw InputError(where + "expected TIME,HOST,STATE (3 fields), got " + quoted_value(line));
-    char* end = nullptr;
-    const double t = std::strtod(fields[0].c_str(), &end);
-    if (fields[0].empty() || *end != '\0' || !std::isfinite(t) || t < 0)
-      throw InputError(where + "time " + quoted_value(fields[0]) + " is not a finite number of seconds >= 0");
+    // A decimal number, as SWF's times (README): strtod would also take hexadecimal ("0x10") and a sign.
+    double t = 0;
+    const char* const time_end = fields[0].data() + fields[0].size();
+    const auto [end, error] = std::from_chars(fields[0].data(), time_end, t);
+    if (fields[0].empty() || error != std::errc() || end != time_end || !std::isfinite(t) || t < 0)
+      throw InputError(where + "time " + quoted_value(fields[0]) + " is not a finite decimal number of seconds >= 0");
     if (t > kOwnerTraceHorizon)
       throw InputError(where + "time " + fields[0] + " is past the simulator's horizon (1e12 s)");
     if (t < last)

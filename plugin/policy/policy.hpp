@@ -55,6 +55,11 @@ class Policy {
   virtual Decisions decide(const ClusterState& state) = 0;
   /* The next instant at which the policy wants decide() called even if nothing happens. */
   virtual double next_wakeup() const { return std::numeric_limits<double>::infinity(); }
+  /* The instant at which the policy has planned to start a waiting job and will start it if its processors are free
+   * (replay: a recorded start), infinity when it plans none. Until then the run waits for it: the runtime's
+   * no-progress stop (SchedulerActor::kMaxWithoutProgress) does not count that wait, however long the log says it
+   * was. A periodic re-plan is no such start. */
+  virtual double next_planned_start() const { return std::numeric_limits<double>::infinity(); }
   /* Jobs submitted but not yet started (the runtime uses it to detect a policy that can never progress). */
   virtual size_t waiting_count() const = 0;
 };

@@ -221,6 +221,10 @@ struct JobLimit {
   static constexpr int kAnySize = 2147483647; // `processors` of a policy that takes jobs of any size
   int processors = 0;                         // 0: the machine's processors
   std::string reason;
+  /* The processors the policy gives a job at least for its memory (null: its size is all), and the keys that make it
+   * so: a job that needs more than the machine's processors is left out like a larger one (workload's MemoryNeed). */
+  std::function<double(const Job&)> least_processors = nullptr;
+  std::string least_processors_reason;
 };
 
 class TimeSharingPolicy {

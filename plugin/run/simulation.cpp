@@ -119,6 +119,7 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
   const int processors = machine.resource_count();
   const int largest = limit.processors == JobLimit::kAnySize ? kAnyJobSize : limit.processors;
   const WorkloadSpec& ws = sc.workload;
+  const MemoryNeed memory_need{limit.least_processors, limit.least_processors_reason};
   if (ws.trace) {
     fs::path path = trace_path(sc);
     SwfFile swf = read_swf(path.string(), ws.size_field);
@@ -126,19 +127,20 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
     if (swf.records.empty())
       throw InputError(path.string() + ": no job in the trace (no record line, only comments or blank lines)");
     return build_workload(path.filename().string(), swf.records, ws.filter, processors, swf.max_procs, largest,
-                          limit.reason);
+                          limit.reason, memory_need);
   }
   if (ws.generator->model == GeneratorModel::downey)
     return build_workload("downey-seed" + std::to_string(ws.generator->seed),
                           generate_downey_jobs(*ws.generator, processors), ws.filter, processors, 0, largest,
-                          limit.reason);
+                          limit.reason, memory_need);
   if (ws.generator->model == GeneratorModel::vp)
     return build_workload("generated-seed" + std::to_string(ws.generator->seed),
                           generate_vp_jobs(*ws.generator, machine_archs(machine), arch_capacities(machine)), ws.filter,
-                          processors, 0, largest, limit.reason);
+                          processors, 0, largest, limit.reason, memory_need);
   // Each record filtered as it is drawn: a million generated jobs are not held twice (as records and as jobs).
   WorkloadBuilder builder("generated-seed" + std::to_string(ws.generator->seed), ws.filter, processors, 0, largest,
                           limit.reason, static_cast<size_t>(std::max(0L, ws.generator->jobs)));
+  builder.set_memory_need(memory_need);
   long records = 0;
   generate_jobs(*ws.generator, processors, [&builder, &records](JobRecord&& rec) {
     builder.add(rec);
@@ -361,6 +363,9 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   scheduler.set_eviction(sc.eviction);
   scheduler.owners_busy_at_start(busy_at_start);
   scheduler.set_platform_name(platform.string());
+  if (sc.owners.model != OwnerSpec::Model::none)
+    scheduler.set_owners_name(sc.owners.model == OwnerSpec::Model::trace ? sc.owners.trace.string()
+                                                                         : sc.file.string() + ": owners");
   // Virtual wake-ups need a platform on which nothing happens by itself and no event that actors send (processes'
   // events are sent): a program's own actors or a profile could act meanwhile. Owners come polled, at instants known
   // in advance.

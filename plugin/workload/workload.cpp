@@ -15,10 +15,12 @@ bool is_rejection_reason(const std::string& reason)
 }
 
 Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
-                        int machine_size, int source_max_procs, int largest_job, const std::string& largest_job_reason)
+                        int machine_size, int source_max_procs, int largest_job, const std::string& largest_job_reason,
+                        const MemoryNeed& memory_need)
 {
   WorkloadBuilder builder(std::move(name), filter, machine_size, source_max_procs, largest_job, largest_job_reason,
                           records.size());
+  builder.set_memory_need(memory_need);
   builder.set_source_records(static_cast<long>(records.size()));
   for (const auto& rec : records)
     builder.add(rec);
@@ -80,6 +82,17 @@ void WorkloadBuilder::add(const JobRecord& rec)
                          std::to_string(machine_size) + " (" + largest_job_reason + ")");
       skip("larger_than_machine");
       return;
+    }
+    if (memory_need_.least_processors) {
+      const double least = memory_need_.least_processors(job);
+      if (least > machine_size) {
+        if (filter.reject_oversize)
+          throw InputError(rec.origin + ": job " + std::to_string(job.id) + " needs at least " + format_exact(least) +
+                           " processors for its memory (" + memory_need_.reason + "), but the machine has " +
+                           std::to_string(machine_size));
+        skip("larger_than_machine");
+        return;
+      }
     }
     if (filter.max_size > 0 && job.size > filter.max_size) {
       skip("above_max_size");

@@ -4,6 +4,7 @@
 #include "model/job.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -57,6 +58,14 @@ struct JobRecord {
   std::string origin; // "file:line" for error messages
 };
 
+/* The processors a policy gives a job at least beyond its size, from its memory (APMC, APVM, memory-constrained's
+ * `min_nodes: memory`): a job that needs more than the machine's processors is larger than the machine, as one that
+ * asks for more (workload.oversize_jobs: skipped and counted as larger_than_machine, or an error naming its line). */
+struct MemoryNeed {
+  std::function<double(const Job&)> least_processors; // null: none (the job's size is all it needs)
+  std::string reason;                                 // the keys that make it so, for the error
+};
+
 /* `largest_job` for a policy that takes jobs of any size (gang-now: more processes than processors share them). */
 constexpr int kAnyJobSize = 2147483647;
 
@@ -66,7 +75,7 @@ constexpr int kAnyJobSize = 2147483647;
  * value): larger jobs are treated as larger than the machine. */
 Workload build_workload(std::string name, const std::vector<JobRecord>& records, const WorkloadFilter& filter,
                         int machine_size, int source_max_procs, int largest_job = 0,
-                        const std::string& largest_job_reason = "");
+                        const std::string& largest_job_reason = "", const MemoryNeed& memory_need = {});
 
 /* build_workload() record by record, for a source that makes its records one at a time (the generator): the records
  * are never all held at once. add() reads a record's origin at once, and keeps its address for the error about a job
@@ -78,6 +87,7 @@ class WorkloadBuilder {
   WorkloadBuilder(std::string name, const WorkloadFilter& filter, int machine_size, int source_max_procs,
                   int largest_job = 0, std::string largest_job_reason = "", size_t expected_jobs = 0);
   void add(const JobRecord& rec);
+  void set_memory_need(MemoryNeed need) { memory_need_ = std::move(need); }
   void set_source_records(long records) { w_.source_records = records; }
   Workload finish();
 
@@ -87,6 +97,7 @@ class WorkloadBuilder {
   int machine_size_;
   int largest_job_;
   std::string largest_job_reason_;
+  MemoryNeed memory_need_;
   std::vector<const std::string*> origins_; // of the jobs kept, while their numbers increase
   bool increasing_ = true;
   std::unordered_map<JobId, const std::string*> origin_of_; // job number -> where it was read, once they do not

@@ -214,9 +214,12 @@ for policy in gang ap memory-constrained; do
 done
 expect_error gang_now_owner_periods 1 "owners.mean_idle: must be at least 1" -- \
   run "$src/scenarios/gang-now/now.yaml" --set owners.mean_idle=1e-300
-expect_error apmc_memory_over_machine 1 "policy.params: job 1 needs at least 30 processors" -- \
+# A job whose memory needs more processors than its bounds allow (but no more than the machine has; more is an
+# oversize job, below): moldable jobs of at most 1 processor.
+expect_error apmc_memory_over_bounds 2 "policy.params: job 1 needs at least 3 processors (its bounds and memory)" \
+  "more than its maximum 1" -- \
   run "$work/good.yaml" --set policy.name=apmc --set workload.generator.memory_distribution=A \
-  --set policy.params.node_memory_mb=0.1 --set workload.jobs.shape=moldable --set workload.jobs.max_size=16
+  --set policy.params.node_memory_mb=1 --set workload.jobs.shape=moldable --set workload.jobs.max_size=1
 expect_error scenario_is_a_string 2 "string.yaml:1:" "expected a mapping" -- run "$(printf '"a string"\n' >"$work/string.yaml"; echo "$work/string.yaml")"
 expect_error set_blames_set 2 "--set" "policy.name: expected text" -- run "$work/good.yaml" --set policy.name.x=1
 # Image stores checked before the run: a host that does not exist, or that the compute hosts cannot reach.
@@ -285,6 +288,67 @@ grep -q '"jobs_rejected_by_reason": {"larger_than_machine": 1}' "$work/out-gang-
 grep -q '"jobs_completed": 2,' "$work/out-gang-oversize/summary.json" 2>/dev/null ||
   problems+=" summary.json does not count 2 completed jobs;"
 report gang_oversize_skipped "$problems"
+
+# A job whose memory needs more processors than the machine has is an oversize job as one asking for more: under
+# APMC with 100 MB nodes, job 2 (line 2: 16 processors of 100,000 KB = 1,600,000 KB) needs ceil(1,600,000 / 102,400)
+# = 16 processors, job 3 (line 3: 2 of 900,000 KB) ceil(1,800,000 / 102,400) = 18, more than the 16: skipped and
+# counted as larger_than_machine, or, with oversize_jobs: error, one line naming the trace's line and the keys.
+# memory-constrained's min_nodes: memory counts nodes the same way. The policy refused the whole run, naming no file.
+cat >"$work/memory.swf" <<'EOF'
+1 0 0 100 4 -1 102400 4 200 -1 1 1 1 -1 -1 -1 -1 -1
+2 10 0 100 16 -1 100000 16 200 -1 1 1 1 -1 -1 -1 -1 -1
+3 20 0 100 2 -1 900000 2 200 -1 1 1 1 -1 -1 -1 -1 -1
+EOF
+{
+  scenario_head memory_oversize
+  printf 'workload:\n  trace: ./memory.swf\npolicy:\n  name: apmc\n  params: {node_memory_mb: 100}\n'
+} >"$work/memory-oversize.yaml"
+expect_error apmc_memory_oversize_job 3 "memory.swf:3:" "job 3 needs at least 18 processors for its memory" \
+  "(policy.params.node_memory_mb: 100), but the machine has 16" -- \
+  run "$work/memory-oversize.yaml" --set workload.oversize_jobs=error
+expect_error mc_memory_oversize_job 3 "memory.swf:3:" "job 3 needs at least 18 processors for its memory" \
+  "(policy.params.min_nodes: memory, node_memory_mb: 100), but the machine has 16" -- \
+  run "$work/memory-oversize.yaml" --set workload.oversize_jobs=error --set policy.name=memory-constrained \
+  --set policy.params='{min_nodes: memory, node_memory_mb: 100}'
+for policy in apmc memory-constrained; do
+  problems=""
+  params='{node_memory_mb: 100}'
+  [ $policy = memory-constrained ] && params='{min_nodes: memory, node_memory_mb: 100}'
+  "$bin" run "$work/memory-oversize.yaml" --quiet --set policy.name=$policy --set policy.params="$params" \
+    --out "$work/out-memory-oversize-$policy" >/dev/null 2>"$work/memory-oversize.stderr" ||
+    problems+=" exit status $? (expected 0): $(head -n 1 "$work/memory-oversize.stderr");"
+  grep -q '"jobs_rejected_by_reason": {"larger_than_machine": 1}' "$work/out-memory-oversize-$policy/summary.json" \
+    2>/dev/null || problems+=" summary.json does not count one larger_than_machine job;"
+  grep -q '"jobs_completed": 2,' "$work/out-memory-oversize-$policy/summary.json" 2>/dev/null ||
+    problems+=" summary.json does not count 2 completed jobs;"
+  report "memory_oversize_skipped_$policy" "$problems"
+done
+
+# APVM's paging overhead O is at most 100 (README): 1e6 made every paged job run a million times longer, and the run
+# never ended.
+expect_error apvm_overhead 1 "policy.params.overhead: '1e6' is not in [0, 100]" -- \
+  run "$work/memory-oversize.yaml" --set policy.name=apvm --set policy.params.overhead=1e6
+
+# Owners' traces: times are decimal numbers (README); strtod took hexadecimal. Spaces around fields are allowed.
+printf '0x10,node-0,busy\n' >"$work/hex-owners.csv"
+expect_error owners_hex_time 2 "hex-owners.csv:1:" "time '0x10' is not a finite decimal number of seconds" -- \
+  run "$work/good.yaml" --set "owners={model: trace, trace: $work/hex-owners.csv}"
+printf ' 16 , node-0 , busy \n20,node-0,idle\n' >"$work/spaced-owners.csv"
+problems=""
+"$bin" run "$work/good.yaml" --quiet --set "owners={model: trace, trace: $work/spaced-owners.csv}" \
+  --out "$work/out-spaced-owners" >/dev/null 2>"$work/spaced-owners.stderr" ||
+  problems+=" exit status $? (expected 0): $(head -n 1 "$work/spaced-owners.stderr");"
+report owners_spaces_around_fields "$problems"
+# An owner busy for good from 0: the jobs that need node-0 wait for ever: the error names the owners' trace, not the
+# platform (every host is up).
+printf '0,node-0,busy\n' >"$work/forever-owners.csv"
+printf '1 0 0 100 16 -1 -1 16 200 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$work/whole-machine.swf"
+{
+  scenario_head owner_forever
+  printf 'workload:\n  trace: ./whole-machine.swf\nowners: {model: trace, trace: ./forever-owners.csv}\n'
+} >"$work/owner-forever.yaml"
+expect_error owner_busy_forever 2 "forever-owners.csv: 1 jobs wait and only hosts their owners hold could run them" \
+  "(node-0), but none came back in the 2592000 s since 0 s" -- run "$work/owner-forever.yaml"
 
 {
   scenario_head missing_trace

@@ -402,7 +402,7 @@ TEST(Owners, AnOwnerWhoNeverLeavesUnderGangIsOneError)
 {
   // Gang keeps J1 in w1's partition, suspended once w1's owner is back at 5; the owner never leaves (the trace ends),
   // so nothing will ever compute again though gang re-plans every quantum: after 30 days of this, one error naming
-  // the platform and w1, instead of quanta forever.
+  // the owners' trace (the host is up: its owner keeps it) and w1, instead of quanta forever.
   Folder f;
   f.write("owners.csv", "5,w1,busy\n");
   f.write("w.swf", swf_line(1, 0, 10, 1, 10));
@@ -410,7 +410,8 @@ TEST(Owners, AnOwnerWhoNeverLeavesUnderGangIsOneError)
                                                "\nworkload: {trace: w.swf}\npolicy: {name: gang, params: "
                                                "{partition_size: 1, quantum: 60}}\nowners: {model: trace, trace: "
                                                "owners.csv}\n");
-  expect_input_error(f, file, {"p.xml: 1 jobs wait", "(w1)", "since 5 s"});
+  expect_input_error(
+      f, file, {"owners.csv: 1 jobs wait and only hosts their owners hold could run them (w1), but none", "since 5 s"});
 }
 
 /* A run on two_hosts() with `owners_csv` as the owner trace and `swf` as the workload, under `policy`: the no-progress
@@ -462,6 +463,20 @@ TEST(Owners, NothingComputingForThirtyDaysStopsTheRun)
                             "{name: gang, params: {partition_size: 1, quantum: 60}}");
   ASSERT_EQ(r.size(), 6u);
   EXPECT_NEAR(r[0], 5 + 2592000, 1e-3);
+  EXPECT_EQ(r[1], 1);
+  EXPECT_EQ(r[2], static_cast<double>(JobFate::running));
+  EXPECT_EQ(r[3], 0);
+}
+
+TEST(Owners, ReplayedJobBlockedAtItsRecordedStartStopsThirtyDaysAfterIt)
+{
+  // Replay: J1 (both hosts) waited 3,000,000 s at the site. Until then nothing computes, and that wait is the replay's
+  // (no lack of progress). At 3,000,000 w1's owner is there (busy from 5 to 7,000,000): nothing computes from then on,
+  // and the run stops 30 days after the recorded start, at 3,000,000 + 2,592,000 = 5,592,000, J1 not finished.
+  auto r = no_progress_case("5,w1,busy\n7000000,w1,idle\n", "1 0 3000000 10 2 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n",
+                            "{name: replay}");
+  ASSERT_EQ(r.size(), 6u);
+  EXPECT_NEAR(r[0], 5592000, 1e-3);
   EXPECT_EQ(r[1], 1);
   EXPECT_EQ(r[2], static_cast<double>(JobFate::running));
   EXPECT_EQ(r[3], 0);
@@ -623,6 +638,31 @@ TEST(Scheduler, ReplayStartsJobsAtTheirRecordedStartWhenTheyFit)
   std::string summary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(summary.find("\"site_mean_waiting_time\": 2.5,"), std::string::npos) << summary;
   EXPECT_NE(summary.find("\"jobs_started_late\": 1,"), std::string::npos) << summary;
+}
+
+// Replay of recorded waits longer than kMaxWithoutProgress (30 days): J1 runs 0-10 on all 16 processors; J2
+// (submitted 0) and J3 (submitted 20) waited 3,000,000 s at the site. Nothing computes from 10 to 3,000,000, and the
+// run waits for those starts: J2 runs 3,000,000-3,000,010, J3 3,000,020-3,000,030, no stop.
+TEST(Scheduler, ReplayWaitsForARecordedStartMoreThanThirtyDaysAhead)
+{
+  Folder f;
+  f.write("w.swf", "1 0 0 10 16 -1 -1 16 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                   "2 0 3000000 10 16 -1 -1 16 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                   "3 20 3000000 10 16 -1 -1 16 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+  auto r = run(f, "platform: " + kCluster16 + "\ndeployment: " + kDeploy +
+                      "\nworkload: {trace: w.swf, size_field: allocated}\npolicy: {name: replay}\n");
+  ASSERT_GE(r.size(), 9U);
+  const double completed = static_cast<double>(JobFate::completed);
+  EXPECT_EQ(r[0], completed);
+  EXPECT_EQ(r[3], completed);
+  EXPECT_NEAR(r[4], 3000000, 1e-6);
+  EXPECT_NEAR(r[5], 3000010, 1e-6);
+  EXPECT_EQ(r[6], completed);
+  EXPECT_NEAR(r[7], 3000020, 1e-6);
+  EXPECT_NEAR(r[8], 3000030, 1e-6);
+  std::ifstream in(f.dir / "out" / "summary.json");
+  std::string summary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(summary.find("\"no_progress_stop_time\": -1"), std::string::npos) << summary;
 }
 
 } // namespace

@@ -97,7 +97,7 @@ class GangNow : public TimeSharingPolicy {
 
   bool places_processes() const override { return true; }
   /* Any size: VPs beyond the workstations double up on them. */
-  JobLimit job_limit() const override { return {JobLimit::kAnySize, ""}; }
+  JobLimit job_limit() const override { return {JobLimit::kAnySize, "", nullptr, ""}; }
 
   void processors_up_at_start(const ResourceSet& up) override
   {

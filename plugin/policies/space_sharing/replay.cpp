@@ -32,6 +32,8 @@ class Replay : public Policy {
     return queue_.empty() || queue_.front()->recorded_start < 0 ? std::numeric_limits<double>::infinity()
                                                                 : queue_.front()->recorded_start;
   }
+  // The head's recorded start is a start this policy will make: waiting for it, however long, is the replay.
+  double next_planned_start() const override { return next_wakeup(); }
 
   Decisions decide(const ClusterState& state) override
   {

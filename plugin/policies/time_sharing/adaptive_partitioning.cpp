@@ -66,6 +66,7 @@
 
 #include "core/errors.hpp"
 #include "core/time.hpp"
+#include "core/time_format.hpp"
 #include "policy/policy.hpp"
 #include "policy/reused_map.hpp"
 
@@ -184,6 +185,17 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   }
 
   bool needs_memory() const override { return node_memory_mb_ > 0; } // APMC and APVM
+
+  JobLimit job_limit() const override
+  {
+    JobLimit limit;
+    if (node_memory_mb_ > 0) {
+      limit.least_processors = [this](const Job& job) { return least_processors(job, memory_processors_exact(job)); };
+      limit.least_processors_reason = "policy.params.node_memory_mb: " + format_exact(node_memory_mb_) +
+                                      (fraction_ < 1 ? ", fraction: " + format_exact(fraction_) : "");
+    }
+    return limit;
+  }
 
   void job_submitted(const Job& job, double /*now*/) override
   {
@@ -429,12 +441,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     }
   }
 
-  int memory_processors(const Job& job) const
+  /* min_j as a double: the workload leaves out the jobs whose min_j the machine cannot hold (job_limit), an int cast
+   * of a larger one being undefined. */
+  double memory_processors_exact(const Job& job) const
   {
     if (!(node_memory_mb_ > 0)) return 1; // AP and GS: no memory constraint
     if (!(job.memory_kb > 0)) return std::max(1, job.min_processors());
     const double total_kb = job.memory_kb * job.size;
-    return std::max(1, static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9)));
+    return std::max(1.0, std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9));
+  }
+  /* The processors a job is given at least: its minimum, and f x min_j. */
+  double least_processors(const Job& job, double memory_processors) const
+  {
+    return std::max(static_cast<double>(job.min_processors()), std::ceil(fraction_ * memory_processors - 1e-9));
   }
 
   void configure(Entry& e, const Job& job)
@@ -516,14 +535,17 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   {
     Entry e;
     e.order = submitted_++;
-    e.memory_processors = memory_processors(job);
-    const int least =
-        std::max(job.min_processors(), static_cast<int>(std::ceil(fraction_ * e.memory_processors - 1e-9)));
+    // The workload leaves out the jobs larger than the machine by their memory (job_limit); memory given to the jobs
+    // after it is read (workload.jobs.memory_mb, workload.memory.model: paging) is checked here.
+    const double memory_processors = memory_processors_exact(job);
+    const double least = least_processors(job, memory_processors);
     if (least > processors_ || least > job.max_processors())
-      throw InputError("policy.params: job " + std::to_string(job.id) + " needs at least " + std::to_string(least) +
+      throw InputError("policy.params: job " + std::to_string(job.id) + " needs at least " + format_exact(least) +
                        " processors (its bounds and memory), more than " +
                        (least > processors_ ? "the machine's " + std::to_string(processors_)
                                             : "its maximum " + std::to_string(job.max_processors())));
+    // f x min_j fits the machine; min_j itself may not (a tiny f): held as an int, at most the largest one.
+    e.memory_processors = static_cast<int>(std::min(memory_processors, 2147483647.0));
     e.job = &job;
     jobs_.emplace(job.id, e);
     unconfigured_.push_back(job.id);
@@ -864,7 +886,12 @@ PolicyRegistration apvm_registration{
          {kRounding,
           kNodeMemory,
           {"fraction", "0.5", "f: the least fraction of its memory a job is given", {}, ParamRange{0, 1, true, false}},
-          {"overhead", "0.0", "O: the paging overhead at c = f (0.25 for 25%)", {}, ParamRange::at_least(0)}}),
+          {"overhead",
+           "0.0",
+           "O: the paging overhead at c = f (0.25 for 25%); at most 100: the paper studies 0 to 50%, and the slowdowns "
+           "it cites (2 to 8 times at 90% of the memory) are O <= 70 in its linear model, whatever f",
+           {},
+           ParamRange::between(0, 100)}}),
      nullptr, [](const PolicyEnv& env) { return make(env, Variant::apvm); }}};
 
 } // namespace

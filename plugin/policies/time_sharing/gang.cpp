@@ -37,8 +37,10 @@ class Gang : public TimeSharingPolicy {
   JobLimit job_limit() const override
   {
     if (partitions_ * partition_size_ == machine_.resource_count()) return {};
-    return {partitions_ * partition_size_, "policy.params.partition_size: " + std::to_string(partitions_) +
-                                               " partitions of " + std::to_string(partition_size_) + " processors"};
+    return {partitions_ * partition_size_,
+            "policy.params.partition_size: " + std::to_string(partitions_) + " partitions of " +
+                std::to_string(partition_size_) + " processors",
+            nullptr, ""};
   }
 
   void job_submitted(const Job& job, double now) override

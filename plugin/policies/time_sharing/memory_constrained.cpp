@@ -28,6 +28,7 @@
 
 #include "core/errors.hpp"
 #include "core/time.hpp"
+#include "core/time_format.hpp"
 #include "policies/memory_constrained/policies.hpp"
 
 #include <algorithm>
@@ -83,12 +84,25 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
                        std::to_string(nodes) + " here)");
   }
 
+  JobLimit job_limit() const override
+  {
+    JobLimit limit;
+    if (min_nodes_by_memory_) {
+      limit.least_processors = [this](const Job& job) { return minimum_nodes_exact(job); };
+      limit.least_processors_reason =
+          "policy.params.min_nodes: memory, node_memory_mb: " + format_exact(node_memory_mb_);
+    }
+    return limit;
+  }
+
   void job_submitted(const Job& job, double /*now*/) override
   {
-    int m = minimum_nodes(job);
-    if (m > machine_.resource_count())
-      throw InputError("policy memory-constrained: job " + std::to_string(job.id) + " needs " + std::to_string(m) +
-                       " nodes (its memory), more than the machine's " + std::to_string(machine_.resource_count()));
+    // The workload leaves out the jobs whose memory needs more nodes than the machine has (job_limit); memory given to
+    // the jobs after it is read (workload.jobs.memory_mb, workload.memory.model: paging) is checked here.
+    if (minimum_nodes_exact(job) > machine_.resource_count())
+      throw InputError("policy memory-constrained: job " + std::to_string(job.id) + " needs " +
+                       format_exact(minimum_nodes_exact(job)) + " nodes (its memory), more than the machine's " +
+                       std::to_string(machine_.resource_count()));
     dirty_ = true;
   }
 
@@ -142,14 +156,16 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   }
 
  private:
-  int minimum_nodes(const Job& job) const
+  int minimum_nodes(const Job& job) const { return static_cast<int>(minimum_nodes_exact(job)); }
+  /* As a double: the memory may ask for more nodes than an int holds (refused before minimum_nodes() is read). */
+  double minimum_nodes_exact(const Job& job) const
   {
     if (min_nodes_by_size_) return std::max(1, job.size);
     if (min_nodes_by_memory_ && job.memory_kb > 0) {
       // The nodes its memory fills, but never fewer than the job itself takes (a malleable job's min_size).
       double total_kb = job.memory_kb * job.size;
-      return std::max({1, job.min_processors(),
-                       static_cast<int>(std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9))});
+      return std::max(
+          {1.0, static_cast<double>(job.min_processors()), std::ceil(total_kb / (node_memory_mb_ * 1024.0) - 1e-9)});
     }
     return std::max(1, job.min_processors());
   }

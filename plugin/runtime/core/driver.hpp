@@ -7,6 +7,8 @@
 #include "model/machine_events.hpp"
 #include "runtime/core/virtual_clock.hpp"
 
+#include <limits>
+
 namespace jobsched {
 
 /* What Driver::advance_cycles() did: whole cycles advanced, the decision instants they (and the boundaries replayed
@@ -31,6 +33,8 @@ class Driver {
   virtual void decide(double now, const ResourceSet& up) = 0;
   /* The next instant the policy wants to be asked even if nothing happens. */
   virtual double next_wakeup() const = 0;
+  /* The policy's next planned start of a waiting job (Policy::next_planned_start), infinity: none. */
+  virtual double next_planned_start() const { return std::numeric_limits<double>::infinity(); }
   /* Jobs made of processes (runtime/execution/job_runtime.hpp): a process finished its work (not its job's last),
    * and the jobs' own events (new process, or one to end; `draw` picks which). */
   virtual void process_ended(JobId /*job*/, int /*process*/, double /*now*/) {}

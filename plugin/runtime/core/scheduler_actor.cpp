@@ -57,9 +57,17 @@ std::string SchedulerActor::stranded_message() const
   for (int h = 0; h < machine_.host_count(); h++)
     if (!host_up_[h] && listed++ < 3) down += (down.empty() ? "" : ", ") + hosts_[h]->get_name();
   if (hosts_down_ > 3) down += " and " + std::to_string(hosts_down_ - 3) + " more";
-  return platform_name_ + ": " + std::to_string(driver_->waiting_count() + runtime_.size()) +
-         " jobs wait and only hosts down could run them (" + down + "), but none came back in the " +
-         format_exact(kMaxWaitForHosts) + " s since " + format_exact(waiting_for_hosts_since_) + " s";
+  // Hosts down are off or at speed 0 (the platform's profiles), or held by their owners (the owners' file), or both.
+  const int held_by_owners = hosts_down_ - hosts_off_;
+  const std::string blamed = hosts_off_ == 0       ? owners_name_
+                             : held_by_owners == 0 ? platform_name_
+                                                   : platform_name_ + " and " + owners_name_;
+  const std::string why = hosts_off_ == 0       ? "only hosts their owners hold"
+                          : held_by_owners == 0 ? "only hosts down"
+                                                : "only hosts down or held by their owners";
+  return blamed + ": " + std::to_string(driver_->waiting_count() + runtime_.size()) + " jobs wait and " + why +
+         " could run them (" + down + "), but none came back in the " + format_exact(kMaxWaitForHosts) + " s since " +
+         format_exact(waiting_for_hosts_since_) + " s";
 }
 
 void SchedulerActor::job_evicted(JobId id, JobFate fate)
@@ -257,7 +265,11 @@ void SchedulerActor::operator()()
     runtime_.activities(activities);
     activities.push_back(receive_);
     double now = virtual_clock_ >= 0 ? virtual_clock_ : sg4::Engine::get_clock();
-    const bool computing = activities.size() > 1 || !std::isinf(next_timer);
+    // A start the policy planned for later (a replayed job's recorded start) is progress to come, as a job computing
+    // is: the no-progress stop, and the stranded rule, count from that start if it finds the processors taken.
+    const double planned_start = driver_->next_planned_start();
+    const bool start_ahead = !std::isinf(planned_start) && planned_start > now + kTimeEpsilon;
+    const bool computing = activities.size() > 1 || !std::isinf(next_timer) || start_ahead;
     if (computing) last_computing_ = now;
     if (runtime_.size() > 0 || driver_->waiting_count() > 0) { // look again when kMaxWithoutProgress's limit comes
       const double limit =
@@ -274,7 +286,8 @@ void SchedulerActor::operator()()
       double next_event = std::numeric_limits<double>::infinity();
       for (const auto* source : sources_)
         if (!source->from_jobs()) next_event = std::min(next_event, source->next_time());
-      const bool nothing_computes = activities.size() == 1 && std::isinf(next_timer) && std::isinf(next_deadline);
+      const bool nothing_computes =
+          activities.size() == 1 && std::isinf(next_timer) && std::isinf(next_deadline) && !start_ahead;
       const bool only_hosts_can_help = nothing_computes && std::isinf(next_event) && exhausted() &&
                                        !sources_pending(now) && (driver_->waiting_count() > 0 || runtime_.size() > 0);
       if (!only_hosts_can_help)

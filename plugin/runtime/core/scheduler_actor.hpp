@@ -40,6 +40,8 @@ class SchedulerActor {
   void set_max_backlog(long jobs) { max_backlog_ = jobs; }
   /* How errors about the platform name it (its file). */
   void set_platform_name(std::string name) { platform_name_ = std::move(name); }
+  /* How errors about hosts held by their owners name the owners' activity (its trace file). */
+  void set_owners_name(std::string name) { owners_name_ = std::move(name); }
   /* When the run stopped on its backlog, -1 when it did not. */
   double backlog_stop_time() const { return backlog_stop_time_; }
   /* A run whose every dispatch ends before its job computes (time slices shorter than the image loads that start
@@ -128,6 +130,7 @@ class SchedulerActor {
   double backlog_stop_time_ = -1;
   double stall_stop_time_ = -1;
   std::string platform_name_ = "platform";
+  std::string owners_name_ = "owners";
   double waiting_for_hosts_since_ = -1; // when the run began to wait for nothing but hosts down, -1: it does not
   double last_end_ = 0;            // the last instant a job ended (or the system was empty)
   long requeues_since_end_ = 0;    // jobs requeued since then

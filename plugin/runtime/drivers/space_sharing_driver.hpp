@@ -22,6 +22,7 @@ class SpaceSharingDriver : public Driver {
   void host_changed(const HostChange& change, const ResourceSet& up, double now) override;
   void decide(double now, const ResourceSet& up) override;
   double next_wakeup() const override { return policy_.next_wakeup(); }
+  double next_planned_start() const override { return policy_.next_planned_start(); }
   size_t waiting_count() const override { return policy_.waiting_count(); }
 
  private:
