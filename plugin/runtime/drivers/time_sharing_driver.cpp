@@ -765,8 +765,8 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const NextVirtualInst
   const Cycle::Position start = cycle.position(now);
   if (start.phase + 1 >= cycle.phases.size() || cycle.phases.size() < 3) return advance;
   const size_t phases = cycle.phases.size();
-  if (!fill_replay_table(cycle.phases, true)) return advance;
-  if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, start.phase, true)) {
+  if (!fill_replay_runs(cycle.phases, true)) return advance;
+  if (!runtime_.cycle_begin(cycle_ids_, cycle_run_first_, cycle_run_entries_, phases, start.phase, true)) {
     runtime_.cycle_end(cycle.period);
     return advance;
   }
@@ -1065,7 +1065,7 @@ void TimeSharingDriver::check_cycle(const Cycle& cycle, const Plan& plan, const 
   if (!same) throw PolicyError("plan: it is not its cycle's phase in force now (" + std::to_string(at.phase) + ")");
 }
 
-bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool waiting, const int* counts)
+bool TimeSharingDriver::fill_replay_jobs(const std::vector<Phase>& phases, bool waiting)
 {
   // Each job of the phases with where it computes in each (vectors reused from one advance to the next). The phases
   // list their jobs by id: their union is merged phase by phase, most often the jobs seen already.
@@ -1120,6 +1120,12 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
     cycle_states_.push_back(s);
     cycle_orders_.push_back(order);
   }
+  return true;
+}
+
+bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool waiting, const int* counts)
+{
+  if (!fill_replay_jobs(phases, waiting)) return false;
   const size_t count = phases.size();
   cycle_where_.assign(cycle_ids_.size() * count, nullptr);
   const JobId* const ids = cycle_ids_.data();
@@ -1154,6 +1160,40 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
       if (count_of != nullptr) count_of[j * count + p] = *counts++;
     }
   }
+  return true;
+}
+
+bool TimeSharingDriver::fill_replay_runs(const std::vector<Phase>& phases, bool waiting)
+{
+  if (!fill_replay_jobs(phases, waiting)) return false;
+  // Each phase's entries, by job then by phase: a count of each job's entries, a sum of the counts before each job
+  // (where its entries begin), then each entry put in its job's next place, phase after phase. Each entry's job is
+  // found once among the ids, by a search from the last one's (both by id), and kept for the second walk.
+  const size_t jobs = cycle_ids_.size();
+  cycle_run_first_.assign(jobs + 1, 0);
+  cycle_entry_jobs_.clear();
+  const JobId* const ids = cycle_ids_.data();
+  const JobId* const ids_end = ids + jobs;
+  size_t* const first = cycle_run_first_.data();
+  for (const Phase& run : phases) {
+    const JobId* at = ids;
+    for (const auto& entry : run) {
+      at = std::lower_bound(at, ids_end, entry.first); // (there: the ids are the union of the phases' jobs)
+      const size_t j = static_cast<size_t>(at - ids);
+      cycle_entry_jobs_.push_back(j);
+      first[j + 1]++;
+    }
+  }
+  for (size_t j = 0; j < jobs; j++)
+    first[j + 1] += first[j];
+  cycle_run_next_.assign(cycle_run_first_.begin(), cycle_run_first_.end() - 1);
+  cycle_run_entries_.resize(cycle_entry_jobs_.size());
+  size_t* const next = cycle_run_next_.data();
+  JobRuntime::CyclePhaseEntry* const entries = cycle_run_entries_.data();
+  const size_t* job = cycle_entry_jobs_.data();
+  for (size_t p = 0; p < phases.size(); p++)
+    for (const auto& entry : phases[p])
+      entries[next[*job++]++] = {p, entry.second};
   return true;
 }
 

@@ -92,6 +92,12 @@ class TimeSharingDriver : public Driver {
    * there. */
   void check_phase(const Phase& phase, const char* what, size_t p, const ResourceSet& up,
                    const int* counts = nullptr) const;
+  /* cycle_ids_ for these phases (their jobs by id), with their records and submission orders (cycle_states_,
+   * cycle_orders_); false when one of the jobs has ended or, unless `waiting`, has not started (as below). */
+  bool fill_replay_jobs(const std::vector<Phase>& phases, bool waiting);
+  /* cycle_ids_ and the phases job by job (cycle_run_first_, cycle_run_entries_: JobRuntime::cycle_begin()'s form of
+   * the phases' size, for a cycle's phases: Plan::cycle), false as fill_replay_table(). */
+  bool fill_replay_runs(const std::vector<Phase>& phases, bool waiting);
   /* cycle_ids_ and cycle_where_ for these phases (their jobs by id, where each computes in each), and with `counts`
    * (a lookahead's, Lookahead::counts) cycle_counts_ (how many processors each has there, -1 where it computes not);
    * false when one of the jobs has ended or, unless `waiting` (the replay starts such jobs: JobRuntime::cycle_begin()),
@@ -146,6 +152,11 @@ class TimeSharingDriver : public Driver {
   std::vector<JobId> cycle_ids_;
   std::vector<const ResourceSet*> cycle_where_;
   std::vector<int> cycle_counts_;           // as cycle_where_, with a lookahead's counts (empty: none declared)
+  // fill_replay_runs(): the phases job by job (job j's entries from cycle_run_first_[j]), each entry's job in phase
+  // order and each job's next place (its scratch)
+  std::vector<size_t> cycle_run_first_;
+  std::vector<JobRuntime::CyclePhaseEntry> cycle_run_entries_;
+  std::vector<size_t> cycle_entry_jobs_, cycle_run_next_;
   std::vector<JobId> cycle_ids_merged_;     // fill_replay_table()'s scratch
   std::vector<const JobState*> cycle_states_; // their records and submission orders (fill_replay_table())
   std::vector<std::uint64_t> cycle_orders_;

@@ -26,8 +26,79 @@ void JobRuntime::link_replayed_fields(Execution& x, CycleState& st, Link link)
   link(x.account, st.account);
 }
 
+namespace {
+/* cycle_begin()'s two forms of the phases, read the same way: where job j computes in phase p (at(), nullptr:
+ * suspended), the count declared for it (count_at(), -1: none), and its runs of phases on one set (the same address),
+ * phase by phase, handed to `emit` (first, end, set, count at first), which refuses by false. */
+struct DenseCycleRows { // where[job x phases + phase], counts laid out the same (or nullptr)
+  const ResourceSet* const* where;
+  const int* counts;
+  size_t phases;
+  const ResourceSet* at(size_t j, size_t p) const { return where[j * phases + p]; }
+  int count_at(size_t j, size_t p) const { return counts != nullptr ? counts[j * phases + p] : -1; }
+  template <class Emit> bool runs(size_t j, Emit emit) const
+  {
+    const ResourceSet* const* const row = where + j * phases;
+    const int* const row_counts = counts != nullptr ? counts + j * phases : nullptr;
+    for (size_t p = 0; p < phases;) {
+      const ResourceSet* const on = row[p];
+      const size_t first = p;
+      while (++p < phases && row[p] == on) {
+      }
+      if (on != nullptr && !emit(first, p, on, row_counts != nullptr ? row_counts[first] : -1)) return false;
+    }
+    return true;
+  }
+};
+struct SparseCycleRows { // job j's entries: entries[first[j]] to entries[first[j + 1]] - 1, by phase
+  const size_t* first;
+  const JobRuntime::CyclePhaseEntry* entries;
+  const ResourceSet* at(size_t j, size_t p) const
+  {
+    const auto* const end = entries + first[j + 1];
+    const auto* const found = std::lower_bound(entries + first[j], end, p, [](const auto& e, size_t phase) {
+      return e.phase < phase;
+    });
+    return found != end && found->phase == p ? found->on : nullptr;
+  }
+  int count_at(size_t, size_t) const { return -1; }
+  template <class Emit> bool runs(size_t j, Emit emit) const
+  {
+    const auto* e = entries + first[j];
+    const auto* const end = entries + first[j + 1];
+    while (e != end) {
+      const ResourceSet* const on = e->on;
+      const size_t run_first = e->phase;
+      size_t run_end = run_first + 1;
+      while (++e != end && e->phase == run_end && e->on == on)
+        run_end++;
+      if (!emit(run_first, run_end, on, -1)) return false;
+    }
+    return true;
+  }
+};
+} // namespace
+
 bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
                              size_t phase, bool waiting, const std::vector<int>* counts)
+{
+  if (counts != nullptr && counts->empty()) counts = nullptr;
+  const bool valid = where.size() == ids.size() * phases && (counts == nullptr || counts->size() == where.size());
+  return cycle_begin_rows(ids, phases, phase, waiting, valid,
+                          DenseCycleRows{where.data(), counts != nullptr ? counts->data() : nullptr, phases});
+}
+
+bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<size_t>& first,
+                             const std::vector<CyclePhaseEntry>& entries, size_t phases, size_t phase, bool waiting)
+{
+  const bool valid = first.size() == ids.size() + 1 && first.back() == entries.size() &&
+                     std::all_of(entries.begin(), entries.end(), [phases](const auto& e) { return e.phase < phases; });
+  return cycle_begin_rows(ids, phases, phase, waiting, valid, SparseCycleRows{first.data(), entries.data()});
+}
+
+template <class Rows>
+bool JobRuntime::cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, size_t phase, bool waiting, bool valid,
+                                  const Rows& rows)
 {
   cycle_state_.clear();
   cycle_undo_.clear();
@@ -41,10 +112,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_period_ = 0;
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
   if (!timers_ || images_enabled() || wall_time_jobs_ > 0 || !preparing_.empty() || process_executions_ > 0 ||
-      phase >= phases || where.size() != ids.size() * phases)
+      phase >= phases || !valid)
     return false;
-  if (counts != nullptr && counts->empty()) counts = nullptr;
-  if (counts != nullptr && counts->size() != where.size()) return false;
   // Each job as it is now: computing where the phase says, or suspended (or, with `waiting`, waiting to start and not
   // placed in the phase: no execution yet, nullptr); every execution the cycle does not name suspended (the plan in
   // force names every job that computes). One walk along the executions and the ids, both by id.
@@ -54,7 +123,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   const auto take_waiting = [&] { // ids[j], which has no execution
     if (!waiting || (j > 0 && !(ids[j - 1] < ids[j]))) return false;
     const JobState* s = table_.find(ids[j]);
-    if (s == nullptr || s->status != JobStatus::waiting || where[j * phases + phase] != nullptr) return false;
+    if (s == nullptr || s->status != JobStatus::waiting || rows.at(j, phase) != nullptr) return false;
     const auto& job = static_cast<const WorkloadJob&>(*s->job);
     if (!job.profile.empty() || job.kill_at_estimate) return false;
     executions.push_back(nullptr);
@@ -70,7 +139,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     }
     const JobState& s = *x.state;
     const bool running = s.status == JobStatus::running;
-    const ResourceSet* now_on = where[j * phases + phase];
+    const ResourceSet* now_on = rows.at(j, phase);
     if (phased(x) || x.owner >= 0 || x.job->kill_at_estimate || x.preparing() || x.stall_end >= 0 || x.host_failed ||
         x.share >= 0 || x.share_area > 0 || x.slowdown != 1.0 || !x.computed_since_dispatch ||
         (!running && s.status != JobStatus::suspended) || running != (now_on != nullptr) ||
@@ -84,9 +153,9 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
   cycle_horizon_ = std::numeric_limits<double>::infinity(); // no other timer (a stall, another execution) runs
   if (cycle_jobs_.size() < ids.size()) cycle_jobs_.resize(ids.size());
   const size_t jobs = ids.size();
-  cycle_place_.resize(phases * jobs); // every entry written below, or the replay refused and the table never read
   cycle_sets_.clear();
   cycle_computing_runs_.clear();
+  cycle_job_runs_.resize(jobs + 1);
   cycle_phases_ = phases;
   cycle_phase_ = phase;
   cycle_trial_phase_ = phase;
@@ -98,10 +167,8 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     emptied.next_listed = 0;
   }
   cycle_timer_floor_ = -std::numeric_limits<double>::infinity();
-  int* const place = cycle_place_.data(); // (read through locals: a store through cycle_place_'s own pointer made the
-  CycleChanges* const changes = cycle_changes_.data(); // compiler load every member again after it)
-  const ResourceSet* const* const where_of = where.data();
-  const int* const count_of = counts != nullptr ? counts->data() : nullptr;
+  CycleChanges* const changes = cycle_changes_.data(); // (read through a local: a store through cycle_changes_' own
+                                                       // pointer made the compiler load every member again after it)
   for (j = 0; j < ids.size(); j++) {
     Execution* const x = executions[j];
     JobState& s = x != nullptr ? *x->state : *table_.find(ids[j]);
@@ -163,41 +230,46 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
     st.waiting = x == nullptr;
     // A suspended job's are where it last computed.
     const bool runs = s.status == JobStatus::running; // on the phase's set (checked above): its count is the phase's
-    st.set =
-        st.waiting ? -1 : index_of(s.processors, runs, runs && count_of != nullptr ? count_of[j * phases + phase] : -1);
+    st.set = st.waiting ? -1 : index_of(s.processors, runs, runs ? rows.count_at(j, phase) : -1);
     // A running job's processors are the phase's set (checked above): its address needs no comparison of words.
-    if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = where[j * phases + phase];
+    if (s.status == JobStatus::running) cycle_sets_[static_cast<size_t>(st.set)].same = rows.at(j, phase);
     r.set_at_begin = st.set;
-    const ResourceSet* last_on = nullptr; // the set of the last phase that named one, and its index
+    const ResourceSet* last_on = nullptr; // the set of the last run that named one, and its index
     int last_index = -1;
-    int place_before = -1; // in the phase before
-    const ResourceSet* const* const job_where = where_of + j * phases;
-    const int* const job_counts = count_of != nullptr ? count_of + j * phases : nullptr;
-    // Run by run: a job stays on one set (or suspended) for phases on end, found once a run, and each of its phases
-    // is then one store (a loop of one pointer compared and one place stored; the whole walk phase by phase, each
-    // phase testing for a new set and a change, cost about twenty instructions an entry).
-    for (size_t p = 0; p < phases;) {
-      const ResourceSet* const on = job_where[p];
-      if (on != nullptr && on != last_on) {
+    int place_before = -1; // in the phase before `covered`
+    size_t covered = 0;    // the phases up to the end of its last run
+    // Run by run: a job stays on one set (or suspended) for phases on end, found once a run. The changes from each
+    // phase to the next are listed here by job (most jobs stay as they were from one phase to the next: a step then
+    // walks the few that change, not every job); within a run none changes. The runs it computes in are kept
+    // (cycle_computing_runs_), which is all the replay keeps of where it computes: a table of every job's place in
+    // every phase cost a store per job and phase (EQUI-EPOCH on the KTH log: hundreds of jobs, dozens of phases, each
+    // job computing in a few).
+    const auto suspended_from = [&](size_t p) { // from phase p (after `covered`'s run) until its next run
+      if (p > 0 && place_before >= 0) {
+        CycleChanges& step = changes[p - 1];
+        step.next[step.next_listed++] = {j, -1};
+      }
+      place_before = -1;
+    };
+    cycle_job_runs_[j] = cycle_computing_runs_.size();
+    const bool placed = rows.runs(j, [&](size_t first, size_t end, const ResourceSet* on, int known) {
+      if (on != last_on) {
         last_on = on;
-        last_index = index_of(*on, true, job_counts != nullptr ? job_counts[p] : -1);
+        last_index = index_of(*on, true, known);
         if (cycle_sets_[static_cast<size_t>(last_index)].count == 0) return false; // an empty set
       }
-      const int here = on == nullptr ? -1 : last_index;
-      // The changes from each phase to the next, listed here by job (most jobs stay as they were from one phase to
-      // the next: a step then walks the few that change, not every job). Within a run none changes.
-      if (p > 0 && here != place_before) {
-        CycleChanges& step = changes[p - 1];
-        step.next[step.next_listed++] = {j, here};
+      if (first > covered) suspended_from(covered);
+      if (first > 0 && last_index != place_before) {
+        CycleChanges& step = changes[first - 1];
+        step.next[step.next_listed++] = {j, last_index};
       }
-      place_before = here;
-      int* at = place + j * phases + p; // the job's row: its phases side by side
-      const size_t run_start = p;
-      do {
-        *at++ = here;
-      } while (++p < phases && job_where[p] == on);
-      if (here >= 0) cycle_computing_runs_.push_back({j, run_start, p});
-    }
+      place_before = last_index;
+      covered = end;
+      cycle_computing_runs_.push_back({j, first, end, last_index});
+      return true;
+    });
+    if (!placed) return false;
+    if (covered < phases) suspended_from(covered);
     // Over the sets it may compute on (a set not worked out counts for infinity).
     r.least_time = std::numeric_limits<double>::infinity();
     for (size_t i = first_set; i < cycle_sets_.size(); i++)
@@ -210,6 +282,7 @@ bool JobRuntime::cycle_begin(const std::vector<JobId>& ids, const std::vector<co
       link_replayed_fields(cycle_new_execution_, st, [](const auto& job, auto& replay) { replay = job; });
     }
   }
+  cycle_job_runs_[jobs] = cycle_computing_runs_.size();
   if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
     return false;
   cycle_saved_in_.assign(ids.size(), -1);
@@ -282,10 +355,17 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
   const bool next = to == from + 1; // cycle_begin() listed those changes
   changes.to = to;
   const size_t jobs = cycle_state_.size();
-  // The two phases' places of each job (in its row of the table: cycle_place_[job x phases + phase]).
-  const size_t phases = cycle_phases_;
-  const int* const place_from = cycle_place_.data() + from;
-  const int* const place_to = cycle_place_.data() + to;
+  // A job's place in a phase: the run of cycle_computing_runs_ that holds it, among the job's (by phase), or -1. Asked
+  // for two phases that do not follow each other, once per such pair in a replay (most often the last phase and the
+  // first: a cycle's return).
+  const CycleRun* const runs = cycle_computing_runs_.data();
+  const size_t* const job_runs = cycle_job_runs_.data();
+  const auto place_in = [runs, job_runs](size_t j, size_t phase) {
+    const CycleRun* const first = runs + job_runs[j];
+    const CycleRun* const after = std::upper_bound(first, runs + job_runs[j + 1], phase,
+                                                   [](size_t p, const CycleRun& run) { return p < run.first; });
+    return after != first && phase < after[-1].end ? after[-1].set : -1;
+  };
   // Each list is as long as the changes may be, and written in its place (a call of emplace_back per change was half
   // of the time here).
   const size_t most = next ? changes.next_listed : jobs;
@@ -293,8 +373,10 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
   CycleChange* const listed = changes.jobs.data();
   if (!as_applied) { // by id
     size_t count = 0;
-    for (size_t j = 0; j < jobs; j++)
-      if (place_from[j * phases] != place_to[j * phases]) listed[count++] = {j, place_to[j * phases]};
+    for (size_t j = 0; j < jobs; j++) {
+      const int goes = place_in(j, to);
+      if (place_in(j, from) != goes) listed[count++] = {j, goes};
+    }
     changes.listed = count;
     return {listed, listed + count};
   }
@@ -310,8 +392,7 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
   size_t shrinking_count = 0;
   size_t growing_count = 0;
   size_t resuming_count = 0;
-  const auto sort_out = [&](size_t j, int goes) {
-    const int was = place_from[j * phases];
+  const auto sort_out = [&](size_t j, int was, int goes) {
     if (was >= 0 && (goes < 0 || !cycle_jobs_[j].malleable)) {
       listed[stopped_count++] = {j, goes};
     } else if (was < 0) {
@@ -322,12 +403,18 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
       growing[growing_count++] = {j, goes};
     }
   };
-  if (next) { // the jobs that change only
-    for (size_t k = 0; k < changes.next_listed; k++)
-      sort_out(changes.next[k].first, changes.next[k].second);
+  if (next) { // the jobs that change only, each placed in `from` as its state is (cycle_step() lists them there)
+    for (size_t k = 0; k < changes.next_listed; k++) {
+      const size_t j = changes.next[k].first;
+      const CycleState& st = cycle_state_[j];
+      sort_out(j, st.running ? st.set : -1, changes.next[k].second);
+    }
   } else {
-    for (size_t j = 0; j < jobs; j++)
-      if (place_from[j * phases] != place_to[j * phases]) sort_out(j, place_to[j * phases]);
+    for (size_t j = 0; j < jobs; j++) {
+      const int was = place_in(j, from);
+      const int goes = place_in(j, to);
+      if (was != goes) sort_out(j, was, goes);
+    }
   }
   // A step stops a few jobs, most often listed in submission order already (a generated workload's ids follow it): an
   // insertion sort, written here, where std::sort's calls and tests for its size were a fortieth of APMC's run. Up to

@@ -244,6 +244,17 @@ class JobRuntime {
    * only where `where` names a set; Lookahead::counts, which the driver checks), so that they need not be counted. */
   bool cycle_begin(const std::vector<JobId>& ids, const std::vector<const ResourceSet*>& where, size_t phases,
                    size_t phase, bool waiting = false, const std::vector<int>* counts = nullptr);
+  /* One of a job's entries in the other form of the phases: a phase it computes in, and where. */
+  struct CyclePhaseEntry {
+    size_t phase;
+    const ResourceSet* on;
+  };
+  /* The same, with the phases given job by job: job ids[j]'s entries are entries[first[j]] to entries[first[j + 1]] -
+   * 1, by phase, one per phase it computes in (it is suspended in the others); no counts. A form as large as the
+   * phases' own lists, where `where` is jobs x phases (Plan::cycle's schedules: EQUI-EPOCH's on the KTH log are
+   * hundreds of jobs over dozens of phases, each job computing in a few). */
+  bool cycle_begin(const std::vector<JobId>& ids, const std::vector<size_t>& first,
+                   const std::vector<CyclePhaseEntry>& entries, size_t phases, size_t phase, bool waiting = false);
   /* After cycle_begin(), for a cycle whose phases last `phase_seconds` each period of `period` seconds: each job
    * computes at most the sum of its phases' per period, which bounds how soon it can end, so that more trials are
    * found sure to be kept (cycle_trial_until(): the bound of a job computing a quarter of each period is four times
@@ -618,18 +629,17 @@ class JobRuntime {
   };
   std::vector<CycleReplay> cycle_jobs_; // the first cycle_state_.size() are in use
   std::vector<CycleSet> cycle_sets_;
-  /* Where each job computes in each phase, job by job (cycle_place_[job x phases + phase]): an index into
-   * cycle_sets_, -1 suspended. A job's row is written run by run by cycle_begin() (phase by phase, its rows written
-   * down their columns, a stride of a row per entry, missed the cache on tables of hundreds of jobs and dozens of
-   * phases: EQUI-EPOCH on the KTH log), and summed by cycle_durations(); two phases' entries of every job are read
-   * when the changes between them are listed (cycle_changes()), unless the second follows the first
-   * (CycleChanges::next lists those). */
-  std::vector<int> cycle_place_;
-  /* The runs of phases in which each job computes (phases first to end - 1), by job then by phase (cycle_begin()). */
+  /* The runs of phases in which each job computes (phases first to end - 1, on cycle_sets_[set]), by job then by
+   * phase (cycle_begin()): where each job computes in each phase (suspended outside its runs), summed by
+   * cycle_durations() and read by cycle_list_changes() for two phases that do not follow each other (the changes
+   * from a phase to the next are listed by cycle_begin(): CycleChanges::next). Job j's are those from
+   * cycle_job_runs_[j] to cycle_job_runs_[j + 1] - 1. */
   struct CycleRun {
     size_t job, first, end;
+    int set;
   };
   std::vector<CycleRun> cycle_computing_runs_;
+  std::vector<size_t> cycle_job_runs_;
   std::vector<Execution*> cycle_executions_;
   Execution cycle_new_execution_; // a new execution's fields, those of a job the replay starts (cycle_begin())
   /* The replay works on cycle_state_ in place: the trial (the steps since the last commit) saves a job's state in
@@ -672,6 +682,11 @@ class JobRuntime {
                              double reference_speed);
   CycleChangeList cycle_changes(size_t from, size_t to);
   CycleChangeList cycle_list_changes(size_t from, size_t to); // cycle_changes() for a list not built yet
+  /* The two cycle_begin()'s: `rows` reads either form of the phases (cycle_replay.cpp); `valid`: the form's sizes
+   * agree with `ids` and `phases`. */
+  template <class Rows>
+  bool cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, size_t phase, bool waiting, bool valid,
+                        const Rows& rows);
   void cycle_step_sure(CycleChangeList changed, double clock);
   /* Set `i` of cycle_sets_' processors, counted if cycle_begin() did not (a set no job was found to compute on). */
   int cycle_set_count(size_t i)
