@@ -17,7 +17,11 @@
  *   communication    = dedicated time - the same sum at run time x (1 + paging stretch): what the rest of its dedicated
  *                      time cost beyond computing and paging (0 without communication; a segment cut short by a host
  *                      failure counts as computing and paging only)
- *   utilization      = sum over the trace's running segments of processors x length / (processors x makespan)
+ *   utilization      = processor time held by running jobs / (processors x makespan), whatever they did with it, in
+ *                      every family: the sum over the trace's running segments of processors x length (a segment on
+ *                      fractional shares its area, busy_area(); a processor under several processes of a job at once,
+ *                      BusyUnion, once). Switching and transferring segments are not in it; work-based figures are
+ *                      summary.json's offered_load and the hierarchical policies' machine_utilization
  *   makespan         = last finish - first submission
  * With a warm-up time (closed populations), the per-job means leave out jobs submitted before it; makespan and
  * utilization cover the whole run. */

@@ -119,6 +119,30 @@ printf '1 0 -1 10 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\n' >"$work/rigid.swf"
 [ "$(awk -F, 'NR == 2 { print $11 }' "$work/rigid/jobs.csv")" = 10.75 ]
 report rigid_swf_job "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/rigid.err") $(awk -F, 'NR == 2 { print $11 }' "$work/rigid/jobs.csv")")"
 
+# The analysis counts from the first submission, as the common makespan does (a trace whose first job comes late, as
+# KTH's at 599,850 s). Two rigid SWF jobs under AC-DS, L = 1 s, P = 256 (every desire satisfied): job 1 (4 processors,
+# 10 s: work 40, span 10) at 100 runs on 1 processor until 101 (0.25 s of its span), then on 4: it ends at 110.75;
+# job 2 (2 processors, 10 s: work 20, span 10) at 105 covers 0.5 s of its span until 106, then 9.5 s on 2: it ends at
+# 115.5, last. makespan 115.5 - 100 = 15.5; lower bound max(105 - 100 + 10, 60 / 256) = 15, so makespan over it
+# 15.5 / 15 = 1.033333; c = 4 (job 1's first quantum, A = 4 against the initial desire 1), Theorem 1's bound
+# 2 (4 + 1) 15 = 150 and makespan over it 0.103333; machine utilization 60 / (256 x 15.5) = 0.015121, the common
+# utilization too (the jobs held 1 + 4 x 9.75 + 1 + 2 x 9.5 = 60 processor-seconds). Counted from t = 0 they were
+# 115.5, 115, 1.004348, 1150, 0.100435 and 0.002029.
+printf '1 100 -1 10 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\n2 105 -1 10 2 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n' >"$work/late.swf"
+problems=""
+if "$bin" run "$scenario" --quiet --out "$work/late" --set "workload={trace: $work/late.swf}" \
+  --set policy.params.quantum=1 --set policy.params.levels=2 2>"$work/late.err"; then
+  for pair in first_submission=100 makespan=15.5 total_work=60 lower_bound=15 makespan_over_lower_bound=1.033333 \
+    transition_factor=4 theorem1_bound=150 makespan_over_theorem1_bound=0.103333 machine_utilization=0.015121 \
+    utilization=0.015121; do
+    got=$(field "${pair%%=*}" "$work/late/summary.json")
+    [ "$got" = "${pair#*=}" ] || problems+=" ${pair%%=*} $got, not ${pair#*=};"
+  done
+else
+  problems=" failed: $(head -c 300 "$work/late.err")"
+fi
+report analysis_from_first_submission "$problems"
+
 # Owners on a network of workstations (platforms/now-16-lan.xml, owners away and back every second or so): a host
 # that goes down between two boundaries is left out of the plan at once (its jobs laid out again on the others), and
 # every job completes, fractional or whole. Phases of 1 s: jobs this long (work_unit 1e-3) in phases of 0.01 s would

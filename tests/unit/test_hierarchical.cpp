@@ -319,7 +319,7 @@ TEST(Analysis, LemmaOneOnAJobShorterThanAQuantum)
   EXPECT_NEAR(r.satisfied_time, L / 2, 1e-15);
   EXPECT_NEAR(r.total_allotment, L / 2, 1e-15);
   EXPECT_NEAR(r.transition_factor, 4, 1e-12);
-  const AnalysisFigures a = analyse(done, 256);
+  const AnalysisFigures a = analyse(done, 256, 0);
   EXPECT_NEAR(a.lemma1_satisfied_ratio, (L / 2) / (5 * L / 8), 1e-12); // 0.8
   EXPECT_NEAR(a.lemma1_allotment_ratio, (L / 2) / (5 * L / 2), 1e-12); // 0.2
   EXPECT_GT(L, 5 * r.span);                                            // whole quanta: broken
@@ -353,10 +353,10 @@ TEST(Analysis, SatisfiedTimeCountsOnlySatisfiedQuanta)
   EXPECT_NEAR(r.transition_factor, 4, 1e-12);
 }
 
-/* Theorem 1's figures on two hand-made records, P = 4. Total work 8, so W / P = 2; the last job to finish is job 0
- * (at 3): r + l = 0 + 1 = 1. Lower bound max(1, 2) = 2, c = max(1.5, 3) = 3, bound 2 (3 + 1) 2 = 16. Lemma 1 with
- * each job's own c: t^S ratios 2 / (2.5 x 1) = 0.8 and 2.5 / (4 x 0.5) = 1.25 (job 1, a violation); a^T ratios
- * 10 / (2.5 x 2) = 2 (job 0) and 12 / (4 x 6) = 0.5. */
+/* Theorem 1's figures on two hand-made records, P = 4, the instance starting at 0. Total work 8, so W / P = 2; the
+ * last job to finish is job 0 (at 3): r + l = 0 + 1 = 1. Lower bound max(1, 2) = 2, c = max(1.5, 3) = 3, bound
+ * 2 (3 + 1) 2 = 16. Lemma 1 with each job's own c: t^S ratios 2 / (2.5 x 1) = 0.8 and 2.5 / (4 x 0.5) = 1.25 (job 1,
+ * a violation); a^T ratios 10 / (2.5 x 2) = 2 (job 0) and 12 / (4 x 6) = 0.5. */
 TEST(Analysis, TheoremOneBoundAndLemmaRatiosByHand)
 {
   JobRecord a;
@@ -377,7 +377,7 @@ TEST(Analysis, TheoremOneBoundAndLemmaRatiosByHand)
   b.transition_factor = 3;
   b.satisfied_time = 2.5;
   b.total_allotment = 12;
-  const AnalysisFigures f = analyse({a, b}, 4);
+  const AnalysisFigures f = analyse({a, b}, 4, 0);
   EXPECT_DOUBLE_EQ(f.makespan, 3);
   EXPECT_EQ(f.last_job, 0);
   EXPECT_DOUBLE_EQ(f.total_work, 8);
@@ -388,10 +388,28 @@ TEST(Analysis, TheoremOneBoundAndLemmaRatiosByHand)
   EXPECT_EQ(f.lemma1_satisfied_job, 1);
   EXPECT_DOUBLE_EQ(f.lemma1_allotment_ratio, 2);
   EXPECT_EQ(f.lemma1_allotment_job, 0);
+  // The same instance submitted 100 s later (every release and finish + 100, the instance starting at job 0's
+  // release): the same figures, counted from its first release.
+  JobRecord late_a = a;
+  JobRecord late_b = b;
+  late_a.release += 100;
+  late_a.finish += 100;
+  late_b.release += 100;
+  late_b.finish += 100;
+  const AnalysisFigures late = analyse({late_a, late_b}, 4, 100);
+  EXPECT_DOUBLE_EQ(late.makespan, 3);
+  EXPECT_DOUBLE_EQ(late.lower_bound, 2);
+  EXPECT_DOUBLE_EQ(late.theorem1_bound, 16);
   // With the last job's r + l the larger term: release job 0 at 5, finish 7: max(6, 2) = 6, bound 48.
   a.release = 5;
   a.finish = 7;
-  EXPECT_DOUBLE_EQ(analyse({a, b}, 4).theorem1_bound, 48);
+  EXPECT_DOUBLE_EQ(analyse({a, b}, 4, 0).theorem1_bound, 48);
+  // Counted from the first release, job 1's at 1: makespan 7 - 1 = 6, lower bound max(5 - 1 + 1, 2) = 5, bound
+  // 2 (3 + 1) 5 = 40.
+  const AnalysisFigures from_first = analyse({a, b}, 4, 1);
+  EXPECT_DOUBLE_EQ(from_first.makespan, 6);
+  EXPECT_DOUBLE_EQ(from_first.lower_bound, 5);
+  EXPECT_DOUBLE_EQ(from_first.theorem1_bound, 40);
 }
 
 TEST(SchedulerTree, GeneratedTreesHaveTheRequestedDepthAndFanOut)

@@ -6,7 +6,7 @@
 
 namespace jobsched::hierarchical {
 
-AnalysisFigures analyse(const std::vector<JobRecord>& records, double processors)
+AnalysisFigures analyse(const std::vector<JobRecord>& records, double processors, double origin)
 {
   if (records.empty()) throw std::invalid_argument("analyse: no job");
   AnalysisFigures out;
@@ -26,9 +26,9 @@ AnalysisFigures analyse(const std::vector<JobRecord>& records, double processors
       out.lemma1_allotment_job = r.id;
     }
   }
-  out.makespan = last->finish;
+  out.makespan = last->finish - origin;
   out.last_job = last->id;
-  out.lower_bound = std::max(last->release + last->span, out.total_work / processors);
+  out.lower_bound = std::max(last->release - origin + last->span, out.total_work / processors);
   out.theorem1_bound = 2 * (out.transition_factor + 1) * out.lower_bound;
   return out;
 }

@@ -29,11 +29,11 @@
 namespace jobsched::hierarchical {
 
 struct AnalysisFigures {
-  double makespan = 0;
+  double makespan = 0; // last finish - origin
   double total_work = 0;
   double transition_factor = 1; // c: the largest over the jobs
   long last_job = -1;           // the job that finished last (the first of them on ties)
-  double lower_bound = 0;       // max(r + l of the last job, total work / P)
+  double lower_bound = 0;       // max(r - origin + l of the last job, total work / P)
   double theorem1_bound = 0;    // 2 (c + 1) lower_bound
   // Lemma 1: the largest t^S / ((c_i + 1) l_i) and a^T / ((c_i + 1) w_i) over the jobs (<= 1 when it holds).
   double lemma1_satisfied_ratio = 0;
@@ -42,7 +42,10 @@ struct AnalysisFigures {
   long lemma1_allotment_job = -1;
 };
 
-/* `records` non-empty, finished jobs. */
-AnalysisFigures analyse(const std::vector<JobRecord>& records, double processors);
+/* `records` non-empty, finished jobs. `origin`: when the instance starts, its first release (a run's first
+ * submission, summary.json's `first_submission`, at or before every record's release). The paper's instance starts at
+ * its first release: every release and finish counts from `origin`, so that `makespan` is the run's (last finish -
+ * first submission) on a trace whose first job is submitted late as on one that starts at 0. */
+AnalysisFigures analyse(const std::vector<JobRecord>& records, double processors, double origin);
 
 } // namespace jobsched::hierarchical
