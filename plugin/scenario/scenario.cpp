@@ -402,6 +402,15 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   bool generator_seed_given = false;
   Section top(root, "", fname, &overridden);
   sc.name = top.str("name", file.stem().string());
+  // Without output.dir the run writes into results/NAME: '' wrote into results/ itself, '../x' outside it.
+  if (sc.name.empty() || sc.name == "." || sc.name == ".." ||
+      sc.name.find_first_of(std::string("/\0", 2)) != std::string::npos) {
+    const std::string what = "must be one folder name (not empty, '.' or '..', no '/'), got " + quoted_value(sc.name);
+    if (!top.has("name")) // a file named ..yaml
+      throw InputError(fname + ": name: not given, and the file's name gives " + quoted_value(sc.name) +
+                       ", not one folder name: give name:");
+    top.fail(top.node()["name"], what, "name");
+  }
   if (program_platform) // two platforms would be ambiguous: the program's is the one simulated
     for (const char* key : {"platform", "deployment"})
       if (top.has(key))
