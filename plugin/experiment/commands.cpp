@@ -55,7 +55,7 @@ Options:
                     (repeatable); build.txt records every loaded library's hash, so a rebuilt one redoes its runs
   --shard I/N       run only the I-th of N slices of the runs (1 <= I <= N), write no table: see collect
   --slurm           write DIR/plan.csv and DIR/sweep.sbatch (a Slurm job array, one task per shard), run nothing
-  --shards N        with --slurm: number of array tasks (default: one per run, at most 1000)
+  --shards N        with --slurm (refused without it): number of array tasks (default: one per run, at most 1000)
   --quiet           no progress and no summary on the terminal
 
 Then: jobsched collect DIR   merges the runs of all shards into results.csv and aggregate.csv.
@@ -100,7 +100,14 @@ void check_options(SweepOptions& o, const CLI::App& command)
     o.shard_count = static_cast<int>(parse_count("--shard", v.substr(slash + 1), 1));
     if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got " + quoted_value(v));
   }
-  if (command.count("--shards") > 0) o.slurm_shards = static_cast<int>(parse_count("--shards", o.shards_text, 1));
+  if (command.count("--shards") > 0) {
+    // The number of tasks of the Slurm array: without --slurm it was accepted and did nothing.
+    if (!o.slurm)
+      throw InputError(
+          "--shards: only with --slurm (the number of its array tasks); to run one slice of the runs here, "
+          "--shard I/N");
+    o.slurm_shards = static_cast<int>(parse_count("--shards", o.shards_text, 1));
+  }
   if (o.scenario.empty()) throw InputError("no scenario given: jobsched sweep SCENARIO.yaml");
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
 }

@@ -797,6 +797,9 @@ expect_command_error extra_scenario "run: unexpected argument 'second.yaml'" -- 
 expect_command_error out_twice "run: --out is given twice" -- run "$work/good.yaml" --out a --out=b
 # -jN is -j N: -j0 reaches the check of -j's value (it was an unknown option '-j0').
 expect_command_error sweep_j0 "-j: expected an integer >= 1, got '0'" -- sweep "$work/good.yaml" -j0
+# --shards N is the number of tasks of --slurm's array: alone it was accepted and did nothing (the sweep ran).
+expect_command_error sweep_shards_without_slurm "--shards: only with --slurm (the number of its array tasks); to \
+run one slice of the runs here, --shard I/N" -- sweep "$work/good.yaml" --shards 5
 expect_error submesh_without_positions 2 "policy.allocation" "needs a mesh platform" -- \
   run "$work/good.yaml" --set policy.allocation=submesh-first-fit
 sed 's|<prop id="y" value="3"/>||' "$src/platforms/mesh-16x8.xml" >"$work/mesh-without-y.xml"
