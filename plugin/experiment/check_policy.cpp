@@ -9,6 +9,7 @@
 #include "core/csv.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/interruption.hpp"
 #include "core/json.hpp"
 #include "core/machine.hpp"
 #include "core/params.hpp"
@@ -71,7 +72,9 @@ Options:
   --plugin PATH  load the policies of the shared library PATH first (repeatable), here and in every case's run
 
 Exit status: 0 every case passed, 1 a violation (printed, its scenario kept), 2 bad input (an unknown policy, a
-refused --set).
+refused --set), 128 + the signal when SIGINT, SIGTERM or SIGHUP stopped it (130, 143, 129): the signal is passed on to
+the case's run under way, which removes its unfinished outputs; the check waits for it, removes its temporary folder
+(--keep's stays) and reports no violation.
 )";
 
 const std::vector<JobShape> kAllShapes{JobShape::rigid, JobShape::moldable, JobShape::malleable};
@@ -295,7 +298,8 @@ std::string case_yaml(const Case& c, const std::string& policy, const std::strin
 }
 
 /* `jobsched run case.yaml --out out --quiet` in `dir` (with `sets`, each a --set's KEY=VALUE), stderr to
- * dir/OUT-stderr.txt. Returns the wait status. */
+ * dir/OUT-stderr.txt. Returns the wait status; throws Interrupted once the run has ended when SIGINT, SIGTERM or SIGHUP
+ * came (passed on to the run, which removes its unfinished outputs). */
 int run_case(const fs::path& dir, const std::string& out, const std::vector<std::string>& plugins,
              const std::vector<std::string>& sets = {})
 {
@@ -309,10 +313,11 @@ int run_case(const fs::path& dir, const std::string& out, const std::vector<std:
     args.emplace_back("--plugin");
     args.push_back(p);
   }
-  const pid_t pid = start_quiet_child(std::move(args), dir / (out + "-stderr.txt"));
+  throw_if_interrupted();
+  const pid_t pid = start_interruptible_child(std::move(args), dir / (out + "-stderr.txt"));
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  wait_for_child(status, pid);
+  throw_if_interrupted(); // the run ended on the signal: not a finding about the policy
   return status;
 }
 
@@ -362,6 +367,7 @@ std::string shell_word(const std::string& text)
 
 int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
 {
+  defer_interruption(); // a signal is passed on to the case's run, and the check ends once it has
   const std::string& name = o.name;
   const long long seed = parsed.count("--seed") > 0 ? parse_whole("--seed", o.seed_text, 0, LLONG_MAX) : 1;
   const std::string& keep = o.keep;
@@ -406,12 +412,26 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
               root.string().c_str());
   std::fflush(stdout);
 
+  // The temporary folder goes when the check ends, unless a violation keeps it: every case passed, SIGINT, SIGTERM or
+  // SIGHUP stopped it (Interrupted, thrown once the case's run has ended), or an error. --keep's folder stays.
+  struct FolderRemoval {
+    fs::path folder; // empty: kept
+    FolderRemoval(const FolderRemoval&) = delete;
+    FolderRemoval& operator=(const FolderRemoval&) = delete;
+    ~FolderRemoval()
+    {
+      std::error_code ec;
+      if (!folder.empty()) fs::remove_all(folder, ec);
+    }
+  } removal{keep.empty() ? root : fs::path()};
+
   const std::vector<Case> cases = make_cases(traits);
   // A policy of a plugin needs its library to run again.
   std::string rerun = self_executable() + " run ";
   for (const auto& p : plugins)
     rerun += "--plugin " + p + " ";
   auto violation = [&](const Case& c, const fs::path& dir, const std::string& why) {
+    removal.folder.clear();
     std::printf("  FAIL %-16s %s\n       %s\n", c.name.c_str(), c.what.c_str(), why.c_str());
     std::printf("%s: violation in case %s. Its scenario and outputs are kept in %s; reproduce with:\n  %s%s --out %s\n",
                 name.c_str(), c.name.c_str(), dir.string().c_str(), rerun.c_str(), (dir / "case.yaml").string().c_str(),
@@ -475,8 +495,8 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
     std::printf("  ok   %-16s %s (%.1f s%s)\n", c.name.c_str(), c.what.c_str(), seconds, repeat.c_str());
     std::fflush(stdout);
   }
+  throw_if_interrupted(); // a signal that came after the last case's runs
   std::printf("%s: all %zu cases pass\n", name.c_str(), cases.size());
-  if (keep.empty()) fs::remove_all(root);
   return 0;
 }
 

@@ -184,28 +184,6 @@ void write_plan(const fs::path& dir, const std::string& plan)
   write_file(dir, "plan.csv", plan);
 }
 
-/* Starts a child as start_quiet_child() does, and lists it for the interruption handler, which passes SIGINT, SIGTERM
- * and SIGHUP on to it (a signal received just before it was listed is passed on here). */
-pid_t start_interruptible_child(std::vector<std::string> args, const fs::path& stderr_file)
-{
-  const pid_t pid = start_quiet_child(std::move(args), stderr_file);
-  add_interrupted_child(pid);
-  if (const int signal = interruption_signal(); signal != 0) kill(pid, signal);
-  return pid;
-}
-
-/* The next child to end (waitpid), no longer listed for the interruption handler. */
-pid_t wait_for_child(int& status)
-{
-  pid_t pid = -1;
-  do
-    pid = waitpid(-1, &status, 0);
-  while (pid < 0 && errno == EINTR);
-  if (pid < 0) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
-  remove_interrupted_child(pid);
-  return pid;
-}
-
 /* Runs simulations as child processes, at most `parallel` at once. */
 class RunPool {
  public:
