@@ -838,6 +838,11 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   sc.write_trace = o.boolean("trace", true);
   sc.write_jobs = o.boolean("jobs", true);
   o.finish();
+  // How the outputs measure the jobs. Not under output:, which a sweep leaves out of its runs' names (the folder and
+  // which files: not the results), since it changes the results.
+  Section metrics = top.sub("metrics");
+  sc.bounded_slowdown_tau = metrics.num("bounded_slowdown_tau", sc.bounded_slowdown_tau, 0, kMaxSeconds, true);
+  metrics.finish();
   top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores it
   // Planned by jobsched sweep; read here too, so that a bad value is refused by a single run of the scenario as well.
   const bool reps_overridden = std::any_of(overridden.begin(), overridden.end(), [](const std::string& k) {
