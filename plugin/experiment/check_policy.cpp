@@ -9,9 +9,11 @@
 #include "core/csv.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/interruption.hpp"
 #include "core/json.hpp"
 #include "core/machine.hpp"
 #include "core/params.hpp"
+#include "experiment/check_policy_params.hpp"
 #include "experiment/child_process.hpp"
 #include "experiment/run_outputs_check.hpp"
 #include "policy/plugin_loader.hpp"
@@ -43,7 +45,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kCheckPolicyUsage = R"(Usage: jobsched check-policy NAME [--seed S] [--keep DIR] [--plugin PATH]...
+const char* const kCheckPolicyUsage = R"(Usage: jobsched check-policy NAME [--seed S] [--set policy.params.KEY=VALUE]...
+                             [--keep DIR] [--plugin PATH]...
 
 Runs the registered policy NAME (space- or time-sharing, a plugin's included) on small generated scenarios: 4 and 64
 hosts, many jobs submitted at one instant and ends coinciding with arrivals, host failures, workstation owners, and
@@ -62,16 +65,22 @@ runnable with jobsched run) and outputs.
 
 Options:
   --seed S     the scenarios' simulation.seed (default 1): other seeds, other workloads, owners and trees
+  --set policy.params.KEY=VALUE
+               a parameter of the policy (repeatable; VALUE read as YAML, as by jobsched run --set), written into
+               every case's scenario; only policy.params keys. A bad one is refused before any case runs
   --keep DIR   write the cases into DIR and keep them (default: a temporary folder, removed when every case passes)
   --plugin PATH  load the policies of the shared library PATH first (repeatable), here and in every case's run
 
-Exit status: 0 every case passed, 1 a violation (printed, its scenario kept), 2 bad input (an unknown policy).
+Exit status: 0 every case passed, 1 a violation (printed, its scenario kept), 2 bad input (an unknown policy, a
+refused --set), 128 + the signal when SIGINT, SIGTERM or SIGHUP stopped it (130, 143, 129): the signal is passed on to
+the case's run under way, which removes its unfinished outputs; the check waits for it, removes its temporary folder
+(--keep's stays) and reports no violation.
 )";
 
 const std::vector<JobShape> kAllShapes{JobShape::rigid, JobShape::moldable, JobShape::malleable};
 
-/* What the policy declares about the jobs it takes, read from a policy built on a small machine with its default
- * parameters (time-sharing policies declare it through TimeSharingPolicy; a space-sharing policy starts every job on
+/* What the policy declares about the jobs it takes, read from a policy built on a small machine with the parameters
+ * of the check (time-sharing policies declare it through TimeSharingPolicy; a space-sharing policy starts every job on
  * its requested size, so it takes every shape). */
 struct PolicyTraits {
   bool time_sharing = false;
@@ -81,7 +90,7 @@ struct PolicyTraits {
   std::vector<JobShape> shapes = kAllShapes;
 };
 
-PolicyTraits policy_traits(const PolicyInfo& info)
+PolicyTraits policy_traits(const PolicyInfo& info, const CheckedPolicyParams& given)
 {
   PolicyTraits t;
   t.time_sharing = info.time_sharing();
@@ -90,8 +99,14 @@ PolicyTraits policy_traits(const PolicyInfo& info)
   const AllocatorInfo& first_fit = allocator_registry().get("first-fit");
   Params allocator_params(first_fit.params, {}, "policy.allocation_params");
   auto allocator = first_fit.make(AllocatorEnv{machine, allocator_params});
-  Params params(info.params, {}, "policy.params");
-  auto policy = info.make_time_sharing(PolicyEnv{machine, *allocator, params, 1, nullptr});
+  Params params(info.params, given.values, "policy.params", given.tags);
+  std::unique_ptr<TimeSharingPolicy> policy;
+  try {
+    policy = info.make_time_sharing(PolicyEnv{machine, *allocator, params, 1, nullptr});
+  } catch (const InputError& e) { // a parameter the policy refuses once made (its errors name the key)
+    if (given.values.empty()) throw;
+    throw InputError(std::string("--set: ") + e.what());
+  }
   t.needs_memory = policy->needs_memory();
   t.processes = policy->places_processes();
   t.profiles = policy->runs_parallelism_profiles();
@@ -269,19 +284,22 @@ std::vector<Case> make_cases(const PolicyTraits& t)
   return cases;
 }
 
-std::string case_yaml(const Case& c, const std::string& policy, long long seed, const std::string& command)
+/* `params`: the policy's parameters as a YAML mapping on one line, empty for none. */
+std::string case_yaml(const Case& c, const std::string& policy, const std::string& params, long long seed,
+                      const std::string& command)
 {
   std::ostringstream y;
   y << "# " << command << ": case " << c.name << " (" << c.what << ").\n# Rerun: jobsched run case.yaml --out DIR\n"
     << "name: check-" << c.name << "\nplatform: platform.xml\nworkload:\n"
     << c.workload << "policy:\n  name: " << policy << "\n"
-    << c.rest << "simulation:\n  seed: " << seed << "\n  reference_speed: " << kReferenceSpeed
-    << "\noutput:\n  trace: true\n";
+    << (params.empty() ? "" : "  params: " + params + "\n") << c.rest << "simulation:\n  seed: " << seed
+    << "\n  reference_speed: " << kReferenceSpeed << "\noutput:\n  trace: true\n";
   return y.str();
 }
 
 /* `jobsched run case.yaml --out out --quiet` in `dir` (with `sets`, each a --set's KEY=VALUE), stderr to
- * dir/OUT-stderr.txt. Returns the wait status. */
+ * dir/OUT-stderr.txt. Returns the wait status; throws Interrupted once the run has ended when SIGINT, SIGTERM or SIGHUP
+ * came (passed on to the run, which removes its unfinished outputs). */
 int run_case(const fs::path& dir, const std::string& out, const std::vector<std::string>& plugins,
              const std::vector<std::string>& sets = {})
 {
@@ -295,10 +313,11 @@ int run_case(const fs::path& dir, const std::string& out, const std::vector<std:
     args.emplace_back("--plugin");
     args.push_back(p);
   }
-  const pid_t pid = start_quiet_child(std::move(args), dir / (out + "-stderr.txt"));
+  throw_if_interrupted();
+  const pid_t pid = start_interruptible_child(std::move(args), dir / (out + "-stderr.txt"));
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  wait_for_child(status, pid);
+  throw_if_interrupted(); // the run ended on the signal: not a finding about the policy
   return status;
 }
 
@@ -330,10 +349,25 @@ struct CheckPolicyOptions {
   std::string seed_text;            // --seed S
   std::string keep;                 // --keep DIR
   std::vector<std::string> plugins; // --plugin PATH, in order
+  std::vector<std::string> sets;    // --set policy.params.KEY=VALUE, in order
 };
+
+/* `text` between single quotes for a shell, where it needs them. */
+std::string shell_word(const std::string& text)
+{
+  if (!text.empty() &&
+      text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,=+-/:@") ==
+          std::string::npos)
+    return text;
+  std::string quoted = "'";
+  for (char c : text)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
 
 int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
 {
+  defer_interruption(); // a signal is passed on to the case's run, and the check ends once it has
   const std::string& name = o.name;
   const long long seed = parsed.count("--seed") > 0 ? parse_whole("--seed", o.seed_text, 0, LLONG_MAX) : 1;
   const std::string& keep = o.keep;
@@ -344,7 +378,9 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
   load_command_line_plugins(plugins);
   if (name.empty()) throw InputError("no policy given: jobsched check-policy NAME (names: jobsched list-policies)");
   const PolicyInfo& info = policy_registry().get(name); // InputError naming the known policies
-  const PolicyTraits traits = policy_traits(info);
+  // Bad parameters are bad input of the check, refused before any case runs (not a violation of the first case).
+  const CheckedPolicyParams given = check_policy_params(o.sets, info);
+  const PolicyTraits traits = policy_traits(info, given);
 
   fs::path root;
   if (!keep.empty()) {
@@ -360,6 +396,8 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
   }
 
   std::string command = "jobsched check-policy " + name + " --seed " + std::to_string(seed);
+  for (const auto& set : o.sets)
+    command += " --set " + shell_word(set);
   for (const auto& p : plugins)
     command += " --plugin " + p;
   std::string shapes;
@@ -374,12 +412,26 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
               root.string().c_str());
   std::fflush(stdout);
 
+  // The temporary folder goes when the check ends, unless a violation keeps it: every case passed, SIGINT, SIGTERM or
+  // SIGHUP stopped it (Interrupted, thrown once the case's run has ended), or an error. --keep's folder stays.
+  struct FolderRemoval {
+    fs::path folder; // empty: kept
+    FolderRemoval(const FolderRemoval&) = delete;
+    FolderRemoval& operator=(const FolderRemoval&) = delete;
+    ~FolderRemoval()
+    {
+      std::error_code ec;
+      if (!folder.empty()) fs::remove_all(folder, ec);
+    }
+  } removal{keep.empty() ? root : fs::path()};
+
   const std::vector<Case> cases = make_cases(traits);
   // A policy of a plugin needs its library to run again.
   std::string rerun = self_executable() + " run ";
   for (const auto& p : plugins)
     rerun += "--plugin " + p + " ";
   auto violation = [&](const Case& c, const fs::path& dir, const std::string& why) {
+    removal.folder.clear();
     std::printf("  FAIL %-16s %s\n       %s\n", c.name.c_str(), c.what.c_str(), why.c_str());
     std::printf("%s: violation in case %s. Its scenario and outputs are kept in %s; reproduce with:\n  %s%s --out %s\n",
                 name.c_str(), c.name.c_str(), dir.string().c_str(), rerun.c_str(), (dir / "case.yaml").string().c_str(),
@@ -390,7 +442,7 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
     const fs::path dir = root / c.name;
     fs::create_directories(dir);
     write_platform(dir, c.platform);
-    write_text(dir / "case.yaml", case_yaml(c, name, seed, command));
+    write_text(dir / "case.yaml", case_yaml(c, name, given.yaml, seed, command));
     auto begin = std::chrono::steady_clock::now();
     int status = run_case(dir, "out", plugins);
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
@@ -443,8 +495,8 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
     std::printf("  ok   %-16s %s (%.1f s%s)\n", c.name.c_str(), c.what.c_str(), seconds, repeat.c_str());
     std::fflush(stdout);
   }
+  throw_if_interrupted(); // a signal that came after the last case's runs
   std::printf("%s: all %zu cases pass\n", name.c_str(), cases.size());
-  if (keep.empty()) fs::remove_all(root);
   return 0;
 }
 
@@ -459,6 +511,7 @@ void add_check_policy_command(CommandLine& cli)
   command->add_option("--seed", o->seed_text);
   command->add_option("--keep", o->keep);
   command->add_option("--plugin", o->plugins)->allow_extra_args(false);
+  command->add_option("--set", o->sets)->allow_extra_args(false);
 }
 
 } // namespace jobsched

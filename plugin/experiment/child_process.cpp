@@ -1,11 +1,15 @@
 #include "experiment/child_process.hpp"
 
+#include "core/interruption.hpp"
+
 #include <cerrno>
 #include <climits>
 #include <cstring>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdexcept>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char** environ;
@@ -37,6 +41,25 @@ pid_t start_quiet_child(std::vector<std::string> args, const std::filesystem::pa
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
   return pid;
+}
+
+pid_t start_interruptible_child(std::vector<std::string> args, const std::filesystem::path& stderr_file)
+{
+  const pid_t pid = start_quiet_child(std::move(args), stderr_file);
+  add_interrupted_child(pid);
+  if (const int signal = interruption_signal(); signal != 0) kill(pid, signal);
+  return pid;
+}
+
+pid_t wait_for_child(int& status, pid_t pid)
+{
+  pid_t ended = -1;
+  do
+    ended = waitpid(pid, &status, 0);
+  while (ended < 0 && errno == EINTR);
+  if (ended < 0) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
+  remove_interrupted_child(ended);
+  return ended;
 }
 
 } // namespace jobsched

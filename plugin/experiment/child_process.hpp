@@ -16,4 +16,11 @@ std::string self_executable();
  * process id. std::runtime_error when it cannot start. */
 pid_t start_quiet_child(std::vector<std::string> args, const std::filesystem::path& stderr_file);
 
+/* Starts a child as start_quiet_child() does, and lists it for the interruption handler (core/interruption.hpp), which
+ * passes SIGINT, SIGTERM and SIGHUP on to it (a signal received just before it was listed is passed on here). */
+pid_t start_interruptible_child(std::vector<std::string> args, const std::filesystem::path& stderr_file);
+/* Waits for the child `pid` (-1: the next child to end), no longer listed for the interruption handler; returns its
+ * process id and sets `status` (waitpid's). std::runtime_error when waitpid fails. */
+pid_t wait_for_child(int& status, pid_t pid = -1);
+
 } // namespace jobsched

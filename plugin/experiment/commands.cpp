@@ -55,7 +55,7 @@ Options:
                     (repeatable); build.txt records every loaded library's hash, so a rebuilt one redoes its runs
   --shard I/N       run only the I-th of N slices of the runs (1 <= I <= N), write no table: see collect
   --slurm           write DIR/plan.csv and DIR/sweep.sbatch (a Slurm job array, one task per shard), run nothing
-  --shards N        with --slurm: number of array tasks (default: one per run, at most 1000)
+  --shards N        with --slurm (refused without it): number of array tasks (default: one per run, at most 1000)
   --quiet           no progress and no summary on the terminal
 
 Then: jobsched collect DIR   merges the runs of all shards into results.csv and aggregate.csv.
@@ -100,7 +100,14 @@ void check_options(SweepOptions& o, const CLI::App& command)
     o.shard_count = static_cast<int>(parse_count("--shard", v.substr(slash + 1), 1));
     if (o.shard_index > o.shard_count) throw InputError("--shard: I must be <= N, got " + quoted_value(v));
   }
-  if (command.count("--shards") > 0) o.slurm_shards = static_cast<int>(parse_count("--shards", o.shards_text, 1));
+  if (command.count("--shards") > 0) {
+    // The number of tasks of the Slurm array: without --slurm it was accepted and did nothing.
+    if (!o.slurm)
+      throw InputError(
+          "--shards: only with --slurm (the number of its array tasks); to run one slice of the runs here, "
+          "--shard I/N");
+    o.slurm_shards = static_cast<int>(parse_count("--shards", o.shards_text, 1));
+  }
   if (o.scenario.empty()) throw InputError("no scenario given: jobsched sweep SCENARIO.yaml");
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
 }
@@ -175,28 +182,6 @@ void write_plan(const fs::path& dir, const std::string& plan)
     if (ec) throw InputError((dir / table).string() + ": cannot remove the outdated table (" + ec.message() + ")");
   }
   write_file(dir, "plan.csv", plan);
-}
-
-/* Starts a child as start_quiet_child() does, and lists it for the interruption handler, which passes SIGINT, SIGTERM
- * and SIGHUP on to it (a signal received just before it was listed is passed on here). */
-pid_t start_interruptible_child(std::vector<std::string> args, const fs::path& stderr_file)
-{
-  const pid_t pid = start_quiet_child(std::move(args), stderr_file);
-  add_interrupted_child(pid);
-  if (const int signal = interruption_signal(); signal != 0) kill(pid, signal);
-  return pid;
-}
-
-/* The next child to end (waitpid), no longer listed for the interruption handler. */
-pid_t wait_for_child(int& status)
-{
-  pid_t pid = -1;
-  do
-    pid = waitpid(-1, &status, 0);
-  while (pid < 0 && errno == EINTR);
-  if (pid < 0) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
-  remove_interrupted_child(pid);
-  return pid;
 }
 
 /* Runs simulations as child processes, at most `parallel` at once. */

@@ -265,8 +265,8 @@ int run(const RunCommandOptions& o, bool fork_join_command = false)
     std::printf("  makespan %s s, utilization %s, mean wait %s s, median wait %s s\n",
                 format_number(m.makespan).c_str(), format_number(m.utilization).c_str(),
                 format_number(m.mean_wait).c_str(), format_number(m.median_wait).c_str());
-    std::printf("  mean slowdown %s, mean bounded slowdown %s (tau = 10 s)\n", format_number(m.mean_slowdown).c_str(),
-                format_number(m.mean_bounded_slowdown).c_str());
+    std::printf("  mean slowdown %s, mean bounded slowdown %s (tau = %s s)\n", format_number(m.mean_slowdown).c_str(),
+                format_number(m.mean_bounded_slowdown).c_str(), format_number(sc.bounded_slowdown_tau).c_str());
     if (m.backlog_stop_time >= 0)
       std::printf("  stopped at %s s: saturated, more jobs in the system than simulation.max_backlog\n",
                   format_number(m.backlog_stop_time).c_str());

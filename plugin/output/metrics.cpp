@@ -38,7 +38,7 @@ double communication_seconds(const JobState& o)
   return lost < 1e-6 ? 0.0 : lost;
 }
 
-JobMetrics job_metrics(const JobState& o, double stop_time)
+JobMetrics job_metrics(const JobState& o, double stop_time, double tau)
 {
   JobMetrics m;
   const double submit = o.job->submit_time;
@@ -56,7 +56,7 @@ JobMetrics job_metrics(const JobState& o, double stop_time)
   const double turnaround = segmented ? nine_decimals(m.turnaround) : m.turnaround;
   const double dedicated = segmented ? nine_decimals(m.dedicated) : m.dedicated;
   m.slowdown = dedicated > 0 ? turnaround / dedicated : ended ? 1.0 : -1.0;
-  m.bounded_slowdown = bounded_slowdown(turnaround, dedicated);
+  m.bounded_slowdown = bounded_slowdown(turnaround, dedicated, tau);
   m.communication = communication_seconds(o);
   m.page_faults = o.account.page_fault_time;
   return m;
@@ -113,7 +113,7 @@ void MetricsAccumulator::add(const JobState& o)
     if (o.start_time > o.job->recorded_start + 1e-6) m.jobs_started_late++;
   }
   if (o.job->submit_time < warmup_) return;
-  const JobMetrics j = job_metrics(o, o.finish_time);
+  const JobMetrics j = job_metrics(o, o.finish_time, tau_);
   waits_.push_back(j.waiting);
   m.mean_turnaround += j.turnaround;
   m.mean_slowdown += j.slowdown;
@@ -171,9 +171,10 @@ RunMetrics MetricsAccumulator::finish(double area, int machine_processors)
   return m;
 }
 
-RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int machine_processors, double warmup)
+RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int machine_processors, double warmup,
+                           double tau)
 {
-  MetricsAccumulator sums(warmup);
+  MetricsAccumulator sums(warmup, tau);
   for (const JobState& o : states)
     sums.add(o);
   return sums.finish(area, machine_processors);

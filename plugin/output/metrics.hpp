@@ -37,6 +37,8 @@
 
 namespace jobsched {
 
+/* The bounded slowdown's threshold tau, seconds: the default of the scenario's metrics.bounded_slowdown_tau (Feitelson
+ * et al.'s 10 s). */
 constexpr double kBoundedSlowdownTau = 10.0;
 
 double bounded_slowdown(double turnaround, double dedicated_time, double tau = kBoundedSlowdownTau);
@@ -117,7 +119,8 @@ struct JobMetrics {
   double communication = 0; // see communication_seconds()
   double page_faults = 0;   // JobAccount::page_fault_time
 };
-JobMetrics job_metrics(const JobState& s, double stop_time);
+/* `tau`: the bounded slowdown's threshold. */
+JobMetrics job_metrics(const JobState& s, double stop_time, double tau = kBoundedSlowdownTau);
 
 /* Time a job lost to communication: its dedicated time beyond its run time stretched by paging, over the work it did
  * (with the formula model exactly run time x base x nodes x level; with traffic, what the network cost it, contention
@@ -131,13 +134,15 @@ double communication_seconds(const JobState& s);
  * submission is: a closed population's submissions are made as jobs leave). 24 bytes a job. */
 class MetricsAccumulator {
  public:
-  explicit MetricsAccumulator(double warmup = 0) : warmup_(warmup) {}
+  /* `tau`: the bounded slowdown's threshold. */
+  explicit MetricsAccumulator(double warmup = 0, double tau = kBoundedSlowdownTau) : warmup_(warmup), tau_(tau) {}
   void add(const JobState& s);
   /* `busy_area`, `machine_processors`: as for compute_metrics(). */
   RunMetrics finish(double busy_area, int machine_processors);
 
  private:
   double warmup_;
+  double tau_;
   RunMetrics m_;
   std::vector<double> waits_;
   double slowdown_squares_ = 0;
@@ -147,7 +152,7 @@ class MetricsAccumulator {
 
 /* `states` in workload order; `busy_area`: processor-seconds of the trace's running segments (see busy_area()). */
 RunMetrics compute_metrics(const std::deque<JobState>& states, double busy_area, int machine_processors,
-                           double warmup = 0);
+                           double warmup = 0, double tau = kBoundedSlowdownTau);
 /* Processor-seconds a segment adds to the utilization: when running, its area on shares, else its processors x its
  * length; else 0. */
 double busy_area(const TraceSegment& segment);

@@ -157,8 +157,8 @@ void append_policy_values(Row& row, const PolicyReport& extra, JobId id)
 }
 } // namespace
 
-JobsCsvWriter::JobsCsvWriter(std::ostream& out, const std::string& workload_name, bool spool)
-    : out_(out), name_field_(csv_field(workload_name)) // the scenario's text: a comma in it is quoted
+JobsCsvWriter::JobsCsvWriter(std::ostream& out, const std::string& workload_name, bool spool, double tau)
+    : out_(out), name_field_(csv_field(workload_name)), tau_(tau) // the scenario's text: a comma in it is quoted
 {
   if (spool) {
     spool_ = std::tmpfile();
@@ -176,7 +176,7 @@ JobsCsvWriter::~JobsCsvWriter()
 
 void JobsCsvWriter::write(const JobState& o, const WorkloadJob& j, double stop_time)
 {
-  const JobMetrics m = job_metrics(o, stop_time);
+  const JobMetrics m = job_metrics(o, stop_time, tau_);
   const JobCounters& c = o.counters;
   const std::string_view shape = to_string(j.shape);
   const std::string_view final_state = batsim_final_state(o.fate);
@@ -808,7 +808,7 @@ Json summary_object(const RunDescription& run, const Workload& w, const RunMetri
   s["backlog_stop_time"] = json_number(m.backlog_stop_time);
   s["stall_stop_time"] = json_number(m.stall_stop_time);
   s["no_progress_stop_time"] = json_number(m.no_progress_stop_time);
-  s["bounded_slowdown_tau"] = json_number(kBoundedSlowdownTau);
+  s["bounded_slowdown_tau"] = json_number(run.bounded_slowdown_tau);
   s["fairness"] = json_number(m.fairness);
   s["max_slowdown"] = json_number(m.max_slowdown);
   s["owner_returns"] = m.owner_returns;

@@ -37,6 +37,7 @@ struct RunDescription {
   int hosts = 0;
   std::uint64_t seed = 0;
   double warmup = 0; // closed populations: jobs submitted before are left out of the per-job means
+  double bounded_slowdown_tau = kBoundedSlowdownTau; // metrics.bounded_slowdown_tau
 };
 
 /* Output text assembled in place: room(n) makes room for n more characters and says where they go, the writer puts
@@ -89,7 +90,8 @@ void write_jobs_csv(std::ostream& out, const std::deque<JobState>& states, const
  * (space-sharing policies). */
 class JobsCsvWriter {
  public:
-  JobsCsvWriter(std::ostream& out, const std::string& workload_name, bool spool); // InputError: no temporary file
+  /* InputError when there is no temporary file. `tau`: the bounded slowdown's threshold. */
+  JobsCsvWriter(std::ostream& out, const std::string& workload_name, bool spool, double tau = kBoundedSlowdownTau);
   ~JobsCsvWriter();
   JobsCsvWriter(const JobsCsvWriter&) = delete;
   JobsCsvWriter& operator=(const JobsCsvWriter&) = delete;
@@ -100,6 +102,7 @@ class JobsCsvWriter {
  private:
   std::ostream& out_;
   std::string name_field_;
+  double tau_;
   std::FILE* spool_ = nullptr;
   TextBuffer row_; // the row being written, assembled in place
 };

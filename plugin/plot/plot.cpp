@@ -19,8 +19,9 @@ namespace jobsched {
 const char* const kPlotUsage = R"(Usage: jobsched plot PATH [options]
 
 Draws figures (SVG and PNG) from the files jobsched wrote, with gnuplot.
-  PATH a sweep folder (with aggregate.csv): METRIC against a swept key, one line per series, error bars = 95%
-       confidence interval of the mean over the replications; writes METRIC-vs-KEY.svg and .png
+  PATH a sweep folder (with aggregate.csv): METRIC against a swept key, one line per series, error bars = the
+       confidence interval of the mean over the replications at aggregate.csv's level (replications.confidence or
+       collect --confidence; 95% by default), which the title gives; writes METRIC-vs-KEY.svg and .png
   PATH a run folder (with jobs.csv): gantt.svg and .png (which job held which processor when, from trace.csv) and
        utilization.svg and .png (busy processors and waiting jobs over time); time in seconds, hours or days since
        the first submission

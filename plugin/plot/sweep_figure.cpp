@@ -1,4 +1,5 @@
-/* The figure of a sweep: a metric against a swept key, one line per series, 95% confidence intervals as error bars. */
+/* The figure of a sweep: a metric against a swept key, one line per series, confidence intervals as error bars (at
+ * aggregate.csv's level: replications.confidence or collect --confidence, 95% by default). */
 #include "plot/figures.hpp"
 
 #include "core/errors.hpp"
@@ -136,7 +137,11 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     throw InputError(file + ": the header must start with 'point' (point,<swept keys...>,metric,n,mean,...)");
   size_t metric_col = t.required_column("metric");
   size_t mean_col = t.required_column("mean");
-  size_t ci_col = t.required_column("ci95_half_width");
+  // The intervals at the sweep's level (aggregate.csv's confidence and ci_half_width: replications.confidence, or
+  // collect --confidence), which the label names; a table written before those columns has the 95% ones only.
+  const bool at_level = t.column("confidence") >= 0 && t.column("ci_half_width") >= 0;
+  const size_t ci_col = t.required_column(at_level ? "ci_half_width" : "ci95_half_width");
+  const int level_col = at_level ? t.column("confidence") : -1;
   // The swept keys and their columns. The columns that aggregate.csv adds after a key swept over mappings, one per
   // leaf (policy.name after policy: experiment/tables.cpp), are left out: the figure names the mapping's values.
   std::vector<std::string> keys;
@@ -263,6 +268,23 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   }
   if (missing == rows.size())
     throw InputError(file + ": metric '" + req.metric + "' has no value (every mean is empty: did all runs fail?)");
+  double confidence = 0.95;
+  if (level_col >= 0) {
+    const auto column = static_cast<size_t>(level_col);
+    for (size_t i = 0; i < rows.size(); i++) {
+      const double level = number_at(t, rows[i], column);
+      if (!(level > 0 && level < 1))
+        throw InputError(t.where(rows[i]) + ": confidence: expected a level between 0 and 1, got " +
+                         quoted_value(t.rows[rows[i]][column]));
+      if (i > 0 && level != confidence)
+        throw InputError(t.where(rows[i]) + ": confidence: the rows of metric '" + req.metric +
+                         "' have different levels (" + t.rows[rows[0]][column] + ", " + t.rows[rows[i]][column] +
+                         "): one figure has one");
+      confidence = level;
+    }
+  }
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%.10g%%", confidence * 100);
   // With one run per point there is neither a mean over replications nor an interval to speak of.
   const int n_col = t.column("n");
   const bool replicated = n_col < 0 || std::any_of(rows.begin(), rows.end(), [&](size_t r) {
@@ -318,7 +340,8 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   c << "set title " << gp_str(short_name(req.metric, req.names) + " vs " + short_name(xkey, req.names))
     << " . \"\\n\" . "
     << gp_str("sweep " + sweep_name(sweep_dir) + ": " +
-              (replicated ? "mean over the replications, error bars = 95% confidence interval" : "one run per point") +
+              (replicated ? "mean over the replications, error bars = " + std::string(percent) + " confidence interval"
+                          : "one run per point") +
               (numeric && spread > 0 ? " (series shifted apart along x)" : ""))
     << "\n";
   std::vector<std::string> plots;
@@ -330,7 +353,7 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
     std::stable_sort(points.begin(), points.end(),
                      [&](const SweepPoint& a, const SweepPoint& b) { return position(a.x) < position(b.x); });
     std::string means = "# " + xkey + "\t" + req.metric + "\n";
-    std::string errors = "# " + xkey + "\t" + req.metric + "\tci95_half_width\n";
+    std::string errors = "# " + xkey + "\t" + req.metric + "\t" + t.header[ci_col] + "\n";
     std::string saturated_means = "# " + xkey + "\t" + req.metric + " (saturated)\n";
     bool any_error = false;
     bool any_saturated = false;

@@ -533,10 +533,11 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
     if (sc.write_trace && ctx.time_sharing_policy)
       st.segments_writer.emplace(st.folder->open("segments.csv"), ctx.workload->jobs, ctx.runtime->table(),
                                  ctx.workload->name);
-    st.sums.emplace(sc.workload.closed.warmup);
+    st.sums.emplace(sc.workload.closed.warmup, sc.bounded_slowdown_tau);
     // A time-sharing policy's own jobs.csv columns (PolicyReport) are known at the end: its rows wait for them.
     if (sc.write_jobs)
-      st.jobs_writer.emplace(st.folder->open("jobs.csv"), ctx.workload->name, ctx.time_sharing_policy != nullptr);
+      st.jobs_writer.emplace(st.folder->open("jobs.csv"), ctx.workload->name, ctx.time_sharing_policy != nullptr,
+                             sc.bounded_slowdown_tau);
     ctx.runtime->table().set_release_sink([&st](JobState& s, size_t position) { st.job_left(s, position); });
     // Without trace.csv, kept segments or a busy union, the runtime sums the area itself instead (no call per segment).
     st.segment_totals = !sc.write_trace && !st.busy && !st.options.keep_trace;
@@ -623,7 +624,8 @@ RunReport AttachedRun::finish()
                      ctx.machine.resource_count(),
                      ctx.machine.host_count(),
                      sc.simulation.seed,
-                     sc.workload.closed.warmup};
+                     sc.workload.closed.warmup,
+                     sc.bounded_slowdown_tau};
   PerformanceFigures& perf = report.performance;
   perf.simulation_seconds = ctx.scheduler->stats().wall_seconds;
   perf.instants = ctx.scheduler->stats().instants;

@@ -402,6 +402,15 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   bool generator_seed_given = false;
   Section top(root, "", fname, &overridden);
   sc.name = top.str("name", file.stem().string());
+  // Without output.dir the run writes into results/NAME: '' wrote into results/ itself, '../x' outside it.
+  if (sc.name.empty() || sc.name == "." || sc.name == ".." ||
+      sc.name.find_first_of(std::string("/\0", 2)) != std::string::npos) {
+    const std::string what = "must be one folder name (not empty, '.' or '..', no '/'), got " + quoted_value(sc.name);
+    if (!top.has("name")) // a file named ..yaml
+      throw InputError(fname + ": name: not given, and the file's name gives " + quoted_value(sc.name) +
+                       ", not one folder name: give name:");
+    top.fail(top.node()["name"], what, "name");
+  }
   if (program_platform) // two platforms would be ambiguous: the program's is the one simulated
     for (const char* key : {"platform", "deployment"})
       if (top.has(key))
@@ -829,6 +838,11 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   sc.write_trace = o.boolean("trace", true);
   sc.write_jobs = o.boolean("jobs", true);
   o.finish();
+  // How the outputs measure the jobs. Not under output:, which a sweep leaves out of its runs' names (the folder and
+  // which files: not the results), since it changes the results.
+  Section metrics = top.sub("metrics");
+  sc.bounded_slowdown_tau = metrics.num("bounded_slowdown_tau", sc.bounded_slowdown_tau, 0, kMaxSeconds, true);
+  metrics.finish();
   top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores it
   // Planned by jobsched sweep; read here too, so that a bad value is refused by a single run of the scenario as well.
   const bool reps_overridden = std::any_of(overridden.begin(), overridden.end(), [](const std::string& k) {

@@ -79,6 +79,9 @@ struct Scenario {
   std::filesystem::path output_dir;
   bool write_trace = true; // output.trace: false leaves trace.csv out (a sweep of long time-shared runs: GBs)
   bool write_jobs = true;  // output.jobs: false leaves jobs.csv out (a sweep that reads only summary.json)
+  // metrics.bounded_slowdown_tau, seconds: the threshold of jobs.csv's bounded_slowdown, max(1, turnaround /
+  // max(dedicated time, tau)). 10 s as Feitelson et al. (output/metrics.hpp's kBoundedSlowdownTau); studies vary it.
+  double bounded_slowdown_tau = 10;
   /* `plugins:`, loaded before the policy and the allocator are looked up. */
   std::vector<PluginFile> plugins;
 };

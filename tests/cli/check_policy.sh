@@ -62,6 +62,46 @@ for args in "no-such-policy" "" "easy --seed x" "easy --bogus" "easy fcfs"; do
   [ -s "$work/bad.out" ] && problems+=" stdout: $(cat "$work/bad.out");"
   report "check-policy $args: one line, exit 2" "$problems"
 done
+# --set policy.params.KEY=VALUE: a policy checked with parameters other than its defaults. Every case's scenario holds
+# them (the kept case reruns to the same bytes, and differs from a run at the defaults: the runs did get them).
+problems=""
+"$bin" check-policy gang --set policy.params.quantum=50 --set policy.params.context_switch=2 --keep "$work/gang50" \
+  >"$work/gang50.out" 2>&1 || problems+=" exit status $?;"
+first='jobsched check-policy gang --seed 1 --set policy.params.quantum=50 --set policy.params.context_switch=2: '
+[ "$(head -n 1 "$work/gang50.out" | cut -c 1-${#first})" = "$first" ] ||
+  problems+=" first line: $(head -n 1 "$work/gang50.out");"
+for c in small owners malleable; do
+  grep -qx '  params: {quantum: 50, context_switch: 2}' "$work/gang50/$c/case.yaml" 2>/dev/null ||
+    problems+=" $c/case.yaml lacks the params;"
+done
+"$bin" run "$work/gang50/small/case.yaml" --out "$work/gang50-again" --quiet || problems+=" kept case does not run;"
+cmp -s "$work/gang50-again/jobs.csv" "$work/gang50/small/out/jobs.csv" || problems+=" kept case gives other jobs.csv;"
+"$bin" run "$work/gang50/small/case.yaml" --out "$work/gang50-defaults" --quiet --set policy.params=null ||
+  problems+=" the case at the defaults does not run;"
+cmp -s "$work/gang50-defaults/jobs.csv" "$work/gang50/small/out/jobs.csv" && problems+=" same jobs.csv at the defaults;"
+[ -z "$problems" ] || problems+=" $(head -c 600 "$work/gang50.out")"
+report "check-policy --set policy.params" "$problems"
+# A refused --set is bad input before any case runs: one line naming the key, exit 2, nothing on stdout, no folder.
+only="only policy.params.KEY=VALUE is taken (the cases make the rest)"
+for refused in "gang --set policy.name=fcfs|--set policy.name: $only" \
+  "gang --set simulation.seed=2|--set simulation.seed: $only" "gang --set policy.params=3|--set policy.params: $only" \
+  "gang --set policy.params.bogus=1|--set: policy.params.bogus: unknown parameter (known: partition_size, quantum, \
+context_switch)" \
+  "gang --set policy.params.quantum=-1|--set: policy.params.quantum: '-1' is not at least 0.001" \
+  "easy --set policy.params.quantum=10|--set: policy.params.quantum: unknown parameter (known: none)" \
+  "gang --set policy.params.quantum|--set policy.params.quantum: expected KEY=VALUE, e.g. --set policy.name=fcfs"; do
+  # shellcheck disable=SC2086
+  TMPDIR=$work/tmp "$bin" check-policy ${refused%%|*} >"$work/bad.out" 2>"$work/bad.err"
+  rc=$?
+  problems=""
+  [ $rc = 2 ] || problems+=" exit status $rc;"
+  [ "$(cat "$work/bad.err")" = "jobsched: error: ${refused#*|}" ] || problems+=" stderr: $(head -c 300 "$work/bad.err");"
+  [ -s "$work/bad.out" ] && problems+=" stdout: $(head -c 300 "$work/bad.out");"
+  [ -z "$(ls "$work/tmp")" ] || problems+=" left $(ls "$work/tmp");"
+  report "check-policy ${refused%%|*}: refused before any case" "$problems"
+done
+"$bin" check-policy --help | grep -q -- '--set policy.params.KEY=VALUE' && report "check-policy --help: --set" "" ||
+  report "check-policy --help: --set" " no --set"
 "$bin" check-policy --help | grep -q '1 a violation' && report "check-policy --help" "" ||
   report "check-policy --help" " no exit statuses"
 

@@ -48,6 +48,47 @@ expect_error unknown_key 2 "unknown-key.yaml:6:" "workload.max_jobz: unknown key
   printf 'workload:\n  generator:\n    jobs: 20\n'
 } >"$work/good.yaml"
 
+# The name is the folder under results/ when output.dir is not given: '' wrote into results/ itself and '../x'
+# outside results/. One folder name only, from the file or from --set.
+for case in "empty:''" "dot:." "dotdot:'..'" "parent:../x" "slash:a/b"; do
+  {
+    printf 'name: %s\n' "${case#*:}" # line 1
+    printf 'platform: %s\ndeployment: %s\nworkload: {generator: {jobs: 5}}\n' "$platform" "$deployment"
+  } >"$work/name-${case%%:*}.yaml"
+done
+expect_error name_empty 1 "error: $work/name-empty.yaml:1: name: must be one folder name (not empty, '.' or '..', \
+no '/'), got ''" -- run "$work/name-empty.yaml"
+expect_error name_dot 1 "name-dot.yaml:1: name: must be one folder name (not empty, '.' or '..', no '/'), got '.'" -- \
+  run "$work/name-dot.yaml"
+expect_error name_dotdot 1 "name-dotdot.yaml:1: name: must be one folder name (not empty, '.' or '..', no '/'), got \
+'..'" -- run "$work/name-dotdot.yaml"
+expect_error name_parent 1 "name-parent.yaml:1: name: must be one folder name (not empty, '.' or '..', no '/'), got \
+'../x'" -- run "$work/name-parent.yaml"
+expect_error name_slash 1 "name-slash.yaml:1: name: must be one folder name (not empty, '.' or '..', no '/'), got \
+'a/b'" -- run "$work/name-slash.yaml"
+expect_error name_set_parent 1 "error: --set: name: must be one folder name (not empty, '.' or '..', no '/'), got \
+'../y'" -- run "$work/good.yaml" --set name=../y
+# A file named ..yaml names its run '.' when it has no name:.
+{
+  scenario_head unused | sed 1d
+  printf 'workload: {generator: {jobs: 5}}\n'
+} >"$work/..yaml"
+expect_error name_from_file 1 "error: $work/..yaml: name: not given, and the file's name gives '.', not one folder \
+name: give name:" -- run "$work/..yaml"
+# Without --out (expect_error gives one): nothing written in results/ or beside it, in a run and in a sweep.
+for command in run sweep; do
+  problems=""
+  mkdir -p "$work/name-nowhere/in"
+  (cd "$work/name-nowhere/in" && "$bin" "$command" "$work/name-parent.yaml" --quiet >/dev/null 2>"$work/nowhere.stderr")
+  status=$?
+  [ "$status" -eq 2 ] || problems+=" exit status $status (expected 2);"
+  [ "$(awk 'END { print NR }' "$work/nowhere.stderr")" -eq 1 ] || problems+=" not one stderr line;"
+  [ -z "$(ls -A "$work/name-nowhere/in")" ] || problems+=" wrote $(ls -A "$work/name-nowhere/in");"
+  [ "$(ls -A "$work/name-nowhere")" = in ] || problems+=" wrote $(ls -A "$work/name-nowhere");"
+  rm -rf "$work/name-nowhere"
+  report "name_parent_no_output_$command" "$problems"
+done
+
 expect_error unknown_policy 2 "policy.name" "'nope'" -- run "$work/good.yaml" --set policy.name=nope
 expect_error unknown_policy_parameter 1 "policy.params.foo: unknown parameter" -- \
   run "$work/good.yaml" --set policy.params.foo=1
@@ -756,6 +797,9 @@ expect_command_error extra_scenario "run: unexpected argument 'second.yaml'" -- 
 expect_command_error out_twice "run: --out is given twice" -- run "$work/good.yaml" --out a --out=b
 # -jN is -j N: -j0 reaches the check of -j's value (it was an unknown option '-j0').
 expect_command_error sweep_j0 "-j: expected an integer >= 1, got '0'" -- sweep "$work/good.yaml" -j0
+# --shards N is the number of tasks of --slurm's array: alone it was accepted and did nothing (the sweep ran).
+expect_command_error sweep_shards_without_slurm "--shards: only with --slurm (the number of its array tasks); to \
+run one slice of the runs here, --shard I/N" -- sweep "$work/good.yaml" --shards 5
 expect_error submesh_without_positions 2 "policy.allocation" "needs a mesh platform" -- \
   run "$work/good.yaml" --set policy.allocation=submesh-first-fit
 sed 's|<prop id="y" value="3"/>||' "$src/platforms/mesh-16x8.xml" >"$work/mesh-without-y.xml"

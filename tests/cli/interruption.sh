@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SIGINT, SIGTERM and SIGHUP: a run removes the outputs it had begun, keeps the folder's previous outputs and ends with
-# 128 + the signal and one line; a sweep passes the signal on to its runs, waits for them and ends the same way.
+# 128 + the signal and one line; a sweep and check-policy pass the signal on to their runs, wait for them and end the
+# same way.
 #
 # Usage: interruption.sh JOBSCHED_BINARY SOURCE_DIR      Prints one line per case, then "N passed, M failed".
 set -u
@@ -119,5 +120,35 @@ status=$?
 [ -z "$(ls -A tmp)" ] || problems+=" temporary folders left: $(ls -A tmp);"
 [ ! -e S2 ] || problems+=" the sweep's folder was made;"
 report sweep_sigint_during_checks "$problems"
+
+# 5. check-policy (its process alone) signalled while a case's run simulates: the run ends too, the temporary folder
+# of the cases goes, and it ends with 128 + the signal and one line, no violation reported. A quantum of 0.01 s makes
+# the first case's run last minutes.
+for signal in TERM:143 INT:130 HUP:129; do
+  problems=""
+  "$bin" check-policy gang --set policy.params.quantum=0.01 >"check-${signal%:*}.stdout" 2>"check-${signal%:*}.stderr" &
+  pid=$!
+  child=""
+  for i in $(seq 600); do # its first case's run under way
+    child=$(pgrep -P "$pid")
+    [ -n "$child" ] && break
+    sleep 0.1
+  done
+  [ -n "$child" ] || problems+=" no run started;"
+  sleep 0.5
+  kill "-${signal%:*}" "$pid"
+  wait "$pid"
+  status=$?
+  [ "$status" -eq "${signal#*:}" ] || problems+=" exit status $status (expected ${signal#*:});"
+  [ "$(cat "check-${signal%:*}.stderr")" = "jobsched: interrupted by SIG${signal%:*}" ] ||
+    problems+=" stderr: '$(head -c 300 "check-${signal%:*}.stderr")';"
+  grep -q "FAIL\|violation" "check-${signal%:*}.stdout" && problems+=" reported: $(head -c 300 "check-${signal%:*}.stdout");"
+  for c in $child; do
+    kill -0 "$c" 2>/dev/null && problems+=" run $c still runs;" && kill -KILL "$c"
+  done
+  [ -z "$(ls -A tmp)" ] || problems+=" temporary folders left: $(ls -A tmp);"
+  rm -rf tmp/*
+  report "check_policy_sig${signal%:*}_stops_its_run" "$problems"
+done
 
 finish

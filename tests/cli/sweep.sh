@@ -27,6 +27,24 @@ problems=""
 [ "$(grep -c ',mean_bounded_slowdown,2,' A/aggregate.csv 2>/dev/null)" = 3 ] || problems+=" aggregate.csv lacks n=2 rows;"
 report full_sweep "$problems"
 
+# 1a. jobsched plot names the level of its error bars, aggregate.csv's confidence: 95% by default, 90% once collect
+# --confidence 0.9 has rewritten the table (it said 95% whatever the level).
+if command -v gnuplot >/dev/null; then
+  cp -r A A90
+  problems=""
+  "$bin" collect A90 --confidence 0.9 >/dev/null || problems+=" collect failed;"
+  for folder in A:95% A90:90%; do
+    dir=${folder%:*}
+    "$bin" plot "$dir" --out "$dir-plots" >/dev/null 2>"$dir-plot.err" ||
+      problems+=" plot $dir: $(head -c 200 "$dir-plot.err");"
+    svg="$dir-plots/mean_bounded_slowdown-vs-policy.name.svg"
+    grep -q "error bars = ${folder#*:} confidence interval" "$svg" 2>/dev/null ||
+      problems+=" $svg does not say ${folder#*:}: $(grep -o 'error bars = [^<]*' "$svg" 2>/dev/null);"
+  done
+  grep -q "95%" A90-plots/mean_bounded_slowdown-vs-policy.name.svg 2>/dev/null && problems+=" A90's figure says 95%;"
+  report plot_confidence_level "$problems"
+fi
+
 # 1b. -j2 and --out=DIR are -j 2 and --out DIR: the same runs and the same tables.
 "$bin" sweep sweep.yaml --out=A2 -j2 --quiet
 status=$?
