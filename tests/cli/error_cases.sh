@@ -253,6 +253,14 @@ for policy in gang ap memory-constrained; do
   expect_error "tiny_quantum_$policy" 1 "policy.params.quantum: '1e-300' is not at least 0.001" -- \
     run "$work/good.yaml" --set policy.name=$policy --set policy.params.quantum=1e-300
 done
+# opt-epoch's search bound: a parameter in range, and a search past it stops the run naming the key, the quantum's time
+# and its number of jobs (k = 0 has no early stop: two jobs on 16 nodes examine two partitions).
+expect_error opt_epoch_bound_range 1 "policy.params.max_partitions_examined: '0' is not in [1, 1e+15]" -- \
+  run "$work/good.yaml" --set policy.name=memory-constrained --set policy.params.max_partitions_examined=0
+expect_error opt_epoch_bound_exceeded 4 "policy.params.max_partitions_examined: the opt-epoch schedule of the quantum" \
+  "starting at 51 s, for 2 jobs," "more than 1 partitions" "use policy.params.policy: heuristic-epoch" -- \
+  run "$work/good.yaml" --set policy.name=memory-constrained --set policy.params.k=0 \
+  --set policy.params.max_partitions_examined=1
 expect_error gang_now_owner_periods 1 "owners.mean_idle: must be at least 1" -- \
   run "$src/scenarios/gang-now/now.yaml" --set owners.mean_idle=1e-300
 # A job whose memory needs more processors than its bounds allow (but no more than the machine has; more is an

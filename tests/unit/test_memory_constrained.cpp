@@ -19,6 +19,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <tuple>
 
 using namespace jobsched;
 using namespace jobsched::memory_constrained;
@@ -538,6 +539,82 @@ TEST(MemoryConstrainedBruteForce, OptEpochHasTheFewestEpochs)
       EXPECT_GE(static_cast<int>(plan("equi-epoch", nodes, mins).epochs.size()), best);
     }
   }
+}
+
+/* The pieces as (job, first node, width, start, duration), to compare two schedules whole. */
+std::vector<std::tuple<int, int, int, Fraction, Fraction>> pieces_of(const QuantumSchedule& s)
+{
+  std::vector<std::tuple<int, int, int, Fraction, Fraction>> pieces;
+  for (const auto& p : s.pieces)
+    pieces.emplace_back(p.job, p.first_node, p.width, p.start, p.duration);
+  return pieces;
+}
+
+// A memo kept across calls (the dynamic scheduler's: jobs arrive and depart, N and k change between sequences, which
+// empties it) and its pruning by lower bound give every time the schedule a fresh search gives, and the fewest epochs
+// by brute force while there are few jobs.
+TEST(MemoryConstrainedBruteForce, OptEpochMemoKeptAcrossCallsGivesTheFreshSchedule)
+{
+  std::mt19937 random(5);
+  OptEpochOptions fresh;
+  fresh.max_partitions_examined = 10'000'000;
+  OptEpochOptions kept = fresh;
+  kept.memo = std::make_shared<OptEpochMemo>();
+  int memo_hits = 0; // calls that found their whole job set solved by an earlier call
+  for (int sequence = 0; sequence < 150; sequence++) {
+    int nodes = std::uniform_int_distribution<int>(1, 40)(random);
+    int k = std::uniform_int_distribution<int>(0, 2)(random);
+    std::uniform_int_distribution<int> min_of(1, std::max(1, nodes / std::uniform_int_distribution<int>(1, 5)(random)));
+    std::vector<int> mins;
+    for (int step = 0; step < 30; step++) {
+      if (!mins.empty() && std::uniform_int_distribution<int>(0, 9)(random) < 4)
+        mins.erase(mins.begin() + std::uniform_int_distribution<long>(0, static_cast<long>(mins.size()) - 1)(random));
+      else if (mins.size() < 14)
+        mins.push_back(min_of(random));
+      QuantumSchedule expected = plan("opt-epoch", nodes, mins, k, fresh);
+      QuantumSchedule got = plan("opt-epoch", nodes, mins, k, kept);
+      if (!mins.empty() && got.assignments_tested == 0) memo_hits++;
+      ASSERT_EQ(pieces_of(got), pieces_of(expected))
+          << "N = " << nodes << ", k = " << k << ", M = " << ::testing::PrintToString(mins);
+      if (mins.size() <= 9) {
+        EXPECT_EQ(static_cast<int>(got.epochs.size()), fewest_epochs(nodes, mins, k))
+            << "N = " << nodes << ", k = " << k << ", M = " << ::testing::PrintToString(mins);
+      }
+    }
+  }
+  EXPECT_GT(memo_hits, 100); // the memo was used across calls, not only within each
+}
+
+// Past its bound, the memo is emptied at the next call: it then holds that call's sets alone.
+TEST(MemoryConstrainedUnits, OptEpochMemoEmptiedPastItsBound)
+{
+  const std::vector<int> first{9, 7, 5, 4, 3, 3, 2, 1};
+  const std::vector<int> second{8, 6, 6, 5, 2, 2, 1};
+  OptEpochOptions alone;
+  alone.memo = std::make_shared<OptEpochMemo>();
+  opt_epoch_schedule(24, second, 1, alone);
+  const size_t second_alone = alone.memo->size();
+  ASSERT_GT(second_alone, 1u);
+
+  OptEpochOptions bounded;
+  bounded.memo = std::make_shared<OptEpochMemo>(1);
+  opt_epoch_schedule(24, first, 1, bounded);
+  const size_t first_alone = bounded.memo->size();
+  ASSERT_GT(first_alone, 1u); // past the bound of 1: emptied at the next call
+  opt_epoch_schedule(24, second, 1, bounded);
+  EXPECT_EQ(bounded.memo->size(), second_alone);
+
+  // Within its bound it keeps both calls' sets; another N empties it.
+  OptEpochOptions roomy;
+  roomy.memo = std::make_shared<OptEpochMemo>(1000);
+  opt_epoch_schedule(24, first, 1, roomy);
+  opt_epoch_schedule(24, second, 1, roomy);
+  EXPECT_GT(roomy.memo->size(), second_alone);
+  opt_epoch_schedule(25, second, 1, roomy);
+  OptEpochOptions other_n;
+  other_n.memo = std::make_shared<OptEpochMemo>();
+  opt_epoch_schedule(25, second, 1, other_n);
+  EXPECT_EQ(roomy.memo->size(), other_n.memo->size());
 }
 
 TEST(MemoryConstrainedBruteForce, EveryPolicyValidOnRandomInputs)

@@ -178,30 +178,63 @@ namespace {
 
 constexpr long long kDefaultMaxPartitionsExamined = 10'000'000;
 
+} // namespace
+
+/* A remaining set's best first epoch, as OPT-EPOCH(k)'s search found it. */
+struct OptEpochChoice {
+  int epochs = 0;                   // fewest epochs for this remaining set
+  std::vector<int> loaded_mins;     // the first epoch's jobs (M_j), in part order
+  std::vector<int> widths;          // their widths
+  std::vector<int> remaining_after; // what the following epochs schedule
+};
+
+struct OptEpochMemo::Sets {
+  std::map<std::vector<int>, OptEpochChoice> solved; // by remaining set (M_j non-increasing)
+};
+
+OptEpochMemo::OptEpochMemo(size_t max_entries) : max_entries_(max_entries), sets_(std::make_unique<Sets>()) {}
+OptEpochMemo::~OptEpochMemo() = default;
+
+size_t OptEpochMemo::size() const
+{
+  return sets_->solved.size();
+}
+
+OptEpochMemo::Sets& OptEpochMemo::sets_for(int nodes, int k)
+{
+  if (nodes != nodes_ || k != k_ || sets_->solved.size() > max_entries_) sets_->solved.clear();
+  nodes_ = nodes;
+  k_ = k;
+  return *sets_;
+}
+
+namespace {
+
 /* OPT-EPOCH(k)'s search over remaining job sets, each a multiset of M_j in non-increasing order (jobs with equal M_j
  * are interchangeable, so the multiset is the state). The steps are described in policies.hpp. */
 class OptEpochSearch {
  public:
-  struct Choice {
-    int epochs = 0;                   // fewest epochs for this remaining set
-    std::vector<int> loaded_mins;     // the first epoch's jobs (M_j), in part order
-    std::vector<int> widths;          // their widths
-    std::vector<int> remaining_after; // what the following epochs schedule
-  };
+  using Choice = OptEpochChoice;
 
-  OptEpochSearch(int nodes, int k, long long max_examined, int job_count)
-      : nodes_(nodes), k_(k), max_examined_(max_examined), job_count_(job_count)
+  /* `memo`: the solved sets to read and fill (a memo kept across calls, which also turns on the pruning by lower
+   * bound), or null for a memo of the search's own. */
+  OptEpochSearch(int nodes, int k, long long max_examined, int job_count, OptEpochMemo* memo)
+      : nodes_(nodes), k_(k), max_examined_(max_examined), job_count_(job_count), prune_(memo != nullptr),
+        memo_(memo != nullptr ? memo->sets_for(nodes, k).solved : own_memo_)
   {
+    if (prune_) most_parts_ = most_parts_by_min(nodes, k);
   }
 
   const Choice& solve(const std::vector<int>& remaining)
   {
     if (auto found = memo_.find(remaining); found != memo_.end()) return found->second;
     std::vector<Choice> candidates = candidates_for(remaining);
-    const int bound = lower_bound(remaining);
+    const int bound = prune_ ? strong_lower_bound(remaining) : lower_bound(remaining);
     Choice best;
     for (auto& candidate : candidates) {
       tested_++;
+      // A candidate that cannot do strictly better than the best so far would not replace it: not solved.
+      if (prune_ && best.epochs != 0 && 1 + strong_lower_bound(candidate.remaining_after) >= best.epochs) continue;
       candidate.epochs = 1 + (candidate.remaining_after.empty() ? 0 : solve(candidate.remaining_after).epochs);
       if (best.epochs == 0 || candidate.epochs < best.epochs) best = std::move(candidate);
       if (best.epochs <= bound) break;
@@ -212,6 +245,36 @@ class OptEpochSearch {
   long long tested() const { return tested_; }
 
  private:
+  /* For each M from 1 to N, the most parts a partition of N within k can have with a part of at least M: the most
+   * jobs an epoch holding a job of M_j = M can hold. With h parts of c to c + k nodes (h c <= N <= h (c + k)) the
+   * largest part is at most min(c + k, N - (h - 1) c), and that is reached. */
+  static std::vector<int> most_parts_by_min(int nodes, int k)
+  {
+    std::vector<int> most(static_cast<size_t>(nodes) + 1, 0);
+    for (int h = 1; h <= nodes; h++) {
+      int largest = 0;
+      for (int c = std::max(1, (nodes + h - 1) / h - k); c <= nodes / h; c++)
+        largest = std::max(largest, std::min(c + k, nodes - (h - 1) * c));
+      most[static_cast<size_t>(largest)] = std::max(most[static_cast<size_t>(largest)], h);
+    }
+    for (int m = nodes - 1; m >= 1; m--) // a part of at least m: the best over every largest part >= m
+      most[static_cast<size_t>(m)] = std::max(most[static_cast<size_t>(m)], most[static_cast<size_t>(m) + 1]);
+    return most;
+  }
+
+  /* A lower bound on the epochs of `remaining` (non-increasing), at least lower_bound()'s: an epoch holding a job of
+   * M_j holds at most most_parts_[M_j] jobs. With that rule alone, taking each time the largest job left with as many
+   * of the next largest as it allows uses the fewest epochs (an exchange argument: the epoch of the largest job holds
+   * at most its count of jobs, and the next largest are the ones that allow the fewest). */
+  int strong_lower_bound(const std::vector<int>& remaining) const
+  {
+    if (remaining.empty()) return 0;
+    int groups = 0;
+    for (size_t i = 0; i < remaining.size(); i += static_cast<size_t>(most_parts_[static_cast<size_t>(remaining[i])]))
+      groups++;
+    return std::max(groups, lower_bound(remaining));
+  }
+
   /* Every epoch holds jobs whose M_j sum to at most N. */
   int lower_bound(const std::vector<int>& remaining) const
   {
@@ -227,9 +290,9 @@ class OptEpochSearch {
     // One visitor for every part count (a std::function built per call would allocate each time).
     const std::function<bool(const std::vector<int>&)> visit = [&](const std::vector<int>& widths) {
       if (++examined_ > max_examined_)
-        throw InputError("opt-epoch: k = " + std::to_string(k_) + ", N = " + std::to_string(nodes_) +
-                         ", J = " + std::to_string(job_count_) + ": the search examined more than " +
-                         std::to_string(max_examined_) + " partitions; use heuristic-epoch or a larger bound");
+        throw SearchBoundExceeded("opt-epoch: k = " + std::to_string(k_) + ", N = " + std::to_string(nodes_) +
+                                  ", J = " + std::to_string(job_count_) + ": the search examined more than " +
+                                  std::to_string(max_examined_) + " partitions; use heuristic-epoch or a larger bound");
       // The largest part takes the largest job that fits, and so on: a job too big for a part is too big for
       // every later (smaller) part, so it stays unscheduled. First whether the partition can hold a job per part,
       // without building anything (most partitions with many parts cannot).
@@ -298,9 +361,12 @@ class OptEpochSearch {
   int k_;
   long long max_examined_;
   int job_count_;
+  bool prune_;
+  std::vector<int> most_parts_; // by M_j (most_parts_by_min()), for the pruning
   long long examined_ = 0;
   long long tested_ = 0;
-  std::map<std::vector<int>, Choice> memo_;
+  std::map<std::vector<int>, Choice> own_memo_;
+  std::map<std::vector<int>, Choice>& memo_;
 };
 
 } // namespace
@@ -316,7 +382,7 @@ QuantumSchedule opt_epoch_schedule(int nodes, const std::vector<int>& mins, int 
   schedule.nodes = nodes;
   if (mins.empty()) return schedule;
   OptEpochSearch search(nodes, k, options.max_partitions_examined.value_or(kDefaultMaxPartitionsExamined),
-                        static_cast<int>(mins.size()));
+                        static_cast<int>(mins.size()), options.memo.get());
   std::vector<int> decreasing = detail::jobs_by_decreasing_min(mins, detail::all_jobs(mins));
   std::vector<int> remaining;
   for (int job : decreasing)

@@ -27,9 +27,11 @@
  *   - HEURISTIC-EPOCH(k): see heuristic_epoch_schedule below. */
 #pragma once
 
+#include "core/errors.hpp"
 #include "policies/memory_constrained/quantum_schedule.hpp"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,11 +52,46 @@ QuantumSchedule hybrid_schedule(int nodes, const std::vector<int>& mins, int k);
  * equal-allocation epoch schedules when N is a power of two (Theorem 2). */
 QuantumSchedule equi_epoch_schedule(int nodes, const std::vector<int>& mins);
 
+/* OPT-EPOCH(k)'s solved remaining sets, kept from one call to the next (the dynamic scheduler plans again at every
+ * arrival and departure, and consecutive quanta share most of their remaining sets). A remaining set's best first
+ * epoch depends on N, k and the multiset of M_j alone, so an entry stays valid across calls with the same N and k; a
+ * call with another N or k empties the memo first. Bounded: a call that finds more than max_entries sets in it
+ * empties it first (never during a search, whose entries it holds), so it holds at most max_entries plus one search's
+ * sets. */
+class OptEpochMemo {
+ public:
+  static constexpr size_t kDefaultMaxEntries = 200'000;
+  explicit OptEpochMemo(size_t max_entries = kDefaultMaxEntries);
+  ~OptEpochMemo();
+  OptEpochMemo(const OptEpochMemo&) = delete;
+  OptEpochMemo& operator=(const OptEpochMemo&) = delete;
+  size_t size() const;
+  struct Sets; // the map, defined with the search (epoch_policies.cpp)
+  Sets& sets_for(int nodes, int k);
+
+ private:
+  size_t max_entries_;
+  int nodes_ = 0;
+  int k_ = -1;
+  std::unique_ptr<Sets> sets_;
+};
+
+/* OPT-EPOCH(k)'s search examined more partitions than OptEpochOptions::max_partitions_examined allows. */
+class SearchBoundExceeded : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 struct OptEpochOptions {
   /* The most filled partitions the search may examine before it gives up with an InputError. Unset: 10,000,000 for
    * k <= 1, and k > 1 is refused (the paper implements OPT-EPOCH only for k <= 1 and uses HEURISTIC-EPOCH beyond,
    * because the number of valid partitions explodes: Table 1). Set it to run k > 1 exactly within that bound. */
   std::optional<long long> max_partitions_examined;
+  /* Given, the search reads and fills this memo instead of one of its own, and it also skips a candidate whose
+   * remaining set cannot, by a lower bound on its epochs, beat the best candidate so far (nor can it then be chosen:
+   * only a strictly better candidate replaces the best). The schedule is the same; assignments_tested then counts
+   * the candidates this call evaluated, which is no longer the paper's statistic. */
+  std::shared_ptr<OptEpochMemo> memo;
 };
 
 /* OPT-EPOCH(k) (section 4.2): an epoch schedule with the fewest epochs (hence the least overhead, N per epoch) among

@@ -70,6 +70,11 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
   {
     // The choices and ranges of the parameters are declared below and checked by Params.
     options_.k = static_cast<int>(env.params.get_int("k"));
+    if (policy_->name == "opt-epoch") {
+      options_.opt_epoch.max_partitions_examined = env.params.get_int("max_partitions_examined");
+      // Consecutive quanta share most of their remaining sets: the search's memo is kept from one to the next.
+      options_.opt_epoch.memo = std::make_shared<memory_constrained::OptEpochMemo>();
+    }
     quantum_ = env.params.get_double("quantum");
     if (min_nodes_ == "memory" && !(node_memory_mb_ > 0))
       throw InputError("policy.params.node_memory_mb: min_nodes: memory needs the memory of a node (> 0)");
@@ -232,7 +237,15 @@ class MemoryConstrainedTimeSharing : public TimeSharingPolicy {
     const auto* policy = policy_;
     if (buddy_star_ != nullptr && !memory_constrained::is_power_of_two(static_cast<long long>(mins.size())))
       policy = buddy_star_;
-    schedule_ = policy->plan(machine_.resource_count(), mins, options);
+    try {
+      schedule_ = policy->plan(machine_.resource_count(), mins, options);
+    } catch (const memory_constrained::SearchBoundExceeded& e) {
+      throw InputError("policy.params.max_partitions_examined: the opt-epoch schedule of the quantum starting at " +
+                       format_exact(view.now) + " s, for " + std::to_string(mins.size()) +
+                       " jobs, needs a search of more than " +
+                       std::to_string(*options.opt_epoch.max_partitions_examined) +
+                       " partitions: raise the bound or use policy.params.policy: heuristic-epoch (" + e.what() + ")");
+    }
     // The sets of the last schedule are emptied and refilled in place: no allocation per piece and schedule.
     piece_processors_.resize(schedule_.pieces.size(), ResourceSet(machine_.resource_count()));
     for (size_t i = 0; i < schedule_.pieces.size(); i++) {
@@ -405,6 +418,11 @@ PolicyRegistration memory_constrained_registration{
        "allowed inequity of hybrid, opt-epoch (k <= 1) and heuristic-epoch",
        {},
        ParamRange::between(0, 1'000'000)},
+      {"max_partitions_examined",
+       "10000000",
+       "opt-epoch: the most partitions one quantum's search may examine before the run stops with an error",
+       {},
+       ParamRange::between(1, 1e15)},
       {"quantum", "10.0", "T, seconds: every job runs once per quantum", {}, ParamRange::at_least(kMinQuantum)},
       {"min_nodes",
        "min_size",
