@@ -28,7 +28,8 @@ void BusyUnion::settle(std::size_t p, double bound, bool all)
 {
   std::vector<std::pair<double, double>>& intervals = pending_[p];
   if (intervals.empty()) return;
-  std::sort(intervals.begin(), intervals.end());
+  // (They mostly come in order already, as segments close; equal intervals are interchangeable.)
+  if (!std::is_sorted(intervals.begin(), intervals.end())) std::sort(intervals.begin(), intervals.end());
   double covered = covered_[p];
   std::size_t settled = 0;
   for (; settled < intervals.size() && (all || intervals[settled].first < bound); settled++) {

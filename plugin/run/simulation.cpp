@@ -414,7 +414,16 @@ struct AttachedRun::State {
   // earliest start of the running segments still open.
   std::optional<BusyUnion> busy;
   std::size_t settle_at = 0;
+  void add_busy(const ResourceSet& processors, double start, double end)
+  {
+    processors.for_each([&](int p) { busy->add(p, start, end); });
+    if (busy->pending() >= settle_at) {
+      busy->settle(ctx.runtime->earliest_running_start());
+      settle_at = std::max(settle_at, 2 * busy->pending()); // (a bound held back: not again soon)
+    }
+  }
   bool segment_totals = false; // the runtime sums the area and counts the segments (JobRuntime::keep_segment_totals)
+  bool running_only = false;   // the busy union fed by the runtime's running sink (JobRuntime::set_running_sink)
   long segments = 0;
   std::vector<TraceSegment> kept;
   std::optional<TraceWriter> trace_writer;
@@ -541,19 +550,21 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
     ctx.runtime->table().set_release_sink([&st](JobState& s, size_t position) { st.job_left(s, position); });
     // Without trace.csv, kept segments or a busy union, the runtime sums the area itself instead (no call per segment).
     st.segment_totals = !sc.write_trace && !st.busy && !st.options.keep_trace;
-    if (st.segment_totals)
+    // Without trace.csv or kept segments, a busy union needs only the running segments' processors and interval:
+    // the runtime lends them without a TraceSegment built around them, and counts the segments.
+    st.running_only = !sc.write_trace && st.busy && !st.options.keep_trace;
+    if (st.segment_totals) {
       ctx.runtime->keep_segment_totals();
-    else
+    } else if (st.running_only) {
+      ctx.runtime->set_running_sink(
+          [&st](const ResourceSet& processors, double start, double end) { st.add_busy(processors, start, end); });
+    } else {
       ctx.runtime->set_trace_sink([&st, keep = st.options.keep_trace](const TraceSegment& s) {
         if (st.trace_writer) st.trace_writer->write(s);
         if (st.segments_writer) // (made with trace.csv only) the texts trace.csv's row formatted
           st.segments_writer->add(s, st.trace_writer->last_row());
         if (st.busy && s.status == JobStatus::running) {
-          s.processors.for_each([&](int p) { st.busy->add(p, s.start, s.end); });
-          if (st.busy->pending() >= st.settle_at) {
-            st.busy->settle(st.ctx.runtime->earliest_running_start());
-            st.settle_at = std::max(st.settle_at, 2 * st.busy->pending()); // (a bound held back: not again soon)
-          }
+          st.add_busy(s.processors, s.start, s.end);
         } else { // (trace.csv's writer counts a job's processors once for the rows of a set it keeps)
           st.area += busy_area(s,
                                [&st, &s] {
@@ -572,6 +583,7 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
           st.kept.back().period = 0;
         }
       });
+    }
   } catch (...) {
     fail(std::current_exception());
     return false;
@@ -605,7 +617,7 @@ RunReport AttachedRun::finish()
   report.jobs = ctx.workload->jobs.size();
   const Workload& workload = *ctx.workload;
   double area = st.segment_totals ? ctx.runtime->running_area_total() : st.area;
-  if (st.segment_totals) st.segments = ctx.runtime->segments_total();
+  if (st.segment_totals || st.running_only) st.segments = ctx.runtime->segments_total();
   if (st.busy) area = st.busy->finish(area); // the union of each processor's running intervals
   report.metrics = st.sums->finish(area, ctx.machine.resource_count());
   report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();

@@ -57,6 +57,24 @@ std::vector<double> utilizations(const std::string& eviction)
   });
 }
 
+/* {utilization, segments} of the scenario with `eviction`, with the trace kept (the segments handed to the sink) or
+ * without trace.csv and nothing kept (the runtime's running sink feeding the busy union, JobRuntime::set_running_sink),
+ * every interval settled at once. */
+std::vector<double> utilization_and_segments(const std::string& eviction, bool keep_trace)
+{
+  ScratchFolder f;
+  return in_child([&] {
+    Scenario sc = jobsched::testing::load_scenario_into(SOURCE_DIR "/scenarios/gang-now/now.yaml", f.dir / "out");
+    sc.policy.params["eviction"] = eviction;
+    sc.write_trace = keep_trace;
+    RunOptions options = jobsched::testing::quiet_options();
+    options.keep_trace = keep_trace;
+    options.busy_settle_every = 1;
+    RunReport r = run_scenario(sc, options);
+    return std::vector<double>{r.metrics.utilization, static_cast<double>(r.performance.segments)};
+  });
+}
+
 void expect_same_bits(const std::vector<double>& v)
 {
   ASSERT_EQ(v.size(), 3U);
@@ -75,4 +93,18 @@ TEST(BusyUnionRuns, GangNowMigratingUtilizationEqualsTheWholeTracesBits)
 TEST(BusyUnionRuns, GangNowWaitingUtilizationEqualsTheWholeTracesBits)
 {
   expect_same_bits(utilizations("wait"));
+}
+
+TEST(BusyUnionRuns, GangNowUtilizationWithoutTraceHasTheKeptTracesBits)
+{
+  for (const std::string eviction : {"migrate", "wait"}) {
+    const std::vector<double> kept = utilization_and_segments(eviction, true);
+    const std::vector<double> lean = utilization_and_segments(eviction, false);
+    ASSERT_EQ(kept.size(), 2U);
+    ASSERT_EQ(lean.size(), 2U);
+    EXPECT_GT(kept[0], 0.05) << eviction;
+    EXPECT_GT(kept[1], 400) << eviction;
+    EXPECT_EQ(std::memcmp(&kept[0], &lean[0], sizeof(double)), 0) << eviction << ": " << lean[0] << " vs " << kept[0];
+    EXPECT_EQ(lean[1], kept[1]) << eviction << ": segments counted";
+  }
 }

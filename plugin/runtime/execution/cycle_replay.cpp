@@ -724,6 +724,11 @@ void JobRuntime::cycle_end(double period)
       segment.repeats = repeats;
       trace_sink_(segment);
     }
+  } else if (running_sink_) {
+    for (const CycleRow& row : cycle_rows_) { // the rows above, each once
+      if (row.running) running_sink_(*cycle_sets_[static_cast<size_t>(row.set)].set, row.start, row.end);
+      segments_total_++;
+    }
   } else if (segment_totals_) {
     for (const CycleRow& row : cycle_rows_) { // busy_area() x repeats of the rows above
       if (row.running)

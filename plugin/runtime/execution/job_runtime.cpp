@@ -248,6 +248,9 @@ void JobRuntime::emit_segment(JobId id, double since, double now, ResourceSet& p
     TraceSegment segment{id, since, now, std::move(processors), status, area};
     trace_sink_(segment);
     if (keep_processors) processors = std::move(segment.processors);
+  } else if (running_sink_) {
+    if (status == JobStatus::running) running_sink_(processors, since, now);
+    segments_total_++;
   } else if (segment_totals_) { // busy_area() of the segment
     if (status == JobStatus::running)
       running_area_total_ += area >= 0 ? area : held_processor_seconds(area, processors.count(), since, now);

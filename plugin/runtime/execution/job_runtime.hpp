@@ -95,6 +95,14 @@ class JobRuntime {
    * (busy_area() x repeats, added in the order the sink would have received them) and how many there were (rows, an
    * aggregated one once). */
   void keep_segment_totals() { segment_totals_ = true; }
+  /* In place of a sink, for a run that writes no trace but needs each running segment's processors and interval (the
+   * union of a processor's busy time, processes doubling up): `running` gets those of each running segment as it
+   * closes (an aggregated row's first, as a sink reading the segment would), lent, without a TraceSegment built around
+   * them; every segment is counted (segments_total()). */
+  void set_running_sink(std::function<void(const ResourceSet&, double, double)> running)
+  {
+    running_sink_ = std::move(running);
+  }
   double running_area_total() const { return running_area_total_; }
   long segments_total() const { return segments_total_; }
   /* A time no running segment still to be handed to the sink starts before: the earliest start of the running
@@ -428,8 +436,8 @@ class JobRuntime {
    * holding processors, suspended, by status_rank()), else waiting until it started. */
   static int status_rank(JobStatus status, bool holds_processors);
   static JobStatus group_status(int furthest_rank, bool started);
-  /* A segment of job `id` (its trace id) that closes: to the trace sink, or into the segment totals. `processors` are
-   * lent to the sink, and given back when `keep_processors`. */
+  /* A segment of job `id` (its trace id) that closes: to the trace sink, the running sink or the segment totals.
+   * `processors` are lent to the sink, and given back when `keep_processors`. */
   void emit_segment(JobId id, double since, double now, ResourceSet& processors, JobStatus status, double area,
                     bool keep_processors);
   /* sync_group(g) now, or once the deferral ends (defer_group_records). */
@@ -519,6 +527,7 @@ class JobRuntime {
    * records show). PolicyError when the job is unknown. */
   const WorkloadJob& truth(JobId id) const;
   std::function<void(const TraceSegment&)> trace_sink_;
+  std::function<void(const ResourceSet&, double, double)> running_sink_; // set_running_sink()
   bool segment_totals_ = false; // keep_segment_totals()
   double running_area_total_ = 0;
   long segments_total_ = 0;
