@@ -4,6 +4,7 @@
  * brute-force searches written here (exact tiling for BUDDY, set partitions for the epoch policies) on many small
  * random instances. Every schedule a test produces goes through the validator. */
 #include "core/errors.hpp"
+#include "policies/memory_constrained/epoch_bounds.hpp"
 #include "policies/memory_constrained/partitions.hpp"
 #include "policies/memory_constrained/policies.hpp"
 #include "policies/memory_constrained/schedule_building.hpp"
@@ -583,6 +584,39 @@ TEST(MemoryConstrainedBruteForce, OptEpochMemoKeptAcrossCallsGivesTheFreshSchedu
     }
   }
   EXPECT_GT(memo_hits, 100); // the memo was used across calls, not only within each
+}
+
+// The search's lower bounds against the brute force's fewest epochs: never above them, and at k = 1 the covering bound
+// equals them up to its limit (and is the limit plus one past it).
+TEST(MemoryConstrainedBruteForce, EpochLowerBoundsNeverExceedTheFewestEpochs)
+{
+  std::mt19937 random(7);
+  int exact_above_quick = 0; // k = 1 cases where the covering bound is tighter than the quick one
+  for (int trial = 0; trial < 3000; trial++) {
+    int nodes = std::uniform_int_distribution<int>(1, 40)(random);
+    int job_count = std::uniform_int_distribution<int>(1, 9)(random);
+    int k = std::uniform_int_distribution<int>(0, 2)(random);
+    std::uniform_int_distribution<int> min_of(1, std::max(1, nodes / std::uniform_int_distribution<int>(1, 6)(random)));
+    std::vector<int> mins(static_cast<size_t>(job_count));
+    for (int& m : mins)
+      m = min_of(random);
+    std::sort(mins.begin(), mins.end(), std::greater<>());
+    const int best = fewest_epochs(nodes, mins, k);
+    const EpochLowerBound bounds(nodes, k);
+    const auto where = [&] {
+      return "N = " + std::to_string(nodes) + ", k = " + std::to_string(k) + ", M = " + ::testing::PrintToString(mins);
+    };
+    EXPECT_LE(bounds.quick(mins), best) << where();
+    for (int limit = 0; limit <= best + 1; limit++) {
+      if (k == 1) {
+        EXPECT_EQ(bounds.within(mins, limit), std::max(bounds.quick(mins), std::min(best, limit + 1))) << where();
+      } else {
+        EXPECT_EQ(bounds.within(mins, limit), bounds.quick(mins)) << where();
+      }
+    }
+    if (k == 1 && bounds.quick(mins) < best) exact_above_quick++;
+  }
+  EXPECT_GT(exact_above_quick, 10); // the cases this bound is for were drawn
 }
 
 // Past its bound, the memo is emptied at the next call: it then holds that call's sets alone.

@@ -4,6 +4,7 @@
  * epoch and minimizing overhead means minimizing the number of epochs. The readings of the paper's open points are
  * documented in policies.hpp, next to each function. */
 #include "core/errors.hpp"
+#include "policies/memory_constrained/epoch_bounds.hpp"
 #include "policies/memory_constrained/partitions.hpp"
 #include "policies/memory_constrained/policies.hpp"
 #include "policies/memory_constrained/schedule_building.hpp"
@@ -220,21 +221,22 @@ class OptEpochSearch {
    * bound), or null for a memo of the search's own. */
   OptEpochSearch(int nodes, int k, long long max_examined, int job_count, OptEpochMemo* memo)
       : nodes_(nodes), k_(k), max_examined_(max_examined), job_count_(job_count), prune_(memo != nullptr),
-        memo_(memo != nullptr ? memo->sets_for(nodes, k).solved : own_memo_)
+        memo_(memo != nullptr ? memo->sets_for(nodes, k).solved : own_memo_), bounds_(nodes, k)
   {
-    if (prune_) most_parts_ = most_parts_by_min(nodes, k);
   }
 
   const Choice& solve(const std::vector<int>& remaining)
   {
     if (auto found = memo_.find(remaining); found != memo_.end()) return found->second;
     std::vector<Choice> candidates = candidates_for(remaining);
-    const int bound = prune_ ? strong_lower_bound(remaining) : lower_bound(remaining);
+    // With pruning, exact up to one past the quick bound (the searches measured end there).
+    const int bound = prune_ ? bounds_.within(remaining, bounds_.quick(remaining) + 1) : lower_bound(remaining);
     Choice best;
     for (auto& candidate : candidates) {
       tested_++;
       // A candidate that cannot do strictly better than the best so far would not replace it: not solved.
-      if (prune_ && best.epochs != 0 && 1 + strong_lower_bound(candidate.remaining_after) >= best.epochs) continue;
+      if (prune_ && best.epochs != 0 && 1 + bounds_.within(candidate.remaining_after, best.epochs - 2) >= best.epochs)
+        continue;
       candidate.epochs = 1 + (candidate.remaining_after.empty() ? 0 : solve(candidate.remaining_after).epochs);
       if (best.epochs == 0 || candidate.epochs < best.epochs) best = std::move(candidate);
       if (best.epochs <= bound) break;
@@ -245,36 +247,6 @@ class OptEpochSearch {
   long long tested() const { return tested_; }
 
  private:
-  /* For each M from 1 to N, the most parts a partition of N within k can have with a part of at least M: the most
-   * jobs an epoch holding a job of M_j = M can hold. With h parts of c to c + k nodes (h c <= N <= h (c + k)) the
-   * largest part is at most min(c + k, N - (h - 1) c), and that is reached. */
-  static std::vector<int> most_parts_by_min(int nodes, int k)
-  {
-    std::vector<int> most(static_cast<size_t>(nodes) + 1, 0);
-    for (int h = 1; h <= nodes; h++) {
-      int largest = 0;
-      for (int c = std::max(1, (nodes + h - 1) / h - k); c <= nodes / h; c++)
-        largest = std::max(largest, std::min(c + k, nodes - (h - 1) * c));
-      most[static_cast<size_t>(largest)] = std::max(most[static_cast<size_t>(largest)], h);
-    }
-    for (int m = nodes - 1; m >= 1; m--) // a part of at least m: the best over every largest part >= m
-      most[static_cast<size_t>(m)] = std::max(most[static_cast<size_t>(m)], most[static_cast<size_t>(m) + 1]);
-    return most;
-  }
-
-  /* A lower bound on the epochs of `remaining` (non-increasing), at least lower_bound()'s: an epoch holding a job of
-   * M_j holds at most most_parts_[M_j] jobs. With that rule alone, taking each time the largest job left with as many
-   * of the next largest as it allows uses the fewest epochs (an exchange argument: the epoch of the largest job holds
-   * at most its count of jobs, and the next largest are the ones that allow the fewest). */
-  int strong_lower_bound(const std::vector<int>& remaining) const
-  {
-    if (remaining.empty()) return 0;
-    int groups = 0;
-    for (size_t i = 0; i < remaining.size(); i += static_cast<size_t>(most_parts_[static_cast<size_t>(remaining[i])]))
-      groups++;
-    return std::max(groups, lower_bound(remaining));
-  }
-
   /* Every epoch holds jobs whose M_j sum to at most N. */
   int lower_bound(const std::vector<int>& remaining) const
   {
@@ -362,11 +334,11 @@ class OptEpochSearch {
   long long max_examined_;
   int job_count_;
   bool prune_;
-  std::vector<int> most_parts_; // by M_j (most_parts_by_min()), for the pruning
   long long examined_ = 0;
   long long tested_ = 0;
   std::map<std::vector<int>, Choice> own_memo_;
   std::map<std::vector<int>, Choice>& memo_;
+  EpochLowerBound bounds_; // for the pruning
 };
 
 } // namespace
