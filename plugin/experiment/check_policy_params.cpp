@@ -12,6 +12,23 @@ namespace fs = std::filesystem;
 
 namespace jobsched {
 
+namespace {
+/* Removes the tags of `node`'s scalars, at any depth. The emitter quotes a text that would otherwise read as another
+ * value (null, ~, an empty text); a tagged text such as !!str 600 reads back as 600, the same value. */
+void drop_tags(YAML::Node node)
+{
+  if (node.IsScalar()) {
+    if (node.Tag() != "?" && node.Tag() != "!") node.SetTag("?");
+  } else if (node.IsSequence()) {
+    for (auto item : node)
+      drop_tags(item);
+  } else if (node.IsMap()) {
+    for (auto kv : node)
+      drop_tags(kv.second);
+  }
+}
+} // namespace
+
 CheckedPolicyParams check_policy_params(const std::vector<std::string>& sets, const PolicyInfo& policy)
 {
   const std::string prefix = "policy.params.";
@@ -46,6 +63,12 @@ CheckedPolicyParams check_policy_params(const std::vector<std::string>& sets, co
   } catch (const InputError& e) {
     throw InputError(std::string("--set: ") + e.what());
   }
+  // The tags have been checked against the declared types: case.yaml gets the values as plain YAML, which read back
+  // the same (the emitter would write a tag out in full, !<tag:yaml.org,2002:float> 1).
+  drop_tags(params);
+  YAML::Emitter plain;
+  plain << YAML::Flow << params;
+  checked.yaml = plain.c_str();
   return checked;
 }
 

@@ -83,6 +83,10 @@ const char* unsweepable(const std::string& key)
   if (under("sweep")) return "a sweep's grid is not swept (list the keys in one sweep:)";
   if (key == "output" || under("output.dir"))
     return "every run of a sweep writes into the sweep's folder (runs/<hash>/, from --out or output.dir), not swept";
+  // The run's name (its hash) leaves output: out, so every point would be one run, reused: and an output switch only
+  // chooses which files a run writes, never its results, which are what a sweep compares.
+  if (under("output"))
+    return "output switches choose which files every run writes, not its results: set them once, outside sweep:";
   return nullptr;
 }
 

@@ -841,6 +841,10 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   // How the outputs measure the jobs. Not under output:, which a sweep leaves out of its runs' names (the folder and
   // which files: not the results), since it changes the results.
   Section metrics = top.sub("metrics");
+  if (sc.fork_join && metrics.has("bounded_slowdown_tau")) // refused rather than read and ignored
+    metrics.fail(metrics.node()["bounded_slowdown_tau"],
+                 "a fork_join scenario has no bounded slowdown (its slowdown is completion time over computation time)",
+                 "bounded_slowdown_tau");
   sc.bounded_slowdown_tau = metrics.num("bounded_slowdown_tau", sc.bounded_slowdown_tau, 0, kMaxSeconds, true);
   metrics.finish();
   top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores it

@@ -81,6 +81,19 @@ cmp -s "$work/gang50-again/jobs.csv" "$work/gang50/small/out/jobs.csv" || proble
 cmp -s "$work/gang50-defaults/jobs.csv" "$work/gang50/small/out/jobs.csv" && problems+=" same jobs.csv at the defaults;"
 [ -z "$problems" ] || problems+=" $(head -c 600 "$work/gang50.out")"
 report "check-policy --set policy.params" "$problems"
+# A value given with a tag (!!float 50) is written into case.yaml as plain YAML, not as the emitter's verbatim tag
+# (!<tag:yaml.org,2002:float> 50), and reads back the same: the case's jobs.csv is the untagged one's above.
+problems=""
+"$bin" check-policy gang --set 'policy.params.quantum=!!float 50' --set 'policy.params.context_switch=!!int 2' \
+  --keep "$work/gang50-tagged" >"$work/gang50-tagged.out" 2>&1 || problems+=" exit status $?;"
+for c in small owners malleable; do
+  line=$(grep '^  params:' "$work/gang50-tagged/$c/case.yaml" 2>/dev/null)
+  [ "$line" = '  params: {quantum: 50, context_switch: 2}' ] || problems+=" $c/case.yaml: '$line';"
+done
+"$bin" run "$work/gang50-tagged/small/case.yaml" --out "$work/gang50-tagged-again" --quiet ||
+  problems+=" kept case does not run;"
+cmp -s "$work/gang50-tagged-again/jobs.csv" "$work/gang50/small/out/jobs.csv" || problems+=" other jobs.csv than untagged;"
+report "check-policy --set with a tag: plain YAML in case.yaml" "$problems"
 # A refused --set is bad input before any case runs: one line naming the key, exit 2, nothing on stdout, no folder.
 only="only policy.params.KEY=VALUE is taken (the cases make the rest)"
 for refused in "gang --set policy.name=fcfs|--set policy.name: $only" \

@@ -46,6 +46,17 @@ expect_error fork_join_and_workload 1 "a fork_join scenario has no workload or p
 expect_error fork_join_deployment 1 "places its threads itself" -- \
   fork-join "$scenario" --set deployment="$src/deployments/single-scheduler.xml"
 expect_error fork_join_unknown_key 1 "fork_join.thread: unknown key" -- fork-join "$scenario" --set fork_join.thread=3
+# metrics: measures jobs; the study's slowdown is not bounded, so its tau would be read and ignored.
+expect_error fork_join_metrics_set 1 \
+  "--set: metrics.bounded_slowdown_tau: a fork_join scenario has no bounded slowdown (its slowdown is completion time over computation time)" \
+  -- fork-join "$scenario" --set metrics.bounded_slowdown_tau=60
+{
+  sed "s#^platform: .*#platform: $src/platforms/cluster-128.xml#" "$scenario"
+  printf 'metrics:\n  bounded_slowdown_tau: 60\n'
+} >"$work/fork-join-metrics.yaml"
+lines=$(wc -l <"$work/fork-join-metrics.yaml")
+expect_error fork_join_metrics_file 1 "fork-join-metrics.yaml:$lines: metrics.bounded_slowdown_tau: a fork_join scenario has no bounded slowdown" \
+  -- fork-join "$work/fork-join-metrics.yaml"
 expect_error fork_join_huge 1 "phase steps" -- fork-join "$scenario" --set fork_join.granularity=1e-9
 # The study is a command of its own: `run` names it, and `fork-join` refuses a scheduling scenario.
 expect_error run_names_fork_join_command 1 "run it with jobsched fork-join" -- run "$scenario"

@@ -143,6 +143,28 @@ else
 fi
 report analysis_from_first_submission "$problems"
 
+# A job killed at its walltime ends the common makespan too, and the analysis's ratios use it (its work and span are
+# not whole: the analysis's instance is the completed jobs). Under AC-DS, L = 1 s, P = 256, overrun: kill: job 1
+# (4 processors, 10 s, estimate 20: work 40, span 10) at 0 ends at 10.75 as above; job 2 (2 processors, 30 s,
+# estimate 12) at 5 runs from 5 and is killed when it has run 12 s, at 17. makespan 17; the completed job gives
+# total work 40 and lower bound max(0 + 10, 40 / 256) = 10, c = 4, Theorem 1's bound 2 (4 + 1) 10 = 100: makespan
+# over the lower bound 1.7, over Theorem 1's bound 0.17, machine utilization 40 / (256 x 17) = 0.009191 (with job 1's
+# 10.75 they were 1.075, 0.1075 and 0.014535).
+printf '1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n2 5 -1 30 2 -1 -1 2 12 -1 1 1 1 1 1 1 -1 -1\n' >"$work/killed.swf"
+problems=""
+if "$bin" run "$scenario" --quiet --out "$work/killed" --set "workload={trace: $work/killed.swf, overrun: kill}" \
+  --set policy.params.quantum=1 --set policy.params.levels=2 2>"$work/killed.err"; then
+  for pair in jobs_completed=1 jobs_walltime_reached=1 last_finish=17 makespan=17 total_work=40 lower_bound=10 \
+    makespan_over_lower_bound=1.7 transition_factor=4 theorem1_bound=100 makespan_over_theorem1_bound=0.17 \
+    machine_utilization=0.009191; do
+    got=$(field "${pair%%=*}" "$work/killed/summary.json")
+    [ "$got" = "${pair#*=}" ] || problems+=" ${pair%%=*} $got, not ${pair#*=};"
+  done
+else
+  problems=" failed: $(head -c 300 "$work/killed.err")"
+fi
+report analysis_makespan_with_walltime_kill "$problems"
+
 # Owners on a network of workstations (platforms/now-16-lan.xml, owners away and back every second or so): a host
 # that goes down between two boundaries is left out of the plan at once (its jobs laid out again on the others), and
 # every job completes, fractional or whole. Phases of 1 s: jobs this long (work_unit 1e-3) in phases of 0.01 s would

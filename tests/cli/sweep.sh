@@ -331,6 +331,12 @@ unsweepable sweep_replications "{replications: [1, 2]}" \
 unsweepable sweep_sweep "{sweep: [1]}" "sweep.sweep: a sweep's grid is not swept"
 unsweepable sweep_output_dir "{output.dir: [a, b]}" \
   "sweep.output.dir: every run of a sweep writes into the sweep's folder"
+unsweepable sweep_output_trace "{output.trace: [true, false]}" \
+  "sweep_output_trace.yaml:5: sweep.output.trace: output switches choose which files every run writes, not its results: set them once, outside sweep:"
+unsweepable sweep_output_jobs "{policy.name: [fcfs, easy], output.jobs: [true]}" \
+  "sweep.output.jobs: output switches choose which files every run writes, not its results"
+unsweepable sweep_output_together "{'policy.name, output.trace': [[fcfs, true], [easy, false]]}" \
+  "sweep.output.trace: output switches choose which files every run writes"
 unsweepable sweep_null_policy "{policy.name: [fcfs, null]}" \
   "sweep.policy.name: null is refused, as in the file: policy.name: expected text"
 unsweepable sweep_scalar "{policy.name: fcfs}" \
