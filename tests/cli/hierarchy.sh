@@ -129,19 +129,25 @@ report rigid_swf_job "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/rigid.err") 
 # utilization too (the jobs held 1 + 4 x 9.75 + 1 + 2 x 9.5 = 60 processor-seconds). Counted from t = 0 they were
 # 115.5, 115, 1.004348, 1150, 0.100435 and 0.002029.
 printf '1 100 -1 10 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\n2 105 -1 10 2 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n' >"$work/late.swf"
-problems=""
-if "$bin" run "$scenario" --quiet --out "$work/late" --set "workload={trace: $work/late.swf}" \
-  --set policy.params.quantum=1 --set policy.params.levels=2 2>"$work/late.err"; then
-  for pair in first_submission=100 makespan=15.5 total_work=60 lower_bound=15 makespan_over_lower_bound=1.033333 \
-    transition_factor=4 theorem1_bound=150 makespan_over_theorem1_bound=0.103333 machine_utilization=0.015121 \
-    utilization=0.015121; do
-    got=$(field "${pair%%=*}" "$work/late/summary.json")
-    [ "$got" = "${pair#*=}" ] || problems+=" ${pair%%=*} $got, not ${pair#*=};"
-  done
-else
-  problems=" failed: $(head -c 300 "$work/late.err")"
-fi
-report analysis_from_first_submission "$problems"
+# summary_matches NAME WORKLOAD KEY=VALUE...: runs the two-level tree at L = 1 s on WORKLOAD (a --set value) and
+# reports NAME, each KEY of summary.json compared with its VALUE.
+summary_matches() {
+  local name=$1 workload=$2 problems="" pair got
+  shift 2
+  if "$bin" run "$scenario" --quiet --out "$work/$name" --set "workload=$workload" \
+    --set policy.params.quantum=1 --set policy.params.levels=2 2>"$work/$name.err"; then
+    for pair in "$@"; do
+      got=$(field "${pair%%=*}" "$work/$name/summary.json")
+      [ "$got" = "${pair#*=}" ] || problems+=" ${pair%%=*} $got, not ${pair#*=};"
+    done
+  else
+    problems=" failed: $(head -c 300 "$work/$name.err")"
+  fi
+  report "$name" "$problems"
+}
+summary_matches analysis_from_first_submission "{trace: $work/late.swf}" first_submission=100 makespan=15.5 \
+  total_work=60 lower_bound=15 makespan_over_lower_bound=1.033333 transition_factor=4 theorem1_bound=150 \
+  makespan_over_theorem1_bound=0.103333 machine_utilization=0.015121 utilization=0.015121
 
 # A job killed at its walltime ends the common makespan too, and the analysis's ratios use it (its work and span are
 # not whole: the analysis's instance is the completed jobs). Under AC-DS, L = 1 s, P = 256, overrun: kill: job 1
@@ -151,19 +157,9 @@ report analysis_from_first_submission "$problems"
 # over the lower bound 1.7, over Theorem 1's bound 0.17, machine utilization 40 / (256 x 17) = 0.009191 (with job 1's
 # 10.75 they were 1.075, 0.1075 and 0.014535).
 printf '1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n2 5 -1 30 2 -1 -1 2 12 -1 1 1 1 1 1 1 -1 -1\n' >"$work/killed.swf"
-problems=""
-if "$bin" run "$scenario" --quiet --out "$work/killed" --set "workload={trace: $work/killed.swf, overrun: kill}" \
-  --set policy.params.quantum=1 --set policy.params.levels=2 2>"$work/killed.err"; then
-  for pair in jobs_completed=1 jobs_walltime_reached=1 last_finish=17 makespan=17 total_work=40 lower_bound=10 \
-    makespan_over_lower_bound=1.7 transition_factor=4 theorem1_bound=100 makespan_over_theorem1_bound=0.17 \
-    machine_utilization=0.009191; do
-    got=$(field "${pair%%=*}" "$work/killed/summary.json")
-    [ "$got" = "${pair#*=}" ] || problems+=" ${pair%%=*} $got, not ${pair#*=};"
-  done
-else
-  problems=" failed: $(head -c 300 "$work/killed.err")"
-fi
-report analysis_makespan_with_walltime_kill "$problems"
+summary_matches analysis_makespan_with_walltime_kill "{trace: $work/killed.swf, overrun: kill}" jobs_completed=1 \
+  jobs_walltime_reached=1 last_finish=17 makespan=17 total_work=40 lower_bound=10 makespan_over_lower_bound=1.7 \
+  transition_factor=4 theorem1_bound=100 makespan_over_theorem1_bound=0.17 machine_utilization=0.009191
 
 # Owners on a network of workstations (platforms/now-16-lan.xml, owners away and back every second or so): a host
 # that goes down between two boundaries is left out of the plan at once (its jobs laid out again on the others), and
