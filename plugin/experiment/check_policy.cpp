@@ -13,6 +13,7 @@
 #include "core/json.hpp"
 #include "core/machine.hpp"
 #include "core/params.hpp"
+#include "core/temporary_folder.hpp"
 #include "experiment/check_policy_params.hpp"
 #include "experiment/child_process.hpp"
 #include "experiment/run_outputs_check.hpp"
@@ -31,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -355,14 +357,9 @@ struct CheckPolicyOptions {
 /* `text` between single quotes for a shell, where it needs them. */
 std::string shell_word(const std::string& text)
 {
-  if (!text.empty() &&
-      text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,=+-/:@") ==
-          std::string::npos)
-    return text;
-  std::string quoted = "'";
-  for (char c : text)
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
+  const bool plain = !text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789_.,=+-/:@") == std::string::npos;
+  return plain ? text : shell_quote(text);
 }
 
 int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
@@ -382,6 +379,9 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
   const CheckedPolicyParams given = check_policy_params(o.sets, info);
   const PolicyTraits traits = policy_traits(info, given);
 
+  // The temporary folder goes when the check ends, unless a violation keeps it: every case passed, SIGINT, SIGTERM or
+  // SIGHUP stopped it (Interrupted, thrown once the case's run has ended), or an error. --keep's folder stays.
+  std::optional<TemporaryFolder> temporary;
   fs::path root;
   if (!keep.empty()) {
     root = fs::absolute(keep).lexically_normal();
@@ -389,10 +389,12 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
     fs::create_directories(root, ec);
     if (ec || !fs::is_directory(root)) throw InputError("--keep: cannot create the folder " + quoted_value(keep));
   } else {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = (fs::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") / "jobsched-check-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw InputError("cannot create a temporary folder (" + pattern + ")");
-    root = pattern;
+    try {
+      temporary.emplace("jobsched-check-");
+    } catch (const std::exception& e) {
+      throw InputError(e.what());
+    }
+    root = temporary->path();
   }
 
   std::string command = "jobsched check-policy " + name + " --seed " + std::to_string(seed);
@@ -412,26 +414,13 @@ int check_policy(const CheckPolicyOptions& o, const CLI::App& parsed)
               root.string().c_str());
   std::fflush(stdout);
 
-  // The temporary folder goes when the check ends, unless a violation keeps it: every case passed, SIGINT, SIGTERM or
-  // SIGHUP stopped it (Interrupted, thrown once the case's run has ended), or an error. --keep's folder stays.
-  struct FolderRemoval {
-    fs::path folder; // empty: kept
-    FolderRemoval(const FolderRemoval&) = delete;
-    FolderRemoval& operator=(const FolderRemoval&) = delete;
-    ~FolderRemoval()
-    {
-      std::error_code ec;
-      if (!folder.empty()) fs::remove_all(folder, ec);
-    }
-  } removal{keep.empty() ? root : fs::path()};
-
   const std::vector<Case> cases = make_cases(traits);
   // A policy of a plugin needs its library to run again.
   std::string rerun = self_executable() + " run ";
   for (const auto& p : plugins)
     rerun += "--plugin " + p + " ";
   auto violation = [&](const Case& c, const fs::path& dir, const std::string& why) {
-    removal.folder.clear();
+    if (temporary) temporary->keep();
     std::printf("  FAIL %-16s %s\n       %s\n", c.name.c_str(), c.what.c_str(), why.c_str());
     std::printf("%s: violation in case %s. Its scenario and outputs are kept in %s; reproduce with:\n  %s%s --out %s\n",
                 name.c_str(), c.name.c_str(), dir.string().c_str(), rerun.c_str(), (dir / "case.yaml").string().c_str(),

@@ -62,4 +62,12 @@ pid_t wait_for_child(int& status, pid_t pid)
   return ended;
 }
 
+std::string shell_quote(const std::string& text)
+{
+  std::string out = "'";
+  for (char c : text)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 } // namespace jobsched

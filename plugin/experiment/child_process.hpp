@@ -23,4 +23,8 @@ pid_t start_interruptible_child(std::vector<std::string> args, const std::filesy
  * process id and sets `status` (waitpid's). std::runtime_error when waitpid fails. */
 pid_t wait_for_child(int& status, pid_t pid = -1);
 
+/* `text` between single quotes for a shell (a quote in it written '\''): the launcher's command lines printed or
+ * written into scripts. */
+std::string shell_quote(const std::string& text);
+
 } // namespace jobsched

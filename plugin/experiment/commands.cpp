@@ -134,14 +134,6 @@ std::string build_identity()
   return hex16(h);
 }
 
-std::string shell_quote(const std::string& s)
-{
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string last_line(const fs::path& file)
 {
   std::ifstream in(file);
