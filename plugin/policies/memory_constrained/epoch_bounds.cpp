@@ -30,21 +30,21 @@ EpochLowerBound::EpochLowerBound(int nodes, int k) : nodes_(nodes), k_(k), most_
 /* With the most-parts rule alone, taking each time the largest job left with as many of the next largest as it
  * allows uses the fewest epochs (an exchange argument: the epoch of the largest job holds at most its count of jobs,
  * and the next largest are the ones that allow the fewest). */
-int EpochLowerBound::quick(const std::vector<int>& remaining) const
+int EpochLowerBound::quick(const int* remaining, size_t count) const
 {
-  if (remaining.empty()) return 0;
+  if (count == 0) return 0;
   int groups = 0;
-  for (size_t i = 0; i < remaining.size(); i += static_cast<size_t>(most_parts_[static_cast<size_t>(remaining[i])]))
+  for (size_t i = 0; i < count; i += static_cast<size_t>(most_parts_[static_cast<size_t>(remaining[i])]))
     groups++;
-  const long long sum = std::accumulate(remaining.begin(), remaining.end(), 0LL);
+  const long long sum = std::accumulate(remaining, remaining + count, 0LL);
   return std::max(groups, static_cast<int>((sum + nodes_ - 1) / nodes_));
 }
 
-int EpochLowerBound::within(const std::vector<int>& remaining, int limit) const
+int EpochLowerBound::within(const int* remaining, size_t count, int limit) const
 {
-  const int cheap = quick(remaining);
+  const int cheap = quick(remaining, count);
   if (k_ != 1 || cheap > limit) return cheap;
-  return std::max(cheap, covering_groups(remaining, limit));
+  return std::max(cheap, covering_groups(remaining, count, limit));
 }
 
 /* At k = 1 an epoch of h jobs has one partition: r = N mod h parts of a + 1 nodes and h - r of a = floor(N / h), so it
@@ -60,18 +60,20 @@ int EpochLowerBound::within(const std::vector<int>& remaining, int limit) const
  * each count. The partial epochs' parts at m, N - h (m - 1), run in steps of m - 1, so p of them reach any total in
  * steps of m - 1 between p times the lowest and p times the highest; the least total that meets the count leaves the
  * most parts below. Returns min(the fewest epochs, limit + 1). */
-int EpochLowerBound::covering_groups(const std::vector<int>& remaining, int limit) const
+int EpochLowerBound::covering_groups(const int* remaining, size_t count, int limit) const
 {
-  if (remaining.empty()) return 0;
+  if (count == 0) return 0;
   if (limit < 1) return limit + 1;
-  const int jobs = static_cast<int>(remaining.size());
-  std::vector<int> best(static_cast<size_t>(limit) + 1, -1); // by epochs: the most parts, -1 if none
-  std::vector<int> next(best.size());
+  const int jobs = static_cast<int>(count);
+  std::vector<int>& best = best_; // by epochs: the most parts, -1 if none
+  std::vector<int>& next = next_;
+  best.assign(static_cast<size_t>(limit) + 1, -1);
+  next.resize(best.size());
   best[0] = 0;
   size_t i = 0;
   while (true) {
-    const int m = i < remaining.size() ? remaining[i] : 1;
-    while (i < remaining.size() && remaining[i] == m)
+    const int m = i < count ? remaining[i] : 1;
+    while (i < count && remaining[i] == m)
       i++;
     const int needed = static_cast<int>(i); // jobs of M_j >= m
     const int whole = nodes_ / m;

@@ -11,8 +11,10 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
+#include <memory>
 #include <numeric>
+#include <string>
+#include <unordered_map>
 
 namespace jobsched::memory_constrained {
 
@@ -181,16 +183,51 @@ constexpr long long kDefaultMaxPartitionsExamined = 10'000'000;
 
 } // namespace
 
-/* A remaining set's best first epoch, as OPT-EPOCH(k)'s search found it. */
+namespace {
+
+/* A set of M_j (non-increasing) as the memo's key: each distinct M_j and its count, as base-128 varints (one byte each
+ * below 128). A fifth to a tenth of the ints' size on the KTH log, where most jobs share a few sizes, and hashed. */
+void put_varint(std::string& out, unsigned value)
+{
+  for (; value >= 128; value >>= 7)
+    out.push_back(static_cast<char>((value & 127) | 128));
+  out.push_back(static_cast<char>(value));
+}
+
+int get_varint(const std::string& in, size_t& at)
+{
+  unsigned value = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto byte = static_cast<unsigned char>(in[at++]);
+    value |= static_cast<unsigned>(byte & 127) << shift;
+    if (byte < 128) return static_cast<int>(value);
+  }
+}
+
+void encode_set(const int* mins, size_t count, std::string& key)
+{
+  key.clear();
+  for (size_t i = 0; i < count;) {
+    size_t run = i + 1;
+    while (run < count && mins[run] == mins[i])
+      run++;
+    put_varint(key, static_cast<unsigned>(mins[i]));
+    put_varint(key, static_cast<unsigned>(run - i));
+    i = run;
+  }
+}
+
+} // namespace
+
+/* A remaining set's best first epoch, as OPT-EPOCH(k)'s search found it: the fewest epochs, and the first epoch's part
+ * count, its jobs' M_j in part order and their widths, as varints (what follows is the set without those jobs). */
 struct OptEpochChoice {
-  int epochs = 0;                   // fewest epochs for this remaining set
-  std::vector<int> loaded_mins;     // the first epoch's jobs (M_j), in part order
-  std::vector<int> widths;          // their widths
-  std::vector<int> remaining_after; // what the following epochs schedule
+  int epochs = 0;
+  std::string first_epoch;
 };
 
 struct OptEpochMemo::Sets {
-  std::map<std::vector<int>, OptEpochChoice> solved; // by remaining set (M_j non-increasing)
+  std::unordered_map<std::string, OptEpochChoice> solved; // by remaining set (encode_set())
 };
 
 OptEpochMemo::OptEpochMemo(size_t max_entries) : max_entries_(max_entries), sets_(std::make_unique<Sets>()) {}
@@ -225,106 +262,213 @@ class OptEpochSearch {
   {
   }
 
-  const Choice& solve(const std::vector<int>& remaining)
+  /* Solves `remaining` and the sets its best schedule goes through (all then in the memo). */
+  void solve(const std::vector<int>& remaining) { solve_at(remaining.data(), remaining.size(), 0); }
+
+  /* The solved entry of `remaining`. */
+  const Choice& solved(const std::vector<int>& remaining)
   {
-    if (auto found = memo_.find(remaining); found != memo_.end()) return found->second;
-    std::vector<Choice> candidates = candidates_for(remaining);
-    // With pruning, exact up to one past the quick bound (the searches measured end there).
-    const int bound = prune_ ? bounds_.within(remaining, bounds_.quick(remaining) + 1) : lower_bound(remaining);
-    Choice best;
-    for (auto& candidate : candidates) {
-      tested_++;
-      // A candidate that cannot do strictly better than the best so far would not replace it: not solved.
-      if (prune_ && best.epochs != 0 && 1 + bounds_.within(candidate.remaining_after, best.epochs - 2) >= best.epochs)
-        continue;
-      candidate.epochs = 1 + (candidate.remaining_after.empty() ? 0 : solve(candidate.remaining_after).epochs);
-      if (best.epochs == 0 || candidate.epochs < best.epochs) best = std::move(candidate);
-      if (best.epochs <= bound) break;
-    }
-    return memo_.emplace(remaining, std::move(best)).first->second;
+    encode_set(remaining.data(), remaining.size(), lookup_key_);
+    return memo_.at(lookup_key_);
   }
 
   long long tested() const { return tested_; }
 
  private:
-  /* Every epoch holds jobs whose M_j sum to at most N. */
-  int lower_bound(const std::vector<int>& remaining) const
+  /* A candidate first epoch, in its level's pool: its jobs' M_j (part order), their widths, then the set left. */
+  struct Candidate {
+    size_t at;          // the candidate's first int in the pool
+    size_t parts;       // its jobs (and widths)
+    size_t left;        // the jobs left after it, after the widths
+    long long left_sum; // their M_j's sum: a set pairwise no larger has no larger sum
+  };
+
+  /* One depth of the recursion's buffers, kept across sets: the candidates of the set solved at that depth, alive
+   * while deeper sets are solved (their sets are read from here). */
+  struct Level {
+    std::vector<int> pool;
+    std::vector<Candidate> candidates;
+    std::vector<char> dominated;
+    std::string key;
+  };
+
+  const int* left_of(const Level& level, const Candidate& c) const { return level.pool.data() + c.at + 2 * c.parts; }
+
+  const Choice& solve_at(const int* remaining, size_t count, size_t depth)
   {
-    long long sum = std::accumulate(remaining.begin(), remaining.end(), 0LL);
+    if (depth == levels_.size()) levels_.push_back(std::make_unique<Level>());
+    Level& level = *levels_[depth];
+    encode_set(remaining, count, level.key);
+    if (auto found = memo_.find(level.key); found != memo_.end()) return found->second;
+    fill_candidates(remaining, count, level);
+    // With pruning, exact up to one past the quick bound (the searches measured end there).
+    const int bound =
+        prune_ ? bounds_.within(remaining, count, bounds_.quick(remaining, count) + 1) : lower_bound(remaining, count);
+    int best_epochs = 0;
+    size_t best = 0;
+    for (size_t i = 0; i < level.candidates.size(); i++) {
+      if (level.dominated[i]) continue;
+      tested_++;
+      const Candidate& candidate = level.candidates[i];
+      const int* left = left_of(level, candidate);
+      // A candidate that cannot do strictly better than the best so far would not replace it: not solved.
+      if (prune_ && best_epochs != 0 && 1 + bounds_.within(left, candidate.left, best_epochs - 2) >= best_epochs)
+        continue;
+      const int epochs = 1 + (candidate.left == 0 ? 0 : solve_at(left, candidate.left, depth + 1).epochs);
+      if (best_epochs == 0 || epochs < best_epochs) {
+        best_epochs = epochs;
+        best = i;
+      }
+      if (best_epochs <= bound) break;
+    }
+    Choice choice;
+    choice.epochs = best_epochs;
+    const Candidate& chosen = level.candidates[best];
+    put_varint(choice.first_epoch, static_cast<unsigned>(chosen.parts));
+    for (size_t i = 0; i < 2 * chosen.parts; i++)
+      put_varint(choice.first_epoch, static_cast<unsigned>(level.pool[chosen.at + i]));
+    return memo_.emplace(level.key, std::move(choice)).first->second;
+  }
+
+  /* Every epoch holds jobs whose M_j sum to at most N. */
+  int lower_bound(const int* remaining, size_t count) const
+  {
+    long long sum = std::accumulate(remaining, remaining + count, 0LL);
     return static_cast<int>(std::max(1LL, (sum + nodes_ - 1) / nodes_));
   }
 
-  std::vector<Choice> candidates_for(const std::vector<int>& remaining)
+  void count_examined()
   {
-    std::vector<Choice> candidates;
-    const int most = std::min(static_cast<int>(remaining.size()), nodes_);
-    bool stop = false;
-    // One visitor for every part count (a std::function built per call would allocate each time).
-    const std::function<bool(const std::vector<int>&)> visit = [&](const std::vector<int>& widths) {
-      if (++examined_ > max_examined_)
-        throw SearchBoundExceeded("opt-epoch: k = " + std::to_string(k_) + ", N = " + std::to_string(nodes_) +
-                                  ", J = " + std::to_string(job_count_) + ": the search examined more than " +
-                                  std::to_string(max_examined_) + " partitions; use heuristic-epoch or a larger bound");
-      // The largest part takes the largest job that fits, and so on: a job too big for a part is too big for
-      // every later (smaller) part, so it stays unscheduled. First whether the partition can hold a job per part,
-      // without building anything (most partitions with many parts cannot).
-      size_t next = 0;
-      for (int width : widths) {
-        while (next < remaining.size() && remaining[next] > width)
+    if (++examined_ > max_examined_)
+      throw SearchBoundExceeded("opt-epoch: k = " + std::to_string(k_) + ", N = " + std::to_string(nodes_) +
+                                ", J = " + std::to_string(job_count_) + ": the search examined more than " +
+                                std::to_string(max_examined_) + " partitions; use heuristic-epoch or a larger bound");
+  }
+
+  /* Writes a candidate taking the jobs at `taken` (increasing positions, one per part) with `widths`; returns whether
+   * its jobs are the largest (no job skipped before the last taken). */
+  template <class Taken, class Width>
+  bool add_candidate(const int* remaining, size_t count, size_t parts, Taken taken, Width width, Level& level)
+  {
+    Candidate c{level.pool.size(), parts, count - parts, 0};
+    level.pool.resize(c.at + 2 * parts + c.left);
+    int* loaded = level.pool.data() + c.at;
+    int* widths = loaded + parts;
+    int* left = widths + parts;
+    size_t next = 0;
+    size_t skipped = 0;
+    for (size_t part = 0; part < parts; part++) {
+      const size_t position = taken(part);
+      for (; next < position; next++) {
+        c.left_sum += remaining[next];
+        left[skipped++] = remaining[next];
+      }
+      loaded[part] = remaining[next++];
+      widths[part] = width(part);
+    }
+    const bool consecutive_from_largest = skipped == 0;
+    for (; next < count; next++) {
+      c.left_sum += remaining[next];
+      left[skipped++] = remaining[next];
+    }
+    level.candidates.push_back(c);
+    return consecutive_from_largest;
+  }
+
+  /* Step 1-2's candidates, then step 3's dominance flags. */
+  void fill_candidates(const int* remaining, size_t count, Level& level)
+  {
+    level.pool.clear();
+    level.candidates.clear();
+    const int most = std::min(static_cast<int>(count), nodes_);
+    if (k_ == 1) {
+      // One partition per part count h: N mod h parts of floor(N / h) + 1 nodes, then the rest of floor(N / h) (the
+      // enumeration's only one), filled by the same rule, found by two searches in the non-increasing M_j.
+      const auto first_at_most = [&](int width) {
+        return static_cast<size_t>(std::lower_bound(remaining, remaining + count, width, std::greater<int>()) -
+                                   remaining);
+      };
+      for (int h = most; h >= 1; h--) {
+        count_examined();
+        const int narrow = nodes_ / h;
+        const auto wide_parts = static_cast<size_t>(nodes_ % h);
+        const auto parts = static_cast<size_t>(h);
+        const size_t wide_from = wide_parts > 0 ? first_at_most(narrow + 1) : 0;
+        if (wide_from + wide_parts > count) continue;
+        const size_t narrow_from = std::max(wide_from + wide_parts, first_at_most(narrow));
+        if (narrow_from + (parts - wide_parts) > count) continue;
+        const bool largest = add_candidate(
+            remaining, count, parts,
+            [&](size_t part) { return part < wide_parts ? wide_from + part : narrow_from + (part - wide_parts); },
+            [&](size_t part) { return part < wide_parts ? narrow + 1 : narrow; }, level);
+        if (largest) break; // the paper's early termination
+      }
+    } else {
+      bool stop = false;
+      const auto visit = [&](const std::vector<int>& widths) {
+        count_examined();
+        // The largest part takes the largest job that fits, and so on: a job too big for a part is too big for
+        // every later (smaller) part, so it stays unscheduled. First whether the partition can hold a job per part
+        // (most partitions with many parts cannot).
+        size_t next = 0;
+        for (int width : widths) {
+          while (next < count && remaining[next] > width)
+            next++;
+          if (next == count) return true; // this partition cannot hold `parts` jobs
           next++;
-        if (next == remaining.size()) return true; // this partition cannot hold `parts` jobs
-        next++;
-      }
-      Choice c;
-      c.remaining_after.reserve(remaining.size() - widths.size());
-      c.loaded_mins.reserve(widths.size());
-      next = 0;
-      for (int width : widths) {
-        while (remaining[next] > width)
-          c.remaining_after.push_back(remaining[next++]);
-        c.loaded_mins.push_back(remaining[next++]);
-      }
-      bool consecutive_from_largest = c.remaining_after.empty();
-      c.remaining_after.insert(c.remaining_after.end(), remaining.begin() + static_cast<long>(next), remaining.end());
-      c.widths = widths;
-      candidates.push_back(std::move(c));
-      if (k_ >= 1 && consecutive_from_largest) {
-        stop = true; // the paper's early termination, sound only for k >= 1
-        return false;
-      }
-      return true;
-    };
-    for (int parts = most; parts >= 1 && !stop; parts--)
-      for_each_partition(nodes_, k_, parts, visit);
+        }
+        taken_.clear();
+        next = 0;
+        for (int width : widths) {
+          while (remaining[next] > width)
+            next++;
+          taken_.push_back(next++);
+        }
+        const bool largest = add_candidate(
+            remaining, count, widths.size(), [&](size_t part) { return taken_[part]; },
+            [&](size_t part) { return widths[part]; }, level);
+        if (k_ >= 1 && largest) {
+          stop = true; // the paper's early termination, sound only for k >= 1
+          return false;
+        }
+        return true;
+      };
+      for (int parts = most; parts >= 1 && !stop; parts--)
+        for_each_partition(nodes_, k_, parts, visit);
+    }
     // Drop a candidate whose remaining set another candidate's dominates; equal remaining sets keep the first.
-    std::vector<bool> dominated_flags(candidates.size(), false);
-    for (size_t i = 0; i < candidates.size(); i++) {
-      bool dominated = false;
-      for (size_t j = 0; j < candidates.size() && !dominated; j++) {
+    const size_t total = level.candidates.size();
+    level.dominated.assign(total, 0);
+    for (size_t i = 0; i < total; i++) {
+      const Candidate& mine = level.candidates[i];
+      for (size_t j = 0; j < total; j++) {
         if (i == j) continue;
-        const auto& mine = candidates[i].remaining_after;
-        const auto& other = candidates[j].remaining_after;
-        if (other == mine) {
-          dominated = j < i;
+        const Candidate& other = level.candidates[j];
+        if (other.left_sum > mine.left_sum) continue; // neither equal nor pairwise no larger
+        const int* a = left_of(level, other);
+        const int* b = left_of(level, mine);
+        if (other.left == mine.left && other.left_sum == mine.left_sum && std::equal(a, a + other.left, b)) {
+          if (j < i) {
+            level.dominated[i] = 1;
+            break;
+          }
           continue;
         }
-        dominated = no_harder(other, mine);
+        if (no_harder(a, other.left, b, mine.left)) {
+          level.dominated[i] = 1;
+          break;
+        }
       }
-      dominated_flags[i] = dominated;
     }
-    std::vector<Choice> kept;
-    for (size_t i = 0; i < candidates.size(); i++)
-      if (!dominated_flags[i]) kept.push_back(std::move(candidates[i]));
-    return kept;
   }
 
   /* `a` can be scheduled in no more epochs than `b` (both non-increasing): pairwise no larger, and of the same size
    * at k = 0 (dropping a job can break an equal split) or no larger at k >= 1 (a dropped job's nodes can be spread
    * over its epoch within k). */
-  bool no_harder(const std::vector<int>& a, const std::vector<int>& b) const
+  bool no_harder(const int* a, size_t a_size, const int* b, size_t b_size) const
   {
-    if (k_ == 0 ? a.size() != b.size() : a.size() > b.size()) return false;
-    for (size_t i = 0; i < a.size(); i++)
+    if (k_ == 0 ? a_size != b_size : a_size > b_size) return false;
+    for (size_t i = 0; i < a_size; i++)
       if (a[i] > b[i]) return false;
     return true;
   }
@@ -336,9 +480,12 @@ class OptEpochSearch {
   bool prune_;
   long long examined_ = 0;
   long long tested_ = 0;
-  std::map<std::vector<int>, Choice> own_memo_;
-  std::map<std::vector<int>, Choice>& memo_;
-  EpochLowerBound bounds_; // for the pruning
+  std::unordered_map<std::string, Choice> own_memo_;
+  std::unordered_map<std::string, Choice>& memo_;
+  EpochLowerBound bounds_;                     // for the pruning
+  std::vector<std::unique_ptr<Level>> levels_; // by depth, kept across the sets solved there
+  std::vector<size_t> taken_;                  // the jobs a partition takes (k != 1)
+  std::string lookup_key_;
 };
 
 } // namespace
@@ -369,19 +516,35 @@ QuantumSchedule opt_epoch_schedule(int nodes, const std::vector<int>& mins, int 
     if (next_of_min.empty() || next_of_min.back().first != m) next_of_min.emplace_back(m, i);
   }
   std::vector<detail::EpochAssignment> epochs;
+  std::vector<int> loaded;
+  std::vector<int> left;
   while (!remaining.empty()) {
-    const auto& choice = search.solve(remaining);
+    const std::string& first_epoch = search.solved(remaining).first_epoch;
+    size_t at = 0;
+    const auto parts = static_cast<size_t>(get_varint(first_epoch, at));
+    loaded.resize(parts);
+    for (int& m : loaded)
+      m = get_varint(first_epoch, at);
     detail::EpochAssignment epoch;
-    for (size_t i = 0; i < choice.loaded_mins.size(); i++) {
-      const int m = choice.loaded_mins[i];
+    for (size_t i = 0; i < parts; i++) {
+      const int m = loaded[i];
       size_t& next =
           std::lower_bound(next_of_min.begin(), next_of_min.end(), m, [](const std::pair<int, size_t>& entry, int min) {
             return entry.first > min;
           })->second;
-      epoch.emplace_back(decreasing[next++], choice.widths[i]);
+      epoch.emplace_back(decreasing[next++], get_varint(first_epoch, at));
     }
     epochs.push_back(std::move(epoch));
-    remaining = choice.remaining_after;
+    // The set left: `remaining` without the epoch's jobs (both non-increasing), as the search's candidate built it.
+    left.clear();
+    size_t taken = 0;
+    for (int m : remaining) {
+      if (taken < parts && loaded[taken] == m)
+        taken++;
+      else
+        left.push_back(m);
+    }
+    remaining.swap(left);
   }
   schedule.assignments_tested = search.tested();
   detail::append_epochs(schedule, epochs, Fraction(0), static_cast<int>(mins.size()));
