@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -226,8 +227,27 @@ struct OptEpochChoice {
   std::string first_epoch;
 };
 
+/* A candidate first epoch, in its level's pool: its jobs' M_j (part order), their widths, then the set left. */
+struct OptEpochCandidate {
+  size_t at;          // the candidate's first int in the pool
+  size_t parts;       // its jobs (and widths)
+  size_t left;        // the jobs left after it, after the widths
+  long long left_sum; // their M_j's sum: a set pairwise no larger has no larger sum
+};
+
+/* One depth of the search's recursion: the candidates of the set solved at that depth, alive while deeper sets are
+ * solved (their sets are read from here). Kept across sets and, in a memo, across calls. */
+struct OptEpochLevel {
+  std::vector<int> pool;
+  std::vector<OptEpochCandidate> candidates;
+  std::vector<char> dominated;
+  std::string key;
+};
+
 struct OptEpochMemo::Sets {
   std::unordered_map<std::string, OptEpochChoice> solved; // by remaining set (encode_set())
+  std::optional<EpochLowerBound> bounds;                  // for the N and k of the sets (built once for them)
+  std::vector<std::unique_ptr<OptEpochLevel>> levels;     // by depth
 };
 
 OptEpochMemo::OptEpochMemo(size_t max_entries) : max_entries_(max_entries), sets_(std::make_unique<Sets>()) {}
@@ -241,6 +261,7 @@ size_t OptEpochMemo::size() const
 OptEpochMemo::Sets& OptEpochMemo::sets_for(int nodes, int k)
 {
   if (nodes != nodes_ || k != k_ || sets_->solved.size() > max_entries_) sets_->solved.clear();
+  if (nodes != nodes_ || k != k_ || !sets_->bounds) sets_->bounds.emplace(nodes, k);
   nodes_ = nodes;
   k_ = k;
   return *sets_;
@@ -258,7 +279,9 @@ class OptEpochSearch {
    * bound), or null for a memo of the search's own. */
   OptEpochSearch(int nodes, int k, long long max_examined, int job_count, OptEpochMemo* memo)
       : nodes_(nodes), k_(k), max_examined_(max_examined), job_count_(job_count), prune_(memo != nullptr),
-        memo_(memo != nullptr ? memo->sets_for(nodes, k).solved : own_memo_), bounds_(nodes, k)
+        sets_(memo != nullptr ? &memo->sets_for(nodes, k) : nullptr),
+        memo_(sets_ != nullptr ? sets_->solved : own_memo_), bounds_(sets_ != nullptr ? &*sets_->bounds : nullptr),
+        levels_(sets_ != nullptr ? sets_->levels : own_levels_)
   {
   }
 
@@ -275,22 +298,8 @@ class OptEpochSearch {
   long long tested() const { return tested_; }
 
  private:
-  /* A candidate first epoch, in its level's pool: its jobs' M_j (part order), their widths, then the set left. */
-  struct Candidate {
-    size_t at;          // the candidate's first int in the pool
-    size_t parts;       // its jobs (and widths)
-    size_t left;        // the jobs left after it, after the widths
-    long long left_sum; // their M_j's sum: a set pairwise no larger has no larger sum
-  };
-
-  /* One depth of the recursion's buffers, kept across sets: the candidates of the set solved at that depth, alive
-   * while deeper sets are solved (their sets are read from here). */
-  struct Level {
-    std::vector<int> pool;
-    std::vector<Candidate> candidates;
-    std::vector<char> dominated;
-    std::string key;
-  };
+  using Candidate = OptEpochCandidate;
+  using Level = OptEpochLevel;
 
   const int* left_of(const Level& level, const Candidate& c) const { return level.pool.data() + c.at + 2 * c.parts; }
 
@@ -302,8 +311,8 @@ class OptEpochSearch {
     if (auto found = memo_.find(level.key); found != memo_.end()) return found->second;
     fill_candidates(remaining, count, level);
     // With pruning, exact up to one past the quick bound (the searches measured end there).
-    const int bound =
-        prune_ ? bounds_.within(remaining, count, bounds_.quick(remaining, count) + 1) : lower_bound(remaining, count);
+    const int bound = prune_ ? bounds_->within(remaining, count, bounds_->quick(remaining, count) + 1)
+                             : lower_bound(remaining, count);
     int best_epochs = 0;
     size_t best = 0;
     for (size_t i = 0; i < level.candidates.size(); i++) {
@@ -312,7 +321,7 @@ class OptEpochSearch {
       const Candidate& candidate = level.candidates[i];
       const int* left = left_of(level, candidate);
       // A candidate that cannot do strictly better than the best so far would not replace it: not solved.
-      if (prune_ && best_epochs != 0 && 1 + bounds_.within(left, candidate.left, best_epochs - 2) >= best_epochs)
+      if (prune_ && best_epochs != 0 && 1 + bounds_->within(left, candidate.left, best_epochs - 2) >= best_epochs)
         continue;
       const int epochs = 1 + (candidate.left == 0 ? 0 : solve_at(left, candidate.left, depth + 1).epochs);
       if (best_epochs == 0 || epochs < best_epochs) {
@@ -480,10 +489,12 @@ class OptEpochSearch {
   bool prune_;
   long long examined_ = 0;
   long long tested_ = 0;
+  OptEpochMemo::Sets* sets_; // the memo kept across calls, if any
   std::unordered_map<std::string, Choice> own_memo_;
   std::unordered_map<std::string, Choice>& memo_;
-  EpochLowerBound bounds_;                     // for the pruning
-  std::vector<std::unique_ptr<Level>> levels_; // by depth, kept across the sets solved there
+  const EpochLowerBound* bounds_; // for the pruning (with a memo kept across calls only)
+  std::vector<std::unique_ptr<Level>> own_levels_;
+  std::vector<std::unique_ptr<Level>>& levels_; // by depth, kept across the sets solved there
   std::vector<size_t> taken_;                  // the jobs a partition takes (k != 1)
   std::string lookup_key_;
 };
