@@ -131,10 +131,10 @@ struct Lookahead {
  * as long as the rotation is declared. */
 struct Rotation {
   size_t phases = 0; // >= 2
-  /* Phase p's jobs into `jobs` (emptied first), by id (ascending), each with where its processes are (processor
-   * indices by process number, kProcessNotPlaced or kProcessEnded): asked for as the replay reaches the phase (a map
-   * of hundreds of slices between two events is mostly not reached). */
-  std::function<void(size_t p, std::vector<std::pair<JobId, const std::vector<int>*>>& jobs)> phase_jobs;
+  /* Phase p's jobs, by id (ascending), each with where its processes are (processor indices by process number,
+   * kProcessNotPlaced or kProcessEnded): asked for as the replay reaches the phase (a map of hundreds of slices between
+   * two events is mostly not reached). The list is the policy's, read in place: it stays put until the next call. */
+  std::function<const std::vector<std::pair<JobId, const std::vector<int>*>>&(size_t p)> phase_jobs;
   double quantum = 0;     // seconds from a boundary's clock to the policy's next wake-up
   double switch_cost = 0; // the plans' switch_cost (a resumed process's stall)
 };

@@ -337,12 +337,10 @@ class GangNow : public TimeSharingPolicy {
     rotation->phases = map_.slices.size();
     rotation->quantum = spec_.quantum;
     rotation->switch_cost = spec_.switch_cost;
-    rotation->phase_jobs = [this](size_t s, std::vector<std::pair<JobId, const std::vector<int>*>>& jobs) {
+    rotation->phase_jobs = [this](size_t s) -> const std::vector<std::pair<JobId, const std::vector<int>*>>& {
+      static const std::vector<std::pair<JobId, const std::vector<int>*>> kNone;
       jobs_of_slice(s);
-      if (s < slice_pairs_.size())
-        jobs = slice_pairs_[s];
-      else
-        jobs.clear();
+      return s < slice_pairs_.size() ? slice_pairs_[s] : kNone;
     };
     return rotation;
   }

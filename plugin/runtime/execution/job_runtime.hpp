@@ -317,7 +317,7 @@ class JobRuntime {
   struct RotationRequest {
     size_t phases = 0;
     // Rotation::phase_jobs: a phase's jobs by id, each with where its processes are
-    const std::function<void(size_t, RotationPhase&)>* phase_jobs = nullptr;
+    const std::function<const RotationPhase&(size_t)>* phase_jobs = nullptr;
     size_t phase = 0;       // in force now (the plan just applied)
     double until = 0;       // the policy's next wake-up
     double quantum = 0;     // seconds from a boundary's clock to the next wake-up
@@ -382,6 +382,7 @@ class JobRuntime {
     // A process of a job made of processes: its job and number (-1: an execution of a whole job).
     JobId owner = -1;
     int process = -1;
+    size_t record = 0;                   // a process's: its spec's and record's place in its group's specs and states
     std::vector<sg4::Host*> moving_from; // a process whose image is on its way: the host it left
     ProcessGroup* group = nullptr;       // a process's group (groups_ keeps it in place), nullptr: a whole job
     int sharing_host = -1;               // a process computing on a timer: the host whose CPU it shares (-1: none)
@@ -752,7 +753,12 @@ class JobRuntime {
   std::vector<RotationRow> rotation_rows_;
   std::vector<size_t> rotation_resumed_;
   std::vector<size_t> rotation_current_, rotation_coming_; // the jobs of the phase in force and of the next, by id
-  RotationPhase rotation_phase_jobs_;                      // a phase's jobs as the policy gives them
+  /* Per phase: its jobs' places in rotation_jobs_ (a range of rotation_phase_taken_) when this replay took it whole
+   * already (rotation_phase_stamp_ == rotation_replays_): a map of few slices is reached again and again in one replay,
+   * and each job met again would be looked up in groups_ for the place it already has. */
+  std::vector<size_t> rotation_phase_taken_;
+  std::vector<size_t> rotation_phase_stamp_;
+  std::vector<std::pair<size_t, size_t>> rotation_phase_range_;
   std::vector<int> rotation_host_count_;
   std::vector<int> rotation_lean_of_process_;
   size_t rotation_job_count_ = 0; // the first ones of rotation_jobs_ in use

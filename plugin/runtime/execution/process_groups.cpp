@@ -118,6 +118,7 @@ JobRuntime::Execution& JobRuntime::new_process_execution(ProcessGroup& g, int pr
   x.state = &s;
   x.owner = g.job->id;
   x.process = process;
+  x.record = g.specs.size() - 1;
   x.group = &g;
   x.since = clock_now();
   s.start_time = x.since;

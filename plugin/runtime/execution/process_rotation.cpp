@@ -167,14 +167,10 @@ void JobRuntime::rotation_sync(RotationJob& j, double clock)
     rank = std::max(rank, status_rank(status, lean < 0 && state(*e).holds_processors()));
   }
   j.status = group_status(rank, g.state->started());
-  if (j.lean_of_state.size() != g.states.size()) { // each record's replayed process: its execution's id is its spec's
-    j.lean_of_state.assign(g.states.size(), -1);   // (specs and states side by side, their ids decreasing)
-    for (size_t i = j.first; i < j.end; i++) {
-      const JobId id = rotation_processes_[i].x->job->id;
-      auto it = std::lower_bound(g.specs.begin(), g.specs.end(), id,
-                                 [](const WorkloadJob& spec, JobId key) { return spec.id > key; });
-      j.lean_of_state[static_cast<size_t>(it - g.specs.begin())] = static_cast<int>(i);
-    }
+  if (j.lean_of_state.size() != g.states.size()) { // each record's replayed process (its execution's record)
+    j.lean_of_state.assign(g.states.size(), -1);
+    for (size_t i = j.first; i < j.end; i++)
+      j.lean_of_state[rotation_processes_[i].x->record] = static_cast<int>(i);
   }
   JobCounters c = g.base;
   double service = 0;
@@ -241,12 +237,22 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
   std::vector<size_t>& resumed = rotation_resumed_;
   std::vector<size_t>& current = rotation_current_; // the jobs of the phase in force, by id
   std::vector<size_t>& coming = rotation_coming_;   // those of the next one
+  if (rotation_phase_stamp_.size() < tau) {
+    rotation_phase_stamp_.resize(tau, 0);
+    rotation_phase_range_.resize(tau);
+  }
+  rotation_phase_taken_.clear();
   // A phase's jobs, taken (and checked: their ids ascending, their processes' state as `computes_now` says, its hosts'
-  // cores) the first time the replay meets them.
+  // cores) the first time the replay meets them; a phase met again in this replay is the list it gave then.
   const auto take_phase = [&](size_t ph, bool computes_now, std::vector<size_t>& into) {
+    if (rotation_phase_stamp_[ph] == rotation_replays_) { // taken whole by this replay: the same jobs, the same places
+      const auto [from, to] = rotation_phase_range_[ph];
+      into.assign(rotation_phase_taken_.begin() + static_cast<long>(from),
+                  rotation_phase_taken_.begin() + static_cast<long>(to));
+      return RotationRefusal::none;
+    }
     into.clear();
-    (*r.phase_jobs)(ph, rotation_phase_jobs_);
-    for (const auto& [id, where] : rotation_phase_jobs_) {
+    for (const auto& [id, where] : (*r.phase_jobs)(ph)) {
       if (where == nullptr || (!into.empty() && !(rotation_jobs_[into.back()].id < id)))
         return RotationRefusal::for_good;
       size_t index = 0;
@@ -254,6 +260,9 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
       if (refusal != RotationRefusal::none) return refusal;
       into.push_back(index);
     }
+    rotation_phase_stamp_[ph] = rotation_replays_;
+    rotation_phase_range_[ph] = {rotation_phase_taken_.size(), rotation_phase_taken_.size() + into.size()};
+    rotation_phase_taken_.insert(rotation_phase_taken_.end(), into.begin(), into.end());
     return RotationRefusal::none;
   };
   const RotationRefusal first = take_phase(r.phase, true, current);
