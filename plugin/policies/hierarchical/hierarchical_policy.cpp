@@ -92,6 +92,19 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     spec_.a_greedy.utilization_threshold = p.get_double("utilization_threshold");
     spec_.a_greedy.responsiveness = p.get_double("responsiveness");
     spec_.invariants = p.get_string("invariants");
+    // Desires come from one job scheduler: another's parameters would be read and ignored (a typo of the policy's name,
+    // or of the study's intent), so they are refused, naming the key.
+    const char* const scheduler = job_scheduler == hs::JobScheduler::a_control  ? "A-Control"
+                                  : job_scheduler == hs::JobScheduler::a_greedy ? "A-Greedy"
+                                                                                : "EQUI";
+    const auto refuse_unless = [&](const char* key, hs::JobScheduler reader, const char* readers) {
+      if (p.given(key) && job_scheduler != reader)
+        throw InputError(std::string("policy.params.") + key + ": only " + readers +
+                         " read it; this policy's desires come from " + scheduler + ": leave it out");
+    };
+    refuse_unless("convergence_rate", hs::JobScheduler::a_control, "A-Control's policies (ac-ds, ac-equi)");
+    for (const char* key : {"utilization_threshold", "responsiveness"})
+      refuse_unless(key, hs::JobScheduler::a_greedy, "A-Greedy's policies (ag-ds, ag-equi)");
     messages_over_platform_ = p.get_string("messages") == "platform";
     message_bytes_ = p.get_double("message_bytes");
     read_tree(p, env.seed);
