@@ -67,6 +67,7 @@ Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, 
       throw InputError(where_ + "." + name + ": unknown parameter (known: " + (known.empty() ? "none" : known) + ")");
     }
     values_[name] = value;
+    given_.insert(name);
   }
   // A tag must name the declared type (core/yaml_tags.hpp): yaml-cpp gives `!!str 600` as the text 600, which would be
   // read as the number. Text, lists and mappings take any tag.

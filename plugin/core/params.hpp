@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,8 @@ class Params {
   /* Parameters whose default is a YAML list ("[...]") or mapping ("{...}"); their scenario values keep that shape. */
   std::vector<std::string> get_list(const std::string& name) const;
   std::map<std::string, std::string> get_map(const std::string& name) const;
+  /* The scenario gave `name` a value (its default included): a policy refuses a parameter its variant does not read. */
+  bool given(const std::string& name) const { return given_.count(name) != 0; }
   /* Integers larger than this are refused: they overflow the int counts policies compute with. */
   static constexpr long kMaxInt = 1000000000;
 
@@ -66,6 +69,7 @@ class Params {
   static bool looks_numeric(const std::string& text);
 
   std::map<std::string, std::string> values_;
+  std::set<std::string> given_;
   std::string where_;
 };
 

@@ -44,7 +44,8 @@ const char* const kSweepUsage = R"(Usage: jobsched sweep SCENARIO.yaml [options]
 Runs every point of the scenario's `sweep:` grid times its `replications:`, each as its own `jobsched run` process
 (`jobsched fork-join` for the fork-join study), then writes results.csv (one row per run) and aggregate.csv (per
 point and metric: n, mean, std, 95% half-width).
-Finished runs are kept (runs/<hash>/) and not redone when the sweep is run again.
+Finished runs are kept (runs/<hash>/) and not redone when the sweep is run again, unless another build of jobsched
+made them or they lack a file the scenario's output: section asks for (trace.csv after output.trace: false).
 
 Options:
   --out DIR         the sweep's folder (default: the scenario's output.dir)
@@ -176,16 +177,37 @@ void write_plan(const fs::path& dir, const std::string& plan)
   write_file(dir, "plan.csv", plan);
 }
 
+/* The files the runs of each point write (run_output_files()), each distinct list kept once: a grid of a million
+ * points has a few (one per kind of policy), not a million. */
+class PointFiles {
+ public:
+  void set(long point, std::vector<std::string> files)
+  {
+    auto it = std::find(lists_.begin(), lists_.end(), files);
+    if (it == lists_.end()) it = lists_.insert(lists_.end(), std::move(files));
+    if (static_cast<size_t>(point) >= of_point_.size()) of_point_.resize(static_cast<size_t>(point) + 1);
+    of_point_[static_cast<size_t>(point)] = static_cast<size_t>(it - lists_.begin());
+  }
+  const std::vector<std::string>& of(long point) const { return lists_.at(of_point_.at(static_cast<size_t>(point))); }
+
+ private:
+  std::vector<std::vector<std::string>> lists_;
+  std::vector<size_t> of_point_; // index in lists_
+};
+
 /* Runs simulations as child processes, at most `parallel` at once. */
 class RunPool {
  public:
-  RunPool(const SweepOptions& o, fs::path dir, bool show_progress, bool fork_join, std::string build)
-      : options_(o), dir_(std::move(dir)), exe_(self_executable()), build_(std::move(build)), progress_(show_progress),
-        fork_join_(fork_join)
+  RunPool(const SweepOptions& o, fs::path dir, bool show_progress, bool fork_join, std::string build,
+          const PointFiles& files)
+      : options_(o), dir_(std::move(dir)), exe_(self_executable()), build_(std::move(build)), files_(files),
+        progress_(show_progress), fork_join_(fork_join)
   {
   }
 
-  /* Runs every run of `runs` that has no summary yet, or whose summary another build of jobsched wrote. */
+  /* Runs every run of `runs` that has no summary yet, whose summary another build of jobsched wrote, or whose folder
+   * lacks a file its scenario asks for: a run's name leaves output: out (its switches choose files, not results), so
+   * a run made under output.trace: false is found done when the sweep is run again with output.trace: true. */
   void run_all(const std::vector<SweepRun>& runs)
   {
     std::vector<const SweepRun*> todo;
@@ -196,6 +218,9 @@ class RunPool {
       } else if (first_line(run_dir / "build.txt") != build_) {
         todo.push_back(&r);
         other_build_++;
+      } else if (const std::string* missing = first_missing(run_dir, files_.of(r.point))) {
+        todo.push_back(&r);
+        if (lacking_files_++ == 0) first_lacking_ = (run_dir / *missing).string();
       } else {
         reused_++;
       }
@@ -222,6 +247,8 @@ class RunPool {
 
   long reused() const { return reused_; }
   long other_build() const { return other_build_; }
+  long lacking_files() const { return lacking_files_; }
+  const std::string& first_lacking() const { return first_lacking_; }
   long done() const { return done_; }
   const std::vector<std::pair<const SweepRun*, std::string>>& failures() const { return failures_; }
   void end_progress() const
@@ -295,16 +322,27 @@ class RunPool {
     }
   }
 
+  /* The first of `files` that the folder `run_dir` does not hold, or nullptr. */
+  static const std::string* first_missing(const fs::path& run_dir, const std::vector<std::string>& files)
+  {
+    for (const auto& name : files)
+      if (!fs::exists(run_dir / name)) return &name;
+    return nullptr;
+  }
+
   const SweepOptions& options_;
   fs::path dir_;
   std::string exe_;
   std::string build_; // build_identity()
+  const PointFiles& files_;
   bool progress_;
   bool fork_join_; // each run is `jobsched fork-join`, not `jobsched run`
   long total_ = 0;
   long done_ = 0;
   long reused_ = 0;
   long other_build_ = 0; // finished runs that another build made, redone
+  long lacking_files_ = 0;    // finished runs without a file the scenario's output: asks for, redone
+  std::string first_lacking_; // the first such file
   std::vector<std::pair<const SweepRun*, std::string>> failures_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
@@ -447,9 +485,11 @@ int run_sweep(const SweepOptions& o)
 {
   defer_interruption(); // a signal is passed on to the runs, and the sweep ends once they have
   load_command_line_plugins(o.plugins);
-  SweepPlan plan = SweepPlan::load(o.scenario, o.overrides, [](const Scenario& sc) {
+  PointFiles files; // what a finished run of each point must hold to be reused
+  SweepPlan plan = SweepPlan::load(o.scenario, o.overrides, [&files](long point, const Scenario& sc) {
     check_input_files(sc);
     check_policy_choices(sc);
+    files.set(point, run_output_files(sc));
   });
   fs::path dir = fs::absolute(!o.out_dir.empty()           ? fs::path(o.out_dir)
                               : !plan.output_dir().empty() ? fs::path(plan.output_dir())
@@ -480,7 +520,7 @@ int run_sweep(const SweepOptions& o)
 
   if (o.shard_count == 0 || !fs::exists(dir / "plan.csv")) write_plan(dir, plan_csv(plan, runs));
 
-  RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO), plan.fork_join(), build);
+  RunPool pool(o, dir, !o.quiet && isatty(STDERR_FILENO), plan.fork_join(), build, files);
   pool.run_all(mine);
   while (adaptive) {
     auto extra = more_replications(plan, dir, runs);
@@ -497,6 +537,11 @@ int run_sweep(const SweepOptions& o)
     std::fprintf(stderr,
                  "jobsched sweep: %ld finished run%s had been made by another build of jobsched (build.txt): redone\n",
                  pool.other_build(), pool.other_build() == 1 ? "" : "s");
+  if (pool.lacking_files() > 0 && !o.quiet)
+    std::fprintf(stderr,
+                 "jobsched sweep: %ld finished run%s lacked a file the scenario's output: asks for (first: %s): "
+                 "redone\n",
+                 pool.lacking_files(), pool.lacking_files() == 1 ? "" : "s", pool.first_lacking().c_str());
 
   for (const auto& [run, why] : pool.failures())
     std::fprintf(stderr, "jobsched: run %s (point %ld, replication %ld) failed: %s\n", run->hash.c_str(), run->point,

@@ -183,7 +183,7 @@ std::vector<std::string> summary_metrics(const Scenario& scenario)
 }
 
 SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::string>& overrides,
-                          const std::function<void(const Scenario&)>& check_point)
+                          const std::function<void(long point, const Scenario&)>& check_point)
 {
   SweepPlan plan;
   plan.scenario_ = fs::absolute(scenario).lexically_normal();
@@ -286,7 +286,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     try {
       sc = load_scenario(scenario, run.overrides);
       parse_scenario(run.resolved_yaml, plan.scenario_, {});
-      if (check_point) check_point(sc);
+      if (check_point) check_point(p, sc);
     } catch (const InputError& e) {
       throw InputError(plan.point_error(p, e.what()));
     }

@@ -49,10 +49,11 @@ struct SweepRun {
 class SweepPlan {
  public:
   /* Reads `sweep:` and `replications:` from the scenario after the command line's --set overrides. Every point's
-   * scenario is loaded once to check it; `check_point`, when given, checks it further (jobsched sweep: its files and
-   * its policy, without which every run of the point would fail, one by one). */
+   * scenario is loaded once to check it; `check_point`, when given, is called with each point's number and scenario,
+   * in point order, and checks it further (jobsched sweep: its files and its policy, without which every run of the
+   * point would fail, one by one; and notes the files its runs write). */
   static SweepPlan load(const std::filesystem::path& scenario, const std::vector<std::string>& overrides,
-                        const std::function<void(const Scenario&)>& check_point = {});
+                        const std::function<void(long point, const Scenario&)>& check_point = {});
 
   const std::filesystem::path& scenario() const { return scenario_; }
   const std::vector<SweepAxis>& axes() const { return axes_; }

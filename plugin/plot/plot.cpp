@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace fs = std::filesystem;
 
@@ -49,6 +50,14 @@ Exit status: 0 success, 2 bad input (the message names the file, line or key), 3
 )";
 
 namespace {
+
+std::string first_line_of(const fs::path& file)
+{
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
 
 /* The command line of jobsched plot, as CLI11 read it. */
 struct PlotOptions {
@@ -129,6 +138,18 @@ int run_plot(const PlotOptions& o, const CLI::App& command)
       throw InputError("--metric, --x, --series, --log-y and --label apply to sweep folders (with aggregate.csv); " +
                        path + " is a run folder (jobs.csv)");
     job = run_figures(dir, window);
+  } else if (fs::exists(dir / "plan.csv", ec)) { // a sweep whose tables are not written yet
+    throw InputError(path +
+                     ": a sweep folder (plan.csv) without aggregate.csv: its tables are written when every run is "
+                     "done (a shard, or a sweep stopped before the end, writes none): jobsched collect " +
+                     path + " writes them from the runs done, then plot");
+  } else if (fs::exists(dir / "error.txt", ec) && !fs::exists(dir / "summary.json", ec)) { // a sweep's failed run
+    throw InputError(path + ": a run that failed (error.txt: " + first_line_of(dir / "error.txt") +
+                     "): no figure to draw");
+  } else if (fs::exists(dir / "summary.json", ec)) {
+    throw InputError(path +
+                     ": a run folder (summary.json) without jobs.csv, which a run's figures are drawn from: the run "
+                     "was made with output.jobs: false; rerun it (or its sweep) with output.jobs: true");
   } else {
     throw InputError(path + ": neither aggregate.csv (a sweep folder) nor jobs.csv (a run folder) in this folder");
   }

@@ -207,11 +207,18 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
   if (t_end <= t_begin) t_end = t_begin + 1;
   // --from/--to: a window of the run, in seconds since the first submission.
   const double first_submission = t_begin;
+  const double run_length = t_end - t_begin;
   if (window.from) t_begin = first_submission + *window.from;
   if (window.to) t_end = first_submission + *window.to;
-  if (t_end <= t_begin)
-    throw InputError("--from " + num(window.from.value_or(0)) + " and --to " + num(window.to.value_or(0)) +
-                     ": the window is empty");
+  if (t_end <= t_begin) {
+    const double from = window.from.value_or(0);
+    if (window.to && *window.to <= from)
+      throw InputError("--from " + num(from) + " and --to " + num(*window.to) +
+                       ": the window is empty (--to must be above --from, 0 without it)");
+    // --from alone, at or after the end (it named a --to of 0, which nobody gave).
+    throw InputError("--from " + num(from) + ": at or after the end of " + run_dir.string() + ", " + num(run_length) +
+                     " s after its first submission: nothing to draw (give --from below " + num(run_length) + ")");
+  }
   const TimeAxis axis(first_submission, t_end - t_begin);
 
   // trace.csv (written by every run since time-sharing): what each job did on which processors, segment by segment.
@@ -223,7 +230,15 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
     bool computing; // running; otherwise switching or moving its image (drawn grey)
   };
   std::vector<Box> segments;
-  if (fs::exists(run_dir / "trace.csv", ec)) {
+  // When the jobs held processors, in or out of the window: what a window that meets none of it is told.
+  double held_from = INFINITY;
+  double held_to = -INFINITY;
+  auto held = [&held_from, &held_to](double from, double to) {
+    held_from = std::min(held_from, from);
+    held_to = std::max(held_to, to);
+  };
+  const bool traced = fs::exists(run_dir / "trace.csv", ec);
+  if (traced) {
     Table tr = read_csv(run_dir / "trace.csv");
     size_t job_col = tr.required_column("job_id");
     size_t from_col = tr.required_column("start");
@@ -246,6 +261,7 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
       const double to = number_at(tr, r, to_col);
       if (repeats_col < 0 || period_col < 0 || tr.rows[r][static_cast<size_t>(repeats_col)].empty()) {
         segments.push_back({it->second, from, to, parse_intervals(tr, r, procs_col), state == "running"});
+        if (!segments.back().intervals.empty()) held(from, to);
         continue;
       }
       const double repeats = number_at(tr, r, static_cast<size_t>(repeats_col));
@@ -253,6 +269,7 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
       if (!(repeats >= 1) || !(period > 0))
         throw InputError(tr.where(r) + ": an aggregated row without repeats or period");
       const auto intervals = parse_intervals(tr, r, procs_col);
+      if (!intervals.empty()) held(from, to + (repeats - 1) * period);
       const double first = std::max(0.0, std::ceil((t_begin - to) / period));
       const double last = std::min(repeats - 1, std::floor((t_end - from) / period));
       for (double i = first; i <= last; i++)
@@ -265,9 +282,12 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
     if (lacking > 0)
       throw InputError(run_dir.string() + ": " + std::to_string(lacking) + " of the " + std::to_string(jobs.size()) +
                        " started jobs have no allocated_resources in jobs.csv (preempted, moved or resized: their "
-                       "processors are in trace.csv, which this run did not write); rerun it with output.trace: true");
-    for (const auto& j : jobs)
+                       "processors are in trace.csv, which this run did not write); rerun it (or its sweep) with "
+                       "output.trace: true");
+    for (const auto& j : jobs) {
       segments.push_back({&j, j.start, j.finish.value_or(t_end), j.intervals, true});
+      held(j.start, j.finish.value_or(t_end));
+    }
   }
 
   PlotJob job;
@@ -286,11 +306,20 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
       highest_processor = std::max(highest_processor, hi);
     }
   }
-  if (rectangles.empty())
-    throw InputError(t.file.string() +
-                     ": no started job has allocated_resources (a time-shared job that moved has none: its segments "
-                     "are in trace.csv, which this run did not write; rerun it with output.trace: true): nothing to "
-                     "draw in a Gantt chart");
+  if (rectangles.empty()) {
+    const std::string source = traced ? "trace.csv" : "jobs.csv (allocated_resources)";
+    if (held_from > held_to) // every started job had an allocation without trace.csv (checked above)
+      throw InputError((run_dir / "trace.csv").string() +
+                       ": no row of a started job holds processors (every row suspended, or none): nothing to draw "
+                       "in a Gantt chart");
+    const bool windowed = window.from || window.to;
+    throw InputError(run_dir.string() + ": no job held processors between " + num(t_begin - first_submission) +
+                     " and " + num(t_end - first_submission) + " s after the first submission (" +
+                     (windowed ? "the window of --from and --to" : "the run's jobs") + "); in " + source +
+                     " jobs hold processors between " + num(held_from - first_submission) + " and " +
+                     num(held_to - first_submission) + " s, none in this window: nothing to draw" +
+                     (windowed ? " (give a window that meets them)" : ""));
+  }
   std::string boxes = "# start\tend\tlowest\thighest\tcolour (job_id)\n";
   std::string labels;
   std::string aggregation_note;

@@ -246,7 +246,17 @@ class TimeSharingPolicy {
    * started). `jobsched check-policy` tries each shape taken. */
   virtual bool takes_shape(JobShape /*shape*/) const { return true; }
   virtual void job_submitted(const Job& /*job*/, double /*now*/) {}
+  /* The job left for good: completed, killed (its walltime, its owner with owners.eviction: kill) or failed (its host
+   * failed, without requeue). A policy may forget it. */
   virtual void job_ended(const Job& /*job*/, JobEnd /*how*/, double /*now*/) {}
+  /* Its host failed and it waits again, its work to do anew (owners.eviction: requeue). By default it ends as failed
+   * and is submitted again; a policy that keeps something of it across (the hierarchical policies: its leaf and its
+   * release) tells the two apart here. */
+  virtual void job_requeued(const Job& job, double now)
+  {
+    job_ended(job, JobEnd::failed, now);
+    job_submitted(job, now);
+  }
   virtual void host_changed(const HostChange& /*change*/, double /*now*/) {}
   /* Processes (Plan::processes): process `process` of the job finished its work (not the job's last one: then
    * job_ended), and the job's own events, `added` a new process (new_VP) or the application asks one to end (VP_exit;

@@ -399,6 +399,20 @@ void check_policy_choices(const Scenario& sc)
   }
 }
 
+std::vector<std::string> run_output_files(const Scenario& sc)
+{
+  if (sc.fork_join) return {"summary.json", "performance.json"}; // run/fork_join.cpp
+  // As AttachedRun::prepare() opens them: segments.csv beside trace.csv for a time-sharing policy.
+  const bool time_sharing = policy_registry().get(sc.policy.name).time_sharing();
+  std::vector<std::string> files;
+  if (sc.write_jobs) files.emplace_back("jobs.csv");
+  if (sc.write_trace) files.emplace_back("trace.csv");
+  if (sc.write_trace && time_sharing) files.emplace_back("segments.csv");
+  files.emplace_back("summary.json");
+  files.emplace_back("performance.json");
+  return files;
+}
+
 struct AttachedRun::State {
   RunOptions options;
   std::chrono::steady_clock::time_point wall_start;

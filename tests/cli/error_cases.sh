@@ -92,6 +92,14 @@ done
 expect_error unknown_policy 2 "policy.name" "'nope'" -- run "$work/good.yaml" --set policy.name=nope
 expect_error unknown_policy_parameter 1 "policy.params.foo: unknown parameter" -- \
   run "$work/good.yaml" --set policy.params.foo=1
+# Under every registered policy (list-policies, in-tree ones and any added since), a parameter it does not declare is
+# one line naming it, before anything else is checked: none reads its parameters past the declared ones.
+policies=$("$bin" list-policies | awk '/^Allocators/ { exit } /^  [^ ]/ { print $1 }')
+[ "$(echo "$policies" | wc -l)" -ge 18 ] || report every_policy_refuses_unknown_parameters " list-policies gave: $policies"
+for policy in $policies; do
+  expect_error "unknown_parameter_of_$policy" 1 "policy.params.no_such_parameter: unknown parameter (known: " -- \
+    run "$work/good.yaml" --check --set policy.name="$policy" --set policy.params.no_such_parameter=1
+done
 expect_error bad_set_syntax 2 "--set policy.name" "KEY=VALUE" -- run "$work/good.yaml" --set policy.name
 expect_error bad_simgrid_cfg 2 "--cfg=foo/bar:1: Bad config key: foo/bar" "(see --cfg=help)" -- \
   run "$work/good.yaml" --cfg=foo/bar:1

@@ -275,6 +275,19 @@ expect_bad_setting allotments policy.params.allotments policy.params.allotments=
 expect_bad_setting invariants policy.params.invariants policy.params.invariants=maybe
 expect_bad_setting convergence policy.params.convergence_rate policy.params.convergence_rate=1
 expect_bad_setting responsiveness policy.params.responsiveness policy.params.responsiveness=0.5
+# Another job scheduler's parameters, which the policy would read and ignore, are refused naming the key, its default
+# value too (they were accepted); a policy's own are taken.
+expect_bad_setting greedy_of_control \
+  "policy.params.responsiveness: only A-Greedy's policies (ag-ds, ag-equi) read it; this policy's desires come from \
+A-Control: leave it out" policy.params.responsiveness=2
+expect_bad_setting greedy_of_equi "policy.params.utilization_threshold: only A-Greedy's policies (ag-ds, ag-equi) read \
+it; this policy's desires come from EQUI: leave it out" policy.name=equi-ds policy.params.utilization_threshold=0.8
+expect_bad_setting control_of_greedy "policy.params.convergence_rate: only A-Control's policies (ac-ds, ac-equi) read \
+it; this policy's desires come from A-Greedy: leave it out" policy.name=ag-equi policy.params.convergence_rate=0
+for own in "ac-equi convergence_rate=0.5" "ag-ds utilization_threshold=0.7" "ag-ds responsiveness=3"; do
+  "$bin" run "$scenario" --check --quiet --set policy.name="${own% *}" --set "policy.params.${own#* }" 2>"$work/own.err"
+  report "own_feedback_parameter_${own% *}_${own#* }" "$([ $? -eq 0 ] || echo " refused: $(cat "$work/own.err")")"
+done
 expect_bad_setting algorithm policy.name policy.name=ac-fifo
 expect_bad_setting uneven_tree policy.params.tree 'policy.params.tree=[-1, 0, 1, 0]' policy.params.levels=null
 expect_bad_setting tree_and_levels "policy.params.tree: an explicit tree has no generation settings" \

@@ -89,6 +89,53 @@ grep -q "2 finished runs had been made by another build of jobsched" err.txt || 
 cmp -s A/results.csv results-before.csv || problems+=" redone runs changed the results;"
 report other_build_redone "$problems"
 
+# 3c. Output switches choose a run's files, not its results: a run's name leaves output: out, so the runs of a sweep
+#     made without jobs.csv and trace.csv are the same runs with output.jobs and output.trace on. Each lacks a file the
+#     scenario now asks for and is redone (it was reused without them, and jobsched plot refused it); the results stay;
+#     the same sweep again redoes nothing (summary.json untouched); back to the switches off, every run is reused, and
+#     a time-sharing run whose segments.csv went is redone alone (easy writes none, gang does).
+cat >outputs.yaml <<YAML
+name: sweep-outputs
+platform: $src/platforms/cluster-16.xml
+deployment: $src/deployments/single-scheduler.xml
+workload:
+  generator: {jobs: 40, mean_interarrival: 200}
+sweep:
+  policy.name: [easy, gang]
+YAML
+run_of() { awk -F, -v p="$1" '$5 == p { print "O/runs/" $6 }' O/plan.csv; } # POLICY -> its run's folder
+said() { echo "$out" | grep -q "$1" || problems+=" $2 said: $(echo "$out" | head -1);"; }
+problems=""
+out=$("$bin" sweep outputs.yaml --out O --set output.trace=false --set output.jobs=false 2>O.err)
+said "2 simulated now, 0 already done" "the first sweep"
+[ -z "$(ls O/runs/*/jobs.csv O/runs/*/trace.csv O/runs/*/segments.csv 2>/dev/null)" ] ||
+  problems+=" the first sweep wrote files it was told not to;"
+cp O/results.csv O-results-without.csv
+out=$("$bin" sweep outputs.yaml --out O 2>O.err)
+said "2 simulated now, 0 already done" "the sweep with the outputs"
+note="jobsched sweep: 2 finished runs lacked a file the scenario's output: asks for"
+[ "$(cat O.err)" = "$note (first: $work/$(run_of easy)/jobs.csv): redone" ] || problems+=" no note: $(cat O.err);"
+for file in easy/jobs.csv easy/trace.csv gang/jobs.csv gang/trace.csv gang/segments.csv; do
+  [ -s "$(run_of "${file%/*}")/${file#*/}" ] || problems+=" ${file%/*}'s run has no ${file#*/};"
+done
+[ -e "$(run_of easy)/segments.csv" ] && problems+=" easy's run has segments.csv;"
+cmp -s O/results.csv O-results-without.csv || problems+=" the results changed with the output switches;"
+stamps() { stat -c '%n %y' O/runs/*/summary.json; }
+before=$(stamps)
+sleep 1 # a summary.json rewritten now would have another modification time
+out=$("$bin" sweep outputs.yaml --out O 2>O.err)
+said "0 simulated now, 2 already done" "the same sweep again"
+[ "$(stamps)" = "$before" ] || problems+=" the same sweep again rewrote a summary.json;"
+[ -s O.err ] && problems+=" same sweep again: $(cat O.err);"
+out=$("$bin" sweep outputs.yaml --out O --set output.trace=false --set output.jobs=false 2>O.err)
+said "0 simulated now, 2 already done" "the switches off again"
+rm "$(run_of gang)/segments.csv"
+out=$("$bin" sweep outputs.yaml --out O 2>O.err)
+said "1 simulated now, 1 already done" "the sweep after segments.csv was removed"
+grep -q "^jobsched sweep: 1 finished run lacked a file .*/segments.csv): redone$" O.err || problems+=" note: $(cat O.err);"
+cmp -s O/results.csv O-results-without.csv || problems+=" the redone run changed the results;"
+report output_switches_redo_runs_lacking_files "$problems"
+
 # 4. Shards partition the runs; collect merges them into the same tables as one local sweep.
 problems=""
 "$bin" sweep sweep.yaml --out B --shard 1/2 --quiet || problems+=" shard 1 failed;"

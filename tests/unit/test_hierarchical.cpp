@@ -712,5 +712,76 @@ TEST(HierarchicalPolicy, PlansInReusedMapsEqualNewOnes)
       }
 }
 
+/* How the policy ends the job submitted first in lone_job_lower_bound(): for good (job_ended(), killed or failed), or
+ * requeued (job_requeued(), its host failed). */
+enum class FirstEnd { killed, failed, requeued };
+
+/* The analysis's lower bound, max(release - first submission + span, work / P), of a run of equi-equi on 16
+ * processors (quantum 1 s) where one job completes, at 6, having reported span 3 and work 3. A job submitted at 0
+ * under id `first_id` ends at 1 as `first_end` says; the job completing is, requeued, that job, and otherwise a job
+ * submitted at 2 under id 1. */
+double lone_job_lower_bound(FirstEnd first_end, JobId first_id)
+{
+  const Machine machine = Machine::uniform(16);
+  const PolicyInfo& info = policy_registry().get("equi-equi");
+  const Params params(info.params, {{"quantum", "1"}, {"levels", "3"}}, "policy.params");
+  const Params allocator_params{{}, {}, "policy.allocation_params"};
+  const auto allocator = allocator_registry().get("first-fit").make(AllocatorEnv{machine, allocator_params});
+  const auto policy = info.make_time_sharing(PolicyEnv{machine, *allocator, params});
+  std::deque<Job> jobs(2);
+  std::deque<JobState> states(2);
+  for (size_t i = 0; i < 2; i++) {
+    states[i].job = &jobs[i];
+    states[i].status = JobStatus::waiting;
+  }
+  jobs[0].id = first_id;
+  jobs[0].submit_time = 0;
+  jobs[1].id = 1;
+  jobs[1].submit_time = 2;
+  const size_t completing = first_end == FirstEnd::requeued ? 0 : 1;
+  std::vector<const JobState*> in_system{&states[0]};
+  auto plan_at = [&](double t) {
+    SystemView view;
+    view.now = t;
+    view.machine = &machine;
+    view.up = ResourceSet::all(16);
+    view.jobs = in_system;
+    policy->plan(view);
+  };
+  policy->job_submitted(jobs[0], 0);
+  plan_at(0);
+  if (first_end == FirstEnd::killed) policy->job_ended(jobs[0], JobEnd::killed, 1);
+  if (first_end == FirstEnd::failed) policy->job_ended(jobs[0], JobEnd::failed, 1);
+  if (first_end == FirstEnd::requeued) policy->job_requeued(jobs[0], 1);
+  if (completing == 1) in_system.clear();
+  plan_at(1);
+  if (completing == 1) {
+    policy->job_submitted(jobs[1], 2);
+    in_system = {&states[1]};
+  }
+  for (double t = 2; t < 6; t++)
+    plan_at(t);
+  states[completing].span_done = 3;
+  states[completing].work_done = 3;
+  policy->job_ended(jobs[completing], JobEnd::completed, 6);
+  for (const auto& [key, value] : policy->report().summary_numbers)
+    if (key == "lower_bound") return value;
+  ADD_FAILURE() << "no lower_bound in the report";
+  return 0;
+}
+
+/* A job gone for good, killed (its walltime, its owner) or failed without requeue, leaves no entry in the policy: a
+ * later job under its id is a new job, released at its submission (lower bound 2 - 0 + 3 = 5, as for a job under
+ * another id), where the entry it left made the new job the requeue of the old one, released at 0 (lower bound 3). A
+ * requeued job (job_requeued()) keeps its release: 0 - 0 + 3. */
+TEST(HierarchicalPolicy, AJobGoneForGoodLeavesNoEntry)
+{
+  EXPECT_DOUBLE_EQ(lone_job_lower_bound(FirstEnd::killed, 9), 5);
+  EXPECT_DOUBLE_EQ(lone_job_lower_bound(FirstEnd::killed, 1), 5);
+  EXPECT_DOUBLE_EQ(lone_job_lower_bound(FirstEnd::failed, 9), 5);
+  EXPECT_DOUBLE_EQ(lone_job_lower_bound(FirstEnd::failed, 1), 5);
+  EXPECT_DOUBLE_EQ(lone_job_lower_bound(FirstEnd::requeued, 1), 3);
+}
+
 } // namespace
 } // namespace jobsched::hierarchical

@@ -298,6 +298,51 @@ TEST_F(PlotTest, BadInputIsAnInputErrorAndWritesNothing)
   EXPECT_FALSE(fs::exists(run / "plots"));
 }
 
+/* What a run's figures cannot be drawn from is named, with what to do. A window where no job held processors (here
+ * 185 to 195 s, while job 2 is suspended) said that trace.csv had not been written, beside trace.csv; --from alone
+ * after the run's end (250 s) named a --to of 0, which was not given; a run folder written with output.jobs: false, a
+ * sweep folder whose tables are not written yet, and a sweep's failed run were "neither aggregate.csv nor jobs.csv". */
+TEST_F(PlotTest, WhatAFigureLacksIsNamed)
+{
+  auto error_of = [](const std::vector<std::string>& args) { return input_error_of([&args] { plot_main(args); }); };
+  fs::path run = make_run(true);
+  write(run / "trace.csv", "job_id,start,end,processors,state\n1,0,100,0-3,running\n3,20,70,5,running\n"
+                           "2,100,180,0-1 4,running\n2,180,200,0-1 4,suspended\n2,200,250,0-2,running\n");
+  EXPECT_EQ(error_of({run.string(), "--from", "185", "--to", "195"}),
+            run.string() + ": no job held processors between 185 and 195 s after the first submission (the window of "
+                           "--from and --to); in trace.csv jobs hold processors between 0 and 250 s, none in this "
+                           "window: nothing to draw (give a window that meets them)");
+  const std::string after_the_end = "--from 300: at or after the end of " + run.string() +
+                                    ", 250 s after its first submission: nothing to draw (give --from below 250)";
+  EXPECT_EQ(error_of({run.string(), "--from", "300"}), after_the_end);
+  EXPECT_EQ(error_of({run.string(), "--from", "100", "--to", "50"}),
+            "--from 100 and --to 50: the window is empty (--to must be above --from, 0 without it)");
+  EXPECT_EQ(error_of({run.string(), "--to", "0"}),
+            "--from 0 and --to 0: the window is empty (--to must be above --from, 0 without it)");
+  fs::remove(run / "trace.csv"); // from jobs.csv's allocated_resources: the same end
+  EXPECT_EQ(error_of({run.string(), "--from", "300"}), after_the_end);
+
+  fs::remove(run / "jobs.csv");
+  EXPECT_EQ(error_of({run.string()}),
+            run.string() + ": a run folder (summary.json) without jobs.csv, which a run's figures are drawn from: the "
+                           "run was made with output.jobs: false; rerun it (or its sweep) with output.jobs: true");
+  fs::path failed = dir_ / "failed";
+  fs::create_directories(failed);
+  write(failed / "error.txt", "platform.xml: host 'frontend' was switched off\n");
+  EXPECT_EQ(error_of({failed.string()}),
+            failed.string() + ": a run that failed (error.txt: platform.xml: host 'frontend' was switched off): no "
+                              "figure to draw");
+  fs::path sweep = dir_ / "sweep";
+  fs::create_directories(sweep);
+  write(sweep / "plan.csv", "run,point,replication,seed,policy.name,hash\n1,0,0,1,fcfs,0123456789abcdef\n");
+  EXPECT_EQ(error_of({sweep.string()}),
+            sweep.string() + ": a sweep folder (plan.csv) without aggregate.csv: its tables are written when every " +
+                "run is done (a shard, or a sweep stopped before the end, writes none): jobsched collect " +
+                sweep.string() + " writes them from the runs done, then plot");
+  for (const fs::path& folder : {run, failed, sweep})
+    EXPECT_FALSE(fs::exists(folder / "plots")) << folder;
+}
+
 /* Without trace.csv, a job that was preempted (empty allocated_resources) would be missing from the Gantt chart
  * and counted on its 3 requested processors from 100 to 250 while jobs 1 and 3 hold theirs: refused, whatever the
  * other jobs hold. With its segments in trace.csv the same jobs.csv is drawn. */
@@ -312,8 +357,8 @@ TEST_F(PlotTest, RunWithoutTraceRefusesAJobThatRanWithoutAllocation)
   std::string e = input_error_of([&] { plot_main({run.string()}); });
   EXPECT_EQ(e, run.string() +
                    ": 1 of the 3 started jobs have no allocated_resources in jobs.csv (preempted, moved or resized: "
-                   "their processors are in trace.csv, which this run did not write); rerun it with output.trace: "
-                   "true");
+                   "their processors are in trace.csv, which this run did not write); rerun it (or its sweep) with "
+                   "output.trace: true");
   EXPECT_FALSE(fs::exists(run / "plots"));
 
   write(run / "trace.csv", "job_id,start,end,processors,state\n1,0,100,0-3,running\n3,20,70,5,running\n"

@@ -92,6 +92,19 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     spec_.a_greedy.utilization_threshold = p.get_double("utilization_threshold");
     spec_.a_greedy.responsiveness = p.get_double("responsiveness");
     spec_.invariants = p.get_string("invariants");
+    // Desires come from one job scheduler: another's parameters would be read and ignored (a typo of the policy's name,
+    // or of the study's intent), so they are refused, naming the key.
+    const char* const scheduler = job_scheduler == hs::JobScheduler::a_control  ? "A-Control"
+                                  : job_scheduler == hs::JobScheduler::a_greedy ? "A-Greedy"
+                                                                                : "EQUI";
+    const auto refuse_unless = [&](const char* key, hs::JobScheduler reader, const char* readers) {
+      if (p.given(key) && job_scheduler != reader)
+        throw InputError(std::string("policy.params.") + key + ": only " + readers +
+                         " read it; this policy's desires come from " + scheduler + ": leave it out");
+    };
+    refuse_unless("convergence_rate", hs::JobScheduler::a_control, "A-Control's policies (ac-ds, ac-equi)");
+    for (const char* key : {"utilization_threshold", "responsiveness"})
+      refuse_unless(key, hs::JobScheduler::a_greedy, "A-Greedy's policies (ag-ds, ag-equi)");
     messages_over_platform_ = p.get_string("messages") == "platform";
     message_bytes_ = p.get_double("message_bytes");
     read_tree(p, env.seed);
@@ -144,51 +157,48 @@ class HierarchicalPolicy : public TimeSharingPolicy {
   {
     unresolved_states_++;
     first_submission_ = std::min(first_submission_, job.submit_time);
-    if (jobs_.count(job.id) != 0) { // requeued after its host failed: its work starts again, on its leaf
-      JobEntry& e = jobs_.at(job.id);
-      e = fresh_entry(job.id, e.leaf, e.record.release);
-      arrivals_.push_back(job.id);
-      return;
-    }
     const int leaf = leaves_stream_.uniform_int(0, static_cast<int>(leaves_.size()) - 1);
     jobs_.emplace(job.id, fresh_entry(job.id, leaf, job.submit_time));
     arrivals_.push_back(job.id);
   }
 
+  /* Its host failed: its work starts again, on its leaf, released when it first was. */
+  void job_requeued(const Job& job, double now) override
+  {
+    auto it = jobs_.find(job.id);
+    if (it == jobs_.end()) {
+      job_submitted(job, now);
+      return;
+    }
+    JobEntry& e = it->second;
+    leave(e, JobEnd::failed, now);
+    unresolved_states_++;
+    first_submission_ = std::min(first_submission_, job.submit_time);
+    e = fresh_entry(job.id, e.leaf, e.record.release);
+    arrivals_.push_back(job.id);
+  }
+
+  /* The job is gone for good, however it ended (a requeue comes to job_requeued()): completed, its record is kept for
+   * the analysis; its entry goes in every case, or a long log's killed and failed jobs would stay here to the end. */
   void job_ended(const Job& job, JobEnd how, double now) override
   {
     auto it = jobs_.find(job.id);
     if (it == jobs_.end()) return;
     JobEntry& e = it->second;
-    // The common makespan's last finish (output/metrics.cpp): every job that ran, whatever its end. A requeued job's
-    // start is cleared before it comes here (it ends again later), and one that never started does not count.
-    if (how == JobEnd::completed || (e.state != nullptr && e.state->started()))
-      last_finish_ = std::max(last_finish_, now);
-    auto placed = std::find_if(placed_.begin(), placed_.end(), [&e](const Placed& p) { return p.entry == &e; });
-    const bool in_plan = placed != placed_.end();
-    relayout_ = relayout_ || in_plan; // the others' places along the processors move
-    // Requeued (its host failed), it stays in the system without its processors: the last plan cannot be claimed again
-    // (Plan::same_as_last) until a plan without it is sent.
-    requeued_from_plan_ = requeued_from_plan_ || (how == JobEnd::failed && in_plan);
-    if (in_plan) placed_.erase(placed);
-    if (!e.admitted) {
-      arrivals_.erase(std::remove(arrivals_.begin(), arrivals_.end(), job.id), arrivals_.end());
-      return;
+    leave(e, how, now);
+    if (how == JobEnd::completed && e.admitted) {
+      close_quantum(e, now, true);
+      e.record.finish = now;
+      // Its work and span as it reported them (its measures at its end), for the analysis.
+      if (e.state != nullptr) {
+        e.record.work = e.state->work_done;
+        e.record.span = e.state->span_done;
+        e.record.average_parallelism = e.record.span > 0 ? e.record.work / e.record.span : 0;
+      }
+      records_.push_back(e.record);
+      record_leaves_.push_back(e.leaf);
     }
-    auto& list = leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]];
-    list.erase(std::remove(list.begin(), list.end(), &e), list.end());
-    if (how != JobEnd::completed) return; // requeued: job_submitted() follows
-    close_quantum(e, now, true);
-    e.record.finish = now;
-    // Its work and span as it reported them (its measures at its end), for the analysis.
-    if (e.state != nullptr) {
-      e.record.work = e.state->work_done;
-      e.record.span = e.state->span_done;
-      e.record.average_parallelism = e.record.span > 0 ? e.record.work / e.record.span : 0;
-    }
-    records_.push_back(e.record);
-    record_leaves_.push_back(e.leaf);
-    jobs_.erase(it); // its record is kept; a long trace's finished jobs would otherwise stay here
+    jobs_.erase(it);
   }
 
   Plan plan(const SystemView& view) override
@@ -338,6 +348,29 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     e.record.id = id;
     e.record.release = release;
     return e;
+  }
+
+  /* The job `e` leaves the plan in force and its leaf (or the arrivals, not admitted yet), having ended `how` at `now`:
+   * for good (job_ended()) or to come again (job_requeued(), as failed). */
+  void leave(JobEntry& e, JobEnd how, double now)
+  {
+    // The common makespan's last finish (output/metrics.cpp): every job that ran, whatever its end. A requeued job's
+    // start is cleared before it comes here (it ends again later), and one that never started does not count.
+    if (how == JobEnd::completed || (e.state != nullptr && e.state->started()))
+      last_finish_ = std::max(last_finish_, now);
+    auto placed = std::find_if(placed_.begin(), placed_.end(), [&e](const Placed& p) { return p.entry == &e; });
+    const bool in_plan = placed != placed_.end();
+    relayout_ = relayout_ || in_plan; // the others' places along the processors move
+    // Its host failed: requeued, it stays in the system without its processors, and the last plan cannot be claimed
+    // again (Plan::same_as_last) until a plan without it is sent (a job failed for good counts alike).
+    requeued_from_plan_ = requeued_from_plan_ || (how == JobEnd::failed && in_plan);
+    if (in_plan) placed_.erase(placed);
+    if (!e.admitted) {
+      arrivals_.erase(std::remove(arrivals_.begin(), arrivals_.end(), e.record.id), arrivals_.end());
+      return;
+    }
+    auto& list = leaf_jobs_[leaves_[static_cast<size_t>(e.leaf)]];
+    list.erase(std::remove(list.begin(), list.end(), &e), list.end());
   }
 
   /* The plan in force again as a plan of its own (placed_: the last plan laid out, less the jobs that ended since). */

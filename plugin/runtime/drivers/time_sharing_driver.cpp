@@ -37,11 +37,11 @@ void TimeSharingDriver::job_ended(const JobState& s, double now)
   policy_.job_ended(*s.job, job_end_of(s.fate), now);
 }
 
-/* Its host failed: it ends for the policy and comes again, at its place in submission order (in_system_ keeps it). */
+/* Its host failed: requeued for the policy (by default an end, then a submission), and it comes again at its place
+ * in submission order (in_system_ keeps it). */
 void TimeSharingDriver::job_requeued(const JobState& s, double now)
 {
-  policy_.job_ended(*s.job, JobEnd::failed, now);
-  policy_.job_submitted(*s.job, now);
+  policy_.job_requeued(*s.job, now);
 }
 
 void TimeSharingDriver::process_ended(JobId job, int process, double now)
