@@ -330,13 +330,23 @@ class AdaptivePartitioning : public TimeSharingPolicy {
     std::vector<Entry*>& chosen = chosen_; // their entries: no lookup of a job's entry per placement
     chosen.clear();
     int left = idle_count;
-    for (Entry* c : candidates) {
-      if (left == 0) break;
-      Entry& e = *c;
-      if (e.partition == 0 || (!configure_at_arrival_ && !e.started)) configure(e, *e.job);
-      if (e.partition > left) continue;
-      chosen.push_back(c);
-      left -= e.partition;
+    if (ahead_.stepping()) { // every job has started and is configured (look_ahead()): none is configured here
+      for (Entry* c : candidates) {
+        if (left == 0) break;
+        const int partition = c->partition;
+        if (partition > left) continue;
+        chosen.push_back(c);
+        left -= partition;
+      }
+    } else {
+      for (Entry* c : candidates) {
+        if (left == 0) break;
+        Entry& e = *c;
+        if (e.partition == 0 || (!configure_at_arrival_ && !e.started)) configure(e, *e.job);
+        if (e.partition > left) continue;
+        chosen.push_back(c);
+        left -= e.partition;
+      }
     }
     // Placement: where the job was last, when those processors are idle (no move), else the lowest idle ones.
     // Each gets exactly its partition: its last set when that has as many processors, else the partition's lowest idle

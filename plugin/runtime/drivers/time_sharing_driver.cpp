@@ -1148,6 +1148,16 @@ bool TimeSharingDriver::fill_replay_table(const std::vector<Phase>& phases, bool
           count_of[j * count + p] = *counts++;
       continue;
     }
+    if (cycle_ids_.size() <= kIdsWalked) { // a walk along the phase and the ids, both by id
+      size_t j = 0;
+      for (const auto& [id, where] : run) {
+        while (ids[j] < id) // (there: the ids are the union of the phases' jobs)
+          j++;
+        where_of[j * count + p] = where;
+        if (count_of != nullptr) count_of[j * count + p] = *counts++;
+      }
+      continue;
+    }
     // Each entry found among the ids by a search from the last one's (both by id): a phase names a few of many jobs
     // (under EQUI-EPOCH, an epoch's of a cycle of hundreds of jobs and dozens of phases), and a walk along the ids from
     // the first, phase after phase, was a pass over the whole table.
@@ -1228,11 +1238,13 @@ CycleAdvance TimeSharingDriver::advance_lookahead(double now, const NextVirtualI
     const size_t phases = ahead.phases.size(); // as many as its instants (check_lookahead(), check_extension())
     if (phases < 2) break;
     if (!fill_replay_table(ahead.phases, false, ahead.counts.empty() ? nullptr : ahead.counts.data())) break;
+    // The rows as decide() writes them, suspensions in submission order: given first, the runtime lists each step's
+    // changes in that order as it begins.
+    runtime_.cycle_rows_as_applied(cycle_orders_);
     if (!runtime_.cycle_begin(cycle_ids_, cycle_where_, phases, 0, false, &cycle_counts_)) {
       runtime_.cycle_end(0);
       break;
     }
-    runtime_.cycle_rows_as_applied(cycle_orders_); // the rows as decide() writes them: suspensions in submission order
     runtime_.cycle_partial();
     size_t phase = 0;
     while (phase + 1 < phases) {

@@ -210,6 +210,10 @@ class TimeSharingDriver : public Driver {
   std::shared_ptr<const Rotation> rotation_tried_;
   size_t rotation_phase_ = 0;
   ResourceSet rotation_up_;
+  /* fill_replay_table() walks along the union's ids up to this many (AP's lookaheads: about 9 to 18 jobs, each phase
+   * naming half of them or so), and searches them beyond (EQUI-EPOCH's cycles on the KTH log: about 190 jobs, an
+   * epoch's phase naming a few): a search per entry made AP's run 4.4% longer (docs/performance.md). */
+  static constexpr size_t kIdsWalked = 64;
   static constexpr long kPhasesChecked = 256;     // the first lookaheads and cycles, whose phases' sets are all checked
   long lookaheads_seen_ = 0;
   long cycles_seen_ = 0;

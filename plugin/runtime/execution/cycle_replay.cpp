@@ -108,6 +108,7 @@ bool JobRuntime::cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, 
   cycle_partial_ = false;
   cycle_partial_unkept_ = false;
   cycle_trial_sure_ = false;
+  cycle_next_as_applied_ = false;
   cycle_timers_after_ = -std::numeric_limits<double>::infinity();
   cycle_period_ = 0;
   // Only what suspend(), resume() and resize() do to a job on a timer with nothing to prepare is replayed.
@@ -119,6 +120,7 @@ bool JobRuntime::cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, 
   // force names every job that computes). One walk along the executions and the ids, both by id.
   std::vector<Execution*>& executions = cycle_executions_;
   executions.clear();
+  bool any_malleable = false;
   size_t j = 0;
   const auto take_waiting = [&] { // ids[j], which has no execution
     if (!waiting || (j > 0 && !(ids[j - 1] < ids[j]))) return false;
@@ -126,6 +128,7 @@ bool JobRuntime::cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, 
     if (s == nullptr || s->status != JobStatus::waiting || rows.at(j, phase) != nullptr) return false;
     const auto& job = static_cast<const WorkloadJob&>(*s->job);
     if (!job.profile.empty() || job.kill_at_estimate) return false;
+    any_malleable = any_malleable || job.shape == JobShape::malleable;
     executions.push_back(nullptr);
     j++;
     return true;
@@ -145,6 +148,7 @@ bool JobRuntime::cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, 
         (!running && s.status != JobStatus::suspended) || running != (now_on != nullptr) ||
         (running && (x.timer_end < 0 || s.processors != *now_on)))
       return false;
+    any_malleable = any_malleable || x.job->shape == JobShape::malleable;
     executions.push_back(&x);
     j++;
   }
@@ -165,7 +169,14 @@ bool JobRuntime::cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, 
     emptied.to = std::numeric_limits<size_t>::max();
     if (emptied.next.size() < jobs) emptied.next.resize(jobs); // a job changes at most once from a phase to the next
     emptied.next_listed = 0;
+    if (emptied.resumed.size() < jobs) emptied.resumed.resize(jobs);
+    emptied.resumed_listed = 0;
   }
+  // With the rows' orders given already (AP's lookaheads: cycle_rows_as_applied()) and no resize to sort out, the
+  // changes from each phase to the next are listed as the driver applies a plan here, once per advance, rather than
+  // sorted out at every step (cycle_list_changes(): a twentieth of APMC's run): the jobs stopped or moved in `next`,
+  // the jobs resumed apart, put after them once every job is listed.
+  const bool as_applied = !cycle_stop_orders_.empty() && !any_malleable;
   cycle_timer_floor_ = -std::numeric_limits<double>::infinity();
   CycleChanges* const changes = cycle_changes_.data(); // (read through a local: a store through cycle_changes_' own
                                                        // pointer made the compiler load every member again after it)
@@ -261,7 +272,10 @@ bool JobRuntime::cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, 
       if (first > covered) suspended_from(covered);
       if (first > 0 && last_index != place_before) {
         CycleChanges& step = changes[first - 1];
-        step.next[step.next_listed++] = {j, last_index};
+        if (as_applied && place_before < 0)
+          step.resumed[step.resumed_listed++] = {j, last_index};
+        else
+          step.next[step.next_listed++] = {j, last_index};
       }
       place_before = last_index;
       covered = end;
@@ -283,6 +297,15 @@ bool JobRuntime::cycle_begin_rows(const std::vector<JobId>& ids, size_t phases, 
     }
   }
   cycle_job_runs_[jobs] = cycle_computing_runs_.size();
+  if (as_applied) {
+    for (size_t p = 0; p + 1 < phases; p++) {
+      CycleChanges& step = changes[p];
+      sort_by_stop_order(step.next.data(), step.next_listed);
+      std::copy(step.resumed.data(), step.resumed.data() + step.resumed_listed, step.next.data() + step.next_listed);
+      step.next_listed += step.resumed_listed;
+    }
+    cycle_next_as_applied_ = true;
+  }
   if (std::any_of(cycle_sets_.begin(), cycle_sets_.end(), [](const CycleSet& c) { return !(c.speed > 0); }))
     return false;
   cycle_saved_in_.assign(ids.size(), -1);
@@ -343,9 +366,32 @@ inline JobRuntime::CycleChangeList JobRuntime::cycle_changes(size_t from, size_t
 {
   const CycleChanges& changes = cycle_changes_[from];
   const bool as_applied = !cycle_stop_orders_.empty();
-  if (to == from + 1 && !as_applied) return {changes.next.data(), changes.next.data() + changes.next_listed};
+  if (to == from + 1 && (!as_applied || cycle_next_as_applied_))
+    return {changes.next.data(), changes.next.data() + changes.next_listed};
   if (changes.to == to) return {changes.jobs.data(), changes.jobs.data() + changes.listed};
   return cycle_list_changes(from, to);
+}
+
+void JobRuntime::sort_by_stop_order(CycleChange* listed, size_t count) const
+{
+  // A step stops a few jobs, most often listed in submission order already (a generated workload's ids follow it): an
+  // insertion sort, written here, where std::sort's calls and tests for its size were a fortieth of APMC's run. Up to
+  // 16 entries std::sort is this same insertion sort (its threshold), so equal orders, if any, keep their order too.
+  if (count <= 16) {
+    const std::uint64_t* const orders = cycle_stop_orders_.data();
+    for (size_t i = 1; i < count; i++) {
+      const CycleChange change = listed[i];
+      const std::uint64_t order = orders[change.first];
+      size_t k = i;
+      for (; k > 0 && order < orders[listed[k - 1].first]; k--)
+        listed[k] = listed[k - 1];
+      listed[k] = change;
+    }
+  } else {
+    std::sort(listed, listed + count, [this](const auto& a, const auto& b) {
+      return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
+    });
+  }
 }
 
 JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t to)
@@ -416,24 +462,7 @@ JobRuntime::CycleChangeList JobRuntime::cycle_list_changes(size_t from, size_t t
       if (was != goes) sort_out(j, was, goes);
     }
   }
-  // A step stops a few jobs, most often listed in submission order already (a generated workload's ids follow it): an
-  // insertion sort, written here, where std::sort's calls and tests for its size were a fortieth of APMC's run. Up to
-  // 16 entries std::sort is this same insertion sort (its threshold), so equal orders, if any, keep their order too.
-  if (stopped_count <= 16) {
-    const std::uint64_t* const orders = cycle_stop_orders_.data();
-    for (size_t i = 1; i < stopped_count; i++) {
-      const CycleChange change = listed[i];
-      const std::uint64_t order = orders[change.first];
-      size_t k = i;
-      for (; k > 0 && order < orders[listed[k - 1].first]; k--)
-        listed[k] = listed[k - 1];
-      listed[k] = change;
-    }
-  } else {
-    std::sort(listed, listed + stopped_count, [this](const auto& a, const auto& b) {
-      return cycle_stop_orders_[a.first] < cycle_stop_orders_[b.first];
-    });
-  }
+  sort_by_stop_order(listed, stopped_count);
   CycleChange* listed_end = listed + stopped_count;
   listed_end = std::copy(shrinking, shrinking + shrinking_count, listed_end);
   listed_end = std::copy(growing, growing + growing_count, listed_end);
@@ -666,6 +695,8 @@ void JobRuntime::cycle_whole()
 {
   if (!cycle_partial_ || cycle_partial_unkept_ || cycle_waiting() > 0)
     throw std::logic_error("cycle replay: whole cycles after boundaries not all kept or jobs not all started");
+  if (cycle_next_as_applied_) // (its lists from one phase to the next would be read by id from here)
+    throw std::logic_error("cycle replay: whole cycles after changes listed as applied");
   cycle_partial_ = false;
   cycles_committed_ = 0;
   for (CycleState& st : cycle_state_)

@@ -275,7 +275,9 @@ class JobRuntime {
    * order in which the driver suspends the jobs (one per id of cycle_begin(): their submission order). At each
    * boundary the rows then come as when the driver applies a plan: those of the jobs suspended and of the jobs that
    * are not malleable moved, in that order; then those of the malleable jobs resized, the ones shrunk first, by id;
-   * then those of the jobs resumed, by id. Otherwise all by id. Until cycle_end(). */
+   * then those of the jobs resumed, by id. Otherwise all by id. Until cycle_end(). Also before cycle_begin() (whose
+   * ids the orders follow then), where the lists of changes from each phase to the next are then made in that order
+   * once, rather than at each step; cycle_whole() is refused after such a cycle_begin(). */
   void cycle_rows_as_applied(const std::vector<std::uint64_t>& orders);
   /* Before a whole cycle's steps, once the caller has found their clocks (those steps come by `latest`, the largest of
    * their wake-ups `until` and clocks): when no job of the cycle can end its timer by then (each job's remaining work,
@@ -629,6 +631,10 @@ class JobRuntime {
     // place, where an emplace_back per change, its capacity tested, cost a tenth of cycle_begin())
     std::vector<CycleChange> next;
     size_t next_listed = 0;
+    // While cycle_begin() lists `next` as applied (cycle_next_as_applied_): the jobs resumed, by id, put after those
+    // stopped or moved once every job is listed (as large as `next`)
+    std::vector<CycleChange> resumed;
+    size_t resumed_listed = 0;
   };
   /* A list of changes (CycleChanges' `jobs` or `next`), walked by cycle_step(). */
   struct CycleChangeList {
@@ -672,6 +678,9 @@ class JobRuntime {
   double cycle_timer_floor_ = -std::numeric_limits<double>::infinity();
   std::vector<CycleChanges> cycle_changes_;        // per phase
   std::vector<std::uint64_t> cycle_stop_orders_;   // cycle_rows_as_applied()'s, per job (empty: rows by id)
+  /* Each CycleChanges' `next` is listed as the driver applies a plan (cycle_list_changes()), by cycle_begin(): the
+   * orders were given before it, and no job is malleable (no resize to sort out). */
+  bool cycle_next_as_applied_ = false;
   // cycle_changes()'s lists of the jobs changed after those that stop or move, kept with their storage
   // (each as long as the longest list yet: only grows)
   std::vector<CycleChange> cycle_shrinking_, cycle_growing_, cycle_resuming_;
@@ -692,6 +701,7 @@ class JobRuntime {
                              double reference_speed);
   CycleChangeList cycle_changes(size_t from, size_t to);
   CycleChangeList cycle_list_changes(size_t from, size_t to); // cycle_changes() for a list not built yet
+  void sort_by_stop_order(CycleChange* listed, size_t count) const; // by cycle_stop_orders_
   /* The two cycle_begin()'s: `rows` reads either form of the phases (cycle_replay.cpp); `valid`: the form's sizes
    * agree with `ids` and `phases`. */
   template <class Rows>
