@@ -155,11 +155,8 @@ class HierarchicalPolicy : public TimeSharingPolicy {
 
   void job_submitted(const Job& job, double /*now*/) override
   {
-    unresolved_states_++;
-    first_submission_ = std::min(first_submission_, job.submit_time);
     const int leaf = leaves_stream_.uniform_int(0, static_cast<int>(leaves_.size()) - 1);
-    jobs_.emplace(job.id, fresh_entry(job.id, leaf, job.submit_time));
-    arrivals_.push_back(job.id);
+    arrive(job, leaf, job.submit_time);
   }
 
   /* Its host failed: its work starts again, on its leaf, released when it first was. */
@@ -172,10 +169,7 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     }
     JobEntry& e = it->second;
     leave(e, JobEnd::failed, now);
-    unresolved_states_++;
-    first_submission_ = std::min(first_submission_, job.submit_time);
-    e = fresh_entry(job.id, e.leaf, e.record.release);
-    arrivals_.push_back(job.id);
+    arrive(job, e.leaf, e.record.release);
   }
 
   /* The job is gone for good, however it ended (a requeue comes to job_requeued()): completed, its record is kept for
@@ -348,6 +342,16 @@ class HierarchicalPolicy : public TimeSharingPolicy {
     e.record.id = id;
     e.record.release = release;
     return e;
+  }
+
+  /* The job arrives (submitted, or requeued after leave()) on `leaf`, released at `release`: a fresh entry, waiting to
+   * be admitted. */
+  void arrive(const Job& job, int leaf, double release)
+  {
+    unresolved_states_++;
+    first_submission_ = std::min(first_submission_, job.submit_time);
+    jobs_.insert_or_assign(job.id, fresh_entry(job.id, leaf, release));
+    arrivals_.push_back(job.id);
   }
 
   /* The job `e` leaves the plan in force and its leaf (or the arrivals, not admitted yet), having ended `how` at `now`:
