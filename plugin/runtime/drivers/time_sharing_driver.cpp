@@ -799,30 +799,33 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const NextVirtualInst
   };
   // A cycle's boundaries on the clock, found one at a time (they do not depend on the jobs): from `t` at position
   // `at`, until the phase in force at the start comes again (`whole`), something else would come first or more
-  // boundaries than phases were found (`done`); `latest`: the largest of their clocks and wake-ups.
+  // boundaries than phases were found (`done`); `latest`: the largest of their clocks and wake-ups. The first `found`
+  // of an array with room for phases + 1, sized once per advance: no size to work out from the vector's ends, no
+  // capacity to test and no new element to value-initialize per boundary.
   struct Boundaries {
     double t;
     Cycle::Position at;
     double latest;
+    size_t found = 0;
     bool done = false, whole = false;
   };
-  auto find_next = [&](std::vector<CycleBoundary>& found, Boundaries& b) {
+  auto find_next = [&](CycleBoundary* found, Boundaries& b) {
     if (b.done) return;
-    if (found.size() > phases) {
+    if (b.found > phases) {
       b.done = true;
       return;
     }
-    // From the last one found, read where it lies (the vectors have room: no reallocation moves it). A copy of its
-    // position, read back in 16-byte halves of 8-byte stores not yet landed, stalled the chain of boundaries.
-    const double from = found.empty() ? b.t : found.back().clock;
-    const Cycle::Position& at = found.empty() ? b.at : found.back().at;
-    CycleBoundary& next = found.emplace_back();
+    // From the last one found, read where it lies. A copy of its position, read back in 16-byte halves of 8-byte
+    // stores not yet landed, stalled the chain of boundaries.
+    const double from = b.found == 0 ? b.t : found[b.found - 1].clock;
+    const Cycle::Position& at = b.found == 0 ? b.at : found[b.found - 1].at;
+    CycleBoundary& next = found[b.found];
     reach(from, at, next);
     if (next.clock < 0) {
-      found.pop_back();
       b.done = true;
       return;
     }
+    b.found++;
     b.latest = std::max({b.latest, next.clock, next.until});
     b.done = b.whole = next.at.phase == origin;
   };
@@ -863,33 +866,32 @@ CycleAdvance TimeSharingDriver::advance_cycles(double now, const NextVirtualInst
   // Each cycle's boundaries are found before the runtime replays them, which tells it by when they all come: it can
   // then know the cycle kept before replaying it (JobRuntime::cycle_trial_until). The next cycle's are found one per
   // boundary replayed (the chain of arithmetic from one boundary's clock to the next overlaps the replay's own).
-  cycle_boundaries_.clear();
-  cycle_boundaries_.reserve(cycle.phases.size() + 2);
-  next_cycle_boundaries_.reserve(cycle.phases.size() + 2);
+  for (auto* found : {&cycle_boundaries_, &next_cycle_boundaries_})
+    if (found->size() < phases + 1) found->resize(phases + 1);
   Boundaries these{clock, at_clock, clock};
   while (!these.done)
-    find_next(cycle_boundaries_, these);
+    find_next(cycle_boundaries_.data(), these);
   while (these.whole) {
     runtime_.cycle_trial_until(these.latest);
-    const CycleBoundary& last = cycle_boundaries_.back(); // where the cycle ends, and the next begins
-    next_cycle_boundaries_.clear();
+    const CycleBoundary& last = cycle_boundaries_[these.found - 1]; // where the cycle ends, and the next begins
     Boundaries next{last.clock, last.at, last.clock};
     bool kept = true;
-    for (const CycleBoundary& b : cycle_boundaries_) {
+    for (size_t i = 0; i < these.found; i++) {
+      const CycleBoundary& b = cycle_boundaries_[i];
       if (!runtime_.cycle_step(b.clock, b.until, b.at.phase)) {
         kept = false;
         break;
       }
-      find_next(next_cycle_boundaries_, next);
+      find_next(next_cycle_boundaries_.data(), next);
     }
     if (!kept) break;
     runtime_.cycle_commit();
     clock = last.clock;
     at_clock = last.at;
     advance.cycles++;
-    advance.instants += static_cast<long>(cycle_boundaries_.size());
+    advance.instants += static_cast<long>(these.found);
     while (!next.done)
-      find_next(next_cycle_boundaries_, next);
+      find_next(next_cycle_boundaries_.data(), next);
     std::swap(cycle_boundaries_, next_cycle_boundaries_);
     these = next;
   }
