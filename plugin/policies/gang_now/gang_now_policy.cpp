@@ -485,7 +485,7 @@ PolicyRegistration gang_now{
       {"expansion", "column", "Expansion's search for free space: column or exhaustive", {"column", "exhaustive"}},
       {"max_exhaustive_slices",
        "12",
-       "exhaustive search only on maps of at most this many slices with free entries",
+       "expansion: exhaustive only: the exhaustive search on maps of at most this many slices with free entries",
        {},
        ParamRange::between(1, 24)},
       {"new_slice_rule",

@@ -851,7 +851,11 @@ std::vector<ParamSpec> common_params(std::vector<ParamSpec> own)
        {},
        ParamRange::at_least(kMinQuantum)},
       {"period", "100.0", "seconds between load samples and usage halvings", {}, ParamRange::at_least(kMinQuantum)},
-      {"initial_load", "1.0", "L before the first sample (jobs in the system)", {}, ParamRange::at_least(0)},
+      {"initial_load",
+       "1.0",
+       "L before the first sample (jobs in the system); GS(p) (ap with partition_size > 0) does not read it",
+       {},
+       ParamRange::at_least(0)},
       {"usage",
        "processor-seconds",
        "what priority counts: processor-seconds or seconds held",
@@ -868,7 +872,10 @@ std::unique_ptr<TimeSharingPolicy> make(const PolicyEnv& env, Variant variant)
 }
 
 const ParamSpec kRounding{
-    "rounding", "ceiling", "P/L to a power of two: floor, nearest or ceiling", {"floor", "nearest", "ceiling"}};
+    "rounding",
+    "ceiling",
+    "P/L to a power of two: floor, nearest or ceiling; GS(p) (ap with partition_size > 0) does not read it",
+    {"floor", "nearest", "ceiling"}};
 const ParamSpec kNodeMemory{
     "node_memory_mb", "1.0", "memory of one processor (MB): min_j = job memory / this", {}, ParamRange::above(0)};
 
