@@ -769,6 +769,15 @@ class JobRuntime {
   std::vector<size_t> rotation_phase_taken_;
   std::vector<size_t> rotation_phase_stamp_;
   std::vector<std::pair<size_t, size_t>> rotation_phase_range_;
+  /* This replay's jobs by id, direct-mapped (the id modulo the table's size; a slot of another job or of an earlier
+   * replay is a miss, which groups_ answers): a job held in several slices is met again in each phase holding it, most
+   * of rotation_job()'s calls, each a search of groups_ for the place the job already has. */
+  struct RotationSeen {
+    size_t replay = 0; // rotation_replays_ when it was taken (0: never)
+    JobId id = 0;
+    size_t index = 0;
+  };
+  std::array<RotationSeen, 256> rotation_seen_{};
   std::vector<int> rotation_host_count_;
   std::vector<int> rotation_lean_of_process_;
   size_t rotation_job_count_ = 0; // the first ones of rotation_jobs_ in use

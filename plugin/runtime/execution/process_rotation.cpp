@@ -24,11 +24,17 @@ namespace jobsched {
 JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector<int>& where, const ResourceSet& up,
                                                      bool computes_now, size_t& index)
 {
+  RotationSeen& seen = rotation_seen_[static_cast<size_t>(id) % rotation_seen_.size()];
+  if (seen.replay == rotation_replays_ && seen.id == id) { // taken by this replay already, found without a search
+    index = seen.index;
+    return RotationRefusal::none;
+  }
   auto found = groups_.find(id);
   if (found == groups_.end()) return RotationRefusal::for_now; // none of its processes started yet
   ProcessGroup& g = found->second;
   if (g.rotation_replay == rotation_replays_) { // taken by this replay already (a phase met again)
     index = g.rotation_index;
+    seen = RotationSeen{rotation_replays_, id, index};
     return RotationRefusal::none;
   }
   if (g.state->finished() || !g.job->profile.empty() || where.size() != g.processor.size())
@@ -115,6 +121,7 @@ JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector
   rj.synced = false;
   g.rotation_replay = rotation_replays_;
   g.rotation_index = index;
+  seen = RotationSeen{rotation_replays_, id, index};
   return RotationRefusal::none;
 }
 
@@ -359,32 +366,40 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
     // The next boundary: the policy's wake-up, before any process's work ends.
     const double t = next_instant(clock, until);
     if (t < 0) break;
-    floor = std::numeric_limits<double>::infinity();
-    for (size_t j : current)
-      for (size_t i = rotation_jobs_[j].first; i < rotation_jobs_[j].end; i++)
-        floor = std::min(floor, processes[i].timer_end);
-    if (!(floor > std::max(until, t) + kTimerSlack)) break;
+    // The earliest timer of the phase in force (the processes' work must not end by the boundary) is found in the
+    // walk below, which the next phase's jobs are taken for: taken now, they are not used when it stops the replay
+    // (rotation_job() then stored only what compute() and start_timer() will).
     const size_t next = (phase + 1) % tau;
     const double next_until = t + r.quantum; // the policy's slice_start + quantum
     const RotationRefusal refusal = take_phase(next, false, coming);
     if (refusal != RotationRefusal::none) {
-      out.retry = refusal == RotationRefusal::for_now;
+      floor = std::numeric_limits<double>::infinity();
+      for (size_t j : current)
+        for (size_t i = rotation_jobs_[j].first; i < rotation_jobs_[j].end; i++)
+          floor = std::min(floor, processes[i].timer_end);
+      if (floor > std::max(until, t) + kTimerSlack) out.retry = refusal == RotationRefusal::for_now;
       break;
     }
     // Its stalls' end, before the next wake-up and any timer of the processes that compute on.
     bool any_resumed = false;
     double going_on = std::numeric_limits<double>::infinity();
+    floor = std::numeric_limits<double>::infinity();
     both([&](size_t j, bool before, bool after) {
       const RotationJob& rj = rotation_jobs_[j];
       if (before && after) // at their host's full speed from t (a suspension there may speed them up), with a margin
         for (size_t i = rj.first; i < rj.end; i++) {
           const RotationProcess& q = processes[i];
+          floor = std::min(floor, q.timer_end);
           const double left = timer_fraction_left(q.timer_start, q.timer_end, t);
           going_on = std::min(going_on, std::min(q.timer_end, t + q.timer_flops * left / q.speed * (1 - 1e-9)));
         }
-      else if (after)
+      else if (before)
+        for (size_t i = rj.first; i < rj.end; i++)
+          floor = std::min(floor, processes[i].timer_end);
+      else
         any_resumed = any_resumed || rj.end > rj.first;
     });
+    if (!(floor > std::max(until, t) + kTimerSlack)) break;
     double e = t;
     if (any_resumed) {
       const double stall_end = t + r.switch_cost;
