@@ -4,7 +4,7 @@
  * event's ChangeLog, from which its VP moves are found (vp_moves.hpp). Internal to the event handlers (events.hpp). */
 #pragma once
 
-#include "policies/gang_now/events.hpp"
+#include "policies/gang_now/event_decisions.hpp"
 
 #include <algorithm>
 #include <cstdint>

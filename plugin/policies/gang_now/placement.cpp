@@ -3,6 +3,7 @@
 #include "policies/gang_now/placement.hpp"
 
 #include "core/errors.hpp"
+#include "policies/gang_now/events.hpp"
 #include "policies/gang_now/shared_rows.hpp"
 
 #include <algorithm>
