@@ -247,7 +247,7 @@ class AdaptivePartitioning : public TimeSharingPolicy {
       e.planned = false;
       e.last_within_up = -1;
       e.keeps = !new_quantum && held_position(s->job->id) != held_.end() && s->holds_processors() &&
-                view.up.contains(s->processors);
+                within_up(s->processors, view.up);
       if (e.keeps) { // e.given: its count, from the plan that gave it these processors
         any_keeps = true;
         put(e, s->processors);
@@ -420,10 +420,18 @@ class AdaptivePartitioning : public TimeSharingPolicy {
    * changes). */
   bool still_idle(Entry& e, const ResourceSet& up)
   {
-    if (e.last_within_up < 0) e.last_within_up = up.contains(*e.last) ? 1 : 0;
+    if (e.last_within_up < 0) e.last_within_up = within_up(*e.last, up) ? 1 : 0;
     return e.last_within_up == 1 && !disjoint_.meets_group(e.slot, [&](size_t other) {
       return e.last->intersects(*view_entries_[other]->last);
     });
+  }
+
+  /* Whether `set` (of the machine's width, as every job's set is) lies in `up`, the processors up, up_count_ of them
+   * (plan() counts them): at once when every processor is up, as it is unless hosts fail; else word by word (a set of
+   * tens of words on 10,000 processors, asked for each job chosen after every plan(): 2% of APMC's run). */
+  bool within_up(const ResourceSet& set, const ResourceSet& up) const
+  {
+    return up_count_ == up.capacity() || up.contains(set);
   }
 
   /* Placement-constrained allocation: in priority order, each job whose partition fits by count keeps its last
