@@ -213,6 +213,13 @@ printf 'platform: %s\nworkload: {generator: {jobs: 5}}\npolicy: {name: fcfs}\n' 
 expect_error front_end_switched_off 2 "stopped at 50 s" "host 'frontend' was switched off" -- run "$work/front-off/s.yaml"
 expect_error malformed_simgrid_log 2 "malformed --log=badlog" "CATEGORY.thres" -- run "$work/good.yaml" --log=badlog
 expect_error missing_scenario_file 2 "$work/none.yaml" "cannot open" -- run "$work/none.yaml"
+# A folder where the scenario file goes (a run's folder named run, say): it read as a scenario without its platform
+# ("platform: missing").
+mkdir -p "$work/a-folder"
+for command in run fork-join sweep; do
+  expect_error "folder_scenario_$command" 1 "error: $work/a-folder: a folder, not a scenario file" -- \
+    "$command" "$work/a-folder"
+done
 
 # Numbers checked where they are read: NaN, infinity and values out of range (these used to hang, abort SimGrid or
 # give silently wrong results).
