@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of issue 23's table: CPU seconds (user + system, of the whole process) and peak memory of every policy
 # family on a plain SimGrid cluster of HOSTS one-core hosts (10,000 by default) under generated workloads at an
-# offered load of about 0.8 (benchmarks/scale.sh's generator settings), one run at a time on one core. CPU time is
-# reported rather than wall time because the machines it runs on are often shared with other work.
+# offered load of about 0.8 (benchmarks/scale.sh's generator settings), one run at a time. CPU time is reported rather
+# than wall time because the machines it runs on are often shared with other work.
 # Usage: families.sh JOBSCHED_BIN [JOBS...]   JOBS: workload lengths (default "10000 100000"; add 1000000 for the
 #        issue's last column: it takes minutes per family). FAMILIES="gang equi" selects the rows (also
 #        first-fit-list; smp-formula: EASY with the smp allocator and the formula cost model, timers, the jobs
@@ -16,7 +16,10 @@
 #        libjobsched.so to use (an older build kept for comparison). TRACE=false runs without trace.csv and
 #        segments.csv (memory-constrained's rotating schedulers write about 50 GB of them at 1,000,000 jobs).
 #        KEEP=DIR keeps each run's performance.json and summary.json as DIR/FAMILY-JOBS.performance.json and
-#        DIR/FAMILY-JOBS.summary.json.
+#        DIR/FAMILY-JOBS.summary.json. CORE=N pins every run to core N (`taskset -c N`); by default the runs are not
+#        pinned. The figures are CPU seconds, which a run spends wherever the system puts it: pinned, as every run
+#        was to core 0 before, runs of two benchmarks started side by side share that core while another stays idle,
+#        and each takes twice the wall time, which TIMEOUT counts. CORE=0 gives the former behaviour.
 # Prints one row per family and length: CPU seconds, microseconds of CPU per job, peak MiB, the utilization reached.
 set -euo pipefail
 bin=$1
@@ -29,7 +32,17 @@ trace=${TRACE:-true}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 pin=()
-command -v taskset >/dev/null && pin=(taskset -c 0)
+if [ -n "${CORE:-}" ]; then
+  command -v taskset >/dev/null || {
+    echo "families.sh: CORE=$CORE needs taskset (util-linux)" >&2
+    exit 2
+  }
+  pin=(taskset -c "$CORE")
+  "${pin[@]}" true 2>/dev/null || {
+    echo "families.sh: CORE=$CORE: taskset cannot pin a run there (cores: $(taskset -cp $$ | sed 's/.*: //'))" >&2
+    exit 2
+  }
+fi
 lib=()
 [ -n "${LIB:-}" ] && lib=(env LD_LIBRARY_PATH="$LIB")
 

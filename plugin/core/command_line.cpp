@@ -86,6 +86,10 @@ CommandLine::CommandLine(const std::string& usage, CommandAction run_without_com
   app_->formatter(std::make_shared<UsageFormatter>());
   app_->footer(usage);
   app_->allow_extras();
+  // One command per command line: CLI11 otherwise reads a word that names another command as that command wherever it
+  // comes ("jobsched plot run", a run's folder named run, ran `jobsched run`). With at most one sub-command at each
+  // level (inherited by the commands added below), a word after the command is the command's own argument.
+  app_->require_subcommand(0, 1);
   commands_[app_.get()] = std::move(run_without_command);
 }
 

@@ -74,9 +74,18 @@ CsvTable read_csv(const std::filesystem::path& file)
   t.file = file;
   std::string line;
   size_t line_no = 0;
+  // Every line jobsched writes ends with a line end: a file whose last line has none was cut short (copied or read
+  // while a run wrote it, or its writer stopped), and its last row may be cut inside a field and still look whole.
+  const auto refuse_cut_short = [&in, &file](size_t line) {
+    if (in.eof())
+      throw InputError(file.string() + ":" + std::to_string(line) +
+                       ": the file ends inside this line (no line end after it): it was cut short, as when it is read "
+                       "while a run writes it or its writer stopped");
+  };
   while (std::getline(in, line)) {
     line_no++;
     const size_t first_line = line_no;
+    if (!line.empty()) refuse_cut_short(first_line);
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     // A quoted field may hold a line break (csv_field quotes it): the record goes on while a quote is open (an odd
@@ -86,6 +95,7 @@ CsvTable read_csv(const std::filesystem::path& file)
       if (!std::getline(in, more))
         throw InputError(file.string() + ":" + std::to_string(first_line) + ": a quoted field is not closed");
       line_no++;
+      refuse_cut_short(first_line);
       if (!more.empty() && more.back() == '\r') more.pop_back();
       line += "\n" + more;
     }

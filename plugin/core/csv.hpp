@@ -31,7 +31,8 @@ struct CsvTable {
   /* "file:line" of a row. */
   std::string where(size_t row) const { return file.string() + ":" + std::to_string(lines[row]); }
 };
-/* InputError naming the file (and line) when it cannot be read or a row has the wrong number of fields. */
+/* InputError naming the file (and line) when it cannot be read, a row has the wrong number of fields, or the last
+ * line has no line end (the file was cut short). */
 CsvTable read_csv(const std::filesystem::path& file);
 
 } // namespace jobsched

@@ -127,6 +127,12 @@ int run_plot(const PlotOptions& o, const CLI::App& command)
   if (fs::is_regular_file(dir, ec) && (dir.filename() == "aggregate.csv" || dir.filename() == "jobs.csv"))
     dir = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
   if (!fs::is_directory(dir, ec)) throw InputError(path + ": no such folder");
+  // A run writes its outputs into a hidden folder `.NAME.tmp-HOST-PID` (output/run_folder.hpp), renamed to NAME when
+  // it ends (or left behind by a run that was killed): its files are cut short.
+  const std::string name = fs::absolute(dir, ec).lexically_normal().filename().string();
+  if (name.size() > 1 && name[0] == '.' && name.find(".tmp-", 1) != std::string::npos)
+    throw InputError(path + ": the hidden folder of a run still writing its outputs (or killed while it wrote them): " +
+                     "they are renamed into place when the run ends; plot the run's folder then");
   fs::path out_dir = out.empty() ? dir / "plots" : fs::path(out);
 
   PlotJob job;

@@ -254,6 +254,9 @@ PlotJob run_figures(const fs::path& run_dir, const RunWindow& window)
       by_id[j.id] = &j;
     for (size_t r = 0; r < tr.rows.size(); r++) {
       const std::string& state = tr.rows[r][state_col];
+      if (state != "running" && state != "suspended" && state != "switching" && state != "transferring")
+        throw InputError(tr.where(r) + ": state '" + state +
+                         "': expected running, suspended, switching or transferring (the states of trace.csv's rows)");
       if (state == "suspended") continue;
       auto it = by_id.find(tr.rows[r][job_col]);
       if (it == by_id.end()) throw InputError(tr.where(r) + ": job " + tr.rows[r][job_col] + " is not in jobs.csv");

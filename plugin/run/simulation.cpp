@@ -402,7 +402,8 @@ void check_policy_choices(const Scenario& sc)
 std::vector<std::string> run_output_files(const Scenario& sc)
 {
   if (sc.fork_join) return {"summary.json", "performance.json"}; // run/fork_join.cpp
-  // As AttachedRun::prepare() opens them: segments.csv beside trace.csv for a time-sharing policy.
+  // AttachedRun::prepare() opens the files listed here, and no other: segments.csv beside trace.csv for a
+  // time-sharing policy.
   const bool time_sharing = policy_registry().get(sc.policy.name).time_sharing();
   std::vector<std::string> files;
   if (sc.write_jobs) files.emplace_back("jobs.csv");
@@ -549,24 +550,32 @@ bool AttachedRun::prepare(sg4::Engine& engine, const Scenario& scenario, bool pr
               ? st.options.busy_settle_every
               : std::max<std::size_t>(std::size_t{1} << 16, 8 * static_cast<std::size_t>(ctx.machine.resource_count()));
     }
+    // The files the run writes are those run_output_files() lists, which a sweep finds in a run's folder before it
+    // reuses the run: opened from that one list, so that the two cannot differ.
+    const std::vector<std::string> files = run_output_files(sc);
+    const auto listed = [&files](const char* name) {
+      return std::find(files.begin(), files.end(), name) != files.end();
+    };
     // A policy that may declare cycles gets trace.csv's columns of aggregated rows (TraceWriter).
     const bool cycle_columns =
         sc.simulation.cycles && ctx.time_sharing_policy && ctx.time_sharing_policy->declares_cycles();
-    if (sc.write_trace) st.trace_writer.emplace(st.folder->open("trace.csv"), cycle_columns);
-    if (sc.write_trace && ctx.time_sharing_policy)
+    if (listed("trace.csv")) st.trace_writer.emplace(st.folder->open("trace.csv"), cycle_columns);
+    if (listed("segments.csv")) { // its rows are made of trace.csv's (the trace sink below)
+      if (!st.trace_writer) throw std::logic_error("run_output_files() lists segments.csv without trace.csv");
       st.segments_writer.emplace(st.folder->open("segments.csv"), ctx.workload->jobs, ctx.runtime->table(),
                                  ctx.workload->name);
+    }
     st.sums.emplace(sc.workload.closed.warmup, sc.bounded_slowdown_tau);
     // A time-sharing policy's own jobs.csv columns (PolicyReport) are known at the end: its rows wait for them.
-    if (sc.write_jobs)
+    if (listed("jobs.csv"))
       st.jobs_writer.emplace(st.folder->open("jobs.csv"), ctx.workload->name, ctx.time_sharing_policy != nullptr,
                              sc.bounded_slowdown_tau);
     ctx.runtime->table().set_release_sink([&st](JobState& s, size_t position) { st.job_left(s, position); });
     // Without trace.csv, kept segments or a busy union, the runtime sums the area itself instead (no call per segment).
-    st.segment_totals = !sc.write_trace && !st.busy && !st.options.keep_trace;
+    st.segment_totals = !st.trace_writer && !st.busy && !st.options.keep_trace;
     // Without trace.csv or kept segments, a busy union needs only the running segments' processors and interval:
     // the runtime lends them without a TraceSegment built around them, and counts the segments.
-    st.running_only = !sc.write_trace && st.busy && !st.options.keep_trace;
+    st.running_only = !st.trace_writer && st.busy && !st.options.keep_trace;
     if (st.segment_totals) {
       ctx.runtime->keep_segment_totals();
     } else if (st.running_only) {

@@ -56,8 +56,9 @@ void check_policy_choices(const Scenario& scenario);
 
 /* The files a run of the scenario writes into its folder, in run_output_names()'s order: summary.json and
  * performance.json, and as output.jobs and output.trace ask, jobs.csv, trace.csv and, under a time-sharing policy,
- * segments.csv (a fork_join study writes the first two only). A sweep reuses a finished run only when its folder holds
- * all of them. The policy is looked up by name: the scenario's plugins must be loaded (check_policy_choices()). */
+ * segments.csv (a fork_join study writes the first two only). The one place that decides them: a run opens the files
+ * listed here (AttachedRun::prepare()), and a sweep reuses a finished run only when its folder holds all of them. The
+ * policy is looked up by name: the scenario's plugins must be loaded (check_policy_choices()). */
 std::vector<std::string> run_output_files(const Scenario& scenario);
 
 } // namespace jobsched

@@ -334,13 +334,26 @@ YAML::Node parse_yaml(const std::string& yaml_text, const std::string& file)
   }
 }
 
-YAML::Node load_yaml_file(const fs::path& file)
+namespace {
+
+/* Every byte of a scenario file. A folder opens as a file of no text (Linux), which read as a scenario without its
+ * platform ("run: platform: missing" for `jobsched run run`, a run's folder). */
+std::string scenario_file_text(const fs::path& file)
 {
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) throw InputError(file.string() + ": a folder, not a scenario file (a YAML file)");
   std::ifstream in(file);
   if (!in) throw InputError(file.string() + ": cannot open scenario file");
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_yaml(ss.str(), file.string());
+  return ss.str();
+}
+
+} // namespace
+
+YAML::Node load_yaml_file(const fs::path& file)
+{
+  return parse_yaml(scenario_file_text(file), file.string());
 }
 
 /* Workstation owners (model/owner_activity.hpp): the `owners` section of a scenario. */
@@ -885,20 +898,12 @@ void check_input_files(const Scenario& sc)
 
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& overrides)
 {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string() + ": cannot open scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_scenario(ss.str(), file, overrides);
+  return parse_scenario(scenario_file_text(file), file, overrides);
 }
 
 Scenario load_program_scenario(const fs::path& file, const std::vector<std::string>& overrides)
 {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string() + ": cannot open scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_scenario_text(ss.str(), file, overrides, true);
+  return parse_scenario_text(scenario_file_text(file), file, overrides, true);
 }
 
 } // namespace jobsched

@@ -213,6 +213,13 @@ printf 'platform: %s\nworkload: {generator: {jobs: 5}}\npolicy: {name: fcfs}\n' 
 expect_error front_end_switched_off 2 "stopped at 50 s" "host 'frontend' was switched off" -- run "$work/front-off/s.yaml"
 expect_error malformed_simgrid_log 2 "malformed --log=badlog" "CATEGORY.thres" -- run "$work/good.yaml" --log=badlog
 expect_error missing_scenario_file 2 "$work/none.yaml" "cannot open" -- run "$work/none.yaml"
+# A folder where the scenario file goes (a run's folder named run, say): it read as a scenario without its platform
+# ("platform: missing").
+mkdir -p "$work/a-folder"
+for command in run fork-join sweep; do
+  expect_error "folder_scenario_$command" 1 "error: $work/a-folder: a folder, not a scenario file" -- \
+    "$command" "$work/a-folder"
+done
 
 # Numbers checked where they are read: NaN, infinity and values out of range (these used to hang, abort SimGrid or
 # give silently wrong results).
@@ -686,6 +693,33 @@ printf 'point,policy.name,metric,n,mean,std,ci95_half_width\n1,easy,mean_bounded
   >"$work/plot-sweep/aggregate.csv"
 expect_error plot_label_without_text 2 "--label 'policy.name'" "expected KEY=TEXT" -- \
   plot "$work/plot-sweep" --label policy.name
+# jobsched plot on a run's files cut short (read while the run wrote them, or its writer stopped): the last row of
+# trace.csv cut inside its state ('run' of running) was drawn as a job not computing, and jobs.csv cut inside its last
+# field was read; a row's state that trace.csv never holds; the hidden folder a run writes into.
+"$bin" run "$work/good.yaml" --set policy.name=gang --out "$work/plot-run" --quiet
+plot_copy() { # NAME: a copy of the run's folder
+  rm -rf "${work:?}/$1"
+  cp -r "$work/plot-run" "$work/$1"
+}
+plot_copy plot-trace-cut
+head -c -5 "$work/plot-run/trace.csv" >"$work/plot-trace-cut/trace.csv" # "...,running\n" -> "...,run"
+trace_last_line=$(wc -l <"$work/plot-run/trace.csv")
+expect_error plot_trace_cut_short 2 "plot-trace-cut/trace.csv:$trace_last_line: the file ends inside this line" \
+  "cut short" -- plot "$work/plot-trace-cut"
+plot_copy plot-jobs-cut
+head -c -2 "$work/plot-run/jobs.csv" >"$work/plot-jobs-cut/jobs.csv" # its last field's last digit and the line end
+expect_error plot_jobs_cut_short 1 "plot-jobs-cut/jobs.csv:$(wc -l <"$work/plot-run/jobs.csv"): the file ends inside \
+this line" -- plot "$work/plot-jobs-cut"
+plot_copy plot-trace-state
+{
+  head -n -1 "$work/plot-run/trace.csv"
+  tail -n 1 "$work/plot-run/trace.csv" | sed 's/,[a-z]*$/,run/'
+} >"$work/plot-trace-state/trace.csv"
+expect_error plot_unknown_state 2 "plot-trace-state/trace.csv:$trace_last_line: state 'run'" \
+  "expected running, suspended, switching or transferring" -- plot "$work/plot-trace-state"
+plot_copy .plot-run.tmp-host-123
+expect_error plot_hidden_run_folder 2 ".plot-run.tmp-host-123: the hidden folder of a run still writing" \
+  "plot the run's folder then" -- plot "$work/.plot-run.tmp-host-123"
 # ---- jobsched plan mtat|compress|expand: bad arguments and inputs ----
 expect_plan_error gang_no_capacities "plan mtat: --capacities A1,A2,... is required" -- mtat --vps 3
 expect_plan_error gang_no_vps "plan compress: --vps X is required" -- compress --capacities 1,2

@@ -54,6 +54,31 @@ cmp -s A/results.csv A2/results.csv || problems+=" results.csv differs from the 
 cmp -s A/aggregate.csv A2/aggregate.csv || problems+=" aggregate.csv differs from the -j 2 sweep's;"
 report attached_option_values "$problems"
 
+# 1c. A folder named as a command is the command's folder: `jobsched collect sweep` and `jobsched plot run` read the
+#     folders sweep and run (the words were read as the commands sweep and run: "plot: no folder given").
+mkdir named
+cp -r A named/sweep
+cp -r "$(awk -F, '$5 == "easy" && $3 == 0 { print "A/runs/" $6 }' A/plan.csv)" named/run
+problems=""
+(cd named && "$bin" collect sweep >/dev/null 2>../named-collect.err) ||
+  problems+=" collect sweep: $(head -c 200 named-collect.err);"
+cmp -s named/sweep/aggregate.csv A/aggregate.csv || problems+=" collect sweep did not rewrite the same aggregate.csv;"
+if command -v gnuplot >/dev/null; then
+  for folder in run sweep; do
+    (cd named && "$bin" plot "$folder" >"../named-$folder.out" 2>"../named-$folder.err") ||
+      problems+=" plot $folder: $(head -c 200 "named-$folder.err");"
+  done
+  [ -s named/run/plots/gantt.svg ] || problems+=" plot run drew no named/run/plots/gantt.svg;"
+  [ -s named/sweep/plots/mean_bounded_slowdown-vs-policy.name.svg ] || problems+=" plot sweep drew no figure;"
+fi
+# The word after a command's folder is still refused as an extra word, not read as a command.
+(cd named && "$bin" plot run sweep >/dev/null 2>../named-extra.err)
+status=$?
+[ "$status" -eq 2 ] || problems+=" plot run sweep: exit $status;"
+grep -qx "jobsched: error: plot: unexpected argument 'sweep' (see jobsched plot --help)" named-extra.err ||
+  problems+=" plot run sweep said: $(head -c 200 named-extra.err);"
+report folders_named_as_commands "$problems"
+
 # 2. Common random numbers: replication 0 submits the same jobs under every policy, replication 1 other jobs.
 run_dir() { # POLICY REPLICATION -> the run's folder, from plan.csv (columns run,point,replication,seed,policy.name,hash)
   awk -F, -v p="$1" -v r="$2" '$5 == p && $3 == r { print "A/runs/" $6 }' A/plan.csv

@@ -2,18 +2,24 @@
  * times and replayed instants were computed by hand, and runs on platforms where the replay's per-process bookkeeping
  * is at work (workstations of different speeds, processes doubled up on a host and sharing its CPU, a host of two
  * cores, stalls at every resumption) compared with the same runs stepped boundary by boundary (simulation.cycles
- * false): every job's record and every trace segment the same, to the bit. Every simulation runs in its own process. */
+ * false): every job's record and every trace segment the same, to the bit; and the runtime alone, driven as the driver
+ * drives it, for the record a replay leaves each job (JobRuntime::rotation_sync()), which the next decision overwrites
+ * before any output reads it. Every simulation runs in its own process. */
 #include "run/simulation.hpp"
+#include "runtime/execution/job_runtime.hpp"
 #include "support/child_process.hpp"
 #include "support/four_node_machine.hpp"
 #include "support/quiet_run.hpp"
 #include "support/scratch_folder.hpp"
+#include "support/test_engine.hpp"
 #include "support/trace_checks.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace jobsched;
@@ -155,4 +161,127 @@ TEST(GangNowRotation, TwoCoreHostAsStepped)
       "vp_exit_per_hour: 0}\n",
       11);
   EXPECT_GT(replayed, 20);
+}
+
+namespace {
+
+/* The figures of jobs 1 and 2's records (JobTable): status, preemptions, switching time, migrations, service,
+ * dedicated time, paged run time, page-fault time; 8 per job. */
+std::vector<double> records(JobRuntime& rt)
+{
+  std::vector<double> v;
+  for (JobId id : {1, 2}) {
+    const JobState& s = rt.table().at(id);
+    v.insert(v.end(), {static_cast<double>(static_cast<int>(s.status)), static_cast<double>(s.counters.preemptions),
+                       s.counters.switching_time, static_cast<double>(s.counters.migrations), s.service,
+                       s.account.dedicated_time, s.account.paged_run_time, s.account.page_fault_time});
+  }
+  return v;
+}
+
+/* On one workstation w0 of 1 Gflop/s (timers), jobs 1 and 2 of one process each and 25 s of work, placed as gang-now's
+ * plans place them with quantum 10 s and switch cost 1 s (TwoSlicesOnOneWorkstationByHand's run): job 1 computes from
+ * 0, job 2 from 10 (job 1 suspended then). `replayed`: from 10, the rest by JobRuntime::replay_rotation() (phase 1,
+ * job 2's, in force; phase 0 is job 1's), returning its boundaries, last boundary, clock and decisions, then the
+ * records. Otherwise the boundaries at 20, 30 and 40 stepped with place_process(), suspension first, as the driver
+ * applies a plan (each stall's end by collect_ended()), and the records read at 40, the last boundary, alone. */
+std::vector<double> two_jobs_rotated(bool replayed)
+{
+  return in_child([replayed] {
+    ScratchFolder f;
+    const auto platform = f.write("p.xml", workstations({"1Gf"}));
+    auto engine_holder = jobsched::testing::quiet_l07_engine(platform.string());
+    sg4::Engine& engine = *engine_holder;
+    std::vector<sg4::Host*> hosts{engine.host_by_name("w0")};
+    Machine machine;
+    machine.add_host("w0", 1, 1e9);
+    std::vector<WorkloadJob> jobs(2);
+    for (JobId id : {1, 2}) {
+      WorkloadJob& j = jobs[static_cast<size_t>(id - 1)];
+      j.id = id;
+      j.size = 1;
+      j.run_time = 25;
+      j.estimate = 1000;
+    }
+    std::vector<double> result;
+    sg4::Actor::create("driver", engine.host_by_name("ctl"), [&] {
+      JobRuntime rt(machine, hosts, 1e9, {}, {}, {}, ExecutionMode::timer);
+      for (const WorkloadJob& j : jobs)
+        rt.admit(j);
+      // One boundary: `out` suspended, then `in` resumed after the switch.
+      const auto boundary = [&rt](JobId out, JobId in) {
+        rt.place_process(out, 0, 0, false, 0, 1);
+        rt.place_process(in, 0, 0, true, 0, 1);
+      };
+      rt.place_process(1, 0, 0, true, 0, 1);
+      sg4::this_actor::sleep_until(10);
+      boundary(1, 2); // job 2's first start: no stall
+      if (replayed) {
+        const std::vector<int> on_w0{0};
+        const JobRuntime::RotationPhase phase0{{1, &on_w0}};
+        const JobRuntime::RotationPhase phase1{{2, &on_w0}};
+        const std::function<const JobRuntime::RotationPhase&(size_t)> phase_jobs =
+            [&](size_t phase) -> const JobRuntime::RotationPhase& { return phase == 0 ? phase0 : phase1; };
+        ResourceSet up(1);
+        up.set(0);
+        JobRuntime::RotationRequest request;
+        request.phases = 2;
+        request.phase_jobs = &phase_jobs;
+        request.phase = 1;
+        request.until = 20;
+        request.quantum = 10;
+        request.switch_cost = 1;
+        request.up = &up;
+        // Nothing but the policy's wake-ups and the stalls' ends comes: every instant asked for is reached.
+        const JobRuntime::RotationReplay replay =
+            rt.replay_rotation(request, 10, [](double, double until) { return until; });
+        result = {static_cast<double>(replay.boundaries), replay.last_boundary, replay.clock,
+                  static_cast<double>(replay.decisions)};
+      } else {
+        for (const auto& [t, out, in] : {std::tuple{20.0, JobId{2}, JobId{1}}, std::tuple{30.0, JobId{1}, JobId{2}},
+                                         std::tuple{40.0, JobId{2}, JobId{1}}}) {
+          sg4::this_actor::sleep_until(t);
+          boundary(out, in);
+          if (t == 40) break;
+          sg4::this_actor::sleep_until(t + 1); // the stall's end: the process resumed computes
+          if (!rt.collect_ended().empty()) throw std::logic_error("a job ended before 40");
+        }
+      }
+      const std::vector<double> r = records(rt);
+      result.insert(result.end(), r.begin(), r.end());
+    });
+    engine.run();
+    return result;
+  });
+}
+
+} // namespace
+
+/* The record a rotation replay leaves each job is its record at the job's last boundary, as stepping leaves it there.
+ * Replayed from 10: the boundaries at 20 (job 2 suspended, job 1 resumed: it stalls to 21), 30 (job 1 suspended, 19 s
+ * done; job 2 resumed, stalls to 31) and 40 (job 2 suspended, 19 s done; job 1 resumed, stalls to 41); not 50, as job
+ * 1's work ends at 47. The replay ends at 41 after 6 processes placed. Both records are as the boundary at 40 left
+ * them: job 1 switching (its stall to 41 not over), preempted at 10 and 30, 1 s of switching ([20, 21]; [40, 41] not
+ * closed), served 10 + 9 = 19 s ([0, 10], [21, 30]), 19 s of its 25 done (dedicated time = paged run time = 19, no page
+ * fault); job 2 suspended, preempted at 20 and 40, 1 s of switching ([30, 31]), served 10 + 9 = 19 s ([10, 20], [31,
+ * 40]), 19 s done. */
+TEST(GangNowRotation, RecordsAfterAReplayByHand)
+{
+  const std::vector<double> replayed = two_jobs_rotated(true);
+  const std::vector<double> stepped = two_jobs_rotated(false);
+  ASSERT_EQ(replayed.size(), 20U);
+  ASSERT_EQ(stepped.size(), 16U);
+  EXPECT_EQ(replayed[0], 3) << "boundaries";
+  EXPECT_EQ(replayed[1], 40) << "last boundary";
+  EXPECT_NEAR(replayed[2], 41, 1e-9) << "the replay's clock";
+  EXPECT_EQ(replayed[3], 6) << "decisions";
+  const double switching = static_cast<int>(JobStatus::switching);
+  const double suspended = static_cast<int>(JobStatus::suspended);
+  const std::vector<double> by_hand{switching, 2, 1, 0, 19, 19, 19, 0, suspended, 2, 1, 0, 19, 19, 19, 0};
+  const char* const names[] = {"status",  "preemptions",    "switching time", "migrations",
+                               "service", "dedicated time", "paged run time", "page-fault time"};
+  for (size_t i = 0; i < by_hand.size(); i++) {
+    EXPECT_NEAR(replayed[4 + i], by_hand[i], 1e-9) << "job " << 1 + i / 8 << "'s " << names[i % 8] << " replayed";
+    EXPECT_NEAR(stepped[i], by_hand[i], 1e-9) << "job " << 1 + i / 8 << "'s " << names[i % 8] << " stepped";
+  }
 }
