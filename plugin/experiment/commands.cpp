@@ -250,7 +250,14 @@ class RunPool {
   long lacking_files() const { return lacking_files_; }
   const std::string& first_lacking() const { return first_lacking_; }
   long done() const { return done_; }
-  const std::vector<std::pair<const SweepRun*, std::string>>& failures() const { return failures_; }
+  /* A failed run, copied: the runs a stopping rule adds live in a list of one round, gone when the failures are told
+   * (pointers into it printed freed memory as the run's name). */
+  struct FailedRun {
+    std::string hash;
+    long point = 0, replication = 0;
+    std::string why;
+  };
+  const std::vector<FailedRun>& failures() const { return failures_; }
   void end_progress() const
   {
     if (progress_ && total_ > 0) std::fprintf(stderr, "\n");
@@ -303,7 +310,7 @@ class RunPool {
       why = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                                 : "exit status " + std::to_string(WEXITSTATUS(status));
     write_file(run_dir, "error.txt", why + "\n");
-    failures_.emplace_back(&r, why);
+    failures_.push_back({r.hash, r.point, r.replication, why});
   }
 
   void show(long running) const
@@ -343,7 +350,7 @@ class RunPool {
   long other_build_ = 0; // finished runs that another build made, redone
   long lacking_files_ = 0;    // finished runs without a file the scenario's output: asks for, redone
   std::string first_lacking_; // the first such file
-  std::vector<std::pair<const SweepRun*, std::string>> failures_;
+  std::vector<FailedRun> failures_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -543,9 +550,9 @@ int run_sweep(const SweepOptions& o)
                  "redone\n",
                  pool.lacking_files(), pool.lacking_files() == 1 ? "" : "s", pool.first_lacking().c_str());
 
-  for (const auto& [run, why] : pool.failures())
-    std::fprintf(stderr, "jobsched: run %s (point %ld, replication %ld) failed: %s\n", run->hash.c_str(), run->point,
-                 run->replication, why.c_str());
+  for (const auto& failed : pool.failures())
+    std::fprintf(stderr, "jobsched: run %s (point %ld, replication %ld) failed: %s\n", failed.hash.c_str(),
+                 failed.point, failed.replication, failed.why.c_str());
   throw_if_interrupted();
   if (o.shard_count == 0) {
     SweepTables t = build_tables(dir, plan.replications().confidence);

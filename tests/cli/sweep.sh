@@ -161,6 +161,33 @@ grep -q "^jobsched sweep: 1 finished run lacked a file .*/segments.csv): redone$
 cmp -s O/results.csv O-results-without.csv || problems+=" the redone run changed the results;"
 report output_switches_redo_runs_lacking_files "$problems"
 
+# Failed runs a stopping rule added are named by their hash, point and replication: those runs lived in one round's
+# list, gone when the failures were told, and the names printed were freed memory ("run p/M-UQ^QV (point
+# 94644717290754, ...)"). One job of 16 processors at most, max_size 14: seeds 2 and 3 draw sizes 7 and 1 (kept), seeds
+# 4 and 5 draw 16 (no job left, exit 2), so replications 2 and 3, which the tight rule adds, fail.
+cat >stopping-failures.yaml <<EOF
+name: stopping-failures
+platform: $src/platforms/cluster-16.xml
+workload:
+  generator: {jobs: 1}
+  max_size: 14
+policy: {name: fcfs}
+simulation: {seed: 2}
+sweep:
+  policy.name: [fcfs]
+replications: {min: 2, max: 4, metric: mean_turnaround_time, relative_half_width: 0.001}
+EOF
+problems=""
+"$bin" sweep stopping-failures.yaml --out F --quiet 2>F.err && problems+=" the sweep succeeded;"
+for rep in 2 3; do
+  hash=$(awk -F, -v r=$rep '$3 == r { print $NF }' F/plan.csv)
+  grep -qx "jobsched: run $hash (point 0, replication $rep) failed: .*no job left to simulate after filtering" F.err ||
+    problems+=" replication $rep ($hash) not named;"
+done
+told=$(grep -c ' failed: ' F.err)
+[ "$told" = 2 ] || problems+=" $told failures told (expected 2): $(head -c 300 F.err);"
+report failed_added_runs_named "$problems"
+
 # 4. Shards partition the runs; collect merges them into the same tables as one local sweep.
 problems=""
 "$bin" sweep sweep.yaml --out B --shard 1/2 --quiet || problems+=" shard 1 failed;"
