@@ -189,8 +189,16 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
   plan.scenario_ = fs::absolute(scenario).lexically_normal();
   plan.cli_overrides_ = overrides;
   plan.tree_ = load_yaml_file(scenario);
-  for (const auto& o : overrides)
+  for (const auto& o : overrides) {
+    // --set reads a key's dots as nesting, and swept keys hold dots: sweep.policy.name=[...] made a swept key
+    // sweep.policy whose value is not a list, refused naming the file. Named here as typed, with the form that works.
+    const std::string key = o.substr(0, o.find('='));
+    if (key.rfind("sweep.", 0) == 0 && key.find('.', 6) != std::string::npos)
+      throw InputError("--set " + key +
+                       ": --set reads the dots of a swept key as nesting; set the whole grid: --set 'sweep={" +
+                       key.substr(6) + ": [...]}'");
     apply_override(plan.tree_, o);
+  }
   const YAML::Node& tree = plan.tree_;
   if (!tree.IsMap()) fail(scenario, tree, "", "expected a mapping (a scenario)");
   // The sections read here must be mappings before they are looked into (the whole scenario is checked per run).

@@ -887,6 +887,10 @@ expect_error sweep_point_no_job_left 2 "sweep point 1 (workload.end_time=0)" "wo
 sweep_point paging "{workload.memory.model: [none, paging]}"
 expect_error sweep_point_paging_without_memory 2 "sweep point 1 (workload.memory.model=paging)" \
   "paging needs each host's memory" -- sweep "$work/sweep-points/paging.yaml" --quiet
+# A swept key given with --set as sweep.KEY: --set's dots are nesting, so the error names --set and the form that works
+# (it named the scenario file and "sweep.policy", a key nobody typed).
+expect_error sweep_dotted_key_by_set 2 "--set sweep.policy.name: --set reads the dots of a swept key as nesting" \
+  "--set 'sweep={policy.name: [...]}'" -- sweep "$work/good.yaml" --quiet --set 'sweep.policy.name=[fcfs, easy]'
 # --slurm checks every point too: no plan.csv, no sweep.sbatch.
 expect_error sweep_point_slurm 1 "sweep point 1 (workload.end_time=0)" -- \
   sweep "$work/sweep-points/end_time.yaml" --quiet --slurm
