@@ -25,4 +25,12 @@ std::string file_text(const std::filesystem::path& path)
   return text.str();
 }
 
+std::string file_first_line(const std::filesystem::path& path)
+{
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
 } // namespace jobsched

@@ -14,5 +14,7 @@ bool is_input_file(const std::filesystem::path& path, const std::string& where);
 
 /* Every byte of `path`, "" when it cannot be opened (callers look the file up first, or read "" as SimGrid does). */
 std::string file_text(const std::filesystem::path& path);
+/* The first line of `path` without its line end, "" when it cannot be opened (a run's build.txt or error.txt). */
+std::string file_first_line(const std::filesystem::path& path);
 
 } // namespace jobsched

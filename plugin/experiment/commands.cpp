@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/fnv1a.hpp"
+#include "core/input_file.hpp"
 #include "core/interruption.hpp"
 #include "core/temporary_folder.hpp"
 #include "experiment/child_process.hpp"
@@ -145,14 +146,6 @@ std::string last_line(const fs::path& file)
   return last;
 }
 
-std::string first_line(const fs::path& file)
-{
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 void write_file(const fs::path& dir, const std::string& name, const std::string& text)
 {
   OutputFiles files(dir);
@@ -215,7 +208,7 @@ class RunPool {
       const fs::path run_dir = dir_ / "runs" / r.hash;
       if (!fs::exists(run_dir / "summary.json")) {
         todo.push_back(&r);
-      } else if (first_line(run_dir / "build.txt") != build_) {
+      } else if (file_first_line(run_dir / "build.txt") != build_) {
         todo.push_back(&r);
         other_build_++;
       } else if (const std::string* missing = first_missing(run_dir, files_.of(r.point))) {
@@ -367,7 +360,7 @@ void check_points(const SweepOptions& o, const SweepPlan& plan, const std::vecto
   for (const auto& r : runs) {
     if (!points.empty() && points.back() == r.point) continue;
     const fs::path run_dir = dir / "runs" / plan.make_run(r.point, 0).hash;
-    if (fs::exists(run_dir / "summary.json") && first_line(run_dir / "build.txt") == build) continue;
+    if (fs::exists(run_dir / "summary.json") && file_first_line(run_dir / "build.txt") == build) continue;
     points.push_back(r.point);
   }
   if (points.empty()) return;

@@ -125,6 +125,11 @@ bool process_runs(pid_t pid)
          (line[name_end + 2] != 'Z' && line[name_end + 2] != 'X');
 }
 
+/* What marks the hidden folders' names: `.NAME.tmp-HOST-PID`, written into; `.NAME.old-HOST-PID`, an earlier version's
+ * previous outputs. */
+constexpr const char* kWritingMark = ".tmp-";
+constexpr const char* kOldMark = ".old-";
+
 /* `.NAME.tmp-HOST-PID` and `.NAME.old-HOST-PID` folders in `where` that processes of this host which no longer run
  * left behind (a killed run: its partial trace.csv can be tens of MB). A live process's folders are kept (two runs
  * into the same folder at once), and so are other hosts' (a shared file system), whose processes cannot be asked. */
@@ -134,7 +139,7 @@ void remove_dead_runs_folders(const fs::path& where, const std::string& name, co
   for (const auto& entry : fs::directory_iterator(where.empty() ? fs::path(".") : where, ec)) {
     const std::string n = entry.path().filename().string();
     std::string rest;
-    for (const char* kind : {".tmp-", ".old-"}) {
+    for (const char* kind : {kWritingMark, kOldMark}) {
       const std::string prefix = "." + name + kind + host + "-";
       if (n.size() > prefix.size() && n.compare(0, prefix.size(), prefix) == 0) rest = n.substr(prefix.size());
     }
@@ -145,6 +150,11 @@ void remove_dead_runs_folders(const fs::path& where, const std::string& name, co
 }
 
 } // namespace
+
+bool is_run_writing_folder(const std::string& folder_name)
+{
+  return folder_name.size() > 1 && folder_name[0] == '.' && folder_name.find(kWritingMark, 1) != std::string::npos;
+}
 
 RunFolder::RunFolder(fs::path dir) : dir_(std::move(dir))
 {
@@ -174,7 +184,7 @@ std::ostream& RunFolder::open(const std::string& name)
     // An existing folder gets the hidden folder inside it: renaming the files out of it then stays on one file system,
     // and the folder's parent need not be writable (`--out .` in one's home folder). A new folder's is beside it,
     // renamed into place whole.
-    const std::string hidden = "." + name_ + ".tmp-" + host_ + "-" + std::to_string(getpid());
+    const std::string hidden = "." + name_ + kWritingMark + host_ + "-" + std::to_string(getpid());
     const bool existed = fs::is_directory(dir_, ec);
     // This process's own leftover too (a killed run with the same id).
     remove_dead_runs_folders(dir_.parent_path(), name_, host_);

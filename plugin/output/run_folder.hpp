@@ -19,6 +19,10 @@
 
 namespace jobsched {
 
+/* Whether `folder_name` is that of the hidden folder a run writes into (`.NAME.tmp-HOST-PID`), whose files are cut
+ * short until the run ends. */
+bool is_run_writing_folder(const std::string& folder_name);
+
 class RunFolder {
  public:
   explicit RunFolder(std::filesystem::path dir);

@@ -4,6 +4,8 @@
 
 #include "core/command_line.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "output/run_folder.hpp"
 #include "plot/figures.hpp"
 
 #include <CLI/CLI.hpp>
@@ -11,7 +13,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 namespace fs = std::filesystem;
 
@@ -50,14 +51,6 @@ Exit status: 0 success, 2 bad input (the message names the file, line or key), 3
 )";
 
 namespace {
-
-std::string first_line_of(const fs::path& file)
-{
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
 
 /* The command line of jobsched plot, as CLI11 read it. */
 struct PlotOptions {
@@ -127,10 +120,9 @@ int run_plot(const PlotOptions& o, const CLI::App& command)
   if (fs::is_regular_file(dir, ec) && (dir.filename() == "aggregate.csv" || dir.filename() == "jobs.csv"))
     dir = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
   if (!fs::is_directory(dir, ec)) throw InputError(path + ": no such folder");
-  // A run writes its outputs into a hidden folder `.NAME.tmp-HOST-PID` (output/run_folder.hpp), renamed to NAME when
-  // it ends (or left behind by a run that was killed): its files are cut short.
-  const std::string name = fs::absolute(dir, ec).lexically_normal().filename().string();
-  if (name.size() > 1 && name[0] == '.' && name.find(".tmp-", 1) != std::string::npos)
+  // A run writes its outputs into a hidden folder, renamed into place when it ends (or left behind by a run that was
+  // killed): its files are cut short.
+  if (is_run_writing_folder(fs::absolute(dir, ec).lexically_normal().filename().string()))
     throw InputError(path + ": the hidden folder of a run still writing its outputs (or killed while it wrote them): " +
                      "they are renamed into place when the run ends; plot the run's folder then");
   fs::path out_dir = out.empty() ? dir / "plots" : fs::path(out);
@@ -150,7 +142,7 @@ int run_plot(const PlotOptions& o, const CLI::App& command)
                      "done (a shard, or a sweep stopped before the end, writes none): jobsched collect " +
                      path + " writes them from the runs done, then plot");
   } else if (fs::exists(dir / "error.txt", ec) && !fs::exists(dir / "summary.json", ec)) { // a sweep's failed run
-    throw InputError(path + ": a run that failed (error.txt: " + first_line_of(dir / "error.txt") +
+    throw InputError(path + ": a run that failed (error.txt: " + file_first_line(dir / "error.txt") +
                      "): no figure to draw");
   } else if (fs::exists(dir / "summary.json", ec)) {
     throw InputError(path +
