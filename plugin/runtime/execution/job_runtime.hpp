@@ -732,6 +732,7 @@ class JobRuntime {
     JobAccount account;
     int preemptions = 0;
     bool computed_since_dispatch = false, preempted = false, resumed = false, retimed = false;
+    size_t job = 0; // its job's place in rotation_jobs_
   };
   struct RotationJob {
     JobId id = 0;
@@ -741,6 +742,14 @@ class JobRuntime {
                                       // (found at the job's first rotation_sync())
     std::vector<int> lean_of_process; // per process: its index in rotation_processes_, -1: not replayed
     bool synced = false;              // its record's fields below are those its last boundary left
+    /* A clock before which none of its processes' timers ends, from when it was found to the end of the replay or the
+     * job's next resumption: the least, over its processes, of that time plus the work left at the host's full speed
+     * (which a process computing at a share of that speed, or suspended, uses up no faster than the clock goes);
+     * -infinity: not found yet. */
+    double timers_from = -std::numeric_limits<double>::infinity();
+    /* At most the end of each of its processes' timers while it computes: the least end a timer of its was set to
+     * since the replay last read them all (rotation_start_timer()); -infinity: not read yet. */
+    double earliest_end = -std::numeric_limits<double>::infinity();
     JobStatus status = JobStatus::waiting;
     JobCounters counters;
     double service = 0, dedicated_time = 0;
@@ -763,6 +772,7 @@ class JobRuntime {
   std::vector<RotationRow> rotation_rows_;
   std::vector<size_t> rotation_resumed_;
   std::vector<size_t> rotation_current_, rotation_coming_; // the jobs of the phase in force and of the next, by id
+  std::vector<size_t> rotation_continuing_;                // the jobs of both
   /* Per phase: its jobs' places in rotation_jobs_ (a range of rotation_phase_taken_) when this replay took it whole
    * already (rotation_phase_stamp_ == rotation_replays_): a map of few slices is reached again and again in one replay,
    * and each job met again would be looked up in groups_ for the place it already has. */

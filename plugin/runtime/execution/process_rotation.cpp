@@ -20,6 +20,16 @@
 #include <limits>
 
 namespace jobsched {
+namespace {
+/* Whether a job's timers_from (RotationJob) is later than `above` by more than its rounding could have moved it: the
+ * processes' figures it stands for are worked out again at every re-timing, each step off by an ulp or so (a few
+ * nanoseconds at the log's clocks); a millisecond, plus a part in 10^9, is orders of magnitude beyond that. A job
+ * that does not clear has its processes' timers read as before. */
+bool clears(double timers_from, double above)
+{
+  return timers_from - (1e-3 + 1e-9 * std::fabs(timers_from)) > above;
+}
+} // namespace
 
 JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector<int>& where, const ResourceSet& up,
                                                      bool computes_now, size_t& index)
@@ -113,6 +123,10 @@ JobRuntime::RotationRefusal JobRuntime::rotation_job(JobId id, const std::vector
   rj.lean_of_process.swap(lean_of_process);
   rj.lean_of_state.clear(); // found at its first rotation_sync()
   rj.synced = false;
+  rj.timers_from = -std::numeric_limits<double>::infinity();
+  rj.earliest_end = -std::numeric_limits<double>::infinity();
+  for (size_t i = first; i < rj.end; i++)
+    rotation_processes_[i].job = index;
   g.rotation_replay = rotation_replays_;
   g.rotation_index = index;
   return RotationRefusal::none;
@@ -143,6 +157,8 @@ void JobRuntime::rotation_start_timer(RotationProcess& q, double now)
   if (sharers > cores) speed = speed * cores / sharers;
   q.timer_start = now;
   q.timer_end = now + q.timer_flops / speed;
+  double& earliest = rotation_jobs_[q.job].earliest_end;
+  earliest = std::min(earliest, q.timer_end);
 }
 
 void JobRuntime::rotation_retime(RotationProcess& q, double now)
@@ -237,6 +253,7 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
   std::vector<size_t>& resumed = rotation_resumed_;
   std::vector<size_t>& current = rotation_current_; // the jobs of the phase in force, by id
   std::vector<size_t>& coming = rotation_coming_;   // those of the next one
+  std::vector<size_t>& continuing = rotation_continuing_; // those of both, by id
   if (rotation_phase_stamp_.size() < tau) {
     rotation_phase_stamp_.resize(tau, 0);
     rotation_phase_range_.resize(tau);
@@ -320,6 +337,9 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
           if (other != i && processes[other].timer_end >= 0) rotation_retime(processes[other], e);
       rotation_start_timer(q, e);
       q.launched_at = e;
+      // e + its work left at its host's full speed (the timer just started: all of it)
+      double& from = rotation_jobs_[q.job].timers_from;
+      from = std::min(from, e + q.timer_flops / q.speed);
     }
   };
   // The processes resumed by the decision just made: their stalls end first.
@@ -359,11 +379,18 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
     // The next boundary: the policy's wake-up, before any process's work ends.
     const double t = next_instant(clock, until);
     if (t < 0) break;
-    floor = std::numeric_limits<double>::infinity();
-    for (size_t j : current)
-      for (size_t i = rotation_jobs_[j].first; i < rotation_jobs_[j].end; i++)
-        floor = std::min(floor, processes[i].timer_end);
-    if (!(floor > std::max(until, t) + kTimerSlack)) break;
+    const double floor_above = std::max(until, t) + kTimerSlack;
+    floor = std::numeric_limits<double>::infinity(); // of the jobs whose timers may end by floor_above
+    for (size_t j : current) {
+      RotationJob& rj = rotation_jobs_[j];
+      if (rj.earliest_end > floor_above) continue; // (none of its timers ends before it)
+      double earliest = std::numeric_limits<double>::infinity();
+      for (size_t i = rj.first; i < rj.end; i++)
+        earliest = std::min(earliest, processes[i].timer_end);
+      rj.earliest_end = earliest;
+      floor = std::min(floor, earliest);
+    }
+    if (!(floor > floor_above)) break;
     const size_t next = (phase + 1) % tau;
     const double next_until = t + r.quantum; // the policy's slice_start + quantum
     const RotationRefusal refusal = take_phase(next, false, coming);
@@ -373,31 +400,49 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
     }
     // Its stalls' end, before the next wake-up and any timer of the processes that compute on.
     bool any_resumed = false;
-    double going_on = std::numeric_limits<double>::infinity();
+    continuing.clear();
     both([&](size_t j, bool before, bool after) {
-      const RotationJob& rj = rotation_jobs_[j];
-      if (before && after) // at their host's full speed from t (a suspension there may speed them up), with a margin
-        for (size_t i = rj.first; i < rj.end; i++) {
-          const RotationProcess& q = processes[i];
-          const double left = timer_fraction_left(q.timer_start, q.timer_end, t);
-          going_on = std::min(going_on, std::min(q.timer_end, t + q.timer_flops * left / q.speed * (1 - 1e-9)));
-        }
+      if (before && after)
+        continuing.push_back(j);
       else if (after)
-        any_resumed = any_resumed || rj.end > rj.first;
+        any_resumed = any_resumed || rotation_jobs_[j].end > rotation_jobs_[j].first;
     });
     double e = t;
     if (any_resumed) {
       const double stall_end = t + r.switch_cost;
       e = next_instant(t, stall_end);
-      if (e < 0 || stall_end > e + kTimerSlack || !(e < next_until - kTimeEpsilon) ||
-          !(going_on > std::max(stall_end, e) + kTimerSlack))
-        break;
+      if (e < 0 || stall_end > e + kTimerSlack || !(e < next_until - kTimeEpsilon)) break;
+      // The processes that compute on, at their host's full speed from t (a suspension there may speed them up), with
+      // a margin: none ends by going_on_above where its job's timers_from clears it (t + its work left at full speed
+      // is at least timers_from); the others' ends worked out, and their jobs' timers_from found on the way.
+      const double going_on_above = std::max(stall_end, e) + kTimerSlack;
+      double going_on = std::numeric_limits<double>::infinity();
+      for (size_t j : continuing) {
+        RotationJob& rj = rotation_jobs_[j];
+        if (clears(t + (rj.timers_from - t) * (1 - 1e-9), going_on_above)) continue;
+        double from = std::numeric_limits<double>::infinity();
+        bool timed = true;
+        for (size_t i = rj.first; i < rj.end; i++) {
+          const RotationProcess& q = processes[i];
+          const double left = timer_fraction_left(q.timer_start, q.timer_end, t);
+          const double full_speed = q.timer_flops * left / q.speed;
+          going_on = std::min(going_on, std::min(q.timer_end, t + full_speed * (1 - 1e-9)));
+          from = std::min(from, t + full_speed);
+          timed = timed && q.timer_end >= 0;
+        }
+        if (timed) rj.timers_from = from;
+      }
+      if (!(going_on > going_on_above)) break;
     }
     // The boundary, as the driver applies the policy's plan there: the jobs by id, each one's processes in order.
     resumed.clear();
     both([&](size_t j, bool before, bool after) {
       RotationJob& rj = rotation_jobs_[j];
       if (before == after || rj.end == rj.first) return;
+      if (after) { // found as its processes are launched
+        rj.timers_from = std::numeric_limits<double>::infinity();
+        rj.earliest_end = std::numeric_limits<double>::infinity();
+      }
       for (size_t i = rj.first; i < rj.end; i++) {
         RotationProcess& q = processes[i];
         decisions++;
