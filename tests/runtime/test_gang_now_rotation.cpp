@@ -285,3 +285,24 @@ TEST(GangNowRotation, RecordsAfterAReplayByHand)
     EXPECT_NEAR(stepped[i], by_hand[i], 1e-9) << "job " << 1 + i / 8 << "'s " << names[i % 8] << " stepped";
   }
 }
+
+/* jobs.csv's nodes_used for jobs made of processes: the hosts their VPs were on, not 0 (the job's own record holds no
+ * placement of its own; its processes' do). Three workstations, jobs of 3, 2 and 5 VPs at time 0: a gang's VPs go to
+ * different workstations while there are enough (MTAT: one VP of a job per workstation, then doubled up over all of
+ * them), so the jobs used 3, 2 and 3 hosts. */
+TEST(GangNowRotation, NodesUsedAreTheHostsOfTheProcesses)
+{
+  ScratchFolder f;
+  f.write("p.xml", workstations({"1Gf", "1Gf", "1Gf"}));
+  f.write("w.swf", swf_record(1, 0, 25, 3) + swf_record(2, 0, 25, 2) + swf_record(3, 0, 25, 5));
+  auto file = f.write("s.yaml", "platform: p.xml\nworkload: {trace: w.swf}\npolicy:\n  name: gang-now\n"
+                                "  params: {quantum: 10, validate_map: true}\n");
+  const std::vector<double> nodes = in_child([&] {
+    RunReport r = jobsched::testing::run_quietly(file, f.dir / "out");
+    std::vector<double> v;
+    for (const auto& s : r.states)
+      v.push_back(s.cost.nodes_used);
+    return v;
+  });
+  EXPECT_EQ(nodes, (std::vector<double>{3, 2, 3}));
+}
