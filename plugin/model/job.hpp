@@ -62,6 +62,9 @@ struct WorkloadJob : Job {
   double run_time = 0; // seconds at the reference speed on `size` dedicated processors
   Speedup speedup;     // progress rate on n processors, relative to one
   ParallelismProfile profile; // phase-varying parallelism (hidden like the run time); empty for most workloads
+  /* The wall time it asked for (the run time where the source gave none), as reported in jobs.csv's and segments.csv's
+   * requested_time: `estimate` is the same unless workload.overrun: extend raised it to the run time. */
+  double requested_time = 0;
 
   /* Work at one processor, in seconds at the reference speed: run time x S(size). */
   double work() const { return run_time * speedup(size); }

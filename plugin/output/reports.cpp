@@ -199,7 +199,7 @@ void JobsCsvWriter::write(const JobState& o, const WorkloadJob& j, double stop_t
   *p++ = ',';
   number(j.submit_time);
   integer(j.size);
-  number(j.estimate);
+  number(j.requested_time);
   *p++ = o.fate == JobFate::completed ? '1' : '0';
   *p++ = ',';
   p = put(p, final_state);
@@ -429,7 +429,7 @@ char* SegmentsWriter::write_job_middle(char* p, const WorkloadJob& job)
   *p++ = ',';
   p = put_integer(p, job.size);
   *p++ = ',';
-  p = write_number(p, job.estimate);
+  p = write_number(p, job.requested_time);
   *p++ = ',';
   return p;
 }

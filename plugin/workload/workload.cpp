@@ -103,6 +103,7 @@ void WorkloadBuilder::add(const JobRecord& rec)
       return;
     }
     if (job.estimate <= 0) job.estimate = job.run_time;
+    job.requested_time = job.estimate;
     if (job.run_time > job.estimate) {
       w.overrun_jobs++;
       if (filter.overrun == Overrun::extend)

@@ -914,10 +914,10 @@ TEST(OutputWriters, SegmentsRowsWaitForTheirJobsInOrder)
         jobs[i].id = ids[i];
       jobs[0].shape = JobShape::malleable;
       jobs[0].size = 2;
-      jobs[0].estimate = 100;
-      jobs[1].estimate = 50.5;
+      jobs[0].estimate = jobs[0].requested_time = 100;
+      jobs[1].estimate = jobs[1].requested_time = 50.5;
       jobs[2].size = 4;
-      jobs[2].estimate = 30;
+      jobs[2].estimate = jobs[2].requested_time = 30;
       ResourceSet last = ResourceSet::range(16, 4, 4);
       last.set(9);
       std::ostringstream out;
@@ -962,7 +962,7 @@ TEST(OutputWriters, SegmentsRowsReachTheStreamInBatches)
   JobList jobs = numbered_jobs(2);
   for (WorkloadJob& j : jobs) {
     j.size = 1;
-    j.estimate = 10;
+    j.estimate = j.requested_time = 10;
   }
   std::ostringstream out;
   const JobTable table = registered(jobs);
@@ -1371,7 +1371,7 @@ void expect_rows_carry_their_own_jobs_fields(const std::string& name)
     jobs[i].id = ids[i];
     jobs[i].shape = shapes[i];
     jobs[i].size = sizes[i];
-    jobs[i].estimate = estimates[i];
+    jobs[i].estimate = jobs[i].requested_time = estimates[i];
   }
   std::ostringstream out;
   const JobTable table = registered(jobs);

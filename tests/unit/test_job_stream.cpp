@@ -133,6 +133,7 @@ TEST(JobsCsvWriter, SpooledRowsGetThePolicysColumns)
     jobs[i].submit_time = static_cast<double>(i);
     jobs[i].run_time = 4;
     jobs[i].estimate = 4;
+    jobs[i].requested_time = 4;
     states[i].job = &jobs[i];
     finish(states[i], 10.0 + static_cast<double>(i));
     states[i].allocated = "0-1";
@@ -181,7 +182,8 @@ TEST(JobsCsvWriter, RowAssembledInPlaceHasEveryFieldInItsColumn)
   j.size = 77;
   j.submit_time = 1e300;
   j.run_time = 2.0 / 3;
-  j.estimate = 1234.5;
+  j.estimate = 2000; // raised by workload.overrun: extend, say: the row shows the request
+  j.requested_time = 1234.5;
   JobState& s = states[0];
   s.job = &j;
   s.status = JobStatus::finished;
@@ -208,12 +210,12 @@ TEST(JobsCsvWriter, RowAssembledInPlaceHasEveryFieldInItsColumn)
   const auto n = [](double v) { return std::string(FormattedNumber(v).view()); };
   const JobCounters& c = s.counters;
   const std::string row = std::to_string(j.id) + ",w," + to_string(j.shape) + "," + n(j.submit_time) + ",77," +
-                          n(j.estimate) + ",0," + batsim_final_state(s.fate) + "," + n(m.start) + "," + n(m.execution) +
-                          "," + n(m.end) + "," + n(m.waiting) + "," + n(m.turnaround) + "," + n(m.slowdown) + "," +
-                          s.allocated + ",-1,," + n(m.bounded_slowdown) + "," + n(j.run_time) + ",30,5," +
-                          n(m.communication) + "," + n(m.page_faults) + ",11,13,17," + n(c.bytes_moved) + "," +
-                          n(c.switching_time) + "," + n(c.transfer_time) + "," + n(s.service) + "," + n(m.dedicated) +
-                          ",19," + n(c.work_lost) + "\n";
+                          n(j.requested_time) + ",0," + batsim_final_state(s.fate) + "," + n(m.start) + "," +
+                          n(m.execution) + "," + n(m.end) + "," + n(m.waiting) + "," + n(m.turnaround) + "," +
+                          n(m.slowdown) + "," + s.allocated + ",-1,," + n(m.bounded_slowdown) + "," + n(j.run_time) +
+                          ",30,5," + n(m.communication) + "," + n(m.page_faults) + ",11,13,17," + n(c.bytes_moved) +
+                          "," + n(c.switching_time) + "," + n(c.transfer_time) + "," + n(s.service) + "," +
+                          n(m.dedicated) + ",19," + n(c.work_lost) + "\n";
   const std::string text = written.str();
   ASSERT_EQ(text.substr(text.find('\n') + 1), row);
   EXPECT_GT(row.size(), 1000U); // the numbers of 300 digits and the processors are there

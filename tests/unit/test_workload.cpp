@@ -356,10 +356,13 @@ TEST(BuildWorkload, OverrunExtendRaisesTheEstimate)
   ASSERT_EQ(w.jobs.size(), 3u);
   EXPECT_EQ(w.overrun_jobs, 1); // only job 1 ran longer than requested (run time = estimate is no overrun)
   EXPECT_DOUBLE_EQ(w.jobs[0].estimate, 300);
+  EXPECT_DOUBLE_EQ(w.jobs[0].requested_time, 100); // what jobs.csv reports: the request, not the raised estimate
   EXPECT_DOUBLE_EQ(w.jobs[0].run_time, 300);
   EXPECT_FALSE(w.jobs[0].kill_at_estimate);
   EXPECT_DOUBLE_EQ(w.jobs[1].estimate, 100);
   EXPECT_DOUBLE_EQ(w.jobs[2].estimate, 100);
+  EXPECT_DOUBLE_EQ(w.jobs[1].requested_time, 100);
+  EXPECT_DOUBLE_EQ(w.jobs[2].requested_time, 100);
   for (const auto& j : w.jobs)
     EXPECT_FALSE(j.kill_at_estimate);
 }
@@ -374,6 +377,7 @@ TEST(BuildWorkload, OverrunKillKeepsTheEstimateAndFlagsTheJob)
   EXPECT_EQ(w.overrun_jobs, 1);
   EXPECT_DOUBLE_EQ(w.jobs[0].estimate, 100);
   EXPECT_DOUBLE_EQ(w.jobs[0].run_time, 300); // the truth is kept: the runtime kills it at 100
+  EXPECT_DOUBLE_EQ(w.jobs[0].requested_time, 100);
   EXPECT_TRUE(w.jobs[0].kill_at_estimate);
   EXPECT_FALSE(w.jobs[1].kill_at_estimate);
   EXPECT_FALSE(w.jobs[2].kill_at_estimate);
@@ -389,6 +393,8 @@ TEST(BuildWorkload, MissingEstimateBecomesRunTimeAndIsNoOverrun)
     ASSERT_EQ(w.jobs.size(), 2u);
     EXPECT_DOUBLE_EQ(w.jobs[0].estimate, 300);
     EXPECT_DOUBLE_EQ(w.jobs[1].estimate, 77);
+    EXPECT_DOUBLE_EQ(w.jobs[0].requested_time, 300); // none given: the run time, as the estimate
+    EXPECT_DOUBLE_EQ(w.jobs[1].requested_time, 77);
     EXPECT_EQ(w.overrun_jobs, 0);
     EXPECT_FALSE(w.jobs[0].kill_at_estimate);
     EXPECT_FALSE(w.jobs[1].kill_at_estimate);
