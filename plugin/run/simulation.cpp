@@ -119,7 +119,21 @@ Workload load_workload(const Scenario& sc, const Machine& machine, const JobLimi
   const int processors = machine.resource_count();
   const int largest = limit.processors == JobLimit::kAnySize ? kAnyJobSize : limit.processors;
   const WorkloadSpec& ws = sc.workload;
-  const MemoryNeed memory_need{limit.least_processors, limit.least_processors_reason};
+  MemoryNeed memory_need{limit.least_processors, limit.least_processors_reason};
+  if (memory_need.least_processors && ws.jobs.memory_mb > 0) {
+    // workload.jobs.memory_mb gives a job without memory of its own its memory once the workload is built
+    // (apply_job_shapes()): the filter weighs each such job with the memory it will have, so that one too large for the
+    // machine by it is skipped or refused here, as workload.oversize_jobs says, not refused by the policy later.
+    memory_need.least_processors = [least = memory_need.least_processors,
+                                    kb = ws.jobs.memory_mb * 1024.0](const Job& job) {
+      if (job.memory_kb > 0) return least(job);
+      Job with_memory = job;
+      with_memory.memory_kb = kb;
+      return least(with_memory);
+    };
+    memory_need.reason +=
+        "; workload.jobs.memory_mb: " + format_exact(ws.jobs.memory_mb) + " for a job without its own";
+  }
   if (ws.trace) {
     fs::path path = trace_path(sc);
     SwfFile swf = read_swf(path.string(), ws.size_field);

@@ -293,10 +293,26 @@ expect_error gang_now_owner_periods 1 "owners.mean_idle: must be at least 1" -- 
   run "$src/scenarios/gang-now/now.yaml" --set owners.mean_idle=1e-300
 # A job whose memory needs more processors than its bounds allow (but no more than the machine has; more is an
 # oversize job, below): moldable jobs of at most 1 processor.
-expect_error apmc_memory_over_bounds 2 "policy.params: job 1 needs at least 3 processors (its bounds and memory)" \
-  "more than its maximum 1" -- \
+expect_error apmc_memory_over_bounds 2 "job 1 needs at least 3 processors for its memory (policy.params.node_memory_mb: 1)" \
+  "more than its maximum 1 (workload.jobs.max_size; without it, its size)" -- \
   run "$work/good.yaml" --set policy.name=apmc --set workload.generator.memory_distribution=A \
   --set policy.params.node_memory_mb=1 --set workload.jobs.shape=moldable --set workload.jobs.max_size=1
+# workload.jobs.memory_mb, given to the jobs without memory of their own once the workload is built, counts in its
+# filter: under APMC with nodes of 1 MB, 2 MB a process and moldable jobs of up to all 16 processors, a job of s
+# processors needs 2 s of them, so those of more than 8 are larger than the machine: skipped (counted as
+# larger_than_machine: as many as the same workload's jobs of more than 8 processors under fcfs), or, with
+# oversize_jobs: error, refused naming both keys, where the policy used to refuse the first one mid-run naming
+# policy.params alone.
+memory_sets=(--set policy.name=apmc --set policy.params.node_memory_mb=1 --set workload.jobs.memory_mb=2
+  --set workload.jobs.shape=moldable --set workload.jobs.max_size=16)
+"$bin" run "$work/good.yaml" --quiet --out "$work/memory-mb" "${memory_sets[@]}" 2>"$work/memory-mb.err"
+"$bin" run "$work/good.yaml" --quiet --out "$work/memory-mb-fcfs" --set policy.name=fcfs 2>>"$work/memory-mb.err"
+wide=$(awk -F, 'NR > 1 && $5 > 8' "$work/memory-mb-fcfs/jobs.csv" | wc -l)
+skipped=$(field jobs_rejected_by_reason "$work/memory-mb/summary.json")
+[ "$wide" -gt 0 ] && [ "$skipped" = "{\"larger_than_machine\": $wide}" ]
+report memory_mb_filtered_as_oversize "$([ $? -eq 0 ] || echo " $wide jobs of more than 8 processors, rejected: $skipped $(head -c 300 "$work/memory-mb.err")")"
+expect_error memory_mb_oversize_error 2 "needs at least" "processors for its memory (policy.params.node_memory_mb: 1; workload.jobs.memory_mb: 2 for a job without its own), but the machine has 16" -- \
+  run "$work/good.yaml" "${memory_sets[@]}" --set workload.oversize_jobs=error
 expect_error scenario_is_a_string 2 "string.yaml:1:" "expected a mapping" -- run "$(printf '"a string"\n' >"$work/string.yaml"; echo "$work/string.yaml")"
 expect_error set_blames_set 2 "--set" "policy.name: expected text" -- run "$work/good.yaml" --set policy.name.x=1
 # Image stores checked before the run: a host that does not exist, or that the compute hosts cannot reach.

@@ -559,15 +559,19 @@ class AdaptivePartitioning : public TimeSharingPolicy {
   {
     Entry e;
     e.order = submitted_++;
-    // The workload leaves out the jobs larger than the machine by their memory (job_limit); memory given to the jobs
-    // after it is read (workload.jobs.memory_mb, workload.memory.model: paging) is checked here.
+    // The workload leaves out the jobs larger than the machine by their memory (job_limit(), with
+    // workload.jobs.memory_mb's); memory given to the jobs after it is built (workload.memory.model: paging) is
+    // checked here, and so is a job's maximum (its shape's, known once the workload is built).
     const double memory_processors = memory_processors_exact(job);
     const double least = least_processors(job, memory_processors);
     if (least > processors_ || least > job.max_processors())
-      throw InputError("policy.params: job " + std::to_string(job.id) + " needs at least " + format_exact(least) +
-                       " processors (its bounds and memory), more than " +
-                       (least > processors_ ? "the machine's " + std::to_string(processors_)
-                                            : "its maximum " + std::to_string(job.max_processors())));
+      throw InputError("job " + std::to_string(job.id) + " needs at least " + format_exact(least) +
+                       " processors for its memory (" + job_limit().least_processors_reason + "), more than " +
+                       (least > processors_ ? "the machine's " + std::to_string(processors_) +
+                                                  " (its memory given after the workload was filtered: "
+                                                  "workload.memory.model: paging)"
+                                            : "its maximum " + std::to_string(job.max_processors()) +
+                                                  " (workload.jobs.max_size; without it, its size)"));
     // f x min_j fits the machine; min_j itself may not (a tiny f): held as an int, at most the largest one.
     e.memory_processors = static_cast<int>(std::min(memory_processors, 2147483647.0));
     e.job = &job;
