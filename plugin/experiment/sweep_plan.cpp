@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/fnv1a.hpp"
+#include "core/input_file.hpp"
 #include "core/time_format.hpp"
 #include "core/yaml_tags.hpp"
 #include "experiment/tables.hpp"
@@ -251,6 +252,11 @@ std::vector<std::string> summary_metrics(const Scenario& scenario)
 SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::string>& overrides,
                           const std::function<void(long point, const Scenario&)>& check_point)
 {
+  // The sweep and its runs read the file again for every point: a pipe gives its text once (the second point read an
+  // empty scenario, "platform: missing").
+  if (pipe_kind(scenario) == PipeKind::open)
+    throw InputError(scenario.string() +
+                     ": a pipe, which a sweep cannot read again for each point and run: give a file");
   SweepPlan plan;
   plan.scenario_ = fs::absolute(scenario).lexically_normal();
   plan.cli_overrides_ = overrides;

@@ -329,6 +329,9 @@ std::string scenario_file_text(const fs::path& file)
 {
   std::error_code ec;
   if (fs::is_directory(file, ec)) throw InputError(file.string() + ": a folder, not a scenario file (a YAML file)");
+  // Opening a FIFO waits for a writer: with none, the run waited forever, deaf to SIGTERM.
+  if (pipe_kind(file) == PipeKind::named)
+    throw InputError(file.string() + ": a named pipe (FIFO), not a scenario file (a YAML file)");
   std::ifstream in(file);
   if (!in) throw InputError(file.string() + ": cannot open scenario file");
   std::stringstream ss;

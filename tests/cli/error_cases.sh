@@ -220,6 +220,27 @@ for command in run fork-join sweep; do
   expect_error "folder_scenario_$command" 1 "error: $work/a-folder: a folder, not a scenario file" -- \
     "$command" "$work/a-folder"
 done
+# A named pipe (mkfifo) with no writer: opening it waited forever, and SIGTERM did not end the wait. A pipe of the
+# shell's <(...) holds its text once: a run reads it, a sweep (which reads the file again for every point and run)
+# read an empty scenario the second time ("platform: missing").
+mkfifo "$work/fifo.yaml"
+for command in run fork-join sweep; do
+  expect_error "fifo_scenario_$command" 1 "error: $work/fifo.yaml: a named pipe (FIFO), not a scenario file" -- \
+    "$command" "$work/fifo.yaml"
+done
+expect_error pipe_scenario_sweep 2 "error: /dev/fd/" ": a pipe, which a sweep cannot read again for each point" -- \
+  sweep <(cat "$work/good.yaml") --quiet
+problems=""
+"$bin" run <(cat "$work/good.yaml") --quiet --out "$work/out-pipe-run" 2>"$work/pipe-run.stderr" ||
+  problems+=" refused: $(head -c 300 "$work/pipe-run.stderr");"
+[ "$(field jobs_simulated "$work/out-pipe-run/summary.json")" = 20 ] || problems+=" not 20 jobs;"
+report pipe_scenario_run "$problems"
+# jobsched plot of a path that is there but not a folder (a FIFO, a device, a file other than aggregate.csv or
+# jobs.csv) said "no such folder".
+for case in fifo:"$work/fifo.yaml" null:/dev/null file:"$work/good.yaml"; do
+  expect_error "plot_not_a_folder_${case%%:*}" 1 "error: ${case#*:}: not a folder (a sweep folder with aggregate.csv" -- \
+    plot "${case#*:}"
+done
 
 # Numbers checked where they are read: NaN, infinity and values out of range (these used to hang, abort SimGrid or
 # give silently wrong results).
