@@ -17,6 +17,21 @@ bool is_input_file(const std::filesystem::path& path, const std::string& where)
   return std::filesystem::is_regular_file(status);
 }
 
+PipeKind pipe_kind(const std::filesystem::path& path)
+{
+  std::error_code ec;
+  if (std::filesystem::status(path, ec).type() != std::filesystem::file_type::fifo) return PipeKind::none;
+  // An open pipe is reached through links (/dev/fd/63 -> /proc/self/fd/63 -> "pipe:[123]") that end in no file.
+  std::filesystem::path at = path;
+  for (int links = 0; links < 40 && std::filesystem::is_symlink(at, ec); links++) {
+    const std::filesystem::path target = std::filesystem::read_symlink(at, ec);
+    if (ec) break;
+    if (target.string().rfind("pipe:[", 0) == 0) return PipeKind::open;
+    at = target.is_absolute() ? target : at.parent_path() / target;
+  }
+  return PipeKind::named;
+}
+
 std::string file_text(const std::filesystem::path& path)
 {
   std::ifstream in(path, std::ios::binary);

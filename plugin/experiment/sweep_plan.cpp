@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/fnv1a.hpp"
+#include "core/input_file.hpp"
 #include "core/time_format.hpp"
 #include "core/yaml_tags.hpp"
 #include "experiment/tables.hpp"
@@ -9,6 +10,7 @@
 #include "run/fork_join.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_tree.hpp"
+#include "scenario/value_origins.hpp"
 
 #include <algorithm>
 #include <set>
@@ -30,47 +32,53 @@ std::string yaml_text(const YAML::Node& n)
 
 constexpr long kMaxPoints = 1000000;
 
-[[noreturn]] void fail(const fs::path& file, const YAML::Node& at, const std::string& key, const std::string& what)
+/* Where the value at `key` came from: --set (a key it set, or one it made a mapping), or the file and `at`'s line. */
+std::string where(const ValueOrigins& origins, const YAML::Node& at, const std::string& key)
 {
-  std::string where = file.string();
-  if (at && at.Mark().line >= 0) where += ":" + std::to_string(at.Mark().line + 1);
-  throw InputError(where + ": " + (key.empty() ? "" : key + ": ") + what);
+  if (origins.shaped_by_override(key)) return "--set";
+  return origins.where(key, at && at.Mark().line >= 0 ? at.Mark().line + 1 : 0);
+}
+
+[[noreturn]] void fail(const ValueOrigins& origins, const YAML::Node& at, const std::string& key,
+                       const std::string& what)
+{
+  throw InputError(where(origins, at, key) + ": " + (key.empty() ? "" : key + ": ") + what);
 }
 
 template <class T>
-T as_scalar(const fs::path& file, const YAML::Node& n, const std::string& key, const std::string& expected)
+T as_scalar(const ValueOrigins& origins, const YAML::Node& n, const std::string& key, const std::string& expected)
 {
-  if (!n.IsScalar()) fail(file, n, key, "expected " + expected);
+  if (!n.IsScalar()) fail(origins, n, key, "expected " + expected);
   try {
     return n.as<T>();
   } catch (const YAML::Exception&) {
-    fail(file, n, key, "expected " + expected + ", got " + quoted_value(n.Scalar()));
+    fail(origins, n, key, "expected " + expected + ", got " + quoted_value(n.Scalar()));
   }
 }
 
-long as_long(const fs::path& file, const YAML::Node& n, const std::string& key)
+long as_long(const ValueOrigins& origins, const YAML::Node& n, const std::string& key)
 {
-  return as_scalar<long>(file, n, key, "an integer");
+  return as_scalar<long>(origins, n, key, "an integer");
 }
 
 /* A key given twice in `sweep:` (YAML keeps both; the second would silently win). */
-void reject_duplicate_keys(const fs::path& file, const YAML::Node& map, const std::string& prefix)
+void reject_duplicate_keys(const ValueOrigins& origins, const YAML::Node& map, const std::string& prefix)
 {
   std::set<std::string> keys;
   for (const auto& kv : map)
-    if (!keys.insert(kv.first.Scalar()).second) fail(file, kv.first, prefix + kv.first.Scalar(), "duplicate key");
+    if (!keys.insert(kv.first.Scalar()).second) fail(origins, kv.first, prefix + kv.first.Scalar(), "duplicate key");
 }
 
 /* The stopping rule's `key` (metric or stop_when) must name a numeric field that the runs of every point write. */
-void check_rule_metric(const fs::path& file, const YAML::Node& reps, const std::string& key, const std::string& metric,
-                       const std::vector<std::string>& written)
+void check_rule_metric(const ValueOrigins& origins, const YAML::Node& reps, const std::string& key,
+                       const std::string& metric, const std::vector<std::string>& written)
 {
   if (written.empty() || std::find(written.begin(), written.end(), metric) != written.end()) return;
   std::string list;
   for (const auto& name : written)
     list += (list.empty() ? "" : ", ") + name;
   const YAML::Node at = reps[key] ? reps[key] : reps;
-  fail(file, at, "replications." + key,
+  fail(origins, at, "replications." + key,
        quoted_value(metric) + " is not a numeric field of the summary.json these runs write (" + list + ")");
 }
 
@@ -99,7 +107,7 @@ bool is_null(const YAML::Node& n)
 
 /* A null swept value would remove `key` (a run reads the point as --set KEY=null) and run its default: it is refused
  * where the scenario file refuses `key: null`, with the file's reason. */
-void refuse_null_where_the_file_does(const fs::path& file, const YAML::Node& tree, const std::string& key,
+void refuse_null_where_the_file_does(const ValueOrigins& origins, const YAML::Node& tree, const std::string& key,
                                      const YAML::Node& value)
 {
   if (!is_null(value)) return;
@@ -118,11 +126,12 @@ void refuse_null_where_the_file_does(const fs::path& file, const YAML::Node& tre
   YAML::Emitter out;
   out << copy;
   try {
-    parse_scenario(std::string(out.c_str()) + "\n", file, {});
+    parse_scenario(std::string(out.c_str()) + "\n", origins.file(), {});
   } catch (const InputError& e) {
     std::string why = e.what(); // its line is that of a copy of the file: left out
-    if (why.rfind(file.string() + ":", 0) == 0) why.erase(0, why.find(": ", file.string().size()) + 2);
-    fail(file, value, "sweep." + key, "null is refused, as in the file: " + why);
+    const std::string& file = origins.file();
+    if (why.rfind(file + ":", 0) == 0) why.erase(0, why.find(": ", file.size()) + 2);
+    fail(origins, value, "sweep." + key, "null is refused, as in the file: " + why);
   }
 }
 
@@ -167,6 +176,64 @@ std::string run_assignment(const std::string& key, const std::string& text, cons
   return key + "=" + yaml_text(value);
 }
 
+/* A policy parameter naming a file (its name ends in _file), which a run resolves against the scenario's folder. */
+bool is_policy_file_key(const std::string& key)
+{
+  const std::string params = "policy.params.";
+  return key.rfind(params, 0) == 0 && key.size() > params.size() + 5 &&
+         key.find('.', params.size()) == std::string::npos && key.compare(key.size() - 5, 5, "_file") == 0;
+}
+
+/* `value`, set at `key` of a run's settings, with every relative file name in it made absolute against `dir`: those of
+ * resolve_paths and a policy's *_file parameters (against `policy_dir`, the scenario's folder, wherever they came
+ * from, as the run reads them). */
+void absolute_file_names(YAML::Node value, const std::string& key, const fs::path& dir, const fs::path& policy_dir)
+{
+  resolve_paths(value, key, dir);
+  if (is_policy_file_key(key) && value.IsScalar() && !value.Scalar().empty() && !is_null(value) &&
+      fs::path(value.Scalar()).is_relative())
+    value = (policy_dir / value.Scalar()).lexically_normal().string();
+  if (!value.IsMap() || is_path_key(key)) return;
+  for (auto kv : value)
+    if (kv.first.IsScalar() && !is_path_key((key.empty() ? "" : key + ".") + kv.first.Scalar()))
+      absolute_file_names(kv.second, (key.empty() ? "" : key + ".") + kv.first.Scalar(), dir, policy_dir);
+}
+
+/* `assignment` ("key=value", as --set takes it) applied to a run's settings with its file names made absolute. */
+void apply_setting(YAML::Node& settings, const std::string& assignment, const fs::path& dir, const fs::path& policy_dir)
+{
+  const size_t eq = assignment.find('=');
+  const std::string key = assignment.substr(0, eq);
+  YAML::Node value = YAML::Load(assignment.substr(eq + 1));
+  absolute_file_names(value, key, dir, policy_dir);
+  apply_override(settings, key + "=" + yaml_text(value));
+}
+
+/* `n` in YAML with every mapping's keys in order: the same settings give the same text, in whatever order the scenario
+ * file, --set and the sweep's points wrote them. */
+void emit_sorted(YAML::Emitter& out, const YAML::Node& n)
+{
+  if (n.IsMap()) {
+    std::vector<std::pair<std::string, YAML::const_iterator>> items; // each key's text, to order them by
+    for (auto it = n.begin(); it != n.end(); ++it)
+      items.emplace_back(yaml_text(it->first), it);
+    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    out << YAML::BeginMap;
+    for (const auto& item : items) {
+      out << YAML::Key << item.second->first << YAML::Value;
+      emit_sorted(out, item.second->second);
+    }
+    out << YAML::EndMap;
+  } else if (n.IsSequence()) {
+    out << YAML::BeginSeq;
+    for (const auto& item : n)
+      emit_sorted(out, item);
+    out << YAML::EndSeq;
+  } else {
+    out << n;
+  }
+}
+
 } // namespace
 
 std::vector<std::string> summary_metrics(const Scenario& scenario)
@@ -185,10 +252,16 @@ std::vector<std::string> summary_metrics(const Scenario& scenario)
 SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::string>& overrides,
                           const std::function<void(long point, const Scenario&)>& check_point)
 {
+  // The sweep and its runs read the file again for every point: a pipe gives its text once (the second point read an
+  // empty scenario, "platform: missing").
+  if (pipe_kind(scenario) == PipeKind::open)
+    throw InputError(scenario.string() +
+                     ": a pipe, which a sweep cannot read again for each point and run: give a file");
   SweepPlan plan;
   plan.scenario_ = fs::absolute(scenario).lexically_normal();
   plan.cli_overrides_ = overrides;
   plan.tree_ = load_yaml_file(scenario);
+  plan.settings_ = YAML::Clone(plan.tree_);
   for (const auto& o : overrides) {
     // --set reads a key's dots as nesting, and swept keys hold dots: sweep.policy.name=[...] made a swept key
     // sweep.policy whose value is not a list, refused naming the file. Named here as typed, with the form that works.
@@ -199,23 +272,30 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
                        key.substr(6) + ": [...]}'");
     apply_override(plan.tree_, o);
   }
+  // A run's settings as it reads them, what its name hashes: the file's file names against its folder, --set's against
+  // the current folder (as a run reads them), a policy's *_file parameters against the file's folder.
+  const fs::path folder = plan.scenario_.parent_path();
+  absolute_file_names(plan.settings_, "", folder, folder);
+  for (const auto& o : overrides)
+    apply_setting(plan.settings_, o, fs::current_path(), folder);
+  const ValueOrigins origins(scenario.string(), overrides); // what the errors below name, key by key
   const YAML::Node& tree = plan.tree_;
-  if (!tree.IsMap()) fail(scenario, tree, "", "expected a mapping (a scenario)");
+  if (!tree.IsMap()) fail(origins, tree, "", "expected a mapping (a scenario)");
   // The sections read here must be mappings before they are looked into (the whole scenario is checked per run).
   for (const char* section : {"simulation", "output"})
     if (tree[section] && !tree[section].IsMap() && !tree[section].IsNull())
-      fail(scenario, tree[section], section, "expected a mapping");
+      fail(origins, tree[section], section, "expected a mapping");
 
   std::uint64_t base_seed = 1;
   if (tree["simulation"] && tree["simulation"]["seed"])
-    base_seed = static_cast<std::uint64_t>(as_long(scenario, tree["simulation"]["seed"], "simulation.seed"));
+    base_seed = static_cast<std::uint64_t>(as_long(origins, tree["simulation"]["seed"], "simulation.seed"));
   if (tree["output"] && tree["output"]["dir"])
-    plan.output_dir_ = as_scalar<std::string>(scenario, tree["output"]["dir"], "output.dir", "a folder name");
+    plan.output_dir_ = as_scalar<std::string>(origins, tree["output"]["dir"], "output.dir", "a folder name");
 
   const YAML::Node sweep = tree["sweep"];
   if (sweep && !sweep.IsNull()) {
-    if (!sweep.IsMap()) fail(scenario, sweep, "sweep", "expected a mapping of dotted keys to lists of values");
-    reject_duplicate_keys(scenario, sweep, "sweep.");
+    if (!sweep.IsMap()) fail(origins, sweep, "sweep", "expected a mapping of dotted keys to lists of values");
+    reject_duplicate_keys(origins, sweep, "sweep.");
     std::set<std::string> swept;
     for (const auto& kv : sweep) {
       // "a.b, c.d: [[1, x], [2, y]]" sweeps its keys together: each value lists one value per key, in order.
@@ -226,9 +306,9 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
         std::string key = name.substr(begin, comma - begin);
         key.erase(0, key.find_first_not_of(" \t"));
         key.erase(key.find_last_not_of(" \t") + 1);
-        if (key.empty()) fail(scenario, kv.first, "sweep." + name, "an empty key in a list of keys swept together");
-        if (const char* why = unsweepable(key)) fail(scenario, kv.first, "sweep." + key, why);
-        if (!swept.insert(key).second) fail(scenario, kv.first, "sweep." + key, "swept twice");
+        if (key.empty()) fail(origins, kv.first, "sweep." + name, "an empty key in a list of keys swept together");
+        if (const char* why = unsweepable(key)) fail(origins, kv.first, "sweep." + key, why);
+        if (!swept.insert(key).second) fail(origins, kv.first, "sweep." + key, "swept twice");
         keys.push_back(key);
         if (comma == name.size()) break;
         begin = comma + 1;
@@ -236,7 +316,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
       // The points: a list of values; keys swept together: a list of lists, or one list (one point).
       const YAML::Node& listed = kv.second;
       if (!listed.IsSequence())
-        fail(scenario, listed, "sweep." + name,
+        fail(origins, listed, "sweep." + name,
              "expected a list of values, one per point (a single point: [" + yaml_text(listed) + "])");
       const bool several = listed.IsSequence() && (keys.size() == 1 || listed.size() == 0 || listed[0].IsSequence());
       std::vector<YAML::Node> points;
@@ -246,22 +326,22 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
       } else {
         points.push_back(listed);
       }
-      if (points.empty()) fail(scenario, listed, "sweep." + name, "no value to sweep over");
+      if (points.empty()) fail(origins, listed, "sweep." + name, "no value to sweep over");
       const size_t group = plan.axes_.size();
       for (const auto& key : keys)
-        plan.axes_.push_back(SweepAxis{key, {}, group});
+        plan.axes_.push_back(SweepAxis{key, {}, group, where(origins, listed, "sweep." + name)});
       for (const auto& v : points) {
         if (keys.size() == 1) {
-          refuse_null_where_the_file_does(scenario, tree, keys[0], v);
+          refuse_null_where_the_file_does(origins, tree, keys[0], v);
           plan.axes_[group].values.push_back(yaml_text(v));
           continue;
         }
         if (!v.IsSequence() || v.size() != keys.size())
-          fail(scenario, v, "sweep." + name,
+          fail(origins, v, "sweep." + name,
                "keys swept together take a list of " + std::to_string(keys.size()) +
                    " values per point, one per key in order (as [a, b])");
         for (size_t i = 0; i < keys.size(); i++) {
-          refuse_null_where_the_file_does(scenario, tree, keys[i], v[i]);
+          refuse_null_where_the_file_does(origins, tree, keys[i], v[i]);
           plan.axes_[group + i].values.push_back(yaml_text(v[i]));
         }
       }
@@ -271,17 +351,12 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     for (size_t i = 0; i < plan.axes_.size(); i++)
       if (plan.axes_[i].group == i) points *= static_cast<double>(plan.axes_[i].values.size());
     if (points > kMaxPoints)
-      fail(scenario, sweep, "sweep",
+      fail(origins, sweep, "sweep",
            "the grid has " + format_exact(points) + " points; at most " + std::to_string(kMaxPoints));
   }
 
-  // Given with --set (the whole rule or one of its keys), its errors name --set.
-  const bool reps_overridden = std::any_of(overrides.begin(), overrides.end(), [](const std::string& o) {
-    const std::string key = o.substr(0, o.find('='));
-    return key == "replications" || key.rfind("replications.", 0) == 0;
-  });
   const YAML::Node reps = tree["replications"];
-  plan.rule_ = read_replications(reps, scenario.string(), reps_overridden, base_seed);
+  plan.rule_ = read_replications(reps, origins, base_seed);
   const ReplicationRule& rule = plan.rule_;
 
   // Check every point now, so that a typo in a swept key fails before any simulation starts: first its resolved
@@ -300,11 +375,12 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     }
     if (p == 0) plan.fork_join_ = sc.fork_join.has_value();
     if (sc.fork_join.has_value() != plan.fork_join_)
-      throw InputError(scenario.string() + ": sweep: some points are fork_join studies and others scheduling runs");
+      throw InputError(origins.where("sweep") +
+                       ": sweep: some points are fork_join studies and others scheduling runs");
     if (rule.adaptive) {
       const std::vector<std::string> written = summary_metrics(sc);
-      check_rule_metric(scenario, reps, "metric", rule.metric, written);
-      if (!rule.stop_when.empty()) check_rule_metric(scenario, reps, "stop_when", rule.stop_when, written);
+      check_rule_metric(origins, reps, "metric", rule.metric, written);
+      if (!rule.stop_when.empty()) check_rule_metric(origins, reps, "stop_when", rule.stop_when, written);
     }
   }
   return plan;
@@ -313,21 +389,26 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
 std::string SweepPlan::point_error(long point, std::string message) const
 {
   if (axes_.empty()) return message; // one point: the scenario itself
-  // An error under a swept key names it as the run's --set assignment would: the point names it instead.
+  // An error under a swept key names it as the run's --set assignment would: it came from the sweep's list of that
+  // key (in the file, or --set sweep=...), named instead, with the point.
+  std::string where;
   const std::string set = "--set: ";
   if (message.rfind(set, 0) == 0) {
     std::string key = message.substr(set.size(), message.find(':', set.size()) - set.size());
-    key = key.substr(0, key.find('['));
-    const bool swept = std::any_of(axes_.begin(), axes_.end(), [&key](const SweepAxis& axis) {
-      return key == axis.key || key.rfind(axis.key + ".", 0) == 0;
+    key = key.substr(0, key.find_first_of("[,"));
+    const auto axis = std::find_if(axes_.begin(), axes_.end(), [&key](const SweepAxis& a) {
+      return key == a.key || key.rfind(a.key + ".", 0) == 0;
     });
-    if (swept) message.erase(0, set.size());
+    if (axis != axes_.end()) {
+      message.erase(0, set.size());
+      where = axis->origin + ": ";
+    }
   }
   std::string name;
   const std::vector<std::string> values = point_values(point);
   for (size_t i = 0; i < values.size(); i++)
     name += (name.empty() ? "" : ", ") + axes_[i].key + "=" + values[i];
-  return "sweep point " + std::to_string(point) + " (" + name + "): " + message;
+  return where + "sweep point " + std::to_string(point) + " (" + name + "): " + message;
 }
 
 long SweepPlan::point_count() const
@@ -372,7 +453,18 @@ SweepRun SweepPlan::make_run(long point, long replication) const
   YAML::Emitter out;
   out << resolved;
   run.resolved_yaml = std::string(out.c_str()) + "\n";
-  run.hash = hex16(fnv1a(scenario_.string() + "\n" + run.resolved_yaml));
+  // The run's name: its own settings, not the file that gave them (the same run of two sweeps, whose files differ in
+  // their sweep: or replications: or lie in other folders, is one run, shared and resumed by either).
+  YAML::Node settings = YAML::Clone(settings_);
+  const fs::path folder = scenario_.parent_path();
+  for (size_t i = 0; i < axes_.size(); i++)
+    apply_setting(settings, axes_[i].key + "=" + values[i], folder, folder);
+  apply_override(settings, run.overrides.back());
+  for (const char* k : {"sweep", "replications", "output"})
+    settings.remove(k);
+  YAML::Emitter text;
+  emit_sorted(text, settings);
+  run.hash = hex16(fnv1a(std::string(text.c_str()) + "\n"));
   return run;
 }
 

@@ -11,7 +11,8 @@
  *
  * Replication r of every point runs with simulation.seed = seeds[r] (default: the scenario's seed + r), so every
  * policy sees the same workload for the same replication (common random numbers). A run is named by a hash of its
- * resolved scenario, which is what makes an interrupted sweep resumable. */
+ * settings (the resolved scenario with its file names absolute, whatever file, sweep or --set gave them), which is what
+ * makes an interrupted sweep resumable, and a run shared by two sweeps of the same folder done once. */
 #pragma once
 
 #include "scenario/replications.hpp"
@@ -35,6 +36,7 @@ struct SweepAxis {
   std::string key;                 // dotted scenario key
   std::vector<std::string> values; // YAML text of each value
   size_t group = 0;                // index of the first of the keys swept together with this one (its own if alone)
+  std::string origin;              // where its list is, for errors: "FILE:LINE" (of `sweep:`'s list) or "--set"
 };
 
 struct SweepRun {
@@ -43,7 +45,7 @@ struct SweepRun {
   std::uint64_t seed = 0;
   std::vector<std::string> overrides; // --set assignments for `jobsched run` (command line, point, seed)
   std::string resolved_yaml;          // the scenario this run simulates
-  std::string hash;                   // 16 hex digits of the resolved scenario: the run's folder name
+  std::string hash; // 16 hex digits of the run's settings (its file names absolute): the run's folder name
 };
 
 class SweepPlan {
@@ -75,6 +77,7 @@ class SweepPlan {
   std::filesystem::path scenario_;
   std::vector<std::string> cli_overrides_;
   YAML::Node tree_;
+  YAML::Node settings_; // tree_ with every file name absolute (what a run's name hashes, with its point and seed)
   std::vector<SweepAxis> axes_;
   ReplicationRule rule_;
   std::string output_dir_;

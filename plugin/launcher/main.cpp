@@ -210,13 +210,12 @@ int run(const RunCommandOptions& o, bool fork_join_command = false)
   // The fork-join study simulates one program's threads, not jobs under a policy: a command of its own, so that a
   // scheduling run always writes the same outputs.
   if (fork_join_command && !sc.fork_join)
-    throw InputError(scenario_file + ": fork_join: missing (jobsched fork-join runs a scenario whose fork_join section "
-                                     "describes the program; scheduling scenarios run with jobsched run)");
+    throw InputError(sc.origins.error("fork_join: missing (jobsched fork-join runs a scenario whose fork_join section "
+                                      "describes the program; scheduling scenarios run with jobsched run)"));
   if (!fork_join_command && sc.fork_join)
-    throw InputError(scenario_file +
-                     ": fork_join: the fork-join paging study is not a scheduling run: run it with "
-                     "jobsched fork-join " +
-                     scenario_file);
+    throw InputError(sc.origins.error("fork_join: the fork-join paging study is not a scheduling run: run it with "
+                                      "jobsched fork-join " +
+                                      scenario_file));
   if (!out_dir.empty()) sc.output_dir = std::filesystem::absolute(out_dir).lexically_normal();
   options.progress = !quiet && isatty(STDERR_FILENO);
   // A scheduling run ends the process once its outputs are written (below), unless the user configured SimGrid

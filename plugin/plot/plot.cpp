@@ -119,7 +119,11 @@ int run_plot(const PlotOptions& o, const CLI::App& command)
   std::error_code ec;
   if (fs::is_regular_file(dir, ec) && (dir.filename() == "aggregate.csv" || dir.filename() == "jobs.csv"))
     dir = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
-  if (!fs::is_directory(dir, ec)) throw InputError(path + ": no such folder");
+  if (!fs::is_directory(dir, ec))
+    throw InputError(path + (fs::exists(fs::symlink_status(dir, ec))
+                                 ? ": not a folder (a sweep folder with aggregate.csv "
+                                   "or a run folder with jobs.csv, or that file)"
+                                 : ": no such folder"));
   // A run writes its outputs into a hidden folder, renamed into place when it ends (or left behind by a run that was
   // killed): its files are cut short.
   if (is_run_writing_folder(fs::absolute(dir, ec).lexically_normal().filename().string()))

@@ -226,7 +226,7 @@ EngineSetup::EngineSetup(const Scenario& sc, const std::string& program, const s
 {
   // A folder or a missing file would reach SimGrid's parser, which fails on a folder with no message.
   auto require_file = [&sc](const std::filesystem::path& p, const char* key) {
-    const std::string where = sc.file.string() + ": " + key;
+    const std::string where = sc.origins.where(key) + ": " + key;
     if (!is_input_file(p, where)) throw InputError(where + ": file '" + p.string() + "' does not exist");
   };
   require_file(sc.platform, "platform");

@@ -42,16 +42,16 @@ ForkJoinReport run_fork_join(const Scenario& sc, const RunOptions& options)
   const auto wall_start = std::chrono::steady_clock::now();
   const ForkJoinSpec& spec = *sc.fork_join;
   if (!sc.deployment.empty())
-    throw InputError(sc.file.string() + ": deployment: a fork_join scenario places its threads itself, one per "
-                                        "compute host: remove the deployment");
+    throw InputError(sc.origins.error("deployment: a fork_join scenario places its threads itself, one per compute "
+                                      "host: remove the deployment"));
   if (options.check_only) write_no_simgrid_trace(); // "nothing written", even with tracing:yes
   EngineSetup setup(sc, options.program, options.simgrid_args);
   sg4::Engine& engine = setup.engine();
   std::vector<sg4::Host*> hosts = compute_hosts(engine, {});
   if (static_cast<long>(hosts.size()) < spec.threads)
-    throw InputError(sc.file.string() + ": fork_join.threads: " + std::to_string(spec.threads) +
-                     " threads need as many compute hosts (one thread per node), " + sc.platform.string() + " has " +
-                     std::to_string(hosts.size()));
+    throw InputError(sc.origins.error("fork_join.threads: " + std::to_string(spec.threads) +
+                                      " threads need as many compute hosts (one thread per node), " +
+                                      sc.platform.string() + " has " + std::to_string(hosts.size())));
   for (int i = 0; i < spec.threads; i++)
     require_usable_speed(*hosts[static_cast<size_t>(i)], sc.platform);
   if (options.check_only) { // what follows refuses nothing

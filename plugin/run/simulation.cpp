@@ -297,7 +297,7 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
     else
       ctx.policy = policy_info.make(env);
   } catch (const InputError& e) {
-    throw InputError(sc.file.string() + ": " + e.what());
+    throw InputError(sc.origins.error(e.what()));
   }
 
   // The policy first: a time-sharing policy may run smaller jobs than the machine (gang's partitions), and the
@@ -306,20 +306,21 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   ctx.workload = std::make_shared<Workload>(load_workload(sc, machine, limit));
   Workload& workload = *ctx.workload;
   if (sc.workload.memory.paging) assign_synthetic_memory(workload.jobs, sc.workload.memory, sc.simulation.seed);
-  if (workload.jobs.empty()) throw InputError(sc.file.string() + ": workload: no job left to simulate after filtering");
+  if (workload.jobs.empty()) throw InputError(sc.origins.error("workload: no job left to simulate after filtering"));
   apply_job_shapes(workload.jobs, sc.workload.jobs, machine.resource_count(), sc.simulation.seed);
   if (ctx.time_sharing_policy && !ctx.time_sharing_policy->runs_parallelism_profiles() &&
       !ctx.time_sharing_policy->takes_shape(sc.workload.jobs.shape))
-    throw InputError(sc.file.string() + ": workload.jobs.shape: policy " + sc.policy.name + " does not schedule " +
-                     to_string(sc.workload.jobs.shape) + " jobs");
+    throw InputError(sc.origins.error("workload.jobs.shape: policy " + sc.policy.name + " does not schedule " +
+                                      to_string(sc.workload.jobs.shape) + " jobs"));
   if (ctx.time_sharing_policy && ctx.time_sharing_policy->runs_parallelism_profiles())
     give_profiles(workload.jobs, machine.resource_count());
   if (ctx.time_sharing_policy && ctx.time_sharing_policy->needs_memory() &&
       std::none_of(workload.jobs.begin(), workload.jobs.end(), [](const auto& j) { return j.memory_kb > 0; }))
-    throw InputError(sc.file.string() + ": policy.name: " + sc.policy.name +
-                     " sizes partitions by the jobs' memory, and no job of the workload has any (memory comes from "
-                     "workload.generator.memory_distribution or min_nodes, workload.jobs.memory_mb, "
-                     "workload.memory.model: paging, or a trace's used or requested memory, SWF fields 7 and 10)");
+    throw InputError(
+        sc.origins.error("policy.name: " + sc.policy.name +
+                         " sizes partitions by the jobs' memory, and no job of the workload has any (memory comes from "
+                         "workload.generator.memory_distribution or min_nodes, workload.jobs.memory_mb, "
+                         "workload.memory.model: paging, or a trace's used or requested memory, SWF fields 7 and 10)"));
 
   ExecutionMode mode = sc.simulation.execution == "ptask"   ? ExecutionMode::ptask
                        : sc.simulation.execution == "timer" ? ExecutionMode::timer
@@ -330,7 +331,7 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
                                                sc.workload.memory, sc.simulation.images, mode);
     ctx.runtime->name_platform(platform.string());
   } catch (const InputError& e) {
-    throw InputError(sc.file.string() + ": " + e.what());
+    throw InputError(sc.origins.error(e.what()));
   }
   sg4::Mailbox* mailbox = sg4::Mailbox::by_name("jobsched-scheduler");
   ctx.submitter = std::make_unique<Submitter>(workload.jobs, sc.workload.closed.jobs);
@@ -339,8 +340,9 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   std::vector<bool> busy_at_start(hosts.size(), false);
   if (vp_jobs && (sc.workload.generator->vp.new_vp_per_hour > 0 || sc.workload.generator->vp.vp_exit_per_hour > 0)) {
     if (!(ctx.time_sharing_policy && ctx.time_sharing_policy->places_processes()))
-      throw InputError(sc.file.string() + ": workload.generator.new_vp_per_hour, vp_exit_per_hour: policy " +
-                       sc.policy.name + " does not run jobs as processes (gang-now does): set them to 0");
+      throw InputError(sc.origins.error("workload.generator.new_vp_per_hour, vp_exit_per_hour: policy " +
+                                        sc.policy.name +
+                                        " does not run jobs as processes (gang-now does): set them to 0"));
     ctx.process_source = std::make_unique<ProcessEventSource>(
         workload.jobs, ctx.runtime->table(), sc.workload.generator->vp.new_vp_per_hour,
         sc.workload.generator->vp.vp_exit_per_hour, sc.simulation.seed);
@@ -353,7 +355,7 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
     try { // a trace's errors name its file and line
       ctx.owners = std::make_unique<OwnerActivity>(sc.owners, names, sc.simulation.seed);
     } catch (const InputError& e) {
-      throw InputError(sc.file.string() + ": owners: " + e.what());
+      throw InputError(sc.origins.error(std::string("owners: ") + e.what()));
     }
     for (size_t h = 0; h < hosts.size(); h++)
       busy_at_start[h] = ctx.owners->initially_busy(static_cast<int>(h));
@@ -409,7 +411,7 @@ void check_policy_choices(const Scenario& sc)
   try {
     read_policy_choices(sc);
   } catch (const InputError& e) {
-    throw InputError(sc.file.string() + ": " + e.what());
+    throw InputError(sc.origins.error(e.what()));
   }
 }
 

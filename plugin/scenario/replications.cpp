@@ -12,13 +12,13 @@ namespace {
 
 /* Where an error about `replications:` is: its file and line, or --set. */
 struct Origin {
-  const std::string& file;
-  bool from_override;
+  const ValueOrigins& origins;
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& what) const
   {
-    std::string where = from_override ? std::string("--set") : file;
-    if (!from_override && at && at.Mark().line >= 0) where += ":" + std::to_string(at.Mark().line + 1);
+    const std::string where = origins.shaped_by_override(key)
+                                  ? "--set"
+                                  : origins.where(key, at && at.Mark().line >= 0 ? at.Mark().line + 1 : 0);
     throw InputError(where + ": " + key + ": " + what);
   }
 
@@ -61,10 +61,9 @@ std::uint64_t ReplicationRule::seed_of(long replication) const
   return base_seed + static_cast<std::uint64_t>(replication);
 }
 
-ReplicationRule read_replications(const YAML::Node& reps, const std::string& file, bool from_override,
-                                  std::uint64_t base_seed)
+ReplicationRule read_replications(const YAML::Node& reps, const ValueOrigins& origins, std::uint64_t base_seed)
 {
-  const Origin origin{file, from_override};
+  const Origin origin{origins};
   ReplicationRule rule;
   rule.base_seed = base_seed;
   if (!reps || reps.IsNull()) {

@@ -2,6 +2,8 @@
  * runs with it; jobsched run reads it too, so that a scenario with a bad value is refused wherever it is run. */
 #pragma once
 
+#include "scenario/value_origins.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,9 +29,8 @@ struct ReplicationRule {
 constexpr long kMaxReplications = 100000;
 
 /* `reps` (absent or null: one run of seed `base_seed`): a count, a list of seeds or a stopping rule. InputError
- * "WHERE:LINE: replications...: what" otherwise, WHERE being `file`, or "--set" (no line) when `from_override`. Whether
- * the rule's metrics are fields of the runs' summary.json is the sweep's to check. */
-ReplicationRule read_replications(const YAML::Node& reps, const std::string& file, bool from_override,
-                                  std::uint64_t base_seed);
+ * "WHERE:LINE: replications...: what" otherwise, WHERE being the file, or "--set" (no line) for a key --set gave
+ * (`origins`). Whether the rule's metrics are fields of the runs' summary.json is the sweep's to check. */
+ReplicationRule read_replications(const YAML::Node& reps, const ValueOrigins& origins, std::uint64_t base_seed);
 
 } // namespace jobsched

@@ -26,11 +26,9 @@ namespace {
 /* Reads one YAML mapping, checking types and that every key present is known. */
 class Section {
  public:
-  /* `overridden`: the dotted keys set with --set; errors under them name --set instead of a line of the file. */
-  Section(const YAML::Node& node, std::string key, std::string file, const std::set<std::string>* overridden,
-          bool present = true)
-      : node_(node), key_(std::move(key)), file_(std::move(file)), overridden_(overridden),
-        present_(present && node.IsDefined() && !node.IsNull())
+  /* `origins`: errors under a key that --set gave name --set instead of a line of the file. */
+  Section(const YAML::Node& node, std::string key, const ValueOrigins& origins, bool present = true)
+      : node_(node), key_(std::move(key)), origins_(origins), present_(present && node.IsDefined() && !node.IsNull())
   {
     if (present_ && !node_.IsMap()) fail(node_, "expected a mapping");
     if (present_) reject_duplicates(node_, "");
@@ -41,11 +39,10 @@ class Section {
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what, const std::string& k = "") const
   {
     std::string name = k.empty() ? key_ : key(k);
-    std::string where = file_;
-    if (from_override(name))
-      where = "--set";
-    else if (at && at.Mark().line >= 0)
-      where += ":" + std::to_string(at.Mark().line + 1);
+    // A key --set made a mapping (policy.name.x=1) is --set's too.
+    const std::string where = origins_.shaped_by_override(name) ? "--set"
+                              : at && at.Mark().line >= 0       ? origins_.where(name, at.Mark().line + 1)
+                                                                : origins_.where(name);
     throw InputError(where + ": " + (name.empty() ? "" : name + ": ") + what);
   }
 
@@ -126,8 +123,7 @@ class Section {
   Section sub(const std::string& k)
   {
     seen_.insert(k);
-    return has(k) ? Section(node_[k], key(k), file_, overridden_)
-                  : Section(YAML::Node(), key(k), file_, overridden_, false);
+    return has(k) ? Section(node_[k], key(k), origins_) : Section(YAML::Node(), key(k), origins_, false);
   }
   /* A mapping of component parameters, as text (lists and mappings in YAML flow form, e.g. "[1, 2]"); the tags of
    * the single values given with one go to `tags`, for the component's declared types to judge (core/params.hpp). */
@@ -169,14 +165,6 @@ class Section {
   void ignore(const std::string& k) { seen_.insert(k); }
 
  private:
-  bool from_override(const std::string& name) const
-  {
-    if (overridden_ == nullptr) return false;
-    // The key was set with --set, or lies under one that was, or --set created it as a mapping (policy.name.x=1).
-    for (const auto& o : *overridden_)
-      if (name == o || name.rfind(o + ".", 0) == 0 || o.rfind(name + ".", 0) == 0) return true;
-    return false;
-  }
   /* yaml-cpp keeps the first of two equal keys without a word: refuse them. `prefix` is relative to this section. */
   void reject_duplicates(const YAML::Node& map, const std::string& prefix) const
   {
@@ -187,8 +175,7 @@ class Section {
 
   YAML::Node node_;
   std::string key_;
-  std::string file_;
-  const std::set<std::string>* overridden_;
+  const ValueOrigins& origins_;
   bool present_;
   std::set<std::string> seen_;
 };
@@ -342,6 +329,9 @@ std::string scenario_file_text(const fs::path& file)
 {
   std::error_code ec;
   if (fs::is_directory(file, ec)) throw InputError(file.string() + ": a folder, not a scenario file (a YAML file)");
+  // Opening a FIFO waits for a writer: with none, the run waited forever, deaf to SIGTERM.
+  if (pipe_kind(file) == PipeKind::named)
+    throw InputError(file.string() + ": a named pipe (FIFO), not a scenario file (a YAML file)");
   std::ifstream in(file);
   if (!in) throw InputError(file.string() + ": cannot open scenario file");
   std::stringstream ss;
@@ -408,12 +398,13 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
 
   Scenario sc;
   sc.file = file;
+  sc.origins = ValueOrigins(fname, overrides);
   fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   std::set<std::string> overridden;
   for (const auto& o : overrides)
     overridden.insert(o.substr(0, o.find('=')));
   bool generator_seed_given = false;
-  Section top(root, "", fname, &overridden);
+  Section top(root, "", sc.origins);
   sc.name = top.str("name", file.stem().string());
   // Without output.dir the run writes into results/NAME: '' wrote into results/ itself, '../x' outside it.
   if (sc.name.empty() || sc.name == "." || sc.name == ".." ||
@@ -432,7 +423,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
                  "it",
                  key);
   if (!top.has("platform") && !program_platform)
-    throw InputError(fname + ": platform: missing (the SimGrid platform XML file)");
+    throw InputError(sc.origins.error("platform: missing (the SimGrid platform XML file)"));
   // Paths in the file are relative to the file; paths given with --set, to the current folder, as on any command line.
   auto base_of = [&](const std::string& key) { return overridden.count(key) != 0 ? fs::current_path() : dir; };
   if (!program_platform) sc.platform = resolve(base_of("platform"), top.str("platform", ""));
@@ -442,10 +433,9 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   if (top.has("plugins") && !top.node()["plugins"].IsNull()) {
     const YAML::Node list = top.node()["plugins"];
     if (!list.IsSequence()) top.fail(list, "expected a list of shared library files", "plugins");
-    const bool set = overridden.count("plugins") != 0;
     for (std::size_t i = 0; i < list.size(); i++) {
       const std::string key = "plugins[" + std::to_string(i) + "]";
-      const std::string origin = (set ? "--set" : fname + ":" + std::to_string(list[i].Mark().line + 1)) + ": " + key;
+      const std::string origin = sc.origins.where("plugins", list[i].Mark().line + 1) + ": " + key;
       if (!list[i].IsScalar() || list[i].Scalar().empty()) throw InputError(origin + ": expected a file name");
       sc.plugins.push_back({resolve(base_of("plugins"), list[i].Scalar()), origin});
     }
@@ -797,8 +787,8 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
         sc.workload.generator->min_nodes.jobs == 0) {
       // J of Table 3's 2LN/J is the multiprogramming level: the closed population's, unless given.
       if (sc.workload.closed.jobs < 1)
-        throw InputError(fname + ": workload.generator.min_nodes.jobs: missing (J in 2LN/J; it defaults to "
-                                 "workload.closed.jobs, which is not set)");
+        throw InputError(sc.origins.error("workload.generator.min_nodes.jobs: missing (J in 2LN/J; it defaults to "
+                                          "workload.closed.jobs, which is not set)"));
       sc.workload.generator->min_nodes.jobs = static_cast<int>(std::min<long>(sc.workload.closed.jobs, kMaxCount));
     }
     w.finish();
@@ -862,10 +852,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   metrics.finish();
   top.ignore("sweep"); // read by jobsched sweep (experiment/sweep_plan.cpp); a single run ignores it
   // Planned by jobsched sweep; read here too, so that a bad value is refused by a single run of the scenario as well.
-  const bool reps_overridden = std::any_of(overridden.begin(), overridden.end(), [](const std::string& k) {
-    return k == "replications" || k.rfind("replications.", 0) == 0;
-  });
-  read_replications(top.node()["replications"], fname, reps_overridden, sc.simulation.seed);
+  read_replications(top.node()["replications"], sc.origins, sc.simulation.seed);
   top.ignore("replications");
   top.finish();
   return sc;
@@ -882,13 +869,13 @@ fs::path trace_path(const Scenario& sc)
   const fs::path dir = !sc.workload.trace_dir.empty() ? sc.workload.trace_dir
                        : sc.file.has_parent_path()    ? sc.file.parent_path()
                                                       : fs::path(".");
-  return find_trace(*sc.workload.trace, dir, sc.file.string() + ": workload.trace");
+  return find_trace(*sc.workload.trace, dir, sc.origins.where("workload.trace") + ": workload.trace");
 }
 
 void check_input_files(const Scenario& sc)
 {
   auto require_file = [&sc](const fs::path& p, const char* key) {
-    const std::string where = sc.file.string() + ": " + key;
+    const std::string where = sc.origins.where(key) + ": " + key;
     if (!is_input_file(p, where)) throw InputError(where + ": file '" + p.string() + "' does not exist");
   };
   require_file(sc.platform, "platform");

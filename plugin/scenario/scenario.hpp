@@ -7,6 +7,7 @@
 #include "model/job_model.hpp"
 #include "model/job_shapes.hpp"
 #include "model/owner_activity.hpp"
+#include "scenario/value_origins.hpp"
 #include "workload/generator.hpp"
 #include "workload/swf_reader.hpp"
 #include "workload/workload.hpp"
@@ -67,6 +68,7 @@ struct PluginFile {
 
 struct Scenario {
   std::filesystem::path file;
+  ValueOrigins origins; // the file or --set, key by key: what its errors name
   std::string name;
   std::filesystem::path platform;
   std::filesystem::path deployment; // empty: none, jobsched places its own actors (see platform/host_roles.hpp)

@@ -220,6 +220,27 @@ for command in run fork-join sweep; do
   expect_error "folder_scenario_$command" 1 "error: $work/a-folder: a folder, not a scenario file" -- \
     "$command" "$work/a-folder"
 done
+# A named pipe (mkfifo) with no writer: opening it waited forever, and SIGTERM did not end the wait. A pipe of the
+# shell's <(...) holds its text once: a run reads it, a sweep (which reads the file again for every point and run)
+# read an empty scenario the second time ("platform: missing").
+mkfifo "$work/fifo.yaml"
+for command in run fork-join sweep; do
+  expect_error "fifo_scenario_$command" 1 "error: $work/fifo.yaml: a named pipe (FIFO), not a scenario file" -- \
+    "$command" "$work/fifo.yaml"
+done
+expect_error pipe_scenario_sweep 2 "error: /dev/fd/" ": a pipe, which a sweep cannot read again for each point" -- \
+  sweep <(cat "$work/good.yaml") --quiet
+problems=""
+"$bin" run <(cat "$work/good.yaml") --quiet --out "$work/out-pipe-run" 2>"$work/pipe-run.stderr" ||
+  problems+=" refused: $(head -c 300 "$work/pipe-run.stderr");"
+[ "$(field jobs_simulated "$work/out-pipe-run/summary.json")" = 20 ] || problems+=" not 20 jobs;"
+report pipe_scenario_run "$problems"
+# jobsched plot of a path that is there but not a folder (a FIFO, a device, a file other than aggregate.csv or
+# jobs.csv) said "no such folder".
+for case in fifo:"$work/fifo.yaml" null:/dev/null file:"$work/good.yaml"; do
+  expect_error "plot_not_a_folder_${case%%:*}" 1 "error: ${case#*:}: not a folder (a sweep folder with aggregate.csv" -- \
+    plot "${case#*:}"
+done
 
 # Numbers checked where they are read: NaN, infinity and values out of range (these used to hang, abort SimGrid or
 # give silently wrong results).
@@ -343,9 +364,9 @@ expect_error oversize_job 3 "big.swf:3:" "job 2" "64 processors" -- \
 
 # APMC and APVM size partitions by memory: a workload without any (the generator's default, a trace whose SWF fields
 # 7 and 10 are -1) would make them AP under another name.
-expect_error apmc_without_memory 3 "good.yaml: policy.name: apmc" "no job of the workload has any" \
+expect_error apmc_without_memory 3 "--set: policy.name: apmc" "no job of the workload has any" \
   "SWF fields 7 and 10" -- run "$work/good.yaml" --set policy.name=apmc
-expect_error apvm_without_memory 2 "good.yaml: policy.name: apvm" "workload.generator.memory_distribution" -- \
+expect_error apvm_without_memory 2 "--set: policy.name: apvm" "workload.generator.memory_distribution" -- \
   run "$work/good.yaml" --set policy.name=apvm
 # A subnormal number where a positive one is expected (a VP of work 1e-320 s never ended).
 expect_error subnormal_vp_work 2 "workload.generator.min_work: must be above 0, got 1e-320" "subnormal" -- \
@@ -353,10 +374,10 @@ expect_error subnormal_vp_work 2 "workload.generator.min_work: must be above 0, 
 expect_error subnormal_run_time 1 "workload.generator.min_run_time: must be above 0, got 1e-320" -- \
   run "$work/good.yaml" --set workload.generator.min_run_time=1e-320
 # memory-constrained with min_nodes: memory on jobs that have none used to fall back to min_size without a word.
-expect_error min_nodes_memory_without_memory 3 "good.yaml: policy.name: memory-constrained" \
+expect_error min_nodes_memory_without_memory 3 "--set: policy.name: memory-constrained" \
   "no job of the workload has any" "workload.jobs.memory_mb" -- run "$work/good.yaml" \
   --set policy.name=memory-constrained --set policy.params.min_nodes=memory --set policy.params.node_memory_mb=64
-expect_error apmc_trace_without_memory 2 "oversize.yaml: policy.name: apmc" "no job of the workload has any" -- \
+expect_error apmc_trace_without_memory 2 "--set: policy.name: apmc" "no job of the workload has any" -- \
   run "$work/oversize.yaml" --set policy.name=apmc
 
 # Under gang with partitions of 5, one job has at most 15 of the 16 processors: a 16-processor job (line 2) is an
@@ -524,9 +545,9 @@ done
 # ---- Paths with a component longer than the file system allows (these used to end as an internal error, exit 3) ----
 
 long_name=$(printf 'n%.0s' {1..300})
-expect_error long_platform_name 2 "good.yaml: platform: file '/tmp/$long_name.xml' cannot be looked up" \
+expect_error long_platform_name 2 "--set: platform: file '/tmp/$long_name.xml' cannot be looked up" \
   "File name too long" -- run "$work/good.yaml" --set "platform=/tmp/$long_name.xml"
-expect_error long_deployment_name 1 "good.yaml: deployment: file '/tmp/$long_name.xml' cannot be looked up" -- \
+expect_error long_deployment_name 1 "--set: deployment: file '/tmp/$long_name.xml' cannot be looked up" -- \
   run "$work/good.yaml" --set "deployment=/tmp/$long_name.xml"
 expect_error long_trace_path 1 "workload.trace: file '/tmp/$long_name.swf' cannot be looked up" -- \
   run "$work/good.yaml" --set workload.generator=null --set "workload.trace=/tmp/$long_name.swf"
@@ -907,6 +928,32 @@ expect_error sweep_point_paging_without_memory 2 "sweep point 1 (workload.memory
 # (it named the scenario file and "sweep.policy", a key nobody typed).
 expect_error sweep_dotted_key_by_set 2 "--set sweep.policy.name: --set reads the dots of a swept key as nesting" \
   "--set 'sweep={policy.name: [...]}'" -- sweep "$work/good.yaml" --quiet --set 'sweep.policy.name=[fcfs, easy]'
+# A value given with --set, or by a point of the sweep, is named where it came from: --set, or the line of the sweep's
+# list (the sweep named the scenario file's line 1 for --set's values, and the file for a policy's unknown name).
+expect_error set_sweep_not_a_list 1 "error: --set: sweep.policy.name: expected a list" -- \
+  sweep "$work/good.yaml" --quiet --set 'sweep={policy.name: fcfs}'
+expect_error set_sweep_null 1 "error: --set: sweep.policy.name: null is refused" -- \
+  sweep "$work/good.yaml" --quiet --set 'sweep={policy.name: [null]}'
+expect_error set_seed_in_sweep 1 "error: --set: simulation.seed: expected an integer, got 'abc'" -- \
+  sweep "$work/good.yaml" --quiet --set simulation.seed=abc
+expect_error set_output_dir_in_sweep 1 "error: --set: output.dir: expected a folder name" -- \
+  sweep "$work/good.yaml" --quiet --set 'output.dir=[1]'
+expect_error set_rule_metric 1 "error: --set: replications.metric: 'foo' is not a numeric field" -- \
+  sweep "$work/good.yaml" --quiet --set 'replications={min: 2, max: 4, metric: foo}'
+expect_error set_policy_name 1 "error: --set: policy.name: unknown name 'bogus'" -- \
+  run "$work/good.yaml" --quiet --set policy.name=bogus
+expect_error set_policy_parameter 1 "error: --set: policy.params.foo: unknown parameter" -- \
+  run "$work/good.yaml" --quiet --set policy.params.foo=1
+sweep_point names "{policy.name: [fcfs, easy]}"
+expect_error set_policy_parameter_in_sweep 2 "error: sweep point 0 (policy.name=fcfs): --set: policy.params.foo: unknown" \
+  "parameter" -- sweep "$work/sweep-points/names.yaml" --quiet --set policy.params.foo=1
+sweep_point bad_name "{policy.name: [fcfs, bogus]}"
+expect_error sweep_point_unknown_name 1 "error: $work/sweep-points/bad_name.yaml:4: sweep point 1 (policy.name=bogus): \
+policy.name: unknown name 'bogus'" -- sweep "$work/sweep-points/bad_name.yaml" --quiet
+expect_error set_sweep_point_unknown_name 1 "error: --set: sweep point 1 (policy.name=bogus): policy.name: unknown \
+name 'bogus'" -- sweep "$work/good.yaml" --quiet --set 'sweep={policy.name: [fcfs, bogus]}'
+expect_error set_platform_missing 1 "error: --set: platform: file '$work/nothere.xml' does not exist" -- \
+  run "$work/good.yaml" --quiet --set platform=nothere.xml
 # --slurm checks every point too: no plan.csv, no sweep.sbatch.
 expect_error sweep_point_slurm 1 "sweep point 1 (workload.end_time=0)" -- \
   sweep "$work/sweep-points/end_time.yaml" --quiet --slurm

@@ -188,6 +188,37 @@ told=$(grep -c ' failed: ' F.err)
 [ "$told" = 2 ] || problems+=" $told failures told (expected 2): $(head -c 300 F.err);"
 report failed_added_runs_named "$problems"
 
+# A run's name (its hash) is its own settings: two scenario files in two folders that differ only in their sweep
+# lists, replications and how they name the platform (relative to the file, absolute) share their common run, and a
+# second sweep into the same folder finds it done (the hash held the scenario file's path: each file redid every run).
+# Settings that differ give other names: --set's relative platform is read from the current folder, and the same
+# --set from another folder holding another platform is another run (it was the same name, the other platform's run
+# reused).
+mkdir -p hash-a hash-b hash-c/sub
+sed "s|platform: .*|platform: $(realpath --relative-to="$work/hash-a" "$src")/platforms/cluster-16.xml|" sweep.yaml \
+  >hash-a/s.yaml
+sed -e 's/fcfs, easy, conservative/easy, fcfs/' -e 's/^replications: 2/replications: [1, 2, 3]/' sweep.yaml >hash-b/s.yaml
+problems=""
+"$bin" sweep hash-a/s.yaml --out H --quiet || problems+=" sweep a failed;"
+"$bin" sweep hash-b/s.yaml --out H >H.err 2>&1 || problems+=" sweep b failed;"
+grep -q "6 runs: 2 simulated now, 4 already done, 0 failed" H.err || problems+=" runs not shared: $(head -c 300 H.err);"
+for policy in fcfs easy; do
+  for seed in 1 2; do
+    a=$(awk -F, -v p=$policy -v s=$seed '$5 == p && $4 == s { print $NF }' H/plan.csv)
+    [ -n "$a" ] && [ -e "H/runs/$a/summary.json" ] || problems+=" $policy seed $seed: no run;"
+  done
+done
+[ "$(ls H/runs | wc -l)" = 8 ] || problems+=" $(ls H/runs | wc -l) runs in the folder (expected 6 of a and 2 of b);"
+cp "$src/platforms/cluster-16.xml" hash-c/platform.xml
+cp "$src/platforms/cluster-128.xml" hash-c/sub/platform.xml
+(cd hash-c && "$bin" sweep "$work/sweep.yaml" --out "$work/P" --quiet --set platform=platform.xml --set deployment=null \
+  --set replications=1) || problems+=" sweep on cluster-16 failed;"
+(cd hash-c/sub && "$bin" sweep "$work/sweep.yaml" --out "$work/P" --set platform=platform.xml --set deployment=null --set replications=1 \
+  >"$work/P.err" 2>&1) || problems+=" sweep on cluster-128 failed;"
+grep -q "3 runs: 3 simulated now, 0 already done" P.err || problems+=" cluster-128 reused runs: $(head -c 300 P.err);"
+[ "$(awk -F, '$6 == "ok" { print $7 }' P/results.csv | sort -u)" = 128 ] || problems+=" results not on 128 hosts;"
+report run_hash_is_the_runs_settings "$problems"
+
 # 4. Shards partition the runs; collect merges them into the same tables as one local sweep.
 problems=""
 "$bin" sweep sweep.yaml --out B --shard 1/2 --quiet || problems+=" shard 1 failed;"
@@ -227,7 +258,7 @@ status=$?
 problems=""
 [ "$status" -eq 2 ] || problems+=" exit $status (expected 2);"
 [ "$(wc -l <C2.err)" -eq 1 ] || problems+=" not one line on stderr;"
-grep -q "^jobsched: error: sweep point 1 (policy.name=apmc): .*no job of the workload has any" C2.err ||
+grep -q "^jobsched: error: --set: sweep point 1 (policy.name=apmc): policy.name: .*no job of the workload has any" C2.err ||
   problems+=" message: $(head -1 C2.err);"
 [ ! -e C2 ] || problems+=" the folder C2 was made;"
 report refused_point "$problems"
@@ -275,16 +306,16 @@ printf 'output:\n  trace: false\n  trace: false\n' | cat sweep.yaml - >twice.yam
 grep -q "twice.yaml:11: output.trace: duplicate key" F2.err || problems+=" message: $(head -c 300 F2.err);"
 [ "$(wc -l <F2.err)" = 1 ] || problems+=" $(wc -l <F2.err) stderr lines;"
 [ -e F2 ] && problems+=" folder F2 left;"
-# a trace that cannot be found (it made every run fail one by one, exit 1)
+# a trace that cannot be found (it made every run fail one by one, exit 1), named as --set's
 "$bin" sweep sweep.yaml --out F3 --quiet --set workload.generator=null --set workload.trace=no-such-trace.swf 2>F3.err
 [ $? -eq 2 ] || problems+=" missing trace: not exit 2;"
-grep -q "sweep.yaml: workload.trace: .*no-such-trace.swf" F3.err || problems+=" message: $(head -c 300 F3.err);"
+grep -q -- "--set: workload.trace: .*no-such-trace.swf" F3.err || problems+=" message: $(head -c 300 F3.err);"
 [ "$(wc -l <F3.err)" = 1 ] || problems+=" $(wc -l <F3.err) stderr lines;"
 [ -e F3 ] && problems+=" folder F3 left;"
-# a swept policy name that does not exist (every run of its point failed, exit 1)
+# a swept policy name that does not exist (every run of its point failed, exit 1), named as --set's sweep's point
 "$bin" sweep sweep.yaml --out F4 --quiet --set 'sweep={policy.name: [easy, "e中asy"]}' 2>F4.err
 [ $? -eq 2 ] || problems+=" unknown policy: not exit 2;"
-grep -q "sweep.yaml: policy.name: unknown name 'e中asy'" F4.err || problems+=" message: $(head -c 300 F4.err);"
+grep -q -- "--set: sweep point 1 (policy.name=e中asy): policy.name: unknown name 'e中asy'" F4.err || problems+=" message: $(head -c 300 F4.err);"
 [ "$(wc -l <F4.err)" = 1 ] || problems+=" $(wc -l <F4.err) stderr lines;"
 [ -e F4 ] && problems+=" folder F4 left;"
 report sweep_checked_before_runs "$problems"
