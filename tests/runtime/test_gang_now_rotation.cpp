@@ -286,10 +286,10 @@ TEST(GangNowRotation, RecordsAfterAReplayByHand)
   }
 }
 
-/* jobs.csv's nodes_used for jobs made of processes: the hosts their VPs were on, not 0 (the job's own record holds no
- * placement of its own; its processes' do). Three workstations, jobs of 3, 2 and 5 VPs at time 0: a gang's VPs go to
- * different workstations while there are enough (MTAT: one VP of a job per workstation, then doubled up over all of
- * them), so the jobs used 3, 2 and 3 hosts. */
+/* jobs.csv's nodes_used for jobs made of processes: the most hosts their VPs were on at once, not 0 (the job's own
+ * record holds no placement of its own; its processes' do). Three workstations, jobs of 3, 2 and 5 VPs at time 0: a
+ * gang's VPs go to different workstations while there are enough (MTAT: one VP of a job per workstation, then doubled
+ * up over all of them), so the jobs used 3, 2 and 3 hosts. */
 TEST(GangNowRotation, NodesUsedAreTheHostsOfTheProcesses)
 {
   ScratchFolder f;

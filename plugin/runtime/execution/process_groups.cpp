@@ -170,10 +170,10 @@ void JobRuntime::sync_group(ProcessGroup& g)
     rank = std::max(rank, status_rank(p.status, p.holds_processors()));
   }
   s.status = group_status(rank, s.started());
-  // Its hosts (jobs.csv's nodes_used): those of its processes' last placement while none had ended; from then on
-  // they leave one by one, and what the last ones hold says nothing of where the job ran. A run of processors spans
-  // every host from its first's to its last's (processors are numbered host by host).
-  if (g.ended == 0 && !processors.empty()) {
+  // Its hosts (jobs.csv's nodes_used): the most its processes were placed on at once. Not those of the last sync: its
+  // processes end one by one (and VPs may leave it early), and what the last ones hold says nothing of where the job
+  // ran. A run of processors spans every host from its first's to its last's (processors are numbered host by host).
+  if (!processors.empty()) {
     int hosts = 0;
     int last_host = -1;
     processors.for_each_run([&](int first, int last) {
@@ -182,7 +182,7 @@ void JobRuntime::sync_group(ProcessGroup& g)
       hosts += to - from + 1 - (from == last_host ? 1 : 0);
       last_host = to;
     });
-    s.cost.nodes_used = hosts;
+    s.cost.nodes_used = std::max(s.cost.nodes_used, hosts);
   }
   JobCounters c = g.base;
   double service = 0;
