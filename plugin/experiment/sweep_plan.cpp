@@ -32,17 +32,10 @@ std::string yaml_text(const YAML::Node& n)
 
 constexpr long kMaxPoints = 1000000;
 
-/* Where the value at `key` came from: --set (a key it set, or one it made a mapping), or the file and `at`'s line. */
-std::string where(const ValueOrigins& origins, const YAML::Node& at, const std::string& key)
-{
-  if (origins.shaped_by_override(key)) return "--set";
-  return origins.where(key, at && at.Mark().line >= 0 ? at.Mark().line + 1 : 0);
-}
-
 [[noreturn]] void fail(const ValueOrigins& origins, const YAML::Node& at, const std::string& key,
                        const std::string& what)
 {
-  throw InputError(where(origins, at, key) + ": " + (key.empty() ? "" : key + ": ") + what);
+  throw InputError(origins.where_read(key, at) + ": " + (key.empty() ? "" : key + ": ") + what);
 }
 
 template <class T>
@@ -329,7 +322,7 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
       if (points.empty()) fail(origins, listed, "sweep." + name, "no value to sweep over");
       const size_t group = plan.axes_.size();
       for (const auto& key : keys)
-        plan.axes_.push_back(SweepAxis{key, {}, group, where(origins, listed, "sweep." + name)});
+        plan.axes_.push_back(SweepAxis{key, {}, group, origins.where_read("sweep." + name, listed)});
       for (const auto& v : points) {
         if (keys.size() == 1) {
           refuse_null_where_the_file_does(origins, tree, keys[0], v);

@@ -16,10 +16,7 @@ struct Origin {
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& what) const
   {
-    const std::string where = origins.shaped_by_override(key)
-                                  ? "--set"
-                                  : origins.where(key, at && at.Mark().line >= 0 ? at.Mark().line + 1 : 0);
-    throw InputError(where + ": " + key + ": " + what);
+    throw InputError(origins.where_read(key, at) + ": " + key + ": " + what);
   }
 
   template <class T>

@@ -39,11 +39,7 @@ class Section {
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what, const std::string& k = "") const
   {
     std::string name = k.empty() ? key_ : key(k);
-    // A key --set made a mapping (policy.name.x=1) is --set's too.
-    const std::string where = origins_.shaped_by_override(name) ? "--set"
-                              : at && at.Mark().line >= 0       ? origins_.where(name, at.Mark().line + 1)
-                                                                : origins_.where(name);
-    throw InputError(where + ": " + (name.empty() ? "" : name + ": ") + what);
+    throw InputError(origins_.where_read(name, at) + ": " + (name.empty() ? "" : name + ": ") + what);
   }
 
   template <class T>

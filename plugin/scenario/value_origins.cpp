@@ -1,5 +1,7 @@
 #include "scenario/value_origins.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 
 namespace jobsched {
@@ -26,6 +28,12 @@ std::string ValueOrigins::where(const std::string& key, int line) const
 {
   if (set_by_override(key)) return "--set";
   return line > 0 ? file_ + ":" + std::to_string(line) : file_;
+}
+
+std::string ValueOrigins::where_read(const std::string& key, const YAML::Node& at) const
+{
+  if (shaped_by_override(key)) return "--set";
+  return where(key, at && at.Mark().line >= 0 ? at.Mark().line + 1 : 0);
 }
 
 std::string ValueOrigins::error(const std::string& message) const

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace YAML {
+class Node;
+}
+
 namespace jobsched {
 
 class ValueOrigins {
@@ -22,6 +26,9 @@ class ValueOrigins {
   bool shaped_by_override(const std::string& key) const;
   /* "--set" for a key set by --set, else the file, with ":LINE" when `line` (from 1) is known. */
   std::string where(const std::string& key, int line = 0) const;
+  /* Where the value read at `key` from node `at` came from, for an error about that value: "--set" for a key --set set
+   * or made a mapping (shaped_by_override), else the file with `at`'s line when it has one. */
+  std::string where_read(const std::string& key, const YAML::Node& at) const;
   /* `message`, "KEY: what" (KEY the dotted key at fault, as the scenario's errors begin), prefixed by where KEY's
    * value came from. */
   std::string error(const std::string& message) const;
