@@ -36,16 +36,17 @@ class Machine {
    * architecture may run on (gang-now's pools). */
   void set_arch(int host, const std::string& arch) { archs_.at(static_cast<size_t>(host)) = arch; }
   const std::string& arch(int host) const { return archs_[static_cast<size_t>(host)]; }
-  /* How many hosts the processors of `r` belong to (one pass: a host's processors are consecutive). */
+  /* How many hosts the processors of `r` belong to: a host's processors are consecutive, so a run of them covers every
+   * host from its first's to its last's (one step a run, not a member). */
   int hosts_spanned(const ResourceSet& r) const
   {
     int hosts = 0;
-    int last = -1;
-    r.for_each([&](int p) {
-      if (resource_host_[p] != last) {
-        last = resource_host_[p];
-        hosts++;
-      }
+    int last_host = -1;
+    r.for_each_run([&](int first, int last) {
+      const int from = resource_host_[first];
+      const int to = resource_host_[last];
+      hosts += to - from + 1 - (from == last_host ? 1 : 0);
+      last_host = to;
     });
     return hosts;
   }

@@ -125,13 +125,8 @@ PlacementCost JobModel::cost(const Job& job, const ResourceSet& resources, int m
     close_node();
   } else if (machine_.host_count() == machine_.resource_count()) { // one processor a host: a node a member
     c.nodes_used = members;
-  } else { // the nodes alone: a run of processors covers the hosts from its first's to its last's
-    resources.for_each_run([&](int first, int last) {
-      const int from = machine_.host_of(first);
-      const int to = machine_.host_of(last);
-      c.nodes_used += to - from + 1 - (from == host ? 1 : 0);
-      host = to;
-    });
+  } else { // the nodes alone
+    c.nodes_used = machine_.hosts_spanned(resources);
   }
   if (comm_.model != CommCostModel::traffic)
     c.communication = communication_cost(comm_.base, c.nodes_used, comm_.level);

@@ -172,18 +172,8 @@ void JobRuntime::sync_group(ProcessGroup& g)
   s.status = group_status(rank, s.started());
   // Its hosts (jobs.csv's nodes_used): the most its processes were placed on at once. Not those of the last sync: its
   // processes end one by one (and VPs may leave it early), and what the last ones hold says nothing of where the job
-  // ran. A run of processors spans every host from its first's to its last's (processors are numbered host by host).
-  if (!processors.empty()) {
-    int hosts = 0;
-    int last_host = -1;
-    processors.for_each_run([&](int first, int last) {
-      const int from = machine_.host_of(first);
-      const int to = machine_.host_of(last);
-      hosts += to - from + 1 - (from == last_host ? 1 : 0);
-      last_host = to;
-    });
-    s.cost.nodes_used = std::max(s.cost.nodes_used, hosts);
-  }
+  // ran.
+  s.cost.nodes_used = std::max(s.cost.nodes_used, machine_.hosts_spanned(processors));
   JobCounters c = g.base;
   double service = 0;
   double done = 0;
