@@ -4,8 +4,11 @@
  * chosen again). The policy takes the steps; QuantaAhead keeps what stepping ahead needs around them:
  *   - the lookahead handed to the driver (its phases and instants) and the sets its phases' jobs run on, which stay
  *     put until the next plan();
- *   - a journal: the policy's state after each phase but the last (State: what a step changes), so that the next
- *     plan() starts from the state the replay reached (SystemView::replayed), as stepping quantum by quantum would;
+ *   - the policy's state after the lookahead's phase 0 (State: what a step changes), from which the next plan()
+ *     starts again where the scheduler replayed part of the lookahead: the state taken back there, then the steps
+ *     of the phases replayed redone from those phases (SystemView::replayed), as stepping quantum by quantum would
+ *     have left it. A copy of the state per phase, taken before every step, cost more: a lookahead is replayed whole
+ *     or cut short by an event once, and the copy is a pass over every job at every step (AP);
  *   - the submissions and ends that come while a lookahead is out, held back (in order) until the state is back at
  *     that boundary, where those jobs were still there, or not yet;
  *   - the pace (LookaheadPace): how many phases, and pauses after lookaheads the scheduler did not replay;
@@ -30,6 +33,10 @@
  *                                              restore_state() also gets the phase that state is the one after, and
  *                                              its counts (nullptr when the phases declare none): what the phase
  *                                              already holds (AP's last plan: its jobs and counts) need not be saved;
+ *   void redo_step(double t, const Phase& phase, const int* counts)
+ *                                              the state step_ahead(t, ...) left when it gave `phase` (its counts:
+ *                                              nullptr when the phases declare none), from the state after the phase
+ *                                              before it, without choosing again: the choice is `phase`;
  *   void let_in(const Job& job), void let_out(JobId id)   a held-back submission or end, taken in now. */
 #pragma once
 
@@ -68,15 +75,14 @@ class QuantaAhead {
       throw std::logic_error("lookahead: " + std::to_string(replayed) + " of its " + std::to_string(phases_out_) +
                              " phases replayed after the first");
     pace_.record(replayed, view.now >= lookahead_->instants[0] - kTimeEpsilon);
-    if (replayed + 1 != phases_out_) {
+    if (replayed + 1 != phases_out_) { // (replayed whole, the state is the last phase's: the policy's own)
       const Lookahead& out = *lookahead_;
-      const int* counts = nullptr; // phase `replayed`'s, after those of the phases before it
-      if (!out.counts.empty()) {
-        counts = out.counts.data();
-        for (size_t p = 0; p < replayed; p++)
-          counts += out.phases[p].size();
+      const int* counts = out.counts.empty() ? nullptr : out.counts.data(); // phase p's: after the phases' before it
+      policy.restore_state(first_state_, out.phases[0], counts);
+      for (size_t p = 1; p <= replayed; p++) {
+        if (counts != nullptr) counts += out.phases[p - 1].size();
+        policy.redo_step(out.instants[p - 1], out.phases[p], counts);
       }
-      policy.restore_state(journal_[replayed], out.phases[replayed], counts);
     }
     phases_out_ = 0;
     for (const HeldBackEvent& event : held_back_)
@@ -113,12 +119,12 @@ class QuantaAhead {
   }
 
   /* An extension of the lookahead out (TimeSharingPolicy::extend_lookahead), asked at `now`, its last instant, the
-   * scheduler having replayed it whole with nothing else happened: the policy's state is the last phase's (the
-   * journal keeps none for it). The pace counts the lookahead out as replayed whole. Phase 0 is its last phase, on
-   * its sets; the steps from `now` follow, up to the pace's length (AP on 10,000 jobs: half of it, 7,043 M
-   * instructions; twice, 8,015 M: the pace's mean then grows with the extensions replayed whole). nullptr when the
-   * policy does not step at `now`, when an event came (held back), or when the sets taken since the last plan()
-   * reach kMostSetsExtended (they are reused only from the next plan()'s lookahead on). */
+   * scheduler having replayed it whole with nothing else happened: the policy's state is the last phase's. The pace
+   * counts the lookahead out as replayed whole. Phase 0 is its last phase, on its sets; the steps from `now` follow, up
+   * to the pace's length (AP on 10,000 jobs: half of it, 7,043 M instructions; twice, 8,015 M: the pace's mean then
+   * grows with the extensions replayed whole). nullptr when the policy does not step at `now`, when an event came (held
+   * back), or when the sets taken since the last plan() reach kMostSetsExtended (they are reused only from the next
+   * plan()'s lookahead on). */
   template <class Policy>
   std::shared_ptr<const Lookahead> extend(double now, Policy& policy)
   {
@@ -166,19 +172,18 @@ class QuantaAhead {
     if (!lookahead_ || lookahead_.use_count() > 1) lookahead_ = std::make_shared<Lookahead>();
     return *lookahead_;
   }
-  /* After `phases` phases of `ahead` (the one in force at `t` the last): one step of the policy's per phase while it
-   * steps at the last phase's wake-up, up to `most` phases; the policy's state is then the last phase's, and the
-   * journal holds the state after each phase before. */
+  /* After the phase in force at `t` (`ahead`'s first and only one): one step of the policy's per phase while it
+   * steps at the last phase's wake-up, up to `most` phases; the policy's state is then the last phase's, and
+   * first_state_ the first phase's. */
   template <class Policy>
   void step_on(Lookahead& ahead, size_t phases, double t, size_t most, Policy& policy)
   {
-    policy.save_state(journal_entry(phases - 1));
+    policy.save_state(first_state_);
     stepping_ = true;
     for (;;) {
       t = policy.step_ahead(t, next_phase(ahead, phases), ahead.counts);
       ahead.instants.push_back(t);
       if (phases == most || !policy.steps_at(t)) break;
-      policy.save_state(journal_entry(phases - 1)); // a phase follows (the last phase's state is the policy's own)
     }
     stepping_ = false;
     while (ahead.phases.size() > phases) { // the phases past the last set aside with their storage (next_phase())
@@ -205,13 +210,6 @@ class QuantaAhead {
     phase.clear();
     return phase;
   }
-  /* The state after phase `phase` (kept with its storage from one lookahead to the next). */
-  State& journal_entry(size_t phase)
-  {
-    if (phase == journal_.size()) journal_.emplace_back();
-    return journal_[phase];
-  }
-
   /* The sets an extension may find taken before it extends no more (a few megabytes on 10,000 processors): a chain
    * of extensions takes sets after the phase in force's, and without a plan() between them, none is freed. */
   static constexpr size_t kMostSetsExtended = 4096;
@@ -221,7 +219,7 @@ class QuantaAhead {
   std::deque<ResourceSet> sets_; // its phases' sets (a deque: they stay put as it grows), the first sets_used_
   size_t sets_used_ = 0;
   size_t phases_out_ = 0; // its phases while it is out (0: none)
-  std::vector<State> journal_;
+  State first_state_;     // the policy's state after the lookahead's phase 0 (kept with its storage)
   std::vector<Phase> spare_phases_; // cut off the end of a lookahead, with their storage (next_phase())
   bool stepping_ = false;
   std::vector<HeldBackEvent> held_back_; // in the order they came

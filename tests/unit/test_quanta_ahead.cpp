@@ -95,7 +95,7 @@ namespace {
 
 /* A policy whose state is the number of steps taken; it steps at every instant before `steps_until`, one second per
  * step, and step k (from 1) puts job 1 on processor k; plan() itself (phase 0) on processor 0. It logs the state
- * restored and the events let in. */
+ * restored, the steps redone and the events let in. */
 struct Toy {
   QuantaAhead<int>* ahead = nullptr;
   int steps = 0;
@@ -136,7 +136,8 @@ struct Toy {
   void save_state(int& to) const { to = steps; }
   void restore_state(const int& from, const Phase& phase, const int* counts)
   {
-    // The phase after which `from` was saved: a plan's (plan_set), or step k's (processor k), with its counts.
+    // The phase after which `from` was saved, the lookahead's first: a plan's (plan_set), or for an extension step
+    // k's (processor k), with its counts.
     const ResourceSet* on = phase.at(0).second;
     if (on != &plan_set) {
       EXPECT_TRUE(on->test(wrap ? from % 64 : from)) << "restoring " << from;
@@ -145,6 +146,18 @@ struct Toy {
     EXPECT_TRUE(counts != nullptr && counts[0] == 1);
     steps = from;
     log.push_back("restore " + std::to_string(from));
+  }
+  void redo_step(double t, const Phase& phase, const int* counts)
+  {
+    // Step k again, at its instant k (the plan's wake-up being 1), from the state after step k - 1: its phase has
+    // processor k, for `width` jobs, each of count 1.
+    steps++;
+    EXPECT_EQ(t, static_cast<double>(steps));
+    EXPECT_EQ(phase.size(), static_cast<size_t>(width));
+    EXPECT_TRUE(phase.at(0).second->test(wrap ? steps % 64 : steps)) << "redoing step " << steps;
+    for (size_t i = 0; i < phase.size(); i++)
+      EXPECT_TRUE(counts != nullptr && counts[i] == 1);
+    log.push_back("redo " + std::to_string(steps));
   }
   void let_in(const Job& job) { log.push_back("in " + std::to_string(job.id)); }
   void let_out(JobId id) { log.push_back("out " + std::to_string(id)); }
@@ -163,9 +176,10 @@ SystemView view_at(double now, size_t replayed = 0, bool replays_possible = true
 
 /* A plan at 0 whose wake-up is 1, the toy stepping before 6: phases 0 (the plan) and 1..5 (steps at 1..5), instants
  * 1..6, each step's job on its own processor, on sets that stay put; the toy's state is then 5 steps. At the next
- * plan, the state is the one after the phase the scheduler replayed to (replayed r: r steps), and none is restored
- * when it replayed every phase. */
-TEST(QuantaAhead, JournalTakesTheStateBackToTheBoundaryReplayed)
+ * plan, the state is the one after the phase the scheduler replayed to (replayed r: r steps), the first phase's
+ * restored and steps 1..r redone at their instants on their phases, and none is restored when it replayed every
+ * phase. */
+TEST(QuantaAhead, StateTakenBackToTheBoundaryReplayed)
 {
   for (size_t replayed = 0; replayed <= 5; replayed++) {
     QuantaAhead<int> ahead;
@@ -190,7 +204,14 @@ TEST(QuantaAhead, JournalTakesTheStateBackToTheBoundaryReplayed)
     ahead.take_up_replay(view_at(1.0 + static_cast<double>(replayed), replayed), toy);
     EXPECT_FALSE(ahead.out());
     EXPECT_EQ(toy.steps, static_cast<int>(replayed));
-    EXPECT_EQ(toy.log.size(), replayed == 5 ? 0U : 1U) << "replayed " << replayed;
+    // The first phase's state restored, then the steps replayed redone; nothing when all of it was replayed.
+    std::vector<std::string> expected;
+    if (replayed < 5) {
+      expected.push_back("restore 0");
+      for (size_t k = 1; k <= replayed; k++)
+        expected.push_back("redo " + std::to_string(k));
+    }
+    EXPECT_EQ(toy.log, expected) << "replayed " << replayed;
   }
 }
 
@@ -214,7 +235,7 @@ TEST(QuantaAhead, HeldBackEventsComeInOrderAfterTheState)
   EXPECT_TRUE(ahead.hold_back_end(7));
   EXPECT_TRUE(ahead.hold_back_submission(nine));
   ahead.take_up_replay(view_at(1.5, 1), toy);
-  EXPECT_EQ(toy.log, (std::vector<std::string>{"restore 1", "out 3", "in 7", "out 7", "in 9"}));
+  EXPECT_EQ(toy.log, (std::vector<std::string>{"restore 0", "redo 1", "out 3", "in 7", "out 7", "in 9"}));
   EXPECT_FALSE(ahead.hold_back_end(9));
   toy.log.clear();
   ahead.take_up_replay(view_at(2), toy); // none out: nothing again
@@ -314,9 +335,15 @@ TEST(QuantaAhead, ExtensionStepsOnFromTheLastPhase)
     ahead.take_up_replay(view_at(12.0 + static_cast<double>(replayed), replayed), toy);
     EXPECT_FALSE(ahead.out());
     EXPECT_EQ(toy.steps, 11 + static_cast<int>(replayed));
-    // (Replayed whole, the state is the extension's last phase's, the toy's own.)
-    EXPECT_EQ(toy.log, replayed == 22 ? std::vector<std::string>{}
-                                      : std::vector<std::string>{"restore " + std::to_string(11 + replayed)});
+    // The extension's first phase's state (11 steps) restored, then its steps replayed redone (12, 13...); replayed
+    // whole, the state is the extension's last phase's, the toy's own.
+    std::vector<std::string> expected;
+    if (replayed < 22) {
+      expected.push_back("restore 11");
+      for (size_t k = 1; k <= replayed; k++)
+        expected.push_back("redo " + std::to_string(11 + k));
+    }
+    EXPECT_EQ(toy.log, expected) << "replayed " << replayed;
   }
   QuantaAhead<int> ahead;
   Toy toy;
