@@ -768,7 +768,6 @@ class JobRuntime {
   std::vector<std::vector<size_t>> rotation_sharers_;
   std::vector<int> rotation_hosts_;
   std::vector<unsigned char> rotation_host_taken_;
-  std::vector<std::pair<JobId, size_t>> rotation_running_; // the processes computing when it began, by execution id
   std::vector<RotationRow> rotation_rows_;
   std::vector<size_t> rotation_resumed_;
   std::vector<size_t> rotation_current_, rotation_coming_; // the jobs of the phase in force and of the next, by id
@@ -786,7 +785,8 @@ class JobRuntime {
    * refusal (its state is not one the replay models). */
   RotationRefusal rotation_job(JobId id, const std::vector<int>& where, const ResourceSet& up, bool computes_now,
                                size_t& index);
-  /* The replayed processes computing on host `h` (rotation_sharers_), taken from host_sharers_ the first time. */
+  /* The replayed processes computing on host `h` (rotation_sharers_): those computing when the replay began are put
+   * there at its start (in host_sharers_'s order), the others when they start. */
   std::vector<size_t>& rotation_host(int h);
   /* start_timer() and retime() of a replayed process at `now` (its share of its host's CPU). */
   void rotation_start_timer(RotationProcess& q, double now);

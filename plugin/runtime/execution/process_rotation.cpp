@@ -136,15 +136,10 @@ std::vector<size_t>& JobRuntime::rotation_host(int h)
 {
   const auto host = static_cast<size_t>(h);
   std::vector<size_t>& lean = rotation_sharers_[host];
-  if (rotation_host_taken_[host] == 0) {
+  if (rotation_host_taken_[host] == 0) { // none computes there: the hosts of those that do were taken at the start
     rotation_host_taken_[host] = 1;
     rotation_hosts_.push_back(h);
     lean.clear();
-    if (host < host_sharers_.size()) // every process computing is a replayed one (replay_rotation() checks the timers)
-      for (JobId id : host_sharers_[host]) {
-        auto it = std::lower_bound(rotation_running_.begin(), rotation_running_.end(), std::pair<JobId, size_t>{id, 0});
-        lean.push_back(it->second);
-      }
   }
   return lean;
 }
@@ -287,23 +282,46 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
     out.retry = first == RotationRefusal::for_now;
     return out;
   }
-  // Every timer is one of these processes' (the others compute in no phase, or are suspended: no timer).
+  // One walk over the phase in force's processes: its timers, its processes computing (each put on its host's list
+  // for rotation_host()), the processes the decision just made resumed (their stalls end first) and the earliest end
+  // of the running processes' timers.
   size_t timed = 0;
-  for (size_t j : current)
-    for (size_t i = rotation_jobs_[j].first; i < rotation_jobs_[j].end; i++)
-      timed += processes[i].x->timer_slot != kNoTimerSlot ? 1 : 0;
-  if (timed != timer_heap_.size()) return out;
-  // And every process sharing a host's CPU is one of the running ones (rotation_host() finds them all).
   long running = 0;
+  resumed.clear();
+  double floor = std::numeric_limits<double>::infinity();
   for (size_t j : current)
-    for (size_t i = rotation_jobs_[j].first; i < rotation_jobs_[j].end; i++)
-      running += processes[i].status == JobStatus::running ? 1 : 0;
+    for (size_t i = rotation_jobs_[j].first; i < rotation_jobs_[j].end; i++) {
+      const RotationProcess& q = processes[i];
+      timed += q.x->timer_slot != kNoTimerSlot ? 1 : 0;
+      if (q.status == JobStatus::switching) resumed.push_back(i);
+      if (q.status != JobStatus::running) continue;
+      running++;
+      floor = std::min(floor, q.timer_end);
+      const auto host = static_cast<size_t>(q.host);
+      std::vector<size_t>& lean = rotation_sharers_[host];
+      if (rotation_host_taken_[host] == 0) {
+        rotation_host_taken_[host] = 1;
+        rotation_hosts_.push_back(q.host);
+        lean.clear();
+      }
+      lean.push_back(i);
+    }
+  // Every timer is one of these processes' (the others compute in no phase, or are suspended: no timer).
+  if (timed != timer_heap_.size()) return out;
+  // And every process sharing a host's CPU is one of the running ones, on its host's list (rotation_job() checked
+  // each one's sharing_host), which is put in the order of host_sharers_'s.
   if (running != host_sharing_entries_) return out;
-  rotation_running_.clear(); // by their executions' ids, for rotation_host()
-  for (size_t j : current)
-    for (size_t i = rotation_jobs_[j].first; i < rotation_jobs_[j].end; i++)
-      if (processes[i].status == JobStatus::running) rotation_running_.emplace_back(processes[i].x->job->id, i);
-  std::sort(rotation_running_.begin(), rotation_running_.end());
+  for (int h : rotation_hosts_) {
+    std::vector<size_t>& lean = rotation_sharers_[static_cast<size_t>(h)];
+    if (lean.size() < 2 || static_cast<size_t>(h) >= host_sharers_.size()) continue;
+    const std::vector<JobId>& ids = host_sharers_[static_cast<size_t>(h)];
+    for (size_t k = 0; k < ids.size(); k++) // a few processes a host: each put in place by a search
+      for (size_t m = k; m < lean.size(); m++)
+        if (processes[lean[m]].x->job->id == ids[k]) {
+          std::swap(lean[k], lean[m]);
+          break;
+        }
+  }
   long fruitless = fruitless_dispatches_;
   long decisions = 0;
   double clock = now;
@@ -343,13 +361,6 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
     }
   };
   // The processes resumed by the decision just made: their stalls end first.
-  resumed.clear();
-  double floor = std::numeric_limits<double>::infinity(); // the earliest end of the running processes' timers
-  for (size_t j : current)
-    for (size_t i = rotation_jobs_[j].first; i < rotation_jobs_[j].end; i++) {
-      if (processes[i].status == JobStatus::switching) resumed.push_back(i);
-      if (processes[i].status == JobStatus::running) floor = std::min(floor, processes[i].timer_end);
-    }
   if (!resumed.empty()) {
     const double stall_end = processes[resumed.front()].stall_end;
     for (size_t i : resumed)
