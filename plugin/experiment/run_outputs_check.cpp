@@ -75,11 +75,12 @@ std::string check_run_outputs(const fs::path& out, const CheckedRun& c)
   const size_t id_col = jobs.required_column("job_id");
   const size_t state_col = jobs.required_column("final_state");
   // A starving policy: the jobs that never ran (not finished, no second of computation), named first, as the reason
-  // the run stopped or the first job that ended badly.
-  const size_t computed_col = jobs.required_column("computing_time");
+  // the run stopped or the first job that ended badly (a table without computing_time, hand-made, names the first).
+  const int computed_col = jobs.column("computing_time");
   std::vector<std::string> starved;
   for (const auto& row : jobs.rows)
-    if (row[state_col] == "NOT_FINISHED" && number(row[computed_col]) == 0) starved.push_back(row[id_col]);
+    if (computed_col >= 0 && row[state_col] == "NOT_FINISHED" && number(row[static_cast<size_t>(computed_col)]) == 0)
+      starved.push_back(row[id_col]);
   if (!starved.empty()) {
     constexpr size_t kNamed = 5;
     std::string ids;

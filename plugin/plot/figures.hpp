@@ -60,8 +60,9 @@ LinearAxis linear_axis_from(double lo, double highest);
 /* How the labels of a categorical x axis are drawn, so that they do not run into each other: side by side when the
  * widest fits its category's width, else turned by 45 degrees (ending under their tic), with a left margin wide enough
  * for the first ones when they would reach past the figure's left edge. Widths are estimated from the number of
- * characters (kLabelCharWidth pixels each, the SVG's 13-pixel Sans; the PNG's font is smaller). */
-constexpr double kLabelCharWidth = 7.5;
+ * characters: kLabelCharWidth pixels each, measured on the PNG's 11-point Sans, the wider of the two fonts (7.9 pixels
+ * a character on a label of 49, where the SVG's 13-pixel Sans gives 7.5). */
+constexpr double kLabelCharWidth = 8.2;
 /* gnuplot's right margin in these figures, in pixels (the graph's border and a few pixels). */
 constexpr double kRightMargin = 28;
 struct CategoryLabels {

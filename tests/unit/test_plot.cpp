@@ -941,12 +941,16 @@ TEST(PlotAxes, CategoryLabelsTurnWhenTheyDoNotFit)
   const std::vector<std::string> names{"fcfs",  "easy",  "conservative",       "gang",
                                        "equi",  "ap",    "memory-constrained", "gang-now",
                                        "ac-ds", "ag-ds", "equi-equi"};
-  // 18 characters of 7.5 px and a gap of 8 = 143 px, where 11 categories have (1200 - 80 - 28) / 11 = 99.3 each.
+  // 18 characters of 8.2 px and a gap of 8 = 155.6 px, where 11 categories have (1200 - 80 - 28) / 11 = 99.3 each.
   jplot::CategoryLabels layout = jplot::category_labels(names, 1200);
   EXPECT_TRUE(layout.rotated);
-  EXPECT_EQ(layout.left_margin, 0); // "fcfs" reaches 29 px left of its tic, 80 + 50 px from the edge
+  EXPECT_EQ(layout.left_margin, 0); // "fcfs" reaches 31 px left of its tic, 80 + 50 px from the edge
+  // Three labels of 49, 12 and 41 characters: 409.8 px, wider than a third of the axis (364 px) though not by much.
+  const std::vector<std::string> three{"{name: memory-constrained, params: {quantum: 60}}", "{name: fcfs}",
+                                       "{name: equi-equi, params: {quantum: 60}}"};
+  EXPECT_TRUE(jplot::category_labels(three, 1200).rotated);
   std::vector<std::string> long_first = names;
-  long_first[0] = "{name: memory-constrained, params: {quantum: 60}}"; // 49 characters: 260 px to the left
+  long_first[0] = three[0]; // 49 characters: 292 px to the left
   layout = jplot::category_labels(long_first, 1200);
   ASSERT_TRUE(layout.rotated);
   double smallest = 0;
@@ -955,7 +959,7 @@ TEST(PlotAxes, CategoryLabelsTurnWhenTheyDoNotFit)
     bool inside = true;
     for (size_t i = 0; i < long_first.size(); i++) {
       const double tic = left + (1200 - 28 - left) * (static_cast<double>(i) + 0.5) / 11;
-      inside = inside && tic >= static_cast<double>(long_first[i].size()) * 7.5 * std::sqrt(0.5) + 8;
+      inside = inside && tic >= static_cast<double>(long_first[i].size()) * 8.2 * std::sqrt(0.5) + 8;
     }
     if (inside) {
       smallest = left;
