@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -63,14 +65,33 @@ std::string check_run_outputs(const fs::path& out, const CheckedRun& c)
   if (count("jobs_simulated") + count("jobs_rejected") + count("jobs_skipped") != c.records)
     return "summary.json: jobs simulated, rejected and skipped do not add up to the " + std::to_string(c.records) +
            " records";
+  std::string saturated;
   for (const char* key : {"backlog_stop_time", "stall_stop_time", "no_progress_stop_time"})
-    if (summary.at(key).get<double>() >= 0)
-      return std::string("the run stopped as saturated (summary.json ") + key + " " +
-             std::to_string(summary.at(key).get<double>()) + ") on a lightly loaded case";
+    if (saturated.empty() && summary.at(key).get<double>() >= 0)
+      saturated = std::string("the run stopped as saturated (summary.json ") + key + " " +
+                  std::to_string(summary.at(key).get<double>()) + ")";
 
   CsvTable jobs = read_csv(out / "jobs.csv");
   const size_t id_col = jobs.required_column("job_id");
   const size_t state_col = jobs.required_column("final_state");
+  // A starving policy: the jobs that never ran (not finished, no second of computation), named first, as the reason
+  // the run stopped or the first job that ended badly (a table without computing_time, hand-made, names the first).
+  const int computed_col = jobs.column("computing_time");
+  std::vector<std::string> starved;
+  for (const auto& row : jobs.rows)
+    if (computed_col >= 0 && row[state_col] == "NOT_FINISHED" && number(row[static_cast<size_t>(computed_col)]) == 0)
+      starved.push_back(row[id_col]);
+  if (!starved.empty()) {
+    constexpr size_t kNamed = 5;
+    std::string ids;
+    for (size_t i = 0; i < std::min(starved.size(), kNamed); i++)
+      ids += (i ? ", " : "") + starved[i];
+    if (starved.size() > kNamed) ids += " and " + std::to_string(starved.size() - kNamed) + " more";
+    return "jobs.csv: " + std::to_string(starved.size()) + " of the " + std::to_string(jobs.rows.size()) +
+           " jobs never started (job" + (starved.size() > 1 ? "s " : " ") + ids +
+           ": NOT_FINISHED, no second computed): the policy starves them" + (saturated.empty() ? "" : "; " + saturated);
+  }
+  if (!saturated.empty()) return saturated + " on a lightly loaded case";
   const size_t size_col = jobs.required_column("requested_number_of_resources");
   const size_t run_col = jobs.required_column("trace_run_time");
   if (static_cast<long>(jobs.rows.size()) != count("jobs_simulated"))

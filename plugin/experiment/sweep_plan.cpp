@@ -158,18 +158,8 @@ void resolve_paths(YAML::Node value, const std::string& key, const fs::path& dir
     if (kv.first.IsScalar()) resolve_paths(kv.second, (key.empty() ? "" : key + ".") + kv.first.Scalar(), dir);
 }
 
-std::string run_assignment(const std::string& key, const std::string& text, const fs::path& dir)
-{
-  bool paths = is_path_key(key); // most keys hold no file name: their text goes as it is
-  for (const std::string path_key : {"workload.trace", "owners.trace"}) // or a section holding one
-    paths = paths || path_key.rfind(key + ".", 0) == 0;
-  if (!paths) return key + "=" + text;
-  YAML::Node value = YAML::Load(text);
-  resolve_paths(value, key, dir);
-  return key + "=" + yaml_text(value);
-}
-
-/* A policy parameter naming a file (its name ends in _file), which a run resolves against the scenario's folder. */
+/* A policy parameter naming a file (its name ends in _file), which a run resolves against the scenario's folder (the
+ * current folder when --set gave it). */
 bool is_policy_file_key(const std::string& key)
 {
   const std::string params = "policy.params.";
@@ -178,27 +168,41 @@ bool is_policy_file_key(const std::string& key)
 }
 
 /* `value`, set at `key` of a run's settings, with every relative file name in it made absolute against `dir`: those of
- * resolve_paths and a policy's *_file parameters (against `policy_dir`, the scenario's folder, wherever they came
- * from, as the run reads them). */
-void absolute_file_names(YAML::Node value, const std::string& key, const fs::path& dir, const fs::path& policy_dir)
+ * resolve_paths and a policy's *_file parameters. */
+void absolute_file_names(YAML::Node value, const std::string& key, const fs::path& dir)
 {
   resolve_paths(value, key, dir);
   if (is_policy_file_key(key) && value.IsScalar() && !value.Scalar().empty() && !is_null(value) &&
       fs::path(value.Scalar()).is_relative())
-    value = (policy_dir / value.Scalar()).lexically_normal().string();
+    value = (dir / value.Scalar()).lexically_normal().string();
   if (!value.IsMap() || is_path_key(key)) return;
   for (auto kv : value)
     if (kv.first.IsScalar() && !is_path_key((key.empty() ? "" : key + ".") + kv.first.Scalar()))
-      absolute_file_names(kv.second, (key.empty() ? "" : key + ".") + kv.first.Scalar(), dir, policy_dir);
+      absolute_file_names(kv.second, (key.empty() ? "" : key + ".") + kv.first.Scalar(), dir);
+}
+
+std::string run_assignment(const std::string& key, const std::string& text, const fs::path& dir)
+{
+  bool paths = is_path_key(key); // most keys hold no file name: their text goes as it is
+  for (const std::string path_key : {"workload.trace", "owners.trace"}) // or a section holding one
+    paths = paths || path_key.rfind(key + ".", 0) == 0;
+  // A policy's *_file parameter, or a section that may hold one: written again only when it had a relative file name.
+  const bool policy_files = is_policy_file_key(key) || key == "policy" || key == "policy.params";
+  if (!paths && !policy_files) return key + "=" + text;
+  YAML::Node value = YAML::Load(text);
+  const std::string as_read = yaml_text(value);
+  absolute_file_names(value, key, dir);
+  const std::string absolute = yaml_text(value);
+  return key + "=" + (paths || absolute != as_read ? absolute : text);
 }
 
 /* `assignment` ("key=value", as --set takes it) applied to a run's settings with its file names made absolute. */
-void apply_setting(YAML::Node& settings, const std::string& assignment, const fs::path& dir, const fs::path& policy_dir)
+void apply_setting(YAML::Node& settings, const std::string& assignment, const fs::path& dir)
 {
   const size_t eq = assignment.find('=');
   const std::string key = assignment.substr(0, eq);
   YAML::Node value = YAML::Load(assignment.substr(eq + 1));
-  absolute_file_names(value, key, dir, policy_dir);
+  absolute_file_names(value, key, dir);
   apply_override(settings, key + "=" + yaml_text(value));
 }
 
@@ -266,11 +270,11 @@ SweepPlan SweepPlan::load(const fs::path& scenario, const std::vector<std::strin
     apply_override(plan.tree_, o);
   }
   // A run's settings as it reads them, what its name hashes: the file's file names against its folder, --set's against
-  // the current folder (as a run reads them), a policy's *_file parameters against the file's folder.
+  // the current folder (as a run reads them).
   const fs::path folder = plan.scenario_.parent_path();
-  absolute_file_names(plan.settings_, "", folder, folder);
+  absolute_file_names(plan.settings_, "", folder);
   for (const auto& o : overrides)
-    apply_setting(plan.settings_, o, fs::current_path(), folder);
+    apply_setting(plan.settings_, o, fs::current_path());
   const ValueOrigins origins(scenario.string(), overrides); // what the errors below name, key by key
   const YAML::Node& tree = plan.tree_;
   if (!tree.IsMap()) fail(origins, tree, "", "expected a mapping (a scenario)");
@@ -451,7 +455,7 @@ SweepRun SweepPlan::make_run(long point, long replication) const
   YAML::Node settings = YAML::Clone(settings_);
   const fs::path folder = scenario_.parent_path();
   for (size_t i = 0; i < axes_.size(); i++)
-    apply_setting(settings, axes_[i].key + "=" + values[i], folder, folder);
+    apply_setting(settings, axes_[i].key + "=" + values[i], folder);
   apply_override(settings, run.overrides.back());
   for (const char* k : {"sweep", "replications", "output"})
     settings.remove(k);

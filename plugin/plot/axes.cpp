@@ -230,4 +230,53 @@ std::vector<double> log_axis_tics(const AxisRange& range)
   return tics;
 }
 
+LinearAxis linear_axis_from(double lo, double highest)
+{
+  if (!(highest > lo)) highest = lo + 1; // every value at lo: an axis of one unit above it
+  const double top = highest + 0.06 * (highest - lo);
+  const double step = nice_ceil((top - lo) / 10); // the 1-2-5 step of at most 10 intervals (at least 4)
+  LinearAxis axis;
+  axis.range = {lo, std::ceil(top / step - 1e-9) * step};
+  axis.tics.push_back(lo);
+  for (double k = std::ceil(lo / step); k * step <= axis.range.hi * (1 + 1e-12); k++)
+    if (k * step - lo >= step / 2 * (1 - 1e-9)) axis.tics.push_back(k * step);
+  return axis;
+}
+
+namespace {
+/* Characters of a label as drawn (UTF-8 continuation bytes are not characters of their own). */
+double label_width(const std::string& label)
+{
+  const auto chars = std::count_if(label.begin(), label.end(), [](char c) { return (c & 0xC0) != 0x80; });
+  return static_cast<double>(chars) * kLabelCharWidth;
+}
+} // namespace
+
+CategoryLabels category_labels(const std::vector<std::string>& labels, double figure_width)
+{
+  CategoryLabels layout;
+  if (labels.empty()) return layout;
+  // gnuplot's left margin in these figures (y tic labels and y label), measured on their SVGs, and the space kept
+  // between two labels.
+  constexpr double kLeftMargin = 80;
+  constexpr double kGap = 8;
+  const auto n = static_cast<double>(labels.size());
+  const double slot = (figure_width - kLeftMargin - kRightMargin) / n;
+  double widest = 0;
+  for (const auto& label : labels)
+    widest = std::max(widest, label_width(label));
+  if (widest + kGap <= slot) return layout;
+  layout.rotated = true;
+  // Label i ends under its tic, at left + (i + 1/2) of the graph's width / n, and reaches cos 45 of its width to the
+  // left: the left margin is the smallest that keeps every label in the figure.
+  double left = kLeftMargin;
+  for (size_t i = 0; i < labels.size(); i++) {
+    const double reach = label_width(labels[i]) * std::cos(M_PI / 4) + kGap;
+    const double at = (static_cast<double>(i) + 0.5) / n; // the tic's place in the graph's width
+    left = std::max(left, (reach - at * (figure_width - kRightMargin)) / (1 - at));
+  }
+  if (left > kLeftMargin) layout.left_margin = left / figure_width;
+  return layout;
+}
+
 } // namespace jobsched::plot

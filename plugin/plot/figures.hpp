@@ -47,6 +47,29 @@ struct AxisRange {
 AxisRange log_axis_range(double lowest, double highest, bool slowdown);
 /* The 1-2-5 values in a log range of at most three decades (to label), or none (gnuplot's decades will do). */
 std::vector<double> log_axis_tics(const AxisRange& range);
+/* A linear axis starting at `lo` (a slowdown's 1) and holding `highest` (> lo, else lo + 1 is taken): a 1-2-5 step
+ * giving 4 to 10 intervals, the top the first multiple of it past `highest` plus a margin of 6% of the span, and the
+ * labels at `lo` and at the multiples of the step above it that lie at least half a step from it. gnuplot's own tics
+ * beside a set `lo` drew "0" over the "1" when the step was large (0 is within its tolerance of [1:1600]). */
+struct LinearAxis {
+  AxisRange range;
+  std::vector<double> tics;
+};
+LinearAxis linear_axis_from(double lo, double highest);
+
+/* How the labels of a categorical x axis are drawn, so that they do not run into each other: side by side when the
+ * widest fits its category's width, else turned by 45 degrees (ending under their tic), with a left margin wide enough
+ * for the first ones when they would reach past the figure's left edge. Widths are estimated from the number of
+ * characters: kLabelCharWidth pixels each, measured on the PNG's 11-point Sans, the wider of the two fonts (7.9 pixels
+ * a character on a label of 49, where the SVG's 13-pixel Sans gives 7.5). */
+constexpr double kLabelCharWidth = 8.2;
+/* gnuplot's right margin in these figures, in pixels (the graph's border and a few pixels). */
+constexpr double kRightMargin = 28;
+struct CategoryLabels {
+  bool rotated = false;
+  double left_margin = 0; // a fraction of the figure's width; 0: gnuplot's own
+};
+CategoryLabels category_labels(const std::vector<std::string>& labels, double figure_width);
 
 // Sweeps
 struct SweepRequest {

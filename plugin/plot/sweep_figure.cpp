@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/json.hpp"
+#include "plot/plot.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -94,8 +95,16 @@ std::string y_range_commands(const std::map<std::string, std::vector<SweepPoint>
   double floor = slowdown && lowest_mean >= 1 ? 1 : -INFINITY;
   std::ostringstream c;
   if (!log_y) {
-    if (floor == 1) {
-      c << "set yrange [1:*]\nset ytics add (1)\n"; // the ideal, labelled
+    if (floor == 1) { // from the ideal, labelled, with tics of our own (gnuplot's drew a 0 beside the 1)
+      double highest = 1;
+      for (const auto& [label, points] : series)
+        for (const auto& p : points)
+          highest = std::max(highest, p.mean + p.ci.value_or(0));
+      const LinearAxis axis = linear_axis_from(1, highest);
+      c << "set yrange [1:" << num(axis.range.hi) << "]\nset ytics (";
+      for (size_t i = 0; i < axis.tics.size(); i++)
+        c << (i ? ", " : "") << num(axis.tics[i]);
+      c << ")\n";
     } else if (lowest_mean >= 0) {
       bool below_zero = false; // an interval's lower end, or gnuplot's margin under a mean of 0
       for (const auto& [label, points] : series)
@@ -330,7 +339,11 @@ PlotJob sweep_figure(const fs::path& sweep_dir, const SweepRequest& req)
   } else {
     c << "set xrange [-0.5:" << num(double(values[x].size()) - 0.5) << "]\n";
     c << "set offsets 0, 0, " << y_offsets << "\n";
-    c << "set xtics (";
+    const CategoryLabels labels = category_labels(values[x], kFigureWidth);
+    if (labels.left_margin > 0) c << "set lmargin at screen " << num(labels.left_margin) << "\n";
+    // gnuplot widens the right margin as if turned labels reached right of their tic (they end there): it is kept.
+    if (labels.rotated) c << "set rmargin at screen " << num(1 - kRightMargin / kFigureWidth) << "\n";
+    c << "set xtics " << (labels.rotated ? "rotate by 45 right " : "") << "(";
     for (size_t i = 0; i < values[x].size(); i++)
       c << (i ? ", " : "") << gp_str(values[x][i]) << " " << i;
     c << ")\n";

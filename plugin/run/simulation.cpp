@@ -179,11 +179,12 @@ PolicyChoices read_policy_choices(const Scenario& sc)
                               sc.policy.allocation_param_tags);
   c.policy = &policy_registry().get(sc.policy.name);
   // A parameter naming a file (its name ends in _file, e.g. the hierarchical policies' tree_file) is relative to the
-  // scenario's folder, like the workload's trace.
+  // scenario's folder, like the workload's trace; given with --set, to the current folder (as it is already).
   std::map<std::string, std::string> policy_params = sc.policy.params;
   for (auto& [key, value] : policy_params)
     if (key.size() > 5 && key.compare(key.size() - 5, 5, "_file") == 0 && !value.empty() &&
-        fs::path(value).is_relative() && sc.file.has_parent_path())
+        fs::path(value).is_relative() && sc.file.has_parent_path() &&
+        !sc.origins.set_by_override("policy.params." + key))
       value = (sc.file.parent_path() / value).string();
   c.policy_params = Params(c.policy->params, policy_params, "policy.params", sc.policy.param_tags);
   return c;

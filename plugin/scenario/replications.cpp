@@ -82,6 +82,12 @@ ReplicationRule read_replications(const YAML::Node& reps, const ValueOrigins& or
     if (static_cast<long>(rule.seeds.size()) > kMaxReplications)
       origin.fail(reps, "replications", "at most " + std::to_string(kMaxReplications) + " seeds per point");
   } else {
+    // An empty section elsewhere is the section's absence (sweep: {}, owners: {}); here the absence is one run and a
+    // mapping a stopping rule of 3 to 30 runs: which one {} meant is unknown, as for an empty list of seeds.
+    if (reps.IsMap() && reps.size() == 0)
+      origin.fail(reps, "replications",
+                  "an empty stopping rule: give its keys (min, max, metric, relative_half_width, confidence, "
+                  "stop_when; e.g. {min: 3, max: 30}), a count or a list of seeds, or remove it for one run");
     rule.adaptive = true;
     std::set<std::string> keys; // YAML keeps both of a key given twice; the second would silently win
     for (const auto& kv : reps)

@@ -343,7 +343,7 @@ YAML::Node load_yaml_file(const fs::path& file)
 }
 
 /* Workstation owners (model/owner_activity.hpp): the `owners` section of a scenario. */
-OwnerSpec read_owners(Section& ow, const fs::path& dir, bool trace_overridden)
+OwnerSpec read_owners(Section& ow, const fs::path& trace_dir)
 {
   OwnerSpec owners;
   const std::string model = ow.choice("model", "none", {"none", "alternating", "trace"});
@@ -374,7 +374,7 @@ OwnerSpec read_owners(Section& ow, const fs::path& dir, bool trace_overridden)
   owners.grace = ow.num("grace", owners.grace, 0, kMaxSeconds);
   if (model == "trace") {
     if (!ow.has("trace")) ow.fail(ow.node(), "trace: missing (a file of TIME,HOST,STATE lines)");
-    owners.trace = resolve(trace_overridden ? fs::current_path() : dir, ow.str("trace", ""));
+    owners.trace = resolve(trace_dir, ow.str("trace", ""));
     if (!is_input_file(owners.trace, ow.key("trace")))
       ow.fail(ow.node()["trace"], "file '" + owners.trace.string() + "' does not exist", "trace");
   }
@@ -396,9 +396,6 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   sc.file = file;
   sc.origins = ValueOrigins(fname, overrides);
   fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  std::set<std::string> overridden;
-  for (const auto& o : overrides)
-    overridden.insert(o.substr(0, o.find('=')));
   bool generator_seed_given = false;
   Section top(root, "", sc.origins);
   sc.name = top.str("name", file.stem().string());
@@ -420,8 +417,9 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
                  key);
   if (!top.has("platform") && !program_platform)
     throw InputError(sc.origins.error("platform: missing (the SimGrid platform XML file)"));
-  // Paths in the file are relative to the file; paths given with --set, to the current folder, as on any command line.
-  auto base_of = [&](const std::string& key) { return overridden.count(key) != 0 ? fs::current_path() : dir; };
+  // Paths in the file are relative to the file; paths given with --set (the key, or a section holding it: --set
+  // 'owners={model: trace, trace: x.csv}'), to the current folder, as on any command line.
+  auto base_of = [&](const std::string& key) { return sc.origins.set_by_override(key) ? fs::current_path() : dir; };
   if (!program_platform) sc.platform = resolve(base_of("platform"), top.str("platform", ""));
   std::string deployment = top.str("deployment", ""); // none: jobsched places its actors (platform/host_roles.hpp)
   sc.deployment = deployment.empty() ? fs::path() : resolve(base_of("deployment"), deployment);
@@ -483,8 +481,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
     if (w.has("trace") == w.has("generator"))
       w.fail(w.node(), "give exactly one of 'trace' (an SWF file) or 'generator'");
     if (w.has("trace")) sc.workload.trace = w.str("trace", "");
-    sc.workload.trace_dir =
-        overridden.count("workload.trace") != 0 || overridden.count("workload") != 0 ? fs::current_path() : dir;
+    sc.workload.trace_dir = base_of("workload.trace");
     Section g = w.sub("generator");
     // One branch per model (workload.generator.model); a key of another model is refused, naming the key and the model.
     const std::string generator_model =
@@ -800,7 +797,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const fs::path& file,
   // Owners of the compute hosts, on any platform and under any policy.
   Section ow = top.sub("owners");
   if (top.has("owners") && sc.fork_join) top.fail(top.node()["owners"], "fork_join scenarios have no owners", "owners");
-  sc.owners = read_owners(ow, dir, overridden.count("owners.trace") != 0);
+  sc.owners = read_owners(ow, base_of("owners.trace"));
   sc.eviction =
       ow.choice("eviction", "requeue", {"requeue", "kill"}) == "kill" ? GuestEviction::kill : GuestEviction::requeue;
   ow.finish();

@@ -3,6 +3,8 @@
  *                     runtime refuses: the check reports the run's internal error);
  *   broken-kill       starts jobs first-come first-served where they fit, then kills each at the next decision (the
  *                     runtime lets a policy kill; the check finds jobs that never finished, in jobs.csv);
+ *   broken-starve     starts the jobs of odd id first-come first-served where they fit, never one of even id (the
+ *                     check names the jobs that never started and counts them);
  *   broken-lookahead  a time-sharing policy that runs the jobs that fit, the list of jobs turned by one each 10 s
  *                     quantum, and declares the next quantum ahead (Plan::lookahead) with every job on the first one's
  *                     processors (the driver refuses the lookahead: a policy error);
@@ -23,6 +25,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 JOBSCHED_PLUGIN;
@@ -70,6 +73,34 @@ class BrokenKill : public Policy {
       idle -= *chosen;
       out.push_back(Decision::start(queue_.front().id, *chosen));
       queue_.pop_front();
+    }
+    return out;
+  }
+
+ private:
+  const Allocator& allocator_;
+  std::deque<Job> queue_;
+};
+
+/* Starts the jobs of odd id where they fit, first come first served, and never a job of even id. */
+class BrokenStarve : public Policy {
+ public:
+  explicit BrokenStarve(const PolicyEnv& env) : allocator_(env.allocator) {}
+  void job_submitted(const Job& job, double) override { queue_.push_back(job); }
+  size_t waiting_count() const override { return queue_.size(); }
+  Decisions decide(const ClusterState& state) override
+  {
+    Decisions out;
+    ResourceSet idle = state.idle;
+    for (auto it = queue_.begin(); it != queue_.end();) {
+      auto chosen = it->id % 2 == 1 ? allocator_.select(*it, idle) : std::nullopt;
+      if (!chosen) {
+        ++it;
+        continue;
+      }
+      idle -= *chosen;
+      out.push_back(Decision::start(it->id, *chosen));
+      it = queue_.erase(it);
     }
     return out;
   }
@@ -177,6 +208,10 @@ PolicyRegistration broken_kill{{"broken-kill",
                                 "test policy: first-come first-served, then kills each job at the next decision",
                                 {},
                                 [](const PolicyEnv& env) { return std::make_unique<BrokenKill>(env); }}};
+PolicyRegistration broken_starve{{"broken-starve",
+                                  "test policy: first-come first-served where jobs fit, but never a job of even id",
+                                  {},
+                                  [](const PolicyEnv& env) { return std::make_unique<BrokenStarve>(env); }}};
 /* A BrokenLookahead with `defect`, registered as `name`. */
 PolicyInfo lookahead_policy(const char* name, const char* description, LookaheadDefect defect)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # jobsched check-policy as a policy author runs it: every in-tree policy passes every case (exit 0, one "ok" line per
-# case, one case run twice); seven deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
+# case, one case run twice); eight deliberately broken policies (tests/check_policy/broken_policies.cpp, a plugin
 # library loaded with --plugin) are caught (exit 1), two with a scenario that reproduces the violation under
 # `jobsched run`; an unknown policy or option is one line and exit 2; the temporary folder goes when every case passes.
 # Usage: check_policy.sh JOBSCHED_BINARY SOURCE_DIR BROKEN_POLICIES_LIBRARY
@@ -154,6 +154,25 @@ else
 fi
 [ -z "$problems" ] || problems+=" $(head -c 600 "$work/kill.out")"
 report "broken-kill caught, reproduced" "$problems"
+
+# broken-starve: never starts a job of even id; the check names the first five that never started and counts them,
+# as counted here from the kept case's jobs.csv (its job ids of even number, all NOT_FINISHED).
+problems=""
+TMPDIR=$work/tmp "$bin" check-policy broken-starve --plugin "$broken" >"$work/starve.out" 2>&1
+rc=$?
+[ $rc = 1 ] || problems+=" exit status $rc;"
+kept=$(sed -n 's/.*kept in \(.*\); reproduce with:$/\1/p' "$work/starve.out")
+if [ -f "$kept/out/jobs.csv" ]; then
+  expected=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["job_id"] % 2 == 0 { if ($col["final_state"] != "NOT_FINISHED") bad = 1; n++; if (n <= 5) ids = ids (n > 1 ? ", " : "") $1 }
+    END { if (bad) print "an even job finished"; else printf "%d of the %d jobs never started (jobs %s and %d more: ", n, NR - 1, ids, n - 5 }' \
+    "$kept/out/jobs.csv")
+  grep -qF "jobs.csv: $expected" "$work/starve.out" || problems+=" expected '$expected';"
+else
+  problems+=" no jobs.csv in '$kept';"
+fi
+[ -z "$problems" ] || problems+=" $(head -c 600 "$work/starve.out")"
+report "broken-starve caught, its jobs named" "$problems"
 
 # broken-lookahead: the driver refuses a lookahead (Plan::lookahead) that gives two jobs the same processors.
 # stale-lookahead: a well-formed lookahead that is not what the policy plans there; the run with every wake-up

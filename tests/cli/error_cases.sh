@@ -959,7 +959,7 @@ expect_error sweep_point_slurm 1 "sweep point 1 (workload.end_time=0)" -- \
   sweep "$work/sweep-points/end_time.yaml" --quiet --slurm
 
 # ---- replications: read by jobsched run too (it was read by sweep only), naming the key ----
-for bad in 0 -1 1.5 .nan 1e99 100001 ten '!!str 3' '[]' '[1, -2]' '{min: 1}' '{min: 3, confidence: 2}' \
+for bad in 0 -1 1.5 .nan 1e99 100001 ten '!!str 3' '[]' '{}' '[1, -2]' '{min: 1}' '{min: 3, confidence: 2}' \
   '{min: 3, relative_half_width: .inf}' '{min: 3, foo: 1}'; do
   name="replications_$(printf '%s' "$bad" | tr -c 'A-Za-z0-9' '_')"
   { scenario_head "$name"; printf 'workload:\n  generator: {jobs: 5}\nreplications: %s\n' "$bad"; } >"$work/$name.yaml"
@@ -969,6 +969,9 @@ expect_error run_replications_set 1 "--set: replications: must be at least 1" --
   run "$work/good.yaml" --quiet --set replications=0
 expect_error sweep_replications_set 1 "--set: replications: expected an integer, got '1.5'" -- \
   sweep "$work/good.yaml" --quiet --set replications=1.5
+# An empty mapping: neither the absence's one run nor a stopping rule of defaults (it ran 3 to 30 runs a point).
+expect_error sweep_replications_empty_set 1 "--set: replications: an empty stopping rule: give its keys" -- \
+  sweep "$work/good.yaml" --quiet --set 'replications={}'
 
 # ---- An empty --set value was read as null, which removes the key: the default ran ----
 expect_error empty_set_value 1 "--set workload.generator.jobs: empty value" -- \

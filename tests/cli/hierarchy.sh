@@ -194,6 +194,40 @@ graphml=(--set "policy.params.tree_file=$src/tests/cli/hierarchy/two-sites.graph
 [ "$(field levels "$work/graphml/summary.json")" = 3 ] && [ "$(field leaves "$work/graphml/summary.json")" = 2 ]
 report graphml_tree "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/graphml.err")")"
 
+# A tree_file given with --set is relative to the current folder, as every file name --set gives, in the key's form and
+# inside a mapping (runs looked for it in the scenario's folder, where mine.graphml is not).
+mkdir -p "$work/cwd" && cp "$src/tests/cli/hierarchy/two-sites.graphml" "$work/cwd/mine.graphml"
+for form in key mapping; do
+  if [ $form = key ]; then
+    sets=(--set policy.params.tree_file=mine.graphml --set policy.params.levels=null)
+  else
+    sets=(--set 'policy={name: ac-ds, params: {quantum: 0.001, tree_file: mine.graphml}}')
+  fi
+  (cd "$work/cwd" && "$bin" run "$scenario" --quiet --out "$work/cwd-$form" "${small[@]:0:4}" "${sets[@]}") \
+    2>"$work/cwd-$form.err"
+  [ "$(field levels "$work/cwd-$form/summary.json")" = 3 ] && [ "$(field leaves "$work/cwd-$form/summary.json")" = 2 ]
+  report "graphml_tree_from_set_$form" "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/cwd-$form.err")")"
+done
+
+# In a sweep: a swept tree_file is the scenario file's (relative to its folder), a --set one the current folder's.
+mkdir -p "$work/sweepfile"
+cp "$src/tests/cli/hierarchy/two-sites.graphml" "$work/sweepfile/theirs.graphml"
+sed "s|^platform: .*|platform: $src/platforms/smp-cluster-16x16.xml|" "$scenario" >"$work/sweepfile/head.yaml"
+{ cat "$work/sweepfile/head.yaml"
+  printf 'sweep:\n  policy:\n    - {name: ac-ds, params: {quantum: 0.001, tree_file: theirs.graphml}}\n'; } \
+  >"$work/sweepfile/s.yaml"
+(cd "$work/cwd" && "$bin" sweep "$work/sweepfile/s.yaml" --quiet --out "$work/sweep-tree" "${small[@]:0:4}") \
+  >/dev/null 2>"$work/sweep-tree.err"
+summaries=("$work"/sweep-tree/runs/*/summary.json)
+[ ${#summaries[@]} = 1 ] && [ "$(field levels "${summaries[0]}")" = 3 ] && [ "$(field leaves "${summaries[0]}")" = 2 ]
+report graphml_tree_swept "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/sweep-tree.err")")"
+{ cat "$work/sweepfile/head.yaml"; printf 'sweep:\n  workload.generator.seed: [1]\n'; } >"$work/sweepfile/u.yaml"
+(cd "$work/cwd" && "$bin" sweep "$work/sweepfile/u.yaml" --quiet --out "$work/sweep-set" "${small[@]:0:4}" \
+  --set policy.params.tree_file=mine.graphml --set policy.params.levels=null) >/dev/null 2>"$work/sweep-set.err"
+summaries=("$work"/sweep-set/runs/*/summary.json)
+[ ${#summaries[@]} = 1 ] && [ "$(field levels "${summaries[0]}")" = 3 ] && [ "$(field leaves "${summaries[0]}")" = 2 ]
+report graphml_tree_set_on_sweep "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/sweep-set.err")")"
+
 bad_graphml() { # NAME WORDS CONTENT
   printf '%s\n' "$3" >"$work/$1.graphml"
   "$bin" run "$scenario" --quiet --out "$work/$1-out" --set "policy.params.tree_file=$work/$1.graphml" \

@@ -41,6 +41,26 @@ TEST(CheckPolicyOutputs, ACorrectRunPasses)
   EXPECT_EQ(check(f, Outputs{}), "");
 }
 
+/* Jobs that never ran (NOT_FINISHED, no second computed) are named, the first five and how many more, before the
+ * saturated stop that they caused; a job that computed and did not finish is not one of them. */
+TEST(CheckPolicyOutputs, JobsThatNeverStartedAreNamed)
+{
+  ScratchFolder f;
+  f.write("out/summary.json", "{\"records_read\": 9, \"jobs_simulated\": 9, \"jobs_rejected\": 0, \"jobs_skipped\": 0, "
+                              "\"backlog_stop_time\": -1, \"stall_stop_time\": -1, \"no_progress_stop_time\": 500}\n");
+  std::string jobs = "job_id,final_state,requested_number_of_resources,trace_run_time,computing_time\n"
+                     "1,COMPLETED_SUCCESSFULLY,1,100,100\n"
+                     "3,NOT_FINISHED,1,100,40\n"; // ran 40 s: not starved
+  for (int id : {2, 4, 6, 8, 10, 12, 14})
+    jobs += std::to_string(id) + ",NOT_FINISHED,1,100,0\n";
+  f.write("out/jobs.csv", jobs);
+  f.write("out/trace.csv", "job_id,start,end,processors,state\n1,0,100,0,running\n3,100,140,0,running\n");
+  EXPECT_EQ(check_run_outputs(f.dir / "out", {9, 1, {1.0, 2.0}, true, false}),
+            "jobs.csv: 7 of the 9 jobs never started (jobs 2, 4, 6, 8, 10 and 2 more: NOT_FINISHED, no second "
+            "computed): the policy starves them; the run stopped as saturated (summary.json no_progress_stop_time "
+            "500.000000)");
+}
+
 TEST(CheckPolicyOutputs, TwoJobsOnOneProcessorAtOnce)
 {
   ScratchFolder f;

@@ -205,6 +205,15 @@ TEST(SweepPlan, BadSweepsAreInputErrors)
             std::string::npos);
   auto ninety = f.write("y.yaml", kBase + "replications: {confidence: 0.9}\n");
   EXPECT_DOUBLE_EQ(SweepPlan::load(ninety, {}).replications().confidence, 0.9);
+  // {} is refused, in the file and from --set: one run (the key's absence) or a rule of defaults, no telling which.
+  auto empty = f.write("z.yaml", kBase + "replications: {}\n");
+  EXPECT_NE(input_error_of([&] { SweepPlan::load(empty, {}); }).find("z.yaml:4: replications: an empty stopping rule"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              SweepPlan::load(ninety, {"replications={}"});
+            }).find("--set: replications: an empty stopping rule"),
+            std::string::npos);
+  EXPECT_EQ(SweepPlan::load(ninety, {"replications=null"}).replications().seeds.size(), 1u); // the way to one run
 }
 
 // A sweep is checked whole before its first run: its stopping rule against the fields its runs write (these used to

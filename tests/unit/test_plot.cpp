@@ -719,16 +719,18 @@ TEST_F(PlotTest, SweepSubtitleNamesTheScenarioAndItsReplications)
                                 "run per point'"}));
 }
 
-/* A slowdown's axis starts at 1: linear, from 1 up to gnuplot's choice; other metrics keep gnuplot's autoscale. */
+/* A slowdown's axis starts at 1: linear, from 1 to a multiple of a 1-2-5 step past the highest error bar, labelled at
+ * 1 and at the step's multiples (highest 42.5 + 7.57 = 50.07, and 6% of 49.07 is 53.01: 10 intervals of 5.2 -> a
+ * step of 10, up to 60); other metrics keep gnuplot's autoscale. */
 TEST_F(PlotTest, SlowdownAxisStartsAtOne)
 {
   fs::path sweep = make_sweep();
   jplot::SweepRequest req;
   std::string c = sweep_commands(sweep, req);
-  EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [1:*]"}));
-  EXPECT_EQ(lines_starting(c, "set ytics"), (std::vector<std::string>{"set ytics add (1)"}));
-  EXPECT_EQ(lines_starting(c, "set offsets"), // none below the 1
-            (std::vector<std::string>{"set offsets 0, 0, graph 0.06, 0"}));
+  EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [1:60]"}));
+  EXPECT_EQ(lines_starting(c, "set ytics"), (std::vector<std::string>{"set ytics (1, 10, 20, 30, 40, 50, 60)"}));
+  EXPECT_EQ(lines_starting(c, "set offsets"), // the range is ours at both ends
+            (std::vector<std::string>{"set offsets 0, 0, 0, 0"}));
   req.metric = "mean_waiting_time";
   c = sweep_commands(sweep, req);
   EXPECT_TRUE(lines_starting(c, "set yrange").empty());
@@ -737,6 +739,79 @@ TEST_F(PlotTest, SlowdownAxisStartsAtOne)
   EXPECT_TRUE(jplot::is_slowdown("mean_bounded_slowdown"));
   EXPECT_TRUE(jplot::is_slowdown("stretch"));
   EXPECT_FALSE(jplot::is_slowdown("utilization"));
+}
+
+/* The tic labels of gnuplot's SVG: text, anchor point, turn (degrees) and alignment. */
+struct SvgLabel {
+  std::string text;
+  double x = 0, y = 0, angle = 0;
+  std::string anchor;
+};
+std::vector<SvgLabel> svg_labels(const std::string& svg)
+{
+  std::vector<SvgLabel> labels;
+  const std::string group = "<g transform=\"translate(";
+  for (size_t at = svg.find(group); at != std::string::npos; at = svg.find(group, at + 1)) {
+    SvgLabel l;
+    const size_t end = svg.find('>', at);
+    const std::string head = svg.substr(at, end - at);
+    std::sscanf(head.c_str() + group.size(), "%lf,%lf", &l.x, &l.y);
+    if (const size_t r = head.find("rotate("); r != std::string::npos) l.angle = std::atof(head.c_str() + r + 7);
+    if (const size_t a = head.find("text-anchor=\""); a != std::string::npos)
+      l.anchor = head.substr(a + 13, head.find('"', a + 13) - a - 13);
+    const size_t open = svg.find("<text>", end);
+    if (open == std::string::npos || open > svg.find("</g>", end)) continue;
+    l.text = svg.substr(open + 6, svg.find("</text>", open) - open - 6);
+    l.text.erase(0, l.text.find_first_not_of(' '));
+    labels.push_back(l);
+  }
+  return labels;
+}
+
+/* A sweep over the policies of every family (kth-every-policy.yaml's, by --x policy.name): gnuplot's SVG turns the
+ * category labels by 45 degrees, ending under their tics, so that two neighbours are farther apart across their
+ * lines than a line is high, and none starts left of the figure; the slowdown axis has one label per height. */
+TEST_F(PlotTest, CategoryLabelsOfManyPoliciesDoNotOverlap)
+{
+  if (!gnuplot_installed()) GTEST_SKIP() << "gnuplot is not installed";
+  fs::path sweep = dir_ / "every";
+  fs::create_directories(sweep);
+  const std::vector<std::string> names{"fcfs",  "easy",  "conservative",       "gang",
+                                       "equi",  "ap",    "memory-constrained", "gang-now",
+                                       "ac-ds", "ag-ds", "equi-equi"};
+  std::string table = "point,policy.name,metric,n,mean,std,ci95_half_width\n";
+  for (size_t i = 0; i < names.size(); i++)
+    table += std::to_string(i) + "," + names[i] + ",mean_slowdown,1," + std::to_string(1.5 + 100.0 * i) + ",,\n";
+  write(sweep / "aggregate.csv", table);
+  plot({sweep.string(), "--metric", "mean_slowdown"});
+  const std::vector<SvgLabel> labels = svg_labels(slurp(sweep / "plots" / "mean_slowdown-vs-policy.name.svg"));
+  std::vector<SvgLabel> x_labels;
+  for (const auto& l : labels)
+    if (std::find(names.begin(), names.end(), l.text) != names.end()) x_labels.push_back(l);
+  ASSERT_EQ(x_labels.size(), names.size());
+  for (size_t i = 0; i < x_labels.size(); i++) {
+    EXPECT_EQ(x_labels[i].text, names[i]);
+    EXPECT_EQ(x_labels[i].angle, -45) << names[i];
+    EXPECT_EQ(x_labels[i].anchor, "end") << names[i];
+    // the text's far end, cos 45 of its width (at most 9 px a character at 13 px) to the left of its anchor
+    EXPECT_GE(x_labels[i].x - 9.0 * static_cast<double>(names[i].size()) * std::sqrt(0.5), 0) << names[i];
+    if (i > 0) { // parallel lines at 45 degrees: across them, sin 45 of the anchors' distance, > a 13 px line
+      EXPECT_GT((x_labels[i].x - x_labels[i - 1].x) * std::sqrt(0.5), 13 * 1.3) << names[i];
+      EXPECT_DOUBLE_EQ(x_labels[i].y, x_labels[i - 1].y) << names[i];
+    }
+  }
+  // y: 1 to 1001.5 + 6% -> a step of 200 up to 1200; each label at its own height, bottom first
+  std::vector<SvgLabel> y_labels;
+  for (const auto& l : labels)
+    if (l.anchor == "end" && l.angle == 0 && !l.text.empty() &&
+        l.text.find_first_not_of("0123456789.") == std::string::npos)
+      y_labels.push_back(l);
+  std::vector<std::string> texts;
+  for (const auto& l : y_labels)
+    texts.push_back(l.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"1", "200", "400", "600", "800", "1000", "1200"}));
+  for (size_t i = 1; i < y_labels.size(); i++)
+    EXPECT_GT(y_labels[i - 1].y - y_labels[i].y, 13 * 1.3) << texts[i];
 }
 
 /* On a log axis the range is the data's, out to the nearest 1-2-5 values. Bounded slowdowns 3.5 to 42.5 + 7.57:
@@ -770,8 +845,16 @@ TEST_F(PlotTest, LogAxisRangeFromTheData)
   c = sweep_commands(high, req);
   EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [20:5000]"})); // 38.1, 3150
   EXPECT_EQ(lines_starting(c, "set xlabel"), (std::vector<std::string>{"set xlabel 'load factor'"}));
-  req.log_y = false;
-  EXPECT_EQ(lines_starting(sweep_commands(high, req), "set yrange"), (std::vector<std::string>{"set yrange [1:*]"}));
+  req.log_y = false; // 3000 + 6% of 2999 = 3179.94: a step of 500 (10 intervals of 318), up to 3500
+  c = sweep_commands(high, req);
+  EXPECT_EQ(lines_starting(c, "set yrange"), (std::vector<std::string>{"set yrange [1:3500]"}));
+  EXPECT_EQ(lines_starting(c, "set ytics"),
+            (std::vector<std::string>{"set ytics (1, 500, 1000, 1500, 2000, 2500, 3000, 3500)"}));
+  if (gnuplot_installed()) { // gnuplot's own tics beside the 1 drew a 0 over it, at the same height
+    plot({high.string()});
+    EXPECT_EQ(y_tic_labels(slurp(high / "plots" / "mean_bounded_slowdown-vs-workload.load_factor.svg")),
+              (std::vector<std::string>{"1", "500", "1000", "1500", "2000", "2500", "3000", "3500"}));
+  }
 
   if (gnuplot_installed()) { // gnuplot labels the range as set: from 1, no decade without data
     plot({sweep.string(), "--log-y"});
@@ -813,6 +896,78 @@ TEST(PlotAxes, LogRangeNeverHasAnEmptyDecade)
       }
     }
   }
+}
+
+/* The linear axis of a slowdown, checked against its definition for any data: from 1 to a multiple of a 1-2-5 step of
+ * 4 to 10 intervals past the data and its margin, labels at 1 and at the step's multiples at least half a step above
+ * it, in order. */
+TEST(PlotAxes, SlowdownAxisLabelsNeverCrowdTheOne)
+{
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> exponent(-3, 6);
+  for (int i = 0; i < 20000; i++) {
+    const double highest = 1 + std::pow(10.0, exponent(rng));
+    const jplot::LinearAxis axis = jplot::linear_axis_from(1, highest);
+    ASSERT_EQ(axis.range.lo, 1);
+    const double top = highest + 0.06 * (highest - 1);
+    ASSERT_GE(axis.range.hi, top * (1 - 1e-12)) << highest;
+    ASSERT_GE(axis.tics.size(), 2u) << highest;
+    const double step = axis.tics.back() - axis.tics[axis.tics.size() - 2];
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    ASSERT_TRUE(std::abs(mantissa - 1) < 1e-6 || std::abs(mantissa - 2) < 1e-6 || std::abs(mantissa - 5) < 1e-6)
+        << highest << " step " << step;
+    ASSERT_LT(axis.range.hi - step, top) << highest; // the first multiple past the top
+    const double intervals = (axis.range.hi - 1) / step;
+    ASSERT_GE(intervals, 3.5) << highest;
+    ASSERT_LE(intervals, 11 + 1e-9) << highest;
+    ASSERT_EQ(axis.tics.front(), 1);
+    ASSERT_NEAR(axis.tics.back(), axis.range.hi, 1e-9 * axis.range.hi) << highest;
+    for (size_t t = 1; t < axis.tics.size(); t++) {
+      ASSERT_GE(axis.tics[t] - axis.tics[t - 1], step / 2 * (1 - 1e-9)) << highest << " tic " << t;
+      ASSERT_NEAR(axis.tics[t] / step, std::round(axis.tics[t] / step), 1e-9) << highest << " tic " << t;
+    }
+  }
+  // Every value at 1: one unit above it, in steps of 0.2.
+  const jplot::LinearAxis flat = jplot::linear_axis_from(1, 1);
+  EXPECT_DOUBLE_EQ(flat.range.hi, 2.2); // 2 + 6% of 1 = 2.06, in steps of 0.2
+  EXPECT_EQ(flat.tics.size(), 7u);      // 1, 1.2, ..., 2.2
+}
+
+/* Category labels are turned when the widest is wider than its share of the axis, and the left margin is the smallest
+ * (found here by trying every hundredth of a pixel) that keeps each turned label inside the figure. */
+TEST(PlotAxes, CategoryLabelsTurnWhenTheyDoNotFit)
+{
+  EXPECT_FALSE(jplot::category_labels({"fcfs", "easy", "conservative"}, 1200).rotated);
+  const std::vector<std::string> names{"fcfs",  "easy",  "conservative",       "gang",
+                                       "equi",  "ap",    "memory-constrained", "gang-now",
+                                       "ac-ds", "ag-ds", "equi-equi"};
+  // 18 characters of 8.2 px and a gap of 8 = 155.6 px, where 11 categories have (1200 - 80 - 28) / 11 = 99.3 each.
+  jplot::CategoryLabels layout = jplot::category_labels(names, 1200);
+  EXPECT_TRUE(layout.rotated);
+  EXPECT_EQ(layout.left_margin, 0); // "fcfs" reaches 31 px left of its tic, 80 + 50 px from the edge
+  // Three labels of 49, 12 and 41 characters: 409.8 px, wider than a third of the axis (364 px) though not by much.
+  const std::vector<std::string> three{"{name: memory-constrained, params: {quantum: 60}}", "{name: fcfs}",
+                                       "{name: equi-equi, params: {quantum: 60}}"};
+  EXPECT_TRUE(jplot::category_labels(three, 1200).rotated);
+  std::vector<std::string> long_first = names;
+  long_first[0] = three[0]; // 49 characters: 292 px to the left
+  layout = jplot::category_labels(long_first, 1200);
+  ASSERT_TRUE(layout.rotated);
+  double smallest = 0;
+  for (int hundredths = 0; hundredths < 120000; hundredths++) {
+    const double left = hundredths / 100.0;
+    bool inside = true;
+    for (size_t i = 0; i < long_first.size(); i++) {
+      const double tic = left + (1200 - 28 - left) * (static_cast<double>(i) + 0.5) / 11;
+      inside = inside && tic >= static_cast<double>(long_first[i].size()) * 8.2 * std::sqrt(0.5) + 8;
+    }
+    if (inside) {
+      smallest = left;
+      break;
+    }
+  }
+  EXPECT_NEAR(layout.left_margin * 1200, smallest, 0.01);
+  EXPECT_GT(smallest, 80);
 }
 
 /* Segments that fill whole columns come out as they are: per processor, one rectangle per run of one state. */

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -538,6 +540,56 @@ TEST(Scenario, RelativePathsResolveAgainstTheScenarioFolder)
   EXPECT_TRUE(bare.deployment.empty());
   Scenario none = parse_scenario("platform: p.xml\ndeployment: ''\nworkload:\n  generator: {}\n", "run.yaml");
   EXPECT_TRUE(none.deployment.empty());
+}
+
+/* Every key naming a file is resolved against the current folder when --set gave it, as the key or inside a mapping
+ * (--set 'owners={model: trace, trace: x.csv}'), else against the scenario's folder. A file of the same name in both
+ * folders tells them apart (owners.trace must exist). */
+TEST(Scenario, FileNamesGivenWithSetAreRelativeToTheCurrentFolder)
+{
+  std::string tmpl = (fs::temp_directory_path() / "jobsched-scenario-test-XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  const fs::path root = tmpl;
+  fs::create_directories(root / "scenarios");
+  fs::create_directories(root / "here");
+  for (const fs::path& folder : {root / "scenarios", root / "here"})
+    std::ofstream(folder / "own.csv") << "0,h,busy\n";
+  const fs::path saved = fs::current_path();
+  fs::current_path(root / "here");
+  const fs::path file = root / "scenarios" / "s.yaml";
+  const fs::path here = fs::current_path(); // root/here as the system names it
+  const std::string text = "platform: p.xml\ndeployment: d.xml\nplugins: [l.so]\nworkload:\n  trace: t.swf\n"
+                           "owners: {model: trace, trace: own.csv}\n";
+  auto parse = [&](const std::vector<std::string>& sets) { return parse_scenario(text, file, sets); };
+
+  const Scenario from_file = parse({});
+  EXPECT_EQ(from_file.platform, root / "scenarios" / "p.xml");
+  EXPECT_EQ(from_file.deployment, root / "scenarios" / "d.xml");
+  ASSERT_EQ(from_file.plugins.size(), 1u);
+  EXPECT_EQ(from_file.plugins[0].path, root / "scenarios" / "l.so");
+  EXPECT_EQ(from_file.workload.trace_dir, root / "scenarios");
+  EXPECT_EQ(from_file.owners.trace, root / "scenarios" / "own.csv");
+
+  const Scenario keys =
+      parse({"platform=p.xml", "deployment=d.xml", "plugins=[l.so]", "workload.trace=t.swf", "owners.trace=own.csv"});
+  EXPECT_EQ(keys.platform, here / "p.xml");
+  EXPECT_EQ(keys.deployment, here / "d.xml");
+  ASSERT_EQ(keys.plugins.size(), 1u);
+  EXPECT_EQ(keys.plugins[0].path, here / "l.so");
+  EXPECT_EQ(keys.workload.trace_dir, here);
+  EXPECT_EQ(keys.owners.trace, here / "own.csv");
+
+  // The mapping forms: a section holding the key (the file's other sections keep the file's folder).
+  const Scenario owners = parse({"owners={model: trace, trace: own.csv}"});
+  EXPECT_EQ(owners.owners.trace, here / "own.csv"); // was the scenario's folder
+  EXPECT_EQ(owners.workload.trace_dir, root / "scenarios");
+  const Scenario workload = parse({"workload={trace: t.swf}"});
+  EXPECT_EQ(workload.workload.trace_dir, here);
+  EXPECT_EQ(workload.owners.trace, root / "scenarios" / "own.csv");
+  EXPECT_EQ(workload.platform, root / "scenarios" / "p.xml");
+
+  fs::current_path(saved);
+  fs::remove_all(root);
 }
 
 TEST(Scenario, OutputDirIsRelativeToTheCurrentFolder)
