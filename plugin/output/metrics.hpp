@@ -104,7 +104,20 @@ struct RunMetrics {
  * final length, a ratio of 5/3) and by more than `kSaturationMargin` jobs (so that lightly loaded systems, whose ratios
  * are noise, never count: under Setia's workload at utilization 0.7 a stable system's thirds hold 6 to 18 jobs and
  * differ by up to 11 over 10,000 jobs, where a saturated one gains hundreds). Its response time then measures the
- * length of the run, not the policy. */
+ * length of the run, not the policy.
+ * What it detects is a backlog still growing at the end of the arrivals: made for arrivals of a steady rate (the
+ * generated workloads), where a queue that grows anywhere grows there. A log's arrivals come in bursts and seasons, and
+ * the test reads them as they come (measured on KTH SP2):
+ * - a burst at the end is flagged when the policy falls behind it: fcfs on the first 2,000 jobs, 871, 394 and 735
+ *   submissions in the thirds, 24.1, 25.7 and 68.5 jobs in the system (EASY on the same: 8.1, 8.8, 15.3, not
+ *   flagged). Rightly: fcfs on the whole log runs those jobs alike (no later job passes them) and its queue goes on
+ *   growing for five months after them (averages over 22-day stretches: 38, 116, 286, 645, 577, 635, 865 jobs);
+ * - an overload that built up in the first two thirds and drained in the last is not flagged, however long it lasted:
+ *   fcfs on the whole log (332.5, 731.5 and 119.9 jobs in the thirds, a mean wait of 389,861 s against EASY's 6,805)
+ *   and EASY with the smp allocator's cost-aware rule at communication Level 2 (119.0, 324.6, 338.1 jobs; a queue
+ *   growing for 200 days to 541 jobs, drained only when the arrivals slowed; a mean wait of 254,055 s). Their
+ *   response times too depend on where the log ends. On a log, compare jobs_in_system_middle_third with a policy
+ *   known to keep up (EASY: 17 on KTH) and look at the queue over time (jobsched plot's utilization figure). */
 constexpr double kSaturationRatio = 1.5;
 constexpr double kSaturationMargin = 20;
 bool saturation_test(double middle_third, double last_third);
