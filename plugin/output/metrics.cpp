@@ -38,6 +38,15 @@ double communication_seconds(const JobState& o)
   return lost < 1e-6 ? 0.0 : lost;
 }
 
+double job_work(const JobState& o, const WorkloadJob& job)
+{
+  const double whole = job.profile.empty() ? job.work() : job.profile.total_work();
+  if (o.fate == JobFate::completed) return whole;
+  if (!(job.run_time > 0)) return 0.0;
+  const double fraction = (o.account.paged_run_time - o.account.page_fault_time) / job.run_time;
+  return whole * std::clamp(fraction, 0.0, 1.0);
+}
+
 JobMetrics job_metrics(const JobState& o, double stop_time, double tau)
 {
   JobMetrics m;
@@ -72,9 +81,10 @@ bool saturation_test(double middle_third, double last_third)
   return last_third > kSaturationRatio * middle_third && last_third - middle_third > kSaturationMargin;
 }
 
-void MetricsAccumulator::add(const JobState& o)
+void MetricsAccumulator::add(const JobState& o, const WorkloadJob& job)
 {
   RunMetrics& m = m_;
+  m.work += job_work(o, job);
   if (first_ || o.job->submit_time < m.first_submission) m.first_submission = o.job->submit_time;
   first_ = false;
   presence_.emplace_back(o.job->submit_time, o.fate == JobFate::running ? INFINITY : o.finish_time);
@@ -125,7 +135,7 @@ void MetricsAccumulator::add(const JobState& o)
   m.mean_page_fault_cost += j.page_faults;
 }
 
-RunMetrics MetricsAccumulator::finish(double area, int machine_processors)
+RunMetrics MetricsAccumulator::finish(double area, int machine_processors, double reference_processors)
 {
   RunMetrics m = m_;
   std::vector<double>& waits = waits_;
@@ -168,16 +178,17 @@ RunMetrics MetricsAccumulator::finish(double area, int machine_processors)
   }
   m.makespan = std::max(0.0, m.last_finish - m.first_submission);
   if (m.makespan > 0 && machine_processors > 0) m.utilization = area / (m.makespan * machine_processors);
+  if (m.makespan > 0 && reference_processors > 0) m.work_utilization = m.work / (m.makespan * reference_processors);
   return m;
 }
 
-RunMetrics compute_metrics(const std::deque<JobState>& states, double area, int machine_processors, double warmup,
-                           double tau)
+RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double area, int machine_processors,
+                           double reference_processors, double warmup, double tau)
 {
   MetricsAccumulator sums(warmup, tau);
-  for (const JobState& o : states)
-    sums.add(o);
-  return sums.finish(area, machine_processors);
+  for (size_t i = 0; i < states.size(); i++)
+    sums.add(states[i], jobs.at(i));
+  return sums.finish(area, machine_processors, reference_processors);
 }
 
 } // namespace jobsched

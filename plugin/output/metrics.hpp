@@ -20,11 +20,21 @@
  *   utilization      = processor time held by running jobs / (processors x makespan), whatever they did with it, in
  *                      every family: the sum over the trace's running segments of processors x length (a segment on
  *                      fractional shares its area, busy_area(); a processor under several processes of a job at once,
- *                      BusyUnion, once). Switching and transferring segments are not in it; work-based figures are
- *                      summary.json's offered_load and the hierarchical policies' machine_utilization
+ *                      BusyUnion, once). Switching and transferring segments are not in it
+ *   work             = the processor-seconds of computing a job did, at the reference speed, as its model defines its
+ *                      work (job_work()): its whole work W = run time x S(size) (a rigid job of a log, linear: run
+ *                      time x size; a moldable or malleable job the same W on whatever processors it got, its speedup
+ *                      S saying how long it took there), or its phases' span x parallelism (Cao et al.'s jobs), times
+ *                      the fraction of it done. Held processors left idle, paging, communication, context switches and
+ *                      work done again after a requeue are not work
+ *   work utilization = the jobs' work / (processors x makespan), in every family from each job's record, each
+ *                      processor counted at its speed over the reference speed (what it can do of that work a second:
+ *                      a heterogeneous network of workstations measured at its slowest has more than its processors):
+ *                      whatever the policy, the same jobs finished do the same work, so runs differ in it only by
+ *                      makespan
  *   makespan         = last finish - first submission
  * With a warm-up time (closed populations), the per-job means leave out jobs submitted before it; makespan and
- * utilization cover the whole run. */
+ * the utilizations cover the whole run. */
 #pragma once
 
 #include "model/job.hpp"
@@ -54,6 +64,8 @@ struct RunMetrics {
   double last_finish = 0;
   double makespan = 0;
   double utilization = 0;
+  double work = 0;             // processor-seconds, see job_work(): every job, finished or not
+  double work_utilization = 0; // work / (processors x makespan)
   double mean_wait = 0;
   double median_wait = 0;
   double max_wait = 0;
@@ -92,7 +104,20 @@ struct RunMetrics {
  * final length, a ratio of 5/3) and by more than `kSaturationMargin` jobs (so that lightly loaded systems, whose ratios
  * are noise, never count: under Setia's workload at utilization 0.7 a stable system's thirds hold 6 to 18 jobs and
  * differ by up to 11 over 10,000 jobs, where a saturated one gains hundreds). Its response time then measures the
- * length of the run, not the policy. */
+ * length of the run, not the policy.
+ * What it detects is a backlog still growing at the end of the arrivals: made for arrivals of a steady rate (the
+ * generated workloads), where a queue that grows anywhere grows there. A log's arrivals come in bursts and seasons, and
+ * the test reads them as they come (measured on KTH SP2):
+ * - a burst at the end is flagged when the policy falls behind it: fcfs on the first 2,000 jobs, 871, 394 and 735
+ *   submissions in the thirds, 24.1, 25.7 and 68.5 jobs in the system (EASY on the same: 8.1, 8.8, 15.3, not
+ *   flagged). Rightly: fcfs on the whole log runs those jobs alike (no later job passes them) and its queue goes on
+ *   growing for five months after them (averages over 22-day stretches: 38, 116, 286, 645, 577, 635, 865 jobs);
+ * - an overload that built up in the first two thirds and drained in the last is not flagged, however long it lasted:
+ *   fcfs on the whole log (332.5, 731.5 and 119.9 jobs in the thirds, a mean wait of 389,861 s against EASY's 6,805)
+ *   and EASY with the smp allocator's cost-aware rule at communication Level 2 (119.0, 324.6, 338.1 jobs; a queue
+ *   growing for 200 days to 541 jobs, drained only when the arrivals slowed; a mean wait of 254,055 s). Their
+ *   response times too depend on where the log ends. On a log, compare jobs_in_system_middle_third with a policy
+ *   known to keep up (EASY: 17 on KTH) and look at the queue over time (jobsched plot's utilization figure). */
 constexpr double kSaturationRatio = 1.5;
 constexpr double kSaturationMargin = 20;
 bool saturation_test(double middle_third, double last_third);
@@ -122,6 +147,12 @@ struct JobMetrics {
 /* `tau`: the bounded slowdown's threshold. */
 JobMetrics job_metrics(const JobState& s, double stop_time, double tau = kBoundedSlowdownTau);
 
+/* The work a job did, in processor-seconds at the reference speed: its whole work (WorkloadJob::work(), or its
+ * profile's total_work() when it has one) if it completed, else the fraction of it its account says it did (its run
+ * time stretched by paging, less the paging, over its run time: JobAccount; 0 for a job that never computed). `job`
+ * is the record's own (state.job == &job). */
+double job_work(const JobState& state, const WorkloadJob& job);
+
 /* Time a job lost to communication: its dedicated time beyond its run time stretched by paging, over the work it did
  * (with the formula model exactly run time x base x nodes x level; with traffic, what the network cost it, contention
  * included); below a microsecond, 0. */
@@ -136,9 +167,10 @@ class MetricsAccumulator {
  public:
   /* `tau`: the bounded slowdown's threshold. */
   explicit MetricsAccumulator(double warmup = 0, double tau = kBoundedSlowdownTau) : warmup_(warmup), tau_(tau) {}
-  void add(const JobState& s);
-  /* `busy_area`, `machine_processors`: as for compute_metrics(). */
-  RunMetrics finish(double busy_area, int machine_processors);
+  /* `job`: the record's workload job (s.job == &job), whose hidden run time and speedup size its work. */
+  void add(const JobState& s, const WorkloadJob& job);
+  /* `busy_area`, `machine_processors`, `reference_processors`: as for compute_metrics(). */
+  RunMetrics finish(double busy_area, int machine_processors, double reference_processors);
 
  private:
   double warmup_;
@@ -150,9 +182,12 @@ class MetricsAccumulator {
   std::vector<std::pair<double, double>> presence_; // per job: submission, end (infinity when it did not end)
 };
 
-/* `states` in workload order; `busy_area`: processor-seconds of the trace's running segments (see busy_area()). */
-RunMetrics compute_metrics(const std::deque<JobState>& states, double busy_area, int machine_processors,
-                           double warmup = 0, double tau = kBoundedSlowdownTau);
+/* `states` in workload order, the i-th the record of `jobs[i]`; `busy_area`: processor-seconds of the trace's running
+ * segments (see busy_area()); `reference_processors`: the machine's processors each counted at its speed over the
+ * reference speed (`machine_processors` on a machine of the reference speed). */
+RunMetrics compute_metrics(const std::deque<JobState>& states, const JobList& jobs, double busy_area,
+                           int machine_processors, double reference_processors, double warmup = 0,
+                           double tau = kBoundedSlowdownTau);
 /* Processor-seconds a segment adds to the utilization: when running, its area on shares, else its processors x its
  * length; else 0. */
 double busy_area(const TraceSegment& segment);

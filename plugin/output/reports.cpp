@@ -780,6 +780,7 @@ Json summary_object(const RunDescription& run, const Workload& w, const RunMetri
   s["last_finish"] = json_number(m.last_finish);
   s["makespan"] = json_number(m.makespan);
   s["utilization"] = json_number(m.utilization);
+  s["work_utilization"] = json_number(m.work_utilization);
   s["mean_waiting_time"] = json_number(m.mean_wait);
   s["median_waiting_time"] = json_number(m.median_wait);
   s["max_waiting_time"] = json_number(m.max_wait);

@@ -38,6 +38,7 @@ const std::map<std::string, KeyName>& key_names()
       {"last_finish", {"last finish", "s"}},
       {"makespan", {"makespan", "s"}},
       {"utilization", {"utilization", ""}},
+      {"work_utilization", {"work utilization", ""}},
       {"mean_waiting_time", {"mean waiting time", "s"}},
       {"median_waiting_time", {"median waiting time", "s"}},
       {"max_waiting_time", {"maximum waiting time", "s"}},

@@ -45,6 +45,10 @@ namespace {
 struct Context {
   std::vector<sg4::Host*> hosts;
   Machine machine;
+  /* The machine's processors counted at their speed over the reference speed: the processor-seconds of work it can do a
+   * second (its processors themselves on a machine of the reference speed), the capacity work_utilization divides by.
+   */
+  double reference_processors = 0;
   std::shared_ptr<Workload> workload;
   Params allocator_params;
   std::unique_ptr<Allocator> allocator;
@@ -259,6 +263,8 @@ void prepare_context(Context& ctx, sg4::Engine& engine, const Scenario& sc, cons
   if (vp_jobs && !(sc.simulation.reference_speed > 0))
     for (int h = 0; h < machine.host_count(); h++)
       reference_speed = std::min(reference_speed, machine.speed(h));
+  for (int h = 0; h < machine.host_count(); h++)
+    ctx.reference_processors += machine.cores(h) * machine.speed(h) / reference_speed;
 
   try { // registry and parameter errors name a key: add the scenario file
     PolicyChoices choices = read_policy_choices(sc);
@@ -472,7 +478,7 @@ struct AttachedRun::State {
     const JobList& jobs = ctx.workload->jobs;
     if (position >= jobs.size() || s.job != &jobs[position])
       throw std::logic_error("job record " + std::to_string(position) + " is not the workload's job at that position");
-    sums->add(s);
+    sums->add(s, jobs[position]);
     if (jobs_writer) jobs_writer->write(s, jobs[position], stop_time);
     if (segments_writer) segments_writer->job_left(position, {s.fate, job_metrics(s, stop_time).slowdown});
     if (options.keep_states) kept_states.push_back(std::move(s));
@@ -659,7 +665,7 @@ RunReport AttachedRun::finish()
   double area = st.segment_totals ? ctx.runtime->running_area_total() : st.area;
   if (st.segment_totals || st.running_only) st.segments = ctx.runtime->segments_total();
   if (st.busy) area = st.busy->finish(area); // the union of each processor's running intervals
-  report.metrics = st.sums->finish(area, ctx.machine.resource_count());
+  report.metrics = st.sums->finish(area, ctx.machine.resource_count(), ctx.reference_processors);
   report.metrics.backlog_stop_time = ctx.scheduler->backlog_stop_time();
   if (report.metrics.backlog_stop_time >= 0) report.metrics.saturated = 1;
   report.metrics.stall_stop_time = ctx.scheduler->stall_stop_time();

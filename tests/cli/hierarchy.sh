@@ -125,7 +125,7 @@ report rigid_swf_job "$([ $? -eq 0 ] || echo " $(head -c 300 "$work/rigid.err") 
 # job 2 (2 processors, 10 s: work 20, span 10) at 105 covers 0.5 s of its span until 106, then 9.5 s on 2: it ends at
 # 115.5, last. makespan 115.5 - 100 = 15.5; lower bound max(105 - 100 + 10, 60 / 256) = 15, so makespan over it
 # 15.5 / 15 = 1.033333; c = 4 (job 1's first quantum, A = 4 against the initial desire 1), Theorem 1's bound
-# 2 (4 + 1) 15 = 150 and makespan over it 0.103333; machine utilization 60 / (256 x 15.5) = 0.015121, the common
+# 2 (4 + 1) 15 = 150 and makespan over it 0.103333; work utilization 60 / (256 x 15.5) = 0.015121, the common
 # utilization too (the jobs held 1 + 4 x 9.75 + 1 + 2 x 9.5 = 60 processor-seconds). Counted from t = 0 they were
 # 115.5, 115, 1.004348, 1150, 0.100435 and 0.002029.
 printf '1 100 -1 10 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\n2 105 -1 10 2 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n' >"$work/late.swf"
@@ -147,19 +147,20 @@ summary_matches() {
 }
 summary_matches analysis_from_first_submission "{trace: $work/late.swf}" first_submission=100 makespan=15.5 \
   total_work=60 lower_bound=15 makespan_over_lower_bound=1.033333 transition_factor=4 theorem1_bound=150 \
-  makespan_over_theorem1_bound=0.103333 machine_utilization=0.015121 utilization=0.015121
+  makespan_over_theorem1_bound=0.103333 work_utilization=0.015121 utilization=0.015121
 
 # A job killed at its walltime ends the common makespan too, and the analysis's ratios use it (its work and span are
 # not whole: the analysis's instance is the completed jobs). Under AC-DS, L = 1 s, P = 256, overrun: kill: job 1
 # (4 processors, 10 s, estimate 20: work 40, span 10) at 0 ends at 10.75 as above; job 2 (2 processors, 30 s,
 # estimate 12) at 5 runs from 5 and is killed when it has run 12 s, at 17. makespan 17; the completed job gives
 # total work 40 and lower bound max(0 + 10, 40 / 256) = 10, c = 4, Theorem 1's bound 2 (4 + 1) 10 = 100: makespan
-# over the lower bound 1.7, over Theorem 1's bound 0.17, machine utilization 40 / (256 x 17) = 0.009191 (with job 1's
-# 10.75 they were 1.075, 0.1075 and 0.014535).
+# over the lower bound 1.7, over Theorem 1's bound 0.17 (with job 1's 10.75 they were 1.075 and 0.1075). The work
+# utilization counts what job 2 did before its kill too: 0.5 s of its span on 1 processor from 5 to 6, then 11 s on 2
+# (work 1 + 22 = 23): (40 + 23) / (256 x 17) = 0.014476.
 printf '1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n2 5 -1 30 2 -1 -1 2 12 -1 1 1 1 1 1 1 -1 -1\n' >"$work/killed.swf"
 summary_matches analysis_makespan_with_walltime_kill "{trace: $work/killed.swf, overrun: kill}" jobs_completed=1 \
   jobs_walltime_reached=1 last_finish=17 makespan=17 total_work=40 lower_bound=10 makespan_over_lower_bound=1.7 \
-  transition_factor=4 theorem1_bound=100 makespan_over_theorem1_bound=0.17 machine_utilization=0.009191
+  transition_factor=4 theorem1_bound=100 makespan_over_theorem1_bound=0.17 work_utilization=0.014476
 
 # Owners on a network of workstations (platforms/now-16-lan.xml, owners away and back every second or so): a host
 # that goes down between two boundaries is left out of the plan at once (its jobs laid out again on the others), and

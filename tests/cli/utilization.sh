@@ -6,7 +6,7 @@
 # suspended rows left out; for Cao's policies on fractional allotments, whose rows name every processor a share
 # touches, jobs.csv's total_allotment (the processor time each job held while it executed: its shares). The runs
 # differ from work-based figures where the family says so: an equi-equi job holds the share EQUI gives it whatever
-# its parallelism, so its utilization is far above its machine_utilization (the jobs' work over P x makespan).
+# its parallelism, so its utilization is far above its work_utilization (the jobs' work over P x makespan).
 source "$(dirname "$0")/lib.sh" utilization "$@"
 p=$src/platforms
 
@@ -82,9 +82,9 @@ check ac_ds_whole_stalls hierarchical/ac-ds.yaml workload.generator.jobs=50 poli
 
 # The utilization counts what the jobs held, not what they computed: under equi-equi a job holds its EQUI share
 # (1.0 of the machine between the jobs in the system) whatever its parallelism, so its utilization (0.994 on this run,
-# measured with the second method above) is far above the jobs' work over the machine (machine_utilization, 0.041).
+# measured with the second method above) is far above the jobs' work over the machine (work_utilization, 0.041).
 f=$work/equi_equi/summary.json
-awk -v u="$(field utilization "$f")" -v m="$(field machine_utilization "$f")" 'BEGIN { exit !(u > 0.9 && m < 0.1) }'
-report equi_equi_holds_more_than_it_works "$([ $? -eq 0 ] || echo " utilization $(field utilization "$f"), machine_utilization $(field machine_utilization "$f")")"
+awk -v u="$(field utilization "$f")" -v m="$(field work_utilization "$f")" 'BEGIN { exit !(u > 0.9 && m < 0.1) }'
+report equi_equi_holds_more_than_it_works "$([ $? -eq 0 ] || echo " utilization $(field utilization "$f"), work_utilization $(field work_utilization "$f")")"
 
 finish

@@ -1024,10 +1024,12 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   a.id = 1;
   a.submit_time = 0;
   a.size = 2;
+  a.run_time = 20;
   WorkloadJob& b = jobs[1];
   b.id = 2;
   b.submit_time = 10;
   b.size = 4;
+  b.run_time = 5;
   std::deque<JobState> o(2);
   auto finished = [](const Job& j, double start, double finish) {
     JobState s;
@@ -1048,14 +1050,85 @@ TEST(Metrics, DefinitionsOnTwoJobs)
   double area = 0;
   for (const auto& s : trace)
     area += busy_area(s);
-  RunMetrics m = compute_metrics(o, area, 4);
+  RunMetrics m = compute_metrics(o, jobs, area, 4, 4);
   EXPECT_DOUBLE_EQ(m.mean_wait, 10);
   EXPECT_DOUBLE_EQ(m.median_wait, 10);
   EXPECT_DOUBLE_EQ(m.makespan, 30);
   EXPECT_DOUBLE_EQ(m.utilization, (2 * 20 + 4 * 5) / (4.0 * 30));
+  // Linear jobs computing all along on their requested processors: their work is what they held.
+  EXPECT_DOUBLE_EQ(m.work, 2 * 20 + 4 * 5);
+  EXPECT_DOUBLE_EQ(m.work_utilization, m.utilization);
   EXPECT_DOUBLE_EQ(m.mean_slowdown, (25.0 / 20 + 20.0 / 5) / 2);
   // bounded: job b's execution (5 s) is below tau = 10 s: 20 / 10 = 2.
   EXPECT_DOUBLE_EQ(m.mean_bounded_slowdown, (25.0 / 20 + 2.0) / 2);
+}
+
+/* A job's work, in processor-seconds at the reference speed, under each job model, worked out by hand:
+ *   a: rigid, linear, 2 processors for 20 s, completed: 2 x 20 = 40
+ *   b: malleable, beta speedup (beta 2: S(4) = 3 x 4 / (2 + 4) = 2), 5 s on its 4 processors, completed: 5 x 2 = 10
+ *      (whatever it ran on: the allotment is in its times, not in its work)
+ *   c: Cao's phases, span 3 at parallelism 4 then 2 at 1: 14; stopped at its walltime halfway (run time 8, its
+ *      account's run time stretched by paging 4.4 of which paging 0.4: 4 / 8): 7
+ *   d: rigid, linear, 4 processors for 10 s, killed after 30% of its work at a paging stretch of 0.5 (account: run
+ *      time x (1 + 0.5) x 0.3 = 4.5, paging 10 x 0.5 x 0.3 = 1.5; dedicated time 6 with its communication): 0.3 x 40 =
+ *      12
+ *   e: rigid, 3 processors for 10 s, killed before it started (account zero): 0
+ * Together 69 over 8 processors x a makespan of 50 (first submission 0, last finish 50): 69 / 400; on 8 processors of
+ * which 4 run at three times the reference speed (4 + 4 x 3 = 16 reference processors), 69 / 800. */
+TEST(Metrics, WorkOfEachJobModel)
+{
+  JobList jobs(5);
+  for (size_t i = 0; i < jobs.size(); i++) {
+    jobs[i].id = static_cast<JobId>(i + 1);
+    jobs[i].submit_time = 0;
+  }
+  jobs[0].size = 2;
+  jobs[0].run_time = 20;
+  jobs[1].size = 4;
+  jobs[1].run_time = 5;
+  jobs[1].shape = JobShape::malleable;
+  jobs[1].min_size = 1;
+  jobs[1].max_size = 8;
+  jobs[1].speedup = Speedup::with_beta(2);
+  jobs[2].size = 4;
+  jobs[2].run_time = 8;
+  jobs[2].profile.span = {3, 2};
+  jobs[2].profile.parallelism = {4, 1};
+  jobs[3].size = 4;
+  jobs[3].run_time = 10;
+  jobs[4].size = 3;
+  jobs[4].run_time = 10;
+  std::deque<JobState> o(5);
+  for (size_t i = 0; i < jobs.size(); i++) {
+    o[i].job = &jobs[i];
+    o[i].status = JobStatus::finished;
+    o[i].start_time = 0;
+  }
+  o[0].fate = JobFate::completed;
+  o[0].finish_time = 20;
+  o[0].account = JobAccount{20, 20, 0};
+  o[1].fate = JobFate::completed;
+  o[1].finish_time = 50; // on 1 processor: 5 x S(4) / S(1) = 10 s of work there, suspended the rest of the time
+  o[1].account = JobAccount{5, 5, 0};
+  o[2].fate = JobFate::walltime_reached;
+  o[2].finish_time = 30;
+  o[2].account = JobAccount{4, 4.4, 0.4};
+  o[3].fate = JobFate::killed;
+  o[3].finish_time = 9;
+  o[3].account = JobAccount{6, 4.5, 1.5};
+  o[4].fate = JobFate::killed;
+  o[4].start_time = -1;
+  o[4].finish_time = 40;
+  EXPECT_DOUBLE_EQ(job_work(o[0], jobs[0]), 40);
+  EXPECT_DOUBLE_EQ(job_work(o[1], jobs[1]), 10);
+  EXPECT_DOUBLE_EQ(job_work(o[2], jobs[2]), 7);
+  EXPECT_DOUBLE_EQ(job_work(o[3], jobs[3]), 12);
+  EXPECT_EQ(job_work(o[4], jobs[4]), 0.0);
+  const RunMetrics m = compute_metrics(o, jobs, 0, 8, 8);
+  EXPECT_DOUBLE_EQ(m.makespan, 50);
+  EXPECT_DOUBLE_EQ(m.work, 69);
+  EXPECT_DOUBLE_EQ(m.work_utilization, 69.0 / 400);
+  EXPECT_DOUBLE_EQ(compute_metrics(o, jobs, 0, 8, 16).work_utilization, 69.0 / 800);
 }
 
 /* A running segment's busy area: its area on shares when it has one (its processors not counted then), else processors

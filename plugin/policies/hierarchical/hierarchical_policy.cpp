@@ -978,9 +978,9 @@ PolicyReport HierarchicalPolicy::report() const
   r.summary_numbers.emplace_back("makespan_over_theorem1_bound", makespan / a.theorem1_bound);
   r.summary_numbers.emplace_back("lemma1_satisfied_ratio", a.lemma1_satisfied_ratio);
   r.summary_numbers.emplace_back("lemma1_allotment_ratio", a.lemma1_allotment_ratio);
-  // The paper's utilizations: the work over the processor time allotted, and over P x makespan.
+  // The paper's utilization of what was allotted: the work over the processor time allotted. Its other one, the work
+  // over P x makespan, is summary.json's work_utilization, which every family reports (output/metrics.hpp).
   r.summary_numbers.emplace_back("allotted_utilization", allotted_time_ > 0 ? a.total_work / allotted_time_ : 0);
-  r.summary_numbers.emplace_back("machine_utilization", a.total_work / (processors_ * makespan));
   if (check_ && deprived_with_idle_ > 0) {
     r.invariant_violation = "at t = " + format_number(first_idle_violation_) + " a job is deprived but " +
                             format_number(idle_at_violation_) + " of " + format_number(processors_) +
