@@ -1135,6 +1135,64 @@ TEST(GangNowEvents, IndexedMapDecidesAsPassesOverTheMap)
   EXPECT_FALSE(submit_job(a, 100, {{"x86", 2}}, plain).map.index.built);
 }
 
+TEST(GangNowEvents, ProcessorEventsKeepTheIndex)
+{
+  // new_processor and processor_exit follow the map's index (its rows of bits one word wider past 64 processors, one
+  // narrower again, the rows and the jobs' entries past a leaving processor one lower) instead of dropping it: after
+  // each, the index must be built and equal to one built from the entries (index_problems), and its free bits and the
+  // jobs' entries those read from the entries one by one.
+  SchedulerOptions policy;
+  policy.remember_declined = true;
+  policy.shared_search = true;
+  policy.indexed = true;
+  policy.validate = false; // (with it, the handler itself would throw on a stale index)
+  AllocationMap map;
+  for (int p = 0; p < 64; p++)
+    map.processors.push_back(Processor{"N" + std::to_string(p), Rational(1), p < 60 ? "any" : "other"});
+  for (int id = 0; id < 6; id++)
+    map = submit_job(std::move(map), id, {{"any", 10 + 9 * id}}, policy).map;
+  map = submit_job(std::move(map), 6, {{"other", 3}}, policy).map;
+  auto check = [](const AllocationMap& m, size_t processors, const std::string& when) {
+    ASSERT_TRUE(m.index.built) << when;
+    ASSERT_EQ(m.processors.size(), processors) << when;
+    EXPECT_EQ(m.index.words, (processors + 63) / 64) << when;
+    EXPECT_EQ(index_problems(m), std::vector<std::string>{}) << when;
+    long long free_entries = 0;
+    for (size_t s = 0; s < m.slices.size(); s++)
+      for (size_t p = 0; p < m.processors.size(); p++) {
+        const bool free = m.slices[s][p].free();
+        free_entries += free ? 1 : 0;
+        EXPECT_EQ(((m.index.free[s * m.index.words + p / 64] >> (p % 64)) & 1) != 0, free) << when << s << " " << p;
+      }
+    EXPECT_EQ(m.index.free_entries, free_entries) << when;
+    for (const auto& job : m.jobs) {
+      EXPECT_EQ(job.held_slices, m.slices_of(job.id)) << when << job.id;
+      const auto vps = m.allocation_of(job.id);
+      std::vector<std::pair<int, int>> entries;
+      for (size_t p = 0; p < vps.size(); p++)
+        if (vps[p] > 0) entries.emplace_back(static_cast<int>(p), vps[p]);
+      EXPECT_EQ(job.held_entries, entries) << when << job.id;
+    }
+  };
+  check(map, 64, "before");
+  map = new_processor(std::move(map), Processor{"N64", Rational(1), "any"}, policy).map; // a second word
+  check(map, 65, "N64 added");
+  map = processor_exit(std::move(map), "N3", policy).map; // one word again, the rows past N3 one lower
+  check(map, 64, "N3 gone");
+  map = processor_exit(std::move(map), "N61", policy).map; // a processor of job 6's architecture
+  check(map, 63, "N61 gone");
+  for (const char* name : {"N60", "N62", "N63"}) // the last of architecture "other": job 6 waits
+    map = processor_exit(std::move(map), name, policy).map;
+  check(map, 60, "other gone");
+  EXPECT_EQ(map.index.arch_masks.count("other"), 0u);
+  EXPECT_TRUE(map.slices_of(6).empty());
+  map = new_processor(std::move(map), Processor{"N3", Rational(1), "other"}, policy).map; // job 6 placed again
+  check(map, 61, "N3 back");
+  EXPECT_FALSE(map.slices_of(6).empty());
+  map = job_exit(std::move(map), 2, policy).map; // a later event reads the index as it was kept
+  check(map, 61, "job 2 ended");
+}
+
 TEST(GangNowEvents, TurnsThatCannotGainAreToldFromCountsOnly)
 {
   // Four processors of one capacity. J3 leaves P3 in slice 2: slice 1 "1 1 2 2", slice 2 "3 3 . .". J3 (2 VPs, one

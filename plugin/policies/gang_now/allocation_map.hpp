@@ -91,7 +91,7 @@ struct RoundScan;
  * kept up to date by them event by event: each slice's free entries as bits and its count of held entries, the free
  * entries in all, each architecture's processors as bits, each processor's row by name, and (in JobRecord) each
  * job's slices and entries. A map read or written by hand has none (`built` false): a handler builds it from the
- * entries (build_index); new_processor and processor_exit drop it (the rows shift). */
+ * entries (build_index); new_processor and processor_exit follow it as the rows are added or shift. */
 struct MapIndex {
   bool built = false;
   size_t words = 0; // per slice: (processors + 63) / 64

@@ -50,8 +50,8 @@ struct SchedulerOptions {
   /* Keep the map's index (MapIndex: each slice's free entries and held count, each job's slices and entries) event by
    * event, so that an event reads what it changes instead of passing over every entry: the Expansion round's scan,
    * a job's turn (its first slice), a job's exit, VP_exit, the search of free space for a placement and the removal
-   * of emptied slices. new_processor and processor_exit drop it (the rows shift; the next other event builds it
-   * again from the entries). The same decisions; off by default (the reference: every handler drops the index), the
+   * of emptied slices. new_processor and processor_exit follow it as the rows are added or shift (map_edits.hpp:
+   * index_processor_added, index_processor_removed). The same decisions; off by default (the reference: every handler drops the index), the
    * policy gang-now turns it on. With `validate` the index is checked against the entries before and after each
    * event. */
   bool indexed = false;

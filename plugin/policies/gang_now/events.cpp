@@ -111,26 +111,33 @@ EventResult submit_job(AllocationMap&& map, JobId job, const VpCounts& vps, cons
 
 EventResult new_processor(const AllocationMap& map, const Processor& processor, const SchedulerOptions& options)
 {
+  return new_processor(AllocationMap(map), processor, options);
+}
+
+EventResult new_processor(AllocationMap&& map, const Processor& processor, const SchedulerOptions& options)
+{
   check_map(map, options);
+  prepare_index(map, options);
   if (processor.name.empty()) throw InputError("new_processor: the processor has no name");
-  if (map.processor_index(processor.name) >= 0)
+  if (map.row_of(processor.name) >= 0)
     throw InputError("new_processor: processor '" + processor.name + "' is already in the allocation map");
   if (processor.capacity <= 0)
     throw InputError("new_processor: processor '" + processor.name + "' has capacity " +
                      fraction_string(processor.capacity));
   if (processor.arch.empty()) throw InputError("new_processor: processor '" + processor.name + "' has no architecture");
-  if (options.indexed && options.validate && map.index.built) check_index(map, "before");
-  EventResult result{map, {}, {}, {}, {}, {}, 0};
+  std::optional<AllocationMap> before; // for the check of the moves (options.validate)
+  if (options.validate) before = map;
+  EventResult result{std::move(map), {}, {}, {}, {}, {}, 0};
   result.map.processors.push_back(processor);
   for (auto& slice : result.map.slices)
     slice.emplace_back();
   processor_changed(result.map, result.map.processors.size() - 1);
-  // A new row: the index is dropped, and built again by the next event that is not a processor's (on a network whose
-  // owners come and go, most events are theirs: building it at each one would cost more than it saves).
-  result.map.index.built = false;
-  ChangeLog log; // the new processor's row follows the others'
+  // A new row after the others: the index follows it (on a network whose owners come and go most events are theirs;
+  // building the index again at the next other event read every entry of the map).
+  if (result.map.index.built) index_processor_added(result.map);
+  ChangeLog log; // the new processor's row follows the others': the rows are the processors' indices
   expansion_round(result.map, {}, options, result, &log);
-  record_moves(map.processors, log, result, options, &map);
+  record_moves(result.map.processors, log, result, options, before ? &*before : nullptr);
   check_result(result, options);
   return result;
 }
@@ -253,9 +260,17 @@ EventResult new_vp(const AllocationMap& map, JobId job, const std::string& arch,
 
 EventResult processor_exit(const AllocationMap& map, const std::string& processor, const SchedulerOptions& options)
 {
+  return processor_exit(AllocationMap(map), processor, options);
+}
+
+EventResult processor_exit(AllocationMap&& map, const std::string& processor, const SchedulerOptions& options)
+{
   check_map(map, options);
-  int p = map.processor_index(processor);
+  prepare_index(map, options);
+  int p = map.row_of(processor);
   if (p < 0) throw InputError("processor_exit: no processor '" + processor + "' in the allocation map");
+  std::optional<AllocationMap> before; // for the check of the moves (options.validate)
+  if (options.validate) before = map;
   std::set<JobId> affected;
   std::vector<std::pair<JobId, std::vector<int>>> held; // affected jobs in queue order, with the slices they hold
   // The jobs with VPs on the processor: its column's entries (a job is placed the same way in all its slices).
@@ -263,49 +278,68 @@ EventResult processor_exit(const AllocationMap& map, const std::string& processo
   for (const auto& slice : map.slices)
     if (!slice[static_cast<size_t>(p)].free()) on_processor.insert(slice[static_cast<size_t>(p)].job);
   if (!on_processor.empty()) {
-    auto slices = slices_by_job(map);
+    std::unordered_map<JobId, std::vector<int>> slices; // without the index: from one pass over the map
+    if (!map.index.built) slices = slices_by_job(map);
     for (const auto& job : map.jobs)
       if (on_processor.count(job.id) != 0) {
         affected.insert(job.id);
-        held.emplace_back(job.id, slices[job.id]);
+        held.emplace_back(job.id, map.index.built ? job.held_slices : slices[job.id]);
       }
   }
   // The affected jobs' holdings before the processor leaves (rows: the processors' indices now); afterwards the
   // processors past it keep their rows, one more than their index.
   ChangeLog log;
   for (const auto& [id, slices] : held) {
-    Holding before;
-    const auto& first = map.slices[static_cast<size_t>(slices.front())];
-    for (size_t q = 0; q < first.size(); q++)
-      if (first[q].job == id && first[q].vps > 0) before.emplace_back(static_cast<int>(q), first[q].vps);
-    log.of(id, std::move(before));
+    Holding was;
+    if (map.index.built) {
+      for (const auto& [q, vps] : map.jobs[queue_position(map, id)].held_entries)
+        if (vps > 0) was.emplace_back(q, vps);
+    } else {
+      const auto& first = map.slices[static_cast<size_t>(slices.front())];
+      for (size_t q = 0; q < first.size(); q++)
+        if (first[q].job == id && first[q].vps > 0) was.emplace_back(static_cast<int>(q), first[q].vps);
+    }
+    log.of(id, std::move(was));
   }
   log.remove_row(static_cast<size_t>(p));
-  if (options.indexed && options.validate && map.index.built) check_index(map, "before");
-  EventResult result{map, {}, {}, {}, {}, {}, 0};
-  processor_changed(result.map, static_cast<size_t>(p));
-  result.map.processors.erase(result.map.processors.begin() + p);
-  for (auto& slice : result.map.slices)
+  EventResult result{std::move(map), {}, {}, {}, {}, {}, 0};
+  AllocationMap& after = result.map;
+  processor_changed(after, static_cast<size_t>(p));
+  // The rows before the event, for the moves: the processor that leaves, kept here, at its row.
+  const Processor gone = after.processors[static_cast<size_t>(p)];
+  after.processors.erase(after.processors.begin() + p);
+  for (auto& slice : after.slices)
     slice.erase(slice.begin() + p);
-  // The rows past p shift: the index is dropped, as by new_processor.
-  result.map.index.built = false;
+  // The rows past p shift: the index follows them.
+  if (after.index.built) index_processor_removed(after, static_cast<size_t>(p), gone.arch);
   // Free entries the other jobs could already use: those of slices that still hold some VP.
   long long free_before = 0;
-  for (const auto& slice : result.map.slices)
-    if (std::any_of(slice.begin(), slice.end(), [](const Entry& e) { return !e.free(); }))
-      free_before += std::count_if(slice.begin(), slice.end(), [](const Entry& e) { return e.free(); });
+  if (after.index.built) {
+    for (int count : after.index.held)
+      if (count > 0) free_before += static_cast<long long>(after.processors.size()) - count;
+  } else {
+    for (const auto& slice : after.slices)
+      if (std::any_of(slice.begin(), slice.end(), [](const Entry& e) { return !e.free(); }))
+        free_before += std::count_if(slice.begin(), slice.end(), [](const Entry& e) { return e.free(); });
+  }
   // First every affected job in its own slices (a slice the leaving processor emptied stays until then), then the
   // ones that did not fit there, as submissions.
   std::vector<JobId> to_place;
   for (const auto& [id, slices] : held)
-    if (!reallocate_in_place(result.map, id, slices, options, &log)) to_place.push_back(id);
-  result.removed_slices += remove_empty_slices(result.map);
+    if (!reallocate_in_place(after, id, slices, options, &log)) to_place.push_back(id);
+  result.removed_slices += remove_empty_slices(after);
   for (JobId id : to_place) {
-    result.placements.push_back(place_job(result.map, *result.map.job(id), options, &log));
-    result.removed_slices += remove_empty_slices(result.map);
+    result.placements.push_back(place_job(after, *after.job(id), options, &log));
+    result.removed_slices += remove_empty_slices(after);
   }
-  if (free_entries_of(result.map) > free_before) expansion_round(result.map, affected, options, result, &log);
-  record_moves(map.processors, log, result, options, &map);
+  if (free_entries_of(after) > free_before) expansion_round(after, affected, options, result, &log);
+  std::vector<const Processor*> rows; // the processors' rows before the event
+  rows.reserve(after.processors.size() + 1);
+  for (size_t q = 0; q <= after.processors.size(); q++)
+    rows.push_back(q < static_cast<size_t>(p)    ? &after.processors[q]
+                   : q == static_cast<size_t>(p) ? &gone
+                                                 : &after.processors[q - 1]);
+  record_moves(rows, log, result, options, before ? &*before : nullptr);
   check_result(result, options);
   return result;
 }

@@ -60,6 +60,8 @@ EventResult submit_job(AllocationMap&& map, JobId job, const VpCounts& vps, cons
 EventResult vp_exit(AllocationMap&& map, JobId job, const std::string& processor, const SchedulerOptions& options);
 EventResult job_exit(AllocationMap&& map, JobId job, const SchedulerOptions& options);
 EventResult processor_exit(const AllocationMap& map, const std::string& processor, const SchedulerOptions& options);
+EventResult new_processor(AllocationMap&& map, const Processor& processor, const SchedulerOptions& options);
+EventResult processor_exit(AllocationMap&& map, const std::string& processor, const SchedulerOptions& options);
 
 /* The pattern Expansion finds for a job of `demand` VPs: the free entries on processors of its architectures, the
  * entries of job `as_free` (if not kFreeEntry) counting as free. */

@@ -189,10 +189,11 @@ class GangNow : public TimeSharingPolicy {
     rotation_ = nullptr;
     if (spec_.eviction == Eviction::wait) return; // the map keeps it; its VPs are suspended while it is down
     const std::string& name = workstations_[h].name;
+    // The handlers take the map (no copy of it) and keep its index.
     if (!change.up) {
-      if (map_.processor_index(name) >= 0) apply(gn::processor_exit(map_, name, spec_.options));
-    } else if (map_.processor_index(name) < 0) {
-      apply(gn::new_processor(map_, workstations_[h], spec_.options));
+      if (map_.row_of(name) >= 0) apply(gn::processor_exit(std::move(map_), name, spec_.options));
+    } else if (map_.row_of(name) < 0) {
+      apply(gn::new_processor(std::move(map_), workstations_[h], spec_.options));
     }
     after_event(now);
   }

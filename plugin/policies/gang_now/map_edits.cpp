@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace jobsched::gang_now {
 
@@ -77,6 +78,107 @@ void index_slice_added(AllocationMap& map)
     row[p / 64] |= std::uint64_t{1} << (p % 64);
   index.held.push_back(0);
   index.free_entries += static_cast<long long>(processors);
+}
+
+namespace {
+
+/* Bit p taken out of the bit set of `from` (`old_words` words), the bits past it one lower, into `to` (`words` words;
+ * `to` may be `from`: each word is written after the two it is made of were read). */
+void remove_bit(const std::uint64_t* from, size_t old_words, std::uint64_t* to, size_t words, size_t p)
+{
+  const size_t at = p / 64;
+  for (size_t w = 0; w < words; w++) {
+    const std::uint64_t word = from[w];
+    const std::uint64_t next = w + 1 < old_words ? from[w + 1] : 0;
+    if (w < at) {
+      to[w] = word;
+      continue;
+    }
+    const std::uint64_t low = w == at ? (std::uint64_t{1} << (p % 64)) - 1 : 0; // the bits below p, kept
+    to[w] = (word & low) | ((word >> 1) & ~low) | (next << 63);
+  }
+}
+
+} // namespace
+
+void index_processor_added(AllocationMap& map)
+{
+  MapIndex& index = map.index;
+  const size_t processors = map.processors.size();
+  const size_t p = processors - 1;
+  const size_t slices = map.slices.size();
+  const size_t words = (processors + 63) / 64;
+  if (words != index.words) { // a word more per row: every row moved to its new place, from the last
+    index.free.resize(slices * words, 0);
+    for (size_t s = slices; s-- > 0;)
+      for (size_t w = words; w-- > 0;)
+        index.free[s * words + w] = w < index.words ? index.free[s * index.words + w] : 0;
+    for (auto& [arch, mask] : index.arch_masks)
+      mask.resize(words, 0);
+    for (auto& job : map.jobs)
+      if (job.held_found) job.held_bits.resize(words, 0);
+    index.words = words;
+  }
+  const std::uint64_t bit = std::uint64_t{1} << (p % 64);
+  for (size_t s = 0; s < slices; s++)
+    index.free[s * words + p / 64] |= bit;
+  index.free_entries += static_cast<long long>(slices);
+  auto& mask = index.arch_masks[map.processors[p].arch];
+  mask.resize(words, 0);
+  mask[p / 64] |= bit;
+  const std::pair<std::size_t, int> row(std::hash<std::string>{}(map.processors[p].name), static_cast<int>(p));
+  index.rows.insert(std::lower_bound(index.rows.begin(), index.rows.end(), row), row);
+  // Units per processor of the map: found again for the new list of processors.
+  index.mask_units.clear();
+}
+
+void index_processor_removed(AllocationMap& map, size_t p, const std::string& arch)
+{
+  MapIndex& index = map.index;
+  const size_t old_words = index.words;
+  const size_t words = (map.processors.size() + 63) / 64;
+  const size_t slices = map.slices.size();
+  const std::uint64_t bit = std::uint64_t{1} << (p % 64);
+  for (size_t s = 0; s < slices; s++) {
+    std::uint64_t* row = index.free.data() + s * old_words;
+    if ((row[p / 64] & bit) != 0)
+      index.free_entries--;
+    else
+      index.held[s]--;
+    remove_bit(row, old_words, index.free.data() + s * words, words, p);
+  }
+  index.free.resize(slices * words);
+  for (auto it = index.arch_masks.begin(); it != index.arch_masks.end();) {
+    std::vector<std::uint64_t>& mask = it->second;
+    remove_bit(mask.data(), old_words, mask.data(), words, p);
+    mask.resize(words);
+    if (it->first == arch && std::all_of(mask.begin(), mask.end(), [](std::uint64_t w) { return w == 0; }))
+      it = index.arch_masks.erase(it); // its last processor: no mask, as build_index has it
+    else
+      ++it;
+  }
+  const int gone = static_cast<int>(p);
+  index.rows.erase(std::remove_if(index.rows.begin(), index.rows.end(),
+                                  [gone](const std::pair<std::size_t, int>& r) { return r.second == gone; }),
+                   index.rows.end());
+  for (auto& r : index.rows) // (the order by hash, then index, stays)
+    if (r.second > gone) r.second--;
+  for (auto& job : map.jobs) {
+    auto& entries = job.held_entries;
+    const auto on = std::lower_bound(entries.begin(), entries.end(), std::make_pair(gone, 0));
+    bool had = on != entries.end() && on->first == gone;
+    for (auto e = on; e != entries.end(); ++e)
+      e->first--;
+    if (had) {
+      entries.erase(on);
+      job.held_found = false; // its processors and turnaround change: found again at its next turn
+    } else if (job.held_found) {
+      remove_bit(job.held_bits.data(), old_words, job.held_bits.data(), words, p);
+      job.held_bits.resize(words);
+    }
+  }
+  index.mask_units.clear();
+  index.words = words;
 }
 
 long long free_entries_of(const AllocationMap& map)

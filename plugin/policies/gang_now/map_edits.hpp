@@ -119,6 +119,16 @@ inline void index_freed(MapIndex& index, size_t s, size_t p)
 /* The index follows a slice appended to the map, all free. */
 void index_slice_added(AllocationMap& map);
 
+/* The index follows a processor appended to the map (the last of map.processors, free in every slice): its free
+ * entries, row and architecture's bits added, the rows of bits widened when it takes a word more. The jobs' entries
+ * keep their rows. */
+void index_processor_added(AllocationMap& map);
+/* The index follows processor p leaving the map (map.processors and every slice already without it; `arch`: its
+ * architecture): its entries dropped from the counts, the bits and rows past it one lower, each job's entries past it
+ * one row lower (those on it dropped). The slices stay (a slice it emptied is removed by remove_empty_slices). Work in
+ * words of bits per slice and entries per job, where building the index again read every entry. */
+void index_processor_removed(AllocationMap& map, size_t p, const std::string& arch);
+
 long long free_entries_of(const AllocationMap& map);
 std::vector<int> held_slices_of(const AllocationMap& map, JobId id);
 

@@ -181,7 +181,13 @@ void record_moves(const std::vector<Processor>& old_processors, ChangeLog& log, 
                   const SchedulerOptions& options, const AllocationMap* old_map)
 {
   if (log.changes.empty() && (!options.validate || !old_map)) return; // no job's entries changed: no move
-  const auto rows = processor_rows(old_processors, result.map.processors, nullptr);
+  record_moves(processor_rows(old_processors, result.map.processors, nullptr), log, result, options, old_map);
+}
+
+void record_moves(const std::vector<const Processor*>& rows, ChangeLog& log, EventResult& result,
+                  const SchedulerOptions& options, const AllocationMap* old_map)
+{
+  if (log.changes.empty() && (!options.validate || !old_map)) return; // no job's entries changed: no move
   std::sort(log.changes.begin(), log.changes.end(),
             [](const ChangeLog::Change& x, const ChangeLog::Change& y) { return x.job < y.job; });
   for (const auto& change : log.changes)

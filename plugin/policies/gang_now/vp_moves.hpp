@@ -13,5 +13,8 @@ namespace jobsched::gang_now {
  * options.validate, they must be those found from the two maps (`old_map`, the map before, when given). */
 void record_moves(const std::vector<Processor>& old_processors, ChangeLog& log, EventResult& result,
                   const SchedulerOptions& options, const AllocationMap* old_map);
+/* The same, the processors' rows given: rows[r] is the processor of row r (ChangeLog::row). */
+void record_moves(const std::vector<const Processor*>& rows, ChangeLog& log, EventResult& result,
+                  const SchedulerOptions& options, const AllocationMap* old_map);
 
 } // namespace jobsched::gang_now
