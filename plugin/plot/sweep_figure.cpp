@@ -79,6 +79,15 @@ std::string series_part(const std::string& key, const std::string& value, const 
   return short_name(key, names) + "=" + value + unit;
 }
 
+/* gnuplot's command labelling the y axis at `tics` and nowhere else. */
+std::string ytics_command(const std::vector<double>& tics)
+{
+  std::string command = "set ytics (";
+  for (size_t i = 0; i < tics.size(); i++)
+    command += (i ? ", " : "") + num(tics[i]);
+  return command + ")\n";
+}
+
 /* The y range where gnuplot's autoscale would mislead: a slowdown starts at 1 (its ideal; below is impossible); a
  * quantity whose means are all >= 0 (times, counts, utilizations) starts at 0 when an error bar reaches below it (a
  * turnaround axis used to run down to -500); a log axis spans the data, not whole decades. Empty: gnuplot's
@@ -101,10 +110,7 @@ std::string y_range_commands(const std::map<std::string, std::vector<SweepPoint>
         for (const auto& p : points)
           highest = std::max(highest, p.mean + p.ci.value_or(0));
       const LinearAxis axis = linear_axis_from(1, highest);
-      c << "set yrange [1:" << num(axis.range.hi) << "]\nset ytics (";
-      for (size_t i = 0; i < axis.tics.size(); i++)
-        c << (i ? ", " : "") << num(axis.tics[i]);
-      c << ")\n";
+      c << "set yrange [1:" << num(axis.range.hi) << "]\n" << ytics_command(axis.tics);
     } else if (lowest_mean >= 0) {
       bool below_zero = false; // an interval's lower end, or gnuplot's margin under a mean of 0
       for (const auto& [label, points] : series)
@@ -128,12 +134,7 @@ std::string y_range_commands(const std::map<std::string, std::vector<SweepPoint>
   AxisRange r = log_axis_range(lowest, highest, slowdown);
   c << "set yrange [" << num(r.lo) << ":" << num(r.hi) << "]\n";
   std::vector<double> tics = log_axis_tics(r);
-  if (!tics.empty()) {
-    c << "set ytics (";
-    for (size_t i = 0; i < tics.size(); i++)
-      c << (i ? ", " : "") << num(tics[i]);
-    c << ")\n";
-  }
+  if (!tics.empty()) c << ytics_command(tics);
   return c.str();
 }
 } // namespace

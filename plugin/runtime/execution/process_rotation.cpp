@@ -136,7 +136,7 @@ std::vector<size_t>& JobRuntime::rotation_host(int h)
 {
   const auto host = static_cast<size_t>(h);
   std::vector<size_t>& lean = rotation_sharers_[host];
-  if (rotation_host_taken_[host] == 0) { // none computes there: the hosts of those that do were taken at the start
+  if (rotation_host_taken_[host] == 0) { // first met in this replay (its computing processes are added at its start)
     rotation_host_taken_[host] = 1;
     rotation_hosts_.push_back(h);
     lean.clear();
@@ -297,14 +297,7 @@ JobRuntime::RotationReplay JobRuntime::replay_rotation(const RotationRequest& r,
       if (q.status != JobStatus::running) continue;
       running++;
       floor = std::min(floor, q.timer_end);
-      const auto host = static_cast<size_t>(q.host);
-      std::vector<size_t>& lean = rotation_sharers_[host];
-      if (rotation_host_taken_[host] == 0) {
-        rotation_host_taken_[host] = 1;
-        rotation_hosts_.push_back(q.host);
-        lean.clear();
-      }
-      lean.push_back(i);
+      rotation_host(q.host).push_back(i);
     }
   // Every timer is one of these processes' (the others compute in no phase, or are suspended: no timer).
   if (timed != timer_heap_.size()) return out;
